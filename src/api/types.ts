@@ -1,0 +1,211 @@
+// Wire types of the gateway API (spec: ../shared/spec/payment-gateway-api.md, decisions.md).
+// Shared by the CLI client and the embedded engine. Money is integer minor units everywhere.
+
+export type PaymentStatus =
+  | 'requires_confirmation'
+  | 'requires_action'
+  | 'processing'
+  | 'requires_capture'
+  | 'succeeded'
+  | 'failed'
+  | 'canceled'
+
+export const PAYMENT_STATUSES: readonly PaymentStatus[] = [
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+  'requires_capture',
+  'succeeded',
+  'failed',
+  'canceled',
+]
+
+export type AttemptOutcome =
+  | 'pending'
+  | 'approved'
+  | 'declined'
+  | 'soft_declined'
+  | 'timeout'
+  | 'error'
+  | 'authentication_failed'
+  | 'abandoned'
+  | 'canceled'
+
+export interface ProviderAttempt {
+  provider: string
+  outcome: AttemptOutcome
+  decline_code: string | null
+  latency_ms: number | null
+  attempted_at: string
+}
+
+export interface RiskResult {
+  score: number
+  decision: 'approved' | 'review' | 'blocked'
+  checks: {avs_result: 'pass' | 'fail' | 'unavailable'; cvv_result: 'pass' | 'fail' | 'unavailable'}
+}
+
+export interface NextAction {
+  type: 'redirect'
+  url: string
+}
+
+export interface CardDetails {
+  brand: string
+  last4: string
+  exp_month: number
+  exp_year: number
+  funding: 'credit' | 'debit' | 'prepaid' | 'unknown'
+  country: string
+}
+
+export interface Payment {
+  id: string
+  object: 'payment'
+  amount: number
+  amount_captured: number
+  amount_refunded: number
+  currency: string
+  status: PaymentStatus
+  payment_method: string
+  payment_method_id: string | null
+  payment_method_details: Record<string, unknown> | null
+  capture_method: 'automatic' | 'manual'
+  customer: string | null
+  description: string | null
+  reference: string
+  metadata: Record<string, string>
+  provider: string | null
+  provider_attempts: ProviderAttempt[]
+  risk: RiskResult | null
+  next_action: NextAction | null
+  return_url: string | null
+  refunded: boolean
+  partially_refunded: boolean
+  failure_code: string | null
+  failure_message: string | null
+  livemode: boolean
+  created_at: string
+  // decisions.md: optional sub-merchant
+  merchant?: string | null
+}
+
+export interface Customer {
+  id: string
+  object: 'customer'
+  email: string | null
+  name: string | null
+  description: string | null
+  metadata: Record<string, string>
+  livemode: boolean
+  created_at: string
+}
+
+export interface PaymentMethod {
+  id: string
+  object: 'payment_method'
+  type: string
+  card: (CardDetails & {network_token: boolean}) | null
+  billing_details: {
+    name: string | null
+    email: string | null
+    address: {line1: string | null; postal_code: string | null; country: string | null} | null
+  }
+  customer: string | null
+  livemode: boolean
+  created_at: string
+}
+
+export interface Refund {
+  id: string
+  object: 'refund'
+  payment: string
+  amount: number
+  currency: string
+  status: 'pending' | 'succeeded' | 'failed'
+  reason: string | null
+  failure_reason: string | null
+  reference: string
+  metadata: Record<string, string>
+  livemode: boolean
+  created_at: string
+}
+
+export type DisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost' | 'accepted'
+export type DisputeStage = 'chargeback' | 'pre_arbitration' | 'arbitration'
+export type DisputeReason = 'fraudulent' | 'product_not_received' | 'duplicate' | 'credit_not_processed' | 'general'
+
+export interface Dispute {
+  id: string
+  object: 'dispute'
+  payment: string
+  amount: number
+  currency: string
+  reason: DisputeReason
+  stage: DisputeStage
+  status: DisputeStatus
+  evidence_due_by: string | null
+  evidence?: {fields: Record<string, string>; files: string[]; submitted_at: string} | null
+  livemode: boolean
+  created_at: string
+}
+
+export interface GwEvent<T = unknown> {
+  id: string
+  object: 'event'
+  type: string
+  created_at: string
+  livemode: boolean
+  request_id: string | null
+  data: {object: T}
+}
+
+export interface WebhookEndpoint {
+  id: string
+  object: 'webhook_endpoint'
+  url: string
+  enabled_events: string[]
+  secret?: string
+  disabled: boolean
+  disabled_reason?: string | null
+  created_at: string
+  livemode: boolean
+}
+
+export interface ListEnvelope<T> {
+  object: 'list'
+  url: string
+  data: T[]
+  has_more: boolean
+}
+
+export interface ApiErrorBody {
+  error: {
+    type: 'invalid_request_error' | 'authentication_error' | 'card_error' | 'idempotency_error' | 'rate_limit_error' | 'api_error'
+    code: string
+    message: string
+    doc_url: string
+    request_id: string
+    param?: string
+    payment?: string
+  }
+}
+
+export interface TestClock {
+  object: 'test_clock'
+  now: string
+  offset_seconds: number
+}
+
+export interface Provider {
+  id: string
+  object: 'provider'
+  name: string
+  methods: string[]
+  currencies: string[]
+  regions: string[]
+  status: 'active' | 'degraded' | 'disabled'
+  auth_rate_7d: number | null
+  fees: {percent_bps: number; fixed: Record<string, number>}
+  livemode: boolean
+}

@@ -1,0 +1,345 @@
+import {createHash, timingSafeEqual} from 'node:crypto'
+import type {IncomingMessage, ServerResponse} from 'node:http'
+import type {Clock} from '../ports/clock.js'
+import type {Ids} from '../ports/ids.js'
+import type {ChangeSet, Store} from '../ports/store.js'
+import {ApiError, apiError, invalid} from './errors.js'
+import type {HandlerResult, RequestCtx, Router} from './router.js'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+export const IDEMPOTENCY_KEY_MAX = 255
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
+
+/** Token bucket per account and mode (§8, decisions.md): refill 100/s, capacity 200. Real time, not the test clock. */
+export class RateLimiter {
+  private buckets = new Map<string, {tokens: number; at: number}>()
+  constructor(
+    readonly ratePerSecond = 100,
+    readonly capacity = 200,
+  ) {}
+
+  /** Takes a token; returns 0 when allowed, else the whole seconds to wait (>= 1). */
+  take(scope: string, nowMs = performance.now()): {retryAfter: number; remaining: number} {
+    if (this.ratePerSecond <= 0) return {retryAfter: 0, remaining: this.capacity}
+    let b = this.buckets.get(scope)
+    if (!b) {
+      b = {tokens: this.capacity, at: nowMs}
+      this.buckets.set(scope, b)
+    }
+    b.tokens = Math.min(this.capacity, b.tokens + ((nowMs - b.at) / 1000) * this.ratePerSecond)
+    b.at = nowMs
+    if (b.tokens >= 1) {
+      b.tokens -= 1
+      return {retryAfter: 0, remaining: Math.floor(b.tokens)}
+    }
+    return {retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / this.ratePerSecond)), remaining: 0}
+  }
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest()
+
+export class KeyRing {
+  private digests: {digest: Buffer; account: string; livemode: boolean}[] = []
+  add(key: string, account: string): void {
+    this.digests.push({digest: digest(key), account, livemode: key.startsWith('sk_live_')})
+  }
+
+  authenticate(header: string | undefined): {account: string; livemode: boolean} {
+    if (!header) {
+      throw new ApiError(
+        401,
+        'authentication_error',
+        'api_key_missing',
+        'No API key provided. Send your secret key as `Authorization: Bearer sk_test_...`.',
+      )
+    }
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    if (!m) {
+      throw new ApiError(
+        401,
+        'authentication_error',
+        'api_key_invalid',
+        'The Authorization header must be `Bearer <secret key>`.',
+      )
+    }
+    const key = m[1]!
+    const d = digest(key)
+    let found: {account: string; livemode: boolean} | undefined
+    // constant time over every known key, whatever matches
+    for (const k of this.digests) if (timingSafeEqual(k.digest, d)) found = {account: k.account, livemode: k.livemode}
+    if (found) return found
+    if (key.startsWith('sk_live_')) {
+      throw new ApiError(
+        401,
+        'authentication_error',
+        'live_mode_unavailable',
+        'Live mode needs real provider connections, and this local engine runs test mode only (simulated providers). Use the engine\'s sk_test_ key.',
+      )
+    }
+    if (key.startsWith('pk_')) {
+      throw new ApiError(
+        401,
+        'authentication_error',
+        'api_key_invalid',
+        'Publishable keys (pk_...) only work with hosted checkout. Use a secret key (sk_test_...).',
+      )
+    }
+    throw new ApiError(401, 'authentication_error', 'api_key_invalid', `Invalid API key provided: ${redact(key)}.`)
+  }
+}
+
+export const redact = (key: string) => (key.length > 12 ? `${key.slice(0, 8)}...${key.slice(-4)}` : '***')
+
+function canonical(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null'
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
+  const o = v as Record<string, unknown>
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+    .join(',')}}`
+}
+
+export interface PipelineDeps {
+  router: Router
+  keys: KeyRing
+  limiter: RateLimiter
+  store: Store
+  clock: Clock
+  ids: Ids
+  /** commits a change set and notifies listeners (events hub, webhook worker, caches) */
+  commit: (cs: ChangeSet) => Promise<void>
+  checkout?: (req: IncomingMessage, res: ServerResponse, url: URL, requestId: string) => Promise<void>
+  log?: (line: string) => void
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+function send(res: ServerResponse, status: number, requestId: string, body: string, headers?: Record<string, string>) {
+  if (res.headersSent || res.destroyed) return
+  res.writeHead(status, {
+    'Content-Type': JSON_TYPE,
+    'Content-Length': Buffer.byteLength(body),
+    'Request-Id': requestId,
+    ...headers,
+  })
+  res.end(body)
+}
+
+function sendError(res: ServerResponse, requestId: string, e: ApiError) {
+  send(res, e.status, requestId, JSON.stringify(e.body(requestId)), e.extra.headers)
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0)
+    if (declared > MAX_BODY_BYTES) return reject(tooLarge())
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data')
+        req.resume()
+        reject(tooLarge())
+        return
+      }
+      chunks.push(c)
+    })
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
+const tooLarge = () =>
+  new ApiError(413, 'invalid_request_error', 'request_too_large', `Request bodies are limited to 1 MiB (${MAX_BODY_BYTES} bytes).`)
+
+/** The request pipeline of §4-§9: request id, version, auth, rate limit, body, idempotency, handler, commit. */
+export function createPipeline(deps: PipelineDeps) {
+  const inFlight = new Set<string>()
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = deps.ids.next('req')
+    const url = new URL(req.url ?? '/', 'https://localhost')
+    try {
+      if (url.pathname === '/checkout' || url.pathname.startsWith('/checkout/')) {
+        if (!deps.checkout) throw new ApiError(404, 'invalid_request_error', 'route_unknown', 'No hosted pages here.')
+        await deps.checkout(req, res, url, requestId)
+        return
+      }
+      if (!(url.pathname === '/v1' || url.pathname.startsWith('/v1/'))) {
+        throw new ApiError(
+          404,
+          'invalid_request_error',
+          'route_unknown',
+          `Unrecognized request URL (${req.method} ${url.pathname}). The API lives under /v1, e.g. /v1/payments.`,
+        )
+      }
+      const version = req.headers['service-version']
+      if (version !== undefined && version !== 'v1') {
+        throw new ApiError(
+          400,
+          'invalid_request_error',
+          'version_invalid',
+          `Service-Version '${String(version)}' is not a version of this API. Send 'v1' or omit the header.`,
+        )
+      }
+      const auth = deps.keys.authenticate(req.headers.authorization)
+      const scope = `${auth.account}:${auth.livemode ? 'live' : 'test'}`
+      const rl = deps.limiter.take(scope)
+      if (rl.retryAfter > 0) {
+        throw new ApiError(
+          429,
+          'rate_limit_error',
+          'rate_limit_exceeded',
+          `Too many requests: the limit is ${deps.limiter.ratePerSecond} requests per second. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`,
+          {headers: {'Retry-After': String(rl.retryAfter), 'RateLimit-Limit': String(deps.limiter.ratePerSecond), 'RateLimit-Remaining': '0'}},
+        )
+      }
+      const method = req.method ?? 'GET'
+      const path = url.pathname.slice(3) || '/'
+      const match = deps.router.match(method, path)
+      if (!match) {
+        throw new ApiError(
+          404,
+          'invalid_request_error',
+          'route_unknown',
+          `Unrecognized request URL (${method} ${url.pathname}).`,
+        )
+      }
+      let body: unknown = undefined
+      if (method === 'POST' || method === 'DELETE') {
+        const raw = await readBody(req)
+        if (raw.length > 0) {
+          try {
+            body = JSON.parse(raw.toString('utf8'))
+          } catch (e) {
+            throw invalid('body', `The request body is not valid JSON (${(e as Error).message}). Send Content-Type: application/json.`)
+          }
+        }
+      }
+      const keyHeader = req.headers['idempotency-key']
+      const idemKey = typeof keyHeader === 'string' ? keyHeader : undefined
+      const ctx: RequestCtx = {
+        requestId,
+        method,
+        path,
+        params: match.params,
+        query: url.searchParams,
+        body,
+        headers: req.headers,
+        account: auth.account,
+        livemode: auth.livemode,
+        idempotencyKey: idemKey,
+      }
+      if (method !== 'POST' || idemKey === undefined) {
+        const result = await runHandler(ctx, match.handler)
+        if (result.changes) await deps.commit(result.changes)
+        return respond(res, requestId, result)
+      }
+
+      // ---- idempotent POST (§4 Idempotency, decisions.md)
+      if (idemKey.length === 0 || idemKey.length > IDEMPOTENCY_KEY_MAX) {
+        throw invalid('Idempotency-Key', `The Idempotency-Key header must be 1 to ${IDEMPOTENCY_KEY_MAX} characters; got ${idemKey.length}.`)
+      }
+      const hash = createHash('sha256').update(`${method} ${path}\n${canonical(body ?? {})}`).digest('hex')
+      const flightKey = `${scope}\u0000${idemKey}`
+      if (inFlight.has(flightKey)) {
+        throw new ApiError(
+          409,
+          'idempotency_error',
+          'idempotency_key_in_use',
+          'A request with this Idempotency-Key is still being processed. Retry once it has finished.',
+        )
+      }
+      inFlight.add(flightKey)
+      try {
+        const now = deps.clock.now()
+        const prior = await deps.store.getIdempotency(scope, idemKey)
+        if (prior && prior.expires_at > now.toISOString()) {
+          if (prior.request_hash !== hash) {
+            throw new ApiError(
+              409,
+              'idempotency_error',
+              'idempotency_key_reused',
+              'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
+            )
+          }
+          send(res, prior.status, requestId, prior.body, {'Idempotent-Replayed': 'true'})
+          return
+        }
+        let result: HandlerResult
+        let text: string
+        try {
+          result = await runHandler(ctx, match.handler)
+          text = JSON.stringify(result.body ?? {})
+        } catch (e) {
+          if (!(e instanceof ApiError) || e.status >= 500 || e.status === 409 || e.status === 429) throw e
+          // 4xx outcomes are stored and replayed identically (§7 rule 3)
+          const errText = JSON.stringify(e.body(requestId))
+          await deps.commit({
+            ...e.extra.changes,
+            idempotency: record(scope, idemKey, hash, e.status, errText, now),
+          })
+          send(res, e.status, requestId, errText, e.extra.headers)
+          return
+        }
+        await deps.commit({...result.changes, idempotency: record(scope, idemKey, hash, result.status, text, now)})
+        send(res, result.status, requestId, text, result.headers)
+      } finally {
+        inFlight.delete(flightKey)
+      }
+    } catch (e) {
+      if (e instanceof ApiError) {
+        if (e.extra.changes) {
+          try {
+            await deps.commit(e.extra.changes)
+          } catch (err) {
+            deps.log?.(`commit failed for ${requestId}: ${(err as Error).stack}`)
+            return sendError(res, requestId, apiError())
+          }
+        }
+        return sendError(res, requestId, e)
+      }
+      deps.log?.(`internal error ${requestId}: ${(e as Error).stack ?? String(e)}`)
+      sendError(res, requestId, apiError())
+    }
+  }
+
+  async function runHandler(ctx: RequestCtx, h: (ctx: RequestCtx) => Promise<HandlerResult>): Promise<HandlerResult> {
+    return h(ctx)
+  }
+
+  function record(scope: string, key: string, hash: string, status: number, body: string, now: Date) {
+    return {
+      scope,
+      key,
+      request_hash: hash,
+      status,
+      body,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString(),
+    }
+  }
+
+  function respond(res: ServerResponse, requestId: string, result: HandlerResult) {
+    if (result.stream) {
+      res.setHeader('Request-Id', requestId)
+      return result.stream(res.req, res)
+    }
+    if (result.text) {
+      if (res.headersSent) return
+      res.writeHead(result.status, {
+        'Content-Type': result.text.contentType,
+        'Content-Length': Buffer.byteLength(result.text.body),
+        'Request-Id': requestId,
+        ...result.headers,
+      })
+      res.end(result.text.body)
+      return
+    }
+    send(res, result.status, requestId, JSON.stringify(result.body ?? {}), result.headers)
+  }
+}
+
+export const JSON_CONTENT_TYPE = JSON_TYPE

@@ -1,0 +1,100 @@
+import http from 'node:http'
+import https from 'node:https'
+import net from 'node:net'
+import type {IncomingMessage, ServerResponse} from 'node:http'
+
+export interface ListeningServer {
+  port: number
+  host: string
+  /** stop accepting, let in-flight requests finish, close idle keep-alive sockets */
+  close(): Promise<void>
+}
+
+const TLS_REQUIRED = JSON.stringify({
+  error: {
+    type: 'invalid_request_error',
+    code: 'tls_required',
+    message: 'This service only speaks HTTPS. Use https:// in your base URL.',
+    doc_url: 'https://docs.gw.dev/errors#tls_required',
+    request_id: '',
+  },
+})
+
+/**
+ * One port, HTTPS only. The first byte of each connection tells a TLS handshake (0x16)
+ * from plain text; plain HTTP gets `400 tls_required` as a JSON envelope rather than a hang.
+ */
+export async function listen(opts: {
+  host: string
+  port: number
+  key: string
+  cert: string
+  handler: (req: IncomingMessage, res: ServerResponse) => void
+  newRequestId: () => string
+}): Promise<ListeningServer> {
+  const httpsServer = https.createServer({key: opts.key, cert: opts.cert, keepAliveTimeout: 30_000}, opts.handler)
+  const plainServer = http.createServer((req, res) => {
+    const rid = opts.newRequestId()
+    const body = TLS_REQUIRED.replace('"request_id":""', `"request_id":"${rid}"`)
+    res.writeHead(400, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'Request-Id': rid,
+      Connection: 'close',
+    })
+    res.end(body)
+  })
+  const sockets = new Set<net.Socket>()
+  const front = net.createServer((socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    socket.once('data', (first) => {
+      socket.pause()
+      socket.unshift(first)
+      const target = first[0] === 0x16 ? httpsServer : plainServer
+      target.emit('connection', socket)
+      process.nextTick(() => socket.resume())
+    })
+    socket.on('error', () => socket.destroy())
+  })
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject)
+    front.listen(opts.port, opts.host, () => resolve())
+  })
+  const addr = front.address() as net.AddressInfo
+  let active = 0
+  let drained: (() => void) | undefined
+  httpsServer.on('request', (_req, res) => {
+    active++
+    res.on('close', () => {
+      active--
+      if (active === 0 && drained) drained()
+    })
+  })
+  return {
+    port: addr.port,
+    host: opts.host,
+    async close(graceMs = 10_000) {
+      const closed = new Promise<void>((resolve) => front.close(() => resolve()))
+      // sockets that never sent a byte carry no request
+      for (const s of sockets) if (s.bytesRead === 0) s.destroy()
+      const deadline = setTimeout(() => {
+        for (const s of sockets) s.destroy()
+      }, graceMs)
+      const finish = () => {
+        if (active > 0) return
+        httpsServer.closeIdleConnections()
+        plainServer.closeIdleConnections()
+        setImmediate(() => {
+          for (const s of sockets) s.destroy()
+        })
+      }
+      drained = () => setImmediate(finish)
+      finish()
+      await closed
+      clearTimeout(deadline)
+      httpsServer.close()
+      plainServer.close()
+    },
+  }
+}

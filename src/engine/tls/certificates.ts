@@ -1,0 +1,113 @@
+import {webcrypto} from 'node:crypto'
+import {existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync} from 'node:fs'
+import {isIP} from 'node:net'
+import {dirname, join} from 'node:path'
+import 'reflect-metadata'
+import * as x509 from '@peculiar/x509'
+
+x509.cryptoProvider.set(webcrypto as unknown as Crypto)
+
+const ALG = {name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256'} as const
+
+export interface TlsMaterial {
+  key: string
+  cert: string
+  caCert: string
+  caFile: string
+}
+
+export interface TlsPaths {
+  caCert: string
+  caKey: string
+  serverCert: string
+  serverKey: string
+}
+
+async function exportKey(key: CryptoKey): Promise<string> {
+  const der = await webcrypto.subtle.exportKey('pkcs8', key as webcrypto.CryptoKey)
+  return x509.PemConverter.encode(der, 'PRIVATE KEY')
+}
+
+async function importKey(pem: string): Promise<CryptoKey> {
+  const der = x509.PemConverter.decode(pem)[0]!
+  return (await webcrypto.subtle.importKey('pkcs8', der, ALG, true, ['sign'])) as unknown as CryptoKey
+}
+
+function writeSecret(path: string, data: string) {
+  mkdirSync(dirname(path), {recursive: true, mode: 0o700})
+  writeFileSync(path, data, {mode: 0o600})
+  chmodSync(path, 0o600)
+}
+
+const DAY = 86_400_000
+
+/**
+ * Creates (once) a local CA and a server certificate for localhost, 127.0.0.1, ::1 and the
+ * listen host; reuses them on later starts. The server certificate is re-issued by the same
+ * CA when it is near expiry or does not cover the host, so clients that trust the CA keep working.
+ */
+export async function ensureCertificates(paths: TlsPaths, host: string, now = new Date()): Promise<TlsMaterial> {
+  let caKey: CryptoKey
+  let caCert: x509.X509Certificate
+  if (existsSync(paths.caCert) && existsSync(paths.caKey)) {
+    caCert = new x509.X509Certificate(readFileSync(paths.caCert, 'utf8'))
+    caKey = await importKey(readFileSync(paths.caKey, 'utf8'))
+  } else {
+    const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair
+    caCert = await x509.X509CertificateGenerator.createSelfSigned({
+      name: 'CN=gw local development CA',
+      notBefore: new Date(now.getTime() - DAY),
+      notAfter: new Date(now.getTime() + 3650 * DAY),
+      keys,
+      signingAlgorithm: ALG,
+      extensions: [
+        new x509.BasicConstraintsExtension(true, 0, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      ],
+    })
+    caKey = keys.privateKey
+    writeSecret(paths.caKey, await exportKey(caKey))
+    writeFileSync(paths.caCert, caCert.toString('pem'))
+  }
+
+  const hosts = new Set(['localhost', '127.0.0.1', '::1'])
+  if (host && host !== '0.0.0.0' && host !== '::') hosts.add(host)
+  const hostsFile = join(dirname(paths.serverCert), 'server-hosts.json')
+  let reuse = existsSync(paths.serverCert) && existsSync(paths.serverKey) && existsSync(hostsFile)
+  if (reuse) {
+    const cert = new x509.X509Certificate(readFileSync(paths.serverCert, 'utf8'))
+    const covered = new Set(JSON.parse(readFileSync(hostsFile, 'utf8')) as string[])
+    reuse = cert.notAfter.getTime() - now.getTime() > 30 * DAY && [...hosts].every((h) => covered.has(h))
+  }
+  if (!reuse) {
+    const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair
+    const cert = await x509.X509CertificateGenerator.create({
+      subject: 'CN=localhost',
+      issuer: caCert.subject,
+      notBefore: new Date(now.getTime() - DAY),
+      notAfter: new Date(now.getTime() + 397 * DAY),
+      publicKey: keys.publicKey,
+      signingKey: caKey,
+      signingAlgorithm: ALG,
+      extensions: [
+        new x509.BasicConstraintsExtension(false, undefined, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+        new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+        new x509.SubjectAlternativeNameExtension(
+          [...hosts].map((h) => ({type: isIP(h) ? ('ip' as const) : ('dns' as const), value: h})),
+        ),
+        await x509.AuthorityKeyIdentifierExtension.create(caCert.publicKey),
+      ],
+    })
+    writeSecret(paths.serverKey, await exportKey(keys.privateKey))
+    writeFileSync(paths.serverCert, cert.toString('pem'))
+    writeFileSync(hostsFile, JSON.stringify([...hosts]))
+  }
+  return {
+    key: readFileSync(paths.serverKey, 'utf8'),
+    cert: readFileSync(paths.serverCert, 'utf8'),
+    caCert: readFileSync(paths.caCert, 'utf8'),
+    caFile: paths.caCert,
+  }
+}
