@@ -200,12 +200,15 @@ export interface TestClock {
 export interface Provider {
   id: string
   object: 'provider'
-  name: string
   methods: string[]
   currencies: string[]
   regions: string[]
   status: 'active' | 'degraded' | 'disabled'
+  /** approved / decided attempts over the last 7 days of the engine clock; null without attempts */
   auth_rate_7d: number | null
+  attempts_7d: number
+  /** percentage in basis points plus a fixed fee per currency, in that currency's minor unit */
   fees: {percent_bps: number; fixed: Record<string, number>}
+  latency_ms: {p50: number; p99: number}
   livemode: boolean
 }

@@ -19,7 +19,6 @@ export type Kind =
 export interface StoredObject {
   id: string
   created_at: string
-  [k: string]: unknown
 }
 
 export interface Versioned<T> {

@@ -5,7 +5,10 @@ import {dirname, join} from 'node:path'
 import 'reflect-metadata'
 import * as x509 from '@peculiar/x509'
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto)
+type CryptoKey = webcrypto.CryptoKey
+type CryptoKeyPair = webcrypto.CryptoKeyPair
+
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0])
 
 const ALG = {name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256'} as const
 

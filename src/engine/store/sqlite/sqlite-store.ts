@@ -228,7 +228,7 @@ export class SqliteStore implements Store {
   private apply(cs: ChangeSet): void {
     for (const put of cs.puts ?? []) {
       const {table, columns} = TABLES[put.kind]
-      const colVals = columns.map((c) => columnValue(put.obj[c]))
+      const colVals = columns.map((c) => columnValue((put.obj as unknown as Record<string, unknown>)[c]))
       const data = JSON.stringify(put.obj)
       if (put.expectVersion === undefined) {
         const cols = columns.map((c) => `, ${c}`).join('')

@@ -1,0 +1,83 @@
+import {OffsetClock, RandomIds} from './adapters/system.js'
+import {PROVIDERS} from './domain/providers.js'
+import type {RoutingRule} from './domain/routing.js'
+import {Router} from './http/router.js'
+import {Kernel} from './kernel.js'
+import type {ProviderConnection} from './ports/provider.js'
+import type {Store} from './ports/store.js'
+import {createSimulatedProviders} from './providers/simulated.js'
+import {AdminService} from './services/admin.js'
+import {CustomersService} from './services/customers.js'
+import {EventsService} from './services/events.js'
+import {PaymentsService} from './services/payments.js'
+import {ProviderStateCache} from './services/provider-state.js'
+
+export interface App {
+  kernel: Kernel
+  router: Router
+  clock: OffsetClock
+  events: EventsService
+  payments: PaymentsService
+  admin: AdminService
+  providerState: ProviderStateCache
+  /** hourly housekeeping: event retention, idempotency window */
+  housekeeping(): Promise<void>
+}
+
+/** Composition root: wires the store, clock, providers, services and routes. No I/O of its own. */
+export async function buildApp(opts: {
+  store: Store
+  urls: {baseUrl: string; checkoutUrl: string}
+  log: (line: string) => void
+  providers?: Map<string, ProviderConnection>
+}): Promise<App> {
+  const offset = Number((await opts.store.getSetting('clock_offset_ms')) ?? '0')
+  const clock = new OffsetClock(offset)
+  const kernel = new Kernel(opts.store, clock, new RandomIds(), opts.urls, opts.log)
+  const providerState = new ProviderStateCache()
+  await providerState.load(opts.store, PROVIDERS.map((p) => p.id), clock.now())
+  kernel.onCommit(providerState.onCommit)
+
+  let rulesCache: RoutingRule[] | undefined
+  kernel.onCommit((cs) => {
+    if (cs.puts?.some((p) => p.kind === 'routing_rule') || cs.deletes?.some((d) => d.kind === 'routing_rule')) rulesCache = undefined
+  })
+  const rules = async () => (rulesCache ??= await opts.store.all<RoutingRule & {created_at: string}>('routing_rule'))
+
+  const providers = opts.providers ?? createSimulatedProviders()
+  const payments = new PaymentsService(kernel, providers, providerState, rules)
+  const customers = new CustomersService(kernel)
+  const events = new EventsService(kernel)
+  const housekeeping = () => events.purge()
+  const admin = new AdminService(kernel, clock, providerState, payments, housekeeping)
+
+  const r = new Router()
+  r.get('/payments', (c) => payments.list(c))
+    .post('/payments', (c) => payments.create(c))
+    .get('/payments/:id', (c) => payments.retrieve(c))
+    .post('/payments/:id/confirm', (c) => payments.confirm(c))
+    .post('/payments/:id/capture', (c) => payments.capture(c))
+    .post('/payments/:id/increment_authorization', (c) => payments.increment(c))
+    .post('/payments/:id/cancel', (c) => payments.cancel(c))
+    .get('/customers', (c) => customers.list(c))
+    .post('/customers', (c) => customers.create(c))
+    .get('/customers/:id', (c) => customers.retrieve(c))
+    .post('/customers/:id', (c) => customers.update(c))
+    .delete('/customers/:id', (c) => customers.remove(c))
+    .get('/payment_methods', (c) => customers.listPaymentMethods(c))
+    .post('/payment_methods', (c) => customers.createPaymentMethod(c))
+    .get('/payment_methods/:id', (c) => customers.retrievePaymentMethod(c))
+    .post('/payment_methods/:id/detach', (c) => customers.detachPaymentMethod(c))
+    .get('/events', (c) => events.list(c))
+    .get('/events/stream', (c) => events.stream(c))
+    .get('/events/:id', (c) => events.retrieve(c))
+    .get('/providers', (c) => admin.listProviders(c))
+    .get('/providers/:id', (c) => admin.retrieveProvider(c))
+    .post('/test_helpers/providers/:id/health', (c) => admin.setHealth(c))
+    .get('/test_helpers/clock', (c) => admin.getClock(c))
+    .post('/test_helpers/clock/advance', (c) => admin.advanceClock(c))
+    .post('/test_helpers/payments/:id/action', (c) => admin.paymentAction(c))
+    .post('/test_helpers/payments/:id/review', (c) => admin.paymentReview(c))
+
+  return {kernel, router: r, clock, events, payments, admin, providerState, housekeeping}
+}

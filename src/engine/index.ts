@@ -1,0 +1,139 @@
+import {randomBytes} from 'node:crypto'
+import {chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {localEnginePaths, type LocalEngineInfo} from '../local-engine.js'
+import {buildApp, type App} from './app.js'
+import {createPipeline, KeyRing, RateLimiter} from './http/pipeline.js'
+import {listen} from './http/server.js'
+import {SqliteStore} from './store/sqlite/sqlite-store.js'
+import {ensureCertificates} from './tls/certificates.js'
+import {createCheckout} from './checkout/pages.js'
+
+export interface EngineOptions {
+  dataDir: string
+  host?: string
+  port?: number
+  /** fixes the test secret key; otherwise one is created once and kept in the data dir */
+  apiKey?: string
+  /** requests per second per account and mode (default 100, bucket of 2 s); 0 turns the limit off */
+  rateLimit?: number
+  /** 'full' (default): every commit is fsynced */
+  durability?: 'full' | 'normal'
+  log?: (line: string) => void
+}
+
+export interface EngineHandle {
+  baseUrl: string
+  checkoutUrl: string
+  caCertPem: string
+  caFile: string
+  secretKey: string
+  port: number
+  app: App
+  close(): Promise<void>
+}
+
+const KEY_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+export class EngineConfigError extends Error {}
+
+function secretKeyFor(dataDir: string, fixed: string | undefined): string {
+  const file = localEnginePaths(dataDir).secretKey
+  if (fixed !== undefined) {
+    if (fixed.startsWith('sk_live_'))
+      throw new EngineConfigError('The local engine runs test mode only: live mode needs real provider connections. Use an sk_test_ key.')
+    if (!/^sk_test_[A-Za-z0-9_]{8,200}$/.test(fixed))
+      throw new EngineConfigError('--api-key must look like sk_test_ followed by at least 8 letters, digits or underscores.')
+    writeFileSync(file, fixed + '\n', {mode: 0o600})
+    chmodSync(file, 0o600)
+    return fixed
+  }
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  const key = 'sk_test_' + [...randomBytes(32)].map((b) => KEY_ALPHABET[b % 62]).join('')
+  writeFileSync(file, key + '\n', {mode: 0o600})
+  chmodSync(file, 0o600)
+  return key
+}
+
+/** Starts the embedded gateway: HTTPS on one port, SQLite in the data dir, simulated providers. */
+export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
+  const host = opts.host ?? '127.0.0.1'
+  const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'))
+  mkdirSync(opts.dataDir, {recursive: true, mode: 0o700})
+  const paths = localEnginePaths(opts.dataDir)
+  mkdirSync(paths.tlsDir, {recursive: true, mode: 0o700})
+  const secretKey = secretKeyFor(opts.dataDir, opts.apiKey)
+  const tls = await ensureCertificates(paths, host)
+  const store = new SqliteStore({path: paths.database, durability: opts.durability})
+
+  // the port is known only after listening; URLs are filled in then
+  const urls = {baseUrl: '', checkoutUrl: ''}
+  const app = await buildApp({store, urls, log})
+  const keys = new KeyRing()
+  keys.add(secretKey, 'acct_local')
+  const limiter = new RateLimiter(opts.rateLimit ?? 100, opts.rateLimit === undefined ? 200 : Math.max(1, opts.rateLimit * 2))
+  const checkout = createCheckout(app)
+  const handler = createPipeline({
+    router: app.router,
+    keys,
+    limiter,
+    store,
+    clock: app.clock,
+    ids: app.kernel.ids,
+    commit: (cs) => app.kernel.commit(cs),
+    checkout,
+    log,
+  })
+  const server = await listen({
+    host,
+    port: opts.port ?? 8443,
+    key: tls.key,
+    cert: tls.cert,
+    handler: (req, res) => void handler(req, res),
+    newRequestId: () => app.kernel.ids.next('req'),
+  })
+  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  urls.baseUrl = `https://${urlHost}:${server.port}/v1`
+  urls.checkoutUrl = `https://${urlHost}:${server.port}/checkout`
+
+  const info: LocalEngineInfo = {
+    base_url: urls.baseUrl,
+    checkout_url: urls.checkoutUrl,
+    ca_file: paths.caCert,
+    secret_key_file: paths.secretKey,
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+  }
+  writeFileSync(paths.info, JSON.stringify(info, null, 2) + '\n', {mode: 0o600})
+
+  // due work on the engine clock: check every second; housekeeping hourly
+  let lastHousekeeping = 0
+  const tick = setInterval(() => {
+    void app.kernel.runDueJobs().catch((e) => log(`scheduler: ${(e as Error).message}`))
+    if (Date.now() - lastHousekeeping > 3_600_000) {
+      lastHousekeeping = Date.now()
+      void app.housekeeping().catch((e) => log(`housekeeping: ${(e as Error).message}`))
+    }
+  }, 1000)
+  void app.kernel.runDueJobs()
+
+  let closing: Promise<void> | undefined
+  return {
+    baseUrl: urls.baseUrl,
+    checkoutUrl: urls.checkoutUrl,
+    caCertPem: tls.caCert,
+    caFile: tls.caFile,
+    secretKey,
+    port: server.port,
+    app,
+    close() {
+      closing ??= (async () => {
+        clearInterval(tick)
+        app.events.closeStreams()
+        await server.close()
+        await app.kernel.runDueJobs().catch(() => 0)
+        await store.close()
+      })()
+      return closing
+    },
+  }
+}
