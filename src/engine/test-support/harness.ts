@@ -1,0 +1,97 @@
+// Boots the engine in-process on port 0 in a temp data dir and talks HTTPS to it.
+// Used by engine tests (and e2e tests) only; excluded from the build.
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {Agent, request} from 'undici'
+import {startEngine, type EngineHandle, type EngineOptions} from '../index.js'
+
+export interface Res<T = any> {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: T
+  text: string
+}
+
+export interface TestEngine {
+  engine: EngineHandle
+  dataDir: string
+  agent: Agent
+  key: string
+  /** JSON request to the API (path relative to /v1). POSTs get a fresh Idempotency-Key unless headers say otherwise. */
+  api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Res<T>>
+  /** raw request to any URL on the engine (checkout pages) */
+  raw(method: string, url: string, opts?: {body?: string; headers?: Record<string, string>}): Promise<Res<string>>
+  advance(seconds: number): Promise<void>
+  /** restart on the same data dir (keeps data) */
+  restart(): Promise<void>
+  stop(): Promise<void>
+}
+
+let counter = 0
+
+export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<TestEngine> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-engine-'))
+  const key = opts.apiKey ?? 'sk_test_harness_key_0123456789'
+  const start = () =>
+    startEngine({dataDir, port: 0, apiKey: key, durability: 'normal', log: () => {}, ...opts})
+  let engine = await start()
+  let agent = new Agent({connect: {ca: engine.caCertPem}, keepAliveTimeout: 1000})
+  const t: TestEngine = {
+    get engine() {
+      return engine
+    },
+    dataDir,
+    get agent() {
+      return agent
+    },
+    key,
+    async api(method, path, body, headers = {}) {
+      const h: Record<string, string> = {authorization: `Bearer ${key}`, ...headers}
+      if (body !== undefined) h['content-type'] = 'application/json'
+      if (method === 'POST' && !Object.keys(h).some((k) => k.toLowerCase() === 'idempotency-key'))
+        h['idempotency-key'] = `test-${process.pid}-${++counter}-${Math.random()}`
+      for (const [k, v] of Object.entries(h)) if (v === '') delete h[k]
+      const res = await request(engine.baseUrl + path, {
+        method: method as 'GET',
+        headers: h,
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        dispatcher: agent,
+      })
+      const text = await res.body.text()
+      let parsed: unknown = text
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        /* not JSON */
+      }
+      return {status: res.statusCode, headers: res.headers as Res['headers'], body: parsed as any, text}
+    },
+    async raw(method, url, o = {}) {
+      const res = await request(url, {method: method as 'GET', headers: o.headers, body: o.body, dispatcher: agent})
+      const text = await res.body.text()
+      return {status: res.statusCode, headers: res.headers as Res['headers'], body: text, text}
+    },
+    async advance(seconds) {
+      const r = await t.api('POST', '/test_helpers/clock/advance', {seconds})
+      if (r.status !== 200) throw new Error(`advance failed: ${r.text}`)
+    },
+    async restart() {
+      await agent.close()
+      await engine.close()
+      engine = await start()
+      agent = new Agent({connect: {ca: engine.caCertPem}, keepAliveTimeout: 1000})
+    },
+    async stop() {
+      await agent.close()
+      await engine.close()
+      if (!opts.dataDir) rmSync(dataDir, {recursive: true, force: true})
+    },
+  }
+  return t
+}
+
+export const card = (number = '4242424242424242', extra: Record<string, unknown> = {}) => ({
+  type: 'card',
+  card: {number, exp_month: 12, exp_year: 2034, cvc: number.startsWith('3') ? '1234' : '123', ...extra},
+})
