@@ -1,0 +1,88 @@
+// Flags shared by several commands, with parsers that explain bad input.
+import {Args, Flags} from '@oclif/core'
+import {PAYMENT_STATUSES} from '../api/types.js'
+import {isKnownCurrency} from '../output/money.js'
+import {closest, METHOD_CODES, PAYMENT_METHODS} from './catalog.js'
+import {UsageError} from './exit-codes.js'
+import {parseMinorUnits, parseTimestamp} from './parse.js'
+
+export const amountFlag = Flags.custom<number>({
+  parse: async (input, _ctx, opts) => parseMinorUnits(input, `--${opts.name}`),
+})
+
+export const currencyFlag = Flags.custom<string>({
+  description: 'Three-letter ISO 4217 currency code, e.g. EUR.',
+  parse: async (input) => {
+    const code = input.trim().toUpperCase()
+    if (!/^[A-Z]{3}$/.test(code) || !isKnownCurrency(code)) {
+      throw new UsageError(`--currency "${input}" is not an ISO 4217 currency code.`, 'Use a three-letter code such as EUR, USD, JPY or BRL.')
+    }
+    return code
+  },
+})
+
+export const methodFlag = Flags.custom<string>({
+  description: 'Payment method code, e.g. card, ideal, pix, sepa_debit.',
+  parse: async (input) => {
+    const code = input.trim().toLowerCase().replaceAll('-', '_')
+    if (Object.hasOwn(PAYMENT_METHODS, code)) return code
+    const near = closest(code, METHOD_CODES)
+    throw new UsageError(
+      `--method "${input}" is not a payment method code.`,
+      near.length ? `Did you mean ${near.map((n) => `--method ${n}`).join(' or ')}?` : `Codes: ${METHOD_CODES.join(', ')}.`,
+    )
+  },
+})
+
+export const idempotencyKeyFlag = Flags.custom<string>({
+  description: 'Idempotency-Key for this POST (default: a new UUID, reused on retries). Repeat it to retry safely.',
+  parse: async (input) => {
+    if (!input || input.length > 255) throw new UsageError('--idempotency-key must be 1 to 255 characters.')
+    return input
+  },
+})
+
+export const metadataFlag = Flags.string({
+  description: 'Metadata key=value; repeat for more keys.',
+  multiple: true,
+})
+
+export const limitFlag = Flags.custom<number>({
+  description: 'Page size, 1 to 100 (default 20; 100 per page with --all).',
+  parse: async (input) => {
+    const n = Number(input)
+    if (!/^\d+$/.test(input.trim()) || n < 1 || n > 100) throw new UsageError(`--limit must be a whole number from 1 to 100, got "${input}".`)
+    return n
+  },
+})
+
+export const listFlags = {
+  limit: limitFlag(),
+  'starting-after': Flags.string({description: 'Cursor: objects older than this id (the last id of the previous page).', exclusive: ['ending-before']}),
+  'ending-before': Flags.string({description: 'Cursor: objects newer than this id (the first id of the previous page).', exclusive: ['starting-after']}),
+  all: Flags.boolean({description: 'Fetch every page. With --json into a pipe, prints one JSON object per line (NDJSON).'}),
+}
+
+export const timestampFlag = Flags.custom<string>({
+  parse: async (input, _ctx, opts) => parseTimestamp(input, `--${opts.name}`),
+})
+
+export const paymentStatusFlag = Flags.string({
+  description: 'Only payments in this status.',
+  options: [...PAYMENT_STATUSES],
+})
+
+/** An id argument that must carry the resource's prefix. */
+export function idArg(prefix: string, noun: string, hint?: string) {
+  return Args.string({
+    description: `${noun} id (${prefix}...)`,
+    required: true,
+    parse: async (input) => {
+      const id = input.trim()
+      if (!id.startsWith(prefix)) {
+        throw new UsageError(`"${input}" is not a ${noun} id; ${noun} ids start with ${prefix}.`, hint)
+      }
+      return id
+    },
+  })
+}

@@ -1,0 +1,97 @@
+// Terminal input: stdin, hidden prompts, typed confirmations, and opening a browser.
+import {spawn} from 'node:child_process'
+import {createInterface} from 'node:readline/promises'
+import {AbortedError, UsageError} from './exit-codes.js'
+
+let stdinText: Promise<string> | undefined
+
+/** All of stdin, read once (a second call gets the same text). */
+export function readStdin(input: NodeJS.ReadableStream = process.stdin): Promise<string> {
+  stdinText ??= (async () => {
+    const chunks: Buffer[] = []
+    for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer))
+    return Buffer.concat(chunks).toString('utf8')
+  })()
+  return stdinText
+}
+
+export const isInteractive = () => Boolean(process.stdin.isTTY && process.stderr.isTTY)
+
+/** Reads a line from the terminal without echoing it (for API keys). */
+export async function promptHidden(question: string, input = process.stdin, output: NodeJS.WritableStream = process.stderr): Promise<string> {
+  if (!input.isTTY) throw new UsageError('Cannot prompt: stdin is not a terminal.', 'Pipe the key in with `--api-key -` instead.')
+  output.write(question)
+  input.setRawMode(true)
+  input.resume()
+  input.setEncoding('utf8')
+  return new Promise<string>((resolve, reject) => {
+    let value = ''
+    const finish = () => {
+      input.setRawMode(false)
+      input.pause()
+      input.removeListener('data', onData)
+      output.write('\n')
+    }
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n') {
+          finish()
+          resolve(value)
+          return
+        }
+        if (ch === '\u0003' || (ch === '\u0004' && !value)) {
+          finish()
+          reject(new AbortedError('Canceled.'))
+          return
+        }
+        if (ch === '\u007F' || ch === '\b') value = value.slice(0, -1)
+        else if (ch >= ' ') value += ch
+      }
+    }
+    input.on('data', onData)
+  })
+}
+
+/** Reads one visible line from the terminal. */
+export async function promptLine(question: string, input = process.stdin, output: NodeJS.WritableStream = process.stderr): Promise<string> {
+  const rl = createInterface({input, output, terminal: Boolean(input.isTTY)})
+  try {
+    return await rl.question(question)
+  } finally {
+    rl.close()
+  }
+}
+
+/** Opens a URL in the browser: $BROWSER first, then the platform's opener. False when none started. */
+export async function openUrl(url: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  let cmd: string
+  let args: string[]
+  if (env.BROWSER) {
+    const parts = env.BROWSER.split(' ').filter(Boolean)
+    cmd = parts[0]
+    args = parts.slice(1)
+    if (args.some((a) => a.includes('%s'))) args = args.map((a) => a.replace('%s', url))
+    else args.push(url)
+  } else if (process.platform === 'darwin') {
+    cmd = 'open'
+    args = [url]
+  } else if (process.platform === 'win32') {
+    cmd = 'cmd'
+    args = ['/c', 'start', '""', url]
+  } else {
+    cmd = 'xdg-open'
+    args = [url]
+  }
+  return new Promise<boolean>((resolve) => {
+    try {
+      const child = spawn(cmd, args, {detached: true, stdio: 'ignore'})
+      child.once('error', () => resolve(false))
+      child.once('spawn', () => {
+        child.unref()
+        resolve(true)
+      })
+    } catch {
+      resolve(false)
+    }
+  })
+}

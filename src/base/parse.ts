@@ -1,0 +1,162 @@
+// Parsers for flag values. Each throws a UsageError that names the flag and shows the fix.
+import {randomBytes} from 'node:crypto'
+import {UsageError} from './exit-codes.js'
+
+/** `--metadata k=v` (repeatable) -> {k: v} */
+export function parseMetadata(values: string[] | undefined, flag = '--metadata'): Record<string, string> | undefined {
+  if (!values?.length) return undefined
+  const out: Record<string, string> = {}
+  for (const v of values) {
+    const i = v.indexOf('=')
+    if (i <= 0) throw new UsageError(`${flag} "${v}" is not key=value.`, `Write it like ${flag} order_id=1234 (repeat the flag for more keys).`)
+    out[v.slice(0, i)] = v.slice(i + 1)
+  }
+  return out
+}
+
+/** "12/27", "12/2027", "2027-12" -> {exp_month: 12, exp_year: 2027} */
+export function parseExpiry(text: string, flag = '--exp'): {exp_month: number; exp_year: number} {
+  const t = text.trim()
+  let month: number
+  let year: number
+  let m = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(t)
+  if (m) {
+    month = Number(m[1])
+    year = Number(m[2])
+  } else if ((m = /^(\d{4})-(\d{1,2})$/.exec(t))) {
+    year = Number(m[1])
+    month = Number(m[2])
+  } else {
+    throw new UsageError(`${flag} "${text}" is not an expiry date.`, `Write it as MM/YY or MM/YYYY, e.g. ${flag} 12/30.`)
+  }
+  if (month < 1 || month > 12) throw new UsageError(`${flag} "${text}": the month must be 01 to 12.`, `e.g. ${flag} 12/30`)
+  if (year < 100) year += 2000
+  return {exp_month: month, exp_year: year}
+}
+
+/** A card number with spaces or dashes -> digits only. */
+export function parseCardNumber(text: string, flag = '--card'): string {
+  const digits = text.replace(/[\s-]/g, '')
+  if (!/^\d{12,19}$/.test(digits)) {
+    throw new UsageError(`${flag} "${text}" is not a card number.`, `Give 12 to 19 digits, e.g. ${flag} 4242424242424242 (a test card).`)
+  }
+  return digits
+}
+
+/** A test-mode default expiry: December, three years ahead. */
+export function defaultExpiry(now = new Date()): {exp_month: number; exp_year: number} {
+  return {exp_month: 12, exp_year: now.getUTCFullYear() + 3}
+}
+
+const UNITS: Record<string, number> = {
+  s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
+  m: 60, min: 60, mins: 60, minute: 60, minutes: 60,
+  h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600,
+  d: 86_400, day: 86_400, days: 86_400,
+  w: 604_800, week: 604_800, weeks: 604_800,
+}
+
+/** Human durations -> seconds: "7d", "36h", "90m", "1d12h", "2 days", "1.5h", or plain seconds "3600". */
+export function parseDuration(text: string, flag = 'duration'): number {
+  const t = text.trim().toLowerCase()
+  const fail = () =>
+    new UsageError(`${flag} "${text}" is not a duration.`, 'Use a number with a unit: 30s, 90m, 36h, 7d, 2w, or combined like 1d12h.')
+  if (/^\d+$/.test(t)) return Number(t)
+  const re = /(\d+(?:\.\d+)?)\s*([a-z]+)\s*/gy
+  let total = 0
+  let matched = 0
+  let m: RegExpExecArray | null
+  while ((m = re.exec(t))) {
+    const unit = UNITS[m[2]]
+    if (!unit) throw fail()
+    total += Number(m[1]) * unit
+    matched = re.lastIndex
+  }
+  if (matched !== t.length || matched === 0) throw fail()
+  return Math.round(total)
+}
+
+/** A merchant reference for a payment created without one. */
+export function generateReference(now = new Date()): string {
+  const day = now.toISOString().slice(0, 10).replaceAll('-', '')
+  return `gw_${day}_${randomBytes(5).toString('hex')}`
+}
+
+/** Minor units: a positive integer, with a pointer to --display-amount for decimals. */
+export function parseMinorUnits(text: string, flag = '--amount'): number {
+  const t = text.trim()
+  if (!/^\d+$/.test(t)) {
+    throw new UsageError(
+      `${flag} "${text}" is not a whole number of minor units.`,
+      /^\d*\.\d+$/.test(t)
+        ? `${flag} counts minor units (2000 = 20.00 EUR). For a decimal amount use --display-amount ${t}.`
+        : `Example: ${flag} 2000 for 20.00 EUR.`,
+    )
+  }
+  const n = Number(t)
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number, got "${text}".`)
+  return n
+}
+
+/** An ISO 8601 date or date-time for created_gte/created_lte; a bare date is midnight UTC. */
+export function parseTimestamp(text: string, flag: string): string {
+  const t = text.trim()
+  const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(t) && !Number.isNaN(Date.parse(t))
+  if (!ok) throw new UsageError(`${flag} "${text}" is not an ISO 8601 date or date-time.`, `e.g. ${flag} 2025-01-31 or ${flag} 2025-01-31T12:00:00Z`)
+  return new Date(/^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : t).toISOString()
+}
+
+/**
+ * `gw api -d` pairs -> a JSON object. `key=value` guesses the type (integers, true/false,
+ * null become JSON; everything else a string); `key:=JSON` takes raw JSON. Nested keys:
+ * `card[number]=4242...` or `card.number=4242...`.
+ */
+export function parseDataPairs(pairs: string[] | undefined, flag = '-d'): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const pair of pairs ?? []) {
+    const raw = pair.indexOf(':=')
+    const eq = pair.indexOf('=')
+    let key: string
+    let value: unknown
+    if (raw > 0 && raw < eq) {
+      key = pair.slice(0, raw)
+      const text = pair.slice(raw + 2)
+      try {
+        value = JSON.parse(text)
+      } catch {
+        throw new UsageError(`${flag} "${pair}": the value after := is not JSON.`, `e.g. ${flag} 'metadata:={"a":"b"}' or ${flag} 'reference:="123"'`)
+      }
+    } else if (eq > 0) {
+      key = pair.slice(0, eq)
+      value = guessValue(pair.slice(eq + 1))
+    } else {
+      throw new UsageError(`${flag} "${pair}" is not key=value.`, `e.g. ${flag} amount=2000 ${flag} currency=EUR (key:=JSON for raw JSON).`)
+    }
+    setPath(out, keyPath(key, flag, pair), value)
+  }
+  return out
+}
+
+function guessValue(v: string): unknown {
+  if (/^-?(0|[1-9]\d{0,15})$/.test(v)) return Number(v)
+  if (v === 'true') return true
+  if (v === 'false') return false
+  if (v === 'null') return null
+  return v
+}
+
+function keyPath(key: string, flag: string, pair: string): string[] {
+  const parts = key.replace(/\[([^\]]*)\]/g, '.$1').split('.')
+  if (parts.some((p) => p === '')) throw new UsageError(`${flag} "${pair}": malformed key "${key}".`, 'Nested keys look like card[number]=... or card.number=...')
+  return parts
+}
+
+function setPath(target: Record<string, unknown>, path: string[], value: unknown) {
+  let node = target
+  for (const part of path.slice(0, -1)) {
+    const next = node[part]
+    if (next === undefined || next === null || typeof next !== 'object') node[part] = {}
+    node = node[part] as Record<string, unknown>
+  }
+  node[path[path.length - 1]] = value
+}

@@ -1,0 +1,183 @@
+// Errors the API client raises. ApiError mirrors the spec's error envelope (§7, decisions.md);
+// NetworkError covers everything that never produced an HTTP response.
+import type {ApiErrorBody} from '../api/types.js'
+
+export type ApiErrorType = ApiErrorBody['error']['type']
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  readonly status: number
+  readonly type: ApiErrorType
+  readonly code: string
+  readonly requestId: string | null
+  readonly param: string | undefined
+  readonly payment: string | undefined
+  readonly docUrl: string | undefined
+  /** seconds from a Retry-After header, when the server sent one */
+  readonly retryAfter: number | undefined
+  /** how many times the client retried before giving up */
+  retries = 0
+
+  constructor(init: {
+    status: number
+    type: ApiErrorType
+    code: string
+    message: string
+    requestId?: string | null
+    param?: string
+    payment?: string
+    docUrl?: string
+    retryAfter?: number
+  }) {
+    super(init.message)
+    this.status = init.status
+    this.type = init.type
+    this.code = init.code
+    this.requestId = init.requestId ?? null
+    this.param = init.param
+    this.payment = init.payment
+    this.docUrl = init.docUrl
+    this.retryAfter = init.retryAfter
+  }
+
+  /** Builds the error from a non-2xx response; tolerates bodies that are not the envelope. */
+  static fromResponse(status: number, body: unknown, headers: {requestId?: string | null; retryAfter?: number}): ApiError {
+    const env = (body && typeof body === 'object' && 'error' in body ? (body as ApiErrorBody).error : undefined) as
+      | Partial<ApiErrorBody['error']>
+      | undefined
+    const type = (env?.type as ApiErrorType | undefined) ?? typeForStatus(status)
+    return new ApiError({
+      status,
+      type,
+      code: env?.code ?? `http_${status}`,
+      message: env?.message ?? `The server answered HTTP ${status} without an error body.`,
+      requestId: env?.request_id ?? headers.requestId ?? null,
+      param: env?.param,
+      payment: env?.payment,
+      docUrl: env?.doc_url,
+      retryAfter: headers.retryAfter,
+    })
+  }
+
+  /** The error as the API envelope, for `--json` output. */
+  toJSON(): ApiErrorBody & {status: number} {
+    const error: ApiErrorBody['error'] = {
+      type: this.type,
+      code: this.code,
+      message: this.message,
+      doc_url: this.docUrl ?? '',
+      request_id: this.requestId ?? '',
+    }
+    if (this.param) error.param = this.param
+    if (this.payment) error.payment = this.payment
+    return {error, status: this.status}
+  }
+}
+
+export function typeForStatus(status: number): ApiErrorType {
+  if (status === 401) return 'authentication_error'
+  if (status === 402) return 'card_error'
+  if (status === 409) return 'idempotency_error'
+  if (status === 429) return 'rate_limit_error'
+  if (status >= 500) return 'api_error'
+  return 'invalid_request_error'
+}
+
+/** No HTTP response: DNS, refused/reset connection, TLS verification, timeout. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError'
+  readonly code: string
+  readonly url: string
+  retries = 0
+
+  constructor(message: string, code: string, url: string, options?: {cause?: unknown}) {
+    super(message, options)
+    this.code = code
+    this.url = url
+  }
+
+  get isTls(): boolean {
+    return TLS_CODES.has(this.code)
+  }
+
+  toJSON() {
+    return {error: {type: 'network_error', code: this.code, message: this.message, request_id: null}}
+  }
+}
+
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_UNTRUSTED',
+  'EPROTO',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+])
+
+/** Connection-level codes worth retrying (the request may never have reached the server). */
+const RETRYABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+])
+
+export function isRetryableNetworkCode(code: string): boolean {
+  return RETRYABLE_CODES.has(code)
+}
+
+/** Turns whatever undici threw into a NetworkError with a readable message. */
+export function toNetworkError(err: unknown, url: string): NetworkError {
+  const e = err as {code?: string; message?: string; cause?: {code?: string; message?: string}}
+  const code = e?.cause?.code ?? e?.code ?? 'UNKNOWN'
+  const origin = safeOrigin(url)
+  let message: string
+  switch (code) {
+    case 'ECONNREFUSED':
+      message = `Could not connect to ${origin}: connection refused.`
+      break
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      message = `Could not resolve the host of ${origin}.`
+      break
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      message = `The connection to ${origin} was closed unexpectedly.`
+      break
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      message = `Timed out connecting to ${origin}.`
+      break
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      message = `${origin} did not answer in time.`
+      break
+    default:
+      if (TLS_CODES.has(code)) {
+        message = `TLS verification of ${origin} failed (${code}). For a local engine run \`gw login --local\` so the CLI trusts its CA, or pass --ca-file.`
+      } else {
+        message = `Request to ${origin} failed: ${e?.cause?.message ?? e?.message ?? String(err)}`
+      }
+  }
+  return new NetworkError(message, code, url, {cause: err})
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin
+  } catch {
+    return url
+  }
+}

@@ -1,0 +1,253 @@
+// HTTP core of the API client: one keep-alive undici Agent per client, a custom CA for a
+// local engine, Idempotency-Key on every POST (reused across retries), and the retry policy
+// of spec §7/§8: 429 waits Retry-After, 5xx and connection errors back off exponentially
+// with jitter, a bounded number of times.
+import {randomUUID} from 'node:crypto'
+import {Agent, request, type Dispatcher} from 'undici'
+import type {ListEnvelope} from '../api/types.js'
+import {ApiError, isRetryableNetworkCode, NetworkError, toNetworkError} from './errors.js'
+import {backoffDelay, retryAfterDelay} from './retry.js'
+
+export type QueryValue = string | number | boolean | null | undefined
+export type Query = Record<string, QueryValue>
+
+export interface ClientOptions {
+  /** `https://host:port/v1` */
+  baseUrl: string
+  apiKey: string
+  /** PEM of an extra CA to trust for this client only (a local engine's CA) */
+  ca?: string | Buffer
+  /** skip TLS verification for this client only (never globally) */
+  insecure?: boolean
+  /** inject a dispatcher (tests use undici's MockAgent); the client will not close it */
+  dispatcher?: Dispatcher
+  /** retries after the first attempt; default 3 */
+  maxRetries?: number
+  /** per-request timeout for headers and body; default 60 s */
+  timeoutMs?: number
+  /** a Retry-After longer than this is not waited for; default 60 s */
+  maxRetryAfterSeconds?: number
+  userAgent?: string
+  /** verbose log sink (stderr in the CLI) */
+  log?: (line: string) => void
+  sleep?: (ms: number) => Promise<void>
+  random?: () => number
+}
+
+export interface RequestOptions {
+  query?: Query
+  body?: unknown
+  /** POST only; generated when absent and reused on every retry */
+  idempotencyKey?: string
+  headers?: Record<string, string>
+}
+
+export interface ApiResponse<T> {
+  status: number
+  data: T
+  requestId: string | null
+  idempotencyKey?: string
+  headers: Record<string, string | string[] | undefined>
+}
+
+export type Method = 'GET' | 'POST' | 'DELETE'
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+export class HttpClient {
+  readonly baseUrl: string
+  readonly maxRetries: number
+  protected readonly dispatcher: Dispatcher
+  private readonly ownsDispatcher: boolean
+  private readonly apiKey: string
+  private readonly userAgent: string
+  private readonly log?: (line: string) => void
+  private readonly sleep: (ms: number) => Promise<void>
+  private readonly random: () => number
+  private readonly maxRetryAfterSeconds: number
+
+  constructor(opts: ClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
+    this.apiKey = opts.apiKey
+    this.maxRetries = opts.maxRetries ?? 3
+    this.userAgent = opts.userAgent ?? 'gw-cli'
+    this.log = opts.log
+    this.sleep = opts.sleep ?? defaultSleep
+    this.random = opts.random ?? Math.random
+    this.maxRetryAfterSeconds = opts.maxRetryAfterSeconds ?? 60
+    if (opts.dispatcher) {
+      this.dispatcher = opts.dispatcher
+      this.ownsDispatcher = false
+    } else {
+      const timeout = opts.timeoutMs ?? 60_000
+      this.dispatcher = new Agent({
+        keepAliveTimeout: 10_000,
+        keepAliveMaxTimeout: 60_000,
+        connections: 8,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        connect: {
+          ...(opts.ca ? {ca: opts.ca} : {}),
+          rejectUnauthorized: !opts.insecure,
+          timeout: 10_000,
+        },
+      })
+      this.ownsDispatcher = true
+    }
+  }
+
+  /** Releases the keep-alive sockets so the process can exit. */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close()
+  }
+
+  url(path: string, query?: Query): string {
+    const p = path.startsWith('/') ? path : `/${path}`
+    let url = this.baseUrl + p
+    if (query) {
+      const qs = new URLSearchParams()
+      for (const [k, v] of Object.entries(query)) {
+        if (v === undefined || v === null || v === '') continue
+        qs.append(k, String(v))
+      }
+      const s = qs.toString()
+      if (s) url += (url.includes('?') ? '&' : '?') + s
+    }
+    return url
+  }
+
+  async get<T>(path: string, query?: Query): Promise<T> {
+    return (await this.request<T>('GET', path, {query})).data
+  }
+
+  async post<T>(path: string, body?: unknown, opts: {idempotencyKey?: string} = {}): Promise<T> {
+    return (await this.request<T>('POST', path, {body, idempotencyKey: opts.idempotencyKey})).data
+  }
+
+  async delete<T>(path: string): Promise<T> {
+    return (await this.request<T>('DELETE', path)).data
+  }
+
+  /** One API call with the retry policy applied. */
+  async request<T>(method: Method, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const url = this.url(path, opts.query)
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.apiKey}`,
+      accept: 'application/json',
+      'user-agent': this.userAgent,
+      'service-version': 'v1',
+      ...opts.headers,
+    }
+    let idempotencyKey: string | undefined
+    if (method === 'POST') {
+      idempotencyKey = opts.idempotencyKey ?? randomUUID()
+      headers['idempotency-key'] = idempotencyKey
+    }
+    let body: string | undefined
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body)
+      headers['content-type'] = 'application/json'
+    }
+    const shownPath = new URL(url).pathname + new URL(url).search
+
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now()
+      this.log?.(`> ${method} ${shownPath}${idempotencyKey ? ` (Idempotency-Key ${idempotencyKey})` : ''}${attempt ? ` [retry ${attempt}/${this.maxRetries}]` : ''}`)
+      let res: Dispatcher.ResponseData
+      let text: string
+      try {
+        res = await request(url, {method, headers, body, dispatcher: this.dispatcher})
+        text = await res.body.text()
+      } catch (error) {
+        const netErr = toNetworkError(error, url)
+        const ms = Math.round(performance.now() - started)
+        this.log?.(`< ${netErr.code} after ${ms}ms: ${netErr.message}`)
+        if (attempt < this.maxRetries && isRetryableNetworkCode(netErr.code)) {
+          await this.wait(backoffDelay(attempt, this.random), attempt)
+          continue
+        }
+        netErr.retries = attempt
+        throw netErr
+      }
+      const ms = Math.round(performance.now() - started)
+      const requestId = header(res.headers, 'request-id')
+      const data = parseBody(text, header(res.headers, 'content-type'))
+      this.log?.(`< ${res.statusCode} in ${ms}ms${requestId ? ` request_id=${requestId}` : ''}`)
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        return {status: res.statusCode, data: data as T, requestId, idempotencyKey, headers: res.headers}
+      }
+      const retryAfter = parseRetryAfter(header(res.headers, 'retry-after'))
+      const err = ApiError.fromResponse(res.statusCode, data, {requestId, retryAfter})
+      if (attempt < this.maxRetries && isRetryableStatus(err)) {
+        if (err.status === 429 && retryAfter !== undefined && retryAfter > this.maxRetryAfterSeconds) {
+          err.retries = attempt
+          throw err
+        }
+        const delay =
+          err.status === 429 && retryAfter !== undefined
+            ? retryAfterDelay(retryAfter, this.random)
+            : backoffDelay(attempt, this.random)
+        await this.wait(delay, attempt)
+        continue
+      }
+      err.retries = attempt
+      throw err
+    }
+  }
+
+  private async wait(ms: number, attempt: number) {
+    this.log?.(`  retrying in ${(ms / 1000).toFixed(1)}s (retry ${attempt + 1} of ${this.maxRetries})`)
+    await this.sleep(ms)
+  }
+
+  /** Every object of a list endpoint, page by page, following the cursor. */
+  async *paginate<T extends {id: string}>(path: string, query: Query = {}, opts: {pageSize?: number; max?: number; onPage?: (page: ListEnvelope<T>) => void} = {}): AsyncGenerator<T, void, undefined> {
+    const backwards = Boolean(query.ending_before)
+    const q: Query = {...query, limit: opts.pageSize ?? (query.limit as number | undefined) ?? 100}
+    let yielded = 0
+    for (;;) {
+      const page = await this.get<ListEnvelope<T>>(path, q)
+      opts.onPage?.(page)
+      for (const item of page.data) {
+        if (opts.max !== undefined && yielded >= opts.max) return
+        yielded++
+        yield item
+      }
+      if (!page.has_more || page.data.length === 0) return
+      if (backwards) q.ending_before = page.data[0].id
+      else q.starting_after = page.data[page.data.length - 1].id
+    }
+  }
+}
+
+/** 429, 5xx, and a concurrent request holding the same Idempotency-Key. */
+export function isRetryableStatus(err: ApiError): boolean {
+  if (err.status === 429 || err.status >= 500) return true
+  return err.status === 409 && err.code === 'idempotency_key_in_use'
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | null {
+  const v = headers[name]
+  if (Array.isArray(v)) return v[0] ?? null
+  return v ?? null
+}
+
+function parseBody(text: string, contentType: string | null): unknown {
+  if (!text) return null
+  if (contentType && !contentType.includes('json')) return text
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value.trim())
+  const date = Date.parse(value)
+  if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - Date.now()) / 1000))
+  return undefined
+}
+
+export {ApiError, NetworkError}

@@ -1,0 +1,69 @@
+// Request shapes the CLI sends (spec §4, decisions.md). Responses use src/api/types.ts.
+import type {PaymentStatus} from '../api/types.js'
+
+export interface CardInput {
+  number: string
+  exp_month: number
+  exp_year: number
+  cvc?: string
+}
+
+export interface BillingDetailsInput {
+  name?: string
+  email?: string
+  address?: {line1?: string; postal_code?: string; country?: string}
+}
+
+/** decisions.md: body of POST /payment_methods, also `payment_method_data` of POST /payments */
+export interface PaymentMethodData {
+  type: 'card'
+  card: CardInput
+  customer?: string
+  billing_details?: BillingDetailsInput
+}
+
+export interface CreatePaymentParams {
+  amount: number
+  currency: string
+  payment_method: string
+  reference?: string
+  customer?: {id: string} | {email?: string; name?: string}
+  return_url?: string
+  capture_method?: 'automatic' | 'manual'
+  confirm?: boolean
+  payment_method_id?: string
+  payment_method_data?: PaymentMethodData
+  metadata?: Record<string, string>
+  description?: string
+  merchant?: string
+}
+
+export interface ListParams {
+  limit?: number
+  starting_after?: string
+  ending_before?: string
+}
+
+export interface ListPaymentsParams extends ListParams {
+  status?: PaymentStatus
+  customer?: string
+  reference?: string
+  created_gte?: string
+  created_lte?: string
+}
+
+export interface CreateCustomerParams {
+  email?: string
+  name?: string
+  description?: string
+  metadata?: Record<string, string>
+}
+
+export interface ListPaymentMethodsParams extends ListParams {
+  customer?: string
+}
+
+export type CreatePaymentMethodParams = PaymentMethodData
+
+export type ActionOutcome = 'approve' | 'fail' | 'abandon'
+export type ReviewDecision = 'approve' | 'block'

@@ -1,0 +1,27 @@
+import {Args} from '@oclif/core'
+import type {TestClock} from '../../api/types.js'
+import {GwCommand, UsageError} from '../../base/command.js'
+import {parseDuration} from '../../base/parse.js'
+import {renderClock} from '../../output/detail.js'
+
+export default class ClockAdvance extends GwCommand<typeof ClockAdvance> {
+  static override summary = "Test helper: move the engine's clock forward."
+  static override description = 'Time passing makes its effects happen: uncaptured authorizations expire after 7d, dispute deadlines pass, vouchers expire, webhooks retry, settlements and payouts run.'
+  static override examples = [
+    {description: 'Let uncaptured authorizations expire', command: '<%= config.bin %> <%= command.id %> 7d'},
+    '<%= config.bin %> <%= command.id %> 36h',
+    '<%= config.bin %> <%= command.id %> 1d12h',
+  ]
+
+  static override args = {
+    duration: Args.string({description: 'How far: 30s, 90m, 36h, 7d, 2w, or combined like 1d12h.', required: true}),
+  }
+
+  async run(): Promise<TestClock> {
+    const seconds = parseDuration(this.args.duration, 'DURATION')
+    if (seconds <= 0) throw new UsageError(`DURATION must be more than zero, got "${this.args.duration}".`, 'e.g. gw clock advance 7d')
+    const clock = await (await this.client()).testHelpers.advanceClock(seconds)
+    this.print(renderClock(clock, this.color))
+    return clock
+  }
+}

@@ -1,0 +1,30 @@
+import {Args} from '@oclif/core'
+import {GwCommand, GwError, UsageError} from '../../base/command.js'
+import {describeSource} from '../../config/resolve.js'
+import {CONFIG_KEYS, isConfigKey} from '../../config/store.js'
+
+export default class ConfigGet extends GwCommand<typeof ConfigGet> {
+  static override summary = 'Print one setting as it is in effect (flag, env, then profile).'
+  static override description = `Keys: ${Object.entries(CONFIG_KEYS).map(([k, v]) => `${k} (${v.description})`).join('; ')}.`
+  static override examples = ['<%= config.bin %> <%= command.id %> base_url', '<%= config.bin %> <%= command.id %> ca_file --profile local']
+  static override args = {key: Args.string({description: 'Setting name.', required: true, options: Object.keys(CONFIG_KEYS)})}
+
+  async run(): Promise<{key: string; value: string; source: string; profile: string}> {
+    const key = this.args.key
+    if (!isConfigKey(key)) throw new UsageError(`Unknown key "${key}".`)
+    const s = this.settings()
+    let value: string | undefined
+    let source: string
+    if (key === 'default_profile') {
+      value = this.configStore.read().default_profile
+      source = 'config'
+    } else {
+      const setting = key === 'base_url' ? s.baseUrl : s.caFile
+      value = setting.value
+      source = describeSource(setting)
+    }
+    if (value === undefined) throw new GwError(`${key} is not set${key === 'default_profile' ? '' : ` for profile "${s.profile.value}"`}.`, {hint: `Set it with: gw config set ${key} VALUE`})
+    this.print(value)
+    return {key, value, source, profile: s.profile.value}
+  }
+}

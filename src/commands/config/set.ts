@@ -1,0 +1,47 @@
+import {existsSync} from 'node:fs'
+import {resolve} from 'node:path'
+import {Args} from '@oclif/core'
+import {GwCommand, UsageError} from '../../base/command.js'
+import {CONFIG_KEYS, isConfigKey, validProfileName} from '../../config/store.js'
+
+export default class ConfigSet extends GwCommand<typeof ConfigSet> {
+  static override summary = 'Change a setting of the profile (or default_profile); an empty value removes it.'
+  static override description = `Keys: ${Object.entries(CONFIG_KEYS).map(([k, v]) => `${k} (${v.description})`).join('; ')}. API keys are not settings: use \`gw login\`.`
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> base_url https://gateway.example/v1',
+    '<%= config.bin %> <%= command.id %> base_url https://staging.example/v1 --profile staging',
+    '<%= config.bin %> <%= command.id %> default_profile local',
+    {description: 'Remove a CA file', command: '<%= config.bin %> <%= command.id %> ca_file ""'},
+  ]
+
+  static override args = {
+    key: Args.string({description: 'Setting name.', required: true}),
+    value: Args.string({description: 'New value ("" removes it).', required: true}),
+  }
+
+  async run(): Promise<{key: string; value: string | null; profile: string | null}> {
+    const {key, value} = this.args
+    if (key === 'api_key' || key === 'api-key') {
+      throw new UsageError('API keys are not stored in the config file.', 'Use `gw login` (hidden prompt) or `gw login --api-key -` (stdin).')
+    }
+    if (!isConfigKey(key)) throw new UsageError(`Unknown key "${key}".`, `Keys: ${Object.keys(CONFIG_KEYS).join(', ')}.`)
+    const store = this.configStore
+    if (key === 'default_profile') {
+      if (!validProfileName(value)) throw new UsageError(`"${value}" is not a valid profile name.`)
+      if (!store.profile(value)) this.notice(`! No profile "${value}" exists yet; create it with \`gw login --profile ${value}\`.`)
+      store.setDefaultProfile(value)
+      this.print(`default_profile = ${value}`)
+      return {key, value, profile: null}
+    }
+    const profile = this.settings().profile.value
+    let next: string | undefined = value === '' ? undefined : value
+    if (next !== undefined && key === 'base_url') next = this.checkBaseUrl(next, 'the value')
+    if (next !== undefined && key === 'ca_file') {
+      next = resolve(next)
+      if (!existsSync(next)) throw new UsageError(`ca_file ${next} does not exist.`, 'Give the path of a PEM certificate file.')
+    }
+    store.updateProfile(profile, {[key]: next})
+    this.print(next === undefined ? `Removed ${key} from profile "${profile}".` : `${key} = ${next} (profile "${profile}")`)
+    return {key, value: next ?? null, profile}
+  }
+}

@@ -1,0 +1,55 @@
+import {Flags} from '@oclif/core'
+import type {PaymentMethod} from '../../api/types.js'
+import {GwCommand, UsageError} from '../../base/command.js'
+import {idempotencyKeyFlag} from '../../base/flags.js'
+import {defaultExpiry, parseCardNumber, parseExpiry} from '../../base/parse.js'
+import type {CreatePaymentMethodParams} from '../../client/params.js'
+import {renderPaymentMethod} from '../../output/detail.js'
+
+export default class PaymentMethodsCreate extends GwCommand<typeof PaymentMethodsCreate> {
+  static override summary = 'Save a card as a payment method (test mode: raw test card numbers).'
+  static override description = 'In live mode cards are collected by hosted checkout; raw numbers are refused.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --card 4242424242424242 --customer cus_123',
+    {description: 'With expiry, CVC and billing details', command: '<%= config.bin %> <%= command.id %> --card 5555555555554444 --exp 08/29 --cvc 123 --billing-name "Jane Doe" --billing-country NL'},
+  ]
+
+  static override flags = {
+    card: Flags.string({description: 'Card number (test mode only).', required: true}),
+    exp: Flags.string({description: 'Expiry MM/YY (default: 12, three years ahead).'}),
+    cvc: Flags.string({description: 'Security code (default: 123).'}),
+    customer: Flags.string({description: 'Attach to this customer (cus_...).'}),
+    'billing-name': Flags.string({description: 'Cardholder name.'}),
+    'billing-email': Flags.string({description: 'Billing email.'}),
+    'billing-line1': Flags.string({description: 'Billing address, first line.'}),
+    'billing-postal-code': Flags.string({description: 'Billing postal code.'}),
+    'billing-country': Flags.string({description: 'Billing country, two letters.'}),
+    'idempotency-key': idempotencyKeyFlag(),
+  }
+
+  async run(): Promise<PaymentMethod> {
+    const f = this.flags
+    if (await this.isLive()) {
+      throw new UsageError('Raw card numbers are accepted in test mode only.', 'In live mode, save cards through hosted checkout.')
+    }
+    const body: CreatePaymentMethodParams = {
+      type: 'card',
+      card: {number: parseCardNumber(f.card), ...(f.exp ? parseExpiry(f.exp) : defaultExpiry()), cvc: f.cvc ?? '123'},
+    }
+    if (f.customer) body.customer = f.customer
+    const address = {
+      ...(f['billing-line1'] ? {line1: f['billing-line1']} : {}),
+      ...(f['billing-postal-code'] ? {postal_code: f['billing-postal-code']} : {}),
+      ...(f['billing-country'] ? {country: f['billing-country'].toUpperCase()} : {}),
+    }
+    const billing = {
+      ...(f['billing-name'] ? {name: f['billing-name']} : {}),
+      ...(f['billing-email'] ? {email: f['billing-email']} : {}),
+      ...(Object.keys(address).length ? {address} : {}),
+    }
+    if (Object.keys(billing).length) body.billing_details = billing
+    const pm = await (await this.client()).paymentMethods.create(body, {idempotencyKey: f['idempotency-key']})
+    this.print(renderPaymentMethod(pm, this.color))
+    return pm
+  }
+}

@@ -1,0 +1,27 @@
+import {Flags} from '@oclif/core'
+import type {ListEnvelope, PaymentMethod} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {listFlags} from '../../base/flags.js'
+import {paymentMethodColumns} from '../../output/table.js'
+
+export default class PaymentMethodsList extends GwCommand<typeof PaymentMethodsList> {
+  static override summary = 'List saved payment methods, newest first.'
+  static override examples = ['<%= config.bin %> <%= command.id %> --customer cus_123', '<%= config.bin %> <%= command.id %> --all']
+  static override flags = {
+    customer: Flags.string({description: 'Only payment methods of this customer (cus_...).'}),
+    ...listFlags,
+  }
+
+  async run(): Promise<ListEnvelope<PaymentMethod> | PaymentMethod[]> {
+    const f = this.flags
+    const params = {customer: f.customer, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+    const client = await this.client()
+    return this.showList({
+      all: f.all,
+      noun: 'payment methods',
+      columns: paymentMethodColumns,
+      page: () => client.paymentMethods.list(params),
+      iterate: () => client.paymentMethods.iterate({...params, limit: f.limit ?? 100}),
+    })
+  }
+}

@@ -1,0 +1,27 @@
+import type {Payment} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {amountFlag, idArg, idempotencyKeyFlag} from '../../base/flags.js'
+import {showPayment} from '../../base/payments.js'
+
+export default class PaymentsCapture extends GwCommand<typeof PaymentsCapture> {
+  static override summary = 'Capture an authorized payment (requires_capture), in full or in part.'
+  static override examples = [
+    {description: 'Capture the whole authorization', command: '<%= config.bin %> <%= command.id %> pay_123'},
+    {description: 'Capture 15.00 of a EUR authorization', command: '<%= config.bin %> <%= command.id %> pay_123 --amount 1500'},
+  ]
+
+  static override args = {id: idArg('pay_', 'payment')}
+  static override flags = {
+    amount: amountFlag({description: 'Amount to capture in minor units (default: the remaining authorization).'}),
+    'idempotency-key': idempotencyKeyFlag(),
+  }
+
+  async run(): Promise<Payment> {
+    const f = this.flags
+    await this.confirmLive(`capture payment ${this.args.id}`)
+    const client = await this.client()
+    const payment = await client.payments.capture(this.args.id, f.amount === undefined ? {} : {amount: f.amount}, {idempotencyKey: f['idempotency-key']})
+    showPayment(this.ctx(), payment)
+    return payment
+  }
+}

@@ -1,0 +1,31 @@
+import {Flags} from '@oclif/core'
+import type {Payment} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
+import {followPayment} from '../../base/payments.js'
+
+export default class PaymentsConfirm extends GwCommand<typeof PaymentsConfirm> {
+  static override summary = 'Confirm a payment created with --no-confirm; it is routed now.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> pay_123',
+    {description: 'Confirm with a saved card', command: '<%= config.bin %> <%= command.id %> pay_123 --payment-method-id pm_456'},
+  ]
+
+  static override args = {id: idArg('pay_', 'payment')}
+  static override flags = {
+    'payment-method-id': Flags.string({description: 'Saved payment method (pm_...) that replaces the instrument.'}),
+    'idempotency-key': idempotencyKeyFlag(),
+    open: Flags.boolean({description: 'Open next_action.url in the browser when the customer must act.'}),
+    wait: Flags.boolean({description: 'Follow the payment until it no longer waits for the customer or a provider.'}),
+    timeout: Flags.string({description: 'How long --wait waits, e.g. 90s, 10m (default 10m).', dependsOn: ['wait']}),
+  }
+
+  async run(): Promise<Payment> {
+    const f = this.flags
+    await this.confirmLive(`confirm payment ${this.args.id}`)
+    const client = await this.client()
+    const body = f['payment-method-id'] ? {payment_method_id: f['payment-method-id']} : {}
+    const payment = await client.payments.confirm(this.args.id, body, {idempotencyKey: f['idempotency-key']})
+    return followPayment(this.ctx(), payment, {open: f.open, wait: f.wait, timeout: f.timeout})
+  }
+}

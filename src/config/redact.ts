@@ -1,0 +1,21 @@
+// API keys are never shown whole: the first 8 and the last 4 characters at most.
+
+export function redactKey(key: string | undefined | null): string {
+  if (!key) return ''
+  if (key.length < 16) return `${key.slice(0, Math.min(8, Math.max(0, key.length - 4)))}…`
+  return `${key.slice(0, 8)}…${key.slice(-4)}`
+}
+
+/** Replaces every occurrence of `secret` in `text` by its redacted form. */
+export function scrub(text: string, secret: string | undefined | null): string {
+  if (!secret || secret.length < 8) return text
+  return text.split(secret).join(redactKey(secret))
+}
+
+export type KeyMode = 'test' | 'live' | 'unknown'
+
+export function keyMode(key: string | undefined | null): KeyMode {
+  if (key?.startsWith('sk_test_')) return 'test'
+  if (key?.startsWith('sk_live_')) return 'live'
+  return 'unknown'
+}

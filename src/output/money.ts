@@ -1,0 +1,73 @@
+// Money on screen: integer minor units shown with the currency's ISO 4217 exponent
+// (spec §1: EUR 2, JPY 0, KWD 3), e.g. 2000 EUR -> "€20.00 EUR". The exponent comes from
+// the same ISO table the engine uses (currency-codes), so both sides agree.
+import currencyCodes from 'currency-codes'
+
+export function currencyExponent(currency: string): number {
+  const code = currency.toUpperCase()
+  const digits = /^[A-Z]{3}$/.test(code) ? currencyCodes.code(code)?.digits : undefined
+  if (typeof digits === 'number' && Number.isInteger(digits)) return digits
+  try {
+    return new Intl.NumberFormat('en-US', {style: 'currency', currency: code}).resolvedOptions().maximumFractionDigits ?? 2
+  } catch {
+    return 2
+  }
+}
+
+export function isKnownCurrency(currency: string): boolean {
+  return /^[A-Z]{3}$/.test(currency) && Boolean(currencyCodes.code(currency))
+}
+
+/** The decimal value of minor units as a plain string, exact: 2000,2 -> "20.00"; -5,2 -> "-0.05". */
+export function minorToDecimal(amount: number, exponent: number): string {
+  const negative = amount < 0
+  const digits = String(Math.abs(Math.trunc(amount))).padStart(exponent + 1, '0')
+  const whole = exponent ? digits.slice(0, -exponent) : digits
+  const frac = exponent ? digits.slice(-exponent) : ''
+  return (negative ? '-' : '') + whole + (frac ? `.${frac}` : '')
+}
+
+/** "€20.00 EUR", "¥1,500 JPY", "KWD" without a symbol: "1.500 KWD". */
+export function formatMoney(amount: number, currency: string): string {
+  const code = currency.toUpperCase()
+  const exp = currencyExponent(code)
+  const value = Number(minorToDecimal(amount, exp))
+  const digits = {minimumFractionDigits: exp, maximumFractionDigits: exp}
+  const plain = () => `${new Intl.NumberFormat('en-US', digits).format(value)} ${code}`
+  try {
+    const fmt = new Intl.NumberFormat('en-US', {style: 'currency', currency: code, currencyDisplay: 'narrowSymbol', ...digits})
+    const symbol = fmt.formatToParts(value).find((p) => p.type === 'currency')?.value
+    if (!symbol || symbol === code) return plain()
+    return `${fmt.format(value).replace(/\u00a0/g, ' ')} ${code}`
+  } catch {
+    return plain()
+  }
+}
+
+/**
+ * "20.00" EUR -> 2000. Exact (no floating point). Throws a message naming the problem when
+ * the text is not a plain decimal or has more decimals than the currency allows.
+ */
+export function parseDisplayAmount(text: string, currency: string): number {
+  const code = currency.toUpperCase()
+  const exp = currencyExponent(code)
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(text.trim())
+  if (!m) {
+    throw new Error(`"${text}" is not a decimal amount; write it like 20.00 (a dot for decimals, no currency sign or thousands separator).`)
+  }
+  const whole = m[1]
+  let frac = m[2] ?? ''
+  if (frac.length > exp) {
+    if (/[^0]/.test(frac.slice(exp))) {
+      throw new Error(
+        exp === 0
+          ? `${code} has no minor unit; "${text}" must be a whole number.`
+          : `${code} has ${exp} decimal places; "${text}" has more.`,
+      )
+    }
+    frac = frac.slice(0, exp)
+  }
+  const minor = BigInt(whole) * 10n ** BigInt(exp) + BigInt(frac.padEnd(exp, '0') || '0')
+  if (minor > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`"${text}" is too large.`)
+  return Number(minor)
+}
