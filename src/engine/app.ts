@@ -9,6 +9,7 @@ import {createSimulatedProviders} from './providers/simulated.js'
 import {AdminService} from './services/admin.js'
 import {CustomersService} from './services/customers.js'
 import {EventsService} from './services/events.js'
+import {MerchantsService} from './services/merchants.js'
 import {PaymentsService} from './services/payments.js'
 import {ProviderStateCache} from './services/provider-state.js'
 
@@ -50,6 +51,7 @@ export async function buildApp(opts: {
   const events = new EventsService(kernel)
   const housekeeping = () => events.purge()
   const admin = new AdminService(kernel, clock, providerState, payments, housekeeping)
+  const merchants = new MerchantsService(kernel)
 
   const r = new Router()
   r.get('/payments', (c) => payments.list(c))
@@ -78,6 +80,15 @@ export async function buildApp(opts: {
     .post('/test_helpers/clock/advance', (c) => admin.advanceClock(c))
     .post('/test_helpers/payments/:id/action', (c) => admin.paymentAction(c))
     .post('/test_helpers/payments/:id/review', (c) => admin.paymentReview(c))
+    .get('/merchants', (c) => merchants.list(c))
+    .post('/merchants', (c) => merchants.create(c))
+    .get('/merchants/:id', (c) => merchants.retrieve(c))
+    .post('/merchants/:id', (c) => merchants.update(c))
+    .get('/routing_rules', (c) => merchants.listRules(c))
+    .post('/routing_rules', (c) => merchants.createRule(c))
+    .get('/routing_rules/:id', (c) => merchants.retrieveRule(c))
+    .post('/routing_rules/:id', (c) => merchants.updateRule(c))
+    .delete('/routing_rules/:id', (c) => merchants.deleteRule(c))
 
   return {kernel, router: r, clock, events, payments, admin, providerState, housekeeping}
 }
