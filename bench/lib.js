@@ -1,0 +1,221 @@
+// Bench helpers: child processes (engine, hello server), closed- and open-loop load over
+// undici, percentiles. Plain ESM, no build step.
+import {spawn} from 'node:child_process'
+import {readFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {createInterface} from 'node:readline'
+import {Pool} from 'undici'
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+export const API_KEY = 'sk_test_bench_0123456789abcdef'
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/** Spawns a node child and resolves with the parsed JSON of its first stdout line. */
+function spawnJsonChild(args, {name, env} = {}) {
+  const child = spawn(process.execPath, args, {cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: {...process.env, ...env}})
+  let stderr = ''
+  child.stderr.on('data', (c) => {
+    stderr += c
+    if (stderr.length > 20_000) stderr = stderr.slice(-10_000)
+  })
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({code, signal})))
+  const first = new Promise((resolve, reject) => {
+    const rl = createInterface({input: child.stdout})
+    rl.once('line', (line) => {
+      try {
+        resolve(JSON.parse(line))
+      } catch (e) {
+        reject(new Error(`${name}: unexpected start line ${line}`))
+      }
+      child.stdout.resume()
+    })
+    exited.then(({code, signal}) => reject(new Error(`${name} exited early (${code ?? signal}): ${stderr}`)))
+  })
+  return {
+    child,
+    first,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      const t = setTimeout(() => child.kill('SIGKILL'), 15_000)
+      const r = await exited
+      clearTimeout(t)
+      return r
+    },
+  }
+}
+
+/**
+ * `gw serve` in a child process (its own event loop and core). With BENCH_PROFILE=DIR the
+ * child runs under --cpu-prof and writes its profile into DIR when it stops.
+ */
+export async function startEngine(dataDir, {label = 'engine'} = {}) {
+  const pre = []
+  if (process.env.BENCH_PROFILE) pre.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=${label}-${Date.now()}.cpuprofile`)
+  const c = spawnJsonChild(
+    [...pre, join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', API_KEY, '--rate-limit', '0', '--json'],
+    {name: label},
+  )
+  const info = await c.first
+  const ca = readFileSync(info.ca_file, 'utf8')
+  const u = new URL(info.base_url)
+  return {...info, origin: u.origin, ca, tlsDir: dirname(info.ca_file), stop: c.stop, stderr: c.stderr}
+}
+
+export async function startHello(tlsDir) {
+  const c = spawnJsonChild([join(ROOT, 'bench/hello-server.js'), join(tlsDir, 'server.key'), join(tlsDir, 'server.crt')], {name: 'hello'})
+  const {port} = await c.first
+  return {origin: `https://127.0.0.1:${port}`, stop: c.stop}
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  return sorted[i]
+}
+
+class Samples {
+  constructor(cap = 1 << 21) {
+    this.a = new Float64Array(cap)
+    this.n = 0
+  }
+  push(v) {
+    if (this.n < this.a.length) this.a[this.n++] = v
+  }
+  sorted() {
+    return this.a.slice(0, this.n).sort()
+  }
+}
+
+let keySeq = 0
+const runId = `${process.pid}-${Date.now().toString(36)}`
+/** A fresh Idempotency-Key for every request. */
+export const nextKey = () => `bench-${runId}-${++keySeq}`
+
+export const PAYMENT_BODY = JSON.stringify({
+  amount: 2000,
+  currency: 'EUR',
+  payment_method: 'card',
+  capture_method: 'automatic',
+  payment_method_data: {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}},
+  description: 'bench order',
+})
+
+/** One POST /payments (or the same POST to the hello server), with a unique Idempotency-Key. */
+export function paymentRequest(path) {
+  return () => ({
+    path,
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${API_KEY}`,
+      'content-type': 'application/json',
+      'idempotency-key': nextKey(),
+    },
+    body: PAYMENT_BODY,
+  })
+}
+
+export function makePool(origin, ca, connections) {
+  return new Pool(origin, {connections, pipelining: 1, connect: {ca, rejectUnauthorized: true}, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000})
+}
+
+async function once(pool, req, errors) {
+  try {
+    const res = await pool.request(req)
+    const text = await res.body.text()
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      errors.count++
+      errors.first ??= `${res.statusCode} ${text.slice(0, 300)}`
+      return false
+    }
+    return true
+  } catch (e) {
+    errors.count++
+    errors.first ??= e.message
+    return false
+  }
+}
+
+/**
+ * Closed loop: `connections` workers, each sending its next request as soon as the last one
+ * answered (keep-alive, no pipelining). Counts completions and latencies inside the
+ * measuring window only (after warm-up).
+ */
+export async function closedLoop({origin, ca, connections = 32, warmupMs = 2000, durationMs = 10_000, makeRequest}) {
+  const pool = makePool(origin, ca, connections)
+  const lat = new Samples()
+  const errors = {count: 0, first: undefined}
+  let measuring = false
+  let stop = false
+  let done = 0
+  const worker = async () => {
+    while (!stop) {
+      const t0 = performance.now()
+      const ok = await once(pool, makeRequest(), errors)
+      if (measuring && ok) {
+        lat.push(performance.now() - t0)
+        done++
+      }
+    }
+  }
+  const workers = Array.from({length: connections}, worker)
+  await sleep(warmupMs)
+  const errBefore = errors.count
+  measuring = true
+  const start = performance.now()
+  await sleep(durationMs)
+  measuring = false
+  const elapsed = performance.now() - start
+  stop = true
+  await Promise.all(workers)
+  await pool.close()
+  const s = lat.sorted()
+  return {rps: done / (elapsed / 1000), count: done, p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1], errors: errors.count - errBefore, firstError: errors.first}
+}
+
+/**
+ * Open loop at a fixed rate: request i is due at start + i/rate, sent on a 1 ms timer, and
+ * its latency runs from that due time (not the send time), so a stalled server or client
+ * shows up in the percentiles instead of silently lowering the offered load.
+ */
+export async function openLoop({origin, ca, rate = 1000, connections = 32, warmupMs = 2000, durationMs = 10_000, makeRequest}) {
+  const pool = makePool(origin, ca, connections)
+  const lat = new Samples()
+  const errors = {count: 0, first: undefined}
+  const interval = 1000 / rate
+  const total = Math.round(((warmupMs + durationMs) / 1000) * rate)
+  const warmN = Math.round((warmupMs / 1000) * rate)
+  const inflight = new Set()
+  let measuredErrors = 0
+  const fire = (i, due) => {
+    const p = once(pool, makeRequest(), errors).then((ok) => {
+      inflight.delete(p)
+      if (i < warmN) return
+      if (ok) lat.push(performance.now() - due)
+      else measuredErrors++
+    })
+    inflight.add(p)
+  }
+  // open a few connections before the clock starts
+  await Promise.all(Array.from({length: 4}, () => once(pool, makeRequest(), errors)))
+  const start = performance.now() + 5
+  let i = 0
+  await new Promise((resolve) => {
+    const tick = () => {
+      const now = performance.now()
+      while (i < total && start + i * interval <= now) {
+        fire(i, start + i * interval)
+        i++
+      }
+      if (i < total) setTimeout(tick, 1)
+      else resolve()
+    }
+    setTimeout(tick, 5)
+  })
+  await Promise.all(inflight)
+  await pool.close()
+  const s = lat.sorted()
+  return {rate, sent: total - warmN, count: s.length, p50: percentile(s, 50), p99: percentile(s, 99), p999: percentile(s, 99.9), max: s[s.length - 1], errors: measuredErrors, firstError: errors.first}
+}

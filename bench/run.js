@@ -1,0 +1,143 @@
+// `npm run bench`: engine throughput and latency figures from one run on this machine.
+// Prints figures and their targets; asserts nothing. See bench/README.md.
+import {mkdtempSync, rmSync} from 'node:fs'
+import {cpus, tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {Agent, request} from 'undici'
+import {API_KEY, PAYMENT_BODY, closedLoop, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
+import {extractTemplate, seed} from './seed.js'
+import {localEnginePaths} from '../dist/local-engine.js'
+
+const env = (name, dflt) => (process.env[name] !== undefined ? Number(process.env[name]) : dflt)
+const DURATION = env('BENCH_DURATION_MS', 10_000)
+const WARMUP = env('BENCH_WARMUP_MS', 2_000)
+const CONNECTIONS = env('BENCH_CONNECTIONS', 32)
+const RATE = env('BENCH_RATE', 1000)
+const SMALL = env('BENCH_SEED_SMALL', 10_000)
+const LARGE = env('BENCH_SEED_LARGE', 1_000_000)
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c').split(','))
+
+const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a')
+const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a')
+const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a')
+const verdict = (ok) => (ok ? 'met' : 'MISSED')
+const gc = () => globalThis.gc?.()
+const log = (s = '') => process.stdout.write(s + '\n')
+const errNote = (r) => (r.errors ? `  (${r.errors} errors; first: ${r.firstError})` : '')
+
+function loadLine(label, r) {
+  return `${label.padEnd(34)} ${f0(r.rps).padStart(7)} req/s   p50 ${f2(r.p50).padStart(6)} ms   p99 ${f2(r.p99).padStart(7)} ms   (${f0(r.count)} requests)${errNote(r)}`
+}
+
+async function createTemplatePayment(engine) {
+  const dispatcher = new Agent({connect: {ca: engine.ca}})
+  const reference = 'bench-template-reference-0001'
+  const idemKey = 'bench-template-idempotency-key-0001'
+  const body = {...JSON.parse(PAYMENT_BODY), reference}
+  const res = await request(`${engine.base_url}/payments`, {
+    method: 'POST',
+    dispatcher,
+    headers: {authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', 'idempotency-key': idemKey},
+    body: JSON.stringify(body),
+  })
+  const p = await res.body.json()
+  await dispatcher.close()
+  if (res.statusCode !== 201 || p.status !== 'succeeded') throw new Error(`template payment failed: ${res.statusCode} ${JSON.stringify(p)}`)
+  return {id: p.id, reference, idemKey}
+}
+
+async function main() {
+  const began = performance.now()
+  const root = mkdtempSync(join(tmpdir(), 'gw-bench-'))
+  log(`gw bench: node ${process.version}, ${cpus().length} cpu(s) (${cpus()[0]?.model ?? '?'}), ${new Date().toISOString()}`)
+  log(`load: undici Pool, ${CONNECTIONS} keep-alive connections, pipelining 1, in this process; engine and baseline servers in child processes`)
+  log(`windows: ${WARMUP / 1000}s warm-up, ${DURATION / 1000}s measured; engine: gw serve --rate-limit 0 (durability full: every commit fsynced)`)
+  log()
+  const results = {}
+  const sink = []
+  try {
+    // ---------------------------------------------------------------- (a) and (b)
+    let template
+    if (ONLY.has('a') || ONLY.has('b') || ONLY.has('c')) {
+      const engine = await startEngine(join(root, 'a'), {label: 'engine-a'})
+      try {
+        const t = await createTemplatePayment(engine)
+        template = extractTemplate(localEnginePaths(join(root, 'a')).database, t.id, {reference: t.reference, idemKey: t.idemKey})
+        if (ONLY.has('a')) {
+          gc()
+          results.engine = await closedLoop({origin: engine.origin, ca: engine.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION, makeRequest: paymentRequest('/v1/payments')})
+          log(loadLine('(a) engine POST /payments', results.engine))
+        }
+        if (ONLY.has('b')) {
+          gc()
+          results.open = await openLoop({origin: engine.origin, ca: engine.ca, rate: RATE, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION, makeRequest: paymentRequest('/v1/payments')})
+        }
+      } finally {
+        const r = await engine.stop()
+        if (r.code !== 0) sink.push(`engine-a exited ${r.code ?? r.signal}: ${engine.stderr().slice(-2000)}`)
+      }
+      if (ONLY.has('a')) {
+        const hello = await startHello(join(root, 'a', 'tls'))
+        try {
+          gc()
+          results.hello = await closedLoop({origin: hello.origin, ca: engine.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION, makeRequest: paymentRequest('/')})
+          log(loadLine('(a) node:https hello world', results.hello))
+        } finally {
+          await hello.stop()
+        }
+        results.ratio = results.engine.rps / results.hello.rps
+        log(`(a) ratio engine / hello world        ${f2(results.ratio)}   target >= 0.25: ${verdict(results.ratio >= 0.25)}`)
+        log()
+      }
+      if (results.open) {
+        const r = results.open
+        log(`(b) open loop ${f0(RATE)} req/s POST /payments: p50 ${f2(r.p50)} ms   p99 ${f2(r.p99)} ms   p99.9 ${f2(r.p999)} ms   max ${f2(r.max)} ms   (${f0(r.count)}/${f0(r.sent)} answered)${errNote(r)}`)
+        log(`(b) p99 at ${f0(RATE)} req/s                    ${f2(r.p99)} ms   target <= 15 ms: ${verdict(r.p99 <= 15)}`)
+        log()
+      }
+    }
+
+    // ---------------------------------------------------------------- (c)
+    if (ONLY.has('c')) {
+      for (const [name, n] of [
+        ['small', SMALL],
+        ['large', LARGE],
+      ]) {
+        const dir = join(root, `c-${name}`)
+        gc()
+        const s = seed(dir, template, n)
+        log(`(c) seeded ${f0(n)} payments (${f0(s.rows)} rows: payments, events, idempotency records) in ${f1(s.ms / 1000)} s`)
+        const engine = await startEngine(dir, {label: `engine-${name}`})
+        try {
+          gc()
+          results[name] = await closedLoop({origin: engine.origin, ca: engine.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION, makeRequest: paymentRequest('/v1/payments')})
+          log(loadLine(`(c) create rate, ${f0(n)} stored`, results[name]))
+        } finally {
+          const r = await engine.stop()
+          if (r.code !== 0) sink.push(`engine-${name} exited ${r.code ?? r.signal}: ${engine.stderr().slice(-2000)}`)
+          rmSync(dir, {recursive: true, force: true})
+        }
+      }
+      results.scale = results.large.rps / results.small.rps
+      log(`(c) ratio ${f0(LARGE)} / ${f0(SMALL)} stored       ${f2(results.scale)}   target >= 0.85 (within 15%): ${verdict(results.scale >= 0.85)}`)
+      log()
+    }
+  } finally {
+    rmSync(root, {recursive: true, force: true})
+  }
+  for (const s of sink) log(`warning: ${s}`)
+
+  log('summary')
+  if (results.ratio !== undefined)
+    log(`  throughput: engine ${f0(results.engine.rps)} req/s vs hello world ${f0(results.hello.rps)} req/s = ${f2(results.ratio)} (target >= 0.25: ${verdict(results.ratio >= 0.25)})`)
+  if (results.engine) log(`  closed-loop latency (${CONNECTIONS} conns): p50 ${f2(results.engine.p50)} ms, p99 ${f2(results.engine.p99)} ms`)
+  if (results.open) log(`  p99 at ${f0(RATE)} req/s open loop: ${f2(results.open.p99)} ms (target <= 15 ms: ${verdict(results.open.p99 <= 15)})`)
+  if (results.scale !== undefined)
+    log(`  create rate: ${f0(results.small.rps)} req/s with ${f0(SMALL)} stored, ${f0(results.large.rps)} req/s with ${f0(LARGE)} stored = ${f2(results.scale)} (target >= 0.85: ${verdict(results.scale >= 0.85)})`)
+  log(`  bench took ${f0((performance.now() - began) / 1000)} s`)
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench failed: ${e.stack ?? e}\n`)
+  process.exitCode = 1
+})
