@@ -108,7 +108,8 @@ export function parseTimestamp(text: string, flag: string): string {
 
 /**
  * `gw api -d` pairs -> a JSON object. `key=value` guesses the type (integers, true/false,
- * null become JSON; everything else a string); `key:=JSON` takes raw JSON. Nested keys:
+ * null become JSON; everything else a string), except for fields that are always strings
+ * (card number, cvc, reference, ids, metadata values...); `key:=JSON` takes raw JSON. Nested keys:
  * `card[number]=4242...` or `card.number=4242...`.
  */
 export function parseDataPairs(pairs: string[] | undefined, flag = '-d'): Record<string, unknown> {
@@ -128,7 +129,8 @@ export function parseDataPairs(pairs: string[] | undefined, flag = '-d'): Record
       }
     } else if (eq > 0) {
       key = pair.slice(0, eq)
-      value = guessValue(pair.slice(eq + 1))
+      const path = keyPath(key, flag, pair)
+      value = STRING_FIELDS.has(path[path.length - 1]) || path[0] === 'metadata' ? pair.slice(eq + 1) : guessValue(pair.slice(eq + 1))
     } else {
       throw new UsageError(`${flag} "${pair}" is not key=value.`, `e.g. ${flag} amount=2000 ${flag} currency=EUR (key:=JSON for raw JSON).`)
     }
@@ -136,6 +138,12 @@ export function parseDataPairs(pairs: string[] | undefined, flag = '-d'): Record
   }
   return out
 }
+
+/** Fields the API always types as strings, even when their value is all digits. */
+const STRING_FIELDS = new Set([
+  'number', 'cvc', 'postal_code', 'line1', 'country', 'reference', 'description', 'name', 'email', 'id', 'customer',
+  'payment', 'payment_method_id', 'merchant', 'provider', 'url', 'return_url', 'currency', 'starting_after', 'ending_before', 'date',
+])
 
 function guessValue(v: string): unknown {
   if (/^-?(0|[1-9]\d{0,15})$/.test(v)) return Number(v)

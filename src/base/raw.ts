@@ -9,7 +9,7 @@ export const pathArg = Args.string({
 
 export const dataFlag = Flags.string({
   char: 'd',
-  description: 'key=value (integers, true, false and null are sent as JSON) or key:=JSON; nested: card[number]=... Repeatable.',
+  description: 'key=value (whole numbers, true, false and null are sent as JSON, except string fields such as card number, cvc, reference, ids and metadata) or key:=JSON for exact JSON; nested keys: card[number]=... Repeatable.',
   multiple: true,
 })
 

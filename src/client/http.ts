@@ -214,6 +214,7 @@ export class HttpClient {
         yield item
       }
       if (!page.has_more || page.data.length === 0) return
+      if (opts.max !== undefined && yielded >= opts.max) return
       if (backwards) q.ending_before = page.data[0].id
       else q.starting_after = page.data[page.data.length - 1].id
     }

@@ -13,7 +13,7 @@ export async function renderTable<T>(items: T[], cols: Columns<T>, p: Painter): 
   const {default: Table} = await import('cli-table3')
   const table = new Table({
     head: cols.head,
-    style: {head: p.enabled ? ['bold'] : [], border: p.enabled ? ['gray'] : [], compact: false},
+    style: {head: p.enabled ? ['bold'] : [], border: p.enabled ? ['gray'] : [], compact: true},
   })
   for (const item of items) table.push(cols.row(item, p))
   return table.toString()

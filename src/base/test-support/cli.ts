@@ -1,0 +1,143 @@
+// Runs gw commands in-process for tests: a temp XDG config dir, undici's MockAgent as the
+// only network, captured stdout/stderr, and the exit code the command set.
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join, resolve} from 'node:path'
+import {Config} from '@oclif/core'
+import {MockAgent} from 'undici'
+import type {Payment} from '../../api/types.js'
+import {testHooks} from '../command.js'
+
+export const ROOT = resolve(import.meta.dirname, '../../..')
+export const BASE = 'https://api.test'
+export const BASE_URL = `${BASE}/v1`
+export const TEST_KEY = 'sk_test_unit_0123456789abcdefWXYZ'
+export const LIVE_KEY = 'sk_live_unit_0123456789abcdefLIVE'
+
+let config: Config | undefined
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Runnable = {run(argv?: string[], opts?: any): Promise<unknown>}
+
+export interface RunResult<R = unknown> {
+  stdout: string
+  stderr: string
+  exitCode: number
+  result: R | undefined
+}
+
+export interface CliEnv {
+  dir: string
+  mock: MockAgent
+  pool: ReturnType<MockAgent['get']>
+  run<R = unknown>(cmd: Runnable, argv: string[], opts?: {env?: Record<string, string>; stdin?: string; interactive?: boolean; answers?: string[]}): Promise<RunResult<R>>
+  cleanup(): Promise<void>
+}
+
+const GW_ENV = Object.keys(process.env).filter((k) => k.startsWith('GW_'))
+
+export async function cliEnv(): Promise<CliEnv> {
+  config ??= await Config.load(ROOT)
+  const dir = mkdtempSync(join(tmpdir(), 'gw-cli-test-'))
+  const mock = new MockAgent()
+  mock.disableNetConnect()
+  const pool = mock.get(BASE)
+  return {
+    dir,
+    mock,
+    pool,
+    async run<R>(cmd: Runnable, argv: string[], opts: {env?: Record<string, string>; stdin?: string; interactive?: boolean; answers?: string[]} = {}) {
+      const saved = {...process.env}
+      for (const k of GW_ENV) delete process.env[k]
+      delete process.env.NO_COLOR
+      Object.assign(process.env, {XDG_CONFIG_HOME: join(dir, 'config'), HOME: dir, GW_NO_KEYRING: '1', ...opts.env})
+      testHooks.dispatcher = mock
+      testHooks.sleep = async () => {}
+      testHooks.stdin = opts.stdin === undefined ? undefined : async () => opts.stdin!
+      testHooks.interactive = opts.interactive ?? false
+      const answers = [...(opts.answers ?? [])]
+      const prompts: string[] = []
+      testHooks.prompt = async (q) => {
+        prompts.push(q)
+        const a = answers.shift()
+        if (a === undefined) throw new Error(`unexpected prompt: ${q}`)
+        return a
+      }
+      let stdout = ''
+      let stderr = ''
+      const out = process.stdout.write
+      const err = process.stderr.write
+      process.stdout.write = ((chunk: string | Uint8Array) => {
+        stdout += chunk.toString()
+        return true
+      }) as typeof process.stdout.write
+      process.stderr.write = ((chunk: string | Uint8Array) => {
+        stderr += chunk.toString()
+        return true
+      }) as typeof process.stderr.write
+      process.exitCode = undefined
+      let result: R | undefined
+      try {
+        result = (await cmd.run(argv, config)) as R
+      } finally {
+        process.stdout.write = out
+        process.stderr.write = err
+        process.env = saved
+      }
+      const exitCode = Number(process.exitCode ?? 0)
+      process.exitCode = undefined
+      return {stdout, stderr, exitCode, result}
+    },
+    async cleanup() {
+      testHooks.dispatcher = undefined
+      testHooks.sleep = undefined
+      testHooks.stdin = undefined
+      testHooks.prompt = undefined
+      testHooks.interactive = undefined
+      testHooks.credentials = undefined
+      await mock.close()
+      rmSync(dir, {recursive: true, force: true})
+    },
+  }
+}
+
+/** Arguments that point a command at the mock API with a test key (as a test would; docs never put keys in argv). */
+export const at = (key = TEST_KEY) => ['--base-url', BASE_URL, '--api-key', key]
+
+export function payment(over: Partial<Payment> = {}): Payment {
+  return {
+    id: 'pay_123',
+    object: 'payment',
+    amount: 2000,
+    amount_captured: 2000,
+    amount_refunded: 0,
+    currency: 'EUR',
+    status: 'succeeded',
+    payment_method: 'card',
+    payment_method_id: null,
+    payment_method_details: {card: {brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030, funding: 'credit', country: 'US'}},
+    capture_method: 'automatic',
+    customer: null,
+    description: null,
+    reference: 'order_1',
+    metadata: {},
+    provider: 'prov_a',
+    provider_attempts: [{provider: 'prov_a', outcome: 'approved', decline_code: null, latency_ms: 12, attempted_at: '2025-01-01T00:00:00Z'}],
+    risk: {score: 5, decision: 'approved', checks: {avs_result: 'pass', cvv_result: 'pass'}},
+    next_action: null,
+    return_url: null,
+    refunded: false,
+    partially_refunded: false,
+    failure_code: null,
+    failure_message: null,
+    livemode: false,
+    created_at: '2025-01-01T00:00:00Z',
+    ...over,
+  }
+}
+
+export const errorBody = (type: string, code: string, message: string, extra: Record<string, string> = {}) => ({
+  error: {type, code, message, doc_url: `https://docs.gw.dev/errors#${code}`, request_id: 'req_err_1', ...extra},
+})
+
+export const json = {headers: {'content-type': 'application/json', 'request-id': 'req_ok_1'}}
