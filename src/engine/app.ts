@@ -11,6 +11,7 @@ import {CustomersService} from './services/customers.js'
 import {EventsService} from './services/events.js'
 import {MerchantsService} from './services/merchants.js'
 import {PaymentsService} from './services/payments.js'
+import {installMoney} from './services/disputes.js'
 import {ProviderStateCache} from './services/provider-state.js'
 
 export interface App {
@@ -21,6 +22,8 @@ export interface App {
   payments: PaymentsService
   admin: AdminService
   providerState: ProviderStateCache
+  /** ledger, balance, refunds and disputes */
+  money: Awaited<ReturnType<typeof installMoney>>
   /** hourly housekeeping: event retention, idempotency window */
   housekeeping(): Promise<void>
 }
@@ -89,6 +92,7 @@ export async function buildApp(opts: {
     .get('/routing_rules/:id', (c) => merchants.retrieveRule(c))
     .post('/routing_rules/:id', (c) => merchants.updateRule(c))
     .delete('/routing_rules/:id', (c) => merchants.deleteRule(c))
+  const money = await installMoney({kernel, router: r, payments, providers})
 
-  return {kernel, router: r, clock, events, payments, admin, providerState, housekeeping}
+  return {kernel, router: r, clock, events, payments, admin, providerState, housekeeping, money}
 }

@@ -1,0 +1,226 @@
+// The ledger: every money movement is one immutable entry in one currency (kind
+// `ledger_entry`). Payment refund totals, the balance and settlement are derived from it.
+//
+//   payment           +amount_captured   when a payment succeeds (funds captured)
+//   fee               -provider fee      with the payment, same availability
+//   refund            -refund amount     when a refund is created (pending counts: the money is owed back)
+//   refund_failure    +refund amount     when the rail fails the refund (the debit is reversed)
+//   dispute           -disputed amount   when a dispute opens (withheld)
+//   dispute_reversal  +disputed amount   when a dispute is won (returned)
+//
+// Credits from captures (and their fee) are pending for SETTLEMENT_DELAY_S on the engine
+// clock, then available; every debit and every reversal is available at once.
+import {feeFor, providerProfile} from '../domain/providers.js'
+import type {HandlerResult, RequestCtx} from '../http/router.js'
+import {validate} from '../http/validate.js'
+import type {Kernel} from '../kernel.js'
+import type {ChangeSet} from '../ports/store.js'
+import type {Draft} from './draft.js'
+import type {PaymentRecord} from './payments.js'
+
+/** Captured funds become available this long after capture (engine clock; calendar days, no business-day calendar). */
+export const SETTLEMENT_DELAY_S = 2 * 86_400
+
+export type LedgerEntryType = 'payment' | 'fee' | 'refund' | 'refund_failure' | 'dispute' | 'dispute_reversal'
+
+export interface LedgerEntry {
+  id: string
+  object: 'ledger_entry'
+  type: LedgerEntryType
+  /** signed, minor units of `currency`: credits positive, debits negative */
+  amount: number
+  currency: string
+  /** the payment the movement belongs to */
+  payment: string | null
+  /** the refund (`rf_`) or dispute (`dp_`) that caused it, else null */
+  source: string | null
+  /** the provider that moved the money (settlement reports are per provider) */
+  provider: string | null
+  /** the payment's merchant order id, for settlement lines */
+  reference: string | null
+  /** when the amount counts as available rather than pending */
+  available_at: string
+  created_at: string
+}
+
+/** Totals of one payment derived from its entries. */
+export interface PaymentMoney {
+  captured: number
+  /** pending and succeeded refunds (refund minus refund_failure) */
+  refunded: number
+  /** disputed amounts still debited (dispute minus dispute_reversal): withheld while open, kept when lost or accepted */
+  disputed: number
+  fees: number
+}
+
+export function paymentMoney(entries: readonly LedgerEntry[]): PaymentMoney {
+  const m: PaymentMoney = {captured: 0, refunded: 0, disputed: 0, fees: 0}
+  for (const e of entries) {
+    switch (e.type) {
+      case 'payment':
+        m.captured += e.amount
+        break
+      case 'fee':
+        m.fees -= e.amount
+        break
+      case 'refund':
+      case 'refund_failure':
+        m.refunded -= e.amount
+        break
+      case 'dispute':
+      case 'dispute_reversal':
+        m.disputed -= e.amount
+        break
+    }
+  }
+  return m
+}
+
+/** Running balance per currency: an available total plus credits that mature later. */
+interface CurrencyBalance {
+  available: number
+  maturing: {at: string; amount: number}[]
+}
+
+export class Ledger {
+  private balances = new Map<string, CurrencyBalance>()
+  private loaded = false
+
+  constructor(private k: Kernel) {
+    k.onCommit((cs: ChangeSet) => {
+      for (const p of cs.puts ?? []) if (p.kind === 'ledger_entry' && p.expectVersion === undefined) this.apply(p.obj as unknown as LedgerEntry)
+    })
+  }
+
+  /** Builds the balance cache from the stored entries; the commit listener keeps it current. */
+  async load(): Promise<void> {
+    if (this.loaded) return
+    this.balances.clear()
+    for (const e of await this.k.store.all<LedgerEntry>('ledger_entry')) this.apply(e)
+    this.loaded = true
+  }
+
+  private apply(e: LedgerEntry) {
+    let b = this.balances.get(e.currency)
+    if (!b) this.balances.set(e.currency, (b = {available: 0, maturing: []}))
+    if (e.available_at > this.k.clock.now().toISOString()) b.maturing.push({at: e.available_at, amount: e.amount})
+    else b.available += e.amount
+  }
+
+  /** Adds an immutable entry to the unit of work. */
+  record(
+    d: Draft,
+    e: {type: LedgerEntryType; amount: number; currency: string; payment: string | null; source?: string | null; provider?: string | null; reference?: string | null; at: Date; available_at?: Date},
+  ): LedgerEntry {
+    const entry: LedgerEntry = {
+      id: this.k.ids.next('le'),
+      object: 'ledger_entry',
+      type: e.type,
+      amount: e.amount,
+      currency: e.currency,
+      payment: e.payment,
+      source: e.source ?? null,
+      provider: e.provider ?? null,
+      reference: e.reference ?? null,
+      available_at: (e.available_at ?? e.at).toISOString(),
+      created_at: e.at.toISOString(),
+    }
+    d.put('ledger_entry', entry)
+    return entry
+  }
+
+  /** Success hook of PaymentsService: the captured amount (pending until settlement) and the provider's fee. */
+  onPaymentSucceeded = (p: PaymentRecord, d: Draft, now: Date): void => {
+    if (p.amount_captured <= 0) return
+    const availableAt = new Date(now.getTime() + SETTLEMENT_DELAY_S * 1000)
+    const common = {currency: p.currency, payment: p.id, provider: p.provider, reference: p.reference, at: now, available_at: availableAt}
+    this.record(d, {...common, type: 'payment', amount: p.amount_captured})
+    const profile = p.provider ? providerProfile(p.provider) : undefined
+    const fee = profile ? feeFor(profile, p.amount_captured, p.currency) : 0
+    if (fee > 0) this.record(d, {...common, type: 'fee', amount: -fee})
+  }
+
+  async entriesFor(paymentId: string): Promise<LedgerEntry[]> {
+    return this.k.store.all<LedgerEntry>('ledger_entry', [{field: 'payment', op: 'eq', value: paymentId}])
+  }
+
+  /** Available and pending amounts per currency at the engine clock's now, currencies in alphabetical order. */
+  balance(now: Date = this.k.clock.now()) {
+    const iso = now.toISOString()
+    const available: {amount: number; currency: string}[] = []
+    const pending: {amount: number; currency: string}[] = []
+    for (const cur of [...this.balances.keys()].sort()) {
+      const b = this.balances.get(cur)!
+      const still: CurrencyBalance['maturing'] = []
+      for (const m of b.maturing) {
+        if (m.at <= iso) b.available += m.amount
+        else still.push(m)
+      }
+      b.maturing = still
+      available.push({amount: b.available, currency: cur})
+      pending.push({amount: still.reduce((s, m) => s + m.amount, 0), currency: cur})
+    }
+    return {object: 'balance' as const, available, pending}
+  }
+
+  async retrieveBalance(ctx: RequestCtx): Promise<HandlerResult> {
+    validate(Object.fromEntries(ctx.query), {})
+    await this.load()
+    return {status: 200, body: this.balance()}
+  }
+}
+
+/**
+ * Runs a handler under the per-key lock and keeps the lock until the change set it returns is
+ * committed by the request pipeline (seen by a commit listener as a put of `marker`), so the
+ * next request for the same key reads the committed state: concurrent refunds of one payment
+ * serialise instead of failing their version checks. If the commit never lands (a store
+ * error), the lock is released after HOLD_MS; the version check still rejects a stale write.
+ */
+export class CommitGate {
+  static readonly HOLD_MS = 5000
+  private waiters = new Map<string, () => void>()
+
+  constructor(private k: Kernel) {
+    k.onCommit((cs) => {
+      for (const p of cs.puts ?? []) {
+        const w = this.waiters.get(p.obj.id)
+        if (w) {
+          this.waiters.delete(p.obj.id)
+          w()
+        }
+      }
+    })
+  }
+
+  run(key: string, fn: () => Promise<{result: HandlerResult; marker: string | null}>): Promise<HandlerResult> {
+    return new Promise<HandlerResult>((resolve, reject) => {
+      void this.k.locks
+        .run(key, async () => {
+          let out: {result: HandlerResult; marker: string | null}
+          try {
+            out = await fn()
+          } catch (e) {
+            reject(e)
+            return
+          }
+          if (!out.marker || !out.result.changes) {
+            resolve(out.result)
+            return
+          }
+          const marker = out.marker
+          let timer: NodeJS.Timeout | undefined
+          const committed = new Promise<void>((r) => {
+            this.waiters.set(marker, r)
+            timer = setTimeout(r, CommitGate.HOLD_MS)
+            timer.unref()
+          })
+          resolve(out.result)
+          await committed
+          clearTimeout(timer)
+          this.waiters.delete(marker)
+        })
+        .catch(reject)
+    })
+  }
+}
