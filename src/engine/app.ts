@@ -11,6 +11,7 @@ import {CustomersService} from './services/customers.js'
 import {EventsService} from './services/events.js'
 import {MerchantsService} from './services/merchants.js'
 import {PaymentsService} from './services/payments.js'
+import {WebhooksService} from './services/webhooks.js'
 import {installMoney} from './services/disputes.js'
 import {ProviderStateCache} from './services/provider-state.js'
 
@@ -22,6 +23,8 @@ export interface App {
   payments: PaymentsService
   admin: AdminService
   providerState: ProviderStateCache
+  /** webhook endpoints, outbox and delivery worker; close() aborts attempts in flight */
+  webhooks: WebhooksService
   /** ledger, balance, refunds and disputes */
   money: Awaited<ReturnType<typeof installMoney>>
   /** hourly housekeeping: event retention, idempotency window */
@@ -52,6 +55,7 @@ export async function buildApp(opts: {
   const payments = new PaymentsService(kernel, providers, providerState, rules)
   const customers = new CustomersService(kernel)
   const events = new EventsService(kernel)
+  const webhooks = await new WebhooksService(kernel).init()
   const housekeeping = () => events.purge()
   const admin = new AdminService(kernel, clock, providerState, payments, housekeeping)
   const merchants = new MerchantsService(kernel)
@@ -76,6 +80,16 @@ export async function buildApp(opts: {
     .get('/events', (c) => events.list(c))
     .get('/events/stream', (c) => events.stream(c))
     .get('/events/:id', (c) => events.retrieve(c))
+    .get('/events/:id/deliveries', (c) => webhooks.listEventDeliveries(c))
+    .post('/events/:id/resend', (c) => webhooks.resend(c))
+    .get('/webhook_endpoints', (c) => webhooks.list(c))
+    .post('/webhook_endpoints', (c) => webhooks.create(c))
+    .get('/webhook_endpoints/:id', (c) => webhooks.retrieve(c))
+    .post('/webhook_endpoints/:id', (c) => webhooks.update(c))
+    .delete('/webhook_endpoints/:id', (c) => webhooks.remove(c))
+    .post('/webhook_endpoints/:id/rotate_secret', (c) => webhooks.rotateSecret(c))
+    .get('/webhook_endpoints/:id/deliveries', (c) => webhooks.listEndpointDeliveries(c))
+    .get('/webhook_deliveries/:id', (c) => webhooks.retrieveDelivery(c))
     .get('/providers', (c) => admin.listProviders(c))
     .get('/providers/:id', (c) => admin.retrieveProvider(c))
     .post('/test_helpers/providers/:id/health', (c) => admin.setHealth(c))
@@ -94,5 +108,5 @@ export async function buildApp(opts: {
     .delete('/routing_rules/:id', (c) => merchants.deleteRule(c))
   const money = await installMoney({kernel, router: r, payments, providers})
 
-  return {kernel, router: r, clock, events, payments, admin, providerState, housekeeping, money}
+  return {kernel, router: r, clock, events, payments, admin, providerState, webhooks, housekeeping, money}
 }
