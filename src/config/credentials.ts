@@ -54,8 +54,11 @@ export class CredentialStore {
 
   /** Stores a key; returns where it went. */
   async save(profile: string, key: string, opts: {insecureStorage?: boolean} = {}): Promise<KeyStorage> {
-    if (!opts.insecureStorage && !this.keyringDisabled) {
+    if (opts.insecureStorage) {
+      this.notice(`! Storing the API key for profile "${profile}" in plain text in ${this.file} (readable only by you), as --insecure-storage asked.`)
+    } else {
       try {
+        if (this.keyringDisabled) throw new Error('GW_NO_KEYRING is set')
         const kr = await this.keyring()
         await kr.set(profile, key)
         // some backends accept a write they cannot read back; trust only a round trip
@@ -69,8 +72,6 @@ export class CredentialStore {
       this.notice(
         `! No OS keychain is available; the API key for profile "${profile}" is stored in plain text in ${this.file} (readable only by you).`,
       )
-    } else if (opts.insecureStorage) {
-      this.notice(`! Storing the API key for profile "${profile}" in plain text in ${this.file} (readable only by you), as --insecure-storage asked.`)
     }
     const data = this.readFile()
     data.profiles[profile] = key

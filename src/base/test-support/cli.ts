@@ -24,6 +24,8 @@ export interface RunResult<R = unknown> {
   stderr: string
   exitCode: number
   result: R | undefined
+  /** questions asked through the prompt hook */
+  prompts: {question: string; hidden: boolean}[]
 }
 
 export interface CliEnv {
@@ -56,9 +58,9 @@ export async function cliEnv(): Promise<CliEnv> {
       testHooks.stdin = opts.stdin === undefined ? undefined : async () => opts.stdin!
       testHooks.interactive = opts.interactive ?? false
       const answers = [...(opts.answers ?? [])]
-      const prompts: string[] = []
-      testHooks.prompt = async (q) => {
-        prompts.push(q)
+      const prompts: {question: string; hidden: boolean}[] = []
+      testHooks.prompt = async (q, o) => {
+        prompts.push({question: q, hidden: o.hidden})
         const a = answers.shift()
         if (a === undefined) throw new Error(`unexpected prompt: ${q}`)
         return a
@@ -86,7 +88,7 @@ export async function cliEnv(): Promise<CliEnv> {
       }
       const exitCode = Number(process.exitCode ?? 0)
       process.exitCode = undefined
-      return {stdout, stderr, exitCode, result}
+      return {stdout, stderr, exitCode, result, prompts}
     },
     async cleanup() {
       testHooks.dispatcher = undefined
