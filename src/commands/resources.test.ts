@@ -31,7 +31,7 @@ const pm = (over: Partial<PaymentMethod> = {}): PaymentMethod => ({
   billing_details: {name: null, email: null, address: null}, customer: 'cus_1', livemode: false, created_at: '2025-01-01T00:00:00Z', ...over,
 })
 
-function post(path: string, reply: unknown, status = 200) {
+function post(path: string, reply: object, status = 200) {
   const bodies: unknown[] = []
   cli.pool.intercept({path, method: 'POST'}).reply((o) => {
     bodies.push(JSON.parse(String(o.body ?? 'null')))

@@ -20,7 +20,7 @@ afterEach(async () => {
 })
 
 /** Records the body of every POST to `path` and answers with `reply`. */
-function capturePost(path: string, reply: unknown, status = 201) {
+function capturePost(path: string, reply: object, status = 201) {
   const seen: {body: Record<string, unknown>; headers: Record<string, string>}[] = []
   cli.pool
     .intercept({path, method: 'POST'})
