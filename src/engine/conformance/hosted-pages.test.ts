@@ -1,0 +1,161 @@
+// Hosted checkout pages at {checkout_url}: next_action.url serves the method's page; posting
+// the outcome returns the customer to return_url; the outcome arrives as the payment's state.
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {bootEngine, type TestEngine} from '../test-support/harness.js'
+import {cardPayment, createPayment, eventsFor, getPayment, RETURN_URL} from './helpers.js'
+
+let t: TestEngine
+beforeAll(async () => {
+  t = await bootEngine()
+})
+afterAll(async () => t.stop())
+
+const form = (fields: Record<string, string>) => ({
+  body: new URLSearchParams(fields).toString(),
+  headers: {'content-type': 'application/x-www-form-urlencoded'},
+})
+
+async function page(url: string) {
+  const r = await t.raw('GET', url)
+  expect(r.status, r.text.slice(0, 300)).toBe(200)
+  expect(String(r.headers['content-type'])).toMatch(/^text\/html/)
+  expect(r.text.toLowerCase()).toContain('<html')
+  expect(r.headers['request-id']).toMatch(/^req_/)
+  return r.text
+}
+
+function expectReturn(r: {status: number; headers: Record<string, unknown>}, paymentId: string) {
+  expect(r.status).toBe(303)
+  const loc = new URL(String(r.headers.location))
+  expect(`${loc.origin}${loc.pathname}`).toBe(RETURN_URL)
+  expect(loc.searchParams.get('payment')).toBe(paymentId)
+}
+
+describe('pages behind next_action.url', () => {
+  it('3-D Secure challenge page', async () => {
+    const p = await createPayment(t, cardPayment({}, '4000000000003220'))
+    expect(p.next_action.url.startsWith(t.engine.checkoutUrl)).toBe(true)
+    const html = await page(p.next_action.url)
+    expect(html).toContain('3220')
+    expect(html).toContain('approve')
+  })
+
+  it.each([
+    ['ideal', 'EUR'],
+    ['pix', 'BRL'],
+    ['boleto', 'BRL'],
+    ['paypal', 'USD'],
+    ['klarna', 'EUR'],
+    ['sepa_credit', 'EUR'],
+  ])('%s page', async (method, currency) => {
+    const p = await createPayment(t, {amount: 2500, currency, payment_method: method, return_url: RETURN_URL, reference: `ref-${method}`})
+    expect(p.status).toBe('requires_action')
+    const html = await page(p.next_action.url)
+    expect(html).toMatch(/<form/i)
+  })
+
+  it('card form for a card payment with no instrument', async () => {
+    const p = await createPayment(t, {amount: 1800, currency: 'EUR', payment_method: 'card', return_url: RETURN_URL})
+    expect(p.status).toBe('requires_action')
+    expect(p.next_action.type).toBe('redirect')
+    expect(p.provider_attempts).toEqual([])
+    const html = await page(p.next_action.url)
+    expect(html).toMatch(/name="number"/)
+  })
+
+  it('a link with a wrong session or an unknown payment is not a valid page', async () => {
+    const p = await createPayment(t, cardPayment({}, '4000000000003220'))
+    const u = new URL(p.next_action.url)
+    u.searchParams.set('session', 'forged')
+    expect((await t.raw('GET', u.toString())).status).toBe(404)
+    expect((await t.raw('GET', `${t.engine.checkoutUrl}/3ds/pay_unknown?session=x`)).status).toBe(404)
+    expect((await t.raw('GET', `${t.engine.checkoutUrl}/nothing`)).status).toBe(404)
+    // still pending
+    expect((await getPayment(t, p.id)).status).toBe('requires_action')
+  })
+})
+
+describe('completing the step on the page', () => {
+  it('3-D Secure approve → 303 to return_url?payment=...; the payment succeeds', async () => {
+    const p = await createPayment(t, cardPayment({}, '4000000000003220'))
+    const r = await t.raw('POST', p.next_action.url, form({outcome: 'approve'}))
+    expectReturn(r, p.id)
+    const g = await getPayment(t, p.id)
+    expect(g.status).toBe('succeeded')
+    expect((await eventsFor(t, p.id)).map((e) => e.type).reverse()).toEqual([
+      'payment.requires_action',
+      'payment.processing',
+      'payment.succeeded',
+    ])
+    // the return only signals the customer came back; a second visit just returns again
+    expectReturn(await t.raw('GET', p.next_action.url), p.id)
+  })
+
+  it('3-D Secure fail → 303 back; the payment failed with authentication_required', async () => {
+    const p = await createPayment(t, cardPayment({}, '4000000000003220'))
+    const r = await t.raw('POST', p.next_action.url, form({outcome: 'fail'}))
+    expectReturn(r, p.id)
+    const g = await getPayment(t, p.id)
+    expect(g.status).toBe('failed')
+    expect(g.failure_code).toBe('authentication_required')
+  })
+
+  it('bank redirect approve → succeeded', async () => {
+    const p = await createPayment(t, {amount: 2500, currency: 'EUR', payment_method: 'ideal', return_url: RETURN_URL})
+    expectReturn(await t.raw('POST', p.next_action.url, form({outcome: 'approve'})), p.id)
+    expect((await getPayment(t, p.id)).status).toBe('succeeded')
+  })
+
+  it('card form: typing 4242 → succeeded with its details', async () => {
+    const p = await createPayment(t, {amount: 1800, currency: 'EUR', payment_method: 'card', return_url: RETURN_URL})
+    const r = await t.raw('POST', p.next_action.url, form({outcome: 'approve', number: '4242 4242 4242 4242', exp: '12/34', cvc: '123'}))
+    expectReturn(r, p.id)
+    const g = await getPayment(t, p.id)
+    expect(g.status).toBe('succeeded')
+    expect(g.payment_method_details.card).toMatchObject({brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034})
+    expect(g.risk).not.toBeNull()
+  })
+
+  it('card form: typing the 3-D Secure card → redirected on to the challenge, then approve', async () => {
+    const p = await createPayment(t, {amount: 1800, currency: 'EUR', payment_method: 'card', return_url: RETURN_URL})
+    const r = await t.raw('POST', p.next_action.url, form({outcome: 'approve', number: '4000000000003220', exp: '12/34', cvc: '123'}))
+    expect(r.status).toBe(303)
+    const next = String(r.headers.location)
+    const g = await getPayment(t, p.id)
+    expect(g.status).toBe('requires_action')
+    expect(g.next_action.url).toBe(next)
+    await page(next)
+    expectReturn(await t.raw('POST', next, form({outcome: 'approve'})), p.id)
+    expect((await getPayment(t, p.id)).status).toBe('succeeded')
+  })
+
+  it('card form: an invalid number re-renders the form with an error, the payment still waits', async () => {
+    const p = await createPayment(t, {amount: 1800, currency: 'EUR', payment_method: 'card', return_url: RETURN_URL})
+    const r = await t.raw('POST', p.next_action.url, form({outcome: 'approve', number: '4242424242424241', exp: '12/34', cvc: '123'}))
+    expect(r.status).toBe(400)
+    expect(r.text).toMatch(/role="alert"/)
+    expect((await getPayment(t, p.id)).status).toBe('requires_action')
+  })
+
+  it('card form: a declined card → back to return_url, the payment failed', async () => {
+    const p = await createPayment(t, {amount: 1800, currency: 'EUR', payment_method: 'card', return_url: RETURN_URL})
+    const r = await t.raw('POST', p.next_action.url, form({outcome: 'approve', number: '4000000000000002', exp: '12/34', cvc: '123'}))
+    expectReturn(r, p.id)
+    const g = await getPayment(t, p.id)
+    expect(g.status).toBe('failed')
+    expect(g.failure_code).toBe('card_declined')
+  })
+
+  it('without a return_url the page says the outcome', async () => {
+    const p = await createPayment(t, {amount: 2500, currency: 'EUR', payment_method: 'ideal'})
+    const r = await t.raw('POST', p.next_action.url, form({outcome: 'approve'}))
+    expect(r.status).toBe(200)
+    expect(r.text).toContain('succeeded')
+  })
+
+  it('hosted pages do not count against the API key: no Authorization needed', async () => {
+    const p = await createPayment(t, {amount: 2500, currency: 'EUR', payment_method: 'ideal', return_url: RETURN_URL})
+    const r = await t.raw('GET', p.next_action.url)
+    expect(r.status).toBe(200)
+  })
+})
