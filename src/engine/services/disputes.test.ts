@@ -350,6 +350,8 @@ describe('evidence', () => {
       const s = await stored(dp.id)
       const rendering = s._x.submissions[0]!.rendering
       expect(rendering).toMatchObject({scheme, format, reason_code: code})
+      // product_not_received suits tracking_number, service_date, shipping_address
+      expect(s._x.submissions[0]!.coverage).toMatchObject({other: ['note'], missing: ['service_date', 'shipping_address']})
       const text = JSON.stringify(rendering.payload)
       expect(text).toContain('1Z999AA10123456784')
       expect(text).toContain('https://shop.example/receipts/1.pdf')

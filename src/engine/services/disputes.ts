@@ -7,6 +7,7 @@ import type {Dispute} from '../../api/types.js'
 import {methodInfo} from '../domain/catalog.js'
 import {
   DISPUTE_REASONS,
+  evidenceCoverage,
   renderEvidence,
   type DisputeReason,
   type DisputeStage,
@@ -49,7 +50,7 @@ export interface DisputeInternal {
   /** card scheme of the contested payment: visa, mastercard, amex, ... */
   network: string | null
   /** every evidence submission, per stage, with the rendering forwarded to the network */
-  submissions: {stage: DisputeStage; evidence: EvidenceSubmission; rendering: SchemeRendering}[]
+  submissions: {stage: DisputeStage; evidence: EvidenceSubmission; rendering: SchemeRendering; coverage: ReturnType<typeof evidenceCoverage>}[]
 }
 
 export type DisputeRecord = Dispute & {_x: DisputeInternal}
@@ -249,7 +250,7 @@ export class DisputesService {
       const now = this.k.clock.now()
       const submission: EvidenceSubmission = {fields: ev.fields, files: ev.files, submitted_at: now.toISOString()}
       const rendering = await this.render(dp, submission)
-      dp._x.submissions.push({stage: dp.stage, evidence: submission, rendering})
+      dp._x.submissions.push({stage: dp.stage, evidence: submission, rendering, coverage: evidenceCoverage(dp.reason, ev.fields)})
       dp.evidence = submission
       dp.status = 'under_review'
       dp.evidence_due_by = null
