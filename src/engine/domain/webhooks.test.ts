@@ -1,0 +1,134 @@
+import {describe, expect, it} from 'vitest'
+import {parseSignatureHeader, signatureHeader, signPayload, verifySignature} from './signature.js'
+import {
+  checkEndpointUrl,
+  isLoopbackHost,
+  nextAttemptAt,
+  nextHealth,
+  normaliseEnabledEvents,
+  RETRY_WINDOW_MS,
+  subscribes,
+  type EndpointHealth,
+} from './webhooks.js'
+
+describe('signature', () => {
+  it('signs `${t}.${body}` with HMAC-SHA256 in lowercase hex (known vector)', () => {
+    // echo -n '1700000000.{"id":"evt_1"}' | openssl dgst -sha256 -hmac 'whsec_test'
+    const v1 = signPayload('whsec_test', '{"id":"evt_1"}', 1_700_000_000)
+    expect(v1).toBe('c89214b5b5da833daed6f0b8c5bb6bd58cea9022bd80ccc78230f3942d632925')
+    expect(signatureHeader('whsec_test', '{"id":"evt_1"}', 1_700_000_000)).toBe(`t=1700000000,v1=${v1}`)
+    // bytes and string sign the same
+    expect(signPayload('whsec_test', Buffer.from('{"id":"evt_1"}'), 1_700_000_000)).toBe(v1)
+  })
+
+  it('verifies, rejects tampering, wrong secrets and stale timestamps', () => {
+    const body = '{"id":"evt_1","amount":100}'
+    const h = signatureHeader('whsec_a', body, 1000)
+    expect(verifySignature(h, body, 'whsec_a', 1000)).toEqual({ok: true, t: 1000})
+    expect(verifySignature(h, body, 'whsec_a', 1300)).toEqual({ok: true, t: 1000})
+    expect(verifySignature(h, body, 'whsec_a', 1301)).toEqual({ok: false, reason: 'timestamp_out_of_tolerance'})
+    expect(verifySignature(h, body + ' ', 'whsec_a', 1000)).toEqual({ok: false, reason: 'mismatch'})
+    expect(verifySignature(h, body, 'whsec_b', 1000)).toEqual({ok: false, reason: 'mismatch'})
+    expect(verifySignature('v1=abc', body, 'whsec_a', 1000)).toEqual({ok: false, reason: 'malformed'})
+    expect(parseSignatureHeader(`t=5,v1=${'a'.repeat(64)},v1=${'b'.repeat(64)}`)).toEqual({t: 5, v1: ['a'.repeat(64), 'b'.repeat(64)]})
+  })
+})
+
+describe('enabled_events', () => {
+  it('accepts known types, `*` and prefixes; rejects unknown types naming the entry', () => {
+    expect(normaliseEnabledEvents(['payment.succeeded', 'payment.succeeded', 'refund.failed'])).toEqual({
+      events: ['payment.succeeded', 'refund.failed'],
+    })
+    expect(normaliseEnabledEvents(['payment.succeeded', '*'])).toEqual({events: ['*']})
+    expect(normaliseEnabledEvents(['payment.*', 'provider.health.*'])).toEqual({events: ['payment.*', 'provider.health.*']})
+    const bad = normaliseEnabledEvents(['payment.succeeded', 'payment.succeded'])
+    expect(bad).toMatchObject({index: 1})
+    expect((bad as {error: string}).error).toContain('payment.succeeded')
+    expect(normaliseEnabledEvents(['nothing.*'])).toMatchObject({index: 0})
+    expect(normaliseEnabledEvents([])).toMatchObject({index: -1})
+  })
+
+  it('matches exact types, prefixes and `*` (which also covers types added later)', () => {
+    expect(subscribes(['payment.succeeded'], 'payment.succeeded')).toBe(true)
+    expect(subscribes(['payment.succeeded'], 'payment.failed')).toBe(false)
+    expect(subscribes(['payment.*'], 'payment.failed')).toBe(true)
+    expect(subscribes(['payment.*'], 'refund.failed')).toBe(false)
+    expect(subscribes(['*'], 'brand.new_type')).toBe(true)
+  })
+})
+
+describe('retry schedule', () => {
+  it('backs off 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, then every 12 h, ending at the window with a final attempt', () => {
+    const start = new Date('2026-01-01T00:00:00Z')
+    const until = new Date(start.getTime() + RETRY_WINDOW_MS)
+    let at = start
+    const gaps: number[] = []
+    for (let n = 1; ; n++) {
+      const next = nextAttemptAt(n, at, until)
+      if (!next) break
+      gaps.push((next.getTime() - at.getTime()) / 1000)
+      at = next
+    }
+    expect(gaps.slice(0, 7)).toEqual([60, 300, 1800, 7200, 21_600, 43_200, 43_200])
+    expect(at.getTime()).toBe(until.getTime()) // the last attempt is at 72 h
+    expect(gaps.length).toBe(11)
+  })
+})
+
+describe('endpoint health', () => {
+  const healthy: EndpointHealth = {
+    status: 'enabled',
+    disabled: false,
+    disabled_reason: null,
+    failing_since: null,
+    streak_started_at: null,
+    last_failure_at: null,
+  }
+  const h0 = new Date('2026-01-01T00:00:00Z').getTime()
+  const at = (hours: number) => new Date(h0 + hours * 3_600_000)
+
+  it('flags after 3 days of failures, disables after 5, and a success resets it', () => {
+    let h = healthy
+    const apply = (ok: boolean, hours: number) => (h = nextHealth(h, ok, at(hours)) ?? h)
+    apply(false, 0)
+    expect(h).toMatchObject({status: 'enabled', streak_started_at: at(0).toISOString()})
+    for (let t = 12; t < 72; t += 12) apply(false, t)
+    expect(h.status).toBe('enabled')
+    apply(false, 72)
+    expect(h).toMatchObject({status: 'failing', failing_since: at(0).toISOString(), disabled: false})
+    for (let t = 84; t < 120; t += 12) apply(false, t)
+    expect(h.disabled).toBe(false)
+    apply(false, 120)
+    expect(h).toMatchObject({status: 'disabled', disabled: true, disabled_reason: 'failing', failing_since: at(0).toISOString()})
+    // disabled endpoints only change when the merchant re-enables them
+    expect(nextHealth(h, true, at(121))).toBeUndefined()
+
+    h = healthy
+    apply(false, 0)
+    for (let t = 12; t <= 72; t += 12) apply(false, t)
+    expect(h.status).toBe('failing')
+    apply(true, 80)
+    expect(h).toEqual(healthy)
+  })
+
+  it('a pause of more than a day between failures starts a new streak; hourly failures are not rewritten', () => {
+    let h = nextHealth(healthy, false, at(0))!
+    expect(nextHealth(h, false, at(0.5))).toBeUndefined() // nothing new worth a write
+    h = nextHealth(h, false, at(30))!
+    expect(h.streak_started_at).toBe(at(30).toISOString())
+    expect(nextHealth(healthy, true, at(1))).toBeUndefined()
+  })
+})
+
+describe('urls', () => {
+  it('requires https', () => {
+    expect(checkEndpointUrl('https://example.com/hook')).toBeUndefined()
+    expect(checkEndpointUrl('http://example.com/hook')).toContain('HTTPS')
+    expect(checkEndpointUrl('example.com/hook')).toContain('absolute')
+  })
+
+  it('recognises loopback hosts only', () => {
+    for (const h of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1']) expect(isLoopbackHost(h)).toBe(true)
+    for (const h of ['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com', '127.0.0.1.nip.io']) expect(isLoopbackHost(h)).toBe(false)
+  })
+})
