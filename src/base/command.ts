@@ -340,7 +340,9 @@ export abstract class GwCommand<T extends typeof Command> extends Command {
   override async catch(err: Error & {exitCode?: number}): Promise<void> {
     const code = exitCodeFor(err)
     if (this.json) {
-      process.stdout.write(this.scrubSecrets(JSON.stringify(errorJson(err), null, 2)) + '\n')
+      // mid-way through an NDJSON stream the error is one more line
+      const text = this.streamedJson ? JSON.stringify(errorJson(err)) : JSON.stringify(errorJson(err), null, 2)
+      process.stdout.write(this.scrubSecrets(text) + '\n')
     }
     process.stderr.write(this.scrubSecrets(this.formatError(err)) + '\n')
     process.exitCode = code
