@@ -19,7 +19,7 @@ function money(amount: number, currency: string): string {
   }
 }
 
-const CSS = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;color:#1a1f36}
+const CSS = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;padding:0 16px;color:#1a1f36}
 main{max-width:420px;margin:48px auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px #0002;padding:28px}
 h1{font-size:20px;margin:0 0 4px}.amount{font-size:28px;font-weight:600;margin:12px 0}
 .muted{color:#697386;font-size:14px}.row{display:flex;gap:8px;margin-top:20px}
@@ -27,11 +27,16 @@ button{flex:1;padding:12px;border-radius:8px;border:0;font-size:15px;cursor:poin
 .ok{background:#635bff;color:#fff}.no{background:#e3e8ee;color:#1a1f36}
 label{display:block;font-size:13px;margin:12px 0 4px}input{width:100%;box-sizing:border-box;padding:10px;border:1px solid #ccd;border-radius:6px;font-size:15px}
 .qr{font-family:monospace;white-space:pre;line-height:1;font-size:10px;text-align:center;margin:16px 0}
-.box{background:#f6f8fa;border-radius:8px;padding:12px;font-family:monospace;margin:12px 0}.test{background:#fff3cd;color:#6b4f00;font-size:12px;padding:6px 10px;border-radius:6px;display:inline-block}`
+.box{background:#f6f8fa;border-radius:8px;padding:12px;font-family:monospace;margin:12px 0}.test{background:#fff3cd;color:#6b4f00;font-size:12px;padding:6px 10px;border-radius:6px;display:inline-block;margin-bottom:16px}
+.nowrap{white-space:nowrap}.issuer{display:flex;justify-content:space-between;align-items:center;border-bottom:1px solid #e3e8ee;padding-bottom:12px;margin:0 0 16px;font-size:13px;color:#697386}
+.issuer b{color:#1a1f36;letter-spacing:.02em}.label{font-size:13px;color:#697386;margin:16px 0 0}.label+.amount{margin-top:2px}`
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><style>${CSS}</style></head><body><main><span class="test">TEST MODE</span>${body}</main></body></html>`
 }
+
+const BRANDS: Record<string, string> = {visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', jcb: 'JCB', diners: 'Diners Club', unionpay: 'UnionPay', maestro: 'Maestro'}
+const brandName = (b: string | undefined) => (b ? (BRANDS[b] ?? b.charAt(0).toUpperCase() + b.slice(1)) : 'card')
 
 function fakeQr(seed: string): string {
   let h = 2166136261
@@ -54,7 +59,7 @@ function flowContent(p: PaymentRecord, step: string): {title: string; html: stri
   if (step === '3ds') {
     return {
       title: '3-D Secure authentication',
-      html: `<h1>Verify it's you</h1><p class="muted">Your bank asks you to confirm this payment with ${esc(p._x.instrument?.brand ?? 'card')} •••• ${esc(p._x.instrument?.last4 ?? '')}.</p>`,
+      html: `<div class="issuer"><b>TEST BANK</b><span>3-D Secure</span></div><h1>Verify it's you</h1><p class="muted">Your bank asks you to confirm this payment with your ${esc(brandName(p._x.instrument?.brand))} card <span class="nowrap">•••• ${esc(p._x.instrument?.last4 ?? '')}</span>.</p><p class="label">Amount</p>`,
       approve: 'Complete authentication',
       fail: 'Fail authentication',
     }
