@@ -144,6 +144,12 @@ describe('400 invalid_request_error', () => {
     expect(e.message).toContain('pin')
   })
 
+  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__'])('a field named %s is an unknown parameter too', async (field) => {
+    const body = JSON.stringify(cardPayment()).replace(/^\{/, `{"${field}":1,`)
+    const e = expectError(await t.api('POST', '/payments', body), 400, 'invalid_request_error', 'parameter_unknown')
+    expect(e.param).toBe(field)
+  })
+
   it('unknown query parameter on a list → parameter_unknown', async () => {
     expectError(await t.api('GET', '/payments?sort=asc'), 400, 'invalid_request_error', 'parameter_unknown')
   })
@@ -216,6 +222,11 @@ describe('404 invalid_request_error', () => {
     ['GET', '/providers/prov_doesnotexist'],
   ])('%s %s → 404 resource_missing', async (method, path) => {
     expectError(await t.api(method, path, method === 'POST' ? {} : undefined), 404, 'invalid_request_error', 'resource_missing')
+  })
+
+  it('a malformed %-escape in an id → 404, not a server error', async () => {
+    expectError(await t.api('GET', '/payments/%E0%A4%A'), 404, 'invalid_request_error', 'resource_missing')
+    expectError(await t.api('POST', '/payments/pay_%ZZ/capture', {}), 404, 'invalid_request_error', 'resource_missing')
   })
 
   it('unknown routes → 404 route_unknown', async () => {

@@ -26,6 +26,27 @@ function expectPendingAction(p: any) {
   expect(p.provider).toBe(p.provider_attempts[0].provider)
 }
 
+/** §6 rule 6 ranks; a payment's events never go back in rank (§3: forward-only). */
+const RANK: Record<string, number> = {
+  requires_confirmation: 0,
+  requires_action: 1,
+  processing: 2,
+  requires_capture: 3,
+  succeeded: 4,
+  failed: 4,
+  canceled: 4,
+}
+
+async function expectForwardOnly(id: string) {
+  const r = await t.api('GET', '/events?type=payment.*&limit=100')
+  const statuses = r.body.data
+    .filter((e: any) => e.data.object.id === id)
+    .reverse()
+    .map((e: any) => e.data.object.status)
+  statuses.push((await getPayment(t, id)).status)
+  for (let i = 1; i < statuses.length; i++) expect(RANK[statuses[i]]!, statuses.join(' → ')).toBeGreaterThanOrEqual(RANK[statuses[i - 1]]!)
+}
+
 describe('(new) → POST /payments', () => {
   it('3-D Secure card 4000000000003220 → requires_action with a pending attempt and next_action.url', async () => {
     const p = await createPayment(t, cardPayment({}, THREE_DS))
@@ -267,6 +288,46 @@ describe('processing', () => {
     expect(r.body.failure_code).toBe('payment_blocked')
     expect(r.body.provider_attempts).toEqual([])
     expect((await eventTypes(t, p.id)).at(-1)).toBe('payment.failed')
+  })
+
+  it('risk review on a 3-D Secure card: the challenge comes first, then the hold in processing (forward-only)', async () => {
+    const p = await createPayment(t, cardPayment({amount: 4991}, THREE_DS))
+    expect(p.status).toBe('requires_action')
+    expect(p.risk.decision).toBe('review')
+    const a = await customerAction(t, p.id, 'approve')
+    expect(a.body.status).toBe('processing')
+    expect(a.body.risk.decision).toBe('review')
+    expect(await eventTypes(t, p.id)).toEqual(['payment.requires_action', 'payment.processing', 'payment.risk_review'])
+    const r = await t.api('POST', `/test_helpers/payments/${p.id}/review`, {decision: 'approve'})
+    expect(r.body.status).toBe('succeeded')
+    expect(r.body.provider_attempts.map((x: any) => x.outcome)).toEqual(['approved'])
+    await expectForwardOnly(p.id)
+  })
+
+  it('risk review on a wallet (Apple Pay): the wallet step first, then the hold (forward-only)', async () => {
+    const p = await createPayment(t, {amount: 4991, currency: 'EUR', payment_method: 'apple_pay', return_url: RETURN_URL})
+    expect(p.status).toBe('requires_action')
+    expect(p.risk.decision).toBe('review')
+    expect((await customerAction(t, p.id, 'approve')).body.status).toBe('processing')
+    const r = await t.api('POST', `/test_helpers/payments/${p.id}/review`, {decision: 'approve'})
+    expect(r.body.status).toBe('succeeded')
+    await expectForwardOnly(p.id)
+  })
+
+  it('risk review after the hosted card form with a 3-D Secure card (forward-only)', async () => {
+    const p = await createPayment(t, {amount: 4991, currency: 'EUR', payment_method: 'card', return_url: RETURN_URL})
+    const form = await t.raw('POST', p.next_action.url, {
+      body: new URLSearchParams({outcome: 'approve', number: THREE_DS, exp: '12/34', cvc: '123'}).toString(),
+      headers: {'content-type': 'application/x-www-form-urlencoded'},
+    })
+    expect(form.status).toBe(303)
+    expect((await getPayment(t, p.id)).status).toBe('requires_action')
+    expect((await customerAction(t, p.id, 'approve')).body.status).toBe('processing')
+    const blocked = await t.api('POST', `/test_helpers/payments/${p.id}/review`, {decision: 'block'})
+    expect(blocked.body.status).toBe('failed')
+    expect(blocked.body.failure_code).toBe('payment_blocked')
+    expect(blocked.body.provider_attempts.some((x: any) => x.outcome === 'pending')).toBe(false)
+    await expectForwardOnly(p.id)
   })
 
   it('a payment held in review cannot be captured, confirmed or reviewed twice', async () => {

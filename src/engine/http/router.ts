@@ -61,11 +61,20 @@ export class Router {
       const params: Record<string, string> = {}
       for (let i = 0; i < parts.length; i++) {
         const seg = r.segments[i]!
-        if (seg.startsWith(':')) params[seg.slice(1)] = decodeURIComponent(parts[i]!)
+        if (seg.startsWith(':')) params[seg.slice(1)] = safeDecode(parts[i]!)
         else if (seg !== parts[i]) continue outer
       }
       return {handler: r.handler, params}
     }
     return undefined
+  }
+}
+
+/** A malformed %-escape is not an id of ours: keep it raw, so the lookup 404s instead of throwing. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
   }
 }

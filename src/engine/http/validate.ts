@@ -23,7 +23,8 @@ export function validate<T = Record<string, unknown>>(input: unknown, schema: Sc
     throw invalid(prefix || 'body', `${prefix || 'The request body'} must be a JSON object.`)
   }
   const obj = body as Record<string, unknown>
-  for (const k of Object.keys(obj)) if (!(k in schema)) throw unknownParam(prefix + k)
+  // own keys only: `constructor` or `toString` are unknown parameters, not Object.prototype members
+  for (const k of Object.keys(obj)) if (!Object.hasOwn(schema, k)) throw unknownParam(prefix + k)
   for (const [name, spec] of Object.entries(schema)) {
     const path = prefix + name
     const v = obj[name]

@@ -393,7 +393,7 @@ export class PaymentsService {
       payment_method_id: {type: 'string'},
       return_url: {type: 'string', maxLength: 2048},
     })
-    return this.k.locks.run(ctx.params.id!, async () => {
+    return this.k.locked(ctx.params.id!, async () => {
       const {p, version} = await this.load(ctx.params.id!)
       if (p.status !== 'requires_confirmation')
         throw badState('payment_unexpected_state', `Payment ${p.id} is ${p.status}; only a payment in requires_confirmation can be confirmed.`)
@@ -422,7 +422,7 @@ export class PaymentsService {
       amount: {type: 'integer', min: 1, hint: "in the currency's minor unit"},
       final_capture: {type: 'boolean'},
     })
-    return this.k.locks.run(ctx.params.id!, async () => {
+    return this.k.locked(ctx.params.id!, async () => {
       const {p, version} = await this.load(ctx.params.id!)
       if (p.status !== 'requires_capture')
         throw badState('payment_not_capturable', `Payment ${p.id} is ${p.status}; only a payment in requires_capture can be captured.`)
@@ -463,7 +463,7 @@ export class PaymentsService {
     const body = validate<{amount: number}>(ctx.body, {
       amount: {type: 'integer', required: true, min: 1, max: MAX_AMOUNT, hint: 'as the new total authorization in minor units'},
     })
-    return this.k.locks.run(ctx.params.id!, async () => {
+    return this.k.locked(ctx.params.id!, async () => {
       const {p, version} = await this.load(ctx.params.id!)
       if (p.status !== 'requires_capture')
         throw badState('payment_not_incrementable', `Payment ${p.id} is ${p.status}; only a payment in requires_capture can be incremented.`)
@@ -486,7 +486,7 @@ export class PaymentsService {
       cancellation_reason: {type: 'string', enum: ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned']},
     })
     void body
-    return this.k.locks.run(ctx.params.id!, async () => {
+    return this.k.locked(ctx.params.id!, async () => {
       const {p, version} = await this.load(ctx.params.id!)
       if (!['requires_confirmation', 'requires_action', 'requires_capture'].includes(p.status))
         throw badState('payment_not_cancelable', `Payment ${p.id} is ${p.status}; only payments in requires_confirmation, requires_action or requires_capture can be canceled.`)
@@ -531,14 +531,27 @@ export class PaymentsService {
         this.fail(p, d, now, 'payment_blocked', 'Risk screening blocked the payment; no provider was attempted.')
         return {}
       }
-      if (p.risk.decision === 'review') {
-        p.status = 'processing'
-        p.next_action = null
-        d.emit('payment.risk_review', p, now)
+      // the hold is in `processing` (§3); a customer step (3-D Secure, wallet sheet) comes
+      // first, so the payment never moves back from processing to requires_action
+      if (p.risk.decision === 'review' && !this.needsCustomerStep(p)) {
+        this.holdForReview(p, d, now)
         return {}
       }
     }
     return this.routeAndRun(p, d, now)
+  }
+
+  /** True while a customer step (challenge, redirect, QR, app approval) is still to be done. */
+  private needsCustomerStep(p: PaymentRecord): boolean {
+    const m = methodInfo(p.payment_method)!
+    if (m.flow === 'card') return p._x.instrument?.test.kind === 'challenge' && !p._x.challenge_passed
+    return m.flow !== 'none' && !p._x.customer_done
+  }
+
+  private holdForReview(p: PaymentRecord, d: Draft, now: Date) {
+    p.status = 'processing'
+    p.next_action = null
+    d.emit('payment.risk_review', p, now)
   }
 
   private async candidates(p: PaymentRecord, now: Date): Promise<{list: string[]; blockedBy: string | null}> {
@@ -746,8 +759,11 @@ export class PaymentsService {
           p.status = 'processing'
           p.next_action = null
           d.emit('payment.processing', p, now)
-          const {list} = await this.candidates(p, now)
-          await this.authorize(p, d, now, list)
+          if (p.risk?.decision === 'review') this.holdForReview(p, d, now)
+          else {
+            const {list} = await this.candidates(p, now)
+            await this.authorize(p, d, now, list)
+          }
         }
       }
       d.put('payment', p, version)
@@ -777,6 +793,7 @@ export class PaymentsService {
       const d = new Draft(this.k, null)
       if (decision === 'block') {
         p.risk = {...p.risk, decision: 'blocked'}
+        this.settlePending(p, 'canceled', now)
         this.fail(p, d, now, 'payment_blocked', 'An operator blocked the payment after risk review; no provider was attempted.')
       } else {
         p.risk = {...p.risk, decision: 'approved'}

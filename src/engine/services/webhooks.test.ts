@@ -192,6 +192,20 @@ describe('webhook endpoints API', () => {
     expect((await t.api('DELETE', `/webhook_endpoints/${c.body.id}`)).status).toBe(404)
   })
 
+  it('serialises concurrent updates and rotations of one endpoint (no 500s, no lost writes)', async () => {
+    const t = await boot()
+    const ep = await endpoint(t, 'https://example.com/hooks', ['*'])
+    const results = await Promise.all([
+      ...Array.from({length: 6}, (_, i) => t.api('POST', `/webhook_endpoints/${ep.id}`, {metadata: {[`k${i}`]: 'v'}})),
+      ...Array.from({length: 3}, () => t.api('POST', `/webhook_endpoints/${ep.id}/rotate_secret`)),
+    ])
+    expect(results.map((r) => r.status)).toEqual(Array(9).fill(200))
+    const final = await t.api('GET', `/webhook_endpoints/${ep.id}`)
+    expect(Object.keys(final.body.metadata).sort()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5'])
+    const secrets = new Set(results.slice(6).map((r) => r.body.secret))
+    expect(secrets.size).toBe(3)
+  })
+
   it('rejects non-HTTPS URLs and unknown event types, naming the parameter', async () => {
     const t = await boot()
     const http = await t.api('POST', '/webhook_endpoints', {url: 'http://example.com/hooks', enabled_events: ['*']})
