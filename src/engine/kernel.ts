@@ -14,6 +14,9 @@ export function toApi<T>(obj: T): T {
   return obj
 }
 
+/** How long a lock waits for its change set to be committed before letting the next writer in. */
+export const LOCK_HOLD_MS = 5000
+
 export type JobHandler = (job: Job, at: Date) => Promise<ChangeSet | undefined>
 export type CommitEnricher = (cs: ChangeSet) => void
 export type CommitListener = (cs: ChangeSet) => void
@@ -45,15 +48,59 @@ export class Kernel {
   }
 
   async commit(cs: ChangeSet): Promise<void> {
-    for (const e of this.enrichers) e(cs)
-    await this.store.commit(cs)
-    for (const l of this.listeners) {
-      try {
-        l(cs)
-      } catch (e) {
-        this.log(`commit listener failed: ${(e as Error).stack}`)
+    try {
+      for (const e of this.enrichers) e(cs)
+      await this.store.commit(cs)
+      for (const l of this.listeners) {
+        try {
+          l(cs)
+        } catch (e) {
+          this.log(`commit listener failed: ${(e as Error).stack}`)
+        }
       }
+    } finally {
+      for (const f of cs.settled ?? []) f()
     }
+  }
+
+  /**
+   * Runs a request handler under the lock of `key` and keeps the lock until the change set
+   * it returns (or carries on an error, such as a 402 with the failed payment) has been
+   * committed by the request pipeline. The next request for the same key then reads the
+   * committed state instead of failing a version check.
+   */
+  locked<T extends {changes?: ChangeSet}>(key: string, fn: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.locks
+        .run(key, async () => {
+          let out: T
+          let changes: ChangeSet | undefined
+          try {
+            out = await fn()
+            changes = out.changes
+          } catch (e) {
+            changes = (e as {extra?: {changes?: ChangeSet}}).extra?.changes
+            if (!changes) return reject(e)
+            await this.holdUntilSettled(changes, () => reject(e))
+            return
+          }
+          if (!changes) return resolve(out)
+          await this.holdUntilSettled(changes, () => resolve(out))
+        })
+        .catch(reject)
+    })
+  }
+
+  private holdUntilSettled(cs: ChangeSet, hand: () => void): Promise<void> {
+    return new Promise<void>((release) => {
+      const timer = setTimeout(release, LOCK_HOLD_MS)
+      timer.unref()
+      ;(cs.settled ??= []).push(() => {
+        clearTimeout(timer)
+        release()
+      })
+      hand()
+    })
   }
 
   event(type: string, obj: unknown, at: Date, requestId: string | null): StoredEvent {

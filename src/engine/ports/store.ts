@@ -100,6 +100,8 @@ export interface ChangeSet {
   idempotency?: IdempotencyRecord
   stats?: StatIncrement[]
   settings?: Record<string, string>
+  /** in-process callbacks run once the change set has been written (or failed); never stored */
+  settled?: (() => void)[]
 }
 
 export class VersionConflictError extends Error {

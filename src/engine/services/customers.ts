@@ -48,7 +48,7 @@ export class CustomersService {
 
   async update(ctx: RequestCtx): Promise<HandlerResult> {
     const b = validate<Partial<Customer>>(ctx.body, CUSTOMER_FIELDS)
-    return this.k.locks.run(ctx.params.id!, async () => {
+    return this.k.locked(ctx.params.id!, async () => {
       const {obj, version} = await this.loadCustomer(ctx.params.id!)
       if (b.email !== undefined) obj.email = b.email
       if (b.name !== undefined) obj.name = b.name
@@ -140,7 +140,7 @@ export class CustomersService {
 
   async detachPaymentMethod(ctx: RequestCtx): Promise<HandlerResult> {
     validate(ctx.body, {})
-    return this.k.locks.run(ctx.params.id!, async () => {
+    return this.k.locked(ctx.params.id!, async () => {
       const {obj, version} = await this.loadPm(ctx.params.id!)
       if (obj.customer === null) throw invalid('id', `Payment method ${obj.id} is not attached to a customer.`, 'payment_method_not_attached')
       obj.customer = null

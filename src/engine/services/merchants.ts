@@ -112,7 +112,7 @@ export class MerchantsService {
   async update(ctx: RequestCtx): Promise<HandlerResult> {
     const b = validate<Partial<Merchant>>(ctx.body, MERCHANT_FIELDS)
     if (typeof b.country === 'string' && !/^[A-Z]{2}$/.test(b.country)) throw invalid('country', 'country must be a two-letter uppercase ISO 3166 code such as NL.')
-    return this.k.locks.run(ctx.params.id!, async () => {
+    return this.k.locked(ctx.params.id!, async () => {
       const {obj: m, version} = await this.loadMerchant(ctx.params.id!)
       const now = this.k.clock.now()
       const d = new Draft(this.k, ctx.requestId)
@@ -247,7 +247,7 @@ export class MerchantsService {
   async updateRule(ctx: RequestCtx): Promise<HandlerResult> {
     const raw = (ctx.body ?? {}) as Record<string, unknown>
     const b = this.parseRule({...raw, providers: undefined}, true)
-    return this.k.locks.run(ctx.params.id!, async () => {
+    return this.k.locked(ctx.params.id!, async () => {
       const {obj: rule, version} = await this.loadRule(ctx.params.id!)
       if (b.merchant !== undefined) rule.merchant = b.merchant
       if (b.priority !== undefined) rule.priority = b.priority
