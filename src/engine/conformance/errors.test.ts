@@ -277,6 +277,9 @@ describe('409 idempotency_error and replays', () => {
     expect(b.status).toBe(402)
     expect(b.text).toBe(a.text)
     expect(await countFor(cus)).toBe(1)
+    // the replayed error is still a well-formed error response: header and body agree
+    expectError(b, 402, 'card_error', 'card_declined')
+    expect(b.headers['idempotent-replayed']).toBe('true')
 
     const key2 = `k-${Math.random()}`
     const bad = cardPayment({amount: 1.25})
@@ -285,6 +288,7 @@ describe('409 idempotency_error and replays', () => {
     expect(c.status).toBe(400)
     expect(d.status).toBe(400)
     expect(d.text).toBe(c.text)
+    expectError(d, 400, 'invalid_request_error', 'parameter_invalid')
   })
 
   it('replays of state changes (capture) do not apply twice', async () => {

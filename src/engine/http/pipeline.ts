@@ -265,7 +265,11 @@ export function createPipeline(deps: PipelineDeps) {
               'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
             )
           }
-          send(res, prior.status, requestId, prior.body, {'Idempotent-Replayed': 'true'})
+          // the original response, byte for byte; a replayed error keeps the Request-Id its
+          // body names, so header and error.request_id agree (decisions.md wire details)
+          send(res, prior.status, prior.status >= 400 ? (storedRequestId(prior.body) ?? requestId) : requestId, prior.body, {
+            'Idempotent-Replayed': 'true',
+          })
           return
         }
         let result: HandlerResult
@@ -343,3 +347,13 @@ export function createPipeline(deps: PipelineDeps) {
 }
 
 export const JSON_CONTENT_TYPE = JSON_TYPE
+
+/** error.request_id of a stored error body, if it has one. */
+function storedRequestId(body: string): string | undefined {
+  try {
+    const id = (JSON.parse(body) as {error?: {request_id?: unknown}}).error?.request_id
+    return typeof id === 'string' && id.startsWith('req_') ? id : undefined
+  } catch {
+    return undefined
+  }
+}
