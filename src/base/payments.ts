@@ -56,7 +56,7 @@ export async function followPayment(
   const timeoutMs = parseDuration(opts.timeout ?? '10m', '--timeout') * 1000
   if (url && !opts.open) ctx.notice(`The customer must act: ${url}`)
   const client = await ctx.client()
-  const progress = await startProgress(`Waiting for ${initial.id}: ${initial.status}`, {json: ctx.json})
+  const progress = await startProgress(`Waiting for ${initial.id}: ${initial.status}`, {json: ctx.json, write: (l) => ctx.notice(l)})
   const started = Date.now()
   let payment = initial
   let delay = 500
@@ -73,11 +73,11 @@ export async function followPayment(
       const next = await client.payments.get(payment.id)
       if (next.status !== payment.status) {
         progress.update(`Waiting for ${next.id}: ${next.status}`)
-        ctx.notice(ctx.errColor.dim(`${next.id}: ${payment.status} → ${next.status}`))
+        progress.log(ctx.errColor.dim(`${next.id}: ${payment.status} → ${next.status}`))
       }
       if (!reviewHinted && next.status === 'processing' && next.risk?.decision === 'review') {
         reviewHinted = true
-        ctx.notice(ctx.errColor.dim(nextStepHint(next) ?? ''))
+        progress.log(ctx.errColor.dim(nextStepHint(next) ?? ''))
       }
       payment = next
     }

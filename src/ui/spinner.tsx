@@ -1,30 +1,47 @@
-// Ink spinner with a changing label. Imported only through ./progress.ts (the render gate).
-import {Box, render, Text} from 'ink'
+// Ink spinner with a changing label and lines printed above it. Imported only through
+// ./progress.ts (the render gate).
+import {Box, render, Static, Text} from 'ink'
 import {useEffect, useState} from 'react'
 import type {Progress} from './progress.js'
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 
-function Spinner({label}: {label: string}) {
+function Spinner({label, lines}: {label: string; lines: string[]}) {
   const [frame, setFrame] = useState(0)
   useEffect(() => {
     const t = setInterval(() => setFrame((f) => (f + 1) % FRAMES.length), 80)
     return () => clearInterval(t)
   }, [])
   return (
-    <Box>
-      <Text color="cyan">{FRAMES[frame]}</Text>
-      <Text> {label}</Text>
-    </Box>
+    <>
+      <Static items={lines}>{(line, i) => <Text key={i}>{line}</Text>}</Static>
+      <Box>
+        <Text color="cyan">{FRAMES[frame]}</Text>
+        <Text> {label}</Text>
+      </Box>
+    </>
   )
 }
 
 export function mountSpinner(label: string, stream: NodeJS.WriteStream): Progress {
-  const instance = render(<Spinner label={label} />, {stdout: stream, patchConsole: false, exitOnCtrlC: true})
+  let current = label
+  const lines: string[] = []
+  const instance = render(<Spinner label={current} lines={[...lines]} />, {stdout: stream, patchConsole: false, exitOnCtrlC: true})
   let stopped = false
+  const redraw = () => instance.rerender(<Spinner label={current} lines={[...lines]} />)
   return {
     update(next) {
-      if (!stopped) instance.rerender(<Spinner label={next} />)
+      if (stopped) return
+      current = next
+      redraw()
+    },
+    log(line) {
+      if (stopped) {
+        stream.write(line + '\n')
+        return
+      }
+      lines.push(line)
+      redraw()
     },
     stop() {
       if (stopped) return
