@@ -1,6 +1,9 @@
 // §7 errors and the wire details of decisions.md: envelope, Request-Id, auth, card errors,
 // validation, 404s, idempotency, versioning, body size, TLS only.
 import http from 'node:http'
+import net from 'node:net'
+import {Readable} from 'node:stream'
+import tls from 'node:tls'
 import {request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type Res, type TestEngine} from '../test-support/harness.js'
@@ -418,6 +421,48 @@ describe('transport', () => {
     expect(body.error.code).toBe('tls_required')
     expect(body.error.request_id).toMatch(/^req_/)
     expect(res.headers['request-id']).toBe(body.error.request_id)
+  })
+
+  it('a chunked body over 1 MiB (no Content-Length) → 413 envelope', async () => {
+    const body = Readable.from([Buffer.alloc(700_000, 'a'), Buffer.alloc(700_000, 'a')])
+    const r = await request(`${t.engine.baseUrl}/payments`, {
+      method: 'POST',
+      headers: {authorization: `Bearer ${t.key}`, 'content-type': 'application/json', 'idempotency-key': `big-${Math.random()}`},
+      body,
+      dispatcher: t.agent,
+    })
+    const text = await r.body.text()
+    expectError({status: r.statusCode, headers: r.headers as any, body: JSON.parse(text), text}, 413, 'invalid_request_error')
+  })
+
+  /** raw bytes over a socket (TLS or plain); returns the parsed response */
+  async function rawExchange(payload: string, secure: boolean) {
+    const out = await new Promise<string>((resolve, reject) => {
+      let text = ''
+      const s = secure
+        ? tls.connect({host: '127.0.0.1', port: t.engine.port, ca: t.engine.caCertPem, servername: 'localhost'}, () => s.write(payload))
+        : net.connect({host: '127.0.0.1', port: t.engine.port}, () => s.write(payload))
+      s.on('data', (c) => (text += c))
+      s.on('close', () => resolve(text))
+      s.on('error', reject)
+      setTimeout(() => s.destroy(), 3000)
+    })
+    const [head, ...rest] = out.split('\r\n\r\n')
+    const [statusLine, ...lines] = head!.split('\r\n')
+    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]))
+    const text = rest.join('\r\n\r\n')
+    return {status: Number(statusLine!.split(' ')[1]), headers, text, body: JSON.parse(text)}
+  }
+
+  it('a request that is not HTTP still gets the JSON envelope and a Request-Id', async () => {
+    expectError(await rawExchange('NOT HTTP AT ALL\r\n\r\n', true), 400, 'invalid_request_error')
+    const plain = await rawExchange('NOT HTTP AT ALL\r\n\r\n', false)
+    expectError(plain, 400, 'invalid_request_error', 'tls_required')
+  })
+
+  it('an oversized header block → 431 with the JSON envelope and a Request-Id', async () => {
+    const r = await rawExchange(`GET /v1/payments HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${t.key}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, true)
+    expectError(r, 431, 'invalid_request_error')
   })
 
   it('HTTPS keeps working after a plain-HTTP request', async () => {

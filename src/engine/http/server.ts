@@ -44,6 +44,26 @@ export async function listen(opts: {
     })
     res.end(body)
   })
+  // requests Node cannot parse (garbage, an oversized header block) still get the JSON
+  // envelope and a Request-Id instead of Node's bare 400/431
+  const onClientError = (plain: boolean) => (err: Error & {code?: string}, socket: net.Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+    const rid = opts.newRequestId()
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'
+    const [status, reason, code, message] = plain
+      ? [400, 'Bad Request', 'tls_required', 'This service only speaks HTTPS. Use https:// in your base URL.']
+      : tooLarge
+        ? [431, 'Request Header Fields Too Large', 'request_header_too_large', 'The request headers are too large.']
+        : [400, 'Bad Request', 'request_malformed', 'The request is not valid HTTP/1.1.']
+    const body = JSON.stringify({
+      error: {type: 'invalid_request_error', code, message, doc_url: `https://docs.gw.dev/errors#${code}`, request_id: rid},
+    })
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${rid}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  httpsServer.on('clientError', onClientError(false))
+  plainServer.on('clientError', onClientError(true))
   const sockets = new Set<net.Socket>()
   const front = net.createServer((socket) => {
     sockets.add(socket)
