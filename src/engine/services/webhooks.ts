@@ -20,7 +20,6 @@ import {pageParams, validate} from '../http/validate.js'
 import {INTERNAL, toApi, type Kernel} from '../kernel.js'
 import {VersionConflictError, type ChangeSet, type Filter, type Job, type Put, type StoredEvent} from '../ports/store.js'
 import {EVENT_RETENTION_MS} from './events.js'
-import {CommitGate} from './ledger.js'
 
 // Webhook endpoints (CRUD, secret rotation), the delivery outbox and its worker.
 //
@@ -164,11 +163,8 @@ export class WebhooksService {
   private closed = false
   private readonly agent: Agent
   private readonly loopbackAgent: Agent
-  /** endpoint writes hold the endpoint's lock until committed, so they serialise with health updates */
-  private readonly gate: CommitGate
 
   constructor(private k: Kernel) {
-    this.gate = new CommitGate(k)
     const opts = {headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, keepAliveTimeout: 4000}
     this.agent = new Agent({...opts, connect: {timeout: DELIVERY_TIMEOUT_MS}})
     // test mode only, loopback hosts only: a local receiver with a self-signed certificate works (decisions.md)
@@ -486,7 +482,7 @@ export class WebhooksService {
     }>(ctx.body, {...ENDPOINT_SCHEMA, disabled: {type: 'boolean'}})
     const url = b.url === undefined ? undefined : this.parseUrl(b.url)
     const events = b.enabled_events === undefined ? undefined : this.parseEvents(b.enabled_events)
-    return this.gate.run(ctx.params.id!, async () => {
+    return this.k.locked(ctx.params.id!, async () => {
       const {obj, version} = await this.loadEndpoint(ctx.params.id!)
       const ep: EndpointRecord = {...obj, _x: {...obj._x}}
       if (url !== undefined && url !== ep.url) {
@@ -509,8 +505,8 @@ export class WebhooksService {
         ep._x.streak_started_at = null
         ep._x.last_failure_at = null
       }
-      const result = {status: 200, body: endpointView(ep), changes: {puts: [{kind: 'webhook_endpoint' as const, obj: ep, expectVersion: version}]}}
-      return {result, marker: ep.id}
+      // k.locked holds the endpoint's lock until this is committed, so writes serialise with health updates
+      return {status: 200, body: endpointView(ep), changes: {puts: [{kind: 'webhook_endpoint', obj: ep, expectVersion: version}]}}
     })
   }
 
@@ -526,11 +522,10 @@ export class WebhooksService {
 
   async rotateSecret(ctx: RequestCtx): Promise<HandlerResult> {
     validate(ctx.body, {})
-    return this.gate.run(ctx.params.id!, async () => {
+    return this.k.locked(ctx.params.id!, async () => {
       const {obj, version} = await this.loadEndpoint(ctx.params.id!)
       const ep: EndpointRecord = {...obj, _x: {...obj._x, secret: newSecret()}}
-      const result = {status: 200, body: endpointView(ep, true), changes: {puts: [{kind: 'webhook_endpoint' as const, obj: ep, expectVersion: version}]}}
-      return {result, marker: ep.id}
+      return {status: 200, body: endpointView(ep, true), changes: {puts: [{kind: 'webhook_endpoint', obj: ep, expectVersion: version}]}}
     })
   }
 
