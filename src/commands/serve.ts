@@ -21,6 +21,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     'api-key': Flags.string({description: 'Fix the test secret key (sk_test_...), e.g. for scripts and CI. Otherwise one is created once and kept in the data dir.', env: 'GW_SERVE_API_KEY'}),
     'rate-limit': Flags.integer({description: 'Requests per second per account and mode; bursts of twice that pass. 0 turns the limit off (benchmarks).', default: 100, min: 0, env: 'GW_RATE_LIMIT'}),
     durability: Flags.string({description: "'full' fsyncs every commit; 'normal' may lose the last commits on power loss.", options: ['full', 'normal'], default: 'full', env: 'GW_DURABILITY'}),
+    'payout-currency': Flags.string({description: 'Convert every settlement into this currency and pay out in it (simulated fixed rates). Default: one payout per currency.', env: 'GW_PAYOUT_CURRENCY'}),
     demo: Flags.boolean({description: 'After starting, make a first test payment and print it with next steps.', env: 'GW_DEMO'}),
     json: Flags.boolean({description: 'Print the start-up information as one JSON line on stdout.', env: 'GW_JSON'}),
   }
@@ -38,6 +39,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
         apiKey: flags['api-key'],
         rateLimit: flags['rate-limit'],
         durability: flags.durability as 'full' | 'normal',
+        payoutCurrency: flags['payout-currency'],
         log: (l) => process.stderr.write(`${l}\n`),
       })
     } catch (e) {

@@ -10,6 +10,7 @@ import {AdminService} from './services/admin.js'
 import {CustomersService} from './services/customers.js'
 import {EventsService} from './services/events.js'
 import {MerchantsService} from './services/merchants.js'
+import {SettlementService} from './services/settlement.js'
 import {PaymentsService} from './services/payments.js'
 import {WebhooksService} from './services/webhooks.js'
 import {installMoney} from './services/disputes.js'
@@ -37,6 +38,8 @@ export async function buildApp(opts: {
   urls: {baseUrl: string; checkoutUrl: string}
   log: (line: string) => void
   providers?: Map<string, ProviderConnection>
+  /** convert every settlement to this currency before paying out (§2 money rule 6); null: one payout per currency */
+  payoutCurrency?: string | null
 }): Promise<App> {
   const offset = Number((await opts.store.getSetting('clock_offset_ms')) ?? '0')
   const clock = new OffsetClock(offset)
@@ -107,6 +110,12 @@ export async function buildApp(opts: {
     .post('/routing_rules/:id', (c) => merchants.updateRule(c))
     .delete('/routing_rules/:id', (c) => merchants.deleteRule(c))
   const money = await installMoney({kernel, router: r, payments, providers})
+  const settlement = new SettlementService(kernel, opts.payoutCurrency ?? null)
+  await settlement.init()
+  r.get('/settlement_reports', (c) => settlement.listReports(c))
+    .get('/settlement_reports/:id', (c) => settlement.retrieveReport(c))
+    .get('/payouts', (c) => settlement.listPayouts(c))
+    .get('/payouts/:id', (c) => settlement.retrievePayout(c))
 
   return {kernel, router: r, clock, events, payments, admin, providerState, webhooks, housekeeping, money}
 }

@@ -18,6 +18,8 @@ export interface EngineOptions {
   rateLimit?: number
   /** 'full' (default): every commit is fsynced */
   durability?: 'full' | 'normal'
+  /** settle every currency into this one (simulated fixed rates); default: one payout per currency */
+  payoutCurrency?: string
   log?: (line: string) => void
 }
 
@@ -57,6 +59,8 @@ function secretKeyFor(dataDir: string, fixed: string | undefined): string {
 /** Starts the embedded gateway: HTTPS on one port, SQLite in the data dir, simulated providers. */
 export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const host = opts.host ?? '127.0.0.1'
+  if (opts.payoutCurrency !== undefined && !/^[A-Z]{3}$/.test(opts.payoutCurrency))
+    throw new EngineConfigError('--payout-currency must be an uppercase ISO 4217 code such as EUR.')
   const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'))
   mkdirSync(opts.dataDir, {recursive: true, mode: 0o700})
   const paths = localEnginePaths(opts.dataDir)
@@ -67,7 +71,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
 
   // the port is known only after listening; URLs are filled in then
   const urls = {baseUrl: '', checkoutUrl: ''}
-  const app = await buildApp({store, urls, log})
+  const app = await buildApp({store, urls, log, payoutCurrency: opts.payoutCurrency ?? null})
   const keys = new KeyRing()
   keys.add(secretKey, 'acct_local')
   const limiter = new RateLimiter(opts.rateLimit ?? 100, opts.rateLimit === undefined ? 200 : Math.max(1, opts.rateLimit * 2))

@@ -1,0 +1,279 @@
+// Settlement (spec §1 acquiring chain, §2 settlement report and payout, decisions.md shape):
+// once a day, for the previous engine-clock day, one report per provider and currency is
+// built from the ledger, then one payout per payout currency references that day's reports.
+import {stringify} from 'csv-stringify/sync'
+import {currencyExponent} from '../domain/money.js'
+import {invalid, notFound} from '../http/errors.js'
+import type {HandlerResult, RequestCtx} from '../http/router.js'
+import {pageParams} from '../http/validate.js'
+import type {Kernel} from '../kernel.js'
+import type {Filter, Job} from '../ports/store.js'
+import {Draft} from './draft.js'
+import type {LedgerEntry} from './ledger.js'
+
+/** Reports for day D are generated at D+1 02:00 UTC, after the day's late entries. */
+export const SETTLEMENT_RUN_HOUR_UTC = 2
+/** A payout arrives at the bank one day after it is sent. */
+export const PAYOUT_TRANSIT_DAYS = 1
+const DAY_MS = 86_400_000
+
+/** Simulated, fixed conversion rates: units of EUR per unit of the currency. */
+export const EUR_PER_UNIT: Readonly<Record<string, number>> = {
+  EUR: 1, USD: 0.92, GBP: 1.17, CHF: 1.04, SEK: 0.087, NOK: 0.085, DKK: 0.134, PLN: 0.23, CZK: 0.04, HUF: 0.0025,
+  RON: 0.2, JPY: 0.0061, BRL: 0.17, MXN: 0.05, CAD: 0.68, AUD: 0.6, NZD: 0.55, SGD: 0.68, MYR: 0.2, THB: 0.026,
+  IDR: 0.000058, INR: 0.011, KRW: 0.00068, CNY: 0.127, HKD: 0.118, KES: 0.0071, KWD: 3.0, AED: 0.25, ZAR: 0.05, PHP: 0.016,
+  TRY: 0.027, ILS: 0.25, SAR: 0.245, CLP: 0.00098, COP: 0.00023, PEN: 0.245, ARS: 0.001, TWD: 0.028, VND: 0.000037, EGP: 0.019,
+}
+
+export type LineType = 'payment' | 'refund' | 'fee' | 'dispute' | 'dispute_reversal' | 'conversion'
+
+export interface SettlementLine {
+  type: LineType
+  payment: string | null
+  reference: string | null
+  amount: number
+  currency: string
+  created_at: string
+  rate?: number
+  converted_amount?: number
+  converted_currency?: string
+}
+
+export interface SettlementReport {
+  id: string
+  object: 'settlement_report'
+  provider: string
+  date: string
+  currency: string
+  gross: number
+  refunds: number
+  fees: number
+  net: number
+  adjustments: number
+  payout_amount: number
+  payout_currency: string
+  converted_payout_amount: number
+  lines: SettlementLine[]
+  payout: string | null
+  livemode: boolean
+  created_at: string
+}
+
+export interface Payout {
+  id: string
+  object: 'payout'
+  amount: number
+  currency: string
+  status: 'in_transit' | 'paid'
+  arrival_date: string
+  settlement_reports: string[]
+  livemode: boolean
+  created_at: string
+}
+
+const LINE_TYPE: Record<LedgerEntry['type'], LineType> = {
+  payment: 'payment',
+  fee: 'fee',
+  refund: 'refund',
+  refund_failure: 'refund',
+  dispute: 'dispute',
+  dispute_reversal: 'dispute_reversal',
+}
+
+export function convert(amount: number, from: string, to: string): {amount: number; rate: number} {
+  const a = EUR_PER_UNIT[from]
+  const b = EUR_PER_UNIT[to]
+  if (a === undefined || b === undefined) throw new Error(`no conversion rate from ${from} to ${to}`)
+  const rate = Math.round((a / b) * 1e8) / 1e8
+  const major = amount / 10 ** (currencyExponent(from) ?? 2)
+  return {amount: Math.round(major * rate * 10 ** (currencyExponent(to) ?? 2)), rate}
+}
+
+/** Builds one day's reports from its ledger entries. Pure. */
+export function buildReports(
+  entries: readonly LedgerEntry[],
+  date: string,
+  payoutCurrency: string | null,
+  ids: () => string,
+  at: Date,
+  livemode: boolean,
+): SettlementReport[] {
+  const groups = new Map<string, LedgerEntry[]>()
+  for (const e of entries) {
+    if (!e.provider) continue
+    const k = `${e.provider}\u0000${e.currency}`
+    const g = groups.get(k)
+    if (g) g.push(e)
+    else groups.set(k, [e])
+  }
+  const out: SettlementReport[] = []
+  for (const [k, list] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const [provider, currency] = k.split('\u0000') as [string, string]
+    const lines: SettlementLine[] = list.map((e) => ({
+      type: LINE_TYPE[e.type],
+      payment: e.payment,
+      reference: e.reference,
+      amount: e.amount,
+      currency: e.currency,
+      created_at: e.created_at,
+    }))
+    const sum = (...t: LineType[]) => lines.filter((l) => t.includes(l.type)).reduce((s, l) => s + l.amount, 0)
+    const gross = sum('payment')
+    const refunds = sum('refund')
+    const fees = sum('fee')
+    const net = gross + refunds + fees
+    const adjustments = sum('dispute', 'dispute_reversal')
+    const payout_amount = net + adjustments
+    const id = ids()
+    let pc = currency
+    let converted = payout_amount
+    if (payoutCurrency && payoutCurrency !== currency && EUR_PER_UNIT[currency] !== undefined && EUR_PER_UNIT[payoutCurrency] !== undefined) {
+      const c = convert(payout_amount, currency, payoutCurrency)
+      pc = payoutCurrency
+      converted = c.amount
+      lines.push({type: 'conversion', payment: null, reference: id, amount: -payout_amount, currency, created_at: at.toISOString(), rate: c.rate, converted_amount: c.amount, converted_currency: payoutCurrency})
+    }
+    out.push({
+      id,
+      object: 'settlement_report',
+      provider,
+      date,
+      currency,
+      gross,
+      refunds,
+      fees,
+      net,
+      adjustments,
+      payout_amount,
+      payout_currency: pc,
+      converted_payout_amount: converted,
+      lines,
+      payout: null,
+      livemode,
+      created_at: at.toISOString(),
+    })
+  }
+  return out
+}
+
+const nextRun = (after: Date) => {
+  const d = new Date(Date.UTC(after.getUTCFullYear(), after.getUTCMonth(), after.getUTCDate(), SETTLEMENT_RUN_HOUR_UTC))
+  return d.getTime() > after.getTime() ? d : new Date(d.getTime() + DAY_MS)
+}
+
+export class SettlementService {
+  constructor(
+    private k: Kernel,
+    private payoutCurrency: string | null,
+  ) {
+    k.registerJob('settlement.run', (job, at) => this.onRun(job, at))
+    k.registerJob('payout.arrive', (job) => this.onArrive(job))
+  }
+
+  /** Makes sure the daily run is scheduled (first start of a data dir). */
+  async init(): Promise<void> {
+    if (await this.k.store.getSetting('settlement_scheduled')) return
+    const d = new Draft(this.k, null)
+    d.schedule('settlement.run', 'settlement', nextRun(this.k.clock.now()))
+    d.settings.settlement_scheduled = '1'
+    await this.k.commit(d.changeSet())
+  }
+
+  private async onRun(_job: Job, at: Date) {
+    const day = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()) - DAY_MS)
+    const date = day.toISOString().slice(0, 10)
+    const entries = await this.k.store.all<LedgerEntry>('ledger_entry', [
+      {field: 'created_at', op: 'gte', value: day.toISOString()},
+      {field: 'created_at', op: 'lte', value: new Date(day.getTime() + DAY_MS - 1).toISOString()},
+    ])
+    const d = new Draft(this.k, null)
+    const reports = buildReports(entries, date, this.payoutCurrency, () => this.k.ids.next('stl'), at, this.k.livemode)
+    // one payout per payout currency, referencing the day's reports in it
+    const byCurrency = new Map<string, SettlementReport[]>()
+    for (const r of reports) byCurrency.set(r.payout_currency, [...(byCurrency.get(r.payout_currency) ?? []), r])
+    for (const [currency, rs] of byCurrency) {
+      const amount = rs.reduce((s, r) => s + r.converted_payout_amount, 0)
+      if (amount <= 0) continue // nothing to pay out: the debit stays on the balance
+      const arrival = new Date(at.getTime() + PAYOUT_TRANSIT_DAYS * DAY_MS)
+      const po: Payout = {
+        id: this.k.ids.next('po'),
+        object: 'payout',
+        amount,
+        currency,
+        status: 'in_transit',
+        arrival_date: arrival.toISOString().slice(0, 10),
+        settlement_reports: rs.map((r) => r.id),
+        livemode: this.k.livemode,
+        created_at: at.toISOString(),
+      }
+      for (const r of rs) r.payout = po.id
+      d.put('payout', po)
+      d.schedule('payout.arrive', po.id, arrival)
+    }
+    for (const r of reports) {
+      d.put('settlement_report', r)
+      d.emit('settlement.report.ready', r, at)
+    }
+    d.schedule('settlement.run', 'settlement', new Date(at.getTime() + DAY_MS))
+    return d.changeSet()
+  }
+
+  private async onArrive(job: Job) {
+    const got = await this.k.store.get<Payout>('payout', job.ref)
+    if (!got || got.obj.status !== 'in_transit') return undefined
+    const d = new Draft(this.k, null)
+    const paid: Payout = {...got.obj, status: 'paid'}
+    d.put('payout', paid, got.version)
+    return d.changeSet()
+  }
+
+  async listReports(ctx: RequestCtx): Promise<HandlerResult> {
+    const page = pageParams(ctx.query, ['provider', 'currency', 'date'])
+    const filters: Filter[] = []
+    for (const f of ['provider', 'currency', 'date'] as const) {
+      const v = ctx.query.get(f)
+      if (v === null) continue
+      if (f === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw invalid('date', `date must be YYYY-MM-DD; got '${v}'.`)
+      filters.push({field: f, op: 'eq', value: v})
+    }
+    const res = await this.k.store.list<SettlementReport>('settlement_report', {...page, filters})
+    if (res.cursor_missing) throw invalid(res.cursor_missing, `${res.cursor_missing}: no such settlement report.`)
+    return {status: 200, body: {object: 'list', url: '/v1/settlement_reports', data: res.data, has_more: res.has_more}}
+  }
+
+  async retrieveReport(ctx: RequestCtx): Promise<HandlerResult> {
+    const id = ctx.params.id!
+    const got = id.startsWith('stl_') ? await this.k.store.get<SettlementReport>('settlement_report', id) : undefined
+    if (!got) throw notFound('settlement report', id)
+    const accept = String(ctx.headers.accept ?? '')
+    if (accept.includes('text/csv')) return {status: 200, text: {contentType: 'text/csv; charset=utf-8', body: reportCsv(got.obj)}}
+    return {status: 200, body: got.obj}
+  }
+
+  async listPayouts(ctx: RequestCtx): Promise<HandlerResult> {
+    const page = pageParams(ctx.query, ['currency', 'status'])
+    const filters: Filter[] = []
+    for (const f of ['currency', 'status'] as const) {
+      const v = ctx.query.get(f)
+      if (v !== null) filters.push({field: f, op: 'eq', value: v})
+    }
+    const res = await this.k.store.list<Payout>('payout', {...page, filters})
+    if (res.cursor_missing) throw invalid(res.cursor_missing, `${res.cursor_missing}: no such payout.`)
+    return {status: 200, body: {object: 'list', url: '/v1/payouts', data: res.data, has_more: res.has_more}}
+  }
+
+  async retrievePayout(ctx: RequestCtx): Promise<HandlerResult> {
+    const id = ctx.params.id!
+    const got = id.startsWith('po_') ? await this.k.store.get<Payout>('payout', id) : undefined
+    if (!got) throw notFound('payout', id)
+    return {status: 200, body: got.obj}
+  }
+}
+
+/** CSV of a report: one row per line, each carrying the payment reference (§2). Amounts in minor units. */
+export function reportCsv(r: SettlementReport): string {
+  return stringify(
+    r.lines.map((l) => [r.id, r.date, r.provider, l.type, l.payment ?? '', l.reference ?? '', l.amount, l.currency, l.rate ?? '', l.converted_amount ?? '', l.converted_currency ?? '', l.created_at]),
+    {header: true, columns: ['report', 'date', 'provider', 'type', 'payment', 'reference', 'amount', 'currency', 'rate', 'converted_amount', 'converted_currency', 'created_at']},
+  )
+}
