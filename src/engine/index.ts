@@ -135,6 +135,8 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
         app.events.closeStreams()
         await server.close()
         await app.kernel.runDueJobs().catch(() => 0)
+        // cancel in-flight webhook requests; their deliveries stay in the outbox and retry on the next start
+        await app.webhooks.close()
         await store.close()
       })()
       return closing
