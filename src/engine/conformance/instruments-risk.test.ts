@@ -165,6 +165,12 @@ describe('risk', () => {
     expect(p.risk.checks.cvv_result).toBe('unavailable')
   })
 
+  it('a wallet charge (Apple Pay) carries a cryptogram: risk scored, cvv unavailable', async () => {
+    const p = await createPayment(t, {amount: 2000, currency: 'EUR', payment_method: 'apple_pay', return_url: RETURN_URL})
+    expect(p.risk).not.toBeNull()
+    expect(p.risk.checks.cvv_result).toBe('unavailable')
+  })
+
   it('review and block test amounts', async () => {
     const review = await createPayment(t, cardPayment({amount: 4991}))
     expect(review.risk.decision).toBe('review')

@@ -133,6 +133,17 @@ describe('payment fields', () => {
     expect(amex.payment_method_details.card.last4).toBe('0005')
   })
 
+  it('JSON is UTF-8: non-ASCII text round-trips', async () => {
+    const text = 'Café Zoë — 日本語 ✓ 💳'
+    const p = await createPayment(t, cardPayment({description: text, reference: `ord-${text}`, metadata: {note: text}}))
+    expect(p.description).toBe(text)
+    const g = (await t.api('GET', `/payments/${p.id}`)).body
+    expect(g.description).toBe(text)
+    expect(g.metadata.note).toBe(text)
+    const l = await t.api('GET', `/payments?reference=${encodeURIComponent(`ord-${text}`)}`)
+    expect(l.body.data.map((x: any) => x.id)).toEqual([p.id])
+  })
+
   it('no raw card data in the payment', async () => {
     const r = await t.api('POST', '/payments', cardPayment())
     expect(r.text).not.toContain('4242424242424242')

@@ -193,3 +193,19 @@ describe('GET /payments/{id}', () => {
     expect(Array.isArray(r.body.provider_attempts)).toBe(true)
   })
 })
+
+describe('every list endpoint shares the envelope and the page-size bounds', () => {
+  it.each(['/payments', '/customers', '/payment_methods', '/events', '/providers'])('%s', async (path) => {
+    const b = await t.api('GET', `${path}?limit=1`)
+    expect(b.status, b.text).toBe(200)
+    expect(b.body.object).toBe('list')
+    expect(b.body.url).toBe(`/v1${path}`)
+    expect(Array.isArray(b.body.data)).toBe(true)
+    expect(b.body.data.length).toBeLessThanOrEqual(1)
+    expect(typeof b.body.has_more).toBe('boolean')
+    expect((await t.api('GET', `${path}?limit=100`)).status).toBe(200)
+    for (const bad of ['0', '101']) expectError(await t.api('GET', `${path}?limit=${bad}`), 400, 'invalid_request_error')
+    const first = (await t.api('GET', `${path}?limit=1`)).body.data[0]
+    if (first) expectError(await t.api('GET', `${path}?starting_after=${first.id}&ending_before=${first.id}`), 400, 'invalid_request_error')
+  })
+})
