@@ -9,6 +9,8 @@ import {Pool} from 'undici'
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const API_KEY = 'sk_test_bench_0123456789abcdef'
+/** the engine's default, 'full' (every commit fsynced); BENCH_DURABILITY=normal for comparison */
+export const DURABILITY = process.env.BENCH_DURABILITY ?? 'full'
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
@@ -55,7 +57,7 @@ export async function startEngine(dataDir, {label = 'engine'} = {}) {
   const pre = []
   if (process.env.BENCH_PROFILE) pre.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=${label}-${Date.now()}.cpuprofile`)
   const c = spawnJsonChild(
-    [...pre, join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', API_KEY, '--rate-limit', '0', '--json'],
+    [...pre, join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', API_KEY, '--rate-limit', '0', '--json', '--durability', DURABILITY],
     {name: label},
   )
   const info = await c.first

@@ -1,10 +1,10 @@
 // `npm run bench`: engine throughput and latency figures from one run on this machine.
 // Prints figures and their targets; asserts nothing. See bench/README.md.
 import {mkdtempSync, rmSync} from 'node:fs'
-import {cpus, tmpdir} from 'node:os'
+import {cpus, loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
-import {API_KEY, PAYMENT_BODY, closedLoop, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
+import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
 import {extractTemplate, seed} from './seed.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
@@ -49,9 +49,10 @@ async function createTemplatePayment(engine) {
 async function main() {
   const began = performance.now()
   const root = mkdtempSync(join(tmpdir(), 'gw-bench-'))
-  log(`gw bench: node ${process.version}, ${cpus().length} cpu(s) (${cpus()[0]?.model ?? '?'}), ${new Date().toISOString()}`)
+  log(`gw bench: node ${process.version}, ${cpus().length} cpu(s) (${cpus()[0]?.model ?? '?'}), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${new Date().toISOString()}`)
+  if (loadavg()[0] > 0.5 * cpus().length) log(`warning: the machine is busy (load ${loadavg()[0].toFixed(2)} on ${cpus().length} cpus); figures will be low and noisy`)
   log(`load: undici Pool, ${CONNECTIONS} keep-alive connections, pipelining 1, in this process; engine and baseline servers in child processes`)
-  log(`windows: ${WARMUP / 1000}s warm-up, ${DURATION / 1000}s measured; engine: gw serve --rate-limit 0 (durability full: every commit fsynced)`)
+  log(`windows: ${WARMUP / 1000}s warm-up, ${DURATION / 1000}s measured; engine: gw serve --rate-limit 0 --durability ${DURABILITY}${DURABILITY === 'full' ? ' (every commit fsynced, the default)' : ''}`)
   log()
   const results = {}
   const sink = []
