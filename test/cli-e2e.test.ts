@@ -1,7 +1,7 @@
 // End-to-end: the built CLI (`node bin/run.js`, from dist/ — `npm test` builds first) against
 // an engine running in this process on port 0, with HOME and XDG_CONFIG_HOME in a temp dir.
 import {spawn} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync} from 'node:fs'
 import {createServer, type Server} from 'node:https'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
@@ -10,8 +10,11 @@ import type {ListEnvelope, Payment} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {localEnginePaths} from '../src/local-engine.js'
 
-const ROOT = resolve(import.meta.dirname, '..')
-const BIN = join(ROOT, 'bin', 'run.js')
+const REPO = resolve(import.meta.dirname, '..')
+// The built CLI is copied to a temp dir first, so that a rebuild of dist/ while the tests run
+// (`npm run build` starts with rm -rf dist) cannot pull files from under them.
+let ROOT: string
+let BIN: string
 
 interface Run {
   code: number
@@ -58,9 +61,15 @@ const gwJson = async <T = Payment>(args: string[], opts?: Parameters<typeof gw>[
 const CARD = ['--currency', 'EUR', '--method', 'card', '--card']
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist', 'commands', 'payments', 'create.js')) || !existsSync(join(ROOT, 'oclif.manifest.json'))) {
+  if (!existsSync(join(REPO, 'dist', 'commands', 'payments', 'create.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
     throw new Error('dist/ or oclif.manifest.json is missing: run `npm run build` first (`npm test` does).')
   }
+  ROOT = mkdtempSync(join(tmpdir(), 'gw-e2e-cli-'))
+  for (const entry of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, entry), join(ROOT, entry), {recursive: true})
+  symlinkSync(join(REPO, 'node_modules'), join(ROOT, 'node_modules'), 'dir')
+  mkdirSync(join(ROOT, 'test'))
+  cpSync(join(REPO, 'test', 'support'), join(ROOT, 'test', 'support'), {recursive: true})
+  BIN = join(ROOT, 'bin', 'run.js')
   home = mkdtempSync(join(tmpdir(), 'gw-e2e-home-'))
   dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-engine-'))
   engine = await startEngine({dataDir, port: 0, durability: 'normal', log: () => {}})
@@ -72,6 +81,7 @@ afterAll(async () => {
   for (const out of outputs) expect(out).not.toContain(engine.secretKey)
   rmSync(home, {recursive: true, force: true})
   rmSync(dataDir, {recursive: true, force: true})
+  rmSync(ROOT, {recursive: true, force: true})
 })
 
 describe('gw login --local', () => {

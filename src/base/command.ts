@@ -12,6 +12,7 @@ import {CredentialStore} from '../config/credentials.js'
 import {keyMode, redactKey, scrub} from '../config/redact.js'
 import {resolveApiKey, resolveProfile, type FlagInputs, type Resolved, type Setting} from '../config/resolve.js'
 import {ConfigStore} from '../config/store.js'
+import {readLocalEngineInfo} from '../local-engine.js'
 import {colorEnabled, painter, type Painter} from '../output/color.js'
 import type {Columns} from '../output/table.js'
 import {startProgress} from '../ui/progress.js'
@@ -223,7 +224,20 @@ export abstract class GwCommand<T extends typeof Command> extends Command {
         'Run `gw login --base-url https://HOST/v1` (or `gw login --local`), or pass --base-url / GW_BASE_URL.',
       )
     }
-    const baseUrl = this.checkBaseUrl(s.baseUrl.value, s.baseUrl.source)
+    let baseUrlValue = s.baseUrl.value
+    // a profile made by `gw login --local` follows the engine if it restarted on another port
+    if (s.baseUrl.source === 'profile' && s.profileData?.data_dir) {
+      try {
+        const current = readLocalEngineInfo(s.profileData.data_dir).base_url
+        if (current && current !== baseUrlValue) {
+          this.verboseLog(`local engine now at ${current} (profile had ${baseUrlValue})`)
+          baseUrlValue = current
+        }
+      } catch {
+        // engine.json gone: keep the saved URL
+      }
+    }
+    const baseUrl = this.checkBaseUrl(baseUrlValue, s.baseUrl.source)
     let ca: Buffer | undefined
     if (s.caFile.value) {
       if (!existsSync(s.caFile.value)) {

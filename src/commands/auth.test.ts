@@ -217,3 +217,21 @@ describe('after login', () => {
     expect((await cli.run<{profile: string}>(Whoami, ['--json'], {env: {GW_PROFILE: 'b'}})).result?.profile).toBe('b')
   })
 })
+
+describe('local profile', () => {
+  it('follows the engine when it restarts on another port', async () => {
+    const dataDir = join(cli.dir, 'engine2')
+    mkdirSync(join(dataDir, 'tls'), {recursive: true})
+    writeFileSync(join(dataDir, 'tls', 'ca.crt'), 'x')
+    writeFileSync(join(dataDir, 'secret_key'), `${TEST_KEY}\n`)
+    const info = (url: string) =>
+      JSON.stringify({base_url: url, checkout_url: '', ca_file: join(dataDir, 'tls', 'ca.crt'), secret_key_file: join(dataDir, 'secret_key'), pid: 1, started_at: ''})
+    writeFileSync(join(dataDir, 'engine.json'), info('https://old.test/v1'))
+    expect((await cli.run(Login, ['--local', '--skip-verify'], {env: {GW_DATA_DIR: dataDir}})).exitCode).toBe(0)
+    writeFileSync(join(dataDir, 'engine.json'), info(BASE_URL))
+    cli.pool.intercept({path: '/v1/payments/pay_1', method: 'GET'}).reply(200, {id: 'pay_1', object: 'payment', amount: 1, currency: 'EUR', status: 'succeeded', payment_method: 'card', provider_attempts: [], metadata: {}})
+    const r = await cli.run(PaymentsGet, ['pay_1', '--verbose'])
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).toContain(`local engine now at ${BASE_URL}`)
+  })
+})
