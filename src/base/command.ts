@@ -388,7 +388,8 @@ export abstract class GwCommand<T extends typeof Command> extends Command {
         lines.push('  Is the local engine running? Start it with `gw serve`.')
       }
     } else if (parseMatch) {
-      lines.push(`${c.red('Error:')} invalid --${parseMatch[1]}: ${parseMatch[2].trim()}`)
+      const inner = parseMatch[2].trim()
+      lines.push(`${c.red('Error:')} ${inner.includes(`--${parseMatch[1]}`) ? inner : `invalid --${parseMatch[1]}: ${inner}`}`)
       if (err instanceof GwError && err.hint) lines.push(`  ${err.hint}`)
       lines.push(c.dim('  See more help with --help.'))
     } else if (err instanceof GwError) {
@@ -432,7 +433,8 @@ function apiErrorHint(err: ApiError, settings?: () => Resolved): string | undefi
 function errorJson(err: Error): unknown {
   if (err instanceof ApiError || err instanceof NetworkError) return err.toJSON()
   const parse = /^Parsing --([\w-]+) \n\t([\s\S]*?)(\nSee more help with --help)?$/.exec(err.message)
-  const message = parse ? `invalid --${parse[1]}: ${parse[2].trim()}` : err.message
+  const inner = parse?.[2].trim() ?? ''
+  const message = parse ? (inner.includes(`--${parse[1]}`) ? inner : `invalid --${parse[1]}: ${inner}`) : err.message
   const type = exitCodeFor(err) === ExitCode.USAGE ? 'usage_error' : exitCodeFor(err) === ExitCode.AUTH ? 'authentication_error' : 'cli_error'
   return {error: {type, message, ...(err instanceof GwError && err.hint ? {hint: err.hint} : {}), request_id: null}}
 }

@@ -55,7 +55,7 @@ export default class Login extends GwCommand<typeof Login> {
       try {
         info = readLocalEngineInfo(dataDir)
       } catch (error) {
-        throw new GwError((error as Error).message, {hint: 'Run `gw serve` in another terminal (it writes engine.json), then `gw login --local` again.'})
+        throw new GwError((error as Error).message, {hint: 'Then run `gw login --local` again (GW_DATA_DIR or --data-dir if the engine uses another data dir).'})
       }
       const paths = localEnginePaths(dataDir)
       baseUrl = info.base_url
