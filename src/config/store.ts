@@ -2,6 +2,7 @@
 // It never holds a key; keys live in the OS keychain or credentials.json (credentials.ts).
 import {chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {dirname} from 'node:path'
+import {GwError} from '../base/exit-codes.js'
 import {configFile} from './paths.js'
 
 export type KeyStorage = 'keyring' | 'file'
@@ -57,7 +58,7 @@ export class ConfigStore {
     try {
       data = JSON.parse(text) as Partial<ConfigData>
     } catch {
-      throw new Error(`The config file ${this.path} is not valid JSON. Fix or delete it, then run \`gw login\` again.`)
+      throw new GwError(`The config file ${this.path} is not valid JSON.`, {hint: 'Fix or delete it, then run `gw login` again.'})
     }
     return {...data, profiles: data.profiles && typeof data.profiles === 'object' ? data.profiles : {}}
   }
