@@ -170,6 +170,34 @@ export interface WebhookEndpoint {
   disabled_reason?: string | null
   created_at: string
   livemode: boolean
+  // engine additions (docs/api.md): health and annotations
+  status?: 'enabled' | 'failing' | 'disabled'
+  description?: string | null
+  metadata?: Record<string, string>
+  failing_since?: string | null
+}
+
+export interface WebhookDeliveryAttempt {
+  at: string
+  status_code: number | null
+  error: string | null
+  error_message: string | null
+  latency_ms: number
+  response_excerpt: string | null
+}
+
+export interface WebhookDelivery {
+  id: string
+  object: 'webhook_delivery'
+  event: string
+  event_type: string
+  endpoint: string
+  status: 'pending' | 'succeeded' | 'failed_retrying' | 'undeliverable'
+  attempts: WebhookDeliveryAttempt[]
+  next_attempt_at: string | null
+  undeliverable_reason: string | null
+  livemode: boolean
+  created_at: string
 }
 
 export interface ListEnvelope<T> {
@@ -211,4 +239,57 @@ export interface Provider {
   fees: {percent_bps: number; fixed: Record<string, number>}
   latency_ms: {p50: number; p99: number}
   livemode: boolean
+}
+
+/** decisions.md: GET /balance */
+export interface Balance {
+  object: 'balance'
+  available: {amount: number; currency: string}[]
+  pending: {amount: number; currency: string}[]
+}
+
+/** A settlement report line (decisions.md): signed minor units of `currency`. */
+export interface SettlementLine {
+  type: 'payment' | 'refund' | 'fee' | 'dispute' | 'dispute_reversal' | 'conversion'
+  payment: string | null
+  reference: string | null
+  amount: number
+  currency: string
+  created_at: string
+  rate?: number
+  converted_amount?: number
+  converted_currency?: string
+}
+
+/** decisions.md: one report per provider, day and currency; gross + refunds + fees = net, payout_amount = net + adjustments. */
+export interface SettlementReport {
+  id: string
+  object: 'settlement_report'
+  provider: string
+  date: string
+  currency: string
+  gross: number
+  refunds: number
+  fees: number
+  net: number
+  adjustments: number
+  payout_amount: number
+  payout_currency?: string
+  converted_payout_amount?: number
+  lines: SettlementLine[]
+  payout: string | null
+  livemode: boolean
+  created_at: string
+}
+
+export interface Payout {
+  id: string
+  object: 'payout'
+  amount: number
+  currency: string
+  status: string
+  arrival_date: string
+  settlement_reports: string[]
+  livemode: boolean
+  created_at: string
 }

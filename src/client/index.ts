@@ -1,6 +1,7 @@
 // Typed API client: one method per operation the CLI uses (spec §4, decisions.md).
-import type {Customer, ListEnvelope, Payment, PaymentMethod, TestClock} from '../api/types.js'
+import type {Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, Payout, Refund, SettlementReport, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
+import type {GwEvent, WebhookDelivery, WebhookEndpoint} from '../api/types.js'
 import type {
   ActionOutcome,
   CreateCustomerParams,
@@ -10,6 +11,14 @@ import type {
   ListPaymentMethodsParams,
   ListPaymentsParams,
   ReviewDecision,
+  CreateRefundParams,
+  DisputeOutcome,
+  EvidenceParams,
+  ListDisputesParams,
+  ListPayoutsParams,
+  ListRefundsParams,
+  ListSettlementReportsParams,
+  SimulateDisputeParams,
 } from './params.js'
 
 export {ApiError, NetworkError} from './errors.js'
@@ -46,6 +55,41 @@ export class GwClient extends HttpClient {
     get: (id: string) => this.get<Customer>(`/customers/${enc(id)}`),
   }
 
+  readonly refunds = {
+    create: (body: CreateRefundParams, o?: PostOpts) => this.post<Refund>('/refunds', body, o),
+    list: (params: ListRefundsParams = {}) => this.get<ListEnvelope<Refund>>('/refunds', q(params)),
+    iterate: (params: ListRefundsParams = {}, max?: number) => this.paginate<Refund>('/refunds', q(params), {max}),
+    get: (id: string) => this.get<Refund>(`/refunds/${enc(id)}`),
+  }
+
+  readonly disputes = {
+    list: (params: ListDisputesParams = {}) => this.get<ListEnvelope<Dispute>>('/disputes', q(params)),
+    iterate: (params: ListDisputesParams = {}, max?: number) => this.paginate<Dispute>('/disputes', q(params), {max}),
+    get: (id: string) => this.get<Dispute>(`/disputes/${enc(id)}`),
+    submitEvidence: (id: string, body: EvidenceParams, o?: PostOpts) => this.post<Dispute>(`/disputes/${enc(id)}/evidence`, body, o),
+    accept: (id: string, o?: PostOpts) => this.post<Dispute>(`/disputes/${enc(id)}/accept`, undefined, o),
+  }
+
+  readonly balance = {
+    get: () => this.get<Balance>('/balance'),
+  }
+
+  readonly settlementReports = {
+    list: (params: ListSettlementReportsParams = {}) => this.get<ListEnvelope<SettlementReport>>('/settlement_reports', q(params)),
+    iterate: (params: ListSettlementReportsParams = {}, max?: number) =>
+      this.paginate<SettlementReport>('/settlement_reports', q(params), {max}),
+    get: (id: string) => this.get<SettlementReport>(`/settlement_reports/${enc(id)}`),
+    /** the report as CSV (Accept: text/csv), one row per line, each with the payment reference */
+    csv: async (id: string) =>
+      String((await this.request<string>('GET', `/settlement_reports/${enc(id)}`, {headers: {accept: 'text/csv'}})).data ?? ''),
+  }
+
+  readonly payouts = {
+    list: (params: ListPayoutsParams = {}) => this.get<ListEnvelope<Payout>>('/payouts', q(params)),
+    iterate: (params: ListPayoutsParams = {}, max?: number) => this.paginate<Payout>('/payouts', q(params), {max}),
+    get: (id: string) => this.get<Payout>(`/payouts/${enc(id)}`),
+  }
+
   readonly paymentMethods = {
     create: (body: CreatePaymentMethodParams, o?: PostOpts) => this.post<PaymentMethod>('/payment_methods', body, o),
     list: (params: ListPaymentMethodsParams = {}) =>
@@ -63,5 +107,53 @@ export class GwClient extends HttpClient {
       this.post<Payment>(`/test_helpers/payments/${enc(id)}/review`, {decision}, o),
     clock: () => this.get<TestClock>('/test_helpers/clock'),
     advanceClock: (seconds: number, o?: PostOpts) => this.post<TestClock>('/test_helpers/clock/advance', {seconds}, o),
+    createDispute: (body: SimulateDisputeParams, o?: PostOpts) => this.post<Dispute>('/test_helpers/disputes', body, o),
+    resolveDispute: (id: string, outcome: DisputeOutcome, o?: PostOpts) =>
+      this.post<Dispute>(`/test_helpers/disputes/${enc(id)}/resolve`, {outcome}, o),
   }
+
+  readonly events = {
+    list: (params: ListEventsParams = {}) => this.get<ListEnvelope<GwEvent>>('/events', q(params)),
+    iterate: (params: ListEventsParams = {}, max?: number) => this.paginate<GwEvent>('/events', q(params), {max}),
+    get: (id: string) => this.get<GwEvent>(`/events/${enc(id)}`),
+    /** new deliveries of the event: to one endpoint, or to every enabled endpoint subscribed to its type */
+    resend: (id: string, body: {endpoint?: string} = {}, o?: PostOpts) =>
+      this.post<ListEnvelope<WebhookDelivery>>(`/events/${enc(id)}/resend`, body, o),
+    deliveries: (id: string, params: ListParams & {endpoint?: string; status?: string} = {}) =>
+      this.get<ListEnvelope<WebhookDelivery>>(`/events/${enc(id)}/deliveries`, q(params)),
+  }
+
+  readonly webhookEndpoints = {
+    create: (body: CreateWebhookEndpointParams, o?: PostOpts) => this.post<WebhookEndpoint>('/webhook_endpoints', body, o),
+    list: (params: ListParams & {disabled?: boolean} = {}) => this.get<ListEnvelope<WebhookEndpoint>>('/webhook_endpoints', q(params)),
+    iterate: (params: ListParams & {disabled?: boolean} = {}, max?: number) => this.paginate<WebhookEndpoint>('/webhook_endpoints', q(params), {max}),
+    get: (id: string) => this.get<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}`),
+    update: (id: string, body: UpdateWebhookEndpointParams, o?: PostOpts) => this.post<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}`, body, o),
+    delete: (id: string) => this.delete<{id: string; object: 'webhook_endpoint'; deleted: boolean}>(`/webhook_endpoints/${enc(id)}`),
+    rotateSecret: (id: string, o?: PostOpts) => this.post<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}/rotate_secret`, {}, o),
+    deliveries: (id: string, params: ListParams & {status?: string} = {}) =>
+      this.get<ListEnvelope<WebhookDelivery>>(`/webhook_endpoints/${enc(id)}/deliveries`, q(params)),
+  }
+}
+
+/** GET /events filters (decisions.md): `type` is exact, a `prefix.*`, or a comma-separated list of either. */
+export interface ListEventsParams extends ListParams {
+  type?: string
+  created_gte?: string
+  created_lte?: string
+}
+
+export interface CreateWebhookEndpointParams {
+  url: string
+  enabled_events: string[]
+  description?: string
+  metadata?: Record<string, string>
+}
+
+export interface UpdateWebhookEndpointParams {
+  url?: string
+  enabled_events?: string[]
+  description?: string | null
+  metadata?: Record<string, string>
+  disabled?: boolean
 }

@@ -1,5 +1,5 @@
 // Request shapes the CLI sends (spec §4, decisions.md). Responses use src/api/types.ts.
-import type {PaymentStatus} from '../api/types.js'
+import type {DisputeReason, DisputeStatus, PaymentStatus} from '../api/types.js'
 
 export interface CardInput {
   number: string
@@ -67,3 +67,46 @@ export type CreatePaymentMethodParams = PaymentMethodData
 
 export type ActionOutcome = 'approve' | 'fail' | 'abandon'
 export type ReviewDecision = 'approve' | 'block'
+
+/** decisions.md "Refund object": POST /refunds */
+export interface CreateRefundParams {
+  payment: string
+  amount?: number
+  reason?: 'duplicate' | 'fraudulent' | 'requested_by_customer'
+  metadata?: Record<string, string>
+}
+
+export interface ListRefundsParams extends ListParams {
+  payment?: string
+  status?: 'pending' | 'succeeded' | 'failed'
+}
+
+export interface ListDisputesParams extends ListParams {
+  status?: DisputeStatus
+  payment?: string
+}
+
+/** spec §4 Submit evidence: fields of string to string, files as HTTPS URLs */
+export interface EvidenceParams {
+  fields: Record<string, string>
+  files: string[]
+}
+
+export interface SimulateDisputeParams {
+  payment: string
+  reason?: DisputeReason
+  amount?: number
+}
+
+export type DisputeOutcome = 'won' | 'lost' | 'escalate'
+
+export interface ListSettlementReportsParams extends ListParams {
+  provider?: string
+  currency?: string
+  date?: string
+}
+
+export interface ListPayoutsParams extends ListParams {
+  currency?: string
+  status?: string
+}

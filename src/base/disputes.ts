@@ -1,0 +1,278 @@
+// Disputes on the CLI side: the evidence that suits each reason (spec §4 Disputes rules 2
+// and 4; the same table as the engine's src/engine/domain/dispute-evidence.ts, which the CLI
+// must not import at startup, kept in step by a test), coverage of a submission, deadlines
+// against the engine's clock, evidence input from flags or a JSON file, and what
+// dispute_not_actionable means in words.
+import {readFileSync} from 'node:fs'
+import type {Dispute, DisputeReason, DisputeStage, DisputeStatus} from '../api/types.js'
+import {ApiError} from '../client/errors.js'
+import type {GwClient} from '../client/index.js'
+import type {EvidenceParams} from '../client/params.js'
+import {keyMode} from '../config/redact.js'
+import {GwError, UsageError} from './exit-codes.js'
+
+export const DISPUTE_REASONS: readonly DisputeReason[] = ['fraudulent', 'product_not_received', 'duplicate', 'credit_not_processed', 'general']
+export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['needs_response', 'under_review', 'won', 'lost', 'accepted']
+export const DISPUTE_STAGES: readonly DisputeStage[] = ['chargeback', 'pre_arbitration', 'arbitration']
+
+/** The keys the service recognizes in `fields`; any other key is accepted and forwarded as free text. */
+export const RECOGNIZED_KEYS = [
+  'product_description',
+  'customer_communication',
+  'tracking_number',
+  'shipping_address',
+  'refund_policy',
+  'service_date',
+] as const
+export type RecognizedKey = (typeof RECOGNIZED_KEYS)[number]
+
+/** What each recognized key holds, for checklists and the form. */
+export const KEY_HINTS: Readonly<Record<RecognizedKey, string>> = {
+  product_description: 'what was sold, per order',
+  customer_communication: 'emails or chat with the customer',
+  tracking_number: 'carrier tracking number with delivery confirmation',
+  shipping_address: 'where the order was shipped',
+  refund_policy: 'the refund policy the customer accepted',
+  service_date: 'the date the service was provided',
+}
+
+/** The evidence that suits each reason, plus what the service attaches by itself. */
+export const EVIDENCE_BY_REASON: Readonly<Record<DisputeReason, {keys: readonly RecognizedKey[]; attached: readonly string[]; advice: string}>> = {
+  fraudulent: {
+    keys: ['customer_communication', 'shipping_address', 'product_description'],
+    attached: ['three_d_secure', 'avs_result', 'cvv_result'],
+    advice: 'Proof that the cardholder ordered: communication with the customer, a shipping address that matches the billing address; 3-D Secure and AVS/CVV results are attached automatically.',
+  },
+  product_not_received: {
+    keys: ['tracking_number', 'service_date', 'shipping_address'],
+    attached: [],
+    advice: 'A tracking number with delivery confirmation, or the date the service was provided.',
+  },
+  duplicate: {
+    keys: ['product_description', 'customer_communication'],
+    attached: [],
+    advice: 'Receipts of two distinct orders (as files), and what each order contained.',
+  },
+  credit_not_processed: {
+    keys: ['refund_policy', 'customer_communication'],
+    attached: ['refunds'],
+    advice: 'The refund id and date, or the refund policy the customer accepted; refunds of the payment are attached automatically.',
+  },
+  general: {
+    keys: [...RECOGNIZED_KEYS],
+    attached: ['three_d_secure', 'avs_result', 'cvv_result', 'refunds'],
+    advice: 'Everything relevant to the transaction.',
+  },
+}
+
+export interface Coverage {
+  /** the keys that suit the reason, each with whether the evidence fills it */
+  checklist: {key: RecognizedKey; covered: boolean; hint: string}[]
+  /** submitted keys outside the suited ones (other recognized keys and free-text keys) */
+  extra: string[]
+  missing: RecognizedKey[]
+}
+
+/** How fields cover a reason: a checklist of the suited keys, and the other keys given. */
+export function evidenceCoverage(reason: DisputeReason, fields: Record<string, string> | undefined | null): Coverage {
+  const f = fields ?? {}
+  const suited = EVIDENCE_BY_REASON[reason]?.keys ?? RECOGNIZED_KEYS
+  const checklist = suited.map((key) => ({key, covered: typeof f[key] === 'string' && f[key].trim() !== '', hint: KEY_HINTS[key]}))
+  return {
+    checklist,
+    extra: Object.keys(f).filter((k) => !(suited as readonly string[]).includes(k)),
+    missing: checklist.filter((c) => !c.covered).map((c) => c.key),
+  }
+}
+
+// ----- time -----
+
+/**
+ * "Now" for deadlines: the engine's clock in test mode (it can run ahead of real time, and
+ * deadlines follow it), real time in live mode or when the server has no test clock.
+ */
+export async function engineNow(client: GwClient, apiKey: string | undefined): Promise<Date> {
+  if (keyMode(apiKey) !== 'test') return new Date()
+  try {
+    return new Date((await client.testHelpers.clock()).now)
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500 && error.status !== 401 && error.status !== 429) return new Date()
+    throw error
+  }
+}
+
+/** 187200 -> "2d 4h", 5400 -> "1h 30m", 300 -> "5m", 20 -> "<1m": the two largest units. */
+export function shortDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds))
+  if (s < 60) return '<1m'
+  const d = Math.floor(s / 86_400)
+  const h = Math.floor((s % 86_400) / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  if (d > 0) return h ? `${d}d ${h}h` : `${d}d`
+  if (h > 0) return m ? `${h}h ${m}m` : `${h}h`
+  return `${m}m`
+}
+
+/** What is left to answer a dispute: "2d 4h left", "overdue 3h", or "none (…)" once it cannot be answered. */
+export function timeLeft(dp: Pick<Dispute, 'status' | 'evidence_due_by'>, now: Date): string {
+  if (dp.status === 'under_review') return 'none (under review)'
+  if (dp.status !== 'needs_response') return `none (${dp.status})`
+  if (!dp.evidence_due_by) return 'none'
+  const left = (Date.parse(dp.evidence_due_by) - now.getTime()) / 1000
+  return left > 0 ? `${shortDuration(left)} left` : `overdue ${shortDuration(-left)}`
+}
+
+/** Deadline order: open deadlines first, soonest first; then the rest, newest first. */
+export function byDeadline(a: Dispute, b: Dispute): number {
+  const da = a.evidence_due_by ? Date.parse(a.evidence_due_by) : Number.POSITIVE_INFINITY
+  const db = b.evidence_due_by ? Date.parse(b.evidence_due_by) : Number.POSITIVE_INFINITY
+  if (da !== db) return da - db
+  return a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0
+}
+
+// ----- not actionable, in words -----
+
+/** Why a dispute cannot take evidence or be accepted, or undefined when it can. */
+export function notActionableReason(dp: Pick<Dispute, 'id' | 'status' | 'stage'>): string | undefined {
+  switch (dp.status) {
+    case 'needs_response':
+      return undefined
+    case 'under_review':
+      return `Evidence for the ${dp.stage} stage of ${dp.id} was already submitted and is under review. A dispute takes one submission per stage: nothing can be added or changed now, and it cannot be accepted. If the dispute escalates to the next stage it needs a response again (earlier evidence is not carried over).`
+    case 'won':
+      return `${dp.id} is resolved: won. The withheld amount was returned; there is nothing left to answer.`
+    case 'lost':
+      return `${dp.id} is resolved: lost (the evidence did not convince the issuer, or the deadline passed). The debit stands; there is nothing left to answer.`
+    case 'accepted':
+      return `${dp.id} is resolved: it was accepted. The debit stands; there is nothing left to answer.`
+    default:
+      return `${dp.id} is ${dp.status}; only a dispute in needs_response can be answered.`
+  }
+}
+
+/** Why the issuer or network cannot rule on a dispute now (test helper resolve). */
+export function notResolvableReason(dp: Pick<Dispute, 'id' | 'status' | 'stage'>): string | undefined {
+  if (dp.status === 'needs_response')
+    return `${dp.id} is waiting for your response at the ${dp.stage} stage; the issuer rules only after evidence is submitted (gw disputes evidence ${dp.id}).`
+  if (dp.status === 'under_review' && dp.stage === 'arbitration') return `${dp.id} is at arbitration, whose ruling is binding: it can be won or lost, not escalated further.`
+  if (dp.status === 'under_review') return undefined
+  return `${dp.id} is resolved (${dp.status}); there is nothing left to rule on.`
+}
+
+/** Next steps for a dispute, shown on stderr. */
+export function disputeHint(dp: Dispute): string | undefined {
+  if (dp.status === 'needs_response')
+    return `Respond with: gw disputes evidence ${dp.id}   (or give up: gw disputes accept ${dp.id})`
+  if (dp.status === 'under_review' && !dp.livemode) return `In test mode, rule on it with: gw disputes resolve ${dp.id} --won | --lost | --escalate`
+  return undefined
+}
+
+// ----- evidence input -----
+
+/** An HTTPS URL, or a UsageError that says why not. */
+export function checkHttpsUrl(text: string, flag = '--file'): string {
+  const t = text.trim()
+  let u: URL | undefined
+  try {
+    u = new URL(t)
+  } catch {
+    u = undefined
+  }
+  if (!u || u.protocol !== 'https:' || !u.hostname) {
+    throw new UsageError(`${flag} "${text}" is not an HTTPS URL.`, `Evidence files are HTTPS URLs the service can fetch, e.g. ${flag} https://shop.example/receipt-1234.pdf`)
+  }
+  return t
+}
+
+/** Whether a string is an HTTPS URL (the form's check). */
+export function isHttpsUrl(text: string): boolean {
+  try {
+    checkHttpsUrl(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** `--field key=value` (repeatable) -> {key: value}; the value may contain "=". */
+export function parseFields(values: string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const v of values ?? []) {
+    const i = v.indexOf('=')
+    if (i <= 0) throw new UsageError(`--field "${v}" is not key=value.`, 'e.g. --field tracking_number=1Z999AA10123456784 (repeat --field for more keys).')
+    const key = v.slice(0, i).trim()
+    if (!key) throw new UsageError(`--field "${v}" has an empty key.`)
+    out[key] = v.slice(i + 1)
+  }
+  return out
+}
+
+/** Reads `{fields, files}` from a JSON file ("-" reads stdin text given by the caller). */
+export function parseEvidenceJson(text: string, source: string): EvidenceParams {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (error) {
+    throw new UsageError(`${source} is not JSON: ${(error as Error).message}`, 'It looks like {"fields": {"tracking_number": "1Z999..."}, "files": ["https://shop.example/receipt.pdf"]}.')
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`${source} must hold a JSON object {fields, files}.`)
+  const obj = raw as Record<string, unknown>
+  const unknown = Object.keys(obj).filter((k) => k !== 'fields' && k !== 'files')
+  if (unknown.length) throw new UsageError(`${source}: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; only "fields" and "files" are read.`)
+  const fields: Record<string, string> = {}
+  if (obj.fields !== undefined) {
+    if (typeof obj.fields !== 'object' || obj.fields === null || Array.isArray(obj.fields)) throw new UsageError(`${source}: "fields" must be an object of string values.`)
+    for (const [k, v] of Object.entries(obj.fields as Record<string, unknown>)) {
+      if (typeof v !== 'string') throw new UsageError(`${source}: fields.${k} must be a string.`)
+      fields[k] = v
+    }
+  }
+  const files: string[] = []
+  if (obj.files !== undefined) {
+    if (!Array.isArray(obj.files)) throw new UsageError(`${source}: "files" must be an array of HTTPS URLs.`)
+    obj.files.forEach((f, i) => {
+      if (typeof f !== 'string') throw new UsageError(`${source}: files[${i}] must be a string URL.`)
+      files.push(checkHttpsUrl(f, `${source}: files[${i}]`))
+    })
+  }
+  return {fields, files}
+}
+
+/** Evidence from --from-file, then --field and --file on top (flags win for a key). */
+export function evidenceFromFlags(opts: {fields?: string[]; files?: string[]; fromFile?: string; readStdin?: () => Promise<string>}): Promise<EvidenceParams> {
+  return (async () => {
+    let base: EvidenceParams = {fields: {}, files: []}
+    if (opts.fromFile !== undefined) {
+      let text: string
+      if (opts.fromFile === '-') {
+        if (!opts.readStdin) throw new UsageError('--from-file - needs evidence JSON on stdin.')
+        text = await opts.readStdin()
+      } else {
+        try {
+          text = readFileSync(opts.fromFile, 'utf8')
+        } catch (error) {
+          throw new UsageError(`Cannot read --from-file ${opts.fromFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`)
+        }
+      }
+      base = parseEvidenceJson(text, opts.fromFile === '-' ? 'stdin' : opts.fromFile)
+    }
+    const files = [...base.files]
+    for (const f of opts.files ?? []) {
+      const url = checkHttpsUrl(f)
+      if (!files.includes(url)) files.push(url)
+    }
+    return {fields: {...base.fields, ...parseFields(opts.fields)}, files}
+  })()
+}
+
+export function isEmptyEvidence(ev: EvidenceParams): boolean {
+  return Object.keys(ev.fields).length === 0 && ev.files.length === 0
+}
+
+/** Raised when a dispute cannot be answered, before anything is sent. */
+export class NotActionableError extends GwError {
+  constructor(message: string, hint?: string) {
+    super(message, {hint})
+    this.name = 'NotActionableError'
+  }
+}

@@ -1,0 +1,23 @@
+import type {Balance} from '../api/types.js'
+import {GwCommand} from '../base/command.js'
+import {balanceColumns, balanceRows} from '../output/settlement.js'
+import {renderTable} from '../output/table.js'
+
+export default class BalanceCommand extends GwCommand<typeof BalanceCommand> {
+  static override summary = 'Show the balance: available and pending, per currency.'
+  static override description =
+    'Captured funds are pending until they settle (two days on the engine clock), then available. Refunds and dispute debits take effect at once; a won dispute returns its amount at once.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    {description: 'Available EUR, with jq', command: '<%= config.bin %> <%= command.id %> --json | jq \'.available[] | select(.currency == "EUR") | .amount\''},
+  ]
+
+  async run(): Promise<Balance> {
+    const balance = await (await this.client()).balance.get()
+    if (!this.json) {
+      const rows = balanceRows(balance)
+      this.print(rows.length ? await renderTable(rows, balanceColumns, this.color) : 'No balance yet: nothing has been captured.')
+    }
+    return balance
+  }
+}

@@ -1,0 +1,85 @@
+import {Flags} from '@oclif/core'
+import type {Dispute} from '../../api/types.js'
+import {AbortedError, UsageError} from '../../base/command.js'
+import {DisputeCommand} from '../../base/dispute-command.js'
+import {disputeHint, evidenceCoverage, evidenceFromFlags, isEmptyEvidence, notActionableReason, NotActionableError} from '../../base/disputes.js'
+import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
+import {readStdin} from '../../base/io.js'
+import type {EvidenceParams} from '../../client/params.js'
+import {renderDispute, renderEvidencePreview} from '../../output/disputes.js'
+import {canOpenEvidenceForm, runEvidenceForm} from '../../ui/evidence.js'
+
+export default class DisputesEvidence extends DisputeCommand<typeof DisputesEvidence> {
+  static override summary = 'Submit evidence for a dispute (one submission per stage).'
+  static override description = `On a terminal, without evidence flags, a form shows the dispute (reason, amount, stage, deadline) and a checklist of the recognized keys that suit its reason; enter fields as key and value, add HTTPS file URLs, check the preview, and confirm.
+Without a terminal (scripts, pipes, --json), give the evidence with --field key=value (repeatable), --file URL (repeatable) and/or --from-file evidence.json ({"fields": {...}, "files": [...]}), plus --yes. On a terminal, flags show a preview and ask before sending unless --yes.
+A dispute takes one submission per stage: afterwards it is under_review and nothing can be added. Recognized keys: product_description, customer_communication, tracking_number, shipping_address, refund_policy, service_date; any other key is forwarded as free text.`
+  static override examples = [
+    {description: 'Fill in the form on a terminal', command: '<%= config.bin %> <%= command.id %> dp_123'},
+    {
+      description: 'A product that was delivered, from a script',
+      command: '<%= config.bin %> <%= command.id %> dp_123 --field tracking_number=1Z999AA10123456784 --field shipping_address="1 Main St, Springfield" --file https://shop.example/pod-1234.pdf --yes',
+    },
+    {description: 'Evidence kept in a JSON file', command: '<%= config.bin %> <%= command.id %> dp_123 --from-file evidence.json --yes'},
+  ]
+
+  static override args = {id: idArg('dp_', 'dispute')}
+  static override flags = {
+    field: Flags.string({description: 'Evidence field key=value; repeat for more keys.', multiple: true}),
+    file: Flags.string({description: 'HTTPS URL of an evidence file (receipt, proof of delivery); repeatable.', multiple: true}),
+    'from-file': Flags.string({description: 'JSON file {"fields": {...}, "files": [...]}; "-" reads stdin. --field and --file add to it.'}),
+    'idempotency-key': idempotencyKeyFlag(),
+  }
+
+  async run(): Promise<Dispute> {
+    const f = this.flags
+    const id = this.args.id
+    const given = Boolean(f.field?.length || f.file?.length || f['from-file'] !== undefined)
+    const client = await this.client()
+    let ev: EvidenceParams
+    if (!given) {
+      if (!this.interactive() || !canOpenEvidenceForm({json: this.json})) {
+        throw new UsageError(
+          'No evidence given, and no terminal for the form.',
+          `Pass --field key=value, --file https://... and/or --from-file evidence.json, with --yes, e.g. gw disputes evidence ${id} --field tracking_number=1Z999 --yes`,
+        )
+      }
+      const dp = await this.actionable(client, id)
+      const form = await runEvidenceForm({dispute: dp, now: await this.now(client)})
+      if (!form) throw new AbortedError('Canceled; no evidence was submitted.')
+      ev = form
+    } else {
+      ev = await evidenceFromFlags({fields: f.field, files: f.file, fromFile: f['from-file'], readStdin: () => readStdin()})
+      if (isEmptyEvidence(ev)) throw new UsageError('The evidence is empty: give at least one field or one file.', 'e.g. --field customer_communication="Emails of 3 May" --file https://shop.example/receipt.pdf')
+      if (!f.yes) {
+        if (!this.interactive()) {
+          throw new AbortedError(
+            'Refusing to submit evidence without confirmation: a dispute takes one submission per stage.',
+            'Check the evidence, then re-run with --yes (nothing was sent).',
+          )
+        }
+        const dp = await this.actionable(client, id)
+        this.notice(renderEvidencePreview(dp, ev, this.errColor))
+        const answer = await this.prompt('Submit this evidence? [y/N] ', {hidden: false})
+        if (!/^y(es)?$/i.test(answer.trim())) throw new AbortedError('Not submitted.')
+      }
+    }
+    const dp = await this.explained(client, id, () => client.disputes.submitEvidence(id, ev, {idempotencyKey: f['idempotency-key']}))
+    if (!this.json) {
+      this.print(renderDispute(dp, new Date(), this.color))
+      const cov = evidenceCoverage(dp.reason, ev.fields)
+      const covered = cov.checklist.filter((c) => c.covered).map((c) => c.key)
+      const summary = `Submitted at the ${dp.stage} stage. Covers ${covered.length ? covered.join(', ') : 'none of the checklist'}${cov.missing.length ? `; not covered: ${cov.missing.join(', ')}` : ''}.`
+      this.notice(this.errColor.dim([summary, disputeHint(dp)].filter(Boolean).join(' ')))
+    }
+    return dp
+  }
+
+  /** The dispute, or a clear error when it cannot take evidence (before anything is typed or sent). */
+  private async actionable(client: Awaited<ReturnType<DisputesEvidence['client']>>, id: string): Promise<Dispute> {
+    const dp = await client.disputes.get(id)
+    const why = notActionableReason(dp)
+    if (why) throw new NotActionableError(`${id} cannot take evidence now.`, why)
+    return dp
+  }
+}

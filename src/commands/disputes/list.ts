@@ -1,0 +1,75 @@
+import {Flags} from '@oclif/core'
+import type {Dispute, DisputeStatus, ListEnvelope} from '../../api/types.js'
+import {DisputeCommand} from '../../base/dispute-command.js'
+import {byDeadline, DISPUTE_STATUSES} from '../../base/disputes.js'
+import {listFlags} from '../../base/flags.js'
+import type {ListDisputesParams} from '../../client/params.js'
+import {disputeColumns} from '../../output/disputes.js'
+import {renderTable} from '../../output/table.js'
+import {startProgress} from '../../ui/progress.js'
+
+export default class DisputesList extends DisputeCommand<typeof DisputesList> {
+  static override summary = 'List disputes, soonest deadline first, with the time left to respond.'
+  static override description = `Fetches one page (20 by default; --all for every page) and shows it sorted by evidence deadline, with the time left ("2d 4h left", "overdue 3h"), or "none" once a dispute is under review or resolved. Deadlines follow the engine's clock in test mode.
+--json prints the API's list envelope as it came (newest first), so cursors keep working.`
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    {description: 'Disputes waiting for a response', command: '<%= config.bin %> <%= command.id %> --status needs_response'},
+    {description: 'The dispute of one payment', command: '<%= config.bin %> <%= command.id %> --payment pay_123'},
+    {description: 'Every dispute as NDJSON', command: '<%= config.bin %> <%= command.id %> --all --json'},
+  ]
+
+  static override flags = {
+    status: Flags.string({description: 'Only disputes in this status.', options: [...DISPUTE_STATUSES]}),
+    payment: Flags.string({description: 'Only disputes of this payment (pay_...).'}),
+    ...listFlags,
+  }
+
+  async run(): Promise<ListEnvelope<Dispute> | Dispute[]> {
+    const f = this.flags
+    const params: ListDisputesParams = {
+      status: f.status as DisputeStatus | undefined,
+      payment: f.payment,
+      limit: f.limit,
+      starting_after: f['starting-after'],
+      ending_before: f['ending-before'],
+    }
+    const client = await this.client()
+    if (this.json) {
+      // the API's order and envelope, so cursors and NDJSON streaming work as for every list
+      return this.showList({
+        all: f.all,
+        noun: 'disputes',
+        columns: disputeColumns(new Date()),
+        page: () => client.disputes.list(params),
+        iterate: () => client.disputes.iterate({...params, limit: f.limit ?? 100}),
+      })
+    }
+    let items: Dispute[]
+    let result: ListEnvelope<Dispute> | Dispute[]
+    if (f.all) {
+      items = []
+      const progress = await startProgress('Fetching disputes…', {json: false})
+      try {
+        for await (const d of client.disputes.iterate({...params, limit: f.limit ?? 100})) items.push(d)
+      } finally {
+        progress.stop()
+      }
+      result = items
+    } else {
+      const env = await client.disputes.list(params)
+      items = env.data
+      result = env
+      if (env.has_more && env.data.length) {
+        this.notice(this.errColor.dim(`More disputes: add --starting-after ${env.data[env.data.length - 1].id}, or --all for every page.`))
+      }
+    }
+    if (items.length === 0) {
+      this.print('No disputes.')
+      return result
+    }
+    const now = await this.now(client)
+    this.print(await renderTable([...items].sort(byDeadline), disputeColumns(now), this.color))
+    return result
+  }
+}

@@ -1,0 +1,30 @@
+import {Flags} from '@oclif/core'
+import type {ListEnvelope, Payout} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {currencyFlag, listFlags} from '../../base/flags.js'
+import {payoutColumns} from '../../output/settlement.js'
+
+export default class PayoutsList extends GwCommand<typeof PayoutsList> {
+  static override summary = 'List payouts to the bank account, newest first.'
+  static override description = "One payout per currency and day, referencing that day's settlement reports; in_transit until its arrival date, then paid."
+  static override examples = ['<%= config.bin %> <%= command.id %>', {description: 'EUR payouts still on their way', command: '<%= config.bin %> <%= command.id %> --currency EUR --status in_transit'}]
+
+  static override flags = {
+    currency: currencyFlag({description: 'Only payouts in this currency.'}),
+    status: Flags.string({description: 'Only payouts in this status.', options: ['in_transit', 'paid']}),
+    ...listFlags,
+  }
+
+  async run(): Promise<ListEnvelope<Payout> | Payout[]> {
+    const f = this.flags
+    const params = {currency: f.currency, status: f.status, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+    const client = await this.client()
+    return this.showList({
+      all: f.all,
+      noun: 'payouts',
+      columns: payoutColumns,
+      page: () => client.payouts.list(params),
+      iterate: () => client.payouts.iterate({...params, limit: f.limit ?? 100}),
+    })
+  }
+}

@@ -1,0 +1,64 @@
+import {Flags} from '@oclif/core'
+import type {Refund} from '../../api/types.js'
+import {GwCommand, UsageError} from '../../base/command.js'
+import {amountFlag, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
+import {parseMetadata} from '../../base/parse.js'
+import type {CreateRefundParams} from '../../client/params.js'
+import {refundHint, renderRefund} from '../../output/disputes.js'
+import {formatMoney, parseDisplayAmount} from '../../output/money.js'
+
+export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const
+
+export default class RefundsCreate extends GwCommand<typeof RefundsCreate> {
+  static override summary = 'Refund a succeeded payment, in full or in part.'
+  static override description = `The refund is created pending and goes to the provider that processed the payment; the rail answers later (refund.succeeded or refund.failed, when the amount becomes refundable again). The payment keeps its status; its amount_refunded grows.
+Without --amount the whole remaining amount is refunded. --amount is in minor units (500 = 5.00 EUR); --display-amount takes the decimal form in the payment's currency. A payment with an open chargeback cannot be refunded: the money moves through the dispute.`
+
+  static override examples = [
+    {description: 'Refund everything still refundable', command: '<%= config.bin %> <%= command.id %> --payment pay_123'},
+    {description: 'A partial refund of 5.00, asked for by the customer', command: '<%= config.bin %> <%= command.id %> --payment pay_123 --amount 500 --reason requested_by_customer'},
+    {description: 'The same, as a decimal, with metadata', command: '<%= config.bin %> <%= command.id %> --payment pay_123 --display-amount 5.00 --metadata ticket=SUP-42'},
+  ]
+
+  static override flags = {
+    payment: Flags.string({description: 'The payment to refund (pay_...).', required: true}),
+    amount: amountFlag({description: "Amount in minor units of the payment's currency (500 = 5.00 EUR); default: all that is left.", exclusive: ['display-amount']}),
+    'display-amount': Flags.string({description: "Amount as a decimal in the payment's currency (5.00), instead of --amount.", exclusive: ['amount']}),
+    reason: Flags.string({description: 'Why the money goes back.', options: [...REFUND_REASONS]}),
+    metadata: metadataFlag,
+    'idempotency-key': idempotencyKeyFlag(),
+  }
+
+  async run(): Promise<Refund> {
+    const f = this.flags
+    if (!f.payment.startsWith('pay_')) throw new UsageError(`--payment "${f.payment}" is not a payment id; payment ids start with pay_.`)
+    const metadata = parseMetadata(f.metadata)
+    const client = await this.client()
+    let amount = f.amount
+    let currency: string | undefined
+    if (f['display-amount'] !== undefined) {
+      // the decimal needs the payment's currency
+      currency = (await client.payments.get(f.payment)).currency
+      try {
+        amount = parseDisplayAmount(f['display-amount'], currency)
+      } catch (error) {
+        throw new UsageError(`--display-amount: ${(error as Error).message}`, `${f.payment} is in ${currency}; e.g. --display-amount 5.00`)
+      }
+      if (amount <= 0) throw new UsageError('--display-amount must be more than zero.')
+    }
+    const body: CreateRefundParams = {payment: f.payment}
+    if (amount !== undefined) body.amount = amount
+    if (f.reason) body.reason = f.reason as CreateRefundParams['reason']
+    if (metadata) body.metadata = metadata
+
+    if (await this.isLive()) {
+      const what = amount !== undefined ? formatMoney(amount, currency ?? (await client.payments.get(f.payment)).currency) : 'everything still refundable'
+      await this.confirmLive(`refund ${what} of ${f.payment}`)
+    }
+    const refund = await client.refunds.create(body, {idempotencyKey: f['idempotency-key']})
+    this.print(renderRefund(refund, this.color))
+    const hint = refundHint(refund)
+    if (hint) this.notice(this.errColor.dim(hint))
+    return refund
+  }
+}

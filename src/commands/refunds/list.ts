@@ -1,0 +1,41 @@
+import {Flags} from '@oclif/core'
+import type {ListEnvelope, Refund} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {listFlags} from '../../base/flags.js'
+import type {ListRefundsParams} from '../../client/params.js'
+import {refundColumns} from '../../output/disputes.js'
+
+export default class RefundsList extends GwCommand<typeof RefundsList> {
+  static override summary = 'List refunds, newest first.'
+  static override description = 'Shows one page (20 by default). Page on with --starting-after, or fetch every page with --all.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    {description: 'The refunds of one payment', command: '<%= config.bin %> <%= command.id %> --payment pay_123'},
+    {description: 'Failed refunds, every page, as NDJSON', command: '<%= config.bin %> <%= command.id %> --status failed --all --json'},
+  ]
+
+  static override flags = {
+    payment: Flags.string({description: 'Only refunds of this payment (pay_...).'}),
+    status: Flags.string({description: 'Only refunds in this status.', options: ['pending', 'succeeded', 'failed']}),
+    ...listFlags,
+  }
+
+  async run(): Promise<ListEnvelope<Refund> | Refund[]> {
+    const f = this.flags
+    const params: ListRefundsParams = {
+      payment: f.payment,
+      status: f.status as ListRefundsParams['status'],
+      limit: f.limit,
+      starting_after: f['starting-after'],
+      ending_before: f['ending-before'],
+    }
+    const client = await this.client()
+    return this.showList({
+      all: f.all,
+      noun: 'refunds',
+      columns: refundColumns,
+      page: () => client.refunds.list(params),
+      iterate: () => client.refunds.iterate({...params, limit: f.limit ?? 100}),
+    })
+  }
+}

@@ -1,0 +1,36 @@
+import {writeFileSync} from 'node:fs'
+import {Flags} from '@oclif/core'
+import {GwCommand, UsageError} from '../../base/command.js'
+import {idArg} from '../../base/flags.js'
+
+export default class SettlementDownload extends GwCommand<typeof SettlementDownload> {
+  static override summary = 'Download a settlement report as CSV (one row per line, each with the payment reference).'
+  static override description = 'Writes the CSV to --output, or to stdout without it. Amounts are minor units of the row currency.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> stl_123 --output stl_123.csv',
+    {description: 'To stdout, e.g. into another tool', command: '<%= config.bin %> <%= command.id %> stl_123 | column -s, -t'},
+  ]
+
+  static override enableJsonFlag = false
+  static override args = {id: idArg('stl_', 'settlement report', 'List reports with: gw settlement list')}
+  static override flags = {
+    output: Flags.string({char: 'o', description: 'File to write the CSV to (default: stdout).'}),
+  }
+
+  async run(): Promise<{id: string; output: string | null; bytes: number}> {
+    const csv = await (await this.client()).settlementReports.csv(this.args.id)
+    const out = this.flags.output
+    if (!out) {
+      process.stdout.write(csv)
+      return {id: this.args.id, output: null, bytes: Buffer.byteLength(csv)}
+    }
+    try {
+      writeFileSync(out, csv)
+    } catch (error) {
+      throw new UsageError(`Cannot write ${out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`)
+    }
+    const rows = Math.max(0, csv.trimEnd().split('\n').length - 1)
+    this.notice(`Wrote ${out} (${rows} row${rows === 1 ? '' : 's'}).`)
+    return {id: this.args.id, output: out, bytes: Buffer.byteLength(csv)}
+  }
+}

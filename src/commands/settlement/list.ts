@@ -1,0 +1,42 @@
+import {Flags} from '@oclif/core'
+import type {ListEnvelope, SettlementReport} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {currencyFlag, listFlags} from '../../base/flags.js'
+import {UsageError} from '../../base/exit-codes.js'
+import {settlementColumns} from '../../output/settlement.js'
+
+export default class SettlementList extends GwCommand<typeof SettlementList> {
+  static override summary = 'List settlement reports (one per provider, day and currency), newest first.'
+  static override description = 'Reports for a day are built early the next day (engine clock). Each has gross, refunds, fees, net (gross + refunds + fees), adjustments (dispute debits and returns) and the payout amount.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    {description: "One day's EUR reports", command: '<%= config.bin %> <%= command.id %> --date 2025-01-31 --currency EUR'},
+    {description: 'The reports of one provider', command: '<%= config.bin %> <%= command.id %> --provider prov_adyen_eu'},
+  ]
+
+  static override flags = {
+    provider: Flags.string({description: 'Only reports of this provider (prov_...).'}),
+    currency: currencyFlag({description: 'Only reports in this currency.'}),
+    date: Flags.string({
+      description: 'Only reports of this day, YYYY-MM-DD (UTC).',
+      parse: async (input) => {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(input.trim()) || Number.isNaN(Date.parse(input.trim()))) throw new UsageError(`--date "${input}" is not a date.`, 'e.g. --date 2025-01-31')
+        return input.trim()
+      },
+    }),
+    ...listFlags,
+  }
+
+  async run(): Promise<ListEnvelope<SettlementReport> | SettlementReport[]> {
+    const f = this.flags
+    const params = {provider: f.provider, currency: f.currency, date: f.date, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+    const client = await this.client()
+    return this.showList({
+      all: f.all,
+      noun: 'settlement reports',
+      columns: settlementColumns,
+      page: () => client.settlementReports.list(params),
+      iterate: () => client.settlementReports.iterate({...params, limit: f.limit ?? 100}),
+    })
+  }
+}

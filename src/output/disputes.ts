@@ -1,0 +1,107 @@
+// Detail views and table columns for refunds and disputes. Plain text; tables go through
+// ./table.ts (cli-table3 loaded only when drawn).
+import type {Dispute, Refund} from '../api/types.js'
+import {EVIDENCE_BY_REASON, evidenceCoverage, timeLeft} from '../base/disputes.js'
+import type {EvidenceParams} from '../client/params.js'
+import {paintStatus, type Painter} from './color.js'
+import {renderFields} from './detail.js'
+import {formatMoney} from './money.js'
+import type {Columns} from './table.js'
+
+const date = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : '')
+const metadata = (m: Record<string, string> | undefined | null) =>
+  m && Object.keys(m).length ? Object.entries(m).map(([k, v]) => `${k}=${v}`).join(', ') : undefined
+
+// ----- refunds -----
+
+export function renderRefund(r: Refund, p: Painter): string {
+  return renderFields(
+    `${p.bold(r.id)}  ${paintStatus(p, r.status)}${r.livemode ? `  ${p.red('LIVE')}` : ''}`,
+    [
+      ['Amount', formatMoney(r.amount, r.currency)],
+      ['Payment', r.payment],
+      ['Reason', r.reason],
+      ['Failure', r.failure_reason ? p.red(r.failure_reason) : undefined],
+      ['Reference', r.reference],
+      ['Metadata', metadata(r.metadata)],
+      ['Mode', r.livemode ? 'live' : 'test'],
+      ['Created', r.created_at],
+    ],
+    p,
+  )
+}
+
+export function refundHint(r: Refund): string | undefined {
+  if (r.status === 'pending') return `Pending until the rail answers (refund.succeeded or refund.failed). Check it with: gw refunds get ${r.id}`
+  if (r.status === 'failed') return `The amount is refundable again on ${r.payment}.`
+  return undefined
+}
+
+export const refundColumns: Columns<Refund> = {
+  head: ['ID', 'STATUS', 'AMOUNT', 'PAYMENT', 'REASON', 'CREATED'],
+  row: (x, p) => [x.id, paintStatus(p, x.status), formatMoney(x.amount, x.currency), x.payment, x.reason ?? '', date(x.created_at)],
+}
+
+// ----- disputes -----
+
+export function disputeColumns(now: Date): Columns<Dispute> {
+  return {
+    head: ['ID', 'STATUS', 'AMOUNT', 'REASON', 'STAGE', 'DUE', 'TIME LEFT', 'PAYMENT'],
+    row: (x, p) => {
+      const left = timeLeft(x, now)
+      const painted = left.startsWith('overdue') ? p.red(left) : left.endsWith('left') && Date.parse(x.evidence_due_by ?? '') - now.getTime() < 86_400_000 ? p.yellow(left) : left.startsWith('none') ? p.dim(left) : left
+      return [x.id, paintStatus(p, x.status), formatMoney(x.amount, x.currency), x.reason, x.stage, date(x.evidence_due_by), painted, x.payment]
+    },
+  }
+}
+
+/** The checklist of the keys that suit the reason, marked [x] where the fields cover them. */
+export function renderChecklist(reason: Dispute['reason'], ev: {fields: Record<string, string>; files: string[]} | null | undefined, p: Painter): string[] {
+  const cov = evidenceCoverage(reason, ev?.fields)
+  const width = Math.max(...cov.checklist.map((c) => c.key.length))
+  const lines = cov.checklist.map((c) => `  ${c.covered ? p.green('[x]') : p.yellow('[ ]')} ${c.key.padEnd(width)}  ${p.dim(c.hint)}`)
+  if (cov.extra.length) lines.push(`  ${p.dim('also:')} ${cov.extra.join(', ')}`)
+  if (ev?.files.length) for (const f of ev.files) lines.push(`  ${p.dim('file:')} ${f}`)
+  const attached = EVIDENCE_BY_REASON[reason]?.attached ?? []
+  if (attached.length) lines.push(`  ${p.dim(`attached automatically from the payment: ${attached.join(', ')}`)}`)
+  return lines
+}
+
+export function renderDispute(dp: Dispute, now: Date, p: Painter): string {
+  const due = dp.evidence_due_by ? `${dp.evidence_due_by} (${timeLeft(dp, now)})` : timeLeft(dp, now)
+  const head = renderFields(
+    `${p.bold(dp.id)}  ${paintStatus(p, dp.status)}${dp.livemode ? `  ${p.red('LIVE')}` : ''}`,
+    [
+      ['Amount', formatMoney(dp.amount, dp.currency)],
+      ['Payment', dp.payment],
+      ['Reason', dp.reason],
+      ['Stage', dp.stage],
+      ['Evidence due', due],
+      ['Mode', dp.livemode ? 'live' : 'test'],
+      ['Created', dp.created_at],
+    ],
+    p,
+  )
+  const advice = EVIDENCE_BY_REASON[dp.reason]?.advice
+  const lines = ['', `${p.bold(`Evidence for ${dp.reason}`)}${advice ? `: ${advice}` : ''}`]
+  if (dp.evidence) lines.push(p.dim(`  submitted ${dp.evidence.submitted_at} at the ${dp.stage} stage`))
+  else if (dp.status === 'needs_response') lines.push(p.dim(`  nothing submitted at the ${dp.stage} stage yet`))
+  lines.push(...renderChecklist(dp.reason, dp.evidence, p))
+  if (dp.evidence) for (const [k, v] of Object.entries(dp.evidence.fields)) lines.push(`  ${p.dim(`${k}:`)} ${v}`)
+  return [head, ...lines].join('\n')
+}
+
+/** What will be submitted, with its coverage, before a confirmation. */
+export function renderEvidencePreview(dp: Dispute, ev: EvidenceParams, p: Painter): string {
+  const lines = [
+    `${p.bold(`Evidence for ${dp.id}`)} (${dp.reason}, ${formatMoney(dp.amount, dp.currency)}, ${dp.stage} stage)`,
+    ...Object.entries(ev.fields).map(([k, v]) => `  ${k} = ${v}`),
+    ...ev.files.map((f) => `  file ${f}`),
+    '',
+    'Checklist for the reason:',
+    ...renderChecklist(dp.reason, {fields: ev.fields, files: []}, p),
+    '',
+    p.yellow(`One submission per stage: once sent, ${dp.id} goes to under_review and nothing can be added or changed at the ${dp.stage} stage.`),
+  ]
+  return lines.join('\n')
+}

@@ -1,0 +1,208 @@
+// Ink form for `gw disputes evidence` on a terminal: the dispute (reason, amount, stage,
+// deadline), a checklist of the recognized keys that suit its reason, key/value entry, HTTPS
+// file URLs, then a preview that explains the one-submission-per-stage rule and submits only
+// on "y". Imported only through ./evidence.ts (behind the render gate).
+import {Box, render, Text, useApp, useInput} from 'ink'
+import TextInput from 'ink-text-input'
+import {useState} from 'react'
+import type {Dispute} from '../api/types.js'
+import {EVIDENCE_BY_REASON, evidenceCoverage, isHttpsUrl, timeLeft} from '../base/disputes.js'
+import type {EvidenceParams} from '../client/params.js'
+import {formatMoney} from '../output/money.js'
+
+type Step = 'key' | 'value' | 'file' | 'preview' | 'done'
+
+export interface EvidenceFormProps {
+  dispute: Dispute
+  now: Date
+  onDone: (result: EvidenceParams | null) => void
+}
+
+const MAX_KEY = 100
+
+export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
+  const {exit} = useApp()
+  const [step, setStep] = useState<Step>('key')
+  const [fields, setFields] = useState<Record<string, string>>({})
+  const [files, setFiles] = useState<string[]>([])
+  const [input, setInput] = useState('')
+  const [currentKey, setCurrentKey] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [outcome, setOutcome] = useState<'submitted' | 'canceled' | null>(null)
+
+  const cov = evidenceCoverage(dp.reason, fields)
+  const info = EVIDENCE_BY_REASON[dp.reason]
+  const empty = Object.keys(fields).length === 0 && files.length === 0
+
+  const finish = (result: EvidenceParams | null) => {
+    setOutcome(result ? 'submitted' : 'canceled')
+    setError(null)
+    setStep('done')
+    onDone(result)
+    setTimeout(() => exit(), 0)
+  }
+
+  const go = (next: Step) => {
+    setError(null)
+    setInput('')
+    setStep(next)
+  }
+
+  useInput((ch, key) => {
+    if (step === 'done') return
+    if (key.ctrl && ch === 'c') return finish(null)
+    if (key.escape) {
+      if (step === 'value') return go('key')
+      return finish(null)
+    }
+    if (step !== 'preview') return
+    const c = ch.toLowerCase()
+    if (c === 'y') {
+      if (empty) return setError('Nothing to submit yet: press e and add a field or a file.')
+      return finish({fields, files})
+    }
+    if (c === 'e') return go('key')
+    if (c === 'n') return finish(null)
+  })
+
+  const onKey = (raw: string) => {
+    const text = raw.trim()
+    if (text === '') return go('file')
+    let key = text
+    if (/^\d+$/.test(text)) {
+      const picked = cov.checklist[Number(text) - 1]
+      if (!picked) return setError(`Pick 1 to ${cov.checklist.length}, or type a key.`)
+      key = picked.key
+    }
+    if (key.length > MAX_KEY) return setError(`A key has at most ${MAX_KEY} characters.`)
+    setCurrentKey(key)
+    setError(null)
+    setInput(fields[key] ?? '')
+    setStep('value')
+  }
+
+  const onValue = (raw: string) => {
+    const next = {...fields}
+    if (raw.trim() === '') delete next[currentKey]
+    else next[currentKey] = raw
+    setFields(next)
+    go('key')
+  }
+
+  const onFile = (raw: string) => {
+    const text = raw.trim()
+    if (text === '') return go('preview')
+    if (!isHttpsUrl(text)) {
+      setInput('')
+      return setError(`Not an HTTPS URL: ${text}. Evidence files are https:// links the service can fetch; type it again.`)
+    }
+    if (!files.includes(text)) setFiles([...files, text])
+    setError(null)
+    setInput('')
+  }
+
+  const due = dp.evidence_due_by ? `${dp.evidence_due_by.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z')} (${timeLeft(dp, now)})` : timeLeft(dp, now)
+
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>Dispute {dp.id}</Text> · reason <Text bold>{dp.reason}</Text> · <Text bold>{formatMoney(dp.amount, dp.currency)}</Text> · stage{' '}
+        <Text bold>{dp.stage}</Text>
+      </Text>
+      <Text>
+        Respond by <Text color="yellow">{due}</Text> · payment {dp.payment}
+      </Text>
+      <Text dimColor>{info?.advice}</Text>
+      <Box flexDirection="column" marginTop={1}>
+        <Text bold>Checklist for {dp.reason}:</Text>
+        {cov.checklist.map((c, i) => (
+          <Text key={c.key}>
+            {' '}
+            {i + 1}. {c.covered ? <Text color="green">[x]</Text> : <Text color="yellow">[ ]</Text>} {c.key} <Text dimColor>{c.hint}</Text>
+          </Text>
+        ))}
+        {info && info.attached.length > 0 ? <Text dimColor> attached automatically from the payment: {info.attached.join(', ')}</Text> : null}
+      </Box>
+      <Box flexDirection="column" marginTop={1}>
+        <Text bold>Fields:</Text>
+        {Object.keys(fields).length === 0 ? <Text dimColor> none yet</Text> : null}
+        {Object.entries(fields).map(([k, v]) => (
+          <Text key={k}>
+            {' '}
+            {k} = {v}
+          </Text>
+        ))}
+        <Text bold>Files:</Text>
+        {files.length === 0 ? <Text dimColor> none yet</Text> : null}
+        {files.map((f) => (
+          <Text key={f}> {f}</Text>
+        ))}
+      </Box>
+      <Box flexDirection="column" marginTop={1}>
+        {step === 'key' ? (
+          <>
+            <Box>
+              <Text color="cyan">Field key </Text>
+              <Text dimColor>(1-{cov.checklist.length} picks from the checklist; Enter on empty goes on to files): </Text>
+              <TextInput value={input} onChange={setInput} onSubmit={onKey} />
+            </Box>
+          </>
+        ) : null}
+        {step === 'value' ? (
+          <Box>
+            <Text color="cyan">Value for {currentKey}</Text>
+            <Text dimColor> (empty removes it; Esc goes back): </Text>
+            <TextInput value={input} onChange={setInput} onSubmit={onValue} />
+          </Box>
+        ) : null}
+        {step === 'file' ? (
+          <Box>
+            <Text color="cyan">File URL </Text>
+            <Text dimColor>(https://...; Enter on empty goes on to the preview): </Text>
+            <TextInput value={input} onChange={setInput} onSubmit={onFile} />
+          </Box>
+        ) : null}
+        {step === 'preview' ? (
+          <Box flexDirection="column">
+            <Text bold>Preview</Text>
+            <Text>
+              {' '}
+              Covers: {cov.checklist.filter((c) => c.covered).map((c) => c.key).join(', ') || 'none of the checklist'}
+              {cov.missing.length ? ` · missing: ${cov.missing.join(', ')}` : ''}
+              {cov.extra.length ? ` · also: ${cov.extra.join(', ')}` : ''} · {files.length} file{files.length === 1 ? '' : 's'}
+            </Text>
+            <Text color="yellow">
+              One submission per stage: once submitted, {dp.id} goes to under_review and nothing can be added or changed at the {dp.stage} stage.
+              {cov.missing.length ? ' Missing keys cannot be sent later.' : ''}
+            </Text>
+            <Text>
+              <Text color="cyan">Submit this evidence?</Text> y = submit · e = edit · n = cancel
+            </Text>
+          </Box>
+        ) : null}
+        {step === 'done' ? <Text>{outcome === 'submitted' ? 'Submitting evidence…' : 'Canceled; nothing was submitted.'}</Text> : null}
+        {error ? <Text color="red">{error}</Text> : null}
+        {step !== 'done' && step !== 'preview' ? <Text dimColor>Esc cancels{step === 'value' ? ' (here: back to the key)' : ''}.</Text> : null}
+      </Box>
+    </Box>
+  )
+}
+
+/** Renders the form and resolves with the evidence to submit, or null when canceled. */
+export async function mountEvidenceForm(opts: {
+  dispute: Dispute
+  now: Date
+  stdout?: NodeJS.WriteStream
+  stdin?: NodeJS.ReadStream
+}): Promise<EvidenceParams | null> {
+  let result: EvidenceParams | null = null
+  const instance = render(<EvidenceForm dispute={opts.dispute} now={opts.now} onDone={(r) => (result = r)} />, {
+    stdout: opts.stdout ?? process.stderr,
+    stdin: opts.stdin ?? process.stdin,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  })
+  await instance.waitUntilExit()
+  instance.cleanup()
+  return result
+}
