@@ -3,7 +3,8 @@
 // of spec §7/§8: 429 waits Retry-After, 5xx and connection errors back off exponentially
 // with jitter, a bounded number of times.
 import {randomUUID} from 'node:crypto'
-import {Agent, request, type Dispatcher} from 'undici'
+import {Writable} from 'node:stream'
+import {Agent, request, stream, type Dispatcher} from 'undici'
 import type {ListEnvelope} from '../api/types.js'
 import {ApiError, isRetryableNetworkCode, NetworkError, toNetworkError} from './errors.js'
 import {backoffDelay, retryAfterDelay} from './retry.js'
@@ -193,6 +194,52 @@ export class HttpClient {
       err.retries = attempt
       throw err
     }
+  }
+
+  /**
+   * A long-lived GET (Server-Sent Events): no retries (the caller reconnects), the body handed
+   * to `onChunk` as it arrives. Resolves when the server ends the body; a non-2xx answer
+   * throws ApiError, a failed connection NetworkError, `signal` aborts it.
+   */
+  async openStream(
+    path: string,
+    opts: {query?: Query; headers?: Record<string, string>; signal?: AbortSignal; onOpen?: (status: number) => void; onChunk: (chunk: Buffer) => void},
+  ): Promise<void> {
+    const url = this.url(path, opts.query)
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.apiKey}`,
+      accept: 'text/event-stream',
+      'user-agent': this.userAgent,
+      'service-version': 'v1',
+      'cache-control': 'no-cache',
+      ...opts.headers,
+    }
+    this.log?.(`> GET ${new URL(url).pathname + new URL(url).search} (stream)`)
+    let status = 0
+    let requestId: string | null = null
+    let contentType: string | null = null
+    let errorText = ''
+    try {
+      await stream(url, {method: 'GET', headers, dispatcher: this.dispatcher, signal: opts.signal, opaque: null}, ({statusCode, headers: h}) => {
+        status = statusCode
+        requestId = header(h as Record<string, string | string[] | undefined>, 'request-id')
+        contentType = header(h as Record<string, string | string[] | undefined>, 'content-type')
+        const ok = statusCode >= 200 && statusCode < 300
+        this.log?.(`< ${statusCode}${requestId ? ` request_id=${requestId}` : ''}`)
+        if (ok) opts.onOpen?.(statusCode)
+        return new Writable({
+          write(chunk: Buffer, _enc, cb) {
+            if (ok) opts.onChunk(chunk)
+            else if (errorText.length < 65_536) errorText += chunk.toString('utf8')
+            cb()
+          },
+        })
+      })
+    } catch (error) {
+      if ((error as Error)?.name === 'AbortError' || opts.signal?.aborted) throw error
+      throw toNetworkError(error, url)
+    }
+    if (status < 200 || status >= 300) throw ApiError.fromResponse(status, parseBody(errorText, contentType), {requestId})
   }
 
   private async wait(ms: number, attempt: number) {

@@ -15,6 +15,8 @@ export interface Profile {
   key_storage?: KeyStorage
   /** the engine data dir, for a profile made by `gw login --local` */
   data_dir?: string
+  /** `gw listen`'s signing secret (whsec_...), created on first use and kept */
+  listen_secret?: string
 }
 
 export interface ConfigData {

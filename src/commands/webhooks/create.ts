@@ -1,0 +1,43 @@
+import {Flags} from '@oclif/core'
+import type {WebhookEndpoint} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
+import {parseMetadata} from '../../base/parse.js'
+import {renderEndpoint, renderSecretNotice} from '../../events/format.js'
+import {enabledEvents, urlFlag} from '../../events/webhook-flags.js'
+
+export default class WebhooksCreate extends GwCommand<typeof WebhooksCreate> {
+  static override summary = 'Create a webhook endpoint; prints its signing secret once.'
+  static override description = `The endpoint receives every event type in --events (default: all, *). Each delivery is signed with the endpoint's whsec_ secret in the Service-Signature header; verify it with the package's verifySignature() or \`gw webhooks verify\`.
+In test mode the engine delivers to loopback HTTPS URLs (https://localhost:...) without checking their certificate, so a self-signed local receiver works.`
+
+  static override examples = [
+    {description: 'Every event', command: '<%= config.bin %> <%= command.id %> --url https://shop.example/webhooks'},
+    {description: 'Payments and refund failures only', command: "<%= config.bin %> <%= command.id %> --url https://shop.example/webhooks --events 'payment.*' --events refund.failed"},
+    {description: 'A local HTTPS receiver, secret into a file', command: '<%= config.bin %> <%= command.id %> --url https://localhost:4443/hook --json | jq -r .secret > .whsec'},
+  ]
+
+  static override flags = {
+    url: urlFlag({required: true}),
+    events: Flags.string({description: "Event types to deliver: *, types, or prefixes like 'payment.*'; comma-separated or repeated (default *).", multiple: true}),
+    description: Flags.string({description: 'What the endpoint is for.'}),
+    metadata: metadataFlag,
+    'idempotency-key': idempotencyKeyFlag(),
+  }
+
+  async run(): Promise<WebhookEndpoint> {
+    const f = this.flags
+    const metadata = parseMetadata(f.metadata)
+    const ep = await (await this.client()).webhookEndpoints.create(
+      {url: f.url, enabled_events: enabledEvents(f.events) ?? ['*'], ...(f.description ? {description: f.description} : {}), ...(metadata ? {metadata} : {})},
+      {idempotencyKey: f['idempotency-key']},
+    )
+    this.rememberSecret(ep.secret)
+    if (!this.json) {
+      this.print(renderEndpoint(ep, this.color))
+      this.print('')
+      if (ep.secret) this.print(renderSecretNotice(ep.secret, this.color))
+    }
+    return ep
+  }
+}

@@ -1,0 +1,33 @@
+import {Flags} from '@oclif/core'
+import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {idArg, listFlags} from '../../base/flags.js'
+import {deliveryColumns} from '../../events/format.js'
+
+export default class WebhooksDeliveries extends GwCommand<typeof WebhooksDeliveries> {
+  static override summary = "List an endpoint's deliveries with their attempts, newest first."
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> wh_123',
+    '<%= config.bin %> <%= command.id %> wh_123 --status failed_retrying',
+    {description: 'The last attempt of each, as NDJSON', command: "<%= config.bin %> <%= command.id %> wh_123 --all --json | jq -c '{id, status, last: .attempts[-1]}'"},
+  ]
+
+  static override args = {id: idArg('wh_', 'webhook endpoint', 'List them with: gw webhooks list')}
+  static override flags = {
+    status: Flags.string({description: 'Only deliveries in this state.', options: ['pending', 'succeeded', 'failed_retrying', 'undeliverable']}),
+    ...listFlags,
+  }
+
+  async run(): Promise<ListEnvelope<WebhookDelivery> | WebhookDelivery[]> {
+    const f = this.flags
+    const params = {status: f.status, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+    const client = await this.client()
+    return this.showList({
+      all: f.all,
+      noun: 'deliveries',
+      columns: deliveryColumns,
+      page: () => client.webhookEndpoints.deliveries(this.args.id, params),
+      iterate: () => client.paginate<WebhookDelivery>(`/webhook_endpoints/${encodeURIComponent(this.args.id)}/deliveries`, {...params, limit: f.limit ?? 100}),
+    })
+  }
+}

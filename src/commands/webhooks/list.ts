@@ -1,0 +1,27 @@
+import {Flags} from '@oclif/core'
+import type {ListEnvelope, WebhookEndpoint} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {listFlags} from '../../base/flags.js'
+import {endpointColumns} from '../../events/format.js'
+
+export default class WebhooksList extends GwCommand<typeof WebhooksList> {
+  static override summary = 'List webhook endpoints, newest first.'
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --disabled', '<%= config.bin %> <%= command.id %> --all --json']
+  static override flags = {
+    disabled: Flags.boolean({description: 'Only disabled endpoints (--no-disabled: only enabled ones).', allowNo: true}),
+    ...listFlags,
+  }
+
+  async run(): Promise<ListEnvelope<WebhookEndpoint> | WebhookEndpoint[]> {
+    const f = this.flags
+    const params = {disabled: f.disabled, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+    const client = await this.client()
+    return this.showList({
+      all: f.all,
+      noun: 'webhook endpoints',
+      columns: endpointColumns,
+      page: () => client.webhookEndpoints.list(params),
+      iterate: () => client.webhookEndpoints.iterate({...params, limit: f.limit ?? 100}),
+    })
+  }
+}

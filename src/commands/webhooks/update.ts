@@ -1,0 +1,48 @@
+import {Flags} from '@oclif/core'
+import type {WebhookEndpoint} from '../../api/types.js'
+import {GwCommand, UsageError} from '../../base/command.js'
+import {idArg, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
+import {parseMetadata} from '../../base/parse.js'
+import type {UpdateWebhookEndpointParams} from '../../client/index.js'
+import {renderEndpoint} from '../../events/format.js'
+import {enabledEvents, urlFlag} from '../../events/webhook-flags.js'
+
+export default class WebhooksUpdate extends GwCommand<typeof WebhooksUpdate> {
+  static override summary = 'Change a webhook endpoint: URL, event types, description, or disable/enable it.'
+  static override description = '--events replaces the whole list. Re-enabling an endpoint (or giving it a new URL) starts its delivery health afresh.'
+  static override examples = [
+    "<%= config.bin %> <%= command.id %> wh_123 --events 'payment.*' --events 'dispute.*'",
+    '<%= config.bin %> <%= command.id %> wh_123 --url https://shop.example/hooks/v2',
+    '<%= config.bin %> <%= command.id %> wh_123 --disable',
+    '<%= config.bin %> <%= command.id %> wh_123 --enable',
+  ]
+
+  static override args = {id: idArg('wh_', 'webhook endpoint', 'List them with: gw webhooks list')}
+  static override flags = {
+    url: urlFlag(),
+    events: Flags.string({description: "Replace the event types: *, types, or prefixes like 'payment.*'.", multiple: true}),
+    description: Flags.string({description: 'New description ("" clears it).'}),
+    metadata: metadataFlag,
+    disable: Flags.boolean({description: 'Stop deliveries to this endpoint.', exclusive: ['enable']}),
+    enable: Flags.boolean({description: 'Resume deliveries to a disabled endpoint.', exclusive: ['disable']}),
+    'idempotency-key': idempotencyKeyFlag(),
+  }
+
+  async run(): Promise<WebhookEndpoint> {
+    const f = this.flags
+    const body: UpdateWebhookEndpointParams = {}
+    if (f.url !== undefined) body.url = f.url
+    const events = enabledEvents(f.events)
+    if (events) body.enabled_events = events
+    if (f.description !== undefined) body.description = f.description === '' ? null : f.description
+    const metadata = parseMetadata(f.metadata)
+    if (metadata) body.metadata = metadata
+    if (f.disable) body.disabled = true
+    if (f.enable) body.disabled = false
+    if (Object.keys(body).length === 0)
+      throw new UsageError('Nothing to change.', 'Pass --url, --events, --description, --metadata, --disable or --enable.')
+    const ep = await (await this.client()).webhookEndpoints.update(this.args.id, body, {idempotencyKey: f['idempotency-key']})
+    this.print(renderEndpoint(ep, this.color))
+    return ep
+  }
+}

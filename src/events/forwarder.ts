@@ -1,0 +1,273 @@
+// `gw listen`'s delivery side: POSTs each event's JSON to a local URL, signed like a real
+// webhook (Service-Signature with the listen secret, at the local clock), retries with backoff,
+// and reports every attempt. A target that refuses connections is "down": the forwarder says so
+// once, keeps the events and retries them until it is back (they are never dropped). A target
+// that answers with an error gets a few retries, then the event is given up on. The cursor it
+// reports only moves over a prefix of events that are all finished, so a restart from it loses
+// nothing (it may forward an event twice; event.id is the deduplication key).
+import {performance} from 'node:perf_hooks'
+import {Agent, request, type Dispatcher} from 'undici'
+import {UsageError} from '../base/exit-codes.js'
+import {SIGNATURE_HEADER, signatureHeader} from '../webhooks/signature.js'
+import type {FeedEvent} from './feed.js'
+import {abortableSleep} from './feed.js'
+
+export interface DeliveryResult {
+  object: 'listen_delivery'
+  event: string
+  type: string
+  url: string
+  attempt: number
+  ok: boolean
+  status_code: number | null
+  /** null when the target answered; otherwise connection_refused, timeout, tls_error, dns_error, connection_error */
+  error: string | null
+  error_message: string | null
+  latency_ms: number
+  backfilled: boolean
+  /** when the next attempt is due (ms from now); null when this was the last one */
+  retry_in_ms: number | null
+  at: string
+}
+
+export interface ForwarderOptions {
+  url: URL
+  secret: string
+  headers?: Record<string, string>
+  /** accept any certificate from an https:// target (a self-signed local server) */
+  skipVerify?: boolean
+  onResult: (r: DeliveryResult) => void
+  /** the target stopped accepting connections (said once until it is back) */
+  onDown?: (reason: string, held: number) => void
+  onUp?: (held: number) => void
+  /** every event up to `id` is finished */
+  onCursor?: (id: string) => void
+  signal: AbortSignal
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+  /** attempts for an event the target answered with an error; default 5 */
+  maxAttempts?: number
+  /** delays between attempts, the last repeating; default 1 s, 2 s, 5 s, 10 s, 30 s */
+  backoffMs?: readonly number[]
+  timeoutMs?: number
+  concurrency?: number
+  userAgent?: string
+  dispatcher?: Dispatcher
+}
+
+const DEFAULT_BACKOFF = [1000, 2000, 5000, 10_000, 30_000]
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0)$/i
+
+/**
+ * `--forward-to`: `localhost:3000/webhooks`, `:3000/hooks`, `3000`, `http://...` or `https://...`.
+ * Without a scheme, loopback hosts get http and other hosts https.
+ */
+export function parseForwardTo(input: string): URL {
+  let text = input.trim()
+  if (/^\d+(\/|$)/.test(text)) text = `localhost:${text}`
+  if (text.startsWith(':')) text = `localhost${text}`
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    const host = text.split(/[/:?#]/)[0] ?? ''
+    text = `${LOOPBACK.test(host) ? 'http' : 'https'}://${text}`
+  }
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new UsageError(`--forward-to "${input}" is not a URL.`, 'e.g. --forward-to localhost:3000/webhooks or --forward-to https://localhost:8443/hook')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--forward-to "${input}" must be http:// or https://, not ${url.protocol}//.`)
+  if (!url.hostname) throw new UsageError(`--forward-to "${input}" names no host.`)
+  return url
+}
+
+/** `--headers "K: V"` values -> a header map; rejects malformed ones. */
+export function parseHeaders(values: string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const v of values ?? []) {
+    for (const part of v.split(/,(?=\s*[A-Za-z0-9-]+\s*:)/)) {
+      const i = part.indexOf(':')
+      const k = i > 0 ? part.slice(0, i).trim() : ''
+      if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(k))
+        throw new UsageError(`--headers "${v}" is not Key:Value.`, 'e.g. --headers "X-Env: dev" (repeat the flag, or separate with commas)')
+      out[k.toLowerCase()] = part.slice(i + 1).trim()
+    }
+  }
+  return out
+}
+
+function classify(e: unknown): {error: string; message: string} {
+  const err = e as {name?: string; code?: string; message?: string; cause?: {code?: string; message?: string}}
+  const code = err.cause?.code ?? err.code ?? ''
+  const message = err.cause?.message ?? err.message ?? String(e)
+  if (code === 'ECONNREFUSED') return {error: 'connection_refused', message: 'connection refused'}
+  if (err.name === 'AbortError' || err.name === 'TimeoutError' || /TIMEOUT/.test(code) || code === 'ETIMEDOUT') return {error: 'timeout', message: 'no response in time'}
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return {error: 'dns_error', message: `cannot resolve the host (${code})`}
+  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL|EPROTO)/.test(code) || /certificate|TLS|SSL/i.test(message))
+    return {error: 'tls_error', message: `${message}${/self.signed|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED/i.test(code + message) ? ' (a self-signed local server? add --skip-verify)' : ''}`}
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return {error: 'connection_error', message: `connection reset (${code})`}
+  return {error: 'connection_error', message: code ? `${code}: ${message}` : message}
+}
+
+/** Errors that mean "nothing is listening there right now": hold the event and keep trying. */
+const DOWN = new Set(['connection_refused', 'connection_error'])
+
+interface Slot {
+  id: string
+  done: boolean
+}
+
+export class Forwarder {
+  private readonly agent: Dispatcher
+  private readonly ownsAgent: boolean
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>
+  private order: Slot[] = []
+  private waiting: (() => void)[] = []
+  private active = 0
+  private down = false
+  private inflight = new Set<Promise<void>>()
+
+  constructor(private o: ForwarderOptions) {
+    this.sleep = o.sleep ?? abortableSleep
+    if (o.dispatcher) {
+      this.agent = o.dispatcher
+      this.ownsAgent = false
+    } else {
+      const t = o.timeoutMs ?? 10_000
+      this.agent = new Agent({headersTimeout: t, bodyTimeout: t, keepAliveTimeout: 4000, connect: {timeout: t, rejectUnauthorized: !o.skipVerify}})
+      this.ownsAgent = true
+    }
+  }
+
+  /** Events waiting or in flight. */
+  get pending(): number {
+    return this.order.filter((s) => !s.done).length
+  }
+
+  /** Queues an event; deliveries start in arrival order, a few at a time. */
+  push(fe: FeedEvent): void {
+    const slot: Slot = {id: fe.event.id, done: false}
+    this.order.push(slot)
+    const p = this.deliver(fe).finally(() => {
+      slot.done = true
+      this.inflight.delete(p)
+      this.advanceCursor()
+    })
+    this.inflight.add(p)
+  }
+
+  /** Waits for every queued event (tests; a clean shutdown gives up at the signal). */
+  async idle(): Promise<void> {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight])
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.inflight])
+    if (this.ownsAgent) await this.agent.close().catch(() => {})
+  }
+
+  private advanceCursor() {
+    let last: string | undefined
+    while (this.order.length && this.order[0]!.done) last = this.order.shift()!.id
+    if (last && !this.o.signal.aborted) this.o.onCursor?.(last)
+  }
+
+  private async acquire() {
+    const limit = this.o.concurrency ?? 4
+    if (this.active < limit) {
+      this.active++
+      return
+    }
+    await new Promise<void>((r) => this.waiting.push(r))
+  }
+
+  private release() {
+    const next = this.waiting.shift()
+    if (next) next()
+    else this.active--
+  }
+
+  private async deliver(fe: FeedEvent): Promise<void> {
+    const {signal} = this.o
+    const delays = this.o.backoffMs ?? DEFAULT_BACKOFF
+    const maxAttempts = this.o.maxAttempts ?? 5
+    await this.acquire()
+    try {
+      let answeredFailures = 0
+      let downRetries = 0
+      for (let attempt = 1; !signal.aborted; attempt++) {
+        const r = await this.attempt(fe, attempt)
+        if (signal.aborted) return
+        if (r.ok) {
+          if (this.down) {
+            this.down = false
+            this.o.onUp?.(this.pending)
+          }
+          this.o.onResult(r)
+          return
+        }
+        const isDown = r.error !== null && DOWN.has(r.error)
+        if (isDown) {
+          downRetries++
+          r.retry_in_ms = delays[Math.min(downRetries - 1, delays.length - 1)]!
+          if (!this.down) {
+            this.down = true
+            this.o.onDown?.(r.error_message ?? r.error!, this.pending)
+            this.o.onResult(r)
+          }
+          // while down, only the first failure is reported; the rest wait quietly
+        } else {
+          if (r.status_code !== null && this.down) {
+            this.down = false
+            this.o.onUp?.(this.pending)
+          }
+          answeredFailures++
+          r.retry_in_ms = answeredFailures >= maxAttempts ? null : delays[Math.min(answeredFailures - 1, delays.length - 1)]!
+          this.o.onResult(r)
+          if (r.retry_in_ms === null) return
+        }
+        await this.sleep(r.retry_in_ms!, signal)
+      }
+    } finally {
+      this.release()
+    }
+  }
+
+  private async attempt(fe: FeedEvent, attempt: number): Promise<DeliveryResult> {
+    const body = fe.raw
+    const started = performance.now()
+    const at = new Date()
+    const base = {
+      object: 'listen_delivery' as const,
+      event: fe.event.id,
+      type: fe.event.type,
+      url: this.o.url.toString(),
+      attempt,
+      backfilled: fe.backfilled,
+      retry_in_ms: null,
+      at: at.toISOString(),
+    }
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': this.o.userAgent ?? 'gw-listen',
+      ...this.o.headers,
+      [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(this.o.secret, body, Math.floor(at.getTime() / 1000)),
+    }
+    const ac = new AbortController()
+    const stop = () => ac.abort()
+    this.o.signal.addEventListener('abort', stop, {once: true})
+    const timer = setTimeout(stop, this.o.timeoutMs ?? 10_000)
+    try {
+      const res = await request(this.o.url, {method: 'POST', headers, body, dispatcher: this.agent, signal: ac.signal})
+      await res.body.dump({limit: 65_536}).catch(() => {})
+      const ok = res.statusCode >= 200 && res.statusCode < 300
+      return {...base, ok, status_code: res.statusCode, error: null, error_message: null, latency_ms: Math.round(performance.now() - started)}
+    } catch (e) {
+      const {error, message} = classify(e)
+      return {...base, ok: false, status_code: null, error, error_message: message, latency_ms: Math.round(performance.now() - started)}
+    } finally {
+      clearTimeout(timer)
+      this.o.signal.removeEventListener('abort', stop)
+    }
+  }
+}

@@ -1,0 +1,35 @@
+// Flags shared by `gw webhooks create|update`.
+import {Flags} from '@oclif/core'
+import {UsageError} from '../base/exit-codes.js'
+import {EVENT_TYPES} from './flags.js'
+
+export const urlFlag = Flags.custom<string>({
+  description: 'HTTPS URL the events are POSTed to.',
+  parse: async (input) => {
+    let u: URL
+    try {
+      u = new URL(input.trim())
+    } catch {
+      throw new UsageError(`--url "${input}" is not an absolute URL.`, 'e.g. --url https://shop.example/webhooks')
+    }
+    if (u.protocol !== 'https:')
+      throw new UsageError(`--url must be https: webhooks are delivered over TLS only.`, `Use https://${u.host}${u.pathname}; for a plain-HTTP local server use \`gw listen --forward-to ${u.host}${u.pathname}\`.`)
+    return u.toString()
+  },
+})
+
+/** `--events` for endpoints: `*`, event types, `prefix.*`; comma-separated or repeated. */
+export function enabledEvents(values: string[] | undefined): string[] | undefined {
+  if (!values) return undefined
+  const out: string[] = []
+  for (const v of values)
+    for (const raw of v.split(',')) {
+      const t = raw.trim()
+      if (!t) continue
+      if (t !== '*' && !/^[a-z_]+(\.[a-z_]+)*(\.\*)?$/.test(t))
+        throw new UsageError(`--events "${t}" is not an event type.`, `Use *, a prefix such as payment.*, or types: ${EVENT_TYPES.join(', ')}.`)
+      if (!out.includes(t)) out.push(t)
+    }
+  if (out.length === 0) throw new UsageError('--events needs at least one event type, or * for all.')
+  return out
+}

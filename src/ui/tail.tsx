@@ -1,0 +1,164 @@
+// The `gw events tail` view: a live table of events (time, type, object id, status, amount),
+// newest at the bottom, following new events unless you moved up; Enter shows the selected
+// event's JSON; space pauses; q quits. Imported only behind the render gate (src/ui/gate.ts).
+import {Box, render, Text, useApp, useInput, useStdin, useStdout} from 'ink'
+import {useEffect, useState, useSyncExternalStore} from 'react'
+import type {TailModel, TailRow} from '../events/tail-model.js'
+
+const STATUS_COLORS: Record<string, string> = {
+  succeeded: 'green',
+  won: 'green',
+  active: 'green',
+  failed: 'red',
+  lost: 'red',
+  disabled: 'red',
+  rejected: 'red',
+  canceled: 'gray',
+  accepted: 'gray',
+  requires_action: 'yellow',
+  requires_capture: 'yellow',
+  requires_confirmation: 'yellow',
+  needs_response: 'yellow',
+  degraded: 'yellow',
+  pending: 'cyan',
+  processing: 'cyan',
+  under_review: 'cyan',
+}
+
+function cell(text: string, width: number): string {
+  if (width <= 0) return ''
+  if (text.length > width) return width > 1 ? `${text.slice(0, width - 1)}…` : text.slice(0, width)
+  return text.padEnd(width)
+}
+
+const W = {mark: 2, time: 10, type: 26, object: 26, status: 18}
+
+function Row({row, selected, width}: {row: TailRow; selected: boolean; width: number}) {
+  const s = row.summary
+  const amountW = Math.max(0, width - W.mark - W.time - W.type - W.object - W.status)
+  return (
+    <Text inverse={selected} wrap="truncate">
+      <Text color="yellow">{row.backfilled ? '↺ ' : '  '}</Text>
+      <Text dimColor={!selected}>{cell(s.time, W.time)}</Text>
+      <Text>{cell(s.type, W.type)}</Text>
+      <Text>{cell(s.object_id, W.object)}</Text>
+      <Text color={STATUS_COLORS[s.status]}>{cell(s.status, W.status)}</Text>
+      <Text>{cell(s.amount, amountW)}</Text>
+    </Text>
+  )
+}
+
+function useSize() {
+  const {stdout} = useStdout()
+  const [size, setSize] = useState({columns: stdout.columns || 100, rows: stdout.rows || 30})
+  useEffect(() => {
+    const on = () => setSize({columns: stdout.columns || 100, rows: stdout.rows || 30})
+    stdout.on('resize', on)
+    return () => {
+      stdout.off('resize', on)
+    }
+  }, [stdout])
+  return size
+}
+
+export function TailView({model, title}: {model: TailModel; title: string}) {
+  useSyncExternalStore(model.subscribe, model.getVersion)
+  const {exit} = useApp()
+  const {isRawModeSupported} = useStdin()
+  const {columns, rows: termRows} = useSize()
+  /** index of the selected row; null follows the newest */
+  const [selected, setSelected] = useState<number | null>(null)
+  const [inspect, setInspect] = useState<{id: string; offset: number} | null>(null)
+
+  const rows = model.rows
+  const listHeight = Math.max(3, termRows - 6)
+  const sel = selected === null ? rows.length - 1 : Math.min(selected, rows.length - 1)
+  const inspected = inspect ? rows.find((r) => r.event.id === inspect.id) : undefined
+  const jsonLines = inspected ? JSON.stringify(inspected.event, null, 2).split('\n') : []
+  const pageJson = Math.max(3, termRows - 4)
+
+  useInput(
+    (input, key) => {
+      if (inspect) {
+        if (key.escape || key.return || key.backspace || key.leftArrow || input === 'q') setInspect(null)
+        else if (key.upArrow || input === 'k') setInspect({...inspect, offset: Math.max(0, inspect.offset - 1)})
+        else if (key.downArrow || input === 'j') setInspect({...inspect, offset: Math.min(Math.max(0, jsonLines.length - pageJson), inspect.offset + 1)})
+        else if (key.pageUp) setInspect({...inspect, offset: Math.max(0, inspect.offset - pageJson)})
+        else if (key.pageDown || input === ' ') setInspect({...inspect, offset: Math.min(Math.max(0, jsonLines.length - pageJson), inspect.offset + pageJson)})
+        return
+      }
+      if (input === 'q' || (key.ctrl && input === 'c')) exit()
+      else if (key.upArrow || input === 'k') setSelected(Math.max(0, sel - 1))
+      else if (key.downArrow || input === 'j') setSelected(sel + 1 >= rows.length - 1 ? null : sel + 1)
+      else if (key.pageUp) setSelected(Math.max(0, sel - listHeight))
+      else if (key.pageDown) setSelected(sel + listHeight >= rows.length - 1 ? null : sel + listHeight)
+      else if (input === 'g') setSelected(0)
+      else if (input === 'G' || key.end) setSelected(null)
+      else if (input === ' ' || input === 'p') model.togglePause()
+      else if ((key.return || input === 'i') && rows[sel]) setInspect({id: rows[sel]!.event.id, offset: 0})
+    },
+    {isActive: isRawModeSupported},
+  )
+
+  const conn = model.connection
+  const connColor = conn.state === 'live' || conn.state === 'polling' ? 'green' : conn.state === 'disconnected' ? 'red' : 'yellow'
+  const header = (
+    <Text wrap="truncate">
+      <Text bold>gw events tail</Text>
+      <Text dimColor>{`  ${title}  `}</Text>
+      <Text color={connColor}>{`● ${conn.text}`}</Text>
+      {model.paused ? <Text color="yellow" bold>{`  ❚❚ PAUSED${model.held.length ? ` (${model.held.length} new)` : ''}`}</Text> : null}
+    </Text>
+  )
+
+  if (inspect && inspected) {
+    const shown = jsonLines.slice(inspect.offset, inspect.offset + pageJson)
+    return (
+      <Box flexDirection="column">
+        {header}
+        <Text bold wrap="truncate">{`${inspected.event.id}  ${inspected.event.type}${inspected.backfilled ? '  (backfilled)' : ''}`}</Text>
+        {shown.map((l, i) => (
+          <Text key={i} wrap="truncate">
+            {l}
+          </Text>
+        ))}
+        <Text dimColor wrap="truncate">{`↑↓ scroll · PgUp/PgDn · esc back   lines ${inspect.offset + 1}-${Math.min(jsonLines.length, inspect.offset + pageJson)} of ${jsonLines.length}`}</Text>
+      </Box>
+    )
+  }
+
+  // the window: the newest rows while following, otherwise around the selection
+  let start = Math.max(0, rows.length - listHeight)
+  if (selected !== null && sel < start) start = sel
+  if (selected !== null && sel >= start + listHeight) start = sel - listHeight + 1
+  const visible = rows.slice(start, start + listHeight)
+  const width = Math.max(40, columns - 1)
+  return (
+    <Box flexDirection="column">
+      {header}
+      <Text bold wrap="truncate">
+        {`  ${cell('TIME', W.time)}${cell('TYPE', W.type)}${cell('OBJECT', W.object)}${cell('STATUS', W.status)}AMOUNT`}
+      </Text>
+      {visible.length === 0 ? <Text dimColor>{'  Waiting for events… (gw trigger payment.succeeded in another terminal makes one)'}</Text> : null}
+      {visible.map((r, i) => (
+        <Row key={r.event.id} row={r} selected={start + i === sel && selected !== null} width={width} />
+      ))}
+      <Text dimColor wrap="truncate">{model.notice ? `${model.notice}` : ' '}</Text>
+      <Text dimColor wrap="truncate">
+        {`↑↓ move · enter inspect · space ${model.paused ? 'resume' : 'pause'} · G follow · q quit   ${rows.length} events${rows.some((r) => r.backfilled) ? ' · ↺ backfilled' : ''}`}
+      </Text>
+    </Box>
+  )
+}
+
+/** Mounts the view; resolves when the user quits. */
+export async function mountTail(model: TailModel, opts: {title: string; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream}): Promise<void> {
+  const instance = render(<TailView model={model} title={opts.title} />, {
+    stdout: opts.stdout ?? process.stdout,
+    stdin: opts.stdin ?? process.stdin,
+    patchConsole: false,
+    exitOnCtrlC: true,
+  })
+  model.onClose = () => instance.unmount()
+  await instance.waitUntilExit()
+}
