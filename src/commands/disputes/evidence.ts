@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {Dispute} from '../../api/types.js'
-import {AbortedError, UsageError} from '../../base/command.js'
+import {AbortedError, testHooks, UsageError} from '../../base/command.js'
 import {DisputeCommand} from '../../base/dispute-command.js'
 import {disputeHint, evidenceCoverage, evidenceFromFlags, isEmptyEvidence, notActionableReason, NotActionableError} from '../../base/disputes.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
@@ -49,7 +49,7 @@ A dispute takes one submission per stage: afterwards it is under_review and noth
       if (!form) throw new AbortedError('Canceled; no evidence was submitted.')
       ev = form
     } else {
-      ev = await evidenceFromFlags({fields: f.field, files: f.file, fromFile: f['from-file'], readStdin: () => readStdin()})
+      ev = await evidenceFromFlags({fields: f.field, files: f.file, fromFile: f['from-file'], readStdin: () => (testHooks.stdin ? testHooks.stdin() : readStdin())})
       if (isEmptyEvidence(ev)) throw new UsageError('The evidence is empty: give at least one field or one file.', 'e.g. --field customer_communication="Emails of 3 May" --file https://shop.example/receipt.pdf')
       if (!f.yes) {
         if (!this.interactive()) {

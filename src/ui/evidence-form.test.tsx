@@ -1,0 +1,174 @@
+// The evidence form driven through fake TTY streams: keys in, frames out.
+import {PassThrough} from 'node:stream'
+import {afterEach, describe, expect, it} from 'vitest'
+import type {Dispute} from '../api/types.js'
+import {canOpenEvidenceForm, runEvidenceForm} from './evidence.js'
+
+const NOW = new Date('2025-03-01T00:00:00Z')
+
+function dispute(over: Partial<Dispute> = {}): Dispute {
+  return {
+    id: 'dp_123',
+    object: 'dispute',
+    payment: 'pay_123',
+    amount: 2000,
+    currency: 'EUR',
+    reason: 'product_not_received',
+    stage: 'chargeback',
+    status: 'needs_response',
+    evidence_due_by: new Date(NOW.getTime() + (2 * 86_400 + 4 * 3600) * 1000).toISOString(),
+    evidence: null,
+    livemode: false,
+    created_at: '2025-02-28T00:00:00Z',
+    ...over,
+  }
+}
+
+const strip = (s: string) => s.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '')
+
+function terminal() {
+  const stdout = Object.assign(new PassThrough(), {isTTY: true, columns: 160, rows: 50}) as unknown as NodeJS.WriteStream
+  const stdin = Object.assign(new PassThrough(), {isTTY: true, isRaw: false, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin}) as unknown as NodeJS.ReadStream & PassThrough
+  let out = ''
+  stdout.on('data', (d) => (out += d))
+  return {
+    stdout,
+    stdin,
+    /** everything drawn so far, without colours */
+    screen: () => strip(out),
+    /** the last frame Ink drew */
+    since: (mark: number) => strip(out.slice(mark)),
+    mark: () => out.length,
+  }
+}
+
+const tick = (ms = 60) => new Promise((r) => setTimeout(r, ms))
+async function type(t: ReturnType<typeof terminal>, text: string) {
+  t.stdin.write(text)
+  await tick()
+}
+
+/** Waits until the screen shows `text` (the first render loads Ink and React). */
+async function until(t: ReturnType<typeof terminal>, text: string, ms = 10_000) {
+  const end = Date.now() + ms
+  while (!t.screen().includes(text) && Date.now() < end) await tick(25)
+}
+
+let open: {t: ReturnType<typeof terminal>; result: Promise<unknown>} | undefined
+afterEach(async () => {
+  // a failed test leaves its form open: cancel it
+  if (open) {
+    open.t.stdin.write('\u0003')
+    await Promise.race([open.result.catch(() => {}), tick(1000)])
+    open = undefined
+  }
+})
+
+describe('evidence form', () => {
+  it('opens only behind the gate: TTY stdin and a sized TTY stderr, not CI, not --json', () => {
+    const tty = {isTTY: true, columns: 80, rows: 24}
+    expect(canOpenEvidenceForm({json: false, stdin: {isTTY: true}, stream: tty, env: {}})).toBe(true)
+    expect(canOpenEvidenceForm({json: false, stdin: {isTTY: false}, stream: tty, env: {}})).toBe(false)
+    expect(canOpenEvidenceForm({json: true, stdin: {isTTY: true}, stream: tty, env: {}})).toBe(false)
+    expect(canOpenEvidenceForm({json: false, stdin: {isTTY: true}, stream: tty, env: {CI: 'true'}})).toBe(false)
+    expect(canOpenEvidenceForm({json: false, stdin: {isTTY: true}, stream: {isTTY: false}, env: {}})).toBe(false)
+  })
+
+  it('shows the dispute and its checklist, takes fields and HTTPS files, previews, and returns the evidence on "y"', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    const first = t.screen()
+    expect(first).toContain('Dispute dp_123 · reason product_not_received · €20.00 EUR · stage chargeback')
+    expect(first).toContain('(2d 4h left)')
+    expect(first).toContain('1. [ ] tracking_number')
+    expect(first).toContain('2. [ ] service_date')
+    expect(first).toContain('3. [ ] shipping_address')
+    expect(first).toContain('Field key')
+
+    // pick a checklist key by number, then a free-text key
+    await type(t, '1')
+    await type(t, '\r')
+    expect(t.screen()).toContain('Value for tracking_number')
+    await type(t, '1Z999AA10123456784')
+    await type(t, '\r')
+    await type(t, 'courier_note')
+    await type(t, '\r')
+    await type(t, 'left at the door')
+    await type(t, '\r')
+    let m = t.mark()
+    await type(t, '\r') // empty key: on to files
+    expect(t.since(m)).toContain('File URL')
+    expect(t.screen()).toContain('1. [x] tracking_number')
+
+    m = t.mark()
+    await type(t, 'http://shop.example/pod.pdf')
+    await type(t, '\r')
+    expect(t.since(m)).toContain('Not an HTTPS URL: http://shop.example/pod.pdf')
+    await type(t, 'https://shop.example/pod.pdf')
+    await type(t, '\r')
+    m = t.mark()
+    await type(t, '\r') // empty URL: preview
+    const preview = t.since(m)
+    expect(preview).toContain('Preview')
+    expect(preview).toContain('Covers: tracking_number · missing: service_date, shipping_address · also: courier_note · 1 file')
+    expect(preview).toContain('One submission per stage: once submitted, dp_123 goes to under_review')
+    expect(preview).toContain('y = submit · e = edit · n = cancel')
+    await type(t, 'y')
+    expect(await result).toEqual({
+      fields: {tracking_number: '1Z999AA10123456784', courier_note: 'left at the door'},
+      files: ['https://shop.example/pod.pdf'],
+    })
+    expect(t.screen()).toContain('Submitting evidence…')
+  })
+
+  it('"e" goes back to editing; an empty value removes a key; "y" on empty evidence is refused', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute({reason: 'credit_not_processed'}), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    await type(t, '\r') // no fields
+    await type(t, '\r') // no files
+    let m = t.mark()
+    await type(t, 'y')
+    expect(t.since(m)).toContain('Nothing to submit yet')
+    await type(t, 'e')
+    await type(t, 'refund_policy')
+    await type(t, '\r')
+    await type(t, '30 days')
+    await type(t, '\r')
+    await type(t, 'refund_policy')
+    await type(t, '\r')
+    // the old value is offered; erase it all to remove the key
+    for (let i = 0; i < '30 days'.length; i++) await type(t, '\u007f')
+    await type(t, '\r')
+    await type(t, '2')
+    await type(t, '\r')
+    await type(t, 'Emails of 3 May')
+    await type(t, '\r')
+    await type(t, '\r')
+    m = t.mark()
+    await type(t, '\r')
+    expect(t.since(m)).toContain('Covers: customer_communication · missing: refund_policy')
+    await type(t, 'y')
+    expect(await result).toEqual({fields: {customer_communication: 'Emails of 3 May'}, files: []})
+  })
+
+  it('"n" and Esc cancel: the form resolves with null', async () => {
+    for (const key of ['n', '\u001B']) {
+      const t = terminal()
+      const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+      open = {t, result}
+      await until(t, 'Field key')
+      if (key === 'n') {
+        await type(t, '\r')
+        await type(t, '\r')
+      }
+      await type(t, key)
+      await tick(100)
+      expect(await result).toBeNull()
+      expect(t.screen()).toContain('Canceled; nothing was submitted.')
+    }
+  })
+})
