@@ -3,6 +3,7 @@
 // guards live mode, renders lists, and turns errors into the documented exit codes without
 // stack traces. `run()` returns the typed result that `--json` prints.
 import {existsSync, readFileSync} from 'node:fs'
+import {setFlagsFromString} from 'node:v8'
 import {Command, Flags, type Interfaces} from '@oclif/core'
 import type {Dispatcher} from 'undici'
 import type {ListEnvelope} from '../api/types.js'
@@ -262,6 +263,7 @@ export abstract class GwCommand<T extends typeof Command> extends Command {
 
   /** A client for explicit settings (login verifies a key before saving it). Closed in finally(). */
   protected makeClient(opts: {baseUrl: string; apiKey: string; ca?: Buffer}): GwClient {
+    if (!testHooks.dispatcher) wasmBaselineOnly()
     const client = new GwClient({
       baseUrl: opts.baseUrl,
       apiKey: opts.apiKey,
@@ -437,6 +439,21 @@ function errorJson(err: Error): unknown {
   const message = parse ? (inner.includes(`--${parse[1]}`) ? inner : `invalid --${parse[1]}: ${inner}`) : err.message
   const type = exitCodeFor(err) === ExitCode.USAGE ? 'usage_error' : exitCodeFor(err) === ExitCode.AUTH ? 'authentication_error' : 'cli_error'
   return {error: {type, message, ...(err instanceof GwError && err.hint ? {hint: err.hint} : {}), request_id: null}}
+}
+
+/**
+ * undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 compiles it with its baseline
+ * compiler (Liftoff) and re-compiles it with TurboFan on background threads, and a process
+ * cannot exit before those threads finish: ~75 ms after the last byte of a `gw payments get`.
+ * A CLI process parses a few kilobytes, so the baseline code is all it needs. Set before the
+ * first connection compiles the module; only in CLI processes (not in `gw serve`'s engine,
+ * which delivers webhooks with undici for hours).
+ */
+let wasmFlagSet = false
+function wasmBaselineOnly(): void {
+  if (wasmFlagSet) return
+  wasmFlagSet = true
+  setFlagsFromString('--liftoff-only')
 }
 
 function envInt(name: string, fallback: number): number {

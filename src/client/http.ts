@@ -4,7 +4,8 @@
 // with jitter, a bounded number of times.
 import {randomUUID} from 'node:crypto'
 import {Writable} from 'node:stream'
-import {Agent, request, stream, type Dispatcher} from 'undici'
+import type {Dispatcher} from 'undici'
+import {Agent, request, stream} from './undici.js'
 import type {ListEnvelope} from '../api/types.js'
 import {ApiError, isRetryableNetworkCode, NetworkError, toNetworkError} from './errors.js'
 import {backoffDelay, retryAfterDelay} from './retry.js'

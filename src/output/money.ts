@@ -1,11 +1,16 @@
 // Money on screen: integer minor units shown with the currency's ISO 4217 exponent
 // (spec §1: EUR 2, JPY 0, KWD 3), e.g. 2000 EUR -> "€20.00 EUR". The exponent comes from
 // the same ISO table the engine uses (currency-codes), so both sides agree.
-import currencyCodes from 'currency-codes'
+import {createRequire} from 'node:module'
+
+type CurrencyCodes = typeof import('currency-codes')
+let codes: CurrencyCodes | undefined
+/** currency-codes is CommonJS: require() on first use skips the ESM export lexer on its data at every start. */
+const currencyCodes = (): CurrencyCodes => (codes ??= createRequire(import.meta.url)('currency-codes') as CurrencyCodes)
 
 export function currencyExponent(currency: string): number {
   const code = currency.toUpperCase()
-  const digits = /^[A-Z]{3}$/.test(code) ? currencyCodes.code(code)?.digits : undefined
+  const digits = /^[A-Z]{3}$/.test(code) ? currencyCodes().code(code)?.digits : undefined
   if (typeof digits === 'number' && Number.isInteger(digits)) return digits
   try {
     return new Intl.NumberFormat('en-US', {style: 'currency', currency: code}).resolvedOptions().maximumFractionDigits ?? 2
@@ -15,7 +20,7 @@ export function currencyExponent(currency: string): number {
 }
 
 export function isKnownCurrency(currency: string): boolean {
-  return /^[A-Z]{3}$/.test(currency) && Boolean(currencyCodes.code(currency))
+  return /^[A-Z]{3}$/.test(currency) && Boolean(currencyCodes().code(currency))
 }
 
 /** The decimal value of minor units as a plain string, exact: 2000,2 -> "20.00"; -5,2 -> "-0.05". */
@@ -27,10 +32,28 @@ export function minorToDecimal(amount: number, exponent: number): string {
   return (negative ? '-' : '') + whole + (frac ? `.${frac}` : '')
 }
 
+/**
+ * What Intl's en-US narrow-symbol currency format puts before the digits, for common
+ * currencies ('' where the symbol would only repeat the code). Formatting these by hand spares
+ * the ~10 ms ICU takes to load its number data the first time a process formats a number;
+ * other currencies go through Intl. output.test.ts checks every entry still agrees with Intl.
+ */
+export const EN_US_PREFIX: Record<string, string> = {
+  USD: '$', EUR: '€', GBP: '£', JPY: '¥', CNY: '¥', INR: '₹', KRW: '₩', BRL: 'R$', AUD: '$', CAD: '$', MXN: '$',
+  NZD: '$', HKD: '$', SGD: '$', ARS: '$', CLP: '$', COP: '$', TRY: '₺', ILS: '₪', THB: '฿', PHP: '₱', RUB: '₽',
+  UAH: '₴', NGN: '₦', VND: '₫', EGP: 'E£', PLN: 'zł ', SEK: 'kr ', NOK: 'kr ', DKK: 'kr ', CZK: 'Kč ', HUF: 'Ft ',
+  ZAR: 'R ', IDR: 'Rp ', MYR: 'RM ', CHF: '', KWD: '', BHD: '', AED: '', SAR: '', PEN: '',
+}
+
 /** "€20.00 EUR", "¥1,500 JPY", "KWD" without a symbol: "1.500 KWD". */
 export function formatMoney(amount: number, currency: string): string {
   const code = currency.toUpperCase()
   const exp = currencyExponent(code)
+  const prefix = EN_US_PREFIX[code]
+  if (prefix !== undefined && Number.isSafeInteger(amount)) {
+    const [whole, frac] = minorToDecimal(Math.abs(amount), exp).split('.')
+    return `${amount < 0 ? '-' : ''}${prefix}${whole.replace(/\B(?=(\d{3})+$)/g, ',')}${frac ? `.${frac}` : ''} ${code}`
+  }
   const value = Number(minorToDecimal(amount, exp))
   const digits = {minimumFractionDigits: exp, maximumFractionDigits: exp}
   const plain = () => `${new Intl.NumberFormat('en-US', digits).format(value)} ${code}`

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {payment} from '../base/test-support/cli.js'
 import {colorEnabled, painter, paintStatus} from './color.js'
 import {formatDuration, renderPayment} from './detail.js'
-import {currencyExponent, formatMoney, minorToDecimal, parseDisplayAmount} from './money.js'
+import {currencyExponent, EN_US_PREFIX, formatMoney, minorToDecimal, parseDisplayAmount} from './money.js'
 import {paymentColumns, renderTable} from './table.js'
 
 describe('money', () => {
@@ -21,6 +21,25 @@ describe('money', () => {
     expect(formatMoney(5, 'EUR')).toBe('€0.05 EUR')
     expect(formatMoney(-250, 'EUR')).toBe('-€2.50 EUR')
     expect(formatMoney(1000, 'CHF')).toBe('10.00 CHF')
+  })
+
+  it('formats the common currencies by hand exactly as Intl en-US narrow symbols would', () => {
+    const viaIntl = (amount: number, code: string) => {
+      const exp = currencyExponent(code)
+      const value = Number(minorToDecimal(amount, exp))
+      const digits = {minimumFractionDigits: exp, maximumFractionDigits: exp}
+      const fmt = new Intl.NumberFormat('en-US', {style: 'currency', currency: code, currencyDisplay: 'narrowSymbol', ...digits})
+      const symbol = fmt.formatToParts(value).find((p) => p.type === 'currency')?.value
+      if (!symbol || symbol === code) return `${new Intl.NumberFormat('en-US', digits).format(value)} ${code}`
+      return `${fmt.format(value).replace(/\u00a0/g, ' ')} ${code}`
+    }
+    const amounts = [0, 1, 5, 99, 100, -250, 1000, 123456, -1234567, 100000000, 98765432109]
+    expect(Object.keys(EN_US_PREFIX).length).toBeGreaterThan(30)
+    for (const code of Object.keys(EN_US_PREFIX)) {
+      for (const amount of amounts) expect(`${code} ${amount}: ${formatMoney(amount, code)}`).toBe(`${code} ${amount}: ${viaIntl(amount, code)}`)
+    }
+    // other currencies still go through Intl
+    expect(formatMoney(1234, 'ISK')).toBe(viaIntl(1234, 'ISK'))
   })
 
   it('converts exactly, without floating point', () => {
