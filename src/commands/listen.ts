@@ -140,6 +140,7 @@ Failed forwards are retried with backoff; while your server is down the events a
       ac.abort()
       process.removeListener('SIGINT', stop)
       process.removeListener('SIGTERM', stop)
+      process.stdout.removeListener('error', stop)
       await forwarder.close()
     }
     if (!this.json) say(e.dim(`Stopped. Forwarded ${forwarded}, gave up on ${failed}.`))

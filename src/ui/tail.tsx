@@ -31,7 +31,7 @@ function cell(text: string, width: number): string {
   return text.padEnd(width)
 }
 
-const W = {mark: 2, time: 10, type: 26, object: 26, status: 18}
+const W = {mark: 2, time: 10, type: 26, object: 30, status: 18}
 
 function Row({row, selected, width}: {row: TailRow; selected: boolean; width: number}) {
   const s = row.summary

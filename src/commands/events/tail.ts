@@ -77,6 +77,7 @@ After a dropped connection it reconnects with backoff, resumes from the last eve
     } finally {
       process.removeListener('SIGINT', stop)
       process.removeListener('SIGTERM', stop)
+      process.stdout.removeListener('error', stop)
     }
   }
 }

@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
-import {GwCommand, UsageError} from '../../base/command.js'
+import {GwCommand, testHooks, UsageError} from '../../base/command.js'
 import {ExitCode} from '../../base/exit-codes.js'
 import {readStdin} from '../../base/io.js'
 import {explainSignature, type VerifyReport} from '../../webhooks/explain.js'
@@ -26,7 +26,7 @@ export default class WebhooksVerify extends GwCommand<typeof WebhooksVerify> {
   async run(): Promise<VerifyReport> {
     const f = this.flags
     let payload: Buffer
-    if (f['payload-file'] === '-') payload = Buffer.from(await readStdin(), 'utf8')
+    if (f['payload-file'] === '-') payload = Buffer.from(await (testHooks.stdin ?? readStdin)(), 'utf8')
     else {
       try {
         payload = readFileSync(f['payload-file'])
