@@ -12,7 +12,7 @@ afterEach(async () => {
   await cli.cleanup()
 })
 
-function event(id: string, type: string, object: Record<string, unknown>): GwEvent {
+function event(id: string, type: string, object: object): GwEvent {
   return {id, object: 'event', type, created_at: '2025-01-01T00:00:00.000Z', livemode: false, request_id: 'req_1', data: {object}}
 }
 
