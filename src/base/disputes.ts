@@ -1,6 +1,5 @@
-// Disputes on the CLI side: the evidence that suits each reason (spec §4 Disputes rules 2
-// and 4; the same table as the engine's src/engine/domain/dispute-evidence.ts, which the CLI
-// must not import at startup, kept in step by a test), coverage of a submission, deadlines
+// Disputes on the CLI side: the evidence that suits each reason (src/api/dispute-evidence.ts,
+// shared with the engine), coverage of a submission, deadlines
 // against the engine's clock, evidence input from flags or a JSON file, and what
 // dispute_not_actionable means in words.
 import {readFileSync} from 'node:fs'
@@ -11,59 +10,12 @@ import type {EvidenceParams} from '../client/params.js'
 import {keyMode} from '../config/redact.js'
 import {GwError, UsageError} from './exit-codes.js'
 
-export const DISPUTE_REASONS: readonly DisputeReason[] = ['fraudulent', 'product_not_received', 'duplicate', 'credit_not_processed', 'general']
+export {DISPUTE_REASONS} from '../api/dispute-evidence.js'
 export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['needs_response', 'under_review', 'won', 'lost', 'accepted']
 export const DISPUTE_STAGES: readonly DisputeStage[] = ['chargeback', 'pre_arbitration', 'arbitration']
 
-/** The keys the service recognizes in `fields`; any other key is accepted and forwarded as free text. */
-export const RECOGNIZED_KEYS = [
-  'product_description',
-  'customer_communication',
-  'tracking_number',
-  'shipping_address',
-  'refund_policy',
-  'service_date',
-] as const
-export type RecognizedKey = (typeof RECOGNIZED_KEYS)[number]
-
-/** What each recognized key holds, for checklists and the form. */
-export const KEY_HINTS: Readonly<Record<RecognizedKey, string>> = {
-  product_description: 'what was sold, per order',
-  customer_communication: 'emails or chat with the customer',
-  tracking_number: 'carrier tracking number with delivery confirmation',
-  shipping_address: 'where the order was shipped',
-  refund_policy: 'the refund policy the customer accepted',
-  service_date: 'the date the service was provided',
-}
-
-/** The evidence that suits each reason, plus what the service attaches by itself. */
-export const EVIDENCE_BY_REASON: Readonly<Record<DisputeReason, {keys: readonly RecognizedKey[]; attached: readonly string[]; advice: string}>> = {
-  fraudulent: {
-    keys: ['customer_communication', 'shipping_address', 'product_description'],
-    attached: ['three_d_secure', 'avs_result', 'cvv_result'],
-    advice: 'Proof that the cardholder ordered: communication with the customer, a shipping address that matches the billing address; 3-D Secure and AVS/CVV results are attached automatically.',
-  },
-  product_not_received: {
-    keys: ['tracking_number', 'service_date', 'shipping_address'],
-    attached: [],
-    advice: 'A tracking number with delivery confirmation, or the date the service was provided.',
-  },
-  duplicate: {
-    keys: ['product_description', 'customer_communication'],
-    attached: [],
-    advice: 'Receipts of two distinct orders (as files), and what each order contained.',
-  },
-  credit_not_processed: {
-    keys: ['refund_policy', 'customer_communication'],
-    attached: ['refunds'],
-    advice: 'The refund id and date, or the refund policy the customer accepted; refunds of the payment are attached automatically.',
-  },
-  general: {
-    keys: [...RECOGNIZED_KEYS],
-    attached: ['three_d_secure', 'avs_result', 'cvv_result', 'refunds'],
-    advice: 'Everything relevant to the transaction.',
-  },
-}
+export {RECOGNIZED_KEYS, KEY_HINTS, EVIDENCE_BY_REASON, type RecognizedKey} from '../api/dispute-evidence.js'
+import {RECOGNIZED_KEYS, KEY_HINTS, EVIDENCE_BY_REASON, type RecognizedKey} from '../api/dispute-evidence.js'
 
 export interface Coverage {
   /** the keys that suit the reason, each with whether the evidence fills it */

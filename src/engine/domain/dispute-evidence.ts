@@ -3,53 +3,11 @@
 // each card scheme expects (rule 3). Pure: no clock, no store.
 import {currencyExponent} from './money.js'
 
-export type DisputeReason = 'fraudulent' | 'product_not_received' | 'duplicate' | 'credit_not_processed' | 'general'
-export type DisputeStage = 'chargeback' | 'pre_arbitration' | 'arbitration'
+import type {DisputeReason, DisputeStage} from '../../api/types.js'
+export type {DisputeReason, DisputeStage}
 
-/** The keys the service recognizes in `fields` (spec §4 Disputes rule 2); any other key is accepted and forwarded as free text. */
-export const RECOGNIZED_KEYS = [
-  'product_description',
-  'customer_communication',
-  'tracking_number',
-  'shipping_address',
-  'refund_policy',
-  'service_date',
-] as const
-export type RecognizedKey = (typeof RECOGNIZED_KEYS)[number]
-
-export const DISPUTE_REASONS: readonly DisputeReason[] = ['fraudulent', 'product_not_received', 'duplicate', 'credit_not_processed', 'general']
-
-/**
- * The evidence that suits each reason (spec §4 Disputes rule 4), as recognized keys, plus what
- * the service attaches by itself from the payment (3-D Secure, AVS/CVV, refunds).
- */
-export const EVIDENCE_BY_REASON: Readonly<Record<DisputeReason, {keys: readonly RecognizedKey[]; attached: readonly string[]; advice: string}>> = {
-  fraudulent: {
-    keys: ['customer_communication', 'shipping_address', 'product_description'],
-    attached: ['three_d_secure', 'avs_result', 'cvv_result'],
-    advice: 'Proof that the cardholder ordered: communication with the customer, a shipping address that matches the billing address; 3-D Secure and AVS/CVV results are attached automatically.',
-  },
-  product_not_received: {
-    keys: ['tracking_number', 'service_date', 'shipping_address'],
-    attached: [],
-    advice: 'A tracking number with delivery confirmation, or the date the service was provided.',
-  },
-  duplicate: {
-    keys: ['product_description', 'customer_communication'],
-    attached: [],
-    advice: 'Receipts of two distinct orders (as files), and what each order contained.',
-  },
-  credit_not_processed: {
-    keys: ['refund_policy', 'customer_communication'],
-    attached: ['refunds'],
-    advice: 'The refund id and date, or the refund policy the customer accepted; refunds of the payment are attached automatically.',
-  },
-  general: {
-    keys: [...RECOGNIZED_KEYS],
-    attached: ['three_d_secure', 'avs_result', 'cvv_result', 'refunds'],
-    advice: 'Everything relevant to the transaction.',
-  },
-}
+export {RECOGNIZED_KEYS, DISPUTE_REASONS, EVIDENCE_BY_REASON, type RecognizedKey} from '../../api/dispute-evidence.js'
+import {RECOGNIZED_KEYS, EVIDENCE_BY_REASON, type RecognizedKey} from '../../api/dispute-evidence.js'
 
 export interface EvidenceSubmission {
   fields: Record<string, string>
