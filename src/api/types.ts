@@ -274,8 +274,10 @@ export interface SettlementReport {
   net: number
   adjustments: number
   payout_amount: number
-  payout_currency?: string
-  converted_payout_amount?: number
+  /** the currency the payout is made in (the report's own, or the account's payout currency) */
+  payout_currency: string
+  /** payout_amount in payout_currency */
+  converted_payout_amount: number
   lines: SettlementLine[]
   payout: string | null
   livemode: boolean
@@ -287,7 +289,7 @@ export interface Payout {
   object: 'payout'
   amount: number
   currency: string
-  status: string
+  status: 'in_transit' | 'paid'
   arrival_date: string
   settlement_reports: string[]
   livemode: boolean

@@ -2,6 +2,7 @@
 // once a day, for the previous engine-clock day, one report per provider and currency is
 // built from the ledger, then one payout per payout currency references that day's reports.
 import {stringify} from 'csv-stringify/sync'
+import type {Payout, SettlementLine, SettlementReport} from '../../api/types.js'
 import {currencyExponent} from '../domain/money.js'
 import {invalid, notFound} from '../http/errors.js'
 import type {HandlerResult, RequestCtx} from '../http/router.js'
@@ -25,51 +26,8 @@ export const EUR_PER_UNIT: Readonly<Record<string, number>> = {
   TRY: 0.027, ILS: 0.25, SAR: 0.245, CLP: 0.00098, COP: 0.00023, PEN: 0.245, ARS: 0.001, TWD: 0.028, VND: 0.000037, EGP: 0.019,
 }
 
-export type LineType = 'payment' | 'refund' | 'fee' | 'dispute' | 'dispute_reversal' | 'conversion'
-
-export interface SettlementLine {
-  type: LineType
-  payment: string | null
-  reference: string | null
-  amount: number
-  currency: string
-  created_at: string
-  rate?: number
-  converted_amount?: number
-  converted_currency?: string
-}
-
-export interface SettlementReport {
-  id: string
-  object: 'settlement_report'
-  provider: string
-  date: string
-  currency: string
-  gross: number
-  refunds: number
-  fees: number
-  net: number
-  adjustments: number
-  payout_amount: number
-  payout_currency: string
-  converted_payout_amount: number
-  lines: SettlementLine[]
-  payout: string | null
-  livemode: boolean
-  created_at: string
-}
-
-export interface Payout {
-  id: string
-  object: 'payout'
-  amount: number
-  currency: string
-  status: 'in_transit' | 'paid'
-  arrival_date: string
-  settlement_reports: string[]
-  livemode: boolean
-  created_at: string
-}
+export type {SettlementLine, SettlementReport, Payout}
+export type LineType = SettlementLine['type']
 
 const LINE_TYPE: Record<LedgerEntry['type'], LineType> = {
   payment: 'payment',
