@@ -56,7 +56,10 @@ export class TailModel {
     if (this.rows.length > this.maxRows) this.rows.splice(0, this.rows.length - this.maxRows)
   }
 
+  closed = false
+
   close(): void {
+    this.closed = true
     this.onClose?.()
   }
 

@@ -160,5 +160,6 @@ export async function mountTail(model: TailModel, opts: {title: string; stdout?:
     exitOnCtrlC: true,
   })
   model.onClose = () => instance.unmount()
+  if (model.closed) instance.unmount() // the feed stopped before the view was up
   await instance.waitUntilExit()
 }

@@ -34,13 +34,34 @@ After a dropped connection it reconnects with backoff, resumes from the last eve
     const host = new URL(client.baseUrl).host
     const tty = canRenderInk({json: this.json, stream: process.stdout})
 
+    // connection news on stderr
+    const e = this.errColor
+    let connectedOnce = false
+    const onStatus = (s: FeedStatus) => {
+      if (s.state === 'live') {
+        if (!connectedOnce) this.notice(e.dim(`Tailing ${types ?? 'all events'} from ${host}${s.mode === 'poll' ? ' (polling)' : ''}. Ctrl-C to stop.`))
+        else if (s.resumed) this.notice(e.green(`✓ Reconnected to ${host}${s.backfilled ? `; backfilled ${s.backfilled} ${s.backfilled === 1 ? 'event' : 'events'} (marked "backfilled": true)` : ''}.`))
+        connectedOnce = true
+      } else if (s.state === 'disconnected') this.notice(e.yellow(`! Disconnected from ${host}: ${s.reason}. Reconnecting in ${(s.retryInMs / 1000).toFixed(1)}s (attempt ${s.attempt}).`))
+      else if (s.state === 'notice') this.notice(e.yellow(`! ${s.message}`))
+    }
     if (tty) {
       const {TailModel} = await import('../../events/tail-model.js')
       const model = new TailModel()
-      const feed = new EventFeed({client, types, signal: ac.signal, onEvent: (fe) => model.add(fe), onStatus: (s) => model.setStatus(s)})
+      const feed = new EventFeed({
+        client,
+        types,
+        signal: ac.signal,
+        onEvent: (fe) => model.add(fe),
+        onStatus: (s) => {
+          model.setStatus(s)
+          // the view shows the connection; stderr gets it too when it goes elsewhere (2>file)
+          if (!process.stderr.isTTY) onStatus(s)
+        },
+      })
       let fatal: unknown
-      const running = feed.run().catch((e) => {
-        fatal = e
+      const running = feed.run().catch((err) => {
+        fatal = err
         model.close()
       })
       const {mountTail} = await import('../../ui/tail.js')
@@ -58,16 +79,6 @@ After a dropped connection it reconnects with backoff, resumes from the last eve
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
     process.stdout.on('error', stop) // the reader went away (| head)
-    const e = this.errColor
-    let connectedOnce = false
-    const onStatus = (s: FeedStatus) => {
-      if (s.state === 'live') {
-        if (!connectedOnce) this.notice(e.dim(`Tailing ${types ?? 'all events'} from ${host}${s.mode === 'poll' ? ' (polling)' : ''}. Ctrl-C to stop.`))
-        else if (s.resumed) this.notice(e.green(`✓ Reconnected to ${host}${s.backfilled ? `; backfilled ${s.backfilled} ${s.backfilled === 1 ? 'event' : 'events'} (marked "backfilled": true)` : ''}.`))
-        connectedOnce = true
-      } else if (s.state === 'disconnected') this.notice(e.yellow(`! Disconnected from ${host}: ${s.reason}. Reconnecting in ${(s.retryInMs / 1000).toFixed(1)}s (attempt ${s.attempt}).`))
-      else if (s.state === 'notice') this.notice(e.yellow(`! ${s.message}`))
-    }
     const feed = new EventFeed({client, types, signal: ac.signal, onEvent: (fe) => process.stdout.write(ndjsonLine(fe) + '\n'), onStatus})
     try {
       await feed.run()
