@@ -74,7 +74,8 @@ Failed forwards are retried with backoff; while your server is down the events a
           : c.red(`[${r.error}]`)
       const retry = r.ok ? '' : r.retry_in_ms !== null ? c.yellow(` retry ${r.attempt + 1} in ${(r.retry_in_ms / 1000).toFixed(0)}s`) : c.red(' gave up')
       const back = r.backfilled ? c.yellow(' (backfilled)') : ''
-      this.print(`${c.dim(time)}  ${r.type.padEnd(24)} ${r.event}  ${outcome} ${r.latency_ms}ms${r.attempt > 1 ? c.dim(` attempt ${r.attempt}`) : ''}${retry}${back}`)
+      const why = r.error_message ? c.dim(` ${r.error_message}`) : ''
+      this.print(`${c.dim(time)}  ${r.type.padEnd(24)} ${r.event}  ${outcome} ${r.latency_ms}ms${why}${r.attempt > 1 ? c.dim(` attempt ${r.attempt}`) : ''}${retry}${back}`)
     }
 
     const forwarder = new Forwarder({
