@@ -56,7 +56,7 @@ Failed forwards are retried with backoff; while your server is down the events a
     process.stdout.on('error', stop) // a closed pipe
 
     const saved = f['from-now'] ? undefined : readCursor(profile)
-    const saveCursor = (id: string) => writeCursor(profile, {last_event_id: id, base_url: client.baseUrl, updated_at: new Date().toISOString()})
+    const saveCursor = (id: string | null) => writeCursor(profile, {last_event_id: id, base_url: client.baseUrl, updated_at: new Date().toISOString()})
     let forwarded = 0
     let failed = 0
 
@@ -123,14 +123,13 @@ Failed forwards are retried with backoff; while your server is down the events a
       client,
       types,
       cursor: saved?.last_event_id ?? null,
+      fromEmptyLog: saved !== undefined && saved.last_event_id === null,
       signal: ac.signal,
       onEvent: (fe) => forwarder.push(fe),
       onStatus,
       // a first run starts from the newest event: keep that position at once, so a restart
       // before the first delivery still backfills everything after it
-      onStart: (id) => {
-        if (id) saveCursor(id)
-      },
+      onStart: (id) => saveCursor(id),
     })
     try {
       await feed.run()

@@ -134,6 +134,31 @@ describe('EventFeed over SSE', () => {
     ])
   })
 
+  it('resuming from an empty log (a cursor saved before any event existed) backfills every event', async () => {
+    const pool = mock.get(BASE)
+    pool.intercept({path: '/v1/events?type=payment.*&limit=100', method: 'GET'}).reply(200, list([ev(2), ev(1)]), json)
+    pool.intercept({path: '/v1/events/stream?type=payment.*', method: 'GET', headers: {'last-event-id': 'evt_2'}}).reply(200, frame(ev(3)), sse)
+    const events: FeedEvent[] = []
+    const ac = new AbortController()
+    const feed = new EventFeed({
+      client,
+      types: 'payment.*',
+      fromEmptyLog: true,
+      signal: ac.signal,
+      sleep: async () => {},
+      onEvent: (e) => {
+        events.push(e)
+        if (events.length >= 3) ac.abort()
+      },
+    })
+    await feed.run()
+    expect(events.map((e) => [e.event.id, e.backfilled])).toEqual([
+      ['evt_1', true],
+      ['evt_2', true],
+      ['evt_3', false],
+    ])
+  })
+
   it('reconnects after network errors and 5xx with backoff, saying so each time', async () => {
     const pool = mock.get(BASE)
     pool.intercept({path: '/v1/events?limit=1', method: 'GET'}).reply(200, list([ev(1)]), json)

@@ -32,6 +32,8 @@ export interface FeedOptions {
   types?: string
   /** resume after this event id (and backfill from it first); default: start from now */
   cursor?: string | null
+  /** no cursor, but the log was empty when the caller last looked: backfill every event there is first */
+  fromEmptyLog?: boolean
   onEvent: (e: FeedEvent) => void
   onStatus?: (s: FeedStatus) => void
   /** where a feed without a cursor starts: the log's newest event then (null: the log was empty) */
@@ -123,8 +125,9 @@ export class EventFeed {
   /** Runs until the signal aborts. Rejects only on errors that retrying cannot fix (401, other 4xx). */
   async run(): Promise<void> {
     const {signal} = this.o
-    let started = this.lastId !== null // a cursor was given: the start point is known
-    let needBackfill = this.lastId !== null
+    // a cursor (or an empty log) was given: the start point is known
+    let started = this.lastId !== null || this.o.fromEmptyLog === true
+    let needBackfill = started
     let disconnected = false
     let failures = 0
     this.status({state: 'connecting'})

@@ -21,8 +21,8 @@ export function listenSecret(store: ConfigStore, profile: string): {secret: stri
 }
 
 export interface ListenCursor {
-  /** every event up to this one (in the log's order) was forwarded or given up on */
-  last_event_id: string
+  /** every event up to this one (in the log's order) was forwarded or given up on; null: the log was empty */
+  last_event_id: string | null
   /** the API it belongs to */
   base_url?: string
   updated_at: string
@@ -35,6 +35,7 @@ export function cursorFile(profile: string, env: NodeJS.ProcessEnv = process.env
 export function readCursor(profile: string, env?: NodeJS.ProcessEnv): ListenCursor | undefined {
   try {
     const c = JSON.parse(readFileSync(cursorFile(profile, env), 'utf8')) as ListenCursor
+    if (c.last_event_id === null) return c
     return typeof c.last_event_id === 'string' && c.last_event_id.startsWith('evt_') ? c : undefined
   } catch {
     return undefined
