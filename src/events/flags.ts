@@ -2,23 +2,7 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../base/exit-codes.js'
 
-/** Event types the gateway emits (spec §6 plus payment.canceled); unknown ones may appear within v1. */
-export const EVENT_TYPES: readonly string[] = [
-  'payment.processing',
-  'payment.requires_action',
-  'payment.succeeded',
-  'payment.failed',
-  'payment.risk_review',
-  'payment.canceled',
-  'refund.succeeded',
-  'refund.failed',
-  'dispute.created',
-  'dispute.updated',
-  'dispute.closed',
-  'merchant.updated',
-  'settlement.report.ready',
-  'provider.health.changed',
-]
+export {EVENT_TYPES} from '../api/event-types.js'
 
 const PATTERN = /^[a-z_]+(\.[a-z_]+)*(\.\*)?$/
 

@@ -1,23 +1,10 @@
 // Webhook rules that do not need I/O: which event types exist, which endpoint subscribes to
 // what, when the next delivery attempt is due, and how an endpoint's health evolves.
 
+import {EVENT_TYPES} from '../../api/event-types.js'
+
 /** Event types of spec §6 plus the engine's additive ones (docs/api.md). */
-export const WEBHOOK_EVENT_TYPES: readonly string[] = [
-  'payment.processing',
-  'payment.requires_action',
-  'payment.succeeded',
-  'payment.failed',
-  'payment.risk_review',
-  'payment.canceled',
-  'refund.succeeded',
-  'refund.failed',
-  'dispute.created',
-  'dispute.updated',
-  'dispute.closed',
-  'merchant.updated',
-  'settlement.report.ready',
-  'provider.health.changed',
-]
+export const WEBHOOK_EVENT_TYPES: readonly string[] = EVENT_TYPES
 
 export const MAX_ENABLED_EVENTS = 100
 

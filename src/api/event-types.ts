@@ -1,0 +1,17 @@
+/** Event types the gateway emits: spec §6 plus the additive `payment.canceled` (docs/api.md). Unknown types may appear within v1. */
+export const EVENT_TYPES: readonly string[] = [
+  'payment.processing',
+  'payment.requires_action',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.risk_review',
+  'payment.canceled',
+  'refund.succeeded',
+  'refund.failed',
+  'dispute.created',
+  'dispute.updated',
+  'dispute.closed',
+  'merchant.updated',
+  'settlement.report.ready',
+  'provider.health.changed',
+]
