@@ -39,7 +39,7 @@ const tmp = () => {
 const customer = (i: number) => ({kind: 'customer' as const, obj: {id: `cus_${String(i).padStart(24, '0')}`, created_at: new Date().toISOString(), email: `c${i}@example.com`}})
 
 describe('SqliteStore durability full', () => {
-  it('syncs the WAL itself (SQLite runs synchronous=NORMAL) and resolves every commit once synced', async () => {
+  it('syncs the WAL itself (SQLite runs synchronous=NORMAL), resolves commits once synced, groups commits that arrive during a sync', async () => {
     const path = tmp()
     const store = new SqliteStore({path, durability: 'full'})
     expect(store.db.pragma('synchronous', {simple: true})).toBe(1)
@@ -52,13 +52,15 @@ describe('SqliteStore durability full', () => {
       for (let i = 0; i < 20; i++) waves.push(store.commit({puts: [customer(w * 100 + i)]}).then(() => void resolved++))
       await new Promise((r) => setImmediate(r))
     }
-    // all written, none acknowledged: one sync is running
-    expect(await store.all('customer')).toHaveLength(60)
+    // the first wave is written, not acknowledged: its sync is running; the others wait
+    expect(await store.all('customer')).toHaveLength(20)
     expect(syncs.count).toBe(1)
     expect(resolved).toBe(0)
     await release()
-    // the first wave is acknowledged; one sync covers the two waves that came meanwhile
+    // the first wave is acknowledged; the two waves that came meanwhile are written as one
+    // transaction, covered by one sync
     expect(resolved).toBe(20)
+    expect(await store.all('customer')).toHaveLength(60)
     expect(syncs.count).toBe(2)
     await release()
     await Promise.all(waves)

@@ -207,7 +207,8 @@ export class SqliteStore implements Store {
     if (this.closed) return Promise.reject(new Error('store is closed'))
     return new Promise<void>((resolve, reject) => {
       this.queue.push({cs, resolve, reject})
-      if (!this.flushScheduled) {
+      // while a sync runs, commits gather for the next transaction (group commit)
+      if (!this.flushScheduled && !this.syncing) {
         this.flushScheduled = true
         setImmediate(() => this.flush())
       }
@@ -237,6 +238,7 @@ export class SqliteStore implements Store {
     } catch (e) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK')
       for (const p of batch) p.reject(e)
+      this.sync()
       return
     }
     for (const p of batch) {
@@ -248,7 +250,10 @@ export class SqliteStore implements Store {
     this.sync()
   }
 
-  /** One fdatasync of the WAL at a time; it covers every commit written before it started. */
+  /**
+   * One fdatasync of the WAL at a time; it covers every commit written before it started.
+   * Commits that arrive meanwhile are written as one transaction when it completes.
+   */
   private sync(): void {
     if (this.syncing || this.walFd === undefined) return
     if (this.unsynced.length === 0) {
@@ -264,7 +269,8 @@ export class SqliteStore implements Store {
         if (err) p.reject(err)
         else p.resolve()
       }
-      this.sync()
+      if (this.queue.length > 0 && !this.flushScheduled) this.flush()
+      else this.sync()
     })
   }
 
