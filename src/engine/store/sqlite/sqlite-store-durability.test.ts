@@ -1,6 +1,6 @@
 // 'full' durability: commits resolve only after the WAL has been fdatasync'ed, off the
 // event loop, and commits that arrive during a sync share the next one.
-import {mkdtempSync, rmSync} from 'node:fs'
+import {mkdtempSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
@@ -83,6 +83,22 @@ describe('SqliteStore durability full', () => {
     await expect(dup).rejects.toThrow(/UNIQUE/)
     await expect(ok).resolves.toBeUndefined()
     expect(await store.all('customer')).toHaveLength(2)
+    await store.close()
+  })
+
+  it('checkpoints on a worker thread: WAL pages reach the database file without this connection checkpointing', async () => {
+    const path = tmp()
+    const store = new SqliteStore({path, durability: 'full'})
+    expect(store.db.pragma('wal_autocheckpoint', {simple: true})).toBe(10000)
+    const before = statSync(path).size
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+    for (let w = 0; w < 5; w++) {
+      await Promise.all(Array.from({length: 100}, (_, i) => store.commit({puts: [customer(w * 1000 + i)]})))
+      await sleep(120)
+    }
+    for (let i = 0; i < 50 && statSync(path).size <= before; i++) await sleep(20)
+    expect(statSync(path).size).toBeGreaterThan(before)
+    expect(await store.all('customer')).toHaveLength(500)
     await store.close()
   })
 

@@ -1,0 +1,75 @@
+import {createRequire} from 'node:module'
+import {Worker} from 'node:worker_threads'
+
+// The worker: its own connection to the same database file, running PASSIVE checkpoints on
+// request. PASSIVE never waits for the writer, so the event loop's connection keeps writing.
+const SOURCE = `
+const {parentPort, workerData} = require('node:worker_threads')
+const Database = require(workerData.module)
+const db = new Database(workerData.path, {fileMustExist: true})
+db.pragma('busy_timeout = 0')
+parentPort.on('message', (m) => {
+  if (m === 'close') {
+    db.close()
+    parentPort.close()
+    return
+  }
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)')
+    parentPort.postMessage('done')
+  } catch (e) {
+    parentPort.postMessage(String((e && e.message) || e))
+  }
+})
+`
+
+/**
+ * Copies WAL pages back into the database file on a worker thread, at most every
+ * `intervalMs`, so the copy and its fsyncs do not run on the event loop inside a COMMIT.
+ * The store's own connection keeps SQLite's automatic checkpoint as the backstop: it then
+ * finds the WAL (nearly) copied already, and restarts the WAL from the top.
+ */
+export class Checkpointer {
+  private worker: Worker
+  private running = false
+  private closed = false
+  private last = 0
+  private exited: Promise<void>
+
+  constructor(
+    path: string,
+    private intervalMs = 100,
+  ) {
+    this.worker = new Worker(SOURCE, {
+      eval: true,
+      workerData: {path, module: createRequire(import.meta.url).resolve('better-sqlite3')},
+    })
+    this.worker.unref()
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()))
+    this.worker.on('message', () => {
+      this.running = false
+    })
+    // without the worker, SQLite's automatic checkpoint still does the work on the event loop
+    this.worker.on('error', () => {
+      this.closed = true
+    })
+  }
+
+  /** After a commit: starts a checkpoint unless one runs or the last began under intervalMs ago. */
+  nudge(now = performance.now()): void {
+    if (this.running || this.closed || now - this.last < this.intervalMs) return
+    this.running = true
+    this.last = now
+    this.worker.postMessage('checkpoint')
+  }
+
+  async close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true
+      this.worker.postMessage('close')
+    }
+    const t = setTimeout(() => void this.worker.terminate(), 5000)
+    await this.exited
+    clearTimeout(t)
+  }
+}
