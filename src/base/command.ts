@@ -37,7 +37,7 @@ export const globalFlags = {
   yes: Flags.boolean({char: 'y', description: 'Skip the typed confirmation that live-mode money movements ask for.', env: 'GW_YES', helpGroup: 'GLOBAL'}),
 }
 
-export type GwFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof GwCommand)['baseFlags'] & T['flags']>
+export type GwFlags<T extends typeof Command> = Interfaces.InferredFlags<typeof globalFlags & T['flags']>
 export type GwArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
 /** Test seams: an undici dispatcher (MockAgent), a fast sleep, scripted prompts. */
@@ -64,7 +64,8 @@ const FLAG_NAMES: Record<keyof FlagInputs, string> = {profile: 'profile', apiKey
 
 export abstract class GwCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true
-  static override baseFlags = globalFlags
+  /** The global flags; a command may keep only some of them (`gw serve` keeps --json). */
+  static override baseFlags: Partial<typeof globalFlags> = globalFlags
 
   protected flags!: GwFlags<T>
   protected args!: GwArgs<T>

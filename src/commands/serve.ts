@@ -1,7 +1,8 @@
-import {Command, Flags} from '@oclif/core'
+import {Flags} from '@oclif/core'
+import {globalFlags, GwCommand, UsageError} from '../base/command.js'
 import {defaultDataDir} from '../local-engine.js'
 
-export default class Serve extends Command {
+export default class Serve extends GwCommand<typeof Serve> {
   static override summary = 'Run the embedded payment gateway (HTTPS, SQLite, simulated providers) on this machine.'
   static override description = `Starts the whole gateway service locally in test mode: the API at https://HOST:PORT/v1 and hosted checkout pages at https://HOST:PORT/checkout. On first start it creates a local CA and a certificate for localhost and 127.0.0.1, and a test secret key, all kept in the data dir; restarting on the same data dir keeps every payment, event and key.
 
@@ -14,6 +15,13 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     {description: 'Then, in another terminal', command: '<%= config.bin %> login --local && <%= config.bin %> payments create --amount 2000 --currency EUR --method card --card 4242424242424242'},
   ]
 
+  // Only --json from the global flags: serve is the server, not an API client, so profile,
+  // base URL, CA file, --insecure and --yes mean nothing here, and its own --api-key (env
+  // GW_SERVE_API_KEY) is the key the engine accepts, never a client key read from GW_API_KEY.
+  static override baseFlags = {
+    json: Flags.boolean({...globalFlags.json, description: 'Print the start-up information as one JSON line on stdout.'}),
+  }
+
   static override flags = {
     host: Flags.string({description: 'Address to listen on.', default: '127.0.0.1', env: 'GW_HOST'}),
     port: Flags.integer({description: 'Port to listen on (0 picks a free one).', default: 8443, min: 0, max: 65535, env: 'GW_PORT'}),
@@ -23,11 +31,10 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     durability: Flags.string({description: "'full' fsyncs every commit; 'normal' may lose the last commits on power loss.", options: ['full', 'normal'], default: 'full', env: 'GW_DURABILITY'}),
     'payout-currency': Flags.string({description: 'Convert every settlement into this currency and pay out in it (simulated fixed rates). Default: one payout per currency.', env: 'GW_PAYOUT_CURRENCY'}),
     demo: Flags.boolean({description: 'After starting, make a first test payment and print it with next steps.', env: 'GW_DEMO'}),
-    json: Flags.boolean({description: 'Print the start-up information as one JSON line on stdout.', env: 'GW_JSON'}),
   }
 
   async run(): Promise<void> {
-    const {flags} = await this.parse(Serve)
+    const flags = this.flags
     const {startEngine, EngineConfigError} = await import('../engine/index.js')
     const dataDir = flags['data-dir'] ?? defaultDataDir()
     let engine
@@ -44,13 +51,36 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
       })
     } catch (e) {
       const err = e as NodeJS.ErrnoException
-      if (e instanceof EngineConfigError) this.error(err.message, {exit: 2})
-      if (err.code === 'EADDRINUSE') this.error(`Port ${flags.port} on ${flags.host} is already in use. Pick another with --port, or --port 0 for a free one.`, {exit: 2})
-      if (err.code === 'EACCES') this.error(`Not allowed to listen on ${flags.host}:${flags.port}. Use a port above 1023.`, {exit: 2})
+      if (e instanceof EngineConfigError) throw new UsageError(err.message)
+      if (err.syscall === 'listen' || err.syscall === 'bind') {
+        if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${flags.port} on ${flags.host} is already in use.`, 'Pick another with --port, or --port 0 for a free one.')
+        if (err.code === 'EACCES') throw new UsageError(`Not allowed to listen on ${flags.host}:${flags.port}.`, 'Use a port above 1023.')
+        if (err.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${flags.host}: it is not an address of this machine.`, 'Use --host 127.0.0.1, or one of this machine\'s addresses.')
+      }
+      if ((err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS') && err.path) {
+        throw new UsageError(`Cannot write ${err.path} (${err.code}).`, 'Pick a data dir you can write with --data-dir or GW_DATA_DIR.')
+      }
       throw e
     }
+    // handlers first: whoever reads the start-up line may signal at once
+    const started = engine
+    const stopped = new Promise<void>((resolve) => {
+      let stopping = false
+      const stop = (sig: string) => {
+        if (stopping) return
+        stopping = true
+        process.stderr.write(`\n${sig}: finishing in-flight requests and closing the store...\n`)
+        started.close().then(resolve, (e) => {
+          process.stderr.write(`shutdown error: ${(e as Error).message}\n`)
+          resolve()
+        })
+      }
+      process.once('SIGINT', () => stop('SIGINT'))
+      process.once('SIGTERM', () => stop('SIGTERM'))
+    })
     const info = {base_url: engine.baseUrl, checkout_url: engine.checkoutUrl, secret_key: engine.secretKey, ca_file: engine.caFile, data_dir: dataDir, pid: process.pid}
-    if (flags.json) process.stdout.write(JSON.stringify(info) + '\n')
+    // one line, at once: scripts, tests and the bench read it to find the engine
+    if (this.json) process.stdout.write(JSON.stringify(info) + '\n')
     else {
       process.stdout.write(
         [
@@ -64,24 +94,14 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
         ].join('\n'),
       )
     }
-    if (flags.demo) await this.demo(engine)
-    if (!flags.json) process.stderr.write('Press Ctrl-C to stop.\n')
-
-    await new Promise<void>((resolve) => {
-      let stopping = false
-      const stop = (sig: string) => {
-        if (stopping) return
-        stopping = true
-        process.stderr.write(`\n${sig}: finishing in-flight requests and closing the store...\n`)
-        engine.close().then(resolve, (e) => {
-          process.stderr.write(`shutdown error: ${(e as Error).message}\n`)
-          resolve()
-        })
-      }
-      process.once('SIGINT', () => stop('SIGINT'))
-      process.once('SIGTERM', () => stop('SIGTERM'))
-    })
+    if (flags.demo) {
+      // the engine stays up when the demo payment fails: say so and keep serving
+      await this.demo(engine).catch((e: Error) => this.notice(this.errColor.yellow(`! The demo payment failed: ${e.message}`)))
+    }
+    if (!this.json) process.stderr.write('Press Ctrl-C to stop.\n')
+    await stopped
     process.stderr.write('stopped.\n')
+    // a graceful stop is success; exit now rather than wait for stray handles
     process.exit(0)
   }
 

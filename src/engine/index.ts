@@ -87,14 +87,22 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     checkout,
     log,
   })
-  const server = await listen({
-    host,
-    port: opts.port ?? 8443,
-    key: tls.key,
-    cert: tls.cert,
-    handler: (req, res) => void handler(req, res),
-    newRequestId: () => app.kernel.ids.next('req'),
-  })
+  let server: Awaited<ReturnType<typeof listen>>
+  try {
+    server = await listen({
+      host,
+      port: opts.port ?? 8443,
+      key: tls.key,
+      cert: tls.cert,
+      handler: (req, res) => void handler(req, res),
+      newRequestId: () => app.kernel.ids.next('req'),
+    })
+  } catch (error) {
+    // nothing is served (port in use, ...): release what was opened so the process can exit
+    await app.webhooks.close().catch(() => {})
+    await store.close().catch(() => {})
+    throw error
+  }
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
   urls.baseUrl = `https://${urlHost}:${server.port}/v1`
   urls.checkoutUrl = `https://${urlHost}:${server.port}/checkout`

@@ -1,0 +1,138 @@
+// `gw serve` end to end: the built CLI (`npm run build` first) started as a child process, its
+// JSON start-up line, a request against it, graceful SIGTERM, and start-up errors mapped to
+// the base command's exit codes.
+import {spawn, type ChildProcess} from 'node:child_process'
+import {cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync} from 'node:fs'
+import {createServer, type Server} from 'node:net'
+import {tmpdir} from 'node:os'
+import {join, resolve} from 'node:path'
+import {Agent, request} from 'undici'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+const REPO = resolve(import.meta.dirname, '..')
+let ROOT: string
+let BIN: string
+let tmp: string
+
+beforeAll(() => {
+  if (!existsSync(join(REPO, 'dist', 'commands', 'serve.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
+    throw new Error('dist/ or oclif.manifest.json is missing: run `npm run build` first (`npm test` does).')
+  }
+  // a snapshot of the built CLI: a concurrent `npm run build` (rm -rf dist) cannot break it
+  ROOT = mkdtempSync(join(tmpdir(), 'gw-e2e-serve-'))
+  for (const entry of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, entry), join(ROOT, entry), {recursive: true})
+  symlinkSync(join(REPO, 'node_modules'), join(ROOT, 'node_modules'), 'dir')
+  BIN = join(ROOT, 'bin', 'run.js')
+  tmp = mkdtempSync(join(tmpdir(), 'gw-e2e-serve-data-'))
+})
+
+afterAll(() => {
+  rmSync(ROOT, {recursive: true, force: true})
+  rmSync(tmp, {recursive: true, force: true})
+})
+
+interface Exit {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+function serve(args: string[], env: Record<string, string> = {}): {child: ChildProcess; exited: Promise<Exit>; firstLine: Promise<string>} {
+  const base: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('GW_')) base[k] = v
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+    env: {...base, HOME: tmp, XDG_CONFIG_HOME: join(tmp, 'config'), NO_COLOR: '1', ...env},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  let lineResolve!: (line: string) => void
+  const firstLine = new Promise<string>((r) => (lineResolve = r))
+  child.stdout!.on('data', (d) => {
+    stdout += d
+    if (stdout.includes('\n')) lineResolve(stdout.slice(0, stdout.indexOf('\n')))
+  })
+  child.stderr!.on('data', (d) => (stderr += d))
+  const exited = new Promise<Exit>((r) =>
+    child.on('close', (code, signal) => {
+      lineResolve(stdout)
+      r({code, signal, stdout, stderr})
+    }),
+  )
+  return {child, exited, firstLine}
+}
+
+describe('gw serve', () => {
+  it('--json prints one JSON line, serves requests, and SIGTERM stops it with exit 0', async () => {
+    const dataDir = join(tmp, 'engine-a')
+    // a client key in the environment must not become the engine's key
+    const {child, exited, firstLine} = serve(['--port', '0', '--data-dir', dataDir, '--json'], {GW_API_KEY: 'sk_test_client_key_not_for_the_engine'})
+    const info = JSON.parse(await firstLine) as {base_url: string; checkout_url: string; secret_key: string; ca_file: string; data_dir: string; pid: number}
+    expect(info.base_url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/v1$/)
+    expect(info.data_dir).toBe(dataDir)
+    expect(info.pid).toBe(child.pid)
+    expect(info.secret_key).toMatch(/^sk_test_/)
+    expect(info.secret_key).not.toBe('sk_test_client_key_not_for_the_engine')
+
+    const dispatcher = new Agent({connect: {ca: readFileSync(info.ca_file)}})
+    try {
+      const res = await request(`${info.base_url}/payments?limit=1`, {headers: {authorization: `Bearer ${info.secret_key}`}, dispatcher})
+      expect(res.statusCode).toBe(200)
+      expect(((await res.body.json()) as {object: string}).object).toBe('list')
+    } finally {
+      await dispatcher.close()
+    }
+
+    child.kill('SIGTERM')
+    const exit = await exited
+    expect(exit.signal).toBeNull()
+    expect(exit.code).toBe(0)
+    expect(exit.stdout.trim().split('\n')).toHaveLength(1)
+    expect(exit.stderr).toContain('SIGTERM: finishing in-flight requests')
+    expect(exit.stderr).toContain('stopped.')
+  })
+
+  it('--api-key (GW_SERVE_API_KEY) fixes the engine key', async () => {
+    const {child, exited, firstLine} = serve(['--port', '0', '--data-dir', join(tmp, 'engine-b'), '--json'], {GW_SERVE_API_KEY: 'sk_test_fixed_engine_key_1'})
+    const info = JSON.parse(await firstLine) as {secret_key: string}
+    expect(info.secret_key).toBe('sk_test_fixed_engine_key_1')
+    child.kill('SIGINT')
+    expect((await exited).code).toBe(0)
+  })
+
+  it('a busy port is a usage error: exit 2 with a clear message', async () => {
+    const busy: Server = createServer()
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r))
+    const port = (busy.address() as {port: number}).port
+    try {
+      const human = await serve(['--port', String(port), '--data-dir', join(tmp, 'engine-c')]).exited
+      expect(human.code).toBe(2)
+      expect(human.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use.`)
+      expect(human.stderr).toContain('--port 0')
+      expect(human.stderr).not.toMatch(/\n\s+at /) // no stack trace
+
+      const json = await serve(['--port', String(port), '--data-dir', join(tmp, 'engine-c'), '--json']).exited
+      expect(json.code).toBe(2)
+      expect(JSON.parse(json.stdout)).toMatchObject({error: {type: 'usage_error', message: `Port ${port} on 127.0.0.1 is already in use.`}})
+    } finally {
+      busy.close()
+    }
+  })
+
+  it('a live key is refused with exit 2', async () => {
+    const r = await serve(['--port', '0', '--data-dir', join(tmp, 'engine-d'), '--api-key', 'sk_live_abcdefghijkl']).exited
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('test mode only')
+  })
+
+  it('help shows only --json of the client global flags', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--help'], {stdio: ['ignore', 'pipe', 'pipe']})
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    await new Promise((r) => child.on('close', r))
+    expect(out).toContain('GW_SERVE_API_KEY')
+    expect(out).toContain('--json')
+    for (const flag of ['--profile', '--base-url', '--ca-file', '--insecure', '--yes']) expect(out).not.toContain(flag)
+  })
+})
