@@ -18,6 +18,7 @@ import {colorEnabled, painter, type Painter} from '../output/color.js'
 import type {Columns} from '../output/table.js'
 import {startProgress} from '../ui/progress.js'
 import {AbortedError, AuthError, ExitCode, exitCodeFor, GwError, UsageError} from './exit-codes.js'
+import {fillFlagEnv, flagsForParse, installFlagEnv, listsFromEnv} from './flag-env.js'
 import {isInteractive, promptHidden, promptLine, readStdin} from './io.js'
 
 export {ExitCode, GwError, UsageError, AuthError, AbortedError, exitCodeFor} from './exit-codes.js'
@@ -79,13 +80,15 @@ export abstract class GwCommand<T extends typeof Command> extends Command {
 
   override async init(): Promise<void> {
     await super.init()
+    fillFlagEnv(this.ctor)
     const {args, flags} = await this.parse({
-      flags: this.ctor.flags,
+      flags: flagsForParse(this.ctor.flags, this.argv),
       baseFlags: (super.ctor as typeof GwCommand).baseFlags,
       enableJsonFlag: this.ctor.enableJsonFlag,
       args: this.ctor.args,
       strict: this.ctor.strict,
     })
+    listsFromEnv(this.ctor.flags, flags)
     this.flags = flags as GwFlags<T>
     this.args = args as GwArgs<T>
   }
@@ -414,6 +417,9 @@ export abstract class GwCommand<T extends typeof Command> extends Command {
     return super.finally(err)
   }
 }
+
+// every command flag reads GW_<NAME> too (src/base/flag-env.ts)
+installFlagEnv(GwCommand)
 
 function apiErrorHint(err: ApiError, settings?: () => Resolved): string | undefined {
   switch (exitCodeFor(err)) {
