@@ -1,13 +1,13 @@
 // Seeds a fresh engine data dir with N payments straight into SQLite, before the engine
 // starts on it. Every row is a copy of the rows one real POST /payments wrote (the payment,
 // its events, its idempotency record, and any other row that names the payment, e.g. ledger
-// entries), with fresh random ids, unique references and timestamps spread over the last
-// hours (inside the event-retention and idempotency windows, so housekeeping has nothing
+// entries), with fresh ids from the engine's own generator, unique references and
+// timestamps spread over the last hours (inside the event-retention and idempotency windows, so housekeeping has nothing
 // to purge during the measurement).
-import {randomBytes} from 'node:crypto'
 import {mkdirSync} from 'node:fs'
 import Database from 'better-sqlite3'
 import {localEnginePaths} from '../dist/local-engine.js'
+import {RandomIds} from '../dist/engine/adapters/system.js'
 import {SqliteStore} from '../dist/engine/store/sqlite/sqlite-store.js'
 import {TABLES} from '../dist/engine/store/sqlite/schema.js'
 
@@ -44,19 +44,6 @@ export function extractTemplate(dbPath, paymentId, {reference, idemKey}) {
   } finally {
     db.close()
   }
-}
-
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
-let pool = Buffer.alloc(0)
-let pos = 0
-function rand24() {
-  if (pos + 24 > pool.length) {
-    pool = randomBytes(24 * 8192)
-    pos = 0
-  }
-  let s = ''
-  for (let i = 0; i < 24; i++) s += ALPHABET[pool[pos++] % 62]
-  return s
 }
 
 /** Splits a string at the slots once; render(values) is then plain concatenation. */
@@ -103,7 +90,7 @@ export function seed(dataDir, template, n, {spanMs = 6 * 3600_000, batch = 50_00
   const slotNames = [...ids, ...isos, template.reference, template.idemKey].filter((s) => s !== undefined)
   const slotIndex = new Map(slotNames.map((s, i) => [s, i]))
   const re = new RegExp(`(${[...slotNames].sort((a, b) => b.length - a.length).map(escapeRe).join('|')})`)
-  const idSlots = [...ids].map((s) => ({i: slotIndex.get(s), prefix: s.slice(0, s.indexOf('_') + 1)}))
+  const idSlots = [...ids].map((s) => ({i: slotIndex.get(s), prefix: s.slice(0, s.indexOf('_'))}))
   const isoSlots = [...isos].map((s) => ({i: slotIndex.get(s), delta: Date.parse(s) - Date.parse(template.createdAt)}))
   const refSlot = slotIndex.get(template.reference)
   const keySlot = slotIndex.get(template.idemKey)
@@ -127,6 +114,7 @@ export function seed(dataDir, template, n, {spanMs = 6 * 3600_000, batch = 50_00
     const renders = cols.map((c) => compile(row[c], slotIndex, re))
     return {stmt, renders}
   })
+  const idGen = new RandomIds()
   const base = Date.now() - spanMs
   const step = spanMs / n
   const vals = new Array(slotNames.length)
@@ -135,7 +123,8 @@ export function seed(dataDir, template, n, {spanMs = 6 * 3600_000, batch = 50_00
   const run = db.transaction((from, to) => {
     for (let k = from; k < to; k++) {
       const at = Math.floor(base + k * step)
-      for (const s of idSlots) vals[s.i] = s.prefix + rand24()
+      // the engine's own id generator, at the row's creation time
+      for (const s of idSlots) vals[s.i] = idGen.next(s.prefix, at)
       for (const s of isoSlots) vals[s.i] = new Date(at + s.delta).toISOString()
       if (refSlot !== undefined) vals[refSlot] = `order-${String(k).padStart(9, '0')}`
       if (keySlot !== undefined) vals[keySlot] = `seed-${k}-${vals[idSlots[0].i]}`

@@ -1,4 +1,4 @@
-/** Id generation: `prefix_` + random url-safe characters. */
+/** Id generation: `prefix_` + url-safe characters, unguessable; the engine's sort by creation time. */
 export interface Ids {
   next(prefix: string): string
 }
