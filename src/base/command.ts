@@ -16,7 +16,6 @@ import {ConfigStore} from '../config/store.js'
 import {readLocalEngineInfo} from '../local-engine.js'
 import {colorEnabled, painter, type Painter} from '../output/color.js'
 import type {Columns} from '../output/table.js'
-import {startProgress} from '../ui/progress.js'
 import {AbortedError, AuthError, ExitCode, exitCodeFor, GwError, UsageError} from './exit-codes.js'
 import {fillFlagEnv, flagsForParse, installFlagEnv, listsFromEnv} from './flag-env.js'
 import {isInteractive, promptHidden, promptLine, readStdin} from './io.js'
@@ -342,6 +341,7 @@ export abstract class GwCommand<T extends typeof Command> extends Command {
       }
       return items
     }
+    const {startProgress} = await import('../ui/progress.js')
     const progress = await startProgress(`Fetching ${opts.noun}…`, {json: this.json})
     try {
       for await (const item of opts.iterate()) {

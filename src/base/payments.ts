@@ -2,7 +2,6 @@
 // customer or a provider.
 import type {Payment, PaymentStatus} from '../api/types.js'
 import {renderPayment} from '../output/detail.js'
-import {startProgress} from '../ui/progress.js'
 import type {CommandContext} from './command.js'
 import {GwError} from './exit-codes.js'
 import {openUrl} from './io.js'
@@ -56,6 +55,7 @@ export async function followPayment(
   const timeoutMs = parseDuration(opts.timeout ?? '10m', '--timeout') * 1000
   if (url && !opts.open) ctx.notice(`The customer must act: ${url}`)
   const client = await ctx.client()
+  const {startProgress} = await import('../ui/progress.js')
   const progress = await startProgress(`Waiting for ${initial.id}: ${initial.status}`, {json: ctx.json, write: (l) => ctx.notice(l)})
   const started = Date.now()
   let payment = initial
