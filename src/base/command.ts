@@ -454,12 +454,14 @@ function errorJson(err: Error): unknown {
  * cannot exit before those threads finish: ~75 ms after the last byte of a `gw payments get`.
  * A CLI process parses a few kilobytes, so the baseline code is all it needs. Set before the
  * first connection compiles the module; only in CLI processes (not in `gw serve`'s engine,
- * which delivers webhooks with undici for hours).
+ * which delivers webhooks with undici for hours). The plain (non-SIMD) build of llhttp, which
+ * the baseline compiler handles on every CPU, unless UNDICI_NO_WASM_SIMD says otherwise.
  */
 let wasmFlagSet = false
 function wasmBaselineOnly(): void {
   if (wasmFlagSet) return
   wasmFlagSet = true
+  process.env.UNDICI_NO_WASM_SIMD ??= '1'
   setFlagsFromString('--liftoff-only')
 }
 
