@@ -1,5 +1,5 @@
 // Flags shared by several commands, with parsers that explain bad input.
-import {Args, Flags} from '@oclif/core'
+import {Flags} from '@oclif/core'
 import {PAYMENT_STATUSES} from '../api/types.js'
 import {isKnownCurrency} from '../output/money.js'
 import {closest, METHOD_CODES, PAYMENT_METHODS} from './catalog.js'
@@ -72,17 +72,4 @@ export const paymentStatusFlag = Flags.string({
   options: [...PAYMENT_STATUSES],
 })
 
-/** An id argument that must carry the resource's prefix. */
-export function idArg(prefix: string, noun: string, hint?: string) {
-  return Args.string({
-    description: `${noun} id (${prefix}...)`,
-    required: true,
-    parse: async (input) => {
-      const id = input.trim()
-      if (!id.startsWith(prefix)) {
-        throw new UsageError(`"${input}" is not a ${noun} id; ${noun} ids start with ${prefix}.`, hint)
-      }
-      return id
-    },
-  })
-}
+export {idArg} from './args.js'

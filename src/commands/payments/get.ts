@@ -1,6 +1,6 @@
 import type {Payment} from '../../api/types.js'
 import {GwCommand} from '../../base/command.js'
-import {idArg} from '../../base/flags.js'
+import {idArg} from '../../base/args.js'
 import {showPayment} from '../../base/payments.js'
 
 export default class PaymentsGet extends GwCommand<typeof PaymentsGet> {
