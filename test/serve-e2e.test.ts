@@ -126,7 +126,7 @@ describe('gw serve', () => {
     expect(r.stderr).toContain('test mode only')
   })
 
-  it('help shows only --json of the client global flags', async () => {
+  it('help shows only --json and --verbose of the client global flags', async () => {
     const child = spawn(process.execPath, [BIN, 'serve', '--help'], {stdio: ['ignore', 'pipe', 'pipe']})
     let out = ''
     child.stdout.on('data', (d) => (out += d))

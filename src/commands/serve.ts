@@ -15,11 +15,12 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     {description: 'Then, in another terminal', command: '<%= config.bin %> login --local && <%= config.bin %> payments create --amount 2000 --currency EUR --method card --card 4242424242424242'},
   ]
 
-  // Only --json from the global flags: serve is the server, not an API client, so profile,
-  // base URL, CA file, --insecure and --yes mean nothing here, and its own --api-key (env
-  // GW_SERVE_API_KEY) is the key the engine accepts, never a client key read from GW_API_KEY.
+  // Only --json and --verbose from the global flags: serve is the server, not an API client, so
+  // profile, base URL, CA file, --insecure and --yes mean nothing here, and its own --api-key
+  // (env GW_SERVE_API_KEY) is the key the engine accepts, never a client key read from GW_API_KEY.
   static override baseFlags = {
     json: Flags.boolean({...globalFlags.json, description: 'Print the start-up information as one JSON line on stdout.'}),
+    verbose: Flags.boolean({...globalFlags.verbose, description: 'Print the stack trace of an unexpected start-up error.'}),
   }
 
   static override flags = {
