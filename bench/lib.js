@@ -174,7 +174,30 @@ export async function closedLoop({origin, ca, connections = 32, warmupMs = 2000,
   await Promise.all(workers)
   await pool.close()
   const s = lat.sorted()
-  return {rps: done / (elapsed / 1000), count: done, p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1], errors: errors.count - errBefore, firstError: errors.first}
+  return {rps: done / (elapsed / 1000), count: done, elapsed, samples: s, p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1], errors: errors.count - errBefore, firstError: errors.first}
+}
+
+/** Merges closed-loop windows of one target: overall rate and percentiles, plus each window's rate. */
+export function merge(windows) {
+  const count = windows.reduce((a, w) => a + w.count, 0)
+  const elapsed = windows.reduce((a, w) => a + w.elapsed, 0)
+  const all = new Float64Array(windows.reduce((a, w) => a + w.samples.length, 0))
+  let o = 0
+  for (const w of windows) {
+    all.set(w.samples, o)
+    o += w.samples.length
+  }
+  all.sort()
+  return {
+    rps: count / (elapsed / 1000),
+    count,
+    rounds: windows.map((w) => w.rps),
+    p50: percentile(all, 50),
+    p99: percentile(all, 99),
+    max: all[all.length - 1],
+    errors: windows.reduce((a, w) => a + w.errors, 0),
+    firstError: windows.find((w) => w.firstError)?.firstError,
+  }
 }
 
 /**

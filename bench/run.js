@@ -4,7 +4,7 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {cpus, loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
-import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
+import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, merge, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
 import {extractTemplate, seed} from './seed.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
@@ -16,6 +16,8 @@ const RATE = env('BENCH_RATE', 1000)
 const SMALL = env('BENCH_SEED_SMALL', 10_000)
 const LARGE = env('BENCH_SEED_LARGE', 1_000_000)
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c').split(','))
+/** closed-loop windows alternate between the compared targets, so drifting machine load hits both alike */
+const ROUNDS = Math.max(1, env('BENCH_ROUNDS', 2))
 
 const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a')
 const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a')
@@ -26,7 +28,8 @@ const log = (s = '') => process.stdout.write(s + '\n')
 const errNote = (r) => (r.errors ? `  (${r.errors} errors; first: ${r.firstError})` : '')
 
 function loadLine(label, r) {
-  return `${label.padEnd(34)} ${f0(r.rps).padStart(7)} req/s   p50 ${f2(r.p50).padStart(6)} ms   p99 ${f2(r.p99).padStart(7)} ms   (${f0(r.count)} requests)${errNote(r)}`
+  const rounds = r.rounds?.length > 1 ? `; windows ${r.rounds.map(f0).join(' / ')} req/s` : ''
+  return `${label.padEnd(34)} ${f0(r.rps).padStart(7)} req/s   p50 ${f2(r.p50).padStart(6)} ms   p99 ${f2(r.p99).padStart(7)} ms   (${f0(r.count)} requests${rounds})${errNote(r)}`
 }
 
 async function createTemplatePayment(engine) {
@@ -52,7 +55,7 @@ async function main() {
   log(`gw bench: node ${process.version}, ${cpus().length} cpu(s) (${cpus()[0]?.model ?? '?'}), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${new Date().toISOString()}`)
   if (loadavg()[0] > 0.5 * cpus().length) log(`warning: the machine is busy (load ${loadavg()[0].toFixed(2)} on ${cpus().length} cpus); figures will be low and noisy`)
   log(`load: undici Pool, ${CONNECTIONS} keep-alive connections, pipelining 1, in this process; engine and baseline servers in child processes`)
-  log(`windows: ${WARMUP / 1000}s warm-up, ${DURATION / 1000}s measured; engine: gw serve --rate-limit 0 --durability ${DURABILITY}${DURABILITY === 'full' ? ' (every commit fsynced, the default)' : ''}`)
+  log(`windows: ${WARMUP / 1000}s warm-up, ${DURATION / 1000}s measured${ROUNDS > 1 ? ` (closed loop: ${ROUNDS} alternating windows of ${DURATION / ROUNDS / 1000}s per target)` : ''}; engine: gw serve --rate-limit 0 --durability ${DURABILITY}${DURABILITY === 'full' ? ' (every commit fsynced, the default)' : ''}`)
   log()
   const results = {}
   const sink = []
@@ -65,9 +68,30 @@ async function main() {
         const t = await createTemplatePayment(engine)
         template = extractTemplate(localEnginePaths(join(root, 'a')).database, t.id, {reference: t.reference, idemKey: t.idemKey})
         if (ONLY.has('a')) {
-          gc()
-          results.engine = await closedLoop({origin: engine.origin, ca: engine.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION, makeRequest: paymentRequest('/v1/payments')})
+          // engine and hello world take turns under the same load
+          const hello = await startHello(join(root, 'a', 'tls'))
+          const we = []
+          const wh = []
+          try {
+            for (let r = 0; r < ROUNDS; r++) {
+              for (const [target, into, path] of [
+                [engine, we, '/v1/payments'],
+                [hello, wh, '/'],
+              ]) {
+                gc()
+                into.push(await closedLoop({origin: target.origin, ca: engine.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION / ROUNDS, makeRequest: paymentRequest(path)}))
+              }
+            }
+          } finally {
+            await hello.stop()
+          }
+          results.engine = merge(we)
+          results.hello = merge(wh)
+          results.ratio = results.engine.rps / results.hello.rps
           log(loadLine('(a) engine POST /payments', results.engine))
+          log(loadLine('(a) node:https hello world', results.hello))
+          log(`(a) ratio engine / hello world        ${f2(results.ratio)}   target >= 0.25: ${verdict(results.ratio >= 0.25)}`)
+          log()
         }
         if (ONLY.has('b')) {
           gc()
@@ -76,19 +100,6 @@ async function main() {
       } finally {
         const r = await engine.stop()
         if (r.code !== 0) sink.push(`engine-a exited ${r.code ?? r.signal}: ${engine.stderr().slice(-2000)}`)
-      }
-      if (ONLY.has('a')) {
-        const hello = await startHello(join(root, 'a', 'tls'))
-        try {
-          gc()
-          results.hello = await closedLoop({origin: hello.origin, ca: engine.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION, makeRequest: paymentRequest('/')})
-          log(loadLine('(a) node:https hello world', results.hello))
-        } finally {
-          await hello.stop()
-        }
-        results.ratio = results.engine.rps / results.hello.rps
-        log(`(a) ratio engine / hello world        ${f2(results.ratio)}   target >= 0.25: ${verdict(results.ratio >= 0.25)}`)
-        log()
       }
       if (results.open) {
         const r = results.open
@@ -100,24 +111,35 @@ async function main() {
 
     // ---------------------------------------------------------------- (c)
     if (ONLY.has('c')) {
-      for (const [name, n] of [
-        ['small', SMALL],
-        ['large', LARGE],
-      ]) {
-        const dir = join(root, `c-${name}`)
+      const stores = [
+        {name: 'small', n: SMALL, dir: join(root, 'c-small'), windows: []},
+        {name: 'large', n: LARGE, dir: join(root, 'c-large'), windows: []},
+      ]
+      for (const st of stores) {
         gc()
-        const s = seed(dir, template, n)
-        log(`(c) seeded ${f0(n)} payments (${f0(s.rows)} rows: payments, events, idempotency records) in ${f1(s.ms / 1000)} s`)
-        const engine = await startEngine(dir, {label: `engine-${name}`})
-        try {
-          gc()
-          results[name] = await closedLoop({origin: engine.origin, ca: engine.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION, makeRequest: paymentRequest('/v1/payments')})
-          log(loadLine(`(c) create rate, ${f0(n)} stored`, results[name]))
-        } finally {
-          const r = await engine.stop()
-          if (r.code !== 0) sink.push(`engine-${name} exited ${r.code ?? r.signal}: ${engine.stderr().slice(-2000)}`)
-          rmSync(dir, {recursive: true, force: true})
+        const s = seed(st.dir, template, st.n)
+        log(`(c) seeded ${f0(st.n)} payments (${f0(s.rows)} rows in ${[...new Set(template.rows.map((x) => x.table))].join(', ')}) in ${f1(s.ms / 1000)} s`)
+      }
+      try {
+        // the two stores take turns, an engine started on each in every round
+        for (let r = 0; r < ROUNDS; r++) {
+          for (const st of stores) {
+            const engine = await startEngine(st.dir, {label: `engine-${st.name}`})
+            try {
+              gc()
+              st.windows.push(await closedLoop({origin: engine.origin, ca: engine.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION / ROUNDS, makeRequest: paymentRequest('/v1/payments')}))
+            } finally {
+              const x = await engine.stop()
+              if (x.code !== 0) sink.push(`engine-${st.name} exited ${x.code ?? x.signal}: ${engine.stderr().slice(-2000)}`)
+            }
+          }
         }
+      } finally {
+        for (const st of stores) rmSync(st.dir, {recursive: true, force: true})
+      }
+      for (const st of stores) {
+        results[st.name] = merge(st.windows)
+        log(loadLine(`(c) create rate, ${f0(st.n)} stored`, results[st.name]))
       }
       results.scale = results.large.rps / results.small.rps
       log(`(c) ratio ${f0(LARGE)} / ${f0(SMALL)} stored       ${f2(results.scale)}   target >= 0.85 (within 15%): ${verdict(results.scale >= 0.85)}`)
