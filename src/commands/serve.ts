@@ -138,6 +138,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
         '  gw payments create --amount 2000 --currency EUR --method card --card 4242424242424242',
         '  gw payments create --amount 2000 --currency EUR --method card --card 4000000000003220   # 3-D Secure page',
         '  gw payments list',
+        '(`gw` is `node bin/run.js` in this checkout until you run `npm link` once.)',
         '',
       ].join('\n'),
     )
