@@ -76,8 +76,26 @@ const MAX_LENGTH = 19
 
 export type ParseCardResult = {ok: true; card: CardInfo} | {ok: false; message: string}
 
-/** Parses a raw card number (spaces and dashes allowed) into brand, last4 and test behaviour. */
+/** Recent results: the brand lookup copies the library's card table on every call, and one payment parses its number twice (validation, simulated issuer). */
+const parsedCache = new Map<string, ParseCardResult>()
+const PARSED_CACHE_MAX = 1024
+
+/** Parses a raw card number (spaces and dashes allowed) into brand, last4 and test behaviour. Results are frozen and may be shared. */
 export function parseCardNumber(raw: string): ParseCardResult {
+  const hit = parsedCache.get(raw)
+  if (hit) return hit
+  const result = parseUncached(raw)
+  if (parsedCache.size >= PARSED_CACHE_MAX) parsedCache.clear()
+  if (typeof raw === 'string') parsedCache.set(raw, deepFreeze(result))
+  return result
+}
+
+function deepFreeze<T extends object>(o: T): T {
+  for (const v of Object.values(o)) if (v && typeof v === 'object' && !Object.isFrozen(v)) deepFreeze(v as object)
+  return Object.freeze(o)
+}
+
+function parseUncached(raw: string): ParseCardResult {
   if (typeof raw !== 'string' || raw.trim() === '') return {ok: false, message: 'The card number is missing.'}
   const digits = raw.replace(/[\s-]/g, '')
   if (!/^\d+$/.test(digits)) {

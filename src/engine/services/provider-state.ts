@@ -38,6 +38,18 @@ export class ProviderStateCache {
     }
   }
 
+  private windowKey = ''
+  private windowDays: string[] = []
+  /** The 7 day keys ending today, recomputed once per day rather than per payment. */
+  private window(now: Date): string[] {
+    const today = dayOf(now)
+    if (today !== this.windowKey) {
+      this.windowKey = today
+      this.windowDays = Array.from({length: 7}, (_, i) => dayOf(new Date(now.getTime() - i * DAY_MS)))
+    }
+    return this.windowDays
+  }
+
   getStatus(id: string): HealthStatus {
     return this.status.get(id) ?? 'active'
   }
@@ -48,8 +60,8 @@ export class ProviderStateCache {
     let approved = 0
     let total = 0
     if (m) {
-      for (let i = 0; i < 7; i++) {
-        const b = m.get(dayOf(new Date(now.getTime() - i * DAY_MS)))
+      for (const day of this.window(now)) {
+        const b = m.get(day)
         if (b) {
           approved += b.approved
           total += b.total
