@@ -129,6 +129,8 @@ export interface Store {
   /** all objects of a kind matching the filters, oldest first (small sets: endpoints, rules) */
   all<T extends StoredObject>(kind: Kind, filters?: Filter[]): Promise<T[]>
   commit(cs: ChangeSet): Promise<void>
+  /** Sum of a numeric indexed field per value of another, over the objects matching the filters. */
+  sum(kind: Kind, q: {field: string; groupBy: string; filters?: Filter[]}): Promise<{group: string | null; sum: number}[]>
 
   getEvent(id: string): Promise<StoredEvent | undefined>
   listEvents(q: EventQuery): Promise<ListPage<StoredEvent>>

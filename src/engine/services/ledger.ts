@@ -14,7 +14,6 @@ import {feeFor, providerProfile} from '../domain/providers.js'
 import type {HandlerResult, RequestCtx} from '../http/router.js'
 import {validate} from '../http/validate.js'
 import type {Kernel} from '../kernel.js'
-import type {ChangeSet} from '../ports/store.js'
 import type {Draft} from './draft.js'
 import type {PaymentRecord} from './payments.js'
 
@@ -76,36 +75,11 @@ export function paymentMoney(entries: readonly LedgerEntry[]): PaymentMoney {
   return m
 }
 
-/** Running balance per currency: an available total plus credits that mature later. */
-interface CurrencyBalance {
-  available: number
-  maturing: {at: string; amount: number}[]
-}
-
 export class Ledger {
-  private balances = new Map<string, CurrencyBalance>()
-  private loaded = false
+  constructor(private k: Kernel) {}
 
-  constructor(private k: Kernel) {
-    k.onCommit((cs: ChangeSet) => {
-      for (const p of cs.puts ?? []) if (p.kind === 'ledger_entry' && p.expectVersion === undefined) this.apply(p.obj as unknown as LedgerEntry)
-    })
-  }
-
-  /** Builds the balance cache from the stored entries; the commit listener keeps it current. */
-  async load(): Promise<void> {
-    if (this.loaded) return
-    this.balances.clear()
-    for (const e of await this.k.store.all<LedgerEntry>('ledger_entry')) this.apply(e)
-    this.loaded = true
-  }
-
-  private apply(e: LedgerEntry) {
-    let b = this.balances.get(e.currency)
-    if (!b) this.balances.set(e.currency, (b = {available: 0, maturing: []}))
-    if (e.available_at > this.k.clock.now().toISOString()) b.maturing.push({at: e.available_at, amount: e.amount})
-    else b.available += e.amount
-  }
+  /** Kept for callers that prepared a cache; the balance is summed in the store on demand. */
+  async load(): Promise<void> {}
 
   /** Adds an immutable entry to the unit of work. */
   record(
@@ -144,29 +118,33 @@ export class Ledger {
     return this.k.store.all<LedgerEntry>('ledger_entry', [{field: 'payment', op: 'eq', value: paymentId}])
   }
 
-  /** Available and pending amounts per currency at the engine clock's now, currencies in alphabetical order. */
-  balance(now: Date = this.k.clock.now()) {
+  /**
+   * Available and pending amounts per currency at the engine clock's now, currencies in
+   * alphabetical order: two sums over a covering index of the entries (currency,
+   * available_at, amount), so nothing is held in memory and start-up reads nothing.
+   */
+  async balance(now: Date = this.k.clock.now()) {
     const iso = now.toISOString()
+    const total = await this.k.store.sum('ledger_entry', {field: 'amount', groupBy: 'currency'})
+    const avail = new Map(
+      (await this.k.store.sum('ledger_entry', {field: 'amount', groupBy: 'currency', filters: [{field: 'available_at', op: 'lte', value: iso}]})).map(
+        (r) => [r.group, r.sum],
+      ),
+    )
     const available: {amount: number; currency: string}[] = []
     const pending: {amount: number; currency: string}[] = []
-    for (const cur of [...this.balances.keys()].sort()) {
-      const b = this.balances.get(cur)!
-      const still: CurrencyBalance['maturing'] = []
-      for (const m of b.maturing) {
-        if (m.at <= iso) b.available += m.amount
-        else still.push(m)
-      }
-      b.maturing = still
-      available.push({amount: b.available, currency: cur})
-      pending.push({amount: still.reduce((s, m) => s + m.amount, 0), currency: cur})
+    for (const r of total) {
+      if (r.group === null) continue
+      const a = avail.get(r.group) ?? 0
+      available.push({amount: a, currency: r.group})
+      pending.push({amount: r.sum - a, currency: r.group})
     }
     return {object: 'balance' as const, available, pending}
   }
 
   async retrieveBalance(ctx: RequestCtx): Promise<HandlerResult> {
     validate(Object.fromEntries(ctx.query), {})
-    await this.load()
-    return {status: 200, body: this.balance()}
+    return {status: 200, body: await this.balance()}
   }
 }
 

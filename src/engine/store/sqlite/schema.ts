@@ -13,11 +13,17 @@ export const TABLES: Record<Kind, {table: string; columns: readonly string[]}> =
   routing_rule: {table: 'routing_rules', columns: ['merchant']},
   settlement_report: {table: 'settlement_reports', columns: ['provider', 'currency', 'date']},
   payout: {table: 'payouts', columns: ['currency', 'status']},
-  ledger_entry: {table: 'ledger_entries', columns: ['currency', 'payment', 'type']},
+  ledger_entry: {table: 'ledger_entries', columns: ['currency', 'payment', 'type', 'available_at', 'amount']},
+}
+
+/** The columns migration 1 created; later columns come from later migrations. */
+const V1_COLUMNS: Partial<Record<Kind, readonly string[]>> = {
+  ledger_entry: ['currency', 'payment', 'type'],
 }
 
 function objectTable(kind: Kind): string {
-  const {table, columns} = TABLES[kind]
+  const table = TABLES[kind].table
+  const columns = V1_COLUMNS[kind] ?? TABLES[kind].columns
   const cols = columns.map((c) => `, ${c} TEXT`).join('')
   const idx = columns.map((c) => `CREATE INDEX ${table}_${c} ON ${table}(${c}, seq);`).join('\n')
   return `
@@ -76,4 +82,11 @@ CREATE TABLE settings (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
 );`,
+  // 2: the balance is summed in the store (a covering index) instead of held entry by entry in memory
+  `ALTER TABLE ledger_entries ADD COLUMN available_at TEXT;
+ALTER TABLE ledger_entries ADD COLUMN amount INTEGER;
+UPDATE ledger_entries SET available_at = json_extract(data, '$.available_at'), amount = json_extract(data, '$.amount');
+DROP INDEX ledger_entries_currency;
+DROP INDEX ledger_entries_type;
+CREATE INDEX ledger_entries_balance ON ledger_entries(currency, available_at, amount);`,
 ]

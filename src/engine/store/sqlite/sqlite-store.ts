@@ -203,6 +203,17 @@ export class SqliteStore implements Store {
     return {data: slice.map((r) => map(r.v)), has_more}
   }
 
+  async sum(kind: Kind, q: {field: string; groupBy: string; filters?: Filter[]}): Promise<{group: string | null; sum: number}[]> {
+    const {table, columns} = TABLES[kind]
+    for (const f of [q.field, q.groupBy]) if (!columns.includes(f)) throw new Error(`cannot sum ${kind} by ${f}`)
+    const params: unknown[] = []
+    const clauses = this.where(kind, q.filters, params)
+    const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''
+    return this.stmt(`SELECT ${q.groupBy} AS "group", COALESCE(SUM(${q.field}), 0) AS sum FROM ${table} ${where} GROUP BY ${q.groupBy} ORDER BY ${q.groupBy}`).all(
+      ...params,
+    ) as {group: string | null; sum: number}[]
+  }
+
   async all<T extends StoredObject>(kind: Kind, filters?: Filter[]): Promise<T[]> {
     const {table} = TABLES[kind]
     const params: unknown[] = []
