@@ -6,6 +6,7 @@ import {join} from 'node:path'
 import {Agent, request} from 'undici'
 import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, merge, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
 import {extractTemplate, seed} from './seed.js'
+import {printStartup, startupBench} from './startup.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
 const env = (name, dflt) => (process.env[name] !== undefined ? Number(process.env[name]) : dflt)
@@ -150,6 +151,13 @@ async function main() {
   }
   for (const s of sink) log(`warning: ${s}`)
 
+  let startup
+  if (process.env.BENCH_SKIP_STARTUP !== '1') {
+    startup = await startupBench()
+    printStartup(startup)
+    log()
+  }
+
   log('summary')
   if (results.ratio !== undefined)
     log(`  throughput: engine ${f0(results.engine.rps)} req/s vs hello world ${f0(results.hello.rps)} req/s = ${f2(results.ratio)} (target >= 0.25: ${verdict(results.ratio >= 0.25)})`)
@@ -157,6 +165,8 @@ async function main() {
   if (results.open) log(`  p99 at ${f0(RATE)} req/s open loop: ${f2(results.open.p99)} ms (target <= 15 ms: ${verdict(results.open.p99 <= 15)})`)
   if (results.scale !== undefined)
     log(`  create rate: ${f0(results.small.rps)} req/s with ${f0(SMALL)} stored, ${f0(results.large.rps)} req/s with ${f0(LARGE)} stored = ${f2(results.scale)} (target >= 0.85: ${verdict(results.scale >= 0.85)})`)
+  if (startup)
+    log(`  start-up: gw --version ${f2(startup.gwVersionMs / startup.bareMs)}x a bare oclif CLI (target <= 1.15x), gw payments get ${f2(startup.getMs / startup.bareMs)}x (target <= 1.5x)`)
   log(`  bench took ${f0((performance.now() - began) / 1000)} s`)
 }
 
