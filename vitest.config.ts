@@ -8,5 +8,9 @@ export default defineConfig({
     pool: 'forks',
     // engine tests bind ports and spawn processes; two workers fit a 2-core machine
     maxWorkers: 2,
+    // CI sets CI=true, which makes Ink (and our render gate) skip interactive rendering. The
+    // tests that exercise the TTY views and terminal behaviour control their own terminal
+    // (fake TTY streams, tmux), so they run with CI off; the gate's CI rule has its own tests.
+    env: {CI: 'false', CONTINUOUS_INTEGRATION: 'false'},
   },
 })
