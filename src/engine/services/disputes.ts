@@ -22,7 +22,7 @@ import type {ProviderConnection} from '../ports/provider.js'
 import type {Filter, Job} from '../ports/store.js'
 import {requireTestMode} from './admin.js'
 import {Draft} from './draft.js'
-import {CommitGate, Ledger} from './ledger.js'
+import {Ledger} from './ledger.js'
 import {MAX_AMOUNT, type PaymentRecord, type PaymentsService} from './payments.js'
 import {refundableOf, RefundsService, type RefundRecord} from './refunds.js'
 
@@ -119,7 +119,6 @@ export class DisputesService {
   constructor(
     private k: Kernel,
     private ledger: Ledger,
-    private gate: CommitGate,
   ) {
     k.registerJob('dispute.deadline', (job, at) => this.onDeadline(job, at))
     k.registerJob('dispute.network_open', (job, at) => this.onNetworkOpen(job, at))
@@ -190,7 +189,7 @@ export class DisputesService {
       amount: {type: 'integer', min: 1, max: MAX_AMOUNT, hint: "in the payment currency's minor unit"},
     })
     if (!body.payment.startsWith('pay_')) throw notFound('payment', body.payment, 'payment')
-    return this.gate.run(body.payment, async () => {
+    return this.k.locked(body.payment, async () => {
       const got = await this.k.store.get<PaymentRecord>('payment', body.payment)
       if (!got) throw notFound('payment', body.payment, 'payment')
       const p = got.obj
@@ -206,7 +205,7 @@ export class DisputesService {
         throw invalid('amount', `amount ${amount} exceeds the ${disputable} captured and not refunded on ${p.id}.`, 'amount_too_large')
       const d = new Draft(this.k, null)
       const dp = this.open(p, d, this.k.clock.now(), body.reason ?? 'general', amount, ctx.livemode)
-      return {result: {status: 201, body: toApi(dp), changes: d.changeSet()}, marker: dp.id}
+      return {status: 201, body: toApi(dp), changes: d.changeSet()}
     })
   }
 
@@ -244,7 +243,7 @@ export class DisputesService {
   async submitEvidence(ctx: RequestCtx): Promise<HandlerResult> {
     const ev = parseEvidence(ctx.body)
     const id = ctx.params.id!
-    return this.gate.run(id, async () => {
+    return this.k.locked(id, async () => {
       const {dp, version} = await this.load(id)
       if (dp.status !== 'needs_response') throw this.notActionable(dp, 'answered with evidence')
       const now = this.k.clock.now()
@@ -258,7 +257,7 @@ export class DisputesService {
       d.unschedule('dispute.deadline', dp.id)
       d.put('dispute', dp, version)
       d.emit('dispute.updated', dp, now)
-      return {result: {status: 200, body: toApi(dp), changes: d.changeSet()}, marker: dp.id}
+      return {status: 200, body: toApi(dp), changes: d.changeSet()}
     })
   }
 
@@ -287,7 +286,7 @@ export class DisputesService {
   async accept(ctx: RequestCtx): Promise<HandlerResult> {
     validate(ctx.body, {})
     const id = ctx.params.id!
-    return this.gate.run(id, async () => {
+    return this.k.locked(id, async () => {
       const {dp, version} = await this.load(id)
       if (dp.status !== 'needs_response') throw this.notActionable(dp, 'accepted')
       const now = this.k.clock.now()
@@ -297,7 +296,7 @@ export class DisputesService {
       d.unschedule('dispute.deadline', dp.id)
       d.put('dispute', dp, version)
       d.emit('dispute.closed', dp, now)
-      return {result: {status: 200, body: toApi(dp), changes: d.changeSet()}, marker: dp.id}
+      return {status: 200, body: toApi(dp), changes: d.changeSet()}
     })
   }
 
@@ -324,7 +323,7 @@ export class DisputesService {
       outcome: {type: 'string', required: true, enum: ['won', 'lost', 'escalate']},
     })
     const id = ctx.params.id!
-    return this.gate.run(id, async () => {
+    return this.k.locked(id, async () => {
       const {dp, version} = await this.load(id)
       if (dp.status !== 'under_review')
         throw badState(
@@ -363,7 +362,7 @@ export class DisputesService {
         d.put('dispute', dp, version)
         d.emit('dispute.closed', dp, now)
       }
-      return {result: {status: 200, body: toApi(dp), changes: d.changeSet()}, marker: dp.id}
+      return {status: 200, body: toApi(dp), changes: d.changeSet()}
     })
   }
 }
@@ -381,9 +380,8 @@ export async function installMoney(opts: {
   const {kernel, router: r, payments, providers} = opts
   const ledger = new Ledger(kernel)
   await ledger.load()
-  const gate = new CommitGate(kernel)
-  const refunds = new RefundsService(kernel, providers, ledger, gate)
-  const disputes = new DisputesService(kernel, ledger, gate)
+  const refunds = new RefundsService(kernel, providers, ledger)
+  const disputes = new DisputesService(kernel, ledger)
   payments.successHooks.push(ledger.onPaymentSucceeded, disputes.onPaymentSucceeded)
   r.get('/balance', (c) => ledger.retrieveBalance(c))
     .post('/refunds', (c) => refunds.create(c))

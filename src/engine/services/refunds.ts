@@ -12,7 +12,7 @@ import {INTERNAL, toApi, type Kernel} from '../kernel.js'
 import type {ProviderConnection, ProviderResult} from '../ports/provider.js'
 import type {Filter, Job} from '../ports/store.js'
 import {Draft} from './draft.js'
-import {CommitGate, paymentMoney, type Ledger, type LedgerEntry} from './ledger.js'
+import {paymentMoney, type Ledger, type LedgerEntry} from './ledger.js'
 import {MAX_AMOUNT, type PaymentRecord} from './payments.js'
 
 const MIN = 60
@@ -87,15 +87,11 @@ const CREATE_SCHEMA = {
 } as const
 
 export class RefundsService {
-  private gate: CommitGate
-
   constructor(
     private k: Kernel,
     private providers: ReadonlyMap<string, ProviderConnection>,
     private ledger: Ledger,
-    gate?: CommitGate,
   ) {
-    this.gate = gate ?? new CommitGate(k)
     k.registerJob('refund.rail_answer', (job, at) => this.onRailAnswer(job, at))
   }
 
@@ -105,7 +101,7 @@ export class RefundsService {
       CREATE_SCHEMA,
     )
     if (!body.payment.startsWith('pay_')) throw notFound('payment', body.payment, 'payment')
-    return this.gate.run(body.payment, async () => {
+    return this.k.locked(body.payment, async () => {
       const got = await this.k.store.get<PaymentRecord>('payment', body.payment)
       if (!got) throw notFound('payment', body.payment, 'payment')
       const p = got.obj
@@ -181,7 +177,7 @@ export class RefundsService {
       d.put('refund', refund)
       d.put('payment', p, got.version)
       d.schedule('refund.rail_answer', p.id, answersAt, {refund: id})
-      return {result: {status: 201, body: toApi(refund), changes: d.changeSet()}, marker: id}
+      return {status: 201, body: toApi(refund), changes: d.changeSet()}
     })
   }
 
