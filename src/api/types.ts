@@ -295,3 +295,65 @@ export interface Payout {
   livemode: boolean
   created_at: string
 }
+
+export type ProviderStatus = 'active' | 'degraded' | 'disabled'
+
+export interface Provider {
+  id: string
+  object: 'provider'
+  methods: string[]
+  currencies: string[]
+  regions: string[]
+  status: ProviderStatus
+  auth_rate_7d: number | null
+  attempts_7d: number
+  /** fixed: fee in minor units per currency */
+  fees: {percent_bps: number; fixed: Record<string, number>}
+  latency_ms: {p50: number; p99: number}
+  livemode: boolean
+}
+
+export type KybStatus = 'pending' | 'active' | 'restricted' | 'rejected'
+export type CapabilityStatus = 'pending' | 'active' | 'inactive'
+
+export interface Merchant {
+  id: string
+  object: 'merchant'
+  business_name: string
+  legal_name: string | null
+  country: string | null
+  email: string | null
+  kyb_status: KybStatus
+  capabilities: {card_payments: CapabilityStatus; local_payments: CapabilityStatus; payouts: CapabilityStatus}
+  mid: string | null
+  metadata: Record<string, string>
+  livemode: boolean
+  created_at: string
+}
+
+export interface RoutingRuleConditions {
+  payment_method?: string
+  currency?: string
+  amount_gte?: number
+  amount_lte?: number
+  card_brand?: string
+  country?: string
+}
+
+export interface RoutingRule {
+  id: string
+  object: 'routing_rule'
+  merchant: string | null
+  priority: number
+  action: 'prefer' | 'split' | 'block'
+  providers: {provider: string; weight?: number}[]
+  conditions: RoutingRuleConditions
+  livemode: boolean
+  created_at: string
+}
+
+export interface Deleted<O extends string> {
+  id: string
+  object: O
+  deleted: boolean
+}

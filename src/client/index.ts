@@ -2,6 +2,16 @@
 import type {Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, Payout, Refund, SettlementReport, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
 import type {GwEvent, WebhookDelivery, WebhookEndpoint} from '../api/types.js'
+import type {Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
+import type {
+  CreateMerchantParams,
+  ListMerchantsParams,
+  ListProvidersParams,
+  ListRoutingRulesParams,
+  MerchantParams,
+  RoutingRuleParams,
+  UpdateCustomerParams,
+} from './params.js'
 import type {
   ActionOutcome,
   CreateCustomerParams,
@@ -53,6 +63,34 @@ export class GwClient extends HttpClient {
     list: (params: ListParams = {}) => this.get<ListEnvelope<Customer>>('/customers', q(params)),
     iterate: (params: ListParams = {}, max?: number) => this.paginate<Customer>('/customers', q(params), {max}),
     get: (id: string) => this.get<Customer>(`/customers/${enc(id)}`),
+    update: (id: string, body: UpdateCustomerParams, o?: PostOpts) => this.post<Customer>(`/customers/${enc(id)}`, body, o),
+    delete: (id: string) => this.delete<Deleted<'customer'>>(`/customers/${enc(id)}`),
+  }
+
+  readonly providers = {
+    list: (params: ListProvidersParams = {}) => this.get<ListEnvelope<Provider>>('/providers', q(params)),
+    iterate: (params: ListProvidersParams = {}, max?: number) => this.paginate<Provider>('/providers', q(params), {max}),
+    get: (id: string) => this.get<Provider>(`/providers/${enc(id)}`),
+    /** Test helper: force a provider's health status. */
+    setHealth: (id: string, status: ProviderStatus, o?: PostOpts) =>
+      this.post<Provider>(`/test_helpers/providers/${enc(id)}/health`, {status}, o),
+  }
+
+  readonly merchants = {
+    create: (body: CreateMerchantParams, o?: PostOpts) => this.post<Merchant>('/merchants', body, o),
+    list: (params: ListMerchantsParams = {}) => this.get<ListEnvelope<Merchant>>('/merchants', q(params)),
+    iterate: (params: ListMerchantsParams = {}, max?: number) => this.paginate<Merchant>('/merchants', q(params), {max}),
+    get: (id: string) => this.get<Merchant>(`/merchants/${enc(id)}`),
+    update: (id: string, body: MerchantParams, o?: PostOpts) => this.post<Merchant>(`/merchants/${enc(id)}`, body, o),
+  }
+
+  readonly routingRules = {
+    create: (body: RoutingRuleParams, o?: PostOpts) => this.post<RoutingRule>('/routing_rules', body, o),
+    list: (params: ListRoutingRulesParams = {}) => this.get<ListEnvelope<RoutingRule>>('/routing_rules', q(params)),
+    iterate: (params: ListRoutingRulesParams = {}, max?: number) => this.paginate<RoutingRule>('/routing_rules', q(params), {max}),
+    get: (id: string) => this.get<RoutingRule>(`/routing_rules/${enc(id)}`),
+    update: (id: string, body: RoutingRuleParams, o?: PostOpts) => this.post<RoutingRule>(`/routing_rules/${enc(id)}`, body, o),
+    delete: (id: string) => this.delete<Deleted<'routing_rule'>>(`/routing_rules/${enc(id)}`),
   }
 
   readonly refunds = {

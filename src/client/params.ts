@@ -1,5 +1,5 @@
 // Request shapes the CLI sends (spec §4, decisions.md). Responses use src/api/types.ts.
-import type {DisputeReason, DisputeStatus, PaymentStatus} from '../api/types.js'
+import type {DisputeReason, DisputeStatus, PaymentStatus, RoutingRuleConditions} from '../api/types.js'
 
 export interface CardInput {
   number: string
@@ -109,4 +109,43 @@ export interface ListSettlementReportsParams extends ListParams {
 export interface ListPayoutsParams extends ListParams {
   currency?: string
   status?: string
+}
+
+export interface UpdateCustomerParams {
+  email?: string | null
+  name?: string | null
+  description?: string | null
+  metadata?: Record<string, string>
+}
+
+export interface ListProvidersParams extends ListParams {
+  payment_method?: string
+  currency?: string
+}
+
+export interface MerchantParams {
+  business_name?: string
+  legal_name?: string
+  country?: string
+  email?: string
+  metadata?: Record<string, string>
+  capabilities?: Partial<Record<'card_payments' | 'local_payments' | 'payouts', 'active' | 'inactive'>>
+}
+
+export type CreateMerchantParams = MerchantParams & {business_name: string}
+
+export interface ListMerchantsParams extends ListParams {
+  kyb_status?: string
+}
+
+export interface RoutingRuleParams {
+  merchant?: string | null
+  priority?: number
+  action?: 'prefer' | 'split' | 'block'
+  providers?: {provider: string; weight?: number}[]
+  conditions?: RoutingRuleConditions
+}
+
+export interface ListRoutingRulesParams extends ListParams {
+  merchant?: string
 }

@@ -1,0 +1,28 @@
+import {Flags} from '@oclif/core'
+import type {Provider, ProviderStatus} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
+import {renderProvider} from '../../output/admin.js'
+
+export default class ProvidersHealth extends GwCommand<typeof ProvidersHealth> {
+  static override summary = 'Test helper: force a provider to active, degraded or disabled.'
+  static override description =
+    'Routing skips disabled providers and tries degraded ones last. Test mode only (sk_test_ keys); the change emits provider.health.changed.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> prov_atlas --status disabled',
+    '<%= config.bin %> <%= command.id %> prov_atlas --status active',
+  ]
+
+  static override args = {id: idArg('prov_', 'provider', 'List them with: gw providers list')}
+  static override flags = {
+    status: Flags.string({description: 'New health status.', options: ['active', 'degraded', 'disabled'], required: true}),
+    'idempotency-key': idempotencyKeyFlag(),
+  }
+
+  async run(): Promise<Provider> {
+    const f = this.flags
+    const provider = await (await this.client()).providers.setHealth(this.args.id, f.status as ProviderStatus, {idempotencyKey: f['idempotency-key']})
+    this.print(renderProvider(provider, this.color))
+    return provider
+  }
+}

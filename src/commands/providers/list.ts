@@ -1,0 +1,36 @@
+import {Flags} from '@oclif/core'
+import type {ListEnvelope, Provider} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {currencyFlag, listFlags} from '../../base/flags.js'
+import type {ListProvidersParams} from '../../client/params.js'
+import {providerColumns} from '../../output/admin.js'
+
+export default class ProvidersList extends GwCommand<typeof ProvidersList> {
+  static override summary = 'List payment providers with their health, 7-day auth rate, fees and latency.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --payment-method ideal --currency EUR',
+    {description: 'Ids of degraded providers', command: "<%= config.bin %> <%= command.id %> --json | jq -r '.data[] | select(.status==\"degraded\") | .id'"},
+  ]
+
+  static override flags = {
+    'payment-method': Flags.string({description: 'Only providers that support this payment method code, e.g. card, ideal, pix.'}),
+    currency: currencyFlag({description: 'Only providers that support this currency, e.g. EUR.'}),
+    ...listFlags,
+  }
+
+  async run(): Promise<ListEnvelope<Provider> | Provider[]> {
+    const f = this.flags
+    const params: ListProvidersParams = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+    if (f['payment-method']) params.payment_method = f['payment-method']
+    if (f.currency) params.currency = f.currency
+    const client = await this.client()
+    return this.showList({
+      all: f.all,
+      noun: 'providers',
+      columns: providerColumns,
+      page: () => client.providers.list(params),
+      iterate: () => client.providers.iterate({...params, limit: f.limit ?? 100}),
+    })
+  }
+}
