@@ -1,0 +1,29 @@
+import {Flags} from '@oclif/core'
+import type {ListEnvelope, Merchant} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {listFlags} from '../../base/flags.js'
+import type {ListMerchantsParams} from '../../client/params.js'
+import {merchantColumns} from '../../output/admin.js'
+
+export default class MerchantsList extends GwCommand<typeof MerchantsList> {
+  static override summary = 'List sub-merchants, newest first.'
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --kyb-status pending', '<%= config.bin %> <%= command.id %> --all --json']
+  static override flags = {
+    'kyb-status': Flags.string({description: 'Only merchants with this KYB status.', options: ['pending', 'active', 'restricted', 'rejected']}),
+    ...listFlags,
+  }
+
+  async run(): Promise<ListEnvelope<Merchant> | Merchant[]> {
+    const f = this.flags
+    const params: ListMerchantsParams = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+    if (f['kyb-status']) params.kyb_status = f['kyb-status']
+    const client = await this.client()
+    return this.showList({
+      all: f.all,
+      noun: 'merchants',
+      columns: merchantColumns,
+      page: () => client.merchants.list(params),
+      iterate: () => client.merchants.iterate({...params, limit: f.limit ?? 100}),
+    })
+  }
+}
