@@ -1,0 +1,24 @@
+import type {RoutingRule} from '../../api/types.js'
+import {GwCommand} from '../../base/command.js'
+import {idempotencyKeyFlag} from '../../base/flags.js'
+import {ruleBody, ruleFlags} from '../../base/rule-flags.js'
+import {renderRoutingRule} from '../../output/admin.js'
+
+export default class RoutingRulesCreate extends GwCommand<typeof RoutingRulesCreate> {
+  static override summary = 'Create a routing rule: prefer, split traffic between, or block providers for matching payments.'
+  static override description = 'Rules are evaluated by priority (lowest first); conditions left out match any payment.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --priority 10 --action prefer --provider prov_atlas --currency EUR',
+    '<%= config.bin %> <%= command.id %> --priority 20 --action split --provider prov_atlas:70 --provider prov_borealis:30',
+    '<%= config.bin %> <%= command.id %> --priority 1 --action block --provider prov_fjord --amount-gte 100000',
+  ]
+
+  static override flags = {...ruleFlags(true), 'idempotency-key': idempotencyKeyFlag()}
+
+  async run(): Promise<RoutingRule> {
+    const f = this.flags
+    const rule = await (await this.client()).routingRules.create(ruleBody(f), {idempotencyKey: f['idempotency-key']})
+    this.print(renderRoutingRule(rule, this.color))
+    return rule
+  }
+}

@@ -1,0 +1,26 @@
+import type {RoutingRule} from '../../api/types.js'
+import {GwCommand, UsageError} from '../../base/command.js'
+import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
+import {ruleBody, ruleFlags} from '../../base/rule-flags.js'
+import {renderRoutingRule} from '../../output/admin.js'
+
+export default class RoutingRulesUpdate extends GwCommand<typeof RoutingRulesUpdate> {
+  static override summary = 'Change a routing rule.'
+  static override description = 'Any condition flag replaces all of the rule\'s conditions; --provider replaces the whole provider list.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> rr_123 --priority 5',
+    '<%= config.bin %> <%= command.id %> rr_123 --provider prov_atlas:50 --provider prov_borealis:50',
+  ]
+
+  static override args = {id: idArg('rr_', 'routing rule', 'List them with: gw routing-rules list')}
+  static override flags = {...ruleFlags(false), 'idempotency-key': idempotencyKeyFlag()}
+
+  async run(): Promise<RoutingRule> {
+    const f = this.flags
+    const body = ruleBody(f)
+    if (Object.keys(body).length === 0) throw new UsageError('Nothing to change.', 'Pass --priority, --action, --provider, --merchant or a condition flag.')
+    const rule = await (await this.client()).routingRules.update(this.args.id, body, {idempotencyKey: f['idempotency-key']})
+    this.print(renderRoutingRule(rule, this.color))
+    return rule
+  }
+}
