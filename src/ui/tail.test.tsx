@@ -18,34 +18,44 @@ function terminal() {
 }
 
 const tick = (ms = 80) => new Promise((r) => setTimeout(r, ms))
+/** Retries an assertion until it holds (renders land later on a loaded machine), up to `ms`. */
+async function eventually(assertion: () => void, ms = 5000) {
+  const end = Date.now() + ms
+  for (;;) {
+    try {
+      return assertion()
+    } catch (e) {
+      if (Date.now() > end) throw e
+      await tick(25)
+    }
+  }
+}
 
 describe('tail view', () => {
   it('shows events as they arrive, marks backfilled ones, pauses, inspects and quits', async () => {
     const model = new TailModel()
     const t = terminal()
     const done = mountTail(model, {title: 'payment.* · api.test', stdout: t.stdout, stdin: t.stdin})
-    await tick()
-    expect(t.all()).toContain('Waiting for events')
+    await eventually(() => expect(t.all()).toContain('Waiting for events'))
     model.setStatus({state: 'live', mode: 'stream', resumed: false, backfilled: 0})
     model.add({event: ev(1), raw: JSON.stringify(ev(1)), backfilled: false})
     model.add({event: ev(2, 'payment.failed'), raw: JSON.stringify(ev(2)), backfilled: true})
-    await tick()
-    let out = t.all()
-    expect(out).toContain('● live')
-    expect(out).toContain('pay_1')
-    expect(out).toContain('€10.01 EUR')
-    expect(out).toContain('↺ ')
-    expect(out).toContain('payment.failed')
+    await eventually(() => {
+      const out = t.all()
+      expect(out).toContain('● live')
+      expect(out).toContain('pay_1')
+      expect(out).toContain('€10.01 EUR')
+      expect(out).toContain('↺ ')
+      expect(out).toContain('payment.failed')
+    })
 
     // pause: new events are held and counted, then shown on resume
     t.key(' ')
     await tick()
     model.add({event: ev(3), raw: JSON.stringify(ev(3)), backfilled: false})
-    await tick()
-    expect(t.all()).toContain('PAUSED (1 new)')
+    await eventually(() => expect(t.all()).toContain('PAUSED (1 new)'))
     t.key(' ')
-    await tick()
-    expect(model.rows.map((r) => r.event.id)).toEqual(['evt_1', 'evt_2', 'evt_3'])
+    await eventually(() => expect(model.rows.map((r) => r.event.id)).toEqual(['evt_1', 'evt_2', 'evt_3']))
 
     // move up twice to evt_1 and inspect its JSON
     t.key('\u001B[A')
@@ -53,19 +63,18 @@ describe('tail view', () => {
     t.key('\u001B[A')
     await tick()
     t.key('\r')
-    await tick()
-    out = t.all()
-    expect(out).toContain('"id": "evt_1"')
-    expect(out).toContain('"amount": 1001')
+    await eventually(() => {
+      const out = t.all()
+      expect(out).toContain('"id": "evt_1"')
+      expect(out).toContain('"amount": 1001')
+    })
     // back, then a disconnect shows in the header
     t.key('\u001B')
     await tick(150)
     model.setStatus({state: 'disconnected', reason: 'connection refused', retryInMs: 2000, attempt: 1})
-    await tick()
-    expect(t.all()).toContain('disconnected: connection refused — retrying in 2.0s')
+    await eventually(() => expect(t.all()).toContain('disconnected: connection refused — retrying in 2.0s'))
     model.setStatus({state: 'live', mode: 'stream', resumed: true, backfilled: 2})
-    await tick()
-    expect(t.all()).toMatch(/reconnected, backfilled 2 at \d\d:\d\d:\d\d/)
+    await eventually(() => expect(t.all()).toMatch(/reconnected, backfilled 2 at \d\d:\d\d:\d\d/))
     t.key('q')
     await done
   })
