@@ -7,26 +7,12 @@ import {pageParams, validate, type Schema} from '../http/validate.js'
 import type {Kernel} from '../kernel.js'
 import type {Filter, Job} from '../ports/store.js'
 import {Draft} from './draft.js'
+import type {CapabilityStatus, KybStatus, Merchant, RoutingRule as ApiRoutingRule} from '../../api/types.js'
 
-export type KybStatus = 'pending' | 'active' | 'restricted' | 'rejected'
-export type CapabilityStatus = 'pending' | 'active' | 'inactive'
+export type {KybStatus, CapabilityStatus, Merchant}
 
-export interface Merchant {
-  id: string
-  object: 'merchant'
-  business_name: string
-  legal_name: string | null
-  country: string | null
-  email: string | null
-  kyb_status: KybStatus
-  capabilities: {card_payments: CapabilityStatus; local_payments: CapabilityStatus; payouts: CapabilityStatus}
-  mid: string | null
-  metadata: Record<string, string>
-  livemode: boolean
-  created_at: string
-}
-
-export type StoredRule = RoutingRule & {object: 'routing_rule'; livemode: boolean; created_at: string}
+/** A routing rule as stored and served: the domain's rule plus its wire fields. */
+export type StoredRule = ApiRoutingRule
 
 /** KYB review of a new sub-merchant completes this long after it has its legal name and country. */
 export const KYB_REVIEW_S = 60
