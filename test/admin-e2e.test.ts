@@ -1,12 +1,13 @@
 // End-to-end for the admin commands: the built CLI (`node bin/run.js`, from dist/ — run
 // `npm run build` first) against an engine in this process, HOME and XDG_CONFIG_HOME in a temp dir.
 import {spawn} from 'node:child_process'
-import {cpSync, existsSync, mkdtempSync, rmSync, symlinkSync} from 'node:fs'
+import {existsSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ListEnvelope, Payment, Provider, RoutingRule} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
+import {snapshotCli} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
 let ROOT: string
@@ -47,9 +48,7 @@ beforeAll(async () => {
   if (!existsSync(join(REPO, 'dist', 'commands', 'routing-rules', 'create.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
     throw new Error('dist/ or oclif.manifest.json is missing or stale: run `npm run build` first.')
   }
-  ROOT = mkdtempSync(join(tmpdir(), 'gw-e2e-admin-'))
-  for (const entry of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, entry), join(ROOT, entry), {recursive: true})
-  symlinkSync(join(REPO, 'node_modules'), join(ROOT, 'node_modules'), 'dir')
+  ROOT = snapshotCli('gw-e2e-admin-')
   BIN = join(ROOT, 'bin', 'run.js')
   home = mkdtempSync(join(tmpdir(), 'gw-e2e-admin-home-'))
   dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-admin-engine-'))

@@ -2,7 +2,7 @@ import {stripVTControlCharacters} from 'node:util'
 // End-to-end: the built CLI (`node bin/run.js`, from dist/ — `npm test` builds first) against
 // an engine running in this process on port 0, with HOME and XDG_CONFIG_HOME in a temp dir.
 import {spawn} from 'node:child_process'
-import {cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {createServer, type Server} from 'node:https'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
@@ -10,6 +10,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ListEnvelope, Payment} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {localEnginePaths} from '../src/local-engine.js'
+import {snapshotCli} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
 // The built CLI is copied to a temp dir first, so that a rebuild of dist/ while the tests run
@@ -65,11 +66,7 @@ beforeAll(async () => {
   if (!existsSync(join(REPO, 'dist', 'commands', 'payments', 'create.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
     throw new Error('dist/ or oclif.manifest.json is missing: run `npm run build` first (`npm test` does).')
   }
-  ROOT = mkdtempSync(join(tmpdir(), 'gw-e2e-cli-'))
-  for (const entry of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, entry), join(ROOT, entry), {recursive: true})
-  symlinkSync(join(REPO, 'node_modules'), join(ROOT, 'node_modules'), 'dir')
-  mkdirSync(join(ROOT, 'test'))
-  cpSync(join(REPO, 'test', 'support'), join(ROOT, 'test', 'support'), {recursive: true})
+  ROOT = snapshotCli('gw-e2e-cli-')
   BIN = join(ROOT, 'bin', 'run.js')
   home = mkdtempSync(join(tmpdir(), 'gw-e2e-home-'))
   dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-engine-'))

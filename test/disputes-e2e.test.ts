@@ -3,12 +3,13 @@
 // running in this process. The evidence form runs in a real pseudo-terminal (tmux), driven by
 // send-keys and read back with capture-pane.
 import {execFileSync, spawn} from 'node:child_process'
-import {cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Balance, Dispute, ListEnvelope, Payment, Payout, Refund, SettlementReport} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
+import {snapshotCli} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
 let ROOT: string
@@ -117,10 +118,7 @@ beforeAll(async () => {
   if (!existsSync(join(REPO, 'dist', 'commands', 'disputes', 'evidence.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
     throw new Error('dist/ or oclif.manifest.json is missing: run `npm run build` first (`npm test` does).')
   }
-  ROOT = mkdtempSync(join(tmpdir(), 'gw-e2e-disputes-cli-'))
-  for (const entry of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, entry), join(ROOT, entry), {recursive: true})
-  symlinkSync(join(REPO, 'node_modules'), join(ROOT, 'node_modules'), 'dir')
-  cpSync(join(REPO, 'test', 'support'), join(ROOT, 'test', 'support'), {recursive: true})
+  ROOT = snapshotCli('gw-e2e-disputes-cli-')
   BIN = join(ROOT, 'bin', 'run.js')
   home = mkdtempSync(join(tmpdir(), 'gw-e2e-disputes-home-'))
   dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-disputes-engine-'))

@@ -1,10 +1,10 @@
 // Every flag reads a GW_ variable, as the built CLI shows it: in the generated manifest (which
 // --help reads), in --help itself, and when parsing (`npm run build` first).
 import {spawnSync} from 'node:child_process'
-import {cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {existsSync, readFileSync, rmSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {snapshotCli} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
 // a snapshot of the built CLI: a concurrent `npm run build` (rm -rf dist) cannot break it
@@ -15,9 +15,7 @@ beforeAll(() => {
   if (!existsSync(join(REPO, 'dist', 'commands')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
     throw new Error('dist/ or oclif.manifest.json is missing: run `npm run build` first (`npm test` does).')
   }
-  ROOT = mkdtempSync(join(tmpdir(), 'gw-e2e-flag-env-'))
-  for (const entry of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, entry), join(ROOT, entry), {recursive: true})
-  symlinkSync(join(REPO, 'node_modules'), join(ROOT, 'node_modules'), 'dir')
+  ROOT = snapshotCli('gw-e2e-flag-env-')
   BIN = join(ROOT, 'bin', 'run.js')
 })
 

@@ -2,10 +2,11 @@
 // (src/base/plugin-commands.ts, src/hooks/command-not-found.ts): their features still work in
 // the built CLI (`npm run build` first). The "did you mean" of a typo is in cli-e2e.test.ts.
 import {spawnSync} from 'node:child_process'
-import {cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {snapshotCli} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
 let ROOT: string
@@ -15,9 +16,7 @@ beforeAll(() => {
   if (!existsSync(join(REPO, 'dist', 'commands', 'autocomplete', 'index.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
     throw new Error('dist/ or oclif.manifest.json is missing: run `npm run build` first (`npm test` does).')
   }
-  ROOT = mkdtempSync(join(tmpdir(), 'gw-e2e-plugins-'))
-  for (const entry of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, entry), join(ROOT, entry), {recursive: true})
-  symlinkSync(join(REPO, 'node_modules'), join(ROOT, 'node_modules'), 'dir')
+  ROOT = snapshotCli('gw-e2e-plugins-')
   home = mkdtempSync(join(tmpdir(), 'gw-e2e-plugins-home-'))
 })
 

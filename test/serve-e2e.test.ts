@@ -2,12 +2,13 @@
 // JSON start-up line, a request against it, graceful SIGTERM, and start-up errors mapped to
 // the base command's exit codes.
 import {spawn, type ChildProcess} from 'node:child_process'
-import {cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {createServer, type Server} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {Agent, request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {snapshotCli} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
 let ROOT: string
@@ -19,9 +20,7 @@ beforeAll(() => {
     throw new Error('dist/ or oclif.manifest.json is missing: run `npm run build` first (`npm test` does).')
   }
   // a snapshot of the built CLI: a concurrent `npm run build` (rm -rf dist) cannot break it
-  ROOT = mkdtempSync(join(tmpdir(), 'gw-e2e-serve-'))
-  for (const entry of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, entry), join(ROOT, entry), {recursive: true})
-  symlinkSync(join(REPO, 'node_modules'), join(ROOT, 'node_modules'), 'dir')
+  ROOT = snapshotCli('gw-e2e-serve-')
   BIN = join(ROOT, 'bin', 'run.js')
   tmp = mkdtempSync(join(tmpdir(), 'gw-e2e-serve-data-'))
 })
