@@ -4,9 +4,9 @@ import {ApiError, invalid, notFound} from '../http/errors.js'
 import type {HandlerResult, RequestCtx} from '../http/router.js'
 import {pageParams, validate} from '../http/validate.js'
 import type {OffsetClock} from '../adapters/system.js'
-import type {Kernel} from '../kernel.js'
+import {toApi, type Kernel} from '../kernel.js'
 import {Draft} from './draft.js'
-import type {PaymentsService} from './payments.js'
+import {parseInstrument, type PaymentsService} from './payments.js'
 import type {HealthStatus, ProviderStateCache} from './provider-state.js'
 
 export const MAX_ADVANCE_S = 400 * 86_400
@@ -119,11 +119,9 @@ export class AdminService {
     // the hosted card form needs a card: the helper types test card 4242
     let card
     if (b.outcome === 'approve' && p._x.session?.step === 'card_form') {
-      const {parseInstrument} = await import('./payments.js')
       card = parseInstrument({card: {number: '4242424242424242', exp_month: 12, exp_year: this.k.clock.now().getUTCFullYear() + 3, cvc: '123'}}, this.k.clock.now(), '')
     }
     const out = await this.payments.customerAction(p.id, b.outcome, {card})
-    const {toApi} = await import('../kernel.js')
     return {status: 200, body: toApi(out)}
   }
 
@@ -133,7 +131,6 @@ export class AdminService {
       decision: {type: 'string', required: true, enum: ['approve', 'block']},
     })
     const out = await this.payments.review(ctx.params.id!, b.decision)
-    const {toApi} = await import('../kernel.js')
     return {status: 200, body: toApi(out)}
   }
 }
