@@ -47,7 +47,7 @@ export class AdminService {
     const page = pageParams(ctx.query, ['payment_method', 'currency'])
     const pm = ctx.query.get('payment_method')
     const cur = ctx.query.get('currency')
-    let list = PROVIDERS.filter((p) => (pm === null || p.methods.includes(pm)) && (cur === null || p.currencies.includes(cur)))
+    const list = PROVIDERS.filter((p) => (pm === null || p.methods.includes(pm)) && (cur === null || p.currencies.includes(cur)))
     let start = 0
     if (page.starting_after) {
       const i = list.findIndex((p) => p.id === page.starting_after)
@@ -61,10 +61,9 @@ export class AdminService {
       end = i
       start = Math.max(0, end - page.limit)
     }
-    const slice = list.slice(start, Math.min(end, start + page.limit))
+    const data = list.slice(start, Math.min(end, start + page.limit)).map((p) => this.providerView(p))
     const has_more = page.ending_before ? start > 0 : start + page.limit < end
-    list = slice
-    return {status: 200, body: {object: 'list', url: '/v1/providers', data: list.map((p) => this.providerView(p)), has_more}}
+    return {status: 200, body: {object: 'list', url: '/v1/providers', data, has_more}}
   }
 
   async retrieveProvider(ctx: RequestCtx): Promise<HandlerResult> {
