@@ -1,4 +1,4 @@
-import {invalid, missing, unknownParam} from './errors.js'
+import {invalid, missing, unknownParam} from '../domain/errors.js'
 
 // Small declarative validation for request bodies and queries. Every error names the
 // parameter (dotted path for nested fields) and says how to fix it.
@@ -11,6 +11,8 @@ export type FieldSpec =
   | {type: 'string_array'; required?: boolean; maxItems?: number}
   | {type: 'object'; required?: boolean; fields: Schema; nullable?: boolean}
   | {type: 'string_or_object'; required?: boolean; fields: Schema}
+  /** accepted as it is; the use case checks it */
+  | {type: 'any'; required?: boolean}
 
 export type Schema = Record<string, FieldSpec>
 
@@ -77,6 +79,8 @@ export function validate<T = Record<string, unknown>>(input: unknown, schema: Sc
       case 'object':
         if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid(path, `${path} must be an object.`)
         validate(v, spec.fields, `${path}.`)
+        break
+      case 'any':
         break
       case 'string_or_object':
         if (typeof v === 'string') break

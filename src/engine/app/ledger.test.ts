@@ -1,8 +1,9 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {feeFor, providerProfile} from '../domain/providers.js'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
-import {paymentMoney, SETTLEMENT_DELAY_S, type LedgerEntry} from './ledger.js'
-import {REFUND_DELAY_S} from './refunds.js'
+import {paymentMoney, SETTLEMENT_DELAY_S, type LedgerEntry} from '../domain/ledger.js'
+import {REFUND_DELAY_S} from '../domain/refund.js'
+import {entriesFor} from './money.js'
 
 // A fresh engine: the balance starts empty and every movement below is accounted for.
 let t: TestEngine
@@ -22,7 +23,7 @@ const balance = async () => {
   expect(r.status).toBe(200)
   return r.body
 }
-const entries = (paymentId: string) => t.engine.app.money.ledger.entriesFor(paymentId)
+const entries = (paymentId: string) => entriesFor(t.engine.app.core.store, paymentId)
 const feeOf = (p: any) => feeFor(providerProfile(p.provider)!, p.amount_captured, p.currency)
 
 describe('GET /balance and the ledger', () => {
@@ -100,7 +101,7 @@ describe('GET /balance and the ledger', () => {
   })
 
   it('the balance equals the sum of all entries, and survives a restart', async () => {
-    const all = await t.engine.app.kernel.store.all<LedgerEntry>('ledger_entry')
+    const all = await t.engine.app.core.store.all<LedgerEntry>('ledger_entry')
     const nowIso = (await t.api('GET', '/test_helpers/clock')).body.now
     const expected: Record<string, {available: number; pending: number}> = {}
     for (const e of all) {

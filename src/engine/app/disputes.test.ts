@@ -1,7 +1,9 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
-import {EVIDENCE_WINDOW_S, TEST_CARD_DISPUTE_DELAY_S, type DisputeRecord} from './disputes.js'
-import type {LedgerEntry} from './ledger.js'
+import {EVIDENCE_WINDOW_S, type DisputeRecord} from '../domain/dispute.js'
+import type {LedgerEntry} from '../domain/ledger.js'
+import {TEST_CARD_DISPUTE_DELAY_S} from './disputes.js'
+import {entriesFor} from './money.js'
 
 let t: TestEngine
 beforeAll(async () => {
@@ -46,7 +48,7 @@ async function balanceOf(currency: string) {
   }
 }
 
-const stored = async (id: string) => (await t.engine.app.kernel.store.get<DisputeRecord>('dispute', id))!.obj
+const stored = async (id: string) => (await t.engine.app.core.store.get<DisputeRecord>('dispute', id))!.obj
 
 describe('the network opens a dispute', () => {
   it('(new) -> needs_response at stage chargeback, 7-day deadline, dispute.created with request_id null', async () => {
@@ -396,7 +398,7 @@ describe('dispute money rules (spec §2)', () => {
       // the debit stands; captured funds may have matured from pending to available meanwhile
       expect(b1.available + b1.pending).toBe(b0.available + b0.pending - 2500)
       expect(b2.available + b2.pending).toBe(b1.available + b1.pending)
-      const entries = await t.engine.app.money.ledger.entriesFor(p.id)
+      const entries = await entriesFor(t.engine.app.core.store, p.id)
       expect(entries.filter((e: LedgerEntry) => e.source === dp.id).map((e: LedgerEntry) => [e.type, e.amount])).toEqual([['dispute', -2500]])
     }
   })

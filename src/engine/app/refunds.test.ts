@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
-import {REFUND_DELAY_S} from './refunds.js'
+import {REFUND_DELAY_S} from '../domain/refund.js'
 
 let t: TestEngine
 beforeAll(async () => {
