@@ -20,7 +20,7 @@ const NEXT_STAGE: Readonly<Record<DisputeStage, DisputeStage | null>> = {
   arbitration: null,
 }
 
-export const DISPUTE_STATUSES = ['needs_response', 'under_review', 'won', 'lost', 'accepted'] as const
+export {DISPUTE_STATUSES} from '../../api/types.js'
 
 export interface DisputeInternal {
   /** card scheme of the contested payment: visa, mastercard, amex, ... */

@@ -28,7 +28,7 @@ export const REFUND_DELAY_S: Readonly<Record<MethodFamily, number>> = {
 }
 
 export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const
-export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const
+export {REFUND_STATUSES} from '../../api/types.js'
 
 export interface RefundInternal {
   provider: string | null

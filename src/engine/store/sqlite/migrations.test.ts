@@ -65,7 +65,7 @@ describe('migrations', () => {
     expect(JSON.parse(raw.data as string)).not.toHaveProperty('_x')
     expect(JSON.parse(raw.internal as string)).toEqual({secret: 'whsec_1'})
     expect([raw.disabled, raw.t]).toEqual([1, 'integer'])
-    expect((await store.get<{_x: unknown}>('webhook_endpoint', 'wh_off'))!.obj._x).toEqual({secret: 'whsec_1'})
+    expect((await store.get<{id: string; created_at: string; _x: unknown}>('webhook_endpoint', 'wh_off'))!.obj._x).toEqual({secret: 'whsec_1'})
     expect((await store.all('webhook_endpoint', [{field: 'disabled', op: 'eq', value: false}])).map((e) => e.id)).toEqual(['wh_on'])
     // deliveries are a queue of their own now: the old per-delivery jobs are gone, other jobs stay
     expect((await store.claimDeliveries(at, {limit: 10, perEndpoint: 10, leaseMs: 1000})).map((d) => d.id)).toEqual(['whd_due'])
