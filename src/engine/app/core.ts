@@ -3,7 +3,7 @@
 import type {RoutingRule} from '../domain/routing.js'
 import type {Ids} from '../ports/ids.js'
 import type {ProviderConnection} from '../ports/provider.js'
-import {VersionConflictError, type Store} from '../ports/store.js'
+import {VersionConflictError, type CommitOrder, type Store} from '../ports/store.js'
 import {StoreCache} from './cache.js'
 import {EngineClock} from './clock.js'
 import {JobRunner} from './jobs.js'
@@ -63,7 +63,7 @@ export class Core {
    * outbox, and the unit's locks are held until then. `at` sets the unit's clock (a job runs at
    * its due time); `requestId` is the API request that caused it, carried by its events.
    */
-  async run<T>(opts: {requestId?: string | null; at?: Date}, fn: (u: Unit) => Promise<T>): Promise<T> {
+  async run<T>(opts: {requestId?: string | null; at?: Date; order?: CommitOrder}, fn: (u: Unit) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       let unit: Unit | undefined
       try {
@@ -73,7 +73,7 @@ export class Core {
           const cs = await unit.changeSet()
           if (cs) tx.commit(cs)
           return result
-        })
+        }, attempt === 0 ? opts.order : undefined)
         if (unit!.stats.length) this.providerState.applyLocal(unit!.stats)
         return out
       } catch (e) {

@@ -45,7 +45,7 @@ export function registerSettlementJobs(core: Core): void {
       u.emit('settlement.report.ready', r)
     }
     u.schedule('settlement.run', 'settlement', new Date(at.getTime() + DAY_MS))
-  })
+  }, {barrier: true})
   core.jobs.register('payout.arrive', async (u, job) => {
     const got = await u.get<Payout>('payout', job.ref)
     if (!got || got.obj.status !== 'in_transit') return

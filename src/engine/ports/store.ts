@@ -243,7 +243,7 @@ export interface Store extends StoreReader {
    * claims. If `fn` throws, nothing is written and the error is rethrown. A commit that breaks a
    * version check rejects with VersionConflictError (nothing written).
    */
-  transact<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>
+  transact<T>(fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T>
   /** Commits a change set that needs no lock or read (a unit of work of its own). */
   commit(cs: ChangeSet): Promise<void>
 
@@ -294,6 +294,17 @@ export interface Store extends StoreReader {
   onChange(fn: (n: ChangeNotice) => void): () => void
 
   close(): Promise<void>
+}
+
+/**
+ * Orders the commits of units of work that run concurrently: the unit's change set is staged
+ * only once `after` has resolved, and `staged` is called as soon as it is (or once the unit
+ * failed), so the next unit can follow. Change sets staged in order are committed in that order
+ * (their events get ascending seqs). The timeline job runner pipelines jobs this way.
+ */
+export interface CommitOrder {
+  after: Promise<void>
+  staged: () => void
 }
 
 /** Makes the store an engine instance runs on; called once at start. */

@@ -9,6 +9,7 @@ import {
   type ChangeSet,
   type ClaimedDelivery,
   type ClaimedJob,
+  type CommitOrder,
   type EventQuery,
   type FieldType,
   type Filter,
@@ -258,7 +259,7 @@ export class SqliteStore implements Store {
 
   // ---------------------------------------------------------------- units of work
 
-  async transact<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+  async transact<T>(fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
     if (this.closed) throw new Error('store is closed')
     const held: (() => void)[] = []
     let staged: ChangeSet | undefined
@@ -279,11 +280,17 @@ export class SqliteStore implements Store {
         staged = cs
       },
     }
+    let durable: Promise<void> | undefined
     try {
       const out = await fn(tx)
-      if (staged) await this.enqueue(staged)
+      if (order) await order.after
+      // queued synchronously here, so units staged in order are written in that order
+      if (staged) durable = this.enqueue(staged)
+      order?.staged()
+      await durable
       return out
     } finally {
+      if (order && !durable) order.staged()
       for (let i = held.length - 1; i >= 0; i--) held[i]!()
     }
   }
