@@ -4,6 +4,7 @@ import type {Clock} from '../ports/clock.js'
 import type {Ids} from '../ports/ids.js'
 import type {ChangeSet, Store} from '../ports/store.js'
 import {ApiError, apiError, invalid} from './errors.js'
+import {OPENAPI_PATH, serveOpenApi} from './openapi-route.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -184,6 +185,7 @@ export function createPipeline(deps: PipelineDeps) {
           `Service-Version '${String(version)}' is not a version of this API. Send 'v1' or omit the header.`,
         )
       }
+      if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
       const auth = deps.keys.authenticate(req.headers.authorization)
       const scope = `${auth.account}:${auth.livemode ? 'live' : 'test'}`
       const rl = deps.limiter.take(scope)
