@@ -124,7 +124,7 @@ const OPS: OpSpec[] = [
   {id: 'listDisputes', method: 'get', path: '/disputes', tag: 'Disputes', summary: 'List disputes', list: true,
     query: [q('status', en(DISPUTE_STATUSES), 'Only disputes in this status.'), q('payment', idQ('pay'), 'Only disputes of this payment.')], response: 'DisputeList', responseDescription: 'A page of disputes, newest first.'},
   {id: 'retrieveDispute', method: 'get', path: '/disputes/{id}', tag: 'Disputes', summary: 'Retrieve a dispute', response: 'Dispute', responseDescription: 'The dispute.', errors: [404]},
-  {id: 'submitDisputeEvidence', method: 'post', path: '/disputes/{id}/evidence', tag: 'Disputes', summary: 'Submit evidence', body: 'DisputeEvidence', bodyRequired: true,
+  {id: 'submitDisputeEvidence', method: 'post', path: '/disputes/{id}/evidence', tag: 'Disputes', summary: 'Submit evidence', body: 'DisputeEvidenceSubmit', bodyRequired: true,
     description: 'Only on a dispute in needs_response (else 400 dispute_not_actionable); moves it to under_review.', response: 'Dispute', responseDescription: 'The dispute, under_review.', errors: [404]},
   {id: 'acceptDispute', method: 'post', path: '/disputes/{id}/accept', tag: 'Disputes', summary: 'Accept a dispute', body: 'Empty',
     description: 'Only on a dispute in needs_response (else 400 dispute_not_actionable); final.', response: 'Dispute', responseDescription: 'The accepted dispute.', errors: [404]},

@@ -575,7 +575,7 @@ export function requestSchemas(): Record<string, Schema> {
       reason: nullable(str({enum: [...REFUND_REASONS]})),
       metadata: metadataReq,
     }),
-    DisputeEvidence: {
+    DisputeEvidenceSubmit: {
       ...body({
         fields: {
           type: 'object',
