@@ -62,6 +62,7 @@ const CONFORMANCE: Case[] = [
   {name: 'manual capture on ideal', op: 'createPayment', expect: 'use-case', body: {amount: 1000, currency: 'EUR', payment_method: 'ideal', capture_method: 'manual', return_url: RETURN_URL}},
   {name: 'Luhn', op: 'createPayment', expect: 'use-case', body: cardPayment({}, '4242424242424241')},
   {name: 'description too long', op: 'createPayment', expect: 'schema', body: {amount: 100, currency: 'EUR', payment_method: 'ideal', description: 'x'.repeat(1001)}},
+  {name: 'description of 600 emoji (1,200 UTF-16 units: lengths count as JavaScript does)', op: 'createPayment', expect: 'schema', body: {amount: 100, currency: 'EUR', payment_method: 'ideal', description: '😀'.repeat(600)}},
   {name: 'a valid card payment', op: 'createPayment', expect: 'ok', body: cardPayment()},
   {name: 'a valid iDEAL payment', op: 'createPayment', expect: 'ok', body: {amount: 1000, currency: 'EUR', payment_method: 'ideal', return_url: RETURN_URL, metadata: {order: '1'}, customer: {email: 'a@example.com'}}},
   {name: 'customer as an id string', op: 'createPayment', expect: 'use-case', body: cardPayment({customer: 'cus_doesnotexist0'})},
