@@ -240,6 +240,8 @@ function errorResponse(status: ErrorStatus): Schema {
     502: 'The provider did not confirm (api_error): retry with the same Idempotency-Key.',
   }
   const headers: Record<string, unknown> = {'Request-Id': {$ref: '#/components/headers/Request-Id'}}
+  // 4xx outcomes of an idempotent POST are stored and replayed (docs/api.md Idempotency)
+  if (status === 400 || status === 402 || status === 404) headers['Idempotent-Replayed'] = {$ref: '#/components/headers/Idempotent-Replayed'}
   if (status === 429) {
     headers['Retry-After'] = {$ref: '#/components/headers/Retry-After'}
     headers['RateLimit-Limit'] = header('Requests per second allowed.', {type: 'integer'})
