@@ -133,7 +133,7 @@ const OPS: OpSpec[] = [
     description: 'The immutable event log of the last 30 days (engine clock); events are served as the exact bytes webhooks deliver.', response: 'EventList', responseDescription: 'A page of events, newest first.'},
   {id: 'streamEvents', method: 'get', path: '/events/stream', tag: 'Events', summary: 'Stream events (Server-Sent Events)',
     description: 'New events as Server-Sent Events (`id:`, `event:` = the type, `data:` = the event JSON), a heartbeat comment every 15 s. With `Last-Event-ID` (header or query) it first replays what followed that event; an unknown one is 400 so the client backfills with GET /events instead.',
-    query: [typeFilter, q('last_event_id', {type: 'string', pattern: '^evt_[0-9A-Za-z]+$'}, 'Resume after this event (same as the Last-Event-ID header).')],
+    query: [typeFilter, q('last_event_id', {type: 'string', pattern: '^evt_[0-9A-Za-z]+$', 'x-checked-by-use-case': ['pattern']}, 'Resume after this event (same as the Last-Event-ID header); an unknown event is 400 so the client backfills with GET /events.')],
     headers: [{name: 'Last-Event-ID', schema: {type: 'string', pattern: '^evt_[0-9A-Za-z]+$'}, description: 'Resume after this event.'}],
     response: {'text/event-stream': {schema: {type: 'string', description: 'An SSE stream: `id: evt_...`, `event: <type>`, `data: <event JSON>`.'}}}, responseDescription: 'The event stream; stays open.'},
   {id: 'retrieveEvent', method: 'get', path: '/events/{id}', tag: 'Events', summary: 'Retrieve an event', response: 'Event', responseDescription: 'The event, as delivered to webhooks.', errors: [404]},
