@@ -3,6 +3,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {App} from '../app/index.js'
 import type {IdempotencyRecord} from '../ports/store.js'
 import {ApiError, apiError, toApiError} from './errors.js'
+import {OPENAPI_PATH, serveOpenApi} from './openapi-route.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {invalid} from '../domain/errors.js'
 
@@ -151,6 +152,7 @@ export function createPipeline(deps: PipelineDeps) {
       if (version !== undefined && version !== 'v1') {
         throw new ApiError(400, 'invalid_request_error', 'version_invalid', `Service-Version '${String(version)}' is not a version of this API. Send 'v1' or omit the header.`)
       }
+      if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
       const auth = deps.keys.authenticate(req.headers.authorization)
       const scope = `${auth.account}:${auth.livemode ? 'live' : 'test'}`
       const rl = await core.store.takeToken(scope, deps.rateLimit.rate, deps.rateLimit.capacity)
