@@ -73,32 +73,7 @@ async function main() {
     rate('ajv standalone (generated at build): valid body', standalone, VALID)
     rate('ajv compiled at start: invalid body (amount 20.5)', compiledFn, INVALID)
     rate('ajv standalone: invalid body (amount 20.5)', standalone, INVALID)
-    // the hand-written validation it replaces (validate.ts with the create-payment field specs of services/payments.ts)
-    const {validate} = await import(pathToFileURL(join(ROOT, 'dist/engine/http/validate.js')).href)
-    const billing = {name: {type: 'string', maxLength: 200}, email: {type: 'string', maxLength: 200}, phone: {type: 'string', maxLength: 40}, address: {type: 'object', fields: {line1: {type: 'string', maxLength: 200}, line2: {type: 'string', maxLength: 200}, city: {type: 'string', maxLength: 100}, state: {type: 'string', maxLength: 100}, postal_code: {type: 'string', maxLength: 20}, country: {type: 'string', maxLength: 2}}}}
-    const CREATE = {
-      amount: {type: 'integer', required: true, min: 1, max: 99_999_999, hint: "in the currency's minor unit (2000 = €20.00)"},
-      currency: {type: 'string', required: true},
-      payment_method: {type: 'string'},
-      payment_method_id: {type: 'string'},
-      payment_method_data: {type: 'object', fields: {type: {type: 'string', required: true, enum: ['card']}, card: {type: 'object', required: true, fields: {number: {type: 'string', required: true, maxLength: 30}, exp_month: {type: 'integer', required: true}, exp_year: {type: 'integer', required: true}, cvc: {type: 'string', maxLength: 4}}}, customer: {type: 'string'}, billing_details: {type: 'object', fields: billing}}},
-      reference: {type: 'string', maxLength: 255},
-      customer: {type: 'string_or_object', fields: {id: {type: 'string'}, email: {type: 'string', maxLength: 200}, name: {type: 'string', maxLength: 200}}},
-      return_url: {type: 'string', maxLength: 2048},
-      capture_method: {type: 'string', enum: ['automatic', 'manual']},
-      confirm: {type: 'boolean'},
-      description: {type: 'string', maxLength: 1000, nullable: true},
-      metadata: {type: 'string_map', maxKeys: 50},
-      merchant: {type: 'string'},
-    }
-    rate('hand-written validate.ts: valid body', (b) => validate(b, CREATE), VALID)
-    rate('hand-written validate.ts: invalid → ApiError', (b) => {
-      try {
-        validate(b, CREATE)
-      } catch {
-        /* the 400 */
-      }
-    }, INVALID)
+    // the hand-written validate.ts it replaced measured 3.2 µs (valid) and 18.2 µs (invalid) per call here (docs/api.md)
     rate('requestValidator(createPayment): valid body', (b) => create({body: b}), VALID)
     rate('requestValidator(createPayment): invalid → ApiError', (b) => {
       try {

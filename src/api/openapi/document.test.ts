@@ -32,10 +32,11 @@ describe('the OpenAPI document', () => {
   })
 
   it('documents exactly the routes the engine serves', () => {
+    // each route is named by its operationId, whose schemas check its requests
     const engine = routes(t.engine.app).router.list().map((r) => r.replace(/:(\w+)/g, '{$1}'))
-    const documented = Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.keys(item as Json).map((m) => `${m.toUpperCase()} ${path}`))
+    const documented = Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([m, op]) => `${m.toUpperCase()} ${path} ${(op as Json).operationId}`))
     // the pipeline serves the document itself, before authentication
-    expect(documented.filter((r) => r !== 'GET /openapi.json').sort()).toEqual(engine.sort())
+    expect(documented.filter((r) => !r.startsWith('GET /openapi.json ')).sort()).toEqual(engine.sort())
   })
 
   it('has one readable operationId per operation', () => {

@@ -5,7 +5,7 @@ import {methodInfo} from '../domain/catalog.js'
 import * as dispute from '../domain/dispute.js'
 import {DISPUTE_STATUSES, type DisputeRecord} from '../domain/dispute.js'
 import {evidenceCoverage, renderEvidence, type DisputeReason, type EvidenceSubmission} from '../domain/dispute-evidence.js'
-import {badState, invalid, notFound} from '../domain/errors.js'
+import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
 import {refundableOf} from '../domain/ledger.js'
 import type {PaymentRecord} from '../domain/payment.js'
 import type {RefundRecord} from '../domain/refund.js'
@@ -118,6 +118,8 @@ async function change(u: Unit, id: string, fn: (dp: DisputeRecord, p: PaymentRec
 }
 
 export function submitEvidence(u: Unit, id: string, ev: {fields: Record<string, string>; files: string[]}): Promise<DisputeRecord> {
+  if (Object.keys(ev.fields).length === 0 && ev.files.length === 0)
+    throw new DomainError('invalid_request', 'parameter_missing', 'Evidence needs at least one entry in fields or one file URL.', {param: 'fields'})
   return change(u, id, async (dp, p) => {
     const evidence: EvidenceSubmission = {fields: ev.fields, files: ev.files, submitted_at: u.now.toISOString()}
     dispute.assertActionable(dp, 'answered with evidence')

@@ -16,7 +16,6 @@ export class EventStreams {
   constructor(private readonly app: App) {}
 
   async handle(ctx: RequestCtx): Promise<HandlerResult> {
-    for (const k of ctx.query.keys()) if (!['type', 'last_event_id'].includes(k)) throw invalid(k, `Unknown parameter ${k}; the stream takes type and last_event_id.`, 'parameter_unknown')
     const tf = parseTypeFilter(ctx.query.get('type') ?? undefined)
     const header = ctx.headers['last-event-id']
     const lastId = (typeof header === 'string' && header) || ctx.query.get('last_event_id') || null

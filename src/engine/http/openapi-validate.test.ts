@@ -229,18 +229,9 @@ function nodeAt(s: Json, at: string[]): Json {
  * - message: same status, code and param; the engine words it differently.
  */
 type Divergence = 'engine-ignores' | 'message'
+/** Where the engine answers differently from the validator on purpose: the document itself is served before routing, for any query. */
 const KNOWN_DIVERGENCES: Record<string, Divergence> = {
-  ...Object.fromEntries(
-    [
-      'retrievePayment', 'retrieveCustomer', 'retrievePaymentMethod', 'retrieveRefund', 'retrieveDispute', 'retrieveEvent', 'retrieveWebhookEndpoint',
-      'retrieveWebhookDelivery', 'retrieveProvider', 'retrieveMerchant', 'retrieveRoutingRule', 'retrieveSettlementReport', 'retrievePayout',
-      'testGetClock', 'getOpenApiDocument',
-    ].map((id) => [`${id}: unknown query parameter`, 'engine-ignores' as const]),
-  ),
-  'listMerchants: kyb_status="bogus_value"': 'engine-ignores',
-  'listPayouts: status="bogus_value"': 'engine-ignores',
-  'updateRoutingRule: providers type null': 'engine-ignores',
-  'streamEvents: unknown query parameter': 'message',
+  'getOpenApiDocument: unknown query parameter': 'engine-ignores',
 }
 
 // ---------------------------------------------------------------- the run

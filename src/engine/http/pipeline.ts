@@ -4,6 +4,7 @@ import type {App} from '../app/index.js'
 import type {IdempotencyRecord} from '../ports/store.js'
 import {ApiError, apiError, toApiError} from './errors.js'
 import {OPENAPI_PATH, serveOpenApi} from './openapi-route.js'
+import {requestValidator} from './openapi-validate.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {invalid} from '../domain/errors.js'
 
@@ -182,10 +183,16 @@ export function createPipeline(deps: PipelineDeps) {
       }
       const keyHeader = req.headers['idempotency-key']
       const idemKey = typeof keyHeader === 'string' ? keyHeader : undefined
-      const ctx: RequestCtx = {requestId, method, path, params: match.params, query: url.searchParams, body, headers: req.headers, account: auth.account, livemode: auth.livemode, idempotencyKey: idemKey}
+      const ctx: RequestCtx = {requestId, method, path, params: match.params, query: url.searchParams, body, headers: req.headers, account: auth.account, livemode: auth.livemode, idempotencyKey: idemKey, input: {body: {}, query: {}}}
       const route = match.route
-      if (!route.write) return respond(res, requestId, await route.handler(ctx))
-      if (method !== 'POST' || idemKey === undefined) return respond(res, requestId, await core.run({requestId}, (u) => route.handler(ctx, u)))
+      // the request against the operation's schemas in the OpenAPI document (inside the unit of a write, so a 400 is recorded for replay)
+      const check = () => void (ctx.input = requestValidator(route.operationId)({body, query: url.searchParams}))
+      if (!route.write) {
+        check()
+        return respond(res, requestId, await route.handler(ctx))
+      }
+      if (method !== 'POST' || idemKey === undefined)
+        return respond(res, requestId, await core.run({requestId}, (u) => (check(), route.handler(ctx, u))))
 
       // ---- idempotent POST (§4 Idempotency, decisions.md): the key is claimed in the unit of work
       // that runs the request, and its record is committed with the request's effects
@@ -200,6 +207,7 @@ export function createPipeline(deps: PipelineDeps) {
         let text: string
         let headers: Record<string, string> | undefined
         try {
+          check()
           const result = await route.handler(ctx, u)
           if (result.error) [status, text, headers] = [result.error.status, JSON.stringify(result.error.body(requestId)), result.error.extra.headers]
           else [status, text, headers] = [result.status, result.text?.body ?? JSON.stringify(result.body ?? {}), result.headers]

@@ -14,6 +14,8 @@ export interface RequestCtx {
   account: string
   livemode: boolean
   idempotencyKey: string | undefined
+  /** the body and query, checked against the operation's schemas in the OpenAPI document (query values typed) */
+  input: {body: any; query: Record<string, string | number | boolean>}
 }
 
 export interface HandlerResult {
@@ -33,7 +35,7 @@ export type ReadHandler = (ctx: RequestCtx) => Promise<HandlerResult>
 /** A write: runs in one unit of work, committed (with the idempotency record) before the response. */
 export type WriteHandler = (ctx: RequestCtx, u: Unit) => Promise<HandlerResult>
 
-export type Route = {write: false; handler: ReadHandler} | {write: true; handler: WriteHandler}
+export type Route = {operationId: string} & ({write: false; handler: ReadHandler} | {write: true; handler: WriteHandler})
 
 interface Entry {
   segments: string[]
@@ -54,9 +56,10 @@ export class Router {
     return this
   }
 
-  get = (p: string, h: ReadHandler) => this.add('GET', p, {write: false, handler: h})
-  post = (p: string, h: WriteHandler) => this.add('POST', p, {write: true, handler: h})
-  delete = (p: string, h: WriteHandler) => this.add('DELETE', p, {write: true, handler: h})
+  /** Routes are named by the operationId of the OpenAPI document, whose schemas check their requests. */
+  get = (p: string, operationId: string, h: ReadHandler) => this.add('GET', p, {operationId, write: false, handler: h})
+  post = (p: string, operationId: string, h: WriteHandler) => this.add('POST', p, {operationId, write: true, handler: h})
+  delete = (p: string, operationId: string, h: WriteHandler) => this.add('DELETE', p, {operationId, write: true, handler: h})
 
   match(method: string, path: string): {route: Route; params: Record<string, string>} | undefined {
     const parts = path.split('/').filter(Boolean)
@@ -74,10 +77,10 @@ export class Router {
     return undefined
   }
 
-  /** every route as `METHOD /pattern` (for the OpenAPI coverage check) */
+  /** every route as `METHOD /pattern operationId` (the OpenAPI coverage check) */
   list(): string[] {
     const out: string[] = []
-    for (const [key, entries] of this.routes) for (const e of entries) out.push(`${key.split(' ')[0]} /${e.segments.join('/')}`)
+    for (const [key, entries] of this.routes) for (const e of entries) out.push(`${key.split(' ')[0]} /${e.segments.join('/')} ${e.route.operationId}`)
     return out.sort()
   }
 }
