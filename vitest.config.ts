@@ -12,5 +12,7 @@ export default defineConfig({
     // tests that exercise the TTY views and terminal behaviour control their own terminal
     // (fake TTY streams, tmux), so they run with CI off; the gate's CI rule has its own tests.
     env: {CI: 'false', CONTINUOUS_INTEGRATION: 'false'},
+    // one throwaway PostgreSQL cluster for the run (the PostgreSQL store's tests)
+    globalSetup: ['src/engine/test-support/pg-global-setup.ts'],
   },
 })

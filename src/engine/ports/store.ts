@@ -290,6 +290,16 @@ export interface Store extends StoreReader {
   /** Adds `deltaMs` to an integer setting atomically and returns the new value (the engine clock's offset). */
   addToSetting(key: string, deltaMs: number): Promise<number>
 
+  /**
+   * Runs `fn` inside the fleet-wide exclusive section `name`: while it runs, no other unit of
+   * this kind runs a section of that name on any instance on the same data (the timeline job
+   * runner holds one, so that due jobs commit in due order across instances). If the instance
+   * holding it dies, the store frees the section (SQLite: one process; PostgreSQL: a session
+   * advisory lock, released by the database when the connection closes). With `wait: false`
+   * it resolves `{ran: false}` at once while another holds the section; by default it waits.
+   */
+  exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>
+
   /** Calls `fn` after every commit, by any instance (soon after, on other instances). Returns an unsubscribe. */
   onChange(fn: (n: ChangeNotice) => void): () => void
 

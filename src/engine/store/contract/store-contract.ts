@@ -7,6 +7,13 @@ export interface ContractHandles {
   /** two handles on the same data: two engine instances where the adapter supports several, else the same store twice */
   a: Store
   b: Store
+  /**
+   * The instance behind `a` dies: its process is gone, nothing is cleaned up, what it held is
+   * not released by it (PostgreSQL: its connections are cut). Returns a store to go on with on
+   * the same data: `b` where the adapter runs several instances, else a new instance in place of
+   * the dead one. `a` is not used afterwards (close() still closes it).
+   */
+  kill(): Promise<Store>
   close(): Promise<void>
 }
 
@@ -354,6 +361,98 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect(n.settings).toContain('clock_offset_ms')
         expect(n.eventSeq).toBe((await a.getEvent(e.id))!.seq)
         expect(n.dueBy).toBe(iso(T0 + 7))
+      })
+    })
+
+    describe('the fleet-wide exclusive section', () => {
+      it('one holder at a time across instances; wait:false gives up while it is held; a failing holder frees it', async () => {
+        let inside = 0
+        let most = 0
+        const hold = (s: Store, i: number) =>
+          s.exclusive('timeline', async () => {
+            inside++
+            most = Math.max(most, inside)
+            await sleep(5)
+            inside--
+            return i
+          })
+        const results = await Promise.all(Array.from({length: 8}, (_, i) => hold(i % 2 ? a : b, i)))
+        expect(results.map((r) => (r.ran ? r.value : -1))).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
+        expect(most).toBe(1)
+
+        let release!: () => void
+        let entered!: () => void
+        const held = new Promise<void>((r) => (entered = r))
+        const holder = a.exclusive('timeline', () => {
+          entered()
+          return new Promise<void>((r) => (release = r))
+        })
+        await held
+        expect(await b.exclusive('timeline', async () => 'no', {wait: false})).toEqual({ran: false})
+        expect(await b.exclusive('other', async () => 'yes', {wait: false})).toEqual({ran: true, value: 'yes'})
+        const waiter = b.exclusive('timeline', async () => 'after')
+        await sleep(20)
+        release()
+        expect(await holder).toEqual({ran: true, value: undefined})
+        expect(await waiter).toEqual({ran: true, value: 'after'})
+
+        await expect(a.exclusive('timeline', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
+        expect(await b.exclusive('timeline', async () => 'free', {wait: false})).toEqual({ran: true, value: 'free'})
+      })
+    })
+
+    describe('an instance that dies', () => {
+      it('leaves no lock, idempotency claim or exclusive section behind, commits nothing it had not committed, and its job and delivery claims are taken over after their lease', async () => {
+        const LEASE = 300
+        const now = iso(T0)
+        const job = {id: nextId('job'), kind: 'k', ref: 'r-dies', due_at: now}
+        const d = {id: nextId('whd'), object: 'webhook_delivery', event: 'evt_1', endpoint: 'wh_dies', status: 'pending', next_attempt_at: now, created_at: now}
+        await a.commit({addJobs: [job], puts: [put('delivery', d)]})
+        expect((await a.claimJobs(now, 10, LEASE)).map((j) => j.id)).toEqual([job.id])
+        expect((await a.claimDeliveries(now, {limit: 10, perEndpoint: 10, leaseMs: LEASE})).map((x) => x.id)).toEqual([d.id])
+        const p = pay()
+        let entered!: () => void
+        const inUnit = new Promise<void>((r) => (entered = r))
+        void a
+          .transact(async (tx) => {
+            await tx.lock('held-by-the-dead')
+            expect(await tx.claimIdempotency('acct:test', 'key-of-the-dead', now)).toEqual({state: 'claimed'})
+            tx.commit({puts: [{kind: 'payment', obj: p}]})
+            entered()
+            await new Promise(() => {}) // the process dies in here
+          })
+          .catch(() => {})
+        let inSection!: () => void
+        const sectionHeld = new Promise<void>((r) => (inSection = r))
+        void a
+          .exclusive('timeline', async () => {
+            inSection()
+            await new Promise(() => {})
+          })
+          .catch(() => {})
+        await Promise.all([inUnit, sectionHeld])
+        const killedAt = Date.now()
+        const s = await h.kill()
+
+        await s.transact((tx) => tx.lock('held-by-the-dead'))
+        expect(await s.transact((tx) => tx.claimIdempotency('acct:test', 'key-of-the-dead', now))).toEqual({state: 'claimed'})
+        expect(await s.exclusive('timeline', async () => 'mine', {wait: false})).toEqual({ran: true, value: 'mine'})
+        expect(await s.get('payment', p.id)).toBeUndefined()
+
+        const until = killedAt + LEASE + 10_000
+        let jobs: Awaited<ReturnType<Store['claimJobs']>> = []
+        while (jobs.length === 0 && Date.now() < until) {
+          jobs = await s.claimJobs(now, 10, 60_000)
+          if (!jobs.length) await sleep(25)
+        }
+        expect(jobs.map((j) => j.id)).toEqual([job.id])
+        let ds: Awaited<ReturnType<Store['claimDeliveries']>> = []
+        while (ds.length === 0 && Date.now() < until) {
+          ds = await s.claimDeliveries(now, {limit: 10, perEndpoint: 10, leaseMs: 60_000})
+          if (!ds.length) await sleep(25)
+        }
+        expect(ds.map((x) => x.id)).toEqual([d.id])
+        await s.commit({completeJobs: jobs})
       })
     })
 

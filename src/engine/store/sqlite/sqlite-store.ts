@@ -106,6 +106,9 @@ export class SqliteStore implements Store {
   private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number}>()
   private readonly buckets = new Map<string, {tokens: number; at: number}>()
   private readonly listeners = new Set<(n: ChangeNotice) => void>()
+  private readonly sections = new KeyedLock()
+  /** holders and waiters per section */
+  private readonly sectionsBusy = new Map<string, number>()
 
   constructor(opts: SqliteStoreOptions) {
     this.db = new Database(opts.path)
@@ -618,6 +621,22 @@ export class SqliteStore implements Store {
       tx.commit({settings: {[key]: String(next)}})
       return next
     })
+  }
+
+  /** One process owns the data dir: an exclusive section is an in-process lock. */
+  async exclusive<T>(name: string, fn: () => Promise<T>, opts: {wait?: boolean} = {}): Promise<{ran: true; value: T} | {ran: false}> {
+    const busy = this.sectionsBusy.get(name) ?? 0
+    if (opts.wait === false && busy > 0) return {ran: false}
+    this.sectionsBusy.set(name, busy + 1)
+    const release = await this.sections.acquire(name)
+    try {
+      return {ran: true, value: await fn()}
+    } finally {
+      release()
+      const left = this.sectionsBusy.get(name)! - 1
+      if (left) this.sectionsBusy.set(name, left)
+      else this.sectionsBusy.delete(name)
+    }
   }
 
   onChange(fn: (n: ChangeNotice) => void): () => void {
