@@ -2,7 +2,6 @@ import {defineConfig} from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -12,7 +11,20 @@ export default defineConfig({
     // tests that exercise the TTY views and terminal behaviour control their own terminal
     // (fake TTY streams, tmux), so they run with CI off; the gate's CI rule has its own tests.
     env: {CI: 'false', CONTINUOUS_INTEGRATION: 'false'},
-    // one throwaway PostgreSQL cluster for the run (the PostgreSQL store's tests)
+    // a throwaway PostgreSQL cluster per project for the run (the PostgreSQL store's tests)
     globalSetup: ['src/engine/test-support/pg-global-setup.ts'],
+    projects: [
+      {extends: true, test: {name: 'default', include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts']}},
+      // the engine's HTTPS conformance tests and its use-case tests, unchanged, with every test
+      // engine (test-support/harness.ts bootEngine) on a fresh PostgreSQL database
+      {
+        extends: true,
+        test: {
+          name: 'conformance-postgres',
+          include: ['src/engine/conformance/**/*.test.ts', 'src/engine/app/**/*.test.ts'],
+          env: {CI: 'false', CONTINUOUS_INTEGRATION: 'false', GW_TEST_STORE: 'postgres'},
+        },
+      },
+    ],
   },
 })

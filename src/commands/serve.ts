@@ -3,7 +3,7 @@ import {globalFlags, GwCommand, UsageError} from '../base/command.js'
 import {defaultDataDir} from '../local-engine.js'
 
 export default class Serve extends GwCommand<typeof Serve> {
-  static override summary = 'Run the embedded payment gateway (HTTPS, SQLite, simulated providers) on this machine.'
+  static override summary = 'Run the embedded payment gateway (HTTPS, SQLite or PostgreSQL, simulated providers) on this machine.'
   static override description = `Starts the whole gateway service locally in test mode: the API at https://HOST:PORT/v1 and hosted checkout pages at https://HOST:PORT/checkout. On first start it creates a local CA and a certificate for localhost and 127.0.0.1, and a test secret key, all kept in the data dir; restarting on the same data dir keeps every payment, event and key.
 
 Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code is 0.`
@@ -12,6 +12,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     {description: 'Start on the default port 8443 with data in ~/.gw/engine', command: '<%= config.bin %> serve'},
     {description: 'Start, make a first payment, and show what to try next', command: '<%= config.bin %> serve --demo'},
     {description: 'A throwaway engine on a free port, with a fixed key (CI)', command: '<%= config.bin %> serve --port 0 --data-dir "$(mktemp -d)" --api-key sk_test_ci_example_key'},
+    {description: 'One of several instances on one PostgreSQL database (same key everywhere)', command: '<%= config.bin %> serve --store postgres://gw@db.internal:5432/gw --api-key sk_test_shared_example_key --host 0.0.0.0'},
     {description: 'Then, in another terminal', command: '<%= config.bin %> login --local && <%= config.bin %> payments create --amount 2000 --currency EUR --method card --card 4242424242424242'},
   ]
 
@@ -31,6 +32,11 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     'rate-limit': Flags.integer({description: 'Requests per second per account and mode; bursts of twice that pass. 0 turns the limit off (benchmarks).', default: 100, min: 0, env: 'GW_RATE_LIMIT'}),
     durability: Flags.string({description: "'full' fsyncs every commit; 'normal' may lose the last commits on power loss.", options: ['full', 'normal'], default: 'full', env: 'GW_DURABILITY'}),
     'payout-currency': Flags.string({description: 'Convert every settlement into this currency and pay out in it (simulated fixed rates). Default: one payout per currency.', env: 'GW_PAYOUT_CURRENCY'}),
+    store: Flags.string({
+      description: "Where the engine keeps its data: 'sqlite' (the default: a database in the data dir, one instance), or a PostgreSQL URL postgres://USER:PASSWORD@HOST:PORT/DB that several instances share as one gateway. Without this flag or GW_STORE, DATABASE_URL is used when it is a postgres:// URL.",
+      env: 'GW_STORE',
+    }),
+    'import-from': Flags.string({description: "Copy a SQLite data dir's contents (payments, events, jobs, idempotency records, the clock) into the PostgreSQL --store first; the database must be empty.", env: 'GW_IMPORT_FROM'}),
     demo: Flags.boolean({description: 'After starting, make a first test payment and print it with next steps.', env: 'GW_DEMO'}),
   }
 
@@ -48,6 +54,8 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
         rateLimit: flags['rate-limit'],
         durability: flags.durability as 'full' | 'normal',
         payoutCurrency: flags['payout-currency'],
+        storeUrl: flags.store ?? (/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined),
+        importFrom: flags['import-from'],
         log: (l) => process.stderr.write(`${l}\n`),
       })
     } catch (e) {
@@ -79,7 +87,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
       process.once('SIGINT', () => stop('SIGINT'))
       process.once('SIGTERM', () => stop('SIGTERM'))
     })
-    const info = {base_url: engine.baseUrl, checkout_url: engine.checkoutUrl, secret_key: engine.secretKey, ca_file: engine.caFile, data_dir: dataDir, pid: process.pid}
+    const info = {base_url: engine.baseUrl, checkout_url: engine.checkoutUrl, secret_key: engine.secretKey, ca_file: engine.caFile, data_dir: dataDir, store: engine.store, pid: process.pid}
     // one line, at once: scripts, tests and the bench read it to find the engine
     if (this.json) process.stdout.write(JSON.stringify(info) + '\n')
     else {
@@ -91,6 +99,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
           `  secret key    ${engine.secretKey}`,
           `  CA file       ${engine.caFile}`,
           `  data dir      ${dataDir}`,
+          `  store         ${engine.store}`,
           '',
         ].join('\n'),
       )

@@ -27,8 +27,12 @@ export interface EngineOptions {
   /** settle every currency into this one (simulated fixed rates); default: one payout per currency */
   payoutCurrency?: string
   log?: (line: string) => void
-  /** makes the store the engine runs on; default: SQLite in the data dir, with `durability` */
+  /** makes the store the engine runs on; default: `storeUrl`'s */
   store?: StoreFactory
+  /** where the data lives: 'sqlite' or nothing (SQLite in the data dir, with `durability`), or a PostgreSQL URL that several instances share */
+  storeUrl?: string
+  /** copy a SQLite data dir's contents into the (empty) PostgreSQL store before serving */
+  importFrom?: string
   /** provider connections by provider id; default: the simulated providers */
   providers?: Map<string, ProviderConnection>
   deliveries?: DeliveryWorkerOptions
@@ -36,6 +40,52 @@ export interface EngineOptions {
 
 /** The default store: SQLite in the data dir (one engine instance per data dir). */
 export const sqliteStore = (path: string, durability: 'full' | 'normal' | undefined): StoreFactory => async () => new SqliteStore({path, durability})
+
+const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
+
+/** A store URL with its password hidden, for logs and messages. */
+export function redactStoreUrl(url: string): string {
+  try {
+    const u = new URL(url)
+    if (u.password) u.password = '***'
+    return u.toString()
+  } catch {
+    return url.replace(/:\/\/([^:@/]*):[^@/]*@/, '://$1:***@')
+  }
+}
+
+/** The store factory of a `--store` value: SQLite in the data dir, or PostgreSQL (loaded only then). */
+export function storeFromUrl(url: string | undefined, opts: {database: string; durability?: 'full' | 'normal'; log?: (line: string) => void; importFrom?: string}): StoreFactory {
+  if (url === undefined || url === '' || url.toLowerCase() === 'sqlite') {
+    if (opts.importFrom !== undefined) throw new EngineConfigError('--import-from copies a SQLite data dir into PostgreSQL: use it with --store postgres://...')
+    return sqliteStore(opts.database, opts.durability)
+  }
+  if (!isPostgresUrl(url)) throw new EngineConfigError(`--store must be 'sqlite' or a PostgreSQL URL such as postgres://gw@127.0.0.1:5432/gw; got '${redactStoreUrl(url)}'.`)
+  try {
+    new URL(url)
+  } catch {
+    throw new EngineConfigError(`--store is not a valid URL: '${redactStoreUrl(url)}'. Write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE (percent-encode special characters).`)
+  }
+  return async () => {
+    const {PostgresStore} = await import('./store/postgres/postgres-store.js')
+    let store
+    try {
+      store = await PostgresStore.open({url, log: opts.log})
+    } catch (e) {
+      throw new EngineConfigError(`Cannot open the PostgreSQL store at ${redactStoreUrl(url)}: ${(e as Error).message}. Check that the server runs, the database exists and the user may connect (e.g. psql '${redactStoreUrl(url)}').`)
+    }
+    if (opts.importFrom !== undefined) {
+      const {importSqliteDir} = await import('./store/postgres/import.js')
+      try {
+        await importSqliteDir(store, opts.importFrom, opts.log)
+      } catch (e) {
+        await store.close().catch(() => {})
+        throw new EngineConfigError((e as Error).message)
+      }
+    }
+    return store
+  }
+}
 
 export interface EngineHandle {
   baseUrl: string
@@ -45,6 +95,8 @@ export interface EngineHandle {
   secretKey: string
   port: number
   app: App
+  /** where the data lives: 'sqlite (DATABASE FILE)' or the PostgreSQL URL with its password hidden */
+  store: string
   close(): Promise<void>
 }
 
@@ -81,7 +133,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   mkdirSync(paths.tlsDir, {recursive: true, mode: 0o700})
   const secretKey = secretKeyFor(opts.dataDir, opts.apiKey)
   const tls = await ensureCertificates(paths, host)
-  const store = await (opts.store ?? sqliteStore(paths.database, opts.durability))()
+  const store = await (opts.store ?? storeFromUrl(opts.storeUrl, {database: paths.database, durability: opts.durability, log, importFrom: opts.importFrom}))()
 
   // the port is known only after listening; URLs are filled in then
   const urls = {baseUrl: '', checkoutUrl: ''}
@@ -145,6 +197,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     secretKey,
     port: server.port,
     app,
+    store: opts.store ? 'custom' : opts.storeUrl && opts.storeUrl.toLowerCase() !== 'sqlite' ? redactStoreUrl(opts.storeUrl) : `sqlite (${paths.database})`,
     close() {
       closing ??= (async () => {
         // stop claiming jobs and deliveries and abandon attempts in flight (they stay due and are

@@ -30,10 +30,17 @@ export class StoreCache<T> {
     if (this.value !== undefined) return this.value
     if (!this.loading) {
       const gen = this.generation
-      this.loading = this.load().then((v) => {
-        if (gen === this.generation) this.value = v
-        return v
-      })
+      this.loading = this.load().then(
+        (v) => {
+          if (gen === this.generation) this.value = v
+          return v
+        },
+        (e: unknown) => {
+          // a failed load (the store unreachable) is not kept: the next read tries again
+          if (gen === this.generation) this.loading = undefined
+          throw e
+        },
+      )
     }
     return this.loading
   }

@@ -15,7 +15,10 @@ export class EngineClock implements Clock {
     const clock = new EngineClock(Number((await store.getSetting(CLOCK_OFFSET_SETTING)) ?? '0'))
     store.onChange((n) => {
       if (n.settings.includes(CLOCK_OFFSET_SETTING))
-        void store.getSetting(CLOCK_OFFSET_SETTING).then((v) => clock.observe(Number(v ?? '0')))
+        void store.getSetting(CLOCK_OFFSET_SETTING).then(
+          (v) => clock.observe(Number(v ?? '0')),
+          () => {}, // the store is unreachable: the next notice (or the reconnect's) reads it again
+        )
     })
     return clock
   }

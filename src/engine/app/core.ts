@@ -75,6 +75,8 @@ export class Core {
           return result
         }, attempt === 0 ? opts.order : undefined)
         if (unit!.stats.length) this.providerState.applyLocal(unit!.stats)
+        // read your own writes: the change feed's reload may come after this request's next one
+        this.providerState.applyLocalSettings(unit!.settings)
         return out
       } catch (e) {
         if (e instanceof VersionConflictError && attempt < CONFLICT_RETRIES) continue

@@ -100,7 +100,10 @@ export class EventFeed {
       return
     }
     this.wanted = Math.max(this.wanted, seq)
-    this.pulling ??= this.pull().finally(() => (this.pulling = undefined))
+    // a failed read (store unreachable) is retried by the next notice
+    this.pulling ??= this.pull()
+      .catch(() => {})
+      .finally(() => (this.pulling = undefined))
   }
 
   private async pull(): Promise<void> {

@@ -54,10 +54,16 @@ export class JobRunner {
 
   /**
    * Runs every job due at or before `until` (default: the engine clock's now, read when the run
-   * starts), in due order, until none is due. Runs of this instance queue behind each other.
+   * starts), in due order, until none is due. Runs of this instance queue behind each other, and
+   * one instance at a time runs them (the store's fleet-wide section `timeline`): `wait: false`
+   * (background runs) gives up at once while another instance runs them, that one drains what is
+   * due.
    */
-  runDue(until?: () => Date): Promise<RunSummary> {
-    const run = this.chain.then(() => this.drain((until ?? (() => this.core.clock.now()))()))
+  runDue(until?: () => Date, opts: {wait?: boolean} = {}): Promise<RunSummary> {
+    const run = this.chain.then(async () => {
+      const r = await this.core.store.exclusive('timeline', () => this.drain((until ?? (() => this.core.clock.now()))()), {wait: opts.wait ?? true})
+      return r.ran ? r.value : {jobs: {}, events: {}}
+    })
     this.chain = run.catch(() => {})
     return run
   }

@@ -33,7 +33,7 @@ export class ProviderState {
     await s.loadStatus()
     await s.loadStats(now)
     store.onChange((n) => {
-      if (n.settings.some((k) => k.startsWith(STATUS_PREFIX))) void s.loadStatus()
+      if (n.settings.some((k) => k.startsWith(STATUS_PREFIX))) void s.loadStatus().catch(() => {}) // unreachable: read again on the next notice
     })
     return s
   }
@@ -56,6 +56,11 @@ export class ProviderState {
     const days = new Map<string, Map<string, {approved: number; total: number}>>()
     for (const s of await this.store.statsSince(dayOf(new Date(now.getTime() - 8 * DAY_MS)))) add(days, s)
     this.days = days
+  }
+
+  /** This instance's own committed provider health settings. */
+  applyLocalSettings(settings: Readonly<Record<string, string>>): void {
+    for (const [k, v] of Object.entries(settings)) if (k.startsWith(STATUS_PREFIX)) this.status.set(k.slice(STATUS_PREFIX.length), v as HealthStatus)
   }
 
   /** This instance's own committed increments. */

@@ -134,6 +134,10 @@ export class Unit {
     return this.statsList
   }
 
+  get settings(): Readonly<Record<string, string>> {
+    return this.settingsMap
+  }
+
   get jobsAdded(): readonly Job[] {
     return this.addJobs
   }

@@ -31,11 +31,23 @@ export interface TestEngine {
 
 let counter = 0
 
+/**
+ * The store of a test engine: SQLite in its data dir, or with GW_TEST_STORE=postgres (the
+ * `conformance-postgres` vitest project) a fresh database of the run's PostgreSQL cluster, kept
+ * across restart() like the data dir.
+ */
+async function testStore(): Promise<Pick<EngineOptions, 'store'>> {
+  if (process.env.GW_TEST_STORE !== 'postgres') return {}
+  const [{freshDatabase}, {postgresStore}] = await Promise.all([import('./pg.js'), import('../store/postgres/postgres-store.js')])
+  return {store: postgresStore(await freshDatabase('engine'), {unitConnections: Number(process.env.GW_TEST_UNITS ?? 8), readConnections: 4})}
+}
+
 export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<TestEngine> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-engine-'))
   const key = opts.apiKey ?? 'sk_test_harness_key_0123456789'
+  const store = opts.store ? {} : await testStore()
   const start = () =>
-    startEngine({dataDir, port: 0, apiKey: key, durability: 'normal', log: () => {}, ...opts})
+    startEngine({dataDir, port: 0, apiKey: key, durability: 'normal', log: process.env.GW_TEST_LOG ? (l) => process.stderr.write(l + '\n') : () => {}, ...store, ...opts})
   let engine = await start()
   let agent = new Agent({connect: {ca: engine.caCertPem}, keepAliveTimeout: 1000})
   const t: TestEngine = {

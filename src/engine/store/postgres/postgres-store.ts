@@ -178,6 +178,9 @@ export class PostgresStore implements Store {
   private readonly listeners = new Set<(n: ChangeNotice) => void>()
   private readonly committer: Committer
   private readonly sections = new KeyedLock()
+  /** per-key queues of this instance's units, in front of the database's advisory locks */
+  private readonly localLocks = new KeyedLock()
+  private connectTail: Promise<unknown> = Promise.resolve()
   private sectionClient: pg.Client | undefined
   private sectionConnecting: Promise<pg.Client> | undefined
   private listener: pg.Client | undefined
@@ -293,6 +296,14 @@ export class PostgresStore implements Store {
     }
   }
 
+  /** Runs fn in one durable transaction of its own (the import of a SQLite data dir). */
+  async withTransaction<T>(fn: (q: <R extends pg.QueryResultRow = any>(text: string, params?: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+    return this.inTx(async (c) => {
+      await this.q(c, 'SET LOCAL synchronous_commit = on')
+      return fn((text, params) => this.read(text, params, c))
+    })
+  }
+
   // ---------------------------------------------------------------- reads
 
   async get<T extends StoredObject>(kind: Kind, id: string, on: Queryable = this.readPool): Promise<Versioned<T> | undefined> {
@@ -395,23 +406,22 @@ export class PostgresStore implements Store {
     let client: pg.PoolClient | undefined
     let opening: Promise<pg.PoolClient> | undefined
     let staged: ChangeSet | undefined
+    const held: (() => void)[] = []
+    let began: Promise<unknown> = Promise.resolve()
     // the unit's connection, opened (with BEGIN) at its first lock or claim
     const conn = () =>
       (opening ??= (async () => {
         let c: pg.PoolClient
         try {
-          c = await store.unitPool.connect()
+          c = await store.unitConnect()
         } catch (e) {
           throw wrap(e)
         }
         store.checkedOut.add(c)
-        try {
-          await store.q(c, 'BEGIN')
-        } catch (e) {
-          store.checkedOut.delete(c)
-          c.release(e as Error)
-          throw e
-        }
+        // not awaited here: the connection queues what follows behind it, and the unit goes on to
+        // its lock at once, so units take their locks in the order they got their connections
+        began = store.q(c, 'BEGIN')
+        began.catch(() => {})
         client = c
         return c
       })())
@@ -422,7 +432,14 @@ export class PostgresStore implements Store {
       all: (kind, filters) => store.all(kind, filters, on()),
       sum: (kind, q) => store.sum(kind, q, on()),
       async lock(key) {
-        await store.q(await conn(), 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`k:${key}`])
+        const c = await conn()
+        // units of this instance queue for a key in the order they got their connections (which
+        // is the order they asked for them), so the job runner's pipeline, which commits in due
+        // order, never has a later job holding a key or the last connection an earlier one waits
+        // for; only the head of that queue waits for the database's lock
+        held.push(await store.localLocks.acquire(key))
+        await began
+        await store.q(c, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`k:${key}`])
       },
       async claimIdempotency(scope, key, now) {
         const recorded = async (c: Queryable): Promise<IdempotencyClaim | undefined> => {
@@ -432,6 +449,7 @@ export class PostgresStore implements Store {
         const before = await recorded(on())
         if (before) return before
         const c = await conn()
+        await began
         const got = (await store.read<{ok: boolean}>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [`i:${JSON.stringify([scope, key])}`], c))[0]!.ok
         if (!got) return {state: 'in_flight'}
         // committed between the first look and the claim
@@ -462,7 +480,19 @@ export class PostgresStore implements Store {
           c.release(broken)
         }
       }
+      for (let i = held.length - 1; i >= 0; i--) held[i]!()
     }
+  }
+
+  /**
+   * A connection for a unit of work, handed out strictly in the order asked for (the pool alone
+   * may hand a newly opened connection to a later asker), so that units that take their locks
+   * in order keep that order.
+   */
+  private unitConnect(): Promise<pg.PoolClient> {
+    const p = this.connectTail.then(() => this.unitPool.connect())
+    this.connectTail = p.catch(() => {})
+    return p
   }
 
   commit(cs: ChangeSet): Promise<void> {
@@ -937,8 +967,13 @@ class Committer {
         notice.kinds.add(d.kind)
       }
       for (const j of cs.completeJobs ?? []) {
-        const res = await q('DELETE FROM jobs WHERE id = $1 AND claim = $2', [j.id, j.claim])
-        if (res.rowCount !== 1) throw new VersionConflictError('job', j.id)
+        // removed meanwhile (removeJobs by another unit): done all the same; claimed by someone else since: lost
+        const res = await this.store.q<{lost: number}>(
+          c,
+          'WITH d AS (DELETE FROM jobs WHERE id = $1 AND claim = $2 RETURNING 1) SELECT count(*) AS lost FROM jobs WHERE id = $1 AND claim IS DISTINCT FROM $2 AND NOT EXISTS (SELECT 1 FROM d)',
+          [j.id, j.claim],
+        )
+        if (res.rows[0]!.lost > 0) throw new VersionConflictError('job', j.id)
       }
       for (const j of cs.removeJobs ?? []) await q('DELETE FROM jobs WHERE kind = $1 AND ref = $2', [j.kind, j.ref])
       if (cs.addJobs?.length) {
