@@ -37,6 +37,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
       env: 'GW_STORE',
     }),
     'import-from': Flags.string({description: "Copy a SQLite data dir's contents (payments, events, jobs, idempotency records, the clock) into the PostgreSQL --store first; the database must be empty.", env: 'GW_IMPORT_FROM'}),
+    'claim-lease': Flags.integer({description: 'Seconds a timeline job or webhook delivery claimed by an instance that died waits before another instance takes it (several instances on PostgreSQL). Longer than a webhook attempt (10 s).', default: 60, min: 1, env: 'GW_CLAIM_LEASE'}),
     demo: Flags.boolean({description: 'After starting, make a first test payment and print it with next steps.', env: 'GW_DEMO'}),
   }
 
@@ -56,6 +57,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
         payoutCurrency: flags['payout-currency'],
         storeUrl: flags.store ?? (/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined),
         importFrom: flags['import-from'],
+        claimLeaseMs: flags['claim-lease'] * 1000,
         log: (l) => process.stderr.write(`${l}\n`),
       })
     } catch (e) {

@@ -36,6 +36,8 @@ export interface EngineOptions {
   /** provider connections by provider id; default: the simulated providers */
   providers?: Map<string, ProviderConnection>
   deliveries?: DeliveryWorkerOptions
+  /** how long a timeline job or webhook delivery claimed by an instance that died waits before another instance takes it (default 60 s) */
+  claimLeaseMs?: number
 }
 
 /** The default store: SQLite in the data dir (one engine instance per data dir). */
@@ -139,7 +141,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const urls = {baseUrl: '', checkoutUrl: ''}
   let app: App
   try {
-    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, payoutCurrency: opts.payoutCurrency ?? null, deliveries: opts.deliveries})
+    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, payoutCurrency: opts.payoutCurrency ?? null, deliveries: opts.deliveries, claimLeaseMs: opts.claimLeaseMs})
   } catch (error) {
     await store.close().catch(() => {})
     throw error

@@ -20,6 +20,8 @@ export interface CoreOptions {
   log: (line: string) => void
   /** convert every settlement to this currency before paying out (§2 money rule 6); null: one payout per currency */
   payoutCurrency?: string | null
+  /** how long a job claim of an instance that died blocks the others (default JOB_LEASE_MS) */
+  claimLeaseMs?: number
 }
 
 /** Version conflicts are retried this often (re-reading under the same locks) before they surface. */
@@ -36,6 +38,7 @@ export class Core {
   readonly urls: {baseUrl: string; checkoutUrl: string}
   readonly log: (line: string) => void
   readonly payoutCurrency: string | null
+  readonly claimLeaseMs: number | undefined
 
   private constructor(
     opts: CoreOptions,
@@ -48,6 +51,7 @@ export class Core {
     this.urls = opts.urls
     this.log = opts.log
     this.payoutCurrency = opts.payoutCurrency ?? null
+    this.claimLeaseMs = opts.claimLeaseMs
     this.jobs = new JobRunner(this)
     this.endpoints = new StoreCache(this.store, () => this.store.all<EndpointRecord>('webhook_endpoint'), {kinds: ['webhook_endpoint']})
     this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})

@@ -28,11 +28,14 @@ export interface DeliveryWorkerOptions {
   perEndpoint?: number
   /** attempts in flight on this instance (default 128) */
   total?: number
+  /** real time after which a claim of an instance that died is taken by another (default DELIVERY_LEASE_MS) */
+  leaseMs?: number
 }
 
 export class DeliveryWorker {
   private readonly perEndpoint: number
   private readonly total: number
+  private readonly leaseMs: number
   private readonly inFlight = new Map<string, {claim: ClaimedDelivery; abort: AbortController}>()
   private readonly outcomes = new Map<string, Outcome[]>()
   private readonly recording = new Map<string, Promise<void>>()
@@ -51,6 +54,7 @@ export class DeliveryWorker {
   ) {
     this.perEndpoint = opts.perEndpoint ?? 16
     this.total = opts.total ?? 128
+    this.leaseMs = opts.leaseMs ?? DELIVERY_LEASE_MS
     const agentOpts = {headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, keepAliveTimeout: 4000}
     this.agent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS}})
     // test mode only, loopback hosts only: a local receiver with a self-signed certificate works (decisions.md)
@@ -94,7 +98,7 @@ export class DeliveryWorker {
     while (!this.closed) {
       const free = this.total - this.inFlight.size
       if (free <= 0) return
-      const claims = await this.core.store.claimDeliveries(this.core.clock.now().toISOString(), {limit: free, perEndpoint: this.perEndpoint, leaseMs: DELIVERY_LEASE_MS})
+      const claims = await this.core.store.claimDeliveries(this.core.clock.now().toISOString(), {limit: free, perEndpoint: this.perEndpoint, leaseMs: this.leaseMs})
       if (claims.length === 0) return
       if (this.closed) {
         await this.core.store.releaseDeliveries(claims)

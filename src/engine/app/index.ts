@@ -20,6 +20,8 @@ export interface AppOptions {
   log: (line: string) => void
   payoutCurrency?: string | null
   deliveries?: DeliveryWorkerOptions
+  /** how long a job or delivery claim of an instance that died blocks the others (default 60 s) */
+  claimLeaseMs?: number
 }
 
 const HOUSEKEEPING_MS = 3_600_000
@@ -43,7 +45,7 @@ export class App {
     registerSettlementJobs(core)
     registerMerchantJobs(core)
     await ensureSettlementScheduled(core)
-    return new App(core, await EventFeed.start(opts.store), new DeliveryWorker(core, opts.deliveries))
+    return new App(core, await EventFeed.start(opts.store), new DeliveryWorker(core, {leaseMs: opts.claimLeaseMs, ...opts.deliveries}))
   }
 
   /** Starts the background work: timeline jobs as they fall due, webhook attempts, housekeeping. */

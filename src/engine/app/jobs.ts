@@ -79,7 +79,7 @@ export class JobRunner {
       while (cond() && running.size > 0) await Promise.race(running.keys())
     }
     while (!this.stopped) {
-      const batch = await this.core.store.claimJobs(untilIso, BATCH, JOB_LEASE_MS)
+      const batch = await this.core.store.claimJobs(untilIso, BATCH, this.core.claimLeaseMs ?? JOB_LEASE_MS)
       earliestAdded = Infinity
       if (batch.length === 0) {
         if (running.size === 0) break

@@ -1,0 +1,215 @@
+// Three engine instances on one PostgreSQL database behave as one gateway (issue 12): one
+// idempotency key, one delivery per endpoint and event, a job run once, one clock, one live
+// event feed, one rate limit. Black-box over HTTPS, one instance after the other.
+import {mkdtempSync, rmSync} from 'node:fs'
+import {createServer as createHttpsServer, type Server} from 'node:https'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {request} from 'undici'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {bootEngine, card, type Res, type TestEngine} from '../../test-support/harness.js'
+import {freshDatabase} from '../../test-support/pg.js'
+import {ensureCertificates, type TlsMaterial} from '../../tls/certificates.js'
+import {postgresStore} from './postgres-store.js'
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = await fn()
+    if (v) return v
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(25)
+  }
+}
+
+async function fleet(n: number, opts: {rateLimit?: number} = {}): Promise<TestEngine[]> {
+  const url = await freshDatabase('fleet')
+  const out: TestEngine[] = []
+  // the same key on every instance, as behind a load balancer; each has its own data dir (its TLS certificate)
+  for (let i = 0; i < n; i++) out.push(await bootEngine({store: postgresStore(url, {unitConnections: 8, readConnections: 4}), rateLimit: opts.rateLimit ?? 0}))
+  return out
+}
+
+const cardPayment = (extra: Record<string, unknown> = {}) => ({amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card(), ...extra})
+
+/** Every page of a list, oldest first. */
+async function listAll(t: TestEngine, path: string): Promise<any[]> {
+  const out: any[] = []
+  let after: string | undefined
+  for (;;) {
+    const r = await t.api('GET', `${path}${path.includes('?') ? '&' : '?'}limit=100${after ? `&starting_after=${after}` : ''}`)
+    expect(r.status, r.text).toBe(200)
+    out.push(...r.body.data)
+    if (!r.body.has_more) return out.reverse()
+    after = r.body.data[r.body.data.length - 1].id
+  }
+}
+
+/** A live SSE stream of one instance. */
+async function openStream(t: TestEngine, lastEventId?: string) {
+  const ac = new AbortController()
+  const headers: Record<string, string> = {authorization: `Bearer ${t.key}`, accept: 'text/event-stream'}
+  if (lastEventId) headers['last-event-id'] = lastEventId
+  const res = await request(`${t.engine.baseUrl}/events/stream`, {headers, dispatcher: t.agent, signal: ac.signal})
+  expect(res.statusCode).toBe(200)
+  const ids: string[] = []
+  let buf = ''
+  void (async () => {
+    try {
+      for await (const chunk of res.body) {
+        buf += chunk.toString('utf8')
+        let i: number
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i)
+          buf = buf.slice(i + 2)
+          const id = block.split('\n').find((l) => l.startsWith('id: '))
+          if (id) ids.push(id.slice(4))
+        }
+      }
+    } catch {
+      /* closed */
+    }
+  })()
+  return {ids, close: () => ac.abort()}
+}
+
+describe('three instances on one database', () => {
+  let ts: TestEngine[]
+  let tls: TlsMaterial
+  let tlsDir: string
+  const servers: Server[] = []
+  beforeAll(async () => {
+    ts = await fleet(3)
+    tlsDir = mkdtempSync(join(tmpdir(), 'gw-fleet-rx-'))
+    tls = await ensureCertificates({caCert: join(tlsDir, 'ca.pem'), caKey: join(tlsDir, 'ca-key.pem'), serverCert: join(tlsDir, 'cert.pem'), serverKey: join(tlsDir, 'key.pem')}, '127.0.0.1')
+  })
+  afterAll(async () => {
+    for (const s of servers) {
+      s.closeAllConnections()
+      await new Promise((r) => s.close(r))
+    }
+    await Promise.all(ts.map((t) => t.stop()))
+    rmSync(tlsDir, {recursive: true, force: true})
+  })
+
+  it('200 concurrent requests with one Idempotency-Key, spread over the instances: one payment, the same response everywhere', async () => {
+    const reference = `fleet-idem-${Date.now()}`
+    const body = cardPayment({reference})
+    const key = `fleet-key-${Date.now()}`
+    const send = async (i: number): Promise<Res> => {
+      // a request that meets the first one still running is told to retry (409 idempotency_key_in_use): it does, like a client
+      for (let attempt = 0; ; attempt++) {
+        const r = await ts[i % 3]!.api('POST', '/payments', body, {'idempotency-key': key})
+        if (r.status !== 409) return r
+        expect(r.body.error.code).toBe('idempotency_key_in_use')
+        await sleep(5 + Math.random() * 20)
+      }
+    }
+    const results = await Promise.all(Array.from({length: 200}, (_, i) => send(i)))
+    expect(new Set(results.map((r) => r.status))).toEqual(new Set([201]))
+    expect(new Set(results.map((r) => r.text)).size).toBe(1)
+    expect(results.filter((r) => r.headers['idempotent-replayed'] === undefined)).toHaveLength(1)
+    for (const t of ts) expect((await listAll(t, '/payments')).filter((p) => p.reference === reference)).toHaveLength(1)
+  })
+
+  it('one delivery per endpoint and event, whichever instance committed the event', async () => {
+    const received = new Map<string, number>()
+    const receivers = await Promise.all(
+      [0, 1].map(async (n) => {
+        const server = createHttpsServer({key: tls.key, cert: tls.cert}, (req, res) => {
+          const chunks: Buffer[] = []
+          req.on('data', (c: Buffer) => chunks.push(c))
+          req.on('end', () => {
+            const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as {id: string}).id
+            received.set(`${n} ${id}`, (received.get(`${n} ${id}`) ?? 0) + 1)
+            res.writeHead(200)
+            res.end('ok')
+          })
+        })
+        servers.push(server)
+        await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+        return `https://127.0.0.1:${(server.address() as {port: number}).port}/hooks/${n}`
+      }),
+    )
+    for (const url of receivers) expect((await ts[0]!.api('POST', '/webhook_endpoints', {url, enabled_events: ['payment.*']})).status).toBe(201)
+    // every instance's endpoint cache follows the change feed
+    for (const t of ts) await waitFor('the endpoints on every instance', async () => (await t.engine.app.core.endpoints.get()).length === 2)
+    const payments = await Promise.all(Array.from({length: 30}, (_, i) => ts[i % 3]!.api('POST', '/payments', cardPayment())))
+    for (const p of payments) expect(p.status).toBe(201)
+    const ids = new Set(payments.map((p) => p.body.id))
+    const events = (await listAll(ts[1]!, '/events?type=payment.*')).filter((e) => ids.has(e.data.object.id))
+    expect(events.length).toBeGreaterThanOrEqual(30)
+    // each event's deliveries: one per endpoint, each succeeded at its first attempt
+    for (const e of events) {
+      const ds = await waitFor(`the deliveries of ${e.id}`, async () => {
+        const r = await ts[2]!.api('GET', `/events/${e.id}/deliveries`)
+        return r.body.data.length === 2 && r.body.data.every((d: any) => d.status === 'succeeded') && r.body.data
+      })
+      for (const d of ds) expect(d.attempts).toHaveLength(1)
+    }
+    for (const e of events) for (const n of [0, 1]) expect(received.get(`${n} ${e.id}`), `${e.id} at receiver ${n}`).toBe(1)
+  })
+
+  it('a clock advance on one instance moves every clock and runs each due job once, before it answers', async () => {
+    const held = await Promise.all(Array.from({length: 9}, (_, i) => ts[i % 3]!.api('POST', '/payments', cardPayment({capture_method: 'manual'}))))
+    for (const p of held) expect(p.body.status).toBe('requires_capture')
+    const before = (await ts[0]!.api('GET', '/test_helpers/clock')).body.offset_seconds as number
+    // the authorizations expire after 7 days: one instance advances, the others have ticks of their own meanwhile
+    const adv = await ts[1]!.api('POST', '/test_helpers/clock/advance', {seconds: 7 * 86_400 + 60})
+    expect(adv.status, adv.text).toBe(200)
+    for (const p of held) expect((await ts[(held.indexOf(p) + 1) % 3]!.api('GET', `/payments/${p.body.id}`)).body.status).toBe('canceled')
+    const ids = new Set(held.map((p) => p.body.id))
+    const canceled = (await listAll(ts[2]!, '/events?type=payment.canceled')).filter((e) => ids.has(e.data.object.id))
+    expect(canceled).toHaveLength(9)
+    for (const t of ts)
+      await waitFor('the advanced clock on every instance', async () => (await t.api('GET', '/test_helpers/clock')).body.offset_seconds >= before + 7 * 86_400 + 60)
+  })
+
+  it('an SSE client on one instance sees what the others commit, in order and without gaps, and resumes with Last-Event-ID on a third', async () => {
+    const stream = await openStream(ts[0]!)
+    const made = [] as string[]
+    for (let round = 0; round < 4; round++) {
+      // concurrent commits on two other instances
+      const rs = await Promise.all(Array.from({length: 6}, (_, i) => ts[1 + (i % 2)]!.api('POST', '/payments', cardPayment())))
+      made.push(...rs.map((r) => r.body.id as string))
+    }
+    const madeSet = new Set(made)
+    const all = await listAll(ts[2]!, '/events?limit=100')
+    const first = all.findIndex((e) => madeSet.has(e.data.object.id))
+    const expected = all.slice(first).map((e) => e.id as string)
+    await waitFor('every event on the stream', () => expected.every((id) => stream.ids.includes(id)))
+    stream.close()
+    // in the log's order, with nothing missing in between
+    const seen = stream.ids.slice(stream.ids.indexOf(expected[0]!))
+    expect(seen.slice(0, expected.length)).toEqual(expected)
+
+    const resumed = await openStream(ts[2]!, expected[4])
+    await waitFor('the replay after Last-Event-ID', () => resumed.ids.length >= expected.length - 5)
+    resumed.close()
+    expect(resumed.ids.slice(0, expected.length - 5)).toEqual(expected.slice(5))
+  })
+})
+
+describe('the rate limit of a fleet', () => {
+  let ts: TestEngine[]
+  beforeAll(async () => {
+    ts = await fleet(3, {rateLimit: 100})
+  })
+  afterAll(async () => Promise.all(ts.map((t) => t.stop())))
+
+  it('is one bucket for the account and mode, not one per instance', async () => {
+    const started = performance.now()
+    const rs = await Promise.all(Array.from({length: 450}, (_, i) => ts[i % 3]!.api('GET', '/balance')))
+    const elapsed = (performance.now() - started) / 1000
+    const ok = rs.filter((r) => r.status === 200).length
+    const limited = rs.filter((r) => r.status === 429)
+    expect(ok + limited.length).toBe(450)
+    // a bucket of 200 refilled at 100/s while the requests ran; three buckets would pass all 450
+    expect(ok).toBeGreaterThanOrEqual(200)
+    expect(ok).toBeLessThanOrEqual(200 + Math.ceil(elapsed * 100) + 1)
+    expect(limited.length).toBeGreaterThan(0)
+    for (const r of limited) expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+  })
+})
