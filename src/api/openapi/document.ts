@@ -238,10 +238,12 @@ function errorResponse(status: ErrorStatus): Schema {
     431: 'The request header block is too large.',
     500: 'Internal error (api_error): retry with the same Idempotency-Key.',
     502: 'The provider did not confirm (api_error): retry with the same Idempotency-Key.',
+    503: "The engine's database cannot be reached right now (PostgreSQL restarting): wait Retry-After seconds and retry with the same Idempotency-Key.",
   }
   const headers: Record<string, unknown> = {'Request-Id': {$ref: '#/components/headers/Request-Id'}}
   // 4xx outcomes of an idempotent POST are stored and replayed (docs/api.md Idempotency)
   if (status === 400 || status === 402 || status === 404) headers['Idempotent-Replayed'] = {$ref: '#/components/headers/Idempotent-Replayed'}
+  if (status === 503) headers['Retry-After'] = {$ref: '#/components/headers/Retry-After'}
   if (status === 429) {
     headers['Retry-After'] = {$ref: '#/components/headers/Retry-After'}
     headers['RateLimit-Limit'] = header('Requests per second allowed.', {type: 'integer'})
@@ -274,6 +276,7 @@ const RESPONSE_NAME: Record<ErrorStatus, string> = {
   431: 'HeadersTooLarge',
   500: 'InternalError',
   502: 'BadGateway',
+  503: 'ServiceUnavailable',
 }
 
 function operation(o: OpSpec): Schema {
@@ -289,7 +292,8 @@ function operation(o: OpSpec): Schema {
   if (o.method === 'post') parameters.push({$ref: '#/components/parameters/Idempotency-Key'})
   parameters.push({$ref: '#/components/parameters/Service-Version'})
 
-  const statuses: ErrorStatus[] = o.public ? [400, 431, 500] : [400, 401, 429, 431, 500]
+  // every authenticated operation reaches the store (the rate limit is the first), which may be unreachable
+  const statuses: ErrorStatus[] = o.public ? [400, 431, 500] : [400, 401, 429, 431, 500, 503]
   if (o.method !== 'get') statuses.push(413)
   if (o.method === 'post') statuses.push(409)
   for (const s of o.errors ?? []) if (!statuses.includes(s)) statuses.push(s)

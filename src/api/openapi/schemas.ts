@@ -56,6 +56,7 @@ export const ERROR_CODES = {
   431: ['request_header_too_large'],
   500: ['internal_error'],
   502: ['provider_error'],
+  503: ['service_unavailable'],
 } as const
 
 export const ERROR_TYPE_OF_STATUS: Record<keyof typeof ERROR_CODES, string> = {
@@ -69,6 +70,7 @@ export const ERROR_TYPE_OF_STATUS: Record<keyof typeof ERROR_CODES, string> = {
   431: 'invalid_request_error',
   500: 'api_error',
   502: 'api_error',
+  503: 'api_error',
 }
 
 export const MAX_AMOUNT = 99_999_999
