@@ -53,11 +53,11 @@ function spawnJsonChild(args, {name, env} = {}) {
  * `gw serve` in a child process (its own event loop and core). With BENCH_PROFILE=DIR the
  * child runs under --cpu-prof and writes its profile into DIR when it stops.
  */
-export async function startEngine(dataDir, {label = 'engine'} = {}) {
+export async function startEngine(dataDir, {label = 'engine', store} = {}) {
   const pre = []
   if (process.env.BENCH_PROFILE) pre.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=${label}-${Date.now()}.cpuprofile`)
   const c = spawnJsonChild(
-    [...pre, join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', API_KEY, '--rate-limit', '0', '--json', '--durability', DURABILITY],
+    [...pre, join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', API_KEY, '--rate-limit', '0', '--json', '--durability', DURABILITY, ...(store ? ['--store', store] : [])],
     {name: label},
   )
   const info = await c.first
@@ -177,6 +177,22 @@ export async function closedLoop({origin, ca, connections = 32, warmupMs = 2000,
   return {rps: done / (elapsed / 1000), count: done, elapsed, samples: s, p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1], errors: errors.count - errBefore, firstError: errors.first}
 }
 
+/** Closed loop against several instances at once (a fleet behind a balancer): the connections split between them, rates added. */
+export async function closedLoopFleet({targets, connections = 32, warmupMs = 2000, durationMs = 10_000, makeRequest}) {
+  const per = targets.map((_, i) => Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0))
+  const rs = await Promise.all(targets.map((t, i) => closedLoop({origin: t.origin, ca: t.ca, connections: per[i], warmupMs, durationMs, makeRequest})))
+  const all = new Float64Array(rs.reduce((a, r) => a + r.samples.length, 0))
+  let o = 0
+  for (const r of rs) {
+    all.set(r.samples, o)
+    o += r.samples.length
+  }
+  all.sort()
+  const elapsed = Math.max(...rs.map((r) => r.elapsed))
+  const count = rs.reduce((a, r) => a + r.count, 0)
+  return {rps: rs.reduce((a, r) => a + r.rps, 0), count, elapsed, samples: all, p50: percentile(all, 50), p99: percentile(all, 99), max: all[all.length - 1], errors: rs.reduce((a, r) => a + r.errors, 0), firstError: rs.find((r) => r.firstError)?.firstError}
+}
+
 /** Merges closed-loop windows of one target: overall rate and percentiles, plus each window's rate. */
 export function merge(windows) {
   const count = windows.reduce((a, w) => a + w.count, 0)
@@ -242,5 +258,5 @@ export async function openLoop({origin, ca, rate = 1000, connections = 32, warmu
   await Promise.all(inflight)
   await pool.close()
   const s = lat.sorted()
-  return {rate, sent: total - warmN, count: s.length, p50: percentile(s, 50), p99: percentile(s, 99), p999: percentile(s, 99.9), max: s[s.length - 1], errors: measuredErrors, firstError: errors.first}
+  return {rate, sent: total - warmN, count: s.length, samples: s, p50: percentile(s, 50), p99: percentile(s, 99), p999: percentile(s, 99.9), max: s[s.length - 1], errors: measuredErrors, firstError: errors.first}
 }

@@ -4,7 +4,7 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {cpus, loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
-import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, merge, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
+import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, closedLoopFleet, merge, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
 import {extractTemplate, seed} from './seed.js'
 import {printStartup, startupBench} from './startup.js'
 import {localEnginePaths} from '../dist/local-engine.js'
@@ -16,7 +16,9 @@ const CONNECTIONS = env('BENCH_CONNECTIONS', 32)
 const RATE = env('BENCH_RATE', 1000)
 const SMALL = env('BENCH_SEED_SMALL', 10_000)
 const LARGE = env('BENCH_SEED_LARGE', 1_000_000)
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c').split(','))
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,pg').split(','))
+/** open-loop rate of the PostgreSQL part */
+const PG_RATE = env('BENCH_PG_RATE', 500)
 /** closed-loop windows alternate between the compared targets, so drifting machine load hits both alike */
 const ROUNDS = Math.max(1, env('BENCH_ROUNDS', 2))
 
@@ -146,6 +148,9 @@ async function main() {
       log(`(c) ratio ${f0(LARGE)} / ${f0(SMALL)} stored       ${f2(results.scale)}   target >= 0.85 (within 15%): ${verdict(results.scale >= 0.85)}`)
       log()
     }
+
+    // ---------------------------------------------------------------- (pg)
+    if (ONLY.has('pg')) await pgPart(root, results, sink)
   } finally {
     rmSync(root, {recursive: true, force: true})
   }
@@ -165,9 +170,82 @@ async function main() {
   if (results.open) log(`  p99 at ${f0(RATE)} req/s open loop: ${f2(results.open.p99)} ms (target <= 15 ms: ${verdict(results.open.p99 <= 15)})`)
   if (results.scale !== undefined)
     log(`  create rate: ${f0(results.small.rps)} req/s with ${f0(SMALL)} stored, ${f0(results.large.rps)} req/s with ${f0(LARGE)} stored = ${f2(results.scale)} (target >= 0.85: ${verdict(results.scale >= 0.85)})`)
+  if (results.pg1) {
+    log(`  postgres: ${f0(results.pg1.rps)} req/s with 1 instance, ${f0(results.pg3.rps)} req/s with 3 (${f2(results.pgScale)}x, target >= 1: ${verdict(results.pgScale >= 1)}); ${f2(results.pgRatio)}x SQLite's ${f0(results.pgSqlite.rps)} req/s in this run`)
+    log(`  postgres p99 at ${f0(PG_RATE)} req/s open loop: ${f2(results.pgOpen.p99)} ms with 1 instance (target <= 50 ms: ${verdict(results.pgOpen.p99 <= 50)}), ${f2(results.pgOpen3.p99)} ms with 3`)
+  }
   if (startup)
     log(`  start-up: gw --version ${f2(startup.gwVersionMs / startup.bareMs)}x a bare oclif CLI (target <= 1.15x), gw payments get ${f2(startup.getMs / startup.bareMs)}x (target <= 1.5x)`)
   log(`  bench took ${f0((performance.now() - began) / 1000)} s`)
+}
+
+/**
+ * (pg) the PostgreSQL store: the create load of (a) against 1 and 3 `gw serve --store
+ * postgres://…` instances on one database of a throwaway cluster (fsync on, like the SQLite
+ * engine's default durability), SQLite in the same windows for the ratio, then an open loop.
+ */
+async function pgPart(root, results, sink) {
+  const {startCluster} = await import('../dist/engine/store/postgres/cluster.js')
+  const cluster = await startCluster({fsync: DURABILITY === 'full'})
+  try {
+    const db1 = await cluster.createDatabase('bench_one')
+    const db3 = await cluster.createDatabase('bench_three')
+    log(`(pg) PostgreSQL ${(await cluster.sql('SHOW server_version')).trim()} on 127.0.0.1 (throwaway cluster, fsync ${DURABILITY === 'full' ? 'on' : 'off'}), engines as child processes`)
+    const fleet = async (name, n, store) => {
+      const es = []
+      for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `${name}-${i}`), {label: `${name}-${i}`, store}))
+      return es
+    }
+    const stop = async (es) => {
+      for (const e of es) {
+        const x = await e.stop()
+        if (x.code !== 0) sink.push(`${e.base_url} exited ${x.code ?? x.signal}: ${e.stderr().slice(-2000)}`)
+      }
+    }
+    const targets = [
+      {name: 'pg-sqlite', label: '(pg) sqlite, 1 instance', n: 1, store: undefined, windows: []},
+      {name: 'pg-one', label: '(pg) postgres, 1 instance', n: 1, store: db1, windows: []},
+      {name: 'pg-three', label: '(pg) postgres, 3 instances', n: 3, store: db3, windows: []},
+    ]
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const t of targets) {
+        const es = await fleet(t.name, t.n, t.store)
+        try {
+          gc()
+          t.windows.push(await closedLoopFleet({targets: es, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION / ROUNDS, makeRequest: paymentRequest('/v1/payments')}))
+        } finally {
+          await stop(es)
+        }
+      }
+    }
+    ;[results.pgSqlite, results.pg1, results.pg3] = targets.map((t) => merge(t.windows))
+    for (const [i, t] of targets.entries()) log(loadLine(t.label, [results.pgSqlite, results.pg1, results.pg3][i]))
+    results.pgRatio = results.pg1.rps / results.pgSqlite.rps
+    results.pgScale = results.pg3.rps / results.pg1.rps
+    log(`(pg) ratio postgres 1 instance / sqlite   ${f2(results.pgRatio)}`)
+    log(`(pg) ratio 3 instances / 1 instance       ${f2(results.pgScale)}   target >= 1 (no collapse under contention): ${verdict(results.pgScale >= 1)}`)
+    for (const [key, n, db] of [
+      ['pgOpen', 1, db1],
+      ['pgOpen3', 3, db3],
+    ]) {
+      const es = await fleet(`pg-open-${n}`, n, db)
+      try {
+        gc()
+        // one open loop per instance, the rate split between them
+        const rs = await Promise.all(es.map((e) => openLoop({origin: e.origin, ca: e.ca, rate: PG_RATE / n, connections: Math.ceil(CONNECTIONS / n), warmupMs: WARMUP, durationMs: DURATION, makeRequest: paymentRequest('/v1/payments')})))
+        const all = Float64Array.from(rs.flatMap((x) => [...x.samples])).sort()
+        const pct = (p) => all[Math.min(all.length - 1, Math.max(0, Math.ceil((p / 100) * all.length) - 1))]
+        results[key] = {p50: pct(50), p99: pct(99), p999: pct(99.9), max: all[all.length - 1], count: all.length, sent: rs.reduce((a, x) => a + x.sent, 0), errors: rs.reduce((a, x) => a + x.errors, 0), firstError: rs.find((x) => x.firstError)?.firstError}
+      } finally {
+        await stop(es)
+      }
+      const o = results[key]
+      log(`(pg) open loop ${f0(PG_RATE)} req/s, ${n} instance${n > 1 ? 's' : ''}: p50 ${f2(o.p50)} ms   p99 ${f2(o.p99)} ms   p99.9 ${f2(o.p999)} ms   max ${f2(o.max)} ms   (${f0(o.count)}/${f0(o.sent)} answered)${errNote(o)}${n === 1 ? `   target p99 <= 50 ms: ${verdict(o.p99 <= 50)}` : ''}`)
+    }
+    log()
+  } finally {
+    await cluster.stop()
+  }
 }
 
 main().catch((e) => {

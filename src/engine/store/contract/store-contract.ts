@@ -458,8 +458,13 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
 
     describe('shared state', () => {
       it('the rate limit is one bucket per scope for every instance', async () => {
+        const started = performance.now()
         const results = await Promise.all(Array.from({length: 30}, (_, i) => (i % 2 ? a : b).takeToken('acct:test', 10, 20)))
-        expect(results.filter((r) => r.retryAfter === 0)).toHaveLength(20)
+        // the 20 of the bucket, and what refilled (10/s) while the takes ran (an instant for an in-process bucket)
+        const refilled = Math.floor(((performance.now() - started) / 1000) * 10)
+        const allowed = results.filter((r) => r.retryAfter === 0).length
+        expect(allowed).toBeGreaterThanOrEqual(20)
+        expect(allowed).toBeLessThanOrEqual(20 + refilled)
         for (const r of results.filter((x) => x.retryAfter > 0)) expect(r.retryAfter).toBeGreaterThanOrEqual(1)
         expect((await a.takeToken('acct:other', 10, 20)).retryAfter).toBe(0)
         expect(await a.takeToken('acct:off', 0, 20)).toEqual({retryAfter: 0, remaining: 20})

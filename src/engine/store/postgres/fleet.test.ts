@@ -195,21 +195,26 @@ describe('three instances on one database', () => {
 describe('the rate limit of a fleet', () => {
   let ts: TestEngine[]
   beforeAll(async () => {
-    ts = await fleet(3, {rateLimit: 100})
+    // 1 request per second, bursts of 2: small enough that the machine's speed does not matter
+    ts = await fleet(3, {rateLimit: 1})
   })
   afterAll(async () => Promise.all(ts.map((t) => t.stop())))
 
   it('is one bucket for the account and mode, not one per instance', async () => {
-    const started = performance.now()
-    const rs = await Promise.all(Array.from({length: 450}, (_, i) => ts[i % 3]!.api('GET', '/balance')))
-    const elapsed = (performance.now() - started) / 1000
+    let drained: number | undefined
+    for (let i = 0; i < 10 && drained === undefined; i++) {
+      const r = await ts[0]!.api('GET', '/balance')
+      if (r.status === 429) {
+        drained = performance.now()
+        expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+      } else expect(r.status).toBe(200)
+    }
+    expect(drained).toBeDefined()
+    // the other instances find the same bucket empty: only what refilled since can pass (one bucket each would pass all four)
+    const rs = await Promise.all([1, 2, 1, 2].map((i) => ts[i]!.api('GET', '/balance')))
+    const refilled = Math.floor((performance.now() - drained!) / 1000)
     const ok = rs.filter((r) => r.status === 200).length
-    const limited = rs.filter((r) => r.status === 429)
-    expect(ok + limited.length).toBe(450)
-    // a bucket of 200 refilled at 100/s while the requests ran; three buckets would pass all 450
-    expect(ok).toBeGreaterThanOrEqual(200)
-    expect(ok).toBeLessThanOrEqual(200 + Math.ceil(elapsed * 100) + 1)
-    expect(limited.length).toBeGreaterThan(0)
-    for (const r of limited) expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    expect(ok).toBeLessThanOrEqual(refilled)
+    for (const r of rs) expect([200, 429]).toContain(r.status)
   })
 })

@@ -169,7 +169,7 @@ describe('an instance killed with SIGKILL under load', () => {
     const events: string[] = []
     after = undefined
     for (;;) {
-      const page = (await call(survivors[0]!, 'GET', `/events?type=payment.succeeded&limit=100${after ? `&starting_after=${after}` : ''}`)).body
+      const page: any = (await call(survivors[0]!, 'GET', `/events?type=payment.succeeded&limit=100${after ? `&starting_after=${after}` : ''}`)).body
       events.push(...page.data.filter((e: any) => e.data.object.reference.startsWith('kill-')).map((e: any) => e.id))
       if (!page.has_more) break
       after = page.data[page.data.length - 1].id

@@ -407,7 +407,9 @@ export class PostgresStore implements Store {
     let opening: Promise<pg.PoolClient> | undefined
     let staged: ChangeSet | undefined
     const held: (() => void)[] = []
-    let began: Promise<unknown> = Promise.resolve()
+    let begun = false
+    /** 'BEGIN; ' before the first statement that needs the unit's transaction */
+    const begin = () => (begun ? '' : ((begun = true), 'BEGIN; '))
     // the unit's connection, opened (with BEGIN) at its first lock or claim
     const conn = () =>
       (opening ??= (async () => {
@@ -418,10 +420,7 @@ export class PostgresStore implements Store {
           throw wrap(e)
         }
         store.checkedOut.add(c)
-        // not awaited here: the connection queues what follows behind it, and the unit goes on to
-        // its lock at once, so units take their locks in the order they got their connections
-        began = store.q(c, 'BEGIN')
-        began.catch(() => {})
+        // the transaction begins with the unit's first lock or claim, in the same round trip
         client = c
         return c
       })())
@@ -438,22 +437,16 @@ export class PostgresStore implements Store {
         // order, never has a later job holding a key or the last connection an earlier one waits
         // for; only the head of that queue waits for the database's lock
         held.push(await store.localLocks.acquire(key))
-        await began
-        await store.q(c, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`k:${key}`])
+        await store.q(c, `${begin()}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(`k:${key}`)}, 0))`)
       },
       async claimIdempotency(scope, key, now) {
-        const recorded = async (c: Queryable): Promise<IdempotencyClaim | undefined> => {
-          const r = (await store.read<IdempotencyRecord>('SELECT scope, key, request_hash, status, body, created_at, expires_at FROM idempotency_keys WHERE scope = $1 AND key = $2', [scope, key], c))[0]
-          return r && r.expires_at > now ? {state: 'recorded', record: r} : undefined
-        }
-        const before = await recorded(on())
-        if (before) return before
         const c = await conn()
-        await began
-        const got = (await store.read<{ok: boolean}>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [`i:${JSON.stringify([scope, key])}`], c))[0]!.ok
-        if (!got) return {state: 'in_flight'}
-        // committed between the first look and the claim
-        return (await recorded(c)) ?? {state: 'claimed'}
+        // one round trip: the transaction, the claim (a try-lock) and the record read after it
+        const res = await store.q(c, `${begin()}SELECT * FROM gw_claim_idempotency(${c.escapeLiteral(scope)}, ${c.escapeLiteral(key)})`)
+        const r = (Array.isArray(res) ? res[res.length - 1]! : res).rows[0] as {got: boolean; request_hash: string | null; status: number; body: string; created_at: string; expires_at: string}
+        if (r.request_hash !== null && r.expires_at > now)
+          return {state: 'recorded', record: {scope, key, request_hash: r.request_hash, status: r.status, body: r.body, created_at: r.created_at, expires_at: r.expires_at}}
+        return r.got ? {state: 'claimed'} : {state: 'in_flight'}
       },
       commit(cs) {
         if (staged) throw new Error('a unit of work commits once')

@@ -88,6 +88,21 @@ CREATE TABLE settings (
   value text NOT NULL
 );
 
+-- an idempotency claim in one call: a transaction-level try-lock on the key, then the record as
+-- committed once the lock is taken (a volatile function's statements each see the latest commits)
+CREATE FUNCTION gw_claim_idempotency(p_scope text, p_key text)
+RETURNS TABLE (got boolean, request_hash text, status integer, body text, created_at timestamptz, expires_at timestamptz)
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  ok boolean := pg_try_advisory_xact_lock(hashtextextended('i:' || p_scope || E'\n' || p_key, 0));
+BEGIN
+  RETURN QUERY SELECT ok, k.request_hash, k.status, k.body, k.created_at, k.expires_at FROM idempotency_keys k WHERE k.scope = p_scope AND k.key = p_key;
+  IF NOT FOUND THEN
+    RETURN QUERY SELECT ok, NULL::text, NULL::integer, NULL::text, NULL::timestamptz, NULL::timestamptz;
+  END IF;
+END
+$$;
+
 -- token buckets: no WAL, no fsync per request; emptied by a crash of the database (all full again)
 CREATE UNLOGGED TABLE rate_buckets (
   scope text COLLATE "C" PRIMARY KEY,
