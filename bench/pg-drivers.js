@@ -125,6 +125,30 @@ async function measure(driver) {
   return {rate: done / (elapsed / 1000), cpuUsPerUnit: (cpu.user + cpu.system) / done, done, errors, firstError}
 }
 
+/** The column type of an object's JSON: insert and read back by id, `text` vs `json` vs `jsonb` (node-postgres). */
+async function jsonTypes(url) {
+  const pool = new pg.Pool({connectionString: url, max: 4})
+  const N = Number(process.env.BENCH_JSON_ROWS ?? 3000)
+  const out = []
+  for (const type of ['text', 'json', 'jsonb']) {
+    await pool.query(`CREATE TABLE j_${type} (id text PRIMARY KEY, data ${type} NOT NULL)`)
+    const ids = Array.from({length: N}, (_, i) => `pay_${type}_${i}`)
+    let t0 = performance.now()
+    for (let i = 0; i < N; i += 4) await Promise.all(ids.slice(i, i + 4).map((id) => pool.query(`INSERT INTO j_${type} (id, data) VALUES ($1, $2)`, [id, DATA])))
+    const insert = ((performance.now() - t0) * 1000) / N
+    t0 = performance.now()
+    let sameBytes = true
+    for (let i = 0; i < N; i += 4) {
+      const rs = await Promise.all(ids.slice(i, i + 4).map((id) => pool.query({text: `SELECT data::text AS d FROM j_${type} WHERE id = $1`, values: [id]})))
+      for (const r of rs) sameBytes &&= r.rows[0].d === DATA
+    }
+    const select = ((performance.now() - t0) * 1000) / N
+    out.push({type, insert, select, sameBytes})
+  }
+  await pool.end()
+  return out
+}
+
 async function main() {
   log(`pg driver bench: node ${process.version}, ${cpus().length} cpu(s), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   log(`unit: BEGIN; pg_advisory_xact_lock; 3 SELECT by id; 2 INSERT; 1 UPDATE; COMMIT — ${CONCURRENCY} concurrent units, pool of ${POOL}, fsync ${process.env.BENCH_FSYNC === '0' ? 'off' : 'on'}, TCP loopback`)
@@ -135,6 +159,8 @@ async function main() {
     await seed(drivers[0].simple)
     const results = new Map(drivers.map((d) => [d.name, []]))
     for (let r = 0; r < ROUNDS; r++) for (const d of drivers) results.get(d.name).push(await measure(d))
+    for (const j of await jsonTypes(url))
+      log(`object JSON as ${j.type.padEnd(5)}  insert ${Math.round(j.insert)} µs/row, read by id ${Math.round(j.select)} µs/row (4 at a time); bytes read back as written: ${j.sameBytes ? 'yes' : 'no (keys reordered)'}`)
     for (const d of drivers) {
       const rs = results.get(d.name)
       const rate = rs.reduce((a, x) => a + x.rate, 0) / rs.length
