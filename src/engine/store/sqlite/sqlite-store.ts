@@ -28,6 +28,7 @@ import {
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
 import {MIGRATIONS, TABLE} from './schema.js'
+import {pack, unpack} from './codec.js'
 import {Writer, type ChangeResult, type Op} from './writer.js'
 
 export interface SqliteStoreOptions {
@@ -68,7 +69,7 @@ function columnValue(type: FieldType, v: unknown): string | number | null {
 /** A filter value as a bound parameter. */
 const param = (type: FieldType, v: string | number | boolean): string | number => (type === 'bool' ? (v ? 1 : 0) : (v as string | number))
 
-type Row = {data: string; internal: string | null} & Record<string, unknown>
+type Row = {data: string | Buffer; internal: string | Buffer | null} & Record<string, unknown>
 
 /** The columns to read an object back: an internal kind's JSON leaves out what its columns hold. */
 const SELECT: Record<Kind, string> = Object.fromEntries(
@@ -76,14 +77,14 @@ const SELECT: Record<Kind, string> = Object.fromEntries(
 ) as Record<Kind, string>
 
 function parseRow<T>(kind: Kind, row: Row): T {
-  const obj = JSON.parse(row.data) as Record<string, unknown>
+  const obj = JSON.parse(unpack(row.data)) as Record<string, unknown>
   if (INTERNAL_KINDS.has(kind)) {
     obj.id = row.id
     obj.created_at = row.created_at
     const types = KINDS[kind] as Record<string, FieldType>
     for (const c of COLUMNS[kind]) obj[c] = types[c] === 'bool' && row[c] !== null ? row[c] === 1 : row[c]
   }
-  if (row.internal !== null) obj[INTERNAL] = JSON.parse(row.internal)
+  if (row.internal !== null) obj[INTERNAL] = JSON.parse(unpack(row.internal))
   return obj as T
 }
 
@@ -97,6 +98,14 @@ function dataJson(kind: Kind, pub: Record<string, unknown>): string {
 }
 
 const token = () => randomBytes(9).toString('base64url')
+
+type StoredRow = Omit<LoggedEvent, 'json'> & {json: string | Buffer}
+
+function logged(r: StoredRow): LoggedEvent
+function logged(r: StoredRow | undefined): LoggedEvent | undefined
+function logged(r: StoredRow | undefined): LoggedEvent | undefined {
+  return r && {seq: r.seq, id: r.id, type: r.type, created_at: r.created_at, json: unpack(r.json)}
+}
 
 /** An error reported by the writer, as the error it was. */
 function restore(e: {name: string; message: string; code?: string; kind?: string; id?: string}): Error {
@@ -322,11 +331,10 @@ export class SqliteStore implements Store {
     if (this.idemInFlight.has(k)) return {state: 'in_flight'}
     const record = this.stmt(
       'SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.id = i.body_event WHERE i.scope = ? AND i.key = ?',
-    ).get(scope, key) as (IdempotencyRecord & {event_json: string | null}) | undefined
+    ).get(scope, key) as (Omit<IdempotencyRecord, 'body'> & {body: string | Buffer; event_json: string | Buffer | null}) | undefined
     if (record && record.expires_at > now) {
-      const {event_json, ...r} = record
-      if (event_json !== null) r.body = dataObjectOf(event_json)
-      return {state: 'recorded', record: r}
+      const {event_json, body, ...r} = record
+      return {state: 'recorded', record: {...r, body: event_json !== null ? dataObjectOf(unpack(event_json)) : unpack(body)}}
     }
     this.idemInFlight.add(k)
     held.push(() => this.idemInFlight.delete(k))
@@ -406,9 +414,10 @@ export class SqliteStore implements Store {
       try {
         let seq: number | null = null
         for (const op of ops) {
-          const r = this.stmt(op[0]).run(op[1])
-          if (op[2] === 'one' && r.changes !== 1) throw new VersionConflictError(op[3] as Kind, op[4]!)
-          if (op[2] === 'seq') seq = Number(r.lastInsertRowid)
+          if (op.pack) for (const i of op.pack) op.params[i] = pack(op.params[i] as string)
+          const r = this.stmt(op.sql).run(op.params)
+          if (op.check === 'one' && r.changes !== 1) throw new VersionConflictError(op.kind as Kind, op.id!)
+          if (op.check === 'seq') seq = Number(r.lastInsertRowid)
         }
         this.db.exec('RELEASE cs')
         results.push({ok: true, seq})
@@ -440,46 +449,50 @@ export class SqliteStore implements Store {
       const {[INTERNAL]: internal, ...pub} = obj
       const data = dataJson(put.kind, pub)
       const internalJson = internal === undefined ? null : JSON.stringify(internal)
+      // internal kinds are small and summed over: they stay plain
+      const packed = INTERNAL_KINDS.has(put.kind) ? undefined : internalJson === null ? [0] : [0, 1]
       if (put.expectVersion === undefined) {
-        ops.push([`INSERT INTO ${table} (id, created_at, version, data, internal${cols.map((c) => `, ${c}`).join('')}) VALUES (?, ?, 1, ?, ?${cols.map(() => ', ?').join('')})`, [put.obj.id, put.obj.created_at, data, internalJson, ...colVals]])
+        ops.push({sql: `INSERT INTO ${table} (data, internal, id, created_at, version${cols.map((c) => `, ${c}`).join('')}) VALUES (?, ?, ?, ?, 1${cols.map(() => ', ?').join('')})`, params: [data, internalJson, put.obj.id, put.obj.created_at, ...colVals], pack: packed})
       } else {
-        ops.push([
-          `UPDATE ${table} SET data = ?, internal = ?, version = version + 1${cols.map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ?`,
-          [data, internalJson, ...colVals, put.obj.id, put.expectVersion],
-          'one',
-          put.kind,
-          put.obj.id,
-        ])
+        ops.push({
+          sql: `UPDATE ${table} SET data = ?, internal = ?, version = version + 1${cols.map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ?`,
+          params: [data, internalJson, ...colVals, put.obj.id, put.expectVersion],
+          check: 'one',
+          kind: put.kind,
+          id: put.obj.id,
+          pack: packed,
+        })
       }
       notice.kinds.add(put.kind)
     }
     for (const d of cs.deletes ?? []) {
-      ops.push([`DELETE FROM ${TABLE[d.kind]} WHERE id = ?`, [d.id]])
+      ops.push({sql: `DELETE FROM ${TABLE[d.kind]} WHERE id = ?`, params: [d.id]})
       notice.kinds.add(d.kind)
     }
-    for (const e of cs.events ?? []) ops.push(['INSERT INTO events (id, type, created_at, json) VALUES (?, ?, ?, ?)', [e.id, e.type, e.created_at, e.json], 'seq'])
+    for (const e of cs.events ?? []) ops.push({sql: 'INSERT INTO events (json, id, type, created_at) VALUES (?, ?, ?, ?)', params: [e.json, e.id, e.type, e.created_at], check: 'seq', pack: [0]})
     for (const j of cs.completeJobs ?? []) {
       if (this.jobClaims.get(j.id)?.claim !== j.claim) throw new VersionConflictError('job', j.id)
-      ops.push(['DELETE FROM jobs WHERE id = ?', [j.id], 'one', 'job', j.id])
+      ops.push({sql: 'DELETE FROM jobs WHERE id = ?', params: [j.id], check: 'one', kind: 'job', id: j.id})
     }
-    for (const j of cs.removeJobs ?? []) ops.push(['DELETE FROM jobs WHERE kind = ? AND ref = ?', [j.kind, j.ref]])
+    for (const j of cs.removeJobs ?? []) ops.push({sql: 'DELETE FROM jobs WHERE kind = ? AND ref = ?', params: [j.kind, j.ref]})
     for (const j of cs.addJobs ?? []) {
-      ops.push(['INSERT INTO jobs (id, kind, ref, due_at, data) VALUES (?, ?, ?, ?, ?)', [j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null]])
+      ops.push({sql: 'INSERT INTO jobs (id, kind, ref, due_at, data) VALUES (?, ?, ?, ?, ?)', params: [j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null]})
       if (notice.dueBy === null || j.due_at < notice.dueBy) notice.dueBy = j.due_at
     }
     if (cs.idempotency) {
       const r = cs.idempotency
       // a body that is an event's data.object (a created payment) is kept as a reference to the event
       const ref = r.body_of_event !== undefined && cs.events?.some((e) => e.id === r.body_of_event && dataObjectOf(e.json) === r.body) ? r.body_of_event : null
-      ops.push([
-        'INSERT OR REPLACE INTO idempotency_keys (scope, key, request_hash, status, body, body_event, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [r.scope, r.key, r.request_hash, r.status, ref ? '' : r.body, ref, r.created_at, r.expires_at],
-      ])
+      ops.push({
+        sql: 'INSERT OR REPLACE INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        params: [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at],
+        pack: ref ? undefined : [0],
+      })
     }
     for (const st of cs.stats ?? [])
-      ops.push(['INSERT INTO provider_stats (provider, day, approved, total) VALUES (?, ?, ?, ?) ON CONFLICT (provider, day) DO UPDATE SET approved = approved + excluded.approved, total = total + excluded.total', [st.provider, st.day, st.approved, st.total]])
+      ops.push({sql: 'INSERT INTO provider_stats (provider, day, approved, total) VALUES (?, ?, ?, ?) ON CONFLICT (provider, day) DO UPDATE SET approved = approved + excluded.approved, total = total + excluded.total', params: [st.provider, st.day, st.approved, st.total]})
     for (const [k, v] of Object.entries(cs.settings ?? {})) {
-      ops.push(['INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)', [k, v]])
+      ops.push({sql: 'INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)', params: [k, v]})
       notice.settings.push(k)
     }
     return {ops, notice}
@@ -488,7 +501,7 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- events
 
   async getEvent(id: string): Promise<LoggedEvent | undefined> {
-    return this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE id = ?').get(id) as LoggedEvent | undefined
+    return logged(this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE id = ?').get(id) as StoredRow | undefined)
   }
 
   async listEvents(q: EventQuery): Promise<ListPage<LoggedEvent>> {
@@ -516,12 +529,12 @@ export class SqliteStore implements Store {
     }
     // the page is chosen on the (type, seq) and created_at indexes; the bytes are read by seq
     const page = this.page<{seq: number}>('events', q, whereFn, 'seq')
-    const byId = this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq = ?')
-    return {...page, data: page.data.map((r) => byId.get(r.seq) as LoggedEvent)}
+    const bySeq = this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq = ?')
+    return {...page, data: page.data.map((r) => logged(bySeq.get(r.seq) as StoredRow))}
   }
 
   async eventsAfter(afterSeq: number, limit: number): Promise<LoggedEvent[]> {
-    return this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq > ? ORDER BY seq ASC LIMIT ?').all(afterSeq, limit) as LoggedEvent[]
+    return (this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq > ? ORDER BY seq ASC LIMIT ?').all(afterSeq, limit) as StoredRow[]).map((r) => logged(r))
   }
 
   async purgeEvents(before: string): Promise<number> {

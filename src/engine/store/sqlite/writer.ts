@@ -6,22 +6,37 @@
 // fsync blocks this thread only. It answers per change set: written, or why not.
 import {createRequire} from 'node:module'
 import {Worker} from 'node:worker_threads'
+import {CURRENT, DEFLATE_OPTIONS, DICTIONARIES, PACK_MIN} from './codec.js'
 
 /** One statement: SQL, parameters, and what its result must be. */
-export type Op =
-  /** run; nothing to check */
-  | [sql: string, params: unknown[]]
-  /** run; it must change exactly one row, else the change set fails with a version conflict on (kind, id) */
-  | [sql: string, params: unknown[], check: 'one', kind: string, id: string]
-  /** run; report its rowid (an event's seq) */
-  | [sql: string, params: unknown[], check: 'seq']
+export interface Op {
+  sql: string
+  params: unknown[]
+  /** 'one': it must change exactly one row, else the change set fails with a version conflict on (kind, id); 'seq': report its rowid (an event's seq) */
+  check?: 'one' | 'seq'
+  kind?: string
+  id?: string
+  /** parameters (JSON text) to store packed (codec.ts), by index */
+  pack?: number[]
+}
 
 export type ChangeResult = {ok: true; seq: number | null} | {ok: false; error: {name: string; message: string; code?: string; kind?: string; id?: string}}
 
 // CommonJS source: the worker needs nothing but better-sqlite3 and runs without the build's ESM.
 const SOURCE = `
 const {parentPort, workerData} = require('node:worker_threads')
+const {deflateRawSync} = require('node:zlib')
 const Database = require(workerData.module)
+// codec.ts's pack, with its constants
+const packOptions = {...workerData.codec.options, dictionary: Buffer.from(workerData.codec.dictionary)}
+const pack = (value) => {
+  if (typeof value !== 'string' || value.length < workerData.codec.min) return value
+  const z = deflateRawSync(value, packOptions)
+  const out = Buffer.allocUnsafe(z.length + 1)
+  out[0] = workerData.codec.version
+  z.copy(out, 1)
+  return out
+}
 const db = new Database(workerData.path, {fileMustExist: true})
 db.pragma('journal_mode = WAL')
 db.pragma('synchronous = ' + (workerData.durability === 'normal' ? 'NORMAL' : 'FULL'))
@@ -63,9 +78,10 @@ parentPort.on('message', (m) => {
       try {
         let seq = null
         for (const op of ops) {
-          const r = stmt(op[0]).run(op[1])
-          if (op[2] === 'one' && r.changes !== 1) throw new Conflict(op[3], op[4])
-          if (op[2] === 'seq') seq = Number(r.lastInsertRowid)
+          if (op.pack) for (const i of op.pack) op.params[i] = pack(op.params[i])
+          const r = stmt(op.sql).run(op.params)
+          if (op.check === 'one' && r.changes !== 1) throw new Conflict(op.kind, op.id)
+          if (op.check === 'seq') seq = Number(r.lastInsertRowid)
         }
         release.run()
         results.push({ok: true, seq})
@@ -95,7 +111,8 @@ export class Writer {
 
   constructor(path: string, durability: 'full' | 'normal') {
     const module = createRequire(import.meta.url).resolve('better-sqlite3')
-    this.worker = new Worker(SOURCE, {eval: true, workerData: {path, durability, module}})
+    const codec = {version: CURRENT, min: PACK_MIN, options: DEFLATE_OPTIONS, dictionary: new Uint8Array(DICTIONARIES[CURRENT]!)}
+    this.worker = new Worker(SOURCE, {eval: true, workerData: {path, durability, module, codec}})
     this.worker.on('message', (m: {id: number; results: ChangeResult[]}) => {
       const done = this.waiting.get(m.id)
       this.waiting.delete(m.id)
