@@ -271,8 +271,6 @@ export interface Store extends StoreReader {
   claimJobs(now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]>
   /** Gives claimed jobs back (shutdown), due as they were. */
   releaseJobs(jobs: readonly ClaimedJob[]): Promise<void>
-  /** The earliest due time of any job, claimed or not (undefined: none). */
-  nextJobDue(): Promise<string | undefined>
 
   /**
    * Claims deliveries whose next_attempt_at is at or before `now`: per endpoint the earliest due

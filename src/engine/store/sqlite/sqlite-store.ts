@@ -565,11 +565,6 @@ export class SqliteStore implements Store {
     for (const j of jobs) if (this.jobClaims.get(j.id)?.claim === j.claim) this.jobClaims.delete(j.id)
   }
 
-  async nextJobDue(): Promise<string | undefined> {
-    const r = this.stmt('SELECT MIN(due_at) AS d FROM jobs').get() as {d: string | null}
-    return r.d ?? undefined
-  }
-
   async claimDeliveries(now: string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
     const t = Date.now()
     const held = new Map<string, number>()
