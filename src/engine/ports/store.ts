@@ -99,6 +99,8 @@ export interface ListPage<T> {
 export interface Put {
   kind: Kind
   obj: StoredObject
+  /** the object's public JSON (without `_x`) when the caller has it already: stored as these bytes */
+  json?: string
   /** the version read before the change; absent inserts a new object (an existing id fails the commit) */
   expectVersion?: number
 }
