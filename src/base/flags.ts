@@ -2,7 +2,8 @@
 import {Flags} from '@oclif/core'
 import {PAYMENT_STATUSES} from '../api/types.js'
 import {isKnownCurrency} from '../output/money.js'
-import {closest, METHOD_CODES, PAYMENT_METHODS} from './catalog.js'
+import {METHOD_CODES, PAYMENT_METHODS} from '../api/catalog.js'
+import {closest} from '../suggest.js'
 import {UsageError} from './exit-codes.js'
 import {parseMinorUnits, parseTimestamp} from './parse.js'
 

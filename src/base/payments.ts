@@ -2,15 +2,15 @@
 // customer or a provider.
 import type {Payment, PaymentStatus} from '../api/types.js'
 import {renderPayment} from '../output/detail.js'
-import type {CommandContext} from './command.js'
-import {GwError} from './exit-codes.js'
+import type {Context} from './context.js'
+import {GwError} from '../errors.js'
 import {openUrl} from './io.js'
 import {parseDuration} from './parse.js'
 
 /** Statuses where --wait stops: final ones, and the two that wait for the merchant. */
 export const WAIT_DONE: ReadonlySet<PaymentStatus> = new Set(['succeeded', 'failed', 'canceled', 'requires_capture', 'requires_confirmation'])
 
-export function showPayment(ctx: CommandContext, payment: Payment): void {
+export function showPayment(ctx: Context, payment: Payment): void {
   if (ctx.json) return
   ctx.print(renderPayment(payment, ctx.color))
   const next = nextStepHint(payment)
@@ -37,7 +37,7 @@ export function nextStepHint(p: Payment): string | undefined {
 }
 
 export async function followPayment(
-  ctx: CommandContext,
+  ctx: Context,
   initial: Payment,
   opts: {open?: boolean; wait?: boolean; timeout?: string},
 ): Promise<Payment> {

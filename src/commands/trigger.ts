@@ -1,12 +1,13 @@
 import {randomBytes} from 'node:crypto'
 import {Args, Flags} from '@oclif/core'
 import type {GwEvent} from '../api/types.js'
-import {GwCommand, GwError, UsageError} from '../base/command.js'
-import {closest} from '../base/catalog.js'
+import {closest} from '../suggest.js'
 import {parseDataPairs} from '../base/parse.js'
 import {formatDuration} from '../output/detail.js'
 import {deepMerge, eventsSince, fixture, FIXTURES, type Created} from '../events/fixtures.js'
 import {eventLine} from '../events/format.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
+import {GwError, UsageError} from '../errors.js'
 
 export interface TriggerResult {
   type: string
@@ -37,70 +38,74 @@ export default class Trigger extends GwCommand<typeof Trigger> {
   }
 
   async run(): Promise<TriggerResult | {type: string; summary: string; main_call: string}[]> {
-    const f = this.flags
-    if (f.list || !this.args.event) {
-      if (!f.list) throw new UsageError('Which event? Give an event type.', `e.g. gw trigger payment.succeeded; the list: gw trigger --list`)
-      const rows = FIXTURES.map((x) => ({type: x.type, summary: x.summary, main_call: x.mainCall}))
-      const w = Math.max(...rows.map((r) => r.type.length))
-      for (const r of rows) this.print(`${this.color.bold(r.type.padEnd(w))}  ${r.summary}`)
-      this.print('')
-      this.print(this.color.dim('--override applies to POST /v1/payments, except merchant.updated (POST /v1/merchants) and provider.health.changed (the health call).'))
-      return rows
-    }
-    const type = this.args.event.trim()
-    const fx = fixture(type)
-    if (!fx) {
-      const near = closest(type, FIXTURES.map((x) => x.type))
-      throw new UsageError(`No fixture for "${type}".`, near.length ? `Did you mean ${near.join(' or ')}? (gw trigger --list shows them all)` : 'gw trigger --list shows the event types it can trigger.')
-    }
-    const overrides = parseDataPairs(f.override, '--override')
-    if (await this.isLive()) throw new UsageError('gw trigger works in test mode only: it creates payments and uses test helpers.', 'Use a sk_test_ key (e.g. gw login --local).')
-
-    const client = await this.client()
-    const c = this.color
-    const created: Created[] = []
-    const touched = new Set<string>()
-    let advanced = 0
-    const before = (await client.events.list({limit: 1})).data[0]?.id ?? null
-    this.print(`Triggering ${c.bold(type)}: ${fx.summary}`)
-    await fx.run({
-      client,
-      reference: `gw_trigger_${randomBytes(5).toString('hex')}`,
-      main: (base) => deepMerge(base, overrides),
-      record: (x) => {
-        created.push(x)
-        touched.add(x.id)
-        this.print(`  ${x.step.padEnd(46)} ${x.id}${x.status ? `  ${x.status}` : ''}`)
-      },
-      advance: async (seconds, why) => {
-        await client.testHelpers.advanceClock(seconds)
-        advanced += seconds
-        this.print(`  ${`advance the clock ${formatDuration(seconds)}`.padEnd(46)} ${c.dim(why)}`)
-      },
-    })
-
-    // the events are committed with the calls that caused them; give a busy engine a moment
-    let events: GwEvent[] = []
-    for (let i = 0; i < 10; i++) {
-      events = await eventsSince(client, before, touched, type)
-      if (events.some((e) => e.type === type)) break
-      await this.ctx().sleep(200)
-    }
-    this.print('')
-    if (events.length) {
-      this.print('Events:')
-      for (const e of events) this.print(`  ${eventLine(e, c)}`)
-    }
-    if (advanced) this.notice(c.dim(`The engine clock moved ${formatDuration(advanced)} ahead (gw clock get).`))
-    const result: TriggerResult = {
-      type,
-      created,
-      clock_advanced_seconds: advanced,
-      events: events.map((e) => ({id: e.id, type: e.type, object: ((e.data?.object as {id?: string}) ?? {}).id ?? null})),
-    }
-    if (!events.some((e) => e.type === type)) {
-      throw new GwError(`The flow ran, but no ${type} event appeared.`, {hint: 'Check `gw events list` and the --override values.'})
-    }
-    return result
+    return trigger(this.ctx, this.flags, this.args)
   }
+}
+
+export async function trigger(ctx: Context, flags: GwFlags<typeof Trigger>, args: GwArgs<typeof Trigger>): Promise<TriggerResult | {type: string; summary: string; main_call: string}[]> {
+  const f = flags
+  if (f.list || !args.event) {
+    if (!f.list) throw new UsageError('Which event? Give an event type.', `e.g. gw trigger payment.succeeded; the list: gw trigger --list`)
+    const rows = FIXTURES.map((x) => ({type: x.type, summary: x.summary, main_call: x.mainCall}))
+    const w = Math.max(...rows.map((r) => r.type.length))
+    for (const r of rows) ctx.print(`${ctx.color.bold(r.type.padEnd(w))}  ${r.summary}`)
+    ctx.print('')
+    ctx.print(ctx.color.dim('--override applies to POST /v1/payments, except merchant.updated (POST /v1/merchants) and provider.health.changed (the health call).'))
+    return rows
+  }
+  const type = args.event.trim()
+  const fx = fixture(type)
+  if (!fx) {
+    const near = closest(type, FIXTURES.map((x) => x.type))
+    throw new UsageError(`No fixture for "${type}".`, near.length ? `Did you mean ${near.join(' or ')}? (gw trigger --list shows them all)` : 'gw trigger --list shows the event types it can trigger.')
+  }
+  const overrides = parseDataPairs(f.override, '--override')
+  if (await ctx.isLive()) throw new UsageError('gw trigger works in test mode only: it creates payments and uses test helpers.', 'Use a sk_test_ key (e.g. gw login --local).')
+
+  const client = await ctx.client()
+  const c = ctx.color
+  const created: Created[] = []
+  const touched = new Set<string>()
+  let advanced = 0
+  const before = (await client.events.list({limit: 1})).data[0]?.id ?? null
+  ctx.print(`Triggering ${c.bold(type)}: ${fx.summary}`)
+  await fx.run({
+    client,
+    reference: `gw_trigger_${randomBytes(5).toString('hex')}`,
+    main: (base) => deepMerge(base, overrides),
+    record: (x) => {
+      created.push(x)
+      touched.add(x.id)
+      ctx.print(`  ${x.step.padEnd(46)} ${x.id}${x.status ? `  ${x.status}` : ''}`)
+    },
+    advance: async (seconds, why) => {
+      await client.testHelpers.advanceClock(seconds)
+      advanced += seconds
+      ctx.print(`  ${`advance the clock ${formatDuration(seconds)}`.padEnd(46)} ${c.dim(why)}`)
+    },
+  })
+
+  // the events are committed with the calls that caused them; give a busy engine a moment
+  let events: GwEvent[] = []
+  for (let i = 0; i < 10; i++) {
+    events = await eventsSince(client, before, touched, type)
+    if (events.some((e) => e.type === type)) break
+    await ctx.sleep(200)
+  }
+  ctx.print('')
+  if (events.length) {
+    ctx.print('Events:')
+    for (const e of events) ctx.print(`  ${eventLine(e, c)}`)
+  }
+  if (advanced) ctx.notice(c.dim(`The engine clock moved ${formatDuration(advanced)} ahead (gw clock get).`))
+  const result: TriggerResult = {
+    type,
+    created,
+    clock_advanced_seconds: advanced,
+    events: events.map((e) => ({id: e.id, type: e.type, object: ((e.data?.object as {id?: string}) ?? {}).id ?? null})),
+  }
+  if (!events.some((e) => e.type === type)) {
+    throw new GwError(`The flow ran, but no ${type} event appeared.`, {hint: 'Check `gw events list` and the --override values.'})
+  }
+  return result
 }

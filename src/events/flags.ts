@@ -1,6 +1,6 @@
 // `--events` / `--type`: event types to include, as the API's `type` filter takes them.
 import {Flags} from '@oclif/core'
-import {UsageError} from '../base/exit-codes.js'
+import {UsageError} from '../errors.js'
 
 export {EVENT_TYPES} from '../api/event-types.js'
 

@@ -7,7 +7,7 @@
 // nothing (it may forward an event twice; event.id is the deduplication key).
 import {performance} from 'node:perf_hooks'
 import {Agent, request, type Dispatcher} from 'undici'
-import {UsageError} from '../base/exit-codes.js'
+import {UsageError} from '../errors.js'
 import {SIGNATURE_HEADER, signatureHeader} from '../webhooks/signature.js'
 import type {FeedEvent} from './feed.js'
 import {abortableSleep} from './feed.js'

@@ -1,6 +1,6 @@
 // Flags shared by `gw webhooks create|update`.
 import {Flags} from '@oclif/core'
-import {UsageError} from '../base/exit-codes.js'
+import {UsageError} from '../errors.js'
 import {EVENT_TYPES} from './flags.js'
 
 export const urlFlag = Flags.custom<string>({

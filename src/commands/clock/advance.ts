@@ -1,8 +1,9 @@
 import {Args} from '@oclif/core'
 import type {TestClock} from '../../api/types.js'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {parseDuration} from '../../base/parse.js'
 import {renderClock} from '../../output/detail.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class ClockAdvance extends GwCommand<typeof ClockAdvance> {
   static override summary = "Test helper: move the engine's clock forward."
@@ -18,10 +19,14 @@ export default class ClockAdvance extends GwCommand<typeof ClockAdvance> {
   }
 
   async run(): Promise<TestClock> {
-    const seconds = parseDuration(this.args.duration, 'DURATION')
-    if (seconds <= 0) throw new UsageError(`DURATION must be more than zero, got "${this.args.duration}".`, 'e.g. gw clock advance 7d')
-    const clock = await (await this.client()).testHelpers.advanceClock(seconds)
-    this.print(renderClock(clock, this.color))
-    return clock
+    return clockAdvance(this.ctx, this.flags, this.args)
   }
+}
+
+export async function clockAdvance(ctx: Context, flags: GwFlags<typeof ClockAdvance>, args: GwArgs<typeof ClockAdvance>): Promise<TestClock> {
+  const seconds = parseDuration(args.duration, 'DURATION')
+  if (seconds <= 0) throw new UsageError(`DURATION must be more than zero, got "${args.duration}".`, 'e.g. gw clock advance 7d')
+  const clock = await (await ctx.client()).testHelpers.advanceClock(seconds)
+  ctx.print(renderClock(clock, ctx.color))
+  return clock
 }

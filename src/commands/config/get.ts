@@ -1,7 +1,8 @@
 import {Args} from '@oclif/core'
-import {GwCommand, GwError, UsageError} from '../../base/command.js'
 import {describeSource} from '../../config/resolve.js'
 import {CONFIG_KEYS, isConfigKey} from '../../config/store.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwError, UsageError} from '../../errors.js'
 
 export default class ConfigGet extends GwCommand<typeof ConfigGet> {
   static override summary = 'Print one setting as it is in effect (flag, env, then profile).'
@@ -10,21 +11,25 @@ export default class ConfigGet extends GwCommand<typeof ConfigGet> {
   static override args = {key: Args.string({description: 'Setting name.', required: true, options: Object.keys(CONFIG_KEYS)})}
 
   async run(): Promise<{key: string; value: string; source: string; profile: string}> {
-    const key = this.args.key
-    if (!isConfigKey(key)) throw new UsageError(`Unknown key "${key}".`)
-    const s = this.settings()
-    let value: string | undefined
-    let source: string
-    if (key === 'default_profile') {
-      value = this.configStore.read().default_profile
-      source = 'config'
-    } else {
-      const setting = key === 'base_url' ? s.baseUrl : s.caFile
-      value = setting.value
-      source = describeSource(setting)
-    }
-    if (value === undefined) throw new GwError(`${key} is not set${key === 'default_profile' ? '' : ` for profile "${s.profile.value}"`}.`, {hint: `Set it with: gw config set ${key} VALUE`})
-    this.print(value)
-    return {key, value, source, profile: s.profile.value}
+    return configGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function configGet(ctx: Context, flags: GwFlags<typeof ConfigGet>, args: GwArgs<typeof ConfigGet>): Promise<{key: string; value: string; source: string; profile: string}> {
+  const key = args.key
+  if (!isConfigKey(key)) throw new UsageError(`Unknown key "${key}".`)
+  const s = ctx.settings()
+  let value: string | undefined
+  let source: string
+  if (key === 'default_profile') {
+    value = ctx.configStore.read().default_profile
+    source = 'config'
+  } else {
+    const setting = key === 'base_url' ? s.baseUrl : s.caFile
+    value = setting.value
+    source = describeSource(setting)
+  }
+  if (value === undefined) throw new GwError(`${key} is not set${key === 'default_profile' ? '' : ` for profile "${s.profile.value}"`}.`, {hint: `Set it with: gw config set ${key} VALUE`})
+  ctx.print(value)
+  return {key, value, source, profile: s.profile.value}
 }

@@ -1,10 +1,10 @@
 import {Flags} from '@oclif/core'
 import type {GwEvent, ListEnvelope} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {listFlags, timestampFlag} from '../../base/flags.js'
 import type {ListEventsParams} from '../../client/index.js'
 import {typeFilter} from '../../events/flags.js'
 import {eventColumns} from '../../events/format.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class EventsList extends GwCommand<typeof EventsList> {
   static override summary = 'List events, newest first (kept 30 days).'
@@ -24,22 +24,26 @@ export default class EventsList extends GwCommand<typeof EventsList> {
   }
 
   async run(): Promise<ListEnvelope<GwEvent> | GwEvent[]> {
-    const f = this.flags
-    const params: ListEventsParams = {
-      type: typeFilter(f.type, '--type'),
-      created_gte: f['created-gte'],
-      created_lte: f['created-lte'],
-      limit: f.limit,
-      starting_after: f['starting-after'],
-      ending_before: f['ending-before'],
-    }
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'events',
-      columns: eventColumns,
-      page: () => client.events.list(params),
-      iterate: () => client.events.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return eventsList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function eventsList(ctx: Context, flags: GwFlags<typeof EventsList>, args: GwArgs<typeof EventsList>): Promise<ListEnvelope<GwEvent> | GwEvent[]> {
+  const f = flags
+  const params: ListEventsParams = {
+    type: typeFilter(f.type, '--type'),
+    created_gte: f['created-gte'],
+    created_lte: f['created-lte'],
+    limit: f.limit,
+    starting_after: f['starting-after'],
+    ending_before: f['ending-before'],
+  }
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'events',
+    columns: eventColumns,
+    page: () => client.events.list(params),
+    iterate: () => client.events.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

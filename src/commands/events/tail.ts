@@ -1,7 +1,7 @@
-import {GwCommand} from '../../base/command.js'
 import {describeFailure, EventFeed, type FeedEvent, type FeedStatus} from '../../events/feed.js'
 import {eventsFilterFlag, typeFilter} from '../../events/flags.js'
 import {canRenderInk} from '../../ui/gate.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 /** One NDJSON line: the event as sent, plus "backfilled": true when it filled a gap. */
 export function ndjsonLine(fe: FeedEvent): string {
@@ -23,72 +23,73 @@ After a dropped connection it reconnects with backoff, resumes from the last eve
 
   static override flags = {events: eventsFilterFlag}
 
-  /** NDJSON is streamed; nothing more is printed at the end */
-  override logJson(): void {}
-
   async run(): Promise<void> {
-    const types = typeFilter(this.flags.events)
-    const client = await this.client()
-    const ac = new AbortController()
-    const stop = () => ac.abort()
-    const host = new URL(client.baseUrl).host
-    const tty = canRenderInk({json: this.json, stream: process.stdout})
+    return eventsTail(this.ctx, this.flags, this.args)
+  }
+}
 
-    // connection news on stderr
-    const e = this.errColor
-    let connectedOnce = false
-    const onStatus = (s: FeedStatus) => {
-      if (s.state === 'live') {
-        if (!connectedOnce) this.notice(e.dim(`Tailing ${types ?? 'all events'} from ${host}${s.mode === 'poll' ? ' (polling)' : ''}. Ctrl-C to stop.`))
-        else if (s.resumed) this.notice(e.green(`✓ Reconnected to ${host}${s.backfilled ? `; backfilled ${s.backfilled} ${s.backfilled === 1 ? 'event' : 'events'} (marked "backfilled": true)` : ''}.`))
-        connectedOnce = true
-      } else if (s.state === 'disconnected') this.notice(e.yellow(`! Disconnected from ${host}: ${s.reason}. Reconnecting in ${(s.retryInMs / 1000).toFixed(1)}s (attempt ${s.attempt}).`))
-      else if (s.state === 'notice') this.notice(e.yellow(`! ${s.message}`))
-    }
-    if (tty) {
-      const {TailModel} = await import('../../events/tail-model.js')
-      const model = new TailModel()
-      const feed = new EventFeed({
-        client,
-        types,
-        signal: ac.signal,
-        onEvent: (fe) => model.add(fe),
-        onStatus: (s) => {
-          model.setStatus(s)
-          // the view shows the connection; stderr gets it too when it goes elsewhere (2>file)
-          if (!process.stderr.isTTY) onStatus(s)
-        },
-      })
-      let fatal: unknown
-      const running = feed.run().catch((err) => {
-        fatal = err
-        model.close()
-      })
-      const {mountTail} = await import('../../ui/tail.js')
-      try {
-        await mountTail(model, {title: `${types ?? 'all events'} · ${host}`})
-      } finally {
-        ac.abort()
-        await running
-      }
-      if (fatal) throw fatal
-      return
-    }
+export async function eventsTail(ctx: Context, flags: GwFlags<typeof EventsTail>, args: GwArgs<typeof EventsTail>): Promise<void> {
+  const types = typeFilter(flags.events)
+  const client = await ctx.client()
+  const ac = new AbortController()
+  const stop = () => ac.abort()
+  const host = new URL(client.baseUrl).host
+  const tty = canRenderInk({json: ctx.json, stream: ctx.io.stdout})
 
-    // a pipe: NDJSON on stdout, connection news on stderr
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-    process.stdout.on('error', stop) // the reader went away (| head)
-    const feed = new EventFeed({client, types, signal: ac.signal, onEvent: (fe) => process.stdout.write(ndjsonLine(fe) + '\n'), onStatus})
+  // connection news on stderr
+  const e = ctx.errColor
+  let connectedOnce = false
+  const onStatus = (s: FeedStatus) => {
+    if (s.state === 'live') {
+      if (!connectedOnce) ctx.notice(e.dim(`Tailing ${types ?? 'all events'} from ${host}${s.mode === 'poll' ? ' (polling)' : ''}. Ctrl-C to stop.`))
+      else if (s.resumed) ctx.notice(e.green(`✓ Reconnected to ${host}${s.backfilled ? `; backfilled ${s.backfilled} ${s.backfilled === 1 ? 'event' : 'events'} (marked "backfilled": true)` : ''}.`))
+      connectedOnce = true
+    } else if (s.state === 'disconnected') ctx.notice(e.yellow(`! Disconnected from ${host}: ${s.reason}. Reconnecting in ${(s.retryInMs / 1000).toFixed(1)}s (attempt ${s.attempt}).`))
+    else if (s.state === 'notice') ctx.notice(e.yellow(`! ${s.message}`))
+  }
+  if (tty) {
+    const {TailModel} = await import('../../events/tail-model.js')
+    const model = new TailModel()
+    const feed = new EventFeed({
+      client,
+      types,
+      signal: ac.signal,
+      onEvent: (fe) => model.add(fe),
+      onStatus: (s) => {
+        model.setStatus(s)
+        // the view shows the connection; stderr gets it too when it goes elsewhere (2>file)
+        if (!ctx.io.stderr.isTTY) onStatus(s)
+      },
+    })
+    let fatal: unknown
+    const running = feed.run().catch((err) => {
+      fatal = err
+      model.close()
+    })
+    const {mountTail} = await import('../../ui/tail.js')
     try {
-      await feed.run()
-    } catch (err) {
-      this.notice(e.red(`! Stopped: ${describeFailure(err)}`))
-      throw err
+      await mountTail(model, {title: `${types ?? 'all events'} · ${host}`})
     } finally {
-      process.removeListener('SIGINT', stop)
-      process.removeListener('SIGTERM', stop)
-      process.stdout.removeListener('error', stop)
+      ac.abort()
+      await running
     }
+    if (fatal) throw fatal
+    return
+  }
+
+  // a pipe: NDJSON on stdout, connection news on stderr
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  ctx.io.stdout.on('error', stop) // the reader went away (| head)
+  const feed = new EventFeed({client, types, signal: ac.signal, onEvent: (fe) => ctx.out.ndjson(ndjsonLine(fe)), onStatus})
+  try {
+    await feed.run()
+  } catch (err) {
+    ctx.notice(e.red(`! Stopped: ${describeFailure(err)}`))
+    throw err
+  } finally {
+    process.removeListener('SIGINT', stop)
+    process.removeListener('SIGTERM', stop)
+    ctx.io.stdout.removeListener('error', stop)
   }
 }

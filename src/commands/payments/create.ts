@@ -1,11 +1,12 @@
 import {Flags} from '@oclif/core'
 import type {Payment} from '../../api/types.js'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {amountFlag, currencyFlag, idempotencyKeyFlag, metadataFlag, methodFlag} from '../../base/flags.js'
 import {defaultExpiry, generateReference, parseCardNumber, parseExpiry, parseMetadata} from '../../base/parse.js'
 import {followPayment, showPayment} from '../../base/payments.js'
 import type {CreatePaymentParams} from '../../client/params.js'
 import {formatMoney, parseDisplayAmount} from '../../output/money.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class PaymentsCreate extends GwCommand<typeof PaymentsCreate> {
   static override summary = 'Create a payment (and confirm it, unless --no-confirm).'
@@ -47,57 +48,61 @@ In test mode --card takes a test card number (4242424242424242 succeeds, 4000000
   }
 
   async run(): Promise<Payment> {
-    const f = this.flags
-    let amount = f.amount
-    if (amount === undefined && f['display-amount'] !== undefined) {
-      try {
-        amount = parseDisplayAmount(f['display-amount'], f.currency)
-      } catch (error) {
-        throw new UsageError(`--display-amount: ${(error as Error).message}`, 'e.g. --display-amount 20.00 --currency EUR')
-      }
-      if (amount <= 0) throw new UsageError('--display-amount must be more than zero.')
-    }
-    if (amount === undefined) {
-      throw new UsageError('Missing the amount: pass --amount (minor units) or --display-amount.', 'e.g. --amount 2000 --currency EUR, or --display-amount 20.00 --currency EUR')
-    }
-    if (f['return-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['return-url'])) {
-      throw new UsageError(`--return-url "${f['return-url']}" is not an absolute URL.`, 'e.g. --return-url https://shop.example/return')
-    }
-
-    const body: CreatePaymentParams = {
-      amount,
-      currency: f.currency,
-      payment_method: f.method,
-      reference: f.reference ?? generateReference(),
-    }
-    if (f.card !== undefined) {
-      if (f.method !== 'card') throw new UsageError(`--card needs --method card, not --method ${f.method}.`)
-      if (await this.isLive()) {
-        throw new UsageError('Raw card numbers are accepted in test mode only.', 'In live mode, collect the card with hosted checkout and pass --payment-method-id.')
-      }
-      body.payment_method_data = {
-        type: 'card',
-        card: {number: parseCardNumber(f.card), ...(f.exp ? parseExpiry(f.exp) : defaultExpiry()), cvc: f.cvc ?? '123'},
-      }
-    }
-    if (f['payment-method-id']) body.payment_method_id = f['payment-method-id']
-    if (f.customer) body.customer = {id: f.customer}
-    else if (f['customer-email'] || f['customer-name']) {
-      body.customer = {...(f['customer-email'] ? {email: f['customer-email']} : {}), ...(f['customer-name'] ? {name: f['customer-name']} : {})}
-    }
-    if (f.capture) body.capture_method = f.capture as 'automatic' | 'manual'
-    if (!f.confirm) body.confirm = false
-    if (f['return-url']) body.return_url = f['return-url']
-    if (f.description) body.description = f.description
-    if (f.merchant) body.merchant = f.merchant
-    const metadata = parseMetadata(f.metadata)
-    if (metadata) body.metadata = metadata
-
-    await this.confirmLive(`charge ${formatMoney(amount, f.currency)}`)
-    const client = await this.client()
-    let payment = await client.payments.create(body, {idempotencyKey: f['idempotency-key']})
-    if (f.open || f.wait) payment = await followPayment(this.ctx(), payment, {open: f.open, wait: f.wait, timeout: f.timeout})
-    else showPayment(this.ctx(), payment)
-    return payment
+    return paymentsCreate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentsCreate(ctx: Context, flags: GwFlags<typeof PaymentsCreate>, args: GwArgs<typeof PaymentsCreate>): Promise<Payment> {
+  const f = flags
+  let amount = f.amount
+  if (amount === undefined && f['display-amount'] !== undefined) {
+    try {
+      amount = parseDisplayAmount(f['display-amount'], f.currency)
+    } catch (error) {
+      throw new UsageError(`--display-amount: ${(error as Error).message}`, 'e.g. --display-amount 20.00 --currency EUR')
+    }
+    if (amount <= 0) throw new UsageError('--display-amount must be more than zero.')
+  }
+  if (amount === undefined) {
+    throw new UsageError('Missing the amount: pass --amount (minor units) or --display-amount.', 'e.g. --amount 2000 --currency EUR, or --display-amount 20.00 --currency EUR')
+  }
+  if (f['return-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['return-url'])) {
+    throw new UsageError(`--return-url "${f['return-url']}" is not an absolute URL.`, 'e.g. --return-url https://shop.example/return')
+  }
+
+  const body: CreatePaymentParams = {
+    amount,
+    currency: f.currency,
+    payment_method: f.method,
+    reference: f.reference ?? generateReference(),
+  }
+  if (f.card !== undefined) {
+    if (f.method !== 'card') throw new UsageError(`--card needs --method card, not --method ${f.method}.`)
+    if (await ctx.isLive()) {
+      throw new UsageError('Raw card numbers are accepted in test mode only.', 'In live mode, collect the card with hosted checkout and pass --payment-method-id.')
+    }
+    body.payment_method_data = {
+      type: 'card',
+      card: {number: parseCardNumber(f.card), ...(f.exp ? parseExpiry(f.exp) : defaultExpiry()), cvc: f.cvc ?? '123'},
+    }
+  }
+  if (f['payment-method-id']) body.payment_method_id = f['payment-method-id']
+  if (f.customer) body.customer = {id: f.customer}
+  else if (f['customer-email'] || f['customer-name']) {
+    body.customer = {...(f['customer-email'] ? {email: f['customer-email']} : {}), ...(f['customer-name'] ? {name: f['customer-name']} : {})}
+  }
+  if (f.capture) body.capture_method = f.capture as 'automatic' | 'manual'
+  if (!f.confirm) body.confirm = false
+  if (f['return-url']) body.return_url = f['return-url']
+  if (f.description) body.description = f.description
+  if (f.merchant) body.merchant = f.merchant
+  const metadata = parseMetadata(f.metadata)
+  if (metadata) body.metadata = metadata
+
+  await ctx.confirmLive(`charge ${formatMoney(amount, f.currency)}`)
+  const client = await ctx.client()
+  let payment = await client.payments.create(body, {idempotencyKey: f['idempotency-key']})
+  if (f.open || f.wait) payment = await followPayment(ctx, payment, {open: f.open, wait: f.wait, timeout: f.timeout})
+  else showPayment(ctx, payment)
+  return payment
 }
