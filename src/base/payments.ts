@@ -5,7 +5,7 @@ import {renderPayment} from '../output/detail.js'
 import type {Context} from './context.js'
 import {GwError} from '../errors.js'
 import {openUrl} from './io.js'
-import {parseDuration} from './parse.js'
+import {bareSecondsNotice, parseDuration} from './parse.js'
 
 /** Statuses where --wait stops: final ones, and the two that wait for the merchant. */
 export const WAIT_DONE: ReadonlySet<PaymentStatus> = new Set(['succeeded', 'failed', 'canceled', 'requires_capture', 'requires_confirmation'])
@@ -52,6 +52,8 @@ export async function followPayment(
     showPayment(ctx, initial)
     return initial
   }
+  const bare = bareSecondsNotice(opts.timeout ?? '10m', '--timeout')
+  if (bare) ctx.notice(ctx.errColor.yellow(bare))
   const timeoutMs = parseDuration(opts.timeout ?? '10m', '--timeout') * 1000
   if (url && !opts.open) ctx.notice(`The customer must act: ${url}`)
   const client = await ctx.client()

@@ -35,7 +35,7 @@ export default class Login extends GwCommand<typeof Login> {
     local: Flags.boolean({description: 'Use the local engine (`gw serve`): base URL, CA and key from its data dir.', exclusive: ['base-url']}),
     'data-dir': Flags.string({description: 'Data dir of the local engine (default: GW_DATA_DIR or ~/.gw/engine).', dependsOn: ['local']}),
     'insecure-storage': Flags.boolean({description: 'Store the key in a 0600 file instead of the OS keychain.'}),
-    'skip-verify': Flags.boolean({description: 'Save without checking the key against the API.'}),
+    'skip-key-check': Flags.boolean({description: 'Save without checking the key against the API (--skip-verify is the old name).', aliases: ['skip-verify'], deprecateAliases: true}),
   }
 
   async run(): Promise<LoginResult> {
@@ -106,7 +106,7 @@ export async function login(ctx: Context, flags: GwFlags<typeof Login>, args: Gw
   if (caFile && !existsSync(caFile)) throw new UsageError(`The CA file ${caFile} does not exist.`)
 
   let verified = false
-  if (!f['skip-verify']) {
+  if (!f['skip-key-check']) {
     const client = ctx.makeClient({baseUrl, apiKey: key, ca: caFile ? readFileSync(caFile) : undefined})
     try {
       await client.payments.list({limit: 1})
@@ -118,7 +118,7 @@ export async function login(ctx: Context, flags: GwFlags<typeof Login>, args: Gw
       if (error instanceof NetworkError && f.local && !error.isTls) {
         ctx.notice(ctx.errColor.yellow(`! The local engine at ${baseUrl} is not answering right now (${error.code}); saving the profile anyway. Start it with \`gw serve\`.`))
       } else {
-        ctx.notice('Nothing was saved. Fix the problem below, or save without checking with --skip-verify.')
+        ctx.notice('Nothing was saved. Fix the problem below, or save without checking with --skip-key-check.')
         throw error
       }
     }

@@ -26,6 +26,8 @@ export async function whoami(ctx: Context, flags: GwFlags<typeof Whoami>, args: 
   const s = ctx.settings()
   const key = await ctx.apiKey()
   if (!key.value) {
+    const unknown = ctx.unknownProfile()
+    if (unknown) throw unknown
     throw new AuthError(`Not logged in (profile "${s.profile.value}").`, 'Run `gw login`, or `gw login --local` for the engine started by `gw serve`.')
   }
   const mode = keyMode(key.value)

@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
 import type {TestClock} from '../../api/types.js'
-import {parseDuration} from '../../base/parse.js'
+import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
 import {renderClock} from '../../output/detail.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
@@ -24,6 +24,8 @@ export default class ClockAdvance extends GwCommand<typeof ClockAdvance> {
 }
 
 export async function clockAdvance(ctx: Context, flags: GwFlags<typeof ClockAdvance>, args: GwArgs<typeof ClockAdvance>): Promise<TestClock> {
+  const bare = bareSecondsNotice(args.duration, 'DURATION')
+  if (bare) ctx.notice(ctx.errColor.yellow(bare))
   const seconds = parseDuration(args.duration, 'DURATION')
   if (seconds <= 0) throw new UsageError(`DURATION must be more than zero, got "${args.duration}".`, 'e.g. gw clock advance 7d')
   const clock = await (await ctx.client()).testHelpers.advanceClock(seconds)

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {Dispute} from '../../api/types.js'
 import {disputeNow, shortDuration, timeLeft} from '../../base/disputes.js'
-import {parseDuration} from '../../base/parse.js'
+import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
 import {disputeColumns} from '../../output/disputes.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
@@ -26,6 +26,8 @@ export default class DisputesDue extends GwCommand<typeof DisputesDue> {
 }
 
 export async function disputesDue(ctx: Context, flags: GwFlags<typeof DisputesDue>, args: GwArgs<typeof DisputesDue>): Promise<Dispute[]> {
+  const bare = bareSecondsNotice(flags.within, '--within')
+  if (bare) ctx.notice(ctx.errColor.yellow(bare))
   const seconds = parseDuration(flags.within, '--within')
   if (seconds <= 0) throw new UsageError('--within must be more than zero.', 'e.g. --within 72h')
   const client = await ctx.client()

@@ -1,3 +1,8 @@
+import {Flags} from '@oclif/core'
+import {engineNow} from '../../base/disputes.js'
+import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
+import {keepOptimizing} from '../../client/runtime.js'
+import {loadHistory, type History} from '../../events/history.js'
 import {describeFailure, EventFeed, type FeedEvent, type FeedStatus} from '../../events/feed.js'
 import {eventsFilterFlag, typeFilter} from '../../events/flags.js'
 import {canRenderInk} from '../../ui/gate.js'
@@ -18,10 +23,16 @@ After a dropped connection it reconnects with backoff, resumes from the last eve
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     {description: 'Payment events only', command: "<%= config.bin %> <%= command.id %> --events 'payment.*'"},
+    {description: 'Start with the last 10 minutes instead of an empty screen', command: '<%= config.bin %> <%= command.id %> --since 10m'},
+    {description: 'The last 50 payment events, then live', command: "<%= config.bin %> <%= command.id %> --last 50 --events 'payment.*'"},
     {description: 'Into jq', command: "<%= config.bin %> <%= command.id %> --events payment.failed,refund.failed | jq -c '{id, type, object: .data.object.id}'"},
   ]
 
-  static override flags = {events: eventsFilterFlag}
+  static override flags = {
+    events: eventsFilterFlag,
+    since: Flags.string({description: 'Start with the events of this last stretch of time on the gateway clock, e.g. 10m, 2h, 1d.', exclusive: ['last']}),
+    last: Flags.integer({description: 'Start with the last N events (1 to 1000), then go live.', min: 1, max: 1000, exclusive: ['since']}),
+  }
 
   async run(): Promise<void> {
     return eventsTail(this.ctx, this.flags, this.args)
@@ -35,6 +46,22 @@ export async function eventsTail(ctx: Context, flags: GwFlags<typeof EventsTail>
   const stop = () => ac.abort()
   const host = new URL(client.baseUrl).host
   const tty = canRenderInk({json: ctx.json, stream: ctx.io.stdout})
+  keepOptimizing()
+  // one clock for every time shown: the gateway's (events carry created_at on it)
+  const key = (await ctx.apiKey()).value
+  const now = tty || flags.since !== undefined ? await engineNow(client, key).catch(() => new Date()) : new Date()
+  const clockOffsetMs = now.getTime() - Date.now()
+  let history: History | undefined
+  if (flags.since !== undefined || flags.last !== undefined) {
+    let sinceIso: string | undefined
+    if (flags.since !== undefined) {
+      const bare = bareSecondsNotice(flags.since, '--since')
+      if (bare) ctx.notice(ctx.errColor.yellow(bare))
+      sinceIso = new Date(now.getTime() - parseDuration(flags.since, '--since') * 1000).toISOString()
+    }
+    history = await loadHistory(client, {types, last: flags.last, sinceIso})
+  }
+  const cursor = history ? history.cursor : undefined
 
   // connection news on stderr
   const e = ctx.errColor
@@ -50,9 +77,12 @@ export async function eventsTail(ctx: Context, flags: GwFlags<typeof EventsTail>
   if (tty) {
     const {TailModel} = await import('../../events/tail-model.js')
     const model = new TailModel()
+    model.clockOffsetMs = clockOffsetMs
+    for (const ev of history?.events ?? []) model.add({event: ev, raw: JSON.stringify(ev), backfilled: false})
     const feed = new EventFeed({
       client,
       types,
+      cursor,
       signal: ac.signal,
       onEvent: (fe) => model.add(fe),
       onStatus: (s) => {
@@ -68,7 +98,7 @@ export async function eventsTail(ctx: Context, flags: GwFlags<typeof EventsTail>
     })
     const {mountTail} = await import('../../ui/tail.js')
     try {
-      await mountTail(model, {title: `${types ?? 'all events'} · ${host}`})
+      await mountTail(model, {title: `${types ?? 'all events'} · ${host} · times UTC, gateway clock`})
     } finally {
       ac.abort()
       await running
@@ -81,7 +111,9 @@ export async function eventsTail(ctx: Context, flags: GwFlags<typeof EventsTail>
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
   ctx.io.stdout.on('error', stop) // the reader went away (| head)
-  const feed = new EventFeed({client, types, signal: ac.signal, onEvent: (fe) => ctx.out.ndjson(ndjsonLine(fe)), onStatus})
+  for (const ev of history?.events ?? []) ctx.out.ndjson(JSON.stringify(ev))
+  if (history) ctx.notice(e.dim(`${history.events.length} earlier ${history.events.length === 1 ? 'event' : 'events'} ${flags.since !== undefined ? `of the last ${flags.since}` : `(--last ${flags.last})`}; now live.`))
+  const feed = new EventFeed({client, types, cursor, signal: ac.signal, onEvent: (fe) => ctx.out.ndjson(ndjsonLine(fe)), onStatus})
   try {
     await feed.run()
   } catch (err) {

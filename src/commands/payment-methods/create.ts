@@ -1,7 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {PaymentMethod} from '../../api/types.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
-import {defaultExpiry, parseCardNumber, parseExpiry} from '../../base/parse.js'
+import {cardInput} from '../../base/parse.js'
+import {PAYMENT_PARAMS, withFlagNames} from '../../base/flag-errors.js'
 import type {CreatePaymentMethodParams} from '../../client/params.js'
 import {renderPaymentMethod} from '../../output/detail.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -18,7 +19,7 @@ export default class PaymentMethodsCreate extends GwCommand<typeof PaymentMethod
   static override flags = {
     card: Flags.string({description: 'Card number (test mode only).', required: true}),
     exp: Flags.string({description: 'Expiry MM/YY (default: 12, three years ahead).'}),
-    cvc: Flags.string({description: 'Security code (default: 123).'}),
+    cvc: Flags.string({description: 'Security code (default: 123, or 1234 for American Express).'}),
     customer: Flags.string({description: 'Attach to this customer (cus_...).'}),
     'billing-name': Flags.string({description: 'Cardholder name.'}),
     'billing-email': Flags.string({description: 'Billing email.'}),
@@ -40,7 +41,7 @@ export async function paymentMethodsCreate(ctx: Context, flags: GwFlags<typeof P
   }
   const body: CreatePaymentMethodParams = {
     type: 'card',
-    card: {number: parseCardNumber(f.card), ...(f.exp ? parseExpiry(f.exp) : defaultExpiry()), cvc: f.cvc ?? '123'},
+    card: cardInput(f.card, f.exp, f.cvc),
   }
   if (f.customer) body.customer = f.customer
   const address = {
@@ -54,7 +55,8 @@ export async function paymentMethodsCreate(ctx: Context, flags: GwFlags<typeof P
     ...(Object.keys(address).length ? {address} : {}),
   }
   if (Object.keys(billing).length) body.billing_details = billing
-  const pm = await (await ctx.client()).paymentMethods.create(body, {idempotencyKey: f['idempotency-key']})
+  const client = await ctx.client()
+  const pm = await withFlagNames(PAYMENT_PARAMS, () => client.paymentMethods.create(body, {idempotencyKey: f['idempotency-key']}))
   ctx.print(renderPaymentMethod(pm, ctx.color))
   return pm
 }

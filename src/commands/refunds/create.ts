@@ -5,6 +5,7 @@ import {parseMetadata} from '../../base/parse.js'
 import type {CreateRefundParams} from '../../client/params.js'
 import {refundHint, renderRefund} from '../../output/disputes.js'
 import {formatMoney, parseDisplayAmount} from '../../output/money.js'
+import {REFUND_PARAMS, withFlagNames} from '../../base/flag-errors.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
@@ -61,7 +62,7 @@ export async function refundsCreate(ctx: Context, flags: GwFlags<typeof RefundsC
     const what = amount !== undefined ? formatMoney(amount, currency ?? (await client.payments.get(f.payment)).currency) : 'everything still refundable'
     await ctx.confirmLive(`refund ${what} of ${f.payment}`)
   }
-  const refund = await client.refunds.create(body, {idempotencyKey: f['idempotency-key']})
+  const refund = await withFlagNames(REFUND_PARAMS, () => client.refunds.create(body, {idempotencyKey: f['idempotency-key']}))
   ctx.print(renderRefund(refund, ctx.color))
   const hint = refundHint(refund)
   if (hint) ctx.notice(ctx.errColor.dim(hint))

@@ -4,6 +4,8 @@ import {idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import {renderEndpoint, renderSecretNotice} from '../../events/format.js'
 import {enabledEvents, urlFlag} from '../../events/webhook-flags.js'
+import {keepEndpointSecret} from '../../base/webhook-secrets.js'
+import {WEBHOOK_PARAMS, withFlagNames} from '../../base/flag-errors.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksCreate extends GwCommand<typeof WebhooksCreate> {
@@ -33,11 +35,15 @@ In test mode the engine delivers to loopback HTTPS URLs (https://localhost:...) 
 export async function webhooksCreate(ctx: Context, flags: GwFlags<typeof WebhooksCreate>, args: GwArgs<typeof WebhooksCreate>): Promise<WebhookEndpoint> {
   const f = flags
   const metadata = parseMetadata(f.metadata)
-  const ep = await (await ctx.client()).webhookEndpoints.create(
-    {url: f.url, enabled_events: enabledEvents(f.events) ?? ['*'], ...(f.description ? {description: f.description} : {}), ...(metadata ? {metadata} : {})},
-    {idempotencyKey: f['idempotency-key']},
+  const client = await ctx.client()
+  const ep = await withFlagNames(WEBHOOK_PARAMS, () =>
+    client.webhookEndpoints.create(
+      {url: f.url, enabled_events: enabledEvents(f.events) ?? ['*'], ...(f.description ? {description: f.description} : {}), ...(metadata ? {metadata} : {})},
+      {idempotencyKey: f['idempotency-key']},
+    ),
   )
   ctx.rememberSecret(ep.secret)
+  await keepEndpointSecret(ctx, ep)
   if (!ctx.json) {
     ctx.print(renderEndpoint(ep, ctx.color))
     ctx.print('')

@@ -13,6 +13,7 @@ export default class WebhooksDelete extends GwCommand<typeof WebhooksDelete> {
 
 export async function webhooksDelete(ctx: Context, flags: GwFlags<typeof WebhooksDelete>, args: GwArgs<typeof WebhooksDelete>): Promise<{id: string; object: 'webhook_endpoint'; deleted: boolean}> {
   const res = await (await ctx.client()).webhookEndpoints.delete(args.id)
+  await ctx.credentials.removeSecret(ctx.settings().profile.value, res.id).catch(() => false)
   ctx.print(`Deleted ${res.id}.`)
   return res
 }

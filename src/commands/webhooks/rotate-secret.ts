@@ -1,6 +1,7 @@
 import type {WebhookEndpoint} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderSecretNotice} from '../../events/format.js'
+import {keepEndpointSecret} from '../../base/webhook-secrets.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotateSecret> {
@@ -18,6 +19,7 @@ export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotat
 export async function webhooksRotateSecret(ctx: Context, flags: GwFlags<typeof WebhooksRotateSecret>, args: GwArgs<typeof WebhooksRotateSecret>): Promise<WebhookEndpoint> {
   const ep = await (await ctx.client()).webhookEndpoints.rotateSecret(args.id, {idempotencyKey: flags['idempotency-key']})
   ctx.rememberSecret(ep.secret)
+  await keepEndpointSecret(ctx, ep)
   if (ep.secret) ctx.print(`${ep.id}: new secret.\n${renderSecretNotice(ep.secret, ctx.color)}`)
   return ep
 }

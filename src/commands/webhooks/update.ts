@@ -5,6 +5,7 @@ import {parseMetadata} from '../../base/parse.js'
 import type {UpdateWebhookEndpointParams} from '../../client/index.js'
 import {renderEndpoint} from '../../events/format.js'
 import {enabledEvents, urlFlag} from '../../events/webhook-flags.js'
+import {WEBHOOK_PARAMS, withFlagNames} from '../../base/flag-errors.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
@@ -47,7 +48,8 @@ export async function webhooksUpdate(ctx: Context, flags: GwFlags<typeof Webhook
   if (f.enable) body.disabled = false
   if (Object.keys(body).length === 0)
     throw new UsageError('Nothing to change.', 'Pass --url, --events, --description, --metadata, --disable or --enable.')
-  const ep = await (await ctx.client()).webhookEndpoints.update(args.id, body, {idempotencyKey: f['idempotency-key']})
+  const client = await ctx.client()
+  const ep = await withFlagNames(WEBHOOK_PARAMS, () => client.webhookEndpoints.update(args.id, body, {idempotencyKey: f['idempotency-key']}))
   ctx.print(renderEndpoint(ep, ctx.color))
   return ep
 }
