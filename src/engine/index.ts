@@ -3,6 +3,7 @@ import {chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'nod
 import {localEnginePaths, type LocalEngineInfo} from '../local-engine.js'
 import {buildApp, type App} from './app.js'
 import {createPipeline, KeyRing, RateLimiter} from './http/pipeline.js'
+import {RequestLog} from './http/request-log.js'
 import {listen} from './http/server.js'
 import {SqliteStore} from './store/sqlite/sqlite-store.js'
 import {ensureCertificates} from './tls/certificates.js'
@@ -76,6 +77,8 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   keys.add(secretKey, 'acct_local')
   const limiter = new RateLimiter(opts.rateLimit ?? 100, opts.rateLimit === undefined ? 200 : Math.max(1, opts.rateLimit * 2))
   const checkout = createCheckout(app)
+  const requestLog = new RequestLog(app.clock)
+  requestLog.install(app.router)
   const handler = createPipeline({
     router: app.router,
     keys,
@@ -86,6 +89,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     commit: (cs) => app.kernel.commit(cs),
     checkout,
     log,
+    requestLog,
   })
   let server: Awaited<ReturnType<typeof listen>>
   try {
@@ -141,6 +145,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
       closing ??= (async () => {
         clearInterval(tick)
         app.events.closeStreams()
+        requestLog.closeStreams()
         await server.close()
         await app.kernel.runDueJobs().catch(() => 0)
         // cancel in-flight webhook requests; their deliveries stay in the outbox and retry on the next start

@@ -43,8 +43,11 @@ export class Kernel {
   }
 
   /** Listeners run after a change set is durable (SSE hub, caches, worker wake-ups). */
-  onCommit(fn: CommitListener): void {
+  onCommit(fn: CommitListener): () => void {
     this.listeners.push(fn)
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== fn)
+    }
   }
 
   async commit(cs: ChangeSet): Promise<void> {

@@ -4,6 +4,7 @@ import type {Clock} from '../ports/clock.js'
 import type {Ids} from '../ports/ids.js'
 import type {ChangeSet, Store} from '../ports/store.js'
 import {ApiError, apiError, invalid} from './errors.js'
+import type {RequestLog} from './request-log.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -111,6 +112,8 @@ export interface PipelineDeps {
   commit: (cs: ChangeSet) => Promise<void>
   checkout?: (req: IncomingMessage, res: ServerResponse, url: URL, requestId: string) => Promise<void>
   log?: (line: string) => void
+  /** the API request log behind GET /v1/request_logs (request-log.ts) */
+  requestLog?: RequestLog
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -161,6 +164,7 @@ export function createPipeline(deps: PipelineDeps) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = deps.ids.next('req')
     const url = new URL(req.url ?? '/', 'https://localhost')
+    const logged = deps.requestLog?.track(req, res, requestId, url.pathname)
     try {
       if (url.pathname === '/checkout' || url.pathname.startsWith('/checkout/')) {
         if (!deps.checkout) throw new ApiError(404, 'invalid_request_error', 'route_unknown', 'No hosted pages here.')
@@ -185,6 +189,7 @@ export function createPipeline(deps: PipelineDeps) {
         )
       }
       const auth = deps.keys.authenticate(req.headers.authorization)
+      if (logged) Object.assign(logged, auth)
       const scope = `${auth.account}:${auth.livemode ? 'live' : 'test'}`
       const rl = deps.limiter.take(scope)
       if (rl.retryAfter > 0) {

@@ -101,11 +101,24 @@ export class AdminService {
     const b = validate<{seconds: number}>(ctx.body, {
       seconds: {type: 'integer', required: true, min: 1, max: MAX_ADVANCE_S, hint: '(whole seconds to move the engine clock forward)'},
     })
-    this.clock.offsetMs += b.seconds * 1000
-    await this.k.commit({settings: {clock_offset_ms: String(this.clock.offsetMs)}})
-    await this.k.runDueJobs()
-    await this.afterAdvance()
-    return {status: 200, body: this.clockView()}
+    // what the advance set off (additive field `fired`, docs/api.md): events the clock caused
+    // (request_id null), payouts created and paid, webhook delivery attempts started
+    const fired: Record<string, number> = {}
+    const bump = (k: string) => (fired[k] = (fired[k] ?? 0) + 1)
+    const stop = this.k.onCommit((cs) => {
+      for (const e of cs.events ?? []) if (e.json.includes('"request_id":null')) bump(e.type)
+      for (const p of cs.puts ?? []) if (p.kind === 'payout') bump(p.expectVersion === undefined ? 'payout.created' : (p.obj as {status?: string}).status === 'paid' ? 'payout.paid' : 'payout.updated')
+      for (const j of cs.addJobs ?? []) if (j.kind === 'webhook.deliver' && j.data?.lease) bump('webhook.delivery_attempt')
+    })
+    try {
+      this.clock.offsetMs += b.seconds * 1000
+      await this.k.commit({settings: {clock_offset_ms: String(this.clock.offsetMs)}})
+      await this.k.runDueJobs()
+      await this.afterAdvance()
+    } finally {
+      stop()
+    }
+    return {status: 200, body: {...this.clockView(), fired}}
   }
 
   // ---- payment test helpers
