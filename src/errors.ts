@@ -32,11 +32,14 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode]
 export class GwError extends Error {
   readonly exitCode: number
   readonly hint?: string
-  constructor(message: string, opts: {exit?: number; hint?: string} = {}) {
+  /** already said on screen (the evidence form's own "Canceled"): exit with the code, print nothing more */
+  readonly quiet: boolean
+  constructor(message: string, opts: {exit?: number; hint?: string; quiet?: boolean} = {}) {
     super(message)
     this.name = 'GwError'
     this.exitCode = opts.exit ?? ExitCode.ERROR
     this.hint = opts.hint
+    this.quiet = opts.quiet ?? false
   }
 }
 
@@ -55,8 +58,8 @@ export class AuthError extends GwError {
 }
 
 export class AbortedError extends GwError {
-  constructor(message: string, hint?: string) {
-    super(message, {exit: ExitCode.ABORTED, hint})
+  constructor(message: string, hint?: string, opts: {quiet?: boolean} = {}) {
+    super(message, {exit: ExitCode.ABORTED, hint, quiet: opts.quiet})
     this.name = 'AbortedError'
   }
 }

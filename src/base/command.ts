@@ -4,7 +4,7 @@
 // --json, and turns errors into the documented exit codes without stack traces
 // (src/output/errors.ts). A command's body is a plain function of the Context and its flags.
 import {Command, Flags, type Interfaces} from '@oclif/core'
-import {exitCodeFor} from './exit-codes.js'
+import {exitCodeFor, GwError} from './exit-codes.js'
 import {fillFlagEnv, flagsForParse, installFlagEnv, listsFromEnv} from './flag-env.js'
 import {Context, testHooks} from './context.js'
 import type {FlagInputs} from '../config/resolve.js'
@@ -113,7 +113,7 @@ export abstract class GwCommand<T extends typeof Command> extends Command {
       const body = errorJson(err, ec)
       out.io.stdout.write(out.scrub(out.streamed ? JSON.stringify(body) : JSON.stringify(body, null, 2)) + '\n')
     }
-    out.io.stderr.write(out.scrub(formatError(err, ec)) + '\n')
+    if (!(err instanceof GwError && err.quiet)) out.io.stderr.write(out.scrub(formatError(err, ec)) + '\n')
     process.exitCode = code
   }
 

@@ -240,12 +240,12 @@ export class Forwarder {
     this.probe()
   }
 
-  private goDown(reason: string) {
-    if (this.down) return
+  /** The target stopped answering: `first` (the refused event) is held, then whatever had not started, in arrival order. */
+  private goDown(reason: string, first: Item) {
     this.down = true
-    // whatever has not started waits with the held ones, in arrival order
-    const waiting = this.queue.splice(0)
     this.o.onDown?.(reason, this.pending)
+    const waiting = this.queue.splice(0)
+    this.hold(first)
     for (const item of waiting) this.hold(item)
   }
 
@@ -291,11 +291,11 @@ export class Forwarder {
       const r = await this.attempt(item)
       if (this.o.signal.aborted) return
       if (r.error !== null && DOWN.has(r.error)) {
-        const first = !this.down
         r.retry_in_ms = PROBE_MS[0]!
-        if (first) this.o.onResult(r)
-        this.goDown(r.error_message ?? r.error)
-        this.hold(item, first ? undefined : r)
+        if (!this.down) {
+          this.o.onResult(r)
+          this.goDown(r.error_message ?? r.error, item)
+        } else this.hold(item, r)
         return
       }
       const again = await this.settle(item, r, true)

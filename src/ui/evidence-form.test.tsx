@@ -174,4 +174,57 @@ describe('evidence form', () => {
       expect(t.screen()).toContain('Canceled; nothing was submitted.')
     }
   })
+
+  it('a pasted "value⏎" is taken with its own Enter (issue 14, defect 10)', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    t.stdin.write('tracking_number\r') // one chunk, as a terminal delivers a paste
+    await until(t, 'Value for tracking_number')
+    t.stdin.write('1Z999AA10123456784\r')
+    await until(t, '[x] tracking_number')
+    expect(t.screen()).toContain('tracking_number = 1Z999AA10123456784')
+    t.stdin.write('\r')
+    await until(t, 'File URL')
+    t.stdin.write('https://shop.example/pod.pdf\r')
+    await until(t, 'https://shop.example/pod.pdf')
+    t.stdin.write('\r')
+    await until(t, 'Submit this evidence?')
+    t.stdin.write('y')
+    expect(await result).toEqual({fields: {tracking_number: '1Z999AA10123456784'}, files: ['https://shop.example/pod.pdf']})
+  })
+
+  it('Esc after something was entered asks first: n keeps editing, y discards once (issue 14, defect 10)', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    t.stdin.write('tracking_number\r')
+    await until(t, 'Value for tracking_number')
+    t.stdin.write('1Z999\r')
+    await until(t, '[x] tracking_number')
+    t.stdin.write('\u001B')
+    await until(t, 'Discard the evidence you entered?')
+    t.stdin.write('n')
+    const m = t.mark()
+    await until(t, 'Field key')
+    // still there: the form kept the field
+    let settled = false
+    void result.then(() => (settled = true))
+    await tick(100)
+    expect(settled).toBe(false)
+    expect(t.screen()).toContain('tracking_number = 1Z999')
+    t.stdin.write('\u001B')
+    await new Promise<void>(async (r) => {
+      const end = Date.now() + 10_000
+      while (!t.since(m).includes('Discard the evidence you entered?') && Date.now() < end) await tick(25)
+      r()
+    })
+    t.stdin.write('y')
+    expect(await result).toBeNull()
+    await until(t, 'Canceled; nothing was submitted.', 5000)
+    expect(t.screen().match(/Canceled; nothing was submitted\./g)?.length).toBeGreaterThanOrEqual(1)
+  })
 })
+

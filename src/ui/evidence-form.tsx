@@ -11,7 +11,7 @@ import {evidenceCoverage, timeLeft} from '../output/disputes.js'
 import type {EvidenceParams} from '../client/params.js'
 import {formatMoney} from '../output/money.js'
 
-type Step = 'key' | 'value' | 'file' | 'preview' | 'done'
+type Step = 'key' | 'value' | 'file' | 'preview' | 'discard' | 'done'
 
 export interface EvidenceFormProps {
   dispute: Dispute
@@ -30,6 +30,8 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
   const [currentKey, setCurrentKey] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<'submitted' | 'canceled' | null>(null)
+  /** where Esc was pressed, to go back to when the user keeps the evidence */
+  const [before, setBefore] = useState<Step>('key')
 
   const cov = evidenceCoverage(dp.reason, fields)
   const info = EVIDENCE_BY_REASON[dp.reason]
@@ -52,9 +54,18 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
   useInput((ch, key) => {
     if (step === 'done') return
     if (key.ctrl && ch === 'c') return finish(null)
+    if (step === 'discard') {
+      const c = ch.toLowerCase()
+      if (c === 'y') return finish(null)
+      if (c === 'n' || key.escape || key.return) return go(before)
+      return
+    }
     if (key.escape) {
       if (step === 'value') return go('key')
-      return finish(null)
+      // nothing entered yet: Esc just leaves; otherwise ask before throwing it away
+      if (empty) return finish(null)
+      setBefore(step)
+      return go('discard')
     }
     if (step !== 'preview') return
     const c = ch.toLowerCase()
@@ -102,6 +113,14 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
     setInput('')
   }
 
+  /** A paste ending in Enter ("value⏎") arrives as one chunk: submit it at the line break instead of waiting for a second Enter. */
+  const typed = (submit: (v: string) => void) => (v: string) => {
+    const i = v.search(/[\r\n]/)
+    if (i < 0) return setInput(v)
+    setInput(v.slice(0, i))
+    submit(v.slice(0, i))
+  }
+
   const due = dp.evidence_due_by ? `${dp.evidence_due_by.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z')} (${timeLeft(dp, now)})` : timeLeft(dp, now)
 
   return (
@@ -145,7 +164,7 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
             <Box>
               <Text color="cyan">Field key </Text>
               <Text dimColor>(1-{cov.checklist.length} picks from the checklist; Enter on empty goes on to files): </Text>
-              <TextInput value={input} onChange={setInput} onSubmit={onKey} />
+              <TextInput value={input} onChange={typed(onKey)} onSubmit={onKey} />
             </Box>
           </>
         ) : null}
@@ -153,14 +172,14 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
           <Box>
             <Text color="cyan">Value for {currentKey}</Text>
             <Text dimColor> (empty removes it; Esc goes back): </Text>
-            <TextInput value={input} onChange={setInput} onSubmit={onValue} />
+            <TextInput value={input} onChange={typed(onValue)} onSubmit={onValue} />
           </Box>
         ) : null}
         {step === 'file' ? (
           <Box>
             <Text color="cyan">File URL </Text>
             <Text dimColor>(https://...; Enter on empty goes on to the preview): </Text>
-            <TextInput value={input} onChange={setInput} onSubmit={onFile} />
+            <TextInput value={input} onChange={typed(onFile)} onSubmit={onFile} />
           </Box>
         ) : null}
         {step === 'preview' ? (
@@ -181,9 +200,14 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
             </Text>
           </Box>
         ) : null}
+        {step === 'discard' ? (
+          <Text>
+            <Text color="yellow">Discard the evidence you entered?</Text> y = discard and leave · n = keep editing
+          </Text>
+        ) : null}
         {step === 'done' ? <Text>{outcome === 'submitted' ? 'Submitting evidence…' : 'Canceled; nothing was submitted.'}</Text> : null}
         {error ? <Text color="red">{error}</Text> : null}
-        {step !== 'done' && step !== 'preview' ? <Text dimColor>Esc cancels{step === 'value' ? ' (here: back to the key)' : ''}.</Text> : null}
+        {step !== 'done' && step !== 'preview' && step !== 'discard' ? <Text dimColor>Esc cancels{step === 'value' ? ' (here: back to the key)' : empty ? '' : ' (it asks first)'}.</Text> : null}
       </Box>
     </Box>
   )

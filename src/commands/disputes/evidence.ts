@@ -52,7 +52,7 @@ export async function disputesEvidence(ctx: Context, flags: GwFlags<typeof Dispu
     }
     const dp = await actionable(client, id)
     const form = await runEvidenceForm({dispute: dp, now: await disputeNow(ctx, client)})
-    if (!form) throw new AbortedError('Canceled; no evidence was submitted.')
+    if (!form) throw new AbortedError('Canceled; no evidence was submitted.', undefined, {quiet: true})
     ev = form
   } else {
     ev = await evidenceFromFlags({fields: f.field, files: f.file, fromFile: f['from-file'], readStdin: () => ctx.readStdin()})
