@@ -102,7 +102,7 @@ export async function listen(ctx: Context, flags: GwFlags<typeof Listen>, args: 
     const retry = r.ok ? '' : r.retry_in_ms !== null ? c.yellow(` retry ${r.attempt + 1} in ${(r.retry_in_ms / 1000).toFixed(r.retry_in_ms < 1000 ? 2 : 0)}s`) : c.red(' gave up')
     const back = r.backfilled ? c.yellow(' (backfilled)') : ''
     const why = r.error_message ? c.dim(` ${r.error_message}`) : ''
-    const where = targets.length > 1 ? c.dim(` → ${new URL(r.url).pathname}`) : ''
+    const where = f['load-from-webhooks-api'] ? c.dim(` → ${new URL(r.url).pathname}`) : ''
     ctx.print(`${c.dim(time)}  ${r.type.padEnd(24)} ${r.event}  ${outcome} ${r.latency_ms}ms${why}${r.attempt > 1 ? c.dim(` attempt ${r.attempt}`) : ''}${retry}${back}${where}`)
   }
 
@@ -141,7 +141,7 @@ export async function listen(ctx: Context, flags: GwFlags<typeof Listen>, args: 
         if (!ready) {
           ready = true
           const resume = st.backfilled ? ` Backfilled ${plural(st.backfilled, 'event')} missed since the last run.` : ''
-          const where = targets.length > 1 ? `${targets.length} endpoints at ${url.origin}` : e.bold(url.toString())
+          const where = f['load-from-webhooks-api'] ? `${targets.length} ${targets.length === 1 ? 'endpoint' : 'endpoints'} at ${url.origin}` : e.bold(url.toString())
           say(`${e.green('Ready.')} Forwarding ${types ? e.bold(types) : 'all'} events to ${where}${st.mode === 'poll' ? ' (polling)' : ''}.${resume} Ctrl-C to stop.`)
         } else if (st.resumed) say(e.green(`✓ Reconnected${st.backfilled ? `; backfilled ${st.backfilled} missed ${st.backfilled === 1 ? 'event' : 'events'}` : ''}.`))
         break

@@ -272,6 +272,7 @@ export function createPipeline(deps: PipelineDeps) {
           }
           // the original response, byte for byte; a replayed error keeps the Request-Id its
           // body names, so header and error.request_id agree (decisions.md wire details)
+          if (logged) logged.replayed = true
           send(res, prior.status, prior.status >= 400 ? (storedRequestId(prior.body) ?? requestId) : requestId, prior.body, {
             'Idempotent-Replayed': 'true',
           })

@@ -37,6 +37,8 @@ interface Stored extends RequestLogEntry {
 export interface Tracked {
   account?: string
   livemode?: boolean
+  /** answered from a stored idempotent response */
+  replayed?: boolean
 }
 
 const HEARTBEAT_MS = 15_000
@@ -76,7 +78,7 @@ export class RequestLog {
         path: pathname,
         status: res.statusCode,
         latency_ms: Math.round(performance.now() - started),
-        idempotent_replayed: res.getHeader('Idempotent-Replayed') === 'true',
+        idempotent_replayed: who.replayed === true,
         livemode: who.livemode ?? false,
         created_at: at,
         account: who.account ?? null,
