@@ -43,9 +43,16 @@ function terminal() {
 }
 
 const tick = (ms = 60) => new Promise((r) => setTimeout(r, ms))
+/**
+ * One key (or string) at a time: waits until Ink has drawn a new frame for it, so keys never
+ * reach the form in one chunk on a loaded machine (a chunk of several keys reads as pasted text).
+ */
 async function type(t: ReturnType<typeof terminal>, text: string) {
+  const before = t.mark()
   t.stdin.write(text)
-  await tick()
+  const end = Date.now() + 2000
+  while (t.mark() === before && Date.now() < end) await tick(10)
+  await tick(10)
 }
 
 /** Waits until the screen shows `text` (the first render loads Ink and React). */
