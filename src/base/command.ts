@@ -4,13 +4,13 @@
 // --json, and turns errors into the documented exit codes without stack traces
 // (src/output/errors.ts). A command's body is a plain function of the Context and its flags.
 import {Command, Flags, type Interfaces} from '@oclif/core'
-import {exitCodeFor, GwError} from './exit-codes.js'
+import {GwError} from '../errors.js'
 import {fillFlagEnv, flagsForParse, installFlagEnv, listsFromEnv} from './flag-env.js'
 import {Context, testHooks} from './context.js'
 import type {FlagInputs} from '../config/resolve.js'
-import {errorJson, formatError, type ErrorContext} from '../output/errors.js'
+import type {ErrorContext} from '../output/errors.js'
 
-export {ExitCode, GwError, UsageError, AuthError, AbortedError, exitCodeFor} from './exit-codes.js'
+export {ExitCode, GwError, UsageError, AuthError, AbortedError} from '../errors.js'
 export {Context, testHooks} from './context.js'
 
 export const globalFlags = {
@@ -105,6 +105,8 @@ export abstract class GwCommand<T extends typeof Command> extends Command {
   }
 
   override async catch(err: Error & {exitCode?: number}): Promise<void> {
+    // loaded only when something failed: start-up stays lean
+    const {errorJson, exitCodeFor, formatError} = await import('../output/errors.js')
     const code = exitCodeFor(err)
     const out = this.ctx.out
     const ec = this.errorContext()

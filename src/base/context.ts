@@ -15,10 +15,9 @@ import {ConfigStore} from '../config/store.js'
 import {AbortedError, AuthError, UsageError} from '../errors.js'
 import {readLocalEngineInfo} from '../local-engine.js'
 import type {Painter} from '../output/color.js'
-import {showList, type ListOptions} from '../output/list.js'
+import type {ListOptions} from '../output/list.js'
 import {Renderer, type IO} from '../output/renderer.js'
 import type {Columns} from '../output/table.js'
-import {promptHidden, promptLine, readStdin} from './io.js'
 
 /** Test seams: an undici dispatcher (MockAgent), a fast sleep, scripted prompts. */
 export interface Seams {
@@ -122,7 +121,8 @@ export class Context {
     return this.out.table(items, cols)
   }
 
-  list<I extends {id: string}>(opts: ListOptions<I>) {
+  async list<I extends {id: string}>(opts: ListOptions<I>) {
+    const {showList} = await import('../output/list.js')
     return showList(this.out, opts)
   }
 
@@ -138,12 +138,14 @@ export class Context {
 
   async prompt(question: string, opts: {hidden: boolean}): Promise<string> {
     if (this.seams.prompt) return this.seams.prompt(question, opts)
+    const {promptHidden, promptLine} = await import('./io.js')
     return opts.hidden ? promptHidden(question) : promptLine(question)
   }
 
   /** All of stdin (`--api-key -`, `--from-file -`, `--payload-file -`). */
-  readStdin(): Promise<string> {
+  async readStdin(): Promise<string> {
     if (this.seams.stdin) return this.seams.stdin()
+    const {readStdin} = await import('./io.js')
     return readStdin(this.io.stdin)
   }
 
@@ -177,6 +179,7 @@ export class Context {
   private async secretFromStdin(): Promise<string> {
     if (this.seams.stdin) return this.seams.stdin()
     if (this.io.stdin.isTTY) return this.prompt('API key: ', {hidden: true})
+    const {readStdin} = await import('./io.js')
     return readStdin(this.io.stdin)
   }
 

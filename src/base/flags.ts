@@ -4,7 +4,7 @@ import {PAYMENT_STATUSES} from '../api/types.js'
 import {currencyExponent, isKnownCurrency} from '../output/money.js'
 import {METHOD_CODES, PAYMENT_METHODS} from '../api/catalog.js'
 import {closest} from '../suggest.js'
-import {UsageError} from './exit-codes.js'
+import {UsageError} from '../errors.js'
 import {parseMinorUnits, parseTimestamp} from './parse.js'
 
 /** --currency as typed on the command line (or GW_CURRENCY), for hints that fit it. */

@@ -1,6 +1,6 @@
 // Parsers for flag values. Each throws a UsageError that names the flag and shows the fix.
 import {createHash, randomBytes} from 'node:crypto'
-import {UsageError} from './exit-codes.js'
+import {UsageError} from '../errors.js'
 
 /** `--metadata k=v` (repeatable) -> {k: v} */
 export function parseMetadata(values: string[] | undefined, flag = '--metadata'): Record<string, string> | undefined {

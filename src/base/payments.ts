@@ -4,8 +4,6 @@ import type {Payment, PaymentStatus} from '../api/types.js'
 import {renderPayment} from '../output/detail.js'
 import type {Context} from './context.js'
 import {GwError} from '../errors.js'
-import {openUrl} from './io.js'
-import {bareSecondsNotice, parseDuration} from './parse.js'
 
 /** Statuses where --wait stops: final ones, and the two that wait for the merchant. */
 export const WAIT_DONE: ReadonlySet<PaymentStatus> = new Set(['succeeded', 'failed', 'canceled', 'requires_capture', 'requires_confirmation'])
@@ -42,6 +40,8 @@ export async function followPayment(
   opts: {open?: boolean; wait?: boolean; timeout?: string},
 ): Promise<Payment> {
   const url = initial.status === 'requires_action' ? initial.next_action?.url : undefined
+  // loaded only when following a payment: `gw payments get` stays lean
+  const [{openUrl}, {bareSecondsNotice, parseDuration}] = await Promise.all([import('./io.js'), import('./parse.js')])
   if (opts.open && url) {
     const opened = await openUrl(url)
     ctx.notice(opened ? `Opened ${url}` : `Could not open a browser; open this URL yourself: ${url}`)
