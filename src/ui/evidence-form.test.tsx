@@ -55,6 +55,16 @@ async function type(t: ReturnType<typeof terminal>, text: string) {
   await tick(10)
 }
 
+/**
+ * Input is live: Ink subscribes a new prompt's input after drawing it, so a paste sent the very
+ * instant a prompt appears can arrive before anyone listens (a person cannot be that fast).
+ * A key in and a key out, each waited for, settle it.
+ */
+async function live(t: ReturnType<typeof terminal>) {
+  await type(t, 'x')
+  await type(t, '\u007f')
+}
+
 /** Waits until the screen shows `text` (the first render loads Ink and React). */
 async function until(t: ReturnType<typeof terminal>, text: string, ms = 10_000) {
   const end = Date.now() + ms
@@ -187,13 +197,19 @@ describe('evidence form', () => {
     const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
     open = {t, result}
     await until(t, 'Field key')
+    await live(t)
     t.stdin.write('tracking_number\r') // one chunk, as a terminal delivers a paste
     await until(t, 'Value for tracking_number')
+    expect(t.screen()).toContain('Value for tracking_number')
+    await live(t)
     t.stdin.write('1Z999AA10123456784\r')
     await until(t, '[x] tracking_number')
+    expect(t.screen()).toContain('[x] tracking_number')
     expect(t.screen()).toContain('tracking_number = 1Z999AA10123456784')
+    await live(t)
     t.stdin.write('\r')
     await until(t, 'File URL')
+    await live(t)
     t.stdin.write('https://shop.example/pod.pdf\r')
     await until(t, 'https://shop.example/pod.pdf')
     t.stdin.write('\r')
@@ -207,8 +223,10 @@ describe('evidence form', () => {
     const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
     open = {t, result}
     await until(t, 'Field key')
+    await live(t)
     t.stdin.write('tracking_number\r')
     await until(t, 'Value for tracking_number')
+    await live(t)
     t.stdin.write('1Z999\r')
     await until(t, '[x] tracking_number')
     t.stdin.write('\u001B')

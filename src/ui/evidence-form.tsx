@@ -4,7 +4,7 @@
 // on "y". Imported only through ./evidence.ts (behind the render gate).
 import {Box, render, Text, useApp, useInput} from 'ink'
 import TextInput from 'ink-text-input'
-import {useState} from 'react'
+import {useEffect, useState} from 'react'
 import type {Dispute} from '../api/types.js'
 import {EVIDENCE_BY_REASON, isHttpsUrl} from '../api/dispute-evidence.js'
 import {evidenceCoverage, timeLeft} from '../output/disputes.js'
@@ -42,8 +42,13 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
     setError(null)
     setStep('done')
     onDone(result)
-    setTimeout(() => exit(), 0)
   }
+
+  // leave only once the last frame ("Submitting…" / "Canceled…") is committed, so it is what
+  // stays on screen even when the machine is slow to render
+  useEffect(() => {
+    if (step === 'done') exit()
+  }, [step, exit])
 
   const go = (next: Step) => {
     setError(null)

@@ -132,7 +132,7 @@ export function parseInstrument(
   if (cvc !== undefined) {
     const len = card.brand === 'amex' ? 4 : 3
     if (!new RegExp(`^\\d{${len}}$`).test(cvc))
-      throw invalid(`${prefix}card.cvc`, `${prefix}card.cvc must be ${len} digits for a ${card.brand} card.`, 'cvc_invalid')
+      throw invalid(`${prefix}card.cvc`, `${prefix}card.cvc must be ${len} digits for ${/^[aeiou]/.test(card.brand) ? "an" : "a"} ${card.brand} card.`, 'cvc_invalid')
   }
   const address = (data.billing_details?.address ?? {}) as {postal_code?: string; country?: string}
   return {
