@@ -3,6 +3,7 @@ import {PassThrough} from 'node:stream'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {Dispute} from '../api/types.js'
 import {canOpenEvidenceForm, runEvidenceForm} from './evidence.js'
+import {escapeAction, pastedLine} from './evidence-input.js'
 
 const NOW = new Date('2025-03-01T00:00:00Z')
 
@@ -191,65 +192,24 @@ describe('evidence form', () => {
       expect(t.screen()).toContain('Canceled; nothing was submitted.')
     }
   })
+})
 
-  it('a pasted "value⏎" is taken with its own Enter (issue 14, defect 10)', async () => {
-    const t = terminal()
-    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
-    open = {t, result}
-    await until(t, 'Field key')
-    await live(t)
-    t.stdin.write('tracking_number\r') // one chunk, as a terminal delivers a paste
-    await until(t, 'Value for tracking_number')
-    expect(t.screen()).toContain('Value for tracking_number')
-    await live(t)
-    t.stdin.write('1Z999AA10123456784\r')
-    await until(t, '[x] tracking_number')
-    expect(t.screen()).toContain('[x] tracking_number')
-    expect(t.screen()).toContain('tracking_number = 1Z999AA10123456784')
-    await live(t)
-    t.stdin.write('\r')
-    await until(t, 'File URL')
-    await live(t)
-    t.stdin.write('https://shop.example/pod.pdf\r')
-    await until(t, 'https://shop.example/pod.pdf')
-    t.stdin.write('\r')
-    await until(t, 'Submit this evidence?')
-    t.stdin.write('y')
-    expect(await result).toEqual({fields: {tracking_number: '1Z999AA10123456784'}, files: ['https://shop.example/pod.pdf']})
+describe('evidence form input rules (issue 14, defect 10)', () => {
+  it('a pasted "value⏎" is submitted at its line break: one Enter, not two', () => {
+    expect(pastedLine('1Z999AA10123456784\r')).toBe('1Z999AA10123456784')
+    expect(pastedLine('Emails of 3 May\n')).toBe('Emails of 3 May')
+    expect(pastedLine('first line\r\nsecond')).toBe('first line')
+    expect(pastedLine('still typing')).toBeUndefined()
   })
 
-  it('Esc after something was entered asks first: n keeps editing, y discards once (issue 14, defect 10)', async () => {
-    const t = terminal()
-    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
-    open = {t, result}
-    await until(t, 'Field key')
-    await live(t)
-    t.stdin.write('tracking_number\r')
-    await until(t, 'Value for tracking_number')
-    await live(t)
-    t.stdin.write('1Z999\r')
-    await until(t, '[x] tracking_number')
-    t.stdin.write('\u001B')
-    await until(t, 'Discard the evidence you entered?')
-    t.stdin.write('n')
-    const m = t.mark()
-    await until(t, 'Field key')
-    // still there: the form kept the field
-    let settled = false
-    void result.then(() => (settled = true))
-    await tick(100)
-    expect(settled).toBe(false)
-    expect(t.screen()).toContain('tracking_number = 1Z999')
-    t.stdin.write('\u001B')
-    await new Promise<void>(async (r) => {
-      const end = Date.now() + 10_000
-      while (!t.since(m).includes('Discard the evidence you entered?') && Date.now() < end) await tick(25)
-      r()
-    })
-    t.stdin.write('y')
-    expect(await result).toBeNull()
-    await until(t, 'Canceled; nothing was submitted.', 5000)
-    expect(t.screen().match(/Canceled; nothing was submitted\./g)?.length).toBeGreaterThanOrEqual(1)
+  it('Esc: back from a value, leave an empty form, ask before throwing entered evidence away', () => {
+    expect(escapeAction('value', false)).toBe('back')
+    expect(escapeAction('key', true)).toBe('cancel')
+    expect(escapeAction('file', true)).toBe('cancel')
+    expect(escapeAction('key', false)).toBe('ask')
+    expect(escapeAction('file', false)).toBe('ask')
+    expect(escapeAction('preview', false)).toBe('ask')
+    expect(escapeAction('discard', false)).toBe('keep')
   })
 })
 

@@ -9,9 +9,10 @@ import type {Dispute} from '../api/types.js'
 import {EVIDENCE_BY_REASON, isHttpsUrl} from '../api/dispute-evidence.js'
 import {evidenceCoverage, timeLeft} from '../output/disputes.js'
 import type {EvidenceParams} from '../client/params.js'
+import {escapeAction, pastedLine, type FormStep} from './evidence-input.js'
 import {formatMoney} from '../output/money.js'
 
-type Step = 'key' | 'value' | 'file' | 'preview' | 'discard' | 'done'
+type Step = FormStep
 
 export interface EvidenceFormProps {
   dispute: Dispute
@@ -66,9 +67,10 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
       return
     }
     if (key.escape) {
-      if (step === 'value') return go('key')
       // nothing entered yet: Esc just leaves; otherwise ask before throwing it away
-      if (empty) return finish(null)
+      const act = escapeAction(step, empty)
+      if (act === 'back') return go('key')
+      if (act === 'cancel') return finish(null)
       setBefore(step)
       return go('discard')
     }
@@ -120,10 +122,10 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
 
   /** A paste ending in Enter ("value⏎") arrives as one chunk: submit it at the line break instead of waiting for a second Enter. */
   const typed = (submit: (v: string) => void) => (v: string) => {
-    const i = v.search(/[\r\n]/)
-    if (i < 0) return setInput(v)
-    setInput(v.slice(0, i))
-    submit(v.slice(0, i))
+    const line = pastedLine(v)
+    if (line === undefined) return setInput(v)
+    setInput(line)
+    submit(line)
   }
 
   const due = dp.evidence_due_by ? `${dp.evidence_due_by.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z')} (${timeLeft(dp, now)})` : timeLeft(dp, now)
