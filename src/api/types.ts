@@ -232,7 +232,7 @@ export interface TestClock {
   object: 'test_clock'
   now: string
   offset_seconds: number
-  /** POST /test_helpers/clock/advance only: what the advance set off, by event type, plus payout.created, payout.paid and webhook.delivery_attempt (docs/api.md) */
+  /** POST /test_helpers/clock/advance only: what the advance set off: events by type, plus payout.created and payout.paid (docs/api.md) */
   fired?: Record<string, number>
 }
 
