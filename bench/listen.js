@@ -59,7 +59,8 @@ function receiver() {
 }
 
 function startListen(cliEnv, port) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'listen', '--forward-to', `127.0.0.1:${port}/hook`, '--json'], {cwd: ROOT, env: cliEnv, stdio: ['ignore', 'ignore', 'pipe']})
+  const pre = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=listen-${Date.now()}.cpuprofile`] : []
+  const child = spawn(process.execPath, [...pre, join(ROOT, 'bin/run.js'), 'listen', '--forward-to', `127.0.0.1:${port}/hook`, '--json'], {cwd: ROOT, env: cliEnv, stdio: ['ignore', 'ignore', 'pipe']})
   const ready = new Promise((resolve, reject) => {
     const rl = createInterface({input: child.stderr})
     rl.on('line', (l) => {
@@ -126,8 +127,12 @@ export async function listenBench() {
     l = startListen(cliEnv, rx.port)
     await rx.until(() => rx.arrivals.size >= backlog, 120_000)
     const backlogMs = performance.now() - t0
-    const backlogRate = rx.arrivals.size / (backlogMs / 1000)
     const got = rx.arrivals.size
+    // forwarding rate: first to last arrival (listen's own start-up, node + oclif + login, is reported apart)
+    const times = [...rx.arrivals.values()].map((a) => a.at).sort((a, b) => a - b)
+    const spanMs = Math.max(1, times[times.length - 1] - times[0])
+    const backlogRate = (got - 1) / (spanMs / 1000)
+    const firstMs = times[0] - (Date.now() - (performance.now() - t0))
 
     // (2) burst: live events while 16 clients create payments
     const before = new Set(rx.arrivals.keys())
@@ -145,7 +150,7 @@ export async function listenBench() {
     lags.sort((a, b) => a - b)
     await l.stop()
     return {
-      backlog: {events: got, expected: backlog, ms: backlogMs, rate: backlogRate},
+      backlog: {events: got, expected: backlog, ms: backlogMs, rate: backlogRate, spanMs, firstMs, wallRate: got / (backlogMs / 1000)},
       burst: {
         payments: made.made,
         createRate: made.made / (made.elapsed / 1000),
@@ -168,7 +173,10 @@ export function printListen(r) {
   const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a')
   const met = (ok) => (ok ? 'met' : 'MISSED')
   console.log('gw listen (engine and gw listen in child processes, receiver in this process)')
-  console.log(`  backlog: ${f0(r.backlog.events)} of ${f0(r.backlog.expected)} events forwarded in ${(r.backlog.ms / 1000).toFixed(2)} s = ${f0(r.backlog.rate)} events/s   target >= 2,000: ${met(r.backlog.rate >= 2000)}`)
+  console.log(
+    `  backlog: ${f0(r.backlog.events)} of ${f0(r.backlog.expected)} events forwarded at ${f0(r.backlog.rate)} events/s (first to last arrival, ${(r.backlog.spanMs / 1000).toFixed(2)} s)   target >= 2,000: ${met(r.backlog.rate >= 2000)}`,
+  )
+  console.log(`           first event ${f0(r.backlog.firstMs)} ms after listen was started (its start-up); ${f0(r.backlog.wallRate)} events/s counting that`)
   console.log(
     `  burst (${CLIENTS} clients, ${f0(r.burst.createRate)} creates/s for ${BURST_MS / 1000} s): ${f0(r.burst.events)} of ${f0(r.burst.expected)} events at ${f0(r.burst.rate)} events/s; lag p50 ${f0(r.burst.p50)} ms, p99 ${f0(r.burst.p99)} ms, max ${f0(r.burst.max)} ms   target p99 <= 100 ms: ${met(r.burst.p99 <= 100)}`,
   )

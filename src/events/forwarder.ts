@@ -172,9 +172,12 @@ export class Forwarder {
     return this.o.concurrency ?? 32
   }
 
+  /** events pushed and not finished (a counter: this is read on every delivery) */
+  private unfinished = 0
+
   /** Events waiting, held or in flight. */
   get pending(): number {
-    return this.order.length - this.order.filter((s) => s.done).length
+    return this.unfinished
   }
 
   /** Events held while the target is down. */
@@ -186,6 +189,7 @@ export class Forwarder {
   push(fe: FeedEvent): void {
     const item: Item = {fe, seq: this.seq++, attempt: 0, answered: 0, done: false}
     this.order.push(item)
+    this.unfinished++
     if (this.down) this.hold(item)
     else {
       this.queue.push(item)
@@ -224,10 +228,14 @@ export class Forwarder {
   }
 
   private finish(item: Item) {
+    if (item.done) return
     item.done = true
+    this.unfinished--
     this.o.onDone?.(item.fe.event.id)
     let last: string | undefined
-    while (this.order.length && this.order[0]!.done) last = this.order.shift()!.fe.event.id
+    let head = 0
+    while (head < this.order.length && this.order[head]!.done) last = this.order[head++]!.fe.event.id
+    if (head) this.order.splice(0, head)
     if (last && !this.o.signal.aborted) this.o.onCursor?.(last)
     if (this.pending === 0) for (const w of this.idleWaiters.splice(0)) w()
   }
