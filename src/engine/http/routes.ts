@@ -61,6 +61,8 @@ export function routes(app: App): {router: Router; streams: EventStreams; reques
   r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await payments.listPayments(core, {...q(ctx), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})))
     .post('/payments', 'createPayment', async (ctx, u) => paymentResult(await payments.createPayment(u, ctx.input.body), 201))
     .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await payments.loadPayment(core.store, ctx.params.id!)).p))
+    .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await payments.paymentRouting(core, ctx.params.id!)))
+    .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await payments.simulateRouting(core, ctx.input.query as unknown as payments.SimulateRouting)))
     .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) => paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body), 200))
     .post('/payments/:id/capture', 'capturePayment', async (ctx, u) => ok(await payments.capturePayment(u, ctx.params.id!, ctx.input.body)))
     .post('/payments/:id/increment_authorization', 'incrementAuthorization', async (ctx, u) => ok(await payments.incrementAuthorization(u, ctx.params.id!, ctx.input.body)))
