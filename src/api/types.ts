@@ -232,6 +232,8 @@ export interface TestClock {
   object: 'test_clock'
   now: string
   offset_seconds: number
+  /** POST /test_helpers/clock/advance only: what the advance set off: events by type, plus payout.created and payout.paid (docs/api.md) */
+  fired?: Record<string, number>
 }
 
 /** decisions.md: GET /balance */

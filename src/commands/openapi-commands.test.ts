@@ -70,6 +70,8 @@ export const COMMAND_OF_OPERATION: Record<string, {command: string; argv: string
   testSetProviderHealth: {command: 'providers:health', argv: ['prov_atlas', '--status', 'degraded']},
   testGetClock: {command: 'clock:get', argv: []},
   testAdvanceClock: {command: 'clock:advance', argv: ['1h']},
+  listRequestLogs: {command: 'logs:tail', argv: ['--last', '5']},
+  streamRequestLogs: {command: 'logs:tail', argv: []},
 }
 
 /** Operations that have no command yet (the CLI's owner adds them); keep this list short and explicit. */

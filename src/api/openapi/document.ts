@@ -55,6 +55,12 @@ const typeFilter = q(
   'An event type, a prefix ending in `.*`, or several separated by commas.',
 )
 
+const requestLogFilters = [
+  q('status', {type: 'string', pattern: '^([1-5](xx|[0-9]{2}))(,[1-5](xx|[0-9]{2}))*$', 'x-hint': 'an HTTP status or class such as 404, 4xx, or 4xx,5xx', examples: ['4xx', '404', '4xx,5xx']}, 'Only these statuses: a status, a class (4xx), or a comma list.'),
+  q('method', {type: 'string', pattern: '^(GET|POST|DELETE)(,(GET|POST|DELETE))*$', 'x-hint': 'GET, POST or DELETE (comma list allowed)', examples: ['POST']}, 'Only these methods.'),
+  q('path', {type: 'string', pattern: '^/', 'x-hint': 'a path prefix such as /payments', examples: ['/payments']}, 'Only paths starting with this prefix (with or without /v1).'),
+]
+
 const idPath = (prefix: string, what: string): Param => ({
   name: 'id',
   schema: {type: 'string', pattern: `^${prefix}_[0-9A-Za-z]+$`},
@@ -213,6 +219,12 @@ const OPS: OpSpec[] = [
   {id: 'testGetClock', method: 'get', path: '/test_helpers/clock', tag: 'Test helpers', summary: 'Read the engine clock', testHelper: true, response: 'TestClock', responseDescription: 'The engine clock.'},
   {id: 'testAdvanceClock', method: 'post', path: '/test_helpers/clock/advance', tag: 'Test helpers', summary: 'Advance the engine clock', body: 'TestClockAdvance', bodyRequired: true, testHelper: true,
     description: 'Moves the engine clock forward and runs every job that became due, in due order.', response: 'TestClock', responseDescription: 'The engine clock after the advance.'},
+  // ---- the request log
+  {id: 'listRequestLogs', method: 'get', path: '/request_logs', tag: 'Request log', summary: "List the engine's recent API requests", list: true, query: requestLogFilters,
+    description: 'The last 1,000 API requests the engine answered (in memory), newest first; requests to the request log itself are not logged.', response: 'RequestLogList', responseDescription: 'A page of requests, newest first.'},
+  {id: 'streamRequestLogs', method: 'get', path: '/request_logs/stream', tag: 'Request log', summary: 'Stream API requests (Server-Sent Events)', query: requestLogFilters,
+    description: 'New entries of the request log as Server-Sent Events (`id:` = the request id, `event: request_log`, `data:` = the entry JSON), a heartbeat comment every 15 s.',
+    response: {'text/event-stream': {schema: {type: 'string', description: 'An SSE stream: `id: req_...`, `event: request_log`, `data: <RequestLog JSON>`.'}}}, responseDescription: 'The request stream; stays open.'},
   // ---- the contract itself
   {id: 'getOpenApiDocument', method: 'get', path: '/openapi.json', tag: 'Meta', summary: 'This OpenAPI document', public: true,
     description: 'Served without authentication (and not rate limited): the contract is public, and tools fetch it before they hold a key.',
@@ -234,6 +246,7 @@ const TAGS: Record<string, string> = {
   Balance: 'Available and pending balance per currency.',
   Settlement: 'Settlement reports and payouts.',
   'Test helpers': 'Stand-ins for the customer, the operator and the card network (test keys only).',
+  'Request log': "The engine's recent API requests, for operators (gw logs tail).",
   Meta: 'The contract itself.',
 }
 

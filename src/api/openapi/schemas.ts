@@ -401,7 +401,33 @@ export function responseSchemas(): Record<string, Schema> {
         }),
       },
     }),
-    TestClock: obj({object: {type: 'string', const: 'test_clock'}, now: dateTime(), offset_seconds: {type: 'integer', minimum: 0}}),
+    TestClock: obj(
+      {
+        object: {type: 'string', const: 'test_clock'},
+        now: dateTime(),
+        offset_seconds: {type: 'integer', minimum: 0},
+        fired: {
+          type: 'object',
+          description: 'Advance only: what it set off — events the clock caused, by type, plus payout.created and payout.paid (docs/api.md).',
+          additionalProperties: {type: 'integer', minimum: 1},
+        },
+      },
+      {optional: ['fired']},
+    ),
+    RequestLog: obj(
+      {
+        id: str({pattern: '^req_[0-9A-Za-z]+$', description: "The request's id (its Request-Id); also the cursor."}),
+        object: {type: 'string', const: 'request_log'},
+        method: {type: 'string', enum: ['GET', 'POST', 'DELETE', 'HEAD', 'PUT', 'PATCH', 'OPTIONS']},
+        path: str({pattern: '^/v1', description: 'The path as requested, without the query string.'}),
+        status: {type: 'integer', minimum: 100, maximum: 599},
+        latency_ms: {type: 'integer', minimum: 0},
+        idempotent_replayed: {type: 'boolean', description: 'A POST answered from the stored response of its Idempotency-Key.'},
+        livemode,
+        created_at: dateTime(),
+      },
+      {description: 'One API request the engine answered (the request log behind `gw logs tail`).'},
+    ),
     BalanceAmount: obj({amount: minor('Signed amount.'), currency: ref('Currency')}),
     Balance: obj({
       object: {type: 'string', const: 'balance'},
@@ -506,7 +532,7 @@ export function responseSchemas(): Record<string, Schema> {
       {optional: ['param', 'payment']},
     ),
     Error: obj({error: ref('ErrorDetail')}, {description: 'The error envelope (spec §7).'}),
-    ...listSchemas(['Payment', 'Customer', 'PaymentMethod', 'Refund', 'Dispute', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'Provider', 'Merchant', 'RoutingRule', 'SettlementReport', 'Payout']),
+    ...listSchemas(['Payment', 'Customer', 'PaymentMethod', 'Refund', 'Dispute', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'Provider', 'Merchant', 'RoutingRule', 'SettlementReport', 'Payout', 'RequestLog']),
   }
 }
 

@@ -130,7 +130,7 @@ export function parseInstrument(
   const cvc = data.card.cvc
   if (cvc !== undefined) {
     const len = card.brand === 'amex' ? 4 : 3
-    if (!new RegExp(`^\\d{${len}}$`).test(cvc)) throw invalid(`${prefix}card.cvc`, `${prefix}card.cvc must be ${len} digits for a ${card.brand} card.`, 'cvc_invalid')
+    if (!new RegExp(`^\\d{${len}}$`).test(cvc)) throw invalid(`${prefix}card.cvc`, `${prefix}card.cvc must be ${len} digits for ${/^[aeiou]/.test(card.brand) ? "an" : "a"} ${card.brand} card.`, 'cvc_invalid')
   }
   const address = data.billing_details?.address ?? {}
   return {

@@ -22,6 +22,7 @@ import {reportCsv} from '../domain/settlement.js'
 import type {ListPage} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import {EventStreams} from './event-stream.js'
+import {RequestLog} from './request-log.js'
 import {Router, type HandlerResult, type RequestCtx} from './router.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -52,7 +53,7 @@ function paymentResult(out: payments.PaymentOutcome, status: number): HandlerRes
   return ok(out.payment, status)
 }
 
-export function routes(app: App): {router: Router; streams: EventStreams} {
+export function routes(app: App): {router: Router; streams: EventStreams; requestLog: RequestLog} {
   const core = app.core
   const r = new Router()
   const streams = new EventStreams(app)
@@ -185,8 +186,12 @@ export function routes(app: App): {router: Router; streams: EventStreams} {
     })
     .post('/test_helpers/clock/advance', 'testAdvanceClock', async (ctx) => {
       testMode(ctx)
-      return ok((await advanceClock(core, ctx.input.body.seconds)).clock)
+      const {clock, fired} = await advanceClock(core, ctx.input.body.seconds)
+      return ok({...clock, fired})
     })
 
-  return {router: r, streams}
+  // the API request log (GET /request_logs, /request_logs/stream): the pipeline feeds it
+  const requestLog = new RequestLog(core.clock)
+  requestLog.install(r)
+  return {router: r, streams, requestLog}
 }
