@@ -7,6 +7,9 @@ import {Agent, request} from 'undici'
 import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, closedLoopFleet, merge, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
 import {extractTemplate, seed} from './seed.js'
 import {printStartup, startupBench} from './startup.js'
+import {listenBench, printListen} from './listen.js'
+import {measureStorage, runSoak} from './soak.js'
+import {reconcileBench} from './reconcile.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
 const env = (name, dflt) => (process.env[name] !== undefined ? Number(process.env[name]) : dflt)
@@ -16,7 +19,8 @@ const CONNECTIONS = env('BENCH_CONNECTIONS', 32)
 const RATE = env('BENCH_RATE', 1000)
 const SMALL = env('BENCH_SEED_SMALL', 10_000)
 const LARGE = env('BENCH_SEED_LARGE', 1_000_000)
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,pg').split(','))
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,soak,storage,reconcile,listen,pg,startup').split(','))
+const SOAK_MS = env('BENCH_SOAK_MS', 180_000)
 /** open-loop rate of the PostgreSQL part */
 const PG_RATE = env('BENCH_PG_RATE', 500)
 /** closed-loop windows alternate between the compared targets, so drifting machine load hits both alike */
@@ -149,6 +153,37 @@ async function main() {
       log()
     }
 
+    // ---------------------------------------------------------------- reconcile (issue 15)
+    if (ONLY.has('reconcile')) {
+      gc()
+      const r = await reconcileBench()
+      log(`(reconcile) ${f0(r.orders)}-line orders file against ${f0(r.settled)} settlement lines: ${f1(r.ms / 1000)} s = ${f0(r.linesPerSec)} lines/s; heap retained ${f1(r.retainedMiB)} MiB (bounded: the join runs in a temporary SQLite file)`)
+      log()
+    }
+
+    // ---------------------------------------------------------------- storage (issue 11)
+    if (ONLY.has('storage')) {
+      const st = await measureStorage({payments: 10_000})
+      results.storage = st
+      log(`(storage) ${f0(st.payments)} card payments, one webhook endpoint: data dir ${f1(st.bytes / 1048576)} MiB = ${f0(st.bytesPerPayment)} bytes per payment   (7,389 before the reshape on this machine)`)
+      log()
+    }
+
+    // ---------------------------------------------------------------- soak (issue 11)
+    if (ONLY.has('soak')) {
+      gc()
+      log(`(soak) ${SOAK_MS / 1000}s of closed-loop POST /payments (every 10th a refund) on ${CONNECTIONS} connections; endpoints: one answers 204, one 500; clock advanced 60 s every 20 s`)
+      const s = await runSoak({durationMs: SOAK_MS, connections: CONNECTIONS, onProgress: () => {}})
+      results.soak = s
+      log(`(soak) creates ${f0(s.createsPerSec)}/s, deliveries to the healthy endpoint ${f0(s.deliveriesPerSec)}/s (ratio ${f2(s.deliveriesPerSec / s.createsPerSec)}), to the failing one ${f0(s.failingPerSec)}/s; ${f0(s.creates)} payments, ${f0(s.refunds)} refunds, ${s.errors} errors`)
+      log(`(soak) every payment.succeeded at the healthy endpoint ${Number.isFinite(s.drainMs) ? `${f2(s.drainMs / 1000)} s` : `NOT within the limit (${s.missing} missing)`} after the load   target <= 10 s: ${verdict(s.drainMs <= 10_000)}`)
+      log(`(soak) clock advance under load: slowest ${f0(s.advanceP100)} ms of ${s.advances.length} (${s.advanceFailures} failed)   target: a few seconds: ${verdict(s.advanceP100 <= 5000 && s.advanceFailures === 0)}`)
+      log(`(soak) refunds pending after advancing 31 min: ${s.refundsStillPending} (the advance took ${f0(s.refundAdvanceMs)} ms)`)
+      log(`(soak) RSS ${f0(s.rssStartMiB)} -> peak ${f0(s.rssPeakMiB)} -> ${f0(s.rssEndMiB)} MiB; slope after the first minute ${f1(s.rssSlopeMiBPerMin)} MiB/min   target < 2: ${verdict(s.rssSlopeMiBPerMin < 2)}`)
+      log(`(soak) SIGTERM with the failing endpoint's backlog due: exit ${s.exitCode} after ${f0(s.sigtermMs)} ms   target <= 10 s: ${verdict(s.exitCode === 0 && s.sigtermMs <= 10_000)}`)
+      log(`(soak) data dir ${f1(s.dataDirBytes / 1048576)} MiB = ${f0(s.bytesPerPayment)} bytes per payment (two endpoints, refunds, retries included)`)
+      log()
+    }
     // ---------------------------------------------------------------- (pg)
     if (ONLY.has('pg')) await pgPart(root, results, sink)
   } finally {
@@ -156,8 +191,14 @@ async function main() {
   }
   for (const s of sink) log(`warning: ${s}`)
 
+  if (ONLY.has('listen')) {
+    results.listen = await listenBench()
+    printListen(results.listen)
+    log()
+  }
+
   let startup
-  if (process.env.BENCH_SKIP_STARTUP !== '1') {
+  if (process.env.BENCH_SKIP_STARTUP !== '1' && ONLY.has('startup')) {
     startup = await startupBench()
     printStartup(startup)
     log()
@@ -170,6 +211,8 @@ async function main() {
   if (results.open) log(`  p99 at ${f0(RATE)} req/s open loop: ${f2(results.open.p99)} ms (target <= 15 ms: ${verdict(results.open.p99 <= 15)})`)
   if (results.scale !== undefined)
     log(`  create rate: ${f0(results.small.rps)} req/s with ${f0(SMALL)} stored, ${f0(results.large.rps)} req/s with ${f0(LARGE)} stored = ${f2(results.scale)} (target >= 0.85: ${verdict(results.scale >= 0.85)})`)
+  if (results.listen)
+    log(`  gw listen: backlog ${f0(results.listen.backlog.rate)} events/s (target >= 2,000), burst lag p50 ${f0(results.listen.burst.p50)} ms / p99 ${f0(results.listen.burst.p99)} ms (target p99 <= 100 ms)`)
   if (results.pg1) {
     log(`  postgres: ${f0(results.pg1.rps)} req/s with 1 instance, ${f0(results.pg3.rps)} req/s with 3 (${f2(results.pgScale)}x, target >= 1: ${verdict(results.pgScale >= 1)}); ${f2(results.pgRatio)}x SQLite's ${f0(results.pgSqlite.rps)} req/s in this run`)
     log(`  postgres p99 at ${f0(PG_RATE)} req/s open loop: ${f2(results.pgOpen.p99)} ms with 1 instance (target <= 50 ms: ${verdict(results.pgOpen.p99 <= 50)}), ${f2(results.pgOpen3.p99)} ms with 3`)
@@ -193,7 +236,7 @@ async function pgPart(root, results, sink) {
     log(`(pg) PostgreSQL ${(await cluster.sql('SHOW server_version')).trim()} on 127.0.0.1 (throwaway cluster, fsync ${DURABILITY === 'full' ? 'on' : 'off'}), engines as child processes`)
     const fleet = async (name, n, store) => {
       const es = []
-      for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `${name}-${i}`), {label: `${name}-${i}`, store}))
+      for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `${name}-${i}`), {label: `${name}-${i}`, args: store ? ["--store", store] : []}))
       return es
     }
     const stop = async (es) => {

@@ -149,7 +149,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const keys = new KeyRing()
   keys.add(secretKey, 'acct_local')
   const rate = opts.rateLimit ?? 100
-  const {router, streams} = routes(app)
+  const {router, streams, requestLog} = routes(app)
   const handler = createPipeline({
     app,
     router,
@@ -157,6 +157,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     rateLimit: {rate, capacity: opts.rateLimit === undefined ? 200 : Math.max(1, rate * 2)},
     checkout: createCheckout(app),
     log,
+    requestLog,
   })
   let server: Awaited<ReturnType<typeof listen>>
   try {
@@ -205,6 +206,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
         // stop claiming jobs and deliveries and abandon attempts in flight (they stay due and are
         // made again after a restart) while the server lets requests in flight finish
         streams.closeAll()
+        requestLog.closeStreams()
         await Promise.all([server.close(), app.stop()])
         await store.close()
       })()

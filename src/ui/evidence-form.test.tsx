@@ -3,6 +3,7 @@ import {PassThrough} from 'node:stream'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {Dispute} from '../api/types.js'
 import {canOpenEvidenceForm, runEvidenceForm} from './evidence.js'
+import {escapeAction, pastedLine} from './evidence-input.js'
 
 const NOW = new Date('2025-03-01T00:00:00Z')
 
@@ -43,9 +44,26 @@ function terminal() {
 }
 
 const tick = (ms = 60) => new Promise((r) => setTimeout(r, ms))
+/**
+ * One key (or string) at a time: waits until Ink has drawn a new frame for it, so keys never
+ * reach the form in one chunk on a loaded machine (a chunk of several keys reads as pasted text).
+ */
 async function type(t: ReturnType<typeof terminal>, text: string) {
+  const before = t.mark()
   t.stdin.write(text)
-  await tick()
+  const end = Date.now() + 2000
+  while (t.mark() === before && Date.now() < end) await tick(10)
+  await tick(10)
+}
+
+/**
+ * Input is live: Ink subscribes a new prompt's input after drawing it, so a paste sent the very
+ * instant a prompt appears can arrive before anyone listens (a person cannot be that fast).
+ * A key in and a key out, each waited for, settle it.
+ */
+async function live(t: ReturnType<typeof terminal>) {
+  await type(t, 'x')
+  await type(t, '\u007f')
 }
 
 /** Waits until the screen shows `text` (the first render loads Ink and React). */
@@ -175,3 +193,23 @@ describe('evidence form', () => {
     }
   })
 })
+
+describe('evidence form input rules (issue 14, defect 10)', () => {
+  it('a pasted "value⏎" is submitted at its line break: one Enter, not two', () => {
+    expect(pastedLine('1Z999AA10123456784\r')).toBe('1Z999AA10123456784')
+    expect(pastedLine('Emails of 3 May\n')).toBe('Emails of 3 May')
+    expect(pastedLine('first line\r\nsecond')).toBe('first line')
+    expect(pastedLine('still typing')).toBeUndefined()
+  })
+
+  it('Esc: back from a value, leave an empty form, ask before throwing entered evidence away', () => {
+    expect(escapeAction('value', false)).toBe('back')
+    expect(escapeAction('key', true)).toBe('cancel')
+    expect(escapeAction('file', true)).toBe('cancel')
+    expect(escapeAction('key', false)).toBe('ask')
+    expect(escapeAction('file', false)).toBe('ask')
+    expect(escapeAction('preview', false)).toBe('ask')
+    expect(escapeAction('discard', false)).toBe('keep')
+  })
+})
+

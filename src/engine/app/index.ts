@@ -51,7 +51,7 @@ export class App {
   /** Starts the background work: timeline jobs as they fall due, webhook attempts, housekeeping. */
   start(): void {
     const core = this.core
-    const runJobs = () => void core.jobs.runDue(undefined, {wait: false}).catch((e) => core.log(`jobs: ${(e as Error).message}`))
+    const runJobs = () => void core.jobs.runDue({wait: false}).catch((e) => core.log(`jobs: ${(e as Error).message}`))
     this.unsubscribe = core.store.onChange((n) => {
       if (n.dueBy !== null && n.dueBy <= core.clock.now().toISOString()) runJobs()
     })

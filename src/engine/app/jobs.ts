@@ -38,6 +38,10 @@ export interface RunSummary {
 export class JobRunner {
   private handlers = new Map<string, {handler: JobHandler; barrier: boolean}>()
   private chain: Promise<unknown> = Promise.resolve()
+  /** a run queued behind the current one, not started yet: later requests join it */
+  private queued: Promise<RunSummary> | undefined
+  /** whether the queued run waits for the fleet-wide section (a waiting call joined it) */
+  private queuedWait = true
   private stopped = false
 
   constructor(private readonly core: Core) {}
@@ -53,15 +57,34 @@ export class JobRunner {
   }
 
   /**
-   * Runs every job due at or before `until` (default: the engine clock's now, read when the run
-   * starts), in due order, until none is due. Runs of this instance queue behind each other, and
-   * one instance at a time runs them (the store's fleet-wide section `timeline`): `wait: false`
-   * (background runs) gives up at once while another instance runs them, that one drains what is
-   * due.
+   * Runs every job due at or before the engine clock's now (read when the run starts), in due
+   * order, until none is due. Runs of this instance queue behind each other; calls made while a
+   * run waits to start join it (it reads the clock when it starts, so it covers them all). One
+   * instance at a time runs them (the store's fleet-wide section `timeline`): with `wait: false`
+   * (background runs) a run gives up at once while another instance holds it — that one drains
+   * what is due; a waiting call joining a queued run makes it wait.
    */
-  runDue(until?: () => Date, opts: {wait?: boolean} = {}): Promise<RunSummary> {
+  runDue(opts: {wait?: boolean} = {}): Promise<RunSummary> {
+    const wait = opts.wait ?? true
+    if (this.queued) {
+      if (wait) this.queuedWait = true
+      return this.queued
+    }
+    this.queuedWait = wait
     const run = this.chain.then(async () => {
-      const r = await this.core.store.exclusive('timeline', () => this.drain((until ?? (() => this.core.clock.now()))()), {wait: opts.wait ?? true})
+      this.queued = undefined
+      const r = await this.core.store.exclusive('timeline', () => this.drain(this.core.clock.now()), {wait: this.queuedWait})
+      return r.ran ? r.value : {jobs: {}, events: {}}
+    })
+    this.queued = run
+    this.chain = run.catch(() => {})
+    return run
+  }
+
+  /** Runs every job due at or before `until` (a fixed time: tests). */
+  runUntil(until: Date): Promise<RunSummary> {
+    const run = this.chain.then(async () => {
+      const r = await this.core.store.exclusive('timeline', () => this.drain(until))
       return r.ran ? r.value : {jobs: {}, events: {}}
     })
     this.chain = run.catch(() => {})

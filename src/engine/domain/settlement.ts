@@ -4,7 +4,7 @@
 import {stringify} from 'csv-stringify/sync'
 import type {Payout, SettlementLine, SettlementReport} from '../../api/types.js'
 import type {LedgerEntry} from './ledger.js'
-import {currencyExponent} from './money.js'
+import {currencyExponent} from '../../api/money.js'
 
 /** Reports for day D are generated at D+1 02:00 UTC, after the day's late entries. */
 export const SETTLEMENT_RUN_HOUR_UTC = 2

@@ -1,10 +1,12 @@
 import {createHash, timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {App} from '../app/index.js'
+import {toApi} from '../app/internal.js'
 import type {IdempotencyRecord} from '../ports/store.js'
 import {ApiError, apiError, toApiError} from './errors.js'
 import {OPENAPI_PATH, serveOpenApi} from './openapi-route.js'
 import {requestValidator} from './openapi-validate.js'
+import type {RequestLog} from './request-log.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {invalid} from '../domain/errors.js'
 
@@ -84,6 +86,8 @@ export interface PipelineDeps {
   rateLimit: {rate: number; capacity: number}
   checkout?: (req: IncomingMessage, res: ServerResponse, url: URL, requestId: string) => Promise<void>
   log?: (line: string) => void
+  /** the API request log behind GET /v1/request_logs (request-log.ts) */
+  requestLog?: RequestLog
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -140,6 +144,7 @@ export function createPipeline(deps: PipelineDeps) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = core.ids.next('req')
     const url = new URL(req.url ?? '/', 'https://localhost')
+    const logged = deps.requestLog?.track(req, res, requestId, url.pathname)
     try {
       if (url.pathname === '/checkout' || url.pathname.startsWith('/checkout/')) {
         if (!deps.checkout) throw new ApiError(404, 'invalid_request_error', 'route_unknown', 'No hosted pages here.')
@@ -155,6 +160,7 @@ export function createPipeline(deps: PipelineDeps) {
       }
       if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
       const auth = deps.keys.authenticate(req.headers.authorization)
+      if (logged) Object.assign(logged, auth)
       const scope = `${auth.account}:${auth.livemode ? 'live' : 'test'}`
       const rl = await core.store.takeToken(scope, deps.rateLimit.rate, deps.rateLimit.capacity)
       if (rl.retryAfter > 0) {
@@ -189,10 +195,16 @@ export function createPipeline(deps: PipelineDeps) {
       const check = () => void (ctx.input = requestValidator(route.operationId)({body, query: url.searchParams}))
       if (!route.write) {
         check()
-        return respond(res, requestId, await route.handler(ctx))
+        return respond(res, requestId, await route.handler(ctx), (b) => JSON.stringify(toApi(b)))
       }
-      if (method !== 'POST' || idemKey === undefined)
-        return respond(res, requestId, await core.run({requestId}, (u) => (check(), route.handler(ctx, u))))
+      if (method !== 'POST' || idemKey === undefined) {
+        const [result, text] = await core.run({requestId}, async (u) => {
+          check()
+          const r = await route.handler(ctx, u)
+          return [r, r.body === undefined ? '{}' : u.publicJson(r.body as object)] as const
+        })
+        return respond(res, requestId, result, () => text)
+      }
 
       // ---- idempotent POST (§4 Idempotency, decisions.md): the key is claimed in the unit of work
       // that runs the request, and its record is committed with the request's effects
@@ -210,7 +222,7 @@ export function createPipeline(deps: PipelineDeps) {
           check()
           const result = await route.handler(ctx, u)
           if (result.error) [status, text, headers] = [result.error.status, JSON.stringify(result.error.body(requestId)), result.error.extra.headers]
-          else [status, text, headers] = [result.status, result.text?.body ?? JSON.stringify(result.body ?? {}), result.headers]
+          else [status, text, headers] = [result.status, result.text?.body ?? (result.body === undefined ? '{}' : u.publicJson(result.body as object)), result.headers]
         } catch (e) {
           const ae = toApiError(e)
           // 5xx, 409 and 429 are not recorded: a retry with the key runs again
@@ -220,7 +232,9 @@ export function createPipeline(deps: PipelineDeps) {
           ;[status, text, headers] = [ae.status, JSON.stringify(ae.body(requestId)), ae.extra.headers]
         }
         const now = u.now
-        u.idempotency({scope, key: idemKey, request_hash: hash, status, body: text, created_at: now.toISOString(), expires_at: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString()})
+        // a created object's response is usually the data.object of the last event the request emitted: the store may keep a reference
+        const bodyOfEvent = status < 300 ? u.eventsEmitted.at(-1)?.id : undefined
+        u.idempotency({scope, key: idemKey, request_hash: hash, status, body: text, ...(bodyOfEvent ? {body_of_event: bodyOfEvent} : {}), created_at: now.toISOString(), expires_at: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString()})
         return {kind: 'respond', status, body: text, headers}
       })
       switch (out.kind) {
@@ -237,6 +251,7 @@ export function createPipeline(deps: PipelineDeps) {
           // the original response, byte for byte; a replayed error keeps the Request-Id its body
           // names, so header and error.request_id agree (decisions.md wire details)
           const r = out.record
+          if (logged) logged.replayed = true
           return send(res, r.status, r.status >= 400 ? (storedRequestId(r.body) ?? requestId) : requestId, r.body, {'Idempotent-Replayed': 'true'})
         }
         case 'respond':
@@ -250,7 +265,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
   }
 
-  function respond(res: ServerResponse, requestId: string, result: HandlerResult) {
+  function respond(res: ServerResponse, requestId: string, result: HandlerResult, serialize: (body: unknown) => string) {
     if (result.error) return sendError(res, requestId, result.error)
     if (result.stream) {
       res.setHeader('Request-Id', requestId)
@@ -262,7 +277,7 @@ export function createPipeline(deps: PipelineDeps) {
       res.end(result.text.body)
       return
     }
-    send(res, result.status, requestId, JSON.stringify(result.body ?? {}), result.headers)
+    send(res, result.status, requestId, result.body === undefined ? '{}' : serialize(result.body), result.headers)
   }
 }
 

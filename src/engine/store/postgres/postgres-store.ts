@@ -18,6 +18,7 @@ import {
   type ListPage,
   type ListQuery,
   type LoggedEvent,
+  type Put,
   type StatIncrement,
   type Store,
   type StoredObject,
@@ -154,11 +155,12 @@ const dueAt = (n: Notice, at: string | null | undefined) => {
 }
 
 /** The public JSON of an object, its internal part, and its typed column values. */
-function rowOf(kind: Kind, obj: StoredObject): {data: string; internal: string | null; cols: (string | number | boolean | null)[]} {
+function rowOf(kind: Kind, obj: StoredObject, json?: string): {data: string; internal: string | null; cols: (string | number | boolean | null)[]} {
   const o = obj as unknown as Record<string, unknown>
   const types = KINDS[kind] as Record<string, FieldType>
   const {[INTERNAL]: internal, ...pub} = o
-  return {data: JSON.stringify(pub), internal: internal === undefined ? null : JSON.stringify(internal), cols: COLUMNS[kind].map((c) => columnValue(types[c]!, o[c]))}
+  // the public JSON the unit of work made once, when it has it
+  return {data: json ?? JSON.stringify(pub), internal: internal === undefined ? null : JSON.stringify(internal), cols: COLUMNS[kind].map((c) => columnValue(types[c]!, o[c]))}
 }
 
 function objOf<T>(r: {data: Record<string, unknown>; internal: unknown}): T {
@@ -563,7 +565,7 @@ export class PostgresStore implements Store {
     try {
       const settings = (await this.read<{key: string}>('SELECT key FROM settings')).map((r) => r.key)
       const seq = (await this.read<{last: number}>('SELECT last FROM event_seq'))[0]?.last ?? null
-      const due = (await this.read<{d: string | null}>('SELECT least((SELECT min(due_at) FROM jobs), (SELECT min(next_attempt_at) FROM deliveries)) AS d'))[0]?.d ?? null
+      const due = (await this.read<{d: string | null}>('SELECT min(due_at) AS d FROM jobs'))[0]?.d ?? null
       const n: ChangeNotice = {kinds: new Set(ALL_KINDS), settings, eventSeq: seq, dueBy: due}
       for (const l of this.listeners) l(n)
     } catch (e) {
@@ -631,10 +633,6 @@ export class PostgresStore implements Store {
       jobs.map((j) => j.id),
       jobs.map((j) => j.claim),
     ])
-  }
-
-  async nextJobDue(): Promise<string | undefined> {
-    return (await this.read<{d: string | null}>('SELECT min(due_at) AS d FROM jobs'))[0]?.d ?? undefined
   }
 
   async claimDeliveries(now: string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
@@ -912,28 +910,27 @@ class Committer {
   private async apply(c: pg.Client, sets: ChangeSet[], notice: Notice): Promise<void> {
     const q = (text: string, params?: unknown[]) => this.store.q(c, text, params)
     // new objects first, several rows per statement (ids are new: no change set of the group can depend on another's insert)
-    const inserts = new Map<Kind, StoredObject[]>()
+    const inserts = new Map<Kind, Put[]>()
     for (const cs of sets)
       for (const p of cs.puts ?? [])
         if (p.expectVersion === undefined) {
           const l = inserts.get(p.kind)
-          if (l) l.push(p.obj)
-          else inserts.set(p.kind, [p.obj])
+          if (l) l.push(p)
+          else inserts.set(p.kind, [p])
         }
-    for (const [kind, objs] of inserts) {
+    for (const [kind, puts] of inserts) {
       const cols = COLUMNS[kind]
       const width = 4 + cols.length
-      for (let i = 0; i < objs.length; i += MAX_ROWS_PER_INSERT) {
-        const chunk = objs.slice(i, i + MAX_ROWS_PER_INSERT)
+      for (let i = 0; i < puts.length; i += MAX_ROWS_PER_INSERT) {
+        const chunk = puts.slice(i, i + MAX_ROWS_PER_INSERT)
         const params: unknown[] = []
-        const rows = chunk.map((obj, j) => {
-          const r = rowOf(kind, obj)
+        const rows = chunk.map(({obj, json}, j) => {
+          const r = rowOf(kind, obj, json)
           params.push(obj.id, obj.created_at, r.data, r.internal, ...r.cols)
           return `(${Array.from({length: width}, (_, k) => `$${j * width + k + 1}`).join(', ')}, 1)`
         })
         await q(`INSERT INTO ${TABLE[kind]} (id, created_at, data, internal${cols.map((x) => `, ${x}`).join('')}, version) VALUES ${rows.join(', ')}`, params)
         notice.kinds.add(kind)
-        if (kind === 'delivery') for (const o of chunk) dueAt(notice, (o as unknown as {next_attempt_at?: string | null}).next_attempt_at)
       }
     }
     const stats = new Map<string, StatIncrement>()
@@ -944,7 +941,7 @@ class Committer {
       for (const p of cs.puts ?? []) {
         if (p.expectVersion === undefined) continue
         const cols = COLUMNS[p.kind]
-        const r = rowOf(p.kind, p.obj)
+        const r = rowOf(p.kind, p.obj, p.json)
         // a write of a delivery ends its claim
         const claimReset = p.kind === 'delivery' ? ', claim = NULL, claim_until = NULL' : ''
         const res = await q(
@@ -953,7 +950,6 @@ class Committer {
         )
         if (res.rowCount !== 1) throw new VersionConflictError(p.kind, p.obj.id)
         notice.kinds.add(p.kind)
-        if (p.kind === 'delivery') dueAt(notice, (p.obj as unknown as {next_attempt_at?: string | null}).next_attempt_at)
       }
       for (const d of cs.deletes ?? []) {
         await q(`DELETE FROM ${TABLE[d.kind]} WHERE id = $1`, [d.id])

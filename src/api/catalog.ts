@@ -1,7 +1,7 @@
-// Payment method catalog: the 43 `payment_method` codes of spec §4 "Payment method codes",
-// with the currencies each one is bound to (spec §1 money rule 5) and how it behaves.
-// Where the spec names currencies they are used exactly; elsewhere the set is the
-// method's real-world market.
+// The payment method catalog, one for the CLI, the engine and the OpenAPI document: the 43
+// `payment_method` codes of spec §4 "Payment method codes", with the currencies each one is
+// bound to (spec §1 money rule 5) and how it behaves in the engine. Where the spec names
+// currencies they are used exactly; elsewhere the set is the method's real-world market.
 
 export type MethodFamily =
   | 'card'
@@ -166,3 +166,11 @@ export function methodInfo(code: string): MethodInfo | undefined {
 export function methodAcceptsCurrency(code: string, currency: string): boolean {
   return METHODS.get(code)?.currencies.includes(currency) ?? false
 }
+
+/**
+ * Each code with the currencies it accepts, for the CLI's checks and hints; null for the
+ * global methods (card, card-backed wallets, PayPal, USDC), which take most currencies.
+ */
+export const PAYMENT_METHODS: Readonly<Record<string, readonly string[] | null>> = Object.freeze(
+  Object.fromEntries(LIST.map((m) => [m.code, m.currencies.length === GLOBAL_CURRENCIES.length && m.currencies.every((c) => GLOBAL_CURRENCIES.includes(c)) ? null : m.currencies])),
+)
