@@ -5,12 +5,14 @@
 // instance keeps using them with --data-dir DIR.
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
-import Database from 'better-sqlite3'
-import {KINDS, type FieldType, type Kind} from '../../ports/store.js'
+import {KINDS, type FieldType, type Kind, type StoredObject} from '../../ports/store.js'
+import {unpack} from '../sqlite/codec.js'
 import {TABLE} from '../sqlite/schema.js'
+import {dataObjectOf, SqliteStore} from '../sqlite/sqlite-store.js'
 import type {PostgresStore} from './postgres-store.js'
 
 const CHUNK = 500
+const INTERNAL = '_x'
 
 export interface ImportSummary {
   objects: number
@@ -19,19 +21,22 @@ export interface ImportSummary {
   idempotency: number
 }
 
-/** Copies the SQLite database of a data dir (DIR/gw.db, or a .db file) into `store`, which must be empty. */
+/**
+ * Copies the SQLite database of a data dir (DIR/gw.db, or a .db file) into `store`, which must be
+ * empty. The data dir is read through the SQLite store itself (it upgrades an older schema first,
+ * as `gw serve` on it would, and unpacks what it keeps packed).
+ */
 export async function importSqliteDir(store: PostgresStore, dirOrFile: string, log: (line: string) => void = () => {}): Promise<ImportSummary> {
   const file = existsSync(join(dirOrFile, 'gw.db')) ? join(dirOrFile, 'gw.db') : dirOrFile
   if (!existsSync(file)) throw new Error(`--import-from: no engine database at ${join(dirOrFile, 'gw.db')}. Point it at a gw serve data dir (the one with gw.db).`)
-  let db: Database.Database
+  let src: SqliteStore
   try {
-    db = new Database(file, {readonly: true, fileMustExist: true})
+    src = new SqliteStore({path: file})
   } catch (e) {
     throw new Error(`--import-from: cannot open ${file}: ${(e as Error).message}`)
   }
+  const db = src.db
   try {
-    const version = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as {v: number | null}).v ?? 0
-    if (version < 3) throw new Error(`--import-from: ${file} is at schema version ${version}; start gw serve on it once (without --store) to upgrade it, then import.`)
     const summary: ImportSummary = {objects: 0, events: 0, jobs: 0, idempotency: 0}
     await store.withTransaction(async (q) => {
       const busy = (await q<{n: number}>(`SELECT (SELECT last FROM event_seq) + ${(Object.keys(TABLE) as Kind[]).map((k) => `(SELECT count(*) FROM ${TABLE[k]})`).join(' + ')} + (SELECT count(*) FROM jobs) + (SELECT count(*) FROM idempotency_keys) AS n`))[0]!.n
@@ -39,44 +44,46 @@ export async function importSqliteDir(store: PostgresStore, dirOrFile: string, l
       for (const kind of Object.keys(TABLE) as Kind[]) {
         const cols = Object.keys(KINDS[kind])
         const types = KINDS[kind] as Record<string, FieldType>
-        const rows = db.prepare(`SELECT id, created_at, version, data, internal FROM ${TABLE[kind]} ORDER BY seq`).all() as {id: string; created_at: string; version: number; data: string; internal: string | null}[]
-        for (let i = 0; i < rows.length; i += CHUNK) {
+        const versions = new Map((db.prepare(`SELECT id, version FROM ${TABLE[kind]}`).all() as {id: string; version: number}[]).map((r) => [r.id, r.version]))
+        const objs = await src.all<StoredObject>(kind)
+        for (let i = 0; i < objs.length; i += CHUNK) {
           const params: unknown[] = []
           const width = 5 + cols.length
-          const values = rows.slice(i, i + CHUNK).map((r, j) => {
-            const obj = JSON.parse(r.data) as Record<string, unknown>
-            params.push(r.id, r.created_at, r.version, r.data, r.internal, ...cols.map((c) => typedValue(types[c]!, obj[c])))
+          const values = objs.slice(i, i + CHUNK).map((o, j) => {
+            const {[INTERNAL]: internal, ...pub} = o as unknown as Record<string, unknown>
+            params.push(o.id, o.created_at, versions.get(o.id) ?? 1, JSON.stringify(pub), internal === undefined ? null : JSON.stringify(internal), ...cols.map((c) => typedValue(types[c]!, pub[c])))
             return `(${Array.from({length: width}, (_, k) => `$${j * width + k + 1}`).join(', ')})`
           })
           await q(`INSERT INTO ${TABLE[kind]} (id, created_at, version, data, internal${cols.map((c) => `, ${c}`).join('')}) VALUES ${values.join(', ')}`, params)
         }
-        summary.objects += rows.length
+        summary.objects += objs.length
       }
-      const events = db.prepare('SELECT id, type, created_at, json FROM events ORDER BY seq').all() as {id: string; type: string; created_at: string; json: string}[]
-      for (let i = 0; i < events.length; i += CHUNK) {
+      let seq = 0
+      for (let after = 0; ; ) {
+        const events = await src.eventsAfter(after, CHUNK)
+        if (!events.length) break
         const params: unknown[] = []
-        const values = events.slice(i, i + CHUNK).map((e, j) => {
-          params.push(i + j + 1, e.id, e.type, e.created_at, e.json)
+        const values = events.map((e, j) => {
+          params.push(++seq, e.id, e.type, e.created_at, e.json)
           return `($${j * 5 + 1}, $${j * 5 + 2}, $${j * 5 + 3}, $${j * 5 + 4}, $${j * 5 + 5})`
         })
         await q(`INSERT INTO events (seq, id, type, created_at, json) VALUES ${values.join(', ')}`, params)
+        after = events[events.length - 1]!.seq
       }
-      await q('UPDATE event_seq SET last = $1', [events.length])
-      summary.events = events.length
-      const jobs = db.prepare('SELECT id, kind, ref, due_at, data FROM jobs').all() as {id: string; kind: string; ref: string; due_at: string; data: string | null}[]
-      for (const j of jobs) await q('INSERT INTO jobs (id, kind, ref, due_at, data) VALUES ($1, $2, $3, $4, $5::jsonb)', [j.id, j.kind, j.ref, j.due_at, j.data])
+      await q('UPDATE event_seq SET last = $1', [seq])
+      summary.events = seq
+      // every pending job, with its data (the claims stay in the SQLite store, which is closed next)
+      const jobs = await src.claimJobs('9999-12-31T23:59:59.999Z', 10_000_000, 60_000)
+      for (const j of jobs) await q('INSERT INTO jobs (id, kind, ref, due_at, data) VALUES ($1, $2, $3, $4, $5::jsonb)', [j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null])
       summary.jobs = jobs.length
-      const keys = db.prepare('SELECT scope, key, request_hash, status, body, created_at, expires_at FROM idempotency_keys').all() as Record<string, unknown>[]
-      for (const k of keys)
-        await q('INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-          k.scope,
-          k.key,
-          k.request_hash,
-          k.status,
-          k.body,
-          k.created_at,
-          k.expires_at,
-        ])
+      const keys = db
+        .prepare('SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.id = i.body_event')
+        .all() as {scope: string; key: string; request_hash: string; status: number; body: string | Buffer; created_at: string; expires_at: string; event_json: string | Buffer | null}[]
+      for (const k of keys) {
+        // a body kept as a reference to its event's data.object is copied out of the event
+        const body = k.event_json !== null ? dataObjectOf(unpack(k.event_json)) : unpack(k.body)
+        await q('INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [k.scope, k.key, k.request_hash, k.status, body, k.created_at, k.expires_at])
+      }
       summary.idempotency = keys.length
       for (const s of db.prepare('SELECT provider, day, approved, total FROM provider_stats').all() as Record<string, unknown>[])
         await q('INSERT INTO provider_stats (provider, day, approved, total) VALUES ($1, $2, $3, $4)', [s.provider, s.day, s.approved, s.total])
@@ -86,7 +93,7 @@ export async function importSqliteDir(store: PostgresStore, dirOrFile: string, l
     log(`imported ${file}: ${summary.objects} objects, ${summary.events} events, ${summary.jobs} jobs, ${summary.idempotency} idempotency records`)
     return summary
   } finally {
-    db.close()
+    await src.close()
   }
 }
 
