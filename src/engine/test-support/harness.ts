@@ -39,7 +39,7 @@ let counter = 0
 async function testStore(): Promise<Pick<EngineOptions, 'store'>> {
   if (process.env.GW_TEST_STORE !== 'postgres') return {}
   const [{freshDatabase}, {postgresStore}] = await Promise.all([import('./pg.js'), import('../store/postgres/postgres-store.js')])
-  return {store: postgresStore(await freshDatabase('engine'), {unitConnections: Number(process.env.GW_TEST_UNITS ?? 8), readConnections: 4})}
+  return {store: postgresStore(await freshDatabase('engine'), {unitConnections: 8, readConnections: 4})}
 }
 
 export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<TestEngine> {
