@@ -132,7 +132,13 @@ export class Kernel {
 
   private running: Promise<number> | undefined
 
-  /** Runs every job due at the engine clock's now, in due order, until none is due. */
+  /**
+   * Runs every job due at the engine clock's now, strictly in due-time order (ties in the order
+   * they were scheduled), until none is due. One job is fetched at a time: a job may schedule a
+   * successor due before jobs already due (a settlement run schedules the next day's), or remove
+   * one (a deadline unscheduled by evidence), so a batch read ahead would run jobs out of order
+   * or run jobs that no longer exist. Each handler gets its job's due time as `at`.
+   */
   runDueJobs(): Promise<number> {
     if (!this.running) {
       this.running = this.drain().finally(() => {
@@ -146,22 +152,20 @@ export class Kernel {
     let ran = 0
     for (;;) {
       const now = this.clock.now()
-      const due = await this.store.dueJobs(now.toISOString(), 100)
-      if (due.length === 0) return ran
-      for (const job of due) {
-        const handler = this.jobHandlers.get(job.kind)
-        try {
-          await this.locks.run(job.ref, async () => {
-            const cs = handler ? await handler(job, new Date(job.due_at)) : undefined
-            await this.commit({...cs, removeJobIds: [...(cs?.removeJobIds ?? []), job.id]})
-          })
-        } catch (e) {
-          this.log(`job ${job.kind} ${job.ref} failed: ${(e as Error).stack}`)
-          // retry a failing job a minute later rather than spinning
-          await this.commit({removeJobIds: [job.id], addJobs: [{...job, id: this.ids.next('job'), due_at: new Date(now.getTime() + 60_000).toISOString()}]})
-        }
-        ran++
+      const [job] = await this.store.dueJobs(now.toISOString(), 1)
+      if (!job) return ran
+      const handler = this.jobHandlers.get(job.kind)
+      try {
+        await this.locks.run(job.ref, async () => {
+          const cs = handler ? await handler(job, new Date(job.due_at)) : undefined
+          await this.commit({...cs, removeJobIds: [...(cs?.removeJobIds ?? []), job.id]})
+        })
+      } catch (e) {
+        this.log(`job ${job.kind} ${job.ref} failed: ${(e as Error).stack}`)
+        // retry a failing job a minute later rather than spinning
+        await this.commit({removeJobIds: [job.id], addJobs: [{...job, id: this.ids.next('job'), due_at: new Date(now.getTime() + 60_000).toISOString()}]})
       }
+      ran++
     }
   }
 }

@@ -138,6 +138,7 @@ export interface Store {
   eventsAfter(id: string | null, limit: number, sinceTime?: string): Promise<StoredEvent[]>
   purgeEvents(before: string): Promise<number>
 
+  /** jobs due at or before `now`, earliest due first; jobs due at the same time in the order they were added */
   dueJobs(now: string, limit: number): Promise<Job[]>
   nextJobDue(): Promise<string | undefined>
   completeJob(id: string, cs?: ChangeSet): Promise<void>

@@ -421,7 +421,7 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- jobs
 
   async dueJobs(now: string, limit: number): Promise<Job[]> {
-    const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE due_at <= ? ORDER BY due_at ASC, id ASC LIMIT ?').all(
+    const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE due_at <= ? ORDER BY due_at ASC, rowid ASC LIMIT ?').all(
       now,
       limit,
     ) as {id: string; kind: string; ref: string; due_at: string; data: string | null}[]
