@@ -493,6 +493,13 @@ export class PaymentsService {
       const now = this.k.clock.now()
       const d = new Draft(this.k, ctx.requestId)
       if (p.status === 'requires_capture') await this.providers.get(p.provider!)!.void({payment_id: p.id})
+      if (p.status === 'requires_capture' && p.amount_captured > 0) {
+        // partial captures were made: the captured money is the merchant's, so canceling closes
+        // the authorization as succeeded and releases only the remainder (as the 7-day expiry does)
+        this.closeCaptured(p, d, now)
+        d.put('payment', p, version)
+        return {status: 200, body: toApi(p), changes: d.changeSet()}
+      }
       this.settlePending(p, 'canceled', now)
       p.status = 'canceled'
       p.next_action = null
