@@ -110,7 +110,7 @@ export async function buildApp(opts: {
     .post('/routing_rules/:id', (c) => merchants.updateRule(c))
     .delete('/routing_rules/:id', (c) => merchants.deleteRule(c))
   const money = await installMoney({kernel, router: r, payments, providers})
-  const settlement = new SettlementService(kernel, opts.payoutCurrency ?? null)
+  const settlement = new SettlementService(kernel, opts.payoutCurrency ?? null, money.ledger)
   await settlement.init()
   r.get('/settlement_reports', (c) => settlement.listReports(c))
     .get('/settlement_reports/:id', (c) => settlement.retrieveReport(c))

@@ -7,9 +7,13 @@
 //   refund_failure    +refund amount     when the rail fails the refund (the debit is reversed)
 //   dispute           -disputed amount   when a dispute opens (withheld)
 //   dispute_reversal  +disputed amount   when a dispute is won (returned)
+//   payout            -report payout     when a payout is sent (one per settlement report it pays)
 //
-// Credits from captures (and their fee) are pending for SETTLEMENT_DELAY_S on the engine
-// clock, then available; every debit and every reversal is available at once.
+// Credits from captures (and their fee) are pending until the settlement run of their day
+// (D+1 02:00 UTC), which makes them available and pays them out at once; every debit and
+// every reversal is available at once. So for every currency, at every moment:
+//   sum of all entries = available + pending, and
+//   sum of the non-payout entries = available + pending + paid out (in transit included).
 import {feeFor, providerProfile} from '../domain/providers.js'
 import type {HandlerResult, RequestCtx} from '../http/router.js'
 import {validate} from '../http/validate.js'
@@ -17,10 +21,16 @@ import type {Kernel} from '../kernel.js'
 import type {Draft} from './draft.js'
 import type {PaymentRecord} from './payments.js'
 
-/** Captured funds become available this long after capture (engine clock; calendar days, no business-day calendar). */
-export const SETTLEMENT_DELAY_S = 2 * 86_400
+/** The daily settlement run for day D happens at D+1 at this hour (UTC, engine clock). */
+export const SETTLEMENT_RUN_HOUR_UTC = 2
+const DAY_MS = 86_400_000
 
-export type LedgerEntryType = 'payment' | 'fee' | 'refund' | 'refund_failure' | 'dispute' | 'dispute_reversal'
+/** When the settlement run that covers the day of `at` happens: the next day at 02:00 UTC. */
+export function settlementRunOf(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()) + DAY_MS + SETTLEMENT_RUN_HOUR_UTC * 3_600_000)
+}
+
+export type LedgerEntryType = 'payment' | 'fee' | 'refund' | 'refund_failure' | 'dispute' | 'dispute_reversal' | 'payout'
 
 export interface LedgerEntry {
   id: string
@@ -29,13 +39,13 @@ export interface LedgerEntry {
   /** signed, minor units of `currency`: credits positive, debits negative */
   amount: number
   currency: string
-  /** the payment the movement belongs to */
+  /** the payment the movement belongs to (null for payouts) */
   payment: string | null
-  /** the refund (`rf_`) or dispute (`dp_`) that caused it, else null */
+  /** the refund (`rf_`), dispute (`dp_`) or payout (`po_`) that caused it, else null */
   source: string | null
   /** the provider that moved the money (settlement reports are per provider) */
   provider: string | null
-  /** the payment's merchant order id, for settlement lines */
+  /** the payment's merchant order id, for settlement lines (a payout entry: the report it pays) */
   reference: string | null
   /** when the amount counts as available rather than pending */
   available_at: string
@@ -103,10 +113,10 @@ export class Ledger {
     return entry
   }
 
-  /** Success hook of PaymentsService: the captured amount (pending until settlement) and the provider's fee. */
+  /** Success hook of PaymentsService: the captured amount (pending until its day's settlement run) and the provider's fee. */
   onPaymentSucceeded = (p: PaymentRecord, d: Draft, now: Date): void => {
     if (p.amount_captured <= 0) return
-    const availableAt = new Date(now.getTime() + SETTLEMENT_DELAY_S * 1000)
+    const availableAt = settlementRunOf(now)
     const common = {currency: p.currency, payment: p.id, provider: p.provider, reference: p.reference, at: now, available_at: availableAt}
     this.record(d, {...common, type: 'payment', amount: p.amount_captured})
     const profile = p.provider ? providerProfile(p.provider) : undefined

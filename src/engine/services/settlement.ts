@@ -1,6 +1,9 @@
 // Settlement (spec §1 acquiring chain, §2 settlement report and payout, decisions.md shape):
 // once a day, for the previous engine-clock day, one report per provider and currency is
-// built from the ledger, then one payout per payout currency references that day's reports.
+// built from the ledger, then one payout per payout currency pays that day's reports (and
+// any earlier report left unpaid because its day's total was not positive). A payout is a
+// ledger movement: one `payout` entry per report it pays debits the report's currency by the
+// report's payout_amount, so the balance, the reports and the payouts reconcile.
 import {stringify} from 'csv-stringify/sync'
 import type {Payout, SettlementLine, SettlementReport} from '../../api/types.js'
 import {currencyExponent} from '../domain/money.js'
@@ -10,10 +13,14 @@ import {pageParams} from '../http/validate.js'
 import type {Kernel} from '../kernel.js'
 import type {Filter, Job} from '../ports/store.js'
 import {Draft} from './draft.js'
-import type {LedgerEntry} from './ledger.js'
+import {SETTLEMENT_RUN_HOUR_UTC, type Ledger, type LedgerEntry} from './ledger.js'
 
 /** Reports for day D are generated at D+1 02:00 UTC, after the day's late entries. */
-export const SETTLEMENT_RUN_HOUR_UTC = 2
+export {SETTLEMENT_RUN_HOUR_UTC}
+/** Settings key: ids of reports not paid yet (their payout currency's total was not positive), oldest first. */
+const UNPAID_SETTING = 'settlement_unpaid_reports'
+/** Settings key: set once payouts are ledger entries (data dirs from before get their payouts booked at start). */
+const PAYOUT_LEDGER_SETTING = 'payout_ledger'
 /** A payout arrives at the bank one day after it is sent. */
 export const PAYOUT_TRANSIT_DAYS = 1
 const DAY_MS = 86_400_000
@@ -29,7 +36,7 @@ export const EUR_PER_UNIT: Readonly<Record<string, number>> = {
 export type {SettlementLine, SettlementReport, Payout}
 export type LineType = SettlementLine['type']
 
-const LINE_TYPE: Record<LedgerEntry['type'], LineType> = {
+const LINE_TYPE: Record<Exclude<LedgerEntry['type'], 'payout'>, LineType> = {
   payment: 'payment',
   fee: 'fee',
   refund: 'refund',
@@ -58,7 +65,8 @@ export function buildReports(
 ): SettlementReport[] {
   const groups = new Map<string, LedgerEntry[]>()
   for (const e of entries) {
-    if (!e.provider) continue
+    // payouts pay reports; they are not lines of one
+    if (!e.provider || e.type === 'payout') continue
     const k = `${e.provider}\u0000${e.currency}`
     const g = groups.get(k)
     if (g) g.push(e)
@@ -68,7 +76,7 @@ export function buildReports(
   for (const [k, list] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const [provider, currency] = k.split('\u0000') as [string, string]
     const lines: SettlementLine[] = list.map((e) => ({
-      type: LINE_TYPE[e.type],
+      type: LINE_TYPE[e.type as Exclude<LedgerEntry['type'], 'payout'>],
       payment: e.payment,
       reference: e.reference,
       amount: e.amount,
@@ -123,18 +131,40 @@ export class SettlementService {
   constructor(
     private k: Kernel,
     private payoutCurrency: string | null,
+    private ledger: Ledger,
   ) {
     k.registerJob('settlement.run', (job, at) => this.onRun(job, at))
     k.registerJob('payout.arrive', (job) => this.onArrive(job))
   }
 
-  /** Makes sure the daily run is scheduled (first start of a data dir). */
+  /** Makes sure the daily run is scheduled (first start of a data dir), and that payouts are booked in the ledger. */
   async init(): Promise<void> {
-    if (await this.k.store.getSetting('settlement_scheduled')) return
     const d = new Draft(this.k, null)
-    d.schedule('settlement.run', 'settlement', nextRun(this.k.clock.now()))
-    d.settings.settlement_scheduled = '1'
-    await this.k.commit(d.changeSet())
+    if (!(await this.k.store.getSetting('settlement_scheduled'))) {
+      d.schedule('settlement.run', 'settlement', nextRun(this.k.clock.now()))
+      d.settings.settlement_scheduled = '1'
+    }
+    if (!(await this.k.store.getSetting(PAYOUT_LEDGER_SETTING))) {
+      // a data dir from before payouts were ledger movements: book the payouts it made, and
+      // remember the reports left unpaid so the next payout takes them
+      const reports = new Map((await this.k.store.all<SettlementReport>('settlement_report')).map((r) => [r.id, r]))
+      for (const po of await this.k.store.all<Payout>('payout')) {
+        for (const id of po.settlement_reports) {
+          const r = reports.get(id)
+          if (r) this.bookPayout(d, po, r, new Date(po.created_at))
+        }
+      }
+      d.settings[UNPAID_SETTING] = JSON.stringify([...reports.values()].filter((r) => r.payout === null).map((r) => r.id))
+      d.settings[PAYOUT_LEDGER_SETTING] = '1'
+    }
+    const cs = d.changeSet()
+    if (cs.puts?.length || cs.addJobs?.length || Object.keys(cs.settings ?? {}).length) await this.k.commit(cs)
+  }
+
+  /** The payout's ledger entry for one report it pays: the report's payout_amount leaves the report's currency. */
+  private bookPayout(d: Draft, po: Payout, r: SettlementReport, at: Date) {
+    if (r.payout_amount === 0) return
+    this.ledger.record(d, {type: 'payout', amount: -r.payout_amount, currency: r.currency, payment: null, source: po.id, provider: r.provider, reference: r.id, at})
   }
 
   private async onRun(_job: Job, at: Date) {
@@ -146,12 +176,23 @@ export class SettlementService {
     ])
     const d = new Draft(this.k, null)
     const reports = buildReports(entries, date, this.payoutCurrency, () => this.k.ids.next('stl'), at, this.k.livemode)
-    // one payout per payout currency, referencing the day's reports in it
-    const byCurrency = new Map<string, SettlementReport[]>()
-    for (const r of reports) byCurrency.set(r.payout_currency, [...(byCurrency.get(r.payout_currency) ?? []), r])
+    // earlier reports still unpaid (their day's total was not positive) join this run's payout
+    const unpaid: {r: SettlementReport; version: number}[] = []
+    for (const id of JSON.parse((await this.k.store.getSetting(UNPAID_SETTING)) ?? '[]') as string[]) {
+      const got = await this.k.store.get<SettlementReport>('settlement_report', id)
+      if (got && got.obj.payout === null) unpaid.push({r: got.obj, version: got.version})
+    }
+    // one payout per payout currency, referencing every report it pays
+    const byCurrency = new Map<string, {r: SettlementReport; version?: number}[]>()
+    for (const x of [...unpaid, ...reports.map((r) => ({r}))]) byCurrency.set(x.r.payout_currency, [...(byCurrency.get(x.r.payout_currency) ?? []), x])
+    const stillUnpaid: string[] = []
     for (const [currency, rs] of byCurrency) {
-      const amount = rs.reduce((s, r) => s + r.converted_payout_amount, 0)
-      if (amount <= 0) continue // nothing to pay out: the debit stays on the balance
+      const amount = rs.reduce((s, x) => s + x.r.converted_payout_amount, 0)
+      if (amount <= 0) {
+        // nothing to pay out: the reports' money stays on the balance until a later payout takes it
+        stillUnpaid.push(...rs.map((x) => x.r.id))
+        continue
+      }
       const arrival = new Date(at.getTime() + PAYOUT_TRANSIT_DAYS * DAY_MS)
       const po: Payout = {
         id: this.k.ids.next('po'),
@@ -160,11 +201,15 @@ export class SettlementService {
         currency,
         status: 'in_transit',
         arrival_date: arrival.toISOString().slice(0, 10),
-        settlement_reports: rs.map((r) => r.id),
+        settlement_reports: rs.map((x) => x.r.id),
         livemode: this.k.livemode,
         created_at: at.toISOString(),
       }
-      for (const r of rs) r.payout = po.id
+      for (const x of rs) {
+        x.r.payout = po.id
+        if (x.version !== undefined) d.put('settlement_report', x.r, x.version)
+        this.bookPayout(d, po, x.r, at)
+      }
       d.put('payout', po)
       d.schedule('payout.arrive', po.id, arrival)
     }
@@ -172,6 +217,7 @@ export class SettlementService {
       d.put('settlement_report', r)
       d.emit('settlement.report.ready', r, at)
     }
+    d.settings[UNPAID_SETTING] = JSON.stringify(stillUnpaid)
     d.schedule('settlement.run', 'settlement', new Date(at.getTime() + DAY_MS))
     return d.changeSet()
   }
