@@ -289,10 +289,15 @@ export class WebhooksService {
     await this.record(id, {attempt: result, ok: result.status_code !== null && result.status_code >= 200 && result.status_code < 300})
   }
 
-  /** One HTTP POST of the exact stored event bytes, signed with the endpoint's secret at the engine clock's time. */
+  /**
+   * One HTTP POST of the exact stored event bytes, signed with the endpoint's secret. `t=` is
+   * the wall-clock time of this attempt, not the engine clock: receivers check it against
+   * their own clock (§6 rule 3), and a test clock moved days ahead would make every delivery
+   * fail that check. The attempt's `at` in the delivery log stays on the engine clock.
+   */
   private async post(ep: EndpointRecord, ev: StoredEvent): Promise<DeliveryAttempt> {
     const at = this.k.clock.now()
-    const t = Math.floor(at.getTime() / 1000)
+    const t = Math.floor(Date.now() / 1000)
     const body = ev.json
     const url = new URL(ep.url)
     const dispatcher = !this.k.livemode && isLoopbackHost(url.hostname) ? this.loopbackAgent : this.agent
