@@ -21,6 +21,8 @@ export interface EngineOptions {
   /** settle every currency into this one (simulated fixed rates); default: one payout per currency */
   payoutCurrency?: string
   log?: (line: string) => void
+  /** lines about ordinary happenings (a client aborting its request); default: none */
+  debug?: (line: string) => void
 }
 
 export interface EngineHandle {
@@ -86,6 +88,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     commit: (cs) => app.kernel.commit(cs),
     checkout,
     log,
+    debug: opts.debug,
   })
   let server: Awaited<ReturnType<typeof listen>>
   try {
