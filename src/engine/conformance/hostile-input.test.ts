@@ -291,6 +291,10 @@ describe('a few thousand mixed hostile requests', () => {
         rawCase('aborted body', head('POST', path, {Authorization: `Bearer ${t.key}`, 'Content-Type': 'application/json', 'Content-Length': 100_000, 'Idempotency-Key': `ab-${i}`}) + partial, {abortAfterWrite: true}),
       )
     }
+    for (let i = 0; i < 40; i++) {
+      const path = pick([`/checkout/card/${ids.payment}?session=x`, `/checkout/3ds/${ids.payment}?session=x`, `/checkout/method/${ids.payment}`])
+      cases.push(() => rawCase('aborted form', head('POST', path, {'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': 5000}) + 'outcome=appr', {abortAfterWrite: true}))
+    }
     for (let i = 0; i < 60; i++) {
       cases.push(() =>
         rawCase('aborted chunked body', head('POST', '/v1/payments', {Authorization: `Bearer ${t.key}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked'}) + '10\r\n{"amount": 2000,\r\n', {abortAfterWrite: true}),

@@ -181,10 +181,9 @@ class ClientAborted extends Error {
   }
 }
 
-/** Node reports a request aborted mid-body as `Error: aborted` (code ECONNRESET). */
+/** Node reports a request aborted mid-body as `Error: aborted` (code ECONNRESET) on a request not yet complete. */
 const isClientAbort = (e: unknown, req: IncomingMessage): boolean =>
-  e instanceof ClientAborted || ((e as NodeJS.ErrnoException)?.code === 'ECONNRESET' && (req.destroyed || !req.complete)) || (e as Error)?.message === 'aborted'
-
+  e instanceof ClientAborted || (!req.complete && ((e as NodeJS.ErrnoException)?.code === 'ECONNRESET' || (e as Error)?.message === 'aborted'))
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
