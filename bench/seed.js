@@ -9,7 +9,7 @@ import Database from 'better-sqlite3'
 import {localEnginePaths} from '../dist/local-engine.js'
 import {RandomIds} from '../dist/engine/adapters/system.js'
 import {SqliteStore} from '../dist/engine/store/sqlite/sqlite-store.js'
-import {TABLES} from '../dist/engine/store/sqlite/schema.js'
+import {TABLE} from '../dist/engine/store/sqlite/schema.js'
 
 const ID_RE = /\b[a-z]{2,6}_[0-9A-Za-z]{24}\b/g
 const ISO_RE = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\b/g
@@ -17,7 +17,7 @@ const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** Where a payment can be named: [table, text column to search]. */
 function searchable(db) {
-  const out = Object.values(TABLES).map((t) => [t.table, 'data'])
+  const out = Object.values(TABLE).map((t) => [t, 'data'])
   out.push(['events', 'json'], ['idempotency_keys', 'body'])
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
   return out.filter(([t]) => exists.get(t))

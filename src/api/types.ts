@@ -116,13 +116,16 @@ export interface PaymentMethod {
   created_at: string
 }
 
+export type RefundStatus = 'pending' | 'succeeded' | 'failed'
+export const REFUND_STATUSES: readonly RefundStatus[] = ['pending', 'succeeded', 'failed']
+
 export interface Refund {
   id: string
   object: 'refund'
   payment: string
   amount: number
   currency: string
-  status: 'pending' | 'succeeded' | 'failed'
+  status: RefundStatus
   reason: string | null
   failure_reason: string | null
   reference: string
@@ -132,6 +135,7 @@ export interface Refund {
 }
 
 export type DisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost' | 'accepted'
+export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['needs_response', 'under_review', 'won', 'lost', 'accepted']
 export type DisputeStage = 'chargeback' | 'pre_arbitration' | 'arbitration'
 export type DisputeReason = 'fraudulent' | 'product_not_received' | 'duplicate' | 'credit_not_processed' | 'general'
 
@@ -167,15 +171,17 @@ export interface WebhookEndpoint {
   enabled_events: string[]
   secret?: string
   disabled: boolean
-  disabled_reason?: string | null
+  disabled_reason?: 'requested' | 'failing' | null
   created_at: string
   livemode: boolean
   // engine additions (docs/api.md): health and annotations
-  status?: 'enabled' | 'failing' | 'disabled'
+  status?: WebhookEndpointStatus
   description?: string | null
   metadata?: Record<string, string>
   failing_since?: string | null
 }
+
+export type WebhookEndpointStatus = 'enabled' | 'failing' | 'disabled'
 
 export interface WebhookDeliveryAttempt {
   at: string
@@ -186,13 +192,16 @@ export interface WebhookDeliveryAttempt {
   response_excerpt: string | null
 }
 
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed_retrying' | 'undeliverable'
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed_retrying', 'undeliverable']
+
 export interface WebhookDelivery {
   id: string
   object: 'webhook_delivery'
   event: string
   event_type: string
   endpoint: string
-  status: 'pending' | 'succeeded' | 'failed_retrying' | 'undeliverable'
+  status: DeliveryStatus
   attempts: WebhookDeliveryAttempt[]
   next_attempt_at: string | null
   undeliverable_reason: string | null
@@ -223,22 +232,6 @@ export interface TestClock {
   object: 'test_clock'
   now: string
   offset_seconds: number
-}
-
-export interface Provider {
-  id: string
-  object: 'provider'
-  methods: string[]
-  currencies: string[]
-  regions: string[]
-  status: 'active' | 'degraded' | 'disabled'
-  /** approved / decided attempts over the last 7 days of the engine clock; null without attempts */
-  auth_rate_7d: number | null
-  attempts_7d: number
-  /** percentage in basis points plus a fixed fee per currency, in that currency's minor unit */
-  fees: {percent_bps: number; fixed: Record<string, number>}
-  latency_ms: {p50: number; p99: number}
-  livemode: boolean
 }
 
 /** decisions.md: GET /balance */
@@ -284,12 +277,15 @@ export interface SettlementReport {
   created_at: string
 }
 
+export type PayoutStatus = 'in_transit' | 'paid'
+export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['in_transit', 'paid']
+
 export interface Payout {
   id: string
   object: 'payout'
   amount: number
   currency: string
-  status: 'in_transit' | 'paid'
+  status: PayoutStatus
   arrival_date: string
   settlement_reports: string[]
   livemode: boolean
@@ -297,6 +293,7 @@ export interface Payout {
 }
 
 export type ProviderStatus = 'active' | 'degraded' | 'disabled'
+export const PROVIDER_STATUSES: readonly ProviderStatus[] = ['active', 'degraded', 'disabled']
 
 export interface Provider {
   id: string
@@ -305,9 +302,10 @@ export interface Provider {
   currencies: string[]
   regions: string[]
   status: ProviderStatus
+  /** approved / decided attempts over the last 7 days of the engine clock; null without attempts */
   auth_rate_7d: number | null
   attempts_7d: number
-  /** fixed: fee in minor units per currency */
+  /** percentage in basis points plus a fixed fee per currency, in that currency's minor unit */
   fees: {percent_bps: number; fixed: Record<string, number>}
   latency_ms: {p50: number; p99: number}
   livemode: boolean

@@ -1,12 +1,18 @@
 import {randomBytes} from 'node:crypto'
 import {chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {localEnginePaths, type LocalEngineInfo} from '../local-engine.js'
-import {buildApp, type App} from './app.js'
-import {createPipeline, KeyRing, RateLimiter} from './http/pipeline.js'
+import {RandomIds} from './adapters/system.js'
+import {App} from './app/index.js'
+import type {DeliveryWorkerOptions} from './app/delivery-worker.js'
+import {createCheckout} from './checkout/pages.js'
+import {createPipeline, KeyRing} from './http/pipeline.js'
+import {routes} from './http/routes.js'
 import {listen} from './http/server.js'
+import type {ProviderConnection} from './ports/provider.js'
+import type {StoreFactory} from './ports/store.js'
+import {createSimulatedProviders} from './providers/simulated.js'
 import {SqliteStore} from './store/sqlite/sqlite-store.js'
 import {ensureCertificates} from './tls/certificates.js'
-import {createCheckout} from './checkout/pages.js'
 
 export interface EngineOptions {
   dataDir: string
@@ -23,7 +29,15 @@ export interface EngineOptions {
   log?: (line: string) => void
   /** lines about ordinary happenings (a client aborting its request); default: none */
   debug?: (line: string) => void
+  /** makes the store the engine runs on; default: SQLite in the data dir, with `durability` */
+  store?: StoreFactory
+  /** provider connections by provider id; default: the simulated providers */
+  providers?: Map<string, ProviderConnection>
+  deliveries?: DeliveryWorkerOptions
 }
+
+/** The default store: SQLite in the data dir (one engine instance per data dir). */
+export const sqliteStore = (path: string, durability: 'full' | 'normal' | undefined): StoreFactory => async () => new SqliteStore({path, durability})
 
 export interface EngineHandle {
   baseUrl: string
@@ -58,7 +72,7 @@ function secretKeyFor(dataDir: string, fixed: string | undefined): string {
   return key
 }
 
-/** Starts the embedded gateway: HTTPS on one port, SQLite in the data dir, simulated providers. */
+/** Starts the embedded gateway: HTTPS on one port, a store (SQLite in the data dir by default), simulated providers. */
 export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const host = opts.host ?? '127.0.0.1'
   if (opts.payoutCurrency !== undefined && !/^[A-Z]{3}$/.test(opts.payoutCurrency))
@@ -69,24 +83,27 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   mkdirSync(paths.tlsDir, {recursive: true, mode: 0o700})
   const secretKey = secretKeyFor(opts.dataDir, opts.apiKey)
   const tls = await ensureCertificates(paths, host)
-  const store = new SqliteStore({path: paths.database, durability: opts.durability})
+  const store = await (opts.store ?? sqliteStore(paths.database, opts.durability))()
 
   // the port is known only after listening; URLs are filled in then
   const urls = {baseUrl: '', checkoutUrl: ''}
-  const app = await buildApp({store, urls, log, payoutCurrency: opts.payoutCurrency ?? null})
+  let app: App
+  try {
+    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, payoutCurrency: opts.payoutCurrency ?? null, deliveries: opts.deliveries})
+  } catch (error) {
+    await store.close().catch(() => {})
+    throw error
+  }
   const keys = new KeyRing()
   keys.add(secretKey, 'acct_local')
-  const limiter = new RateLimiter(opts.rateLimit ?? 100, opts.rateLimit === undefined ? 200 : Math.max(1, opts.rateLimit * 2))
-  const checkout = createCheckout(app)
+  const rate = opts.rateLimit ?? 100
+  const {router, streams} = routes(app)
   const handler = createPipeline({
-    router: app.router,
+    app,
+    router,
     keys,
-    limiter,
-    store,
-    clock: app.clock,
-    ids: app.kernel.ids,
-    commit: (cs) => app.kernel.commit(cs),
-    checkout,
+    rateLimit: {rate, capacity: opts.rateLimit === undefined ? 200 : Math.max(1, rate * 2)},
+    checkout: createCheckout(app),
     log,
     debug: opts.debug,
   })
@@ -98,11 +115,10 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
       key: tls.key,
       cert: tls.cert,
       handler: (req, res) => void handler(req, res),
-      newRequestId: () => app.kernel.ids.next('req'),
+      newRequestId: () => app.core.ids.next('req'),
     })
   } catch (error) {
     // nothing is served (port in use, ...): release what was opened so the process can exit
-    await app.webhooks.close().catch(() => {})
     await store.close().catch(() => {})
     throw error
   }
@@ -120,16 +136,8 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   }
   writeFileSync(paths.info, JSON.stringify(info, null, 2) + '\n', {mode: 0o600})
 
-  // due work on the engine clock: check every second; housekeeping hourly
-  let lastHousekeeping = 0
-  const tick = setInterval(() => {
-    void app.kernel.runDueJobs().catch((e) => log(`scheduler: ${(e as Error).message}`))
-    if (Date.now() - lastHousekeeping > 3_600_000) {
-      lastHousekeeping = Date.now()
-      void app.housekeeping().catch((e) => log(`housekeeping: ${(e as Error).message}`))
-    }
-  }, 1000)
-  void app.kernel.runDueJobs()
+  // timeline jobs as they fall due, webhook attempts, housekeeping
+  app.start()
 
   let closing: Promise<void> | undefined
   return {
@@ -142,12 +150,10 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     app,
     close() {
       closing ??= (async () => {
-        clearInterval(tick)
-        app.events.closeStreams()
-        await server.close()
-        await app.kernel.runDueJobs().catch(() => 0)
-        // cancel in-flight webhook requests; their deliveries stay in the outbox and retry on the next start
-        await app.webhooks.close()
+        // stop claiming jobs and deliveries and abandon attempts in flight (they stay due and are
+        // made again after a restart) while the server lets requests in flight finish
+        streams.closeAll()
+        await Promise.all([server.close(), app.stop()])
         await store.close()
       })()
       return closing

@@ -1,9 +1,10 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {methodInfo} from '../domain/catalog.js'
 import {currencyExponent} from '../domain/money.js'
-import type {App} from '../app.js'
-import {ApiError} from '../http/errors.js'
-import {parseInstrument, type PaymentRecord} from '../services/payments.js'
+import type {App} from '../app/index.js'
+import {customerAction} from '../app/payments.js'
+import {DomainError} from '../domain/errors.js'
+import {parseInstrument, type Instrument, type PaymentRecord} from '../domain/payment.js'
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
@@ -184,7 +185,7 @@ export function createCheckout(app: App) {
     const session = url.searchParams.get('session') ?? ''
     const notFoundPage = (msg: string) => html(res, 404, page('Not found', `<h1>Link not valid</h1><p class="muted">${esc(msg)}</p>`), requestId)
     if (!step || !id || !['3ds', 'method', 'card'].includes(step)) return notFoundPage('This checkout page does not exist.')
-    const got = id.startsWith('pay_') ? await app.kernel.store.get<PaymentRecord>('payment', id) : undefined
+    const got = id.startsWith('pay_') ? await app.core.store.get<PaymentRecord>('payment', id) : undefined
     if (!got) return notFoundPage('No such payment.')
     const p = got.obj
     if (p.status !== 'requires_action' || !p._x.session) return finish(res, p, requestId)
@@ -216,22 +217,22 @@ export function createCheckout(app: App) {
     const outcome = form.get('outcome')
     if (outcome !== 'approve' && outcome !== 'fail' && outcome !== 'abandon') return html(res, 400, page('Bad request', '<h1>Unknown action</h1>'), requestId)
     try {
-      let card
+      let card: Instrument | undefined
       if (step === 'card' && outcome === 'approve') {
         const m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.get('exp') ?? '')
         if (!m) return html(res, 400, cardForm(p, session, 'Expiry must look like MM/YY.'), requestId)
         const year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2])
         const cvc = form.get('cvc') || undefined
         try {
-          card = parseInstrument({card: {number: form.get('number') ?? '', exp_month: Number(m[1]), exp_year: year, cvc}}, app.clock.now(), '')
+          card = parseInstrument({card: {number: form.get('number') ?? '', exp_month: Number(m[1]), exp_year: year, cvc}}, app.core.clock.now(), '')
         } catch (e) {
           return html(res, 400, cardForm(p, session, (e as Error).message), requestId)
         }
       }
-      const out = await app.payments.customerAction(p.id, outcome, {card, session})
+      const out = await app.core.run({}, (u) => customerAction(u, p.id, outcome, {card, session}))
       finish(res, out, requestId)
     } catch (e) {
-      if (e instanceof ApiError) return html(res, 409, page('Payment', `<h1>Cannot continue</h1><p class="muted">${esc(e.message)}</p>`), requestId)
+      if (e instanceof DomainError) return html(res, 409, page('Payment', `<h1>Cannot continue</h1><p class="muted">${esc(e.message)}</p>`), requestId)
       throw e
     }
   }

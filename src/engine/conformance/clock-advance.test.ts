@@ -76,28 +76,3 @@ describe('one long clock advance', () => {
   })
 })
 
-describe('the job queue', () => {
-  it('runs a successor due before already-due jobs first, and jobs due at the same time in the order they were scheduled', async () => {
-    const k = t.engine.app.kernel
-    const ran: string[] = []
-    const base = Date.parse((await t.api('GET', '/test_helpers/clock')).body.now)
-    const at = (s: number) => new Date(base + s * 1000)
-    k.registerJob('test.order', async (job, when) => {
-      ran.push(`${job.ref}@${(when.getTime() - base) / 1000}`)
-      // the first job schedules a successor due before the job at +300
-      if (job.ref === 'first') return {addJobs: [k.job('test.order', 'successor', at(200))]}
-      return undefined
-    })
-    // ids sort against the insertion order on purpose: ties must follow insertion, not ids
-    await k.commit({
-      addJobs: [
-        {id: 'job_zz_first', kind: 'test.order', ref: 'first', due_at: at(100).toISOString()},
-        {id: 'job_zz_late', kind: 'test.order', ref: 'late', due_at: at(300).toISOString()},
-        {id: 'job_zb_tie1', kind: 'test.order', ref: 'tie1', due_at: at(300).toISOString()},
-        {id: 'job_za_tie2', kind: 'test.order', ref: 'tie2', due_at: at(300).toISOString()},
-      ],
-    })
-    await t.advance(400)
-    expect(ran).toEqual(['first@100', 'successor@200', 'late@300', 'tie1@300', 'tie2@300'])
-  })
-})

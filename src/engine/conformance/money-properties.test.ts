@@ -10,9 +10,10 @@ import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
 import type {Dispute, Payout, SettlementReport} from '../../api/types.js'
 import {feeFor, providerProfile} from '../domain/providers.js'
-import {settlementRunOf, type LedgerEntry} from '../services/ledger.js'
-import type {PaymentRecord} from '../services/payments.js'
-import type {RefundRecord} from '../services/refunds.js'
+import type {LedgerEntry} from '../domain/ledger.js'
+import type {PaymentRecord} from '../domain/payment.js'
+import type {RefundRecord} from '../domain/refund.js'
+import {settlementRunOf} from '../domain/settlement.js'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 
 const RUNS = Number(process.env.GW_PROPERTY_RUNS ?? 300)
@@ -121,7 +122,7 @@ async function plausible(t: TestEngine, p: PaymentRecord, o: {i: number; part: P
         {op: 'advance', seconds: 7 * DAY + 60},
       ]
     case 'succeeded': {
-      const dp = (await t.engine.app.kernel.store.all<Dispute & {created_at: string}>('dispute', [{field: 'payment', op: 'eq', value: p.id}]))[0]
+      const dp = (await t.engine.app.core.store.all<Dispute & {created_at: string}>('dispute', [{field: 'payment', op: 'eq', value: p.id}]))[0]
       if (!dp) return [{op: 'refund', i, part}, {op: 'refund', i, part: 'half'}, {op: 'refund', i, part: 'all'}, {op: 'dispute', i, part}, {op: 'dispute', i, part: 'all'}, {op: 'advance', seconds: 1801}]
       if (dp.status === 'needs_response') return [{op: 'evidence', i}, {op: 'evidence', i}, {op: 'accept', i}, {op: 'refund', i, part}, {op: 'advance', seconds: 7 * DAY + 60}]
       if (dp.status === 'under_review') return [{op: 'resolve', i, outcome: 'won'}, {op: 'resolve', i, outcome: 'lost'}, {op: 'resolve', i, outcome: 'escalate'}, {op: 'refund', i, part}]
@@ -162,6 +163,8 @@ interface World {
   events: Map<string, {type: string; status: string}[]>
   /** created_at of the last event committed, and a problem if one was older than its predecessor */
   lastEventAt: string
+  /** the seq of the last event read */
+  eventSeq: number
   eventOrder: string[]
   /** the last status seen of every payment, dispute and refund */
   seen: Map<string, {status: string; stage?: string}>
@@ -169,17 +172,20 @@ interface World {
   last?: {path: string; body: unknown; key: string; status: number; text: string; at: number}
 }
 
-/** Records every committed event (the log itself is purged after 30 days of engine clock). */
-function observe(w: World): void {
-  w.t.engine.app.kernel.onCommit((cs) => {
-    for (const e of cs.events ?? []) {
+/** Reads the events committed since the last look, in commit order (the log itself is purged after 30 days of engine clock). */
+async function observe(w: World): Promise<void> {
+  for (;;) {
+    const batch = await w.t.engine.app.core.store.eventsAfter(w.eventSeq, 500)
+    for (const e of batch) {
+      w.eventSeq = e.seq
       // the log is newest first by created_at: events are committed in time order
       if (e.created_at < w.lastEventAt) w.eventOrder.push(`${e.type} at ${e.created_at} committed after an event at ${w.lastEventAt}`)
       if (e.created_at > w.lastEventAt) w.lastEventAt = e.created_at
       const obj = (JSON.parse(e.json) as {data: {object: {id: string; status?: string}}}).data.object
       w.events.set(obj.id, [...(w.events.get(obj.id) ?? []), {type: e.type, status: String(obj.status)}])
     }
-  })
+    if (batch.length < 500) return
+  }
 }
 
 let world: World | undefined
@@ -195,8 +201,7 @@ async function worldForRun(fresh = false): Promise<World> {
   if (!world || world.runs >= RUNS_PER_ENGINE || shrinking || fresh) {
     await world?.t.stop()
     const t = await bootEngine({rateLimit: 0, payoutCurrency: boots++ % 2 === 1 ? 'EUR' : undefined})
-    const w: World = {t, runs: 0, events: new Map(), seen: new Map(), lastEventAt: '', eventOrder: []}
-    observe(w)
+    const w: World = {t, runs: 0, events: new Map(), seen: new Map(), lastEventAt: '', eventSeq: 0, eventOrder: []}
     world = w
   }
   world.runs++
@@ -215,7 +220,7 @@ let keys = 0
 
 async function apply(w: World, op: Op, mine: string[]): Promise<string> {
   const t = w.t
-  const store = t.engine.app.kernel.store
+  const store = t.engine.app.core.store
   if (op.op === 'step') {
     if (mine.length === 0) return 'step: no payment'
     const p = (await store.get<PaymentRecord>('payment', mine[mine.length - 1 - (op.i % mine.length)]!))!.obj
@@ -235,7 +240,7 @@ async function apply(w: World, op: Op, mine: string[]): Promise<string> {
     const key = `prop-${process.pid}-${++keys}`
     const r = await t.api(method, path, body, method === 'POST' ? {'idempotency-key': key} : {})
     if (r.status >= 500) throw new Error(`${method} ${path} ${JSON.stringify(body)} → ${r.status} ${r.text}`)
-    if (method === 'POST' && path !== '/test_helpers/clock/advance') w.last = {path, body, key, status: r.status, text: r.text, at: t.engine.app.clock.now().getTime()}
+    if (method === 'POST' && path !== '/test_helpers/clock/advance') w.last = {path, body, key, status: r.status, text: r.text, at: t.engine.app.core.clock.now().getTime()}
     return r
   }
   const say = (r: {status: number; body: any}) => {
@@ -250,7 +255,7 @@ async function apply(w: World, op: Op, mine: string[]): Promise<string> {
       if (!w.last) return 'replay: nothing sent yet'
       const {path, body, key, status, text, at} = w.last
       // §4: replays are answered from the record for 24 hours (engine clock); after that the key is new
-      if (t.engine.app.clock.now().getTime() - at >= 23 * 3600_000) return 'replay: the 24 h window has passed'
+      if (t.engine.app.core.clock.now().getTime() - at >= 23 * 3600_000) return 'replay: the 24 h window has passed'
       const r = await t.api('POST', path, body, {'idempotency-key': key})
       expect(r.status, `replay of POST ${path} ${JSON.stringify(body)}`).toBe(status)
       expect(r.text, `replay of POST ${path}: the original body`).toBe(text)
@@ -259,7 +264,6 @@ async function apply(w: World, op: Op, mine: string[]): Promise<string> {
     }
     case 'restart':
       await t.restart()
-      observe(w)
       return 'restart'
     case 'create': {
       const body = {...KINDS[op.kind](op.amount), return_url: RETURN_URL, ...(op.confirm ? {} : {confirm: false})}
@@ -328,6 +332,7 @@ async function apply(w: World, op: Op, mine: string[]): Promise<string> {
 const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v)
 
 async function checkInvariants(w: World): Promise<void> {
+  await observe(w)
   // plain comparisons collected into one list: thousands of them per step, one expect at the end
   const problems: string[] = []
   const show = (v: unknown) => JSON.stringify(v)
@@ -337,7 +342,7 @@ async function checkInvariants(w: World): Promise<void> {
   const ge = (a: number, b: number, what: string) => !(a >= b) && problems.push(`${what}: ${a} < ${b}`)
   const gt = (a: number, b: number, what: string) => !(a > b) && problems.push(`${what}: ${a} ≤ ${b}`)
   const {t} = w
-  const store = t.engine.app.kernel.store
+  const store = t.engine.app.core.store
   const [payments, refunds, disputes, entries, payouts, reports] = await Promise.all([
     store.all<PaymentRecord>('payment'),
     store.all<RefundRecord>('refund'),
@@ -519,7 +524,7 @@ describe('regressions found by the property test', () => {
       ],
       true,
     )
-    const store = world!.t.engine.app.kernel.store
+    const store = world!.t.engine.app.core.store
     const [p] = await store.all<PaymentRecord>('payment')
     expect(p).toMatchObject({status: 'succeeded', amount_captured: 333, amount_refunded: 0})
   })

@@ -1,5 +1,6 @@
 // §3 payment state machine, row by row, observed over HTTPS only.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {entriesFor} from '../app/money.js'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 import {card, cardPayment, createPayment, customerAction, eventTypes, expectError, getPayment, RETURN_URL} from './helpers.js'
 
@@ -452,7 +453,7 @@ describe('requires_capture', () => {
     expect(await eventTypes(t, p.id)).toEqual(['payment.succeeded'])
     await expectForwardOnly(p.id)
     // the captured money reached the ledger like any success
-    const entries = await t.engine.app.money.ledger.entriesFor(p.id)
+    const entries = await entriesFor(t.engine.app.core.store, p.id)
     expect(entries.filter((e) => e.type === 'payment').map((e) => e.amount)).toEqual([3000])
     // and it can be refunded, against amount_captured
     const rf = await t.api('POST', '/refunds', {payment: p.id})

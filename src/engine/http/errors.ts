@@ -1,5 +1,6 @@
 import type {ApiErrorBody} from '../../api/types.js'
-import type {ChangeSet} from '../ports/store.js'
+import {DomainError} from '../domain/errors.js'
+import {StoreUnavailableError} from '../ports/store.js'
 
 export type ErrorType = ApiErrorBody['error']['type']
 
@@ -12,7 +13,7 @@ export class ApiError extends Error {
     readonly type: ErrorType,
     readonly code: string,
     message: string,
-    readonly extra: {param?: string; payment?: string; headers?: Record<string, string>; changes?: ChangeSet} = {},
+    readonly extra: {param?: string; payment?: string; headers?: Record<string, string>} = {},
   ) {
     super(message)
   }
@@ -31,27 +32,26 @@ export class ApiError extends Error {
   }
 }
 
-export const invalid = (param: string, message: string, code = 'parameter_invalid') =>
-  new ApiError(400, 'invalid_request_error', code, message, {param})
-
-export const missing = (param: string, hint = '') =>
-  new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required parameter: ${param}.${hint ? ` ${hint}` : ''}`, {
-    param,
-  })
-
-export const unknownParam = (param: string) =>
-  new ApiError(
-    400,
-    'invalid_request_error',
-    'parameter_unknown',
-    `Received unknown parameter: ${param}. Remove it, or check its spelling against the API reference.`,
-    {param},
-  )
-
-export const notFound = (what: string, id: string, param = 'id') =>
-  new ApiError(404, 'invalid_request_error', 'resource_missing', `No such ${what}: '${id}'`, {param})
-
-export const badState = (code: string, message: string) => new ApiError(400, 'invalid_request_error', code, message)
-
 export const apiError = (message = 'An internal error occurred. Retry with the same Idempotency-Key.') =>
   new ApiError(500, 'api_error', 'internal_error', message)
+
+const STATUS: Record<DomainError['kind'], [number, ErrorType]> = {
+  invalid_request: [400, 'invalid_request_error'],
+  not_found: [404, 'invalid_request_error'],
+  card: [402, 'card_error'],
+  provider_unavailable: [502, 'api_error'],
+}
+
+/** The wire form of an error a use case, the validation or the store raised; undefined for anything else (a bug: 500). */
+export function toApiError(e: unknown): ApiError | undefined {
+  if (e instanceof ApiError) return e
+  if (e instanceof DomainError) {
+    const [status, type] = STATUS[e.kind]
+    return new ApiError(status, type, e.code, e.message, e.detail)
+  }
+  if (e instanceof StoreUnavailableError)
+    return new ApiError(503, 'api_error', 'service_unavailable', 'The service is briefly unavailable (its database is not reachable). Retry with the same Idempotency-Key.', {
+      headers: {'Retry-After': '1'},
+    })
+  return undefined
+}

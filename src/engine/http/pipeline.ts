@@ -1,40 +1,16 @@
 import {createHash, timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import type {Clock} from '../ports/clock.js'
-import type {Ids} from '../ports/ids.js'
-import type {ChangeSet, Store} from '../ports/store.js'
-import {ApiError, apiError, invalid} from './errors.js'
+import type {App} from '../app/index.js'
+import type {IdempotencyRecord} from '../ports/store.js'
+import {ApiError, apiError, toApiError} from './errors.js'
+import {OPENAPI_PATH, serveOpenApi} from './openapi-route.js'
+import {requestValidator} from './openapi-validate.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
+import {invalid} from '../domain/errors.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 export const IDEMPOTENCY_KEY_MAX = 255
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
-
-/** Token bucket per account and mode (§8, decisions.md): refill 100/s, capacity 200. Real time, not the test clock. */
-export class RateLimiter {
-  private buckets = new Map<string, {tokens: number; at: number}>()
-  constructor(
-    readonly ratePerSecond = 100,
-    readonly capacity = 200,
-  ) {}
-
-  /** Takes a token; returns 0 when allowed, else the whole seconds to wait (>= 1). */
-  take(scope: string, nowMs = performance.now()): {retryAfter: number; remaining: number} {
-    if (this.ratePerSecond <= 0) return {retryAfter: 0, remaining: this.capacity}
-    let b = this.buckets.get(scope)
-    if (!b) {
-      b = {tokens: this.capacity, at: nowMs}
-      this.buckets.set(scope, b)
-    }
-    b.tokens = Math.min(this.capacity, b.tokens + ((nowMs - b.at) / 1000) * this.ratePerSecond)
-    b.at = nowMs
-    if (b.tokens >= 1) {
-      b.tokens -= 1
-      return {retryAfter: 0, remaining: Math.floor(b.tokens)}
-    }
-    return {retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / this.ratePerSecond)), remaining: 0}
-  }
-}
 
 const digest = (s: string) => createHash('sha256').update(s).digest()
 
@@ -160,14 +136,11 @@ export function canonical(root: unknown): string {
 }
 
 export interface PipelineDeps {
+  app: App
   router: Router
   keys: KeyRing
-  limiter: RateLimiter
-  store: Store
-  clock: Clock
-  ids: Ids
-  /** commits a change set and notifies listeners (events hub, webhook worker, caches) */
-  commit: (cs: ChangeSet) => Promise<void>
+  /** requests per second per account and mode, and the bucket's capacity (decisions.md); rate 0 turns the limit off */
+  rateLimit: {rate: number; capacity: number}
   checkout?: (req: IncomingMessage, res: ServerResponse, url: URL, requestId: string) => Promise<void>
   log?: (line: string) => void
   /** ordinary happenings worth a line only when asked for (gw serve --verbose): aborted requests */
@@ -230,12 +203,18 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 const tooLarge = () =>
   new ApiError(413, 'invalid_request_error', 'request_too_large', `Request bodies are limited to 1 MiB (${MAX_BODY_BYTES} bytes).`)
 
-/** The request pipeline of §4-§9: request id, version, auth, rate limit, body, idempotency, handler, commit. */
+/** What an idempotent write came to: a response to send, or the reason it was not run. */
+type Idempotent =
+  | {kind: 'respond'; status: number; body: string; headers?: Record<string, string>}
+  | {kind: 'replay'; record: IdempotencyRecord}
+  | {kind: 'in_flight' | 'mismatch'}
+
+/** The request pipeline of §4-§9: request id, version, auth, rate limit, body, idempotency, one unit of work, response. */
 export function createPipeline(deps: PipelineDeps) {
-  const inFlight = new Set<string>()
+  const core = deps.app.core
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = deps.ids.next('req')
+    const requestId = core.ids.next('req')
     const url = new URL(req.url ?? '/', 'https://localhost')
     try {
       if (url.pathname === '/checkout' || url.pathname.startsWith('/checkout/')) {
@@ -244,45 +223,29 @@ export function createPipeline(deps: PipelineDeps) {
         return
       }
       if (!(url.pathname === '/v1' || url.pathname.startsWith('/v1/'))) {
-        throw new ApiError(
-          404,
-          'invalid_request_error',
-          'route_unknown',
-          `Unrecognized request URL (${req.method} ${url.pathname}). The API lives under /v1, e.g. /v1/payments.`,
-        )
+        throw new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${req.method} ${url.pathname}). The API lives under /v1, e.g. /v1/payments.`)
       }
       const version = req.headers['service-version']
       if (version !== undefined && version !== 'v1') {
-        throw new ApiError(
-          400,
-          'invalid_request_error',
-          'version_invalid',
-          `Service-Version '${String(version)}' is not a version of this API. Send 'v1' or omit the header.`,
-        )
+        throw new ApiError(400, 'invalid_request_error', 'version_invalid', `Service-Version '${String(version)}' is not a version of this API. Send 'v1' or omit the header.`)
       }
+      if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
       const auth = deps.keys.authenticate(req.headers.authorization)
       const scope = `${auth.account}:${auth.livemode ? 'live' : 'test'}`
-      const rl = deps.limiter.take(scope)
+      const rl = await core.store.takeToken(scope, deps.rateLimit.rate, deps.rateLimit.capacity)
       if (rl.retryAfter > 0) {
         throw new ApiError(
           429,
           'rate_limit_error',
           'rate_limit_exceeded',
-          `Too many requests: the limit is ${deps.limiter.ratePerSecond} requests per second. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`,
-          {headers: {'Retry-After': String(rl.retryAfter), 'RateLimit-Limit': String(deps.limiter.ratePerSecond), 'RateLimit-Remaining': '0'}},
+          `Too many requests: the limit is ${deps.rateLimit.rate} requests per second. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`,
+          {headers: {'Retry-After': String(rl.retryAfter), 'RateLimit-Limit': String(deps.rateLimit.rate), 'RateLimit-Remaining': '0'}},
         )
       }
       const method = req.method ?? 'GET'
       const path = url.pathname.slice(3) || '/'
       const match = deps.router.match(method, path)
-      if (!match) {
-        throw new ApiError(
-          404,
-          'invalid_request_error',
-          'route_unknown',
-          `Unrecognized request URL (${method} ${url.pathname}).`,
-        )
-      }
+      if (!match) throw new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${method} ${url.pathname}).`)
       let body: unknown = undefined
       if (method === 'POST' || method === 'DELETE') {
         const raw = await readBody(req)
@@ -298,78 +261,64 @@ export function createPipeline(deps: PipelineDeps) {
       }
       const keyHeader = req.headers['idempotency-key']
       const idemKey = typeof keyHeader === 'string' ? keyHeader : undefined
-      const ctx: RequestCtx = {
-        requestId,
-        method,
-        path,
-        params: match.params,
-        query: url.searchParams,
-        body,
-        headers: req.headers,
-        account: auth.account,
-        livemode: auth.livemode,
-        idempotencyKey: idemKey,
+      const ctx: RequestCtx = {requestId, method, path, params: match.params, query: url.searchParams, body, headers: req.headers, account: auth.account, livemode: auth.livemode, idempotencyKey: idemKey, input: {body: {}, query: {}}}
+      const route = match.route
+      // the request against the operation's schemas in the OpenAPI document (inside the unit of a write, so a 400 is recorded for replay)
+      const check = () => void (ctx.input = requestValidator(route.operationId)({body, query: url.searchParams}))
+      if (!route.write) {
+        check()
+        return respond(res, requestId, await route.handler(ctx))
       }
-      if (method !== 'POST' || idemKey === undefined) {
-        const result = await runHandler(ctx, match.handler)
-        if (result.changes) await deps.commit(result.changes)
-        return respond(res, requestId, result)
-      }
+      if (method !== 'POST' || idemKey === undefined)
+        return respond(res, requestId, await core.run({requestId}, (u) => (check(), route.handler(ctx, u))))
 
-      // ---- idempotent POST (§4 Idempotency, decisions.md)
-      if (idemKey.length === 0 || idemKey.length > IDEMPOTENCY_KEY_MAX) {
+      // ---- idempotent POST (§4 Idempotency, decisions.md): the key is claimed in the unit of work
+      // that runs the request, and its record is committed with the request's effects
+      if (idemKey.length === 0 || idemKey.length > IDEMPOTENCY_KEY_MAX)
         throw invalid('Idempotency-Key', `The Idempotency-Key header must be 1 to ${IDEMPOTENCY_KEY_MAX} characters; got ${idemKey.length}.`)
-      }
       const hash = createHash('sha256').update(`${method} ${path}\n${canonical(body ?? {})}`).digest('hex')
-      const flightKey = `${scope}\u0000${idemKey}`
-      if (inFlight.has(flightKey)) {
-        throw new ApiError(
-          409,
-          'idempotency_error',
-          'idempotency_key_in_use',
-          'A request with this Idempotency-Key is still being processed. Retry once it has finished.',
-        )
-      }
-      inFlight.add(flightKey)
-      try {
-        const now = deps.clock.now()
-        const prior = await deps.store.getIdempotency(scope, idemKey)
-        if (prior && prior.expires_at > now.toISOString()) {
-          if (prior.request_hash !== hash) {
-            throw new ApiError(
-              409,
-              'idempotency_error',
-              'idempotency_key_reused',
-              'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
-            )
-          }
-          // the original response, byte for byte; a replayed error keeps the Request-Id its
-          // body names, so header and error.request_id agree (decisions.md wire details)
-          send(res, prior.status, prior.status >= 400 ? (storedRequestId(prior.body) ?? requestId) : requestId, prior.body, {
-            'Idempotent-Replayed': 'true',
-          })
-          return
-        }
-        let result: HandlerResult
+      const out = await core.run<Idempotent>({requestId}, async (u) => {
+        const claim = await u.claimIdempotency(scope, idemKey)
+        if (claim.state === 'in_flight') return {kind: 'in_flight'}
+        if (claim.state === 'recorded') return claim.record.request_hash === hash ? {kind: 'replay', record: claim.record} : {kind: 'mismatch'}
+        let status: number
         let text: string
+        let headers: Record<string, string> | undefined
         try {
-          result = await runHandler(ctx, match.handler)
-          text = JSON.stringify(result.body ?? {})
+          check()
+          const result = await route.handler(ctx, u)
+          if (result.error) [status, text, headers] = [result.error.status, JSON.stringify(result.error.body(requestId)), result.error.extra.headers]
+          else [status, text, headers] = [result.status, result.text?.body ?? JSON.stringify(result.body ?? {}), result.headers]
         } catch (e) {
-          if (!(e instanceof ApiError) || e.status >= 500 || e.status === 409 || e.status === 429) throw e
-          // 4xx outcomes are stored and replayed identically (§7 rule 3)
-          const errText = JSON.stringify(e.body(requestId))
-          await deps.commit({
-            ...e.extra.changes,
-            idempotency: record(scope, idemKey, hash, e.status, errText, now),
-          })
-          send(res, e.status, requestId, errText, e.extra.headers)
-          return
+          const ae = toApiError(e)
+          // 5xx, 409 and 429 are not recorded: a retry with the key runs again
+          if (!ae || ae.status >= 500 || ae.status === 409 || ae.status === 429) throw e
+          // a 4xx is recorded and replayed identically (§7 rule 3); the request's own changes are dropped
+          u.discard()
+          ;[status, text, headers] = [ae.status, JSON.stringify(ae.body(requestId)), ae.extra.headers]
         }
-        await deps.commit({...result.changes, idempotency: record(scope, idemKey, hash, result.status, text, now)})
-        send(res, result.status, requestId, text, result.headers)
-      } finally {
-        inFlight.delete(flightKey)
+        const now = u.now
+        u.idempotency({scope, key: idemKey, request_hash: hash, status, body: text, created_at: now.toISOString(), expires_at: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString()})
+        return {kind: 'respond', status, body: text, headers}
+      })
+      switch (out.kind) {
+        case 'in_flight':
+          throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry once it has finished.')
+        case 'mismatch':
+          throw new ApiError(
+            409,
+            'idempotency_error',
+            'idempotency_key_reused',
+            'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
+          )
+        case 'replay': {
+          // the original response, byte for byte; a replayed error keeps the Request-Id its body
+          // names, so header and error.request_id agree (decisions.md wire details)
+          const r = out.record
+          return send(res, r.status, r.status >= 400 ? (storedRequestId(r.body) ?? requestId) : requestId, r.body, {'Idempotent-Replayed': 'true'})
+        }
+        case 'respond':
+          return send(res, out.status, requestId, out.body, out.headers)
       }
     } catch (e) {
       if (isClientAbort(e, req)) {
@@ -378,51 +327,22 @@ export function createPipeline(deps: PipelineDeps) {
         res.destroy()
         return
       }
-      if (e instanceof ApiError) {
-        if (e.extra.changes) {
-          try {
-            await deps.commit(e.extra.changes)
-          } catch (err) {
-            deps.log?.(`commit failed for ${requestId}: ${(err as Error).stack}`)
-            return sendError(res, requestId, apiError())
-          }
-        }
-        return sendError(res, requestId, e)
-      }
+      const ae = toApiError(e)
+      if (ae) return sendError(res, requestId, ae)
       deps.log?.(`internal error ${requestId}: ${(e as Error).stack ?? String(e)}`)
       sendError(res, requestId, apiError())
     }
   }
 
-  async function runHandler(ctx: RequestCtx, h: (ctx: RequestCtx) => Promise<HandlerResult>): Promise<HandlerResult> {
-    return h(ctx)
-  }
-
-  function record(scope: string, key: string, hash: string, status: number, body: string, now: Date) {
-    return {
-      scope,
-      key,
-      request_hash: hash,
-      status,
-      body,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString(),
-    }
-  }
-
   function respond(res: ServerResponse, requestId: string, result: HandlerResult) {
+    if (result.error) return sendError(res, requestId, result.error)
     if (result.stream) {
       res.setHeader('Request-Id', requestId)
       return result.stream(res.req, res)
     }
     if (result.text) {
       if (res.headersSent) return
-      res.writeHead(result.status, {
-        'Content-Type': result.text.contentType,
-        'Content-Length': Buffer.byteLength(result.text.body),
-        'Request-Id': requestId,
-        ...result.headers,
-      })
+      res.writeHead(result.status, {'Content-Type': result.text.contentType, 'Content-Length': Buffer.byteLength(result.text.body), 'Request-Id': requestId, ...result.headers})
       res.end(result.text.body)
       return
     }

@@ -1,5 +1,6 @@
 import type {IncomingHttpHeaders, IncomingMessage, ServerResponse} from 'node:http'
-import type {ChangeSet} from '../ports/store.js'
+import type {Unit} from '../app/unit.js'
+import type {ApiError} from './errors.js'
 
 export interface RequestCtx {
   requestId: string
@@ -13,47 +14,54 @@ export interface RequestCtx {
   account: string
   livemode: boolean
   idempotencyKey: string | undefined
+  /** the body and query, checked against the operation's schemas in the OpenAPI document (query values typed) */
+  input: {body: any; query: Record<string, string | number | boolean>}
 }
 
 export interface HandlerResult {
   status: number
   body?: unknown
-  /** written atomically with the idempotency record before the response is sent */
-  changes?: ChangeSet
-  /** alternative non-JSON payload (CSV) */
+  /** alternative non-JSON (or pre-serialised) payload */
   text?: {contentType: string; body: string}
   /** takes over the response (SSE) */
   stream?: (req: IncomingMessage, res: ServerResponse) => void
   headers?: Record<string, string>
+  /** answer with this error while keeping the unit's changes (a declined card: the failed payment is stored) */
+  error?: ApiError
 }
 
-export type Handler = (ctx: RequestCtx) => Promise<HandlerResult>
+/** A read: no unit of work. */
+export type ReadHandler = (ctx: RequestCtx) => Promise<HandlerResult>
+/** A write: runs in one unit of work, committed (with the idempotency record) before the response. */
+export type WriteHandler = (ctx: RequestCtx, u: Unit) => Promise<HandlerResult>
 
-interface Route {
-  method: string
+export type Route = {operationId: string} & ({write: false; handler: ReadHandler} | {write: true; handler: WriteHandler})
+
+interface Entry {
   segments: string[]
-  handler: Handler
+  route: Route
 }
 
 export class Router {
-  private routes = new Map<string, Route[]>()
+  private routes = new Map<string, Entry[]>()
 
-  add(method: string, pattern: string, handler: Handler): this {
+  private add(method: string, pattern: string, route: Route): this {
     const segments = pattern.split('/').filter(Boolean)
     const key = `${method} ${segments.length}`
     const list = this.routes.get(key) ?? []
     // literal segments win over parameters: sort routes with more literals first
-    list.push({method, segments, handler})
+    list.push({segments, route})
     list.sort((a, b) => b.segments.filter((s) => !s.startsWith(':')).length - a.segments.filter((s) => !s.startsWith(':')).length)
     this.routes.set(key, list)
     return this
   }
 
-  get = (p: string, h: Handler) => this.add('GET', p, h)
-  post = (p: string, h: Handler) => this.add('POST', p, h)
-  delete = (p: string, h: Handler) => this.add('DELETE', p, h)
+  /** Routes are named by the operationId of the OpenAPI document, whose schemas check their requests. */
+  get = (p: string, operationId: string, h: ReadHandler) => this.add('GET', p, {operationId, write: false, handler: h})
+  post = (p: string, operationId: string, h: WriteHandler) => this.add('POST', p, {operationId, write: true, handler: h})
+  delete = (p: string, operationId: string, h: WriteHandler) => this.add('DELETE', p, {operationId, write: true, handler: h})
 
-  match(method: string, path: string): {handler: Handler; params: Record<string, string>} | undefined {
+  match(method: string, path: string): {route: Route; params: Record<string, string>} | undefined {
     const parts = path.split('/').filter(Boolean)
     const list = this.routes.get(`${method} ${parts.length}`)
     if (!list) return undefined
@@ -64,9 +72,16 @@ export class Router {
         if (seg.startsWith(':')) params[seg.slice(1)] = safeDecode(parts[i]!)
         else if (seg !== parts[i]) continue outer
       }
-      return {handler: r.handler, params}
+      return {route: r.route, params}
     }
     return undefined
+  }
+
+  /** every route as `METHOD /pattern operationId` (the OpenAPI coverage check) */
+  list(): string[] {
+    const out: string[] = []
+    for (const [key, entries] of this.routes) for (const e of entries) out.push(`${key.split(' ')[0]} /${e.segments.join('/')} ${e.route.operationId}`)
+    return out.sort()
   }
 }
 

@@ -1,20 +1,51 @@
-// The Store port. Async throughout so that a PostgreSQL adapter can drop in next to the
-// SQLite one. Domain and services never see SQL: they read objects by kind and id, list
-// them with declarative filters and cursors, and commit a ChangeSet atomically.
+// The Store port: everything the engine keeps, and every concurrency decision that must hold
+// across engine instances. Application code never sees SQL and never holds locks, claims,
+// queues, counters or clocks in process memory: it asks the store.
+//
+// Adapters: store/sqlite (one instance per data dir; its locks and claims live in that one
+// process, which owns the file) and store/postgres (several instances on one database). Both
+// must pass the contract suite in store/contract.
+//
+// Vocabulary
+// - An *object* has a kind, an id (`pay_...`), `created_at`, and a version that the store
+//   increments on every write. It is stored as its public JSON (exactly the bytes the API
+//   serves) plus its internal part (the `_x` member: engine-only state), plus the typed filter
+//   fields its kind declares in KINDS.
+// - A *unit of work* (`Store.transact`) is one atomic change: it may take per-key locks and an
+//   idempotency claim, read, and commit one ChangeSet. Everything in the ChangeSet lands
+//   together or not at all; locks and claims are released only once it is durable.
+// - *Timeline jobs* are due at an engine-clock time (authorization expiry, refund rail answers,
+//   dispute deadlines, settlement runs, payouts). They are claimed in due order and completed
+//   inside the unit of work that applies them.
+// - *Deliveries* (webhook attempts) are a queue of their own, claimed fairly per endpoint.
 
-export type Kind =
-  | 'payment'
-  | 'customer'
-  | 'payment_method'
-  | 'refund'
-  | 'dispute'
-  | 'webhook_endpoint'
-  | 'delivery'
-  | 'merchant'
-  | 'routing_rule'
-  | 'settlement_report'
-  | 'payout'
-  | 'ledger_entry'
+/** Type of a filter field: its values, in the store and in filters. */
+export type FieldType = 'text' | 'int' | 'bool' | 'time'
+
+/**
+ * Kinds of object and their typed filter fields. Every kind can also be filtered on
+ * `created_at` (time). A field not listed here cannot be filtered, summed or grouped on. The
+ * store keeps each listed field in a column of its type, taken from the object's member of that
+ * name on every write. `delivery.next_attempt_at` also drives the delivery queue.
+ */
+export const KINDS = {
+  payment: {status: 'text', customer: 'text', reference: 'text', merchant: 'text'},
+  customer: {email: 'text'},
+  payment_method: {customer: 'text'},
+  refund: {payment: 'text', status: 'text'},
+  dispute: {payment: 'text', status: 'text', evidence_due_by: 'time'},
+  webhook_endpoint: {disabled: 'bool'},
+  delivery: {event: 'text', endpoint: 'text', status: 'text', next_attempt_at: 'time'},
+  merchant: {kyb_status: 'text'},
+  routing_rule: {merchant: 'text'},
+  settlement_report: {provider: 'text', currency: 'text', date: 'text'},
+  payout: {currency: 'text', status: 'text'},
+  ledger_entry: {currency: 'text', payment: 'text', type: 'text', available_at: 'time', amount: 'int'},
+} as const satisfies Record<string, Record<string, FieldType>>
+
+export type Kind = keyof typeof KINDS
+/** The filter fields of a kind (of any kind, for `Kind` itself). */
+export type FieldOf<K extends Kind> = K extends Kind ? (keyof (typeof KINDS)[K] & string) | 'created_at' : never
 
 export interface StoredObject {
   id: string
@@ -23,19 +54,33 @@ export interface StoredObject {
 
 export interface Versioned<T> {
   obj: T
+  /** 1 after the insert, +1 per update */
   version: number
 }
 
-export type FilterOp = 'eq' | 'gte' | 'lte' | 'prefix' | 'in'
+/**
+ * A filter on a typed field. Values: text as string, int as number, bool as boolean, time as
+ * an ISO 8601 UTC string (`2026-01-31T00:00:00.000Z`); `null` matches a missing value (eq only).
+ * `prefix` applies to text; `in` to text and int.
+ */
+export type Filter<K extends Kind = Kind> =
+  | {field: FieldOf<K>; op: 'eq'; value: string | number | boolean | null}
+  | {field: FieldOf<K>; op: 'gte' | 'lte'; value: string | number}
+  | {field: FieldOf<K>; op: 'prefix'; value: string}
+  | {field: FieldOf<K>; op: 'in'; value: readonly (string | number)[]}
 
-export interface Filter {
-  field: string
-  op: FilterOp
-  value: string | number | boolean | null | readonly string[]
-}
-
-export interface ListQuery {
-  filters?: Filter[]
+/**
+ * One page of a list. Order: newest first, by insertion order (which is creation order: ids
+ * sort by creation time, and an object is inserted when it is created). Cursors are object ids:
+ * `starting_after` returns objects inserted before the cursor (older), `ending_before` objects
+ * inserted after it (newer, still returned newest first). Filters compose with cursors; the
+ * cursor object itself need not match them. `has_more` refers to the direction paged. Paging
+ * while others insert never repeats an object and never skips one that existed when paging
+ * started.
+ */
+export interface ListQuery<K extends Kind = Kind> {
+  filters?: Filter<K>[]
+  /** 1..1000 */
   limit: number
   starting_after?: string
   ending_before?: string
@@ -44,78 +89,36 @@ export interface ListQuery {
 export interface ListPage<T> {
   data: T[]
   has_more: boolean
-  /** set when a cursor id does not exist in the filtered set's table */
+  /** set (and data empty) when a cursor names no object of this kind */
   cursor_missing?: 'starting_after' | 'ending_before'
 }
 
 export interface Put {
   kind: Kind
   obj: StoredObject
-  /** version read before the change; undefined inserts a new object */
+  /** the version read before the change; absent inserts a new object (an existing id fails the commit) */
   expectVersion?: number
 }
 
+/** An event of the immutable log. `json` is the exact bytes served and delivered. */
 export interface StoredEvent {
   id: string
   type: string
   created_at: string
-  /** exact JSON bytes of the event object, as served and as delivered */
   json: string
 }
 
-export interface Job {
-  id: string
-  kind: string
-  ref: string
-  due_at: string
-  data?: Record<string, unknown>
-}
-
-export interface IdempotencyRecord {
-  scope: string
-  key: string
-  request_hash: string
-  status: number
-  body: string
-  created_at: string
-  expires_at: string
-}
-
-export interface StatIncrement {
-  provider: string
-  day: string // YYYY-MM-DD
-  approved: number
-  total: number
-}
-
-export interface ChangeSet {
-  puts?: Put[]
-  deletes?: {kind: Kind; id: string}[]
-  events?: StoredEvent[]
-  addJobs?: Job[]
-  /** removes jobs by (kind, ref) */
-  removeJobs?: {kind: string; ref: string}[]
-  /** removes jobs by id (a job that ran) */
-  removeJobIds?: string[]
-  idempotency?: IdempotencyRecord
-  stats?: StatIncrement[]
-  settings?: Record<string, string>
-  /** in-process callbacks run once the change set has been written (or failed); never stored */
-  settled?: (() => void)[]
-}
-
-export class VersionConflictError extends Error {
-  constructor(
-    readonly kind: Kind,
-    readonly id: string,
-  ) {
-    super(`${kind} ${id} was changed concurrently`)
-  }
+/** An event as read back, with its position in the log. */
+export interface LoggedEvent extends StoredEvent {
+  /** commit order: an event with a greater seq was committed after; readers never see a gap fill in later */
+  seq: number
 }
 
 export interface EventQuery {
-  types?: string[] // exact types
-  typePrefixes?: string[] // 'payment.' for 'payment.*'
+  /** exact types; OR-ed with typePrefixes */
+  types?: string[]
+  /** 'payment.' for 'payment.*' */
+  typePrefixes?: string[]
   created_gte?: string
   created_lte?: string
   limit: number
@@ -123,31 +126,186 @@ export interface EventQuery {
   ending_before?: string
 }
 
-export interface Store {
-  get<T extends StoredObject>(kind: Kind, id: string): Promise<Versioned<T> | undefined>
-  list<T extends StoredObject>(kind: Kind, q: ListQuery): Promise<ListPage<T>>
-  /** all objects of a kind matching the filters, oldest first (small sets: endpoints, rules) */
-  all<T extends StoredObject>(kind: Kind, filters?: Filter[]): Promise<T[]>
-  commit(cs: ChangeSet): Promise<void>
-  /** Sum of a numeric indexed field per value of another, over the objects matching the filters. */
-  sum(kind: Kind, q: {field: string; groupBy: string; filters?: Filter[]}): Promise<{group: string | null; sum: number}[]>
+export interface Job {
+  id: string
+  kind: string
+  /** the object the job acts on; its handler runs under the lock of this key */
+  ref: string
+  /** ISO time on the engine clock */
+  due_at: string
+  data?: Record<string, unknown>
+}
 
-  getEvent(id: string): Promise<StoredEvent | undefined>
-  listEvents(q: EventQuery): Promise<ListPage<StoredEvent>>
-  /** events strictly after the given event id (or all since a time), oldest first, for SSE resume */
-  eventsAfter(id: string | null, limit: number, sinceTime?: string): Promise<StoredEvent[]>
+/** A job claimed by one runner: nobody else gets it until it is completed, released or its lease runs out. */
+export interface ClaimedJob extends Job {
+  claim: string
+}
+
+/** A delivery due for an attempt, claimed by one worker until it is written, released or its lease runs out. */
+export interface ClaimedDelivery {
+  id: string
+  endpoint: string
+  event: string
+  claim: string
+}
+
+export interface IdempotencyRecord {
+  scope: string
+  key: string
+  request_hash: string
+  status: number
+  /** the exact response body */
+  body: string
+  created_at: string
+  expires_at: string
+}
+
+export type IdempotencyClaim =
+  /** no live record: this unit of work owns the key until it ends; commit its record in the ChangeSet */
+  | {state: 'claimed'}
+  /** a live record: replay it (when the hash matches) */
+  | {state: 'recorded'; record: IdempotencyRecord}
+  /** another unit of work, on this or another instance, holds the key right now */
+  | {state: 'in_flight'}
+
+export interface StatIncrement {
+  provider: string
+  /** YYYY-MM-DD on the engine clock */
+  day: string
+  approved: number
+  total: number
+}
+
+/** One atomic change. */
+export interface ChangeSet {
+  puts?: Put[]
+  deletes?: {kind: Kind; id: string}[]
+  events?: StoredEvent[]
+  addJobs?: Job[]
+  /** removes pending jobs by (kind, ref) */
+  removeJobs?: {kind: string; ref: string}[]
+  /** completes claimed jobs: they are removed; a job whose claim was lost fails the commit */
+  completeJobs?: ClaimedJob[]
+  idempotency?: IdempotencyRecord
+  stats?: StatIncrement[]
+  settings?: Record<string, string>
+}
+
+export class VersionConflictError extends Error {
+  constructor(
+    readonly kind: Kind | 'job',
+    readonly id: string,
+  ) {
+    super(`${kind} ${id} was changed concurrently`)
+  }
+}
+
+/** The store cannot be reached (database restarting, connection lost): the request may be retried. */
+export class StoreUnavailableError extends Error {}
+
+/** What a commit touched, for caches and live feeds on every instance. */
+export interface ChangeNotice {
+  kinds: ReadonlySet<Kind>
+  settings: readonly string[]
+  /** greatest event seq committed (events committed by any instance up to this one are readable) */
+  eventSeq: number | null
+  /** a job or delivery became due at or before this engine-clock time (wake the runners) */
+  dueBy: string | null
+}
+
+/** Reads shared by the store and a unit of work. Inside a unit of work they see what it has locked as committed. */
+export interface StoreReader {
+  get<T extends StoredObject>(kind: Kind, id: string): Promise<Versioned<T> | undefined>
+  list<T extends StoredObject, K extends Kind = Kind>(kind: K, q: ListQuery<K>): Promise<ListPage<T>>
+  /** every object of a kind matching the filters, oldest first (small sets only: endpoints, rules, one payment's entries) */
+  all<T extends StoredObject, K extends Kind = Kind>(kind: K, filters?: Filter<K>[]): Promise<T[]>
+  /** sum of an int field per value of a text field, over the objects matching the filters, groups in ascending order */
+  sum<K extends Kind>(kind: K, q: {field: FieldOf<K>; groupBy: FieldOf<K>; filters?: Filter<K>[]}): Promise<{group: string; sum: number}[]>
+}
+
+export interface StoreTx extends StoreReader {
+  /**
+   * Serialises this unit of work with every other holding the same key, on every instance,
+   * until it ends (after its commit is durable, or its failure). Take keys in a fixed order
+   * (payment before dispute before delivery before endpoint) to rule out deadlocks.
+   */
+  lock(key: string): Promise<void>
+  /** Claims an Idempotency-Key for this unit of work (see IdempotencyClaim); records expired at `now` do not count. */
+  claimIdempotency(scope: string, key: string, now: string): Promise<IdempotencyClaim>
+  /** Stages the change set; written when fn returns. At most once per unit of work. */
+  commit(cs: ChangeSet): void
+}
+
+export interface Store extends StoreReader {
+  /**
+   * Runs `fn` as one unit of work. What it passes to `tx.commit` is written atomically once
+   * `fn` returns; `transact` resolves after that is durable, then releases the unit's locks and
+   * claims. If `fn` throws, nothing is written and the error is rethrown. A commit that breaks a
+   * version check rejects with VersionConflictError (nothing written).
+   */
+  transact<T>(fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T>
+  /** Commits a change set that needs no lock or read (a unit of work of its own). */
+  commit(cs: ChangeSet): Promise<void>
+
+  getEvent(id: string): Promise<LoggedEvent | undefined>
+  /** newest first by seq; cursors are event ids (see ListQuery) */
+  listEvents(q: EventQuery): Promise<ListPage<LoggedEvent>>
+  /** events with seq greater than `afterSeq`, oldest first */
+  eventsAfter(afterSeq: number, limit: number): Promise<LoggedEvent[]>
+  /** deletes events created before `before` */
   purgeEvents(before: string): Promise<number>
 
-  /** jobs due at or before `now`, earliest due first; jobs due at the same time in the order they were added */
-  dueJobs(now: string, limit: number): Promise<Job[]>
+  /**
+   * Claims up to `limit` timeline jobs due at or before `now`, earliest due first (ties by id),
+   * skipping jobs claimed by others. A claim lasts `leaseMs` of real time unless completed or
+   * released first.
+   */
+  claimJobs(now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]>
+  /** Gives claimed jobs back (shutdown), due as they were. */
+  releaseJobs(jobs: readonly ClaimedJob[]): Promise<void>
+  /** The earliest due time of any job, claimed or not (undefined: none). */
   nextJobDue(): Promise<string | undefined>
-  completeJob(id: string, cs?: ChangeSet): Promise<void>
 
-  getIdempotency(scope: string, key: string): Promise<IdempotencyRecord | undefined>
+  /**
+   * Claims deliveries whose next_attempt_at is at or before `now`: per endpoint the earliest due
+   * first, at most `perEndpoint` claimed per endpoint at once (counting claims already held by
+   * anyone), at most `limit` in all. A claim ends when the delivery is next written, released,
+   * or after `leaseMs` of real time (a worker that died: another takes the delivery).
+   */
+  claimDeliveries(now: string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]>
+  releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void>
+
+  /** Deletes idempotency records that expired at `now`. */
   purgeIdempotency(now: string): Promise<number>
 
+  /**
+   * Token bucket per scope, in real time, shared by every instance: refills `rate` per second
+   * up to `capacity`. Takes one token: retryAfter 0 when allowed, else whole seconds (>= 1).
+   */
+  takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}>
+
+  /** Provider statistics of the given day and later. */
   statsSince(day: string): Promise<StatIncrement[]>
   getSetting(key: string): Promise<string | undefined>
+  /** Adds `deltaMs` to an integer setting atomically and returns the new value (the engine clock's offset). */
+  addToSetting(key: string, deltaMs: number): Promise<number>
+
+  /** Calls `fn` after every commit, by any instance (soon after, on other instances). Returns an unsubscribe. */
+  onChange(fn: (n: ChangeNotice) => void): () => void
 
   close(): Promise<void>
 }
+
+/**
+ * Orders the commits of units of work that run concurrently: the unit's change set is staged
+ * only once `after` has resolved, and `staged` is called as soon as it is (or once the unit
+ * failed), so the next unit can follow. Change sets staged in order are committed in that order
+ * (their events get ascending seqs). The timeline job runner pipelines jobs this way.
+ */
+export interface CommitOrder {
+  after: Promise<void>
+  staged: () => void
+}
+
+/** Makes the store an engine instance runs on; called once at start. */
+export type StoreFactory = () => Promise<Store>

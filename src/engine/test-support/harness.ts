@@ -5,6 +5,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
 import {startEngine, type EngineHandle, type EngineOptions} from '../index.js'
+import {assertDocumented} from './openapi-check.js'
 
 export interface Res<T = any> {
   status: number
@@ -65,12 +66,20 @@ export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<Tes
       } catch {
         /* not JSON */
       }
-      return {status: res.statusCode, headers: res.headers as Res['headers'], body: parsed as any, text}
+      const out = {status: res.statusCode, headers: res.headers as Res['headers'], body: parsed as any, text}
+      // every response must be what the OpenAPI document says (status, fields, headers)
+      assertDocumented(method, path, out)
+      return out
     },
     async raw(method, url, o = {}) {
       const res = await request(url, {method: method as 'GET', headers: o.headers, body: o.body, dispatcher: agent})
       const text = await res.body.text()
-      return {status: res.statusCode, headers: res.headers as Res['headers'], body: text, text}
+      const out = {status: res.statusCode, headers: res.headers as Res['headers'], body: text, text}
+      // API URLs (not hosted pages) are checked against the OpenAPI document too
+      const base = engine.baseUrl
+      if ((url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`)))
+        assertDocumented(method, url.slice(base.length) || '/', out)
+      return out
     },
     async advance(seconds) {
       const r = await t.api('POST', '/test_helpers/clock/advance', {seconds})

@@ -35,4 +35,42 @@ describe('migrations', () => {
     ).toEqual([{group: 'EUR', sum: 700}])
     await store.close()
   })
+
+  it('a data dir written before migration 3 upgrades in place: internal state moves to its column, booleans become integers, pending deliveries join the queue', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-mig-'))
+    dirs.push(dir)
+    const path = join(dir, 'gw.db')
+    const old = new Database(path)
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)')
+    for (const [i, sql] of MIGRATIONS.slice(0, 2).entries()) {
+      old.exec(sql)
+      old.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(i + 1, new Date().toISOString())
+    }
+    const at = '2026-01-01T00:00:00.000Z'
+    const ep = (id: string, disabled: boolean) => JSON.stringify({id, object: 'webhook_endpoint', url: 'https://x.example/h', disabled, created_at: at, _x: {secret: 'whsec_1'}})
+    old.prepare('INSERT INTO webhook_endpoints (id, created_at, version, data, disabled) VALUES (?, ?, 1, ?, ?)').run('wh_on', at, ep('wh_on', false), 'false')
+    old.prepare('INSERT INTO webhook_endpoints (id, created_at, version, data, disabled) VALUES (?, ?, 1, ?, ?)').run('wh_off', at, ep('wh_off', true), 'true')
+    const delivery = (id: string, status: string, next: string | null) =>
+      JSON.stringify({id, object: 'webhook_delivery', event: 'evt_1', endpoint: 'wh_on', status, next_attempt_at: next, created_at: at, _x: {retry_until: at}})
+    const insD = old.prepare('INSERT INTO deliveries (id, created_at, version, data, event, endpoint, status) VALUES (?, ?, 1, ?, ?, ?, ?)')
+    insD.run('whd_due', at, delivery('whd_due', 'pending', at), 'evt_1', 'wh_on', 'pending')
+    insD.run('whd_done', at, delivery('whd_done', 'succeeded', null), 'evt_1', 'wh_on', 'succeeded')
+    old.prepare('INSERT INTO jobs (id, kind, ref, due_at) VALUES (?, ?, ?, ?)').run('job_1', 'webhook.deliver', 'whd_due', at)
+    old.prepare('INSERT INTO jobs (id, kind, ref, due_at) VALUES (?, ?, ?, ?)').run('job_2', 'payment.auth_expiry', 'pay_1', at)
+    old.close()
+
+    const store = new SqliteStore({path, durability: 'normal'})
+    expect((store.db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as {v: number}).v).toBe(MIGRATIONS.length)
+    const raw = store.db.prepare("SELECT data, internal, disabled, typeof(disabled) AS t FROM webhook_endpoints WHERE id = 'wh_off'").get() as Record<string, unknown>
+    expect(JSON.parse(raw.data as string)).not.toHaveProperty('_x')
+    expect(JSON.parse(raw.internal as string)).toEqual({secret: 'whsec_1'})
+    expect([raw.disabled, raw.t]).toEqual([1, 'integer'])
+    expect((await store.get<{id: string; created_at: string; _x: unknown}>('webhook_endpoint', 'wh_off'))!.obj._x).toEqual({secret: 'whsec_1'})
+    expect((await store.all('webhook_endpoint', [{field: 'disabled', op: 'eq', value: false}])).map((e) => e.id)).toEqual(['wh_on'])
+    // deliveries are a queue of their own now: the old per-delivery jobs are gone, other jobs stay
+    expect((await store.claimDeliveries(at, {limit: 10, perEndpoint: 10, leaseMs: 1000})).map((d) => d.id)).toEqual(['whd_due'])
+    expect((await store.claimJobs(at, 10, 1000)).map((j) => j.kind)).toEqual(['payment.auth_expiry'])
+    await store.close()
+  })
 })
+

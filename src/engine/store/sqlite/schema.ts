@@ -1,47 +1,158 @@
 import type {Kind} from '../../ports/store.js'
 
-/** Each kind is a table of JSON documents plus the columns list filters and indexes use. */
-export const TABLES: Record<Kind, {table: string; columns: readonly string[]}> = {
-  payment: {table: 'payments', columns: ['status', 'customer', 'reference', 'merchant']},
-  customer: {table: 'customers', columns: ['email']},
-  payment_method: {table: 'payment_methods', columns: ['customer']},
-  refund: {table: 'refunds', columns: ['payment', 'status']},
-  dispute: {table: 'disputes', columns: ['payment', 'status', 'evidence_due_by']},
-  webhook_endpoint: {table: 'webhook_endpoints', columns: ['disabled']},
-  delivery: {table: 'deliveries', columns: ['event', 'endpoint', 'status']},
-  merchant: {table: 'merchants', columns: ['kyb_status']},
-  routing_rule: {table: 'routing_rules', columns: ['merchant']},
-  settlement_report: {table: 'settlement_reports', columns: ['provider', 'currency', 'date']},
-  payout: {table: 'payouts', columns: ['currency', 'status']},
-  ledger_entry: {table: 'ledger_entries', columns: ['currency', 'payment', 'type', 'available_at', 'amount']},
+/** The table of each kind. Columns: seq (insertion order), id, created_at, version, data (public JSON), internal (JSON or NULL), and the kind's typed filter fields (ports/store.ts KINDS). */
+export const TABLE: Record<Kind, string> = {
+  payment: 'payments',
+  customer: 'customers',
+  payment_method: 'payment_methods',
+  refund: 'refunds',
+  dispute: 'disputes',
+  webhook_endpoint: 'webhook_endpoints',
+  delivery: 'deliveries',
+  merchant: 'merchants',
+  routing_rule: 'routing_rules',
+  settlement_report: 'settlement_reports',
+  payout: 'payouts',
+  ledger_entry: 'ledger_entries',
 }
 
-/** The columns migration 1 created; later columns come from later migrations. */
-const V1_COLUMNS: Partial<Record<Kind, readonly string[]>> = {
-  ledger_entry: ['currency', 'payment', 'type'],
-}
+const OBJECT_TABLES = Object.values(TABLE)
 
-function objectTable(kind: Kind): string {
-  const table = TABLES[kind].table
-  const columns = V1_COLUMNS[kind] ?? TABLES[kind].columns
-  const cols = columns.map((c) => `, ${c} TEXT`).join('')
-  const idx = columns.map((c) => `CREATE INDEX ${table}_${c} ON ${table}(${c}, seq);`).join('\n')
-  return `
-CREATE TABLE ${table} (
+/** Ordered migrations; each runs once, in its own transaction. Append only: never edit one that shipped. */
+export const MIGRATIONS: readonly string[] = [
+  // 1: all tables (objects as JSON documents plus TEXT filter columns)
+  `CREATE TABLE payments (
   seq INTEGER PRIMARY KEY,
   id TEXT NOT NULL UNIQUE,
   created_at TEXT NOT NULL,
   version INTEGER NOT NULL,
-  data TEXT NOT NULL${cols}
+  data TEXT NOT NULL, status TEXT, customer TEXT, reference TEXT, merchant TEXT
 );
-CREATE INDEX ${table}_created ON ${table}(created_at);
-${idx}`
-}
+CREATE INDEX payments_created ON payments(created_at);
+CREATE INDEX payments_status ON payments(status, seq);
+CREATE INDEX payments_customer ON payments(customer, seq);
+CREATE INDEX payments_reference ON payments(reference, seq);
+CREATE INDEX payments_merchant ON payments(merchant, seq);
 
-/** Ordered migrations; each runs once, in its own transaction. Append only. */
-export const MIGRATIONS: readonly string[] = [
-  // 1: all tables
-  `${(Object.keys(TABLES) as Kind[]).map(objectTable).join('\n')}
+CREATE TABLE customers (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL, email TEXT
+);
+CREATE INDEX customers_created ON customers(created_at);
+CREATE INDEX customers_email ON customers(email, seq);
+
+CREATE TABLE payment_methods (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL, customer TEXT
+);
+CREATE INDEX payment_methods_created ON payment_methods(created_at);
+CREATE INDEX payment_methods_customer ON payment_methods(customer, seq);
+
+CREATE TABLE refunds (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL, payment TEXT, status TEXT
+);
+CREATE INDEX refunds_created ON refunds(created_at);
+CREATE INDEX refunds_payment ON refunds(payment, seq);
+CREATE INDEX refunds_status ON refunds(status, seq);
+
+CREATE TABLE disputes (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL, payment TEXT, status TEXT, evidence_due_by TEXT
+);
+CREATE INDEX disputes_created ON disputes(created_at);
+CREATE INDEX disputes_payment ON disputes(payment, seq);
+CREATE INDEX disputes_status ON disputes(status, seq);
+CREATE INDEX disputes_evidence_due_by ON disputes(evidence_due_by, seq);
+
+CREATE TABLE webhook_endpoints (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL, disabled TEXT
+);
+CREATE INDEX webhook_endpoints_created ON webhook_endpoints(created_at);
+CREATE INDEX webhook_endpoints_disabled ON webhook_endpoints(disabled, seq);
+
+CREATE TABLE deliveries (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL, event TEXT, endpoint TEXT, status TEXT
+);
+CREATE INDEX deliveries_created ON deliveries(created_at);
+CREATE INDEX deliveries_event ON deliveries(event, seq);
+CREATE INDEX deliveries_endpoint ON deliveries(endpoint, seq);
+CREATE INDEX deliveries_status ON deliveries(status, seq);
+
+CREATE TABLE merchants (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL, kyb_status TEXT
+);
+CREATE INDEX merchants_created ON merchants(created_at);
+CREATE INDEX merchants_kyb_status ON merchants(kyb_status, seq);
+
+CREATE TABLE routing_rules (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL, merchant TEXT
+);
+CREATE INDEX routing_rules_created ON routing_rules(created_at);
+CREATE INDEX routing_rules_merchant ON routing_rules(merchant, seq);
+
+CREATE TABLE settlement_reports (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL, provider TEXT, currency TEXT, date TEXT
+);
+CREATE INDEX settlement_reports_created ON settlement_reports(created_at);
+CREATE INDEX settlement_reports_provider ON settlement_reports(provider, seq);
+CREATE INDEX settlement_reports_currency ON settlement_reports(currency, seq);
+CREATE INDEX settlement_reports_date ON settlement_reports(date, seq);
+
+CREATE TABLE payouts (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL, currency TEXT, status TEXT
+);
+CREATE INDEX payouts_created ON payouts(created_at);
+CREATE INDEX payouts_currency ON payouts(currency, seq);
+CREATE INDEX payouts_status ON payouts(status, seq);
+
+CREATE TABLE ledger_entries (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL, currency TEXT, payment TEXT, type TEXT
+);
+CREATE INDEX ledger_entries_created ON ledger_entries(created_at);
+CREATE INDEX ledger_entries_currency ON ledger_entries(currency, seq);
+CREATE INDEX ledger_entries_payment ON ledger_entries(payment, seq);
+CREATE INDEX ledger_entries_type ON ledger_entries(type, seq);
 CREATE TABLE events (
   seq INTEGER PRIMARY KEY,
   id TEXT NOT NULL UNIQUE,
@@ -89,4 +200,21 @@ UPDATE ledger_entries SET available_at = json_extract(data, '$.available_at'), a
 DROP INDEX ledger_entries_currency;
 DROP INDEX ledger_entries_type;
 CREATE INDEX ledger_entries_balance ON ledger_entries(currency, available_at, amount);`,
+  // 3: the store port of issue 10: public JSON and internal state in their own columns (the
+  // public bytes are served as they are), booleans as integers, the delivery queue on
+  // next_attempt_at instead of one job row per delivery
+  `${OBJECT_TABLES.map(
+    (t) => `ALTER TABLE ${t} ADD COLUMN internal TEXT;
+UPDATE ${t} SET internal = json_extract(data, '$._x'), data = json_remove(data, '$._x') WHERE json_type(data, '$._x') IS NOT NULL;`,
+  ).join('\n')}
+DROP INDEX webhook_endpoints_disabled;
+ALTER TABLE webhook_endpoints RENAME COLUMN disabled TO disabled_text;
+ALTER TABLE webhook_endpoints ADD COLUMN disabled INTEGER;
+UPDATE webhook_endpoints SET disabled = (disabled_text = 'true');
+ALTER TABLE webhook_endpoints DROP COLUMN disabled_text;
+CREATE INDEX webhook_endpoints_disabled ON webhook_endpoints(disabled, seq);
+ALTER TABLE deliveries ADD COLUMN next_attempt_at TEXT;
+UPDATE deliveries SET next_attempt_at = json_extract(data, '$.next_attempt_at');
+CREATE INDEX deliveries_due ON deliveries(endpoint, next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+DELETE FROM jobs WHERE kind = 'webhook.deliver';`,
 ]

@@ -7,28 +7,37 @@ import {afterEach, describe, expect, it, vi} from 'vitest'
 import {SqliteStore} from './sqlite-store.js'
 
 /** counts fdatasync calls; with `hold`, a sync completes only when the test releases it */
-const syncs = vi.hoisted(() => ({count: 0, hold: false, held: [] as (() => void)[]}))
+const syncs = vi.hoisted(() => ({count: 0, done: 0, hold: false, held: [] as (() => void)[]}))
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>()
   return {
     ...fs,
     fdatasync: (fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => {
       syncs.count++
-      if (syncs.hold) syncs.held.push(() => fs.fdatasync(fd, cb))
-      else fs.fdatasync(fd, cb)
+      const finish = (err: NodeJS.ErrnoException | null) => {
+        syncs.done++
+        cb(err)
+      }
+      if (syncs.hold) syncs.held.push(() => fs.fdatasync(fd, finish))
+      else fs.fdatasync(fd, finish)
     },
   }
 })
+/** Lets one held sync run, and waits until its callback and the reactions to it have run (however slow the disk). */
 const release = async () => {
   const next = syncs.held.shift()
   if (!next) throw new Error('no sync is waiting')
+  const done = syncs.done
   next()
-  // let the fdatasync callback and the promise reactions run
-  for (let i = 0; i < 20 && syncs.held.length === 0; i++) await new Promise((r) => setTimeout(r, 1))
+  while (syncs.done === done) await new Promise((r) => setTimeout(r, 1))
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r))
 }
 
 const dirs: string[] = []
 afterEach(() => {
+  // a failed test must not leave syncs held for the next one
+  syncs.hold = false
+  for (const f of syncs.held.splice(0)) f()
   for (const d of dirs.splice(0)) rmSync(d, {recursive: true, force: true})
 })
 const tmp = () => {

@@ -1,24 +1,33 @@
+import {randomBytes} from 'node:crypto'
 import {closeSync, fdatasync, openSync} from 'node:fs'
 import Database from 'better-sqlite3'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {
+  KINDS,
+  VersionConflictError,
+  type ChangeNotice,
   type ChangeSet,
+  type ClaimedDelivery,
+  type ClaimedJob,
+  type CommitOrder,
   type EventQuery,
+  type FieldType,
   type Filter,
+  type IdempotencyClaim,
   type IdempotencyRecord,
-  type Job,
   type Kind,
   type ListPage,
   type ListQuery,
+  type LoggedEvent,
   type StatIncrement,
   type Store,
-  type StoredEvent,
   type StoredObject,
+  type StoreTx,
   type Versioned,
-  VersionConflictError,
 } from '../../ports/store.js'
+import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
-import {MIGRATIONS, TABLES} from './schema.js'
+import {MIGRATIONS, TABLE} from './schema.js'
 
 export interface SqliteStoreOptions {
   /** file path, or ':memory:' */
@@ -33,17 +42,48 @@ interface Pending {
   reject: (e: unknown) => void
 }
 
-const columnValue = (v: unknown): string | null => {
+const INTERNAL = '_x'
+
+/** The kind's filter fields and their types, `created_at` included. */
+const FIELDS: Record<Kind, Record<string, FieldType>> = Object.fromEntries(
+  (Object.keys(KINDS) as Kind[]).map((k) => [k, {...KINDS[k], created_at: 'time'}]),
+) as unknown as Record<Kind, Record<string, FieldType>>
+/** Filter columns written on every put (created_at is written as its own column). */
+const COLUMNS: Record<Kind, string[]> = Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, Object.keys(KINDS[k])])) as Record<Kind, string[]>
+
+/** A member of an object as the value of a typed column. */
+function columnValue(type: FieldType, v: unknown): string | number | null {
   if (v === undefined || v === null) return null
-  if (typeof v === 'string') return v
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
-  return null
+  switch (type) {
+    case 'bool':
+      return v ? 1 : 0
+    case 'int':
+      return typeof v === 'number' ? v : null
+    default:
+      return typeof v === 'string' ? v : null
+  }
 }
 
+/** A filter value as a bound parameter. */
+const param = (type: FieldType, v: string | number | boolean): string | number => (type === 'bool' ? (v ? 1 : 0) : (v as string | number))
+
+function parseRow<T>(data: string, internal: string | null): T {
+  const obj = JSON.parse(data) as Record<string, unknown>
+  if (internal !== null) obj[INTERNAL] = JSON.parse(internal)
+  return obj as T
+}
+
+const token = () => randomBytes(9).toString('base64url')
+
 /**
- * SQLite adapter. Commits are grouped: every ChangeSet handed in during one turn of the
- * event loop is written in one transaction (one fsync), each inside its own savepoint, so a
- * failing ChangeSet rolls back alone and the others still land.
+ * The SQLite adapter: one engine instance owns the data dir, so the locks, idempotency claims,
+ * job and delivery claims and rate-limit buckets the port asks for live in this process, next
+ * to the one connection that writes.
+ *
+ * Commits are grouped: every change set staged during one turn of the event loop (or while a
+ * sync of the WAL runs) is written in one transaction, each inside its own savepoint, so a
+ * failing change set rolls back alone and the others land; one fdatasync, off the event loop,
+ * makes them all durable before any of them is acknowledged.
  */
 export class SqliteStore implements Store {
   readonly db: Db
@@ -55,10 +95,17 @@ export class SqliteStore implements Store {
   private walFd: number | undefined
   private syncing = false
   /** committed to the WAL, waiting for the next fdatasync */
-  private unsynced: Pending[] = []
+  private unsynced: {batch: Pending[]; notice: ChangeNotice}[] = []
   private synced: (() => void)[] = []
   /** 'full' durability: WAL checkpoints on a worker thread */
   private checkpointer: Checkpointer | undefined
+
+  private readonly locks = new KeyedLock()
+  private readonly idemInFlight = new Set<string>()
+  private readonly jobClaims = new Map<string, {claim: string; until: number}>()
+  private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number}>()
+  private readonly buckets = new Map<string, {tokens: number; at: number}>()
+  private readonly listeners = new Set<(n: ChangeNotice) => void>()
 
   constructor(opts: SqliteStoreOptions) {
     this.db = new Database(opts.path)
@@ -112,73 +159,62 @@ export class SqliteStore implements Store {
     return s
   }
 
-  // ---------------------------------------------------------------- objects
+  // ---------------------------------------------------------------- reads
 
   async get<T extends StoredObject>(kind: Kind, id: string): Promise<Versioned<T> | undefined> {
-    return this.getSync<T>(kind, id)
-  }
-
-  getSync<T extends StoredObject>(kind: Kind, id: string): Versioned<T> | undefined {
-    const {table} = TABLES[kind]
-    const row = this.stmt(`SELECT data, version FROM ${table} WHERE id = ?`).get(id) as
-      | {data: string; version: number}
+    const row = this.stmt(`SELECT data, internal, version FROM ${TABLE[kind]} WHERE id = ?`).get(id) as
+      | {data: string; internal: string | null; version: number}
       | undefined
-    return row ? {obj: JSON.parse(row.data) as T, version: row.version} : undefined
+    return row ? {obj: parseRow<T>(row.data, row.internal), version: row.version} : undefined
   }
 
   private where(kind: Kind, filters: readonly Filter[] | undefined, params: unknown[]): string[] {
-    const {columns} = TABLES[kind]
+    const types = FIELDS[kind]
     const clauses: string[] = []
     for (const f of filters ?? []) {
-      if (f.field !== 'created_at' && !columns.includes(f.field)) {
-        throw new Error(`cannot filter ${kind} by ${f.field}`)
-      }
+      const type = types[f.field]
+      if (type === undefined) throw new Error(`cannot filter ${kind} by ${f.field}`)
       switch (f.op) {
         case 'eq':
           if (f.value === null) clauses.push(`${f.field} IS NULL`)
           else {
             clauses.push(`${f.field} = ?`)
-            params.push(columnValue(f.value))
+            params.push(param(type, f.value))
           }
           break
         case 'gte':
-          clauses.push(`${f.field} >= ?`)
-          params.push(f.value)
-          break
         case 'lte':
-          clauses.push(`${f.field} <= ?`)
+          clauses.push(`${f.field} ${f.op === 'gte' ? '>=' : '<='} ?`)
           params.push(f.value)
           break
         case 'prefix':
           clauses.push(`substr(${f.field}, 1, ?) = ?`)
-          params.push(String(f.value).length, f.value)
+          params.push(f.value.length, f.value)
           break
-        case 'in': {
-          const vals = f.value as readonly string[]
-          if (vals.length === 0) clauses.push('0')
+        case 'in':
+          if (f.value.length === 0) clauses.push('0')
           else {
-            clauses.push(`${f.field} IN (${vals.map(() => '?').join(',')})`)
-            params.push(...vals)
+            clauses.push(`${f.field} IN (${f.value.map(() => '?').join(',')})`)
+            params.push(...f.value)
           }
           break
-        }
       }
     }
     return clauses
   }
 
-  async list<T extends StoredObject>(kind: Kind, q: ListQuery): Promise<ListPage<T>> {
-    const {table} = TABLES[kind]
-    return this.page(table, q, (params) => this.where(kind, q.filters, params), 'data', (r) => JSON.parse(r) as T)
+  async list<T extends StoredObject, K extends Kind = Kind>(kind: K, q: ListQuery<K>): Promise<ListPage<T>> {
+    const table = TABLE[kind]
+    const page = this.page<{data: string; internal: string | null}>(table, q, (params) => this.where(kind, q.filters as Filter[], params), 'data, internal')
+    return {...page, data: page.data.map((r) => parseRow<T>(r.data, r.internal))}
   }
 
-  private page<T>(
+  private page<R>(
     table: string,
     q: {limit: number; starting_after?: string; ending_before?: string},
     whereFn: (params: unknown[]) => string[],
-    col: string,
-    map: (raw: string) => T,
-  ): ListPage<T> {
+    cols: string,
+  ): ListPage<R> {
     const params: unknown[] = []
     const clauses = whereFn(params)
     let asc = false
@@ -195,38 +231,86 @@ export class SqliteStore implements Store {
       if (name === 'ending_before') asc = true
     }
     const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''
-    const sql = `SELECT ${col} AS v FROM ${table} ${where} ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`
-    const rows = this.stmt(sql).all(...params, q.limit + 1) as {v: string}[]
+    const rows = this.stmt(`SELECT ${cols} FROM ${table} ${where} ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`).all(...params, q.limit + 1) as R[]
     const has_more = rows.length > q.limit
-    const slice = rows.slice(0, q.limit)
-    if (asc) slice.reverse()
-    return {data: slice.map((r) => map(r.v)), has_more}
+    const data = rows.slice(0, q.limit)
+    if (asc) data.reverse()
+    return {data, has_more}
   }
 
-  async sum(kind: Kind, q: {field: string; groupBy: string; filters?: Filter[]}): Promise<{group: string | null; sum: number}[]> {
-    const {table, columns} = TABLES[kind]
-    for (const f of [q.field, q.groupBy]) if (!columns.includes(f)) throw new Error(`cannot sum ${kind} by ${f}`)
+  async all<T extends StoredObject, K extends Kind = Kind>(kind: K, filters?: Filter<K>[]): Promise<T[]> {
     const params: unknown[] = []
-    const clauses = this.where(kind, q.filters, params)
+    const clauses = this.where(kind, filters as Filter[] | undefined, params)
     const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''
-    return this.stmt(`SELECT ${q.groupBy} AS "group", COALESCE(SUM(${q.field}), 0) AS sum FROM ${table} ${where} GROUP BY ${q.groupBy} ORDER BY ${q.groupBy}`).all(
-      ...params,
-    ) as {group: string | null; sum: number}[]
+    const rows = this.stmt(`SELECT data, internal FROM ${TABLE[kind]} ${where} ORDER BY seq ASC`).all(...params) as {data: string; internal: string | null}[]
+    return rows.map((r) => parseRow<T>(r.data, r.internal))
   }
 
-  async all<T extends StoredObject>(kind: Kind, filters?: Filter[]): Promise<T[]> {
-    const {table} = TABLES[kind]
+  async sum<K extends Kind>(kind: K, q: {field: string; groupBy: string; filters?: Filter<K>[]}): Promise<{group: string; sum: number}[]> {
+    const types = FIELDS[kind]
+    if (types[q.field] !== 'int') throw new Error(`cannot sum ${kind}.${q.field}: not an int field`)
+    if (types[q.groupBy] !== 'text') throw new Error(`cannot group ${kind} by ${q.groupBy}: not a text field`)
     const params: unknown[] = []
-    const clauses = this.where(kind, filters, params)
-    const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''
-    const rows = this.stmt(`SELECT data FROM ${table} ${where} ORDER BY seq ASC`).all(...params) as {data: string}[]
-    return rows.map((r) => JSON.parse(r.data) as T)
+    const clauses = [...this.where(kind, q.filters as Filter[] | undefined, params), `${q.groupBy} IS NOT NULL`]
+    return this.stmt(
+      `SELECT ${q.groupBy} AS "group", COALESCE(SUM(${q.field}), 0) AS sum FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')} GROUP BY ${q.groupBy} ORDER BY ${q.groupBy}`,
+    ).all(...params) as {group: string; sum: number}[]
   }
 
-  // ---------------------------------------------------------------- commit
+  // ---------------------------------------------------------------- units of work
+
+  async transact<T>(fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
+    if (this.closed) throw new Error('store is closed')
+    const held: (() => void)[] = []
+    let staged: ChangeSet | undefined
+    const store = this
+    const tx: StoreTx = {
+      get: (kind, id) => store.get(kind, id),
+      list: (kind, q) => store.list(kind, q),
+      all: (kind, filters) => store.all(kind, filters),
+      sum: (kind, q) => store.sum(kind, q),
+      async lock(key) {
+        held.push(await store.locks.acquire(key))
+      },
+      async claimIdempotency(scope, key, now) {
+        return store.claimIdempotency(scope, key, now, held)
+      },
+      commit(cs) {
+        if (staged) throw new Error('a unit of work commits once')
+        staged = cs
+      },
+    }
+    let durable: Promise<void> | undefined
+    try {
+      const out = await fn(tx)
+      if (order) await order.after
+      // queued synchronously here, so units staged in order are written in that order
+      if (staged) durable = this.enqueue(staged)
+      order?.staged()
+      await durable
+      return out
+    } finally {
+      if (order && !durable) order.staged()
+      for (let i = held.length - 1; i >= 0; i--) held[i]!()
+    }
+  }
+
+  private claimIdempotency(scope: string, key: string, now: string, held: (() => void)[]): IdempotencyClaim {
+    const k = `${scope}\u0000${key}`
+    if (this.idemInFlight.has(k)) return {state: 'in_flight'}
+    const record = this.stmt('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?').get(scope, key) as IdempotencyRecord | undefined
+    if (record && record.expires_at > now) return {state: 'recorded', record}
+    this.idemInFlight.add(k)
+    held.push(() => this.idemInFlight.delete(k))
+    return {state: 'claimed'}
+  }
 
   commit(cs: ChangeSet): Promise<void> {
     if (this.closed) return Promise.reject(new Error('store is closed'))
+    return this.enqueue(cs)
+  }
+
+  private enqueue(cs: ChangeSet): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({cs, resolve, reject})
       // while a sync runs, commits gather for the next transaction (group commit)
@@ -243,12 +327,13 @@ export class SqliteStore implements Store {
     this.queue = []
     if (batch.length === 0) return
     const failed = new Map<Pending, unknown>()
+    const notice = {kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null as number | null, dueBy: null as string | null}
     try {
       this.db.exec('BEGIN IMMEDIATE')
       for (const p of batch) {
         this.db.exec('SAVEPOINT cs')
         try {
-          this.apply(p.cs)
+          this.apply(p.cs, notice)
           this.db.exec('RELEASE cs')
         } catch (e) {
           this.db.exec('ROLLBACK TO cs')
@@ -264,13 +349,23 @@ export class SqliteStore implements Store {
       this.sync()
       return
     }
-    for (const p of batch) {
+    const landed = batch.filter((p) => {
       const err = failed.get(p)
       if (err !== undefined) p.reject(err)
-      else if (this.walFd !== undefined) this.unsynced.push(p)
-      else p.resolve()
-    }
+      return err === undefined
+    })
+    // a change set that failed its savepoint left nothing behind; the notice may over-report, never under-report
+    if (this.walFd !== undefined) this.unsynced.push({batch: landed, notice})
+    else this.settle(landed, notice)
     this.sync()
+  }
+
+  private settle(batch: Pending[], notice: ChangeNotice): void {
+    for (const p of batch) {
+      for (const j of p.cs.completeJobs ?? []) this.jobClaims.delete(j.id)
+      p.resolve()
+    }
+    if (batch.length > 0) for (const l of this.listeners) l(notice)
   }
 
   /**
@@ -288,66 +383,77 @@ export class SqliteStore implements Store {
     this.unsynced = []
     fdatasync(this.walFd, (err) => {
       this.syncing = false
-      for (const p of waiting) {
-        if (err) p.reject(err)
-        else p.resolve()
+      for (const w of waiting) {
+        if (err) for (const p of w.batch) p.reject(err)
+        else this.settle(w.batch, w.notice)
       }
       if (this.queue.length > 0 && !this.flushScheduled) this.flush()
       else this.sync()
     })
   }
 
-  private apply(cs: ChangeSet): void {
+  private apply(cs: ChangeSet, notice: {kinds: Set<Kind>; settings: string[]; eventSeq: number | null; dueBy: string | null}): void {
+    const due = (at: string | null | undefined) => {
+      if (at && (notice.dueBy === null || at < notice.dueBy)) notice.dueBy = at
+    }
     for (const put of cs.puts ?? []) {
-      const {table, columns} = TABLES[put.kind]
-      const colVals = columns.map((c) => columnValue((put.obj as unknown as Record<string, unknown>)[c]))
-      const data = JSON.stringify(put.obj)
+      const table = TABLE[put.kind]
+      const types = KINDS[put.kind] as Record<string, FieldType>
+      const cols = COLUMNS[put.kind]
+      const obj = put.obj as unknown as Record<string, unknown>
+      const colVals = cols.map((c) => columnValue(types[c]!, obj[c]))
+      const {[INTERNAL]: internal, ...pub} = obj
+      const data = JSON.stringify(pub)
+      const internalJson = internal === undefined ? null : JSON.stringify(internal)
       if (put.expectVersion === undefined) {
-        const cols = columns.map((c) => `, ${c}`).join('')
-        const qs = columns.map(() => ', ?').join('')
-        this.stmt(`INSERT INTO ${table} (id, created_at, version, data${cols}) VALUES (?, ?, 1, ?${qs})`).run(
-          put.obj.id,
-          put.obj.created_at,
-          data,
-          ...colVals,
-        )
+        this.stmt(
+          `INSERT INTO ${table} (id, created_at, version, data, internal${cols.map((c) => `, ${c}`).join('')}) VALUES (?, ?, 1, ?, ?${cols.map(() => ', ?').join('')})`,
+        ).run(put.obj.id, put.obj.created_at, data, internalJson, ...colVals)
       } else {
-        const sets = columns.map((c) => `, ${c} = ?`).join('')
-        const r = this.stmt(`UPDATE ${table} SET data = ?, version = version + 1${sets} WHERE id = ? AND version = ?`).run(
+        const r = this.stmt(`UPDATE ${table} SET data = ?, internal = ?, version = version + 1${cols.map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ?`).run(
           data,
+          internalJson,
           ...colVals,
           put.obj.id,
           put.expectVersion,
         )
         if (r.changes !== 1) throw new VersionConflictError(put.kind, put.obj.id)
       }
+      notice.kinds.add(put.kind)
+      if (put.kind === 'delivery') {
+        this.deliveryClaims.delete(put.obj.id)
+        due(obj.next_attempt_at as string | null)
+      }
     }
     for (const d of cs.deletes ?? []) {
-      this.stmt(`DELETE FROM ${TABLES[d.kind].table} WHERE id = ?`).run(d.id)
+      this.stmt(`DELETE FROM ${TABLE[d.kind]} WHERE id = ?`).run(d.id)
+      notice.kinds.add(d.kind)
     }
     for (const e of cs.events ?? []) {
-      this.stmt('INSERT INTO events (id, type, created_at, json) VALUES (?, ?, ?, ?)').run(e.id, e.type, e.created_at, e.json)
+      const r = this.stmt('INSERT INTO events (id, type, created_at, json) VALUES (?, ?, ?, ?)').run(e.id, e.type, e.created_at, e.json)
+      notice.eventSeq = Number(r.lastInsertRowid)
     }
-    for (const j of cs.removeJobs ?? []) {
-      this.stmt('DELETE FROM jobs WHERE kind = ? AND ref = ?').run(j.kind, j.ref)
+    for (const j of cs.completeJobs ?? []) {
+      const mine = this.jobClaims.get(j.id)
+      if (!mine || mine.claim !== j.claim) throw new VersionConflictError('job', j.id)
+      this.stmt('DELETE FROM jobs WHERE id = ?').run(j.id)
     }
-    for (const id of cs.removeJobIds ?? []) {
-      this.stmt('DELETE FROM jobs WHERE id = ?').run(id)
-    }
+    for (const j of cs.removeJobs ?? []) this.stmt('DELETE FROM jobs WHERE kind = ? AND ref = ?').run(j.kind, j.ref)
     for (const j of cs.addJobs ?? []) {
-      this.stmt('INSERT OR REPLACE INTO jobs (id, kind, ref, due_at, data) VALUES (?, ?, ?, ?, ?)').run(
-        j.id,
-        j.kind,
-        j.ref,
-        j.due_at,
-        j.data ? JSON.stringify(j.data) : null,
-      )
+      this.stmt('INSERT INTO jobs (id, kind, ref, due_at, data) VALUES (?, ?, ?, ?, ?)').run(j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null)
+      due(j.due_at)
     }
     if (cs.idempotency) {
       const r = cs.idempotency
-      this.stmt(
-        'INSERT OR REPLACE INTO idempotency_keys (scope, key, request_hash, status, body, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ).run(r.scope, r.key, r.request_hash, r.status, r.body, r.created_at, r.expires_at)
+      this.stmt('INSERT OR REPLACE INTO idempotency_keys (scope, key, request_hash, status, body, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+        r.scope,
+        r.key,
+        r.request_hash,
+        r.status,
+        r.body,
+        r.created_at,
+        r.expires_at,
+      )
     }
     for (const s of cs.stats ?? []) {
       this.stmt(
@@ -356,16 +462,17 @@ export class SqliteStore implements Store {
     }
     for (const [k, v] of Object.entries(cs.settings ?? {})) {
       this.stmt('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(k, v)
+      notice.settings.push(k)
     }
   }
 
   // ---------------------------------------------------------------- events
 
-  async getEvent(id: string): Promise<StoredEvent | undefined> {
-    return this.stmt('SELECT id, type, created_at, json FROM events WHERE id = ?').get(id) as StoredEvent | undefined
+  async getEvent(id: string): Promise<LoggedEvent | undefined> {
+    return this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE id = ?').get(id) as LoggedEvent | undefined
   }
 
-  async listEvents(q: EventQuery): Promise<ListPage<StoredEvent>> {
+  async listEvents(q: EventQuery): Promise<ListPage<LoggedEvent>> {
     const whereFn = (params: unknown[]) => {
       const clauses: string[] = []
       const ors: string[] = []
@@ -388,44 +495,42 @@ export class SqliteStore implements Store {
       }
       return clauses
     }
-    const page = this.page<string>('events', q, whereFn, 'seq', (v) => v)
-    const data = page.data.map(
-      (seq) => this.stmt('SELECT id, type, created_at, json FROM events WHERE seq = ?').get(seq) as StoredEvent,
-    )
-    return {...page, data}
+    // the page is chosen on the (type, seq) and created_at indexes; the bytes are read by seq
+    const page = this.page<{seq: number}>('events', q, whereFn, 'seq')
+    const byId = this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq = ?')
+    return {...page, data: page.data.map((r) => byId.get(r.seq) as LoggedEvent)}
   }
 
-  async eventsAfter(id: string | null, limit: number, sinceTime?: string): Promise<StoredEvent[]> {
-    if (id) {
-      const row = this.stmt('SELECT seq FROM events WHERE id = ?').get(id) as {seq: number} | undefined
-      if (row) {
-        return this.stmt('SELECT id, type, created_at, json FROM events WHERE seq > ? ORDER BY seq ASC LIMIT ?').all(
-          row.seq,
-          limit,
-        ) as StoredEvent[]
-      }
-    }
-    if (sinceTime) {
-      return this.stmt('SELECT id, type, created_at, json FROM events WHERE created_at >= ? ORDER BY seq ASC LIMIT ?').all(
-        sinceTime,
-        limit,
-      ) as StoredEvent[]
-    }
-    return []
+  async eventsAfter(afterSeq: number, limit: number): Promise<LoggedEvent[]> {
+    return this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq > ? ORDER BY seq ASC LIMIT ?').all(afterSeq, limit) as LoggedEvent[]
   }
 
   async purgeEvents(before: string): Promise<number> {
     return this.stmt('DELETE FROM events WHERE created_at < ?').run(before).changes
   }
 
-  // ---------------------------------------------------------------- jobs
+  // ---------------------------------------------------------------- jobs and deliveries
 
-  async dueJobs(now: string, limit: number): Promise<Job[]> {
-    const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE due_at <= ? ORDER BY due_at ASC, rowid ASC LIMIT ?').all(
+  async claimJobs(now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+    const t = Date.now()
+    for (const [id, c] of this.jobClaims) if (c.until <= t) this.jobClaims.delete(id)
+    const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE due_at <= ? ORDER BY due_at ASC, id ASC LIMIT ?').all(
       now,
-      limit,
+      limit + this.jobClaims.size,
     ) as {id: string; kind: string; ref: string; due_at: string; data: string | null}[]
-    return rows.map((r) => ({...r, data: r.data ? (JSON.parse(r.data) as Record<string, unknown>) : undefined}))
+    const out: ClaimedJob[] = []
+    for (const r of rows) {
+      if (out.length >= limit) break
+      if (this.jobClaims.has(r.id)) continue
+      const claim = token()
+      this.jobClaims.set(r.id, {claim, until: t + leaseMs})
+      out.push({id: r.id, kind: r.kind, ref: r.ref, due_at: r.due_at, claim, ...(r.data ? {data: JSON.parse(r.data) as Record<string, unknown>} : {})})
+    }
+    return out
+  }
+
+  async releaseJobs(jobs: readonly ClaimedJob[]): Promise<void> {
+    for (const j of jobs) if (this.jobClaims.get(j.id)?.claim === j.claim) this.jobClaims.delete(j.id)
   }
 
   async nextJobDue(): Promise<string | undefined> {
@@ -433,31 +538,91 @@ export class SqliteStore implements Store {
     return r.d ?? undefined
   }
 
-  async completeJob(id: string, cs?: ChangeSet): Promise<void> {
-    await this.commit({...cs, removeJobIds: [...(cs?.removeJobIds ?? []), id]})
+  async claimDeliveries(now: string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
+    const t = Date.now()
+    const held = new Map<string, number>()
+    for (const [id, c] of this.deliveryClaims) {
+      if (c.until <= t) this.deliveryClaims.delete(id)
+      else held.set(c.endpoint, (held.get(c.endpoint) ?? 0) + 1)
+    }
+    const endpoints = this.stmt('SELECT DISTINCT endpoint FROM deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?').pluck().all(now) as string[]
+    const out: ClaimedDelivery[] = []
+    const perEndpoint = this.stmt(
+      'SELECT id, endpoint, event FROM deliveries WHERE endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',
+    )
+    // round robin over endpoints, so one endpoint's backlog cannot take every slot
+    const free = new Map(endpoints.map((e) => [e, Math.max(0, q.perEndpoint - (held.get(e) ?? 0))]))
+    const candidates = new Map<string, {id: string; endpoint: string; event: string}[]>()
+    for (const e of endpoints) {
+      const n = free.get(e)!
+      if (n === 0) continue
+      const rows = perEndpoint.all(e, now, n + this.deliveryClaims.size) as {id: string; endpoint: string; event: string}[]
+      candidates.set(e, rows.filter((r) => !this.deliveryClaims.has(r.id)).slice(0, n))
+    }
+    for (let i = 0; out.length < q.limit; i++) {
+      let any = false
+      for (const rows of candidates.values()) {
+        const r = rows[i]
+        if (!r) continue
+        any = true
+        const claim = token()
+        this.deliveryClaims.set(r.id, {claim, endpoint: r.endpoint, until: t + q.leaseMs})
+        out.push({...r, claim})
+        if (out.length >= q.limit) break
+      }
+      if (!any) break
+    }
+    return out
   }
 
-  // ---------------------------------------------------------------- idempotency, stats, settings
-
-  async getIdempotency(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
-    return this.stmt('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?').get(scope, key) as
-      | IdempotencyRecord
-      | undefined
+  async releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void> {
+    for (const d of ds) if (this.deliveryClaims.get(d.id)?.claim === d.claim) this.deliveryClaims.delete(d.id)
   }
+
+  // ---------------------------------------------------------------- idempotency, rate limit, stats, settings
 
   async purgeIdempotency(now: string): Promise<number> {
     return this.stmt('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(now).changes
   }
 
+  async takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
+    if (rate <= 0) return {retryAfter: 0, remaining: capacity}
+    const now = performance.now()
+    let b = this.buckets.get(scope)
+    if (!b) {
+      b = {tokens: capacity, at: now}
+      this.buckets.set(scope, b)
+    }
+    b.tokens = Math.min(capacity, b.tokens + ((now - b.at) / 1000) * rate)
+    b.at = now
+    if (b.tokens >= 1) {
+      b.tokens -= 1
+      return {retryAfter: 0, remaining: Math.floor(b.tokens)}
+    }
+    return {retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / rate)), remaining: 0}
+  }
+
   async statsSince(day: string): Promise<StatIncrement[]> {
-    return this.stmt(
-      'SELECT provider, day, approved, total FROM provider_stats WHERE day >= ? ORDER BY provider, day',
-    ).all(day) as StatIncrement[]
+    return this.stmt('SELECT provider, day, approved, total FROM provider_stats WHERE day >= ? ORDER BY provider, day').all(day) as StatIncrement[]
   }
 
   async getSetting(key: string): Promise<string | undefined> {
     const r = this.stmt('SELECT value FROM settings WHERE key = ?').get(key) as {value: string} | undefined
     return r?.value
+  }
+
+  async addToSetting(key: string, delta: number): Promise<number> {
+    return this.transact(async (tx) => {
+      await tx.lock(`setting:${key}`)
+      const next = Number((await this.getSetting(key)) ?? '0') + delta
+      tx.commit({settings: {[key]: String(next)}})
+      return next
+    })
+  }
+
+  onChange(fn: (n: ChangeNotice) => void): () => void {
+    this.listeners.add(fn)
+    return () => this.listeners.delete(fn)
   }
 
   async close(): Promise<void> {

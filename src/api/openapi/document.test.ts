@@ -1,0 +1,114 @@
+// The OpenAPI document covers exactly what the engine routes, with the shared vocabulary, and the
+// engine and the package serve the same document.
+import {routes} from '../../engine/http/routes.js'
+import {existsSync, readFileSync} from 'node:fs'
+import {resolve} from 'node:path'
+import {request} from 'undici'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {METHOD_CODES as ENGINE_METHOD_CODES} from '../../engine/domain/catalog.js'
+import {DECLINES} from '../../engine/domain/declines.js'
+import {bootEngine, type TestEngine} from '../../engine/test-support/harness.js'
+import {EVENT_TYPES} from '../event-types.js'
+import {PAYMENT_STATUSES} from '../types.js'
+import {OPERATION_IDS, openapiDocument} from './document.js'
+import {CARD_ERROR_CODES, METHOD_CODES, requestSchemas, responseSchemas} from './schemas.js'
+
+type Json = Record<string, any>
+const doc = openapiDocument() as Json
+
+let t: TestEngine
+beforeAll(async () => {
+  t = await bootEngine()
+})
+afterAll(async () => t?.stop())
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 with a bearer security scheme applied to every operation but the document itself', () => {
+    expect(doc.openapi).toBe('3.1.0')
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({type: 'http', scheme: 'bearer'})
+    expect(doc.security).toEqual([{bearerAuth: []}])
+    const open = Object.values(doc.paths as Json).flatMap((item) => Object.values(item as Json)).filter((op: Json) => op.security?.length === 0)
+    expect(open.map((op: Json) => op.operationId)).toEqual(['getOpenApiDocument'])
+  })
+
+  it('documents exactly the routes the engine serves', () => {
+    // each route is named by its operationId, whose schemas check its requests
+    const engine = routes(t.engine.app).router.list().map((r) => r.replace(/:(\w+)/g, '{$1}'))
+    const documented = Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([m, op]) => `${m.toUpperCase()} ${path} ${(op as Json).operationId}`))
+    // the pipeline serves the document itself, before authentication
+    expect(documented.filter((r) => !r.startsWith('GET /openapi.json ')).sort()).toEqual(engine.sort())
+  })
+
+  it('has one readable operationId per operation', () => {
+    expect(new Set(OPERATION_IDS).size).toBe(OPERATION_IDS.length)
+    for (const id of OPERATION_IDS) expect(id).toMatch(/^[a-z][A-Za-z]+$/)
+    expect(OPERATION_IDS).toEqual(expect.arrayContaining(['createPayment', 'listPayments', 'retrievePayment', 'capturePayment', 'createRefund', 'submitDisputeEvidence']))
+  })
+
+  it('uses the shared vocabulary: 43 method codes, payment statuses, event types, decline codes', () => {
+    expect([...METHOD_CODES]).toEqual([...ENGINE_METHOD_CODES])
+    expect(METHOD_CODES).toHaveLength(43)
+    expect(doc.components.schemas.MethodCode.enum).toEqual([...METHOD_CODES])
+    expect(doc.components.schemas.PaymentStatus.enum).toEqual([...PAYMENT_STATUSES])
+    expect(doc.components.schemas.Event.properties.type.examples).toEqual([...EVENT_TYPES])
+    const finals = Object.entries(DECLINES).filter(([code, d]) => d.kind === 'final' && !['payment_blocked', 'refund_failed'].includes(code)).map(([c]) => c)
+    expect([...CARD_ERROR_CODES].sort()).toEqual(finals.sort())
+  })
+
+  it('gives every id its prefix pattern', () => {
+    const s = doc.components.schemas
+    const prefixes: [string, string][] = [
+      ['Payment', 'pay'], ['Customer', 'cus'], ['PaymentMethod', 'pm'], ['Refund', 'rf'], ['Dispute', 'dp'], ['Event', 'evt'], ['WebhookEndpoint', 'wh'],
+      ['WebhookDelivery', 'whd'], ['Provider', 'prov'], ['Merchant', 'mer'], ['RoutingRule', 'rr'], ['SettlementReport', 'stl'], ['Payout', 'po'],
+    ]
+    for (const [name, prefix] of prefixes) expect(s[name].properties.id.pattern, name).toBe(`^${prefix}_[0-9A-Za-z]+$`)
+    expect(doc.paths['/payments/{id}'].get.parameters[0]).toMatchObject({in: 'path', name: 'id', schema: {pattern: '^pay_[0-9A-Za-z]+$'}})
+  })
+
+  it('keeps request and response schema names apart', () => {
+    const a = Object.keys(responseSchemas())
+    const b = Object.keys(requestSchemas())
+    expect(a.filter((n) => b.includes(n))).toEqual([])
+  })
+
+  it('documents the headers: Idempotency-Key ≤ 255 on POSTs, Service-Version, Request-Id, Retry-After on 429, Idempotent-Replayed', () => {
+    const create = doc.paths['/payments'].post
+    expect(create.parameters).toEqual(expect.arrayContaining([{$ref: '#/components/parameters/Idempotency-Key'}, {$ref: '#/components/parameters/Service-Version'}]))
+    expect(doc.components.parameters['Idempotency-Key'].schema.maxLength).toBe(255)
+    expect(create.responses['201'].headers).toHaveProperty('Request-Id')
+    expect(create.responses['201'].headers).toHaveProperty('Idempotent-Replayed')
+    expect(doc.components.responses.TooManyRequests.headers).toHaveProperty('Retry-After')
+    for (const status of ['400', '401', '402', '404', '409', '413', '429', '500']) expect(create.responses[status], status).toBeDefined()
+  })
+})
+
+describe('GET /v1/openapi.json', () => {
+  it('serves the document without an API key, with a Request-Id', async () => {
+    const r = await t.api('GET', '/openapi.json', undefined, {authorization: ''})
+    expect(r.status).toBe(200)
+    expect(r.headers['content-type']).toMatch(/^application\/json/)
+    expect(r.headers['request-id']).toMatch(/^req_/)
+    expect(r.body).toEqual(JSON.parse(JSON.stringify(doc)))
+  })
+
+  it('still checks Service-Version', async () => {
+    const r = await t.api('GET', '/openapi.json', undefined, {'service-version': 'v2'})
+    expect(r.status).toBe(400)
+    expect(r.body.error.code).toBe('version_invalid')
+  })
+
+  it('is GET only: a POST is an authenticated unknown route', async () => {
+    const r = await request(`${t.engine.baseUrl}/openapi.json`, {method: 'POST', dispatcher: t.agent})
+    expect(r.statusCode).toBe(401)
+    await r.body.text()
+  })
+
+  it('is shipped in the package as gw/openapi.json (dist/openapi.json, built by npm run build)', () => {
+    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../package.json'), 'utf8'))
+    expect(pkg.exports['./openapi.json']).toBe('./dist/openapi.json')
+    expect(pkg.files).toContain('dist')
+    const built = resolve(import.meta.dirname, '../../../dist/openapi.json')
+    expect(existsSync(built), 'run npm run build').toBe(true)
+    expect(JSON.parse(readFileSync(built, 'utf8'))).toEqual(JSON.parse(JSON.stringify(doc)))
+  })
+})

@@ -1,0 +1,378 @@
+// The OpenAPI 3.1 contract of the gateway API, as the embedded engine serves it. One source:
+// the engine serves it at GET /v1/openapi.json, the build writes it to dist/openapi.json (shipped
+// in the package as `gw/openapi.json`), the engine's tests validate every response against it,
+// and the request validator (engine/http/openapi-validate.ts) is compiled from it.
+import {ERROR_CODES, ERROR_TYPE_OF_STATUS, ref, requestSchemas, responseSchemas, type Schema} from './schemas.js'
+import {DELIVERY_STATUSES, DISPUTE_STATUSES, KYB_STATUSES, PAYOUT_STATUSES, REFUND_STATUSES} from './schemas.js'
+import {PAYMENT_STATUSES} from '../types.js'
+
+type Method = 'get' | 'post' | 'delete'
+type ErrorStatus = keyof typeof ERROR_CODES
+
+interface Param {
+  name: string
+  schema: Schema
+  description: string
+  required?: boolean
+}
+
+interface OpSpec {
+  id: string
+  method: Method
+  path: string
+  tag: string
+  summary: string
+  description?: string
+  /** query parameters besides the pagination ones */
+  query?: Param[]
+  /** a list endpoint: limit, starting_after, ending_before */
+  list?: boolean
+  /** request body schema name (components/schemas) */
+  body?: string
+  bodyRequired?: boolean
+  status?: number
+  /** response schema name, or full media map */
+  response: string | Record<string, {schema: Schema}>
+  responseDescription: string
+  /** statuses beyond the ones every operation can get */
+  errors?: ErrorStatus[]
+  /** no Authorization needed */
+  public?: boolean
+  testHelper?: boolean
+  headers?: Param[]
+}
+
+const q = (name: string, schema: Schema, description: string): Param => ({name, schema, description})
+const en = (values: readonly string[]): Schema => ({type: 'string', enum: [...values]})
+const idQ = (prefix: string): Schema => ({type: 'string', description: `A \`${prefix}_\` id.`})
+const createdRange = [
+  q('created_gte', {type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}', 'x-hint': 'an ISO 8601 date-time such as 2026-01-31T00:00:00Z', examples: ['2026-01-31T00:00:00Z']}, 'Created at or after this ISO 8601 date-time (inclusive).'),
+  q('created_lte', {type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}', 'x-hint': 'an ISO 8601 date-time such as 2026-01-31T00:00:00Z', examples: ['2026-01-31T23:59:59Z']}, 'Created at or before this ISO 8601 date-time (inclusive).'),
+]
+const typeFilter = q(
+  'type',
+  {type: 'string', examples: ['payment.succeeded', 'payment.*', 'dispute.*,refund.failed']},
+  'An event type, a prefix ending in `.*`, or several separated by commas.',
+)
+
+const idPath = (prefix: string, what: string): Param => ({
+  name: 'id',
+  schema: {type: 'string', pattern: `^${prefix}_[0-9A-Za-z]+$`},
+  description: `The ${what} id (\`${prefix}_...\`). Any other id is 404 resource_missing.`,
+  required: true,
+})
+
+const PREFIX_OF_PATH: Record<string, [string, string]> = {
+  payments: ['pay', 'payment'],
+  customers: ['cus', 'customer'],
+  payment_methods: ['pm', 'payment method'],
+  refunds: ['rf', 'refund'],
+  disputes: ['dp', 'dispute'],
+  events: ['evt', 'event'],
+  webhook_endpoints: ['wh', 'webhook endpoint'],
+  webhook_deliveries: ['whd', 'webhook delivery'],
+  providers: ['prov', 'provider'],
+  merchants: ['mer', 'merchant'],
+  routing_rules: ['rr', 'routing rule'],
+  settlement_reports: ['stl', 'settlement report'],
+  payouts: ['po', 'payout'],
+}
+
+const OPS: OpSpec[] = [
+  // ---- payments
+  {id: 'listPayments', method: 'get', path: '/payments', tag: 'Payments', summary: 'List payments', list: true,
+    query: [q('status', en(PAYMENT_STATUSES), 'Only payments in this status.'), q('customer', idQ('cus'), 'Only payments of this customer.'), q('reference', {type: 'string'}, 'Only payments with this merchant reference.'), ...createdRange],
+    response: 'PaymentList', responseDescription: 'A page of payments, newest first.'},
+  {id: 'createPayment', method: 'post', path: '/payments', tag: 'Payments', summary: 'Create a payment', body: 'PaymentCreate', bodyRequired: true, status: 201,
+    description: 'Creates and (unless `confirm: false`) routes the payment in one call. Risk blocks, exhausted failover, no eligible provider and rule blocks answer 201 with `status: failed`; only an issuer\'s final decline is 402 card_error, with `error.payment` naming the stored failed payment.',
+    response: 'Payment', responseDescription: 'The payment, in whatever state routing left it.', errors: [402, 404]},
+  {id: 'retrievePayment', method: 'get', path: '/payments/{id}', tag: 'Payments', summary: 'Retrieve a payment', response: 'Payment', responseDescription: 'The payment, with every provider attempt.', errors: [404]},
+  {id: 'confirmPayment', method: 'post', path: '/payments/{id}/confirm', tag: 'Payments', summary: 'Confirm a payment', body: 'PaymentConfirm',
+    description: 'Routes a payment in `requires_confirmation`; any other state is 400 payment_unexpected_state.',
+    response: 'Payment', responseDescription: 'The payment, now routed.', errors: [402, 404]},
+  {id: 'capturePayment', method: 'post', path: '/payments/{id}/capture', tag: 'Payments', summary: 'Capture a payment', body: 'PaymentCapture',
+    description: 'Captures all or part of a `requires_capture` authorization; otherwise 400 payment_not_capturable. 502 provider_error when the provider does not confirm (retry with the same Idempotency-Key).',
+    response: 'Payment', responseDescription: 'The payment.', errors: [404, 502]},
+  {id: 'incrementAuthorization', method: 'post', path: '/payments/{id}/increment_authorization', tag: 'Payments', summary: 'Increment an authorization', body: 'PaymentIncrement', bodyRequired: true,
+    description: 'Raises the authorized total of a `requires_capture` card payment on a network that supports it; otherwise 400 payment_not_incrementable. An issuer decline of the increment is 402 and leaves the authorization unchanged.',
+    response: 'Payment', responseDescription: 'The payment with the new amount.', errors: [402, 404]},
+  {id: 'cancelPayment', method: 'post', path: '/payments/{id}/cancel', tag: 'Payments', summary: 'Cancel a payment', body: 'PaymentCancel',
+    description: 'Voids a payment in requires_confirmation, requires_action or requires_capture; otherwise 400 payment_not_cancelable. After partial captures the authorization closes as succeeded with what was captured (payment.succeeded) and only the remainder is released.',
+    response: 'Payment', responseDescription: 'The canceled payment, or the succeeded one when funds were already captured.', errors: [404]},
+  // ---- customers
+  {id: 'listCustomers', method: 'get', path: '/customers', tag: 'Customers', summary: 'List customers', list: true, query: [q('email', {type: 'string'}, 'Only customers with this email.')], response: 'CustomerList', responseDescription: 'A page of customers.'},
+  {id: 'createCustomer', method: 'post', path: '/customers', tag: 'Customers', summary: 'Create a customer', body: 'CustomerFields', status: 201, response: 'Customer', responseDescription: 'The new customer.'},
+  {id: 'retrieveCustomer', method: 'get', path: '/customers/{id}', tag: 'Customers', summary: 'Retrieve a customer', response: 'Customer', responseDescription: 'The customer.', errors: [404]},
+  {id: 'updateCustomer', method: 'post', path: '/customers/{id}', tag: 'Customers', summary: 'Update a customer', body: 'CustomerFields', description: 'Sets the given fields; metadata is merged.', response: 'Customer', responseDescription: 'The updated customer.', errors: [404]},
+  {id: 'deleteCustomer', method: 'delete', path: '/customers/{id}', tag: 'Customers', summary: 'Delete a customer', response: 'DeletedCustomer', responseDescription: 'The deleted customer id.', errors: [404]},
+  // ---- payment methods
+  {id: 'listPaymentMethods', method: 'get', path: '/payment_methods', tag: 'Payment methods', summary: 'List payment methods', list: true,
+    query: [q('customer', idQ('cus'), 'Only payment methods attached to this customer.'), q('type', en(['card']), 'Only this instrument type.')], response: 'PaymentMethodList', responseDescription: 'A page of payment methods.'},
+  {id: 'createPaymentMethod', method: 'post', path: '/payment_methods', tag: 'Payment methods', summary: 'Save a card as a payment method', body: 'PaymentMethodCreate', bodyRequired: true, status: 201,
+    response: 'PaymentMethod', responseDescription: 'The saved card (the number is never returned).', errors: [404]},
+  {id: 'retrievePaymentMethod', method: 'get', path: '/payment_methods/{id}', tag: 'Payment methods', summary: 'Retrieve a payment method', response: 'PaymentMethod', responseDescription: 'The payment method.', errors: [404]},
+  {id: 'detachPaymentMethod', method: 'post', path: '/payment_methods/{id}/detach', tag: 'Payment methods', summary: 'Detach a payment method from its customer', body: 'Empty',
+    description: 'A payment method attached to no customer is 400 payment_method_not_attached.', response: 'PaymentMethod', responseDescription: 'The detached payment method.', errors: [404]},
+  // ---- refunds
+  {id: 'listRefunds', method: 'get', path: '/refunds', tag: 'Refunds', summary: 'List refunds', list: true,
+    query: [q('payment', idQ('pay'), 'Only refunds of this payment.'), q('status', en(REFUND_STATUSES), 'Only refunds in this status.')], response: 'RefundList', responseDescription: 'A page of refunds.'},
+  {id: 'createRefund', method: 'post', path: '/refunds', tag: 'Refunds', summary: 'Refund a payment', body: 'RefundCreate', bodyRequired: true, status: 201,
+    description: 'Full or partial refund of a succeeded payment, routed to the provider that processed it; pending until the rail answers (refund.succeeded / refund.failed). Codes: payment_not_refundable, payment_disputed, partial_refund_unsupported, amount_too_large.',
+    response: 'Refund', responseDescription: 'The pending refund.', errors: [404]},
+  {id: 'retrieveRefund', method: 'get', path: '/refunds/{id}', tag: 'Refunds', summary: 'Retrieve a refund', response: 'Refund', responseDescription: 'The refund.', errors: [404]},
+  // ---- disputes
+  {id: 'listDisputes', method: 'get', path: '/disputes', tag: 'Disputes', summary: 'List disputes', list: true,
+    query: [q('status', en(DISPUTE_STATUSES), 'Only disputes in this status.'), q('payment', idQ('pay'), 'Only disputes of this payment.')], response: 'DisputeList', responseDescription: 'A page of disputes, newest first.'},
+  {id: 'retrieveDispute', method: 'get', path: '/disputes/{id}', tag: 'Disputes', summary: 'Retrieve a dispute', response: 'Dispute', responseDescription: 'The dispute.', errors: [404]},
+  {id: 'submitDisputeEvidence', method: 'post', path: '/disputes/{id}/evidence', tag: 'Disputes', summary: 'Submit evidence', body: 'DisputeEvidenceSubmit', bodyRequired: true,
+    description: 'Only on a dispute in needs_response (else 400 dispute_not_actionable); moves it to under_review.', response: 'Dispute', responseDescription: 'The dispute, under_review.', errors: [404]},
+  {id: 'acceptDispute', method: 'post', path: '/disputes/{id}/accept', tag: 'Disputes', summary: 'Accept a dispute', body: 'Empty',
+    description: 'Only on a dispute in needs_response (else 400 dispute_not_actionable); final.', response: 'Dispute', responseDescription: 'The accepted dispute.', errors: [404]},
+  // ---- events
+  {id: 'listEvents', method: 'get', path: '/events', tag: 'Events', summary: 'List events', list: true, query: [typeFilter, ...createdRange],
+    description: 'The immutable event log of the last 30 days (engine clock); events are served as the exact bytes webhooks deliver.', response: 'EventList', responseDescription: 'A page of events, newest first.'},
+  {id: 'streamEvents', method: 'get', path: '/events/stream', tag: 'Events', summary: 'Stream events (Server-Sent Events)',
+    description: 'New events as Server-Sent Events (`id:`, `event:` = the type, `data:` = the event JSON), a heartbeat comment every 15 s. With `Last-Event-ID` (header or query) it first replays what followed that event; an unknown one is 400 so the client backfills with GET /events instead.',
+    query: [typeFilter, q('last_event_id', {type: 'string', pattern: '^evt_[0-9A-Za-z]+$', 'x-checked-by-use-case': ['pattern']}, 'Resume after this event (same as the Last-Event-ID header); an unknown event is 400 so the client backfills with GET /events.')],
+    headers: [{name: 'Last-Event-ID', schema: {type: 'string', pattern: '^evt_[0-9A-Za-z]+$'}, description: 'Resume after this event.'}],
+    response: {'text/event-stream': {schema: {type: 'string', description: 'An SSE stream: `id: evt_...`, `event: <type>`, `data: <event JSON>`.'}}}, responseDescription: 'The event stream; stays open.'},
+  {id: 'retrieveEvent', method: 'get', path: '/events/{id}', tag: 'Events', summary: 'Retrieve an event', response: 'Event', responseDescription: 'The event, as delivered to webhooks.', errors: [404]},
+  {id: 'listEventDeliveries', method: 'get', path: '/events/{id}/deliveries', tag: 'Webhooks', summary: "List an event's webhook deliveries", list: true,
+    query: [q('status', en(DELIVERY_STATUSES), 'Only deliveries in this status.'), q('endpoint', idQ('wh'), 'Only deliveries to this endpoint.')], response: 'WebhookDeliveryList', responseDescription: 'A page of deliveries.', errors: [404]},
+  {id: 'resendEvent', method: 'post', path: '/events/{id}/resend', tag: 'Webhooks', summary: 'Resend an event to webhook endpoints', body: 'EventResend',
+    description: 'New deliveries of the same event bytes with a fresh 72 h retry window: to `endpoint`, or to every enabled subscribed endpoint (none → 400 no_webhook_endpoints). A disabled endpoint is 400 webhook_endpoint_disabled.',
+    response: 'WebhookDeliveryList', responseDescription: 'The new deliveries (has_more is false).', errors: [404]},
+  // ---- webhook endpoints
+  {id: 'listWebhookEndpoints', method: 'get', path: '/webhook_endpoints', tag: 'Webhooks', summary: 'List webhook endpoints', list: true,
+    query: [q('disabled', {type: 'boolean'}, 'true or false.')], response: 'WebhookEndpointList', responseDescription: 'A page of endpoints (without secrets).'},
+  {id: 'createWebhookEndpoint', method: 'post', path: '/webhook_endpoints', tag: 'Webhooks', summary: 'Create a webhook endpoint', body: 'WebhookEndpointCreate', bodyRequired: true, status: 201,
+    description: 'At most 16 per mode (400 webhook_endpoint_limit). The signing secret is returned here only.', response: 'WebhookEndpointWithSecret', responseDescription: 'The endpoint, including its secret.'},
+  {id: 'retrieveWebhookEndpoint', method: 'get', path: '/webhook_endpoints/{id}', tag: 'Webhooks', summary: 'Retrieve a webhook endpoint', response: 'WebhookEndpoint', responseDescription: 'The endpoint.', errors: [404]},
+  {id: 'updateWebhookEndpoint', method: 'post', path: '/webhook_endpoints/{id}', tag: 'Webhooks', summary: 'Update a webhook endpoint', body: 'WebhookEndpointUpdate', response: 'WebhookEndpoint', responseDescription: 'The updated endpoint.', errors: [404]},
+  {id: 'deleteWebhookEndpoint', method: 'delete', path: '/webhook_endpoints/{id}', tag: 'Webhooks', summary: 'Delete a webhook endpoint', response: 'DeletedWebhookEndpoint', responseDescription: 'The deleted endpoint id.', errors: [404]},
+  {id: 'rotateWebhookEndpointSecret', method: 'post', path: '/webhook_endpoints/{id}/rotate_secret', tag: 'Webhooks', summary: "Rotate an endpoint's signing secret", body: 'Empty',
+    response: 'WebhookEndpointWithSecret', responseDescription: 'The endpoint with its new secret (returned once).', errors: [404]},
+  {id: 'listWebhookEndpointDeliveries', method: 'get', path: '/webhook_endpoints/{id}/deliveries', tag: 'Webhooks', summary: "List an endpoint's deliveries", list: true,
+    query: [q('status', en(DELIVERY_STATUSES), 'Only deliveries in this status.')], response: 'WebhookDeliveryList', responseDescription: 'A page of deliveries.', errors: [404]},
+  {id: 'retrieveWebhookDelivery', method: 'get', path: '/webhook_deliveries/{id}', tag: 'Webhooks', summary: 'Retrieve a webhook delivery', response: 'WebhookDelivery', responseDescription: 'The delivery with every attempt.', errors: [404]},
+  // ---- providers, merchants, routing rules
+  {id: 'listProviders', method: 'get', path: '/providers', tag: 'Providers', summary: 'List providers', list: true,
+    query: [q('payment_method', {type: 'string'}, 'Only providers supporting this method code.'), q('currency', {type: 'string'}, 'Only providers processing this currency.')], response: 'ProviderList', responseDescription: 'A page of providers.'},
+  {id: 'retrieveProvider', method: 'get', path: '/providers/{id}', tag: 'Providers', summary: 'Retrieve a provider', response: 'Provider', responseDescription: 'The provider with health, 7-day auth rate, fees and latency.', errors: [404]},
+  {id: 'listMerchants', method: 'get', path: '/merchants', tag: 'Merchants', summary: 'List sub-merchants', list: true, query: [q('kyb_status', en(KYB_STATUSES), 'Only merchants in this KYB status.')], response: 'MerchantList', responseDescription: 'A page of merchants.'},
+  {id: 'createMerchant', method: 'post', path: '/merchants', tag: 'Merchants', summary: 'Onboard a sub-merchant', body: 'MerchantCreate', bodyRequired: true, status: 201,
+    description: 'KYB review completes 60 s (engine clock) after the merchant has a legal name and country.', response: 'Merchant', responseDescription: 'The merchant, kyb_status pending.'},
+  {id: 'retrieveMerchant', method: 'get', path: '/merchants/{id}', tag: 'Merchants', summary: 'Retrieve a sub-merchant', response: 'Merchant', responseDescription: 'The merchant.', errors: [404]},
+  {id: 'updateMerchant', method: 'post', path: '/merchants/{id}', tag: 'Merchants', summary: 'Update a sub-merchant', body: 'MerchantUpdate', response: 'Merchant', responseDescription: 'The updated merchant.', errors: [404]},
+  {id: 'listRoutingRules', method: 'get', path: '/routing_rules', tag: 'Routing rules', summary: 'List routing rules', list: true, query: [q('merchant', idQ('mer'), 'Only rules of this merchant.')], response: 'RoutingRuleList', responseDescription: 'A page of rules.'},
+  {id: 'createRoutingRule', method: 'post', path: '/routing_rules', tag: 'Routing rules', summary: 'Create a routing rule', body: 'RoutingRuleCreate', bodyRequired: true, status: 201, response: 'RoutingRule', responseDescription: 'The new rule.', errors: [404]},
+  {id: 'retrieveRoutingRule', method: 'get', path: '/routing_rules/{id}', tag: 'Routing rules', summary: 'Retrieve a routing rule', response: 'RoutingRule', responseDescription: 'The rule.', errors: [404]},
+  {id: 'updateRoutingRule', method: 'post', path: '/routing_rules/{id}', tag: 'Routing rules', summary: 'Update a routing rule', body: 'RoutingRuleUpdate', response: 'RoutingRule', responseDescription: 'The updated rule.', errors: [404]},
+  {id: 'deleteRoutingRule', method: 'delete', path: '/routing_rules/{id}', tag: 'Routing rules', summary: 'Delete a routing rule', response: 'DeletedRoutingRule', responseDescription: 'The deleted rule id.', errors: [404]},
+  // ---- money
+  {id: 'retrieveBalance', method: 'get', path: '/balance', tag: 'Balance', summary: 'Retrieve the balance', response: 'Balance', responseDescription: 'Available and pending amounts per currency. Captured funds are pending until their day\'s settlement run, which pays them out: paid-out money is in the payouts, not the balance.'},
+  {id: 'listSettlementReports', method: 'get', path: '/settlement_reports', tag: 'Settlement', summary: 'List settlement reports', list: true,
+    query: [q('provider', idQ('prov'), 'Only reports of this provider.'), q('currency', {type: 'string'}, 'Only reports in this currency.'), q('date', {type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-hint': 'YYYY-MM-DD'}, 'Only reports of this day (YYYY-MM-DD).')],
+    response: 'SettlementReportList', responseDescription: 'A page of reports.'},
+  {id: 'retrieveSettlementReport', method: 'get', path: '/settlement_reports/{id}', tag: 'Settlement', summary: 'Retrieve a settlement report (JSON or CSV)',
+    description: 'JSON by default; `Accept: text/csv` returns one CSV row per line: report, date, provider, type, payment, reference, amount (minor units), currency, rate, converted_amount, converted_currency, created_at.',
+    headers: [{name: 'Accept', schema: {type: 'string', examples: ['application/json', 'text/csv']}, description: '`text/csv` for CSV; otherwise JSON.'}],
+    response: {
+      'application/json': {schema: ref('SettlementReport')},
+      'text/csv': {schema: {type: 'string', description: 'CSV with a header row; every row carries the payment reference.'}},
+    },
+    responseDescription: 'The report.', errors: [404]},
+  {id: 'listPayouts', method: 'get', path: '/payouts', tag: 'Settlement', summary: 'List payouts', list: true,
+    query: [q('currency', {type: 'string'}, 'Only payouts in this currency.'), q('status', en(PAYOUT_STATUSES), 'Only payouts in this status.')], response: 'PayoutList', responseDescription: 'A page of payouts.'},
+  {id: 'retrievePayout', method: 'get', path: '/payouts/{id}', tag: 'Settlement', summary: 'Retrieve a payout', response: 'Payout', responseDescription: 'The payout.', errors: [404]},
+  // ---- test helpers (test keys only: 400 test_mode_only otherwise)
+  {id: 'testPaymentAction', method: 'post', path: '/test_helpers/payments/{id}/action', tag: 'Test helpers', summary: 'Act as the customer on the hosted page', body: 'TestPaymentAction', bodyRequired: true, testHelper: true,
+    description: 'approve, fail or abandon the current customer step (3-D Secure, redirect, QR, voucher paid); a payment without one is 400 payment_unexpected_state.', response: 'Payment', responseDescription: 'The payment after the step.', errors: [404]},
+  {id: 'testPaymentReview', method: 'post', path: '/test_helpers/payments/{id}/review', tag: 'Test helpers', summary: 'Decide a risk review as the operator', body: 'TestPaymentReview', bodyRequired: true, testHelper: true,
+    response: 'Payment', responseDescription: 'The payment after the decision.', errors: [404]},
+  {id: 'testCreateDispute', method: 'post', path: '/test_helpers/disputes', tag: 'Test helpers', summary: 'Open a dispute as the card network', body: 'TestDisputeCreate', bodyRequired: true, status: 201, testHelper: true,
+    description: 'Only succeeded card-family payments (else 400 payment_not_disputable), once per payment (payment_already_disputed).', response: 'Dispute', responseDescription: 'The new dispute, needs_response.', errors: [404]},
+  {id: 'testResolveDispute', method: 'post', path: '/test_helpers/disputes/{id}/resolve', tag: 'Test helpers', summary: 'Rule on a dispute as the issuer or network', body: 'TestDisputeResolve', bodyRequired: true, testHelper: true,
+    response: 'Dispute', responseDescription: 'The dispute after the ruling.', errors: [404]},
+  {id: 'testSetProviderHealth', method: 'post', path: '/test_helpers/providers/{id}/health', tag: 'Test helpers', summary: "Force a provider's health", body: 'TestProviderHealth', bodyRequired: true, testHelper: true,
+    response: 'Provider', responseDescription: 'The provider with its new status.', errors: [404]},
+  {id: 'testGetClock', method: 'get', path: '/test_helpers/clock', tag: 'Test helpers', summary: 'Read the engine clock', testHelper: true, response: 'TestClock', responseDescription: 'The engine clock.'},
+  {id: 'testAdvanceClock', method: 'post', path: '/test_helpers/clock/advance', tag: 'Test helpers', summary: 'Advance the engine clock', body: 'TestClockAdvance', bodyRequired: true, testHelper: true,
+    description: 'Moves the engine clock forward and runs every job that became due, in due order.', response: 'TestClock', responseDescription: 'The engine clock after the advance.'},
+  // ---- the contract itself
+  {id: 'getOpenApiDocument', method: 'get', path: '/openapi.json', tag: 'Meta', summary: 'This OpenAPI document', public: true,
+    description: 'Served without authentication (and not rate limited): the contract is public, and tools fetch it before they hold a key.',
+    response: {'application/json': {schema: {type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi', 'info', 'paths'], properties: {openapi: {type: 'string', pattern: '^3\\.1\\.'}, info: {type: 'object'}, paths: {type: 'object'}}}}},
+    responseDescription: 'The OpenAPI 3.1 document.'},
+]
+
+const TAGS: Record<string, string> = {
+  Payments: 'Payments across 43 methods, routed over several providers (spec §3, §4).',
+  Customers: 'Customers group payments and saved payment methods.',
+  'Payment methods': 'Saved card instruments.',
+  Refunds: 'Refunds of succeeded payments.',
+  Disputes: 'Chargebacks opened by the card network.',
+  Events: 'The immutable event log.',
+  Webhooks: 'Webhook endpoints and their deliveries.',
+  Providers: 'The providers payments are routed to (opaque ids).',
+  Merchants: 'Sub-merchants with KYB status and capabilities.',
+  'Routing rules': 'Rules that prefer, split or block providers.',
+  Balance: 'Available and pending balance per currency.',
+  Settlement: 'Settlement reports and payouts.',
+  'Test helpers': 'Stand-ins for the customer, the operator and the card network (test keys only).',
+  Meta: 'The contract itself.',
+}
+
+const header = (description: string, schema: Schema = {type: 'string'}) => ({description, schema})
+
+function errorResponse(status: ErrorStatus): Schema {
+  const codes = ERROR_CODES[status]
+  const text: Record<ErrorStatus, string> = {
+    400: 'Invalid request: a parameter (error.param names it), the state of the object, the Service-Version or the Idempotency-Key.',
+    401: 'Missing or invalid API key (authentication_error).',
+    402: "The issuer declined (card_error); error.payment names the stored failed payment, failure_code repeats the code.",
+    404: 'Unknown id (resource_missing, error.param names it) or unknown route (route_unknown).',
+    409: 'Idempotency-Key reused with a different request, or a request with it is still running (idempotency_error).',
+    413: 'The request body is over 1 MiB.',
+    429: 'Over the rate limit (100 requests/s per account and mode, bursts to 200): wait Retry-After seconds, reuse the Idempotency-Key.',
+    431: 'The request header block is too large.',
+    500: 'Internal error (api_error): retry with the same Idempotency-Key.',
+    502: 'The provider did not confirm (api_error): retry with the same Idempotency-Key.',
+  }
+  const headers: Record<string, unknown> = {'Request-Id': {$ref: '#/components/headers/Request-Id'}}
+  // 4xx outcomes of an idempotent POST are stored and replayed (docs/api.md Idempotency)
+  if (status === 400 || status === 402 || status === 404) headers['Idempotent-Replayed'] = {$ref: '#/components/headers/Idempotent-Replayed'}
+  if (status === 429) {
+    headers['Retry-After'] = {$ref: '#/components/headers/Retry-After'}
+    headers['RateLimit-Limit'] = header('Requests per second allowed.', {type: 'integer'})
+    headers['RateLimit-Remaining'] = header('Always 0 on a 429.', {type: 'integer'})
+  }
+  return {
+    description: text[status],
+    headers,
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [ref('Error')],
+          properties: {
+            error: {properties: {type: {const: ERROR_TYPE_OF_STATUS[status]}, code: {enum: [...codes]}}},
+          },
+        },
+      },
+    },
+  }
+}
+
+const RESPONSE_NAME: Record<ErrorStatus, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  402: 'CardError',
+  404: 'NotFound',
+  409: 'IdempotencyConflict',
+  413: 'PayloadTooLarge',
+  429: 'TooManyRequests',
+  431: 'HeadersTooLarge',
+  500: 'InternalError',
+  502: 'BadGateway',
+}
+
+function operation(o: OpSpec): Schema {
+  const parameters: unknown[] = []
+  const m = /^\/(?:test_helpers\/)?([a-z_]+)\/\{id\}/.exec(o.path)
+  if (m) {
+    const [prefix, what] = PREFIX_OF_PATH[m[1]!]!
+    parameters.push({in: 'path', ...idPath(prefix, what)})
+  }
+  if (o.list) parameters.push({$ref: '#/components/parameters/limit'}, {$ref: '#/components/parameters/starting_after'}, {$ref: '#/components/parameters/ending_before'})
+  for (const p of o.query ?? []) parameters.push({in: 'query', name: p.name, description: p.description, schema: p.schema})
+  for (const h of o.headers ?? []) parameters.push({in: 'header', name: h.name, description: h.description, schema: h.schema})
+  if (o.method === 'post') parameters.push({$ref: '#/components/parameters/Idempotency-Key'})
+  parameters.push({$ref: '#/components/parameters/Service-Version'})
+
+  const statuses: ErrorStatus[] = o.public ? [400, 431, 500] : [400, 401, 429, 431, 500]
+  if (o.method !== 'get') statuses.push(413)
+  if (o.method === 'post') statuses.push(409)
+  for (const s of o.errors ?? []) if (!statuses.includes(s)) statuses.push(s)
+  statuses.sort((a, b) => a - b)
+
+  const successHeaders: Record<string, unknown> = {'Request-Id': {$ref: '#/components/headers/Request-Id'}}
+  if (o.method === 'post') successHeaders['Idempotent-Replayed'] = {$ref: '#/components/headers/Idempotent-Replayed'}
+  const content = typeof o.response === 'string' ? {'application/json': {schema: ref(o.response)}} : o.response
+  const responses: Record<string, unknown> = {[String(o.status ?? 200)]: {description: o.responseDescription, headers: successHeaders, content}}
+  for (const s of statuses) responses[String(s)] = {$ref: `#/components/responses/${RESPONSE_NAME[s]}`}
+
+  const op: Schema = {
+    operationId: o.id,
+    tags: [o.tag],
+    summary: o.summary,
+    ...(o.description ? {description: o.description} : {}),
+    ...(o.public ? {security: []} : {}),
+    ...(o.testHelper ? {'x-test-helper': true} : {}),
+    parameters,
+  }
+  if (o.body) {
+    op.requestBody = {
+      required: o.bodyRequired ?? false,
+      content: {'application/json': {schema: ref(o.body)}},
+    }
+  }
+  op.responses = responses
+  return op
+}
+
+let cached: Schema | undefined
+
+/** The whole document (built once; treat it as read-only). */
+export function openapiDocument(): Schema {
+  if (cached) return cached
+  const paths: Record<string, Record<string, Schema>> = {}
+  for (const o of OPS) (paths[o.path] ??= {})[o.method] = operation(o)
+  const responses: Record<string, Schema> = {}
+  for (const [s, name] of Object.entries(RESPONSE_NAME)) responses[name] = errorResponse(Number(s) as ErrorStatus)
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'gw payment gateway API',
+      version: 'v1',
+      summary: 'A REST payment gateway: 43 payment methods routed across several providers.',
+      description:
+        'The gateway API as the embedded engine (`gw serve`) serves it: spec payment-gateway-api.md, decisions.md and docs/api.md. ' +
+        'JSON over TLS only; money is integer minor units everywhere; every response carries `Request-Id`. ' +
+        'POST requests take an `Idempotency-Key` (replayed for 24 h). Lists are cursor-paginated, newest first.',
+      license: {name: 'MIT', identifier: 'MIT'},
+    },
+    servers: [
+      {
+        url: 'https://{host}:{port}/v1',
+        description: 'A gateway; `gw serve` listens on 127.0.0.1:8443 by default.',
+        variables: {host: {default: '127.0.0.1'}, port: {default: '8443'}},
+      },
+    ],
+    security: [{bearerAuth: []}],
+    tags: Object.entries(TAGS).map(([name, description]) => ({name, description})),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {type: 'http', scheme: 'bearer', description: 'A secret key: `Authorization: Bearer sk_test_...`. sk_live_ keys get 401 live_mode_unavailable on the local engine.'},
+      },
+      parameters: {
+        limit: {in: 'query', name: 'limit', description: 'Page size, 1 to 100.', schema: {type: 'integer', minimum: 1, maximum: 100, default: 20}},
+        starting_after: {in: 'query', name: 'starting_after', description: 'Objects older than this id (the last id of the current page). Not with ending_before.', schema: {type: 'string', minLength: 1, 'x-hint': 'an object id'}},
+        ending_before: {in: 'query', name: 'ending_before', description: 'Objects newer than this id (the first id of the current page). Not with starting_after.', schema: {type: 'string', minLength: 1, 'x-hint': 'an object id'}},
+        'Idempotency-Key': {in: 'header', name: 'Idempotency-Key', description: 'Send on every POST: a replay within 24 h returns the original response; the same key with another request is 409.', schema: {type: 'string', minLength: 1, maxLength: 255}},
+        'Service-Version': {in: 'header', name: 'Service-Version', description: 'Pins the version; anything but v1 is 400 version_invalid.', schema: {type: 'string', const: 'v1'}},
+      },
+      headers: {
+        'Request-Id': {description: 'Unique per response; error bodies repeat it in error.request_id.', schema: {type: 'string', pattern: '^req_[0-9A-Za-z]+$'}},
+        'Idempotent-Replayed': {description: '`true` when this is a replay of an earlier request with the same Idempotency-Key.', schema: {type: 'string', const: 'true'}},
+        'Retry-After': {description: 'Whole seconds to wait, at least 1.', schema: {type: 'integer', minimum: 1}},
+      },
+      responses,
+      schemas: {...responseSchemas(), ...requestSchemas()},
+    },
+  }
+  return cached
+}
+
+/** Operation ids in document order. */
+export const OPERATION_IDS: readonly string[] = OPS.map((o) => o.id)

@@ -1,0 +1,40 @@
+import type {Kind, Store} from '../ports/store.js'
+
+/**
+ * A value loaded from the store and kept until the store's change feed says one of the kinds
+ * (or settings) it derives from changed, on any instance. The next read then loads it again.
+ */
+export class StoreCache<T> {
+  private value: T | undefined
+  private loading: Promise<T> | undefined
+  private generation = 0
+
+  constructor(
+    store: Store,
+    private readonly load: () => Promise<T>,
+    watch: {kinds?: readonly Kind[]; settingPrefix?: string},
+  ) {
+    store.onChange((n) => {
+      const hit = watch.kinds?.some((k) => n.kinds.has(k)) || (watch.settingPrefix !== undefined && n.settings.some((s) => s.startsWith(watch.settingPrefix!)))
+      if (hit) this.invalidate()
+    })
+  }
+
+  invalidate(): void {
+    this.generation++
+    this.value = undefined
+    this.loading = undefined
+  }
+
+  async get(): Promise<T> {
+    if (this.value !== undefined) return this.value
+    if (!this.loading) {
+      const gen = this.generation
+      this.loading = this.load().then((v) => {
+        if (gen === this.generation) this.value = v
+        return v
+      })
+    }
+    return this.loading
+  }
+}

@@ -1,0 +1,35 @@
+import type {Clock} from '../ports/clock.js'
+import type {Store} from '../ports/store.js'
+
+export const CLOCK_OFFSET_SETTING = 'clock_offset_ms'
+
+/**
+ * The engine clock: real time plus an offset that test helpers advance (decisions.md). The
+ * offset lives in the store (one clock for every instance); this is a cached reading of it,
+ * refreshed by the store's change feed and set at once by an advance made here.
+ */
+export class EngineClock implements Clock {
+  private constructor(private offset: number) {}
+
+  static async load(store: Store): Promise<EngineClock> {
+    const clock = new EngineClock(Number((await store.getSetting(CLOCK_OFFSET_SETTING)) ?? '0'))
+    store.onChange((n) => {
+      if (n.settings.includes(CLOCK_OFFSET_SETTING))
+        void store.getSetting(CLOCK_OFFSET_SETTING).then((v) => clock.observe(Number(v ?? '0')))
+    })
+    return clock
+  }
+
+  now(): Date {
+    return new Date(Date.now() + this.offset)
+  }
+
+  get offsetMs(): number {
+    return this.offset
+  }
+
+  /** The offset only moves forward: a stale reading arriving late never moves the clock back. */
+  observe(offsetMs: number): void {
+    if (offsetMs > this.offset) this.offset = offsetMs
+  }
+}

@@ -1,0 +1,85 @@
+// What every use case shares: the store, the engine clock, ids, providers, the caches the
+// store's change feed keeps current, the job runner, and the unit-of-work runner.
+import type {RoutingRule} from '../domain/routing.js'
+import type {Ids} from '../ports/ids.js'
+import type {ProviderConnection} from '../ports/provider.js'
+import {VersionConflictError, type CommitOrder, type Store} from '../ports/store.js'
+import {StoreCache} from './cache.js'
+import {EngineClock} from './clock.js'
+import {JobRunner} from './jobs.js'
+import {ProviderState} from './provider-state.js'
+import {Unit} from './unit.js'
+import type {EndpointRecord} from './webhook-types.js'
+
+export interface CoreOptions {
+  store: Store
+  ids: Ids
+  providers: ReadonlyMap<string, ProviderConnection>
+  /** filled in once the server listens */
+  urls: {baseUrl: string; checkoutUrl: string}
+  log: (line: string) => void
+  /** convert every settlement to this currency before paying out (§2 money rule 6); null: one payout per currency */
+  payoutCurrency?: string | null
+}
+
+/** Version conflicts are retried this often (re-reading under the same locks) before they surface. */
+const CONFLICT_RETRIES = 2
+
+export class Core {
+  readonly livemode = false
+  readonly jobs: JobRunner
+  readonly endpoints: StoreCache<EndpointRecord[]>
+  readonly rules: StoreCache<RoutingRule[]>
+  readonly store: Store
+  readonly ids: Ids
+  readonly providers: ReadonlyMap<string, ProviderConnection>
+  readonly urls: {baseUrl: string; checkoutUrl: string}
+  readonly log: (line: string) => void
+  readonly payoutCurrency: string | null
+
+  private constructor(
+    opts: CoreOptions,
+    readonly clock: EngineClock,
+    readonly providerState: ProviderState,
+  ) {
+    this.store = opts.store
+    this.ids = opts.ids
+    this.providers = opts.providers
+    this.urls = opts.urls
+    this.log = opts.log
+    this.payoutCurrency = opts.payoutCurrency ?? null
+    this.jobs = new JobRunner(this)
+    this.endpoints = new StoreCache(this.store, () => this.store.all<EndpointRecord>('webhook_endpoint'), {kinds: ['webhook_endpoint']})
+    this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})
+  }
+
+  static async create(opts: CoreOptions): Promise<Core> {
+    const clock = await EngineClock.load(opts.store)
+    return new Core(opts, clock, await ProviderState.load(opts.store, clock.now()))
+  }
+
+  /**
+   * Runs `fn` as one unit of work: what it collects is committed atomically, with the webhook
+   * outbox, and the unit's locks are held until then. `at` sets the unit's clock (a job runs at
+   * its due time); `requestId` is the API request that caused it, carried by its events.
+   */
+  async run<T>(opts: {requestId?: string | null; at?: Date; order?: CommitOrder}, fn: (u: Unit) => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      let unit: Unit | undefined
+      try {
+        const out = await this.store.transact(async (tx) => {
+          unit = new Unit(this, tx, opts.requestId ?? null, opts.at ?? this.clock.now())
+          const result = await fn(unit)
+          const cs = await unit.changeSet()
+          if (cs) tx.commit(cs)
+          return result
+        }, attempt === 0 ? opts.order : undefined)
+        if (unit!.stats.length) this.providerState.applyLocal(unit!.stats)
+        return out
+      } catch (e) {
+        if (e instanceof VersionConflictError && attempt < CONFLICT_RETRIES) continue
+        throw e
+      }
+    }
+  }
+}

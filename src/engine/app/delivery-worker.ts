@@ -1,0 +1,265 @@
+// Webhook attempts. Deliveries are a queue in the store (not timeline jobs): the worker claims
+// due deliveries fairly across endpoints, at most `perEndpoint` in flight per endpoint (on
+// every instance together) and `total` here, POSTs each after its commit, and records the
+// outcomes per endpoint in batches: one unit of work writes a batch's deliveries and the
+// endpoint's health once. Nothing proportional to the backlog is held in memory: the backlog
+// stays in the store, and only what is in flight is here. A slow or failing endpoint holds
+// only its own slots; retries are due later and never block first attempts of others.
+import {performance} from 'node:perf_hooks'
+import {Agent, request} from 'undici'
+import {classifyNetworkError} from '../../api/network-errors.js'
+import {signatureHeader, SIGNATURE_HEADER} from '../domain/signature.js'
+import {DELIVERY_TIMEOUT_MS, isLoopbackHost, nextAttemptAt, nextHealth, type EndpointHealth} from '../domain/webhooks.js'
+import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
+import type {Core} from './core.js'
+import {isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
+
+const USER_AGENT = 'gw-webhooks/1 (+https://docs.gw.dev/webhooks)'
+const EXCERPT_CHARS = 500
+const EXCERPT_BYTES = 4096
+/** Real time after which a claim that never reported back is given to another worker (a crashed instance). */
+export const DELIVERY_LEASE_MS = 60_000
+const RECENT_EVENTS = 2048
+
+type Outcome = ({claim: ClaimedDelivery; attempt: DeliveryAttempt; ok: boolean} | {claim: ClaimedDelivery; stop: string}) & {done?: () => void}
+
+export interface DeliveryWorkerOptions {
+  /** attempts in flight per endpoint, counting every instance (default 16) */
+  perEndpoint?: number
+  /** attempts in flight on this instance (default 128) */
+  total?: number
+}
+
+export class DeliveryWorker {
+  private readonly perEndpoint: number
+  private readonly total: number
+  private readonly inFlight = new Map<string, {claim: ClaimedDelivery; abort: AbortController}>()
+  private readonly outcomes = new Map<string, Outcome[]>()
+  private readonly recording = new Map<string, Promise<void>>()
+  private readonly recent = new Map<string, LoggedEvent>()
+  private pumping = false
+  private again = false
+  private closed = false
+  private timer: NodeJS.Timeout | undefined
+  private unsubscribe: (() => void) | undefined
+  private readonly agent: Agent
+  private readonly loopbackAgent: Agent
+
+  constructor(
+    private readonly core: Core,
+    opts: DeliveryWorkerOptions = {},
+  ) {
+    this.perEndpoint = opts.perEndpoint ?? 16
+    this.total = opts.total ?? 128
+    const agentOpts = {headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, keepAliveTimeout: 4000}
+    this.agent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS}})
+    // test mode only, loopback hosts only: a local receiver with a self-signed certificate works (decisions.md)
+    this.loopbackAgent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS, rejectUnauthorized: false}})
+  }
+
+  start(): void {
+    this.unsubscribe = this.core.store.onChange((n) => {
+      if (n.kinds.has('delivery') || n.settings.length > 0) this.wake()
+    })
+    // retries fall due as the clock moves on
+    this.timer = setInterval(() => this.wake(), 1000)
+    this.timer.unref()
+    this.wake()
+  }
+
+  /** Attempts in flight on this instance. */
+  get busy(): number {
+    return this.inFlight.size
+  }
+
+  wake(): void {
+    if (this.closed) return
+    if (this.pumping) {
+      this.again = true
+      return
+    }
+    this.pumping = true
+    void this.pump()
+      .catch((e) => this.core.log(`webhooks: claiming deliveries failed: ${(e as Error).message}`))
+      .finally(() => {
+        this.pumping = false
+        if (this.again) {
+          this.again = false
+          this.wake()
+        }
+      })
+  }
+
+  private async pump(): Promise<void> {
+    while (!this.closed) {
+      const free = this.total - this.inFlight.size
+      if (free <= 0) return
+      const claims = await this.core.store.claimDeliveries(this.core.clock.now().toISOString(), {limit: free, perEndpoint: this.perEndpoint, leaseMs: DELIVERY_LEASE_MS})
+      if (claims.length === 0) return
+      if (this.closed) {
+        await this.core.store.releaseDeliveries(claims)
+        return
+      }
+      for (const c of claims) {
+        const abort = new AbortController()
+        this.inFlight.set(c.id, {claim: c, abort})
+        void this.attempt(c, abort.signal)
+          .catch((e) => this.core.log(`webhooks: delivery ${c.id} failed: ${(e as Error).stack}`))
+          .finally(() => {
+            this.inFlight.delete(c.id)
+            this.wake()
+          })
+      }
+    }
+  }
+
+  private async event(id: string): Promise<LoggedEvent | undefined> {
+    const hit = this.recent.get(id)
+    if (hit) return hit
+    const e = await this.core.store.getEvent(id)
+    if (e) {
+      this.recent.set(id, e)
+      if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value!)
+    }
+    return e
+  }
+
+  private async attempt(c: ClaimedDelivery, signal: AbortSignal): Promise<void> {
+    const d = (await this.core.store.get<DeliveryRecord>('delivery', c.id))?.obj
+    if (!d || isTerminal(d.status)) return void (await this.core.store.releaseDeliveries([c]))
+    const ep = (await this.core.endpoints.get()).find((e) => e.id === d.endpoint)
+    if (!ep) return this.record({claim: c, stop: 'endpoint_deleted'})
+    if (ep.disabled) return this.record({claim: c, stop: 'endpoint_disabled'})
+    const ev = await this.event(d.event)
+    if (!ev) return this.record({claim: c, stop: 'event_expired'})
+    const attempt = await this.post(ep, ev, signal)
+    // abandoned at shutdown: the delivery stays due and is made again (here after a restart, or by another instance)
+    if (this.closed) return void (await this.core.store.releaseDeliveries([c]).catch(() => {}))
+    return this.record({claim: c, attempt, ok: attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300})
+  }
+
+  /**
+   * One HTTP POST of the exact stored event bytes. The signature's timestamp is the wall-clock
+   * time of the attempt, since receivers check it against their own clock (spec §6); the
+   * attempt is recorded at the engine clock's time like every other timestamp.
+   */
+  private async post(ep: EndpointRecord, ev: LoggedEvent, signal: AbortSignal): Promise<DeliveryAttempt> {
+    const at = this.core.clock.now().toISOString()
+    const body = ev.json
+    const url = new URL(ep.url)
+    const dispatcher = !this.core.livemode && isLoopbackHost(url.hostname) ? this.loopbackAgent : this.agent
+    const timeout = AbortSignal.timeout(DELIVERY_TIMEOUT_MS)
+    const started = performance.now()
+    const latency = () => Math.round(performance.now() - started)
+    try {
+      const res = await request(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(ep._x.secret, body, Math.floor(Date.now() / 1000)),
+        },
+        body,
+        dispatcher,
+        signal: AbortSignal.any([signal, timeout]),
+      })
+      const latency_ms = latency()
+      // an excerpt of the answer for the delivery log; a slow body does not undo a 2xx already received
+      let excerpt: string | null = null
+      try {
+        const chunks: Buffer[] = []
+        let size = 0
+        for await (const chunk of res.body) {
+          chunks.push(chunk as Buffer)
+          size += (chunk as Buffer).length
+          if (size >= EXCERPT_BYTES) break
+        }
+        excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').slice(0, EXCERPT_CHARS)
+      } catch {
+        res.body.destroy()
+      }
+      return {at, status_code: res.statusCode, error: null, error_message: null, latency_ms, response_excerpt: excerpt}
+    } catch (e) {
+      const {error, message} = classifyNetworkError(e, DELIVERY_TIMEOUT_MS)
+      return {at, status_code: null, error, error_message: message, latency_ms: latency(), response_excerpt: null}
+    }
+  }
+
+  /** Queues an outcome for its endpoint's next batch; resolves once that batch is committed (or failed). */
+  private record(o: Outcome): Promise<void> {
+    const endpoint = o.claim.endpoint
+    const done = new Promise<void>((resolve) => (o.done = resolve))
+    const q = this.outcomes.get(endpoint)
+    if (q) q.push(o)
+    else this.outcomes.set(endpoint, [o])
+    if (!this.recording.has(endpoint)) this.recording.set(endpoint, this.flush(endpoint).finally(() => this.recording.delete(endpoint)))
+    return done
+  }
+
+  private async flush(endpoint: string): Promise<void> {
+    for (;;) {
+      const batch = this.outcomes.get(endpoint)
+      this.outcomes.delete(endpoint)
+      if (!batch?.length) return
+      try {
+        await this.core.run({}, async (u) => {
+          await u.lock(endpoint)
+          const epGot = await u.get<EndpointRecord>('webhook_endpoint', endpoint)
+          let ep = epGot?.obj
+          for (const o of batch) {
+            const got = await u.get<DeliveryRecord>('delivery', o.claim.id)
+            if (!got || isTerminal(got.obj.status)) continue
+            const d: DeliveryRecord = {...got.obj, attempts: got.obj.attempts.slice()}
+            if ('stop' in o) {
+              Object.assign(d, {status: 'undeliverable', undeliverable_reason: o.stop, next_attempt_at: null})
+            } else {
+              d.attempts.push(o.attempt)
+              if (o.ok) Object.assign(d, {status: 'succeeded', next_attempt_at: null})
+              else {
+                const next = nextAttemptAt(d.attempts.length, u.now, new Date(d._x.retry_until))
+                if (next) Object.assign(d, {status: 'failed_retrying', next_attempt_at: next.toISOString()})
+                else Object.assign(d, {status: 'undeliverable', undeliverable_reason: 'retry_window_expired', next_attempt_at: null})
+              }
+              if (ep) ep = withHealth(ep, o.ok, new Date(o.attempt.at), this.core)
+            }
+            u.put('delivery', d, got.version)
+          }
+          if (ep && epGot && ep !== epGot.obj) u.put('webhook_endpoint', ep, epGot.version)
+        })
+      } catch (e) {
+        this.core.log(`webhooks: recording ${batch.length} outcome(s) for ${endpoint} failed: ${(e as Error).message}`)
+        // the claims run out and the deliveries are attempted again: at least once (spec §6 rule 5)
+      }
+      for (const o of batch) o.done?.()
+    }
+  }
+
+  /** Stops claiming and aborts attempts in flight; their deliveries stay due (at least once, spec §6). */
+  async close(): Promise<void> {
+    this.closed = true
+    clearInterval(this.timer)
+    this.unsubscribe?.()
+    const claims = [...this.inFlight.values()]
+    for (const f of claims) f.abort.abort()
+    await Promise.allSettled([...this.recording.values()])
+    await this.core.store.releaseDeliveries(claims.map((f) => f.claim)).catch(() => {})
+    await Promise.allSettled([this.agent.destroy(), this.loopbackAgent.destroy()])
+  }
+}
+
+/** The endpoint after an attempt's outcome (spec §6 rule 4); the same object when nothing changes. */
+function withHealth(ep: EndpointRecord, ok: boolean, at: Date, core: Core): EndpointRecord {
+  const cur: EndpointHealth = {
+    status: ep.status,
+    disabled: ep.disabled,
+    disabled_reason: ep.disabled_reason,
+    failing_since: ep.failing_since,
+    streak_started_at: ep._x.streak_started_at,
+    last_failure_at: ep._x.last_failure_at,
+  }
+  const n = nextHealth(cur, ok, at)
+  if (!n) return ep
+  if (n.disabled) core.log(`webhooks: endpoint ${ep.id} disabled: no successful delivery since ${n.failing_since}`)
+  const {streak_started_at, last_failure_at, ...pub} = n
+  return {...ep, ...pub, _x: {...ep._x, streak_started_at, last_failure_at}}
+}

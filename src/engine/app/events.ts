@@ -1,0 +1,116 @@
+// The immutable event log: list and retrieve, and the live feed behind GET /events/stream.
+import {invalid, notFound} from '../domain/errors.js'
+import type {ListPage, LoggedEvent, Store} from '../ports/store.js'
+import type {Core} from './core.js'
+
+export const EVENT_RETENTION_MS = 30 * 86_400_000
+
+export interface TypeFilter {
+  types: string[]
+  typePrefixes: string[]
+}
+
+/** Parses `type` filters: exact types, or prefixes ending in `.*`; several separated by commas. `*` or nothing: every type. */
+export function parseTypeFilter(raw: string | undefined, param = 'type'): TypeFilter | undefined {
+  if (raw === undefined) return undefined
+  const types: string[] = []
+  const typePrefixes: string[] = []
+  for (const t of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (t === '*') return undefined
+    if (t.endsWith('.*')) typePrefixes.push(t.slice(0, -1))
+    else if (/^[a-z_]+(\.[a-z_]+)+$/.test(t)) types.push(t)
+    else throw invalid(param, `${param} must be an event type such as payment.succeeded, or a prefix such as payment.*; got '${t}'.`)
+  }
+  return {types, typePrefixes}
+}
+
+export function matchesType(type: string, f: TypeFilter | undefined): boolean {
+  if (!f) return true
+  return f.types.includes(type) || f.typePrefixes.some((p) => type.startsWith(p))
+}
+
+export function retentionFloor(core: Core): string {
+  return new Date(core.clock.now().getTime() - EVENT_RETENTION_MS).toISOString()
+}
+
+export async function listEvents(core: Core, q: {limit: number; starting_after?: string; ending_before?: string; type?: string; created_gte?: string; created_lte?: string}): Promise<ListPage<LoggedEvent>> {
+  const tf = parseTypeFilter(q.type)
+  const floor = retentionFloor(core)
+  const page = await core.store.listEvents({
+    limit: q.limit,
+    starting_after: q.starting_after,
+    ending_before: q.ending_before,
+    ...tf,
+    created_gte: q.created_gte && q.created_gte > floor ? q.created_gte : floor,
+    created_lte: q.created_lte,
+  })
+  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such event.`)
+  return page
+}
+
+export async function retrieveEvent(core: Core, id: string): Promise<LoggedEvent> {
+  const e = id.startsWith('evt_') ? await core.store.getEvent(id) : undefined
+  if (!e || e.created_at < retentionFloor(core)) throw notFound('event', id)
+  return e
+}
+
+/** Deletes events past the 30-day window and expired idempotency records (hourly, and after every clock advance). */
+export async function housekeeping(core: Core): Promise<void> {
+  await core.store.purgeEvents(retentionFloor(core))
+  await core.store.purgeIdempotency(core.clock.now().toISOString())
+}
+
+/**
+ * Events as they are committed, by any instance, in seq order without gaps: the store's change
+ * feed is the wake-up, the event sequence the truth. One reader fans out to every live stream.
+ */
+export class EventFeed {
+  private subscribers = new Set<(e: LoggedEvent) => void>()
+  private pulling: Promise<void> | undefined
+  private wanted = 0
+
+  private constructor(
+    private readonly store: Store,
+    /** the greatest seq handed to subscribers (or known when there were none) */
+    private seq: number,
+  ) {}
+
+  static async start(store: Store): Promise<EventFeed> {
+    const newest = await store.listEvents({limit: 1})
+    const feed = new EventFeed(store, newest.data[0]?.seq ?? 0)
+    store.onChange((n) => {
+      if (n.eventSeq !== null) feed.notify(n.eventSeq)
+    })
+    return feed
+  }
+
+  /** The seq up to which events have been handed out: a new stream replays up to here, then follows. */
+  get position(): number {
+    return this.seq
+  }
+
+  subscribe(fn: (e: LoggedEvent) => void): () => void {
+    this.subscribers.add(fn)
+    return () => this.subscribers.delete(fn)
+  }
+
+  private notify(seq: number): void {
+    if (this.subscribers.size === 0) {
+      if (!this.pulling && seq > this.seq) this.seq = seq
+      return
+    }
+    this.wanted = Math.max(this.wanted, seq)
+    this.pulling ??= this.pull().finally(() => (this.pulling = undefined))
+  }
+
+  private async pull(): Promise<void> {
+    while (this.wanted > this.seq) {
+      const batch = await this.store.eventsAfter(this.seq, 500)
+      if (batch.length === 0) return
+      for (const e of batch) {
+        this.seq = e.seq
+        for (const s of this.subscribers) s(e)
+      }
+    }
+  }
+}

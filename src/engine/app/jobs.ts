@@ -1,0 +1,141 @@
+// Timeline jobs: timers on the engine clock (authorization expiry, refund rail answers,
+// dispute deadlines, settlement runs, payouts, KYB reviews). Each runs in its own unit of work
+// under the lock of the object it acts on, with the unit's clock at the job's due time, so its
+// events carry the time it was due.
+//
+// Order: jobs are claimed earliest due first and their commits land in that order (the store's
+// CommitOrder), so the event log reads in time order. For throughput several run at once (a
+// pipeline, whose commits share the store's group commit) but only within a horizon of
+// PIPELINE_HORIZON_MS of due time: a job schedules follow-ups at least that far after its own
+// due time, so a follow-up can never be overtaken by a job already running. A barrier job
+// (one that reads more than its own object: the settlement run reads a whole day's ledger)
+// waits until every job before it has committed.
+import type {ClaimedJob} from '../ports/store.js'
+import type {Core} from './core.js'
+import type {Unit} from './unit.js'
+
+export type JobHandler = (u: Unit, job: ClaimedJob) => Promise<void>
+
+const BATCH = 100
+/** Jobs applied at once at most. */
+const PIPELINE_DEPTH = 64
+/**
+ * The shortest delay between a job's due time and a job it schedules (a succeeded payment's
+ * test-card dispute, 60 s); jobs in the pipeline together are due within this span.
+ */
+export const PIPELINE_HORIZON_MS = 60_000
+/** A claim lasts this long (real time) unless completed; a crashed runner's jobs are taken up again after it. */
+export const JOB_LEASE_MS = 60_000
+/** A job whose handler fails is tried again this much later on the engine clock, rather than spinning. */
+const RETRY_AFTER_MS = 60_000
+
+/** What a run did: how many jobs of each kind ran and events of each type they emitted. */
+export interface RunSummary {
+  jobs: Record<string, number>
+  events: Record<string, number>
+}
+
+export class JobRunner {
+  private handlers = new Map<string, {handler: JobHandler; barrier: boolean}>()
+  private chain: Promise<unknown> = Promise.resolve()
+  private stopped = false
+
+  constructor(private readonly core: Core) {}
+
+  /** `barrier`: the job reads beyond its own object, so every earlier job must have committed first. */
+  register(kind: string, handler: JobHandler, opts: {barrier?: boolean} = {}): void {
+    this.handlers.set(kind, {handler, barrier: opts.barrier ?? false})
+  }
+
+  /** Stops taking jobs (shutdown); jobs already running finish. */
+  stop(): void {
+    this.stopped = true
+  }
+
+  /**
+   * Runs every job due at or before `until` (default: the engine clock's now, read when the run
+   * starts), in due order, until none is due. Runs of this instance queue behind each other.
+   */
+  runDue(until?: () => Date): Promise<RunSummary> {
+    const run = this.chain.then(() => this.drain((until ?? (() => this.core.clock.now()))()))
+    this.chain = run.catch(() => {})
+    return run
+  }
+
+  private async drain(until: Date): Promise<RunSummary> {
+    const summary: RunSummary = {jobs: {}, events: {}}
+    const untilIso = until.toISOString()
+    const running = new Map<Promise<void>, number>()
+    let previous: Promise<void> = Promise.resolve()
+    /** the earliest due time, within this run, of a job scheduled by a job that ran */
+    let earliestAdded = Infinity
+    const settle = async (cond: () => boolean) => {
+      while (cond() && running.size > 0) await Promise.race(running.keys())
+    }
+    while (!this.stopped) {
+      const batch = await this.core.store.claimJobs(untilIso, BATCH, JOB_LEASE_MS)
+      earliestAdded = Infinity
+      if (batch.length === 0) {
+        if (running.size === 0) break
+        // jobs still running may schedule more that fall due within the run
+        await settle(() => true)
+        continue
+      }
+      for (let i = 0; i < batch.length; i++) {
+        const job = batch[i]!
+        if (this.stopped) {
+          await this.core.store.releaseJobs(batch.slice(i))
+          break
+        }
+        const due = Date.parse(job.due_at)
+        const barrier = this.handlers.get(job.kind)?.barrier ?? false
+        await settle(() => barrier || running.size >= PIPELINE_DEPTH || [...running.values()].some((d) => due - d >= PIPELINE_HORIZON_MS))
+        // a job that ran scheduled one due before this claimed one: claim again, in order
+        if (earliestAdded < due) {
+          await this.core.store.releaseJobs(batch.slice(i))
+          break
+        }
+        let staged!: () => void
+        const mine = new Promise<void>((r) => (staged = r))
+        const p: Promise<void> = this.runOne(job, summary, {after: previous, staged}).then((added) => {
+          running.delete(p)
+          for (const a of added) if (a <= untilIso) earliestAdded = Math.min(earliestAdded, Date.parse(a))
+        })
+        running.set(p, due)
+        previous = mine
+      }
+    }
+    await settle(() => true)
+    return summary
+  }
+
+  /** Runs one job; returns the due times of the jobs it scheduled. */
+  private async runOne(job: ClaimedJob, summary: RunSummary, order: {after: Promise<void>; staged: () => void}): Promise<string[]> {
+    const entry = this.handlers.get(job.kind)
+    const at = new Date(job.due_at)
+    try {
+      const done = await this.core.run({at, order}, async (u) => {
+        await u.lock(job.ref)
+        if (entry) await entry.handler(u, job)
+        else this.core.log(`jobs: no handler for ${job.kind}; dropping job ${job.id}`)
+        u.complete(job)
+        return {events: u.eventsEmitted.map((e) => e.type), added: u.jobsAdded.map((j) => j.due_at)}
+      })
+      summary.jobs[job.kind] = (summary.jobs[job.kind] ?? 0) + 1
+      for (const t of done.events) summary.events[t] = (summary.events[t] ?? 0) + 1
+      for (const a of done.added)
+        if (Date.parse(a) - at.getTime() < PIPELINE_HORIZON_MS) this.core.log(`jobs: ${job.kind} scheduled a job ${a} within ${PIPELINE_HORIZON_MS / 1000} s of its own due time; raise PIPELINE_HORIZON_MS`)
+      return done.added
+    } catch (e) {
+      order.staged()
+      this.core.log(`jobs: ${job.kind} ${job.ref} failed: ${(e as Error).stack}`)
+      await this.core
+        .run({at}, async (u) => {
+          u.complete(job)
+          u.schedule(job.kind, job.ref, new Date(Math.max(this.core.clock.now().getTime(), at.getTime()) + RETRY_AFTER_MS), job.data)
+        })
+        .catch((err) => this.core.log(`jobs: rescheduling ${job.kind} ${job.ref} failed: ${(err as Error).message}`))
+      return []
+    }
+  }
+}

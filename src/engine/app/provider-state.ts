@@ -1,0 +1,145 @@
+import type {Provider} from '../../api/types.js'
+import {fixedFeeTable, PROVIDERS, providerProfile, type ProviderProfile} from '../domain/providers.js'
+import {notFound} from '../domain/errors.js'
+import type {ProviderState as RoutingState} from '../domain/routing.js'
+import type {StatIncrement, Store} from '../ports/store.js'
+import type {Core} from './core.js'
+import type {Unit} from './unit.js'
+
+export type HealthStatus = 'active' | 'degraded' | 'disabled'
+
+const DAY_MS = 86_400_000
+export const dayOf = (d: Date) => d.toISOString().slice(0, 10)
+const STATUS_PREFIX = 'provider_status:'
+/** Statistics written by other instances are read again this often. */
+const STATS_REFRESH_MS = 5000
+
+/**
+ * Provider health (settings, invalidated by the store's change feed) and the 7-day
+ * authorization rate (provider_stats day buckets: this instance's own increments at once,
+ * every instance's on a refresh every few seconds).
+ */
+export class ProviderState {
+  private status = new Map<string, HealthStatus>()
+  private days = new Map<string, Map<string, {approved: number; total: number}>>()
+  private windowKey = ''
+  private windowDays: string[] = []
+  private timer: NodeJS.Timeout | undefined
+
+  private constructor(private readonly store: Store) {}
+
+  static async load(store: Store, now: Date): Promise<ProviderState> {
+    const s = new ProviderState(store)
+    await s.loadStatus()
+    await s.loadStats(now)
+    store.onChange((n) => {
+      if (n.settings.some((k) => k.startsWith(STATUS_PREFIX))) void s.loadStatus()
+    })
+    return s
+  }
+
+  /** Reads every instance's statistics every few seconds (until stop). */
+  refreshEvery(now: () => Date, ms = STATS_REFRESH_MS): void {
+    this.timer = setInterval(() => void this.loadStats(now()).catch(() => {}), ms)
+    this.timer.unref()
+  }
+
+  stop(): void {
+    clearInterval(this.timer)
+  }
+
+  private async loadStatus(): Promise<void> {
+    for (const p of PROVIDERS) this.status.set(p.id, ((await this.store.getSetting(STATUS_PREFIX + p.id)) as HealthStatus | undefined) ?? 'active')
+  }
+
+  private async loadStats(now: Date): Promise<void> {
+    const days = new Map<string, Map<string, {approved: number; total: number}>>()
+    for (const s of await this.store.statsSince(dayOf(new Date(now.getTime() - 8 * DAY_MS)))) add(days, s)
+    this.days = days
+  }
+
+  /** This instance's own committed increments. */
+  applyLocal(stats: readonly StatIncrement[]): void {
+    for (const s of stats) add(this.days, s)
+  }
+
+  /** The 7 day keys ending today, recomputed once per day rather than per payment. */
+  private window(now: Date): string[] {
+    const today = dayOf(now)
+    if (today !== this.windowKey) {
+      this.windowKey = today
+      this.windowDays = Array.from({length: 7}, (_, i) => dayOf(new Date(now.getTime() - i * DAY_MS)))
+    }
+    return this.windowDays
+  }
+
+  getStatus(id: string): HealthStatus {
+    return this.status.get(id) ?? 'active'
+  }
+
+  /** approved / total over the 7 days ending today (engine clock); null without data. */
+  authRate(id: string, now: Date): {approved: number; total: number; rate: number | null} {
+    const m = this.days.get(id)
+    let approved = 0
+    let total = 0
+    if (m) {
+      for (const day of this.window(now)) {
+        const b = m.get(day)
+        if (b) {
+          approved += b.approved
+          total += b.total
+        }
+      }
+    }
+    return {approved, total, rate: total === 0 ? null : approved / total}
+  }
+
+  snapshot(now: Date): Map<string, RoutingState> {
+    const out = new Map<string, RoutingState>()
+    for (const p of PROVIDERS) out.set(p.id, {status: this.getStatus(p.id), authRate7d: this.authRate(p.id, now).rate})
+    return out
+  }
+}
+
+function add(days: Map<string, Map<string, {approved: number; total: number}>>, s: StatIncrement): void {
+  let m = days.get(s.provider)
+  if (!m) days.set(s.provider, (m = new Map()))
+  const b = m.get(s.day) ?? {approved: 0, total: 0}
+  m.set(s.day, {approved: b.approved + s.approved, total: b.total + s.total})
+}
+
+// ---------------------------------------------------------------- provider views and the health helper
+
+export function providerView(core: Core, p: ProviderProfile, status = core.providerState.getStatus(p.id)): Provider {
+  const r = core.providerState.authRate(p.id, core.clock.now())
+  return {
+    id: p.id,
+    object: 'provider',
+    methods: [...p.methods],
+    currencies: [...p.currencies],
+    regions: [...p.regions],
+    status,
+    auth_rate_7d: r.rate === null ? null : Math.round(r.rate * 10_000) / 10_000,
+    attempts_7d: r.total,
+    fees: {percent_bps: p.fees.percent_bps, fixed: fixedFeeTable(p)},
+    latency_ms: {p50: p.latency.p50_ms, p99: p.latency.p99_ms},
+    livemode: core.livemode,
+  }
+}
+
+export function loadProvider(id: string): ProviderProfile {
+  const p = providerProfile(id)
+  if (!p) throw notFound('provider', id)
+  return p
+}
+
+/** POST /test_helpers/providers/{id}/health: a provider degrades or recovers (provider.health.changed on a change). */
+export async function setProviderHealth(u: Unit, id: string, status: HealthStatus): Promise<Provider> {
+  const p = loadProvider(id)
+  await u.lock(STATUS_PREFIX + p.id)
+  const before = ((await u.core.store.getSetting(STATUS_PREFIX + p.id)) as HealthStatus | undefined) ?? 'active'
+  u.setting(STATUS_PREFIX + p.id, status)
+  const view = providerView(u.core, p, status)
+  if (before !== status) u.emit('provider.health.changed', view, u.now, null)
+  return view
+}

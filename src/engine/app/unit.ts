@@ -1,0 +1,162 @@
+import type {
+  ChangeSet,
+  ClaimedJob,
+  Filter,
+  FieldOf,
+  IdempotencyClaim,
+  IdempotencyRecord,
+  Job,
+  Kind,
+  ListPage,
+  ListQuery,
+  StatIncrement,
+  StoredEvent,
+  StoredObject,
+  StoreTx,
+  Versioned,
+} from '../ports/store.js'
+import type {Core} from './core.js'
+import {toApi} from './internal.js'
+import {outboxFor} from './webhook-outbox.js'
+
+/**
+ * One unit of work, as use cases see it: reads (through the store's transaction, under the
+ * locks taken), and the writes it collects — objects, events, jobs, provider statistics,
+ * settings and, for an API request, the idempotency record — which become one ChangeSet. The
+ * webhook outbox (one delivery per subscribed endpoint and event) is added when it is built,
+ * so an event never lands without its deliveries.
+ */
+export class Unit {
+  private puts = new Map<string, {kind: Kind; obj: StoredObject; expectVersion?: number}>()
+  private deletes: {kind: Kind; id: string}[] = []
+  private events: StoredEvent[] = []
+  private addJobs: Job[] = []
+  private removeJobs: {kind: string; ref: string}[] = []
+  private completeJobs: ClaimedJob[] = []
+  private statsList: StatIncrement[] = []
+  private settingsMap: Record<string, string> = {}
+  private idem: IdempotencyRecord | undefined
+
+  constructor(
+    readonly core: Core,
+    private readonly tx: StoreTx,
+    /** the API request that caused this unit, or null (customer, network, rail, clock) */
+    readonly requestId: string | null,
+    /** the engine clock when the unit started */
+    readonly now: Date,
+  ) {}
+
+  get livemode(): boolean {
+    return this.core.livemode
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  get<T extends StoredObject>(kind: Kind, id: string): Promise<Versioned<T> | undefined> {
+    return this.tx.get<T>(kind, id)
+  }
+  list<T extends StoredObject, K extends Kind = Kind>(kind: K, q: ListQuery<K>): Promise<ListPage<T>> {
+    return this.tx.list<T, K>(kind, q)
+  }
+  all<T extends StoredObject, K extends Kind = Kind>(kind: K, filters?: Filter<K>[]): Promise<T[]> {
+    return this.tx.all<T, K>(kind, filters)
+  }
+  sum<K extends Kind>(kind: K, q: {field: FieldOf<K>; groupBy: FieldOf<K>; filters?: Filter<K>[]}) {
+    return this.tx.sum(kind, q)
+  }
+  /** Serialises this unit with every other on the key (an object id) until it is committed. */
+  lock(key: string): Promise<void> {
+    return this.tx.lock(key)
+  }
+  claimIdempotency(scope: string, key: string): Promise<IdempotencyClaim> {
+    return this.tx.claimIdempotency(scope, key, this.now.toISOString())
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Records the object's state; the last put of an id wins, with the version first read. */
+  put<T extends StoredObject>(kind: Kind, obj: T, expectVersion?: number): void {
+    const prev = this.puts.get(obj.id)
+    this.puts.set(obj.id, {kind, obj, expectVersion: prev ? prev.expectVersion : expectVersion})
+  }
+
+  delete(kind: Kind, id: string): void {
+    this.deletes.push({kind, id})
+  }
+
+  /** Emits an event with a snapshot of the object as it is now (its public part), caused by this unit's request unless said otherwise. */
+  emit(type: string, obj: unknown, at: Date = this.now, requestId: string | null = this.requestId): StoredEvent {
+    const id = this.core.ids.next('evt')
+    const created_at = at.toISOString()
+    const json = JSON.stringify({id, object: 'event', type, created_at, livemode: this.livemode, request_id: requestId, data: {object: toApi(obj)}})
+    const e = {id, type, created_at, json}
+    this.events.push(e)
+    return e
+  }
+
+  schedule(kind: string, ref: string, due: Date, data?: Record<string, unknown>): void {
+    this.addJobs.push({id: this.core.ids.next('job'), kind, ref, due_at: due.toISOString(), ...(data ? {data} : {})})
+  }
+
+  unschedule(kind: string, ref: string): void {
+    this.removeJobs.push({kind, ref})
+  }
+
+  /** The claimed job this unit applies: removed in the same commit. */
+  complete(job: ClaimedJob): void {
+    this.completeJobs.push(job)
+  }
+
+  stat(s: StatIncrement): void {
+    this.statsList.push(s)
+  }
+
+  setting(key: string, value: string): void {
+    this.settingsMap[key] = value
+  }
+
+  idempotency(record: IdempotencyRecord): void {
+    this.idem = record
+  }
+
+  /** Drops every collected change but the idempotency record (a request that failed with a 4xx). */
+  discard(): void {
+    this.puts.clear()
+    this.deletes = []
+    this.events = []
+    this.addJobs = []
+    this.removeJobs = []
+    this.statsList = []
+    this.settingsMap = {}
+  }
+
+  get stats(): readonly StatIncrement[] {
+    return this.statsList
+  }
+
+  get jobsAdded(): readonly Job[] {
+    return this.addJobs
+  }
+
+  get eventsEmitted(): readonly StoredEvent[] {
+    return this.events
+  }
+
+  /** The ChangeSet, outbox included; undefined when there is nothing to write. */
+  async changeSet(): Promise<ChangeSet | undefined> {
+    const deliveries = this.events.length ? await outboxFor(this.core, this.events, this.now) : []
+    const cs: ChangeSet = {}
+    const puts = [...this.puts.values()].map((p) => ({kind: p.kind, obj: p.obj, expectVersion: p.expectVersion}))
+    for (const d of deliveries) puts.push({kind: 'delivery', obj: d, expectVersion: undefined})
+    if (puts.length) cs.puts = puts
+    if (this.deletes.length) cs.deletes = this.deletes
+    if (this.events.length) cs.events = this.events
+    if (this.addJobs.length) cs.addJobs = this.addJobs
+    if (this.removeJobs.length) cs.removeJobs = this.removeJobs
+    if (this.completeJobs.length) cs.completeJobs = this.completeJobs
+    if (this.statsList.length) cs.stats = this.statsList
+    if (Object.keys(this.settingsMap).length) cs.settings = this.settingsMap
+    if (this.idem) cs.idempotency = this.idem
+    return Object.keys(cs).length ? cs : undefined
+  }
+}

@@ -1,0 +1,38 @@
+// The webhook outbox: one delivery per enabled endpoint subscribed to an event's type, written
+// in the same transaction as the event. A delivery references the event (its bytes are the
+// event's, read when the attempt is made); it is due at once.
+import {RETRY_WINDOW_MS, subscribes} from '../domain/webhooks.js'
+import type {StoredEvent} from '../ports/store.js'
+import type {Core} from './core.js'
+import {INTERNAL} from './internal.js'
+import type {DeliveryRecord, EndpointRecord} from './webhook-types.js'
+
+export function newDelivery(core: Core, e: {id: string; type: string}, ep: EndpointRecord, now: Date, retryUntil: Date): DeliveryRecord {
+  return {
+    id: core.ids.next('whd'),
+    object: 'webhook_delivery',
+    event: e.id,
+    event_type: e.type,
+    endpoint: ep.id,
+    status: 'pending',
+    attempts: [],
+    next_attempt_at: now.toISOString(),
+    undeliverable_reason: null,
+    livemode: ep.livemode,
+    created_at: now.toISOString(),
+    [INTERNAL]: {retry_until: retryUntil.toISOString()},
+  }
+}
+
+export async function outboxFor(core: Core, events: readonly StoredEvent[], now: Date): Promise<DeliveryRecord[]> {
+  const endpoints = await core.endpoints.get()
+  if (endpoints.length === 0) return []
+  const out: DeliveryRecord[] = []
+  for (const e of events) {
+    for (const ep of endpoints) {
+      if (ep.disabled || ep.livemode !== core.livemode || !subscribes(ep.enabled_events, e.type)) continue
+      out.push(newDelivery(core, e, ep, now, new Date(Date.parse(e.created_at) + RETRY_WINDOW_MS)))
+    }
+  }
+  return out
+}

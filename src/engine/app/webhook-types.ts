@@ -1,0 +1,16 @@
+// The engine's view of webhook endpoints and deliveries: the wire types of src/api plus the
+// internal state each keeps under `_x`.
+import type {WebhookDelivery, WebhookEndpoint as ApiEndpoint} from '../../api/types.js'
+
+export {DELIVERY_STATUSES, type DeliveryStatus, type WebhookDeliveryAttempt as DeliveryAttempt} from '../../api/types.js'
+
+export type Delivery = WebhookDelivery
+export type DeliveryRecord = Delivery & {_x: {retry_until: string}}
+
+/** An endpoint as the engine serves it: every field of the wire type present, the secret only on create and rotate. */
+export type WebhookEndpoint = Required<Omit<ApiEndpoint, 'secret'>>
+export type EndpointRecord = WebhookEndpoint & {
+  _x: {secret: string; streak_started_at: string | null; last_failure_at: string | null}
+}
+
+export const isTerminal = (s: Delivery['status']) => s === 'succeeded' || s === 'undeliverable'

@@ -1,0 +1,194 @@
+// Webhook endpoints (create, list, update, delete, rotate the secret), their deliveries, and
+// resending an event. The outbox is app/webhook-outbox.ts; attempts are app/delivery-worker.ts.
+import {randomBytes} from 'node:crypto'
+import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
+import {checkEndpointUrl, normaliseEnabledEvents, RETRY_WINDOW_MS, subscribes} from '../domain/webhooks.js'
+import type {Filter, ListPage, LoggedEvent} from '../ports/store.js'
+import type {Core} from './core.js'
+import {EVENT_RETENTION_MS} from './events.js'
+import {INTERNAL} from './internal.js'
+import type {Unit} from './unit.js'
+import {newDelivery} from './webhook-outbox.js'
+import {DELIVERY_STATUSES, type DeliveryRecord, type EndpointRecord, type WebhookEndpoint} from './webhook-types.js'
+
+export type {DeliveryRecord, EndpointRecord, WebhookEndpoint} from './webhook-types.js'
+
+/** Endpoints per mode; bounds the fan-out of every event. */
+export const MAX_ENDPOINTS = 16
+
+type Page = {limit: number; starting_after?: string; ending_before?: string}
+
+const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`
+
+/** The endpoint as served, with the secret only where the caller is entitled to see it (create, rotate). */
+export function endpointView(ep: EndpointRecord, withSecret = false): WebhookEndpoint & {secret?: string} {
+  const {_x, ...pub} = ep
+  if (!withSecret) return pub
+  const {id, object, url, ...rest} = pub
+  return {id, object, url, secret: _x.secret, ...rest}
+}
+
+function parseEvents(list: string[]): string[] {
+  const r = normaliseEnabledEvents(list)
+  if ('error' in r) throw invalid(r.index >= 0 ? `enabled_events[${r.index}]` : 'enabled_events', r.error)
+  return r.events
+}
+
+function parseUrl(url: string): string {
+  const err = checkEndpointUrl(url)
+  if (err) throw invalid('url', err)
+  return url
+}
+
+async function loadEndpoint(core: Core, u: Pick<Unit, 'get'>, id: string, param = 'id') {
+  const got = id.startsWith('wh_') ? await u.get<EndpointRecord>('webhook_endpoint', id) : undefined
+  if (!got || got.obj.livemode !== core.livemode) throw notFound('webhook endpoint', id, param)
+  return got
+}
+
+export interface EndpointFields {
+  url?: string
+  enabled_events?: string[]
+  description?: string | null
+  metadata?: Record<string, string>
+  disabled?: boolean
+}
+
+export async function createEndpoint(u: Unit, b: EndpointFields & {url: string; enabled_events: string[]}): Promise<WebhookEndpoint & {secret?: string}> {
+  const url = parseUrl(b.url)
+  const enabled_events = parseEvents(b.enabled_events)
+  // one endpoint created at a time per mode, so the limit holds under concurrent creates
+  await u.lock(`webhook_endpoints:${u.livemode ? 'live' : 'test'}`)
+  const count = (await u.all<EndpointRecord, 'webhook_endpoint'>('webhook_endpoint')).filter((e) => e.livemode === u.livemode).length
+  if (count >= MAX_ENDPOINTS) throw badState('webhook_endpoint_limit', `An account can have at most ${MAX_ENDPOINTS} webhook endpoints per mode; delete one first.`)
+  const ep: EndpointRecord = {
+    id: u.core.ids.next('wh'),
+    object: 'webhook_endpoint',
+    url,
+    enabled_events,
+    description: b.description ?? null,
+    metadata: b.metadata ?? {},
+    status: 'enabled',
+    disabled: false,
+    disabled_reason: null,
+    failing_since: null,
+    livemode: u.livemode,
+    created_at: u.now.toISOString(),
+    [INTERNAL]: {secret: newSecret(), streak_started_at: null, last_failure_at: null},
+  }
+  u.put('webhook_endpoint', ep)
+  return endpointView(ep, true)
+}
+
+export async function listEndpoints(core: Core, q: Page & {disabled?: boolean}): Promise<ListPage<WebhookEndpoint>> {
+  const filters: Filter<'webhook_endpoint'>[] = q.disabled !== undefined ? [{field: 'disabled', op: 'eq', value: q.disabled}] : []
+  const page = await core.store.list<EndpointRecord, 'webhook_endpoint'>('webhook_endpoint', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
+  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such webhook endpoint.`)
+  return {...page, data: page.data.map((e) => endpointView(e))}
+}
+
+export async function retrieveEndpoint(core: Core, id: string): Promise<WebhookEndpoint> {
+  return endpointView((await loadEndpoint(core, core.store, id)).obj)
+}
+
+export async function updateEndpoint(u: Unit, id: string, b: EndpointFields): Promise<WebhookEndpoint> {
+  const url = b.url === undefined ? undefined : parseUrl(b.url)
+  const events = b.enabled_events === undefined ? undefined : parseEvents(b.enabled_events)
+  await u.lock(id)
+  const {obj, version} = await loadEndpoint(u.core, u, id)
+  const ep: EndpointRecord = {...obj, _x: {...obj._x}}
+  if (url !== undefined && url !== ep.url) {
+    ep.url = url
+    // a new URL is a new receiver: its health starts afresh
+    if (!ep.disabled) Object.assign(ep, {status: 'enabled', failing_since: null})
+    ep._x.streak_started_at = null
+    ep._x.last_failure_at = null
+  }
+  if (events !== undefined) ep.enabled_events = events
+  if (b.description !== undefined) ep.description = b.description
+  if (b.metadata !== undefined) ep.metadata = {...ep.metadata, ...b.metadata}
+  if (b.disabled === true && !ep.disabled) Object.assign(ep, {disabled: true, disabled_reason: 'requested', status: 'disabled'})
+  else if (b.disabled === false && ep.disabled) {
+    // re-enabling starts the endpoint's health afresh
+    Object.assign(ep, {disabled: false, disabled_reason: null, status: 'enabled', failing_since: null})
+    ep._x.streak_started_at = null
+    ep._x.last_failure_at = null
+  }
+  u.put('webhook_endpoint', ep, version)
+  return endpointView(ep)
+}
+
+export async function deleteEndpoint(u: Unit, id: string): Promise<{id: string; object: 'webhook_endpoint'; deleted: true}> {
+  await u.lock(id)
+  const {obj} = await loadEndpoint(u.core, u, id)
+  u.delete('webhook_endpoint', obj.id)
+  return {id: obj.id, object: 'webhook_endpoint', deleted: true}
+}
+
+export async function rotateSecret(u: Unit, id: string): Promise<WebhookEndpoint & {secret?: string}> {
+  await u.lock(id)
+  const {obj, version} = await loadEndpoint(u.core, u, id)
+  const ep: EndpointRecord = {...obj, _x: {...obj._x, secret: newSecret()}}
+  u.put('webhook_endpoint', ep, version)
+  return endpointView(ep, true)
+}
+
+// ---------------------------------------------------------------- deliveries
+
+async function listDeliveries(core: Core, q: Page & {status?: string}, filters: Filter<'delivery'>[]): Promise<ListPage<DeliveryRecord>> {
+  if (q.status !== undefined) {
+    if (!(DELIVERY_STATUSES as readonly string[]).includes(q.status)) throw invalid('status', `status must be one of ${DELIVERY_STATUSES.join(', ')}; got '${q.status}'.`)
+    filters.push({field: 'status', op: 'eq', value: q.status})
+  }
+  const page = await core.store.list<DeliveryRecord, 'delivery'>('delivery', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
+  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such webhook delivery.`)
+  return page
+}
+
+export async function listEndpointDeliveries(core: Core, id: string, q: Page & {status?: string}): Promise<ListPage<DeliveryRecord>> {
+  const {obj} = await loadEndpoint(core, core.store, id)
+  return listDeliveries(core, q, [{field: 'endpoint', op: 'eq', value: obj.id}])
+}
+
+/** An event still within the retention window, or 404. */
+export async function loadEvent(core: Core, id: string): Promise<LoggedEvent> {
+  const e = id.startsWith('evt_') ? await core.store.getEvent(id) : undefined
+  const floor = new Date(core.clock.now().getTime() - EVENT_RETENTION_MS).toISOString()
+  if (!e || e.created_at < floor) throw notFound('event', id)
+  return e
+}
+
+export async function listEventDeliveries(core: Core, id: string, q: Page & {status?: string; endpoint?: string}): Promise<ListPage<DeliveryRecord>> {
+  const e = await loadEvent(core, id)
+  const filters: Filter<'delivery'>[] = [{field: 'event', op: 'eq', value: e.id}]
+  if (q.endpoint !== undefined) filters.push({field: 'endpoint', op: 'eq', value: q.endpoint})
+  return listDeliveries(core, q, filters)
+}
+
+export async function retrieveDelivery(core: Core, id: string): Promise<DeliveryRecord> {
+  const got = id.startsWith('whd_') ? await core.store.get<DeliveryRecord>('delivery', id) : undefined
+  if (!got || got.obj.livemode !== core.livemode) throw notFound('webhook delivery', id)
+  return got.obj
+}
+
+/**
+ * POST /events/{id}/resend {endpoint?}: new deliveries of the same event bytes, each with a
+ * fresh 72-hour retry window. Without `endpoint`: every enabled endpoint subscribed to the
+ * event's type. With it: that endpoint, subscribed or not (an explicit request), if enabled.
+ */
+export async function resendEvent(u: Unit, id: string, b: {endpoint?: string}): Promise<DeliveryRecord[]> {
+  const e = await loadEvent(u.core, id)
+  let targets: EndpointRecord[]
+  if (b.endpoint !== undefined) {
+    const {obj} = await loadEndpoint(u.core, u, b.endpoint, 'endpoint')
+    if (obj.disabled)
+      throw new DomainError('invalid_request', 'webhook_endpoint_disabled', `Webhook endpoint ${obj.id} is disabled; enable it (POST /v1/webhook_endpoints/${obj.id} {"disabled": false}) before resending.`, {param: 'endpoint'})
+    targets = [obj]
+  } else {
+    targets = (await u.core.endpoints.get()).filter((ep) => !ep.disabled && ep.livemode === u.livemode && subscribes(ep.enabled_events, e.type))
+    if (targets.length === 0) throw badState('no_webhook_endpoints', `No enabled webhook endpoint subscribes to ${e.type}; name one with endpoint to resend to it.`)
+  }
+  const deliveries = targets.map((ep) => newDelivery(u.core, e, ep, u.now, new Date(u.now.getTime() + RETRY_WINDOW_MS)))
+  for (const d of deliveries) u.put('delivery', d)
+  return deliveries
+}

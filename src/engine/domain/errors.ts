@@ -1,0 +1,38 @@
+// Errors of the application layer. They say what went wrong in the domain's words; the HTTP
+// layer (http/wire.ts) decides the status and the envelope.
+
+export type ErrorKind =
+  /** the request cannot be carried out as sent: a bad value, a missing or unknown parameter, an object in the wrong state */
+  | 'invalid_request'
+  /** an id that names nothing */
+  | 'not_found'
+  /** the issuer declined (a payment created or confirmed that fails this way is returned, not thrown) */
+  | 'card'
+  /** a provider gave no usable answer; retrying with the same Idempotency-Key may succeed */
+  | 'provider_unavailable'
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly detail: {param?: string; payment?: string} = {},
+  ) {
+    super(message)
+  }
+}
+
+export const invalid = (param: string, message: string, code = 'parameter_invalid') => new DomainError('invalid_request', code, message, {param})
+
+export const missing = (param: string, hint = '') =>
+  new DomainError('invalid_request', 'parameter_missing', `Missing required parameter: ${param}.${hint ? ` ${hint}` : ''}`, {param})
+
+export const unknownParam = (param: string) =>
+  new DomainError('invalid_request', 'parameter_unknown', `Received unknown parameter: ${param}. Remove it, or check its spelling against the API reference.`, {param})
+
+export const notFound = (what: string, id: string, param = 'id') => new DomainError('not_found', 'resource_missing', `No such ${what}: '${id}'`, {param})
+
+/** An object is not in a state for this action (payment_not_capturable, dispute_not_actionable, ...). */
+export const badState = (code: string, message: string) => new DomainError('invalid_request', code, message)
+
+export const testModeOnly = () => new DomainError('invalid_request', 'test_mode_only', 'Test helpers work with test keys only.')

@@ -1,0 +1,76 @@
+// GET /events/stream: Server-Sent Events. Replays what followed Last-Event-ID, then follows the
+// live feed; the event sequence orders both, so nothing is repeated or skipped in between.
+import type {IncomingMessage, ServerResponse} from 'node:http'
+import type {App} from '../app/index.js'
+import {matchesType, parseTypeFilter} from '../app/events.js'
+import {invalid} from '../domain/errors.js'
+import type {LoggedEvent} from '../ports/store.js'
+import type {HandlerResult, RequestCtx} from './router.js'
+
+const HEARTBEAT_MS = 15_000
+const PAGE = 500
+
+export class EventStreams {
+  private open = new Set<ServerResponse>()
+
+  constructor(private readonly app: App) {}
+
+  async handle(ctx: RequestCtx): Promise<HandlerResult> {
+    const tf = parseTypeFilter(ctx.query.get('type') ?? undefined)
+    const header = ctx.headers['last-event-id']
+    const lastId = (typeof header === 'string' && header) || ctx.query.get('last_event_id') || null
+    const store = this.app.core.store
+    let from: number | null = null
+    if (lastId !== null) {
+      const last = await store.getEvent(lastId)
+      if (!last) throw invalid('Last-Event-ID', `Last-Event-ID ${lastId} is not a known event (events are kept 30 days). Reconnect without it and backfill with GET /v1/events.`)
+      from = last.seq
+    }
+    return {
+      status: 200,
+      stream: (req: IncomingMessage, res: ServerResponse) => {
+        res.writeHead(200, {'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no'})
+        res.flushHeaders()
+        this.open.add(res)
+        // the greatest seq written (or skipped by the filter): anything at or below it is old
+        let sent = from ?? this.app.feed.position
+        let live = false
+        const buffer: LoggedEvent[] = []
+        const write = (e: LoggedEvent) => {
+          if (e.seq <= sent) return
+          sent = e.seq
+          if (matchesType(e.type, tf)) res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${e.json}\n\n`)
+        }
+        const unsubscribe = this.app.feed.subscribe((e) => (live ? write(e) : buffer.push(e)))
+        res.write(`retry: 1000\n: connected ${ctx.requestId}\n\n`)
+        const beat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS)
+        const done = () => {
+          clearInterval(beat)
+          unsubscribe()
+          this.open.delete(res)
+        }
+        req.on('close', done)
+        res.on('close', done)
+        void (async () => {
+          // the backlog after Last-Event-ID, page by page, then what arrived meanwhile
+          if (from !== null) {
+            for (;;) {
+              const batch = await store.eventsAfter(sent, PAGE)
+              for (const e of batch) write(e)
+              if (batch.length < PAGE) break
+            }
+          }
+          for (const e of buffer) write(e)
+          buffer.length = 0
+          live = true
+        })().catch(() => res.destroy())
+      },
+    }
+  }
+
+  /** Ends every open stream (shutdown). */
+  closeAll(): void {
+    for (const s of this.open) s.end()
+    this.open.clear()
+  }
+}

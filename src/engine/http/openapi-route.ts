@@ -1,0 +1,19 @@
+// GET /v1/openapi.json: the contract, served before authentication (docs/api.md). The document
+// is built on the first request, so engine start-up does not pay for it.
+import type {ServerResponse} from 'node:http'
+
+let body: string | undefined
+
+export const OPENAPI_PATH = '/v1/openapi.json'
+
+export async function serveOpenApi(res: ServerResponse, requestId: string): Promise<void> {
+  body ??= JSON.stringify((await import('../../api/openapi/document.js')).openapiDocument())
+  if (res.headersSent || res.destroyed) return
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Request-Id': requestId,
+    'Cache-Control': 'public, max-age=300',
+  })
+  res.end(res.req.method === 'HEAD' ? undefined : body)
+}

@@ -1,0 +1,189 @@
+// Every route of the API, named by its operationId in the OpenAPI document (src/api/openapi),
+// whose schemas the pipeline checks each request against before the handler runs. A handler
+// reads its checked input, calls one use case, and maps the result to the wire. Reads run
+// without a unit of work; writes get one from the pipeline, which commits it (with the
+// idempotency record) before the response is sent.
+import * as customers from '../app/customers.js'
+import * as disputes from '../app/disputes.js'
+import * as events from '../app/events.js'
+import type {App} from '../app/index.js'
+import {toApi} from '../app/internal.js'
+import * as merchants from '../app/merchants.js'
+import {balance} from '../app/money.js'
+import * as payments from '../app/payments.js'
+import {loadProvider, providerView, setProviderHealth} from '../app/provider-state.js'
+import * as refunds from '../app/refunds.js'
+import * as settlement from '../app/settlement.js'
+import {advanceClock, clockView} from '../app/test-clock.js'
+import * as webhooks from '../app/webhooks.js'
+import {invalid, testModeOnly} from '../domain/errors.js'
+import {PROVIDERS} from '../domain/providers.js'
+import {reportCsv} from '../domain/settlement.js'
+import type {ListPage} from '../ports/store.js'
+import {ApiError} from './errors.js'
+import {EventStreams} from './event-stream.js'
+import {Router, type HandlerResult, type RequestCtx} from './router.js'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+const ok = (body: unknown, status = 200): HandlerResult => ({status, body: toApi(body)})
+const listOf = (url: string, page: ListPage<unknown>): HandlerResult => ({status: 200, body: {object: 'list', url, data: page.data.map(toApi), has_more: page.has_more}})
+
+/** The checked query: paging (limit defaults to 20) plus the operation's filters, as typed by the document. */
+function q(ctx: RequestCtx) {
+  const v = ctx.input.query
+  return {...v, limit: (v.limit as number | undefined) ?? 20, starting_after: v.starting_after as string | undefined, ending_before: v.ending_before as string | undefined}
+}
+const text = (ctx: RequestCtx, name: string) => ctx.input.query[name] as string | undefined
+/** A date-time filter in the stored form (UTC, milliseconds). */
+const time = (ctx: RequestCtx, name: string) => {
+  const v = text(ctx, name)
+  return v === undefined ? undefined : new Date(v).toISOString()
+}
+
+function testMode(ctx: RequestCtx): void {
+  if (ctx.livemode) throw testModeOnly()
+}
+
+/** A payment whose issuer declined: 402 with the issuer's code, the failed payment stored (decisions.md). */
+function paymentResult(out: payments.PaymentOutcome, status: number): HandlerResult {
+  if (out.declined) return {status: 402, error: new ApiError(402, 'card_error', out.declined, out.payment.failure_message ?? out.declined, {payment: out.payment.id})}
+  return ok(out.payment, status)
+}
+
+export function routes(app: App): {router: Router; streams: EventStreams} {
+  const core = app.core
+  const r = new Router()
+  const streams = new EventStreams(app)
+
+  // ---------------------------------------------------------------- payments
+  r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await payments.listPayments(core, {...q(ctx), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})))
+    .post('/payments', 'createPayment', async (ctx, u) => paymentResult(await payments.createPayment(u, ctx.input.body), 201))
+    .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await payments.loadPayment(core.store, ctx.params.id!)).p))
+    .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) => paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body), 200))
+    .post('/payments/:id/capture', 'capturePayment', async (ctx, u) => ok(await payments.capturePayment(u, ctx.params.id!, ctx.input.body)))
+    .post('/payments/:id/increment_authorization', 'incrementAuthorization', async (ctx, u) => ok(await payments.incrementAuthorization(u, ctx.params.id!, ctx.input.body)))
+    .post('/payments/:id/cancel', 'cancelPayment', async (ctx, u) => ok(await payments.cancelPayment(u, ctx.params.id!)))
+    .post('/test_helpers/payments/:id/action', 'testPaymentAction', async (ctx, u) => {
+      testMode(ctx)
+      return ok(await payments.testHelperAction(u, ctx.params.id!, ctx.input.body.outcome))
+    })
+    .post('/test_helpers/payments/:id/review', 'testPaymentReview', async (ctx, u) => {
+      testMode(ctx)
+      return ok(await payments.reviewPayment(u, ctx.params.id!, ctx.input.body.decision))
+    })
+
+  // ---------------------------------------------------------------- customers and payment methods
+  r.get('/customers', 'listCustomers', async (ctx) => listOf('/v1/customers', await customers.listCustomers(core, q(ctx))))
+    .post('/customers', 'createCustomer', async (ctx, u) => ok(await customers.createCustomer(u, ctx.input.body), 201))
+    .get('/customers/:id', 'retrieveCustomer', async (ctx) => ok(await customers.retrieveCustomer(core, ctx.params.id!)))
+    .post('/customers/:id', 'updateCustomer', async (ctx, u) => ok(await customers.updateCustomer(u, ctx.params.id!, ctx.input.body)))
+    .delete('/customers/:id', 'deleteCustomer', async (ctx, u) => ok(await customers.deleteCustomer(u, ctx.params.id!)))
+    .get('/payment_methods', 'listPaymentMethods', async (ctx) => listOf('/v1/payment_methods', await customers.listPaymentMethods(core, q(ctx))))
+    .post('/payment_methods', 'createPaymentMethod', async (ctx, u) => ok(await customers.createPaymentMethod(u, ctx.input.body), 201))
+    .get('/payment_methods/:id', 'retrievePaymentMethod', async (ctx) => ok(await customers.retrievePaymentMethod(core, ctx.params.id!)))
+    .post('/payment_methods/:id/detach', 'detachPaymentMethod', async (ctx, u) => ok(await customers.detachPaymentMethod(u, ctx.params.id!)))
+
+  // ---------------------------------------------------------------- refunds, disputes, balance
+  r.get('/balance', 'retrieveBalance', async () => ok(await balance(core)))
+    .post('/refunds', 'createRefund', async (ctx, u) => ok(await refunds.createRefund(u, ctx.input.body), 201))
+    .get('/refunds', 'listRefunds', async (ctx) => listOf('/v1/refunds', await refunds.listRefunds(core, q(ctx))))
+    .get('/refunds/:id', 'retrieveRefund', async (ctx) => ok(await refunds.retrieveRefund(core, ctx.params.id!)))
+    .get('/disputes', 'listDisputes', async (ctx) => listOf('/v1/disputes', await disputes.listDisputes(core, q(ctx))))
+    .get('/disputes/:id', 'retrieveDispute', async (ctx) => ok(await disputes.retrieveDispute(core, ctx.params.id!)))
+    .post('/disputes/:id/evidence', 'submitDisputeEvidence', async (ctx, u) => ok(await disputes.submitEvidence(u, ctx.params.id!, {fields: ctx.input.body.fields ?? {}, files: ctx.input.body.files ?? []})))
+    .post('/disputes/:id/accept', 'acceptDispute', async (ctx, u) => ok(await disputes.acceptDispute(u, ctx.params.id!)))
+    .post('/test_helpers/disputes', 'testCreateDispute', async (ctx, u) => {
+      testMode(ctx)
+      return ok(await disputes.openTestDispute(u, ctx.input.body), 201)
+    })
+    .post('/test_helpers/disputes/:id/resolve', 'testResolveDispute', async (ctx, u) => {
+      testMode(ctx)
+      return ok(await disputes.resolveDispute(u, ctx.params.id!, ctx.input.body.outcome))
+    })
+
+  // ---------------------------------------------------------------- settlement and payouts
+  r.get('/settlement_reports', 'listSettlementReports', async (ctx) => listOf('/v1/settlement_reports', await settlement.listReports(core, q(ctx))))
+    .get('/settlement_reports/:id', 'retrieveSettlementReport', async (ctx) => {
+      const report = await settlement.retrieveReport(core, ctx.params.id!)
+      if (String(ctx.headers.accept ?? '').includes('text/csv')) return {status: 200, text: {contentType: 'text/csv; charset=utf-8', body: reportCsv(report)}}
+      return ok(report)
+    })
+    .get('/payouts', 'listPayouts', async (ctx) => listOf('/v1/payouts', await settlement.listPayouts(core, q(ctx))))
+    .get('/payouts/:id', 'retrievePayout', async (ctx) => ok(await settlement.retrievePayout(core, ctx.params.id!)))
+
+  // ---------------------------------------------------------------- events and webhooks
+  r.get('/events', 'listEvents', async (ctx) => {
+    const res = await events.listEvents(core, {...q(ctx), type: text(ctx, 'type'), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})
+    // the exact stored bytes of each event, as delivered to webhooks
+    return {status: 200, text: {contentType: JSON_TYPE, body: `{"object":"list","url":"/v1/events","data":[${res.data.map((e) => e.json).join(',')}],"has_more":${res.has_more}}`}}
+  })
+    .get('/events/stream', 'streamEvents', (ctx) => streams.handle(ctx))
+    .get('/events/:id', 'retrieveEvent', async (ctx) => ({status: 200, text: {contentType: JSON_TYPE, body: (await events.retrieveEvent(core, ctx.params.id!)).json}}))
+    .get('/events/:id/deliveries', 'listEventDeliveries', async (ctx) => listOf(`/v1/events/${ctx.params.id}/deliveries`, await webhooks.listEventDeliveries(core, ctx.params.id!, q(ctx))))
+    .post('/events/:id/resend', 'resendEvent', async (ctx, u) => {
+      const ds = await webhooks.resendEvent(u, ctx.params.id!, ctx.input.body)
+      return {status: 200, body: {object: 'list', url: `/v1/events/${ctx.params.id}/resend`, data: ds.map(toApi), has_more: false}}
+    })
+    .get('/webhook_endpoints', 'listWebhookEndpoints', async (ctx) => listOf('/v1/webhook_endpoints', await webhooks.listEndpoints(core, {...q(ctx), disabled: ctx.input.query.disabled as boolean | undefined})))
+    .post('/webhook_endpoints', 'createWebhookEndpoint', async (ctx, u) => ok(await webhooks.createEndpoint(u, ctx.input.body), 201))
+    .get('/webhook_endpoints/:id', 'retrieveWebhookEndpoint', async (ctx) => ok(await webhooks.retrieveEndpoint(core, ctx.params.id!)))
+    .post('/webhook_endpoints/:id', 'updateWebhookEndpoint', async (ctx, u) => ok(await webhooks.updateEndpoint(u, ctx.params.id!, ctx.input.body)))
+    .delete('/webhook_endpoints/:id', 'deleteWebhookEndpoint', async (ctx, u) => ok(await webhooks.deleteEndpoint(u, ctx.params.id!)))
+    .post('/webhook_endpoints/:id/rotate_secret', 'rotateWebhookEndpointSecret', async (ctx, u) => ok(await webhooks.rotateSecret(u, ctx.params.id!)))
+    .get('/webhook_endpoints/:id/deliveries', 'listWebhookEndpointDeliveries', async (ctx) =>
+      listOf(`/v1/webhook_endpoints/${ctx.params.id}/deliveries`, await webhooks.listEndpointDeliveries(core, ctx.params.id!, q(ctx))),
+    )
+    .get('/webhook_deliveries/:id', 'retrieveWebhookDelivery', async (ctx) => ok(await webhooks.retrieveDelivery(core, ctx.params.id!)))
+
+  // ---------------------------------------------------------------- merchants and routing rules
+  r.get('/merchants', 'listMerchants', async (ctx) => listOf('/v1/merchants', await merchants.listMerchants(core, q(ctx))))
+    .post('/merchants', 'createMerchant', async (ctx, u) => ok(await merchants.createMerchant(u, ctx.input.body), 201))
+    .get('/merchants/:id', 'retrieveMerchant', async (ctx) => ok(await merchants.retrieveMerchant(core, ctx.params.id!)))
+    .post('/merchants/:id', 'updateMerchant', async (ctx, u) => ok(await merchants.updateMerchant(u, ctx.params.id!, ctx.input.body)))
+    .get('/routing_rules', 'listRoutingRules', async (ctx) => listOf('/v1/routing_rules', await merchants.listRules(core, q(ctx))))
+    .post('/routing_rules', 'createRoutingRule', async (ctx, u) => ok(await merchants.createRule(u, ctx.input.body), 201))
+    .get('/routing_rules/:id', 'retrieveRoutingRule', async (ctx) => ok(await merchants.retrieveRule(core, ctx.params.id!)))
+    .post('/routing_rules/:id', 'updateRoutingRule', async (ctx, u) => ok(await merchants.updateRule(u, ctx.params.id!, ctx.input.body)))
+    .delete('/routing_rules/:id', 'deleteRoutingRule', async (ctx, u) => ok(await merchants.deleteRule(u, ctx.params.id!)))
+
+  // ---------------------------------------------------------------- providers and the test clock
+  r.get('/providers', 'listProviders', async (ctx) => {
+    const page = q(ctx)
+    const pm = text(ctx, 'payment_method')
+    const cur = text(ctx, 'currency')
+    const list = PROVIDERS.filter((p) => (pm === undefined || p.methods.includes(pm)) && (cur === undefined || p.currencies.includes(cur)))
+    // providers are a fixed set, in their catalog order: cursors are positions in it
+    let start = 0
+    let end = list.length
+    if (page.starting_after) {
+      const i = list.findIndex((p) => p.id === page.starting_after)
+      if (i < 0) throw invalid('starting_after', `starting_after: no such provider '${page.starting_after}'.`)
+      start = i + 1
+    }
+    if (page.ending_before) {
+      const i = list.findIndex((p) => p.id === page.ending_before)
+      if (i < 0) throw invalid('ending_before', `ending_before: no such provider '${page.ending_before}'.`)
+      end = i
+      start = Math.max(0, end - page.limit)
+    }
+    const data = list.slice(start, Math.min(end, start + page.limit)).map((p) => providerView(core, p))
+    const has_more = page.ending_before ? start > 0 : start + page.limit < end
+    return {status: 200, body: {object: 'list', url: '/v1/providers', data, has_more}}
+  })
+    .get('/providers/:id', 'retrieveProvider', async (ctx) => ok(providerView(core, loadProvider(ctx.params.id!))))
+    .post('/test_helpers/providers/:id/health', 'testSetProviderHealth', async (ctx, u) => {
+      testMode(ctx)
+      return ok(await setProviderHealth(u, ctx.params.id!, ctx.input.body.status))
+    })
+    .get('/test_helpers/clock', 'testGetClock', async (ctx) => {
+      testMode(ctx)
+      return ok(clockView(core))
+    })
+    .post('/test_helpers/clock/advance', 'testAdvanceClock', async (ctx) => {
+      testMode(ctx)
+      return ok((await advanceClock(core, ctx.input.body.seconds)).clock)
+    })
+
+  return {router: r, streams}
+}

@@ -1,0 +1,384 @@
+// The store contract: what every Store adapter must do, written against the port only.
+// store/sqlite and store/postgres each run it from a *.test.ts of their own.
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {VersionConflictError, type ChangeNotice, type ChangeSet, type Kind, type Put, type Store, type StoredObject} from '../../ports/store.js'
+
+export interface ContractHandles {
+  /** two handles on the same data: two engine instances where the adapter supports several, else the same store twice */
+  a: Store
+  b: Store
+  close(): Promise<void>
+}
+
+interface Pay extends StoredObject {
+  object: 'payment'
+  status: string
+  reference: string
+  customer: string | null
+  merchant: string | null
+  amount: number
+  _x?: {secret: string}
+}
+
+let n = 0
+/** ids that sort by creation, like the engine's */
+const nextId = (prefix: string) => `${prefix}_${String(Date.now()).padStart(14, '0')}${String(++n).padStart(8, '0')}`
+const iso = (ms: number) => new Date(ms).toISOString()
+const T0 = Date.parse('2030-01-01T00:00:00.000Z')
+
+function pay(over: Partial<Pay> = {}): Pay {
+  return {id: nextId('pay'), object: 'payment', status: 'succeeded', reference: 'r', customer: null, merchant: null, amount: 100, created_at: iso(T0), ...over}
+}
+
+/** a Put of any object (the tests write objects of their own shapes) */
+const put = (kind: Kind, obj: object, expectVersion?: number): Put => ({kind, obj: obj as StoredObject, ...(expectVersion === undefined ? {} : {expectVersion})})
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+export function storeContract(name: string, open: () => Promise<ContractHandles>): void {
+  describe(`Store contract: ${name}`, () => {
+    let h: ContractHandles
+    let a: Store
+    let b: Store
+    beforeEach(async () => {
+      h = await open()
+      a = h.a
+      b = h.b
+    })
+    afterEach(async () => h.close())
+
+    describe('objects', () => {
+      it('keeps the public JSON and the internal part apart, and bumps the version per write', async () => {
+        const p = pay({_x: {secret: 's1'}})
+        await a.commit({puts: [{kind: 'payment', obj: p}]})
+        const got = await b.get<Pay>('payment', p.id)
+        expect(got).toEqual({obj: p, version: 1})
+        await a.commit({puts: [put('payment', {...p, status: 'failed'}, 1)]})
+        expect(await b.get<Pay>('payment', p.id)).toMatchObject({obj: {status: 'failed', _x: {secret: 's1'}}, version: 2})
+        expect(await a.get('payment', 'pay_missing')).toBeUndefined()
+      })
+
+      it('a change set lands whole or not at all', async () => {
+        const p = pay()
+        await a.commit({puts: [{kind: 'payment', obj: p}]})
+        const q = pay()
+        const cs: ChangeSet = {
+          puts: [{kind: 'payment', obj: q}, put('payment', {...p, status: 'x'}, 7)],
+          events: [{id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0), json: '{}'}],
+          addJobs: [{id: nextId('job'), kind: 'k', ref: q.id, due_at: iso(T0)}],
+          settings: {atomic: 'yes'},
+        }
+        await expect(a.commit(cs)).rejects.toBeInstanceOf(VersionConflictError)
+        expect(await b.get('payment', q.id)).toBeUndefined()
+        expect((await b.listEvents({limit: 10})).data).toEqual([])
+        expect(await b.nextJobDue()).toBeUndefined()
+        expect(await b.getSetting('atomic')).toBeUndefined()
+        expect((await b.get<Pay>('payment', p.id))!.obj.status).toBe('succeeded')
+      })
+
+      it('an insert of an existing id fails', async () => {
+        const p = pay()
+        await a.commit({puts: [{kind: 'payment', obj: p}]})
+        await expect(b.commit({puts: [{kind: 'payment', obj: p}]})).rejects.toThrow()
+      })
+
+      it('two writers of the same version: one wins, the other gets a VersionConflictError', async () => {
+        const p = pay()
+        await a.commit({puts: [{kind: 'payment', obj: p}]})
+        const results = await Promise.allSettled([
+          a.commit({puts: [put('payment', {...p, status: 'one'}, 1)]}),
+          b.commit({puts: [put('payment', {...p, status: 'two'}, 1)]}),
+        ])
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+        const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult
+        expect(lost.reason).toBeInstanceOf(VersionConflictError)
+        expect((await a.get('payment', p.id))!.version).toBe(2)
+      })
+
+      it('filters on typed fields: text, bool, int and time, with eq, gte, lte, prefix, in and null', async () => {
+        const ps = [pay({status: 'failed', reference: 'order-1', customer: 'cus_1'}), pay({reference: 'order-2'}), pay({reference: 'other', created_at: iso(T0 + 5000)})]
+        await a.commit({puts: ps.map((obj) => put('payment', obj))})
+        const ids = async (filters: Parameters<Store['all']>[1] & object) => (await b.all<Pay>('payment', filters)).map((p) => p.id)
+        expect(await ids([{field: 'status', op: 'eq', value: 'failed'}])).toEqual([ps[0]!.id])
+        expect(await ids([{field: 'reference', op: 'prefix', value: 'order-'}])).toEqual([ps[0]!.id, ps[1]!.id])
+        expect(await ids([{field: 'reference', op: 'in', value: ['other', 'order-2']}])).toEqual([ps[1]!.id, ps[2]!.id])
+        expect(await ids([{field: 'customer', op: 'eq', value: null}])).toEqual([ps[1]!.id, ps[2]!.id])
+        expect(await ids([{field: 'created_at', op: 'gte', value: iso(T0 + 1)}])).toEqual([ps[2]!.id])
+        expect(await ids([{field: 'created_at', op: 'lte', value: iso(T0)}])).toEqual([ps[0]!.id, ps[1]!.id])
+
+        const ep = (disabled: boolean) => ({id: nextId('wh'), object: 'webhook_endpoint', disabled, created_at: iso(T0)})
+        const eps = [ep(true), ep(false)]
+        await a.commit({puts: eps.map((obj) => put('webhook_endpoint', obj))})
+        expect((await b.all<StoredObject>('webhook_endpoint', [{field: 'disabled', op: 'eq', value: true}])).map((e) => e.id)).toEqual([eps[0]!.id])
+        expect((await b.all<StoredObject>('webhook_endpoint', [{field: 'disabled', op: 'eq', value: false}])).map((e) => e.id)).toEqual([eps[1]!.id])
+
+        const le = (amount: number, currency: string, available_at: string) => ({id: nextId('le'), object: 'ledger_entry', amount, currency, type: 'payment', payment: 'pay_1', available_at, created_at: iso(T0)})
+        await a.commit({puts: [le(700, 'EUR', iso(T0)), le(-200, 'EUR', iso(T0 + 10)), le(300, 'EUR', iso(T0 + 99_000)), le(5, 'USD', iso(T0))].map((obj) => put('ledger_entry', obj))})
+        expect(await b.sum('ledger_entry', {field: 'amount', groupBy: 'currency'})).toEqual([
+          {group: 'EUR', sum: 800},
+          {group: 'USD', sum: 5},
+        ])
+        expect(await b.sum('ledger_entry', {field: 'amount', groupBy: 'currency', filters: [{field: 'available_at', op: 'lte', value: iso(T0 + 10)}]})).toEqual([
+          {group: 'EUR', sum: 500},
+          {group: 'USD', sum: 5},
+        ])
+        expect(await b.all('ledger_entry', [{field: 'amount', op: 'lte', value: 0}])).toHaveLength(1)
+        const gone = pay()
+        await a.commit({puts: [{kind: 'payment', obj: gone}]})
+        await a.commit({deletes: [{kind: 'payment', id: gone.id}]})
+        expect(await b.get('payment', gone.id)).toBeUndefined()
+      })
+    })
+
+    describe('lists and cursors', () => {
+      it('newest first; starting_after older, ending_before newer; has_more in the paged direction; unknown cursors', async () => {
+        const ps = Array.from({length: 5}, (_, i) => pay({reference: `p${i}`}))
+        for (const p of ps) await a.commit({puts: [{kind: 'payment', obj: p}]})
+        const refs = (page: {data: Pay[]}) => page.data.map((p) => p.reference)
+        const first = await b.list<Pay>('payment', {limit: 2})
+        expect(refs(first)).toEqual(['p4', 'p3'])
+        expect(first.has_more).toBe(true)
+        const second = await b.list<Pay>('payment', {limit: 2, starting_after: ps[3]!.id})
+        expect(refs(second)).toEqual(['p2', 'p1'])
+        const last = await b.list<Pay>('payment', {limit: 2, starting_after: ps[1]!.id})
+        expect(refs(last)).toEqual(['p0'])
+        expect(last.has_more).toBe(false)
+        const back = await b.list<Pay>('payment', {limit: 2, ending_before: ps[1]!.id})
+        expect(refs(back)).toEqual(['p3', 'p2'])
+        expect(back.has_more).toBe(true)
+        const filtered = await b.list<Pay>('payment', {limit: 10, starting_after: ps[4]!.id, filters: [{field: 'reference', op: 'in', value: ['p0', 'p3']}]})
+        expect(refs(filtered)).toEqual(['p3', 'p0'])
+        expect(await b.list('payment', {limit: 2, starting_after: 'pay_nope'})).toEqual({data: [], has_more: false, cursor_missing: 'starting_after'})
+        expect((await b.list('payment', {limit: 2, ending_before: 'pay_nope'})).cursor_missing).toBe('ending_before')
+      })
+
+      it('paging while others insert never repeats an object and never skips one that existed', async () => {
+        const before = Array.from({length: 30}, () => pay())
+        for (const p of before) await a.commit({puts: [{kind: 'payment', obj: p}]})
+        let inserting = true
+        const writer = (async () => {
+          while (inserting) {
+            await a.commit({puts: [{kind: 'payment', obj: pay()}]})
+            await sleep(1)
+          }
+        })()
+        const seen: string[] = []
+        let cursor: string | undefined
+        for (;;) {
+          const page = await b.list<Pay>('payment', {limit: 4, starting_after: cursor})
+          seen.push(...page.data.map((p) => p.id))
+          if (!page.has_more) break
+          cursor = page.data[page.data.length - 1]!.id
+          await sleep(2)
+        }
+        inserting = false
+        await writer
+        expect(new Set(seen).size).toBe(seen.length)
+        for (const p of before) expect(seen).toContain(p.id)
+      })
+    })
+
+    describe('units of work', () => {
+      it('a lock serialises units of work on the same key across instances; the next one reads the committed state', async () => {
+        const p = pay({amount: 0})
+        await a.commit({puts: [{kind: 'payment', obj: p}]})
+        const bump = (s: Store) =>
+          s.transact(async (tx) => {
+            await tx.lock(p.id)
+            const got = (await tx.get<Pay>('payment', p.id))!
+            await sleep(2)
+            tx.commit({puts: [put('payment', {...got.obj, amount: got.obj.amount + 1}, got.version)]})
+          })
+        await Promise.all(Array.from({length: 10}, (_, i) => bump(i % 2 ? a : b)))
+        expect((await a.get<Pay>('payment', p.id))!.obj.amount).toBe(10)
+      })
+
+      it('a unit of work that throws writes nothing and frees its lock', async () => {
+        const p = pay()
+        await expect(
+          a.transact(async (tx) => {
+            await tx.lock('k1')
+            tx.commit({puts: [{kind: 'payment', obj: p}]})
+            throw new Error('boom')
+          }),
+        ).rejects.toThrow('boom')
+        expect(await b.get('payment', p.id)).toBeUndefined()
+        await b.transact(async (tx) => tx.lock('k1')) // not held
+      })
+
+      it('idempotency: of racing claims exactly one wins; the record it commits is then replayed; an expired one is claimable', async () => {
+        const now = iso(T0)
+        const claims = await Promise.all(
+          Array.from({length: 12}, (_, i) =>
+            (i % 2 ? a : b).transact(async (tx) => {
+              const c = await tx.claimIdempotency('acct:test', 'key-1', now)
+              if (c.state === 'claimed') {
+                await sleep(20)
+                tx.commit({idempotency: {scope: 'acct:test', key: 'key-1', request_hash: 'h', status: 201, body: '{"ok":true}', created_at: now, expires_at: iso(T0 + 86_400_000)}})
+              }
+              return c.state
+            }),
+          ),
+        )
+        expect(claims.filter((s) => s === 'claimed')).toHaveLength(1)
+        expect(claims.filter((s) => s === 'claimed' || s === 'in_flight')).toHaveLength(12)
+        const replay = await b.transact((tx) => tx.claimIdempotency('acct:test', 'key-1', now))
+        expect(replay).toMatchObject({state: 'recorded', record: {status: 201, body: '{"ok":true}', request_hash: 'h'}})
+        expect(await a.transact((tx) => tx.claimIdempotency('acct:test', 'key-1', iso(T0 + 86_400_000)))).toEqual({state: 'claimed'})
+        expect(await a.transact((tx) => tx.claimIdempotency('acct:live', 'key-1', now))).toEqual({state: 'claimed'})
+        expect(await a.purgeIdempotency(iso(T0 + 86_400_000))).toBe(1)
+      })
+
+      it('a claim without a record is free again after its unit of work ends', async () => {
+        expect(await a.transact((tx) => tx.claimIdempotency('s', 'k', iso(T0)))).toEqual({state: 'claimed'})
+        expect(await b.transact((tx) => tx.claimIdempotency('s', 'k', iso(T0)))).toEqual({state: 'claimed'})
+      })
+    })
+
+    describe('timeline jobs', () => {
+      it('claims in due order, never hands a job to two claimers, and completes it in the unit of work', async () => {
+        const jobs = Array.from({length: 40}, (_, i) => ({id: nextId('job'), kind: 'k', ref: `r${i}`, due_at: iso(T0 + (40 - i) * 1000)}))
+        await a.commit({addJobs: [...jobs, {id: nextId('job'), kind: 'k', ref: 'later', due_at: iso(T0 + 10_000_000)}]})
+        expect(await b.nextJobDue()).toBe(iso(T0 + 1000))
+        const first = await a.claimJobs(iso(T0 + 5000), 100, 60_000)
+        expect(first.map((j) => j.due_at)).toEqual([1, 2, 3, 4, 5].map((s) => iso(T0 + s * 1000)))
+        const batches = await Promise.all(Array.from({length: 6}, (_, i) => (i % 2 ? a : b).claimJobs(iso(T0 + 100_000), 7, 60_000)))
+        const ids = [...first, ...batches.flat()].map((j) => j.id)
+        expect(new Set(ids).size).toBe(ids.length)
+        expect(ids.sort()).toEqual(jobs.map((j) => j.id).sort())
+        const [j0] = first
+        await a.transact(async (tx) => tx.commit({completeJobs: [j0!]}))
+        await expect(b.commit({completeJobs: [{...first[1]!, claim: 'not-mine'}]})).rejects.toBeInstanceOf(VersionConflictError)
+        await a.releaseJobs(first.slice(1))
+        const again = await b.claimJobs(iso(T0 + 5000), 100, 60_000)
+        expect(again.map((j) => j.id)).toEqual(first.slice(1).map((j) => j.id))
+        expect(await a.claimJobs(iso(T0 + 100_000), 100, 60_000)).toEqual([])
+      })
+
+      it('a claim runs out after its lease; removeJobs drops pending jobs by kind and ref', async () => {
+        await a.commit({addJobs: [{id: nextId('job'), kind: 'k', ref: 'x', due_at: iso(T0)}, {id: nextId('job'), kind: 'other', ref: 'x', due_at: iso(T0)}]})
+        const [c] = await a.claimJobs(iso(T0), 1, 50)
+        expect(c!.data).toBeUndefined()
+        await sleep(80)
+        const [c2] = await b.claimJobs(iso(T0), 1, 60_000)
+        expect(c2!.id).toBe(c!.id)
+        await a.commit({removeJobs: [{kind: 'other', ref: 'x'}]})
+        expect(await b.claimJobs(iso(T0), 10, 60_000)).toEqual([])
+        await b.commit({completeJobs: [c2!], addJobs: [{id: nextId('job'), kind: 'k', ref: 'x', due_at: iso(T0 + 1), data: {n: 1}}]})
+        expect((await a.claimJobs(iso(T0 + 1), 10, 60_000))[0]!.data).toEqual({n: 1})
+      })
+    })
+
+    describe('delivery queue', () => {
+      const delivery = (endpoint: string, due: string | null) => ({id: nextId('whd'), object: 'webhook_delivery', event: 'evt_1', endpoint, status: due ? 'pending' : 'succeeded', next_attempt_at: due, created_at: iso(T0)})
+
+      it('claims due deliveries fairly per endpoint up to a per-endpoint cap; a write ends the claim; claims do not repeat', async () => {
+        const busy = Array.from({length: 20}, () => delivery('wh_busy', iso(T0)))
+        const quiet = Array.from({length: 3}, () => delivery('wh_quiet', iso(T0)))
+        await a.commit({puts: [...busy, ...quiet, delivery('wh_quiet', null), delivery('wh_quiet', iso(T0 + 60_000))].map((obj) => put('delivery', obj))})
+        const got = await a.claimDeliveries(iso(T0), {limit: 8, perEndpoint: 4, leaseMs: 60_000})
+        expect(got.filter((d) => d.endpoint === 'wh_quiet')).toHaveLength(3)
+        expect(got.filter((d) => d.endpoint === 'wh_busy')).toHaveLength(4)
+        // every endpoint at its cap, or nothing left due
+        expect(await b.claimDeliveries(iso(T0), {limit: 8, perEndpoint: 4, leaseMs: 60_000})).toEqual([])
+        const done = got.find((d) => d.endpoint === 'wh_busy')!
+        const obj = (await a.get<StoredObject>('delivery', done.id))!
+        await a.commit({puts: [put('delivery', {...obj.obj, status: 'succeeded', next_attempt_at: null}, obj.version)]})
+        const next = await b.claimDeliveries(iso(T0), {limit: 8, perEndpoint: 4, leaseMs: 60_000})
+        expect(next.map((d) => d.endpoint)).toEqual(['wh_busy'])
+        expect(got.map((d) => d.id)).not.toContain(next[0]!.id)
+        await a.releaseDeliveries(got)
+        const after = await b.claimDeliveries(iso(T0), {limit: 100, perEndpoint: 100, leaseMs: 60_000})
+        expect(after.filter((d) => d.endpoint === 'wh_quiet')).toHaveLength(3)
+      })
+
+      it('a claim runs out after its lease (a worker that died)', async () => {
+        await a.commit({puts: [{kind: 'delivery', obj: delivery('wh_1', iso(T0))}]})
+        expect(await a.claimDeliveries(iso(T0), {limit: 1, perEndpoint: 1, leaseMs: 50})).toHaveLength(1)
+        expect(await b.claimDeliveries(iso(T0), {limit: 1, perEndpoint: 1, leaseMs: 50})).toHaveLength(0)
+        await sleep(80)
+        expect(await b.claimDeliveries(iso(T0), {limit: 1, perEndpoint: 1, leaseMs: 50})).toHaveLength(1)
+      })
+    })
+
+    describe('events and the change feed', () => {
+      it('events get a seq in commit order; listEvents filters by type, prefix and time; eventsAfter resumes', async () => {
+        const ev = (type: string, at: number) => ({id: nextId('evt'), type, created_at: iso(T0 + at), json: JSON.stringify({type})})
+        const es = [ev('payment.succeeded', 0), ev('payment.failed', 1), ev('refund.failed', 2), ev('dispute.created', 3)]
+        for (const e of es) await a.commit({events: [e]})
+        const logged = await Promise.all(es.map((e) => b.getEvent(e.id)))
+        const seqs = logged.map((e) => e!.seq)
+        expect([...seqs].sort((x, y) => x - y)).toEqual(seqs)
+        expect(logged[0]!.json).toBe(es[0]!.json)
+        expect((await b.listEvents({limit: 10})).data.map((e) => e.type)).toEqual(['dispute.created', 'refund.failed', 'payment.failed', 'payment.succeeded'])
+        expect((await b.listEvents({limit: 10, typePrefixes: ['payment.'], types: ['refund.failed']})).data).toHaveLength(3)
+        expect((await b.listEvents({limit: 10, created_gte: iso(T0 + 2)})).data.map((e) => e.type)).toEqual(['dispute.created', 'refund.failed'])
+        const page = await b.listEvents({limit: 1, starting_after: es[2]!.id})
+        expect(page.data.map((e) => e.id)).toEqual([es[1]!.id])
+        expect(page.has_more).toBe(true)
+        expect((await b.eventsAfter(seqs[1]!, 10)).map((e) => e.id)).toEqual([es[2]!.id, es[3]!.id])
+        expect(await b.purgeEvents(iso(T0 + 2))).toBe(2)
+        expect(await b.getEvent(es[0]!.id)).toBeUndefined()
+      })
+
+      it('events committed concurrently by two instances are read back in seq order without gaps filling in later', async () => {
+        const seen: number[] = []
+        let last = 0
+        let reading = true
+        const reader = (async () => {
+          while (reading) {
+            const got = await b.eventsAfter(last, 100)
+            for (const e of got) seen.push(e.seq)
+            if (got.length) last = got[got.length - 1]!.seq
+            await sleep(1)
+          }
+        })()
+        await Promise.all(Array.from({length: 60}, (_, i) => (i % 2 ? a : b).commit({events: [{id: nextId('evt'), type: 't.x', created_at: iso(T0), json: '{}'}]})))
+        await sleep(20)
+        reading = false
+        await reader
+        const final = await a.eventsAfter(0, 1000)
+        expect(seen).toEqual(final.map((e) => e.seq))
+      })
+
+      it('notifies every instance after a commit is durable: kinds, settings, event seq, earliest due', async () => {
+        const notices: ChangeNotice[] = []
+        const off = b.onChange((n) => notices.push(n))
+        const p = pay()
+        const e = {id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0), json: '{}'}
+        await a.commit({puts: [{kind: 'payment', obj: p}], events: [e], settings: {clock_offset_ms: '5'}, addJobs: [{id: nextId('job'), kind: 'k', ref: 'r', due_at: iso(T0 + 7)}]})
+        for (let i = 0; i < 200 && !notices.some((x) => x.eventSeq !== null); i++) await sleep(5)
+        off()
+        const n = notices.find((x) => x.eventSeq !== null)!
+        expect(n.kinds.has('payment')).toBe(true)
+        expect(n.settings).toContain('clock_offset_ms')
+        expect(n.eventSeq).toBe((await a.getEvent(e.id))!.seq)
+        expect(n.dueBy).toBe(iso(T0 + 7))
+      })
+    })
+
+    describe('shared state', () => {
+      it('the rate limit is one bucket per scope for every instance', async () => {
+        const results = await Promise.all(Array.from({length: 30}, (_, i) => (i % 2 ? a : b).takeToken('acct:test', 10, 20)))
+        expect(results.filter((r) => r.retryAfter === 0)).toHaveLength(20)
+        for (const r of results.filter((x) => x.retryAfter > 0)) expect(r.retryAfter).toBeGreaterThanOrEqual(1)
+        expect((await a.takeToken('acct:other', 10, 20)).retryAfter).toBe(0)
+        expect(await a.takeToken('acct:off', 0, 20)).toEqual({retryAfter: 0, remaining: 20})
+      })
+
+      it('concurrent additions to a setting all count (the engine clock offset)', async () => {
+        await Promise.all(Array.from({length: 20}, (_, i) => (i % 2 ? a : b).addToSetting('clock_offset_ms', 1000)))
+        expect(await b.getSetting('clock_offset_ms')).toBe('20000')
+        expect(await a.addToSetting('clock_offset_ms', 5)).toBe(20_005)
+      })
+
+      it('provider statistics add up per provider and day', async () => {
+        await Promise.all([
+          a.commit({stats: [{provider: 'prov_a', day: '2030-01-01', approved: 1, total: 2}]}),
+          b.commit({stats: [{provider: 'prov_a', day: '2030-01-01', approved: 3, total: 3}, {provider: 'prov_a', day: '2029-12-01', approved: 1, total: 1}]}),
+        ])
+        expect(await a.statsSince('2030-01-01')).toEqual([{provider: 'prov_a', day: '2030-01-01', approved: 4, total: 5}])
+      })
+    })
+  })
+}
