@@ -53,17 +53,17 @@ function spawnJsonChild(args, {name, env} = {}) {
  * `gw serve` in a child process (its own event loop and core). With BENCH_PROFILE=DIR the
  * child runs under --cpu-prof and writes its profile into DIR when it stops.
  */
-export async function startEngine(dataDir, {label = 'engine'} = {}) {
+export async function startEngine(dataDir, {label = 'engine', args = []} = {}) {
   const pre = []
   if (process.env.BENCH_PROFILE) pre.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=${label}-${Date.now()}.cpuprofile`)
   const c = spawnJsonChild(
-    [...pre, join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', API_KEY, '--rate-limit', '0', '--json', '--durability', DURABILITY],
+    [...pre, join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', API_KEY, '--rate-limit', '0', '--json', '--durability', DURABILITY, ...args],
     {name: label},
   )
   const info = await c.first
   const ca = readFileSync(info.ca_file, 'utf8')
   const u = new URL(info.base_url)
-  return {...info, origin: u.origin, ca, tlsDir: dirname(info.ca_file), stop: c.stop, stderr: c.stderr}
+  return {...info, origin: u.origin, ca, tlsDir: dirname(info.ca_file), stop: c.stop, stderr: c.stderr, child: c.child}
 }
 
 export async function startHello(tlsDir) {

@@ -7,6 +7,7 @@ import {Agent, request} from 'undici'
 import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, merge, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
 import {extractTemplate, seed} from './seed.js'
 import {printStartup, startupBench} from './startup.js'
+import {measureStorage, runSoak} from './soak.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
 const env = (name, dflt) => (process.env[name] !== undefined ? Number(process.env[name]) : dflt)
@@ -16,7 +17,8 @@ const CONNECTIONS = env('BENCH_CONNECTIONS', 32)
 const RATE = env('BENCH_RATE', 1000)
 const SMALL = env('BENCH_SEED_SMALL', 10_000)
 const LARGE = env('BENCH_SEED_LARGE', 1_000_000)
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c').split(','))
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,soak,storage').split(','))
+const SOAK_MS = env('BENCH_SOAK_MS', 180_000)
 /** closed-loop windows alternate between the compared targets, so drifting machine load hits both alike */
 const ROUNDS = Math.max(1, env('BENCH_ROUNDS', 2))
 
@@ -144,6 +146,30 @@ async function main() {
       }
       results.scale = results.large.rps / results.small.rps
       log(`(c) ratio ${f0(LARGE)} / ${f0(SMALL)} stored       ${f2(results.scale)}   target >= 0.85 (within 15%): ${verdict(results.scale >= 0.85)}`)
+      log()
+    }
+
+    // ---------------------------------------------------------------- storage (issue 11)
+    if (ONLY.has('storage')) {
+      const st = await measureStorage({payments: 10_000})
+      results.storage = st
+      log(`(storage) ${f0(st.payments)} card payments, one webhook endpoint: data dir ${f1(st.bytes / 1048576)} MiB = ${f0(st.bytesPerPayment)} bytes per payment   (7,389 before the reshape on this machine)`)
+      log()
+    }
+
+    // ---------------------------------------------------------------- soak (issue 11)
+    if (ONLY.has('soak')) {
+      gc()
+      log(`(soak) ${SOAK_MS / 1000}s of closed-loop POST /payments (every 10th a refund) on ${CONNECTIONS} connections; endpoints: one answers 204, one 500; clock advanced 60 s every 20 s`)
+      const s = await runSoak({durationMs: SOAK_MS, connections: CONNECTIONS, onProgress: () => {}})
+      results.soak = s
+      log(`(soak) creates ${f0(s.createsPerSec)}/s, deliveries to the healthy endpoint ${f0(s.deliveriesPerSec)}/s (ratio ${f2(s.deliveriesPerSec / s.createsPerSec)}), to the failing one ${f0(s.failingPerSec)}/s; ${f0(s.creates)} payments, ${f0(s.refunds)} refunds, ${s.errors} errors`)
+      log(`(soak) every payment.succeeded at the healthy endpoint ${Number.isFinite(s.drainMs) ? `${f2(s.drainMs / 1000)} s` : `NOT within the limit (${s.missing} missing)`} after the load   target <= 10 s: ${verdict(s.drainMs <= 10_000)}`)
+      log(`(soak) clock advance under load: slowest ${f0(s.advanceP100)} ms of ${s.advances.length} (${s.advanceFailures} failed)   target: a few seconds: ${verdict(s.advanceP100 <= 5000 && s.advanceFailures === 0)}`)
+      log(`(soak) refunds pending after advancing 31 min: ${s.refundsStillPending} (the advance took ${f0(s.refundAdvanceMs)} ms)`)
+      log(`(soak) RSS ${f0(s.rssStartMiB)} -> peak ${f0(s.rssPeakMiB)} -> ${f0(s.rssEndMiB)} MiB; slope after the first minute ${f1(s.rssSlopeMiBPerMin)} MiB/min   target < 2: ${verdict(s.rssSlopeMiBPerMin < 2)}`)
+      log(`(soak) SIGTERM with the failing endpoint's backlog due: exit ${s.exitCode} after ${f0(s.sigtermMs)} ms   target <= 10 s: ${verdict(s.exitCode === 0 && s.sigtermMs <= 10_000)}`)
+      log(`(soak) data dir ${f1(s.dataDirBytes / 1048576)} MiB = ${f0(s.bytesPerPayment)} bytes per payment (two endpoints, refunds, retries included)`)
       log()
     }
   } finally {

@@ -24,15 +24,23 @@ const RECENT_EVENTS = 2048
 type Outcome = ({claim: ClaimedDelivery; attempt: DeliveryAttempt; ok: boolean} | {claim: ClaimedDelivery; stop: string}) & {done?: () => void}
 
 export interface DeliveryWorkerOptions {
-  /** attempts in flight per endpoint, counting every instance (default 16) */
+  /** HTTP requests in flight per endpoint on this instance (default 32) */
   perEndpoint?: number
-  /** attempts in flight on this instance (default 128) */
+  /**
+   * deliveries claimed per endpoint, counting every instance (default 4 x perEndpoint): an
+   * attempt keeps its claim until its outcome is committed, so claims cover the requests in
+   * flight plus the outcomes being written
+   */
+  claimsPerEndpoint?: number
+  /** deliveries claimed on this instance (default 256) */
   total?: number
 }
 
 export class DeliveryWorker {
   private readonly perEndpoint: number
+  private readonly claimsPerEndpoint: number
   private readonly total: number
+  private readonly slots: Slots
   private readonly inFlight = new Map<string, {claim: ClaimedDelivery; abort: AbortController}>()
   private readonly outcomes = new Map<string, Outcome[]>()
   private readonly recording = new Map<string, Promise<void>>()
@@ -49,8 +57,10 @@ export class DeliveryWorker {
     private readonly core: Core,
     opts: DeliveryWorkerOptions = {},
   ) {
-    this.perEndpoint = opts.perEndpoint ?? 16
-    this.total = opts.total ?? 128
+    this.perEndpoint = opts.perEndpoint ?? 32
+    this.claimsPerEndpoint = opts.claimsPerEndpoint ?? this.perEndpoint * 4
+    this.total = opts.total ?? 256
+    this.slots = new Slots(this.perEndpoint)
     const agentOpts = {headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, keepAliveTimeout: 4000}
     this.agent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS}})
     // test mode only, loopback hosts only: a local receiver with a self-signed certificate works (decisions.md)
@@ -94,7 +104,7 @@ export class DeliveryWorker {
     while (!this.closed) {
       const free = this.total - this.inFlight.size
       if (free <= 0) return
-      const claims = await this.core.store.claimDeliveries(this.core.clock.now().toISOString(), {limit: free, perEndpoint: this.perEndpoint, leaseMs: DELIVERY_LEASE_MS})
+      const claims = await this.core.store.claimDeliveries(this.core.clock.now().toISOString(), {limit: free, perEndpoint: this.claimsPerEndpoint, leaseMs: DELIVERY_LEASE_MS})
       if (claims.length === 0) return
       if (this.closed) {
         await this.core.store.releaseDeliveries(claims)
@@ -132,7 +142,13 @@ export class DeliveryWorker {
     if (ep.disabled) return this.record({claim: c, stop: 'endpoint_disabled'})
     const ev = await this.event(d.event)
     if (!ev) return this.record({claim: c, stop: 'event_expired'})
-    const attempt = await this.post(ep, ev, signal)
+    await this.slots.acquire(ep.id)
+    let attempt: DeliveryAttempt
+    try {
+      attempt = await this.post(ep, ev, signal)
+    } finally {
+      this.slots.release(ep.id)
+    }
     // abandoned at shutdown: the delivery stays due and is made again (here after a restart, or by another instance)
     if (this.closed) return void (await this.core.store.releaseDeliveries([c]).catch(() => {}))
     return this.record({claim: c, attempt, ok: attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300})
@@ -262,4 +278,31 @@ function withHealth(ep: EndpointRecord, ok: boolean, at: Date, core: Core): Endp
   if (n.disabled) core.log(`webhooks: endpoint ${ep.id} disabled: no successful delivery since ${n.failing_since}`)
   const {streak_started_at, last_failure_at, ...pub} = n
   return {...ep, ...pub, _x: {...ep._x, streak_started_at, last_failure_at}}
+}
+
+/** HTTP requests in flight per endpoint: a FIFO semaphore per key. */
+class Slots {
+  private active = new Map<string, number>()
+  private waiting = new Map<string, (() => void)[]>()
+  constructor(private readonly limit: number) {}
+
+  async acquire(key: string): Promise<void> {
+    const n = this.active.get(key) ?? 0
+    if (n < this.limit) return void this.active.set(key, n + 1)
+    await new Promise<void>((resolve) => {
+      const q = this.waiting.get(key)
+      if (q) q.push(resolve)
+      else this.waiting.set(key, [resolve])
+    })
+  }
+
+  release(key: string): void {
+    const q = this.waiting.get(key)
+    const next = q?.shift()
+    if (q && q.length === 0) this.waiting.delete(key)
+    if (next) return next() // the slot passes to the next waiter
+    const n = (this.active.get(key) ?? 1) - 1
+    if (n <= 0) this.active.delete(key)
+    else this.active.set(key, n)
+  }
 }

@@ -48,7 +48,7 @@ describe('timeline jobs', () => {
       data: i % 7 === 0 ? {follow: true} : undefined,
     }))
     await c.store.commit({addJobs: [...jobs, {id: c.ids.next('job'), kind: 'tally', ref: 'tally', due_at: iso(T0 + 1_800_000)}]})
-    const summary = await c.jobs.runDue(() => new Date(T0 + 4 * 3_600_000))
+    const summary = await c.jobs.runUntil(new Date(T0 + 4 * 3_600_000))
     const follows = jobs.filter((j) => j.data?.follow).length
     expect(summary.jobs.tick).toBe(600 + follows)
     expect(summary.jobs.tally).toBe(1)
@@ -75,10 +75,10 @@ describe('timeline jobs', () => {
         {id: c.ids.next('job'), kind: 'fine', ref: 'b', due_at: iso(T0 + 1000)},
       ],
     })
-    const first = await c.jobs.runDue(() => new Date(T0 + 30_000))
+    const first = await c.jobs.runUntil(new Date(T0 + 30_000))
     expect(first.jobs).toEqual({fine: 1})
     expect(await c.store.nextJobDue()).toBe(iso(T0 + 60_000))
-    const second = await c.jobs.runDue(() => new Date(T0 + 120_000))
+    const second = await c.jobs.runUntil(new Date(T0 + 120_000))
     expect(second.jobs).toEqual({flaky: 1})
   })
 })

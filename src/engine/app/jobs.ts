@@ -38,6 +38,8 @@ export interface RunSummary {
 export class JobRunner {
   private handlers = new Map<string, {handler: JobHandler; barrier: boolean}>()
   private chain: Promise<unknown> = Promise.resolve()
+  /** a run queued behind the current one, not started yet: later requests join it */
+  private queued: Promise<RunSummary> | undefined
   private stopped = false
 
   constructor(private readonly core: Core) {}
@@ -53,11 +55,24 @@ export class JobRunner {
   }
 
   /**
-   * Runs every job due at or before `until` (default: the engine clock's now, read when the run
-   * starts), in due order, until none is due. Runs of this instance queue behind each other.
+   * Runs every job due at or before the engine clock's now (read when the run starts), in due
+   * order, until none is due. Runs of this instance queue behind each other; calls made while a
+   * run waits to start join it (it reads the clock when it starts, so it covers them all).
    */
-  runDue(until?: () => Date): Promise<RunSummary> {
-    const run = this.chain.then(() => this.drain((until ?? (() => this.core.clock.now()))()))
+  runDue(): Promise<RunSummary> {
+    if (this.queued) return this.queued
+    const run = this.chain.then(() => {
+      this.queued = undefined
+      return this.drain(this.core.clock.now())
+    })
+    this.queued = run
+    this.chain = run.catch(() => {})
+    return run
+  }
+
+  /** Runs every job due at or before `until` (a fixed time: tests). */
+  runUntil(until: Date): Promise<RunSummary> {
+    const run = this.chain.then(() => this.drain(until))
     this.chain = run.catch(() => {})
     return run
   }

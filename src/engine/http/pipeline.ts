@@ -298,7 +298,9 @@ export function createPipeline(deps: PipelineDeps) {
           ;[status, text, headers] = [ae.status, JSON.stringify(ae.body(requestId)), ae.extra.headers]
         }
         const now = u.now
-        u.idempotency({scope, key: idemKey, request_hash: hash, status, body: text, created_at: now.toISOString(), expires_at: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString()})
+        // a created object's response is usually the data.object of the last event the request emitted: the store may keep a reference
+        const bodyOfEvent = status < 300 ? u.eventsEmitted.at(-1)?.id : undefined
+        u.idempotency({scope, key: idemKey, request_hash: hash, status, body: text, ...(bodyOfEvent ? {body_of_event: bodyOfEvent} : {}), created_at: now.toISOString(), expires_at: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString()})
         return {kind: 'respond', status, body: text, headers}
       })
       switch (out.kind) {

@@ -44,6 +44,9 @@ export const KINDS = {
 } as const satisfies Record<string, Record<string, FieldType>>
 
 export type Kind = keyof typeof KINDS
+
+/** Kinds never served by the API: a store may keep them in any form, as long as it gives the same object back. */
+export const INTERNAL_KINDS: ReadonlySet<Kind> = new Set(['ledger_entry'])
 /** The filter fields of a kind (of any kind, for `Kind` itself). */
 export type FieldOf<K extends Kind> = K extends Kind ? (keyof (typeof KINDS)[K] & string) | 'created_at' : never
 
@@ -156,6 +159,11 @@ export interface IdempotencyRecord {
   status: number
   /** the exact response body */
   body: string
+  /**
+   * When writing: the body is exactly the `data.object` of this event, committed in the same
+   * change set — the store keeps a reference instead of a copy, and gives the body back on read.
+   */
+  body_of_event?: string
   created_at: string
   expires_at: string
 }
@@ -209,7 +217,7 @@ export interface ChangeNotice {
   settings: readonly string[]
   /** greatest event seq committed (events committed by any instance up to this one are readable) */
   eventSeq: number | null
-  /** a job or delivery became due at or before this engine-clock time (wake the runners) */
+  /** a timeline job was added due at this engine-clock time (the earliest), to wake the job runner; new deliveries show as kinds `delivery` */
   dueBy: string | null
 }
 

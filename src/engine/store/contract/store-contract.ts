@@ -76,6 +76,14 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect((await b.get<Pay>('payment', p.id))!.obj.status).toBe('succeeded')
       })
 
+      it('an internal kind (ledger entries) comes back exactly as it was put, nulls and all', async () => {
+        const le = {id: nextId('le'), object: 'ledger_entry', type: 'refund', amount: -250, currency: 'EUR', payment: 'pay_9', source: null, provider: 'prov_x', reference: 'order-9', available_at: iso(T0 + 5), created_at: iso(T0)}
+        await a.commit({puts: [put('ledger_entry', le)]})
+        expect((await b.get('ledger_entry', le.id))!.obj).toEqual(le)
+        expect(await b.all('ledger_entry', [{field: 'payment', op: 'eq', value: 'pay_9'}])).toEqual([le])
+        expect((await b.list('ledger_entry', {limit: 5})).data).toEqual([le])
+      })
+
       it('an insert of an existing id fails', async () => {
         const p = pay()
         await a.commit({puts: [{kind: 'payment', obj: p}]})
@@ -227,6 +235,19 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect(await a.transact((tx) => tx.claimIdempotency('acct:test', 'key-1', iso(T0 + 86_400_000)))).toEqual({state: 'claimed'})
         expect(await a.transact((tx) => tx.claimIdempotency('acct:live', 'key-1', now))).toEqual({state: 'claimed'})
         expect(await a.purgeIdempotency(iso(T0 + 86_400_000))).toBe(1)
+      })
+
+      it("an idempotency body that is an event's data.object comes back byte for byte; a body that is not stays a copy", async () => {
+        const obj = JSON.stringify({id: 'pay_1', object: 'payment', amount: 5, note: 'ü "quoted" \\n'})
+        const e = {id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0), json: `{"id":"x","object":"event","type":"payment.succeeded","created_at":"${iso(T0)}","livemode":false,"request_id":null,"data":{"object":${obj}}}`}
+        const rec = (key: string, body: string) => ({scope: 's', key, request_hash: 'h', status: 201, body, body_of_event: e.id, created_at: iso(T0), expires_at: iso(T0 + 60_000)})
+        await a.commit({events: [e], idempotency: rec('k-ref', obj)})
+        await a.commit({idempotency: rec('k-copy', obj.replace('5', '6'))})
+        const ref = await b.transact((tx) => tx.claimIdempotency('s', 'k-ref', iso(T0)))
+        expect(ref).toMatchObject({state: 'recorded', record: {body: obj, status: 201}})
+        expect(ref.state === 'recorded' && 'body_of_event' in ref.record).toBe(false)
+        const copy = await b.transact((tx) => tx.claimIdempotency('s', 'k-copy', iso(T0)))
+        expect(copy).toMatchObject({state: 'recorded', record: {body: obj.replace('5', '6')}})
       })
 
       it('a claim without a record is free again after its unit of work ends', async () => {

@@ -217,4 +217,9 @@ ALTER TABLE deliveries ADD COLUMN next_attempt_at TEXT;
 UPDATE deliveries SET next_attempt_at = json_extract(data, '$.next_attempt_at');
 CREATE INDEX deliveries_due ON deliveries(endpoint, next_attempt_at) WHERE next_attempt_at IS NOT NULL;
 DELETE FROM jobs WHERE kind = 'webhook.deliver';`,
+  // 4: storage per payment (issue 11): an idempotency body that is an event's data.object is kept
+  // as a reference to the event; internal kinds keep only what their columns do not hold; the
+  // created_at index of deliveries had no reader
+  `ALTER TABLE idempotency_keys ADD COLUMN body_event TEXT;
+DROP INDEX deliveries_created;`,
 ]

@@ -3,6 +3,7 @@ import {closeSync, fdatasync, openSync} from 'node:fs'
 import Database from 'better-sqlite3'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {
+  INTERNAL_KINDS,
   KINDS,
   VersionConflictError,
   type ChangeNotice,
@@ -67,13 +68,44 @@ function columnValue(type: FieldType, v: unknown): string | number | null {
 /** A filter value as a bound parameter. */
 const param = (type: FieldType, v: string | number | boolean): string | number => (type === 'bool' ? (v ? 1 : 0) : (v as string | number))
 
-function parseRow<T>(data: string, internal: string | null): T {
-  const obj = JSON.parse(data) as Record<string, unknown>
-  if (internal !== null) obj[INTERNAL] = JSON.parse(internal)
+type Row = {data: string; internal: string | null} & Record<string, unknown>
+
+/** The columns to read an object back: an internal kind's JSON leaves out what its columns hold. */
+const SELECT: Record<Kind, string> = Object.fromEntries(
+  (Object.keys(KINDS) as Kind[]).map((k) => [k, INTERNAL_KINDS.has(k) ? ['data', 'internal', 'id', 'created_at', ...COLUMNS[k]].join(', ') : 'data, internal']),
+) as Record<Kind, string>
+
+function parseRow<T>(kind: Kind, row: Row): T {
+  const obj = JSON.parse(row.data) as Record<string, unknown>
+  if (INTERNAL_KINDS.has(kind)) {
+    obj.id = row.id
+    obj.created_at = row.created_at
+    const types = KINDS[kind] as Record<string, FieldType>
+    for (const c of COLUMNS[kind]) obj[c] = types[c] === 'bool' && row[c] !== null ? row[c] === 1 : row[c]
+  }
+  if (row.internal !== null) obj[INTERNAL] = JSON.parse(row.internal)
   return obj as T
 }
 
+/** The JSON kept for an object: all of its public part, or for an internal kind what its columns do not hold. */
+function dataJson(kind: Kind, pub: Record<string, unknown>): string {
+  if (!INTERNAL_KINDS.has(kind)) return JSON.stringify(pub)
+  const rest: Record<string, unknown> = {}
+  const skip = new Set(['id', 'created_at', ...COLUMNS[kind]])
+  for (const k of Object.keys(pub)) if (!skip.has(k)) rest[k] = pub[k]
+  return JSON.stringify(rest)
+}
+
 const token = () => randomBytes(9).toString('base64url')
+
+const DATA_OBJECT = '"data":{"object":'
+/**
+ * The bytes of an event's data.object: an event's JSON is `{"id":...,"request_id":...,"data":{"object":<object>}}`;
+ * the members before `data` cannot hold that sequence unescaped, so its first occurrence is the envelope's.
+ */
+export function dataObjectOf(eventJson: string): string {
+  return eventJson.slice(eventJson.indexOf(DATA_OBJECT) + DATA_OBJECT.length, -2)
+}
 
 /**
  * The SQLite adapter: one engine instance owns the data dir, so the locks, idempotency claims,
@@ -162,10 +194,8 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- reads
 
   async get<T extends StoredObject>(kind: Kind, id: string): Promise<Versioned<T> | undefined> {
-    const row = this.stmt(`SELECT data, internal, version FROM ${TABLE[kind]} WHERE id = ?`).get(id) as
-      | {data: string; internal: string | null; version: number}
-      | undefined
-    return row ? {obj: parseRow<T>(row.data, row.internal), version: row.version} : undefined
+    const row = this.stmt(`SELECT ${SELECT[kind]}, version FROM ${TABLE[kind]} WHERE id = ?`).get(id) as (Row & {version: number}) | undefined
+    return row ? {obj: parseRow<T>(kind, row), version: row.version} : undefined
   }
 
   private where(kind: Kind, filters: readonly Filter[] | undefined, params: unknown[]): string[] {
@@ -205,8 +235,8 @@ export class SqliteStore implements Store {
 
   async list<T extends StoredObject, K extends Kind = Kind>(kind: K, q: ListQuery<K>): Promise<ListPage<T>> {
     const table = TABLE[kind]
-    const page = this.page<{data: string; internal: string | null}>(table, q, (params) => this.where(kind, q.filters as Filter[], params), 'data, internal')
-    return {...page, data: page.data.map((r) => parseRow<T>(r.data, r.internal))}
+    const page = this.page<Row>(table, q, (params) => this.where(kind, q.filters as Filter[], params), SELECT[kind])
+    return {...page, data: page.data.map((r) => parseRow<T>(kind, r))}
   }
 
   private page<R>(
@@ -242,8 +272,8 @@ export class SqliteStore implements Store {
     const params: unknown[] = []
     const clauses = this.where(kind, filters as Filter[] | undefined, params)
     const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''
-    const rows = this.stmt(`SELECT data, internal FROM ${TABLE[kind]} ${where} ORDER BY seq ASC`).all(...params) as {data: string; internal: string | null}[]
-    return rows.map((r) => parseRow<T>(r.data, r.internal))
+    const rows = this.stmt(`SELECT ${SELECT[kind]} FROM ${TABLE[kind]} ${where} ORDER BY seq ASC`).all(...params) as Row[]
+    return rows.map((r) => parseRow<T>(kind, r))
   }
 
   async sum<K extends Kind>(kind: K, q: {field: string; groupBy: string; filters?: Filter<K>[]}): Promise<{group: string; sum: number}[]> {
@@ -298,8 +328,14 @@ export class SqliteStore implements Store {
   private claimIdempotency(scope: string, key: string, now: string, held: (() => void)[]): IdempotencyClaim {
     const k = `${scope}\u0000${key}`
     if (this.idemInFlight.has(k)) return {state: 'in_flight'}
-    const record = this.stmt('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?').get(scope, key) as IdempotencyRecord | undefined
-    if (record && record.expires_at > now) return {state: 'recorded', record}
+    const record = this.stmt(
+      'SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.id = i.body_event WHERE i.scope = ? AND i.key = ?',
+    ).get(scope, key) as (IdempotencyRecord & {event_json: string | null}) | undefined
+    if (record && record.expires_at > now) {
+      const {event_json, ...r} = record
+      if (event_json !== null) r.body = dataObjectOf(event_json)
+      return {state: 'recorded', record: r}
+    }
     this.idemInFlight.add(k)
     held.push(() => this.idemInFlight.delete(k))
     return {state: 'claimed'}
@@ -403,7 +439,7 @@ export class SqliteStore implements Store {
       const obj = put.obj as unknown as Record<string, unknown>
       const colVals = cols.map((c) => columnValue(types[c]!, obj[c]))
       const {[INTERNAL]: internal, ...pub} = obj
-      const data = JSON.stringify(pub)
+      const data = dataJson(put.kind, pub)
       const internalJson = internal === undefined ? null : JSON.stringify(internal)
       if (put.expectVersion === undefined) {
         this.stmt(
@@ -420,10 +456,7 @@ export class SqliteStore implements Store {
         if (r.changes !== 1) throw new VersionConflictError(put.kind, put.obj.id)
       }
       notice.kinds.add(put.kind)
-      if (put.kind === 'delivery') {
-        this.deliveryClaims.delete(put.obj.id)
-        due(obj.next_attempt_at as string | null)
-      }
+      if (put.kind === 'delivery') this.deliveryClaims.delete(put.obj.id)
     }
     for (const d of cs.deletes ?? []) {
       this.stmt(`DELETE FROM ${TABLE[d.kind]} WHERE id = ?`).run(d.id)
@@ -445,12 +478,15 @@ export class SqliteStore implements Store {
     }
     if (cs.idempotency) {
       const r = cs.idempotency
-      this.stmt('INSERT OR REPLACE INTO idempotency_keys (scope, key, request_hash, status, body, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      // a body that is an event's data.object (a created payment) is kept as a reference to the event
+      const ref = r.body_of_event !== undefined && cs.events?.some((e) => e.id === r.body_of_event && dataObjectOf(e.json) === r.body) ? r.body_of_event : null
+      this.stmt('INSERT OR REPLACE INTO idempotency_keys (scope, key, request_hash, status, body, body_event, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
         r.scope,
         r.key,
         r.request_hash,
         r.status,
-        r.body,
+        ref ? '' : r.body,
+        ref,
         r.created_at,
         r.expires_at,
       )
@@ -545,7 +581,16 @@ export class SqliteStore implements Store {
       if (c.until <= t) this.deliveryClaims.delete(id)
       else held.set(c.endpoint, (held.get(c.endpoint) ?? 0) + 1)
     }
-    const endpoints = this.stmt('SELECT DISTINCT endpoint FROM deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?').pluck().all(now) as string[]
+    // the endpoints with a delivery due: one seek per endpoint on (endpoint, next_attempt_at),
+    // whose first entry per endpoint is its earliest due (a loose index scan, never the backlog)
+    const endpoints: string[] = []
+    const nextEndpoint = this.stmt('SELECT endpoint, next_attempt_at AS due FROM deliveries WHERE endpoint > ? AND next_attempt_at IS NOT NULL ORDER BY endpoint, next_attempt_at LIMIT 1')
+    for (let after = ''; ; ) {
+      const row = nextEndpoint.get(after) as {endpoint: string; due: string} | undefined
+      if (!row) break
+      if (row.due <= now) endpoints.push(row.endpoint)
+      after = row.endpoint
+    }
     const out: ClaimedDelivery[] = []
     const perEndpoint = this.stmt(
       'SELECT id, endpoint, event FROM deliveries WHERE endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',

@@ -1,0 +1,276 @@
+// Background work under sustained load (issue 11): `gw serve` in a child process takes payments
+// (and some refunds) at full rate from closed-loop clients while two webhook endpoints receive
+// every event — one answers 204, one always 500 — and the engine clock is advanced now and then.
+// Measures what users rely on: deliveries keep pace with creates, the healthy endpoint has every
+// payment.succeeded soon after the load stops, clock advances answer under load, memory stays
+// flat, refunds settle despite the failing endpoint, SIGTERM exits promptly with a backlog, and
+// the data dir's bytes per payment. Used by `npm run bench` (BENCH_ONLY=soak) and, at a reduced
+// scale, by test/soak.e2e.test.ts. Prints nothing itself: returns figures.
+import {mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {createServer} from 'node:https'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {Agent, request} from 'undici'
+import {API_KEY, PAYMENT_BODY, makePool, nextKey, startEngine} from './lib.js'
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+function rssMiB(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return m ? Number(m[1]) / 1024 : NaN
+  } catch {
+    return NaN
+  }
+}
+
+/** Least-squares slope of (t ms, v) in v per minute. */
+function slopePerMin(points) {
+  if (points.length < 2) return NaN
+  const n = points.length
+  const mt = points.reduce((a, p) => a + p[0], 0) / n
+  const mv = points.reduce((a, p) => a + p[1], 0) / n
+  let num = 0
+  let den = 0
+  for (const [t, v] of points) {
+    num += (t - mt) * (v - mv)
+    den += (t - mt) ** 2
+  }
+  return den === 0 ? 0 : (num / den) * 60_000
+}
+
+function dirBytes(dir) {
+  let total = 0
+  for (const e of readdirSync(dir, {withFileTypes: true})) {
+    const p = join(dir, e.name)
+    total += e.isDirectory() ? dirBytes(p) : statSync(p).size
+  }
+  return total
+}
+
+/** An HTTPS receiver on loopback (the engine delivers to loopback without checking the certificate in test mode). */
+async function receiver(tlsDir, status) {
+  const seen = new Map() // event id -> {type, object id, first arrival ms}
+  let hits = 0
+  const perSecond = new Map()
+  const server = createServer({key: readFileSync(join(tlsDir, 'server.key')), cert: readFileSync(join(tlsDir, 'server.crt'))}, (req, res) => {
+    const chunks = []
+    req.on('data', (c) => chunks.push(c))
+    req.on('end', () => {
+      hits++
+      const sec = Math.floor(performance.now() / 1000)
+      perSecond.set(sec, (perSecond.get(sec) ?? 0) + 1)
+      if (status < 300) {
+        try {
+          const e = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+          if (!seen.has(e.id)) seen.set(e.id, {type: e.type, object: e.data?.object?.id, at: performance.now()})
+        } catch {
+          /* not our event */
+        }
+      }
+      res.writeHead(status).end()
+    })
+  })
+  await new Promise((r) => server.listen(0, '127.0.0.1', r))
+  return {url: `https://127.0.0.1:${server.address().port}/hook`, seen, perSecond, hits: () => hits, close: () => new Promise((r) => server.close(r))}
+}
+
+/**
+ * @param {object} o
+ * @param {number} o.durationMs   load phase
+ * @param {number} o.connections  closed-loop clients
+ * @param {number} o.refundEvery  every n-th request is a refund of an earlier payment (0: none)
+ * @param {number} o.advanceEveryMs, o.advanceSeconds  clock advances during the load
+ * @param {number} o.drainLimitMs how long to wait, after the load, for every payment.succeeded to reach the healthy endpoint
+ */
+export async function runSoak({durationMs = 180_000, connections = 32, refundEvery = 10, advanceEveryMs = 20_000, advanceSeconds = 60, drainLimitMs = 60_000, onProgress = () => {}} = {}) {
+  const root = mkdtempSync(join(tmpdir(), 'gw-soak-'))
+  const dataDir = join(root, 'engine')
+  const engine = await startEngine(dataDir, {label: 'engine-soak'})
+  const pid = engine.child.pid
+  const dispatcher = new Agent({connect: {ca: engine.ca}})
+  const api = async (method, path, body) => {
+    const res = await request(`${engine.base_url}${path}`, {
+      method,
+      dispatcher,
+      headers: {authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...(method === 'POST' ? {'idempotency-key': nextKey()} : {})},
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const text = await res.body.text()
+    return {status: res.statusCode, body: text ? JSON.parse(text) : undefined}
+  }
+  const healthy = await receiver(engine.tlsDir, 204)
+  const failing = await receiver(engine.tlsDir, 500)
+  const out = {}
+  try {
+    for (const rx of [healthy, failing]) {
+      const r = await api('POST', '/webhook_endpoints', {url: rx.url, enabled_events: ['*']})
+      if (r.status !== 201) throw new Error(`endpoint: ${r.status} ${JSON.stringify(r.body)}`)
+    }
+
+    // ---- the load: payments, some refunds, clock advances
+    const pool = makePool(engine.origin, engine.ca, connections)
+    const succeeded = [] // payment ids whose create answered succeeded
+    const refundable = []
+    let creates = 0
+    let refunds = 0
+    let errors = 0
+    let firstError
+    let stop = false
+    let n = 0
+    const started = performance.now()
+    const worker = async () => {
+      while (!stop) {
+        const refund = refundEvery > 0 && ++n % refundEvery === 0 && refundable.length > 0
+        const body = refund ? JSON.stringify({payment: refundable.pop(), amount: 100}) : PAYMENT_BODY
+        try {
+          const res = await pool.request({
+            path: refund ? '/v1/refunds' : '/v1/payments',
+            method: 'POST',
+            headers: {authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', 'idempotency-key': nextKey()},
+            body,
+          })
+          const text = await res.body.text()
+          if (res.statusCode !== 201) {
+            errors++
+            firstError ??= `${res.statusCode} ${text.slice(0, 200)}`
+            continue
+          }
+          if (refund) refunds++
+          else {
+            creates++
+            const p = JSON.parse(text)
+            if (p.status === 'succeeded') {
+              succeeded.push(p.id)
+              refundable.push(p.id)
+            }
+          }
+        } catch (e) {
+          errors++
+          firstError ??= e.message
+        }
+      }
+    }
+    const rss = []
+    const advances = []
+    const sampler = setInterval(() => rss.push([performance.now() - started, rssMiB(pid)]), 2000)
+    const advancer = (async () => {
+      while (!stop) {
+        await sleep(advanceEveryMs)
+        if (stop) break
+        const t0 = performance.now()
+        const r = await api('POST', '/test_helpers/clock/advance', {seconds: advanceSeconds}).catch((e) => ({status: 0, body: e.message}))
+        advances.push({ms: performance.now() - t0, status: r.status})
+        onProgress(`advance ${advances.length}: ${r.status} in ${Math.round(performance.now() - t0)} ms; ${creates} payments, ${healthy.seen.size} events at the healthy endpoint`)
+      }
+    })()
+    const workers = Array.from({length: connections}, worker)
+    await sleep(durationMs)
+    stop = true
+    const loadMs = performance.now() - started
+    await Promise.all(workers)
+    await advancer
+    await pool.close()
+    const loadEnd = performance.now()
+
+    // ---- after the load: every payment.succeeded at the healthy endpoint?
+    const ids = new Set(succeeded)
+    const delivered = () => {
+      let k = 0
+      for (const v of healthy.seen.values()) if (v.type === 'payment.succeeded' && ids.has(v.object)) k++
+      return k
+    }
+    while (delivered() < ids.size && performance.now() - loadEnd < drainLimitMs) await sleep(100)
+    const drainMs = delivered() >= ids.size ? performance.now() - loadEnd : NaN
+    const missing = ids.size - delivered()
+    clearInterval(sampler)
+    rss.push([performance.now() - started, rssMiB(pid)])
+
+    // deliveries per second to the healthy endpoint during the load, next to creates per second
+    const secs = [...healthy.perSecond.entries()]
+    const loadSecs = secs.filter(([s]) => s * 1000 >= started && s * 1000 < started + loadMs)
+    out.deliveriesPerSec = loadSecs.reduce((a, [, c]) => a + c, 0) / (loadMs / 1000)
+    out.failingPerSec = [...failing.perSecond.entries()].filter(([s]) => s * 1000 >= started && s * 1000 < started + loadMs).reduce((a, [, c]) => a + c, 0) / (loadMs / 1000)
+
+    // ---- refunds settle although one endpoint fails every delivery: move 31 min (card refunds answer after 30)
+    const t0 = performance.now()
+    const adv = await api('POST', '/test_helpers/clock/advance', {seconds: 31 * 60})
+    const refundAdvanceMs = performance.now() - t0
+    const pendingRefunds = (await api('GET', '/refunds?status=pending&limit=1')).body
+
+    Object.assign(out, {
+      loadMs,
+      creates,
+      createsPerSec: creates / (loadMs / 1000),
+      refunds,
+      errors,
+      firstError,
+      succeeded: ids.size,
+      missing,
+      drainMs,
+      advances,
+      advanceP100: Math.max(0, ...advances.map((a) => a.ms)),
+      advanceFailures: advances.filter((a) => a.status !== 200).length,
+      refundAdvanceMs,
+      refundAdvanceStatus: adv.status,
+      refundsStillPending: pendingRefunds?.data?.length ?? NaN,
+      rssStartMiB: rss[0]?.[1],
+      rssEndMiB: rss[rss.length - 1]?.[1],
+      rssPeakMiB: Math.max(...rss.map((r) => r[1])),
+      // after the first minute (or the first third of a short run): warm-up, caches, JIT
+      rssSlopeMiBPerMin: slopePerMin(rss.filter(([t]) => t >= Math.min(60_000, loadMs / 3))),
+      failingHits: failing.hits(),
+      rss: rss.map(([t, v]) => [Math.round(t / 1000), Math.round(v)]),
+    })
+  } finally {
+    await dispatcher.close()
+    // SIGTERM with the failing endpoint's backlog still due: the engine must exit promptly
+    const t0 = performance.now()
+    const exit = await engine.stop()
+    out.sigtermMs = performance.now() - t0
+    out.exitCode = exit.code
+    await healthy.close()
+    await failing.close()
+    out.dataDirBytes = dirBytes(dataDir)
+    out.bytesPerPayment = out.creates ? out.dataDirBytes / out.creates : NaN
+    rmSync(root, {recursive: true, force: true})
+  }
+  return out
+}
+
+/** Bytes in the data dir per payment: `payments` card payments with one webhook endpoint answering 204 (issue 11's measure). */
+export async function measureStorage({payments = 10_000, connections = 16} = {}) {
+  const root = mkdtempSync(join(tmpdir(), 'gw-storage-'))
+  const dataDir = join(root, 'engine')
+  const engine = await startEngine(dataDir, {label: 'engine-storage'})
+  const dispatcher = new Agent({connect: {ca: engine.ca}})
+  const rx = await receiver(engine.tlsDir, 204)
+  try {
+    const res = await request(`${engine.base_url}/webhook_endpoints`, {
+      method: 'POST',
+      dispatcher,
+      headers: {authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', 'idempotency-key': nextKey()},
+      body: JSON.stringify({url: rx.url, enabled_events: ['*']}),
+    })
+    await res.body.text()
+    const pool = makePool(engine.origin, engine.ca, connections)
+    let sent = 0
+    const worker = async () => {
+      while (sent < payments) {
+        sent++
+        const r = await pool.request({path: '/v1/payments', method: 'POST', headers: {authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', 'idempotency-key': nextKey()}, body: PAYMENT_BODY})
+        await r.body.text()
+      }
+    }
+    await Promise.all(Array.from({length: connections}, worker))
+    await pool.close()
+    while (rx.seen.size < payments) await sleep(100)
+  } finally {
+    await dispatcher.close()
+    await engine.stop()
+    await rx.close()
+  }
+  const bytes = dirBytes(dataDir)
+  rmSync(root, {recursive: true, force: true})
+  return {payments, bytes, bytesPerPayment: bytes / payments}
+}
