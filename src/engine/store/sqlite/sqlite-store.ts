@@ -1,5 +1,4 @@
 import {randomBytes} from 'node:crypto'
-import {closeSync, fdatasync, openSync} from 'node:fs'
 import Database from 'better-sqlite3'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {
@@ -29,6 +28,8 @@ import {
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
 import {MIGRATIONS, TABLE} from './schema.js'
+import {pack, unpack} from './codec.js'
+import {Writer, type ChangeResult, type Op} from './writer.js'
 
 export interface SqliteStoreOptions {
   /** file path, or ':memory:' */
@@ -68,7 +69,7 @@ function columnValue(type: FieldType, v: unknown): string | number | null {
 /** A filter value as a bound parameter. */
 const param = (type: FieldType, v: string | number | boolean): string | number => (type === 'bool' ? (v ? 1 : 0) : (v as string | number))
 
-type Row = {data: string; internal: string | null} & Record<string, unknown>
+type Row = {data: string | Buffer; internal: string | Buffer | null} & Record<string, unknown>
 
 /** The columns to read an object back: an internal kind's JSON leaves out what its columns hold. */
 const SELECT: Record<Kind, string> = Object.fromEntries(
@@ -76,14 +77,14 @@ const SELECT: Record<Kind, string> = Object.fromEntries(
 ) as Record<Kind, string>
 
 function parseRow<T>(kind: Kind, row: Row): T {
-  const obj = JSON.parse(row.data) as Record<string, unknown>
+  const obj = JSON.parse(unpack(row.data)) as Record<string, unknown>
   if (INTERNAL_KINDS.has(kind)) {
     obj.id = row.id
     obj.created_at = row.created_at
     const types = KINDS[kind] as Record<string, FieldType>
     for (const c of COLUMNS[kind]) obj[c] = types[c] === 'bool' && row[c] !== null ? row[c] === 1 : row[c]
   }
-  if (row.internal !== null) obj[INTERNAL] = JSON.parse(row.internal)
+  if (row.internal !== null) obj[INTERNAL] = JSON.parse(unpack(row.internal))
   return obj as T
 }
 
@@ -98,6 +99,20 @@ function dataJson(kind: Kind, pub: Record<string, unknown>): string {
 
 const token = () => randomBytes(9).toString('base64url')
 
+type StoredRow = Omit<LoggedEvent, 'json'> & {json: string | Buffer}
+
+function logged(r: StoredRow): LoggedEvent
+function logged(r: StoredRow | undefined): LoggedEvent | undefined
+function logged(r: StoredRow | undefined): LoggedEvent | undefined {
+  return r && {seq: r.seq, id: r.id, type: r.type, created_at: r.created_at, json: unpack(r.json)}
+}
+
+/** An error reported by the writer, as the error it was. */
+function restore(e: {name: string; message: string; code?: string; kind?: string; id?: string}): Error {
+  if (e.name === 'VersionConflictError') return new VersionConflictError(e.kind as Kind, e.id!)
+  return Object.assign(new Error(e.message), {name: e.name === 'SqliteError' ? 'SqliteError' : e.name, code: e.code})
+}
+
 const DATA_OBJECT = '"data":{"object":'
 /**
  * The bytes of an event's data.object: an event's JSON is `{"id":...,"request_id":...,"data":{"object":<object>}}`;
@@ -109,27 +124,27 @@ export function dataObjectOf(eventJson: string): string {
 
 /**
  * The SQLite adapter: one engine instance owns the data dir, so the locks, idempotency claims,
- * job and delivery claims and rate-limit buckets the port asks for live in this process, next
- * to the one connection that writes.
+ * job and delivery claims and rate-limit buckets the port asks for live in this process.
  *
- * Commits are grouped: every change set staged during one turn of the event loop (or while a
- * sync of the WAL runs) is written in one transaction, each inside its own savepoint, so a
- * failing change set rolls back alone and the others land; one fdatasync, off the event loop,
- * makes them all durable before any of them is acknowledged.
+ * Writes happen on a writer thread (writer.ts) with its own connection; this connection only
+ * reads (WAL: readers see every committed transaction, never a partial one). Commits are
+ * grouped: the change sets staged while the writer is busy are written by it as one
+ * transaction, each in its own savepoint (a failing one rolls back alone), made durable by one
+ * fsync on that thread (synchronous=FULL for 'full'); a commit resolves after that. The event
+ * loop only compiles change sets into statements. An in-memory database has no second
+ * connection: it writes in this thread, with the same statements.
  */
 export class SqliteStore implements Store {
   readonly db: Db
   private stmts = new Map<string, Statement>()
   private queue: Pending[] = []
   private flushScheduled = false
+  /** a batch is with the writer: commits gather for the next one (group commit) */
+  private writing = false
+  private idle: (() => void)[] = []
   private closed = false
-  /** 'full' durability: the WAL file, fdatasync'ed off the event loop before commits resolve */
-  private walFd: number | undefined
-  private syncing = false
-  /** committed to the WAL, waiting for the next fdatasync */
-  private unsynced: {batch: Pending[]; notice: ChangeNotice}[] = []
-  private synced: (() => void)[] = []
-  /** 'full' durability: WAL checkpoints on a worker thread */
+  private readonly writer: Writer | undefined
+  /** WAL checkpoints on a worker thread of their own */
   private checkpointer: Checkpointer | undefined
 
   private readonly locks = new KeyedLock()
@@ -138,6 +153,8 @@ export class SqliteStore implements Store {
   private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number}>()
   private readonly buckets = new Map<string, {tokens: number; at: number}>()
   private readonly listeners = new Set<(n: ChangeNotice) => void>()
+  /** transactions written and change sets in them (tests, bench) */
+  readonly stats = {transactions: 0, changeSets: 0}
 
   constructor(opts: SqliteStoreOptions) {
     this.db = new Database(opts.path)
@@ -146,27 +163,11 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000')
     this.db.pragma('foreign_keys = ON')
     this.migrate()
-    if (wal && opts.durability !== 'normal') {
-      // synchronous=FULL would fsync the WAL inside COMMIT, blocking the event loop for the
-      // disk (1-3 ms each) while no request makes progress. Instead SQLite commits without
-      // the sync (NORMAL: it still syncs around checkpoints) and the store fdatasyncs the WAL
-      // on the libuv pool; a commit resolves only after a sync that covers it, so 'full'
-      // keeps its promise (durable before it is acknowledged), and the commits that arrive
-      // while one sync runs share the next.
-      try {
-        this.walFd = openSync(`${this.db.name}-wal`, 'r+')
-        this.db.pragma('synchronous = NORMAL')
-      } catch {
-        this.walFd = undefined
-      }
-      // Checkpoints (copying WAL pages into the database file, with two fsyncs) ran inside
-      // every 1000th-page COMMIT, about a third of the event loop's time under load. A worker
-      // thread now does them; this connection's automatic checkpoint stays as the backstop,
-      // less often, and then finds the WAL nearly copied already.
-      if (this.walFd !== undefined) {
-        this.checkpointer = new Checkpointer(this.db.name)
-        this.db.pragma('wal_autocheckpoint = 10000')
-      }
+    if (wal) {
+      this.writer = new Writer(this.db.name, opts.durability ?? 'full')
+      // checkpoints (copying WAL pages into the database file, with their fsyncs) on a thread of
+      // their own; the writer's automatic checkpoint, every 10000 pages, is the backstop
+      this.checkpointer = new Checkpointer(this.db.name)
     }
   }
 
@@ -330,11 +331,10 @@ export class SqliteStore implements Store {
     if (this.idemInFlight.has(k)) return {state: 'in_flight'}
     const record = this.stmt(
       'SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.id = i.body_event WHERE i.scope = ? AND i.key = ?',
-    ).get(scope, key) as (IdempotencyRecord & {event_json: string | null}) | undefined
+    ).get(scope, key) as (Omit<IdempotencyRecord, 'body'> & {body: string | Buffer; event_json: string | Buffer | null}) | undefined
     if (record && record.expires_at > now) {
-      const {event_json, ...r} = record
-      if (event_json !== null) r.body = dataObjectOf(event_json)
-      return {state: 'recorded', record: r}
+      const {event_json, body, ...r} = record
+      return {state: 'recorded', record: {...r, body: event_json !== null ? dataObjectOf(unpack(event_json)) : unpack(body)}}
     }
     this.idemInFlight.add(k)
     held.push(() => this.idemInFlight.delete(k))
@@ -349,89 +349,97 @@ export class SqliteStore implements Store {
   private enqueue(cs: ChangeSet): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({cs, resolve, reject})
-      // while a sync runs, commits gather for the next transaction (group commit)
-      if (!this.flushScheduled && !this.syncing) {
+      // while the writer works, commits gather for its next transaction (group commit)
+      if (!this.flushScheduled && !this.writing) {
         this.flushScheduled = true
-        setImmediate(() => this.flush())
+        setImmediate(() => void this.flush())
       }
     })
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     this.flushScheduled = false
     const batch = this.queue
     this.queue = []
-    if (batch.length === 0) return
-    const failed = new Map<Pending, unknown>()
-    const notice = {kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null as number | null, dueBy: null as string | null}
-    try {
-      this.db.exec('BEGIN IMMEDIATE')
-      for (const p of batch) {
-        this.db.exec('SAVEPOINT cs')
-        try {
-          this.apply(p.cs, notice)
-          this.db.exec('RELEASE cs')
-        } catch (e) {
-          this.db.exec('ROLLBACK TO cs')
-          this.db.exec('RELEASE cs')
-          failed.set(p, e)
-        }
-      }
-      this.db.exec('COMMIT')
-      this.checkpointer?.nudge()
-    } catch (e) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK')
-      for (const p of batch) p.reject(e)
-      this.sync()
+    if (batch.length === 0) {
+      for (const f of this.idle.splice(0)) f()
       return
     }
-    const landed = batch.filter((p) => {
-      const err = failed.get(p)
-      if (err !== undefined) p.reject(err)
-      return err === undefined
+    this.writing = true
+    const compiled: {p: Pending; ops: Op[]; notice: ChangeNotice}[] = []
+    for (const p of batch) {
+      try {
+        compiled.push({p, ...this.compile(p.cs)})
+      } catch (e) {
+        p.reject(e)
+      }
+    }
+    let results: ChangeResult[]
+    try {
+      results = this.writer ? await this.writer.write(compiled.map((c) => c.ops)) : this.writeHere(compiled.map((c) => c.ops))
+    } catch (e) {
+      results = compiled.map(() => ({ok: false, error: {name: 'Error', message: (e as Error).message}}))
+    }
+    this.stats.transactions++
+    this.stats.changeSets += compiled.length
+    const notice = {kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null as number | null, dueBy: null as string | null}
+    compiled.forEach((c, i) => {
+      const r = results[i]!
+      if (!r.ok) return c.p.reject(restore(r.error))
+      this.settle(c.p.cs)
+      for (const k of c.notice.kinds) notice.kinds.add(k)
+      notice.settings.push(...c.notice.settings)
+      if (r.seq !== null) notice.eventSeq = r.seq
+      if (c.notice.dueBy && (notice.dueBy === null || c.notice.dueBy < notice.dueBy)) notice.dueBy = c.notice.dueBy
+      c.p.resolve()
     })
-    // a change set that failed its savepoint left nothing behind; the notice may over-report, never under-report
-    if (this.walFd !== undefined) this.unsynced.push({batch: landed, notice})
-    else this.settle(landed, notice)
-    this.sync()
+    this.checkpointer?.nudge()
+    if (compiled.some((_, i) => results[i]!.ok)) for (const l of this.listeners) l(notice)
+    this.writing = false
+    await this.flush()
   }
 
-  private settle(batch: Pending[], notice: ChangeNotice): void {
-    for (const p of batch) {
-      for (const j of p.cs.completeJobs ?? []) this.jobClaims.delete(j.id)
-      p.resolve()
+  /** What a commit changes in this process once it is durable: claims that ended. */
+  private settle(cs: ChangeSet): void {
+    for (const j of cs.completeJobs ?? []) this.jobClaims.delete(j.id)
+    for (const put of cs.puts ?? []) if (put.kind === 'delivery') this.deliveryClaims.delete(put.obj.id)
+  }
+
+  /** The in-memory database's writer: the same statements, in this thread. */
+  private writeHere(batch: Op[][]): ChangeResult[] {
+    const results: ChangeResult[] = []
+    this.db.exec('BEGIN IMMEDIATE')
+    for (const ops of batch) {
+      this.db.exec('SAVEPOINT cs')
+      try {
+        let seq: number | null = null
+        for (const op of ops) {
+          if (op.pack) for (const i of op.pack) op.params[i] = pack(op.params[i] as string)
+          const r = this.stmt(op.sql).run(op.params)
+          if (op.check === 'one' && r.changes !== 1) throw new VersionConflictError(op.kind as Kind, op.id!)
+          if (op.check === 'seq') seq = Number(r.lastInsertRowid)
+        }
+        this.db.exec('RELEASE cs')
+        results.push({ok: true, seq})
+      } catch (e) {
+        this.db.exec('ROLLBACK TO cs')
+        this.db.exec('RELEASE cs')
+        const err = e as VersionConflictError & {code?: string}
+        results.push({ok: false, error: {name: err.name, message: err.message, code: err.code, kind: err.kind, id: err.id}})
+      }
     }
-    if (batch.length > 0) for (const l of this.listeners) l(notice)
+    this.db.exec('COMMIT')
+    return results
   }
 
   /**
-   * One fdatasync of the WAL at a time; it covers every commit written before it started.
-   * Commits that arrive meanwhile are written as one transaction when it completes.
+   * A change set as statements with their parameters, and what it changes for the notice.
+   * Checks that need this process's state (job claims) happen here: a failing one rejects the
+   * change set before anything is written.
    */
-  private sync(): void {
-    if (this.syncing || this.walFd === undefined) return
-    if (this.unsynced.length === 0) {
-      for (const f of this.synced.splice(0)) f()
-      return
-    }
-    this.syncing = true
-    const waiting = this.unsynced
-    this.unsynced = []
-    fdatasync(this.walFd, (err) => {
-      this.syncing = false
-      for (const w of waiting) {
-        if (err) for (const p of w.batch) p.reject(err)
-        else this.settle(w.batch, w.notice)
-      }
-      if (this.queue.length > 0 && !this.flushScheduled) this.flush()
-      else this.sync()
-    })
-  }
-
-  private apply(cs: ChangeSet, notice: {kinds: Set<Kind>; settings: string[]; eventSeq: number | null; dueBy: string | null}): void {
-    const due = (at: string | null | undefined) => {
-      if (at && (notice.dueBy === null || at < notice.dueBy)) notice.dueBy = at
-    }
+  private compile(cs: ChangeSet): {ops: Op[]; notice: ChangeNotice} {
+    const ops: Op[] = []
+    const notice = {kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null, dueBy: null as string | null}
     for (const put of cs.puts ?? []) {
       const table = TABLE[put.kind]
       const types = KINDS[put.kind] as Record<string, FieldType>
@@ -441,71 +449,59 @@ export class SqliteStore implements Store {
       const {[INTERNAL]: internal, ...pub} = obj
       const data = dataJson(put.kind, pub)
       const internalJson = internal === undefined ? null : JSON.stringify(internal)
+      // internal kinds are small and summed over: they stay plain
+      const packed = INTERNAL_KINDS.has(put.kind) ? undefined : internalJson === null ? [0] : [0, 1]
       if (put.expectVersion === undefined) {
-        this.stmt(
-          `INSERT INTO ${table} (id, created_at, version, data, internal${cols.map((c) => `, ${c}`).join('')}) VALUES (?, ?, 1, ?, ?${cols.map(() => ', ?').join('')})`,
-        ).run(put.obj.id, put.obj.created_at, data, internalJson, ...colVals)
+        ops.push({sql: `INSERT INTO ${table} (data, internal, id, created_at, version${cols.map((c) => `, ${c}`).join('')}) VALUES (?, ?, ?, ?, 1${cols.map(() => ', ?').join('')})`, params: [data, internalJson, put.obj.id, put.obj.created_at, ...colVals], pack: packed})
       } else {
-        const r = this.stmt(`UPDATE ${table} SET data = ?, internal = ?, version = version + 1${cols.map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ?`).run(
-          data,
-          internalJson,
-          ...colVals,
-          put.obj.id,
-          put.expectVersion,
-        )
-        if (r.changes !== 1) throw new VersionConflictError(put.kind, put.obj.id)
+        ops.push({
+          sql: `UPDATE ${table} SET data = ?, internal = ?, version = version + 1${cols.map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ?`,
+          params: [data, internalJson, ...colVals, put.obj.id, put.expectVersion],
+          check: 'one',
+          kind: put.kind,
+          id: put.obj.id,
+          pack: packed,
+        })
       }
       notice.kinds.add(put.kind)
-      if (put.kind === 'delivery') this.deliveryClaims.delete(put.obj.id)
     }
     for (const d of cs.deletes ?? []) {
-      this.stmt(`DELETE FROM ${TABLE[d.kind]} WHERE id = ?`).run(d.id)
+      ops.push({sql: `DELETE FROM ${TABLE[d.kind]} WHERE id = ?`, params: [d.id]})
       notice.kinds.add(d.kind)
     }
-    for (const e of cs.events ?? []) {
-      const r = this.stmt('INSERT INTO events (id, type, created_at, json) VALUES (?, ?, ?, ?)').run(e.id, e.type, e.created_at, e.json)
-      notice.eventSeq = Number(r.lastInsertRowid)
-    }
+    for (const e of cs.events ?? []) ops.push({sql: 'INSERT INTO events (json, id, type, created_at) VALUES (?, ?, ?, ?)', params: [e.json, e.id, e.type, e.created_at], check: 'seq', pack: [0]})
     for (const j of cs.completeJobs ?? []) {
-      const mine = this.jobClaims.get(j.id)
-      if (!mine || mine.claim !== j.claim) throw new VersionConflictError('job', j.id)
-      this.stmt('DELETE FROM jobs WHERE id = ?').run(j.id)
+      if (this.jobClaims.get(j.id)?.claim !== j.claim) throw new VersionConflictError('job', j.id)
+      ops.push({sql: 'DELETE FROM jobs WHERE id = ?', params: [j.id], check: 'one', kind: 'job', id: j.id})
     }
-    for (const j of cs.removeJobs ?? []) this.stmt('DELETE FROM jobs WHERE kind = ? AND ref = ?').run(j.kind, j.ref)
+    for (const j of cs.removeJobs ?? []) ops.push({sql: 'DELETE FROM jobs WHERE kind = ? AND ref = ?', params: [j.kind, j.ref]})
     for (const j of cs.addJobs ?? []) {
-      this.stmt('INSERT INTO jobs (id, kind, ref, due_at, data) VALUES (?, ?, ?, ?, ?)').run(j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null)
-      due(j.due_at)
+      ops.push({sql: 'INSERT INTO jobs (id, kind, ref, due_at, data) VALUES (?, ?, ?, ?, ?)', params: [j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null]})
+      if (notice.dueBy === null || j.due_at < notice.dueBy) notice.dueBy = j.due_at
     }
     if (cs.idempotency) {
       const r = cs.idempotency
       // a body that is an event's data.object (a created payment) is kept as a reference to the event
       const ref = r.body_of_event !== undefined && cs.events?.some((e) => e.id === r.body_of_event && dataObjectOf(e.json) === r.body) ? r.body_of_event : null
-      this.stmt('INSERT OR REPLACE INTO idempotency_keys (scope, key, request_hash, status, body, body_event, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
-        r.scope,
-        r.key,
-        r.request_hash,
-        r.status,
-        ref ? '' : r.body,
-        ref,
-        r.created_at,
-        r.expires_at,
-      )
+      ops.push({
+        sql: 'INSERT OR REPLACE INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        params: [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at],
+        pack: ref ? undefined : [0],
+      })
     }
-    for (const s of cs.stats ?? []) {
-      this.stmt(
-        'INSERT INTO provider_stats (provider, day, approved, total) VALUES (?, ?, ?, ?) ON CONFLICT (provider, day) DO UPDATE SET approved = approved + excluded.approved, total = total + excluded.total',
-      ).run(s.provider, s.day, s.approved, s.total)
-    }
+    for (const st of cs.stats ?? [])
+      ops.push({sql: 'INSERT INTO provider_stats (provider, day, approved, total) VALUES (?, ?, ?, ?) ON CONFLICT (provider, day) DO UPDATE SET approved = approved + excluded.approved, total = total + excluded.total', params: [st.provider, st.day, st.approved, st.total]})
     for (const [k, v] of Object.entries(cs.settings ?? {})) {
-      this.stmt('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(k, v)
+      ops.push({sql: 'INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)', params: [k, v]})
       notice.settings.push(k)
     }
+    return {ops, notice}
   }
 
   // ---------------------------------------------------------------- events
 
   async getEvent(id: string): Promise<LoggedEvent | undefined> {
-    return this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE id = ?').get(id) as LoggedEvent | undefined
+    return logged(this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE id = ?').get(id) as StoredRow | undefined)
   }
 
   async listEvents(q: EventQuery): Promise<ListPage<LoggedEvent>> {
@@ -533,12 +529,12 @@ export class SqliteStore implements Store {
     }
     // the page is chosen on the (type, seq) and created_at indexes; the bytes are read by seq
     const page = this.page<{seq: number}>('events', q, whereFn, 'seq')
-    const byId = this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq = ?')
-    return {...page, data: page.data.map((r) => byId.get(r.seq) as LoggedEvent)}
+    const bySeq = this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq = ?')
+    return {...page, data: page.data.map((r) => logged(bySeq.get(r.seq) as StoredRow))}
   }
 
   async eventsAfter(afterSeq: number, limit: number): Promise<LoggedEvent[]> {
-    return this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq > ? ORDER BY seq ASC LIMIT ?').all(afterSeq, limit) as LoggedEvent[]
+    return (this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq > ? ORDER BY seq ASC LIMIT ?').all(afterSeq, limit) as StoredRow[]).map((r) => logged(r))
   }
 
   async purgeEvents(before: string): Promise<number> {
@@ -672,13 +668,10 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.closed) return
-    // let queued commits land first
-    while (this.queue.length) this.flush()
     this.closed = true
-    if (this.walFd !== undefined) {
-      if (this.syncing || this.unsynced.length) await new Promise<void>((resolve) => this.synced.push(resolve))
-      closeSync(this.walFd)
-    }
+    // let staged commits land first
+    if (this.queue.length || this.writing || this.flushScheduled) await new Promise<void>((resolve) => this.idle.push(resolve))
+    await this.writer?.close()
     await this.checkpointer?.close()
     this.db.close()
   }

@@ -1,0 +1,148 @@
+// The SQLite writer: one connection that writes, on a worker thread, so the event loop never
+// waits for SQLite's B-tree work or the disk. It receives batches of change sets already
+// compiled into statements with their parameters (strings and numbers: cheap to pass between
+// threads), writes each batch in one transaction with a savepoint per change set (a failing
+// change set rolls back alone), and commits with synchronous=FULL for 'full' durability: the
+// fsync blocks this thread only. It answers per change set: written, or why not.
+import {createRequire} from 'node:module'
+import {Worker} from 'node:worker_threads'
+import {CURRENT, DEFLATE_OPTIONS, DICTIONARIES, PACK_MIN} from './codec.js'
+
+/** One statement: SQL, parameters, and what its result must be. */
+export interface Op {
+  sql: string
+  params: unknown[]
+  /** 'one': it must change exactly one row, else the change set fails with a version conflict on (kind, id); 'seq': report its rowid (an event's seq) */
+  check?: 'one' | 'seq'
+  kind?: string
+  id?: string
+  /** parameters (JSON text) to store packed (codec.ts), by index */
+  pack?: number[]
+}
+
+export type ChangeResult = {ok: true; seq: number | null} | {ok: false; error: {name: string; message: string; code?: string; kind?: string; id?: string}}
+
+// CommonJS source: the worker needs nothing but better-sqlite3 and runs without the build's ESM.
+const SOURCE = `
+const {parentPort, workerData} = require('node:worker_threads')
+const {deflateRawSync} = require('node:zlib')
+const Database = require(workerData.module)
+// codec.ts's pack, with its constants
+const packOptions = {...workerData.codec.options, dictionary: Buffer.from(workerData.codec.dictionary)}
+const pack = (value) => {
+  if (typeof value !== 'string' || value.length < workerData.codec.min) return value
+  const z = deflateRawSync(value, packOptions)
+  const out = Buffer.allocUnsafe(z.length + 1)
+  out[0] = workerData.codec.version
+  z.copy(out, 1)
+  return out
+}
+const db = new Database(workerData.path, {fileMustExist: true})
+db.pragma('journal_mode = WAL')
+db.pragma('synchronous = ' + (workerData.durability === 'normal' ? 'NORMAL' : 'FULL'))
+db.pragma('busy_timeout = 5000')
+db.pragma('foreign_keys = ON')
+// checkpoints: this connection's automatic one, less often; the store's checkpointer copies pages meanwhile
+db.pragma('wal_autocheckpoint = 10000')
+const stmts = new Map()
+const stmt = (sql) => {
+  let s = stmts.get(sql)
+  if (!s) stmts.set(sql, (s = db.prepare(sql)))
+  return s
+}
+const begin = db.prepare('BEGIN IMMEDIATE')
+const savepoint = db.prepare('SAVEPOINT cs')
+const release = db.prepare('RELEASE cs')
+const rollbackTo = db.prepare('ROLLBACK TO cs')
+const commit = db.prepare('COMMIT')
+const rollback = db.prepare('ROLLBACK')
+class Conflict extends Error {
+  constructor(kind, id) {
+    super(kind + ' ' + id + ' was changed concurrently')
+    this.name = 'VersionConflictError'
+    this.kind = kind
+    this.id = id
+  }
+}
+parentPort.on('message', (m) => {
+  if (m === 'close') {
+    db.close()
+    parentPort.close()
+    return
+  }
+  const results = []
+  try {
+    begin.run()
+    for (const ops of m.batch) {
+      savepoint.run()
+      try {
+        let seq = null
+        for (const op of ops) {
+          if (op.pack) for (const i of op.pack) op.params[i] = pack(op.params[i])
+          const r = stmt(op.sql).run(op.params)
+          if (op.check === 'one' && r.changes !== 1) throw new Conflict(op.kind, op.id)
+          if (op.check === 'seq') seq = Number(r.lastInsertRowid)
+        }
+        release.run()
+        results.push({ok: true, seq})
+      } catch (e) {
+        rollbackTo.run()
+        release.run()
+        results.push({ok: false, error: {name: e.name, message: e.message, code: e.code, kind: e.kind, id: e.id}})
+      }
+    }
+    commit.run()
+  } catch (e) {
+    if (db.inTransaction) rollback.run()
+    const error = {name: e.name, message: e.message, code: e.code}
+    parentPort.postMessage({id: m.id, results: m.batch.map(() => ({ok: false, error}))})
+    return
+  }
+  parentPort.postMessage({id: m.id, results})
+})
+`
+
+/** The writer thread of one database file. */
+export class Writer {
+  private readonly worker: Worker
+  private next = 0
+  private readonly waiting = new Map<number, (r: ChangeResult[]) => void>()
+  private failed: Error | undefined
+
+  constructor(path: string, durability: 'full' | 'normal') {
+    const module = createRequire(import.meta.url).resolve('better-sqlite3')
+    const codec = {version: CURRENT, min: PACK_MIN, options: DEFLATE_OPTIONS, dictionary: new Uint8Array(DICTIONARIES[CURRENT]!)}
+    this.worker = new Worker(SOURCE, {eval: true, workerData: {path, durability, module, codec}})
+    this.worker.on('message', (m: {id: number; results: ChangeResult[]}) => {
+      const done = this.waiting.get(m.id)
+      this.waiting.delete(m.id)
+      done?.(m.results)
+    })
+    this.worker.on('error', (e) => this.fail(e))
+    this.worker.on('exit', (code) => code !== 0 && this.fail(new Error(`the SQLite writer thread exited with code ${code}`)))
+  }
+
+  private fail(e: Error): void {
+    this.failed = e
+    for (const [id, done] of this.waiting) {
+      this.waiting.delete(id)
+      done([{ok: false, error: {name: 'Error', message: `SQLite writer: ${e.message}`}}])
+    }
+  }
+
+  /** Writes a batch of change sets (each a list of statements) in one durable transaction. */
+  write(batch: Op[][]): Promise<ChangeResult[]> {
+    if (this.failed) return Promise.resolve(batch.map(() => ({ok: false, error: {name: 'Error', message: `SQLite writer: ${this.failed!.message}`}})))
+    const id = this.next++
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve)
+      this.worker.postMessage({id, batch})
+    })
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()))
+    this.worker.postMessage('close')
+    await exited
+  }
+}
