@@ -76,3 +76,34 @@ describe('one long clock advance', () => {
   })
 })
 
+
+describe('after a clock advance that purges every event', () => {
+  it('the live stream still delivers new events (found by the property test: event seqs were reused after the purge)', async () => {
+    const {request} = await import('undici')
+    const ac = new AbortController()
+    const res = await request(`${t.engine.baseUrl}/events/stream`, {headers: {authorization: `Bearer ${t.key}`, accept: 'text/event-stream'}, dispatcher: t.agent, signal: ac.signal})
+    expect(res.statusCode).toBe(200)
+    let buf = ''
+    const pump = (async () => {
+      try {
+        for await (const chunk of res.body) buf += chunk.toString('utf8')
+      } catch {
+        /* aborted */
+      }
+    })()
+    const seen = async (id: string) => {
+      const end = Date.now() + 10_000
+      while (!buf.includes(id) && Date.now() < end) await new Promise((r) => setTimeout(r, 20))
+      return buf.includes(id)
+    }
+    const before = await createPayment(t, cardPayment({reference: 'before-the-purge'}))
+    expect(await seen(before.id)).toBe(true)
+    // 40 days without events: housekeeping purges every event older than 30 days
+    await t.advance(40 * DAY)
+    expect((await t.api('GET', '/events?limit=100')).body.data).toEqual([])
+    const after = await createPayment(t, cardPayment({reference: 'after-the-purge'}))
+    expect(await seen(after.id)).toBe(true)
+    ac.abort()
+    await pump
+  })
+})

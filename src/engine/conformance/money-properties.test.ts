@@ -539,6 +539,21 @@ describe('regressions found by the property test', () => {
     )
   })
 
+  it('after 40 days without events every event was purged and the next one reused an old seq, so readers resuming by seq never saw it (fixed: seqs are never reused)', async () => {
+    await runSequence(
+      [
+        {op: 'create', kind: 'card', amount: 1000, confirm: true},
+        {op: 'advance', seconds: 8 * DAY},
+        {op: 'advance', seconds: 8 * DAY},
+        {op: 'advance', seconds: 8 * DAY},
+        {op: 'advance', seconds: 8 * DAY},
+        {op: 'advance', seconds: 8 * DAY},
+        {op: 'create', kind: 'card', amount: 2000, confirm: true},
+      ],
+      true,
+    )
+  })
+
   it('a settlement run scheduled by a job ran after later-due jobs of the same advance (fixed: due order)', async () => {
     await runSequence(
       [
