@@ -19,7 +19,7 @@ import {bootEngine, type TestEngine} from '../test-support/harness.js'
 const RUNS = Number(process.env.GW_PROPERTY_RUNS ?? 300)
 /** GW_PROPERTY_STATS=1 prints how often each operation got each answer (to tune the generators) */
 const STATS = process.env.GW_PROPERTY_STATS ? new Map<string, number>() : undefined
-const RUNS_PER_ENGINE = 20
+const RUNS_PER_ENGINE = 10
 const DAY = 86_400
 const RETURN_URL = 'https://shop.example/return'
 
