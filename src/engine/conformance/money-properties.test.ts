@@ -16,7 +16,7 @@ import type {RefundRecord} from '../domain/refund.js'
 import {settlementRunOf} from '../domain/settlement.js'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 
-const RUNS = Number(process.env.GW_PROPERTY_RUNS ?? 300)
+const RUNS = Number(process.env.GW_PROPERTY_RUNS ?? 250)
 /** GW_PROPERTY_STATS=1 prints how often each operation got each answer (to tune the generators) */
 const STATS = process.env.GW_PROPERTY_STATS ? new Map<string, number>() : undefined
 const RUNS_PER_ENGINE = 10
