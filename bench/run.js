@@ -7,6 +7,7 @@ import {Agent, request} from 'undici'
 import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, merge, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
 import {extractTemplate, seed} from './seed.js'
 import {printStartup, startupBench} from './startup.js'
+import {listenBench, printListen} from './listen.js'
 import {measureStorage, runSoak} from './soak.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
@@ -17,7 +18,7 @@ const CONNECTIONS = env('BENCH_CONNECTIONS', 32)
 const RATE = env('BENCH_RATE', 1000)
 const SMALL = env('BENCH_SEED_SMALL', 10_000)
 const LARGE = env('BENCH_SEED_LARGE', 1_000_000)
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,soak,storage').split(','))
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,soak,storage,listen,startup').split(','))
 const SOAK_MS = env('BENCH_SOAK_MS', 180_000)
 /** closed-loop windows alternate between the compared targets, so drifting machine load hits both alike */
 const ROUNDS = Math.max(1, env('BENCH_ROUNDS', 2))
@@ -177,8 +178,14 @@ async function main() {
   }
   for (const s of sink) log(`warning: ${s}`)
 
+  if (ONLY.has('listen')) {
+    results.listen = await listenBench()
+    printListen(results.listen)
+    log()
+  }
+
   let startup
-  if (process.env.BENCH_SKIP_STARTUP !== '1') {
+  if (process.env.BENCH_SKIP_STARTUP !== '1' && ONLY.has('startup')) {
     startup = await startupBench()
     printStartup(startup)
     log()
@@ -191,6 +198,8 @@ async function main() {
   if (results.open) log(`  p99 at ${f0(RATE)} req/s open loop: ${f2(results.open.p99)} ms (target <= 15 ms: ${verdict(results.open.p99 <= 15)})`)
   if (results.scale !== undefined)
     log(`  create rate: ${f0(results.small.rps)} req/s with ${f0(SMALL)} stored, ${f0(results.large.rps)} req/s with ${f0(LARGE)} stored = ${f2(results.scale)} (target >= 0.85: ${verdict(results.scale >= 0.85)})`)
+  if (results.listen)
+    log(`  gw listen: backlog ${f0(results.listen.backlog.rate)} events/s (target >= 2,000), burst lag p50 ${f0(results.listen.burst.p50)} ms / p99 ${f0(results.listen.burst.p99)} ms (target p99 <= 100 ms)`)
   if (startup)
     log(`  start-up: gw --version ${f2(startup.gwVersionMs / startup.bareMs)}x a bare oclif CLI (target <= 1.15x), gw payments get ${f2(startup.getMs / startup.bareMs)}x (target <= 1.5x)`)
   log(`  bench took ${f0((performance.now() - began) / 1000)} s`)

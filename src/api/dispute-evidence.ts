@@ -57,3 +57,13 @@ export const KEY_HINTS: Readonly<Record<RecognizedKey, string>> = {
   refund_policy: 'the refund policy the customer accepted',
   service_date: 'the date the service was provided',
 }
+
+/** Evidence files are HTTPS URLs the service can fetch (spec §4 Submit evidence). */
+export function isHttpsUrl(text: string): boolean {
+  try {
+    const u = new URL(text.trim())
+    return u.protocol === 'https:' && Boolean(u.hostname)
+  } catch {
+    return false
+  }
+}

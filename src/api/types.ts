@@ -232,6 +232,8 @@ export interface TestClock {
   object: 'test_clock'
   now: string
   offset_seconds: number
+  /** POST /test_helpers/clock/advance only: what the advance set off: events by type, plus payout.created and payout.paid (docs/api.md) */
+  fired?: Record<string, number>
 }
 
 /** decisions.md: GET /balance */
@@ -354,4 +356,49 @@ export interface Deleted<O extends string> {
   id: string
   object: O
   deleted: boolean
+}
+
+/** Why a provider was not a candidate (docs/api.md "Routing explanations"). */
+export type RoutingExclusion = 'currency_not_processed' | 'method_not_supported' | 'provider_disabled' | 'already_tried'
+
+/**
+ * A routing decision explained: the router's own account of one routing pass, recorded when a
+ * payment is routed (GET /payments/{id}/routing) or computed as a dry run (GET /routing/simulate).
+ */
+export interface RoutingDecision {
+  object: 'routing_decision'
+  decided_at: string
+  input: {amount: number; currency: string; payment_method: string; card_brand: string | null; country: string | null; merchant: string | null}
+  /** every provider, in catalog order: eligible, or excluded and why */
+  providers: {provider: string; status: ProviderStatus; eligible: boolean; excluded: RoutingExclusion | null}[]
+  /** the routing rule that matched (as it was then), or null: smart routing alone decided */
+  rule: {id: string; priority: number; action: 'prefer' | 'split' | 'block'; merchant: string | null; providers: {provider: string; weight?: number}[]} | null
+  strategy: 'smart_routing' | 'rule_prefer' | 'rule_split' | 'rule_block'
+  /** score = sum of weight x component (each in [0, 1]); degraded providers' scores halved */
+  weights: {cost: number; auth_rate: number; currency: number; method: number}
+  /** eligible providers in smart-routing order: active before degraded, then higher score, then provider id */
+  scores: {
+    provider: string
+    score: number
+    degraded: boolean
+    /** fee for this amount in minor units, and the cost component (cheapest fee / this fee) */
+    cost: {fee: number; component: number}
+    /** the 7-day authorization rate (null: no data, the neutral prior is used) and the value used */
+    auth_rate: {rate_7d: number | null; used: number}
+    currency: {local: boolean; component: number}
+    method: {partner: boolean; component: number}
+  }[]
+  tie_break: string
+  /** the provider a split rule drew, or null */
+  split_pick: string | null
+  /** providers in the order they would be tried (empty: no provider, or blocked by the rule) */
+  order: string[]
+}
+
+/** GET /payments/{id}/routing: each routing pass of a payment and each provider attempt. */
+export interface PaymentRouting {
+  object: 'payment_routing'
+  payment: string
+  decisions: RoutingDecision[]
+  attempts: (ProviderAttempt & {decline_class: 'soft' | 'final' | null})[]
 }

@@ -1,6 +1,6 @@
 // Flags for the admin commands (merchants, routing rules).
 import {Flags} from '@oclif/core'
-import {UsageError} from './exit-codes.js'
+import {UsageError} from '../errors.js'
 
 export const countryFlag = Flags.custom<string>({
   description: 'Two-letter ISO 3166 country code, e.g. NL.',

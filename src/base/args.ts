@@ -1,7 +1,7 @@
 // Id arguments. Kept apart from flags.ts (and its catalogs) so that a command taking only an id,
 // like `gw payments get`, loads nothing else at start.
 import {Args} from '@oclif/core'
-import {UsageError} from './exit-codes.js'
+import {UsageError} from '../errors.js'
 
 /** An id argument that must carry the resource's prefix. */
 export function idArg(prefix: string, noun: string, hint?: string) {

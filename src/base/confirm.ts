@@ -1,6 +1,6 @@
 // Typed yes/no confirmation for destructive commands (delete): asked on a terminal unless
 // --yes; without a terminal to ask on, --yes is required.
-import {AbortedError} from './exit-codes.js'
+import {AbortedError} from '../errors.js'
 
 export interface ConfirmSeam {
   yes: boolean

@@ -8,34 +8,16 @@ import {ApiError} from '../client/errors.js'
 import type {GwClient} from '../client/index.js'
 import type {EvidenceParams} from '../client/params.js'
 import {keyMode} from '../config/redact.js'
-import {GwError, UsageError} from './exit-codes.js'
+import {GwError, UsageError} from '../errors.js'
+import type {Context} from './context.js'
 
 export {DISPUTE_REASONS} from '../api/dispute-evidence.js'
 export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['needs_response', 'under_review', 'won', 'lost', 'accepted']
 export const DISPUTE_STAGES: readonly DisputeStage[] = ['chargeback', 'pre_arbitration', 'arbitration']
 
-export {RECOGNIZED_KEYS, KEY_HINTS, EVIDENCE_BY_REASON, type RecognizedKey} from '../api/dispute-evidence.js'
-import {RECOGNIZED_KEYS, KEY_HINTS, EVIDENCE_BY_REASON, type RecognizedKey} from '../api/dispute-evidence.js'
-
-export interface Coverage {
-  /** the keys that suit the reason, each with whether the evidence fills it */
-  checklist: {key: RecognizedKey; covered: boolean; hint: string}[]
-  /** submitted keys outside the suited ones (other recognized keys and free-text keys) */
-  extra: string[]
-  missing: RecognizedKey[]
-}
-
-/** How fields cover a reason: a checklist of the suited keys, and the other keys given. */
-export function evidenceCoverage(reason: DisputeReason, fields: Record<string, string> | undefined | null): Coverage {
-  const f = fields ?? {}
-  const suited = EVIDENCE_BY_REASON[reason]?.keys ?? RECOGNIZED_KEYS
-  const checklist = suited.map((key) => ({key, covered: typeof f[key] === 'string' && f[key].trim() !== '', hint: KEY_HINTS[key]}))
-  return {
-    checklist,
-    extra: Object.keys(f).filter((k) => !(suited as readonly string[]).includes(k)),
-    missing: checklist.filter((c) => !c.covered).map((c) => c.key),
-  }
-}
+export {RECOGNIZED_KEYS, KEY_HINTS, EVIDENCE_BY_REASON, isHttpsUrl, type RecognizedKey} from '../api/dispute-evidence.js'
+import {isHttpsUrl} from '../api/dispute-evidence.js'
+export {evidenceCoverage, shortDuration, timeLeft, byDeadline, type Coverage} from '../output/disputes.js'
 
 // ----- time -----
 
@@ -51,35 +33,6 @@ export async function engineNow(client: GwClient, apiKey: string | undefined): P
     if (error instanceof ApiError && error.status < 500 && error.status !== 401 && error.status !== 429) return new Date()
     throw error
   }
-}
-
-/** 187200 -> "2d 4h", 5400 -> "1h 30m", 300 -> "5m", 20 -> "<1m": the two largest units. */
-export function shortDuration(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds))
-  if (s < 60) return '<1m'
-  const d = Math.floor(s / 86_400)
-  const h = Math.floor((s % 86_400) / 3600)
-  const m = Math.floor((s % 3600) / 60)
-  if (d > 0) return h ? `${d}d ${h}h` : `${d}d`
-  if (h > 0) return m ? `${h}h ${m}m` : `${h}h`
-  return `${m}m`
-}
-
-/** What is left to answer a dispute: "2d 4h left", "overdue 3h", or "none (…)" once it cannot be answered. */
-export function timeLeft(dp: Pick<Dispute, 'status' | 'evidence_due_by'>, now: Date): string {
-  if (dp.status === 'under_review') return 'none (under review)'
-  if (dp.status !== 'needs_response') return `none (${dp.status})`
-  if (!dp.evidence_due_by) return 'none'
-  const left = (Date.parse(dp.evidence_due_by) - now.getTime()) / 1000
-  return left > 0 ? `${shortDuration(left)} left` : `overdue ${shortDuration(-left)}`
-}
-
-/** Deadline order: open deadlines first, soonest first; then the rest, newest first. */
-export function byDeadline(a: Dispute, b: Dispute): number {
-  const da = a.evidence_due_by ? Date.parse(a.evidence_due_by) : Number.POSITIVE_INFINITY
-  const db = b.evidence_due_by ? Date.parse(b.evidence_due_by) : Number.POSITIVE_INFINITY
-  if (da !== db) return da - db
-  return a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0
 }
 
 // ----- not actionable, in words -----
@@ -124,26 +77,10 @@ export function disputeHint(dp: Dispute): string | undefined {
 /** An HTTPS URL, or a UsageError that says why not. */
 export function checkHttpsUrl(text: string, flag = '--file'): string {
   const t = text.trim()
-  let u: URL | undefined
-  try {
-    u = new URL(t)
-  } catch {
-    u = undefined
-  }
-  if (!u || u.protocol !== 'https:' || !u.hostname) {
+  if (!isHttpsUrl(t)) {
     throw new UsageError(`${flag} "${text}" is not an HTTPS URL.`, `Evidence files are HTTPS URLs the service can fetch, e.g. ${flag} https://shop.example/receipt-1234.pdf`)
   }
   return t
-}
-
-/** Whether a string is an HTTPS URL (the form's check). */
-export function isHttpsUrl(text: string): boolean {
-  try {
-    checkHttpsUrl(text)
-    return true
-  } catch {
-    return false
-  }
 }
 
 /** `--field key=value` (repeatable) -> {key: value}; the value may contain "=". */
@@ -226,5 +163,39 @@ export class NotActionableError extends GwError {
   constructor(message: string, hint?: string) {
     super(message, {hint})
     this.name = 'NotActionableError'
+  }
+}
+
+// ----- what the disputes commands share (was a base class of their own)
+
+/** "Now" for deadlines: the engine clock in test mode, real time otherwise. */
+export async function disputeNow(ctx: Context, client: GwClient): Promise<Date> {
+  return engineNow(client, (await ctx.apiKey()).value)
+}
+
+/**
+ * Runs a POST on a dispute; when the API answers dispute_not_actionable, looks the dispute up
+ * and attaches why in words (already submitted at this stage, or resolved) to the error, which
+ * the error renderer prints under the API's own lines.
+ */
+export async function explained<R>(
+  client: GwClient,
+  id: string,
+  fn: () => Promise<R>,
+  explain: (dp: Dispute) => string | undefined = notActionableReason,
+): Promise<R> {
+  try {
+    return await fn()
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'dispute_not_actionable') {
+      let dp: Dispute | undefined
+      try {
+        dp = await client.disputes.get(id)
+      } catch {
+        dp = undefined
+      }
+      error.explanation = (dp && explain(dp)) ?? 'Only a dispute in needs_response can be answered or accepted: it was already answered at this stage, or it is resolved.'
+    }
+    throw error
   }
 }

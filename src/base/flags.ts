@@ -1,13 +1,29 @@
 // Flags shared by several commands, with parsers that explain bad input.
 import {Flags} from '@oclif/core'
 import {PAYMENT_STATUSES} from '../api/types.js'
-import {isKnownCurrency} from '../output/money.js'
-import {closest, METHOD_CODES, PAYMENT_METHODS} from './catalog.js'
-import {UsageError} from './exit-codes.js'
+import {currencyExponent, isKnownCurrency} from '../output/money.js'
+import {METHOD_CODES, PAYMENT_METHODS} from '../api/catalog.js'
+import {closest} from '../suggest.js'
+import {UsageError} from '../errors.js'
 import {parseMinorUnits, parseTimestamp} from './parse.js'
 
+/** --currency as typed on the command line (or GW_CURRENCY), for hints that fit it. */
+function currencyOnCommandLine(argv: readonly string[] | undefined): string | undefined {
+  const args = argv ?? []
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!
+    if (a === '--currency') return args[i + 1]?.toUpperCase()
+    if (a.startsWith('--currency=')) return a.slice('--currency='.length).toUpperCase()
+  }
+  return process.env.GW_CURRENCY?.toUpperCase()
+}
+
 export const amountFlag = Flags.custom<number>({
-  parse: async (input, _ctx, opts) => parseMinorUnits(input, `--${opts.name}`),
+  parse: async (input, ctx, opts) => {
+    const currency = currencyOnCommandLine((ctx as {argv?: string[]} | undefined)?.argv)
+    const exponent = currency && /^[A-Z]{3}$/.test(currency) ? currencyExponent(currency) : 2
+    return parseMinorUnits(input, `--${opts.name}`, currency, exponent)
+  },
 })
 
 export const currencyFlag = Flags.custom<string>({

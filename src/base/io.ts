@@ -1,7 +1,7 @@
 // Terminal input: stdin, hidden prompts, typed confirmations, and opening a browser.
 import {spawn} from 'node:child_process'
 import {createInterface} from 'node:readline/promises'
-import {AbortedError, UsageError} from './exit-codes.js'
+import {AbortedError, UsageError} from '../errors.js'
 
 let stdinText: Promise<string> | undefined
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {ApiError, NetworkError} from '../client/errors.js'
-import {closest} from './catalog.js'
+import {closest} from '../suggest.js'
 import {ExitCode, exitCodeFor, UsageError} from './exit-codes.js'
 import {
   generateReference,

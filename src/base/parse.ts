@@ -1,6 +1,6 @@
 // Parsers for flag values. Each throws a UsageError that names the flag and shows the fix.
-import {randomBytes} from 'node:crypto'
-import {UsageError} from './exit-codes.js'
+import {createHash, randomBytes} from 'node:crypto'
+import {UsageError} from '../errors.js'
 
 /** `--metadata k=v` (repeatable) -> {k: v} */
 export function parseMetadata(values: string[] | undefined, flag = '--metadata'): Record<string, string> | undefined {
@@ -34,13 +34,55 @@ export function parseExpiry(text: string, flag = '--exp'): {exp_month: number; e
   return {exp_month: month, exp_year: year}
 }
 
-/** A card number with spaces or dashes -> digits only. */
+/** A card number with spaces or dashes -> digits only; it must pass the Luhn check. */
 export function parseCardNumber(text: string, flag = '--card'): string {
   const digits = text.replace(/[\s-]/g, '')
   if (!/^\d{12,19}$/.test(digits)) {
     throw new UsageError(`${flag} "${text}" is not a card number.`, `Give 12 to 19 digits, e.g. ${flag} 4242424242424242 (a test card).`)
   }
+  if (!luhn(digits)) {
+    throw new UsageError(`${flag} ${text} is not a valid card number: it fails the Luhn check (a typo?).`, `Test cards: ${flag} 4242424242424242 (succeeds), 4000000000003220 (3-D Secure), 378282246310005 (Amex).`)
+  }
   return digits
+}
+
+export function luhn(digits: string): boolean {
+  let sum = 0
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i])
+    if (i % 2 === 1) {
+      d *= 2
+      if (d > 9) d -= 9
+    }
+    sum += d
+  }
+  return sum % 10 === 0
+}
+
+/** American Express (34, 37) has a 4-digit security code; the other networks 3. */
+export const cvcLength = (number: string) => (/^3[47]/.test(number) ? 4 : 3)
+
+/** The default security code for a test card: one of the length its brand needs. */
+export const defaultCvc = (number: string) => (cvcLength(number) === 4 ? '1234' : '123')
+
+/** `--cvc`: digits of the length the card's brand needs. */
+export function parseCvc(text: string, number: string, flag = '--cvc'): string {
+  const t = text.trim()
+  const len = cvcLength(number)
+  if (!/^\d+$/.test(t) || t.length !== len) {
+    throw new UsageError(`${flag} must be ${len} digits for ${len === 4 ? 'an American Express' : 'this'} card, got "${text}".`, `e.g. ${flag} ${defaultCvc(number)} (or leave it out: the default suits the card).`)
+  }
+  return t
+}
+
+/** An expiry that is not in the past (the card's month still counts). */
+export function checkNotExpired(exp: {exp_month: number; exp_year: number}, text: string, flag = '--exp', now = new Date()): {exp_month: number; exp_year: number} {
+  const y = now.getUTCFullYear()
+  const m = now.getUTCMonth() + 1
+  if (exp.exp_year < y || (exp.exp_year === y && exp.exp_month < m)) {
+    throw new UsageError(`${flag} ${text} is in the past: the card has expired.`, `Use a future date, e.g. ${flag} 12/${String((y + 3) % 100).padStart(2, '0')} (or leave it out).`)
+  }
+  return exp
 }
 
 /** A test-mode default expiry: December, three years ahead. */
@@ -54,6 +96,17 @@ const UNITS: Record<string, number> = {
   h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600,
   d: 86_400, day: 86_400, days: 86_400,
   w: 604_800, week: 604_800, weeks: 604_800,
+}
+
+/**
+ * One rule for every duration (clock advance, --within, --timeout, --since): a number needs a
+ * unit, and a bare number is read as seconds, said on stderr so `gw clock advance 7` never
+ * silently means 7 seconds.
+ */
+export function bareSecondsNotice(text: string, flag: string): string | undefined {
+  const t = text.trim()
+  if (!/^\d+$/.test(t) || t === '0') return undefined
+  return `! ${flag} ${t} has no unit: read as ${t} second${t === '1' ? '' : 's'}. Write ${t}d for days, ${t}h for hours, ${t}m for minutes.`
 }
 
 /** Human durations -> seconds: "7d", "36h", "90m", "1d12h", "2 days", "1.5h", or plain seconds "3600". */
@@ -76,25 +129,57 @@ export function parseDuration(text: string, flag = 'duration'): number {
   return Math.round(total)
 }
 
+/** The card of --card, --exp and --cvc, checked before anything is sent; defaults suit the brand. */
+export function cardInput(card: string, exp: string | undefined, cvc: string | undefined, now = new Date()): {number: string; exp_month: number; exp_year: number; cvc: string} {
+  const number = parseCardNumber(card)
+  const expiry = exp ? checkNotExpired(parseExpiry(exp), exp, '--exp', now) : defaultExpiry(now)
+  return {number, ...expiry, cvc: cvc === undefined ? defaultCvc(number) : parseCvc(cvc, number)}
+}
+
+/** The reference of a payment created with --idempotency-key and no --reference: the same key, the same reference. */
+export function referenceForKey(key: string): string {
+  return `gw_key_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`
+}
+
 /** A merchant reference for a payment created without one. */
 export function generateReference(now = new Date()): string {
   const day = now.toISOString().slice(0, 10).replaceAll('-', '')
   return `gw_${day}_${randomBytes(5).toString('hex')}`
 }
 
-/** Minor units: a positive integer, with a pointer to --display-amount for decimals. */
-export function parseMinorUnits(text: string, flag = '--amount'): number {
+/** Most minor units one payment may carry (docs/api.md: eight digits, as card networks allow). */
+export const MAX_AMOUNT = 99_999_999
+
+/** An example amount in a currency for hints: "2000 = 20.00 EUR", "2000 = ¥2,000 JPY". */
+function amountExample(currency: string | undefined, exp: number): string {
+  const code = (currency ?? 'EUR').toUpperCase()
+  if (exp === 0) return `${code} has no minor unit: --amount 2000 is 2000 ${code}`
+  return `--amount counts minor units: 2000 = ${(2000 / 10 ** exp).toFixed(exp)} ${code}`
+}
+
+/**
+ * Minor units: a positive whole number up to MAX_AMOUNT, with a pointer to --display-amount for
+ * decimals. `currency` (when the command line has one) makes the example fit it (JPY has no minor unit).
+ */
+export function parseMinorUnits(text: string, flag = '--amount', currency?: string, exponent = 2): number {
   const t = text.trim()
+  if (/^-\d+(\.\d+)?$/.test(t) || /^0+$/.test(t)) {
+    throw new UsageError(`${flag} must be positive (more than zero), got "${text}".`, `${amountExample(currency, exponent)}.`)
+  }
   if (!/^\d+$/.test(t)) {
     throw new UsageError(
       `${flag} "${text}" is not a whole number of minor units.`,
       /^\d*\.\d+$/.test(t)
-        ? `${flag} counts minor units (2000 = 20.00 EUR). For a decimal amount use --display-amount ${t}.`
-        : `Example: ${flag} 2000 for 20.00 EUR.`,
+        ? exponent === 0
+          ? `${amountExample(currency, exponent)}; give a whole number, e.g. ${flag} ${Math.round(Number(t))}.`
+          : `${amountExample(currency, exponent)}. For a decimal amount use --display-amount ${t}.`
+        : `Example: ${flag} 2000 (${amountExample(currency, exponent)}).`,
     )
   }
   const n = Number(t)
-  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number, got "${text}".`)
+  if (!Number.isSafeInteger(n) || n > MAX_AMOUNT) {
+    throw new UsageError(`${flag} ${t} is too large: at most ${MAX_AMOUNT.toLocaleString('en-US')} minor units.`, `${amountExample(currency, exponent)}.`)
+  }
   return n
 }
 

@@ -3,15 +3,13 @@
 import type {Payment, PaymentStatus} from '../api/types.js'
 import {renderPayment} from '../output/detail.js'
 import {formatMoney} from '../output/money.js'
-import type {CommandContext} from './command.js'
-import {GwError} from './exit-codes.js'
-import {openUrl} from './io.js'
-import {parseDuration} from './parse.js'
+import type {Context} from './context.js'
+import {GwError} from '../errors.js'
 
 /** Statuses where --wait stops: final ones, and the two that wait for the merchant. */
 export const WAIT_DONE: ReadonlySet<PaymentStatus> = new Set(['succeeded', 'failed', 'canceled', 'requires_capture', 'requires_confirmation'])
 
-export function showPayment(ctx: CommandContext, payment: Payment): void {
+export function showPayment(ctx: Context, payment: Payment): void {
   if (ctx.json) return
   ctx.print(renderPayment(payment, ctx.color))
   const next = nextStepHint(payment)
@@ -44,11 +42,13 @@ export function nextStepHint(p: Payment): string | undefined {
 }
 
 export async function followPayment(
-  ctx: CommandContext,
+  ctx: Context,
   initial: Payment,
   opts: {open?: boolean; wait?: boolean; timeout?: string},
 ): Promise<Payment> {
   const url = initial.status === 'requires_action' ? initial.next_action?.url : undefined
+  // loaded only when following a payment: `gw payments get` stays lean
+  const [{openUrl}, {bareSecondsNotice, parseDuration}] = await Promise.all([import('./io.js'), import('./parse.js')])
   if (opts.open && url) {
     const opened = await openUrl(url)
     ctx.notice(opened ? `Opened ${url}` : `Could not open a browser; open this URL yourself: ${url}`)
@@ -59,6 +59,8 @@ export async function followPayment(
     showPayment(ctx, initial)
     return initial
   }
+  const bare = bareSecondsNotice(opts.timeout ?? '10m', '--timeout')
+  if (bare) ctx.notice(ctx.errColor.yellow(bare))
   const timeoutMs = parseDuration(opts.timeout ?? '10m', '--timeout') * 1000
   if (url && !opts.open) ctx.notice(`The customer must act: ${url}`)
   const client = await ctx.client()

@@ -1,6 +1,6 @@
 // Shared by `gw api get|post|delete`: raw requests against the base URL.
 import {Args, Flags} from '@oclif/core'
-import {UsageError} from './exit-codes.js'
+import {UsageError} from '../errors.js'
 
 export const pathArg = Args.string({
   description: 'Path relative to the base URL, e.g. /payments or /payments/pay_123 (a leading /v1 is accepted).',

@@ -17,6 +17,10 @@ export class ApiError extends Error {
   readonly retryAfter: number | undefined
   /** how many times the client retried before giving up */
   retries = 0
+  /** the command-line flag the offending `param` came from (set by the CLI); makes it a usage error */
+  flag?: string
+  /** a sentence the CLI adds under the API's own error lines (e.g. why a dispute is not actionable) */
+  explanation?: string
 
   constructor(init: {
     status: number

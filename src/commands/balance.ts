@@ -1,7 +1,6 @@
 import type {Balance} from '../api/types.js'
-import {GwCommand} from '../base/command.js'
 import {balanceColumns, balanceRows} from '../output/settlement.js'
-import {renderTable} from '../output/table.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
 
 export default class BalanceCommand extends GwCommand<typeof BalanceCommand> {
   static override summary = 'Show the balance: available and pending, per currency.'
@@ -13,11 +12,15 @@ export default class BalanceCommand extends GwCommand<typeof BalanceCommand> {
   ]
 
   async run(): Promise<Balance> {
-    const balance = await (await this.client()).balance.get()
-    if (!this.json) {
-      const rows = balanceRows(balance)
-      this.print(rows.length ? await renderTable(rows, balanceColumns, this.color) : 'No balance yet: nothing has been captured.')
-    }
-    return balance
+    return balance(this.ctx, this.flags, this.args)
   }
+}
+
+export async function balance(ctx: Context, flags: GwFlags<typeof BalanceCommand>, args: GwArgs<typeof BalanceCommand>): Promise<Balance> {
+  const balance = await (await ctx.client()).balance.get()
+  if (!ctx.json) {
+    const rows = balanceRows(balance)
+    ctx.print(rows.length ? await ctx.table(rows, balanceColumns) : 'No balance yet: nothing has been captured.')
+  }
+  return balance
 }

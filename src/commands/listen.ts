@@ -1,20 +1,25 @@
 import {Flags} from '@oclif/core'
-import {GwCommand, UsageError} from '../base/command.js'
 import {describeFailure, EventFeed, type FeedStatus} from '../events/feed.js'
 import {eventsFilterFlag, typeFilter} from '../events/flags.js'
 import {Forwarder, parseForwardTo, parseHeaders, type DeliveryResult} from '../events/forwarder.js'
 import {listenSecret, readCursor, writeCursor} from '../events/listen-state.js'
+import {endpointSecret} from '../base/webhook-secrets.js'
+import type {GwClient} from '../client/index.js'
+import {keepOptimizing} from '../client/runtime.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
+import {UsageError} from '../errors.js'
 
 export default class Listen extends GwCommand<typeof Listen> {
   static override summary = 'Forward events to a local server, signed like real webhooks.'
   static override description = `Streams events from the gateway and POSTs each event's exact JSON to --forward-to with a Service-Signature header made with this profile's listen secret (whsec_..., created once and kept in the profile; shown at start, or with --print-secret). Your server verifies it exactly as it would a real delivery.
-Failed forwards are retried with backoff; while your server is down the events are held and retried until it is back. The last forwarded event is kept per profile, so after a disconnect, a sleep or a restart, listen backfills what it missed (marked "backfilled") and no event is lost. Ctrl-C stops it.`
+Forwards run concurrently (--concurrency, default 32); failed ones are retried with backoff. While your server is down every event is held (each is listed), and they are all sent, oldest first, the moment it answers again. The last forwarded event is kept per profile, so after a disconnect, a sleep or a restart, listen backfills what it missed (marked "backfilled") and no event is lost. Ctrl-C stops it.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --forward-to localhost:3000/webhooks',
     {description: 'Only payment events, with an extra header', command: "<%= config.bin %> <%= command.id %> --forward-to localhost:3000/webhooks --events 'payment.*' --headers 'X-Env: dev'"},
     {description: 'A local HTTPS server with a self-signed certificate', command: '<%= config.bin %> <%= command.id %> --forward-to https://localhost:8443/hook --skip-verify'},
     {description: 'The secret for your server, without listening', command: 'export WHSEC=$(<%= config.bin %> <%= command.id %> --print-secret)'},
+    {description: "Forward to each configured endpoint's path, signed with its own secret", command: '<%= config.bin %> <%= command.id %> --forward-to localhost:3000 --load-from-webhooks-api'},
     {description: 'Delivery results as NDJSON', command: '<%= config.bin %> <%= command.id %> --forward-to localhost:3000/webhooks --json | jq -c "{event, status_code, latency_ms}"'},
   ]
 
@@ -25,125 +30,233 @@ Failed forwards are retried with backoff; while your server is down the events a
     'skip-verify': Flags.boolean({description: "Don't verify the certificate of an https:// --forward-to (a self-signed local server)."}),
     'print-secret': Flags.boolean({description: 'Print the listen signing secret and exit.'}),
     'from-now': Flags.boolean({description: 'Forget the saved position: skip events created while listen was not running.'}),
-  }
-
-  /** --json streams NDJSON delivery results; the summary at the end is not printed */
-  override logJson(json: unknown): void {
-    if (this.flags?.['print-secret']) super.logJson(json)
+    'load-from-webhooks-api': Flags.boolean({
+      description: "Forward to the paths of this profile's enabled webhook endpoints (at --forward-to's host), each with its own event types, signed with the secret gw kept when it created or rotated the endpoint.",
+    }),
+    concurrency: Flags.integer({description: 'Forwards in flight at once per target (default 32); ordering is not guaranteed anyway.', min: 1, max: 256}),
   }
 
   async run(): Promise<{secret: string} | {forwarded: number; failed: number}> {
-    const f = this.flags
-    const profile = this.settings().profile.value
-    const {secret, created} = listenSecret(this.configStore, profile)
-    if (f['print-secret']) {
-      if (!this.json) process.stdout.write(secret + '\n')
-      return {secret}
+    return listen(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function listen(ctx: Context, flags: GwFlags<typeof Listen>, args: GwArgs<typeof Listen>): Promise<{secret: string} | {forwarded: number; failed: number}> {
+  const f = flags
+  const profile = ctx.settings().profile.value
+  const {secret, created} = listenSecret(ctx.configStore, profile)
+  if (f['print-secret']) {
+    if (!ctx.json) ctx.io.stdout.write(secret + '\n')
+    return {secret}
+  }
+  if (!f['forward-to']) throw new UsageError('Missing --forward-to.', 'e.g. gw listen --forward-to localhost:3000/webhooks')
+  const url = parseForwardTo(f['forward-to'])
+  const headers = parseHeaders(f.headers)
+  const types = typeFilter(f.events)
+  // a long-running process: keep undici's parser optimizing (src/client/runtime.ts)
+  keepOptimizing()
+  const client = await ctx.client()
+  const c = ctx.color
+  const e = ctx.errColor
+  const say = (line: string) => ctx.notice(line)
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`
+
+  // where events go: one target, or (--load-from-webhooks-api) one per enabled endpoint, at
+  // --forward-to's origin plus the endpoint's path, signed with the endpoint's own secret
+  let targets: Target[] = [{url, secret, matches: () => true, label: url.toString()}]
+  if (f['load-from-webhooks-api']) targets = await endpointTargets(ctx, client, url, secret, say)
+
+  const ac = new AbortController()
+  const stop = () => ac.abort()
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  ctx.io.stdout.on('error', stop) // a closed pipe
+
+  const saved = f['from-now'] ? undefined : readCursor(profile)
+  // the cursor is kept on disk at most every 200 ms (and at the end): a crash may forward the
+  // last few events twice, never lose one (event.id deduplicates, spec §6 rule 5)
+  let pendingCursor: string | null | undefined
+  let cursorTimer: NodeJS.Timeout | undefined
+  const flushCursor = () => {
+    if (cursorTimer) clearTimeout(cursorTimer)
+    cursorTimer = undefined
+    if (pendingCursor === undefined) return
+    writeCursor(profile, {last_event_id: pendingCursor, base_url: client.baseUrl, updated_at: new Date().toISOString()})
+    pendingCursor = undefined
+  }
+  const saveCursor = (id: string | null) => {
+    pendingCursor = id
+    cursorTimer ??= setTimeout(flushCursor, 200)
+  }
+  // an event is finished when every target it went to is done with it; the cursor moves over
+  // the finished prefix only
+  const tracker = new CursorTracker((id) => saveCursor(id))
+  let forwarded = 0
+  let failed = 0
+  if (ctx.json) ctx.out.streamed = true
+
+  const show = (r: DeliveryResult) => {
+    if (ctx.json) return ctx.out.ndjson(r)
+    const time = new Date(r.at).toISOString().slice(11, 19)
+    const outcome = r.status_code !== null ? (r.ok ? c.green(`[${r.status_code}]`) : c.red(`[${r.status_code}]`)) : c.red(`[${r.error}]`)
+    const retry = r.ok ? '' : r.retry_in_ms !== null ? c.yellow(` retry ${r.attempt + 1} in ${(r.retry_in_ms / 1000).toFixed(r.retry_in_ms < 1000 ? 2 : 0)}s`) : c.red(' gave up')
+    const back = r.backfilled ? c.yellow(' (backfilled)') : ''
+    const why = r.error_message ? c.dim(` ${r.error_message}`) : ''
+    const where = f['load-from-webhooks-api'] ? c.dim(` → ${new URL(r.url).pathname}`) : ''
+    ctx.print(`${c.dim(time)}  ${r.type.padEnd(24)} ${r.event}  ${outcome} ${r.latency_ms}ms${why}${r.attempt > 1 ? c.dim(` attempt ${r.attempt}`) : ''}${retry}${back}${where}`)
+  }
+
+  const forwarders = targets.map(
+    (t) =>
+      new Forwarder({
+        url: t.url,
+        secret: t.secret,
+        headers,
+        skipVerify: f['skip-verify'],
+        signal: ac.signal,
+        concurrency: f.concurrency,
+        userAgent: `gw-listen/${ctx.version}`,
+        onResult: (r) => {
+          if (r.ok) forwarded++
+          else if (r.retry_in_ms === null) failed++
+          show(r)
+        },
+        onDone: (id) => tracker.done(id),
+        onDown: (reason, held) => say(e.red(`! ${t.url.host} is down (${reason}). Holding ${plural(held, 'event')}; each is listed below and sent the moment it answers.`)),
+        onHeld: (fe, held, r) => {
+          if (ctx.json) {
+            if (r) ctx.out.ndjson(r)
+            return
+          }
+          say(e.yellow(`  held ${fe.event.id} ${fe.event.type}${r ? ` (${r.error_message ?? r.error})` : ''}; ${plural(held, 'event')} held`))
+        },
+        onUp: (held) => say(e.green(`✓ ${t.url.host} is answering again; delivering ${plural(held, 'held event')} now, oldest first.`)),
+      }),
+  )
+
+  let ready = false
+  const onStatus = (st: FeedStatus) => {
+    switch (st.state) {
+      case 'live':
+        if (!ready) {
+          ready = true
+          const resume = st.backfilled ? ` Backfilled ${plural(st.backfilled, 'event')} missed since the last run.` : ''
+          const where = f['load-from-webhooks-api'] ? `${targets.length} ${targets.length === 1 ? 'endpoint' : 'endpoints'} at ${url.origin}` : e.bold(url.toString())
+          say(`${e.green('Ready.')} Forwarding ${types ? e.bold(types) : 'all'} events to ${where}${st.mode === 'poll' ? ' (polling)' : ''}.${resume} Ctrl-C to stop.`)
+        } else if (st.resumed) say(e.green(`✓ Reconnected${st.backfilled ? `; backfilled ${st.backfilled} missed ${st.backfilled === 1 ? 'event' : 'events'}` : ''}.`))
+        break
+      case 'disconnected':
+        say(e.yellow(`! Disconnected from ${new URL(client.baseUrl).host}: ${st.reason}. Reconnecting in ${(st.retryInMs / 1000).toFixed(1)}s (attempt ${st.attempt}).`))
+        break
+      case 'notice':
+        say(e.yellow(`! ${st.message}`))
+        break
+      default:
+        break
     }
-    if (!f['forward-to']) throw new UsageError('Missing --forward-to.', 'e.g. gw listen --forward-to localhost:3000/webhooks')
-    const url = parseForwardTo(f['forward-to'])
-    const headers = parseHeaders(f.headers)
-    const types = typeFilter(f.events)
-    const client = await this.client()
-    const c = this.color
-    const e = this.errColor
-    const say = (line: string) => this.notice(line)
+  }
 
-    const ac = new AbortController()
-    const stop = () => ac.abort()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-    process.stdout.on('error', stop) // a closed pipe
+  say(`${created ? "Created this profile's listen signing secret" : 'Listen signing secret'} (profile ${profile}): ${e.bold(secret)}`)
+  say(e.dim(`Verify deliveries with it: verifySignature({payload: rawBody, header: req.headers['service-signature'], secret}).`))
+  const feed = new EventFeed({
+    client,
+    types,
+    cursor: saved?.last_event_id ?? null,
+    fromEmptyLog: saved !== undefined && saved.last_event_id === null,
+    signal: ac.signal,
+    onEvent: (fe) => {
+      const to = forwarders.filter((_, i) => targets[i]!.matches(fe.event.type))
+      tracker.add(fe.event.id, to.length)
+      for (const fw of to) fw.push(fe)
+    },
+    onStatus,
+    // a first run starts from the newest event: keep that position at once, so a restart
+    // before the first delivery still backfills everything after it
+    onStart: (id) => {
+      saveCursor(id)
+      flushCursor()
+    },
+  })
+  try {
+    await feed.run()
+  } catch (err) {
+    say(e.red(`! Stopped: ${describeFailure(err)}`))
+    throw err
+  } finally {
+    ac.abort()
+    process.removeListener('SIGINT', stop)
+    process.removeListener('SIGTERM', stop)
+    ctx.io.stdout.removeListener('error', stop)
+    await Promise.all(forwarders.map((fw) => fw.close()))
+    flushCursor()
+  }
+  if (!ctx.json) say(e.dim(`Stopped. Forwarded ${forwarded}, gave up on ${failed}.`))
+  return {forwarded, failed}
+}
 
-    const saved = f['from-now'] ? undefined : readCursor(profile)
-    const saveCursor = (id: string | null) => writeCursor(profile, {last_event_id: id, base_url: client.baseUrl, updated_at: new Date().toISOString()})
-    let forwarded = 0
-    let failed = 0
+interface Target {
+  url: URL
+  secret: string
+  matches: (type: string) => boolean
+  label: string
+}
 
-    const show = (r: DeliveryResult) => {
-      if (this.json) {
-        process.stdout.write(JSON.stringify(r) + '\n')
-        return
-      }
-      const time = new Date(r.at).toLocaleTimeString('en-GB', {hour12: false})
-      const outcome =
-        r.status_code !== null
-          ? r.ok
-            ? c.green(`[${r.status_code}]`)
-            : c.red(`[${r.status_code}]`)
-          : c.red(`[${r.error}]`)
-      const retry = r.ok ? '' : r.retry_in_ms !== null ? c.yellow(` retry ${r.attempt + 1} in ${(r.retry_in_ms / 1000).toFixed(0)}s`) : c.red(' gave up')
-      const back = r.backfilled ? c.yellow(' (backfilled)') : ''
-      const why = r.error_message ? c.dim(` ${r.error_message}`) : ''
-      this.print(`${c.dim(time)}  ${r.type.padEnd(24)} ${r.event}  ${outcome} ${r.latency_ms}ms${why}${r.attempt > 1 ? c.dim(` attempt ${r.attempt}`) : ''}${retry}${back}`)
-    }
-
-    const forwarder = new Forwarder({
+/** `--load-from-webhooks-api`: one target per enabled endpoint, at --forward-to's origin plus the endpoint's path. */
+async function endpointTargets(ctx: Context, client: GwClient, forwardTo: URL, listenSecret: string, say: (l: string) => void): Promise<Target[]> {
+  const targets: Target[] = []
+  const unsigned: string[] = []
+  for await (const ep of client.webhookEndpoints.iterate({disabled: false, limit: 100})) {
+    if (ep.disabled) continue
+    const epUrl = new URL(ep.url)
+    const url = new URL(`${epUrl.pathname}${epUrl.search}`, forwardTo.origin)
+    const own = await endpointSecret(ctx, ep.id)
+    if (!own) unsigned.push(ep.id)
+    const patterns = ep.enabled_events
+    targets.push({
       url,
-      secret,
-      headers,
-      skipVerify: f['skip-verify'],
-      signal: ac.signal,
-      userAgent: `gw-listen/${this.config?.version ?? '0'}`,
-      onResult: (r) => {
-        if (r.ok) forwarded++
-        else if (r.retry_in_ms === null) failed++
-        show(r)
-      },
-      onDown: (reason, held) =>
-        say(e.red(`! ${url.host} is down (${reason}). Holding ${held} ${held === 1 ? 'event' : 'events'} and retrying until it answers; start your server and they will be delivered.`)),
-      onUp: (held) => say(e.green(`✓ ${url.host} is answering again${held > 1 ? `; delivering ${held - 1} held ${held - 1 === 1 ? 'event' : 'events'}` : ''}.`)),
-      onCursor: saveCursor,
+      secret: own ?? listenSecret,
+      label: `${ep.id} ${url}`,
+      matches: (type) => patterns.some((p) => p === '*' || p === type || (p.endsWith('.*') && type.startsWith(p.slice(0, -1)))),
     })
+    say(ctx.errColor.dim(`  ${ep.id} (${patterns.join(', ')}) → ${url}${own ? '' : ' (listen secret)'}`))
+  }
+  if (!targets.length) throw new UsageError('No enabled webhook endpoints to load.', 'Create one with `gw webhooks create --url https://shop.example/webhooks`, or drop --load-from-webhooks-api.')
+  if (unsigned.length) {
+    say(
+      ctx.errColor.yellow(
+        `! No secret kept for ${unsigned.join(', ')} (created elsewhere, or before gw kept secrets): ${unsigned.length === 1 ? 'its forwards are' : 'their forwards are'} signed with the listen secret instead. \`gw webhooks rotate-secret ID\` makes one gw keeps.`,
+      ),
+    )
+  }
+  return targets
+}
 
-    let ready = false
-    const onStatus = (s: FeedStatus) => {
-      switch (s.state) {
-        case 'live':
-          if (!ready) {
-            ready = true
-            const resume = s.backfilled ? ` Backfilled ${s.backfilled} ${s.backfilled === 1 ? 'event' : 'events'} missed since the last run.` : ''
-            say(`${e.green('Ready.')} Forwarding ${types ? e.bold(types) : 'all'} events to ${e.bold(url.toString())}${s.mode === 'poll' ? ' (polling)' : ''}.${resume} Ctrl-C to stop.`)
-          } else if (s.resumed) say(e.green(`✓ Reconnected${s.backfilled ? `; backfilled ${s.backfilled} missed ${s.backfilled === 1 ? 'event' : 'events'}` : ''}.`))
-          break
-        case 'disconnected':
-          say(e.yellow(`! Disconnected from ${new URL(client.baseUrl).host}: ${s.reason}. Reconnecting in ${(s.retryInMs / 1000).toFixed(1)}s (attempt ${s.attempt}).`))
-          break
-        case 'notice':
-          say(e.yellow(`! ${s.message}`))
-          break
-        default:
-          break
-      }
-    }
+/** Which events are finished on every target they went to; reports the newest id of the finished prefix. */
+class CursorTracker {
+  private order: {id: string; left: number}[] = []
+  private byId = new Map<string, {id: string; left: number}>()
+  constructor(private onCursor: (id: string) => void) {}
 
-    say(`${created ? 'Created this profile\'s listen signing secret' : 'Listen signing secret'} (profile ${profile}): ${e.bold(secret)}`)
-    say(e.dim(`Verify deliveries with it: verifySignature({payload: rawBody, header: req.headers['service-signature'], secret}).`))
-    const feed = new EventFeed({
-      client,
-      types,
-      cursor: saved?.last_event_id ?? null,
-      fromEmptyLog: saved !== undefined && saved.last_event_id === null,
-      signal: ac.signal,
-      onEvent: (fe) => forwarder.push(fe),
-      onStatus,
-      // a first run starts from the newest event: keep that position at once, so a restart
-      // before the first delivery still backfills everything after it
-      onStart: (id) => saveCursor(id),
-    })
-    try {
-      await feed.run()
-    } catch (err) {
-      say(e.red(`! Stopped: ${describeFailure(err)}`))
-      throw err
-    } finally {
-      ac.abort()
-      process.removeListener('SIGINT', stop)
-      process.removeListener('SIGTERM', stop)
-      process.stdout.removeListener('error', stop)
-      await forwarder.close()
+  add(id: string, targets: number): void {
+    const entry = {id, left: targets}
+    this.order.push(entry)
+    this.byId.set(id, entry)
+    if (targets === 0) this.advance()
+  }
+
+  done(id: string): void {
+    const entry = this.byId.get(id)
+    if (!entry) return
+    entry.left--
+    if (entry.left <= 0) this.advance()
+  }
+
+  private advance() {
+    let last: string | undefined
+    while (this.order.length && this.order[0]!.left <= 0) {
+      last = this.order.shift()!.id
+      this.byId.delete(last)
     }
-    if (!this.json) say(e.dim(`Stopped. Forwarded ${forwarded}, gave up on ${failed}.`))
-    return {forwarded, failed}
+    if (last) this.onCursor(last)
   }
 }

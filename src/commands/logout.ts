@@ -1,4 +1,5 @@
-import {GwCommand, GwError} from '../base/command.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
+import {GwError} from '../errors.js'
 
 export default class Logout extends GwCommand<typeof Logout> {
   static override summary = "Forget a profile's API key (the keychain entry or the credentials file line)."
@@ -6,15 +7,19 @@ export default class Logout extends GwCommand<typeof Logout> {
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile live']
 
   async run(): Promise<{profile: string; logged_out: boolean}> {
-    const profile = this.settings().profile.value
-    const removed = await this.credentials.remove(profile)
-    const store = this.configStore
-    const had = store.profile(profile)
-    if (!removed && !had?.key_storage) {
-      throw new GwError(`Profile "${profile}" is not logged in.`, {hint: 'See your profiles with `gw config list`.'})
-    }
-    if (had) store.updateProfile(profile, {key_storage: undefined})
-    this.print(`Logged out of profile "${profile}"; its API key was removed.`)
-    return {profile, logged_out: true}
+    return logout(this.ctx, this.flags, this.args)
   }
+}
+
+export async function logout(ctx: Context, flags: GwFlags<typeof Logout>, args: GwArgs<typeof Logout>): Promise<{profile: string; logged_out: boolean}> {
+  const profile = ctx.settings().profile.value
+  const removed = await ctx.credentials.remove(profile)
+  const store = ctx.configStore
+  const had = store.profile(profile)
+  if (!removed && !had?.key_storage) {
+    throw new GwError(`Profile "${profile}" is not logged in.`, {hint: 'See your profiles with `gw config list`.'})
+  }
+  if (had) store.updateProfile(profile, {key_storage: undefined})
+  ctx.print(`Logged out of profile "${profile}"; its API key was removed.`)
+  return {profile, logged_out: true}
 }

@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
-import {globalFlags, GwCommand, UsageError} from '../base/command.js'
 import {defaultDataDir} from '../local-engine.js'
+import {globalFlags, GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
+import {UsageError} from '../errors.js'
 
 export default class Serve extends GwCommand<typeof Serve> {
   static override summary = 'Run the embedded payment gateway (HTTPS, SQLite, simulated providers) on this machine.'
@@ -35,113 +36,117 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
   }
 
   async run(): Promise<void> {
-    const flags = this.flags
-    const {startEngine, EngineConfigError} = await import('../engine/index.js')
-    const dataDir = flags['data-dir'] ?? defaultDataDir()
-    let engine
-    try {
-      engine = await startEngine({
-        dataDir,
-        host: flags.host,
-        port: flags.port,
-        apiKey: flags['api-key'],
-        rateLimit: flags['rate-limit'],
-        durability: flags.durability as 'full' | 'normal',
-        payoutCurrency: flags['payout-currency'],
-        log: (l) => process.stderr.write(`${l}\n`),
-        debug: flags.verbose ? (l) => process.stderr.write(`${l}\n`) : undefined,
-      })
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException
-      if (e instanceof EngineConfigError) throw new UsageError(err.message)
-      if (err.syscall === 'listen' || err.syscall === 'bind') {
-        if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${flags.port} on ${flags.host} is already in use.`, 'Pick another with --port, or --port 0 for a free one.')
-        if (err.code === 'EACCES') throw new UsageError(`Not allowed to listen on ${flags.host}:${flags.port}.`, 'Use a port above 1023.')
-        if (err.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${flags.host}: it is not an address of this machine.`, 'Use --host 127.0.0.1, or one of this machine\'s addresses.')
-      }
-      if ((err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS') && err.path) {
-        throw new UsageError(`Cannot write ${err.path} (${err.code}).`, 'Pick a data dir you can write with --data-dir or GW_DATA_DIR.')
-      }
-      throw e
-    }
-    // handlers first: whoever reads the start-up line may signal at once
-    const started = engine
-    const stopped = new Promise<void>((resolve) => {
-      let stopping = false
-      const stop = (sig: string) => {
-        if (stopping) return
-        stopping = true
-        process.stderr.write(`\n${sig}: finishing in-flight requests and closing the store...\n`)
-        started.close().then(resolve, (e) => {
-          process.stderr.write(`shutdown error: ${(e as Error).message}\n`)
-          resolve()
-        })
-      }
-      process.once('SIGINT', () => stop('SIGINT'))
-      process.once('SIGTERM', () => stop('SIGTERM'))
-    })
-    const info = {base_url: engine.baseUrl, checkout_url: engine.checkoutUrl, secret_key: engine.secretKey, ca_file: engine.caFile, data_dir: dataDir, pid: process.pid}
-    // one line, at once: scripts, tests and the bench read it to find the engine
-    if (this.json) process.stdout.write(JSON.stringify(info) + '\n')
-    else {
-      process.stdout.write(
-        [
-          'gw engine running (test mode, simulated providers)',
-          `  base_url      ${engine.baseUrl}`,
-          `  checkout_url  ${engine.checkoutUrl}`,
-          `  secret key    ${engine.secretKey}`,
-          `  CA file       ${engine.caFile}`,
-          `  data dir      ${dataDir}`,
-          '',
-        ].join('\n'),
-      )
-    }
-    if (flags.demo) {
-      // the engine stays up when the demo payment fails: say so and keep serving
-      await this.demo(engine).catch((e: Error) => this.notice(this.errColor.yellow(`! The demo payment failed: ${e.message}`)))
-    }
-    if (!this.json) process.stderr.write('Press Ctrl-C to stop.\n')
-    await stopped
-    process.stderr.write('stopped.\n')
-    // a graceful stop is success; exit now rather than wait for stray handles
-    process.exit(0)
+    return serve(this.ctx, this.flags, this.args)
   }
+}
 
-  private async demo(engine: {baseUrl: string; caCertPem: string; secretKey: string}) {
-    const {Agent, request} = await import('undici')
-    const dispatcher = new Agent({connect: {ca: engine.caCertPem}})
-    const res = await request(`${engine.baseUrl}/payments`, {
-      method: 'POST',
-      dispatcher,
-      headers: {
-        authorization: `Bearer ${engine.secretKey}`,
-        'content-type': 'application/json',
-        'idempotency-key': `demo-${Date.now()}`,
-      },
-      body: JSON.stringify({
-        amount: 2000,
-        currency: 'EUR',
-        payment_method: 'card',
-        payment_method_data: {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123'}},
-        reference: 'demo-order-1',
-        description: 'gw serve --demo: first payment',
-      }),
+
+export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: GwArgs<typeof Serve>): Promise<void> {
+  const {startEngine, EngineConfigError} = await import('../engine/index.js')
+  const dataDir = flags['data-dir'] ?? defaultDataDir()
+  let engine
+  try {
+    engine = await startEngine({
+      dataDir,
+      host: flags.host,
+      port: flags.port,
+      apiKey: flags['api-key'],
+      rateLimit: flags['rate-limit'],
+      durability: flags.durability as 'full' | 'normal',
+      payoutCurrency: flags['payout-currency'],
+      log: (l) => ctx.io.stderr.write(`${l}\n`),
+      debug: flags.verbose ? (l) => ctx.io.stderr.write(`${l}\n`) : undefined,
     })
-    const p = (await res.body.json()) as {id: string; status: string; amount: number; currency: string; provider: string}
-    await dispatcher.close()
-    process.stdout.write(
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    if (e instanceof EngineConfigError) throw new UsageError(err.message)
+    if (err.syscall === 'listen' || err.syscall === 'bind') {
+      if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${flags.port} on ${flags.host} is already in use.`, 'Pick another with --port, or --port 0 for a free one.')
+      if (err.code === 'EACCES') throw new UsageError(`Not allowed to listen on ${flags.host}:${flags.port}.`, 'Use a port above 1023.')
+      if (err.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${flags.host}: it is not an address of this machine.`, 'Use --host 127.0.0.1, or one of this machine\'s addresses.')
+    }
+    if ((err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS') && err.path) {
+      throw new UsageError(`Cannot write ${err.path} (${err.code}).`, 'Pick a data dir you can write with --data-dir or GW_DATA_DIR.')
+    }
+    throw e
+  }
+  // handlers first: whoever reads the start-up line may signal at once
+  const started = engine
+  const stopped = new Promise<void>((resolve) => {
+    let stopping = false
+    const stop = (sig: string) => {
+      if (stopping) return
+      stopping = true
+      ctx.io.stderr.write(`\n${sig}: finishing in-flight requests and closing the store...\n`)
+      started.close().then(resolve, (e) => {
+        ctx.io.stderr.write(`shutdown error: ${(e as Error).message}\n`)
+        resolve()
+      })
+    }
+    process.once('SIGINT', () => stop('SIGINT'))
+    process.once('SIGTERM', () => stop('SIGTERM'))
+  })
+  const info = {base_url: engine.baseUrl, checkout_url: engine.checkoutUrl, secret_key: engine.secretKey, ca_file: engine.caFile, data_dir: dataDir, pid: process.pid}
+  // one line, at once: scripts, tests and the bench read it to find the engine
+  if (ctx.json) ctx.io.stdout.write(JSON.stringify(info) + '\n')
+  else {
+    ctx.io.stdout.write(
       [
-        '',
-        `First payment: ${p.id}  ${p.status}  €${(p.amount / 100).toFixed(2)} ${p.currency}  via ${p.provider}`,
-        '',
-        'Next, in another terminal:',
-        '  gw login --local',
-        '  gw payments create --amount 2000 --currency EUR --method card --card 4242424242424242',
-        '  gw payments create --amount 2000 --currency EUR --method card --card 4000000000003220   # 3-D Secure page',
-        '  gw payments list',
-        '(`gw` is `node bin/run.js` in this checkout until you run `npm link` once.)',
+        'gw engine running (test mode, simulated providers)',
+        `  base_url      ${engine.baseUrl}`,
+        `  checkout_url  ${engine.checkoutUrl}`,
+        `  secret key    ${engine.secretKey}`,
+        `  CA file       ${engine.caFile}`,
+        `  data dir      ${dataDir}`,
         '',
       ].join('\n'),
     )
   }
+  if (flags.demo) {
+    // the engine stays up when the demo payment fails: say so and keep serving
+    await demo(ctx, engine).catch((e: Error) => ctx.notice(ctx.errColor.yellow(`! The demo payment failed: ${e.message}`)))
+  }
+  if (!ctx.json) ctx.io.stderr.write('Press Ctrl-C to stop.\n')
+  await stopped
+  ctx.io.stderr.write('stopped.\n')
+  // a graceful stop is success; exit now rather than wait for stray handles
+  process.exit(0)
+}
+
+async function demo(ctx: Context, engine: {baseUrl: string; caCertPem: string; secretKey: string}) {
+  const {Agent, request} = await import('undici')
+  const dispatcher = new Agent({connect: {ca: engine.caCertPem}})
+  const res = await request(`${engine.baseUrl}/payments`, {
+    method: 'POST',
+    dispatcher,
+    headers: {
+      authorization: `Bearer ${engine.secretKey}`,
+      'content-type': 'application/json',
+      'idempotency-key': `demo-${Date.now()}`,
+    },
+    body: JSON.stringify({
+      amount: 2000,
+      currency: 'EUR',
+      payment_method: 'card',
+      payment_method_data: {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123'}},
+      reference: 'demo-order-1',
+      description: 'gw serve --demo: first payment',
+    }),
+  })
+  const p = (await res.body.json()) as {id: string; status: string; amount: number; currency: string; provider: string}
+  await dispatcher.close()
+  ctx.io.stdout.write(
+    [
+      '',
+      `First payment: ${p.id}  ${p.status}  €${(p.amount / 100).toFixed(2)} ${p.currency}  via ${p.provider}`,
+      '',
+      'Next, in another terminal:',
+      '  gw login --local',
+      '  gw payments create --amount 2000 --currency EUR --method card --card 4242424242424242',
+      '  gw payments create --amount 2000 --currency EUR --method card --card 4000000000003220   # 3-D Secure page',
+      '  gw payments list',
+      '(`gw` is `node bin/run.js` in this checkout until you run `npm link` once.)',
+      '',
+    ].join('\n'),
+  )
 }

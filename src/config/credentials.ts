@@ -28,6 +28,13 @@ export async function loadOsKeyring(): Promise<Keyring> {
   }
 }
 
+interface CredentialsFile {
+  /** profile -> API key */
+  profiles: Record<string, string>
+  /** profile -> name (wh_...) -> secret */
+  secrets: Record<string, Record<string, string>>
+}
+
 export interface CredentialStoreOptions {
   file?: string
   /** how to reach the keychain; tests inject a fake */
@@ -109,6 +116,65 @@ export class CredentialStore {
     return this.removeFromFile(profile) || removed
   }
 
+  // ----- other secrets of a profile: webhook endpoint signing secrets (whsec_...), kept when
+  // `gw webhooks create` / `rotate-secret` show them, so `gw listen --load-from-webhooks-api`
+  // can sign each endpoint's forwards the way the engine does. Keychain account
+  // "<profile>/<name>"; in the file, under "secrets". Never printed again.
+
+  /** Stores a named secret of a profile; returns where it went (no notice: the API key's said it). */
+  async saveSecret(profile: string, name: string, secret: string): Promise<KeyStorage> {
+    const account = `${profile}/${name}`
+    if (!this.keyringDisabled) {
+      try {
+        const kr = await this.keyring()
+        await kr.set(account, secret)
+        if ((await kr.get(account)) === secret) {
+          this.removeSecretFromFile(profile, name)
+          return 'keyring'
+        }
+      } catch {
+        // no keychain: the file
+      }
+    }
+    const data = this.readFile()
+    ;(data.secrets[profile] ??= {})[name] = secret
+    this.writeFile(data)
+    return 'file'
+  }
+
+  async loadSecret(profile: string, name: string): Promise<string | null> {
+    if (!this.keyringDisabled) {
+      try {
+        const v = await (await this.keyring()).get(`${profile}/${name}`)
+        if (v) return v
+      } catch {
+        // no keychain
+      }
+    }
+    return this.readFile().secrets[profile]?.[name] ?? null
+  }
+
+  async removeSecret(profile: string, name: string): Promise<boolean> {
+    let removed = false
+    if (!this.keyringDisabled) {
+      try {
+        removed = await (await this.keyring()).delete(`${profile}/${name}`)
+      } catch {
+        // no keychain
+      }
+    }
+    return this.removeSecretFromFile(profile, name) || removed
+  }
+
+  private removeSecretFromFile(profile: string, name: string): boolean {
+    const data = this.readFile()
+    if (!data.secrets[profile] || !(name in data.secrets[profile]!)) return false
+    delete data.secrets[profile]![name]
+    if (Object.keys(data.secrets[profile]!).length === 0) delete data.secrets[profile]
+    this.writeFile(data)
+    return true
+  }
+
   private removeFromFile(profile: string): boolean {
     const data = this.readFile()
     if (!(profile in data.profiles)) return false
@@ -117,16 +183,18 @@ export class CredentialStore {
     return true
   }
 
-  private readFile(): {profiles: Record<string, string>} {
+  private readFile(): CredentialsFile {
     try {
-      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as {profiles?: Record<string, string>}
-      return {profiles: parsed.profiles ?? {}}
+      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<CredentialsFile>
+      return {profiles: parsed.profiles ?? {}, secrets: parsed.secrets ?? {}}
     } catch {
-      return {profiles: {}}
+      return {profiles: {}, secrets: {}}
     }
   }
 
-  private writeFile(data: {profiles: Record<string, string>}): void {
+  private writeFile(full: CredentialsFile): void {
+    // the file keeps its old shape ({profiles}) until a secret is stored
+    const data = Object.keys(full.secrets).length ? full : {profiles: full.profiles}
     mkdirSync(dirname(this.file), {recursive: true, mode: 0o700})
     const tmp = `${this.file}.${process.pid}.tmp`
     writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n', {mode: 0o600})

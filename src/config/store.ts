@@ -2,7 +2,7 @@
 // It never holds a key; keys live in the OS keychain or credentials.json (credentials.ts).
 import {chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {dirname} from 'node:path'
-import {GwError} from '../base/exit-codes.js'
+import {GwError} from '../errors.js'
 import {configFile} from './paths.js'
 
 export type KeyStorage = 'keyring' | 'file'

@@ -97,7 +97,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const keys = new KeyRing()
   keys.add(secretKey, 'acct_local')
   const rate = opts.rateLimit ?? 100
-  const {router, streams} = routes(app)
+  const {router, streams, requestLog} = routes(app)
   const handler = createPipeline({
     app,
     router,
@@ -106,6 +106,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     checkout: createCheckout(app),
     log,
     debug: opts.debug,
+    requestLog,
   })
   let server: Awaited<ReturnType<typeof listen>>
   try {
@@ -153,6 +154,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
         // stop claiming jobs and deliveries and abandon attempts in flight (they stay due and are
         // made again after a restart) while the server lets requests in flight finish
         streams.closeAll()
+        requestLog.closeStreams()
         await Promise.all([server.close(), app.stop()])
         await store.close()
       })()

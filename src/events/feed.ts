@@ -176,7 +176,7 @@ export class EventFeed {
         const delays = this.o.backoffMs ?? DEFAULT_BACKOFF
         const base = delays[Math.min(failures - 1, delays.length - 1)]!
         const retryInMs = e instanceof ApiError && e.retryAfter ? Math.max(base, e.retryAfter * 1000) : base
-        this.status({state: 'disconnected', reason: describeFailure(e), retryInMs, attempt: failures})
+        this.status({state: 'disconnected', reason: describeFailure(e).replace(/\.+$/, ''), retryInMs, attempt: failures})
         disconnected = true
         needBackfill = started
         await this.sleep(retryInMs, signal)

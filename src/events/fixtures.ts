@@ -1,9 +1,14 @@
 // `gw trigger` fixtures: for each event type, the real API calls (and test helpers, and clock
-// advances) that make the engine emit it. Nothing is faked: the event comes out of the same
+// advances) that make the engine emit it, kept as fixture files (fixtures/*.json); custom ones
+// come from --fixture FILE. Nothing is faked: the event comes out of the same
 // flow a real integration goes through, so webhooks and `gw listen` see it like any other.
-import type {Dispute, GwEvent, ListEnvelope, Payment, Provider, Refund} from '../api/types.js'
+import {readdirSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import type {GwEvent} from '../api/types.js'
 import {ApiError} from '../client/errors.js'
 import type {GwClient} from '../client/index.js'
+import {UsageError} from '../errors.js'
 
 export interface Created {
   /** what the step did, e.g. "POST /v1/payments" */
@@ -13,16 +18,29 @@ export interface Created {
   status: string | null
 }
 
-export interface FixtureContext {
-  client: GwClient
-  /** `base` with the --override fields merged in: the fixture's main create call uses it */
-  main<T extends Record<string, unknown>>(base: T): T
-  /** records (and reports) what a step created or changed */
-  record(c: Created): void
-  /** advances the engine clock and says so */
-  advance(seconds: number, why: string): Promise<void>
-  /** a unique reference for the objects this run creates */
-  reference: string
+/**
+ * A fixture file, Stripe-style: a list of API calls, run in order; a later call can use an
+ * earlier response with `${name:path}` (`${payment:id}`, `${providers:data.0.id}`), and
+ * `${reference}`, `${exp_year}` (three years ahead) and `${today}` are filled in. A value that is
+ * exactly one `${...}` keeps the referenced JSON type. The 14 built-in fixtures are such files
+ * (fixtures/<event type>.json).
+ */
+export interface FixtureFile {
+  _meta?: {template_version?: number; type?: string; summary?: string}
+  fixtures: FixtureStep[]
+}
+
+export interface FixtureStep {
+  name: string
+  path: string
+  method: 'get' | 'post' | 'delete' | 'GET' | 'POST' | 'DELETE'
+  params?: Record<string, unknown>
+  /** the step --override key=value goes to (default: the first POST) */
+  main?: boolean
+  /** fields the response must have, e.g. {"status": "succeeded"} */
+  expect?: Record<string, unknown>
+  /** why a clock advance is needed (shown) */
+  why?: string
 }
 
 export interface Fixture {
@@ -30,201 +48,149 @@ export interface Fixture {
   summary: string
   /** which call the --override fields go to */
   mainCall: string
-  run(ctx: FixtureContext): Promise<void>
+  file: FixtureFile
 }
 
-const year = () => new Date().getUTCFullYear() + 3
-const card = (number: string) => ({type: 'card', card: {number, exp_month: 12, exp_year: year(), cvc: '123'}})
-const RETURN_URL = 'https://example.com/return'
-/** card refunds are answered by the rail after 30 minutes of engine time (src/engine/services/refunds.ts) */
-const CARD_REFUND_DELAY_S = 30 * 60
-const DAY_S = 86_400
+const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url))
 
-function paymentBody(ctx: FixtureContext, number: string, extra: Record<string, unknown> = {}) {
-  return ctx.main({
-    amount: 2000,
-    currency: 'EUR',
-    payment_method: 'card',
-    payment_method_data: card(number),
-    reference: ctx.reference,
-    return_url: RETURN_URL,
-    description: 'gw trigger',
-    ...extra,
-  })
+let builtIns: Fixture[] | undefined
+
+/** The built-in fixtures: fixtures/*.json beside the package. */
+export function builtInFixtures(): Fixture[] {
+  builtIns ??= readdirSync(FIXTURES_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => toFixture(parseFixture(readFileSync(join(FIXTURES_DIR, f), 'utf8'), f)))
+  return builtIns
 }
 
-async function createPayment(ctx: FixtureContext, body: Record<string, unknown>): Promise<Payment> {
-  try {
-    const p = await ctx.client.post<Payment>('/payments', body)
-    ctx.record({step: 'POST /v1/payments', object: 'payment', id: p.id, status: p.status})
-    return p
-  } catch (e) {
-    // a declined card answers 402 and the payment is stored as failed (decisions.md)
-    if (e instanceof ApiError && e.status === 402 && e.payment) {
-      ctx.record({step: `POST /v1/payments (402 ${e.code})`, object: 'payment', id: e.payment, status: 'failed'})
-      return await ctx.client.payments.get(e.payment)
-    }
-    throw e
-  }
+export function toFixture(file: FixtureFile, fallbackType = 'custom'): Fixture {
+  const main = mainStep(file)
+  return {type: file._meta?.type ?? fallbackType, summary: file._meta?.summary ?? '', mainCall: main ? `${main.method.toUpperCase()} ${main.path}` : '(none)', file}
 }
-
-async function succeededPayment(ctx: FixtureContext, number = '4242424242424242'): Promise<Payment> {
-  const p = await createPayment(ctx, paymentBody(ctx, number))
-  if (p.status !== 'succeeded')
-    throw new Error(`The payment ${p.id} is ${p.status}, not succeeded; check the --override values.`)
-  return p
-}
-
-async function refund(ctx: FixtureContext, payment: Payment): Promise<Refund> {
-  const r = await ctx.client.post<Refund>('/refunds', {payment: payment.id, reason: 'requested_by_customer'})
-  ctx.record({step: 'POST /v1/refunds', object: 'refund', id: r.id, status: r.status})
-  await ctx.advance(CARD_REFUND_DELAY_S + 1, 'card refunds are answered by the rail after 30 minutes')
-  const after = await ctx.client.get<Refund>(`/refunds/${r.id}`)
-  ctx.record({step: `GET /v1/refunds/${r.id}`, object: 'refund', id: after.id, status: after.status})
-  return after
-}
-
-async function openDispute(ctx: FixtureContext): Promise<Dispute> {
-  const p = await succeededPayment(ctx)
-  const d = await ctx.client.post<Dispute>('/test_helpers/disputes', {payment: p.id, reason: 'product_not_received'})
-  ctx.record({step: 'POST /v1/test_helpers/disputes', object: 'dispute', id: d.id, status: d.status})
-  return d
-}
-
-async function submitEvidence(ctx: FixtureContext, d: Dispute): Promise<Dispute> {
-  const out = await ctx.client.post<Dispute>(`/disputes/${d.id}/evidence`, {
-    fields: {product_description: 'Two shirts, size M', tracking_number: 'TRACK123456', service_date: new Date().toISOString().slice(0, 10)},
-    files: [],
-  })
-  ctx.record({step: `POST /v1/disputes/${d.id}/evidence`, object: 'dispute', id: out.id, status: out.status})
-  return out
-}
-
-export const FIXTURES: readonly Fixture[] = [
-  {
-    type: 'payment.succeeded',
-    summary: 'A card payment with test card 4242 that succeeds.',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => void (await createPayment(ctx, paymentBody(ctx, '4242424242424242'))),
-  },
-  {
-    type: 'payment.failed',
-    summary: 'A card payment declined by the issuer (test card 4000 0000 0000 0002, card_declined).',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => void (await createPayment(ctx, paymentBody(ctx, '4000000000000002'))),
-  },
-  {
-    type: 'payment.requires_action',
-    summary: 'A card payment that asks for 3-D Secure (test card 4000 0000 0000 3220).',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => void (await createPayment(ctx, paymentBody(ctx, '4000000000003220'))),
-  },
-  {
-    type: 'payment.processing',
-    summary: 'A 3-D Secure payment whose challenge the customer completes (then it succeeds).',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => {
-      const p = await createPayment(ctx, paymentBody(ctx, '4000000000003220'))
-      const done = await ctx.client.post<Payment>(`/test_helpers/payments/${p.id}/action`, {outcome: 'approve'})
-      ctx.record({step: `POST /v1/test_helpers/payments/${p.id}/action approve`, object: 'payment', id: done.id, status: done.status})
-    },
-  },
-  {
-    type: 'payment.risk_review',
-    summary: 'A card payment held for risk review (amount 4991).',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => void (await createPayment(ctx, paymentBody(ctx, '4242424242424242', {amount: 4991}))),
-  },
-  {
-    type: 'payment.canceled',
-    summary: 'A manual-capture card authorization, then canceled.',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => {
-      const p = await createPayment(ctx, paymentBody(ctx, '4242424242424242', {capture_method: 'manual'}))
-      const c = await ctx.client.post<Payment>(`/payments/${p.id}/cancel`, {})
-      ctx.record({step: `POST /v1/payments/${p.id}/cancel`, object: 'payment', id: c.id, status: c.status})
-    },
-  },
-  {
-    type: 'refund.succeeded',
-    summary: 'A 4242 payment refunded in full; the clock is advanced past the card rail\'s 30 minutes.',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => void (await refund(ctx, await succeededPayment(ctx))),
-  },
-  {
-    type: 'refund.failed',
-    summary: 'A payment with test card 4000 0000 0000 5126, whose refunds fail; the clock is advanced 30 minutes.',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => void (await refund(ctx, await succeededPayment(ctx, '4000000000005126'))),
-  },
-  {
-    type: 'dispute.created',
-    summary: 'A 4242 payment, then the network opens a dispute (test helper).',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => void (await openDispute(ctx)),
-  },
-  {
-    type: 'dispute.updated',
-    summary: 'A dispute, then evidence is submitted (status under_review).',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => void (await submitEvidence(ctx, await openDispute(ctx))),
-  },
-  {
-    type: 'dispute.closed',
-    summary: 'A dispute, evidence, then the issuer rules for the merchant (won).',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => {
-      const d = await submitEvidence(ctx, await openDispute(ctx))
-      const won = await ctx.client.post<Dispute>(`/test_helpers/disputes/${d.id}/resolve`, {outcome: 'won'})
-      ctx.record({step: `POST /v1/test_helpers/disputes/${d.id}/resolve won`, object: 'dispute', id: won.id, status: won.status})
-    },
-  },
-  {
-    type: 'settlement.report.ready',
-    summary: 'A 4242 payment, then the clock is advanced 2 days so the daily settlement reports it.',
-    mainCall: 'POST /v1/payments',
-    run: async (ctx) => {
-      await succeededPayment(ctx)
-      await ctx.advance(2 * DAY_S, 'settlement runs daily for the day before')
-    },
-  },
-  {
-    type: 'merchant.updated',
-    summary: 'A sub-merchant with a legal name and country; the clock is advanced 61 s for its KYB review.',
-    mainCall: 'POST /v1/merchants',
-    run: async (ctx) => {
-      const m = await ctx.client.post<{id: string; kyb_status: string}>(
-        '/merchants',
-        ctx.main({business_name: 'Trigger Shop', legal_name: 'Trigger Shop B.V.', country: 'NL', email: 'ops@example.com'}),
-      )
-      ctx.record({step: 'POST /v1/merchants', object: 'merchant', id: m.id, status: m.kyb_status})
-      await ctx.advance(61, 'the KYB review completes 60 s after the merchant has its legal name and country')
-      const after = await ctx.client.get<{id: string; kyb_status: string}>(`/merchants/${m.id}`)
-      ctx.record({step: `GET /v1/merchants/${m.id}`, object: 'merchant', id: after.id, status: after.kyb_status})
-    },
-  },
-  {
-    type: 'provider.health.changed',
-    summary: 'A provider degrades and recovers (test helper; two events, its status is restored).',
-    mainCall: 'POST /v1/test_helpers/providers/{id}/health',
-    run: async (ctx) => {
-      const list = await ctx.client.get<ListEnvelope<Provider>>('/providers', {limit: 100})
-      const p = list.data.find((x) => x.status === 'active') ?? list.data[0]
-      if (!p) throw new Error('The server lists no providers.')
-      const original = p.status
-      const body = ctx.main({status: original === 'degraded' ? 'active' : 'degraded'})
-      const changed = await ctx.client.post<Provider>(`/test_helpers/providers/${p.id}/health`, body)
-      ctx.record({step: `POST /v1/test_helpers/providers/${p.id}/health ${String(body.status)}`, object: 'provider', id: p.id, status: changed.status})
-      if (changed.status !== original) {
-        const back = await ctx.client.post<Provider>(`/test_helpers/providers/${p.id}/health`, {status: original})
-        ctx.record({step: `POST /v1/test_helpers/providers/${p.id}/health ${original}`, object: 'provider', id: p.id, status: back.status})
-      }
-    },
-  },
-]
 
 export function fixture(type: string): Fixture | undefined {
-  return FIXTURES.find((f) => f.type === type)
+  return builtInFixtures().find((f) => f.type === type)
+}
+
+/** Checks a fixture file's shape; errors name the file and the field. */
+export function parseFixture(text: string, source: string): FixtureFile {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (error) {
+    throw new UsageError(`${source} is not JSON: ${(error as Error).message}`, 'A fixture file looks like {"fixtures": [{"name": "payment", "path": "/v1/payments", "method": "post", "params": {...}}]}.')
+  }
+  const doc = raw as Partial<FixtureFile>
+  if (!doc || typeof doc !== 'object' || !Array.isArray(doc.fixtures) || doc.fixtures.length === 0)
+    throw new UsageError(`${source}: "fixtures" must be a non-empty list of API calls.`, 'e.g. {"fixtures": [{"name": "payment", "path": "/v1/payments", "method": "post", "params": {"amount": 2000}}]}')
+  const names = new Set<string>()
+  doc.fixtures.forEach((st, i) => {
+    const at = `${source}: fixtures[${i}]`
+    if (!st || typeof st !== 'object') throw new UsageError(`${at} must be an object.`)
+    if (typeof st.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(st.name)) throw new UsageError(`${at}.name must be a word (letters, digits, _), got ${JSON.stringify(st.name)}.`)
+    if (names.has(st.name)) throw new UsageError(`${at}.name "${st.name}" is used twice; later steps refer to steps by name.`)
+    names.add(st.name)
+    if (typeof st.path !== 'string' || !st.path.startsWith('/')) throw new UsageError(`${at}.path must be a path such as /v1/payments.`)
+    if (typeof st.method !== 'string' || !['get', 'post', 'delete'].includes(st.method.toLowerCase())) throw new UsageError(`${at}.method must be get, post or delete.`)
+    if (st.params !== undefined && (typeof st.params !== 'object' || st.params === null || Array.isArray(st.params))) throw new UsageError(`${at}.params must be an object.`)
+  })
+  return doc as FixtureFile
+}
+
+function mainStep(file: FixtureFile): FixtureStep | undefined {
+  return file.fixtures.find((s) => s.main) ?? file.fixtures.find((s) => s.method.toLowerCase() === 'post')
+}
+
+export interface RunContext {
+  client: GwClient
+  reference: string
+  /** --override pairs: for the main step (name undefined) or a named one */
+  overrides: {step?: string; values: Record<string, unknown>}[]
+  record(c: Created): void
+  advanced(seconds: number, why: string): void
+}
+
+const REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::([^}]+))?\}/g
+
+function lookup(obj: unknown, path: string): unknown {
+  let cur = obj
+  for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean)) {
+    if (cur === null || typeof cur !== 'object') return undefined
+    cur = (cur as Record<string, unknown>)[part]
+  }
+  return cur
+}
+
+/** Fills `${...}` references in a value (deeply). */
+export function resolveRefs(value: unknown, vars: Record<string, unknown>, responses: Map<string, unknown>, where: string): unknown {
+  const one = (name: string, path: string | undefined): unknown => {
+    if (path === undefined) {
+      if (!(name in vars)) throw new UsageError(`${where}: unknown variable \${${name}}.`, `Variables: ${Object.keys(vars).map((v) => `\${${v}}`).join(', ')}; responses: \${name:path}.`)
+      return vars[name]
+    }
+    if (!responses.has(name)) throw new UsageError(`${where}: \${${name}:${path}} refers to no earlier step named "${name}".`)
+    const v = lookup(responses.get(name), path)
+    if (v === undefined) throw new UsageError(`${where}: the response of "${name}" has no ${path}.`)
+    return v
+  }
+  if (typeof value === 'string') {
+    const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::([^}]+))?\}$/.exec(value)
+    if (whole) return one(whole[1]!, whole[2])
+    return value.replace(REF, (_m, name: string, path: string | undefined) => String(one(name, path)))
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveRefs(v, vars, responses, where))
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, vars, responses, where)]))
+  return value
+}
+
+const objectStatus = (o: unknown): string | null => {
+  const r = o as {status?: unknown; kyb_status?: unknown} | null
+  return typeof r?.status === 'string' ? r.status : typeof r?.kyb_status === 'string' ? r.kyb_status : null
+}
+
+/** Runs a fixture's calls in order; returns the responses by step name. */
+export async function runFixture(file: FixtureFile, ctx: RunContext): Promise<Map<string, unknown>> {
+  const responses = new Map<string, unknown>()
+  const now = new Date()
+  const vars = {reference: ctx.reference, exp_year: now.getUTCFullYear() + 3, today: now.toISOString().slice(0, 10)}
+  const main = mainStep(file)
+  for (const overrides of ctx.overrides) {
+    if (overrides.step && !file.fixtures.some((s) => s.name === overrides.step))
+      throw new UsageError(`--override ${overrides.step}:... names no step of this fixture.`, `Steps: ${file.fixtures.map((s) => s.name).join(', ')}.`)
+  }
+  for (const step of file.fixtures) {
+    const method = step.method.toUpperCase() as 'GET' | 'POST' | 'DELETE'
+    const where = `step "${step.name}"`
+    const path = String(resolveRefs(step.path, vars, responses, where)).replace(/^\/v1(?=\/)/, '')
+    let params = (resolveRefs(step.params ?? {}, vars, responses, where) ?? {}) as Record<string, unknown>
+    for (const o of ctx.overrides) if ((o.step === undefined && step === main) || o.step === step.name) params = deepMerge(params, o.values)
+    const shown = `${method} /v1${path.split('?')[0]}`
+    if (method === 'POST' && path === '/test_helpers/clock/advance') {
+      const res = await ctx.client.post<unknown>(path, params)
+      responses.set(step.name, res)
+      ctx.advanced(Number(params.seconds), step.why ?? '')
+      continue
+    }
+    let res: unknown
+    try {
+      res = method === 'GET' ? await ctx.client.get<unknown>(path) : method === 'DELETE' ? await ctx.client.delete<unknown>(path) : await ctx.client.post<unknown>(path, params)
+      const r = res as {id?: unknown; object?: unknown}
+      if (typeof r?.id === 'string') ctx.record({step: shown, object: String(r.object ?? ''), id: r.id, status: objectStatus(res)})
+    } catch (e) {
+      // a declined card answers 402 and the payment is stored as failed (decisions.md)
+      if (e instanceof ApiError && e.status === 402 && e.payment) {
+        res = await ctx.client.payments.get(e.payment)
+        ctx.record({step: `${shown} (402 ${e.code})`, object: 'payment', id: e.payment, status: 'failed'})
+      } else throw e
+    }
+    responses.set(step.name, res)
+    for (const [k, want] of Object.entries(step.expect ?? {})) {
+      const got = lookup(res, k)
+      if (got !== want) throw new Error(`Step "${step.name}": ${k} is ${JSON.stringify(got)}, not ${JSON.stringify(want)}; check the --override values.`)
+    }
+  }
+  return responses
 }
 
 /** Deep-merges `patch` into `base` (objects merge, everything else replaces). */

@@ -177,4 +177,34 @@ describe('Forwarder', () => {
     await f.close()
     expect(cursors).toEqual([])
   })
+
+  it('lists and counts every held event, and sends them at once, oldest first, when the receiver is back (issue 14, defect 7)', async () => {
+    const probe = await receiver(() => {})
+    const port = probe.port
+    await new Promise((r) => probe.server.close(r))
+    servers = servers.filter((s) => s !== probe.server)
+    const held: [string, number][] = []
+    const {f, notes, results} = forwarder(`http://127.0.0.1:${port}/hook`, {concurrency: 1, onHeld: (x, n) => held.push([x.event.id, n])})
+    f.push(fe(1))
+    f.push(fe(2))
+    f.push(fe(3))
+    for (let i = 0; i < 200 && held.length < 3; i++) await new Promise((r) => setTimeout(r, 10))
+    // every held event is shown, with the running count; the first refusal is the one result
+    expect(held).toEqual([['evt_1', 1], ['evt_2', 2], ['evt_3', 3]])
+    expect(notes[0]).toBe('down connection refused 3')
+    f.push(fe(4))
+    for (let i = 0; i < 200 && held.length < 4; i++) await new Promise((r) => setTimeout(r, 10))
+    expect(held[3]).toEqual(['evt_4', 4])
+    const backAt = Date.now()
+    const back = await receiver((_h, res) => res.writeHead(200).end(), port)
+    await f.idle()
+    const tookMs = Date.now() - backAt
+    await f.close()
+    expect(back.hits.map((h) => JSON.parse(h.body).id)).toEqual(['evt_1', 'evt_2', 'evt_3', 'evt_4'])
+    expect(notes[1]).toBe('up 4')
+    // probed at least every second: held events go out within about a second, not 8-22 s later
+    expect(tookMs).toBeLessThan(2500)
+    expect(results.filter((x) => x.ok)).toHaveLength(4)
+  })
 })
+

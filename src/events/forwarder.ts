@@ -7,7 +7,7 @@
 // nothing (it may forward an event twice; event.id is the deduplication key).
 import {performance} from 'node:perf_hooks'
 import {Agent, request, type Dispatcher} from 'undici'
-import {UsageError} from '../base/exit-codes.js'
+import {UsageError} from '../errors.js'
 import {SIGNATURE_HEADER, signatureHeader} from '../webhooks/signature.js'
 import type {FeedEvent} from './feed.js'
 import {abortableSleep} from './feed.js'
@@ -42,6 +42,10 @@ export interface ForwarderOptions {
   onUp?: (held: number) => void
   /** every event up to `id` is finished */
   onCursor?: (id: string) => void
+  /** this event is finished: delivered, or given up on after maxAttempts answers */
+  onDone?: (id: string) => void
+  /** the target is down and this event waits for it; `held` counts every event waiting (the first refused attempt comes with onDown instead of a result) */
+  onHeld?: (fe: FeedEvent, held: number, r?: DeliveryResult) => void
   signal: AbortSignal
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
   /** attempts for an event the target answered with an error; default 5 */
@@ -49,6 +53,7 @@ export interface ForwarderOptions {
   /** delays between attempts, the last repeating; default 1 s, 2 s, 5 s, 10 s, 30 s */
   backoffMs?: readonly number[]
   timeoutMs?: number
+  /** deliveries in flight at once (default 32); ordering is not guaranteed anyway (§6 rule 5) */
   concurrency?: number
   userAgent?: string
   dispatcher?: Dispatcher
@@ -112,20 +117,37 @@ function classify(e: unknown): {error: string; message: string} {
 /** Errors that mean "nothing is listening there right now": hold the event and keep trying. */
 const DOWN = new Set(['connection_refused', 'connection_error'])
 
-interface Slot {
-  id: string
+/** While the target is down: probe it this often (the last repeating), so held events go out within a second of it coming back. */
+const PROBE_MS = [250, 500, 1000]
+
+interface Item {
+  fe: FeedEvent
+  seq: number
+  attempt: number
+  /** failed answers so far (status codes, timeouts): bounded by maxAttempts */
+  answered: number
   done: boolean
 }
 
+/**
+ * Delivers events to one target with bounded concurrency (§6: ordering is not guaranteed, so
+ * events need not wait for each other). A target that refuses connections is "down": every
+ * event is held (each one reported through onHeld), one probe retries the oldest held event
+ * every PROBE_MS, and the moment the target answers, everything held is sent, oldest first.
+ */
 export class Forwarder {
   private readonly agent: Dispatcher
   private readonly ownsAgent: boolean
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>
-  private order: Slot[] = []
-  private waiting: (() => void)[] = []
+  private order: Item[] = []
+  private queue: Item[] = []
+  private held: Item[] = []
   private active = 0
   private down = false
+  private probing = false
+  private seq = 0
   private inflight = new Set<Promise<void>>()
+  private idleWaiters: (() => void)[] = []
 
   constructor(private o: ForwarderOptions) {
     this.sleep = o.sleep ?? abortableSleep
@@ -134,106 +156,192 @@ export class Forwarder {
       this.ownsAgent = false
     } else {
       const t = o.timeoutMs ?? 10_000
-      this.agent = new Agent({headersTimeout: t, bodyTimeout: t, keepAliveTimeout: 4000, connect: {timeout: t, rejectUnauthorized: !o.skipVerify}})
+      this.agent = new Agent({
+        headersTimeout: t,
+        bodyTimeout: t,
+        keepAliveTimeout: 4000,
+        connections: this.limit,
+        pipelining: 1,
+        connect: {timeout: t, rejectUnauthorized: !o.skipVerify},
+      })
       this.ownsAgent = true
     }
   }
 
-  /** Events waiting or in flight. */
+  private get limit(): number {
+    return this.o.concurrency ?? 32
+  }
+
+  /** events pushed and not finished (a counter: this is read on every delivery) */
+  private unfinished = 0
+
+  /** Events waiting, held or in flight. */
   get pending(): number {
-    return this.order.filter((s) => !s.done).length
+    return this.unfinished
   }
 
-  /** Queues an event; deliveries start in arrival order, a few at a time. */
+  /** Events held while the target is down. */
+  get heldCount(): number {
+    return this.held.length
+  }
+
+  /** Queues an event; deliveries start in arrival order, up to `concurrency` at a time. */
   push(fe: FeedEvent): void {
-    const slot: Slot = {id: fe.event.id, done: false}
-    this.order.push(slot)
-    const p = this.deliver(fe).finally(() => {
-      slot.done = true
-      this.inflight.delete(p)
-      this.advanceCursor()
-    })
-    this.inflight.add(p)
+    const item: Item = {fe, seq: this.seq++, attempt: 0, answered: 0, done: false}
+    this.order.push(item)
+    this.unfinished++
+    if (this.down) this.hold(item)
+    else {
+      this.queue.push(item)
+      this.pump()
+    }
   }
 
-  /** Waits for every queued event (tests; a clean shutdown gives up at the signal). */
+  /** Waits until every queued event is finished (tests; a clean shutdown gives up at the signal). */
   async idle(): Promise<void> {
-    while (this.inflight.size) await Promise.allSettled([...this.inflight])
+    while (this.pending > 0 && !this.o.signal.aborted) {
+      await new Promise<void>((r) => this.idleWaiters.push(r))
+    }
+    await Promise.allSettled([...this.inflight])
   }
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.inflight])
+    for (const w of this.idleWaiters.splice(0)) w()
     if (this.ownsAgent) await this.agent.close().catch(() => {})
   }
 
-  private advanceCursor() {
-    let last: string | undefined
-    while (this.order.length && this.order[0]!.done) last = this.order.shift()!.id
-    if (last && !this.o.signal.aborted) this.o.onCursor?.(last)
+  private track(p: Promise<void>) {
+    this.inflight.add(p)
+    void p.finally(() => this.inflight.delete(p))
   }
 
-  private async acquire() {
-    const limit = this.o.concurrency ?? 4
-    if (this.active < limit) {
+  private pump() {
+    while (!this.down && !this.o.signal.aborted && this.active < this.limit && this.queue.length) {
+      const item = this.queue.shift()!
       this.active++
-      return
+      this.track(this.run(item).finally(() => {
+        this.active--
+        this.pump()
+      }))
     }
-    await new Promise<void>((r) => this.waiting.push(r))
   }
 
-  private release() {
-    const next = this.waiting.shift()
-    if (next) next()
-    else this.active--
+  private finish(item: Item) {
+    if (item.done) return
+    item.done = true
+    this.unfinished--
+    this.o.onDone?.(item.fe.event.id)
+    let last: string | undefined
+    let head = 0
+    while (head < this.order.length && this.order[head]!.done) last = this.order[head++]!.fe.event.id
+    if (head) this.order.splice(0, head)
+    if (last && !this.o.signal.aborted) this.o.onCursor?.(last)
+    if (this.pending === 0) for (const w of this.idleWaiters.splice(0)) w()
   }
 
-  private async deliver(fe: FeedEvent): Promise<void> {
-    const {signal} = this.o
+  private hold(item: Item, r?: DeliveryResult) {
+    let i = this.held.length
+    while (i > 0 && this.held[i - 1]!.seq > item.seq) i--
+    this.held.splice(i, 0, item)
+    this.o.onHeld?.(item.fe, this.held.length, r)
+    this.probe()
+  }
+
+  /** The target stopped answering: `first` (the refused event) is held, then whatever had not started, in arrival order. */
+  private goDown(reason: string, first: Item) {
+    this.down = true
+    this.o.onDown?.(reason, this.pending)
+    const waiting = this.queue.splice(0)
+    this.hold(first)
+    for (const item of waiting) this.hold(item)
+  }
+
+  private goUp() {
+    if (!this.down) return
+    this.down = false
+    const held = this.held.splice(0)
+    this.o.onUp?.(held.length + 1)
+    // oldest first, before anything that arrives later
+    this.queue.unshift(...held)
+    this.pump()
+  }
+
+  /** While down: retry the oldest held event until the target answers. */
+  private probe() {
+    if (this.probing || !this.down) return
+    this.probing = true
+    this.track(
+      (async () => {
+        try {
+          for (let n = 0; this.down && !this.o.signal.aborted; n++) {
+            await this.sleep(PROBE_MS[Math.min(n, PROBE_MS.length - 1)]!, this.o.signal)
+            const item = this.held[0]
+            if (!item || this.o.signal.aborted) continue
+            const r = await this.attempt(item)
+            if (this.o.signal.aborted) return
+            if (r.error !== null && DOWN.has(r.error)) continue
+            // it answers: this event is settled by the normal rules, the rest go out at once
+            this.held.shift()
+            this.goUp()
+            await this.settle(item, r)
+          }
+        } finally {
+          this.probing = false
+        }
+      })(),
+    )
+  }
+
+  private async run(item: Item): Promise<void> {
+    for (;;) {
+      if (this.o.signal.aborted) return
+      const r = await this.attempt(item)
+      if (this.o.signal.aborted) return
+      if (r.error !== null && DOWN.has(r.error)) {
+        r.retry_in_ms = PROBE_MS[0]!
+        if (!this.down) {
+          this.o.onResult(r)
+          this.goDown(r.error_message ?? r.error, item)
+        } else this.hold(item, r)
+        return
+      }
+      const again = await this.settle(item, r, true)
+      if (!again) return
+    }
+  }
+
+  /** Applies an answered result: done, or a retry after backoff (true: attempt again now). */
+  private async settle(item: Item, r: DeliveryResult, inline = false): Promise<boolean> {
+    // an answer (any status) means the target is back
+    if (this.down && r.status_code !== null) this.goUp()
+    if (r.ok) {
+      this.o.onResult(r)
+      this.finish(item)
+      return false
+    }
     const delays = this.o.backoffMs ?? DEFAULT_BACKOFF
     const maxAttempts = this.o.maxAttempts ?? 5
-    await this.acquire()
-    try {
-      let answeredFailures = 0
-      let downRetries = 0
-      for (let attempt = 1; !signal.aborted; attempt++) {
-        const r = await this.attempt(fe, attempt)
-        if (signal.aborted) return
-        if (r.ok) {
-          if (this.down) {
-            this.down = false
-            this.o.onUp?.(this.pending)
-          }
-          this.o.onResult(r)
-          return
-        }
-        const isDown = r.error !== null && DOWN.has(r.error)
-        if (isDown) {
-          downRetries++
-          r.retry_in_ms = delays[Math.min(downRetries - 1, delays.length - 1)]!
-          if (!this.down) {
-            this.down = true
-            this.o.onDown?.(r.error_message ?? r.error!, this.pending)
-            this.o.onResult(r)
-          }
-          // while down, only the first failure is reported; the rest wait quietly
-        } else {
-          if (r.status_code !== null && this.down) {
-            this.down = false
-            this.o.onUp?.(this.pending)
-          }
-          answeredFailures++
-          r.retry_in_ms = answeredFailures >= maxAttempts ? null : delays[Math.min(answeredFailures - 1, delays.length - 1)]!
-          this.o.onResult(r)
-          if (r.retry_in_ms === null) return
-        }
-        await this.sleep(r.retry_in_ms!, signal)
-      }
-    } finally {
-      this.release()
+    item.answered++
+    r.retry_in_ms = item.answered >= maxAttempts ? null : delays[Math.min(item.answered - 1, delays.length - 1)]!
+    this.o.onResult(r)
+    if (r.retry_in_ms === null) {
+      this.finish(item)
+      return false
     }
+    await this.sleep(r.retry_in_ms, this.o.signal)
+    if (inline) return !this.o.signal.aborted
+    if (!this.o.signal.aborted) {
+      this.queue.unshift(item)
+      this.pump()
+    }
+    return false
   }
 
-  private async attempt(fe: FeedEvent, attempt: number): Promise<DeliveryResult> {
+  private async attempt(item: Item): Promise<DeliveryResult> {
+    const fe = item.fe
+    item.attempt++
+    const attempt = item.attempt
     const body = fe.raw
     const started = performance.now()
     const at = new Date()

@@ -30,6 +30,13 @@ export class TailModel {
   onClose?: () => void
   private listeners = new Set<() => void>()
 
+  /**
+   * Every time in the view is on one clock, the gateway's, in UTC: events carry created_at on
+   * the engine clock (which `gw clock advance` moves in test mode), so "reconnected at" adds
+   * this offset to the wall clock too.
+   */
+  clockOffsetMs = 0
+
   constructor(readonly maxRows = 2000) {}
 
   subscribe = (fn: () => void): (() => void) => {
@@ -79,7 +86,7 @@ export class TailModel {
         break
       case 'live':
         this.connection = s.mode === 'poll' ? {state: 'polling', text: 'live (polling)'} : {state: 'live', text: 'live'}
-        if (s.resumed) this.notice = `reconnected${s.backfilled ? `, backfilled ${s.backfilled}` : ''} at ${new Date().toLocaleTimeString('en-GB', {hour12: false})}`
+        if (s.resumed) this.notice = `reconnected${s.backfilled ? `, backfilled ${s.backfilled}` : ''} at ${new Date(Date.now() + this.clockOffsetMs).toISOString().slice(11, 19)} UTC`
         break
       case 'disconnected':
         this.connection = {state: 'disconnected', text: `disconnected: ${s.reason} — retrying in ${(s.retryInMs / 1000).toFixed(1)}s`}

@@ -1,6 +1,6 @@
 // Flags shared by `gw webhooks create|update`.
 import {Flags} from '@oclif/core'
-import {UsageError} from '../base/exit-codes.js'
+import {UsageError} from '../errors.js'
 import {EVENT_TYPES} from './flags.js'
 
 export const urlFlag = Flags.custom<string>({
@@ -28,6 +28,7 @@ export function enabledEvents(values: string[] | undefined): string[] | undefine
       if (!t) continue
       if (t !== '*' && !/^[a-z_]+(\.[a-z_]+)*(\.\*)?$/.test(t))
         throw new UsageError(`--events "${t}" is not an event type.`, `Use *, a prefix such as payment.*, or types: ${EVENT_TYPES.join(', ')}.`)
+      // the engine checks the types (it knows its own; the 400 names --events, exit 2)
       if (!out.includes(t)) out.push(t)
     }
   if (out.length === 0) throw new UsageError('--events needs at least one event type, or * for all.')

@@ -45,6 +45,7 @@ export function renderProvider(x: Provider, p: Painter): string {
 
 export const providerColumns: Columns<Provider> = {
   head: ['ID', 'STATUS', 'METHODS', 'CURRENCIES', 'AUTH 7D', 'FEE', 'P50'],
+  fit: {flex: ['METHODS', 'CURRENCIES'], drop: ['P50', 'FEE', 'CURRENCIES']},
   row: (x, p) => [x.id, paintStatus(p, x.status), x.methods.join(','), x.currencies.join(','), pct(x.auth_rate_7d), bps(x.fees.percent_bps), `${x.latency_ms.p50}ms`],
 }
 

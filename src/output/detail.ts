@@ -134,6 +134,30 @@ export function renderClock(c: TestClock, p: Painter): string {
   )
 }
 
+const FIRED_NOTES: Record<string, string> = {
+  'payment.canceled': 'authorizations released (7-day expiry) or canceled',
+  'payment.failed': 'customer sessions or vouchers expired, or rails failed',
+  'payment.succeeded': 'rails confirmed (direct debit, vouchers, Multibanco)',
+  'dispute.created': 'the network opened disputes',
+  'dispute.closed': 'disputes lost at their deadline (or ruled)',
+  'refund.succeeded': 'rails confirmed refunds',
+  'refund.failed': 'rails refused refunds',
+  'settlement.report.ready': 'daily settlement reports',
+  'merchant.updated': 'KYB reviews completed',
+  'payout.created': 'payouts sent to the bank',
+  'payout.paid': 'payouts arrived',
+  'webhook.delivery_attempt': 'webhook deliveries and retries attempted',
+}
+
+/** What a clock advance set off, one line per kind, or "Nothing fired." */
+export function renderFired(fired: Record<string, number> | undefined, p: Painter): string {
+  const rows = Object.entries(fired ?? {}).sort(([a], [b]) => a.localeCompare(b))
+  if (!rows.length) return p.dim('Nothing fired: no timer was due in that stretch.')
+  const w = Math.max(...rows.map(([k]) => k.length))
+  const n = Math.max(...rows.map(([, v]) => String(v).length))
+  return [p.bold('What fired'), ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${String(v).padStart(n)}${FIRED_NOTES[k] ? `  ${p.dim(FIRED_NOTES[k]!)}` : ''}`)].join('\n')
+}
+
 /** 90061 -> "1d 1h 1m 1s"; 0 -> "0s". */
 export function formatDuration(seconds: number): string {
   let s = Math.round(seconds)

@@ -1,7 +1,8 @@
 // Detail views and table columns for refunds and disputes. Plain text; tables go through
 // ./table.ts (cli-table3 loaded only when drawn).
 import type {Dispute, Refund} from '../api/types.js'
-import {EVIDENCE_BY_REASON, evidenceCoverage, timeLeft} from '../base/disputes.js'
+import {EVIDENCE_BY_REASON, KEY_HINTS, RECOGNIZED_KEYS, type RecognizedKey} from '../api/dispute-evidence.js'
+import type {DisputeReason} from '../api/types.js'
 import type {EvidenceParams} from '../client/params.js'
 import {paintStatus, type Painter} from './color.js'
 import {renderFields} from './detail.js'
@@ -105,3 +106,55 @@ export function renderEvidencePreview(dp: Dispute, ev: EvidenceParams, p: Painte
   ]
   return lines.join('\n')
 }
+
+// ----- evidence coverage and deadlines (shared by the disputes commands and the evidence form)
+
+export interface Coverage {
+  /** the keys that suit the reason, each with whether the evidence fills it */
+  checklist: {key: RecognizedKey; covered: boolean; hint: string}[]
+  /** submitted keys outside the suited ones (other recognized keys and free-text keys) */
+  extra: string[]
+  missing: RecognizedKey[]
+}
+
+/** How fields cover a reason: a checklist of the suited keys, and the other keys given. */
+export function evidenceCoverage(reason: DisputeReason, fields: Record<string, string> | undefined | null): Coverage {
+  const f = fields ?? {}
+  const suited = EVIDENCE_BY_REASON[reason]?.keys ?? RECOGNIZED_KEYS
+  const checklist = suited.map((key) => ({key, covered: typeof f[key] === 'string' && f[key].trim() !== '', hint: KEY_HINTS[key]}))
+  return {
+    checklist,
+    extra: Object.keys(f).filter((k) => !(suited as readonly string[]).includes(k)),
+    missing: checklist.filter((c) => !c.covered).map((c) => c.key),
+  }
+}
+
+/** 187200 -> "2d 4h", 5400 -> "1h 30m", 300 -> "5m", 20 -> "<1m": the two largest units. */
+export function shortDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds))
+  if (s < 60) return '<1m'
+  const d = Math.floor(s / 86_400)
+  const h = Math.floor((s % 86_400) / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  if (d > 0) return h ? `${d}d ${h}h` : `${d}d`
+  if (h > 0) return m ? `${h}h ${m}m` : `${h}h`
+  return `${m}m`
+}
+
+/** What is left to answer a dispute: "2d 4h left", "overdue 3h", or "none (…)" once it cannot be answered. */
+export function timeLeft(dp: Pick<Dispute, 'status' | 'evidence_due_by'>, now: Date): string {
+  if (dp.status === 'under_review') return 'none (under review)'
+  if (dp.status !== 'needs_response') return `none (${dp.status})`
+  if (!dp.evidence_due_by) return 'none'
+  const left = (Date.parse(dp.evidence_due_by) - now.getTime()) / 1000
+  return left > 0 ? `${shortDuration(left)} left` : `overdue ${shortDuration(-left)}`
+}
+
+/** Deadline order: open deadlines first, soonest first; then the rest, newest first. */
+export function byDeadline(a: Dispute, b: Dispute): number {
+  const da = a.evidence_due_by ? Date.parse(a.evidence_due_by) : Number.POSITIVE_INFINITY
+  const db = b.evidence_due_by ? Date.parse(b.evidence_due_by) : Number.POSITIVE_INFINITY
+  if (da !== db) return da - db
+  return a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0
+}
+

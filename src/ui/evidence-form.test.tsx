@@ -3,6 +3,7 @@ import {PassThrough} from 'node:stream'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {Dispute} from '../api/types.js'
 import {canOpenEvidenceForm, runEvidenceForm} from './evidence.js'
+import {escapeAction, pastedLine} from './evidence-input.js'
 
 const NOW = new Date('2025-03-01T00:00:00Z')
 
@@ -43,25 +44,32 @@ function terminal() {
 }
 
 const tick = (ms = 60) => new Promise((r) => setTimeout(r, ms))
+/**
+ * One key (or string) at a time: waits until Ink has drawn a new frame for it, so keys never
+ * reach the form in one chunk on a loaded machine (a chunk of several keys reads as pasted text).
+ */
 async function type(t: ReturnType<typeof terminal>, text: string) {
+  const before = t.mark()
   t.stdin.write(text)
-  // wait until Ink has read the key, so the next one arrives as a chunk of its own (on a loaded
-  // machine, keys written before Ink reads run together into one chunk), then let it draw
-  const end = Date.now() + 10_000
-  while (t.stdin.readableLength > 0 && Date.now() < end) await tick(5)
-  await tick()
+  const end = Date.now() + 2000
+  while (t.mark() === before && Date.now() < end) await tick(10)
+  await tick(10)
+}
+
+/**
+ * Input is live: Ink subscribes a new prompt's input after drawing it, so a paste sent the very
+ * instant a prompt appears can arrive before anyone listens (a person cannot be that fast).
+ * A key in and a key out, each waited for, settle it.
+ */
+async function live(t: ReturnType<typeof terminal>) {
+  await type(t, 'x')
+  await type(t, '\u007f')
 }
 
 /** Waits until the screen shows `text` (the first render loads Ink and React). */
 async function until(t: ReturnType<typeof terminal>, text: string, ms = 10_000) {
   const end = Date.now() + ms
   while (!t.screen().includes(text) && Date.now() < end) await tick(25)
-}
-
-/** Waits until what was drawn since `mark` shows `text` (a loaded machine draws late). */
-async function untilSince(t: ReturnType<typeof terminal>, mark: number, text: string, ms = 10_000) {
-  const end = Date.now() + ms
-  while (!t.since(mark).includes(text) && Date.now() < end) await tick(25)
 }
 
 let open: {t: ReturnType<typeof terminal>; result: Promise<unknown>} | undefined
@@ -100,7 +108,6 @@ describe('evidence form', () => {
     // pick a checklist key by number, then a free-text key
     await type(t, '1')
     await type(t, '\r')
-    await until(t, 'Value for tracking_number')
     expect(t.screen()).toContain('Value for tracking_number')
     await type(t, '1Z999AA10123456784')
     await type(t, '\r')
@@ -110,21 +117,17 @@ describe('evidence form', () => {
     await type(t, '\r')
     let m = t.mark()
     await type(t, '\r') // empty key: on to files
-    await untilSince(t, m, 'File URL')
     expect(t.since(m)).toContain('File URL')
-    await until(t, '1. [x] tracking_number')
     expect(t.screen()).toContain('1. [x] tracking_number')
 
     m = t.mark()
     await type(t, 'http://shop.example/pod.pdf')
     await type(t, '\r')
-    await untilSince(t, m, 'Not an HTTPS URL: http://shop.example/pod.pdf')
     expect(t.since(m)).toContain('Not an HTTPS URL: http://shop.example/pod.pdf')
     await type(t, 'https://shop.example/pod.pdf')
     await type(t, '\r')
     m = t.mark()
     await type(t, '\r') // empty URL: preview
-    await untilSince(t, m, 'y = submit · e = edit · n = cancel')
     const preview = t.since(m)
     expect(preview).toContain('Preview')
     expect(preview).toContain('Covers: tracking_number · missing: service_date, shipping_address · also: courier_note · 1 file')
@@ -135,7 +138,6 @@ describe('evidence form', () => {
       fields: {tracking_number: '1Z999AA10123456784', courier_note: 'left at the door'},
       files: ['https://shop.example/pod.pdf'],
     })
-    await until(t, 'Submitting evidence…')
     expect(t.screen()).toContain('Submitting evidence…')
   })
 
@@ -148,7 +150,6 @@ describe('evidence form', () => {
     await type(t, '\r') // no files
     let m = t.mark()
     await type(t, 'y')
-    await untilSince(t, m, 'Nothing to submit yet')
     expect(t.since(m)).toContain('Nothing to submit yet')
     await type(t, 'e')
     await type(t, 'refund_policy')
@@ -167,7 +168,6 @@ describe('evidence form', () => {
     await type(t, '\r')
     m = t.mark()
     await type(t, '\r')
-    await untilSince(t, m, 'Covers: customer_communication · missing: refund_policy')
     expect(t.since(m)).toContain('Covers: customer_communication · missing: refund_policy')
     await type(t, 'y')
     expect(await result).toEqual({fields: {customer_communication: 'Emails of 3 May'}, files: []})
@@ -189,8 +189,27 @@ describe('evidence form', () => {
       expect(await result).toBeNull()
       // the last frame may land a moment after the promise settles on a loaded machine
       await until(t, 'Canceled; nothing was submitted.', 5000)
-      await until(t, 'Canceled; nothing was submitted.')
       expect(t.screen()).toContain('Canceled; nothing was submitted.')
     }
   })
 })
+
+describe('evidence form input rules (issue 14, defect 10)', () => {
+  it('a pasted "value⏎" is submitted at its line break: one Enter, not two', () => {
+    expect(pastedLine('1Z999AA10123456784\r')).toBe('1Z999AA10123456784')
+    expect(pastedLine('Emails of 3 May\n')).toBe('Emails of 3 May')
+    expect(pastedLine('first line\r\nsecond')).toBe('first line')
+    expect(pastedLine('still typing')).toBeUndefined()
+  })
+
+  it('Esc: back from a value, leave an empty form, ask before throwing entered evidence away', () => {
+    expect(escapeAction('value', false)).toBe('back')
+    expect(escapeAction('key', true)).toBe('cancel')
+    expect(escapeAction('file', true)).toBe('cancel')
+    expect(escapeAction('key', false)).toBe('ask')
+    expect(escapeAction('file', false)).toBe('ask')
+    expect(escapeAction('preview', false)).toBe('ask')
+    expect(escapeAction('discard', false)).toBe('keep')
+  })
+})
+

@@ -4,13 +4,15 @@
 // on "y". Imported only through ./evidence.ts (behind the render gate).
 import {Box, render, Text, useApp, useInput} from 'ink'
 import TextInput from 'ink-text-input'
-import {useState} from 'react'
+import {useEffect, useState} from 'react'
 import type {Dispute} from '../api/types.js'
-import {EVIDENCE_BY_REASON, evidenceCoverage, isHttpsUrl, timeLeft} from '../base/disputes.js'
+import {EVIDENCE_BY_REASON, isHttpsUrl} from '../api/dispute-evidence.js'
+import {evidenceCoverage, timeLeft} from '../output/disputes.js'
 import type {EvidenceParams} from '../client/params.js'
+import {escapeAction, pastedLine, type FormStep} from './evidence-input.js'
 import {formatMoney} from '../output/money.js'
 
-type Step = 'key' | 'value' | 'file' | 'preview' | 'done'
+type Step = FormStep
 
 export interface EvidenceFormProps {
   dispute: Dispute
@@ -29,6 +31,8 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
   const [currentKey, setCurrentKey] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<'submitted' | 'canceled' | null>(null)
+  /** where Esc was pressed, to go back to when the user keeps the evidence */
+  const [before, setBefore] = useState<Step>('key')
 
   const cov = evidenceCoverage(dp.reason, fields)
   const info = EVIDENCE_BY_REASON[dp.reason]
@@ -39,8 +43,13 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
     setError(null)
     setStep('done')
     onDone(result)
-    setTimeout(() => exit(), 0)
   }
+
+  // leave only once the last frame ("Submitting…" / "Canceled…") is committed, so it is what
+  // stays on screen even when the machine is slow to render
+  useEffect(() => {
+    if (step === 'done') exit()
+  }, [step, exit])
 
   const go = (next: Step) => {
     setError(null)
@@ -51,9 +60,19 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
   useInput((ch, key) => {
     if (step === 'done') return
     if (key.ctrl && ch === 'c') return finish(null)
+    if (step === 'discard') {
+      const c = ch.toLowerCase()
+      if (c === 'y') return finish(null)
+      if (c === 'n' || key.escape || key.return) return go(before)
+      return
+    }
     if (key.escape) {
-      if (step === 'value') return go('key')
-      return finish(null)
+      // nothing entered yet: Esc just leaves; otherwise ask before throwing it away
+      const act = escapeAction(step, empty)
+      if (act === 'back') return go('key')
+      if (act === 'cancel') return finish(null)
+      setBefore(step)
+      return go('discard')
     }
     if (step !== 'preview') return
     const c = ch.toLowerCase()
@@ -101,6 +120,14 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
     setInput('')
   }
 
+  /** A paste ending in Enter ("value⏎") arrives as one chunk: submit it at the line break instead of waiting for a second Enter. */
+  const typed = (submit: (v: string) => void) => (v: string) => {
+    const line = pastedLine(v)
+    if (line === undefined) return setInput(v)
+    setInput(line)
+    submit(line)
+  }
+
   const due = dp.evidence_due_by ? `${dp.evidence_due_by.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z')} (${timeLeft(dp, now)})` : timeLeft(dp, now)
 
   return (
@@ -144,7 +171,7 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
             <Box>
               <Text color="cyan">Field key </Text>
               <Text dimColor>(1-{cov.checklist.length} picks from the checklist; Enter on empty goes on to files): </Text>
-              <TextInput value={input} onChange={setInput} onSubmit={onKey} />
+              <TextInput value={input} onChange={typed(onKey)} onSubmit={onKey} />
             </Box>
           </>
         ) : null}
@@ -152,14 +179,14 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
           <Box>
             <Text color="cyan">Value for {currentKey}</Text>
             <Text dimColor> (empty removes it; Esc goes back): </Text>
-            <TextInput value={input} onChange={setInput} onSubmit={onValue} />
+            <TextInput value={input} onChange={typed(onValue)} onSubmit={onValue} />
           </Box>
         ) : null}
         {step === 'file' ? (
           <Box>
             <Text color="cyan">File URL </Text>
             <Text dimColor>(https://...; Enter on empty goes on to the preview): </Text>
-            <TextInput value={input} onChange={setInput} onSubmit={onFile} />
+            <TextInput value={input} onChange={typed(onFile)} onSubmit={onFile} />
           </Box>
         ) : null}
         {step === 'preview' ? (
@@ -180,9 +207,14 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
             </Text>
           </Box>
         ) : null}
+        {step === 'discard' ? (
+          <Text>
+            <Text color="yellow">Discard the evidence you entered?</Text> y = discard and leave · n = keep editing
+          </Text>
+        ) : null}
         {step === 'done' ? <Text>{outcome === 'submitted' ? 'Submitting evidence…' : 'Canceled; nothing was submitted.'}</Text> : null}
         {error ? <Text color="red">{error}</Text> : null}
-        {step !== 'done' && step !== 'preview' ? <Text dimColor>Esc cancels{step === 'value' ? ' (here: back to the key)' : ''}.</Text> : null}
+        {step !== 'done' && step !== 'preview' && step !== 'discard' ? <Text dimColor>Esc cancels{step === 'value' ? ' (here: back to the key)' : empty ? '' : ' (it asks first)'}.</Text> : null}
       </Box>
     </Box>
   )

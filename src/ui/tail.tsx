@@ -87,15 +87,21 @@ export function TailView({model, title}: {model: TailModel; title: string}) {
         else if (key.pageDown || input === ' ') setInspect({...inspect, offset: Math.min(Math.max(0, jsonLines.length - pageJson), inspect.offset + pageJson)})
         return
       }
+      // functional updates: keys that arrive before the next render (key repeat, a paste) all count
+      const at = (prev: number | null) => (prev === null ? rows.length - 1 : Math.min(prev, rows.length - 1))
       if (input === 'q' || (key.ctrl && input === 'c')) exit()
-      else if (key.upArrow || input === 'k') setSelected(Math.max(0, sel - 1))
-      else if (key.downArrow || input === 'j') setSelected(sel + 1 >= rows.length - 1 ? null : sel + 1)
-      else if (key.pageUp) setSelected(Math.max(0, sel - listHeight))
-      else if (key.pageDown) setSelected(sel + listHeight >= rows.length - 1 ? null : sel + listHeight)
+      else if (key.upArrow || input === 'k') setSelected((prev) => Math.max(0, at(prev) - 1))
+      else if (key.downArrow || input === 'j') setSelected((prev) => (at(prev) + 1 >= rows.length - 1 ? null : at(prev) + 1))
+      else if (key.pageUp) setSelected((prev) => Math.max(0, at(prev) - listHeight))
+      else if (key.pageDown) setSelected((prev) => (at(prev) + listHeight >= rows.length - 1 ? null : at(prev) + listHeight))
       else if (input === 'g') setSelected(0)
       else if (input === 'G' || key.end) setSelected(null)
       else if (input === ' ' || input === 'p') model.togglePause()
-      else if ((key.return || input === 'i') && rows[sel]) setInspect({id: rows[sel]!.event.id, offset: 0})
+      else if ((key.return || input === 'i') && rows[sel]) setSelected((prev) => {
+        const row = rows[at(prev)]
+        if (row) setInspect({id: row.event.id, offset: 0})
+        return prev
+      })
     },
     {isActive: isRawModeSupported},
   )
@@ -137,7 +143,7 @@ export function TailView({model, title}: {model: TailModel; title: string}) {
     <Box flexDirection="column">
       {header}
       <Text bold wrap="truncate">
-        {`  ${cell('TIME', W.time)}${cell('TYPE', W.type)}${cell('OBJECT', W.object)}${cell('STATUS', W.status)}AMOUNT`}
+        {`  ${cell('TIME UTC', W.time)}${cell('TYPE', W.type)}${cell('OBJECT', W.object)}${cell('STATUS', W.status)}AMOUNT`}
       </Text>
       {visible.length === 0 ? <Text dimColor>{'  Waiting for events… (gw trigger payment.succeeded in another terminal makes one)'}</Text> : null}
       {visible.map((r, i) => (
@@ -145,7 +151,7 @@ export function TailView({model, title}: {model: TailModel; title: string}) {
       ))}
       <Text dimColor wrap="truncate">{model.notice ? `${model.notice}` : ' '}</Text>
       <Text dimColor wrap="truncate">
-        {`↑↓ move · enter inspect · space ${model.paused ? 'resume' : 'pause'} · G follow · q quit   ${rows.length} events${rows.some((r) => r.backfilled) ? ' · ↺ backfilled' : ''}`}
+        {`↑↓ move · enter inspect · space ${model.paused ? 'resume' : 'pause'} · G follow · q quit   ${rows.length} ${rows.length === 1 ? 'event' : 'events'}${rows.some((r) => r.backfilled) ? ' · ↺ backfilled' : ''}`}
       </Text>
     </Box>
   )

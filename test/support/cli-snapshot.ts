@@ -9,7 +9,7 @@ export const REPO = resolve(import.meta.dirname, '..', '..')
 /** Copies the built CLI to a new temp dir named with `prefix`; returns that dir (bin/run.js inside). */
 export function snapshotCli(prefix: string): string {
   const root = mkdtempSync(join(tmpdir(), prefix))
-  for (const entry of ['bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, entry), join(root, entry), {recursive: true})
+  for (const entry of ['bin', 'dist', 'fixtures', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, entry), join(root, entry), {recursive: true})
   symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir')
   cpSync(join(REPO, 'test', 'support'), join(root, 'test', 'support'), {recursive: true})
   return root

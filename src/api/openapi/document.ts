@@ -55,6 +55,12 @@ const typeFilter = q(
   'An event type, a prefix ending in `.*`, or several separated by commas.',
 )
 
+const requestLogFilters = [
+  q('status', {type: 'string', pattern: '^([1-5](xx|[0-9]{2}))(,[1-5](xx|[0-9]{2}))*$', 'x-hint': 'an HTTP status or class such as 404, 4xx, or 4xx,5xx', examples: ['4xx', '404', '4xx,5xx']}, 'Only these statuses: a status, a class (4xx), or a comma list.'),
+  q('method', {type: 'string', pattern: '^(GET|POST|DELETE)(,(GET|POST|DELETE))*$', 'x-hint': 'GET, POST or DELETE (comma list allowed)', examples: ['POST']}, 'Only these methods.'),
+  q('path', {type: 'string', pattern: '^/', 'x-hint': 'a path prefix such as /payments', examples: ['/payments']}, 'Only paths starting with this prefix (with or without /v1).'),
+]
+
 const idPath = (prefix: string, what: string): Param => ({
   name: 'id',
   schema: {type: 'string', pattern: `^${prefix}_[0-9A-Za-z]+$`},
@@ -87,6 +93,9 @@ const OPS: OpSpec[] = [
     description: 'Creates and (unless `confirm: false`) routes the payment in one call. Risk blocks, exhausted failover, no eligible provider and rule blocks answer 201 with `status: failed`; only an issuer\'s final decline is 402 card_error, with `error.payment` naming the stored failed payment.',
     response: 'Payment', responseDescription: 'The payment, in whatever state routing left it.', errors: [402, 404]},
   {id: 'retrievePayment', method: 'get', path: '/payments/{id}', tag: 'Payments', summary: 'Retrieve a payment', response: 'Payment', responseDescription: 'The payment, with every provider attempt.', errors: [404]},
+  {id: 'retrievePaymentRouting', method: 'get', path: '/payments/{id}/routing', tag: 'Payments', summary: 'Explain how a payment was routed',
+    description: 'Every routing pass as the router decided it then (providers considered and why some were excluded, the rule that matched or smart routing, each candidate\'s score with its parts, the order), and every provider attempt with its decline class (soft: the next provider was tried; final: routing stopped). Passes are recorded from the version that added this operation on.',
+    response: 'PaymentRouting', responseDescription: 'The routing of the payment.', errors: [404]},
   {id: 'confirmPayment', method: 'post', path: '/payments/{id}/confirm', tag: 'Payments', summary: 'Confirm a payment', body: 'PaymentConfirm',
     description: 'Routes a payment in `requires_confirmation`; any other state is 400 payment_unexpected_state.',
     response: 'Payment', responseDescription: 'The payment, now routed.', errors: [402, 404]},
@@ -159,6 +168,17 @@ const OPS: OpSpec[] = [
   {id: 'listProviders', method: 'get', path: '/providers', tag: 'Providers', summary: 'List providers', list: true,
     query: [q('payment_method', {type: 'string'}, 'Only providers supporting this method code.'), q('currency', {type: 'string'}, 'Only providers processing this currency.')], response: 'ProviderList', responseDescription: 'A page of providers.'},
   {id: 'retrieveProvider', method: 'get', path: '/providers/{id}', tag: 'Providers', summary: 'Retrieve a provider', response: 'Provider', responseDescription: 'The provider with health, 7-day auth rate, fees and latency.', errors: [404]},
+  {id: 'simulateRouting', method: 'get', path: '/routing/simulate', tag: 'Providers', summary: 'Simulate a routing decision',
+    description: 'The decision routing would make now for a payment like this, with the current provider health, 7-day authorization rates and routing rules; creates nothing. A split rule draws as a payment would.',
+    query: [
+      {...q('amount', {type: 'integer', minimum: 1, maximum: 99_999_999}, "In the currency's minor unit."), required: true},
+      {...q('currency', {type: 'string', pattern: '^[A-Z]{3}$', 'x-checked-by-use-case': ['pattern']}, 'Uppercase ISO 4217 code.'), required: true},
+      {...q('payment_method', {type: 'string'}, 'A method code.'), required: true},
+      q('card_brand', {type: 'string'}, 'For card rules: visa, mastercard, amex, ...'),
+      q('country', {type: 'string', pattern: '^[A-Z]{2}$'}, 'For country rules: the card\'s issuing country.'),
+      q('merchant', idQ('mer'), 'Route as this sub-merchant (its rules apply).'),
+    ],
+    response: 'RoutingDecision', responseDescription: 'The decision, explained.', errors: [404]},
   {id: 'listMerchants', method: 'get', path: '/merchants', tag: 'Merchants', summary: 'List sub-merchants', list: true, query: [q('kyb_status', en(KYB_STATUSES), 'Only merchants in this KYB status.')], response: 'MerchantList', responseDescription: 'A page of merchants.'},
   {id: 'createMerchant', method: 'post', path: '/merchants', tag: 'Merchants', summary: 'Onboard a sub-merchant', body: 'MerchantCreate', bodyRequired: true, status: 201,
     description: 'KYB review completes 60 s (engine clock) after the merchant has a legal name and country.', response: 'Merchant', responseDescription: 'The merchant, kyb_status pending.'},
@@ -199,6 +219,12 @@ const OPS: OpSpec[] = [
   {id: 'testGetClock', method: 'get', path: '/test_helpers/clock', tag: 'Test helpers', summary: 'Read the engine clock', testHelper: true, response: 'TestClock', responseDescription: 'The engine clock.'},
   {id: 'testAdvanceClock', method: 'post', path: '/test_helpers/clock/advance', tag: 'Test helpers', summary: 'Advance the engine clock', body: 'TestClockAdvance', bodyRequired: true, testHelper: true,
     description: 'Moves the engine clock forward and runs every job that became due, in due order.', response: 'TestClock', responseDescription: 'The engine clock after the advance.'},
+  // ---- the request log
+  {id: 'listRequestLogs', method: 'get', path: '/request_logs', tag: 'Request log', summary: "List the engine's recent API requests", list: true, query: requestLogFilters,
+    description: 'The last 1,000 API requests the engine answered (in memory), newest first; requests to the request log itself are not logged.', response: 'RequestLogList', responseDescription: 'A page of requests, newest first.'},
+  {id: 'streamRequestLogs', method: 'get', path: '/request_logs/stream', tag: 'Request log', summary: 'Stream API requests (Server-Sent Events)', query: requestLogFilters,
+    description: 'New entries of the request log as Server-Sent Events (`id:` = the request id, `event: request_log`, `data:` = the entry JSON), a heartbeat comment every 15 s.',
+    response: {'text/event-stream': {schema: {type: 'string', description: 'An SSE stream: `id: req_...`, `event: request_log`, `data: <RequestLog JSON>`.'}}}, responseDescription: 'The request stream; stays open.'},
   // ---- the contract itself
   {id: 'getOpenApiDocument', method: 'get', path: '/openapi.json', tag: 'Meta', summary: 'This OpenAPI document', public: true,
     description: 'Served without authentication (and not rate limited): the contract is public, and tools fetch it before they hold a key.',
@@ -220,6 +246,7 @@ const TAGS: Record<string, string> = {
   Balance: 'Available and pending balance per currency.',
   Settlement: 'Settlement reports and payouts.',
   'Test helpers': 'Stand-ins for the customer, the operator and the card network (test keys only).',
+  'Request log': "The engine's recent API requests, for operators (gw logs tail).",
   Meta: 'The contract itself.',
 }
 
@@ -284,7 +311,7 @@ function operation(o: OpSpec): Schema {
     parameters.push({in: 'path', ...idPath(prefix, what)})
   }
   if (o.list) parameters.push({$ref: '#/components/parameters/limit'}, {$ref: '#/components/parameters/starting_after'}, {$ref: '#/components/parameters/ending_before'})
-  for (const p of o.query ?? []) parameters.push({in: 'query', name: p.name, description: p.description, schema: p.schema})
+  for (const p of o.query ?? []) parameters.push({in: 'query', name: p.name, description: p.description, schema: p.schema, ...(p.required ? {required: true} : {})})
   for (const h of o.headers ?? []) parameters.push({in: 'header', name: h.name, description: h.description, schema: h.schema})
   if (o.method === 'post') parameters.push({$ref: '#/components/parameters/Idempotency-Key'})
   parameters.push({$ref: '#/components/parameters/Service-Version'})

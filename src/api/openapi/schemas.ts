@@ -343,7 +343,91 @@ export function responseSchemas(): Record<string, Schema> {
       latency_ms: obj({p50: {type: 'integer', minimum: 0}, p99: {type: 'integer', minimum: 0}}),
       livemode,
     }),
-    TestClock: obj({object: {type: 'string', const: 'test_clock'}, now: dateTime(), offset_seconds: {type: 'integer', minimum: 0}}),
+    RoutingDecision: obj({
+      object: {type: 'string', const: 'routing_decision'},
+      decided_at: dateTime(),
+      input: obj({amount: minor('The amount routed.'), currency: ref('Currency'), payment_method: ref('MethodCode'), card_brand: nullable(str()), country: nullable(str()), merchant: nullable(idOf('mer'))}),
+      providers: {
+        type: 'array',
+        description: 'Every provider in catalog order: eligible, or excluded and why.',
+        items: obj({
+          provider: idOf('prov'),
+          status: {type: 'string', enum: [...PROVIDER_STATUSES]},
+          eligible: bool,
+          excluded: nullable({type: 'string', enum: ['currency_not_processed', 'method_not_supported', 'provider_disabled', 'already_tried']}),
+        }),
+      },
+      rule: nullable(
+        obj({
+          id: idOf('rr'),
+          priority: {type: 'integer', minimum: 0},
+          action: {type: 'string', enum: ['prefer', 'split', 'block']},
+          merchant: nullable(idOf('mer')),
+          providers: {type: 'array', items: obj({provider: idOf('prov'), weight: {type: 'integer', minimum: 0}}, {optional: ['weight']})},
+        }, {description: 'The routing rule that matched, as it was when the decision was made; null: smart routing alone decided.'}),
+      ),
+      strategy: {type: 'string', enum: ['smart_routing', 'rule_prefer', 'rule_split', 'rule_block']},
+      weights: obj({cost: {type: 'number'}, auth_rate: {type: 'number'}, currency: {type: 'number'}, method: {type: 'number'}}),
+      scores: {
+        type: 'array',
+        description: 'Eligible providers in smart-routing order.',
+        items: obj({
+          provider: idOf('prov'),
+          score: {type: 'number', minimum: 0, maximum: 1},
+          degraded: bool,
+          cost: obj({fee: minor('The provider fee for this amount.'), component: {type: 'number', minimum: 0, maximum: 1}}),
+          auth_rate: obj({rate_7d: nullable({type: 'number', minimum: 0, maximum: 1}), used: {type: 'number', minimum: 0, maximum: 1}}),
+          currency: obj({local: bool, component: {type: 'number', minimum: 0, maximum: 1}}),
+          method: obj({partner: bool, component: {type: 'number', minimum: 0, maximum: 1}}),
+        }),
+      },
+      tie_break: str(),
+      split_pick: nullable(idOf('prov')),
+      order: {type: 'array', items: idOf('prov'), description: 'Providers in the order they are tried.'},
+    }),
+    PaymentRouting: obj({
+      object: {type: 'string', const: 'payment_routing'},
+      payment: idOf('pay'),
+      decisions: {type: 'array', items: ref('RoutingDecision')},
+      attempts: {
+        type: 'array',
+        items: obj({
+          provider: idOf('prov'),
+          outcome: {type: 'string', enum: [...ATTEMPT_OUTCOMES]},
+          decline_code: nullable(str()),
+          decline_class: nullable({type: 'string', enum: ['soft', 'final'], description: 'soft: the next provider was tried; final: routing stopped.'}),
+          latency_ms: nullable({type: 'integer', minimum: 0}),
+          attempted_at: dateTime(),
+        }),
+      },
+    }),
+    TestClock: obj(
+      {
+        object: {type: 'string', const: 'test_clock'},
+        now: dateTime(),
+        offset_seconds: {type: 'integer', minimum: 0},
+        fired: {
+          type: 'object',
+          description: 'Advance only: what it set off — events the clock caused, by type, plus payout.created and payout.paid (docs/api.md).',
+          additionalProperties: {type: 'integer', minimum: 1},
+        },
+      },
+      {optional: ['fired']},
+    ),
+    RequestLog: obj(
+      {
+        id: str({pattern: '^req_[0-9A-Za-z]+$', description: "The request's id (its Request-Id); also the cursor."}),
+        object: {type: 'string', const: 'request_log'},
+        method: {type: 'string', enum: ['GET', 'POST', 'DELETE', 'HEAD', 'PUT', 'PATCH', 'OPTIONS']},
+        path: str({pattern: '^/v1', description: 'The path as requested, without the query string.'}),
+        status: {type: 'integer', minimum: 100, maximum: 599},
+        latency_ms: {type: 'integer', minimum: 0},
+        idempotent_replayed: {type: 'boolean', description: 'A POST answered from the stored response of its Idempotency-Key.'},
+        livemode,
+        created_at: dateTime(),
+      },
+      {description: 'One API request the engine answered (the request log behind `gw logs tail`).'},
+    ),
     BalanceAmount: obj({amount: minor('Signed amount.'), currency: ref('Currency')}),
     Balance: obj({
       object: {type: 'string', const: 'balance'},
@@ -448,7 +532,7 @@ export function responseSchemas(): Record<string, Schema> {
       {optional: ['param', 'payment']},
     ),
     Error: obj({error: ref('ErrorDetail')}, {description: 'The error envelope (spec §7).'}),
-    ...listSchemas(['Payment', 'Customer', 'PaymentMethod', 'Refund', 'Dispute', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'Provider', 'Merchant', 'RoutingRule', 'SettlementReport', 'Payout']),
+    ...listSchemas(['Payment', 'Customer', 'PaymentMethod', 'Refund', 'Dispute', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'Provider', 'Merchant', 'RoutingRule', 'SettlementReport', 'Payout', 'RequestLog']),
   }
 }
 

@@ -28,11 +28,20 @@ export interface RunResult<R = unknown> {
   prompts: {question: string; hidden: boolean}[]
 }
 
+export interface RunOptions {
+  env?: Record<string, string>
+  stdin?: string
+  interactive?: boolean
+  answers?: string[]
+  /** stdout is a terminal of this many columns (tables fit it; --all draws a table instead of NDJSON) */
+  tty?: number
+}
+
 export interface CliEnv {
   dir: string
   mock: MockAgent
   pool: ReturnType<MockAgent['get']>
-  run<R = unknown>(cmd: Runnable, argv: string[], opts?: {env?: Record<string, string>; stdin?: string; interactive?: boolean; answers?: string[]}): Promise<RunResult<R>>
+  run<R = unknown>(cmd: Runnable, argv: string[], opts?: RunOptions): Promise<RunResult<R>>
   cleanup(): Promise<void>
 }
 
@@ -48,7 +57,7 @@ export async function cliEnv(): Promise<CliEnv> {
     dir,
     mock,
     pool,
-    async run<R>(cmd: Runnable, argv: string[], opts: {env?: Record<string, string>; stdin?: string; interactive?: boolean; answers?: string[]} = {}) {
+    async run<R>(cmd: Runnable, argv: string[], opts: RunOptions = {}) {
       const saved = {...process.env}
       for (const k of GW_ENV) delete process.env[k]
       delete process.env.NO_COLOR
@@ -78,12 +87,15 @@ export async function cliEnv(): Promise<CliEnv> {
         return true
       }) as typeof process.stderr.write
       process.exitCode = undefined
+      const tty = {isTTY: process.stdout.isTTY, columns: process.stdout.columns}
+      if (opts.tty) Object.assign(process.stdout, {isTTY: true, columns: opts.tty})
       let result: R | undefined
       try {
         result = (await cmd.run(argv, config)) as R
       } finally {
         process.stdout.write = out
         process.stderr.write = err
+        if (opts.tty) Object.assign(process.stdout, tty)
         process.env = saved
       }
       const exitCode = Number(process.exitCode ?? 0)

@@ -1,5 +1,6 @@
-import {GwCommand, UsageError} from '../../base/command.js'
 import {normalizePath, pathArg} from '../../base/raw.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class ApiDelete extends GwCommand<typeof ApiDelete> {
   static override summary = 'Send a raw DELETE request.'
@@ -7,11 +8,15 @@ export default class ApiDelete extends GwCommand<typeof ApiDelete> {
   static override args = {path: pathArg}
 
   async run(): Promise<unknown> {
-    const path = normalizePath(this.args.path)
-    if (path === '/') throw new UsageError('PATH must name an object, e.g. /customers/cus_123.')
-    await this.confirmLive(`DELETE ${path}`)
-    const res = await (await this.client()).request('DELETE', path)
-    this.print(typeof res.data === 'string' ? res.data : JSON.stringify(res.data, null, 2))
-    return res.data
+    return apiDelete(this.ctx, this.flags, this.args)
   }
+}
+
+export async function apiDelete(ctx: Context, flags: GwFlags<typeof ApiDelete>, args: GwArgs<typeof ApiDelete>): Promise<unknown> {
+  const path = normalizePath(args.path)
+  if (path === '/') throw new UsageError('PATH must name an object, e.g. /customers/cus_123.')
+  await ctx.confirmLive(`DELETE ${path}`)
+  const res = await (await ctx.client()).request('DELETE', path)
+  ctx.print(typeof res.data === 'string' ? res.data : JSON.stringify(res.data, null, 2))
+  return res.data
 }

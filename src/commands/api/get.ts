@@ -1,7 +1,7 @@
-import {GwCommand} from '../../base/command.js'
 import {parseDataPairs} from '../../base/parse.js'
 import {dataFlag, normalizePath, pathArg} from '../../base/raw.js'
 import type {Query} from '../../client/http.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ApiGet extends GwCommand<typeof ApiGet> {
   static override summary = 'Send a raw GET request; -d pairs become the query string.'
@@ -15,9 +15,13 @@ export default class ApiGet extends GwCommand<typeof ApiGet> {
   static override flags = {data: dataFlag}
 
   async run(): Promise<unknown> {
-    const query = parseDataPairs(this.flags.data) as Query
-    const res = await (await this.client()).request('GET', normalizePath(this.args.path), {query})
-    this.print(typeof res.data === 'string' ? res.data : JSON.stringify(res.data, null, 2))
-    return res.data
+    return apiGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function apiGet(ctx: Context, flags: GwFlags<typeof ApiGet>, args: GwArgs<typeof ApiGet>): Promise<unknown> {
+  const query = parseDataPairs(flags.data) as Query
+  const res = await (await ctx.client()).request('GET', normalizePath(args.path), {query})
+  ctx.print(typeof res.data === 'string' ? res.data : JSON.stringify(res.data, null, 2))
+  return res.data
 }

@@ -1,7 +1,7 @@
-import {GwCommand} from '../../base/command.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
 import {parseDataPairs} from '../../base/parse.js'
 import {dataFlag, normalizePath, pathArg} from '../../base/raw.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ApiPost extends GwCommand<typeof ApiPost> {
   static override summary = 'Send a raw POST request with a JSON body built from -d pairs.'
@@ -15,10 +15,14 @@ export default class ApiPost extends GwCommand<typeof ApiPost> {
   static override flags = {data: dataFlag, 'idempotency-key': idempotencyKeyFlag()}
 
   async run(): Promise<unknown> {
-    const body = parseDataPairs(this.flags.data)
-    await this.confirmLive(`POST ${normalizePath(this.args.path)}`)
-    const res = await (await this.client()).request('POST', normalizePath(this.args.path), {body, idempotencyKey: this.flags['idempotency-key']})
-    this.print(typeof res.data === 'string' ? res.data : JSON.stringify(res.data, null, 2))
-    return res.data
+    return apiPost(this.ctx, this.flags, this.args)
   }
+}
+
+export async function apiPost(ctx: Context, flags: GwFlags<typeof ApiPost>, args: GwArgs<typeof ApiPost>): Promise<unknown> {
+  const body = parseDataPairs(flags.data)
+  await ctx.confirmLive(`POST ${normalizePath(args.path)}`)
+  const res = await (await ctx.client()).request('POST', normalizePath(args.path), {body, idempotencyKey: flags['idempotency-key']})
+  ctx.print(typeof res.data === 'string' ? res.data : JSON.stringify(res.data, null, 2))
+  return res.data
 }

@@ -1,12 +1,13 @@
 import {Args} from '@oclif/core'
 import type {TestClock} from '../../api/types.js'
-import {GwCommand, UsageError} from '../../base/command.js'
-import {parseDuration} from '../../base/parse.js'
-import {renderClock} from '../../output/detail.js'
+import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
+import {renderClock, renderFired} from '../../output/detail.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class ClockAdvance extends GwCommand<typeof ClockAdvance> {
   static override summary = "Test helper: move the engine's clock forward."
-  static override description = 'Time passing makes its effects happen: uncaptured authorizations expire after 7d, dispute deadlines pass, vouchers expire, webhooks retry, settlements and payouts run.'
+  static override description = 'Time passing makes its effects happen: uncaptured authorizations expire after 7d, dispute deadlines pass, vouchers expire, webhooks retry, settlements and payouts run. It then lists what fired (events by type, payouts, webhook attempts). A number without a unit is seconds, and it says so.'
   static override examples = [
     {description: 'Let uncaptured authorizations expire', command: '<%= config.bin %> <%= command.id %> 7d'},
     '<%= config.bin %> <%= command.id %> 36h',
@@ -18,10 +19,17 @@ export default class ClockAdvance extends GwCommand<typeof ClockAdvance> {
   }
 
   async run(): Promise<TestClock> {
-    const seconds = parseDuration(this.args.duration, 'DURATION')
-    if (seconds <= 0) throw new UsageError(`DURATION must be more than zero, got "${this.args.duration}".`, 'e.g. gw clock advance 7d')
-    const clock = await (await this.client()).testHelpers.advanceClock(seconds)
-    this.print(renderClock(clock, this.color))
-    return clock
+    return clockAdvance(this.ctx, this.flags, this.args)
   }
+}
+
+export async function clockAdvance(ctx: Context, flags: GwFlags<typeof ClockAdvance>, args: GwArgs<typeof ClockAdvance>): Promise<TestClock> {
+  const bare = bareSecondsNotice(args.duration, 'DURATION')
+  if (bare) ctx.notice(ctx.errColor.yellow(bare))
+  const seconds = parseDuration(args.duration, 'DURATION')
+  if (seconds <= 0) throw new UsageError(`DURATION must be more than zero, got "${args.duration}".`, 'e.g. gw clock advance 7d')
+  const clock = await (await ctx.client()).testHelpers.advanceClock(seconds)
+  ctx.print(renderClock(clock, ctx.color))
+  if (clock.fired) ctx.print('\n' + renderFired(clock.fired, ctx.color))
+  return clock
 }

@@ -1,6 +1,6 @@
 import type {TestClock} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {renderClock} from '../../output/detail.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ClockGet extends GwCommand<typeof ClockGet> {
   static override summary = "Test helper: show the engine's clock."
@@ -8,8 +8,12 @@ export default class ClockGet extends GwCommand<typeof ClockGet> {
   static override examples = ['<%= config.bin %> <%= command.id %>']
 
   async run(): Promise<TestClock> {
-    const clock = await (await this.client()).testHelpers.clock()
-    this.print(renderClock(clock, this.color))
-    return clock
+    return clockGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function clockGet(ctx: Context, flags: GwFlags<typeof ClockGet>, args: GwArgs<typeof ClockGet>): Promise<TestClock> {
+  const clock = await (await ctx.client()).testHelpers.clock()
+  ctx.print(renderClock(clock, ctx.color))
+  return clock
 }

@@ -1,6 +1,6 @@
-import {GwCommand} from '../../base/command.js'
 import {keyMode, redactKey} from '../../config/redact.js'
 import {describeSource} from '../../config/resolve.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 interface Entry {
   value: string | null
@@ -19,53 +19,57 @@ export default class ConfigList extends GwCommand<typeof ConfigList> {
   static override examples = ['<%= config.bin %> <%= command.id %>', 'GW_PROFILE=live <%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']
 
   async run(): Promise<ConfigListResult> {
-    const store = this.configStore
-    const data = store.read()
-    const s = this.settings()
-    const key = await this.apiKey()
-    const entry = (value: string | undefined, source: string): Entry => ({value: value ?? null, source})
-    const result: ConfigListResult = {
-      config_file: store.path,
-      settings: {
-        profile: entry(s.profile.value, describeSource(s.profile)),
-        base_url: entry(s.baseUrl.value, describeSource(s.baseUrl)),
-        ca_file: entry(s.caFile.value, describeSource(s.caFile)),
-        api_key: entry(key.value ? redactKey(key.value) : undefined, describeSource(key)),
-        mode: key.value ? keyMode(key.value) : null,
-      },
-      profiles: {},
-    }
-    for (const [name, p] of Object.entries(data.profiles)) {
-      result.profiles[name] = {
-        base_url: p.base_url ?? null,
-        ca_file: p.ca_file ?? null,
-        key_storage: p.key_storage ?? null,
-        default: data.default_profile === name,
-      }
-    }
-
-    const c = this.color
-    const rows: [string, Entry][] = [
-      ['profile', result.settings.profile],
-      ['base_url', result.settings.base_url],
-      ['ca_file', result.settings.ca_file],
-      ['api_key', result.settings.api_key],
-    ]
-    const w = Math.max(...rows.map(([, e]) => (e.value ?? '(not set)').length))
-    this.print(c.bold('In effect') + c.dim(`  (config file ${store.path})`))
-    for (const [name, e] of rows) {
-      this.print(`  ${name.padEnd(9)} ${(e.value ?? '(not set)').padEnd(w)}  ${c.dim(e.source)}`)
-    }
-    if (result.settings.mode) this.print(`  ${'mode'.padEnd(9)} ${result.settings.mode === 'live' ? c.red('live') : result.settings.mode}`)
-    this.print('')
-    this.print(c.bold('Profiles'))
-    const names = Object.keys(result.profiles)
-    if (!names.length) this.print('  (none yet: run `gw login`, or `gw login --local` for `gw serve`)')
-    for (const name of names) {
-      const p = result.profiles[name]
-      const keyText = p.key_storage === 'keyring' ? 'key in keychain' : p.key_storage === 'file' ? 'key in credentials file' : 'logged out'
-      this.print(`  ${p.default ? '*' : ' '} ${name.padEnd(12)} ${(p.base_url ?? '(no base_url)').padEnd(32)} ${c.dim(keyText)}`)
-    }
-    return result
+    return configList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function configList(ctx: Context, flags: GwFlags<typeof ConfigList>, args: GwArgs<typeof ConfigList>): Promise<ConfigListResult> {
+  const store = ctx.configStore
+  const data = store.read()
+  const s = ctx.settings()
+  const key = await ctx.apiKey()
+  const entry = (value: string | undefined, source: string): Entry => ({value: value ?? null, source})
+  const result: ConfigListResult = {
+    config_file: store.path,
+    settings: {
+      profile: entry(s.profile.value, describeSource(s.profile)),
+      base_url: entry(s.baseUrl.value, describeSource(s.baseUrl)),
+      ca_file: entry(s.caFile.value, describeSource(s.caFile)),
+      api_key: entry(key.value ? redactKey(key.value) : undefined, describeSource(key)),
+      mode: key.value ? keyMode(key.value) : null,
+    },
+    profiles: {},
+  }
+  for (const [name, p] of Object.entries(data.profiles)) {
+    result.profiles[name] = {
+      base_url: p.base_url ?? null,
+      ca_file: p.ca_file ?? null,
+      key_storage: p.key_storage ?? null,
+      default: data.default_profile === name,
+    }
+  }
+
+  const c = ctx.color
+  const rows: [string, Entry][] = [
+    ['profile', result.settings.profile],
+    ['base_url', result.settings.base_url],
+    ['ca_file', result.settings.ca_file],
+    ['api_key', result.settings.api_key],
+  ]
+  const w = Math.max(...rows.map(([, e]) => (e.value ?? '(not set)').length))
+  ctx.print(c.bold('In effect') + c.dim(`  (config file ${store.path})`))
+  for (const [name, e] of rows) {
+    ctx.print(`  ${name.padEnd(9)} ${(e.value ?? '(not set)').padEnd(w)}  ${c.dim(e.source)}`)
+  }
+  if (result.settings.mode) ctx.print(`  ${'mode'.padEnd(9)} ${result.settings.mode === 'live' ? c.red('live') : result.settings.mode}`)
+  ctx.print('')
+  ctx.print(c.bold('Profiles'))
+  const names = Object.keys(result.profiles)
+  if (!names.length) ctx.print('  (none yet: run `gw login`, or `gw login --local` for `gw serve`)')
+  for (const name of names) {
+    const p = result.profiles[name]
+    const keyText = p.key_storage === 'keyring' ? 'key in keychain' : p.key_storage === 'file' ? 'key in credentials file' : 'logged out'
+    ctx.print(`  ${p.default ? '*' : ' '} ${name.padEnd(12)} ${(p.base_url ?? '(no base_url)').padEnd(32)} ${c.dim(keyText)}`)
+  }
+  return result
 }

@@ -1,8 +1,9 @@
 import {existsSync} from 'node:fs'
 import {resolve} from 'node:path'
 import {Args} from '@oclif/core'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {CONFIG_KEYS, isConfigKey, validProfileName} from '../../config/store.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class ConfigSet extends GwCommand<typeof ConfigSet> {
   static override summary = 'Change a setting of the profile (or default_profile); an empty value removes it.'
@@ -20,28 +21,32 @@ export default class ConfigSet extends GwCommand<typeof ConfigSet> {
   }
 
   async run(): Promise<{key: string; value: string | null; profile: string | null}> {
-    const {key, value} = this.args
-    if (key === 'api_key' || key === 'api-key') {
-      throw new UsageError('API keys are not stored in the config file.', 'Use `gw login` (hidden prompt) or `gw login --api-key -` (stdin).')
-    }
-    if (!isConfigKey(key)) throw new UsageError(`Unknown key "${key}".`, `Keys: ${Object.keys(CONFIG_KEYS).join(', ')}.`)
-    const store = this.configStore
-    if (key === 'default_profile') {
-      if (!validProfileName(value)) throw new UsageError(`"${value}" is not a valid profile name.`)
-      if (!store.profile(value)) this.notice(`! No profile "${value}" exists yet; create it with \`gw login --profile ${value}\`.`)
-      store.setDefaultProfile(value)
-      this.print(`default_profile = ${value}`)
-      return {key, value, profile: null}
-    }
-    const profile = this.settings().profile.value
-    let next: string | undefined = value === '' ? undefined : value
-    if (next !== undefined && key === 'base_url') next = this.checkBaseUrl(next, 'the value')
-    if (next !== undefined && key === 'ca_file') {
-      next = resolve(next)
-      if (!existsSync(next)) throw new UsageError(`ca_file ${next} does not exist.`, 'Give the path of a PEM certificate file.')
-    }
-    store.updateProfile(profile, {[key]: next})
-    this.print(next === undefined ? `Removed ${key} from profile "${profile}".` : `${key} = ${next} (profile "${profile}")`)
-    return {key, value: next ?? null, profile}
+    return configSet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function configSet(ctx: Context, flags: GwFlags<typeof ConfigSet>, args: GwArgs<typeof ConfigSet>): Promise<{key: string; value: string | null; profile: string | null}> {
+  const {key, value} = args
+  if (key === 'api_key' || key === 'api-key') {
+    throw new UsageError('API keys are not stored in the config file.', 'Use `gw login` (hidden prompt) or `gw login --api-key -` (stdin).')
+  }
+  if (!isConfigKey(key)) throw new UsageError(`Unknown key "${key}".`, `Keys: ${Object.keys(CONFIG_KEYS).join(', ')}.`)
+  const store = ctx.configStore
+  if (key === 'default_profile') {
+    if (!validProfileName(value)) throw new UsageError(`"${value}" is not a valid profile name.`)
+    if (!store.profile(value)) ctx.notice(`! No profile "${value}" exists yet; create it with \`gw login --profile ${value}\`.`)
+    store.setDefaultProfile(value)
+    ctx.print(`default_profile = ${value}`)
+    return {key, value, profile: null}
+  }
+  const profile = ctx.settings().profile.value
+  let next: string | undefined = value === '' ? undefined : value
+  if (next !== undefined && key === 'base_url') next = ctx.checkBaseUrl(next, 'the value')
+  if (next !== undefined && key === 'ca_file') {
+    next = resolve(next)
+    if (!existsSync(next)) throw new UsageError(`ca_file ${next} does not exist.`, 'Give the path of a PEM certificate file.')
+  }
+  store.updateProfile(profile, {[key]: next})
+  ctx.print(next === undefined ? `Removed ${key} from profile "${profile}".` : `${key} = ${next} (profile "${profile}")`)
+  return {key, value: next ?? null, profile}
 }

@@ -1,10 +1,10 @@
 import {Flags} from '@oclif/core'
 import type {Customer} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import type {CreateCustomerParams} from '../../client/params.js'
 import {renderCustomer} from '../../output/detail.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class CustomersCreate extends GwCommand<typeof CustomersCreate> {
   static override summary = 'Create a customer.'
@@ -22,15 +22,19 @@ export default class CustomersCreate extends GwCommand<typeof CustomersCreate> {
   }
 
   async run(): Promise<Customer> {
-    const f = this.flags
-    const body: CreateCustomerParams = {}
-    if (f.email) body.email = f.email
-    if (f.name) body.name = f.name
-    if (f.description) body.description = f.description
-    const metadata = parseMetadata(f.metadata)
-    if (metadata) body.metadata = metadata
-    const customer = await (await this.client()).customers.create(body, {idempotencyKey: f['idempotency-key']})
-    this.print(renderCustomer(customer, this.color))
-    return customer
+    return customersCreate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function customersCreate(ctx: Context, flags: GwFlags<typeof CustomersCreate>, args: GwArgs<typeof CustomersCreate>): Promise<Customer> {
+  const f = flags
+  const body: CreateCustomerParams = {}
+  if (f.email) body.email = f.email
+  if (f.name) body.name = f.name
+  if (f.description) body.description = f.description
+  const metadata = parseMetadata(f.metadata)
+  if (metadata) body.metadata = metadata
+  const customer = await (await ctx.client()).customers.create(body, {idempotencyKey: f['idempotency-key']})
+  ctx.print(renderCustomer(customer, ctx.color))
+  return customer
 }

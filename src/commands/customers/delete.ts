@@ -1,7 +1,7 @@
 import type {Deleted} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {confirmDestructive} from '../../base/confirm.js'
 import {idArg} from '../../base/flags.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class CustomersDelete extends GwCommand<typeof CustomersDelete> {
   static override summary = 'Delete a customer.'
@@ -10,9 +10,13 @@ export default class CustomersDelete extends GwCommand<typeof CustomersDelete> {
   static override args = {id: idArg('cus_', 'customer', 'List them with: gw customers list')}
 
   async run(): Promise<Deleted<'customer'>> {
-    await confirmDestructive({yes: this.flags.yes, interactive: this.interactive(), ask: (q) => this.prompt(q, {hidden: false})}, `delete customer ${this.args.id}`)
-    const res = await (await this.client()).customers.delete(this.args.id)
-    this.print(`Deleted ${res.id}.`)
-    return res
+    return customersDelete(this.ctx, this.flags, this.args)
   }
+}
+
+export async function customersDelete(ctx: Context, flags: GwFlags<typeof CustomersDelete>, args: GwArgs<typeof CustomersDelete>): Promise<Deleted<'customer'>> {
+  await confirmDestructive({yes: flags.yes, interactive: ctx.interactive(), ask: (q) => ctx.prompt(q, {hidden: false})}, `delete customer ${args.id}`)
+  const res = await (await ctx.client()).customers.delete(args.id)
+  ctx.print(`Deleted ${res.id}.`)
+  return res
 }

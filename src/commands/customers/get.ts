@@ -1,7 +1,7 @@
 import type {Customer} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
 import {renderCustomer} from '../../output/detail.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class CustomersGet extends GwCommand<typeof CustomersGet> {
   static override summary = 'Show one customer.'
@@ -9,8 +9,12 @@ export default class CustomersGet extends GwCommand<typeof CustomersGet> {
   static override args = {id: idArg('cus_', 'customer')}
 
   async run(): Promise<Customer> {
-    const customer = await (await this.client()).customers.get(this.args.id)
-    this.print(renderCustomer(customer, this.color))
-    return customer
+    return customersGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function customersGet(ctx: Context, flags: GwFlags<typeof CustomersGet>, args: GwArgs<typeof CustomersGet>): Promise<Customer> {
+  const customer = await (await ctx.client()).customers.get(args.id)
+  ctx.print(renderCustomer(customer, ctx.color))
+  return customer
 }

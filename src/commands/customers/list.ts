@@ -1,7 +1,7 @@
 import type {Customer, ListEnvelope} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {listFlags} from '../../base/flags.js'
 import {customerColumns} from '../../output/table.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class CustomersList extends GwCommand<typeof CustomersList> {
   static override summary = 'List customers, newest first.'
@@ -9,15 +9,19 @@ export default class CustomersList extends GwCommand<typeof CustomersList> {
   static override flags = {...listFlags}
 
   async run(): Promise<ListEnvelope<Customer> | Customer[]> {
-    const f = this.flags
-    const params = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'customers',
-      columns: customerColumns,
-      page: () => client.customers.list(params),
-      iterate: () => client.customers.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return customersList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function customersList(ctx: Context, flags: GwFlags<typeof CustomersList>, args: GwArgs<typeof CustomersList>): Promise<ListEnvelope<Customer> | Customer[]> {
+  const f = flags
+  const params = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'customers',
+    columns: customerColumns,
+    page: () => client.customers.list(params),
+    iterate: () => client.customers.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

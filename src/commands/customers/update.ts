@@ -1,10 +1,11 @@
 import {Flags} from '@oclif/core'
 import type {Customer} from '../../api/types.js'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import type {UpdateCustomerParams} from '../../client/params.js'
 import {renderCustomer} from '../../output/detail.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class CustomersUpdate extends GwCommand<typeof CustomersUpdate> {
   static override summary = 'Change a customer: email, name, description or metadata.'
@@ -23,16 +24,20 @@ export default class CustomersUpdate extends GwCommand<typeof CustomersUpdate> {
   }
 
   async run(): Promise<Customer> {
-    const f = this.flags
-    const body: UpdateCustomerParams = {}
-    if (f.email !== undefined) body.email = f.email === '' ? null : f.email
-    if (f.name !== undefined) body.name = f.name === '' ? null : f.name
-    if (f.description !== undefined) body.description = f.description === '' ? null : f.description
-    const metadata = parseMetadata(f.metadata)
-    if (metadata) body.metadata = metadata
-    if (Object.keys(body).length === 0) throw new UsageError('Nothing to change.', 'Pass --email, --name, --description or --metadata.')
-    const customer = await (await this.client()).customers.update(this.args.id, body, {idempotencyKey: f['idempotency-key']})
-    this.print(renderCustomer(customer, this.color))
-    return customer
+    return customersUpdate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function customersUpdate(ctx: Context, flags: GwFlags<typeof CustomersUpdate>, args: GwArgs<typeof CustomersUpdate>): Promise<Customer> {
+  const f = flags
+  const body: UpdateCustomerParams = {}
+  if (f.email !== undefined) body.email = f.email === '' ? null : f.email
+  if (f.name !== undefined) body.name = f.name === '' ? null : f.name
+  if (f.description !== undefined) body.description = f.description === '' ? null : f.description
+  const metadata = parseMetadata(f.metadata)
+  if (metadata) body.metadata = metadata
+  if (Object.keys(body).length === 0) throw new UsageError('Nothing to change.', 'Pass --email, --name, --description or --metadata.')
+  const customer = await (await ctx.client()).customers.update(args.id, body, {idempotencyKey: f['idempotency-key']})
+  ctx.print(renderCustomer(customer, ctx.color))
+  return customer
 }

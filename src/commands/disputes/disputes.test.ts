@@ -148,7 +148,7 @@ describe('disputes list', () => {
     expect((await cli.run(DisputesList, [...at()])).stdout.trim()).toBe('No disputes.')
     const bad = await cli.run(DisputesList, [...at(), '--status', 'open'])
     expect(bad.exitCode).toBe(2)
-    expect(bad.stderr).toMatch(/Expected --status=open to be one of/)
+    expect(bad.stderr).toMatch(/--status "open" is not one of: needs_response, under_review, won, lost, accepted/)
   })
 })
 
@@ -486,8 +486,8 @@ describe('disputes simulate (test helper)', () => {
   })
 
   it.each([
-    [['--reason', 'fraudulent'], /Missing required flag payment/],
-    [['--payment', 'pay_1', '--reason', 'angry'], /Expected --reason=angry to be one of/],
+    [['--reason', 'fraudulent'], /Missing --payment: the payment/],
+    [['--payment', 'pay_1', '--reason', 'angry'], /--reason "angry" is not one of: fraudulent,/],
     [['--payment', 'pay_1', '--amount', '10.00'], /--display-amount|whole number/],
     [['--payment', 'p_1'], /payment ids start with pay_/],
   ])('bad input %j exits 2', async (args, message) => {

@@ -1,13 +1,12 @@
 import {Flags} from '@oclif/core'
 import type {Dispute} from '../../api/types.js'
-import {DisputeCommand} from '../../base/dispute-command.js'
-import {shortDuration, timeLeft} from '../../base/disputes.js'
-import {UsageError} from '../../base/exit-codes.js'
-import {parseDuration} from '../../base/parse.js'
+import {disputeNow, shortDuration, timeLeft} from '../../base/disputes.js'
+import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
 import {disputeColumns} from '../../output/disputes.js'
-import {renderTable} from '../../output/table.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
-export default class DisputesDue extends DisputeCommand<typeof DisputesDue> {
+export default class DisputesDue extends GwCommand<typeof DisputesDue> {
   static override summary = 'Disputes that need a response within a time window, soonest deadline first.'
   static override description = `Lists every dispute in needs_response whose evidence_due_by falls within --within from now (overdue ones included), soonest first. In test mode "now" is the engine's clock. A missed deadline loses the dispute.
 --json prints the matching disputes as a JSON array in the same order.`
@@ -22,28 +21,34 @@ export default class DisputesDue extends DisputeCommand<typeof DisputesDue> {
   }
 
   async run(): Promise<Dispute[]> {
-    const seconds = parseDuration(this.flags.within, '--within')
-    if (seconds <= 0) throw new UsageError('--within must be more than zero.', 'e.g. --within 72h')
-    const client = await this.client()
-    const now = await this.now(client)
-    const until = now.getTime() + seconds * 1000
-    const due: Dispute[] = []
-    for await (const d of client.disputes.iterate({status: 'needs_response', limit: 100})) {
-      if (d.status === 'needs_response' && d.evidence_due_by && Date.parse(d.evidence_due_by) <= until) due.push(d)
-    }
-    due.sort((a, b) => Date.parse(a.evidence_due_by!) - Date.parse(b.evidence_due_by!))
-    const window = shortDuration(seconds)
-    if (due.length === 0) {
-      this.print(`No disputes need a response within ${window}.`)
-      return due
-    }
-    this.print(await renderTable(due, disputeColumns(now), this.color))
-    if (!this.json) {
-      const n = due.length
-      this.notice(
-        this.errColor.dim(`${n} dispute${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} a response within ${window}; the soonest: ${due[0].id}, ${timeLeft(due[0], now)}. Respond with: gw disputes evidence ${due[0].id}`),
-      )
-    }
+    return disputesDue(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function disputesDue(ctx: Context, flags: GwFlags<typeof DisputesDue>, args: GwArgs<typeof DisputesDue>): Promise<Dispute[]> {
+  const bare = bareSecondsNotice(flags.within, '--within')
+  if (bare) ctx.notice(ctx.errColor.yellow(bare))
+  const seconds = parseDuration(flags.within, '--within')
+  if (seconds <= 0) throw new UsageError('--within must be more than zero.', 'e.g. --within 72h')
+  const client = await ctx.client()
+  const now = await disputeNow(ctx, client)
+  const until = now.getTime() + seconds * 1000
+  const due: Dispute[] = []
+  for await (const d of client.disputes.iterate({status: 'needs_response', limit: 100})) {
+    if (d.status === 'needs_response' && d.evidence_due_by && Date.parse(d.evidence_due_by) <= until) due.push(d)
+  }
+  due.sort((a, b) => Date.parse(a.evidence_due_by!) - Date.parse(b.evidence_due_by!))
+  const window = shortDuration(seconds)
+  if (due.length === 0) {
+    ctx.print(`No disputes need a response within ${window}.`)
     return due
   }
+  ctx.print(await ctx.table(due, disputeColumns(now)))
+  if (!ctx.json) {
+    const n = due.length
+    ctx.notice(
+      ctx.errColor.dim(`${n} dispute${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} a response within ${window}; the soonest: ${due[0].id}, ${timeLeft(due[0], now)}. Respond with: gw disputes evidence ${due[0].id}`),
+    )
+  }
+  return due
 }

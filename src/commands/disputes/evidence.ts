@@ -1,15 +1,15 @@
 import {Flags} from '@oclif/core'
 import type {Dispute} from '../../api/types.js'
-import {AbortedError, testHooks, UsageError} from '../../base/command.js'
-import {DisputeCommand} from '../../base/dispute-command.js'
-import {disputeHint, evidenceCoverage, evidenceFromFlags, isEmptyEvidence, notActionableReason, NotActionableError} from '../../base/disputes.js'
+import {NotActionableError, disputeHint, disputeNow, evidenceCoverage, evidenceFromFlags, explained, isEmptyEvidence, notActionableReason} from '../../base/disputes.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
-import {readStdin} from '../../base/io.js'
+import type {GwClient} from '../../client/index.js'
 import type {EvidenceParams} from '../../client/params.js'
 import {renderDispute, renderEvidencePreview} from '../../output/disputes.js'
 import {canOpenEvidenceForm, runEvidenceForm} from '../../ui/evidence.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {AbortedError, UsageError} from '../../errors.js'
 
-export default class DisputesEvidence extends DisputeCommand<typeof DisputesEvidence> {
+export default class DisputesEvidence extends GwCommand<typeof DisputesEvidence> {
   static override summary = 'Submit evidence for a dispute (one submission per stage).'
   static override description = `On a terminal, without evidence flags, a form shows the dispute (reason, amount, stage, deadline) and a checklist of the recognized keys that suit its reason; enter fields as key and value, add HTTPS file URLs, check the preview, and confirm.
 Without a terminal (scripts, pipes, --json), give the evidence with --field key=value (repeatable), --file URL (repeatable) and/or --from-file evidence.json ({"fields": {...}, "files": [...]}), plus --yes. On a terminal, flags show a preview and ask before sending unless --yes.
@@ -32,54 +32,59 @@ A dispute takes one submission per stage: afterwards it is under_review and noth
   }
 
   async run(): Promise<Dispute> {
-    const f = this.flags
-    const id = this.args.id
-    const given = Boolean(f.field?.length || f.file?.length || f['from-file'] !== undefined)
-    const client = await this.client()
-    let ev: EvidenceParams
-    if (!given) {
-      if (!this.interactive() || !canOpenEvidenceForm({json: this.json})) {
-        throw new UsageError(
-          'No evidence given, and no terminal for the form.',
-          `Pass --field key=value, --file https://... and/or --from-file evidence.json, with --yes, e.g. gw disputes evidence ${id} --field tracking_number=1Z999 --yes`,
-        )
-      }
-      const dp = await this.actionable(client, id)
-      const form = await runEvidenceForm({dispute: dp, now: await this.now(client)})
-      if (!form) throw new AbortedError('Canceled; no evidence was submitted.')
-      ev = form
-    } else {
-      ev = await evidenceFromFlags({fields: f.field, files: f.file, fromFile: f['from-file'], readStdin: () => (testHooks.stdin ? testHooks.stdin() : readStdin())})
-      if (isEmptyEvidence(ev)) throw new UsageError('The evidence is empty: give at least one field or one file.', 'e.g. --field customer_communication="Emails of 3 May" --file https://shop.example/receipt.pdf')
-      if (!f.yes) {
-        if (!this.interactive()) {
-          throw new AbortedError(
-            'Refusing to submit evidence without confirmation: a dispute takes one submission per stage.',
-            'Check the evidence, then re-run with --yes (nothing was sent).',
-          )
-        }
-        const dp = await this.actionable(client, id)
-        this.notice(renderEvidencePreview(dp, ev, this.errColor))
-        const answer = await this.prompt('Submit this evidence? [y/N] ', {hidden: false})
-        if (!/^y(es)?$/i.test(answer.trim())) throw new AbortedError('Not submitted.')
-      }
-    }
-    const dp = await this.explained(client, id, () => client.disputes.submitEvidence(id, ev, {idempotencyKey: f['idempotency-key']}))
-    if (!this.json) {
-      this.print(renderDispute(dp, new Date(), this.color))
-      const cov = evidenceCoverage(dp.reason, ev.fields)
-      const covered = cov.checklist.filter((c) => c.covered).map((c) => c.key)
-      const summary = `Submitted at the ${dp.stage} stage. Covers ${covered.length ? covered.join(', ') : 'none of the checklist'}${cov.missing.length ? `; not covered: ${cov.missing.join(', ')}` : ''}.`
-      this.notice(this.errColor.dim([summary, disputeHint(dp)].filter(Boolean).join(' ')))
-    }
-    return dp
+    return disputesEvidence(this.ctx, this.flags, this.args)
   }
 
-  /** The dispute, or a clear error when it cannot take evidence (before anything is typed or sent). */
-  private async actionable(client: Awaited<ReturnType<DisputesEvidence['client']>>, id: string): Promise<Dispute> {
-    const dp = await client.disputes.get(id)
-    const why = notActionableReason(dp)
-    if (why) throw new NotActionableError(`${id} cannot take evidence now.`, why)
-    return dp
+}
+
+export async function disputesEvidence(ctx: Context, flags: GwFlags<typeof DisputesEvidence>, args: GwArgs<typeof DisputesEvidence>): Promise<Dispute> {
+  const f = flags
+  const id = args.id
+  const given = Boolean(f.field?.length || f.file?.length || f['from-file'] !== undefined)
+  const client = await ctx.client()
+  let ev: EvidenceParams
+  if (!given) {
+    if (!ctx.interactive() || !canOpenEvidenceForm({json: ctx.json})) {
+      throw new UsageError(
+        'No evidence given, and no terminal for the form.',
+        `Pass --field key=value, --file https://... and/or --from-file evidence.json, with --yes, e.g. gw disputes evidence ${id} --field tracking_number=1Z999 --yes`,
+      )
+    }
+    const dp = await actionable(client, id)
+    const form = await runEvidenceForm({dispute: dp, now: await disputeNow(ctx, client)})
+    if (!form) throw new AbortedError('Canceled; no evidence was submitted.', undefined, {quiet: true})
+    ev = form
+  } else {
+    ev = await evidenceFromFlags({fields: f.field, files: f.file, fromFile: f['from-file'], readStdin: () => ctx.readStdin()})
+    if (isEmptyEvidence(ev)) throw new UsageError('The evidence is empty: give at least one field or one file.', 'e.g. --field customer_communication="Emails of 3 May" --file https://shop.example/receipt.pdf')
+    if (!f.yes) {
+      if (!ctx.interactive()) {
+        throw new AbortedError(
+          'Refusing to submit evidence without confirmation: a dispute takes one submission per stage.',
+          'Check the evidence, then re-run with --yes (nothing was sent).',
+        )
+      }
+      const dp = await actionable(client, id)
+      ctx.notice(renderEvidencePreview(dp, ev, ctx.errColor))
+      const answer = await ctx.prompt('Submit this evidence? [y/N] ', {hidden: false})
+      if (!/^y(es)?$/i.test(answer.trim())) throw new AbortedError('Not submitted.')
+    }
   }
+  const dp = await explained(client, id, () => client.disputes.submitEvidence(id, ev, {idempotencyKey: f['idempotency-key']}))
+  if (!ctx.json) {
+    ctx.print(renderDispute(dp, new Date(), ctx.color))
+    const cov = evidenceCoverage(dp.reason, ev.fields)
+    const covered = cov.checklist.filter((c) => c.covered).map((c) => c.key)
+    const summary = `Submitted at the ${dp.stage} stage. Covers ${covered.length ? covered.join(', ') : 'none of the checklist'}${cov.missing.length ? `; not covered: ${cov.missing.join(', ')}` : ''}.`
+    ctx.notice(ctx.errColor.dim([summary, disputeHint(dp)].filter(Boolean).join(' ')))
+  }
+  return dp
+}
+
+/** The dispute, or a clear error when it cannot take evidence (before anything is typed or sent). */
+async function actionable(client: GwClient, id: string): Promise<Dispute> {
+  const dp = await client.disputes.get(id)
+  const why = notActionableReason(dp)
+  if (why) throw new NotActionableError(`${id} cannot take evidence now.`, why)
+  return dp
 }

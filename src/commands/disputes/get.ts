@@ -1,10 +1,10 @@
 import type {Dispute} from '../../api/types.js'
-import {DisputeCommand} from '../../base/dispute-command.js'
-import {disputeHint} from '../../base/disputes.js'
+import {disputeHint, disputeNow} from '../../base/disputes.js'
 import {idArg} from '../../base/flags.js'
 import {renderDispute} from '../../output/disputes.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
-export default class DisputesGet extends DisputeCommand<typeof DisputesGet> {
+export default class DisputesGet extends GwCommand<typeof DisputesGet> {
   static override summary = 'Show one dispute, with a checklist of the evidence that suits its reason.'
   static override description =
     'The checklist names the recognized evidence keys that suit the reason (e.g. tracking_number for product_not_received) and marks [x] those the evidence submitted at the current stage covers. The deadline shows the time left (engine clock in test mode).'
@@ -16,14 +16,18 @@ export default class DisputesGet extends DisputeCommand<typeof DisputesGet> {
   static override args = {id: idArg('dp_', 'dispute', 'Find the dispute of a payment with: gw disputes list --payment pay_...')}
 
   async run(): Promise<Dispute> {
-    const client = await this.client()
-    const dp = await client.disputes.get(this.args.id)
-    if (!this.json) {
-      const now = dp.status === 'needs_response' ? await this.now(client) : new Date()
-      this.print(renderDispute(dp, now, this.color))
-      const hint = disputeHint(dp)
-      if (hint) this.notice(this.errColor.dim(hint))
-    }
-    return dp
+    return disputesGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function disputesGet(ctx: Context, flags: GwFlags<typeof DisputesGet>, args: GwArgs<typeof DisputesGet>): Promise<Dispute> {
+  const client = await ctx.client()
+  const dp = await client.disputes.get(args.id)
+  if (!ctx.json) {
+    const now = dp.status === 'needs_response' ? await disputeNow(ctx, client) : new Date()
+    ctx.print(renderDispute(dp, now, ctx.color))
+    const hint = disputeHint(dp)
+    if (hint) ctx.notice(ctx.errColor.dim(hint))
+  }
+  return dp
 }

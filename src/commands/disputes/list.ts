@@ -1,14 +1,13 @@
 import {Flags} from '@oclif/core'
 import type {Dispute, DisputeStatus, ListEnvelope} from '../../api/types.js'
-import {DisputeCommand} from '../../base/dispute-command.js'
-import {byDeadline, DISPUTE_STATUSES} from '../../base/disputes.js'
+import {DISPUTE_STATUSES, byDeadline, disputeNow} from '../../base/disputes.js'
 import {listFlags} from '../../base/flags.js'
 import type {ListDisputesParams} from '../../client/params.js'
 import {disputeColumns} from '../../output/disputes.js'
-import {renderTable} from '../../output/table.js'
 import {startProgress} from '../../ui/progress.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
-export default class DisputesList extends DisputeCommand<typeof DisputesList> {
+export default class DisputesList extends GwCommand<typeof DisputesList> {
   static override summary = 'List disputes, soonest deadline first, with the time left to respond.'
   static override description = `Fetches one page (20 by default; --all for every page) and shows it sorted by evidence deadline, with the time left ("2d 4h left", "overdue 3h"), or "none" once a dispute is under review or resolved. Deadlines follow the engine's clock in test mode.
 --json prints the API's list envelope as it came (newest first), so cursors keep working.`
@@ -26,50 +25,54 @@ export default class DisputesList extends DisputeCommand<typeof DisputesList> {
   }
 
   async run(): Promise<ListEnvelope<Dispute> | Dispute[]> {
-    const f = this.flags
-    const params: ListDisputesParams = {
-      status: f.status as DisputeStatus | undefined,
-      payment: f.payment,
-      limit: f.limit,
-      starting_after: f['starting-after'],
-      ending_before: f['ending-before'],
+    return disputesList(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function disputesList(ctx: Context, flags: GwFlags<typeof DisputesList>, args: GwArgs<typeof DisputesList>): Promise<ListEnvelope<Dispute> | Dispute[]> {
+  const f = flags
+  const params: ListDisputesParams = {
+    status: f.status as DisputeStatus | undefined,
+    payment: f.payment,
+    limit: f.limit,
+    starting_after: f['starting-after'],
+    ending_before: f['ending-before'],
+  }
+  const client = await ctx.client()
+  if (ctx.json) {
+    // the API's order and envelope, so cursors and NDJSON streaming work as for every list
+    return ctx.list({
+      all: f.all,
+      noun: 'disputes',
+      columns: disputeColumns(new Date()),
+      page: () => client.disputes.list(params),
+      iterate: () => client.disputes.iterate({...params, limit: f.limit ?? 100}),
+    })
+  }
+  let items: Dispute[]
+  let result: ListEnvelope<Dispute> | Dispute[]
+  if (f.all) {
+    items = []
+    const progress = await startProgress('Fetching disputes…', {json: false})
+    try {
+      for await (const d of client.disputes.iterate({...params, limit: f.limit ?? 100})) items.push(d)
+    } finally {
+      progress.stop()
     }
-    const client = await this.client()
-    if (this.json) {
-      // the API's order and envelope, so cursors and NDJSON streaming work as for every list
-      return this.showList({
-        all: f.all,
-        noun: 'disputes',
-        columns: disputeColumns(new Date()),
-        page: () => client.disputes.list(params),
-        iterate: () => client.disputes.iterate({...params, limit: f.limit ?? 100}),
-      })
+    result = items
+  } else {
+    const env = await client.disputes.list(params)
+    items = env.data
+    result = env
+    if (env.has_more && env.data.length) {
+      ctx.notice(ctx.errColor.dim(`More disputes: add --starting-after ${env.data[env.data.length - 1].id}, or --all for every page.`))
     }
-    let items: Dispute[]
-    let result: ListEnvelope<Dispute> | Dispute[]
-    if (f.all) {
-      items = []
-      const progress = await startProgress('Fetching disputes…', {json: false})
-      try {
-        for await (const d of client.disputes.iterate({...params, limit: f.limit ?? 100})) items.push(d)
-      } finally {
-        progress.stop()
-      }
-      result = items
-    } else {
-      const env = await client.disputes.list(params)
-      items = env.data
-      result = env
-      if (env.has_more && env.data.length) {
-        this.notice(this.errColor.dim(`More disputes: add --starting-after ${env.data[env.data.length - 1].id}, or --all for every page.`))
-      }
-    }
-    if (items.length === 0) {
-      this.print('No disputes.')
-      return result
-    }
-    const now = await this.now(client)
-    this.print(await renderTable([...items].sort(byDeadline), disputeColumns(now), this.color))
+  }
+  if (items.length === 0) {
+    ctx.print('No disputes.')
     return result
   }
+  const now = await disputeNow(ctx, client)
+  ctx.print(await ctx.table([...items].sort(byDeadline), disputeColumns(now)))
+  return result
 }

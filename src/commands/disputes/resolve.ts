@@ -1,14 +1,14 @@
 import {Flags} from '@oclif/core'
 import type {Dispute} from '../../api/types.js'
-import {DisputeCommand} from '../../base/dispute-command.js'
-import {disputeHint, notResolvableReason} from '../../base/disputes.js'
+import {disputeHint, disputeNow, explained, notResolvableReason} from '../../base/disputes.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderDispute} from '../../output/disputes.js'
 import {formatMoney} from '../../output/money.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 const ONE = ['won', 'lost', 'escalate']
 
-export default class DisputesResolve extends DisputeCommand<typeof DisputesResolve> {
+export default class DisputesResolve extends GwCommand<typeof DisputesResolve> {
   static override summary = 'Test helper: the issuer or network rules on a dispute under review.'
   static override description =
     'Stands in for the ruling (test keys only) on a dispute in under_review: --won returns the withheld amount to the balance, --lost keeps the debit, --escalate moves it to the next stage (pre_arbitration, then arbitration) in needs_response with a new deadline.'
@@ -26,17 +26,21 @@ export default class DisputesResolve extends DisputeCommand<typeof DisputesResol
   }
 
   async run(): Promise<Dispute> {
-    const f = this.flags
-    const outcome = f.won ? 'won' : f.lost ? 'lost' : 'escalate'
-    const client = await this.client()
-    const dp = await this.explained(client, this.args.id, () => client.testHelpers.resolveDispute(this.args.id, outcome, {idempotencyKey: f['idempotency-key']}), notResolvableReason)
-    if (!this.json) {
-      this.print(renderDispute(dp, dp.status === 'needs_response' ? await this.now(client) : new Date(), this.color))
-      const money = formatMoney(dp.amount, dp.currency)
-      const said =
-        dp.status === 'won' ? `Won: ${money} returns to the balance.` : dp.status === 'lost' ? `Lost: ${money} goes to the cardholder.` : `Escalated to ${dp.stage}: it needs a response again; earlier evidence is not carried over.`
-      this.notice(this.errColor.dim([said, disputeHint(dp)].filter(Boolean).join(' ')))
-    }
-    return dp
+    return disputesResolve(this.ctx, this.flags, this.args)
   }
+}
+
+export async function disputesResolve(ctx: Context, flags: GwFlags<typeof DisputesResolve>, args: GwArgs<typeof DisputesResolve>): Promise<Dispute> {
+  const f = flags
+  const outcome = f.won ? 'won' : f.lost ? 'lost' : 'escalate'
+  const client = await ctx.client()
+  const dp = await explained(client, args.id, () => client.testHelpers.resolveDispute(args.id, outcome, {idempotencyKey: f['idempotency-key']}), notResolvableReason)
+  if (!ctx.json) {
+    ctx.print(renderDispute(dp, dp.status === 'needs_response' ? await disputeNow(ctx, client) : new Date(), ctx.color))
+    const money = formatMoney(dp.amount, dp.currency)
+    const said =
+      dp.status === 'won' ? `Won: ${money} returns to the balance.` : dp.status === 'lost' ? `Lost: ${money} goes to the cardholder.` : `Escalated to ${dp.stage}: it needs a response again; earlier evidence is not carried over.`
+    ctx.notice(ctx.errColor.dim([said, disputeHint(dp)].filter(Boolean).join(' ')))
+  }
+  return dp
 }

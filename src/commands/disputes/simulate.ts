@@ -1,13 +1,13 @@
 import {Flags} from '@oclif/core'
 import type {Dispute, DisputeReason} from '../../api/types.js'
-import {UsageError} from '../../base/command.js'
-import {DisputeCommand} from '../../base/dispute-command.js'
 import {DISPUTE_REASONS} from '../../base/disputes.js'
 import {amountFlag, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderDispute} from '../../output/disputes.js'
 import {formatMoney} from '../../output/money.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
-export default class DisputesSimulate extends DisputeCommand<typeof DisputesSimulate> {
+export default class DisputesSimulate extends GwCommand<typeof DisputesSimulate> {
   static override summary = 'Test helper: the card network opens a dispute on a payment.'
   static override description =
     'Stands in for the network (test keys only): the dispute opens in needs_response at the chargeback stage, the amount is withheld from the balance, and dispute.created fires. Only succeeded card payments (card, apple_pay, google_pay) can be disputed, once.'
@@ -24,17 +24,21 @@ export default class DisputesSimulate extends DisputeCommand<typeof DisputesSimu
   }
 
   async run(): Promise<Dispute> {
-    const f = this.flags
-    if (!f.payment.startsWith('pay_')) throw new UsageError(`--payment "${f.payment}" is not a payment id; payment ids start with pay_.`)
-    const client = await this.client()
-    const dp = await client.testHelpers.createDispute(
-      {payment: f.payment, ...(f.reason ? {reason: f.reason as DisputeReason} : {}), ...(f.amount !== undefined ? {amount: f.amount} : {})},
-      {idempotencyKey: f['idempotency-key']},
-    )
-    if (!this.json) {
-      this.print(renderDispute(dp, new Date(dp.created_at), this.color))
-      this.notice(this.errColor.dim(`${formatMoney(dp.amount, dp.currency)} is withheld while the dispute is open. Respond with: gw disputes evidence ${dp.id}`))
-    }
-    return dp
+    return disputesSimulate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function disputesSimulate(ctx: Context, flags: GwFlags<typeof DisputesSimulate>, args: GwArgs<typeof DisputesSimulate>): Promise<Dispute> {
+  const f = flags
+  if (!f.payment.startsWith('pay_')) throw new UsageError(`--payment "${f.payment}" is not a payment id; payment ids start with pay_.`)
+  const client = await ctx.client()
+  const dp = await client.testHelpers.createDispute(
+    {payment: f.payment, ...(f.reason ? {reason: f.reason as DisputeReason} : {}), ...(f.amount !== undefined ? {amount: f.amount} : {})},
+    {idempotencyKey: f['idempotency-key']},
+  )
+  if (!ctx.json) {
+    ctx.print(renderDispute(dp, new Date(dp.created_at), ctx.color))
+    ctx.notice(ctx.errColor.dim(`${formatMoney(dp.amount, dp.currency)} is withheld while the dispute is open. Respond with: gw disputes evidence ${dp.id}`))
+  }
+  return dp
 }

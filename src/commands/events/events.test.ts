@@ -51,7 +51,7 @@ describe('events list', () => {
     expect(paths[0]).toBe('/v1/events')
     const bad = await cli.run(EventsList, [...at(), '--type', 'Payment'])
     expect(bad.exitCode).toBe(2)
-    expect(bad.stderr).toContain("--type 'payment.*'")
+    expect(bad.stderr).toContain("--events 'payment.*'")
   })
 
   it('--all --json streams NDJSON into a pipe', async () => {

@@ -1,7 +1,7 @@
 import type {GwEvent} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
 import {renderEvent} from '../../events/format.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class EventsGet extends GwCommand<typeof EventsGet> {
   static override summary = 'Show one event and the object it carries.'
@@ -13,8 +13,12 @@ export default class EventsGet extends GwCommand<typeof EventsGet> {
   static override args = {id: idArg('evt_', 'event', 'List recent events with: gw events list')}
 
   async run(): Promise<GwEvent> {
-    const event = await (await this.client()).events.get(this.args.id)
-    this.print(renderEvent(event, this.color))
-    return event
+    return eventsGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function eventsGet(ctx: Context, flags: GwFlags<typeof EventsGet>, args: GwArgs<typeof EventsGet>): Promise<GwEvent> {
+  const event = await (await ctx.client()).events.get(args.id)
+  ctx.print(renderEvent(event, ctx.color))
+  return event
 }

@@ -1,45 +1,49 @@
 import {Flags} from '@oclif/core'
 import type {GwEvent, ListEnvelope} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {listFlags, timestampFlag} from '../../base/flags.js'
 import type {ListEventsParams} from '../../client/index.js'
 import {typeFilter} from '../../events/flags.js'
 import {eventColumns} from '../../events/format.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class EventsList extends GwCommand<typeof EventsList> {
   static override summary = 'List events, newest first (kept 30 days).'
   static override description = "Filter by type (exact, or a prefix such as 'payment.*', several separated by commas) and by creation time. Page on with --starting-after, or fetch every page with --all."
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
-    {description: 'Payment events only', command: "<%= config.bin %> <%= command.id %> --type 'payment.*'"},
-    {description: 'Failures of payments and refunds since a date, as NDJSON', command: "<%= config.bin %> <%= command.id %> --type payment.failed,refund.failed --created-gte 2025-01-01 --all --json"},
+    {description: 'Payment events only', command: "<%= config.bin %> <%= command.id %> --events 'payment.*'"},
+    {description: 'Failures of payments and refunds since a date, as NDJSON', command: "<%= config.bin %> <%= command.id %> --events payment.failed,refund.failed --created-gte 2025-01-01 --all --json"},
     {description: 'Events newer than one you have seen', command: '<%= config.bin %> <%= command.id %> --ending-before evt_123'},
   ]
 
   static override flags = {
-    type: Flags.string({char: 't', description: "Only these event types: exact types or prefixes like 'payment.*'; comma-separated or repeated.", multiple: true}),
+    events: Flags.string({char: 't', aliases: ['type'], description: "Only these event types: exact types or prefixes like 'payment.*'; comma-separated or repeated (--type is the old name).", multiple: true}),
     'created-gte': timestampFlag({description: 'Created at or after this ISO 8601 date or date-time.'}),
     'created-lte': timestampFlag({description: 'Created at or before this ISO 8601 date or date-time.'}),
     ...listFlags,
   }
 
   async run(): Promise<ListEnvelope<GwEvent> | GwEvent[]> {
-    const f = this.flags
-    const params: ListEventsParams = {
-      type: typeFilter(f.type, '--type'),
-      created_gte: f['created-gte'],
-      created_lte: f['created-lte'],
-      limit: f.limit,
-      starting_after: f['starting-after'],
-      ending_before: f['ending-before'],
-    }
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'events',
-      columns: eventColumns,
-      page: () => client.events.list(params),
-      iterate: () => client.events.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return eventsList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function eventsList(ctx: Context, flags: GwFlags<typeof EventsList>, args: GwArgs<typeof EventsList>): Promise<ListEnvelope<GwEvent> | GwEvent[]> {
+  const f = flags
+  const params: ListEventsParams = {
+    type: typeFilter(f.events),
+    created_gte: f['created-gte'],
+    created_lte: f['created-lte'],
+    limit: f.limit,
+    starting_after: f['starting-after'],
+    ending_before: f['ending-before'],
+  }
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'events',
+    columns: eventColumns,
+    page: () => client.events.list(params),
+    iterate: () => client.events.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

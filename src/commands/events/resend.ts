@@ -1,7 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class EventsResend extends GwCommand<typeof EventsResend> {
   static override summary = 'Deliver an event to webhook endpoints again.'
@@ -18,12 +19,16 @@ export default class EventsResend extends GwCommand<typeof EventsResend> {
   }
 
   async run(): Promise<ListEnvelope<WebhookDelivery>> {
-    const endpoint = this.flags.endpoint?.trim()
-    if (endpoint !== undefined && !endpoint.startsWith('wh_'))
-      throw new UsageError(`--endpoint "${endpoint}" is not a webhook endpoint id; they start with wh_.`, 'List them with: gw webhooks list')
-    const res = await (await this.client()).events.resend(this.args.id, endpoint ? {endpoint} : {}, {idempotencyKey: this.flags['idempotency-key']})
-    for (const d of res.data) this.print(`${d.id}  ${d.event_type}  → ${d.endpoint}  ${d.status}`)
-    this.notice(this.errColor.dim(`Queued ${res.data.length} ${res.data.length === 1 ? 'delivery' : 'deliveries'} of ${this.args.id}. Follow them with: gw webhooks deliveries ${res.data[0]?.endpoint ?? 'wh_...'}`))
-    return res
+    return eventsResend(this.ctx, this.flags, this.args)
   }
+}
+
+export async function eventsResend(ctx: Context, flags: GwFlags<typeof EventsResend>, args: GwArgs<typeof EventsResend>): Promise<ListEnvelope<WebhookDelivery>> {
+  const endpoint = flags.endpoint?.trim()
+  if (endpoint !== undefined && !endpoint.startsWith('wh_'))
+    throw new UsageError(`--endpoint "${endpoint}" is not a webhook endpoint id; they start with wh_.`, 'List them with: gw webhooks list')
+  const res = await (await ctx.client()).events.resend(args.id, endpoint ? {endpoint} : {}, {idempotencyKey: flags['idempotency-key']})
+  for (const d of res.data) ctx.print(`${d.id}  ${d.event_type}  → ${d.endpoint}  ${d.status}`)
+  ctx.notice(ctx.errColor.dim(`Queued ${res.data.length} ${res.data.length === 1 ? 'delivery' : 'deliveries'} of ${args.id}. Follow them with: gw webhooks deliveries ${res.data[0]?.endpoint ?? 'wh_...'}`))
+  return res
 }

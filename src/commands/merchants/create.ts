@@ -1,11 +1,11 @@
 import {Flags} from '@oclif/core'
 import type {Merchant} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import type {CreateMerchantParams} from '../../client/params.js'
 import {countryFlag} from '../../base/admin-flags.js'
 import {renderMerchant} from '../../output/admin.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class MerchantsCreate extends GwCommand<typeof MerchantsCreate> {
   static override summary = 'Onboard a sub-merchant; KYB review starts once it has a legal name and country.'
@@ -24,15 +24,19 @@ export default class MerchantsCreate extends GwCommand<typeof MerchantsCreate> {
   }
 
   async run(): Promise<Merchant> {
-    const f = this.flags
-    const body: CreateMerchantParams = {business_name: f['business-name']}
-    if (f['legal-name']) body.legal_name = f['legal-name']
-    if (f.country) body.country = f.country
-    if (f.email) body.email = f.email
-    const metadata = parseMetadata(f.metadata)
-    if (metadata) body.metadata = metadata
-    const merchant = await (await this.client()).merchants.create(body, {idempotencyKey: f['idempotency-key']})
-    this.print(renderMerchant(merchant, this.color))
-    return merchant
+    return merchantsCreate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function merchantsCreate(ctx: Context, flags: GwFlags<typeof MerchantsCreate>, args: GwArgs<typeof MerchantsCreate>): Promise<Merchant> {
+  const f = flags
+  const body: CreateMerchantParams = {business_name: f['business-name']}
+  if (f['legal-name']) body.legal_name = f['legal-name']
+  if (f.country) body.country = f.country
+  if (f.email) body.email = f.email
+  const metadata = parseMetadata(f.metadata)
+  if (metadata) body.metadata = metadata
+  const merchant = await (await ctx.client()).merchants.create(body, {idempotencyKey: f['idempotency-key']})
+  ctx.print(renderMerchant(merchant, ctx.color))
+  return merchant
 }

@@ -1,7 +1,7 @@
 import type {Merchant} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
 import {renderMerchant} from '../../output/admin.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class MerchantsGet extends GwCommand<typeof MerchantsGet> {
   static override summary = 'Show one sub-merchant: KYB status, capabilities and MID.'
@@ -9,8 +9,12 @@ export default class MerchantsGet extends GwCommand<typeof MerchantsGet> {
   static override args = {id: idArg('mer_', 'merchant', 'List them with: gw merchants list')}
 
   async run(): Promise<Merchant> {
-    const merchant = await (await this.client()).merchants.get(this.args.id)
-    this.print(renderMerchant(merchant, this.color))
-    return merchant
+    return merchantsGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function merchantsGet(ctx: Context, flags: GwFlags<typeof MerchantsGet>, args: GwArgs<typeof MerchantsGet>): Promise<Merchant> {
+  const merchant = await (await ctx.client()).merchants.get(args.id)
+  ctx.print(renderMerchant(merchant, ctx.color))
+  return merchant
 }

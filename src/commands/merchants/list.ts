@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Merchant} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {listFlags} from '../../base/flags.js'
 import type {ListMerchantsParams} from '../../client/params.js'
 import {merchantColumns} from '../../output/admin.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class MerchantsList extends GwCommand<typeof MerchantsList> {
   static override summary = 'List sub-merchants, newest first.'
@@ -14,16 +14,20 @@ export default class MerchantsList extends GwCommand<typeof MerchantsList> {
   }
 
   async run(): Promise<ListEnvelope<Merchant> | Merchant[]> {
-    const f = this.flags
-    const params: ListMerchantsParams = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
-    if (f['kyb-status']) params.kyb_status = f['kyb-status']
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'merchants',
-      columns: merchantColumns,
-      page: () => client.merchants.list(params),
-      iterate: () => client.merchants.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return merchantsList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function merchantsList(ctx: Context, flags: GwFlags<typeof MerchantsList>, args: GwArgs<typeof MerchantsList>): Promise<ListEnvelope<Merchant> | Merchant[]> {
+  const f = flags
+  const params: ListMerchantsParams = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  if (f['kyb-status']) params.kyb_status = f['kyb-status']
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'merchants',
+    columns: merchantColumns,
+    page: () => client.merchants.list(params),
+    iterate: () => client.merchants.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

@@ -1,11 +1,12 @@
 import {Flags} from '@oclif/core'
 import type {Merchant} from '../../api/types.js'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import type {MerchantParams} from '../../client/params.js'
 import {countryFlag} from '../../base/admin-flags.js'
 import {renderMerchant} from '../../output/admin.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 const capability = (name: string) => Flags.string({description: `Turn the ${name} capability on or off (only once KYB is complete).`, options: ['active', 'inactive']})
 
@@ -31,23 +32,27 @@ export default class MerchantsUpdate extends GwCommand<typeof MerchantsUpdate> {
   }
 
   async run(): Promise<Merchant> {
-    const f = this.flags
-    const body: MerchantParams = {}
-    if (f['business-name'] !== undefined) body.business_name = f['business-name']
-    if (f['legal-name'] !== undefined) body.legal_name = f['legal-name']
-    if (f.country !== undefined) body.country = f.country
-    if (f.email !== undefined) body.email = f.email
-    const metadata = parseMetadata(f.metadata)
-    if (metadata) body.metadata = metadata
-    const caps: NonNullable<MerchantParams['capabilities']> = {}
-    if (f['card-payments']) caps.card_payments = f['card-payments'] as 'active' | 'inactive'
-    if (f['local-payments']) caps.local_payments = f['local-payments'] as 'active' | 'inactive'
-    if (f.payouts) caps.payouts = f.payouts as 'active' | 'inactive'
-    if (Object.keys(caps).length) body.capabilities = caps
-    if (Object.keys(body).length === 0)
-      throw new UsageError('Nothing to change.', 'Pass --business-name, --legal-name, --country, --email, --metadata, --card-payments, --local-payments or --payouts.')
-    const merchant = await (await this.client()).merchants.update(this.args.id, body, {idempotencyKey: f['idempotency-key']})
-    this.print(renderMerchant(merchant, this.color))
-    return merchant
+    return merchantsUpdate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function merchantsUpdate(ctx: Context, flags: GwFlags<typeof MerchantsUpdate>, args: GwArgs<typeof MerchantsUpdate>): Promise<Merchant> {
+  const f = flags
+  const body: MerchantParams = {}
+  if (f['business-name'] !== undefined) body.business_name = f['business-name']
+  if (f['legal-name'] !== undefined) body.legal_name = f['legal-name']
+  if (f.country !== undefined) body.country = f.country
+  if (f.email !== undefined) body.email = f.email
+  const metadata = parseMetadata(f.metadata)
+  if (metadata) body.metadata = metadata
+  const caps: NonNullable<MerchantParams['capabilities']> = {}
+  if (f['card-payments']) caps.card_payments = f['card-payments'] as 'active' | 'inactive'
+  if (f['local-payments']) caps.local_payments = f['local-payments'] as 'active' | 'inactive'
+  if (f.payouts) caps.payouts = f.payouts as 'active' | 'inactive'
+  if (Object.keys(caps).length) body.capabilities = caps
+  if (Object.keys(body).length === 0)
+    throw new UsageError('Nothing to change.', 'Pass --business-name, --legal-name, --country, --email, --metadata, --card-payments, --local-payments or --payouts.')
+  const merchant = await (await ctx.client()).merchants.update(args.id, body, {idempotencyKey: f['idempotency-key']})
+  ctx.print(renderMerchant(merchant, ctx.color))
+  return merchant
 }

@@ -1,10 +1,12 @@
 import {Flags} from '@oclif/core'
 import type {PaymentMethod} from '../../api/types.js'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
-import {defaultExpiry, parseCardNumber, parseExpiry} from '../../base/parse.js'
+import {cardInput} from '../../base/parse.js'
+import {PAYMENT_PARAMS, withFlagNames} from '../../base/flag-errors.js'
 import type {CreatePaymentMethodParams} from '../../client/params.js'
 import {renderPaymentMethod} from '../../output/detail.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class PaymentMethodsCreate extends GwCommand<typeof PaymentMethodsCreate> {
   static override summary = 'Save a card as a payment method (test mode: raw test card numbers).'
@@ -17,7 +19,7 @@ export default class PaymentMethodsCreate extends GwCommand<typeof PaymentMethod
   static override flags = {
     card: Flags.string({description: 'Card number (test mode only).', required: true}),
     exp: Flags.string({description: 'Expiry MM/YY (default: 12, three years ahead).'}),
-    cvc: Flags.string({description: 'Security code (default: 123).'}),
+    cvc: Flags.string({description: 'Security code (default: 123, or 1234 for American Express).'}),
     customer: Flags.string({description: 'Attach to this customer (cus_...).'}),
     'billing-name': Flags.string({description: 'Cardholder name.'}),
     'billing-email': Flags.string({description: 'Billing email.'}),
@@ -28,28 +30,33 @@ export default class PaymentMethodsCreate extends GwCommand<typeof PaymentMethod
   }
 
   async run(): Promise<PaymentMethod> {
-    const f = this.flags
-    if (await this.isLive()) {
-      throw new UsageError('Raw card numbers are accepted in test mode only.', 'In live mode, save cards through hosted checkout.')
-    }
-    const body: CreatePaymentMethodParams = {
-      type: 'card',
-      card: {number: parseCardNumber(f.card), ...(f.exp ? parseExpiry(f.exp) : defaultExpiry()), cvc: f.cvc ?? '123'},
-    }
-    if (f.customer) body.customer = f.customer
-    const address = {
-      ...(f['billing-line1'] ? {line1: f['billing-line1']} : {}),
-      ...(f['billing-postal-code'] ? {postal_code: f['billing-postal-code']} : {}),
-      ...(f['billing-country'] ? {country: f['billing-country'].toUpperCase()} : {}),
-    }
-    const billing = {
-      ...(f['billing-name'] ? {name: f['billing-name']} : {}),
-      ...(f['billing-email'] ? {email: f['billing-email']} : {}),
-      ...(Object.keys(address).length ? {address} : {}),
-    }
-    if (Object.keys(billing).length) body.billing_details = billing
-    const pm = await (await this.client()).paymentMethods.create(body, {idempotencyKey: f['idempotency-key']})
-    this.print(renderPaymentMethod(pm, this.color))
-    return pm
+    return paymentMethodsCreate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentMethodsCreate(ctx: Context, flags: GwFlags<typeof PaymentMethodsCreate>, args: GwArgs<typeof PaymentMethodsCreate>): Promise<PaymentMethod> {
+  const f = flags
+  if (await ctx.isLive()) {
+    throw new UsageError('Raw card numbers are accepted in test mode only.', 'In live mode, save cards through hosted checkout.')
+  }
+  const body: CreatePaymentMethodParams = {
+    type: 'card',
+    card: cardInput(f.card, f.exp, f.cvc),
+  }
+  if (f.customer) body.customer = f.customer
+  const address = {
+    ...(f['billing-line1'] ? {line1: f['billing-line1']} : {}),
+    ...(f['billing-postal-code'] ? {postal_code: f['billing-postal-code']} : {}),
+    ...(f['billing-country'] ? {country: f['billing-country'].toUpperCase()} : {}),
+  }
+  const billing = {
+    ...(f['billing-name'] ? {name: f['billing-name']} : {}),
+    ...(f['billing-email'] ? {email: f['billing-email']} : {}),
+    ...(Object.keys(address).length ? {address} : {}),
+  }
+  if (Object.keys(billing).length) body.billing_details = billing
+  const client = await ctx.client()
+  const pm = await withFlagNames(PAYMENT_PARAMS, () => client.paymentMethods.create(body, {idempotencyKey: f['idempotency-key']}))
+  ctx.print(renderPaymentMethod(pm, ctx.color))
+  return pm
 }

@@ -1,7 +1,7 @@
 import type {PaymentMethod} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderPaymentMethod} from '../../output/detail.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentMethodsDetach extends GwCommand<typeof PaymentMethodsDetach> {
   static override summary = 'Detach a payment method from its customer; it can no longer be charged.'
@@ -10,8 +10,12 @@ export default class PaymentMethodsDetach extends GwCommand<typeof PaymentMethod
   static override flags = {'idempotency-key': idempotencyKeyFlag()}
 
   async run(): Promise<PaymentMethod> {
-    const pm = await (await this.client()).paymentMethods.detach(this.args.id, {idempotencyKey: this.flags['idempotency-key']})
-    this.print(renderPaymentMethod(pm, this.color))
-    return pm
+    return paymentMethodsDetach(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentMethodsDetach(ctx: Context, flags: GwFlags<typeof PaymentMethodsDetach>, args: GwArgs<typeof PaymentMethodsDetach>): Promise<PaymentMethod> {
+  const pm = await (await ctx.client()).paymentMethods.detach(args.id, {idempotencyKey: flags['idempotency-key']})
+  ctx.print(renderPaymentMethod(pm, ctx.color))
+  return pm
 }

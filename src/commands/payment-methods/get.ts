@@ -1,7 +1,7 @@
 import type {PaymentMethod} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
 import {renderPaymentMethod} from '../../output/detail.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentMethodsGet extends GwCommand<typeof PaymentMethodsGet> {
   static override summary = 'Show one saved payment method.'
@@ -9,8 +9,12 @@ export default class PaymentMethodsGet extends GwCommand<typeof PaymentMethodsGe
   static override args = {id: idArg('pm_', 'payment method')}
 
   async run(): Promise<PaymentMethod> {
-    const pm = await (await this.client()).paymentMethods.get(this.args.id)
-    this.print(renderPaymentMethod(pm, this.color))
-    return pm
+    return paymentMethodsGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentMethodsGet(ctx: Context, flags: GwFlags<typeof PaymentMethodsGet>, args: GwArgs<typeof PaymentMethodsGet>): Promise<PaymentMethod> {
+  const pm = await (await ctx.client()).paymentMethods.get(args.id)
+  ctx.print(renderPaymentMethod(pm, ctx.color))
+  return pm
 }

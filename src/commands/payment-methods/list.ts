@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, PaymentMethod} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {listFlags} from '../../base/flags.js'
 import {paymentMethodColumns} from '../../output/table.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentMethodsList extends GwCommand<typeof PaymentMethodsList> {
   static override summary = 'List saved payment methods, newest first.'
@@ -13,15 +13,19 @@ export default class PaymentMethodsList extends GwCommand<typeof PaymentMethodsL
   }
 
   async run(): Promise<ListEnvelope<PaymentMethod> | PaymentMethod[]> {
-    const f = this.flags
-    const params = {customer: f.customer, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'payment methods',
-      columns: paymentMethodColumns,
-      page: () => client.paymentMethods.list(params),
-      iterate: () => client.paymentMethods.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return paymentMethodsList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentMethodsList(ctx: Context, flags: GwFlags<typeof PaymentMethodsList>, args: GwArgs<typeof PaymentMethodsList>): Promise<ListEnvelope<PaymentMethod> | PaymentMethod[]> {
+  const f = flags
+  const params = {customer: f.customer, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'payment methods',
+    columns: paymentMethodColumns,
+    page: () => client.paymentMethods.list(params),
+    iterate: () => client.paymentMethods.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 import type {Payment} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {showPayment} from '../../base/payments.js'
 import type {ActionOutcome} from '../../client/params.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 const OUTCOMES = ['approve', 'fail', 'abandon'] as const
 
@@ -25,10 +25,14 @@ export default class PaymentsAction extends GwCommand<typeof PaymentsAction> {
   }
 
   async run(): Promise<Payment> {
-    const outcome: ActionOutcome = this.flags.approve ? 'approve' : this.flags.fail ? 'fail' : 'abandon'
-    const client = await this.client()
-    const payment = await client.testHelpers.paymentAction(this.args.id, outcome, {idempotencyKey: this.flags['idempotency-key']})
-    showPayment(this.ctx(), payment)
-    return payment
+    return paymentsAction(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentsAction(ctx: Context, flags: GwFlags<typeof PaymentsAction>, args: GwArgs<typeof PaymentsAction>): Promise<Payment> {
+  const outcome: ActionOutcome = flags.approve ? 'approve' : flags.fail ? 'fail' : 'abandon'
+  const client = await ctx.client()
+  const payment = await client.testHelpers.paymentAction(args.id, outcome, {idempotencyKey: flags['idempotency-key']})
+  showPayment(ctx, payment)
+  return payment
 }

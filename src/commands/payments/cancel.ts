@@ -1,7 +1,7 @@
 import type {Payment} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {showPayment} from '../../base/payments.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsCancel extends GwCommand<typeof PaymentsCancel> {
   static override summary = 'Cancel a payment that has not completed; any authorization hold is released.'
@@ -13,9 +13,13 @@ export default class PaymentsCancel extends GwCommand<typeof PaymentsCancel> {
   static override flags = {'idempotency-key': idempotencyKeyFlag()}
 
   async run(): Promise<Payment> {
-    const client = await this.client()
-    const payment = await client.payments.cancel(this.args.id, {idempotencyKey: this.flags['idempotency-key']})
-    showPayment(this.ctx(), payment)
-    return payment
+    return paymentsCancel(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentsCancel(ctx: Context, flags: GwFlags<typeof PaymentsCancel>, args: GwArgs<typeof PaymentsCancel>): Promise<Payment> {
+  const client = await ctx.client()
+  const payment = await client.payments.cancel(args.id, {idempotencyKey: flags['idempotency-key']})
+  showPayment(ctx, payment)
+  return payment
 }

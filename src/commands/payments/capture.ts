@@ -1,7 +1,7 @@
 import type {Payment} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {amountFlag, idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {showPayment} from '../../base/payments.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsCapture extends GwCommand<typeof PaymentsCapture> {
   static override summary = 'Capture an authorized payment (requires_capture), in full or in part.'
@@ -17,11 +17,15 @@ export default class PaymentsCapture extends GwCommand<typeof PaymentsCapture> {
   }
 
   async run(): Promise<Payment> {
-    const f = this.flags
-    await this.confirmLive(`capture payment ${this.args.id}`)
-    const client = await this.client()
-    const payment = await client.payments.capture(this.args.id, f.amount === undefined ? {} : {amount: f.amount}, {idempotencyKey: f['idempotency-key']})
-    showPayment(this.ctx(), payment)
-    return payment
+    return paymentsCapture(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentsCapture(ctx: Context, flags: GwFlags<typeof PaymentsCapture>, args: GwArgs<typeof PaymentsCapture>): Promise<Payment> {
+  const f = flags
+  await ctx.confirmLive(`capture payment ${args.id}`)
+  const client = await ctx.client()
+  const payment = await client.payments.capture(args.id, f.amount === undefined ? {} : {amount: f.amount}, {idempotencyKey: f['idempotency-key']})
+  showPayment(ctx, payment)
+  return payment
 }

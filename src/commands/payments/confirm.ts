@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {Payment} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {followPayment} from '../../base/payments.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsConfirm extends GwCommand<typeof PaymentsConfirm> {
   static override summary = 'Confirm a payment created with --no-confirm; it is routed now.'
@@ -21,11 +21,15 @@ export default class PaymentsConfirm extends GwCommand<typeof PaymentsConfirm> {
   }
 
   async run(): Promise<Payment> {
-    const f = this.flags
-    await this.confirmLive(`confirm payment ${this.args.id}`)
-    const client = await this.client()
-    const body = f['payment-method-id'] ? {payment_method_id: f['payment-method-id']} : {}
-    const payment = await client.payments.confirm(this.args.id, body, {idempotencyKey: f['idempotency-key']})
-    return followPayment(this.ctx(), payment, {open: f.open, wait: f.wait, timeout: f.timeout})
+    return paymentsConfirm(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentsConfirm(ctx: Context, flags: GwFlags<typeof PaymentsConfirm>, args: GwArgs<typeof PaymentsConfirm>): Promise<Payment> {
+  const f = flags
+  await ctx.confirmLive(`confirm payment ${args.id}`)
+  const client = await ctx.client()
+  const body = f['payment-method-id'] ? {payment_method_id: f['payment-method-id']} : {}
+  const payment = await client.payments.confirm(args.id, body, {idempotencyKey: f['idempotency-key']})
+  return followPayment(ctx, payment, {open: f.open, wait: f.wait, timeout: f.timeout})
 }

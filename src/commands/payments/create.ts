@@ -1,11 +1,13 @@
 import {Flags} from '@oclif/core'
 import type {Payment} from '../../api/types.js'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {amountFlag, currencyFlag, idempotencyKeyFlag, metadataFlag, methodFlag} from '../../base/flags.js'
-import {defaultExpiry, generateReference, parseCardNumber, parseExpiry, parseMetadata} from '../../base/parse.js'
+import {cardInput, generateReference, MAX_AMOUNT, parseMetadata, referenceForKey} from '../../base/parse.js'
+import {PAYMENT_PARAMS, withFlagNames} from '../../base/flag-errors.js'
 import {followPayment, showPayment} from '../../base/payments.js'
 import type {CreatePaymentParams} from '../../client/params.js'
 import {formatMoney, parseDisplayAmount} from '../../output/money.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class PaymentsCreate extends GwCommand<typeof PaymentsCreate> {
   static override summary = 'Create a payment (and confirm it, unless --no-confirm).'
@@ -28,7 +30,7 @@ In test mode --card takes a test card number (4242424242424242 succeeds, 4000000
     method: methodFlag({default: 'card'}),
     card: Flags.string({description: 'Test card number (test mode only), used once and not saved.', exclusive: ['payment-method-id']}),
     exp: Flags.string({description: 'Card expiry MM/YY (default: 12, three years ahead).', dependsOn: ['card']}),
-    cvc: Flags.string({description: 'Card security code (default: 123).', dependsOn: ['card']}),
+    cvc: Flags.string({description: 'Card security code (default: 123, or 1234 for American Express).', dependsOn: ['card']}),
     'payment-method-id': Flags.string({description: 'Saved payment method (pm_...) to charge.'}),
     customer: Flags.string({description: 'Existing customer id (cus_...).', exclusive: ['customer-email', 'customer-name']}),
     'customer-email': Flags.string({description: 'Create the customer inline with this email.'}),
@@ -47,57 +49,64 @@ In test mode --card takes a test card number (4242424242424242 succeeds, 4000000
   }
 
   async run(): Promise<Payment> {
-    const f = this.flags
-    let amount = f.amount
-    if (amount === undefined && f['display-amount'] !== undefined) {
-      try {
-        amount = parseDisplayAmount(f['display-amount'], f.currency)
-      } catch (error) {
-        throw new UsageError(`--display-amount: ${(error as Error).message}`, 'e.g. --display-amount 20.00 --currency EUR')
-      }
-      if (amount <= 0) throw new UsageError('--display-amount must be more than zero.')
-    }
-    if (amount === undefined) {
-      throw new UsageError('Missing the amount: pass --amount (minor units) or --display-amount.', 'e.g. --amount 2000 --currency EUR, or --display-amount 20.00 --currency EUR')
-    }
-    if (f['return-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['return-url'])) {
-      throw new UsageError(`--return-url "${f['return-url']}" is not an absolute URL.`, 'e.g. --return-url https://shop.example/return')
-    }
-
-    const body: CreatePaymentParams = {
-      amount,
-      currency: f.currency,
-      payment_method: f.method,
-      reference: f.reference ?? generateReference(),
-    }
-    if (f.card !== undefined) {
-      if (f.method !== 'card') throw new UsageError(`--card needs --method card, not --method ${f.method}.`)
-      if (await this.isLive()) {
-        throw new UsageError('Raw card numbers are accepted in test mode only.', 'In live mode, collect the card with hosted checkout and pass --payment-method-id.')
-      }
-      body.payment_method_data = {
-        type: 'card',
-        card: {number: parseCardNumber(f.card), ...(f.exp ? parseExpiry(f.exp) : defaultExpiry()), cvc: f.cvc ?? '123'},
-      }
-    }
-    if (f['payment-method-id']) body.payment_method_id = f['payment-method-id']
-    if (f.customer) body.customer = {id: f.customer}
-    else if (f['customer-email'] || f['customer-name']) {
-      body.customer = {...(f['customer-email'] ? {email: f['customer-email']} : {}), ...(f['customer-name'] ? {name: f['customer-name']} : {})}
-    }
-    if (f.capture) body.capture_method = f.capture as 'automatic' | 'manual'
-    if (!f.confirm) body.confirm = false
-    if (f['return-url']) body.return_url = f['return-url']
-    if (f.description) body.description = f.description
-    if (f.merchant) body.merchant = f.merchant
-    const metadata = parseMetadata(f.metadata)
-    if (metadata) body.metadata = metadata
-
-    await this.confirmLive(`charge ${formatMoney(amount, f.currency)}`)
-    const client = await this.client()
-    let payment = await client.payments.create(body, {idempotencyKey: f['idempotency-key']})
-    if (f.open || f.wait) payment = await followPayment(this.ctx(), payment, {open: f.open, wait: f.wait, timeout: f.timeout})
-    else showPayment(this.ctx(), payment)
-    return payment
+    return paymentsCreate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentsCreate(ctx: Context, flags: GwFlags<typeof PaymentsCreate>, args: GwArgs<typeof PaymentsCreate>): Promise<Payment> {
+  const f = flags
+  let amount = f.amount
+  if (amount === undefined && f['display-amount'] !== undefined) {
+    try {
+      amount = parseDisplayAmount(f['display-amount'], f.currency)
+    } catch (error) {
+      throw new UsageError(`--display-amount: ${(error as Error).message}`, 'e.g. --display-amount 20.00 --currency EUR')
+    }
+    if (amount <= 0) throw new UsageError('--display-amount must be positive (more than zero).')
+    if (amount > MAX_AMOUNT) throw new UsageError(`--display-amount ${f['display-amount']} is too large: at most ${formatMoney(MAX_AMOUNT, f.currency)}.`)
+  }
+  if (amount === undefined) {
+    throw new UsageError('Missing the amount: pass --amount (minor units) or --display-amount.', 'e.g. --amount 2000 --currency EUR, or --display-amount 20.00 --currency EUR')
+  }
+  if (f['return-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['return-url'])) {
+    throw new UsageError(`--return-url "${f['return-url']}" is not an absolute URL.`, 'e.g. --return-url https://shop.example/return')
+  }
+
+  const body: CreatePaymentParams = {
+    amount,
+    currency: f.currency,
+    payment_method: f.method,
+    // the same command line with the same --idempotency-key must send the same body, so the
+    // generated reference comes from the key (a new key, a new reference)
+    reference: f.reference ?? (f['idempotency-key'] ? referenceForKey(f['idempotency-key']) : generateReference()),
+  }
+  if (f.card !== undefined) {
+    if (f.method !== 'card') throw new UsageError(`--card needs --method card, not --method ${f.method}.`)
+    if (await ctx.isLive()) {
+      throw new UsageError('Raw card numbers are accepted in test mode only.', 'In live mode, collect the card with hosted checkout and pass --payment-method-id.')
+    }
+    body.payment_method_data = {
+      type: 'card',
+      card: cardInput(f.card, f.exp, f.cvc),
+    }
+  }
+  if (f['payment-method-id']) body.payment_method_id = f['payment-method-id']
+  if (f.customer) body.customer = {id: f.customer}
+  else if (f['customer-email'] || f['customer-name']) {
+    body.customer = {...(f['customer-email'] ? {email: f['customer-email']} : {}), ...(f['customer-name'] ? {name: f['customer-name']} : {})}
+  }
+  if (f.capture) body.capture_method = f.capture as 'automatic' | 'manual'
+  if (!f.confirm) body.confirm = false
+  if (f['return-url']) body.return_url = f['return-url']
+  if (f.description) body.description = f.description
+  if (f.merchant) body.merchant = f.merchant
+  const metadata = parseMetadata(f.metadata)
+  if (metadata) body.metadata = metadata
+
+  await ctx.confirmLive(`charge ${formatMoney(amount, f.currency)}`)
+  const client = await ctx.client()
+  let payment = await withFlagNames(PAYMENT_PARAMS, () => client.payments.create(body, {idempotencyKey: f['idempotency-key']}))
+  if (f.open || f.wait) payment = await followPayment(ctx, payment, {open: f.open, wait: f.wait, timeout: f.timeout})
+  else showPayment(ctx, payment)
+  return payment
 }

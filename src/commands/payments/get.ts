@@ -1,7 +1,7 @@
 import type {Payment} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/args.js'
 import {showPayment} from '../../base/payments.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsGet extends GwCommand<typeof PaymentsGet> {
   static override summary = 'Show one payment, with its provider attempts and risk result.'
@@ -15,8 +15,12 @@ export default class PaymentsGet extends GwCommand<typeof PaymentsGet> {
   }
 
   async run(): Promise<Payment> {
-    const payment = await (await this.client()).payments.get(this.args.id)
-    showPayment(this.ctx(), payment)
-    return payment
+    return paymentsGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentsGet(ctx: Context, flags: GwFlags<typeof PaymentsGet>, args: GwArgs<typeof PaymentsGet>): Promise<Payment> {
+  const payment = await (await ctx.client()).payments.get(args.id)
+  showPayment(ctx, payment)
+  return payment
 }

@@ -1,7 +1,7 @@
 import type {Payment} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {amountFlag, idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {showPayment} from '../../base/payments.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsIncrement extends GwCommand<typeof PaymentsIncrement> {
   static override summary = 'Raise the authorized amount of a payment in requires_capture.'
@@ -15,10 +15,14 @@ export default class PaymentsIncrement extends GwCommand<typeof PaymentsIncremen
   }
 
   async run(): Promise<Payment> {
-    await this.confirmLive(`raise the authorization of ${this.args.id}`)
-    const client = await this.client()
-    const payment = await client.payments.incrementAuthorization(this.args.id, this.flags.amount, {idempotencyKey: this.flags['idempotency-key']})
-    showPayment(this.ctx(), payment)
-    return payment
+    return paymentsIncrement(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentsIncrement(ctx: Context, flags: GwFlags<typeof PaymentsIncrement>, args: GwArgs<typeof PaymentsIncrement>): Promise<Payment> {
+  await ctx.confirmLive(`raise the authorization of ${args.id}`)
+  const client = await ctx.client()
+  const payment = await client.payments.incrementAuthorization(args.id, flags.amount, {idempotencyKey: flags['idempotency-key']})
+  showPayment(ctx, payment)
+  return payment
 }

@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Payment, PaymentStatus} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {listFlags, paymentStatusFlag, timestampFlag} from '../../base/flags.js'
 import type {ListPaymentsParams} from '../../client/params.js'
 import {paymentColumns} from '../../output/table.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsList extends GwCommand<typeof PaymentsList> {
   static override summary = 'List payments, newest first.'
@@ -25,24 +25,28 @@ export default class PaymentsList extends GwCommand<typeof PaymentsList> {
   }
 
   async run(): Promise<ListEnvelope<Payment> | Payment[]> {
-    const f = this.flags
-    const params: ListPaymentsParams = {
-      status: f.status as PaymentStatus | undefined,
-      customer: f.customer,
-      reference: f.reference,
-      created_gte: f['created-gte'],
-      created_lte: f['created-lte'],
-      limit: f.limit,
-      starting_after: f['starting-after'],
-      ending_before: f['ending-before'],
-    }
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'payments',
-      columns: paymentColumns,
-      page: () => client.payments.list(params),
-      iterate: () => client.payments.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return paymentsList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentsList(ctx: Context, flags: GwFlags<typeof PaymentsList>, args: GwArgs<typeof PaymentsList>): Promise<ListEnvelope<Payment> | Payment[]> {
+  const f = flags
+  const params: ListPaymentsParams = {
+    status: f.status as PaymentStatus | undefined,
+    customer: f.customer,
+    reference: f.reference,
+    created_gte: f['created-gte'],
+    created_lte: f['created-lte'],
+    limit: f.limit,
+    starting_after: f['starting-after'],
+    ending_before: f['ending-before'],
+  }
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'payments',
+    columns: paymentColumns,
+    page: () => client.payments.list(params),
+    iterate: () => client.payments.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {Payment} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {showPayment} from '../../base/payments.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsReview extends GwCommand<typeof PaymentsReview> {
   static override summary = 'Test helper: decide a risk review (a payment held in processing).'
@@ -19,9 +19,13 @@ export default class PaymentsReview extends GwCommand<typeof PaymentsReview> {
   }
 
   async run(): Promise<Payment> {
-    const client = await this.client()
-    const payment = await client.testHelpers.paymentReview(this.args.id, this.flags.approve ? 'approve' : 'block', {idempotencyKey: this.flags['idempotency-key']})
-    showPayment(this.ctx(), payment)
-    return payment
+    return paymentsReview(this.ctx, this.flags, this.args)
   }
+}
+
+export async function paymentsReview(ctx: Context, flags: GwFlags<typeof PaymentsReview>, args: GwArgs<typeof PaymentsReview>): Promise<Payment> {
+  const client = await ctx.client()
+  const payment = await client.testHelpers.paymentReview(args.id, flags.approve ? 'approve' : 'block', {idempotencyKey: flags['idempotency-key']})
+  showPayment(ctx, payment)
+  return payment
 }

@@ -1,7 +1,7 @@
 import type {Payout} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
 import {renderPayout} from '../../output/settlement.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PayoutsGet extends GwCommand<typeof PayoutsGet> {
   static override summary = 'Show one payout, with its arrival date and settlement reports.'
@@ -10,8 +10,12 @@ export default class PayoutsGet extends GwCommand<typeof PayoutsGet> {
   static override args = {id: idArg('po_', 'payout', 'List payouts with: gw payouts list')}
 
   async run(): Promise<Payout> {
-    const payout = await (await this.client()).payouts.get(this.args.id)
-    this.print(renderPayout(payout, this.color))
-    return payout
+    return payoutsGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function payoutsGet(ctx: Context, flags: GwFlags<typeof PayoutsGet>, args: GwArgs<typeof PayoutsGet>): Promise<Payout> {
+  const payout = await (await ctx.client()).payouts.get(args.id)
+  ctx.print(renderPayout(payout, ctx.color))
+  return payout
 }

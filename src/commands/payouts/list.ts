@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Payout} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {currencyFlag, listFlags} from '../../base/flags.js'
 import {payoutColumns} from '../../output/settlement.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PayoutsList extends GwCommand<typeof PayoutsList> {
   static override summary = 'List payouts to the bank account, newest first.'
@@ -16,15 +16,19 @@ export default class PayoutsList extends GwCommand<typeof PayoutsList> {
   }
 
   async run(): Promise<ListEnvelope<Payout> | Payout[]> {
-    const f = this.flags
-    const params = {currency: f.currency, status: f.status, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'payouts',
-      columns: payoutColumns,
-      page: () => client.payouts.list(params),
-      iterate: () => client.payouts.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return payoutsList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function payoutsList(ctx: Context, flags: GwFlags<typeof PayoutsList>, args: GwArgs<typeof PayoutsList>): Promise<ListEnvelope<Payout> | Payout[]> {
+  const f = flags
+  const params = {currency: f.currency, status: f.status, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'payouts',
+    columns: payoutColumns,
+    page: () => client.payouts.list(params),
+    iterate: () => client.payouts.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

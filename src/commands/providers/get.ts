@@ -1,7 +1,7 @@
 import type {Provider} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
 import {renderProvider} from '../../output/admin.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ProvidersGet extends GwCommand<typeof ProvidersGet> {
   static override summary = 'Show one payment provider: methods, currencies, health, auth rate, fees and latency.'
@@ -9,8 +9,12 @@ export default class ProvidersGet extends GwCommand<typeof ProvidersGet> {
   static override args = {id: idArg('prov_', 'provider', 'List them with: gw providers list')}
 
   async run(): Promise<Provider> {
-    const provider = await (await this.client()).providers.get(this.args.id)
-    this.print(renderProvider(provider, this.color))
-    return provider
+    return providersGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function providersGet(ctx: Context, flags: GwFlags<typeof ProvidersGet>, args: GwArgs<typeof ProvidersGet>): Promise<Provider> {
+  const provider = await (await ctx.client()).providers.get(args.id)
+  ctx.print(renderProvider(provider, ctx.color))
+  return provider
 }

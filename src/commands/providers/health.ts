@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {Provider, ProviderStatus} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderProvider} from '../../output/admin.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ProvidersHealth extends GwCommand<typeof ProvidersHealth> {
   static override summary = 'Test helper: force a provider to active, degraded or disabled.'
@@ -20,9 +20,13 @@ export default class ProvidersHealth extends GwCommand<typeof ProvidersHealth> {
   }
 
   async run(): Promise<Provider> {
-    const f = this.flags
-    const provider = await (await this.client()).providers.setHealth(this.args.id, f.status as ProviderStatus, {idempotencyKey: f['idempotency-key']})
-    this.print(renderProvider(provider, this.color))
-    return provider
+    return providersHealth(this.ctx, this.flags, this.args)
   }
+}
+
+export async function providersHealth(ctx: Context, flags: GwFlags<typeof ProvidersHealth>, args: GwArgs<typeof ProvidersHealth>): Promise<Provider> {
+  const f = flags
+  const provider = await (await ctx.client()).providers.setHealth(args.id, f.status as ProviderStatus, {idempotencyKey: f['idempotency-key']})
+  ctx.print(renderProvider(provider, ctx.color))
+  return provider
 }

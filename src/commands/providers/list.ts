@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Provider} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {currencyFlag, listFlags} from '../../base/flags.js'
 import type {ListProvidersParams} from '../../client/params.js'
 import {providerColumns} from '../../output/admin.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ProvidersList extends GwCommand<typeof ProvidersList> {
   static override summary = 'List payment providers with their health, 7-day auth rate, fees and latency.'
@@ -20,17 +20,21 @@ export default class ProvidersList extends GwCommand<typeof ProvidersList> {
   }
 
   async run(): Promise<ListEnvelope<Provider> | Provider[]> {
-    const f = this.flags
-    const params: ListProvidersParams = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
-    if (f['payment-method']) params.payment_method = f['payment-method']
-    if (f.currency) params.currency = f.currency
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'providers',
-      columns: providerColumns,
-      page: () => client.providers.list(params),
-      iterate: () => client.providers.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return providersList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function providersList(ctx: Context, flags: GwFlags<typeof ProvidersList>, args: GwArgs<typeof ProvidersList>): Promise<ListEnvelope<Provider> | Provider[]> {
+  const f = flags
+  const params: ListProvidersParams = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  if (f['payment-method']) params.payment_method = f['payment-method']
+  if (f.currency) params.currency = f.currency
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'providers',
+    columns: providerColumns,
+    page: () => client.providers.list(params),
+    iterate: () => client.providers.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

@@ -1,11 +1,13 @@
 import {Flags} from '@oclif/core'
 import type {Refund} from '../../api/types.js'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {amountFlag, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import type {CreateRefundParams} from '../../client/params.js'
 import {refundHint, renderRefund} from '../../output/disputes.js'
 import {formatMoney, parseDisplayAmount} from '../../output/money.js'
+import {REFUND_PARAMS, withFlagNames} from '../../base/flag-errors.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const
 
@@ -30,35 +32,39 @@ Without --amount the whole remaining amount is refunded. --amount is in minor un
   }
 
   async run(): Promise<Refund> {
-    const f = this.flags
-    if (!f.payment.startsWith('pay_')) throw new UsageError(`--payment "${f.payment}" is not a payment id; payment ids start with pay_.`)
-    const metadata = parseMetadata(f.metadata)
-    const client = await this.client()
-    let amount = f.amount
-    let currency: string | undefined
-    if (f['display-amount'] !== undefined) {
-      // the decimal needs the payment's currency
-      currency = (await client.payments.get(f.payment)).currency
-      try {
-        amount = parseDisplayAmount(f['display-amount'], currency)
-      } catch (error) {
-        throw new UsageError(`--display-amount: ${(error as Error).message}`, `${f.payment} is in ${currency}; e.g. --display-amount 5.00`)
-      }
-      if (amount <= 0) throw new UsageError('--display-amount must be more than zero.')
-    }
-    const body: CreateRefundParams = {payment: f.payment}
-    if (amount !== undefined) body.amount = amount
-    if (f.reason) body.reason = f.reason as CreateRefundParams['reason']
-    if (metadata) body.metadata = metadata
-
-    if (await this.isLive()) {
-      const what = amount !== undefined ? formatMoney(amount, currency ?? (await client.payments.get(f.payment)).currency) : 'everything still refundable'
-      await this.confirmLive(`refund ${what} of ${f.payment}`)
-    }
-    const refund = await client.refunds.create(body, {idempotencyKey: f['idempotency-key']})
-    this.print(renderRefund(refund, this.color))
-    const hint = refundHint(refund)
-    if (hint) this.notice(this.errColor.dim(hint))
-    return refund
+    return refundsCreate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function refundsCreate(ctx: Context, flags: GwFlags<typeof RefundsCreate>, args: GwArgs<typeof RefundsCreate>): Promise<Refund> {
+  const f = flags
+  if (!f.payment.startsWith('pay_')) throw new UsageError(`--payment "${f.payment}" is not a payment id; payment ids start with pay_.`)
+  const metadata = parseMetadata(f.metadata)
+  const client = await ctx.client()
+  let amount = f.amount
+  let currency: string | undefined
+  if (f['display-amount'] !== undefined) {
+    // the decimal needs the payment's currency
+    currency = (await client.payments.get(f.payment)).currency
+    try {
+      amount = parseDisplayAmount(f['display-amount'], currency)
+    } catch (error) {
+      throw new UsageError(`--display-amount: ${(error as Error).message}`, `${f.payment} is in ${currency}; e.g. --display-amount 5.00`)
+    }
+    if (amount <= 0) throw new UsageError('--display-amount must be more than zero.')
+  }
+  const body: CreateRefundParams = {payment: f.payment}
+  if (amount !== undefined) body.amount = amount
+  if (f.reason) body.reason = f.reason as CreateRefundParams['reason']
+  if (metadata) body.metadata = metadata
+
+  if (await ctx.isLive()) {
+    const what = amount !== undefined ? formatMoney(amount, currency ?? (await client.payments.get(f.payment)).currency) : 'everything still refundable'
+    await ctx.confirmLive(`refund ${what} of ${f.payment}`)
+  }
+  const refund = await withFlagNames(REFUND_PARAMS, () => client.refunds.create(body, {idempotencyKey: f['idempotency-key']}))
+  ctx.print(renderRefund(refund, ctx.color))
+  const hint = refundHint(refund)
+  if (hint) ctx.notice(ctx.errColor.dim(hint))
+  return refund
 }

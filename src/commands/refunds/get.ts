@@ -1,7 +1,7 @@
 import type {Refund} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
 import {refundHint, renderRefund} from '../../output/disputes.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class RefundsGet extends GwCommand<typeof RefundsGet> {
   static override summary = 'Show one refund.'
@@ -13,10 +13,14 @@ export default class RefundsGet extends GwCommand<typeof RefundsGet> {
   static override args = {id: idArg('rf_', 'refund', 'List the refunds of a payment with: gw refunds list --payment pay_...')}
 
   async run(): Promise<Refund> {
-    const refund = await (await this.client()).refunds.get(this.args.id)
-    this.print(renderRefund(refund, this.color))
-    const hint = refundHint(refund)
-    if (hint && !this.json) this.notice(this.errColor.dim(hint))
-    return refund
+    return refundsGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function refundsGet(ctx: Context, flags: GwFlags<typeof RefundsGet>, args: GwArgs<typeof RefundsGet>): Promise<Refund> {
+  const refund = await (await ctx.client()).refunds.get(args.id)
+  ctx.print(renderRefund(refund, ctx.color))
+  const hint = refundHint(refund)
+  if (hint && !ctx.json) ctx.notice(ctx.errColor.dim(hint))
+  return refund
 }

@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Refund} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {listFlags} from '../../base/flags.js'
 import type {ListRefundsParams} from '../../client/params.js'
 import {refundColumns} from '../../output/disputes.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class RefundsList extends GwCommand<typeof RefundsList> {
   static override summary = 'List refunds, newest first.'
@@ -21,21 +21,25 @@ export default class RefundsList extends GwCommand<typeof RefundsList> {
   }
 
   async run(): Promise<ListEnvelope<Refund> | Refund[]> {
-    const f = this.flags
-    const params: ListRefundsParams = {
-      payment: f.payment,
-      status: f.status as ListRefundsParams['status'],
-      limit: f.limit,
-      starting_after: f['starting-after'],
-      ending_before: f['ending-before'],
-    }
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'refunds',
-      columns: refundColumns,
-      page: () => client.refunds.list(params),
-      iterate: () => client.refunds.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return refundsList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function refundsList(ctx: Context, flags: GwFlags<typeof RefundsList>, args: GwArgs<typeof RefundsList>): Promise<ListEnvelope<Refund> | Refund[]> {
+  const f = flags
+  const params: ListRefundsParams = {
+    payment: f.payment,
+    status: f.status as ListRefundsParams['status'],
+    limit: f.limit,
+    starting_after: f['starting-after'],
+    ending_before: f['ending-before'],
+  }
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'refunds',
+    columns: refundColumns,
+    page: () => client.refunds.list(params),
+    iterate: () => client.refunds.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

@@ -84,11 +84,11 @@ describe('refunds create', () => {
   })
 
   it.each([
-    [['--amount', '500'], /Missing required flag payment/],
+    [['--amount', '500'], /Missing --payment: the payment/],
     [['--payment', 'order-1'], /payment ids start with pay_/],
     [['--payment', 'pay_1', '--amount', '5.00'], /--display-amount 5.00/],
-    [['--payment', 'pay_1', '--amount', '500', '--display-amount', '5'], /cannot also be provided/],
-    [['--payment', 'pay_1', '--reason', 'because'], /Expected --reason=because to be one of/],
+    [['--payment', 'pay_1', '--amount', '500', '--display-amount', '5'], /--amount and --display-amount cannot be used together/],
+    [['--payment', 'pay_1', '--reason', 'because'], /--reason "because" is not one of: duplicate, fraudulent, requested_by_customer/],
     [['--payment', 'pay_1', '--metadata', 'x'], /--metadata "x" is not key=value/],
   ])('bad input %j exits 2', async (args, message) => {
     const r = await cli.run(RefundsCreate, [...at(), ...args])

@@ -1,8 +1,8 @@
 import type {RoutingRule} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
 import {ruleBody, ruleFlags} from '../../base/rule-flags.js'
 import {renderRoutingRule} from '../../output/admin.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class RoutingRulesCreate extends GwCommand<typeof RoutingRulesCreate> {
   static override summary = 'Create a routing rule: prefer, split traffic between, or block providers for matching payments.'
@@ -16,9 +16,13 @@ export default class RoutingRulesCreate extends GwCommand<typeof RoutingRulesCre
   static override flags = {...ruleFlags(true), 'idempotency-key': idempotencyKeyFlag()}
 
   async run(): Promise<RoutingRule> {
-    const f = this.flags
-    const rule = await (await this.client()).routingRules.create(ruleBody(f), {idempotencyKey: f['idempotency-key']})
-    this.print(renderRoutingRule(rule, this.color))
-    return rule
+    return routingRulesCreate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function routingRulesCreate(ctx: Context, flags: GwFlags<typeof RoutingRulesCreate>, args: GwArgs<typeof RoutingRulesCreate>): Promise<RoutingRule> {
+  const f = flags
+  const rule = await (await ctx.client()).routingRules.create(ruleBody(f), {idempotencyKey: f['idempotency-key']})
+  ctx.print(renderRoutingRule(rule, ctx.color))
+  return rule
 }

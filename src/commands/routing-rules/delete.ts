@@ -1,7 +1,7 @@
 import type {Deleted} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {confirmDestructive} from '../../base/confirm.js'
 import {idArg} from '../../base/flags.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class RoutingRulesDelete extends GwCommand<typeof RoutingRulesDelete> {
   static override summary = 'Delete a routing rule; payments are routed without it from now on.'
@@ -10,9 +10,13 @@ export default class RoutingRulesDelete extends GwCommand<typeof RoutingRulesDel
   static override args = {id: idArg('rr_', 'routing rule', 'List them with: gw routing-rules list')}
 
   async run(): Promise<Deleted<'routing_rule'>> {
-    await confirmDestructive({yes: this.flags.yes, interactive: this.interactive(), ask: (q) => this.prompt(q, {hidden: false})}, `delete routing rule ${this.args.id}`)
-    const res = await (await this.client()).routingRules.delete(this.args.id)
-    this.print(`Deleted ${res.id}.`)
-    return res
+    return routingRulesDelete(this.ctx, this.flags, this.args)
   }
+}
+
+export async function routingRulesDelete(ctx: Context, flags: GwFlags<typeof RoutingRulesDelete>, args: GwArgs<typeof RoutingRulesDelete>): Promise<Deleted<'routing_rule'>> {
+  await confirmDestructive({yes: flags.yes, interactive: ctx.interactive(), ask: (q) => ctx.prompt(q, {hidden: false})}, `delete routing rule ${args.id}`)
+  const res = await (await ctx.client()).routingRules.delete(args.id)
+  ctx.print(`Deleted ${res.id}.`)
+  return res
 }

@@ -1,7 +1,7 @@
 import type {RoutingRule} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
 import {renderRoutingRule} from '../../output/admin.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class RoutingRulesGet extends GwCommand<typeof RoutingRulesGet> {
   static override summary = 'Show one routing rule.'
@@ -9,8 +9,12 @@ export default class RoutingRulesGet extends GwCommand<typeof RoutingRulesGet> {
   static override args = {id: idArg('rr_', 'routing rule', 'List them with: gw routing-rules list')}
 
   async run(): Promise<RoutingRule> {
-    const rule = await (await this.client()).routingRules.get(this.args.id)
-    this.print(renderRoutingRule(rule, this.color))
-    return rule
+    return routingRulesGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function routingRulesGet(ctx: Context, flags: GwFlags<typeof RoutingRulesGet>, args: GwArgs<typeof RoutingRulesGet>): Promise<RoutingRule> {
+  const rule = await (await ctx.client()).routingRules.get(args.id)
+  ctx.print(renderRoutingRule(rule, ctx.color))
+  return rule
 }

@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, RoutingRule} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {listFlags} from '../../base/flags.js'
 import type {ListRoutingRulesParams} from '../../client/params.js'
 import {routingRuleColumns} from '../../output/admin.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class RoutingRulesList extends GwCommand<typeof RoutingRulesList> {
   static override summary = 'List routing rules.'
@@ -14,16 +14,20 @@ export default class RoutingRulesList extends GwCommand<typeof RoutingRulesList>
   }
 
   async run(): Promise<ListEnvelope<RoutingRule> | RoutingRule[]> {
-    const f = this.flags
-    const params: ListRoutingRulesParams = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
-    if (f.merchant) params.merchant = f.merchant
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'routing rules',
-      columns: routingRuleColumns,
-      page: () => client.routingRules.list(params),
-      iterate: () => client.routingRules.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return routingRulesList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function routingRulesList(ctx: Context, flags: GwFlags<typeof RoutingRulesList>, args: GwArgs<typeof RoutingRulesList>): Promise<ListEnvelope<RoutingRule> | RoutingRule[]> {
+  const f = flags
+  const params: ListRoutingRulesParams = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  if (f.merchant) params.merchant = f.merchant
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'routing rules',
+    columns: routingRuleColumns,
+    page: () => client.routingRules.list(params),
+    iterate: () => client.routingRules.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

@@ -1,8 +1,9 @@
 import type {RoutingRule} from '../../api/types.js'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {ruleBody, ruleFlags} from '../../base/rule-flags.js'
 import {renderRoutingRule} from '../../output/admin.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class RoutingRulesUpdate extends GwCommand<typeof RoutingRulesUpdate> {
   static override summary = 'Change a routing rule.'
@@ -16,11 +17,15 @@ export default class RoutingRulesUpdate extends GwCommand<typeof RoutingRulesUpd
   static override flags = {...ruleFlags(false), 'idempotency-key': idempotencyKeyFlag()}
 
   async run(): Promise<RoutingRule> {
-    const f = this.flags
-    const body = ruleBody(f)
-    if (Object.keys(body).length === 0) throw new UsageError('Nothing to change.', 'Pass --priority, --action, --provider, --merchant or a condition flag.')
-    const rule = await (await this.client()).routingRules.update(this.args.id, body, {idempotencyKey: f['idempotency-key']})
-    this.print(renderRoutingRule(rule, this.color))
-    return rule
+    return routingRulesUpdate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function routingRulesUpdate(ctx: Context, flags: GwFlags<typeof RoutingRulesUpdate>, args: GwArgs<typeof RoutingRulesUpdate>): Promise<RoutingRule> {
+  const f = flags
+  const body = ruleBody(f)
+  if (Object.keys(body).length === 0) throw new UsageError('Nothing to change.', 'Pass --priority, --action, --provider, --merchant or a condition flag.')
+  const rule = await (await ctx.client()).routingRules.update(args.id, body, {idempotencyKey: f['idempotency-key']})
+  ctx.print(renderRoutingRule(rule, ctx.color))
+  return rule
 }

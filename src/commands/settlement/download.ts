@@ -1,7 +1,8 @@
 import {writeFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class SettlementDownload extends GwCommand<typeof SettlementDownload> {
   static override summary = 'Download a settlement report as CSV (one row per line, each with the payment reference).'
@@ -18,19 +19,23 @@ export default class SettlementDownload extends GwCommand<typeof SettlementDownl
   }
 
   async run(): Promise<{id: string; output: string | null; bytes: number}> {
-    const csv = await (await this.client()).settlementReports.csv(this.args.id)
-    const out = this.flags.output
-    if (!out) {
-      process.stdout.write(csv)
-      return {id: this.args.id, output: null, bytes: Buffer.byteLength(csv)}
-    }
-    try {
-      writeFileSync(out, csv)
-    } catch (error) {
-      throw new UsageError(`Cannot write ${out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`)
-    }
-    const rows = Math.max(0, csv.trimEnd().split('\n').length - 1)
-    this.notice(`Wrote ${out} (${rows} row${rows === 1 ? '' : 's'}).`)
-    return {id: this.args.id, output: out, bytes: Buffer.byteLength(csv)}
+    return settlementDownload(this.ctx, this.flags, this.args)
   }
+}
+
+export async function settlementDownload(ctx: Context, flags: GwFlags<typeof SettlementDownload>, args: GwArgs<typeof SettlementDownload>): Promise<{id: string; output: string | null; bytes: number}> {
+  const csv = await (await ctx.client()).settlementReports.csv(args.id)
+  const out = flags.output
+  if (!out) {
+    ctx.io.stdout.write(csv)
+    return {id: args.id, output: null, bytes: Buffer.byteLength(csv)}
+  }
+  try {
+    writeFileSync(out, csv)
+  } catch (error) {
+    throw new UsageError(`Cannot write ${out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`)
+  }
+  const rows = Math.max(0, csv.trimEnd().split('\n').length - 1)
+  ctx.notice(`Wrote ${out} (${rows} row${rows === 1 ? '' : 's'}).`)
+  return {id: args.id, output: out, bytes: Buffer.byteLength(csv)}
 }

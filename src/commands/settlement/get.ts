@@ -1,8 +1,7 @@
 import type {SettlementReport} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
 import {lineColumns, renderSettlementReport} from '../../output/settlement.js'
-import {renderTable} from '../../output/table.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class SettlementGet extends GwCommand<typeof SettlementGet> {
   static override summary = 'Show one settlement report: totals and its lines.'
@@ -14,12 +13,16 @@ export default class SettlementGet extends GwCommand<typeof SettlementGet> {
   static override args = {id: idArg('stl_', 'settlement report', 'List reports with: gw settlement list')}
 
   async run(): Promise<SettlementReport> {
-    const report = await (await this.client()).settlementReports.get(this.args.id)
-    if (!this.json) {
-      this.print(renderSettlementReport(report, this.color))
-      if (report.lines.length) this.print('\n' + (await renderTable(report.lines, lineColumns, this.color)))
-      this.notice(this.errColor.dim(`Download it as CSV with: gw settlement download ${report.id} --output ${report.id}.csv`))
-    }
-    return report
+    return settlementGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function settlementGet(ctx: Context, flags: GwFlags<typeof SettlementGet>, args: GwArgs<typeof SettlementGet>): Promise<SettlementReport> {
+  const report = await (await ctx.client()).settlementReports.get(args.id)
+  if (!ctx.json) {
+    ctx.print(renderSettlementReport(report, ctx.color))
+    if (report.lines.length) ctx.print('\n' + (await ctx.table(report.lines, lineColumns)))
+    ctx.notice(ctx.errColor.dim(`Download it as CSV with: gw settlement download ${report.id} --output ${report.id}.csv`))
+  }
+  return report
 }

@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, SettlementReport} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {currencyFlag, listFlags} from '../../base/flags.js'
-import {UsageError} from '../../base/exit-codes.js'
 import {settlementColumns} from '../../output/settlement.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class SettlementList extends GwCommand<typeof SettlementList> {
   static override summary = 'List settlement reports (one per provider, day and currency), newest first.'
@@ -28,15 +28,19 @@ export default class SettlementList extends GwCommand<typeof SettlementList> {
   }
 
   async run(): Promise<ListEnvelope<SettlementReport> | SettlementReport[]> {
-    const f = this.flags
-    const params = {provider: f.provider, currency: f.currency, date: f.date, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'settlement reports',
-      columns: settlementColumns,
-      page: () => client.settlementReports.list(params),
-      iterate: () => client.settlementReports.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return settlementList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function settlementList(ctx: Context, flags: GwFlags<typeof SettlementList>, args: GwArgs<typeof SettlementList>): Promise<ListEnvelope<SettlementReport> | SettlementReport[]> {
+  const f = flags
+  const params = {provider: f.provider, currency: f.currency, date: f.date, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'settlement reports',
+    columns: settlementColumns,
+    page: () => client.settlementReports.list(params),
+    iterate: () => client.settlementReports.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

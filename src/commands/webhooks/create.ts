@@ -1,10 +1,12 @@
 import {Flags} from '@oclif/core'
 import type {WebhookEndpoint} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import {renderEndpoint, renderSecretNotice} from '../../events/format.js'
 import {enabledEvents, urlFlag} from '../../events/webhook-flags.js'
+import {keepEndpointSecret} from '../../base/webhook-secrets.js'
+import {WEBHOOK_PARAMS, withFlagNames} from '../../base/flag-errors.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksCreate extends GwCommand<typeof WebhooksCreate> {
   static override summary = 'Create a webhook endpoint; prints its signing secret once.'
@@ -26,18 +28,26 @@ In test mode the engine delivers to loopback HTTPS URLs (https://localhost:...) 
   }
 
   async run(): Promise<WebhookEndpoint> {
-    const f = this.flags
-    const metadata = parseMetadata(f.metadata)
-    const ep = await (await this.client()).webhookEndpoints.create(
+    return webhooksCreate(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function webhooksCreate(ctx: Context, flags: GwFlags<typeof WebhooksCreate>, args: GwArgs<typeof WebhooksCreate>): Promise<WebhookEndpoint> {
+  const f = flags
+  const metadata = parseMetadata(f.metadata)
+  const client = await ctx.client()
+  const ep = await withFlagNames(WEBHOOK_PARAMS, () =>
+    client.webhookEndpoints.create(
       {url: f.url, enabled_events: enabledEvents(f.events) ?? ['*'], ...(f.description ? {description: f.description} : {}), ...(metadata ? {metadata} : {})},
       {idempotencyKey: f['idempotency-key']},
-    )
-    this.rememberSecret(ep.secret)
-    if (!this.json) {
-      this.print(renderEndpoint(ep, this.color))
-      this.print('')
-      if (ep.secret) this.print(renderSecretNotice(ep.secret, this.color))
-    }
-    return ep
+    ),
+  )
+  ctx.rememberSecret(ep.secret)
+  await keepEndpointSecret(ctx, ep)
+  if (!ctx.json) {
+    ctx.print(renderEndpoint(ep, ctx.color))
+    ctx.print('')
+    if (ep.secret) ctx.print(renderSecretNotice(ep.secret, ctx.color))
   }
+  return ep
 }

@@ -1,5 +1,5 @@
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksDelete extends GwCommand<typeof WebhooksDelete> {
   static override summary = 'Delete a webhook endpoint; deliveries to it stop (use update --disable to pause instead).'
@@ -7,8 +7,13 @@ export default class WebhooksDelete extends GwCommand<typeof WebhooksDelete> {
   static override args = {id: idArg('wh_', 'webhook endpoint', 'List them with: gw webhooks list')}
 
   async run(): Promise<{id: string; object: 'webhook_endpoint'; deleted: boolean}> {
-    const res = await (await this.client()).webhookEndpoints.delete(this.args.id)
-    this.print(`Deleted ${res.id}.`)
-    return res
+    return webhooksDelete(this.ctx, this.flags, this.args)
   }
+}
+
+export async function webhooksDelete(ctx: Context, flags: GwFlags<typeof WebhooksDelete>, args: GwArgs<typeof WebhooksDelete>): Promise<{id: string; object: 'webhook_endpoint'; deleted: boolean}> {
+  const res = await (await ctx.client()).webhookEndpoints.delete(args.id)
+  await ctx.credentials.removeSecret(ctx.settings().profile.value, res.id).catch(() => false)
+  ctx.print(`Deleted ${res.id}.`)
+  return res
 }

@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg, listFlags} from '../../base/flags.js'
 import {deliveryColumns} from '../../events/format.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksDeliveries extends GwCommand<typeof WebhooksDeliveries> {
   static override summary = "List an endpoint's deliveries with their attempts, newest first."
@@ -19,15 +19,19 @@ export default class WebhooksDeliveries extends GwCommand<typeof WebhooksDeliver
   }
 
   async run(): Promise<ListEnvelope<WebhookDelivery> | WebhookDelivery[]> {
-    const f = this.flags
-    const params = {status: f.status, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'deliveries',
-      columns: deliveryColumns,
-      page: () => client.webhookEndpoints.deliveries(this.args.id, params),
-      iterate: () => client.paginate<WebhookDelivery>(`/webhook_endpoints/${encodeURIComponent(this.args.id)}/deliveries`, {...params, limit: f.limit ?? 100}),
-    })
+    return webhooksDeliveries(this.ctx, this.flags, this.args)
   }
+}
+
+export async function webhooksDeliveries(ctx: Context, flags: GwFlags<typeof WebhooksDeliveries>, args: GwArgs<typeof WebhooksDeliveries>): Promise<ListEnvelope<WebhookDelivery> | WebhookDelivery[]> {
+  const f = flags
+  const params = {status: f.status, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'deliveries',
+    columns: deliveryColumns,
+    page: () => client.webhookEndpoints.deliveries(args.id, params),
+    iterate: () => client.paginate<WebhookDelivery>(`/webhook_endpoints/${encodeURIComponent(args.id)}/deliveries`, {...params, limit: f.limit ?? 100}),
+  })
 }

@@ -1,7 +1,7 @@
 import type {WebhookEndpoint} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg} from '../../base/flags.js'
 import {renderEndpoint} from '../../events/format.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksGet extends GwCommand<typeof WebhooksGet> {
   static override summary = 'Show a webhook endpoint (its secret is never shown again; see rotate-secret).'
@@ -9,8 +9,12 @@ export default class WebhooksGet extends GwCommand<typeof WebhooksGet> {
   static override args = {id: idArg('wh_', 'webhook endpoint', 'List them with: gw webhooks list')}
 
   async run(): Promise<WebhookEndpoint> {
-    const ep = await (await this.client()).webhookEndpoints.get(this.args.id)
-    this.print(renderEndpoint(ep, this.color))
-    return ep
+    return webhooksGet(this.ctx, this.flags, this.args)
   }
+}
+
+export async function webhooksGet(ctx: Context, flags: GwFlags<typeof WebhooksGet>, args: GwArgs<typeof WebhooksGet>): Promise<WebhookEndpoint> {
+  const ep = await (await ctx.client()).webhookEndpoints.get(args.id)
+  ctx.print(renderEndpoint(ep, ctx.color))
+  return ep
 }

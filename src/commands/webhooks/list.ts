@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookEndpoint} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {listFlags} from '../../base/flags.js'
 import {endpointColumns} from '../../events/format.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksList extends GwCommand<typeof WebhooksList> {
   static override summary = 'List webhook endpoints, newest first.'
@@ -13,15 +13,19 @@ export default class WebhooksList extends GwCommand<typeof WebhooksList> {
   }
 
   async run(): Promise<ListEnvelope<WebhookEndpoint> | WebhookEndpoint[]> {
-    const f = this.flags
-    const params = {disabled: f.disabled, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
-    const client = await this.client()
-    return this.showList({
-      all: f.all,
-      noun: 'webhook endpoints',
-      columns: endpointColumns,
-      page: () => client.webhookEndpoints.list(params),
-      iterate: () => client.webhookEndpoints.iterate({...params, limit: f.limit ?? 100}),
-    })
+    return webhooksList(this.ctx, this.flags, this.args)
   }
+}
+
+export async function webhooksList(ctx: Context, flags: GwFlags<typeof WebhooksList>, args: GwArgs<typeof WebhooksList>): Promise<ListEnvelope<WebhookEndpoint> | WebhookEndpoint[]> {
+  const f = flags
+  const params = {disabled: f.disabled, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'webhook endpoints',
+    columns: endpointColumns,
+    page: () => client.webhookEndpoints.list(params),
+    iterate: () => client.webhookEndpoints.iterate({...params, limit: f.limit ?? 100}),
+  })
 }

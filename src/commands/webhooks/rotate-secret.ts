@@ -1,7 +1,8 @@
 import type {WebhookEndpoint} from '../../api/types.js'
-import {GwCommand} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderSecretNotice} from '../../events/format.js'
+import {keepEndpointSecret} from '../../base/webhook-secrets.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotateSecret> {
   static override summary = "Replace an endpoint's signing secret; prints the new one once."
@@ -11,9 +12,14 @@ export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotat
   static override flags = {'idempotency-key': idempotencyKeyFlag()}
 
   async run(): Promise<WebhookEndpoint> {
-    const ep = await (await this.client()).webhookEndpoints.rotateSecret(this.args.id, {idempotencyKey: this.flags['idempotency-key']})
-    this.rememberSecret(ep.secret)
-    if (ep.secret) this.print(`${ep.id}: new secret.\n${renderSecretNotice(ep.secret, this.color)}`)
-    return ep
+    return webhooksRotateSecret(this.ctx, this.flags, this.args)
   }
+}
+
+export async function webhooksRotateSecret(ctx: Context, flags: GwFlags<typeof WebhooksRotateSecret>, args: GwArgs<typeof WebhooksRotateSecret>): Promise<WebhookEndpoint> {
+  const ep = await (await ctx.client()).webhookEndpoints.rotateSecret(args.id, {idempotencyKey: flags['idempotency-key']})
+  ctx.rememberSecret(ep.secret)
+  await keepEndpointSecret(ctx, ep)
+  if (ep.secret) ctx.print(`${ep.id}: new secret.\n${renderSecretNotice(ep.secret, ctx.color)}`)
+  return ep
 }

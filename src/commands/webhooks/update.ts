@@ -1,11 +1,13 @@
 import {Flags} from '@oclif/core'
 import type {WebhookEndpoint} from '../../api/types.js'
-import {GwCommand, UsageError} from '../../base/command.js'
 import {idArg, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import type {UpdateWebhookEndpointParams} from '../../client/index.js'
 import {renderEndpoint} from '../../events/format.js'
 import {enabledEvents, urlFlag} from '../../events/webhook-flags.js'
+import {WEBHOOK_PARAMS, withFlagNames} from '../../base/flag-errors.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class WebhooksUpdate extends GwCommand<typeof WebhooksUpdate> {
   static override summary = 'Change a webhook endpoint: URL, event types, description, or disable/enable it.'
@@ -29,20 +31,25 @@ export default class WebhooksUpdate extends GwCommand<typeof WebhooksUpdate> {
   }
 
   async run(): Promise<WebhookEndpoint> {
-    const f = this.flags
-    const body: UpdateWebhookEndpointParams = {}
-    if (f.url !== undefined) body.url = f.url
-    const events = enabledEvents(f.events)
-    if (events) body.enabled_events = events
-    if (f.description !== undefined) body.description = f.description === '' ? null : f.description
-    const metadata = parseMetadata(f.metadata)
-    if (metadata) body.metadata = metadata
-    if (f.disable) body.disabled = true
-    if (f.enable) body.disabled = false
-    if (Object.keys(body).length === 0)
-      throw new UsageError('Nothing to change.', 'Pass --url, --events, --description, --metadata, --disable or --enable.')
-    const ep = await (await this.client()).webhookEndpoints.update(this.args.id, body, {idempotencyKey: f['idempotency-key']})
-    this.print(renderEndpoint(ep, this.color))
-    return ep
+    return webhooksUpdate(this.ctx, this.flags, this.args)
   }
+}
+
+export async function webhooksUpdate(ctx: Context, flags: GwFlags<typeof WebhooksUpdate>, args: GwArgs<typeof WebhooksUpdate>): Promise<WebhookEndpoint> {
+  const f = flags
+  const body: UpdateWebhookEndpointParams = {}
+  if (f.url !== undefined) body.url = f.url
+  const events = enabledEvents(f.events)
+  if (events) body.enabled_events = events
+  if (f.description !== undefined) body.description = f.description === '' ? null : f.description
+  const metadata = parseMetadata(f.metadata)
+  if (metadata) body.metadata = metadata
+  if (f.disable) body.disabled = true
+  if (f.enable) body.disabled = false
+  if (Object.keys(body).length === 0)
+    throw new UsageError('Nothing to change.', 'Pass --url, --events, --description, --metadata, --disable or --enable.')
+  const client = await ctx.client()
+  const ep = await withFlagNames(WEBHOOK_PARAMS, () => client.webhookEndpoints.update(args.id, body, {idempotencyKey: f['idempotency-key']}))
+  ctx.print(renderEndpoint(ep, ctx.color))
+  return ep
 }

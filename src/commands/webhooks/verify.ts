@@ -1,9 +1,8 @@
 import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
-import {GwCommand, testHooks, UsageError} from '../../base/command.js'
-import {ExitCode} from '../../base/exit-codes.js'
-import {readStdin} from '../../base/io.js'
 import {explainSignature, type VerifyReport} from '../../webhooks/explain.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {ExitCode, UsageError} from '../../errors.js'
 
 export default class WebhooksVerify extends GwCommand<typeof WebhooksVerify> {
   static override summary = 'Check a webhook signature offline, and explain why it fails.'
@@ -24,27 +23,31 @@ export default class WebhooksVerify extends GwCommand<typeof WebhooksVerify> {
   }
 
   async run(): Promise<VerifyReport> {
-    const f = this.flags
-    let payload: Buffer
-    if (f['payload-file'] === '-') payload = Buffer.from(await (testHooks.stdin ?? readStdin)(), 'utf8')
-    else {
-      try {
-        payload = readFileSync(f['payload-file'])
-      } catch (e) {
-        throw new UsageError(`Cannot read --payload-file ${f['payload-file']}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`)
-      }
-    }
-    const header = f.header.replace(/^\s*service-signature\s*:\s*/i, '')
-    this.rememberSecret(f.secret)
-    const report = explainSignature({payload, header, secret: f.secret, tolerance: f.tolerance, now: f.now === undefined ? undefined : f.now * 1000})
-    const c = this.color
-    if (report.valid) this.print(`${c.green('✓')} ${report.message}`)
-    else {
-      this.print(`${c.red('✗')} ${c.bold(report.verdict.replaceAll('_', ' '))}: ${report.message}`)
-      for (const h of report.hints) this.print(`  ${c.dim('•')} ${h}`)
-    }
-    // the report is the result (--json prints it); the exit code says it failed
-    if (!report.valid) process.exitCode = ExitCode.ERROR
-    return report
+    return webhooksVerify(this.ctx, this.flags, this.args)
   }
+}
+
+export async function webhooksVerify(ctx: Context, flags: GwFlags<typeof WebhooksVerify>, args: GwArgs<typeof WebhooksVerify>): Promise<VerifyReport> {
+  const f = flags
+  let payload: Buffer
+  if (f['payload-file'] === '-') payload = Buffer.from(await ctx.readStdin(), 'utf8')
+  else {
+    try {
+      payload = readFileSync(f['payload-file'])
+    } catch (e) {
+      throw new UsageError(`Cannot read --payload-file ${f['payload-file']}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`)
+    }
+  }
+  const header = f.header.replace(/^\s*service-signature\s*:\s*/i, '')
+  ctx.rememberSecret(f.secret)
+  const report = explainSignature({payload, header, secret: f.secret, tolerance: f.tolerance, now: f.now === undefined ? undefined : f.now * 1000})
+  const c = ctx.color
+  if (report.valid) ctx.print(`${c.green('✓')} ${report.message}`)
+  else {
+    ctx.print(`${c.red('✗')} ${c.bold(report.verdict.replaceAll('_', ' '))}: ${report.message}`)
+    for (const h of report.hints) ctx.print(`  ${c.dim('•')} ${h}`)
+  }
+  // the report is the result (--json prints it); the exit code says it failed
+  if (!report.valid) ctx.exitCode = ExitCode.ERROR
+  return report
 }

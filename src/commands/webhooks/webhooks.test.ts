@@ -86,8 +86,10 @@ describe('webhooks create', () => {
       .intercept({path: '/v1/webhook_endpoints', method: 'POST'})
       .reply(400, errorBody('invalid_request_error', 'parameter_invalid', "enabled_events[0]: unknown event type 'payment.done'.", {param: 'enabled_events[0]'}), json)
     const r = await cli.run(WebhooksCreate, [...at(), '--url', 'https://x.example/h', '--events', 'payment.done'])
-    expect(r.exitCode).toBe(1)
+    // a value the user typed: the error names the flag and is a usage error (issue 14, defect 4)
+    expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain("unknown event type 'payment.done'")
+    expect(r.stderr).toContain('--events')
   })
 })
 

@@ -4,7 +4,7 @@
 // domain/payment.ts; every write goes through the unit of work.
 import {randomBytes} from 'node:crypto'
 import type {Customer} from '../../api/types.js'
-import {PAYMENT_STATUSES} from '../../api/types.js'
+import {PAYMENT_STATUSES, type PaymentRouting, type RoutingDecision} from '../../api/types.js'
 import {methodInfo, METHOD_CODES} from '../domain/catalog.js'
 import {declineMessage, failsOver} from '../domain/declines.js'
 import {DomainError, badState, invalid, notFound} from '../domain/errors.js'
@@ -12,7 +12,7 @@ import {currencyExponent, isCurrency} from '../domain/money.js'
 import * as pay from '../domain/payment.js'
 import {PROVIDERS} from '../domain/providers.js'
 import {assessRisk} from '../domain/risk.js'
-import {route} from '../domain/routing.js'
+import {explainRecord, route, type RouteInput} from '../domain/routing.js'
 import type {ProviderCardInput} from '../ports/provider.js'
 import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import type {Core} from './core.js'
@@ -282,20 +282,24 @@ async function proceed(u: Unit, p: PaymentRecord, now: Date): Promise<PaymentOut
   return routeAndRun(u, p, now)
 }
 
-async function candidates(u: Unit, p: PaymentRecord, now: Date): Promise<{list: string[]; blockedBy: string | null}> {
-  const decision = route(
-    {amount: p.amount, currency: p.currency, payment_method: p.payment_method, card_brand: p._x.instrument?.brand ?? null, country: p._x.instrument?.country ?? null, merchant: p.merchant ?? null},
-    PROVIDERS,
-    u.core.providerState.snapshot(now),
-    await u.core.rules.get(),
-    Math.random,
-  )
-  return {list: decision.candidates.filter((c) => !p._x.tried.includes(c)), blockedBy: decision.blocked_by_rule}
+const routeInput = (p: PaymentRecord): RouteInput => ({
+  amount: p.amount,
+  currency: p.currency,
+  payment_method: p.payment_method,
+  card_brand: p._x.instrument?.brand ?? null,
+  country: p._x.instrument?.country ?? null,
+  merchant: p.merchant ?? null,
+})
+
+/** One routing pass: the providers to try, in order; the payment keeps the decision's record. */
+async function candidates(u: Unit, p: PaymentRecord, now: Date): Promise<{p: PaymentRecord; list: string[]; blockedBy: string | null}> {
+  const d = route(routeInput(p), PROVIDERS, u.core.providerState.snapshot(now), await u.core.rules.get(), Math.random, {at: now, tried: p._x.tried})
+  return {p: pay.routed(p, d.record), list: d.candidates, blockedBy: d.blocked_by_rule}
 }
 
-async function routeAndRun(u: Unit, p: PaymentRecord, now: Date): Promise<PaymentOutcome> {
-  const m = methodInfo(p.payment_method)!
-  const {list, blockedBy} = await candidates(u, p, now)
+async function routeAndRun(u: Unit, p0: PaymentRecord, now: Date): Promise<PaymentOutcome> {
+  const m = methodInfo(p0.payment_method)!
+  const {p, list, blockedBy} = await candidates(u, p0, now)
   if (list.length === 0) {
     const step = blockedBy
       ? pay.fail(p, 'routing_blocked', `A routing rule (${blockedBy}) blocks this payment.`)
@@ -411,7 +415,10 @@ export async function customerAction(u: Unit, id: string, outcome: 'approve' | '
   } else {
     p = apply(u, pay.customerCompleted(p, p._x.session.step === 'challenge' ? null : m), now)
     if (p.risk?.decision === 'review') p = apply(u, pay.holdForReview(p), now)
-    else p = (await authorize(u, p, now, (await candidates(u, p, now)).list)).payment
+    else {
+      const next = await candidates(u, p, now)
+      p = (await authorize(u, next.p, now, next.list)).payment
+    }
   }
   u.put('payment', p, loaded.version)
   return p
@@ -439,6 +446,43 @@ export async function reviewPayment(u: Unit, id: string, decision: 'approve' | '
   else p = (await routeAndRun(u, pay.reviewApproved(p).payment, u.now)).payment
   u.put('payment', p, loaded.version)
   return p
+}
+
+// ------------------------------------------------------------------ routing explained
+
+const REFUSALS: ReadonlySet<string> = new Set(['declined', 'soft_declined', 'timeout', 'error'])
+
+/** GET /payments/{id}/routing: every routing pass as it was decided, and every attempt with its decline class. */
+export async function paymentRouting(core: Core, id: string): Promise<PaymentRouting> {
+  const {p} = await loadPayment(core.store, id)
+  return {
+    object: 'payment_routing',
+    payment: p.id,
+    decisions: (p._x.routing ?? []).map((r) => explainRecord(routeInput(p), PROVIDERS, r)),
+    // the class of a provider's refusal: soft fails over to the next provider, final stops routing
+    attempts: p.provider_attempts.map((a) => ({...a, decline_class: !REFUSALS.has(a.outcome) ? null : failsOver(a.outcome, a.decline_code) ? 'soft' : 'final'})),
+  }
+}
+
+export interface SimulateRouting {
+  amount: number
+  currency: string
+  payment_method: string
+  card_brand?: string
+  country?: string
+  merchant?: string
+}
+
+/** GET /routing/simulate: the decision routing would make now for such a payment; creates nothing. */
+export async function simulateRouting(core: Core, q: SimulateRouting): Promise<RoutingDecision> {
+  assertCurrency(q.currency)
+  const m = methodInfo(q.payment_method)
+  if (!m) throw invalid('payment_method', `payment_method '${q.payment_method}' is not a method code. Known codes: ${METHOD_CODES.join(', ')}.`)
+  if (!m.currencies.includes(q.currency)) throw invalid('currency', `${m.name} (${m.code}) accepts ${m.currencies.join(', ')} only; got ${q.currency}.`, 'currency_not_supported')
+  if (q.merchant !== undefined && !(await core.store.get('merchant', q.merchant))) throw notFound('merchant', q.merchant, 'merchant')
+  const now = core.clock.now()
+  const input: RouteInput = {amount: q.amount, currency: q.currency, payment_method: q.payment_method, card_brand: q.card_brand ?? null, country: q.country ?? null, merchant: q.merchant ?? null}
+  return route(input, PROVIDERS, core.providerState.snapshot(now), await core.rules.get(), Math.random, {at: now}).explanation
 }
 
 // ------------------------------------------------------------------ timers

@@ -1,6 +1,6 @@
 // §1 routing: failover inside one call, final declines not retried, provider health,
 // GET /providers with the 7-day auth rate computed from attempts.
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 import {cardPayment, createPayment, eventsFor, expectError, getPayment} from './helpers.js'
 
@@ -9,6 +9,43 @@ beforeAll(async () => {
   t = await bootEngine()
 })
 afterAll(async () => t.stop())
+
+// Every payment a test routes is explained (GET /payments/{id}/routing), and the explanation
+// agrees with what the router did: each pass's attempts follow its order, in that order, and
+// stop at an approval or a final decline; no excluded provider is ever attempted.
+let since = ''
+beforeEach(async () => {
+  since = (await t.api('GET', '/test_helpers/clock')).body.now
+})
+afterEach(async () => {
+  const listed = await t.api('GET', `/payments?limit=100&created_gte=${since}`)
+  for (const p of listed.body.data) {
+    const r = await t.api('GET', `/payments/${p.id}/routing`)
+    expect(r.status, r.text).toBe(200)
+    const {decisions, attempts} = r.body
+    if (p.status === 'requires_confirmation') expect(decisions).toEqual([])
+    let i = 0
+    for (const d of decisions) {
+      const excluded = new Set(d.providers.filter((x: any) => !x.eligible).map((x: any) => x.provider))
+      if (d.strategy === 'rule_block') {
+        expect(d.order).toEqual([])
+        expect(p.failure_code).toBe('routing_blocked')
+      }
+      // this pass's attempts: a prefix of its order (a pending attempt counts as the first)
+      const mine = attempts.slice(i).filter((a: any) => d.order.includes(a.provider))
+      let k = 0
+      for (const a of attempts.slice(i)) {
+        if (!d.order.includes(a.provider)) break
+        expect(excluded.has(a.provider), `${p.id}: ${a.provider} was excluded`).toBe(false)
+        k++
+      }
+      expect(mine.slice(0, k).map((a: any) => a.provider), p.id).toEqual(d.order.slice(0, k))
+      for (const a of attempts.slice(i, i + k - 1)) if (a.outcome !== 'pending') expect(a.decline_class, `${p.id}: failed over after ${a.outcome}`).toBe('soft')
+      i += k
+    }
+    expect(i, `${p.id}: every attempt belongs to a routing pass`).toBe(attempts.length)
+  }
+})
 
 async function providers(): Promise<Map<string, any>> {
   const r = await t.api('GET', '/providers?limit=100')
@@ -202,5 +239,55 @@ describe('currency is a hard filter', () => {
         expect(all.get(a.provider).methods).toContain(method)
       }
     }
+  })
+})
+
+describe('routing explained', () => {
+  it('a simulation made just before a payment predicts the order the payment was routed in', async () => {
+    for (const [amount, currency, method] of [[2000, 'EUR', 'card'], [4999, 'EUR', 'card'], [1500, 'USD', 'card'], [9000, 'BRL', 'card'], [2500, 'GBP', 'card']] as const) {
+      const sim = await t.api('GET', `/routing/simulate?amount=${amount}&currency=${currency}&payment_method=${method}&card_brand=visa&country=US`)
+      expect(sim.status, sim.text).toBe(200)
+      expect(sim.body.object).toBe('routing_decision')
+      const p = await createPayment(t, cardPayment({amount, currency}))
+      const r = (await t.api('GET', `/payments/${p.id}/routing`)).body
+      expect(r.decisions[0].order).toEqual(sim.body.order)
+      expect(r.decisions[0].scores).toEqual(sim.body.scores)
+      expect(p.provider_attempts[0].provider).toBe(sim.body.order[0])
+    }
+  })
+
+  it('names why providers were left out, the scores and their parts; a rule changed later does not change the record', async () => {
+    const p = await createPayment(t, cardPayment({amount: 3000, currency: 'EUR'}))
+    const before = (await t.api('GET', `/payments/${p.id}/routing`)).body.decisions[0]
+    expect(before.strategy).toBe('smart_routing')
+    expect(before.rule).toBeNull()
+    expect(before.providers.some((x: any) => x.excluded === 'currency_not_processed')).toBe(true)
+    for (const sc of before.scores) {
+      const {weights: w} = before
+      const sum = w.cost * sc.cost.component + w.auth_rate * sc.auth_rate.used + w.currency * sc.currency.component + w.method * sc.method.component
+      expect(sc.score).toBeCloseTo(sc.degraded ? sum / 2 : sum, 3)
+      expect(Number.isInteger(sc.cost.fee)).toBe(true)
+    }
+    // a block rule now: new payments are blocked, the old record still shows smart routing
+    const rule = await t.api('POST', '/routing_rules', {priority: 1, action: 'block', conditions: {currency: 'EUR', amount_gte: 3000, amount_lte: 3000}})
+    expect(rule.status, rule.text).toBe(201)
+    const blocked = await createPayment(t, cardPayment({amount: 3000, currency: 'EUR'}))
+    expect(blocked.failure_code).toBe('routing_blocked')
+    const br = (await t.api('GET', `/payments/${blocked.id}/routing`)).body.decisions[0]
+    expect(br).toMatchObject({strategy: 'rule_block', order: [], rule: {id: rule.body.id, action: 'block', priority: 1}})
+    expect((await t.api('GET', `/payments/${p.id}/routing`)).body.decisions[0]).toEqual(before)
+    const sim = await t.api('GET', '/routing/simulate?amount=3000&currency=EUR&payment_method=card')
+    expect(sim.body).toMatchObject({strategy: 'rule_block', order: []})
+    await t.api('DELETE', `/routing_rules/${rule.body.id}`)
+  })
+
+  it('simulate checks its input and creates nothing', async () => {
+    const before = (await t.api('GET', '/payments?limit=1')).body.data[0]?.id
+    expect((await t.api('GET', '/routing/simulate?amount=2000&currency=EUR')).body.error).toMatchObject({code: 'parameter_missing', param: 'payment_method'})
+    expect((await t.api('GET', '/routing/simulate?amount=20.5&currency=EUR&payment_method=card')).body.error).toMatchObject({code: 'parameter_invalid', param: 'amount'})
+    expect((await t.api('GET', '/routing/simulate?amount=2000&currency=EUR&payment_method=pix')).body.error).toMatchObject({code: 'currency_not_supported'})
+    expect((await t.api('GET', '/routing/simulate?amount=2000&currency=EUR&payment_method=card&merchant=mer_nope')).status).toBe(404)
+    expect((await t.api('GET', '/payments?limit=1')).body.data[0]?.id).toBe(before)
+    expect((await t.api('GET', '/payments/pay_nope/routing')).status).toBe(404)
   })
 })

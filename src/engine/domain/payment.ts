@@ -6,6 +6,7 @@ import type {CardDetails, Payment, PaymentStatus, ProviderAttempt} from '../../a
 import {expiryProblem, parseCardNumber, type TestCardBehaviour} from './cards.js'
 import {methodInfo, type MethodInfo} from './catalog.js'
 import {invalid} from './errors.js'
+import type {RoutingRecord} from './routing.js'
 
 /** Lifetime of a customer-action session (3-D Secure, redirect, QR, app approval, card form). */
 export const SESSION_LIFETIME_S = 3600
@@ -42,6 +43,8 @@ export interface PaymentInternal {
   challenge_passed?: boolean
   customer_done?: boolean
   auth_expires_at?: string
+  /** each routing pass as decided (domain/routing.ts explainRecord explains it again) */
+  routing?: RoutingRecord[]
 }
 
 export type PaymentRecord = Payment & {_x: PaymentInternal}
@@ -127,7 +130,7 @@ export function parseInstrument(
   const cvc = data.card.cvc
   if (cvc !== undefined) {
     const len = card.brand === 'amex' ? 4 : 3
-    if (!new RegExp(`^\\d{${len}}$`).test(cvc)) throw invalid(`${prefix}card.cvc`, `${prefix}card.cvc must be ${len} digits for a ${card.brand} card.`, 'cvc_invalid')
+    if (!new RegExp(`^\\d{${len}}$`).test(cvc)) throw invalid(`${prefix}card.cvc`, `${prefix}card.cvc must be ${len} digits for ${/^[aeiou]/.test(card.brand) ? "an" : "a"} ${card.brand} card.`, 'cvc_invalid')
   }
   const address = data.billing_details?.address ?? {}
   return {
@@ -147,6 +150,11 @@ export function parseInstrument(
     billing_postal_code: address.postal_code ?? null,
     billing_country: address.country ?? null,
   }
+}
+
+/** A routing pass was decided: the payment keeps its record (GET /payments/{id}/routing). */
+export function routed(p: PaymentRecord, record: RoutingRecord): PaymentRecord {
+  return {...p, _x: {...p._x, routing: [...(p._x.routing ?? []), record]}}
 }
 
 /** True while a customer step (challenge, redirect, QR, app approval) is still to be done. */

@@ -1,6 +1,7 @@
 // Smart routing (spec §1): score every eligible provider on cost, 7-day authorization
 // rate, currency and method; merchant routing rules override it. Pure and deterministic:
 // the only randomness (split rules) comes from the `random` argument.
+import type {RoutingDecision, RoutingExclusion} from '../../api/types.js'
 import {feeFor, type ProviderProfile} from './providers.js'
 
 export interface RoutingRule {
@@ -35,14 +36,34 @@ export interface ProviderState {
 }
 
 export interface RouteDecision {
-  /** ordered provider ids to try */
+  /** ordered provider ids to try (providers already tried left out) */
   candidates: string[]
   blocked_by_rule: string | null
   /** id of the routing rule that matched (prefer, split or block), or null when smart routing alone decided */
   rule_applied: string | null
   /** every eligible provider in smart-routing order: score, fee for this payment, auth rate used */
   scores: {provider: string; score: number; cost: number; auth_rate: number}[]
+  /** the same decision, explained */
+  explanation: RoutingDecision
+  /** what must be kept to explain this decision later exactly as it was made (see explainRecord) */
+  record: RoutingRecord
 }
+
+/**
+ * What a payment keeps of each routing pass: the inputs that cannot be recomputed later (each
+ * provider's status and 7-day rate at that moment, the matched rule as it was, a split's draw);
+ * explainRecord turns it back into the decision, with the same function that made it.
+ */
+export interface RoutingRecord {
+  at: string
+  /** provider -> [status, 7-day auth rate or null] */
+  state: Record<string, [ProviderState['status'], number | null]>
+  rule: RoutingRule | null
+  pick: string | null
+  tried: string[]
+}
+
+export const TIE_BREAK = 'active providers before degraded ones, then the higher score, then the provider id'
 
 /** Score = sum of weight x component, each component in [0, 1]. */
 export const ROUTING_WEIGHTS = Object.freeze({
@@ -76,6 +97,7 @@ interface Scored {
   score: number
   cost: number
   auth_rate: number
+  parts: RoutingDecision['scores'][number]
 }
 
 function round4(x: number): number {
@@ -94,7 +116,16 @@ function scoreProvider(p: ProviderProfile, input: RouteInput, state: ProviderSta
     ROUTING_WEIGHTS.method * methodComponent
   const degraded = state.status === 'degraded'
   if (degraded) score *= DEGRADED_FACTOR
-  return {provider: p.id, degraded, score: round4(score), cost, auth_rate: round4(auth)}
+  const parts = {
+    provider: p.id,
+    score: round4(score),
+    degraded,
+    cost: {fee: cost, component: round4(costComponent)},
+    auth_rate: {rate_7d: state.authRate7d === null || !Number.isFinite(state.authRate7d) ? null : round4(state.authRate7d), used: round4(auth)},
+    currency: {local: currencyComponent === 1, component: currencyComponent},
+    method: {partner: methodComponent !== 1, component: methodComponent},
+  }
+  return {provider: p.id, degraded, score: round4(score), cost, auth_rate: round4(auth), parts}
 }
 
 /** Active before degraded, then higher score, then provider id. */
@@ -138,20 +169,52 @@ function compareRules(a: RoutingRule, b: RoutingRule): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
 
+/**
+ * Routes a payment: hard filters (currency, method, disabled), smart-routing scores, then the
+ * winning rule (prefer, split or block). Returns the order to try providers in, the decision
+ * explained, and the record to explain it again later.
+ */
 export function route(
   input: RouteInput,
   providers: readonly ProviderProfile[],
   state: ReadonlyMap<string, ProviderState>,
   rules: readonly RoutingRule[],
   random: () => number,
+  opts: {at?: Date; tried?: readonly string[]} = {},
 ): RouteDecision {
-  // Hard filters: currency, method, not disabled.
+  const rule = matchRule(input, rules)
+  return decide(input, providers, state, rule, (options) => pickByWeight(options, random), opts.at ?? new Date(0), opts.tried ?? [])
+}
+
+/** A recorded routing pass explained again, exactly as it was decided (the rule as it was then, the same draw). */
+export function explainRecord(input: RouteInput, providers: readonly ProviderProfile[], r: RoutingRecord): RoutingDecision {
+  const state = new Map(Object.entries(r.state).map(([id, [status, authRate7d]]) => [id, {status, authRate7d}]))
+  return decide(input, providers, state, r.rule, () => r.pick, new Date(r.at), r.tried).explanation
+}
+
+function decide(
+  input: RouteInput,
+  providers: readonly ProviderProfile[],
+  state: ReadonlyMap<string, ProviderState>,
+  rule: RoutingRule | null,
+  pick: (options: readonly {provider: string; weight?: number}[]) => string | null,
+  at: Date,
+  tried: readonly string[],
+): RouteDecision {
+  // hard filters: currency, method, not disabled
+  const listed: RoutingDecision['providers'] = []
   const eligibleProfiles: {p: ProviderProfile; s: ProviderState; cost: number}[] = []
+  const record: RoutingRecord = {at: at.toISOString(), state: {}, rule, pick: null, tried: [...tried]}
   for (const p of providers) {
     const s = state.get(p.id) ?? ACTIVE
-    if (s.status === 'disabled') continue
-    if (!p.currencies.includes(input.currency) || !p.methods.includes(input.payment_method)) continue
-    eligibleProfiles.push({p, s, cost: feeFor(p, input.amount, input.currency)})
+    record.state[p.id] = [s.status, s.authRate7d]
+    let excluded: RoutingExclusion | null = null
+    if (!p.currencies.includes(input.currency)) excluded = 'currency_not_processed'
+    else if (!p.methods.includes(input.payment_method)) excluded = 'method_not_supported'
+    else if (s.status === 'disabled') excluded = 'provider_disabled'
+    else eligibleProfiles.push({p, s, cost: feeFor(p, input.amount, input.currency)})
+    if (excluded === null && tried.includes(p.id)) excluded = 'already_tried'
+    listed.push({provider: p.id, status: s.status, eligible: excluded === null, excluded})
   }
   const cheapest = Math.min(...eligibleProfiles.map((e) => e.cost))
   const scored = eligibleProfiles.map(({p, s, cost}) => scoreProvider(p, input, s, cost, cheapest))
@@ -160,23 +223,36 @@ export function route(
   const scores = scored.map(({provider, score, cost, auth_rate}) => ({provider, score, cost, auth_rate}))
   const eligible = new Set(smart)
 
-  const rule = matchRule(input, rules)
-  if (rule === null) return {candidates: smart, blocked_by_rule: null, rule_applied: null, scores}
-  if (rule.action === 'block') return {candidates: [], blocked_by_rule: rule.id, rule_applied: rule.id, scores}
-
   let front: string[] = []
-  if (rule.action === 'prefer') {
+  let strategy: RoutingDecision['strategy'] = 'smart_routing'
+  let blocked: string | null = null
+  if (rule?.action === 'block') {
+    strategy = 'rule_block'
+    blocked = rule.id
+  } else if (rule?.action === 'prefer') {
+    strategy = 'rule_prefer'
     for (const {provider} of rule.providers) if (eligible.has(provider) && !front.includes(provider)) front.push(provider)
-  } else {
-    const pick = pickByWeight(rule.providers.filter((p) => eligible.has(p.provider)), random)
-    if (pick !== null) front = [pick]
+  } else if (rule?.action === 'split') {
+    strategy = 'rule_split'
+    record.pick = pick(rule.providers.filter((p) => eligible.has(p.provider)))
+    if (record.pick !== null) front = [record.pick]
   }
-  return {
-    candidates: [...front, ...smart.filter((id) => !front.includes(id))],
-    blocked_by_rule: null,
-    rule_applied: rule.id,
-    scores,
+  const all = blocked ? [] : [...front, ...smart.filter((id) => !front.includes(id))]
+  const candidates = all.filter((id) => !tried.includes(id))
+  const explanation: RoutingDecision = {
+    object: 'routing_decision',
+    decided_at: at.toISOString(),
+    input: {amount: input.amount, currency: input.currency, payment_method: input.payment_method, card_brand: input.card_brand ?? null, country: input.country ?? null, merchant: input.merchant ?? null},
+    providers: listed,
+    rule: rule && {id: rule.id, priority: rule.priority, action: rule.action, merchant: rule.merchant, providers: rule.providers.map((p) => ({...p}))},
+    strategy,
+    weights: {cost: ROUTING_WEIGHTS.cost, auth_rate: ROUTING_WEIGHTS.authRate, currency: ROUTING_WEIGHTS.currency, method: ROUTING_WEIGHTS.method},
+    scores: scored.map((x) => x.parts),
+    tie_break: TIE_BREAK,
+    split_pick: record.pick,
+    order: candidates,
   }
+  return {candidates, blocked_by_rule: blocked, rule_applied: rule?.id ?? null, scores, explanation, record}
 }
 
 /** Weighted choice in listed order; a missing weight counts as 1, zero or negative never wins. */

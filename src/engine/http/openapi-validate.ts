@@ -31,6 +31,8 @@ export type RequestValidator<B = Record<string, unknown>> = (req: {body?: unknow
 interface QueryParam {
   name: string
   schema: Json
+  /** missing -> 400 parameter_missing */
+  required: boolean
 }
 
 interface Compiled {
@@ -96,7 +98,7 @@ function compile(operationId: string): Compiled {
   if (!op) throw new Error(`requestValidator: no operation ${operationId} in the OpenAPI document`)
   const params = ((op.parameters ?? []) as Json[]).map((p) => httpSchema(p, doc) as Json)
   const paged = params.some((p) => p.in === 'query' && p.name === 'limit')
-  const query = params.filter((p) => p.in === 'query' && !['limit', 'starting_after', 'ending_before'].includes(p.name)).map((p) => ({name: p.name as string, schema: p.schema as Json}))
+  const query = params.filter((p) => p.in === 'query' && !['limit', 'starting_after', 'ending_before'].includes(p.name)).map((p) => ({name: p.name as string, schema: p.schema as Json, required: p.required === true}))
   const raw = op.requestBody?.content?.['application/json']?.schema
   const bodySchema = raw ? (httpSchema(raw, doc) as Json) : undefined
   ajv ??= newAjv()
@@ -150,9 +152,12 @@ function checkQuery(c: Compiled, q: URLSearchParams): Record<string, string | nu
     if (sa !== null) out.starting_after = sa
     if (eb !== null) out.ending_before = eb
   }
-  for (const {name, schema} of c.query) {
+  for (const {name, schema, required} of c.query) {
     const v = q.get(name)
-    if (v === null) continue
+    if (v === null) {
+      if (required) throw missing(name)
+      continue
+    }
     out[name] = queryValue(name, v, schema)
   }
   return out

@@ -5,6 +5,7 @@ import type {IdempotencyRecord} from '../ports/store.js'
 import {ApiError, apiError, toApiError} from './errors.js'
 import {OPENAPI_PATH, serveOpenApi} from './openapi-route.js'
 import {requestValidator} from './openapi-validate.js'
+import type {RequestLog} from './request-log.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {invalid} from '../domain/errors.js'
 
@@ -145,6 +146,8 @@ export interface PipelineDeps {
   log?: (line: string) => void
   /** ordinary happenings worth a line only when asked for (gw serve --verbose): aborted requests */
   debug?: (line: string) => void
+  /** the API request log behind GET /v1/request_logs (request-log.ts) */
+  requestLog?: RequestLog
 }
 
 /** The client went away before its request was read (connection reset, body cut short). */
@@ -216,6 +219,7 @@ export function createPipeline(deps: PipelineDeps) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = core.ids.next('req')
     const url = new URL(req.url ?? '/', 'https://localhost')
+    const logged = deps.requestLog?.track(req, res, requestId, url.pathname)
     try {
       if (url.pathname === '/checkout' || url.pathname.startsWith('/checkout/')) {
         if (!deps.checkout) throw new ApiError(404, 'invalid_request_error', 'route_unknown', 'No hosted pages here.')
@@ -231,6 +235,7 @@ export function createPipeline(deps: PipelineDeps) {
       }
       if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
       const auth = deps.keys.authenticate(req.headers.authorization)
+      if (logged) Object.assign(logged, auth)
       const scope = `${auth.account}:${auth.livemode ? 'live' : 'test'}`
       const rl = await core.store.takeToken(scope, deps.rateLimit.rate, deps.rateLimit.capacity)
       if (rl.retryAfter > 0) {
@@ -317,6 +322,7 @@ export function createPipeline(deps: PipelineDeps) {
           // the original response, byte for byte; a replayed error keeps the Request-Id its body
           // names, so header and error.request_id agree (decisions.md wire details)
           const r = out.record
+          if (logged) logged.replayed = true
           return send(res, r.status, r.status >= 400 ? (storedRequestId(r.body) ?? requestId) : requestId, r.body, {'Idempotent-Replayed': 'true'})
         }
         case 'respond':

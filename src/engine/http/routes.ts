@@ -22,6 +22,7 @@ import {reportCsv} from '../domain/settlement.js'
 import type {ListPage} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import {EventStreams} from './event-stream.js'
+import {RequestLog} from './request-log.js'
 import {Router, type HandlerResult, type RequestCtx} from './router.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -51,7 +52,7 @@ function paymentResult(out: payments.PaymentOutcome, status: number): HandlerRes
   return ok(out.payment, status)
 }
 
-export function routes(app: App): {router: Router; streams: EventStreams} {
+export function routes(app: App): {router: Router; streams: EventStreams; requestLog: RequestLog} {
   const core = app.core
   const r = new Router()
   const streams = new EventStreams(app)
@@ -60,6 +61,8 @@ export function routes(app: App): {router: Router; streams: EventStreams} {
   r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await payments.listPayments(core, {...q(ctx), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})))
     .post('/payments', 'createPayment', async (ctx, u) => paymentResult(await payments.createPayment(u, ctx.input.body), 201))
     .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await payments.loadPayment(core.store, ctx.params.id!)).p))
+    .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await payments.paymentRouting(core, ctx.params.id!)))
+    .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await payments.simulateRouting(core, ctx.input.query as unknown as payments.SimulateRouting)))
     .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) => paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body), 200))
     .post('/payments/:id/capture', 'capturePayment', async (ctx, u) => ok(await payments.capturePayment(u, ctx.params.id!, ctx.input.body)))
     .post('/payments/:id/increment_authorization', 'incrementAuthorization', async (ctx, u) => ok(await payments.incrementAuthorization(u, ctx.params.id!, ctx.input.body)))
@@ -182,8 +185,12 @@ export function routes(app: App): {router: Router; streams: EventStreams} {
     })
     .post('/test_helpers/clock/advance', 'testAdvanceClock', async (ctx) => {
       testMode(ctx)
-      return ok((await advanceClock(core, ctx.input.body.seconds)).clock)
+      const {clock, fired} = await advanceClock(core, ctx.input.body.seconds)
+      return ok({...clock, fired})
     })
 
-  return {router: r, streams}
+  // the API request log (GET /request_logs, /request_logs/stream): the pipeline feeds it
+  const requestLog = new RequestLog(core.clock)
+  requestLog.install(r)
+  return {router: r, streams, requestLog}
 }

@@ -1,0 +1,203 @@
+// The API request log behind `gw logs tail`: a bounded in-memory log of the last requests
+// (method, path, status, request id, latency, idempotent replay), served as
+// GET /v1/request_logs (list envelope, newest first, cursors, filters) and
+// GET /v1/request_logs/stream (Server-Sent Events, like /v1/events/stream). Requests to these
+// two endpoints are not logged, nor hosted pages. The pipeline calls track() once per request;
+// the entry is written when the response finishes. In memory only: a restart starts it empty
+// (the lead may later back it with the store).
+import type {IncomingMessage, ServerResponse} from 'node:http'
+import type {Clock} from '../ports/clock.js'
+import {invalid} from '../domain/errors.js'
+import {ApiError} from './errors.js'
+import type {HandlerResult, RequestCtx, Router} from './router.js'
+
+export interface RequestLogEntry {
+  /** the request's id (req_...), also the cursor */
+  id: string
+  object: 'request_log'
+  method: string
+  /** path as requested, without the query string, e.g. /v1/payments/pay_123 */
+  path: string
+  status: number
+  latency_ms: number
+  /** a POST answered from its Idempotency-Key's stored response */
+  idempotent_replayed: boolean
+  livemode: boolean
+  /** on the engine clock, like every other timestamp */
+  created_at: string
+}
+
+interface Stored extends RequestLogEntry {
+  /** the account that made it; null when authentication failed */
+  account: string | null
+  seq: number
+}
+
+/** What the pipeline fills in once it knows who asks. */
+export interface Tracked {
+  account?: string
+  livemode?: boolean
+  /** answered from a stored idempotent response */
+  replayed?: boolean
+}
+
+const HEARTBEAT_MS = 15_000
+
+interface Filter {
+  status?: (s: number) => boolean
+  method?: Set<string>
+  path?: string
+}
+
+export class RequestLog {
+  private entries: Stored[] = []
+  private seq = 0
+  private subscribers = new Set<(e: Stored) => void>()
+  private streams = new Set<ServerResponse>()
+
+  constructor(
+    private readonly clock: Clock,
+    readonly capacity = 1000,
+  ) {}
+
+  /** Called by the pipeline for every request; records it when the response is done. */
+  track(req: IncomingMessage, res: ServerResponse, requestId: string, pathname: string): Tracked | undefined {
+    if (!(pathname === '/v1' || pathname.startsWith('/v1/')) || pathname.startsWith('/v1/request_logs')) return undefined
+    const started = performance.now()
+    const at = this.clock.now().toISOString()
+    const who: Tracked = {}
+    let done = false
+    const record = () => {
+      if (done) return
+      done = true
+      const entry: Stored = {
+        id: requestId,
+        object: 'request_log',
+        method: req.method ?? 'GET',
+        path: pathname,
+        status: res.statusCode,
+        latency_ms: Math.round(performance.now() - started),
+        idempotent_replayed: who.replayed === true,
+        livemode: who.livemode ?? false,
+        created_at: at,
+        account: who.account ?? null,
+        seq: this.seq++,
+      }
+      this.entries.push(entry)
+      if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity)
+      for (const s of this.subscribers) s(entry)
+    }
+    res.once('finish', record)
+    res.once('close', record)
+    return who
+  }
+
+  install(router: Router): void {
+    router.get('/request_logs', 'listRequestLogs', (c) => this.list(c)).get('/request_logs/stream', 'streamRequestLogs', (c) => this.stream(c))
+  }
+
+  private visible(e: Stored, ctx: RequestCtx, f: Filter): boolean {
+    if (e.account !== null && e.account !== ctx.account) return false
+    if (e.account !== null && e.livemode !== ctx.livemode) return false
+    if (f.status && !f.status(e.status)) return false
+    if (f.method && !f.method.has(e.method)) return false
+    if (f.path && !(e.path === f.path || e.path.startsWith(f.path.endsWith('/') ? f.path : `${f.path}/`) || e.path.startsWith(`${f.path}?`))) return false
+    return true
+  }
+
+  private filter(q: URLSearchParams): Filter {
+    const f: Filter = {}
+    const status = q.get('status')
+    if (status !== null) {
+      const parts = status.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)
+      const tests = parts.map((p) => {
+        if (/^[1-5]xx$/.test(p)) return (s: number) => Math.floor(s / 100) === Number(p[0])
+        if (/^[1-5]\d\d$/.test(p)) return (s: number) => s === Number(p)
+        throw invalid('status', `status takes HTTP statuses or classes, e.g. 404, 4xx, or 4xx,5xx; got '${p}'.`)
+      })
+      if (!tests.length) throw invalid('status', 'status must not be empty.')
+      f.status = (s) => tests.some((t) => t(s))
+    }
+    const method = q.get('method')
+    if (method !== null) {
+      const set = new Set(method.split(',').map((m) => m.trim().toUpperCase()).filter(Boolean))
+      for (const m of set) if (!['GET', 'POST', 'DELETE'].includes(m)) throw invalid('method', `method is GET, POST or DELETE; got '${m}'.`)
+      f.method = set
+    }
+    const path = q.get('path')
+    if (path !== null) {
+      if (!path.startsWith('/')) throw invalid('path', `path is a prefix starting with /, e.g. /payments; got '${path}'.`)
+      f.path = path.startsWith('/v1/') || path === '/v1' ? path : `/v1${path}`
+    }
+    return f
+  }
+
+  /** GET /request_logs: newest first, cursors, filters status, method, path. */
+  async list(ctx: RequestCtx): Promise<HandlerResult> {
+    // the query was checked against the operation's schemas (OpenAPI) before this runs
+    const v = ctx.input.query
+    const page = {limit: (v.limit as number | undefined) ?? 20, starting_after: v.starting_after as string | undefined, ending_before: v.ending_before as string | undefined}
+    const f = this.filter(ctx.query)
+    const all = this.entries.filter((e) => this.visible(e, ctx, f))
+    // newest first
+    let list = all.slice().reverse()
+    let hasMore: boolean
+    if (page.ending_before !== undefined) {
+      const i = list.findIndex((e) => e.id === page.ending_before)
+      if (i < 0) throw cursorGone('ending_before', page.ending_before)
+      const newer = list.slice(0, i)
+      const data = newer.slice(Math.max(0, newer.length - page.limit))
+      hasMore = newer.length > data.length
+      list = data
+    } else {
+      if (page.starting_after !== undefined) {
+        const i = list.findIndex((e) => e.id === page.starting_after)
+        if (i < 0) throw cursorGone('starting_after', page.starting_after)
+        list = list.slice(i + 1)
+      }
+      hasMore = list.length > page.limit
+      list = list.slice(0, page.limit)
+    }
+    return {status: 200, body: {object: 'list', url: '/v1/request_logs', data: list.map(view), has_more: hasMore}}
+  }
+
+  /** GET /request_logs/stream: Server-Sent Events of new entries (filters as the list). */
+  async stream(ctx: RequestCtx): Promise<HandlerResult> {
+    const f = this.filter(ctx.query)
+    return {
+      status: 200,
+      stream: (req: IncomingMessage, res: ServerResponse) => {
+        res.writeHead(200, {'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no'})
+        res.flushHeaders()
+        this.streams.add(res)
+        const sub = (e: Stored) => {
+          if (this.visible(e, ctx, f)) res.write(`id: ${e.id}\nevent: request_log\ndata: ${JSON.stringify(view(e))}\n\n`)
+        }
+        this.subscribers.add(sub)
+        res.write(`retry: 1000\n: connected ${ctx.requestId}\n\n`)
+        const beat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS)
+        const done = () => {
+          clearInterval(beat)
+          this.subscribers.delete(sub)
+          this.streams.delete(res)
+        }
+        req.on('close', done)
+        res.on('close', done)
+      },
+    }
+  }
+
+  /** Ends every open stream (shutdown). */
+  closeStreams(): void {
+    for (const s of this.streams) s.end()
+    this.streams.clear()
+  }
+}
+
+function view(e: Stored): RequestLogEntry {
+  const {account: _a, seq: _s, ...out} = e
+  return out
+}
+
+const cursorGone = (param: string, id: string) =>
+  new ApiError(400, 'invalid_request_error', 'parameter_invalid', `${param} ${id} is not in the request log (it keeps the last requests only).`, {param})
