@@ -9,6 +9,7 @@ import {extractTemplate, seed} from './seed.js'
 import {printStartup, startupBench} from './startup.js'
 import {listenBench, printListen} from './listen.js'
 import {measureStorage, runSoak} from './soak.js'
+import {reconcileBench} from './reconcile.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
 const env = (name, dflt) => (process.env[name] !== undefined ? Number(process.env[name]) : dflt)
@@ -18,7 +19,7 @@ const CONNECTIONS = env('BENCH_CONNECTIONS', 32)
 const RATE = env('BENCH_RATE', 1000)
 const SMALL = env('BENCH_SEED_SMALL', 10_000)
 const LARGE = env('BENCH_SEED_LARGE', 1_000_000)
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,soak,storage,listen,startup').split(','))
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,soak,storage,reconcile,listen,startup').split(','))
 const SOAK_MS = env('BENCH_SOAK_MS', 180_000)
 /** closed-loop windows alternate between the compared targets, so drifting machine load hits both alike */
 const ROUNDS = Math.max(1, env('BENCH_ROUNDS', 2))
@@ -147,6 +148,14 @@ async function main() {
       }
       results.scale = results.large.rps / results.small.rps
       log(`(c) ratio ${f0(LARGE)} / ${f0(SMALL)} stored       ${f2(results.scale)}   target >= 0.85 (within 15%): ${verdict(results.scale >= 0.85)}`)
+      log()
+    }
+
+    // ---------------------------------------------------------------- reconcile (issue 15)
+    if (ONLY.has('reconcile')) {
+      gc()
+      const r = await reconcileBench()
+      log(`(reconcile) ${f0(r.orders)}-line orders file against ${f0(r.settled)} settlement lines: ${f1(r.ms / 1000)} s = ${f0(r.linesPerSec)} lines/s; heap retained ${f1(r.retainedMiB)} MiB (bounded: the join runs in a temporary SQLite file)`)
       log()
     }
 

@@ -482,7 +482,7 @@ export async function simulateRouting(core: Core, q: SimulateRouting): Promise<R
   if (q.merchant !== undefined && !(await core.store.get('merchant', q.merchant))) throw notFound('merchant', q.merchant, 'merchant')
   const now = core.clock.now()
   const input: RouteInput = {amount: q.amount, currency: q.currency, payment_method: q.payment_method, card_brand: q.card_brand ?? null, country: q.country ?? null, merchant: q.merchant ?? null}
-  return route(input, PROVIDERS, core.providerState.snapshot(now), await core.rules.get(), Math.random, {at: now}).explanation
+  return route(input, PROVIDERS, core.providerState.snapshot(now), await core.rules.get(), Math.random, {at: now}).explain()
 }
 
 // ------------------------------------------------------------------ timers

@@ -1,5 +1,7 @@
+import {INTERNAL_KINDS} from '../ports/store.js'
 import type {
   ChangeSet,
+  Put,
   ClaimedJob,
   Filter,
   FieldOf,
@@ -36,6 +38,8 @@ export class Unit {
   private statsList: StatIncrement[] = []
   private settingsMap: Record<string, string> = {}
   private idem: IdempotencyRecord | undefined
+  /** each object's public JSON, made once and reused for its events, its row and the response */
+  private readonly json = new WeakMap<object, string>()
 
   constructor(
     readonly core: Core,
@@ -84,11 +88,27 @@ export class Unit {
     this.deletes.push({kind, id})
   }
 
+  /**
+   * The object's public JSON (without `_x`), made once per object and kept: an object given to
+   * emit, put or a response is not changed afterwards (state changes make new objects), and is
+   * frozen here so that a change would throw instead of going unseen.
+   */
+  publicJson(obj: object): string {
+    let s = this.json.get(obj)
+    if (s === undefined) {
+      s = JSON.stringify(toApi(obj))
+      this.json.set(obj, s)
+      Object.freeze(obj)
+    }
+    return s
+  }
+
   /** Emits an event with a snapshot of the object as it is now (its public part), caused by this unit's request unless said otherwise. */
-  emit(type: string, obj: unknown, at: Date = this.now, requestId: string | null = this.requestId): StoredEvent {
+  emit(type: string, obj: object, at: Date = this.now, requestId: string | null = this.requestId): StoredEvent {
     const id = this.core.ids.next('evt')
     const created_at = at.toISOString()
-    const json = JSON.stringify({id, object: 'event', type, created_at, livemode: this.livemode, request_id: requestId, data: {object: toApi(obj)}})
+    // the bytes JSON.stringify({id, object, type, created_at, livemode, request_id, data: {object}}) gives, with the object's JSON made once
+    const json = `{"id":${JSON.stringify(id)},"object":"event","type":${JSON.stringify(type)},"created_at":"${created_at}","livemode":${this.livemode},"request_id":${JSON.stringify(requestId)},"data":{"object":${this.publicJson(obj)}}}`
     const e = {id, type, created_at, json}
     this.events.push(e)
     return e
@@ -146,8 +166,8 @@ export class Unit {
   async changeSet(): Promise<ChangeSet | undefined> {
     const deliveries = this.events.length ? await outboxFor(this.core, this.events, this.now) : []
     const cs: ChangeSet = {}
-    const puts = [...this.puts.values()].map((p) => ({kind: p.kind, obj: p.obj, expectVersion: p.expectVersion}))
-    for (const d of deliveries) puts.push({kind: 'delivery', obj: d, expectVersion: undefined})
+    const puts: Put[] = [...this.puts.values()].map((p) => ({kind: p.kind, obj: p.obj, json: INTERNAL_KINDS.has(p.kind) ? undefined : this.publicJson(p.obj), expectVersion: p.expectVersion}))
+    for (const d of deliveries) puts.push({kind: 'delivery', obj: d, json: this.publicJson(d), expectVersion: undefined})
     if (puts.length) cs.puts = puts
     if (this.deletes.length) cs.deletes = this.deletes
     if (this.events.length) cs.events = this.events

@@ -43,8 +43,8 @@ export interface RouteDecision {
   rule_applied: string | null
   /** every eligible provider in smart-routing order: score, fee for this payment, auth rate used */
   scores: {provider: string; score: number; cost: number; auth_rate: number}[]
-  /** the same decision, explained */
-  explanation: RoutingDecision
+  /** the same decision, explained (built when asked: routing itself only keeps the record) */
+  explain(): RoutingDecision
   /** what must be kept to explain this decision later exactly as it was made (see explainRecord) */
   record: RoutingRecord
 }
@@ -97,7 +97,10 @@ interface Scored {
   score: number
   cost: number
   auth_rate: number
-  parts: RoutingDecision['scores'][number]
+  rate7d: number | null
+  costComponent: number
+  currencyComponent: number
+  methodComponent: number
 }
 
 function round4(x: number): number {
@@ -116,16 +119,21 @@ function scoreProvider(p: ProviderProfile, input: RouteInput, state: ProviderSta
     ROUTING_WEIGHTS.method * methodComponent
   const degraded = state.status === 'degraded'
   if (degraded) score *= DEGRADED_FACTOR
-  const parts = {
-    provider: p.id,
-    score: round4(score),
-    degraded,
-    cost: {fee: cost, component: round4(costComponent)},
-    auth_rate: {rate_7d: state.authRate7d === null || !Number.isFinite(state.authRate7d) ? null : round4(state.authRate7d), used: round4(auth)},
-    currency: {local: currencyComponent === 1, component: currencyComponent},
-    method: {partner: methodComponent !== 1, component: methodComponent},
+  const rate7d = state.authRate7d === null || !Number.isFinite(state.authRate7d) ? null : round4(state.authRate7d)
+  return {provider: p.id, degraded, score: round4(score), cost, auth_rate: round4(auth), rate7d, costComponent, currencyComponent, methodComponent}
+}
+
+/** A score with its parts, as an explanation shows it. */
+function scoreParts(x: Scored): RoutingDecision['scores'][number] {
+  return {
+    provider: x.provider,
+    score: x.score,
+    degraded: x.degraded,
+    cost: {fee: x.cost, component: round4(x.costComponent)},
+    auth_rate: {rate_7d: x.rate7d, used: x.auth_rate},
+    currency: {local: x.currencyComponent === 1, component: x.currencyComponent},
+    method: {partner: x.methodComponent !== 1, component: x.methodComponent},
   }
-  return {provider: p.id, degraded, score: round4(score), cost, auth_rate: round4(auth), parts}
 }
 
 /** Active before degraded, then higher score, then provider id. */
@@ -189,7 +197,7 @@ export function route(
 /** A recorded routing pass explained again, exactly as it was decided (the rule as it was then, the same draw). */
 export function explainRecord(input: RouteInput, providers: readonly ProviderProfile[], r: RoutingRecord): RoutingDecision {
   const state = new Map(Object.entries(r.state).map(([id, [status, authRate7d]]) => [id, {status, authRate7d}]))
-  return decide(input, providers, state, r.rule, () => r.pick, new Date(r.at), r.tried).explanation
+  return decide(input, providers, state, r.rule, () => r.pick, new Date(r.at), r.tried).explain()
 }
 
 function decide(
@@ -239,20 +247,20 @@ function decide(
   }
   const all = blocked ? [] : [...front, ...smart.filter((id) => !front.includes(id))]
   const candidates = all.filter((id) => !tried.includes(id))
-  const explanation: RoutingDecision = {
+  const explain = (): RoutingDecision => ({
     object: 'routing_decision',
-    decided_at: at.toISOString(),
+    decided_at: record.at,
     input: {amount: input.amount, currency: input.currency, payment_method: input.payment_method, card_brand: input.card_brand ?? null, country: input.country ?? null, merchant: input.merchant ?? null},
     providers: listed,
     rule: rule && {id: rule.id, priority: rule.priority, action: rule.action, merchant: rule.merchant, providers: rule.providers.map((p) => ({...p}))},
     strategy,
     weights: {cost: ROUTING_WEIGHTS.cost, auth_rate: ROUTING_WEIGHTS.authRate, currency: ROUTING_WEIGHTS.currency, method: ROUTING_WEIGHTS.method},
-    scores: scored.map((x) => x.parts),
+    scores: scored.map(scoreParts),
     tie_break: TIE_BREAK,
     split_pick: record.pick,
     order: candidates,
-  }
-  return {candidates, blocked_by_rule: blocked, rule_applied: rule?.id ?? null, scores, explanation, record}
+  })
+  return {candidates, blocked_by_rule: blocked, rule_applied: rule?.id ?? null, scores, explain, record}
 }
 
 /** Weighted choice in listed order; a missing weight counts as 1, zero or negative never wins. */

@@ -1,6 +1,7 @@
 import {createHash, timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {App} from '../app/index.js'
+import {toApi} from '../app/internal.js'
 import type {IdempotencyRecord} from '../ports/store.js'
 import {ApiError, apiError, toApiError} from './errors.js'
 import {OPENAPI_PATH, serveOpenApi} from './openapi-route.js'
@@ -272,10 +273,16 @@ export function createPipeline(deps: PipelineDeps) {
       const check = () => void (ctx.input = requestValidator(route.operationId)({body, query: url.searchParams}))
       if (!route.write) {
         check()
-        return respond(res, requestId, await route.handler(ctx))
+        return respond(res, requestId, await route.handler(ctx), (b) => JSON.stringify(toApi(b)))
       }
-      if (method !== 'POST' || idemKey === undefined)
-        return respond(res, requestId, await core.run({requestId}, (u) => (check(), route.handler(ctx, u))))
+      if (method !== 'POST' || idemKey === undefined) {
+        const [result, text] = await core.run({requestId}, async (u) => {
+          check()
+          const r = await route.handler(ctx, u)
+          return [r, r.body === undefined ? '{}' : u.publicJson(r.body as object)] as const
+        })
+        return respond(res, requestId, result, () => text)
+      }
 
       // ---- idempotent POST (§4 Idempotency, decisions.md): the key is claimed in the unit of work
       // that runs the request, and its record is committed with the request's effects
@@ -293,7 +300,7 @@ export function createPipeline(deps: PipelineDeps) {
           check()
           const result = await route.handler(ctx, u)
           if (result.error) [status, text, headers] = [result.error.status, JSON.stringify(result.error.body(requestId)), result.error.extra.headers]
-          else [status, text, headers] = [result.status, result.text?.body ?? JSON.stringify(result.body ?? {}), result.headers]
+          else [status, text, headers] = [result.status, result.text?.body ?? (result.body === undefined ? '{}' : u.publicJson(result.body as object)), result.headers]
         } catch (e) {
           const ae = toApiError(e)
           // 5xx, 409 and 429 are not recorded: a retry with the key runs again
@@ -342,7 +349,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
   }
 
-  function respond(res: ServerResponse, requestId: string, result: HandlerResult) {
+  function respond(res: ServerResponse, requestId: string, result: HandlerResult, serialize: (body: unknown) => string) {
     if (result.error) return sendError(res, requestId, result.error)
     if (result.stream) {
       res.setHeader('Request-Id', requestId)
@@ -354,7 +361,7 @@ export function createPipeline(deps: PipelineDeps) {
       res.end(result.text.body)
       return
     }
-    send(res, result.status, requestId, JSON.stringify(result.body ?? {}), result.headers)
+    send(res, result.status, requestId, result.body === undefined ? '{}' : serialize(result.body), result.headers)
   }
 }
 

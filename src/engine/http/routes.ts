@@ -27,7 +27,8 @@ import {Router, type HandlerResult, type RequestCtx} from './router.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-const ok = (body: unknown, status = 200): HandlerResult => ({status, body: toApi(body)})
+/** An object as the response: its public JSON (the pipeline serializes it, once, without `_x`). */
+const ok = (body: unknown, status = 200): HandlerResult => ({status, body})
 const listOf = (url: string, page: ListPage<unknown>): HandlerResult => ({status: 200, body: {object: 'list', url, data: page.data.map(toApi), has_more: page.has_more}})
 
 /** The checked query: paging (limit defaults to 20) plus the operation's filters, as typed by the document. */

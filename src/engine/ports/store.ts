@@ -99,6 +99,8 @@ export interface ListPage<T> {
 export interface Put {
   kind: Kind
   obj: StoredObject
+  /** the object's public JSON (without `_x`) when the caller has it already: stored as these bytes */
+  json?: string
   /** the version read before the change; absent inserts a new object (an existing id fails the commit) */
   expectVersion?: number
 }
@@ -271,8 +273,6 @@ export interface Store extends StoreReader {
   claimJobs(now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]>
   /** Gives claimed jobs back (shutdown), due as they were. */
   releaseJobs(jobs: readonly ClaimedJob[]): Promise<void>
-  /** The earliest due time of any job, claimed or not (undefined: none). */
-  nextJobDue(): Promise<string | undefined>
 
   /**
    * Claims deliveries whose next_attempt_at is at or before `now`: per endpoint the earliest due

@@ -53,6 +53,16 @@ const FIELDS: Record<Kind, Record<string, FieldType>> = Object.fromEntries(
 /** Filter columns written on every put (created_at is written as its own column). */
 const COLUMNS: Record<Kind, string[]> = Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, Object.keys(KINDS[k])])) as Record<Kind, string[]>
 
+/** The statements that write an object of each kind, built once. */
+const INSERT_SQL: Record<Kind, string> = Object.fromEntries(
+  (Object.keys(KINDS) as Kind[]).map((k) => [k, `INSERT INTO ${TABLE[k]} (data, internal, id, created_at, version${COLUMNS[k].map((c) => `, ${c}`).join('')}) VALUES (?, ?, ?, ?, 1${COLUMNS[k].map(() => ', ?').join('')})`]),
+) as Record<Kind, string>
+const UPDATE_SQL: Record<Kind, string> = Object.fromEntries(
+  (Object.keys(KINDS) as Kind[]).map((k) => [k, `UPDATE ${TABLE[k]} SET data = ?, internal = ?, version = version + 1${COLUMNS[k].map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ?`]),
+) as Record<Kind, string>
+const PACK_BOTH = [0, 1]
+const PACK_DATA = [0]
+
 /** A member of an object as the value of a typed column. */
 function columnValue(type: FieldType, v: unknown): string | number | null {
   if (v === undefined || v === null) return null
@@ -86,6 +96,12 @@ function parseRow<T>(kind: Kind, row: Row): T {
   }
   if (row.internal !== null) obj[INTERNAL] = JSON.parse(unpack(row.internal))
   return obj as T
+}
+
+function withoutInternal(obj: Record<string, unknown>): Record<string, unknown> {
+  if (!(INTERNAL in obj)) return obj
+  const {[INTERNAL]: _drop, ...pub} = obj
+  return pub
 }
 
 /** The JSON kept for an object: all of its public part, or for an internal kind what its columns do not hold. */
@@ -441,21 +457,20 @@ export class SqliteStore implements Store {
     const ops: Op[] = []
     const notice = {kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null, dueBy: null as string | null}
     for (const put of cs.puts ?? []) {
-      const table = TABLE[put.kind]
       const types = KINDS[put.kind] as Record<string, FieldType>
       const cols = COLUMNS[put.kind]
       const obj = put.obj as unknown as Record<string, unknown>
       const colVals = cols.map((c) => columnValue(types[c]!, obj[c]))
-      const {[INTERNAL]: internal, ...pub} = obj
-      const data = dataJson(put.kind, pub)
+      const internal = obj[INTERNAL]
+      const data = put.json !== undefined && !INTERNAL_KINDS.has(put.kind) ? put.json : dataJson(put.kind, withoutInternal(obj))
       const internalJson = internal === undefined ? null : JSON.stringify(internal)
       // internal kinds are small and summed over: they stay plain
-      const packed = INTERNAL_KINDS.has(put.kind) ? undefined : internalJson === null ? [0] : [0, 1]
+      const packed = INTERNAL_KINDS.has(put.kind) ? undefined : internalJson === null ? PACK_DATA : PACK_BOTH
       if (put.expectVersion === undefined) {
-        ops.push({sql: `INSERT INTO ${table} (data, internal, id, created_at, version${cols.map((c) => `, ${c}`).join('')}) VALUES (?, ?, ?, ?, 1${cols.map(() => ', ?').join('')})`, params: [data, internalJson, put.obj.id, put.obj.created_at, ...colVals], pack: packed})
+        ops.push({sql: INSERT_SQL[put.kind], params: [data, internalJson, put.obj.id, put.obj.created_at, ...colVals], pack: packed})
       } else {
         ops.push({
-          sql: `UPDATE ${table} SET data = ?, internal = ?, version = version + 1${cols.map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ?`,
+          sql: UPDATE_SQL[put.kind],
           params: [data, internalJson, ...colVals, put.obj.id, put.expectVersion],
           check: 'one',
           kind: put.kind,
@@ -563,11 +578,6 @@ export class SqliteStore implements Store {
 
   async releaseJobs(jobs: readonly ClaimedJob[]): Promise<void> {
     for (const j of jobs) if (this.jobClaims.get(j.id)?.claim === j.claim) this.jobClaims.delete(j.id)
-  }
-
-  async nextJobDue(): Promise<string | undefined> {
-    const r = this.stmt('SELECT MIN(due_at) AS d FROM jobs').get() as {d: string | null}
-    return r.d ?? undefined
   }
 
   async claimDeliveries(now: string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
