@@ -275,6 +275,14 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect(await a.claimJobs(iso(T0 + 100_000), 100, 60_000)).toEqual([])
       })
 
+      it('jobs due at the same moment are claimed in the order they were scheduled', async () => {
+        // ids that sort the other way round than they were scheduled
+        const ids = ['job_zzz', 'job_mmm', 'job_aaa', 'job_ggg']
+        for (const id of ids) await a.commit({addJobs: [{id, kind: 'k', ref: id, due_at: iso(T0)}]})
+        await a.commit({addJobs: [{id: 'job_early', kind: 'k', ref: 'e', due_at: iso(T0 - 1)}]})
+        expect((await b.claimJobs(iso(T0), 10, 60_000)).map((j) => j.id)).toEqual(['job_early', ...ids])
+      })
+
       it('a claim runs out after its lease; removeJobs drops pending jobs by kind and ref', async () => {
         await a.commit({addJobs: [{id: nextId('job'), kind: 'k', ref: 'x', due_at: iso(T0)}, {id: nextId('job'), kind: 'other', ref: 'x', due_at: iso(T0)}]})
         const [c] = await a.claimJobs(iso(T0), 1, 50)

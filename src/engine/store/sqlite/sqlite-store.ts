@@ -560,7 +560,7 @@ export class SqliteStore implements Store {
   async claimJobs(now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     const t = Date.now()
     for (const [id, c] of this.jobClaims) if (c.until <= t) this.jobClaims.delete(id)
-    const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE due_at <= ? ORDER BY due_at ASC, id ASC LIMIT ?').all(
+    const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE due_at <= ? ORDER BY due_at ASC, rowid ASC LIMIT ?').all(
       now,
       limit + this.jobClaims.size,
     ) as {id: string; kind: string; ref: string; due_at: string; data: string | null}[]
