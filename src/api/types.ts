@@ -31,6 +31,8 @@ export type AttemptOutcome =
   | 'abandoned'
   | 'canceled'
 
+export const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = ['pending', 'approved', 'declined', 'soft_declined', 'timeout', 'error', 'authentication_failed', 'abandoned', 'canceled']
+
 export interface ProviderAttempt {
   provider: string
   outcome: AttemptOutcome
@@ -118,6 +120,9 @@ export interface PaymentMethod {
 
 export type RefundStatus = 'pending' | 'succeeded' | 'failed'
 export const REFUND_STATUSES: readonly RefundStatus[] = ['pending', 'succeeded', 'failed']
+export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const
+/** Why a payment was canceled (POST /payments/{id}/cancel `cancellation_reason`). */
+export const CANCELLATION_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'] as const
 
 export interface Refund {
   id: string
@@ -137,6 +142,7 @@ export interface Refund {
 export type DisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost' | 'accepted'
 export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['needs_response', 'under_review', 'won', 'lost', 'accepted']
 export type DisputeStage = 'chargeback' | 'pre_arbitration' | 'arbitration'
+export const DISPUTE_STAGES: readonly DisputeStage[] = ['chargeback', 'pre_arbitration', 'arbitration']
 export type DisputeReason = 'fraudulent' | 'product_not_received' | 'duplicate' | 'credit_not_processed' | 'general'
 
 export interface Dispute {
@@ -314,6 +320,7 @@ export interface Provider {
 }
 
 export type KybStatus = 'pending' | 'active' | 'restricted' | 'rejected'
+export const KYB_STATUSES: readonly KybStatus[] = ['pending', 'active', 'restricted', 'rejected']
 export type CapabilityStatus = 'pending' | 'active' | 'inactive'
 
 export interface Merchant {

@@ -27,6 +27,8 @@ export interface EngineOptions {
   /** settle every currency into this one (simulated fixed rates); default: one payout per currency */
   payoutCurrency?: string
   log?: (line: string) => void
+  /** lines about ordinary happenings (a client aborting its request); default: none */
+  debug?: (line: string) => void
   /** makes the store the engine runs on; default: `storeUrl`'s */
   store?: StoreFactory
   /** where the data lives: 'sqlite' or nothing (SQLite in the data dir, with `durability`), or a PostgreSQL URL that several instances share */
@@ -157,6 +159,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     rateLimit: {rate, capacity: opts.rateLimit === undefined ? 200 : Math.max(1, rate * 2)},
     checkout: createCheckout(app),
     log,
+    debug: opts.debug,
     requestLog,
   })
   let server: Awaited<ReturnType<typeof listen>>

@@ -5,31 +5,13 @@ import {PAYMENT_STATUSES} from '../types.js'
 
 export type Schema = Record<string, unknown>
 
-/** The 43 `payment_method` codes of spec §4 (a test keeps this equal to the engine's catalog). */
-export const METHOD_CODES = [
-  'card',
-  'apple_pay', 'google_pay', 'paypal', 'satispay', 'mobilepay', 'vipps', 'twint', 'cashapp', 'alipay', 'wechat_pay', 'kakao_pay', 'grabpay', 'gopay',
-  'usdc',
-  'ideal', 'bancontact', 'p24', 'trustly', 'eps', 'fpx',
-  'blik', 'mb_way', 'swish', 'pix', 'upi', 'paynow', 'promptpay',
-  'multibanco', 'boleto', 'oxxo', 'konbini',
-  'klarna', 'affirm', 'afterpay_clearpay',
-  'sepa_debit', 'bacs_debit', 'ach', 'acss_debit', 'becs_debit',
-  'sepa_credit', 'spei',
-  'mpesa',
-] as const
-
-export const ATTEMPT_OUTCOMES = ['pending', 'approved', 'declined', 'soft_declined', 'timeout', 'error', 'authentication_failed', 'abandoned', 'canceled'] as const
-export const DISPUTE_STATUSES = ['needs_response', 'under_review', 'won', 'lost', 'accepted'] as const
-export const DISPUTE_STAGES = ['chargeback', 'pre_arbitration', 'arbitration'] as const
-export const DISPUTE_REASONS = ['fraudulent', 'product_not_received', 'duplicate', 'credit_not_processed', 'general'] as const
-export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const
-export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed_retrying', 'undeliverable'] as const
-export const PROVIDER_STATUSES = ['active', 'degraded', 'disabled'] as const
-export const KYB_STATUSES = ['pending', 'active', 'restricted', 'rejected'] as const
-export const PAYOUT_STATUSES = ['in_transit', 'paid'] as const
-export const CANCELLATION_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'] as const
+// the vocabulary: one list of each, in src/api
+export {METHOD_CODES} from '../catalog.js'
+export {ATTEMPT_OUTCOMES, CANCELLATION_REASONS, DELIVERY_STATUSES, DISPUTE_STAGES, DISPUTE_STATUSES, KYB_STATUSES, PAYOUT_STATUSES, PROVIDER_STATUSES, REFUND_REASONS, REFUND_STATUSES} from '../types.js'
+export {DISPUTE_REASONS} from '../dispute-evidence.js'
+import {METHOD_CODES} from '../catalog.js'
+import {ATTEMPT_OUTCOMES, CANCELLATION_REASONS, DELIVERY_STATUSES, DISPUTE_STAGES, DISPUTE_STATUSES, KYB_STATUSES, PAYOUT_STATUSES, PROVIDER_STATUSES, REFUND_REASONS, REFUND_STATUSES} from '../types.js'
+import {DISPUTE_REASONS} from '../dispute-evidence.js'
 
 /** Final issuer declines answered as 402 card_error (spec §7, engine/domain/declines.ts). */
 export const CARD_ERROR_CODES = [

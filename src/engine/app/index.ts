@@ -1,9 +1,6 @@
 // The application: use cases over a store, with the timeline job runner, the delivery worker
 // and the live event feed. Knows nothing of HTTP.
-import type {Ids} from '../ports/ids.js'
-import type {ProviderConnection} from '../ports/provider.js'
-import type {Store} from '../ports/store.js'
-import {Core} from './core.js'
+import {Core, type CoreOptions} from './core.js'
 import {DeliveryWorker, type DeliveryWorkerOptions} from './delivery-worker.js'
 import {registerDisputeJobs} from './disputes.js'
 import {EventFeed, housekeeping} from './events.js'
@@ -12,13 +9,7 @@ import {registerPaymentJobs} from './payments.js'
 import {registerRefundJobs} from './refunds.js'
 import {ensureSettlementScheduled, registerSettlementJobs} from './settlement.js'
 
-export interface AppOptions {
-  store: Store
-  ids: Ids
-  providers: ReadonlyMap<string, ProviderConnection>
-  urls: {baseUrl: string; checkoutUrl: string}
-  log: (line: string) => void
-  payoutCurrency?: string | null
+export interface AppOptions extends CoreOptions {
   deliveries?: DeliveryWorkerOptions
   /** how long a job or delivery claim of an instance that died blocks the others (default 60 s) */
   claimLeaseMs?: number

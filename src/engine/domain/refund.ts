@@ -27,7 +27,7 @@ export const REFUND_DELAY_S: Readonly<Record<MethodFamily, number>> = {
   voucher: 2 * DAY, // paid back by bank transfer to the account the customer gives
 }
 
-export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const
+export {REFUND_REASONS} from '../../api/types.js'
 export {REFUND_STATUSES} from '../../api/types.js'
 
 export interface RefundInternal {

@@ -266,7 +266,7 @@ export interface Store extends StoreReader {
   purgeEvents(before: string): Promise<number>
 
   /**
-   * Claims up to `limit` timeline jobs due at or before `now`, earliest due first (ties by id),
+   * Claims up to `limit` timeline jobs due at or before `now`, earliest due first (ties in the order they were scheduled),
    * skipping jobs claimed by others. A claim lasts `leaseMs` of real time unless completed or
    * released first.
    */

@@ -91,6 +91,21 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect((await b.list('ledger_entry', {limit: 5})).data).toEqual([le])
       })
 
+      it('any string a client sends, NUL included, is stored, filtered on and looked up without an error', async () => {
+        const p = pay({reference: 'ref\u0000nul\u0001', _x: {secret: 'in\u0000ternal'}})
+        await a.commit({puts: [put('payment', p)]})
+        expect((await b.get<Pay>('payment', p.id))!.obj).toEqual(p)
+        expect((await b.all<Pay>('payment', [{field: 'reference', op: 'eq', value: 'ref\u0000nul\u0001'}])).map((x) => x.id)).toEqual([p.id])
+        expect(await b.all('payment', [{field: 'reference', op: 'eq', value: 'ref'}])).toEqual([])
+        expect(await b.get('payment', 'pay_\u0000')).toBeUndefined()
+        expect((await b.list('payment', {limit: 1, starting_after: 'pay_\u0000'})).cursor_missing).toBe('starting_after')
+        expect(await b.getEvent('evt_\u0000')).toBeUndefined()
+        await b.transact(async (tx) => {
+          await tx.lock('pay_\u0000')
+          expect(await tx.claimIdempotency('acct:test', 'key\u0000', iso(T0))).toEqual({state: 'claimed'})
+        })
+      })
+
       it('an insert of an existing id fails', async () => {
         const p = pay()
         await a.commit({puts: [{kind: 'payment', obj: p}]})
@@ -283,6 +298,14 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect(await a.claimJobs(iso(T0 + 100_000), 100, 60_000)).toEqual([])
       })
 
+      it('jobs due at the same moment are claimed in the order they were scheduled', async () => {
+        // ids that sort the other way round than they were scheduled
+        const ids = ['job_zzz', 'job_mmm', 'job_aaa', 'job_ggg']
+        for (const id of ids) await a.commit({addJobs: [{id, kind: 'k', ref: id, due_at: iso(T0)}]})
+        await a.commit({addJobs: [{id: 'job_early', kind: 'k', ref: 'e', due_at: iso(T0 - 1)}]})
+        expect((await b.claimJobs(iso(T0), 10, 60_000)).map((j) => j.id)).toEqual(['job_early', ...ids])
+      })
+
       it('a claim runs out after its lease; removeJobs drops pending jobs by kind and ref', async () => {
         await a.commit({addJobs: [{id: nextId('job'), kind: 'k', ref: 'x', due_at: iso(T0)}, {id: nextId('job'), kind: 'other', ref: 'x', due_at: iso(T0)}]})
         const [c] = await a.claimJobs(iso(T0), 1, 50)
@@ -355,6 +378,18 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect((await b.eventsAfter(seqs[1]!, 10)).map((e) => e.id)).toEqual([es[2]!.id, es[3]!.id])
         expect(await b.purgeEvents(iso(T0 + 2))).toBe(2)
         expect(await b.getEvent(es[0]!.id)).toBeUndefined()
+      })
+
+      it('a seq is never given twice: after every event was purged the next one still comes after them (readers resume by seq)', async () => {
+        const ev = (at: number) => ({id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0 + at), json: '{}'})
+        const first = [ev(0), ev(1)]
+        for (const e of first) await a.commit({events: [e]})
+        const high = (await b.getEvent(first[1]!.id))!.seq
+        expect(await b.purgeEvents(iso(T0 + 10))).toBe(2)
+        const later = ev(20)
+        await a.commit({events: [later]})
+        expect((await b.getEvent(later.id))!.seq).toBeGreaterThan(high)
+        expect((await b.eventsAfter(high, 10)).map((e) => e.id)).toEqual([later.id])
       })
 
       it('events committed concurrently by two instances are read back in seq order without gaps filling in later', async () => {

@@ -74,7 +74,7 @@ export async function importSqliteDir(store: PostgresStore, dirOrFile: string, l
       summary.events = seq
       // every pending job, with its data (the claims stay in the SQLite store, which is closed next)
       const jobs = await src.claimJobs('9999-12-31T23:59:59.999Z', 10_000_000, 60_000)
-      for (const j of jobs) await q('INSERT INTO jobs (id, kind, ref, due_at, data) VALUES ($1, $2, $3, $4, $5::jsonb)', [j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null])
+      for (const j of jobs) await q('INSERT INTO jobs (id, kind, ref, due_at, data) VALUES ($1, $2, $3, $4, $5::json)', [j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null])
       summary.jobs = jobs.length
       const keys = db
         .prepare('SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.id = i.body_event')

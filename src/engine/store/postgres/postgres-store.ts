@@ -85,6 +85,18 @@ const ALL_KINDS = Object.keys(KINDS) as Kind[]
 
 const token = () => randomBytes(9).toString('base64url')
 
+/**
+ * PostgreSQL text cannot hold NUL. Such characters only ever come from a client's input (a
+ * reference, an id in a path): in typed columns, filters, lock keys and claims they are escaped,
+ * injectively and character by character (so prefixes stay prefixes). The JSON columns hold
+ * them escaped by JSON itself.
+ */
+export function pgText(s: string): string {
+  return s.includes('\u0000') || s.includes('\u0001') ? s.replace(/\u0001/g, '\u0001\u0001').replace(/\u0000/g, '\u0001\u0002') : s
+}
+/** No id the engine makes holds NUL: a lookup by one finds nothing. */
+const impossibleId = (id: string) => id.includes('\u0000')
+
 /** A member of an object as the value of a typed column. */
 function columnValue(type: FieldType, v: unknown): string | number | boolean | null {
   if (v === undefined || v === null) return null
@@ -94,7 +106,7 @@ function columnValue(type: FieldType, v: unknown): string | number | boolean | n
     case 'int':
       return typeof v === 'number' ? v : null
     default:
-      return typeof v === 'string' ? v : null
+      return typeof v === 'string' ? pgText(v) : null
   }
 }
 
@@ -309,6 +321,7 @@ export class PostgresStore implements Store {
   // ---------------------------------------------------------------- reads
 
   async get<T extends StoredObject>(kind: Kind, id: string, on: Queryable = this.readPool): Promise<Versioned<T> | undefined> {
+    if (impossibleId(id)) return undefined
     const rows = await this.read<{data: Record<string, unknown>; internal: unknown; version: number}>(`SELECT data, internal, version FROM ${TABLE[kind]} WHERE id = $1`, [id], on)
     const r = rows[0]
     return r ? {obj: objOf<T>(r), version: r.version} : undefined
@@ -326,17 +339,17 @@ export class PostgresStore implements Store {
       if (type === undefined) throw new Error(`cannot filter ${kind} by ${f.field}`)
       switch (f.op) {
         case 'eq':
-          clauses.push(f.value === null ? `${f.field} IS NULL` : `${f.field} = ${p(f.value)}`)
+          clauses.push(f.value === null ? `${f.field} IS NULL` : `${f.field} = ${p(typeof f.value === 'string' ? pgText(f.value) : f.value)}`)
           break
         case 'gte':
         case 'lte':
           clauses.push(`${f.field} ${f.op === 'gte' ? '>=' : '<='} ${p(f.value)}`)
           break
         case 'prefix':
-          clauses.push(`${f.field} LIKE ${p(f.value.replace(/[\\%_]/g, '\\$&') + '%')}`)
+          clauses.push(`${f.field} LIKE ${p(pgText(f.value).replace(/[\\%_]/g, '\\$&') + '%')}`)
           break
         case 'in':
-          clauses.push(f.value.length === 0 ? 'false' : `${f.field} = ANY(${p([...f.value])}::${ARRAY_TYPE[type]})`)
+          clauses.push(f.value.length === 0 ? 'false' : `${f.field} = ANY(${p(f.value.map((v) => (typeof v === 'string' ? pgText(v) : v)))}::${ARRAY_TYPE[type]})`)
           break
       }
     }
@@ -364,6 +377,7 @@ export class PostgresStore implements Store {
     ] as const) {
       const cursor = q[name]
       if (cursor === undefined) continue
+      if (impossibleId(cursor)) return {data: [], has_more: false, cursor_missing: name}
       const row = (await this.read<{seq: number}>(`SELECT seq FROM ${table} WHERE id = $1`, [cursor], on))[0]
       if (!row) return {data: [], has_more: false, cursor_missing: name}
       params.push(row.seq)
@@ -439,12 +453,12 @@ export class PostgresStore implements Store {
         // order, never has a later job holding a key or the last connection an earlier one waits
         // for; only the head of that queue waits for the database's lock
         held.push(await store.localLocks.acquire(key))
-        await store.q(c, `${begin()}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(`k:${key}`)}, 0))`)
+        await store.q(c, `${begin()}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(`k:${pgText(key)}`)}, 0))`)
       },
       async claimIdempotency(scope, key, now) {
         const c = await conn()
         // one round trip: the transaction, the claim (a try-lock) and the record read after it
-        const res = await store.q(c, `${begin()}SELECT * FROM gw_claim_idempotency(${c.escapeLiteral(scope)}, ${c.escapeLiteral(key)})`)
+        const res = await store.q(c, `${begin()}SELECT * FROM gw_claim_idempotency(${c.escapeLiteral(pgText(scope))}, ${c.escapeLiteral(pgText(key))})`)
         const r = (Array.isArray(res) ? res[res.length - 1]! : res).rows[0] as {got: boolean; request_hash: string | null; status: number; body: string; created_at: string; expires_at: string}
         if (r.request_hash !== null && r.expires_at > now)
           return {state: 'recorded', record: {scope, key, request_hash: r.request_hash, status: r.status, body: r.body, created_at: r.created_at, expires_at: r.expires_at}}
@@ -581,6 +595,7 @@ export class PostgresStore implements Store {
   // ---------------------------------------------------------------- events
 
   async getEvent(id: string): Promise<LoggedEvent | undefined> {
+    if (impossibleId(id)) return undefined
     return (await this.read<LoggedEvent>('SELECT seq, id, type, created_at, json FROM events WHERE id = $1', [id]))[0]
   }
 
@@ -614,16 +629,17 @@ export class PostgresStore implements Store {
 
   async claimJobs(now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     const claim = token()
-    const rows = await this.read<{id: string; kind: string; ref: string; due_at: string; data: Record<string, unknown> | null}>(
+    const rows = await this.read<{id: string; kind: string; ref: string; due_at: string; data: Record<string, unknown> | null; seq: number}>(
       `WITH c AS (
          SELECT id FROM jobs WHERE due_at <= $1 AND (claim_until IS NULL OR claim_until <= clock_timestamp())
-         ORDER BY due_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         ORDER BY due_at, seq LIMIT $2 FOR UPDATE SKIP LOCKED)
        UPDATE jobs j SET claim = $3, claim_until = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
        FROM c WHERE j.id = c.id
-       RETURNING j.id, j.kind, j.ref, j.due_at, j.data`,
+       RETURNING j.id, j.kind, j.ref, j.due_at, j.data, j.seq`,
       [now, limit, claim, leaseMs],
     )
-    rows.sort((x, y) => (x.due_at < y.due_at ? -1 : x.due_at > y.due_at ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
+    // earliest due first, ties in the order they were scheduled
+    rows.sort((x, y) => (x.due_at < y.due_at ? -1 : x.due_at > y.due_at ? 1 : x.seq - y.seq))
     return rows.map((r) => ({id: r.id, kind: r.kind, ref: r.ref, due_at: r.due_at, claim, ...(r.data ? {data: r.data} : {})}))
   }
 
@@ -970,7 +986,7 @@ class Committer {
         const rows = cs.addJobs.map((j, i) => {
           params.push(j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null)
           dueAt(notice, j.due_at)
-          return `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}::jsonb)`
+          return `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}::json)`
         })
         await q(`INSERT INTO jobs (id, kind, ref, due_at, data) VALUES ${rows.join(', ')}`, params)
       }

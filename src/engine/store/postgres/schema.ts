@@ -6,7 +6,7 @@ export {TABLE}
 /** The PostgreSQL type of a typed filter field. */
 export const PG_TYPE: Record<FieldType, string> = {text: 'text COLLATE "C"', int: 'bigint', bool: 'boolean', time: 'timestamptz'}
 
-/** One object table: insertion order, id, created_at, version, public JSON (`json`: the bytes as written, keys in the API's order), internal part (`jsonb`), typed filter columns. */
+/** One object table: insertion order, id, created_at, version, public JSON (`json`: the bytes as written, keys in the API's order), internal part (`json` too: `jsonb` refuses the \\u0000 a client may send in any string), typed filter columns. */
 function objectTable(kind: Kind): string {
   const t = TABLE[kind]
   const fields = Object.entries(KINDS[kind] as Record<string, FieldType>)
@@ -18,7 +18,7 @@ function objectTable(kind: Kind): string {
   created_at timestamptz NOT NULL,
   version bigint NOT NULL,
   data json NOT NULL,
-  internal jsonb${cols}
+  internal json${cols}
 );
 CREATE INDEX ${t}_created ON ${t} (created_at);
 ${indexes.join('\n')}`
@@ -51,16 +51,18 @@ CREATE INDEX events_created ON events (created_at);
 CREATE TABLE event_seq (one boolean PRIMARY KEY DEFAULT true CHECK (one), last bigint NOT NULL);
 INSERT INTO event_seq (last) VALUES (0);
 
+-- seq: the order jobs were scheduled in (jobs due at the same moment run in that order)
 CREATE TABLE jobs (
+  seq bigint GENERATED ALWAYS AS IDENTITY,
   id text COLLATE "C" PRIMARY KEY,
   kind text COLLATE "C" NOT NULL,
   ref text COLLATE "C" NOT NULL,
   due_at timestamptz NOT NULL,
-  data jsonb,
+  data json,
   claim text,
   claim_until timestamptz
 );
-CREATE INDEX jobs_due ON jobs (due_at, id);
+CREATE INDEX jobs_due ON jobs (due_at, seq);
 CREATE INDEX jobs_ref ON jobs (kind, ref);
 
 CREATE TABLE idempotency_keys (

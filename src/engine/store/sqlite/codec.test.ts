@@ -9,7 +9,7 @@ import {SqliteStore} from './sqlite-store.js'
 describe('stored JSON codec', () => {
   it('packs large values small and gives them back exactly; small values stay text', () => {
     const payment = JSON.stringify({id: 'pay_1', object: 'payment', amount: 2000, currency: 'EUR', status: 'succeeded', description: 'ünïcode ✓ "quoted"', metadata: {order: '42'}})
-    const big = payment.repeat(3)
+    const big = payment.repeat(6)
     const packed = pack(big)
     expect(Buffer.isBuffer(packed)).toBe(true)
     expect((packed as Buffer).length).toBeLessThan(big.length / 3)
@@ -26,7 +26,7 @@ describe('stored JSON codec', () => {
     try {
       const path = join(dir, 'gw.db')
       const store = new SqliteStore({path, durability: 'normal'})
-      const json = `{"id":"evt_1","object":"event","type":"payment.succeeded","created_at":"2026-01-01T00:00:00.000Z","livemode":false,"request_id":null,"data":{"object":${JSON.stringify({id: 'pay_1', note: 'ü'.repeat(200)})}}}`
+      const json = `{"id":"evt_1","object":"event","type":"payment.succeeded","created_at":"2026-01-01T00:00:00.000Z","livemode":false,"request_id":null,"data":{"object":${JSON.stringify({id: 'pay_1', note: 'ü'.repeat(700)})}}}`
       await store.commit({events: [{id: 'evt_1', type: 'payment.succeeded', created_at: '2026-01-01T00:00:00.000Z', json}]})
       expect((await store.getEvent('evt_1'))!.json).toBe(json)
       await store.close()

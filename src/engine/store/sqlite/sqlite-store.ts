@@ -60,7 +60,6 @@ const INSERT_SQL: Record<Kind, string> = Object.fromEntries(
 const UPDATE_SQL: Record<Kind, string> = Object.fromEntries(
   (Object.keys(KINDS) as Kind[]).map((k) => [k, `UPDATE ${TABLE[k]} SET data = ?, internal = ?, version = version + 1${COLUMNS[k].map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ?`]),
 ) as Record<Kind, string>
-const PACK_BOTH = [0, 1]
 const PACK_DATA = [0]
 
 /** A member of an object as the value of a typed column. */
@@ -467,8 +466,8 @@ export class SqliteStore implements Store {
       const internal = obj[INTERNAL]
       const data = put.json !== undefined && !INTERNAL_KINDS.has(put.kind) ? put.json : dataJson(put.kind, withoutInternal(obj))
       const internalJson = internal === undefined ? null : JSON.stringify(internal)
-      // internal kinds are small and summed over: they stay plain
-      const packed = INTERNAL_KINDS.has(put.kind) ? undefined : internalJson === null ? PACK_DATA : PACK_BOTH
+      // the public JSON may be packed (codec.ts); internal state is small and internal kinds are summed over: they stay plain
+      const packed = INTERNAL_KINDS.has(put.kind) ? undefined : PACK_DATA
       if (put.expectVersion === undefined) {
         ops.push({sql: INSERT_SQL[put.kind], params: [data, internalJson, put.obj.id, put.obj.created_at, ...colVals], pack: packed})
       } else {
@@ -564,7 +563,7 @@ export class SqliteStore implements Store {
   async claimJobs(now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     const t = Date.now()
     for (const [id, c] of this.jobClaims) if (c.until <= t) this.jobClaims.delete(id)
-    const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE due_at <= ? ORDER BY due_at ASC, id ASC LIMIT ?').all(
+    const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE due_at <= ? ORDER BY due_at ASC, rowid ASC LIMIT ?').all(
       now,
       limit + this.jobClaims.size,
     ) as {id: string; kind: string; ref: string; due_at: string; data: string | null}[]
