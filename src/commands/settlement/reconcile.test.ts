@@ -68,7 +68,7 @@ function serve(w: ReturnType<typeof world>, pool = mock.get(BASE)) {
   const seen: string[] = []
   pool
     .intercept({path: (p) => p.startsWith('/v1/settlement_reports'), method: 'GET'})
-    .reply((o) => {
+    .reply<object>((o) => {
       seen.push(o.path)
       const url = new URL(o.path, BASE)
       const id = url.pathname.split('/')[3]
