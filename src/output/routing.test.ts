@@ -102,6 +102,8 @@ describe('payments explain: the trace', () => {
     expect(noDecisionText(payment({id: 'pay_9', status: 'processing', risk: {score: 70, decision: 'review', checks: {avs_result: 'pass', cvv_result: 'pass'}}}))).toContain('gw payments review pay_9 --approve')
     const empty: PaymentRouting = {object: 'payment_routing', payment: 'pay_9', decisions: [], attempts: []}
     expect(outcomeText(empty, payment({status: 'requires_confirmation', id: 'pay_9'}), plain)).toContain('Not routed yet')
+    const blocked = await renderPaymentRouting(empty, payment({id: 'pay_9', status: 'failed', failure_code: 'payment_blocked', failure_message: 'Risk screening blocked the payment.'}), plain)
+    expect(blocked).toBe('pay_9  failed  €20.00 EUR · card · order_1\n  Outcome  Risk screening blocked it before routing: no provider was considered.\n  Failure  payment_blocked: Risk screening blocked the payment.')
   })
 
   it('every provider failing over is named with the failure code', () => {

@@ -266,10 +266,8 @@ export async function renderPaymentRouting(r: PaymentRouting, pay: Payment | und
   const head = pay ? `${p.bold(pay.id)}  ${paintStatus(p, pay.status)}  ${formatMoney(pay.amount, pay.currency)} · ${pay.payment_method}${pay.reference ? p.dim(` · ${pay.reference}`) : ''}` : p.bold(r.payment)
   const failure = pay?.failure_code && pay.status === 'failed' ? `${pay.failure_code}${pay.failure_message ? `: ${pay.failure_message}` : ''}` : undefined
   const out = [head, ...labelled([['Outcome', outcomeText(r, pay, p)], ['Failure', failure ? p.red(failure) : undefined]], p, opts.width)]
-  if (!r.decisions.length) {
-    out.push('', noDecisionText(pay))
-    return out.join('\n')
-  }
+  // without a routing pass the outcome line says why (noDecisionText)
+  if (!r.decisions.length) return out.join('\n')
   const byPass = attemptsByPass(r)
   const n = r.decisions.length
   for (let i = 0; i < n; i++) {
