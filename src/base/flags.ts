@@ -1,7 +1,7 @@
 // Flags shared by several commands, with parsers that explain bad input.
 import {Flags} from '@oclif/core'
 import {PAYMENT_STATUSES} from '../api/types.js'
-import {currencyExponent, isKnownCurrency} from '../output/money.js'
+import {displayExponent, isKnownCurrency} from '../output/money.js'
 import {METHOD_CODES, PAYMENT_METHODS} from '../api/catalog.js'
 import {closest} from '../suggest.js'
 import {UsageError} from '../errors.js'
@@ -21,7 +21,7 @@ function currencyOnCommandLine(argv: readonly string[] | undefined): string | un
 export const amountFlag = Flags.custom<number>({
   parse: async (input, ctx, opts) => {
     const currency = currencyOnCommandLine((ctx as {argv?: string[]} | undefined)?.argv)
-    const exponent = currency && /^[A-Z]{3}$/.test(currency) ? currencyExponent(currency) : 2
+    const exponent = currency && /^[A-Z]{3}$/.test(currency) ? displayExponent(currency) : 2
     return parseMinorUnits(input, `--${opts.name}`, currency, exponent)
   },
 })

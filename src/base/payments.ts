@@ -2,6 +2,7 @@
 // customer or a provider.
 import type {Payment, PaymentStatus} from '../api/types.js'
 import {renderPayment} from '../output/detail.js'
+import {formatMoney} from '../output/money.js'
 import type {Context} from './context.js'
 import {GwError} from '../errors.js'
 
@@ -25,8 +26,14 @@ export function nextStepHint(p: Payment): string | undefined {
       return `Open the URL (or re-run with --open --wait). In test mode: gw payments action ${p.id} --approve`
     case 'requires_confirmation':
       return `Confirm it with: gw payments confirm ${p.id}`
-    case 'requires_capture':
+    case 'requires_capture': {
+      if (p.amount_captured > 0) {
+        // docs/api.md: a cancel after partial captures closes the payment as succeeded
+        const left = formatMoney(p.amount - p.amount_captured, p.currency)
+        return `${formatMoney(p.amount_captured, p.currency)} captured, ${left} still authorized. Capture more with: gw payments capture ${p.id}   (or close it: gw payments cancel ${p.id} — it succeeds with what was captured and releases the ${left} left)`
+      }
       return `Capture it with: gw payments capture ${p.id}   (or release it: gw payments cancel ${p.id})`
+    }
     case 'processing':
       return p.risk?.decision === 'review' ? `Held for risk review. In test mode: gw payments review ${p.id} --approve (or --block)` : undefined
     default:

@@ -1,5 +1,6 @@
 // Errors the API client raises. ApiError mirrors the spec's error envelope (§7, decisions.md);
 // NetworkError covers everything that never produced an HTTP response.
+import {networkErrorCode, TLS_CODES} from '../api/network-errors.js'
 import type {ApiErrorBody} from '../api/types.js'
 
 export type ApiErrorType = ApiErrorBody['error']['type']
@@ -109,42 +110,12 @@ export class NetworkError extends Error {
   }
 }
 
-const TLS_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'CERT_UNTRUSTED',
-  'EPROTO',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
-])
-
-/** Connection-level codes worth retrying (the request may never have reached the server). */
-const RETRYABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CLOSED',
-])
-
-export function isRetryableNetworkCode(code: string): boolean {
-  return RETRYABLE_CODES.has(code)
-}
+export {isRetryableNetworkCode} from '../api/network-errors.js'
 
 /** Turns whatever undici threw into a NetworkError with a readable message. */
 export function toNetworkError(err: unknown, url: string): NetworkError {
   const e = err as {code?: string; message?: string; cause?: {code?: string; message?: string}}
-  const code = e?.cause?.code ?? e?.code ?? 'UNKNOWN'
+  const code = networkErrorCode(err) || 'UNKNOWN'
   const origin = safeOrigin(url)
   let message: string
   switch (code) {

@@ -21,7 +21,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
   // (env GW_SERVE_API_KEY) is the key the engine accepts, never a client key read from GW_API_KEY.
   static override baseFlags = {
     json: Flags.boolean({...globalFlags.json, description: 'Print the start-up information as one JSON line on stdout.'}),
-    verbose: Flags.boolean({...globalFlags.verbose, description: 'Print the stack trace of an unexpected start-up error.'}),
+    verbose: Flags.boolean({...globalFlags.verbose, description: 'Print the stack trace of an unexpected start-up error, and debug lines (requests aborted by their client).'}),
   }
 
   static override flags = {
@@ -55,6 +55,7 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
       durability: flags.durability as 'full' | 'normal',
       payoutCurrency: flags['payout-currency'],
       log: (l) => ctx.io.stderr.write(`${l}\n`),
+      debug: flags.verbose ? (l) => ctx.io.stderr.write(`${l}\n`) : undefined,
     })
   } catch (e) {
     const err = e as NodeJS.ErrnoException

@@ -27,6 +27,8 @@ export interface EngineOptions {
   /** settle every currency into this one (simulated fixed rates); default: one payout per currency */
   payoutCurrency?: string
   log?: (line: string) => void
+  /** lines about ordinary happenings (a client aborting its request); default: none */
+  debug?: (line: string) => void
   /** makes the store the engine runs on; default: SQLite in the data dir, with `durability` */
   store?: StoreFactory
   /** provider connections by provider id; default: the simulated providers */
@@ -103,6 +105,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     rateLimit: {rate, capacity: opts.rateLimit === undefined ? 200 : Math.max(1, rate * 2)},
     checkout: createCheckout(app),
     log,
+    debug: opts.debug,
     requestLog,
   })
   let server: Awaited<ReturnType<typeof listen>>

@@ -5,6 +5,7 @@
 // that answers with an error gets a few retries, then the event is given up on. The cursor it
 // reports only moves over a prefix of events that are all finished, so a restart from it loses
 // nothing (it may forward an event twice; event.id is the deduplication key).
+import {classifyNetworkError} from '../api/network-errors.js'
 import {performance} from 'node:perf_hooks'
 import {Agent, request, type Dispatcher} from 'undici'
 import {UsageError} from '../errors.js'
@@ -101,17 +102,11 @@ export function parseHeaders(values: string[] | undefined): Record<string, strin
   return out
 }
 
+/** The failure of a forward, in listen's words (a hint for self-signed local servers). */
 function classify(e: unknown): {error: string; message: string} {
-  const err = e as {name?: string; code?: string; message?: string; cause?: {code?: string; message?: string}}
-  const code = err.cause?.code ?? err.code ?? ''
-  const message = err.cause?.message ?? err.message ?? String(e)
-  if (code === 'ECONNREFUSED') return {error: 'connection_refused', message: 'connection refused'}
-  if (err.name === 'AbortError' || err.name === 'TimeoutError' || /TIMEOUT/.test(code) || code === 'ETIMEDOUT') return {error: 'timeout', message: 'no response in time'}
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return {error: 'dns_error', message: `cannot resolve the host (${code})`}
-  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL|EPROTO)/.test(code) || /certificate|TLS|SSL/i.test(message))
-    return {error: 'tls_error', message: `${message}${/self.signed|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED/i.test(code + message) ? ' (a self-signed local server? add --skip-verify)' : ''}`}
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return {error: 'connection_error', message: `connection reset (${code})`}
-  return {error: 'connection_error', message: code ? `${code}: ${message}` : message}
+  const c = classifyNetworkError(e)
+  if (c.error === 'tls_error' && /self.signed|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED/i.test(c.code + c.message)) return {error: c.error, message: `${c.message} (a self-signed local server? add --skip-verify)`}
+  return {error: c.error, message: c.message}
 }
 
 /** Errors that mean "nothing is listening there right now": hold the event and keep trying. */

@@ -1,26 +1,20 @@
 // Money on screen: integer minor units shown with the currency's ISO 4217 exponent
 // (spec §1: EUR 2, JPY 0, KWD 3), e.g. 2000 EUR -> "€20.00 EUR". The exponent comes from
 // the same ISO table the engine uses (currency-codes), so both sides agree.
-import {createRequire} from 'node:module'
+import {currencyExponent} from '../api/money.js'
 
-type CurrencyCodes = typeof import('currency-codes')
-let codes: CurrencyCodes | undefined
-/** currency-codes is CommonJS: require() on first use skips the ESM export lexer on its data at every start. */
-const currencyCodes = (): CurrencyCodes => (codes ??= createRequire(import.meta.url)('currency-codes') as CurrencyCodes)
+export {isKnownCurrency} from '../api/money.js'
 
-export function currencyExponent(currency: string): number {
+/** The exponent to show a currency with: ISO 4217's, else what Intl knows, else 2. */
+export function displayExponent(currency: string): number {
   const code = currency.toUpperCase()
-  const digits = /^[A-Z]{3}$/.test(code) ? currencyCodes().code(code)?.digits : undefined
-  if (typeof digits === 'number' && Number.isInteger(digits)) return digits
+  const digits = currencyExponent(code)
+  if (digits !== undefined) return digits
   try {
     return new Intl.NumberFormat('en-US', {style: 'currency', currency: code}).resolvedOptions().maximumFractionDigits ?? 2
   } catch {
     return 2
   }
-}
-
-export function isKnownCurrency(currency: string): boolean {
-  return /^[A-Z]{3}$/.test(currency) && Boolean(currencyCodes().code(currency))
 }
 
 /** The decimal value of minor units as a plain string, exact: 2000,2 -> "20.00"; -5,2 -> "-0.05". */
@@ -48,7 +42,7 @@ export const EN_US_PREFIX: Record<string, string> = {
 /** "€20.00 EUR", "¥1,500 JPY", "KWD" without a symbol: "1.500 KWD". */
 export function formatMoney(amount: number, currency: string): string {
   const code = currency.toUpperCase()
-  const exp = currencyExponent(code)
+  const exp = displayExponent(code)
   const prefix = EN_US_PREFIX[code]
   if (prefix !== undefined && Number.isSafeInteger(amount)) {
     const [whole, frac] = minorToDecimal(Math.abs(amount), exp).split('.')
@@ -73,7 +67,7 @@ export function formatMoney(amount: number, currency: string): string {
  */
 export function parseDisplayAmount(text: string, currency: string): number {
   const code = currency.toUpperCase()
-  const exp = currencyExponent(code)
+  const exp = displayExponent(code)
   const m = /^(\d+)(?:\.(\d*))?$/.exec(text.trim())
   if (!m) {
     throw new Error(`"${text}" is not a decimal amount; write it like 20.00 (a dot for decimals, no currency sign or thousands separator).`)

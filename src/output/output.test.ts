@@ -2,15 +2,15 @@ import {describe, expect, it} from 'vitest'
 import {payment} from '../base/test-support/cli.js'
 import {colorEnabled, painter, paintStatus} from './color.js'
 import {formatDuration, renderPayment} from './detail.js'
-import {currencyExponent, EN_US_PREFIX, formatMoney, minorToDecimal, parseDisplayAmount} from './money.js'
+import {displayExponent, EN_US_PREFIX, formatMoney, minorToDecimal, parseDisplayAmount} from './money.js'
 import {paymentColumns, renderTable} from './table.js'
 
 describe('money', () => {
   it('uses the ISO 4217 exponent of the currency', () => {
-    expect(currencyExponent('EUR')).toBe(2)
-    expect(currencyExponent('JPY')).toBe(0)
-    expect(currencyExponent('KWD')).toBe(3)
-    expect(currencyExponent('BRL')).toBe(2)
+    expect(displayExponent('EUR')).toBe(2)
+    expect(displayExponent('JPY')).toBe(0)
+    expect(displayExponent('KWD')).toBe(3)
+    expect(displayExponent('BRL')).toBe(2)
   })
 
   it('formats minor units with symbol and code', () => {
@@ -25,7 +25,7 @@ describe('money', () => {
 
   it('formats the common currencies by hand exactly as Intl en-US narrow symbols would', () => {
     const viaIntl = (amount: number, code: string) => {
-      const exp = currencyExponent(code)
+      const exp = displayExponent(code)
       const value = Number(minorToDecimal(amount, exp))
       const digits = {minimumFractionDigits: exp, maximumFractionDigits: exp}
       const fmt = new Intl.NumberFormat('en-US', {style: 'currency', currency: code, currencyDisplay: 'narrowSymbol', ...digits})

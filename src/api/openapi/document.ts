@@ -106,8 +106,8 @@ const OPS: OpSpec[] = [
     description: 'Raises the authorized total of a `requires_capture` card payment on a network that supports it; otherwise 400 payment_not_incrementable. An issuer decline of the increment is 402 and leaves the authorization unchanged.',
     response: 'Payment', responseDescription: 'The payment with the new amount.', errors: [402, 404]},
   {id: 'cancelPayment', method: 'post', path: '/payments/{id}/cancel', tag: 'Payments', summary: 'Cancel a payment', body: 'PaymentCancel',
-    description: 'Voids a payment in requires_confirmation, requires_action or requires_capture; otherwise 400 payment_not_cancelable.',
-    response: 'Payment', responseDescription: 'The canceled payment.', errors: [404]},
+    description: 'Voids a payment in requires_confirmation, requires_action or requires_capture; otherwise 400 payment_not_cancelable. After partial captures the authorization closes as succeeded with what was captured (payment.succeeded) and only the remainder is released.',
+    response: 'Payment', responseDescription: 'The canceled payment, or the succeeded one when funds were already captured.', errors: [404]},
   // ---- customers
   {id: 'listCustomers', method: 'get', path: '/customers', tag: 'Customers', summary: 'List customers', list: true, query: [q('email', {type: 'string'}, 'Only customers with this email.')], response: 'CustomerList', responseDescription: 'A page of customers.'},
   {id: 'createCustomer', method: 'post', path: '/customers', tag: 'Customers', summary: 'Create a customer', body: 'CustomerFields', status: 201, response: 'Customer', responseDescription: 'The new customer.'},
@@ -190,7 +190,7 @@ const OPS: OpSpec[] = [
   {id: 'updateRoutingRule', method: 'post', path: '/routing_rules/{id}', tag: 'Routing rules', summary: 'Update a routing rule', body: 'RoutingRuleUpdate', response: 'RoutingRule', responseDescription: 'The updated rule.', errors: [404]},
   {id: 'deleteRoutingRule', method: 'delete', path: '/routing_rules/{id}', tag: 'Routing rules', summary: 'Delete a routing rule', response: 'DeletedRoutingRule', responseDescription: 'The deleted rule id.', errors: [404]},
   // ---- money
-  {id: 'retrieveBalance', method: 'get', path: '/balance', tag: 'Balance', summary: 'Retrieve the balance', response: 'Balance', responseDescription: 'Available and pending amounts per currency.'},
+  {id: 'retrieveBalance', method: 'get', path: '/balance', tag: 'Balance', summary: 'Retrieve the balance', response: 'Balance', responseDescription: 'Available and pending amounts per currency. Captured funds are pending until their day\'s settlement run, which pays them out: paid-out money is in the payouts, not the balance.'},
   {id: 'listSettlementReports', method: 'get', path: '/settlement_reports', tag: 'Settlement', summary: 'List settlement reports', list: true,
     query: [q('provider', idQ('prov'), 'Only reports of this provider.'), q('currency', {type: 'string'}, 'Only reports in this currency.'), q('date', {type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-hint': 'YYYY-MM-DD'}, 'Only reports of this day (YYYY-MM-DD).')],
     response: 'SettlementReportList', responseDescription: 'A page of reports.'},

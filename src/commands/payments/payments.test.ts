@@ -380,6 +380,23 @@ describe('payment actions', () => {
     expect(seen.map((s) => s.body)).toEqual([{}, {amount: 1500}])
   })
 
+  it('after a partial capture the hint says a cancel keeps the captured money (it succeeds) and releases the rest', async () => {
+    capturePost('/v1/payments/pay_123/capture', payment({status: 'requires_capture', amount: 5000, amount_captured: 3000, capture_method: 'manual'}), 200)
+    const r = await cli.run(PaymentsCapture, [...at(), 'pay_123', '--amount', '3000'])
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).toContain('€30.00 EUR captured, €20.00 EUR still authorized')
+    expect(r.stderr).toContain('gw payments capture pay_123')
+    expect(r.stderr).toContain('gw payments cancel pay_123 — it succeeds with what was captured and releases the €20.00 EUR left')
+    expect(r.stderr).not.toContain('release it')
+  })
+
+  it('before any capture the hint offers capture or release', async () => {
+    capturePost('/v1/payments/pay_123/increment_authorization', payment({status: 'requires_capture', amount: 6500, amount_captured: 0, capture_method: 'manual'}), 200)
+    const r = await cli.run(PaymentsIncrement, [...at(), 'pay_123', '--amount', '6500'])
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).toContain('Capture it with: gw payments capture pay_123   (or release it: gw payments cancel pay_123)')
+  })
+
   it('capture of a payment not in requires_capture exits 1 with the API code', async () => {
     cli.pool.intercept({path: '/v1/payments/pay_123/capture', method: 'POST'}).reply(400, errorBody('invalid_request_error', 'payment_not_capturable', 'This payment cannot be captured.'))
     const r = await cli.run(PaymentsCapture, [...at(), 'pay_123'])

@@ -48,6 +48,22 @@ async function balanceOf(currency: string) {
   }
 }
 
+/** Money of a currency paid out so far (in transit included): the payout_amount of every report a payout pays. */
+async function paidOut(currency: string) {
+  let sum = 0
+  let after = ''
+  for (;;) {
+    const page = (await t.api('GET', `/payouts?limit=100${after}`)).body
+    for (const po of page.data)
+      for (const id of po.settlement_reports) {
+        const r = (await t.api('GET', `/settlement_reports/${id}`)).body
+        if (r.currency === currency) sum += r.payout_amount
+      }
+    if (!page.has_more) return sum
+    after = `&starting_after=${page.data.at(-1).id}`
+  }
+}
+
 const stored = async (id: string) => (await t.engine.app.core.store.get<DisputeRecord>('dispute', id))!.obj
 
 describe('the network opens a dispute', () => {
@@ -390,14 +406,15 @@ describe('dispute money rules (spec §2)', () => {
         await t.api('POST', `/test_helpers/disputes/${dp.id}/resolve`, {outcome: 'lost'})
       } else if (how === 'accepted') await t.api('POST', `/disputes/${dp.id}/accept`)
       const b1 = await balanceOf('SEK')
+      const paid1 = await paidOut('SEK')
       if (how === 'deadline') {
         await t.advance(EVIDENCE_WINDOW_S.chargeback)
         expect((await getDispute(dp.id)).status).toBe('lost')
       }
       const b2 = await balanceOf('SEK')
-      // the debit stands; captured funds may have matured from pending to available meanwhile
+      // the debit stands; captured funds may have settled and been paid out meanwhile
       expect(b1.available + b1.pending).toBe(b0.available + b0.pending - 2500)
-      expect(b2.available + b2.pending).toBe(b1.available + b1.pending)
+      expect(b2.available + b2.pending + (await paidOut('SEK'))).toBe(b1.available + b1.pending + paid1)
       const entries = await entriesFor(t.engine.app.core.store, p.id)
       expect(entries.filter((e: LedgerEntry) => e.source === dp.id).map((e: LedgerEntry) => [e.type, e.amount])).toEqual([['dispute', -2500]])
     }

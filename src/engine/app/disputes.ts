@@ -1,7 +1,7 @@
 // Dispute use cases. Only the card network opens a dispute: the test helper, or test card
 // 4000 0000 0000 0259 a minute after it succeeds. Every dispute event carries request_id null
 // (spec §6: dispute events originate from the network), including changes an API call caused.
-import {methodInfo} from '../domain/catalog.js'
+import {methodInfo} from '../../api/catalog.js'
 import * as dispute from '../domain/dispute.js'
 import {DISPUTE_STATUSES, type DisputeRecord} from '../domain/dispute.js'
 import {evidenceCoverage, renderEvidence, type DisputeReason, type EvidenceSubmission} from '../domain/dispute-evidence.js'

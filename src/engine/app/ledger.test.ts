@@ -1,7 +1,8 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {feeFor, providerProfile} from '../domain/providers.js'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
-import {paymentMoney, SETTLEMENT_DELAY_S, type LedgerEntry} from '../domain/ledger.js'
+import {paymentMoney, type LedgerEntry} from '../domain/ledger.js'
+import {settlementRunOf} from '../domain/settlement.js'
 import {REFUND_DELAY_S} from '../domain/refund.js'
 import {entriesFor} from './money.js'
 
@@ -31,7 +32,7 @@ describe('GET /balance and the ledger', () => {
     expect(await balance()).toEqual({object: 'balance', available: [], pending: []})
   })
 
-  it('captured funds net of the provider fee are pending until the settlement delay, then available', async () => {
+  it('captured funds net of the provider fee are pending until their day\'s settlement run, which pays them out: the payout debits the balance', async () => {
     const p = await cardPayment(10_000, 'EUR')
     const fee = feeOf(p)
     expect(fee).toBeGreaterThan(0)
@@ -41,20 +42,34 @@ describe('GET /balance and the ledger', () => {
       ['fee', -fee, 'EUR'],
     ])
     expect(es.every((e) => e.object === 'ledger_entry' && e.id.startsWith('le_') && e.provider === p.provider && e.reference === p.reference)).toBe(true)
-    expect(Date.parse(es[0]!.available_at) - Date.parse(es[0]!.created_at)).toBe(SETTLEMENT_DELAY_S * 1000)
+    const run = settlementRunOf(new Date(p.created_at))
+    expect(es[0]!.available_at).toBe(run.toISOString())
+    expect(run.toISOString()).toBe(new Date(Date.parse(p.created_at.slice(0, 10)) + 86_400_000 + 2 * 3_600_000).toISOString())
     expect(await balance()).toEqual({
       object: 'balance',
       available: [{amount: 0, currency: 'EUR'}],
       pending: [{amount: 10_000 - fee, currency: 'EUR'}],
     })
-    await t.advance(SETTLEMENT_DELAY_S - 10)
+    const toRun = Math.ceil((run.getTime() - Date.parse((await t.api('GET', '/test_helpers/clock')).body.now)) / 1000)
+    await t.advance(toRun - 10)
     expect((await balance()).pending).toEqual([{amount: 10_000 - fee, currency: 'EUR'}])
+    expect((await t.api('GET', '/payouts')).body.data).toEqual([])
     await t.advance(10)
+    // the run made the day's funds available and paid them out at once: nothing is counted twice
     expect(await balance()).toEqual({
       object: 'balance',
-      available: [{amount: 10_000 - fee, currency: 'EUR'}],
+      available: [{amount: 0, currency: 'EUR'}],
       pending: [{amount: 0, currency: 'EUR'}],
     })
+    const [po] = (await t.api('GET', '/payouts')).body.data
+    expect(po).toMatchObject({currency: 'EUR', amount: 10_000 - fee, status: 'in_transit', created_at: run.toISOString()})
+    const all = await t.engine.app.core.store.all<LedgerEntry>('ledger_entry')
+    expect(all.filter((e) => e.type === 'payout').map((e) => [e.amount, e.currency, e.source, e.available_at])).toEqual([
+      [-(10_000 - fee), 'EUR', po.id, run.toISOString()],
+    ])
+    await t.advance(86_400)
+    expect((await t.api('GET', `/payouts/${po.id}`)).body.status).toBe('paid')
+    expect((await balance()).available).toEqual([{amount: 0, currency: 'EUR'}])
   })
 
   it('keeps one balance per currency, in alphabetical order', async () => {
@@ -65,7 +80,10 @@ describe('GET /balance and the ledger', () => {
     expect(b.available.map((x: any) => x.currency)).toEqual(['EUR', 'JPY', 'USD'])
     expect(b.pending.find((x: any) => x.currency === 'USD').amount).toBe(5_000 - feeOf(usd))
     expect(b.pending.find((x: any) => x.currency === 'JPY').amount).toBe(3_000 - feeOf(jpy))
-    await t.advance(SETTLEMENT_DELAY_S)
+    await t.advance(2 * 86_400)
+    // settled and paid out, one payout per currency
+    expect((await balance()).pending.every((x: any) => x.amount === 0)).toBe(true)
+    expect((await balance()).available.every((x: any) => x.amount === 0)).toBe(true)
   })
 
   it('a refund debits available at once; a failed refund credits it back', async () => {
@@ -116,6 +134,28 @@ describe('GET /balance and the ledger', () => {
     }
     await t.restart()
     expect(await balance()).toEqual(b)
+  })
+
+  it('a day whose total is not positive pays nothing: its debit stays on the balance until the next payout takes it', async () => {
+    await t.advance(2 * 86_400) // everything above settled
+    const b0 = (await balance()).available.find((x: any) => x.currency === 'CHF')?.amount ?? 0
+    const old = await cardPayment(3_000, 'CHF')
+    await t.advance(2 * 86_400)
+    expect((await balance()).available.find((x: any) => x.currency === 'CHF').amount).toBe(b0)
+    // a day with only a refund: its report is negative, no payout
+    await t.api('POST', '/refunds', {payment: old.id, amount: 1_000})
+    await t.advance(86_400 + 3_600)
+    const stuck = (await t.api('GET', '/settlement_reports?currency=CHF')).body.data[0]
+    expect(stuck).toMatchObject({payout_amount: -1_000, payout: null})
+    expect((await balance()).available.find((x: any) => x.currency === 'CHF').amount).toBe(b0 - 1_000)
+    // the next day's payout nets it and references both reports
+    const next = await cardPayment(5_000, 'CHF')
+    await t.advance(86_400 + 3_600)
+    const po = (await t.api('GET', '/payouts?currency=CHF')).body.data[0]
+    expect(po.amount).toBe(5_000 - feeOf(next) - 1_000)
+    expect(po.settlement_reports).toContain(stuck.id)
+    expect((await t.api('GET', `/settlement_reports/${stuck.id}`)).body.payout).toBe(po.id)
+    expect((await balance()).available.find((x: any) => x.currency === 'CHF').amount).toBe(b0)
   })
 
   it('rejects query parameters', async () => {

@@ -1,6 +1,6 @@
 // Sub-merchants (KYB status, capabilities, a MID once active) and routing rules.
 import type {CapabilityStatus, Merchant, RoutingRule as StoredRule} from '../../api/types.js'
-import {methodInfo} from '../domain/catalog.js'
+import {methodInfo} from '../../api/catalog.js'
 import {invalid, notFound} from '../domain/errors.js'
 import {PROVIDERS} from '../domain/providers.js'
 import type {RoutingRule} from '../domain/routing.js'

@@ -1,8 +1,9 @@
 // The ledger as the application writes and reads it, and what follows captured funds.
 import type {Balance} from '../../api/types.js'
-import {SETTLEMENT_DELAY_S, type LedgerEntry, type LedgerEntryType} from '../domain/ledger.js'
+import type {LedgerEntry, LedgerEntryType} from '../domain/ledger.js'
 import type {PaymentRecord} from '../domain/payment.js'
 import {feeFor, providerProfile} from '../domain/providers.js'
+import {settlementRunOf} from '../domain/settlement.js'
 import type {Core} from './core.js'
 import {scheduleTestCardDispute} from './disputes.js'
 import type {Unit} from './unit.js'
@@ -42,10 +43,10 @@ export function entriesFor(u: Pick<Unit, 'all'>, paymentId: string): Promise<Led
   return u.all<LedgerEntry, 'ledger_entry'>('ledger_entry', [{field: 'payment', op: 'eq', value: paymentId}])
 }
 
-/** Funds were captured: the amount (pending until settlement) and the provider's fee; then the test card that gets disputed. */
+/** Funds were captured: the amount (pending until its day's settlement run) and the provider's fee; then the test card that gets disputed. */
 export function onPaymentSucceeded(u: Unit, p: PaymentRecord, at: Date): void {
   if (p.amount_captured > 0) {
-    const common = {currency: p.currency, payment: p.id, provider: p.provider, reference: p.reference, at, available_at: new Date(at.getTime() + SETTLEMENT_DELAY_S * 1000)}
+    const common = {currency: p.currency, payment: p.id, provider: p.provider, reference: p.reference, at, available_at: settlementRunOf(at)}
     recordEntry(u, {...common, type: 'payment', amount: p.amount_captured})
     const profile = p.provider ? providerProfile(p.provider) : undefined
     const fee = profile ? feeFor(profile, p.amount_captured, p.currency) : 0

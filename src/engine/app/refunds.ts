@@ -1,6 +1,6 @@
 // Refund use cases: a refund is created pending against a succeeded payment, submitted to the
 // provider that processed it, and answered by the rail on the engine clock.
-import {methodInfo} from '../domain/catalog.js'
+import {methodInfo} from '../../api/catalog.js'
 import {invalid, notFound} from '../domain/errors.js'
 import {refundableOf, withRefundTotals} from '../domain/ledger.js'
 import type {PaymentRecord} from '../domain/payment.js'

@@ -1,5 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
+import type {LedgerEntry} from '../domain/ledger.js'
 
 let t: TestEngine
 beforeAll(async () => {
@@ -8,6 +9,35 @@ beforeAll(async () => {
 afterAll(async () => t.stop())
 
 const DAY = 86_400
+
+/**
+ * The reconciliation of issue 9, per currency, from what the API shows plus the ledger:
+ * sum of the non-payout entries = available + pending + paid out (in transit included),
+ * where a payout pays out the payout_amount of each report it references, in that report's currency.
+ */
+async function expectReconciled(e: TestEngine) {
+  const entries = await e.engine.app.core.store.all<LedgerEntry>('ledger_entry')
+  const moved: Record<string, number> = {}
+  for (const x of entries) if (x.type !== 'payout') moved[x.currency] = (moved[x.currency] ?? 0) + x.amount
+  const paidOut: Record<string, number> = {}
+  const payouts = (await e.api('GET', '/payouts?limit=100')).body.data
+  for (const po of payouts) {
+    for (const id of po.settlement_reports) {
+      const r = (await e.api('GET', `/settlement_reports/${id}`)).body
+      expect(r.payout).toBe(po.id)
+      paidOut[r.currency] = (paidOut[r.currency] ?? 0) + r.payout_amount
+    }
+    const reports = await Promise.all(po.settlement_reports.map(async (id: string) => (await e.api('GET', `/settlement_reports/${id}`)).body))
+    expect(reports.reduce((s: number, r: any) => s + r.converted_payout_amount, 0)).toBe(po.amount)
+  }
+  const b = (await e.api('GET', '/balance')).body
+  for (const cur of Object.keys(moved)) {
+    const available = b.available.find((x: any) => x.currency === cur)?.amount ?? 0
+    const pending = b.pending.find((x: any) => x.currency === cur)?.amount ?? 0
+    expect(available + pending + (paidOut[cur] ?? 0), cur).toBe(moved[cur])
+  }
+  return {payouts, balance: b}
+}
 
 describe('settlement reports and payouts', () => {
   it('a day of payments, a refund and a dispute settles into per-provider reports that add up, with a payout', async () => {
@@ -45,6 +75,19 @@ describe('settlement reports and payouts', () => {
     expect(rows.length).toBe(mine[0].lines.length + 1)
     const ev = await t.api('GET', '/events?type=settlement.report.ready')
     expect(ev.body.data.some((e: any) => e.data.object.id === mine[0].id)).toBe(true)
+    await expectReconciled(t)
+  })
+
+  it('a paid payout has left the balance: nothing is counted twice (issue 9)', async () => {
+    const p = await t.api('POST', '/payments', {amount: 20000, currency: 'GBP', payment_method: 'card', payment_method_data: card()})
+    expect(p.body.status).toBe('succeeded')
+    await expectReconciled(t)
+    await t.advance(3 * DAY)
+    const {payouts, balance} = await expectReconciled(t)
+    const po = payouts.find((x: any) => x.currency === 'GBP')
+    expect(po.status).toBe('paid')
+    expect(balance.available.find((x: any) => x.currency === 'GBP').amount).toBe(0)
+    expect(balance.pending.find((x: any) => x.currency === 'GBP').amount).toBe(0)
   })
 
   it('filters by provider and date, and rejects a bad date', async () => {
@@ -54,6 +97,29 @@ describe('settlement reports and payouts', () => {
     const any = (await t.api('GET', '/settlement_reports')).body.data[0]
     const f = await t.api('GET', `/settlement_reports?provider=${any.provider}&date=${any.date}`)
     expect(f.body.data.every((r: any) => r.provider === any.provider && r.date === any.date)).toBe(true)
+  })
+})
+
+describe('a data dir from before payouts were ledger movements', () => {
+  it('gets its payouts booked in the ledger at start, once', async () => {
+    const e = await bootEngine()
+    try {
+      await e.api('POST', '/payments', {amount: 7000, currency: 'EUR', payment_method: 'card', payment_method_data: card()})
+      await e.advance(2 * DAY)
+      const store = e.engine.app.core.store
+      const booked = (await store.all<LedgerEntry>('ledger_entry')).filter((x) => x.type === 'payout')
+      expect(booked.length).toBeGreaterThan(0)
+      // what an older engine left behind: payouts without entries, no marker
+      await e.engine.app.core.store.commit({deletes: booked.map((x) => ({kind: 'ledger_entry' as const, id: x.id})), settings: {payout_ledger: ''}})
+      await e.restart()
+      const again = (await e.engine.app.core.store.all<LedgerEntry>('ledger_entry')).filter((x) => x.type === 'payout')
+      expect(again.map((x) => [x.amount, x.currency, x.source, x.reference, x.created_at])).toEqual(booked.map((x) => [x.amount, x.currency, x.source, x.reference, x.created_at]))
+      await expectReconciled(e)
+      await e.restart()
+      expect((await e.engine.app.core.store.all<LedgerEntry>('ledger_entry')).filter((x) => x.type === 'payout')).toHaveLength(again.length)
+    } finally {
+      await e.stop()
+    }
   })
 })
 
@@ -75,5 +141,9 @@ describe('conversion to a payout currency', () => {
     const po = (await u.api('GET', `/payouts/${r.payout}`)).body
     expect(po.currency).toBe('EUR')
     expect(po.amount).toBe(conv.converted_amount)
+    // the payout took the USD that was converted; the EUR balance holds nothing of it
+    const {balance} = await expectReconciled(u)
+    expect(balance.available).toEqual([{amount: 0, currency: 'USD'}])
+    expect(balance.pending).toEqual([{amount: 0, currency: 'USD'}])
   })
 })

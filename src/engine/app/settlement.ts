@@ -1,13 +1,28 @@
 // Settlement runs and payouts on the engine clock, and their reads. Once a day, for the
 // previous engine-clock day, one report per provider and currency is built from the ledger,
-// then one payout per payout currency references that day's reports.
+// then one payout per payout currency pays that day's reports (and any earlier report left
+// unpaid because its payout currency's total was not positive). A payout is a ledger movement:
+// one `payout` entry per report it pays debits the report's currency by the report's
+// payout_amount, so the balance, the reports and the payouts reconcile.
 import {invalid, notFound} from '../domain/errors.js'
 import type {LedgerEntry} from '../domain/ledger.js'
 import {buildReports, DAY_MS, nextRun, PAYOUT_TRANSIT_DAYS, type Payout, type SettlementReport} from '../domain/settlement.js'
 import type {Filter, ListPage} from '../ports/store.js'
 import type {Core} from './core.js'
+import {recordEntry} from './money.js'
+import type {Unit} from './unit.js'
 
 const SCHEDULED = 'settlement_scheduled'
+/** Settings key: ids of reports not paid yet (their payout currency's total was not positive), oldest first. */
+const UNPAID = 'settlement_unpaid_reports'
+/** Settings key: set once payouts are ledger entries (data dirs from before get their payouts booked at start). */
+const PAYOUT_LEDGER = 'payout_ledger'
+
+/** The payout's ledger entry for one report it pays: the report's payout_amount leaves the report's currency. */
+function bookPayout(u: Unit, po: Payout, r: SettlementReport, at: Date): void {
+  if (r.payout_amount === 0) return
+  recordEntry(u, {type: 'payout', amount: -r.payout_amount, currency: r.currency, payment: null, source: po.id, provider: r.provider, reference: r.id, at})
+}
 
 export function registerSettlementJobs(core: Core): void {
   core.jobs.register('settlement.run', async (u) => {
@@ -18,12 +33,24 @@ export function registerSettlementJobs(core: Core): void {
       {field: 'created_at', op: 'lte', value: new Date(day.getTime() + DAY_MS - 1).toISOString()},
     ])
     const reports = buildReports(entries, day.toISOString().slice(0, 10), core.payoutCurrency, () => core.ids.next('stl'), at, u.livemode)
-    // one payout per payout currency, referencing the day's reports in it
-    const byCurrency = new Map<string, SettlementReport[]>()
-    for (const r of reports) byCurrency.set(r.payout_currency, [...(byCurrency.get(r.payout_currency) ?? []), r])
+    // earlier reports still unpaid join this run's payout
+    await u.lock(UNPAID)
+    const unpaid: {r: SettlementReport; version: number}[] = []
+    for (const id of JSON.parse((await core.store.getSetting(UNPAID)) ?? '[]') as string[]) {
+      const got = await u.get<SettlementReport>('settlement_report', id)
+      if (got && got.obj.payout === null) unpaid.push({r: got.obj, version: got.version})
+    }
+    // one payout per payout currency, referencing every report it pays
+    const byCurrency = new Map<string, {r: SettlementReport; version?: number}[]>()
+    for (const x of [...unpaid, ...reports.map((r) => ({r}))]) byCurrency.set(x.r.payout_currency, [...(byCurrency.get(x.r.payout_currency) ?? []), x])
+    const stillUnpaid: string[] = []
     for (const [currency, rs] of byCurrency) {
-      const amount = rs.reduce((s, r) => s + r.converted_payout_amount, 0)
-      if (amount <= 0) continue // nothing to pay out: the debit stays on the balance
+      const amount = rs.reduce((s, x) => s + x.r.converted_payout_amount, 0)
+      if (amount <= 0) {
+        // nothing to pay out: the reports' money stays on the balance until a later payout takes it
+        stillUnpaid.push(...rs.map((x) => x.r.id))
+        continue
+      }
       const arrival = new Date(at.getTime() + PAYOUT_TRANSIT_DAYS * DAY_MS)
       const po: Payout = {
         id: core.ids.next('po'),
@@ -32,11 +59,15 @@ export function registerSettlementJobs(core: Core): void {
         currency,
         status: 'in_transit',
         arrival_date: arrival.toISOString().slice(0, 10),
-        settlement_reports: rs.map((r) => r.id),
+        settlement_reports: rs.map((x) => x.r.id),
         livemode: u.livemode,
         created_at: at.toISOString(),
       }
-      for (const r of rs) r.payout = po.id
+      for (const x of rs) {
+        x.r.payout = po.id
+        if (x.version !== undefined) u.put('settlement_report', x.r, x.version)
+        bookPayout(u, po, x.r, at)
+      }
       u.put('payout', po)
       u.schedule('payout.arrive', po.id, arrival)
     }
@@ -44,6 +75,7 @@ export function registerSettlementJobs(core: Core): void {
       u.put('settlement_report', r)
       u.emit('settlement.report.ready', r)
     }
+    u.setting(UNPAID, JSON.stringify(stillUnpaid))
     u.schedule('settlement.run', 'settlement', new Date(at.getTime() + DAY_MS))
   }, {barrier: true})
   core.jobs.register('payout.arrive', async (u, job) => {
@@ -53,13 +85,28 @@ export function registerSettlementJobs(core: Core): void {
   })
 }
 
-/** Makes sure the daily run is scheduled (first start of a data dir). */
+/** Makes sure the daily run is scheduled (first start of a data dir), and that payouts are booked in the ledger. */
 export async function ensureSettlementScheduled(core: Core): Promise<void> {
   await core.run({}, async (u) => {
     await u.lock(SCHEDULED)
     if (await core.store.getSetting(SCHEDULED)) return
     u.schedule('settlement.run', 'settlement', nextRun(u.now))
     u.setting(SCHEDULED, '1')
+  })
+  await core.run({}, async (u) => {
+    await u.lock(UNPAID)
+    if (await core.store.getSetting(PAYOUT_LEDGER)) return
+    // a data dir from before payouts were ledger movements: book the payouts it made, and
+    // remember the reports left unpaid so the next payout takes them
+    const reports = new Map((await u.all<SettlementReport, 'settlement_report'>('settlement_report')).map((r) => [r.id, r]))
+    for (const po of await u.all<Payout, 'payout'>('payout')) {
+      for (const id of po.settlement_reports) {
+        const r = reports.get(id)
+        if (r) bookPayout(u, po, r, new Date(po.created_at))
+      }
+    }
+    u.setting(UNPAID, JSON.stringify([...reports.values()].filter((r) => r.payout === null).map((r) => r.id)))
+    u.setting(PAYOUT_LEDGER, '1')
   })
 }
 

@@ -6,6 +6,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {verifySignature} from '../domain/signature.js'
+import {verifySignature as verifyAsReceiver} from '../../webhooks/signature.js'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
 import {ensureCertificates, type TlsMaterial} from '../tls/certificates.js'
 
@@ -87,10 +88,8 @@ async function boot(): Promise<TestEngine> {
   return t
 }
 
-async function engineNowS(t: TestEngine): Promise<number> {
-  const c = await t.api('GET', '/test_helpers/clock')
-  return Math.floor(new Date(c.body.now).getTime() / 1000)
-}
+/** Receivers check `t=` against their own (wall) clock, never the engine's test clock. */
+const wallNowS = () => Math.floor(Date.now() / 1000)
 
 const pay = (t: TestEngine, amount = 2000) =>
   t.api('POST', '/payments', {amount, currency: 'EUR', payment_method: 'card', payment_method_data: card()})
@@ -254,8 +253,8 @@ describe('webhook delivery', () => {
     expect(got.headers['user-agent']).toMatch(/^gw-webhooks\//)
     const header = got.headers['service-signature'] as string
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/)
-    expect(verifySignature(header, got.body, ep.secret, await engineNowS(t))).toMatchObject({ok: true})
-    expect(verifySignature(header, got.body, 'whsec_wrong', await engineNowS(t))).toMatchObject({ok: false})
+    expect(verifySignature(header, got.body, ep.secret, wallNowS())).toMatchObject({ok: true})
+    expect(verifySignature(header, got.body, 'whsec_wrong', wallNowS())).toMatchObject({ok: false})
 
     // only the subscribed type arrived; the delivery log records the attempt
     await sleep(200)
@@ -276,6 +275,26 @@ describe('webhook delivery', () => {
     expect(byEndpoint.body.data.map((d: any) => d.id)).toEqual([ds[0].id])
     const one = await t.api('GET', `/webhook_deliveries/${ds[0].id}`)
     expect(one.body.id).toBe(ds[0].id)
+  })
+
+  it('signs each attempt with the wall-clock time it is sent: after the test clock moved 5 days a receiver following §6 accepts it', async () => {
+    const t = await boot()
+    const rx = await receiver()
+    const ep = await endpoint(t, rx.url, ['payment.succeeded'])
+    await t.advance(5 * 86_400)
+    const before = wallNowS()
+    const p = await pay(t)
+    const got = await waitFor('delivery', () => rx.received[0])
+    const after = wallNowS()
+    // the package's own verifySignature, default tolerance (300 s both ways), against the real clock
+    expect(verifyAsReceiver({payload: got.body, header: got.headers['service-signature'] as string, secret: ep.secret})).toMatchObject({timestamp: expect.any(Number)})
+    const ts = Number(/^t=(\d+),/.exec(got.headers['service-signature'] as string)![1])
+    expect(ts).toBeGreaterThanOrEqual(before)
+    expect(ts).toBeLessThanOrEqual(after)
+    // the event itself stays on the engine clock
+    const evt = JSON.parse(got.body)
+    expect(evt.created_at).toBe(p.body.created_at)
+    expect(Date.parse(evt.created_at) / 1000 - ts).toBeGreaterThan(5 * 86_400 - 60)
   })
 
   it('filters by enabled_events; `*` gets every event; disabled endpoints get nothing', async () => {
@@ -338,7 +357,7 @@ describe('webhook delivery', () => {
     await waitFor('retry', () => rx.received.length === 2)
     expect(rx.received[1]!.body).toBe(rx.received[0]!.body)
     const second = rx.received[1]!.headers['service-signature'] as string
-    expect(verifySignature(second, rx.received[1]!.body, ep.secret, await engineNowS(t))).toMatchObject({ok: true})
+    expect(verifySignature(second, rx.received[1]!.body, ep.secret, wallNowS())).toMatchObject({ok: true})
     const done = await waitFor('succeeded', async () => {
       const ds = await deliveriesOf(t, evt.id)
       return ds[0]?.status === 'succeeded' ? ds[0] : undefined
@@ -365,7 +384,7 @@ describe('webhook delivery', () => {
       seen = d.attempts.length
       if (d.status === 'undeliverable') break
       expect(d.status).toBe('failed_retrying')
-      const now = (await engineNowS(t)) * 1000
+      const now = Date.parse((await t.api('GET', '/test_helpers/clock')).body.now)
       await t.advance(Math.max(1, Math.ceil((new Date(d.next_attempt_at).getTime() - now) / 1000)))
     }
     const [final] = await deliveriesOf(t, evt.id)
@@ -400,7 +419,7 @@ describe('webhook delivery', () => {
     expect(newSecret).not.toBe(ep.secret)
     await pay(t)
     await waitFor('second', () => rx.received.length === 2)
-    const now = await engineNowS(t)
+    const now = wallNowS()
     const [a, b] = rx.received as [Received, Received]
     expect(verifySignature(a.headers['service-signature'] as string, a.body, ep.secret, now)).toMatchObject({ok: true})
     expect(verifySignature(b.headers['service-signature'] as string, b.body, newSecret, now)).toMatchObject({ok: true})
@@ -427,7 +446,7 @@ describe('webhook delivery', () => {
     await t.advance(60)
     await waitFor('redelivery after restart', () => rx.received.length === 1)
     expect(rx.received[0]!.body).toBe((await t.api('GET', `/events/${evt.id}`)).text)
-    expect(verifySignature(rx.received[0]!.headers['service-signature'] as string, rx.received[0]!.body, ep.secret, await engineNowS(t))).toMatchObject({ok: true})
+    expect(verifySignature(rx.received[0]!.headers['service-signature'] as string, rx.received[0]!.body, ep.secret, wallNowS())).toMatchObject({ok: true})
     const done = await waitFor('succeeded', async () => {
       const [d] = await deliveriesOf(t, evt.id)
       return d?.status === 'succeeded' ? d : undefined

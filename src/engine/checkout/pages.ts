@@ -1,6 +1,6 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import {methodInfo} from '../domain/catalog.js'
-import {currencyExponent} from '../domain/money.js'
+import {methodInfo} from '../../api/catalog.js'
+import {formatMoney as money} from '../../output/money.js'
 import type {App} from '../app/index.js'
 import {customerAction} from '../app/payments.js'
 import {DomainError} from '../domain/errors.js'
@@ -9,16 +9,6 @@ import {parseInstrument, type Instrument, type PaymentRecord} from '../domain/pa
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
 
-function money(amount: number, currency: string): string {
-  const exp = currencyExponent(currency) ?? 2
-  try {
-    return new Intl.NumberFormat('en', {style: 'currency', currency, minimumFractionDigits: exp, maximumFractionDigits: exp}).format(
-      amount / 10 ** exp,
-    )
-  } catch {
-    return `${(amount / 10 ** exp).toFixed(exp)} ${currency}`
-  }
-}
 
 const CSS = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;padding:0 16px;color:#1a1f36}
 main{max-width:420px;margin:48px auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px #0002;padding:28px}

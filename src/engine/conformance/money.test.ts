@@ -1,7 +1,7 @@
 // §1 money rules and the §4 method catalog: integer minor units, exponents, method/currency
 // binding for all 43 codes, card details, refund flags.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {METHODS} from '../domain/catalog.js'
+import {METHODS} from '../../api/catalog.js'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 import {cardPayment, createPayment, expectError, RETURN_URL} from './helpers.js'
 

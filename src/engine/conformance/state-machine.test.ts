@@ -1,5 +1,6 @@
 // §3 payment state machine, row by row, observed over HTTPS only.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {entriesFor} from '../app/money.js'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 import {card, cardPayment, createPayment, customerAction, eventTypes, expectError, getPayment, RETURN_URL} from './helpers.js'
 
@@ -440,6 +441,29 @@ describe('requires_capture', () => {
     expect(r.status, r.text).toBe(200)
     expect(r.body.status).toBe('canceled')
     expect(r.body.amount_captured).toBe(0)
+  })
+
+  it('cancel after a partial capture → succeeded with what was captured; the remainder is released (docs/api.md)', async () => {
+    const p = await createPayment(t, manual('4242424242424242', {amount: 5000, reference: 'order-partial-cancel'}))
+    const c = await t.api('POST', `/payments/${p.id}/capture`, {amount: 3000})
+    expect(c.body.status).toBe('requires_capture')
+    const r = await t.api('POST', `/payments/${p.id}/cancel`)
+    expect(r.status, r.text).toBe(200)
+    expect(r.body).toMatchObject({status: 'succeeded', amount: 5000, amount_captured: 3000, amount_refunded: 0})
+    expect(await eventTypes(t, p.id)).toEqual(['payment.succeeded'])
+    await expectForwardOnly(p.id)
+    // the captured money reached the ledger like any success
+    const entries = await entriesFor(t.engine.app.core.store, p.id)
+    expect(entries.filter((e) => e.type === 'payment').map((e) => e.amount)).toEqual([3000])
+    // and it can be refunded, against amount_captured
+    const rf = await t.api('POST', '/refunds', {payment: p.id})
+    expect(rf.status, rf.text).toBe(201)
+    expect(rf.body.amount).toBe(3000)
+    const g = await getPayment(t, p.id)
+    expect(g).toMatchObject({status: 'succeeded', amount_refunded: 3000, refunded: true, partially_refunded: false})
+    // the authorization expiry no longer applies
+    await t.advance(8 * 86_400)
+    expect(await eventTypes(t, p.id)).toEqual(['payment.succeeded'])
   })
 
   it('7 days without capture (clock advance) → canceled', async () => {

@@ -1,7 +1,7 @@
 // Dispute evidence: which submitted keys the networks recognize, which suit each dispute
 // reason (spec §4 Disputes rules 2 and 4), and how one submission is rendered in the format
 // each card scheme expects (rule 3). Pure: no clock, no store.
-import {currencyExponent} from './money.js'
+import {currencyExponent} from '../../api/money.js'
 
 import type {DisputeReason, DisputeStage} from '../../api/types.js'
 export type {DisputeReason, DisputeStage}

@@ -7,15 +7,16 @@
 //   refund_failure    +refund amount     when the rail fails the refund (the debit is reversed)
 //   dispute           -disputed amount   when a dispute opens (withheld)
 //   dispute_reversal  +disputed amount   when a dispute is won (returned)
+//   payout            -report payout     when a payout is sent (one per settlement report it pays)
 //
-// Credits from captures (and their fee) are pending for SETTLEMENT_DELAY_S on the engine
-// clock, then available; every debit and every reversal is available at once.
+// Credits from captures (and their fee) are pending until the settlement run of their day
+// (D+1 02:00 UTC), which makes them available and pays them out at once; every debit and
+// every reversal is available at once. So for every currency, at every moment:
+//   sum of all entries = available + pending, and
+//   sum of the non-payout entries = available + pending + paid out (in transit included).
 import type {Payment} from '../../api/types.js'
 
-/** Captured funds become available this long after capture (engine clock; calendar days, no business-day calendar). */
-export const SETTLEMENT_DELAY_S = 2 * 86_400
-
-export type LedgerEntryType = 'payment' | 'fee' | 'refund' | 'refund_failure' | 'dispute' | 'dispute_reversal'
+export type LedgerEntryType = 'payment' | 'fee' | 'refund' | 'refund_failure' | 'dispute' | 'dispute_reversal' | 'payout'
 
 export interface LedgerEntry {
   id: string
@@ -24,13 +25,13 @@ export interface LedgerEntry {
   /** signed, minor units of `currency`: credits positive, debits negative */
   amount: number
   currency: string
-  /** the payment the movement belongs to */
+  /** the payment the movement belongs to (null for payouts) */
   payment: string | null
-  /** the refund (`rf_`) or dispute (`dp_`) that caused it, else null */
+  /** the refund (`rf_`), dispute (`dp_`) or payout (`po_`) that caused it, else null */
   source: string | null
   /** the provider that moved the money (settlement reports are per provider) */
   provider: string | null
-  /** the payment's merchant order id, for settlement lines */
+  /** the payment's merchant order id, for settlement lines (a payout entry: the report it pays) */
   reference: string | null
   /** when the amount counts as available rather than pending */
   available_at: string

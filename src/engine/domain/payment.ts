@@ -4,7 +4,7 @@
 // captured funds to book). Nothing here reads a clock, the store or a provider.
 import type {CardDetails, Payment, PaymentStatus, ProviderAttempt} from '../../api/types.js'
 import {expiryProblem, parseCardNumber, type TestCardBehaviour} from './cards.js'
-import {methodInfo, type MethodInfo} from './catalog.js'
+import {methodInfo, type MethodInfo} from '../../api/catalog.js'
 import {invalid} from './errors.js'
 import type {RoutingRecord} from './routing.js'
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {METHODS} from './catalog.js'
-import {isCurrency} from './money.js'
+import {METHODS} from '../../api/catalog.js'
+import {isCurrency} from '../../api/money.js'
 import {feeFor, fixedFee, fixedFeeTable, PROVIDERS, providerProfile, providerServes, type ProviderProfile} from './providers.js'
 
 const serving = (method: string, currency: string) => PROVIDERS.filter((p) => providerServes(p, method, currency))

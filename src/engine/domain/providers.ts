@@ -3,8 +3,8 @@
 // that smart routing has real choices: every catalog method in every currency it allows is
 // served by at least one provider, and cards in EUR, USD, GBP, BRL and JPY by at least two
 // (failover). providers.test.ts checks this exhaustively.
-import {GLOBAL_CURRENCIES} from './catalog.js'
-import {currencyExponent, fromHundredths} from './money.js'
+import {GLOBAL_CURRENCIES} from '../../api/catalog.js'
+import {currencyExponent, fromHundredths} from '../../api/money.js'
 
 export interface ProviderProfile {
   id: string

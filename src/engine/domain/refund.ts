@@ -1,7 +1,7 @@
 // Refunds (spec §2 Refund, §3 Refund states): pending until the rail answers, then succeeded,
 // or failed with the amount restored to the refundable balance. Pure rules.
 import type {Refund} from '../../api/types.js'
-import type {MethodFamily, MethodInfo} from './catalog.js'
+import type {MethodFamily, MethodInfo} from '../../api/catalog.js'
 import {badState, invalid} from './errors.js'
 import type {ProviderResult} from '../ports/provider.js'
 

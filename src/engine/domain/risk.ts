@@ -1,7 +1,7 @@
 // Risk screening of card-family payments (spec §2 "Risk object"). Deterministic: the same
 // input always gives the same score. A failed AVS or CVV check never declines by itself; it
 // raises the score, which may tip the decision to review or blocked (spec §2 risk rule 3).
-import {currencyExponent} from './money.js'
+import {currencyExponent} from '../../api/money.js'
 
 export interface RiskInput {
   amount: number

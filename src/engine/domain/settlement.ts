@@ -4,7 +4,7 @@
 import {stringify} from 'csv-stringify/sync'
 import type {Payout, SettlementLine, SettlementReport} from '../../api/types.js'
 import type {LedgerEntry} from './ledger.js'
-import {currencyExponent} from './money.js'
+import {currencyExponent} from '../../api/money.js'
 
 /** Reports for day D are generated at D+1 02:00 UTC, after the day's late entries. */
 export const SETTLEMENT_RUN_HOUR_UTC = 2
@@ -22,7 +22,7 @@ export const EUR_PER_UNIT: Readonly<Record<string, number>> = {
 export type {SettlementLine, SettlementReport, Payout}
 export type LineType = SettlementLine['type']
 
-const LINE_TYPE: Record<LedgerEntry['type'], LineType> = {
+const LINE_TYPE: Record<Exclude<LedgerEntry['type'], 'payout'>, LineType> = {
   payment: 'payment',
   fee: 'fee',
   refund: 'refund',
@@ -51,7 +51,8 @@ export function buildReports(
 ): SettlementReport[] {
   const groups = new Map<string, LedgerEntry[]>()
   for (const e of entries) {
-    if (!e.provider) continue
+    // payouts pay reports; they are not lines of one
+    if (!e.provider || e.type === 'payout') continue
     const k = `${e.provider}\u0000${e.currency}`
     const g = groups.get(k)
     if (g) g.push(e)
@@ -61,7 +62,7 @@ export function buildReports(
   for (const [k, list] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const [provider, currency] = k.split('\u0000') as [string, string]
     const lines: SettlementLine[] = list.map((e) => ({
-      type: LINE_TYPE[e.type],
+      type: LINE_TYPE[e.type as Exclude<LedgerEntry['type'], 'payout'>],
       payment: e.payment,
       reference: e.reference,
       amount: e.amount,
@@ -109,6 +110,11 @@ export function buildReports(
 
 
 export const DAY_MS = 86_400_000
+
+/** When the settlement run that covers the day of `at` happens: the next day at SETTLEMENT_RUN_HOUR_UTC. */
+export function settlementRunOf(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()) + DAY_MS + SETTLEMENT_RUN_HOUR_UTC * 3_600_000)
+}
 
 /** The next settlement run strictly after `after`: SETTLEMENT_RUN_HOUR_UTC on that day or the next. */
 export function nextRun(after: Date): Date {

@@ -68,14 +68,73 @@ export class KeyRing {
 
 export const redact = (key: string) => (key.length > 12 ? `${key.slice(0, 8)}...${key.slice(-4)}` : '***')
 
-function canonical(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null'
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
-  const o = v as Record<string, unknown>
-  return `{${Object.keys(o)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-    .join(',')}}`
+/** How deeply arrays and objects may nest in a request body (docs/api.md). */
+export const MAX_JSON_DEPTH = 32
+
+/**
+ * The deepest nesting of arrays and objects in a JSON text, stopping once it exceeds `limit`:
+ * one linear pass over the raw bytes (brackets inside strings do not count), no recursion, so
+ * a body of 20,000 `[` is rejected before anything walks it.
+ */
+export function jsonDepthExceeds(raw: Uint8Array, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!
+    if (inString) {
+      if (c === 0x5c) i++ // backslash: skip the escaped byte
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return false
+}
+
+type CanonicalFrame = {items: unknown[]; i: number} | {obj: Record<string, unknown>; keys: string[]; i: number}
+
+/**
+ * Canonical JSON (object keys sorted) of a parsed body, for the idempotency hash. Iterative with
+ * an explicit stack: no recursion over client input.
+ */
+export function canonical(root: unknown): string {
+  let out = ''
+  const stack: CanonicalFrame[] = []
+  let next: {v: unknown} | undefined = {v: root}
+  for (;;) {
+    if (next) {
+      const v = next.v
+      next = undefined
+      if (v === null || typeof v !== 'object') out += JSON.stringify(v) ?? 'null'
+      else if (Array.isArray(v)) {
+        out += '['
+        stack.push({items: v, i: 0})
+      } else {
+        out += '{'
+        const obj = v as Record<string, unknown>
+        stack.push({obj, keys: Object.keys(obj).sort(), i: 0})
+      }
+    }
+    const top = stack[stack.length - 1]
+    if (!top) return out
+    if ('items' in top) {
+      if (top.i < top.items.length) {
+        if (top.i > 0) out += ','
+        next = {v: top.items[top.i++]}
+      } else {
+        out += ']'
+        stack.pop()
+      }
+    } else if (top.i < top.keys.length) {
+      const k = top.keys[top.i++]!
+      out += `${top.i > 1 ? ',' : ''}${JSON.stringify(k)}:`
+      next = {v: top.obj[k]}
+    } else {
+      out += '}'
+      stack.pop()
+    }
+  }
 }
 
 export interface PipelineDeps {
@@ -86,9 +145,22 @@ export interface PipelineDeps {
   rateLimit: {rate: number; capacity: number}
   checkout?: (req: IncomingMessage, res: ServerResponse, url: URL, requestId: string) => Promise<void>
   log?: (line: string) => void
+  /** ordinary happenings worth a line only when asked for (gw serve --verbose): aborted requests */
+  debug?: (line: string) => void
   /** the API request log behind GET /v1/request_logs (request-log.ts) */
   requestLog?: RequestLog
 }
+
+/** The client went away before its request was read (connection reset, body cut short). */
+class ClientAborted extends Error {
+  constructor() {
+    super('aborted by the client')
+  }
+}
+
+/** Node reports a request aborted mid-body as `Error: aborted` (code ECONNRESET) on a request not yet complete. */
+const isClientAbort = (e: unknown, req: IncomingMessage): boolean =>
+  e instanceof ClientAborted || (!req.complete && ((e as NodeJS.ErrnoException)?.code === 'ECONNRESET' || (e as Error)?.message === 'aborted'))
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -124,7 +196,11 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       chunks.push(c)
     })
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
-    req.on('error', reject)
+    req.on('error', (e) => reject(isClientAbort(e, req) ? new ClientAborted() : e))
+    // a connection closed mid-body ends the request without 'end'
+    req.on('close', () => {
+      if (!req.complete) reject(new ClientAborted())
+    })
   })
 }
 
@@ -180,6 +256,8 @@ export function createPipeline(deps: PipelineDeps) {
       if (method === 'POST' || method === 'DELETE') {
         const raw = await readBody(req)
         if (raw.length > 0) {
+          if (jsonDepthExceeds(raw))
+            throw invalid('body', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; flatten it (no request needs more than a few levels).`)
           try {
             body = JSON.parse(raw.toString('utf8'))
           } catch (e) {
@@ -258,6 +336,12 @@ export function createPipeline(deps: PipelineDeps) {
           return send(res, out.status, requestId, out.body, out.headers)
       }
     } catch (e) {
+      if (isClientAbort(e, req)) {
+        // ordinary: nobody is left to answer; one debug line, no stack
+        deps.debug?.(`${requestId} ${req.method} ${url.pathname}: aborted by the client before its request was read`)
+        res.destroy()
+        return
+      }
       const ae = toApiError(e)
       if (ae) return sendError(res, requestId, ae)
       deps.log?.(`internal error ${requestId}: ${(e as Error).stack ?? String(e)}`)

@@ -341,6 +341,18 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect(await b.getEvent(es[0]!.id)).toBeUndefined()
       })
 
+      it('a seq is never given twice: after every event was purged the next one still comes after them (readers resume by seq)', async () => {
+        const ev = (at: number) => ({id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0 + at), json: '{}'})
+        const first = [ev(0), ev(1)]
+        for (const e of first) await a.commit({events: [e]})
+        const high = (await b.getEvent(first[1]!.id))!.seq
+        expect(await b.purgeEvents(iso(T0 + 10))).toBe(2)
+        const later = ev(20)
+        await a.commit({events: [later]})
+        expect((await b.getEvent(later.id))!.seq).toBeGreaterThan(high)
+        expect((await b.eventsAfter(high, 10)).map((e) => e.id)).toEqual([later.id])
+      })
+
       it('events committed concurrently by two instances are read back in seq order without gaps filling in later', async () => {
         const seen: number[] = []
         let last = 0

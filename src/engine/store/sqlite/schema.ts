@@ -222,4 +222,19 @@ DELETE FROM jobs WHERE kind = 'webhook.deliver';`,
   // created_at index of deliveries had no reader
   `ALTER TABLE idempotency_keys ADD COLUMN body_event TEXT;
 DROP INDEX deliveries_created;`,
+  // 5: an event's seq is never reused (AUTOINCREMENT): once housekeeping had purged every event,
+  // rowids started again at 1 and live readers resuming after their last seq (the SSE feed)
+  // skipped every new event until the old high-water mark was passed
+  `CREATE TABLE events_v5 (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  type TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  json TEXT NOT NULL
+);
+INSERT INTO events_v5 (seq, id, type, created_at, json) SELECT seq, id, type, created_at, json FROM events ORDER BY seq;
+DROP TABLE events;
+ALTER TABLE events_v5 RENAME TO events;
+CREATE INDEX events_type ON events(type, seq);
+CREATE INDEX events_created ON events(created_at);`,
 ]

@@ -1,7 +1,13 @@
-// Money helpers: ISO 4217 currencies and their minor-unit exponents (spec §1 "Money rules").
-// `amount = display value x 10^exponent`: EUR/BRL 2, JPY/CLP 0, KWD 3.
-import currencyCodes from 'currency-codes'
+// ISO 4217 facts both sides rely on (spec §1 "Money rules"): a currency's minor-unit exponent
+// (`amount = display value x 10^exponent`: EUR/BRL 2, JPY/CLP 0, KWD 3), which codes are
+// currencies a payment can be made in, and fixed fees in hundredths scaled to a currency.
+// Formatting amounts for people lives in src/output/money.ts.
+import {createRequire} from 'node:module'
 
+type CurrencyCodes = typeof import('currency-codes')
+let codes: CurrencyCodes | undefined
+/** currency-codes is CommonJS: require() on first use skips the ESM export lexer on its data at every CLI start. */
+const currencyCodes = (): CurrencyCodes => (codes ??= createRequire(import.meta.url)('currency-codes') as CurrencyCodes)
 /**
  * ISO 4217 codes that are not circulating currencies a payment can be made in:
  * precious metals, bond-market units, SDR, test and "no currency" codes, and fund /
@@ -27,7 +33,7 @@ const exponentCache = new Map<string, number | undefined>()
 export function currencyExponent(code: string): number | undefined {
   if (typeof code !== 'string' || !CODE_SHAPE.test(code)) return undefined
   if (exponentCache.has(code)) return exponentCache.get(code)
-  const record = currencyCodes.code(code)
+  const record = currencyCodes().code(code)
   const exponent = record && Number.isInteger(record.digits) ? record.digits : undefined
   exponentCache.set(code, exponent)
   return exponent
@@ -48,4 +54,9 @@ export function fromHundredths(hundredths: number, currency: string): number {
   if (exponent >= 2) return hundredths * 10 ** (exponent - 2)
   const divisor = 10 ** (2 - exponent)
   return Math.floor((hundredths + divisor / 2) / divisor)
+}
+
+/** An uppercase ISO 4217 code, a currency or not (metals and fund units included). */
+export function isKnownCurrency(code: string): boolean {
+  return currencyExponent(code) !== undefined
 }
