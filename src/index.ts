@@ -13,5 +13,5 @@ export {
   type SignatureFailureReason,
   type VerifiedSignature,
   type VerifyOptions,
-} from './webhooks/signature.js'
+} from './api/webhook-signature.js'
 export type {GwEvent} from './api/types.js'

@@ -11,7 +11,7 @@ import {stripVTControlCharacters} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Payment, TestClock} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
-import {verifySignature} from '../src/webhooks/signature.js'
+import {verifySignature} from '../src/api/webhook-signature.js'
 import {snapshotCli} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')

@@ -9,7 +9,7 @@ import {classifyNetworkError} from '../api/network-errors.js'
 import {performance} from 'node:perf_hooks'
 import {Agent, request, type Dispatcher} from 'undici'
 import {UsageError} from '../errors.js'
-import {SIGNATURE_HEADER, signatureHeader} from '../webhooks/signature.js'
+import {SIGNATURE_HEADER, signatureHeader} from '../api/webhook-signature.js'
 import type {FeedEvent} from './feed.js'
 import {abortableSleep} from './feed.js'
 

@@ -8,7 +8,7 @@
 import {performance} from 'node:perf_hooks'
 import {Agent, request} from 'undici'
 import {classifyNetworkError} from '../../api/network-errors.js'
-import {signatureHeader, SIGNATURE_HEADER} from '../domain/signature.js'
+import {signatureHeader, SIGNATURE_HEADER} from '../../api/webhook-signature.js'
 import {DELIVERY_TIMEOUT_MS, isLoopbackHost, nextAttemptAt, nextHealth, type EndpointHealth} from '../domain/webhooks.js'
 import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
 import type {Core} from './core.js'

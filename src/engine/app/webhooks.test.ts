@@ -5,8 +5,7 @@ import {createServer as createNetServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {verifySignature} from '../domain/signature.js'
-import {verifySignature as verifyAsReceiver} from '../../webhooks/signature.js'
+import {SignatureVerificationError, verifySignature as verifyAsReceiver} from '../../api/webhook-signature.js'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
 import {ensureCertificates, type TlsMaterial} from '../tls/certificates.js'
 
@@ -90,6 +89,16 @@ async function boot(): Promise<TestEngine> {
 
 /** Receivers check `t=` against their own (wall) clock, never the engine's test clock. */
 const wallNowS = () => Math.floor(Date.now() / 1000)
+
+/** The receiver's check (the package's verifySignature) as a result: {ok, t} or {ok: false, reason}. */
+function verifySignature(header: string, body: string, secret: string, nowS: number) {
+  try {
+    return {ok: true as const, t: verifyAsReceiver({payload: body, header, secret, now: nowS * 1000}).timestamp}
+  } catch (e) {
+    if (e instanceof SignatureVerificationError) return {ok: false as const, reason: e.reason}
+    throw e
+  }
+}
 
 const pay = (t: TestEngine, amount = 2000) =>
   t.api('POST', '/payments', {amount, currency: 'EUR', payment_method: 'card', payment_method_data: card()})
@@ -423,7 +432,7 @@ describe('webhook delivery', () => {
     const [a, b] = rx.received as [Received, Received]
     expect(verifySignature(a.headers['service-signature'] as string, a.body, ep.secret, now)).toMatchObject({ok: true})
     expect(verifySignature(b.headers['service-signature'] as string, b.body, newSecret, now)).toMatchObject({ok: true})
-    expect(verifySignature(b.headers['service-signature'] as string, b.body, ep.secret, now)).toMatchObject({ok: false, reason: 'mismatch'})
+    expect(verifySignature(b.headers['service-signature'] as string, b.body, ep.secret, now)).toMatchObject({ok: false, reason: 'signature_mismatch'})
     expect((await t.api('GET', `/webhook_endpoints/${ep.id}`)).text).not.toContain(newSecret)
   })
 

@@ -1,7 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {signatureHeader as engineHeader} from '../engine/domain/signature.js'
 import * as pkg from '../index.js'
-import {computeSignature, parseSignatureHeader, signatureHeader, SignatureVerificationError, verifySignature, type SignatureFailureReason} from './signature.js'
+import {computeSignature, parseSignatureHeader, signatureHeader, SignatureVerificationError, verifySignature, type SignatureFailureReason} from './webhook-signature.js'
 
 const SECRET = 'whsec_test_0123456789abcdefghijklmnopqrstuvwxyz'
 const OTHER = 'whsec_other_secret_zzzzzzzzzzzzzzzzzzzzzzzzzzzz'
@@ -21,9 +20,17 @@ function reason(fn: () => unknown): SignatureFailureReason | undefined {
 }
 
 describe('verifySignature', () => {
-  it('accepts what the engine signs, as a string or as raw bytes', () => {
-    const header = engineHeader(SECRET, RAW, T)
-    expect(signatureHeader(SECRET, RAW, T)).toBe(header)
+  it('signs `${t}.${body}` with HMAC-SHA256 in lowercase hex (known vector)', () => {
+    // echo -n '1700000000.{"id":"evt_1"}' | openssl dgst -sha256 -hmac 'whsec_test'
+    const v1 = computeSignature('whsec_test', '{"id":"evt_1"}', 1_700_000_000)
+    expect(v1).toBe('c89214b5b5da833daed6f0b8c5bb6bd58cea9022bd80ccc78230f3942d632925')
+    expect(signatureHeader('whsec_test', '{"id":"evt_1"}', 1_700_000_000)).toBe(`t=1700000000,v1=${v1}`)
+    // bytes and string sign the same
+    expect(computeSignature('whsec_test', Buffer.from('{"id":"evt_1"}'), 1_700_000_000)).toBe(v1)
+  })
+
+  it('accepts what the engine signs (the same function), as a string or as raw bytes', () => {
+    const header = signatureHeader(SECRET, RAW, T)
     expect(verifySignature({payload: RAW, header, secret: SECRET, now: NOW})).toEqual({timestamp: T, signature: header.split('v1=')[1]})
     expect(verifySignature({payload: Buffer.from(RAW, 'utf8'), header, secret: SECRET, now: new Date(NOW)}).timestamp).toBe(T)
     expect(verifySignature({payload: new Uint8Array(Buffer.from(RAW)), header, secret: SECRET, now: NOW}).timestamp).toBe(T)
@@ -33,7 +40,7 @@ describe('verifySignature', () => {
     expect(pkg.verifySignature).toBe(verifySignature)
     expect(pkg.SIGNATURE_HEADER).toBe('Service-Signature')
     const {readFileSync} = await import('node:fs')
-    const src = readFileSync(new URL('./signature.ts', import.meta.url), 'utf8') + readFileSync(new URL('../index.ts', import.meta.url), 'utf8')
+    const src = readFileSync(new URL('./webhook-signature.ts', import.meta.url), 'utf8') + readFileSync(new URL('../index.ts', import.meta.url), 'utf8')
     expect(src).not.toMatch(/from '@oclif|from '\.\.\/engine|from '\.\/engine|from 'ink'|from 'react'/)
   })
 
