@@ -69,7 +69,7 @@ export async function startEngine(dataDir, {label = 'engine', args = []} = {}) {
 export async function startHello(tlsDir) {
   const c = spawnJsonChild([join(ROOT, 'bench/hello-server.js'), join(tlsDir, 'server.key'), join(tlsDir, 'server.crt')], {name: 'hello'})
   const {port} = await c.first
-  return {origin: `https://127.0.0.1:${port}`, stop: c.stop}
+  return {origin: `https://127.0.0.1:${port}`, stop: c.stop, child: c.child}
 }
 
 export function percentile(sorted, p) {
@@ -145,7 +145,7 @@ async function once(pool, req, errors) {
  * answered (keep-alive, no pipelining). Counts completions and latencies inside the
  * measuring window only (after warm-up).
  */
-export async function closedLoop({origin, ca, connections = 32, warmupMs = 2000, durationMs = 10_000, makeRequest}) {
+export async function closedLoop({origin, ca, connections = 32, warmupMs = 2000, durationMs = 10_000, makeRequest, onMeasure}) {
   const pool = makePool(origin, ca, connections)
   const lat = new Samples()
   const errors = {count: 0, first: undefined}
@@ -165,11 +165,13 @@ export async function closedLoop({origin, ca, connections = 32, warmupMs = 2000,
   const workers = Array.from({length: connections}, worker)
   await sleep(warmupMs)
   const errBefore = errors.count
+  onMeasure?.(true)
   measuring = true
   const start = performance.now()
   await sleep(durationMs)
   measuring = false
   const elapsed = performance.now() - start
+  onMeasure?.(false)
   stop = true
   await Promise.all(workers)
   await pool.close()
