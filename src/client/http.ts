@@ -134,7 +134,8 @@ export class HttpClient {
   async request<T>(method: Method, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = this.url(path, opts.query)
     const headers: Record<string, string> = {
-      authorization: `Bearer ${this.apiKey}`,
+      // no key (`gw api spec` without a login asks for the public document): no header at all
+      ...(this.apiKey ? {authorization: `Bearer ${this.apiKey}`} : {}),
       accept: 'application/json',
       'user-agent': this.userAgent,
       'service-version': 'v1',

@@ -1,5 +1,5 @@
 // Typed API client: one method per operation the CLI uses (spec §4, decisions.md).
-import type {Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, Payout, Refund, SettlementReport, TestClock} from '../api/types.js'
+import type {Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
 import type {GwEvent, WebhookDelivery, WebhookEndpoint} from '../api/types.js'
 import type {Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
@@ -29,6 +29,7 @@ import type {
   ListRefundsParams,
   ListSettlementReportsParams,
   SimulateDisputeParams,
+  SimulateRoutingParams,
 } from './params.js'
 
 export {ApiError, NetworkError} from './errors.js'
@@ -56,6 +57,13 @@ export class GwClient extends HttpClient {
     incrementAuthorization: (id: string, amount: number, o?: PostOpts) =>
       this.post<Payment>(`/payments/${enc(id)}/increment_authorization`, {amount}, o),
     cancel: (id: string, o?: PostOpts) => this.post<Payment>(`/payments/${enc(id)}/cancel`, {}, o),
+    /** every routing pass as it was decided, and every attempt with its decline class */
+    routing: (id: string) => this.get<PaymentRouting>(`/payments/${enc(id)}/routing`),
+  }
+
+  readonly routing = {
+    /** the decision routing would make now for a payment like this; creates nothing */
+    simulate: (params: SimulateRoutingParams) => this.get<RoutingDecision>('/routing/simulate', q(params)),
   }
 
   readonly customers = {
@@ -159,6 +167,17 @@ export class GwClient extends HttpClient {
       this.post<ListEnvelope<WebhookDelivery>>(`/events/${enc(id)}/resend`, body, o),
     deliveries: (id: string, params: ListParams & {endpoint?: string; status?: string} = {}) =>
       this.get<ListEnvelope<WebhookDelivery>>(`/events/${enc(id)}/deliveries`, q(params)),
+    iterateDeliveries: (id: string, params: ListParams & {endpoint?: string; status?: string} = {}, max?: number) =>
+      this.paginate<WebhookDelivery>(`/events/${enc(id)}/deliveries`, q(params), {max}),
+  }
+
+  readonly webhookDeliveries = {
+    get: (id: string) => this.get<WebhookDelivery>(`/webhook_deliveries/${enc(id)}`),
+  }
+
+  /** GET /openapi.json: the API's OpenAPI 3.1 document (public: served without checking the key) */
+  openapi(): Promise<Record<string, unknown>> {
+    return this.get<Record<string, unknown>>('/openapi.json')
   }
 
   readonly webhookEndpoints = {

@@ -149,3 +149,13 @@ export interface RoutingRuleParams {
 export interface ListRoutingRulesParams extends ListParams {
   merchant?: string
 }
+
+/** GET /routing/simulate (docs/api.md "Routing explained") */
+export interface SimulateRoutingParams {
+  amount: number
+  currency: string
+  payment_method: string
+  card_brand?: string
+  country?: string
+  merchant?: string
+}

@@ -1,11 +1,12 @@
 import {Flags} from '@oclif/core'
 import type {Payment} from '../../api/types.js'
 import {amountFlag, currencyFlag, idempotencyKeyFlag, metadataFlag, methodFlag} from '../../base/flags.js'
-import {cardInput, generateReference, MAX_AMOUNT, parseMetadata, referenceForKey} from '../../base/parse.js'
+import {amountFromFlags} from '../../base/amount.js'
+import {cardInput, generateReference, parseMetadata, referenceForKey} from '../../base/parse.js'
 import {PAYMENT_PARAMS, withFlagNames} from '../../base/flag-errors.js'
 import {followPayment, showPayment} from '../../base/payments.js'
 import type {CreatePaymentParams} from '../../client/params.js'
-import {formatMoney, parseDisplayAmount} from '../../output/money.js'
+import {formatMoney} from '../../output/money.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
@@ -55,19 +56,7 @@ In test mode --card takes a test card number (4242424242424242 succeeds, 4000000
 
 export async function paymentsCreate(ctx: Context, flags: GwFlags<typeof PaymentsCreate>, args: GwArgs<typeof PaymentsCreate>): Promise<Payment> {
   const f = flags
-  let amount = f.amount
-  if (amount === undefined && f['display-amount'] !== undefined) {
-    try {
-      amount = parseDisplayAmount(f['display-amount'], f.currency)
-    } catch (error) {
-      throw new UsageError(`--display-amount: ${(error as Error).message}`, 'e.g. --display-amount 20.00 --currency EUR')
-    }
-    if (amount <= 0) throw new UsageError('--display-amount must be positive (more than zero).')
-    if (amount > MAX_AMOUNT) throw new UsageError(`--display-amount ${f['display-amount']} is too large: at most ${formatMoney(MAX_AMOUNT, f.currency)}.`)
-  }
-  if (amount === undefined) {
-    throw new UsageError('Missing the amount: pass --amount (minor units) or --display-amount.', 'e.g. --amount 2000 --currency EUR, or --display-amount 20.00 --currency EUR')
-  }
+  const amount = amountFromFlags(f, f.currency)
   if (f['return-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['return-url'])) {
     throw new UsageError(`--return-url "${f['return-url']}" is not an absolute URL.`, 'e.g. --return-url https://shop.example/return')
   }

@@ -1,0 +1,43 @@
+import {Flags} from '@oclif/core'
+import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
+import {idArg, listFlags} from '../../base/flags.js'
+import {deliveryColumns} from '../../events/format.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
+
+export default class EventsDeliveries extends GwCommand<typeof EventsDeliveries> {
+  static override summary = "List an event's webhook deliveries across endpoints, newest first."
+  static override description = 'One delivery per endpoint the event went to (and one more per resend), each with its attempts. Show one with every attempt: gw webhooks delivery whd_...'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> evt_123',
+    '<%= config.bin %> <%= command.id %> evt_123 --status failed_retrying',
+    '<%= config.bin %> <%= command.id %> evt_123 --endpoint wh_123',
+    {description: 'Did every endpoint get it? With jq', command: "<%= config.bin %> <%= command.id %> evt_123 --all --json | jq -c '{endpoint, status}'"},
+  ]
+
+  static override args = {id: idArg('evt_', 'event', 'List recent events with: gw events list')}
+  static override flags = {
+    status: Flags.string({description: 'Only deliveries in this state.', options: ['pending', 'succeeded', 'failed_retrying', 'undeliverable']}),
+    endpoint: Flags.string({description: 'Only deliveries to this webhook endpoint (wh_...).'}),
+    ...listFlags,
+  }
+
+  async run(): Promise<ListEnvelope<WebhookDelivery> | WebhookDelivery[]> {
+    return eventsDeliveries(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function eventsDeliveries(ctx: Context, flags: GwFlags<typeof EventsDeliveries>, args: GwArgs<typeof EventsDeliveries>): Promise<ListEnvelope<WebhookDelivery> | WebhookDelivery[]> {
+  const f = flags
+  const endpoint = f.endpoint?.trim()
+  if (endpoint !== undefined && !endpoint.startsWith('wh_')) throw new UsageError(`--endpoint "${endpoint}" is not a webhook endpoint id; they start with wh_.`, 'List them with: gw webhooks list')
+  const params = {status: f.status, endpoint, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const client = await ctx.client()
+  return ctx.list({
+    all: f.all,
+    noun: 'deliveries',
+    columns: deliveryColumns,
+    page: () => client.events.deliveries(args.id, params),
+    iterate: () => client.events.iterateDeliveries(args.id, {...params, limit: f.limit ?? 100}),
+  })
+}

@@ -1,0 +1,33 @@
+import type {Payment, PaymentRouting} from '../../api/types.js'
+import {idArg} from '../../base/args.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+
+export default class PaymentsExplain extends GwCommand<typeof PaymentsExplain> {
+  static override summary = 'Explain how a payment was routed: what was chosen and why, each candidate scored, each provider attempt.'
+  static override description = `Shows every routing pass as the router decided it then (not recomputed with today's rules or rates): the routing rule that matched or smart routing, the providers excluded and why, each candidate's score with its parts (fee for this amount, 7-day authorization rate, currency and method fit), the tie-break, and each attempt with its outcome, decline code and class (soft: the next provider was tried; final: routing stopped) and latency.
+A payment that waited for the customer (3-D Secure, a bank redirect) has a second pass when it resumes.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> pay_123',
+    {description: 'The failover hops, with jq', command: "<%= config.bin %> <%= command.id %> pay_123 --json | jq -c '.attempts[] | {provider, outcome, decline_class}'"},
+    {description: 'Test it: amount 4999 times out on the first provider and fails over', command: '<%= config.bin %> payments create --amount 4999 --currency EUR --card 4242424242424242 --json | jq -r .id | xargs <%= config.bin %> <%= command.id %>'},
+  ]
+
+  static override args = {
+    id: idArg('pay_', 'payment', 'Find a payment by its order reference with: gw payments list --reference REF'),
+  }
+
+  async run(): Promise<PaymentRouting> {
+    return paymentsExplain(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function paymentsExplain(ctx: Context, flags: GwFlags<typeof PaymentsExplain>, args: GwArgs<typeof PaymentsExplain>): Promise<PaymentRouting> {
+  const client = await ctx.client()
+  if (ctx.json) return client.payments.routing(args.id)
+  // the payment adds its status, amount and failure to the trace
+  const [routing, payment] = await Promise.all([client.payments.routing(args.id), client.payments.get(args.id).catch(() => undefined as Payment | undefined)])
+  const {renderPaymentRouting} = await import('../../output/routing.js')
+  ctx.print(await renderPaymentRouting(routing, payment, ctx.color, {width: ctx.out.width}))
+  return routing
+}
