@@ -246,3 +246,40 @@ export async function openLoop({origin, ca, rate = 1000, connections = 32, warmu
   const s = lat.sorted()
   return {rate, sent: total - warmN, count: s.length, p50: percentile(s, 50), p99: percentile(s, 99), p999: percentile(s, 99.9), max: s[s.length - 1], errors: measuredErrors, firstError: errors.first}
 }
+
+/** Seconds of CPU (user + system, every thread) a process has used so far (Linux /proc; NaN elsewhere). */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS
+  } catch {
+    return NaN
+  }
+}
+const CLOCK_TICKS = 100
+
+/** Peak resident set size of a process so far, MiB (VmHWM; NaN where /proc is missing). */
+export function peakRssMiB(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return m ? Number(m[1]) / 1024 : NaN
+  } catch {
+    return NaN
+  }
+}
+
+/** Adds up a process's CPU over closed-loop measuring windows: pass `onMeasure` to closedLoop. */
+export function cpuMeter(pid) {
+  let start = 0
+  const m = {
+    seconds: 0,
+    onMeasure(on) {
+      const t = cpuSeconds(pid)
+      if (on) start = t
+      else m.seconds += t - start
+    },
+  }
+  return m
+}
