@@ -69,7 +69,7 @@ export async function startEngine(dataDir, {label = 'engine', args = []} = {}) {
 export async function startHello(tlsDir) {
   const c = spawnJsonChild([join(ROOT, 'bench/hello-server.js'), join(tlsDir, 'server.key'), join(tlsDir, 'server.crt')], {name: 'hello'})
   const {port} = await c.first
-  return {origin: `https://127.0.0.1:${port}`, stop: c.stop}
+  return {origin: `https://127.0.0.1:${port}`, stop: c.stop, child: c.child}
 }
 
 export function percentile(sorted, p) {
@@ -145,7 +145,7 @@ async function once(pool, req, errors) {
  * answered (keep-alive, no pipelining). Counts completions and latencies inside the
  * measuring window only (after warm-up).
  */
-export async function closedLoop({origin, ca, connections = 32, warmupMs = 2000, durationMs = 10_000, makeRequest}) {
+export async function closedLoop({origin, ca, connections = 32, warmupMs = 2000, durationMs = 10_000, makeRequest, onMeasure}) {
   const pool = makePool(origin, ca, connections)
   const lat = new Samples()
   const errors = {count: 0, first: undefined}
@@ -165,11 +165,13 @@ export async function closedLoop({origin, ca, connections = 32, warmupMs = 2000,
   const workers = Array.from({length: connections}, worker)
   await sleep(warmupMs)
   const errBefore = errors.count
+  onMeasure?.(true)
   measuring = true
   const start = performance.now()
   await sleep(durationMs)
   measuring = false
   const elapsed = performance.now() - start
+  onMeasure?.(false)
   stop = true
   await Promise.all(workers)
   await pool.close()
@@ -259,4 +261,41 @@ export async function openLoop({origin, ca, rate = 1000, connections = 32, warmu
   await pool.close()
   const s = lat.sorted()
   return {rate, sent: total - warmN, count: s.length, samples: s, p50: percentile(s, 50), p99: percentile(s, 99), p999: percentile(s, 99.9), max: s[s.length - 1], errors: measuredErrors, firstError: errors.first}
+}
+
+/** Seconds of CPU (user + system, every thread) a process has used so far (Linux /proc; NaN elsewhere). */
+export function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS
+  } catch {
+    return NaN
+  }
+}
+const CLOCK_TICKS = 100
+
+/** Peak resident set size of a process so far, MiB (VmHWM; NaN where /proc is missing). */
+export function peakRssMiB(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return m ? Number(m[1]) / 1024 : NaN
+  } catch {
+    return NaN
+  }
+}
+
+/** Adds up a process's CPU over closed-loop measuring windows: pass `onMeasure` to closedLoop. */
+export function cpuMeter(pid) {
+  let start = 0
+  const m = {
+    seconds: 0,
+    onMeasure(on) {
+      const t = cpuSeconds(pid)
+      if (on) start = t
+      else m.seconds += t - start
+    },
+  }
+  return m
 }

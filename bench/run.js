@@ -4,7 +4,7 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {cpus, loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
-import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, closedLoopFleet, merge, openLoop, paymentRequest, startEngine, startHello} from './lib.js'
+import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, closedLoopFleet, cpuMeter, merge, openLoop, paymentRequest, peakRssMiB, startEngine, startHello} from './lib.js'
 import {extractTemplate, seed} from './seed.js'
 import {printStartup, startupBench} from './startup.js'
 import {listenBench, printListen} from './listen.js'
@@ -12,6 +12,18 @@ import {measureStorage, runSoak} from './soak.js'
 import {reconcileBench} from './reconcile.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
+// `npm run bench -- --profile DIR`: every engine child writes a CPU profile into DIR (BENCH_PROFILE)
+{
+  const i = process.argv.indexOf('--profile')
+  if (i > 0) {
+    const dir = process.argv[i + 1]
+    if (!dir || dir.startsWith('--')) {
+      process.stderr.write('--profile needs a directory: npm run bench -- --profile /tmp/prof\n')
+      process.exit(2)
+    }
+    process.env.BENCH_PROFILE = dir
+  }
+}
 const env = (name, dflt) => (process.env[name] !== undefined ? Number(process.env[name]) : dflt)
 const DURATION = env('BENCH_DURATION_MS', 10_000)
 const WARMUP = env('BENCH_WARMUP_MS', 2_000)
@@ -79,6 +91,7 @@ async function main() {
           const hello = await startHello(join(root, 'a', 'tls'))
           const we = []
           const wh = []
+          const cpu = new Map([[engine, cpuMeter(engine.child.pid)], [hello, cpuMeter(hello.child.pid)]])
           try {
             for (let r = 0; r < ROUNDS; r++) {
               for (const [target, into, path] of [
@@ -86,7 +99,7 @@ async function main() {
                 [hello, wh, '/'],
               ]) {
                 gc()
-                into.push(await closedLoop({origin: target.origin, ca: engine.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION / ROUNDS, makeRequest: paymentRequest(path)}))
+                into.push(await closedLoop({origin: target.origin, ca: engine.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION / ROUNDS, makeRequest: paymentRequest(path), onMeasure: cpu.get(target).onMeasure}))
               }
             }
           } finally {
@@ -95,8 +108,11 @@ async function main() {
           results.engine = merge(we)
           results.hello = merge(wh)
           results.ratio = results.engine.rps / results.hello.rps
+          results.engineCpuUs = (cpu.get(engine).seconds * 1e6) / results.engine.count
+          results.helloCpuUs = (cpu.get(hello).seconds * 1e6) / results.hello.count
           log(loadLine('(a) engine POST /payments', results.engine))
           log(loadLine('(a) node:https hello world', results.hello))
+          log(`(a) CPU per request (process CPU time / requests, all threads): engine ${f0(results.engineCpuUs)} µs, hello world ${f0(results.helloCpuUs)} µs = ${f1(results.engineCpuUs / results.helloCpuUs)}x`)
           log(`(a) ratio engine / hello world        ${f2(results.ratio)}   target >= 0.25: ${verdict(results.ratio >= 0.25)}`)
           log()
         }
@@ -135,6 +151,7 @@ async function main() {
             try {
               gc()
               st.windows.push(await closedLoop({origin: engine.origin, ca: engine.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION / ROUNDS, makeRequest: paymentRequest('/v1/payments')}))
+              st.peakRssMiB = Math.max(st.peakRssMiB ?? 0, peakRssMiB(engine.child.pid))
             } finally {
               const x = await engine.stop()
               if (x.code !== 0) sink.push(`engine-${st.name} exited ${x.code ?? x.signal}: ${engine.stderr().slice(-2000)}`)
@@ -149,6 +166,8 @@ async function main() {
         log(loadLine(`(c) create rate, ${f0(st.n)} stored`, results[st.name]))
       }
       results.scale = results.large.rps / results.small.rps
+      results.peakRssMiB = stores[1].peakRssMiB
+      log(`(c) engine peak RSS under load with ${f0(LARGE)} stored: ${f0(stores[1].peakRssMiB)} MiB (${f0(SMALL)} stored: ${f0(stores[0].peakRssMiB)} MiB)   target <= 300 MiB: ${verdict(stores[1].peakRssMiB <= 300)}`)
       log(`(c) ratio ${f0(LARGE)} / ${f0(SMALL)} stored       ${f2(results.scale)}   target >= 0.85 (within 15%): ${verdict(results.scale >= 0.85)}`)
       log()
     }
@@ -207,10 +226,12 @@ async function main() {
   log('summary')
   if (results.ratio !== undefined)
     log(`  throughput: engine ${f0(results.engine.rps)} req/s vs hello world ${f0(results.hello.rps)} req/s = ${f2(results.ratio)} (target >= 0.25: ${verdict(results.ratio >= 0.25)})`)
+  if (results.engineCpuUs !== undefined) log(`  CPU per request: engine ${f0(results.engineCpuUs)} µs, hello world ${f0(results.helloCpuUs)} µs`)
   if (results.engine) log(`  closed-loop latency (${CONNECTIONS} conns): p50 ${f2(results.engine.p50)} ms, p99 ${f2(results.engine.p99)} ms`)
   if (results.open) log(`  p99 at ${f0(RATE)} req/s open loop: ${f2(results.open.p99)} ms (target <= 15 ms: ${verdict(results.open.p99 <= 15)})`)
   if (results.scale !== undefined)
     log(`  create rate: ${f0(results.small.rps)} req/s with ${f0(SMALL)} stored, ${f0(results.large.rps)} req/s with ${f0(LARGE)} stored = ${f2(results.scale)} (target >= 0.85: ${verdict(results.scale >= 0.85)})`)
+  if (results.peakRssMiB !== undefined) log(`  peak RSS under load with ${f0(LARGE)} stored: ${f0(results.peakRssMiB)} MiB (target <= 300 MiB: ${verdict(results.peakRssMiB <= 300)})`)
   if (results.listen)
     log(`  gw listen: backlog ${f0(results.listen.backlog.rate)} events/s (target >= 2,000), burst lag p50 ${f0(results.listen.burst.p50)} ms / p99 ${f0(results.listen.burst.p99)} ms (target p99 <= 100 ms)`)
   if (results.pg1) {

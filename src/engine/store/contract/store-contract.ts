@@ -83,6 +83,28 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect((await b.get<Pay>('payment', p.id))!.obj.status).toBe('succeeded')
       })
 
+      it('change sets committed together: one that fails rolls back alone, the others land whole, in order', async () => {
+        const p = pay()
+        await a.commit({puts: [{kind: 'payment', obj: p}]})
+        // large enough to be stored packed, where a store packs
+        const big = (n: number) => pay({reference: `order-${n}-` + 'x'.repeat(3000)})
+        const evt = (n: number) => ({id: nextId('evt'), type: 'payment.created', created_at: iso(T0), json: JSON.stringify({n, pad: 'y'.repeat(2000)})})
+        const made = Array.from({length: 12}, (_, n) => big(n))
+        const sets: ChangeSet[] = made.map((obj, n) => ({puts: [{kind: 'payment', obj}], events: [evt(n)]}))
+        // the 4th moves p to version 2; the 8th still expects version 1 (it loses, and only it)
+        sets[3]!.puts!.push(put('payment', {...p, status: 'four'}, 1))
+        sets[7]!.puts!.push(put('payment', {...p, status: 'eight'}, 1))
+        const results = await Promise.allSettled(sets.map((cs) => a.commit(cs)))
+        expect(results.map((r) => r.status)).toEqual(made.map((_, n) => (n === 7 ? 'rejected' : 'fulfilled')))
+        expect((results[7] as PromiseRejectedResult).reason).toBeInstanceOf(VersionConflictError)
+        expect(await b.get<Pay>('payment', p.id)).toMatchObject({obj: {status: 'four'}, version: 2})
+        for (const [n, obj] of made.entries()) expect((await b.get<Pay>('payment', obj.id))?.obj).toEqual(n === 7 ? undefined : obj)
+        const events = (await b.listEvents({limit: 20})).data.reverse()
+        expect(events.map((e) => JSON.parse(e.json).n)).toEqual([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11])
+        const seqs = events.map((e) => e.seq)
+        expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i))
+      })
+
       it('an internal kind (ledger entries) comes back exactly as it was put, nulls and all', async () => {
         const le = {id: nextId('le'), object: 'ledger_entry', type: 'refund', amount: -250, currency: 'EUR', payment: 'pay_9', source: null, provider: 'prov_x', reference: 'order-9', available_at: iso(T0 + 5), created_at: iso(T0)}
         await a.commit({puts: [put('ledger_entry', le)]})
