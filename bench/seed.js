@@ -10,34 +10,39 @@ import {localEnginePaths} from '../dist/local-engine.js'
 import {RandomIds} from '../dist/engine/adapters/system.js'
 import {SqliteStore} from '../dist/engine/store/sqlite/sqlite-store.js'
 import {TABLE} from '../dist/engine/store/sqlite/schema.js'
+import {pack, unpack} from '../dist/engine/store/sqlite/codec.js'
 
 const ID_RE = /\b[a-z]{2,6}_[0-9A-Za-z]{24}\b/g
 const ISO_RE = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\b/g
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-/** Where a payment can be named: [table, text column to search]. */
-function searchable(db) {
-  const out = Object.values(TABLE).map((t) => [t, 'data'])
-  out.push(['events', 'json'], ['idempotency_keys', 'body'])
-  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
-  return out.filter(([t]) => exists.get(t))
-}
-
 /**
- * Reads every row one created payment left in a (running) engine's database: the template.
- * `reference` and `idemKey` are the values that request used; they become per-row slots.
+ * Reads every row one created payment left in a (running) engine's database: the template —
+ * each row that names the payment (its events, ledger entries, ...) and each that names one of
+ * its events (the idempotency record keeps its response as a reference to the event). Packed
+ * values (codec.ts) are unpacked; the seeder packs them again. `reference` and `idemKey` are
+ * the values that request used; they become per-row slots.
  */
 export function extractTemplate(dbPath, paymentId, {reference, idemKey}) {
   const db = new Database(dbPath, {readonly: true, fileMustExist: true})
   try {
-    const rows = []
-    for (const [table, col] of searchable(db)) {
-      const found = db.prepare(`SELECT * FROM ${table} WHERE ${col} LIKE ?`).all(`%${paymentId}%`)
-      for (const r of found) {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'").all().map((t) => t.name)
+    const all = []
+    for (const table of tables)
+      for (const r of db.prepare(`SELECT * FROM ${table}`).all()) {
+        const packed = []
+        for (const [c, v] of Object.entries(r))
+          if (Buffer.isBuffer(v)) {
+            r[c] = unpack(v)
+            packed.push(c)
+          }
         delete r.seq
-        rows.push({table, row: r})
+        all.push({table, row: r, packed})
       }
-    }
+    const names = (x, id) => Object.values(x.row).some((v) => typeof v === 'string' && v.includes(id))
+    const rows = all.filter((x) => names(x, paymentId))
+    const eventIds = rows.filter((x) => x.table === 'events').map((x) => x.row.id)
+    for (const x of all) if (!rows.includes(x) && eventIds.some((id) => names(x, id))) rows.push(x)
     const created = rows.find((r) => r.table === 'payments')?.row.created_at
     if (!created) throw new Error(`payment ${paymentId} not found in ${dbPath}`)
     return {rows, paymentId, reference, idemKey, createdAt: created}
@@ -108,10 +113,14 @@ export function seed(dataDir, template, n, {spanMs = 6 * 3600_000, batch = 50_00
     (t) => db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(t),
   )
   for (const ix of indexes) db.exec(`DROP INDEX ${ix.name}`)
-  const inserts = template.rows.map(({table, row}) => {
+  const inserts = template.rows.map(({table, row, packed}) => {
     const cols = Object.keys(row)
     const stmt = db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
-    const renders = cols.map((c) => compile(row[c], slotIndex, re))
+    const renders = cols.map((c) => {
+      const render = compile(row[c], slotIndex, re)
+      // stored packed as the engine stores it
+      return packed.includes(c) ? (vals) => pack(render(vals)) : render
+    })
     return {stmt, renders}
   })
   const idGen = new RandomIds()
