@@ -78,6 +78,19 @@ describe('reconcile', () => {
     expect(summary.payouts).toEqual({total: 2, paid: 1, unpaid: 1})
   })
 
+  it('an order listed three times is one duplicate_order finding; its first line is the one compared and matched', async () => {
+    const p = period(2)
+    p.orders.push(['order-EUR-0', 7777, 'EUR'], ['order-EUR-0', 1000, 'GBP']) // copies that differ from the settlement
+    p.orders.push(['order-EUR-404', 5000, 'EUR'], ['order-EUR-404', 5000, 'EUR']) // an unsettled order, twice
+    const {summary, findings} = await run(p)
+    expect(findings.map((f) => [f.kind, f.reference])).toEqual([
+      ['duplicate_order', 'order-EUR-0'],
+      ['duplicate_order', 'order-EUR-404'],
+      ['not_settled', 'order-EUR-404'],
+    ])
+    expect(summary).toMatchObject({orders: 8, matched: 4})
+  })
+
   it('a bank credit books one payout only, and only from its arrival date within the grace days', async () => {
     const p = period(3)
     const amount = p.payouts[0]!.amount

@@ -170,6 +170,9 @@ CREATE TABLE credits (date TEXT NOT NULL, amount INTEGER NOT NULL, currency TEXT
     }
     for (const t of totals.values()) t.net = t.gross + t.refunds + t.fees
     db.exec('CREATE INDEX orders_ref ON orders(reference); CREATE INDEX lines_ref ON lines(reference, type)')
+    // a reference listed more than once is one duplicate_order finding; its first line is the
+    // order compared with the settlement (its copies add no findings of their own)
+    db.exec('CREATE TABLE first_orders AS SELECT reference, amount, currency, MIN(line) AS line FROM orders GROUP BY reference; CREATE INDEX first_orders_ref ON first_orders(reference)')
 
     // ---- findings: each one indexed query, streamed
     const each = (sql: string, fn: (r: any) => Finding) => {
@@ -185,17 +188,17 @@ CREATE TABLE credits (date TEXT NOT NULL, amount INTEGER NOT NULL, currency TEXT
       (r) => ({...blank, kind: 'not_in_orders', reference: r.reference, payment: r.payment, report: r.report, actual_amount: r.amount, currency: r.currency, detail: 'settled, but no order has this reference'}),
     )
     each(
-      `SELECT o.reference, o.amount, o.currency, o.line FROM orders o WHERE NOT EXISTS (SELECT 1 FROM lines l WHERE l.reference = o.reference AND l.type = 'payment')`,
+      `SELECT o.reference, o.amount, o.currency, o.line FROM first_orders o WHERE NOT EXISTS (SELECT 1 FROM lines l WHERE l.reference = o.reference AND l.type = 'payment')`,
       (r) => ({...blank, kind: 'not_settled', reference: r.reference, expected_amount: r.amount, currency: r.currency, detail: `orders line ${r.line}: no payment line in the period's reports`}),
     )
     each(
-      `SELECT o.reference, o.amount AS expected, o.currency AS oc, l.amount AS actual, l.currency AS lc, l.payment, l.report FROM orders o JOIN lines l ON l.reference = o.reference AND l.type = 'payment' WHERE o.currency <> l.currency OR o.amount <> l.amount`,
+      `SELECT o.reference, o.amount AS expected, o.currency AS oc, l.amount AS actual, l.currency AS lc, l.payment, l.report FROM first_orders o JOIN lines l ON l.reference = o.reference AND l.type = 'payment' WHERE o.currency <> l.currency OR o.amount <> l.amount`,
       (r) =>
         r.oc !== r.lc
           ? {...blank, kind: 'currency_mismatch', reference: r.reference, payment: r.payment, report: r.report, expected_amount: r.expected, actual_amount: r.actual, currency: r.lc, detail: `order in ${r.oc}, settled in ${r.lc}`}
           : {...blank, kind: 'amount_mismatch', reference: r.reference, payment: r.payment, report: r.report, expected_amount: r.expected, actual_amount: r.actual, currency: r.lc, detail: `order of ${r.expected}, settled ${r.actual} (${r.actual - r.expected > 0 ? '+' : ''}${r.actual - r.expected})`},
     )
-    const matched = (db.prepare(`SELECT COUNT(*) AS n FROM orders o JOIN lines l ON l.reference = o.reference AND l.type = 'payment' AND l.amount = o.amount AND l.currency = o.currency`).get() as {n: number}).n
+    const matched = (db.prepare(`SELECT COUNT(*) AS n FROM first_orders o JOIN lines l ON l.reference = o.reference AND l.type = 'payment' AND l.amount = o.amount AND l.currency = o.currency`).get() as {n: number}).n
 
     // ---- payouts to bank credits
     const payouts = (input.payouts ?? []).filter((p) => !input.currency || p.currency === input.currency)
