@@ -140,7 +140,7 @@ async function main() {
       ]
       for (const st of stores) {
         gc()
-        const s = seed(st.dir, template, st.n)
+        const s = await seed(st.dir, template, st.n)
         log(`(c) seeded ${f0(st.n)} payments (${f0(s.rows)} rows in ${[...new Set(template.rows.map((x) => x.table))].join(', ')}) in ${f1(s.ms / 1000)} s`)
       }
       try {
