@@ -12,7 +12,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Payment, TestClock} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {verifySignature} from '../src/api/webhook-signature.js'
-import {snapshotCli} from './support/cli-snapshot.js'
+import {cliEnv, runCli, snapshotCli, type CliRun} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
 let ROOT: string
@@ -23,30 +23,10 @@ let home: string
 const children: ChildProcessWithoutNullStreams[] = []
 const servers: Server[] = []
 
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
 
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('GW_') && k !== 'NO_COLOR' && k !== 'CI') out[k] = v
-  return {...out, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_DATA_DIR: dataDir, GW_NO_KEYRING: '1', NO_COLOR: '1', ...extra}
-}
 
-function gw(args: string[], stdin = ''): Promise<Run> {
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [BIN, ...args], {cwd: ROOT, env: env()})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', rej)
-    child.on('close', (code) => res({code: code ?? -1, stdout, stderr}))
-    child.stdin.end(stdin)
-  })
-}
+const env = (extra: Record<string, string> = {}) => cliEnv(home, dataDir, {NO_COLOR: '1', ...extra})
+const gw = (args: string[], stdin = ''): Promise<CliRun> => runCli(BIN, args, {cwd: ROOT, env: env(), stdin})
 
 /** gw on a pseudo-terminal (util-linux `script`), answering prompts from `input`; gives up after `ms`. */
 function gwTty(args: string[], input: string, ms = 20_000): Promise<{out: string; code: number | null; timedOut: boolean}> {

@@ -10,7 +10,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ListEnvelope, Payment, PaymentRouting, Payout, RoutingDecision, SettlementReport} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import type {ReconcileResult} from '../src/output/reconcile.js'
-import {snapshotCli} from './support/cli-snapshot.js'
+import {cliEnv, runCli, snapshotCli, type CliRun} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
 let ROOT: string
@@ -20,27 +20,8 @@ let dataDir: string
 let home: string
 let work: string
 
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
 
-function gw(args: string[]): Promise<Run> {
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('GW_') && k !== 'NO_COLOR') env[k] = v
-  Object.assign(env, {HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_DATA_DIR: dataDir, GW_NO_KEYRING: '1'})
-  return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {cwd: work, env, stdio: ['pipe', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code) => done({code: code ?? -1, stdout, stderr}))
-    child.stdin.end('')
-  })
-}
+const gw = (args: string[]): Promise<CliRun> => runCli(BIN, args, {cwd: work, env: cliEnv(home, dataDir)})
 
 async function gwJson<T>(args: string[]): Promise<T> {
   const r = await gw([...args, '--json'])
