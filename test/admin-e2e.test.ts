@@ -1,6 +1,5 @@
 // End-to-end for the admin commands: the built CLI (`node bin/run.js`, from dist/ — run
 // `npm run build` first) against an engine in this process, HOME and XDG_CONFIG_HOME in a temp dir.
-import {spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'

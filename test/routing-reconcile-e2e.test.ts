@@ -2,7 +2,6 @@
 // first) against an engine booted in this process: `gw payments explain` shows what the router
 // did (a 4999 failover hop), `gw routing simulate` agrees with it, and `gw settlement reconcile`
 // finds every planted mismatch in a settled period, and none in a clean one.
-import {spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
