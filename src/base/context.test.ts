@@ -1,34 +1,18 @@
 // A command's body is a plain function of a Context: tested here without oclif, on buffers.
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {MockAgent} from 'undici'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {paymentsGet} from '../commands/payments/get.js'
 import {paymentsList} from '../commands/payments/list.js'
 import {AbortedError} from '../errors.js'
-import {at, BASE, cliEnv, json, payment, TEST_KEY} from './test-support/cli.js'
+import {at, BASE, cliEnv, mockApiPerTest, json, payment} from './test-support/cli.js'
 import {testContext} from './test-support/context.js'
 import {GwCommand} from './command.js'
 
-let dir: string
-let mock: MockAgent
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gw-ctx-'))
-  mock = new MockAgent()
-  mock.disableNetConnect()
-})
-afterEach(async () => {
-  await mock.close()
-  rmSync(dir, {recursive: true, force: true})
-})
-
-const env = () => ({XDG_CONFIG_HOME: join(dir, 'config'), HOME: dir, GW_BASE_URL: `${BASE}/v1`, GW_API_KEY: TEST_KEY})
+const api = mockApiPerTest('gw-ctx-')
 
 describe('command bodies as plain functions', () => {
   it('payments get: the client, settings and renderer come from the context', async () => {
-    mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(200, payment(), json)
-    const t = testContext({dispatcher: mock, env: env()})
+    api.mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(200, payment(), json)
+    const t = testContext({dispatcher: api.mock, env: api.env()})
     const p = await paymentsGet(t.ctx, {} as never, {id: 'pay_123'})
     expect(p.id).toBe('pay_123')
     expect(t.stdout()).toMatch(/^pay_123 {2}succeeded/)
@@ -37,15 +21,15 @@ describe('command bodies as plain functions', () => {
   })
 
   it('under --json the body prints nothing itself; the base prints the result', async () => {
-    mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(200, payment(), json)
-    const t = testContext({dispatcher: mock, env: env(), json: true})
+    api.mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(200, payment(), json)
+    const t = testContext({dispatcher: api.mock, env: api.env(), json: true})
     await paymentsGet(t.ctx, {} as never, {id: 'pay_123'})
     expect(t.stdout()).toBe('')
   })
 
   it('payments list fits a 60-column terminal given by the context', async () => {
-    mock.get(BASE).intercept({path: (p) => p.startsWith('/v1/payments'), method: 'GET'}).reply(200, {object: 'list', url: '/v1/payments', data: [payment()], has_more: false}, json)
-    const t = testContext({dispatcher: mock, env: env(), tty: 60})
+    api.mock.get(BASE).intercept({path: (p) => p.startsWith('/v1/payments'), method: 'GET'}).reply(200, {object: 'list', url: '/v1/payments', data: [payment()], has_more: false}, json)
+    const t = testContext({dispatcher: api.mock, env: api.env(), tty: 60})
     await paymentsList(t.ctx, {all: false} as never, {} as never)
     for (const line of t.stdout().trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(60)
     expect(t.stdout()).toContain('pay_123')

@@ -5,6 +5,7 @@ import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {Config} from '@oclif/core'
 import {MockAgent} from 'undici'
+import {afterEach, beforeEach} from 'vitest'
 import type {Payment} from '../../api/types.js'
 import {testHooks} from '../command.js'
 
@@ -155,3 +156,25 @@ export const errorBody = (type: string, code: string, message: string, extra: Re
 })
 
 export const json = {headers: {'content-type': 'application/json', 'request-id': 'req_ok_1'}}
+
+/**
+ * Per test of the calling file (vitest hooks): a fresh temp dir as HOME, and a MockAgent as the
+ * only network. `env()` points gw at the mock API with the test key.
+ */
+export function mockApiPerTest(prefix: string) {
+  const t = {
+    dir: '',
+    mock: undefined as unknown as MockAgent,
+    env: () => ({XDG_CONFIG_HOME: join(t.dir, 'config'), HOME: t.dir, GW_BASE_URL: `${BASE}/v1`, GW_API_KEY: TEST_KEY}),
+  }
+  beforeEach(() => {
+    t.dir = mkdtempSync(join(tmpdir(), prefix))
+    t.mock = new MockAgent()
+    t.mock.disableNetConnect()
+  })
+  afterEach(async () => {
+    await t.mock.close()
+    rmSync(t.dir, {recursive: true, force: true})
+  })
+  return t
+}

@@ -1,34 +1,19 @@
 // gw payments explain and gw routing simulate: the command bodies as plain functions on a test
 // context (MockAgent as the network), and their flags through oclif.
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
 import {MockAgent} from 'undici'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {PaymentRouting} from '../../api/types.js'
-import {at, BASE, cliEnv, errorBody, json, payment, TEST_KEY, type CliEnv} from '../../base/test-support/cli.js'
+import {at, BASE, cliEnv, mockApiPerTest, errorBody, json, payment, type CliEnv} from '../../base/test-support/cli.js'
 import {testContext} from '../../base/test-support/context.js'
 import {decision, failover} from '../../output/test-support/routing.js'
 import PaymentsExplain, {paymentsExplain} from '../payments/explain.js'
 import RoutingSimulate, {routingSimulate} from './simulate.js'
 
-let dir: string
-let mock: MockAgent
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gw-routing-'))
-  mock = new MockAgent()
-  mock.disableNetConnect()
-})
-afterEach(async () => {
-  await mock.close()
-  rmSync(dir, {recursive: true, force: true})
-})
-
-const env = () => ({XDG_CONFIG_HOME: join(dir, 'config'), HOME: dir, GW_BASE_URL: `${BASE}/v1`, GW_API_KEY: TEST_KEY})
+const api = mockApiPerTest('gw-routing-')
 
 function replyRouting(r: PaymentRouting = failover()) {
   const seen: string[] = []
-  mock
+  api.mock
     .get(BASE)
     .intercept({path: '/v1/payments/pay_123/routing', method: 'GET'})
     .reply((o) => {
@@ -42,8 +27,8 @@ function replyRouting(r: PaymentRouting = failover()) {
 describe('payments explain (the body)', () => {
   it('prints the trace with the payment it explains, and returns the routing object', async () => {
     replyRouting()
-    mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(200, payment({amount: 4999, provider: 'prov_atlas'}), json)
-    const t = testContext({dispatcher: mock, env: env()})
+    api.mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(200, payment({amount: 4999, provider: 'prov_atlas'}), json)
+    const t = testContext({dispatcher: api.mock, env: api.env()})
     const r = await paymentsExplain(t.ctx, {} as never, {id: 'pay_123'})
     expect(r).toEqual(failover())
     expect(t.stdout()).toMatch(/^pay_123 {2}succeeded {2}€49\.99 EUR/)
@@ -55,7 +40,7 @@ describe('payments explain (the body)', () => {
 
   it('under --json it asks only for the routing and prints nothing itself', async () => {
     const seen = replyRouting()
-    const t = testContext({dispatcher: mock, env: env(), json: true})
+    const t = testContext({dispatcher: api.mock, env: api.env(), json: true})
     expect(await paymentsExplain(t.ctx, {} as never, {id: 'pay_123'})).toEqual(failover())
     expect(seen).toEqual(['/v1/payments/pay_123/routing'])
     expect(t.stdout()).toBe('')
@@ -63,16 +48,16 @@ describe('payments explain (the body)', () => {
 
   it('fits a terminal of 70 columns', async () => {
     replyRouting()
-    mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(200, payment(), json)
-    const t = testContext({dispatcher: mock, env: env(), tty: 70})
+    api.mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(200, payment(), json)
+    const t = testContext({dispatcher: api.mock, env: api.env(), tty: 70})
     await paymentsExplain(t.ctx, {} as never, {id: 'pay_123'})
     for (const line of t.stdout().trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(70)
   })
 
   it('still explains when the payment itself cannot be read', async () => {
     replyRouting()
-    mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(500, errorBody('api_error', 'internal', 'boom')).persist()
-    const t = testContext({dispatcher: mock, env: {...env(), GW_MAX_RETRIES: '0'}})
+    api.mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(500, errorBody('api_error', 'internal', 'boom')).persist()
+    const t = testContext({dispatcher: api.mock, env: {...api.env(), GW_MAX_RETRIES: '0'}})
     await paymentsExplain(t.ctx, {} as never, {id: 'pay_123'})
     expect(t.stdout()).toMatch(/^pay_123\n\s+Outcome\s+approved by prov_atlas/)
   })
@@ -81,7 +66,7 @@ describe('payments explain (the body)', () => {
 describe('routing simulate (the body)', () => {
   function replySimulate(d = decision()) {
     const queries: Record<string, string>[] = []
-    mock
+    api.mock
       .get(BASE)
       .intercept({path: (p) => p.startsWith('/v1/routing/simulate?'), method: 'GET'})
       .reply((o) => {
@@ -94,7 +79,7 @@ describe('routing simulate (the body)', () => {
 
   it('sends the payment it describes as a GET (nothing is created) and renders the decision as explain does', async () => {
     const queries = replySimulate()
-    const t = testContext({dispatcher: mock, env: env()})
+    const t = testContext({dispatcher: api.mock, env: api.env()})
     const d = await routingSimulate(t.ctx, {amount: 2000, currency: 'EUR', method: 'card', merchant: 'mer_1', 'card-brand': 'Visa', country: 'US'} as never, {})
     expect(queries).toEqual([{amount: '2000', currency: 'EUR', payment_method: 'card', merchant: 'mer_1', card_brand: 'visa', country: 'US'}])
     expect(d).toEqual(decision())
@@ -105,7 +90,7 @@ describe('routing simulate (the body)', () => {
 
   it('--display-amount is a decimal in the currency', async () => {
     const queries = replySimulate()
-    const t = testContext({dispatcher: mock, env: env(), json: true})
+    const t = testContext({dispatcher: api.mock, env: api.env(), json: true})
     await routingSimulate(t.ctx, {'display-amount': '12.34', currency: 'EUR', method: 'card'} as never, {})
     await routingSimulate(t.ctx, {'display-amount': '1500', currency: 'JPY', method: 'card'} as never, {})
     expect(queries.map((q) => q.amount)).toEqual(['1234', '1500'])
@@ -114,7 +99,7 @@ describe('routing simulate (the body)', () => {
 
   it('bad input is refused before anything is sent', async () => {
     const queries = replySimulate()
-    const t = testContext({dispatcher: mock, env: env()})
+    const t = testContext({dispatcher: api.mock, env: api.env()})
     await expect(routingSimulate(t.ctx, {currency: 'EUR', method: 'card'} as never, {})).rejects.toThrow(/Missing the amount/)
     await expect(routingSimulate(t.ctx, {'display-amount': '20.001', currency: 'EUR', method: 'card'} as never, {})).rejects.toThrow(/EUR has 2 decimal places/)
     await expect(routingSimulate(t.ctx, {amount: 2000, currency: 'EUR', method: 'card', merchant: 'acme'} as never, {})).rejects.toThrow(/--merchant "acme" is not a merchant id/)

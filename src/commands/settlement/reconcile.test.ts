@@ -1,30 +1,16 @@
 // gw settlement reconcile: the command body as a plain function against a mock API (reports per
 // day with cursors, payouts, report downloads), on real files in a temp dir; and through oclif
 // for the exit codes.
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {MockAgent} from 'undici'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {Payout, SettlementReport} from '../../api/types.js'
-import {at, BASE, cliEnv, json, TEST_KEY, type CliEnv} from '../../base/test-support/cli.js'
+import {at, BASE, cliEnv, mockApiPerTest, json, type CliEnv} from '../../base/test-support/cli.js'
 import {testContext} from '../../base/test-support/context.js'
 import type {ReconcileResult} from '../../output/reconcile.js'
 import SettlementReconcile, {daysOf, settlementReconcile} from './reconcile.js'
 
-let dir: string
-let mock: MockAgent
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gw-reconcile-cmd-'))
-  mock = new MockAgent()
-  mock.disableNetConnect()
-})
-afterEach(async () => {
-  await mock.close()
-  rmSync(dir, {recursive: true, force: true})
-})
-
-const env = () => ({XDG_CONFIG_HOME: join(dir, 'config'), HOME: dir, GW_BASE_URL: `${BASE}/v1`, GW_API_KEY: TEST_KEY})
+const api = mockApiPerTest('gw-reconcile-cmd-')
 
 function report(id: string, date: string, currency: string, orders: [string, number][], payout: string | null): SettlementReport {
   const lines: SettlementReport['lines'] = []
@@ -64,7 +50,7 @@ function world() {
  * The API: GET /settlement_reports filtered by date and currency, one report per page (so the
  * command must follow cursors), GET /settlement_reports/{id} and GET /payouts/{id}.
  */
-function serve(w: ReturnType<typeof world>, pool = mock.get(BASE)) {
+function serve(w: ReturnType<typeof world>, pool = api.mock.get(BASE)) {
   const seen: string[] = []
   pool
     .intercept({path: (p) => p.startsWith('/v1/settlement_reports'), method: 'GET'})
@@ -95,11 +81,11 @@ function serve(w: ReturnType<typeof world>, pool = mock.get(BASE)) {
 }
 
 function files(orders: (string | number)[][], bank?: (string | number)[][], header = 'reference,amount,currency,customer') {
-  const o = join(dir, 'orders.csv')
+  const o = join(api.dir, 'orders.csv')
   writeFileSync(o, `${header}\n${orders.map((r) => [...r, 'someone'].join(',')).join('\n')}\n`)
   let b: string | undefined
   if (bank) {
-    b = join(dir, 'bank.csv')
+    b = join(api.dir, 'bank.csv')
     writeFileSync(b, `date,amount,currency,description\n${bank.map((r) => [...r, 'GW PAYOUT'].join(',')).join('\n')}\n`)
   }
   return {orders: o, bank: b}
@@ -108,7 +94,7 @@ function files(orders: (string | number)[][], bank?: (string | number)[][], head
 const bankOf = (payouts: Payout[]) => payouts.map((p) => [p.arrival_date, p.amount, p.currency])
 
 async function run(flags: Record<string, unknown>, opts: {json?: boolean; tty?: number} = {}) {
-  const t = testContext({dispatcher: mock, env: env(), json: opts.json, tty: opts.tty})
+  const t = testContext({dispatcher: api.mock, env: api.env(), json: opts.json, tty: opts.tty})
   const result = await settlementReconcile(t.ctx, flags as never, {})
   await t.ctx.close()
   return {result, exitCode: t.ctx.exitCode, stdout: t.stdout(), stderr: t.stderr()}
@@ -119,7 +105,7 @@ describe('settlement reconcile (the body)', () => {
     const w = world()
     const seen = serve(w)
     const f = files(w.orders, bankOf(w.payouts))
-    const out = join(dir, 'mismatches.csv')
+    const out = join(api.dir, 'mismatches.csv')
     const r = await run({orders: f.orders, bank: f.bank, from: '2026-03-01', to: '2026-03-02', out})
     expect(r.exitCode).toBeUndefined()
     expect(r.result.summary).toMatchObject({ok: true, orders: 6, matched: 6, payouts: {total: 3, paid: 3, unpaid: 0}})
@@ -139,7 +125,7 @@ describe('settlement reconcile (the body)', () => {
     expect(r.stdout).toMatch(/EUR\s+│ €100\.00 EUR\s+│ €0\.00 EUR\s+│ -€1\.20 EUR\s+│ -€5\.00 EUR\s+│ €98\.80 EUR\s+│ €93\.80 EUR/)
     expect(r.stdout).toContain('✓ Everything matches: 6 orders settled, 3 payouts credited.')
     expect(r.stderr).toContain(`Wrote ${out} (0 findings).`)
-    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([])
+    expect(readdirSync(api.dir).filter((n) => n.endsWith('.tmp'))).toEqual([])
   })
 
   it('finds every planted mismatch, writes them to --out, and exits 1', async () => {
@@ -152,7 +138,7 @@ describe('settlement reconcile (the body)', () => {
     orders.push([...orders.find(([ref]) => ref === 'order-6')!]) // duplicate
     const bank = bankOf(w.payouts.filter((p) => p.id !== 'po_eur2')) // one payout never credited
     const f = files(orders, bank)
-    const out = join(dir, 'mismatches.csv')
+    const out = join(api.dir, 'mismatches.csv')
     const r = await run({orders: f.orders, bank: f.bank, from: '2026-03-01', to: '2026-03-02', out})
     expect(r.exitCode).toBe(1)
     expect(r.result.summary.ok).toBe(false)
@@ -207,7 +193,7 @@ describe('settlement reconcile (the body)', () => {
     const w = world()
     serve(w)
     const f = files([...w.orders, ...Array.from({length: 150}, (_, i) => [`extra-${i}`, 100, 'EUR'] as [string, number, string])])
-    const out = join(dir, 'all.csv')
+    const out = join(api.dir, 'all.csv')
     const r = await run({orders: f.orders, from: '2026-03-01', to: '2026-03-02', out}, {tty: 200})
     expect(r.result.findings_total).toBe(150)
     expect(r.result.findings).toHaveLength(100)
@@ -227,14 +213,14 @@ describe('settlement reconcile (the body)', () => {
       }
       throw new Error('expected a usage error')
     }
-    const missing = await err({orders: join(dir, 'nope.csv')})
+    const missing = await err({orders: join(api.dir, 'nope.csv')})
     expect(missing.exitCode).toBe(2)
-    expect(missing.message).toBe(`--orders ${join(dir, 'nope.csv')}: no such file.`)
+    expect(missing.message).toBe(`--orders ${join(api.dir, 'nope.csv')}: no such file.`)
     expect(missing.hint).toContain('reference,amount,currency')
 
-    expect((await err({orders: dir})).message).toContain('is a directory')
+    expect((await err({orders: api.dir})).message).toContain('is a directory')
 
-    const empty = join(dir, 'empty.csv')
+    const empty = join(api.dir, 'empty.csv')
     writeFileSync(empty, '')
     const e1 = await err({orders: empty})
     expect(e1.message).toBe(`--orders ${empty} is empty: the orders file needs a header line.`)
@@ -246,7 +232,7 @@ describe('settlement reconcile (the body)', () => {
     expect(e2.message).toBe(`--orders ${noAmount.orders} has no amount column (its header: reference,currency,customer); the orders file needs reference, amount, currency.`)
 
     const good = files(w.orders)
-    const badBank = join(dir, 'bank.csv')
+    const badBank = join(api.dir, 'bank.csv')
     writeFileSync(badBank, 'booked,value\n2026-03-03,5410\n')
     const e3 = await err({orders: good.orders, bank: badBank})
     expect(e3.message).toBe(`--bank ${badBank} has no date, amount, currency columns (its header: booked,value); the bank file needs date, amount, currency.`)
@@ -254,7 +240,7 @@ describe('settlement reconcile (the body)', () => {
 
     expect((await err({orders: good.orders, from: '2026-03-02', to: '2026-03-01'})).message).toBe('--from 2026-03-02 is after --to 2026-03-01.')
     expect((await err({orders: good.orders, from: '2024-01-01', to: '2026-03-01'})).message).toMatch(/has 791 days; at most 366/)
-    expect((await err({orders: good.orders, out: join(dir, 'no', 'such', 'dir.csv')})).message).toContain('does not exist')
+    expect((await err({orders: good.orders, out: join(api.dir, 'no', 'such', 'api.dir.csv')})).message).toContain('does not exist')
     expect((await err({orders: good.orders, out: good.orders})).message).toContain('is one of the input files')
     // nothing was asked of the API for any of these
     expect(seen).toEqual([])
@@ -262,13 +248,13 @@ describe('settlement reconcile (the body)', () => {
 
   it('a CSV that cannot be parsed is a usage error naming the file; --out is left as it was', async () => {
     serve(world())
-    const o = join(dir, 'orders.csv')
+    const o = join(api.dir, 'orders.csv')
     writeFileSync(o, 'reference,amount,currency\norder-1,1000,EUR\n"order-2,2000,EUR\n')
-    const out = join(dir, 'out.csv')
+    const out = join(api.dir, 'out.csv')
     writeFileSync(out, 'previous run\n')
     await expect(run({orders: o, from: '2026-03-01', to: '2026-03-01', out})).rejects.toThrow(`--orders ${o} is not valid CSV`)
     expect(readFileSync(out, 'utf8')).toBe('previous run\n')
-    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([])
+    expect(readdirSync(api.dir).filter((n) => n.endsWith('.tmp'))).toEqual([])
   })
 
   it('daysOf lists every day of the period, both ends included', () => {
