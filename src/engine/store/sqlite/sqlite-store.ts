@@ -144,8 +144,9 @@ export function dataObjectOf(eventJson: string): string {
  * Writes happen on a writer thread (writer.ts) with its own connection; this connection only
  * reads (WAL: readers see every committed transaction, never a partial one). Commits are
  * grouped: the change sets staged while the writer is busy are written by it as one
- * transaction, each in its own savepoint (a failing one rolls back alone), made durable by one
- * fsync on that thread (synchronous=FULL for 'full'); a commit resolves after that. The event
+ * transaction (a failing one rolls back alone: the batch is rolled back and written again
+ * without it), made durable by one fsync on that thread (synchronous=FULL for 'full'); a commit
+ * resolves after that. The event
  * loop only compiles change sets into statements. An in-memory database has no second
  * connection: it writes in this thread, with the same statements.
  */
@@ -423,7 +424,7 @@ export class SqliteStore implements Store {
     for (const put of cs.puts ?? []) if (put.kind === 'delivery') this.deliveryClaims.delete(put.obj.id)
   }
 
-  /** The in-memory database's writer: the same statements, in this thread. */
+  /** The in-memory database's writer: the same statements, in this thread (savepoints cost nothing on disk there). */
   private writeHere(batch: Op[][]): ChangeResult[] {
     const results: ChangeResult[] = []
     this.db.exec('BEGIN IMMEDIATE')
