@@ -45,6 +45,13 @@ export const KINDS = {
 
 export type Kind = keyof typeof KINDS
 
+/** Each kind's filter fields and their types, `created_at` included (what a filter may name). */
+export const FIELDS: Readonly<Record<Kind, Readonly<Record<string, FieldType>>>> = Object.fromEntries(
+  (Object.keys(KINDS) as Kind[]).map((k) => [k, {...KINDS[k], created_at: 'time'}]),
+) as unknown as Record<Kind, Record<string, FieldType>>
+/** Each kind's typed columns, in KINDS order, written from the object on every put (`created_at` is a column of its own). */
+export const COLUMNS: Readonly<Record<Kind, readonly string[]>> = Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, Object.keys(KINDS[k])])) as Record<Kind, string[]>
+
 /** Kinds never served by the API: a store may keep them in any form, as long as it gives the same object back. */
 export const INTERNAL_KINDS: ReadonlySet<Kind> = new Set(['ledger_entry'])
 /** The filter fields of a kind (of any kind, for `Kind` itself). */

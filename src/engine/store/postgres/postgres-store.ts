@@ -1,20 +1,20 @@
 import {randomBytes} from 'node:crypto'
 import pg from 'pg'
 import {
-  KINDS,
-  StoreUnavailableError,
-  VersionConflictError,
   type ChangeNotice,
   type ChangeSet,
   type ClaimedDelivery,
   type ClaimedJob,
+  COLUMNS,
   type CommitOrder,
   type EventQuery,
+  FIELDS,
   type FieldType,
   type Filter,
   type IdempotencyClaim,
   type IdempotencyRecord,
   type Kind,
+  KINDS,
   type ListPage,
   type ListQuery,
   type LoggedEvent,
@@ -23,6 +23,8 @@ import {
   type Store,
   type StoredObject,
   type StoreTx,
+  StoreUnavailableError,
+  VersionConflictError,
   type Versioned,
 } from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
@@ -77,10 +79,6 @@ export const IDLE_IN_TRANSACTION_MS = 60_000
 const MAX_BATCH = 256
 const MAX_ROWS_PER_INSERT = 1000
 
-const FIELDS: Record<Kind, Record<string, FieldType>> = Object.fromEntries(
-  (Object.keys(KINDS) as Kind[]).map((k) => [k, {...KINDS[k], created_at: 'time'}]),
-) as unknown as Record<Kind, Record<string, FieldType>>
-const COLUMNS: Record<Kind, string[]> = Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, Object.keys(KINDS[k])])) as Record<Kind, string[]>
 const ALL_KINDS = Object.keys(KINDS) as Kind[]
 
 const token = () => randomBytes(9).toString('base64url')

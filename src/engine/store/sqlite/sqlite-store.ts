@@ -2,20 +2,21 @@ import {randomBytes} from 'node:crypto'
 import Database from 'better-sqlite3'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {
-  INTERNAL_KINDS,
-  KINDS,
-  VersionConflictError,
   type ChangeNotice,
   type ChangeSet,
   type ClaimedDelivery,
   type ClaimedJob,
+  COLUMNS,
   type CommitOrder,
   type EventQuery,
+  FIELDS,
   type FieldType,
   type Filter,
   type IdempotencyClaim,
   type IdempotencyRecord,
+  INTERNAL_KINDS,
   type Kind,
+  KINDS,
   type ListPage,
   type ListQuery,
   type LoggedEvent,
@@ -23,6 +24,7 @@ import {
   type Store,
   type StoredObject,
   type StoreTx,
+  VersionConflictError,
   type Versioned,
 } from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
@@ -46,12 +48,6 @@ interface Pending {
 
 const INTERNAL = '_x'
 
-/** The kind's filter fields and their types, `created_at` included. */
-const FIELDS: Record<Kind, Record<string, FieldType>> = Object.fromEntries(
-  (Object.keys(KINDS) as Kind[]).map((k) => [k, {...KINDS[k], created_at: 'time'}]),
-) as unknown as Record<Kind, Record<string, FieldType>>
-/** Filter columns written on every put (created_at is written as its own column). */
-const COLUMNS: Record<Kind, string[]> = Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, Object.keys(KINDS[k])])) as Record<Kind, string[]>
 
 /** The statements that write an object of each kind, built once. */
 const INSERT_SQL: Record<Kind, string> = Object.fromEntries(
