@@ -1,7 +1,7 @@
 // Bench helpers: child processes (engine, hello server), closed- and open-loop load over
 // undici, percentiles. Plain ESM, no build step.
 import {spawn} from 'node:child_process'
-import {readFileSync} from 'node:fs'
+import {readdirSync, readFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {createInterface} from 'node:readline'
@@ -180,9 +180,10 @@ export async function closedLoop({origin, ca, connections = 32, warmupMs = 2000,
 }
 
 /** Closed loop against several instances at once (a fleet behind a balancer): the connections split between them, rates added. */
-export async function closedLoopFleet({targets, connections = 32, warmupMs = 2000, durationMs = 10_000, makeRequest}) {
+export async function closedLoopFleet({targets, connections = 32, warmupMs = 2000, durationMs = 10_000, makeRequest, onMeasure}) {
   const per = targets.map((_, i) => Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0))
-  const rs = await Promise.all(targets.map((t, i) => closedLoop({origin: t.origin, ca: t.ca, connections: per[i], warmupMs, durationMs, makeRequest})))
+  // the windows open and close together: the first one reports them
+  const rs = await Promise.all(targets.map((t, i) => closedLoop({origin: t.origin, ca: t.ca, connections: per[i], warmupMs, durationMs, makeRequest, onMeasure: i === 0 ? onMeasure : undefined})))
   const all = new Float64Array(rs.reduce((a, r) => a + r.samples.length, 0))
   let o = 0
   for (const r of rs) {
@@ -275,6 +276,31 @@ export function cpuSeconds(pid) {
   }
 }
 const CLOCK_TICKS = 100
+
+/**
+ * Seconds of CPU a process and its children have used (a server that forks per connection,
+ * as PostgreSQL does): its own, its reaped children's, and each live child's.
+ */
+export function treeCpuSeconds(pid) {
+  const fields = (p) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8')
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    } catch {
+      return undefined
+    }
+  }
+  const own = (f) => (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLOCK_TICKS
+  const root = fields(pid)
+  if (!root) return NaN
+  let total = own(root)
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    const f = fields(name)
+    if (f && Number(f[1]) === pid) total += own(f)
+  }
+  return total
+}
 
 /** Peak resident set size of a process so far, MiB (VmHWM; NaN where /proc is missing). */
 export function peakRssMiB(pid) {

@@ -1,10 +1,10 @@
 // `npm run bench`: engine throughput and latency figures from one run on this machine.
 // Prints figures and their targets; asserts nothing. See bench/README.md.
-import {mkdtempSync, rmSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {cpus, loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
-import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, closedLoopFleet, cpuMeter, merge, openLoop, paymentRequest, peakRssMiB, startEngine, startHello} from './lib.js'
+import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, closedLoopFleet, cpuMeter, cpuSeconds, merge, openLoop, paymentRequest, peakRssMiB, startEngine, startHello, treeCpuSeconds} from './lib.js'
 import {extractTemplate, seed} from './seed.js'
 import {printStartup, startupBench} from './startup.js'
 import {listenBench, printListen} from './listen.js'
@@ -271,12 +271,21 @@ async function pgPart(root, results, sink) {
       {name: 'pg-one', label: '(pg) postgres, 1 instance', n: 1, store: db1, windows: []},
       {name: 'pg-three', label: '(pg) postgres, 3 instances', n: 3, store: db3, windows: []},
     ]
+    // CPU of the engine processes and of the database server (the postmaster and its backends) in the measuring windows
+    const postmaster = Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0])
+    for (const t of targets) t.cpu = {engines: 0, database: 0}
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of targets) {
         const es = await fleet(t.name, t.n, t.store)
         try {
           gc()
-          t.windows.push(await closedLoopFleet({targets: es, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION / ROUNDS, makeRequest: paymentRequest('/v1/payments')}))
+          let from
+          const onMeasure = (on) => {
+            const now = {engines: es.reduce((a, e) => a + cpuSeconds(e.child.pid), 0), database: treeCpuSeconds(postmaster)}
+            if (on) from = now
+            else for (const k of ['engines', 'database']) t.cpu[k] += now[k] - from[k]
+          }
+          t.windows.push(await closedLoopFleet({targets: es, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION / ROUNDS, makeRequest: paymentRequest('/v1/payments'), onMeasure}))
         } finally {
           await stop(es)
         }
@@ -284,6 +293,12 @@ async function pgPart(root, results, sink) {
     }
     ;[results.pgSqlite, results.pg1, results.pg3] = targets.map((t) => merge(t.windows))
     for (const [i, t] of targets.entries()) log(loadLine(t.label, [results.pgSqlite, results.pg1, results.pg3][i]))
+    for (const [i, t] of targets.entries()) {
+      const count = [results.pgSqlite, results.pg1, results.pg3][i].count
+      t.cpuUs = {engines: (t.cpu.engines * 1e6) / count, database: (t.cpu.database * 1e6) / count}
+      log(`(pg) CPU per request, ${t.label.slice(5).padEnd(22)} engine processes ${f0(t.cpuUs.engines)} µs${t.store ? `, PostgreSQL ${f0(t.cpuUs.database)} µs` : ''}`)
+    }
+    results.pgCpu = Object.fromEntries(targets.map((t) => [t.name, t.cpuUs]))
     results.pgRatio = results.pg1.rps / results.pgSqlite.rps
     results.pgScale = results.pg3.rps / results.pg1.rps
     log(`(pg) ratio postgres 1 instance / sqlite   ${f2(results.pgRatio)}`)
