@@ -1,48 +1,17 @@
 // End-to-end for the admin commands: the built CLI (`node bin/run.js`, from dist/ — run
 // `npm run build` first) against an engine in this process, HOME and XDG_CONFIG_HOME in a temp dir.
-import {existsSync, mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ListEnvelope, Payment, Provider, RoutingRule} from '../src/api/types.js'
-import {startEngine, type EngineHandle} from '../src/engine/index.js'
-import {cliEnv, runCli, snapshotCli, type CliRun} from './support/cli-snapshot.js'
+import {startCliWorld, type CliWorld} from './support/cli-world.js'
 
-const REPO = resolve(import.meta.dirname, '..')
-let ROOT: string
-let BIN: string
-let engine: EngineHandle
-let dataDir: string
-let home: string
-
-
-const gw = (args: string[]): Promise<CliRun> => runCli(BIN, args, {cwd: ROOT, env: cliEnv(home, dataDir)})
-
-async function gwJson<T>(args: string[]): Promise<T> {
-  const r = await gw([...args, '--json'])
-  expect(r.code, r.stderr).toBe(0)
-  return JSON.parse(r.stdout) as T
-}
-
+let w: CliWorld
 beforeAll(async () => {
-  if (!existsSync(join(REPO, 'dist', 'commands', 'routing-rules', 'create.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
-    throw new Error('dist/ or oclif.manifest.json is missing or stale: run `npm run build` first.')
-  }
-  ROOT = snapshotCli('gw-e2e-admin-')
-  BIN = join(ROOT, 'bin', 'run.js')
-  home = mkdtempSync(join(tmpdir(), 'gw-e2e-admin-home-'))
-  dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-admin-engine-'))
-  engine = await startEngine({dataDir, port: 0, durability: 'normal', log: () => {}})
-  const login = await gw(['login', '--local'])
-  expect(login.code, login.stderr).toBe(0)
+  w = await startCliWorld('gw-e2e-admin-', 'commands/routing-rules/create.js')
 }, 60_000)
+afterAll(async () => w?.close())
 
-afterAll(async () => {
-  await engine?.close()
-  rmSync(home, {recursive: true, force: true})
-  rmSync(dataDir, {recursive: true, force: true})
-  if (ROOT) rmSync(ROOT, {recursive: true, force: true})
-})
+const gw = (args: string[]) => w.gw(args)
+const gwJson = <T>(args: string[]) => w.gwJson<T>(args)
 
 describe('admin commands against the engine', () => {
   it('a routing rule preferring a provider routes the next matching payment there', async () => {

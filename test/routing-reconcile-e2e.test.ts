@@ -2,53 +2,24 @@
 // first) against an engine booted in this process: `gw payments explain` shows what the router
 // did (a 4999 failover hop), `gw routing simulate` agrees with it, and `gw settlement reconcile`
 // finds every planted mismatch in a settled period, and none in a clean one.
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join, resolve} from 'node:path'
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ListEnvelope, Payment, PaymentRouting, Payout, RoutingDecision, SettlementReport} from '../src/api/types.js'
-import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import type {ReconcileResult} from '../src/output/reconcile.js'
-import {cliEnv, runCli, snapshotCli, type CliRun} from './support/cli-snapshot.js'
+import {startCliWorld, type CliWorld} from './support/cli-world.js'
 
-const REPO = resolve(import.meta.dirname, '..')
-let ROOT: string
-let BIN: string
-let engine: EngineHandle
-let dataDir: string
-let home: string
-let work: string
+let w: CliWorld
+beforeAll(async () => {
+  w = await startCliWorld('gw-e2e-ops-', 'commands/settlement/reconcile.js')
+}, 60_000)
+afterAll(async () => w?.close())
 
-
-const gw = (args: string[]): Promise<CliRun> => runCli(BIN, args, {cwd: work, env: cliEnv(home, dataDir)})
-
-async function gwJson<T>(args: string[]): Promise<T> {
-  const r = await gw([...args, '--json'])
-  expect(r.code, `gw ${args.join(' ')}: ${r.stderr}`).toBe(0)
-  return JSON.parse(r.stdout) as T
-}
+const gw = (args: string[]) => w.gw(args)
+const gwJson = <T>(args: string[]) => w.gwJson<T>(args)
 
 const pay = (amount: number, currency: string, reference: string, card = '4242424242424242') =>
   gwJson<Payment>(['payments', 'create', '--amount', String(amount), '--currency', currency, '--method', 'card', '--card', card, '--reference', reference])
-
-beforeAll(async () => {
-  if (!existsSync(join(REPO, 'dist', 'commands', 'settlement', 'reconcile.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
-    throw new Error('dist/ or oclif.manifest.json is missing or stale: run `npm run build` first (`npm test` does).')
-  }
-  ROOT = snapshotCli('gw-e2e-ops-')
-  BIN = join(ROOT, 'bin', 'run.js')
-  home = mkdtempSync(join(tmpdir(), 'gw-e2e-ops-home-'))
-  work = mkdtempSync(join(tmpdir(), 'gw-e2e-ops-work-'))
-  dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-ops-engine-'))
-  engine = await startEngine({dataDir, port: 0, durability: 'normal', log: () => {}})
-  const login = await gw(['login', '--local'])
-  expect(login.code, login.stderr).toBe(0)
-}, 60_000)
-
-afterAll(async () => {
-  await engine?.close()
-  for (const d of [home, work, dataDir, ROOT]) if (d) rmSync(d, {recursive: true, force: true})
-})
 
 describe('routing explained', () => {
   it('explain shows the 4999 failover hop, and simulate (just before) decided the same', async () => {
@@ -109,13 +80,13 @@ describe('settlement reconcile', () => {
     const bank = payouts.map((p) => [p.arrival_date, p.amount, p.currency, `GW PAYOUT ${p.id}`])
 
     // clean: every order settled, every payout credited
-    writeFileSync(join(work, 'orders.csv'), csv('reference,amount,currency,note', orders))
-    writeFileSync(join(work, 'bank.csv'), csv('date,amount,currency,description', bank))
+    writeFileSync(join(w.work, 'orders.csv'), csv('reference,amount,currency,note', orders))
+    writeFileSync(join(w.work, 'bank.csv'), csv('date,amount,currency,description', bank))
     const clean = await gw(['settlement', 'reconcile', '--orders', 'orders.csv', '--bank', 'bank.csv', '--out', 'clean.csv', ...period])
     expect(clean.code, clean.stdout + clean.stderr).toBe(0)
     expect(clean.stdout).toContain(`✓ Everything matches: ${payments.length} orders settled, ${payouts.length} payouts credited.`)
     expect(clean.stdout).toMatch(/DISPUTE DEBITS/)
-    expect(readFileSync(join(work, 'clean.csv'), 'utf8').trim().split('\n')).toHaveLength(1)
+    expect(readFileSync(join(w.work, 'clean.csv'), 'utf8').trim().split('\n')).toHaveLength(1)
 
     // planted: one missing, one extra, one amount changed, one currency changed, one duplicate; the bank misses a payout
     const planted = orders.filter(([ref]) => ref !== 'order-eur-1')
@@ -124,12 +95,12 @@ describe('settlement reconcile', () => {
     planted.find(([ref]) => ref === 'order-usd-1')![2] = 'EUR'
     planted.push([...planted.find(([ref]) => ref === 'order-eur-3')!])
     const unpaid = payouts.find((p) => p.currency === 'USD')!
-    writeFileSync(join(work, 'orders-planted.csv'), csv('reference,amount,currency,note', planted))
-    writeFileSync(join(work, 'bank-planted.csv'), csv('date,amount,currency,description', bank.filter((b) => !String(b[3]).endsWith(unpaid.id))))
+    writeFileSync(join(w.work, 'orders-planted.csv'), csv('reference,amount,currency,note', planted))
+    writeFileSync(join(w.work, 'bank-planted.csv'), csv('date,amount,currency,description', bank.filter((b) => !String(b[3]).endsWith(unpaid.id))))
     const found = await gw(['settlement', 'reconcile', '--orders', 'orders-planted.csv', '--bank', 'bank-planted.csv', '--out', 'mismatches.csv', ...period])
     expect(found.code, found.stderr).toBe(1)
     expect(found.stdout).toContain('✗ 6 findings: every one is in mismatches.csv.')
-    const rows = readFileSync(join(work, 'mismatches.csv'), 'utf8').trim().split('\n')
+    const rows = readFileSync(join(w.work, 'mismatches.csv'), 'utf8').trim().split('\n')
     expect(rows[0]).toBe('kind,reference,payment,report,payout,expected_amount,actual_amount,currency,detail')
     const kinds = rows.slice(1).map((l) => l.split(','))
     expect(kinds.map(([kind, reference, , , payout]) => `${kind} ${reference || payout}`).sort()).toEqual(
@@ -156,7 +127,7 @@ describe('settlement reconcile', () => {
     const missing = await gw(['settlement', 'reconcile', '--orders', 'nope.csv'])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('--orders nope.csv: no such file.')
-    writeFileSync(join(work, 'no-amount.csv'), 'reference,currency\norder-1,EUR\n')
+    writeFileSync(join(w.work, 'no-amount.csv'), 'reference,currency\norder-1,EUR\n')
     const columns = await gw(['settlement', 'reconcile', '--orders', 'no-amount.csv'])
     expect(columns.code).toBe(2)
     expect(columns.stderr).toContain('--orders no-amount.csv has no amount column')
