@@ -264,42 +264,39 @@ export async function openLoop({origin, ca, rate = 1000, connections = 32, warmu
   return {rate, sent: total - warmN, count: s.length, samples: s, p50: percentile(s, 50), p99: percentile(s, 99), p999: percentile(s, 99.9), max: s[s.length - 1], errors: measuredErrors, firstError: errors.first}
 }
 
-/** Seconds of CPU (user + system, every thread) a process has used so far (Linux /proc; NaN elsewhere). */
-export function cpuSeconds(pid) {
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces); undefined once the process is gone. */
+function statFields(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   } catch {
-    return NaN
+    return undefined
   }
 }
 const CLOCK_TICKS = 100
+// utime, stime (fields 14 and 15), and with `children` cutime, cstime (16, 17): indexes counted from the state (field 3)
+const ticks = (f, children = false) => Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0)
+
+/** Seconds of CPU (user + system, every thread) a process has used so far (Linux /proc; NaN elsewhere). */
+export function cpuSeconds(pid) {
+  const f = statFields(pid)
+  return f ? ticks(f) / CLOCK_TICKS : NaN
+}
 
 /**
  * Seconds of CPU a process and its children have used (a server that forks per connection,
  * as PostgreSQL does): its own, its reaped children's, and each live child's.
  */
 export function treeCpuSeconds(pid) {
-  const fields = (p) => {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8')
-      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    } catch {
-      return undefined
-    }
-  }
-  const own = (f) => (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLOCK_TICKS
-  const root = fields(pid)
+  const root = statFields(pid)
   if (!root) return NaN
-  let total = own(root)
+  let total = ticks(root, true)
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
-    const f = fields(name)
-    if (f && Number(f[1]) === pid) total += own(f)
+    const f = statFields(name)
+    if (f && Number(f[1]) === pid) total += ticks(f, true)
   }
-  return total
+  return total / CLOCK_TICKS
 }
 
 /** Peak resident set size of a process so far, MiB (VmHWM; NaN where /proc is missing). */
