@@ -55,6 +55,7 @@ function spawnJsonChild(args, {name, env} = {}) {
  */
 export async function startEngine(dataDir, {label = 'engine', args = []} = {}) {
   const pre = []
+  if (process.env.BENCH_ENGINE_FLAGS) pre.push(...process.env.BENCH_ENGINE_FLAGS.split(/\s+/).filter(Boolean))
   if (process.env.BENCH_PROFILE) pre.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=${label}-${Date.now()}.cpuprofile`)
   const c = spawnJsonChild(
     [...pre, join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', API_KEY, '--rate-limit', '0', '--json', '--durability', DURABILITY, ...args],

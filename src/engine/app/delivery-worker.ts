@@ -42,9 +42,16 @@ export class DeliveryWorker {
   private readonly perEndpoint: number
   private readonly claimsPerEndpoint: number
   private readonly total: number
+  /**
+   * room an endpoint needs before an ended attempt wakes the claimer: claims are taken in batches
+   * rather than one query per ended attempt (each query reads up to a claim window of rows)
+   */
+  private readonly claimBatch: number
   private readonly leaseMs: number
   private readonly slots: Slots
   private readonly inFlight = new Map<string, {claim: ClaimedDelivery; abort: AbortController}>()
+  /** attempts in flight here per endpoint */
+  private readonly perEndpointInFlight = new Map<string, number>()
   private readonly outcomes = new Map<string, Outcome[]>()
   private readonly recording = new Map<string, Promise<void>>()
   private readonly recent = new Map<string, LoggedEvent>()
@@ -63,6 +70,7 @@ export class DeliveryWorker {
     this.perEndpoint = opts.perEndpoint ?? 32
     this.claimsPerEndpoint = opts.claimsPerEndpoint ?? this.perEndpoint * 4
     this.total = opts.total ?? 256
+    this.claimBatch = Math.max(1, Math.min(this.perEndpoint, Math.floor(this.total / 8), Math.floor(this.claimsPerEndpoint / 4)))
     this.leaseMs = opts.leaseMs ?? DELIVERY_LEASE_MS
     this.slots = new Slots(this.perEndpoint)
     const agentOpts = {headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, keepAliveTimeout: 4000}
@@ -117,11 +125,16 @@ export class DeliveryWorker {
       for (const c of claims) {
         const abort = new AbortController()
         this.inFlight.set(c.id, {claim: c, abort})
-        void this.attempt(c, abort.signal)
+        this.perEndpointInFlight.set(c.endpoint, (this.perEndpointInFlight.get(c.endpoint) ?? 0) + 1)
+        void this.attempt(c, abort)
           .catch((e) => this.core.log(`webhooks: delivery ${c.id} failed: ${(e as Error).stack}`))
           .finally(() => {
             this.inFlight.delete(c.id)
-            this.wake()
+            const left = this.perEndpointInFlight.get(c.endpoint)! - 1
+            if (left > 0) this.perEndpointInFlight.set(c.endpoint, left)
+            else this.perEndpointInFlight.delete(c.endpoint)
+            // an ended attempt makes a claim worth its query once its endpoint has a batch of room
+            if (left <= this.claimsPerEndpoint - this.claimBatch || this.inFlight.size === 0) this.wake()
           })
       }
     }
@@ -138,7 +151,7 @@ export class DeliveryWorker {
     return e
   }
 
-  private async attempt(c: ClaimedDelivery, signal: AbortSignal): Promise<void> {
+  private async attempt(c: ClaimedDelivery, abort: AbortController): Promise<void> {
     const d = (await this.core.store.get<DeliveryRecord>('delivery', c.id))?.obj
     if (!d || isTerminal(d.status)) return void (await this.core.store.releaseDeliveries([c]))
     const ep = (await this.core.endpoints.get()).find((e) => e.id === d.endpoint)
@@ -149,7 +162,7 @@ export class DeliveryWorker {
     await this.slots.acquire(ep.id)
     let attempt: DeliveryAttempt
     try {
-      attempt = await this.post(ep, ev, signal)
+      attempt = await this.post(ep, ev, abort)
     } finally {
       this.slots.release(ep.id)
     }
@@ -163,12 +176,15 @@ export class DeliveryWorker {
    * time of the attempt, since receivers check it against their own clock (spec §6); the
    * attempt is recorded at the engine clock's time like every other timestamp.
    */
-  private async post(ep: EndpointRecord, ev: LoggedEvent, signal: AbortSignal): Promise<DeliveryAttempt> {
+  private async post(ep: EndpointRecord, ev: LoggedEvent, abort: AbortController): Promise<DeliveryAttempt> {
     const at = this.core.clock.now().toISOString()
     const body = ev.json
     const url = new URL(ep.url)
     const dispatcher = !this.core.livemode && isLoopbackHost(url.hostname) ? this.loopbackAgent : this.agent
-    const timeout = AbortSignal.timeout(DELIVERY_TIMEOUT_MS)
+    // one controller per attempt, aborted by shutdown or by its own timer, which is cleared when
+    // the attempt ends (AbortSignal.timeout would keep a timer and signal alive for the full
+    // timeout after every attempt, and AbortSignal.any adds a composite signal per attempt)
+    const timer = setTimeout(() => abort.abort(new DOMException(`no response within ${DELIVERY_TIMEOUT_MS / 1000} s`, 'TimeoutError')), DELIVERY_TIMEOUT_MS)
     const started = performance.now()
     const latency = () => Math.round(performance.now() - started)
     try {
@@ -181,7 +197,7 @@ export class DeliveryWorker {
         },
         body,
         dispatcher,
-        signal: AbortSignal.any([signal, timeout]),
+        signal: abort.signal,
       })
       const latency_ms = latency()
       // an excerpt of the answer for the delivery log; a slow body does not undo a 2xx already received
@@ -202,6 +218,8 @@ export class DeliveryWorker {
     } catch (e) {
       const {error, message} = classifyNetworkError(e, DELIVERY_TIMEOUT_MS)
       return {at, status_code: null, error, error_message: message, latency_ms: latency(), response_excerpt: null}
+    } finally {
+      clearTimeout(timer)
     }
   }
 

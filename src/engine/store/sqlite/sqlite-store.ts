@@ -606,7 +606,8 @@ export class SqliteStore implements Store {
     for (const e of endpoints) {
       const n = free.get(e)!
       if (n === 0) continue
-      const rows = perEndpoint.all(e, now, n + this.deliveryClaims.size) as {id: string; endpoint: string; event: string}[]
+      // this endpoint's claimed deliveries are the only rows to skip: they stay due until their outcome is written
+      const rows = perEndpoint.all(e, now, n + (held.get(e) ?? 0)) as {id: string; endpoint: string; event: string}[]
       candidates.set(e, rows.filter((r) => !this.deliveryClaims.has(r.id)).slice(0, n))
     }
     for (let i = 0; out.length < q.limit; i++) {
