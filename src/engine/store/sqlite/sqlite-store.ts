@@ -151,8 +151,8 @@ export class SqliteStore implements Store {
   private stmts = new Map<string, Statement>()
   private queue: Pending[] = []
   private flushScheduled = false
-  /** a batch is with the writer: commits gather for the next one (group commit) */
-  private writing = false
+  /** batches sent to the writer and not answered yet */
+  private writing = 0
   private idle: (() => void)[] = []
   private closed = false
   private readonly writer: Writer | undefined
@@ -169,7 +169,10 @@ export class SqliteStore implements Store {
   /** holders and waiters per section */
   private readonly sectionsBusy = new Map<string, number>()
   /** transactions written and change sets in them (tests, bench) */
-  readonly stats = {transactions: 0, changeSets: 0}
+  private readonly counts = {transactions: 0, changeSets: 0}
+  get stats(): {transactions: number; changeSets: number} {
+    return {transactions: this.writer?.transactions ?? this.counts.transactions, changeSets: this.counts.changeSets}
+  }
 
   constructor(opts: SqliteStoreOptions) {
     this.db = new Database(opts.path)
@@ -364,8 +367,9 @@ export class SqliteStore implements Store {
   private enqueue(cs: ChangeSet): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({cs, resolve, reject})
-      // while the writer works, commits gather for its next transaction (group commit)
-      if (!this.flushScheduled && !this.writing) {
+      // the commits of one turn of the event loop go to the writer together; the writer joins
+      // whatever reached it while it was busy into its next transaction (group commit)
+      if (!this.flushScheduled) {
         this.flushScheduled = true
         setImmediate(() => void this.flush())
       }
@@ -376,11 +380,8 @@ export class SqliteStore implements Store {
     this.flushScheduled = false
     const batch = this.queue
     this.queue = []
-    if (batch.length === 0) {
-      for (const f of this.idle.splice(0)) f()
-      return
-    }
-    this.writing = true
+    if (batch.length === 0) return
+    this.writing++
     const compiled: {p: Pending; ops: Op[]; notice: ChangeNotice}[] = []
     for (const p of batch) {
       try {
@@ -395,8 +396,8 @@ export class SqliteStore implements Store {
     } catch (e) {
       results = compiled.map(() => ({ok: false, error: {name: 'Error', message: (e as Error).message}}))
     }
-    this.stats.transactions++
-    this.stats.changeSets += compiled.length
+    this.counts.changeSets += compiled.length
+    if (!this.writer) this.counts.transactions++
     const notice = {kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null as number | null, dueBy: null as string | null}
     compiled.forEach((c, i) => {
       const r = results[i]!
@@ -410,8 +411,8 @@ export class SqliteStore implements Store {
     })
     this.checkpointer?.nudge()
     if (compiled.some((_, i) => results[i]!.ok)) for (const l of this.listeners) l(notice)
-    this.writing = false
-    await this.flush()
+    this.writing--
+    if (this.writing === 0 && this.queue.length === 0 && !this.flushScheduled) for (const f of this.idle.splice(0)) f()
   }
 
   /** What a commit changes in this process once it is durable: claims that ended. */

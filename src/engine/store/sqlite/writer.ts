@@ -109,22 +109,39 @@ const write = (batch) => {
   }
   return results
 }
+// Every batch that reached this thread while it was writing joins the next transaction: the
+// messages waiting on the port are taken at once (group commit here, so the thread never waits
+// for the event loop to send the next batch), and the answers go back in one message.
+const {receiveMessageOnPort} = require('node:worker_threads')
+const close = () => {
+  db.close()
+  parentPort.close()
+}
 parentPort.on('message', (m) => {
-  if (m === 'close') {
-    db.close()
-    parentPort.close()
-    return
+  if (m === 'close') return close()
+  const msgs = [m]
+  let closing = false
+  for (;;) {
+    const r = receiveMessageOnPort(parentPort)
+    if (!r) break
+    if (r.message === 'close') {
+      closing = true
+      break
+    }
+    msgs.push(r.message)
   }
+  const batch = msgs.length === 1 ? m.batch : msgs.flatMap((x) => x.batch)
   let results
   try {
-    results = write(m.batch)
+    results = write(batch)
   } catch (e) {
     if (db.inTransaction) rollback.run()
     const error = {name: e.name, message: e.message, code: e.code}
-    parentPort.postMessage({id: m.id, results: m.batch.map(() => ({ok: false, error}))})
-    return
+    results = batch.map(() => ({ok: false, error}))
   }
-  parentPort.postMessage({id: m.id, results})
+  let at = 0
+  parentPort.postMessage(msgs.map((x) => ({id: x.id, results: results.slice(at, (at += x.batch.length))})))
+  if (closing) close()
 })
 `
 
@@ -134,15 +151,20 @@ export class Writer {
   private next = 0
   private readonly waiting = new Map<number, (r: ChangeResult[]) => void>()
   private failed: Error | undefined
+  /** transactions written (each holds one or more batches) */
+  transactions = 0
 
   constructor(path: string, durability: 'full' | 'normal') {
     const module = createRequire(import.meta.url).resolve('better-sqlite3')
     const codec = {version: CURRENT, min: PACK_MIN, options: DEFLATE_OPTIONS, dictionary: new Uint8Array(DICTIONARIES[CURRENT]!)}
     this.worker = new Worker(SOURCE, {eval: true, workerData: {path, durability, module, codec}})
-    this.worker.on('message', (m: {id: number; results: ChangeResult[]}) => {
-      const done = this.waiting.get(m.id)
-      this.waiting.delete(m.id)
-      done?.(m.results)
+    this.worker.on('message', (ms: {id: number; results: ChangeResult[]}[]) => {
+      this.transactions++
+      for (const m of ms) {
+        const done = this.waiting.get(m.id)
+        this.waiting.delete(m.id)
+        done?.(m.results)
+      }
     })
     this.worker.on('error', (e) => this.fail(e))
     this.worker.on('exit', (code) => code !== 0 && this.fail(new Error(`the SQLite writer thread exited with code ${code}`)))
