@@ -8,6 +8,7 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {SignatureVerificationError, verifySignature as verifyAsReceiver} from '../../api/webhook-signature.js'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
 import {ensureCertificates, type TlsMaterial} from '../tls/certificates.js'
+import {SqliteStore} from '../store/sqlite/sqlite-store.js'
 
 // ---------------------------------------------------------------- a local HTTPS receiver
 
@@ -515,6 +516,45 @@ describe('webhook delivery', () => {
     expect(timedOut.attempts[0].latency_ms).toBeGreaterThanOrEqual(9_500)
     expect(timedOut.attempts[0].latency_ms).toBeLessThan(12_000)
   }, 30_000)
+
+  it('a backlog falling due at once is claimed in batches: each delivery made once, far fewer claim queries than attempts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-claims-'))
+    cleanups.push(() => rmSync(dataDir, {recursive: true, force: true}))
+    let claims = 0
+    const t = await bootEngine({
+      rateLimit: 0,
+      dataDir,
+      store: async () => {
+        const s = new SqliteStore({path: join(dataDir, 'claims.db'), durability: 'normal'})
+        const claim = s.claimDeliveries.bind(s)
+        s.claimDeliveries = (now, q) => {
+          claims++
+          return claim(now, q)
+        }
+        return s
+      },
+    })
+    cleanups.push(() => t.stop())
+    let status = 500
+    const rx = await receiver(0, () => ({status}))
+    await endpoint(t, rx.url, ['payment.succeeded'])
+    const N = 300
+    for (let i = 0; i < N; i += 20) await Promise.all(Array.from({length: 20}, () => pay(t)))
+    await waitFor('first attempts', () => rx.received.length >= N, 20_000)
+    await sleep(300)
+    // one attempt each: a delivery claimed as its creating commit's answer came back was once attempted twice
+    expect(rx.received).toHaveLength(N)
+    expect(new Set(rx.received.map((r) => JSON.parse(r.body).id)).size).toBe(N)
+    status = 200
+    claims = 0
+    await t.advance(61)
+    await waitFor('every retry', () => rx.received.length === 2 * N, 20_000)
+    await sleep(300)
+    expect(rx.received).toHaveLength(2 * N)
+    expect(new Set(rx.received.slice(N).map((r) => JSON.parse(r.body).id)).size).toBe(N)
+    expect(claims).toBeLessThan(N / 4)
+    if (process.env.GW_TEST_LOG) process.stderr.write(`claim queries for ${N} due deliveries: ${claims}\n`)
+  }, 60_000)
 
   it('resends an event: to every subscribed endpoint, or to a named one even if not subscribed', async () => {
     const t = await boot()

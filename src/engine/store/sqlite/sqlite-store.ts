@@ -415,10 +415,16 @@ export class SqliteStore implements Store {
     if (this.writing === 0 && this.queue.length === 0 && !this.flushScheduled) for (const f of this.idle.splice(0)) f()
   }
 
-  /** What a commit changes in this process once it is durable: claims that ended. */
+  /**
+   * What a commit changes in this process once it is durable: claims that ended. A delivery's
+   * claim ends with a write of that delivery (its outcome), never with the insert that created
+   * it: the read connection sees a commit before its answer is back here, so a claim may
+   * already have been taken on a delivery this commit inserted (ending it would let a second
+   * claim attempt the delivery twice at once).
+   */
   private settle(cs: ChangeSet): void {
     for (const j of cs.completeJobs ?? []) this.jobClaims.delete(j.id)
-    for (const put of cs.puts ?? []) if (put.kind === 'delivery') this.deliveryClaims.delete(put.obj.id)
+    for (const put of cs.puts ?? []) if (put.kind === 'delivery' && put.expectVersion !== undefined) this.deliveryClaims.delete(put.obj.id)
   }
 
   /** The in-memory database's writer: the same statements, in this thread (savepoints cost nothing on disk there). */
