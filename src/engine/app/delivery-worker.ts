@@ -19,7 +19,12 @@ const EXCERPT_CHARS = 500
 const EXCERPT_BYTES = 4096
 /** Real time after which a claim that never reported back is given to another worker (a crashed instance). */
 export const DELIVERY_LEASE_MS = 60_000
-const RECENT_EVENTS = 2048
+/**
+ * Events kept for the deliveries of one claim round: the endpoints' deliveries of an event are
+ * claimed together (round robin), so a short memory serves them all; retries read the store.
+ * (A long one keeps every event alive for seconds, for the collector to move and sweep.)
+ */
+const RECENT_EVENTS = 128
 
 type Outcome = ({claim: ClaimedDelivery; attempt: DeliveryAttempt; ok: boolean} | {claim: ClaimedDelivery; stop: string}) & {done?: () => void}
 
@@ -49,7 +54,7 @@ export class DeliveryWorker {
   private readonly claimBatch: number
   private readonly leaseMs: number
   private readonly slots: Slots
-  private readonly inFlight = new Map<string, {claim: ClaimedDelivery; abort: AbortController}>()
+  private readonly inFlight = new Map<string, {claim: ClaimedDelivery; abort: AttemptSignal}>()
   /** attempts in flight here per endpoint */
   private readonly perEndpointInFlight = new Map<string, number>()
   private readonly outcomes = new Map<string, Outcome[]>()
@@ -123,7 +128,7 @@ export class DeliveryWorker {
         return
       }
       for (const c of claims) {
-        const abort = new AbortController()
+        const abort = new AttemptSignal()
         this.inFlight.set(c.id, {claim: c, abort})
         this.perEndpointInFlight.set(c.endpoint, (this.perEndpointInFlight.get(c.endpoint) ?? 0) + 1)
         void this.attempt(c, abort)
@@ -151,7 +156,7 @@ export class DeliveryWorker {
     return e
   }
 
-  private async attempt(c: ClaimedDelivery, abort: AbortController): Promise<void> {
+  private async attempt(c: ClaimedDelivery, abort: AttemptSignal): Promise<void> {
     const d = (await this.core.store.get<DeliveryRecord>('delivery', c.id))?.obj
     if (!d || isTerminal(d.status)) return void (await this.core.store.releaseDeliveries([c]))
     const ep = (await this.core.endpoints.get()).find((e) => e.id === d.endpoint)
@@ -176,14 +181,14 @@ export class DeliveryWorker {
    * time of the attempt, since receivers check it against their own clock (spec §6); the
    * attempt is recorded at the engine clock's time like every other timestamp.
    */
-  private async post(ep: EndpointRecord, ev: LoggedEvent, abort: AbortController): Promise<DeliveryAttempt> {
+  private async post(ep: EndpointRecord, ev: LoggedEvent, abort: AttemptSignal): Promise<DeliveryAttempt> {
     const at = this.core.clock.now().toISOString()
     const body = ev.json
     const url = new URL(ep.url)
     const dispatcher = !this.core.livemode && isLoopbackHost(url.hostname) ? this.loopbackAgent : this.agent
-    // one controller per attempt, aborted by shutdown or by its own timer, which is cleared when
-    // the attempt ends (AbortSignal.timeout would keep a timer and signal alive for the full
-    // timeout after every attempt, and AbortSignal.any adds a composite signal per attempt)
+    // one signal per attempt, aborted by shutdown or by its own timer, which is cleared when the
+    // attempt ends (AbortSignal.timeout would keep a timer and a signal alive for the full timeout
+    // after every attempt, and AbortSignal.any adds a composite signal per attempt)
     const timer = setTimeout(() => abort.abort(new DOMException(`no response within ${DELIVERY_TIMEOUT_MS / 1000} s`, 'TimeoutError')), DELIVERY_TIMEOUT_MS)
     const started = performance.now()
     const latency = () => Math.round(performance.now() - started)
@@ -197,7 +202,7 @@ export class DeliveryWorker {
         },
         body,
         dispatcher,
-        signal: abort.signal,
+        signal: abort,
       })
       const latency_ms = latency()
       // an excerpt of the answer for the delivery log; a slow body does not undo a 2xx already received
@@ -326,5 +331,32 @@ class Slots {
     const n = (this.active.get(key) ?? 1) - 1
     if (n <= 0) this.active.delete(key)
     else this.active.set(key, n)
+  }
+}
+
+/**
+ * What aborts one attempt (shutdown or its timeout): the part of an AbortSignal undici uses
+ * (`aborted`, `reason`, one 'abort' listener), without an EventTarget per attempt.
+ */
+class AttemptSignal {
+  aborted = false
+  reason: unknown = undefined
+  private listener: (() => void) | null = null
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.listener = listener
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    if (this.listener === listener) this.listener = null
+  }
+
+  abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
+    if (this.aborted) return
+    this.aborted = true
+    this.reason = reason
+    const l = this.listener
+    this.listener = null
+    l?.()
   }
 }
