@@ -60,6 +60,20 @@ describe('SqliteStore writer thread', () => {
     await store.close()
   })
 
+  it('a change set that fails before its first use of a statement does not keep that statement from the others of its transaction', async () => {
+    const store = new SqliteStore({path: tmp(), durability: 'full'})
+    await store.commit({puts: [customer(1)]})
+    const refund = (i: number) => ({kind: 'refund' as const, obj: {id: `re_${String(i).padStart(24, '0')}`, created_at: new Date().toISOString(), payment: 'pay_1', status: 'pending'}})
+    // one turn, one transaction: the first change set fails on its customer (a duplicate) before
+    // its refund, the first refund insert the writer sees; the second uses that statement
+    const failing = store.commit({puts: [customer(1), refund(1)]})
+    const ok = store.commit({puts: [refund(2)]})
+    await expect(failing).rejects.toThrow(/UNIQUE/)
+    await expect(ok).resolves.toBeUndefined()
+    expect((await store.all('refund')).map((r) => r.id)).toEqual([refund(2).obj.id])
+    await store.close()
+  })
+
   it('checkpoints on a thread of their own: WAL pages reach the database file', async () => {
     const path = tmp()
     const store = new SqliteStore({path, durability: 'full'})

@@ -139,12 +139,13 @@ export function dataObjectOf(eventJson: string): string {
  *
  * Writes happen on a writer thread (writer.ts) with its own connection; this connection only
  * reads (WAL: readers see every committed transaction, never a partial one). Commits are
- * grouped: the change sets staged while the writer is busy are written by it as one
- * transaction (a failing one rolls back alone: the batch is rolled back and written again
- * without it), made durable by one fsync on that thread (synchronous=FULL for 'full'); a commit
- * resolves after that. The event
- * loop only compiles change sets into statements. An in-memory database has no second
- * connection: it writes in this thread, with the same statements.
+ * grouped: the change sets staged in one turn of the event loop are compiled into statements
+ * and sent to the writer at once, without waiting for its answer to the previous ones; the
+ * writer joins every batch that reached it while it was busy into one transaction (a failing
+ * change set rolls back alone: the transaction is rolled back and written again without it),
+ * made durable by one fsync on that thread (synchronous=FULL for 'full'); a commit resolves
+ * after that. An in-memory database has no second connection: it writes in this thread, with
+ * the same statements.
  */
 export class SqliteStore implements Store {
   readonly db: Db
@@ -437,7 +438,7 @@ export class SqliteStore implements Store {
         let seq: number | null = null
         for (const op of ops) {
           if (op.pack) for (const i of op.pack) op.params[i] = pack(op.params[i] as string)
-          const r = this.stmt(op.sql).run(op.params)
+          const r = this.stmt(op.sql!).run(op.params)
           if (op.check === 'one' && r.changes !== 1) throw new VersionConflictError(op.kind as Kind, op.id!)
           if (op.check === 'seq') seq = Number(r.lastInsertRowid)
         }

@@ -1,16 +1,19 @@
 // The SQLite writer: one connection that writes, on a worker thread, so the event loop never
 // waits for SQLite's B-tree work or the disk. It receives batches of change sets already
 // compiled into statements with their parameters (strings and numbers: cheap to pass between
-// threads), writes each batch in one transaction (a failing change set rolls back alone: see
-// write below), and commits with synchronous=FULL for 'full' durability: the
-// fsync blocks this thread only. It answers per change set: written, or why not.
+// threads; a statement's text crosses once, then its number), joins every batch waiting for it
+// into one transaction (a failing change set rolls back alone: see write below), and commits
+// with synchronous=FULL for 'full' durability: the fsync blocks this thread only. It answers
+// per change set: written, or why not.
 import {createRequire} from 'node:module'
 import {Worker} from 'node:worker_threads'
 import {CURRENT, DEFLATE_OPTIONS, DICTIONARIES, PACK_MIN} from './codec.js'
 
 /** One statement: SQL, parameters, and what its result must be. */
 export interface Op {
-  sql: string
+  /** the statement; sent to the writer thread once, after that by its number `q` (set by Writer.write) */
+  sql?: string
+  q?: number
   params: unknown[]
   /** 'one': it must change exactly one row, else the change set fails with a version conflict on (kind, id); 'seq': report its rowid (an event's seq) */
   check?: 'one' | 'seq'
@@ -46,12 +49,14 @@ db.pragma('foreign_keys = ON')
 db.pragma('temp_store = MEMORY')
 // checkpoints: this connection's automatic one, less often; the store's checkpointer copies pages meanwhile
 db.pragma('wal_autocheckpoint = 10000')
-const stmts = new Map()
-const stmt = (sql) => {
-  let s = stmts.get(sql)
-  if (!s) stmts.set(sql, (s = db.prepare(sql)))
-  return s
+// statements by number: an op carries its SQL the first time the number is used, and a batch's
+// new statements are prepared before any of it runs (a change set that fails part-way may hold
+// the text of a statement that later ones use by number)
+const stmts = []
+const define = (batch) => {
+  for (const ops of batch) for (const op of ops) if (op.sql !== undefined && stmts[op.q] === undefined) stmts[op.q] = db.prepare(op.sql)
 }
+const stmt = (op) => stmts[op.q]
 const begin = db.prepare('BEGIN IMMEDIATE')
 const commit = db.prepare('COMMIT')
 const rollback = db.prepare('ROLLBACK')
@@ -78,7 +83,7 @@ const runOps = (ops) => {
       for (const i of op.pack) op.params[i] = pack(op.params[i])
       op.pack = undefined
     }
-    const r = stmt(op.sql).run(op.params)
+    const r = stmt(op).run(op.params)
     if (op.check === 'one' && r.changes !== 1) throw new Conflict(op.kind, op.id)
     if (op.check === 'seq') seq = Number(r.lastInsertRowid)
   }
@@ -133,6 +138,7 @@ parentPort.on('message', (m) => {
   const batch = msgs.length === 1 ? m.batch : msgs.flatMap((x) => x.batch)
   let results
   try {
+    define(batch)
     results = write(batch)
   } catch (e) {
     if (db.inTransaction) rollback.run()
@@ -151,6 +157,7 @@ export class Writer {
   private next = 0
   private readonly waiting = new Map<number, (r: ChangeResult[]) => void>()
   private failed: Error | undefined
+  private readonly statements = new Map<string, number>()
   /** transactions written (each holds one or more batches) */
   transactions = 0
 
@@ -181,6 +188,17 @@ export class Writer {
   /** Writes a batch of change sets (each a list of statements) in one durable transaction. */
   write(batch: Op[][]): Promise<ChangeResult[]> {
     if (this.failed) return Promise.resolve(batch.map(() => ({ok: false, error: {name: 'Error', message: `SQLite writer: ${this.failed!.message}`}})))
+    // each statement's text crosses to the thread once; after that only its number
+    for (const ops of batch)
+      for (const op of ops) {
+        if (op.q !== undefined) continue
+        const q = this.statements.get(op.sql!)
+        if (q === undefined) this.statements.set(op.sql!, (op.q = this.statements.size))
+        else {
+          op.q = q
+          op.sql = undefined
+        }
+      }
     const id = this.next++
     return new Promise((resolve) => {
       this.waiting.set(id, resolve)
