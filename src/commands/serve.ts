@@ -49,7 +49,8 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
 
 
 export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: GwArgs<typeof Serve>): Promise<void> {
-  const {startEngine, EngineConfigError} = await import('../engine/index.js')
+  const [{startEngine, EngineConfigError}, {tuneHeapForServing}] = await Promise.all([import('../engine/index.js'), import('../engine/heap.js')])
+  tuneHeapForServing()
   const dataDir = flags['data-dir'] ?? defaultDataDir()
   let engine
   try {
