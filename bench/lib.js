@@ -310,13 +310,14 @@ export function peakRssMiB(pid) {
   }
 }
 
-/** Adds up a process's CPU over closed-loop measuring windows: pass `onMeasure` to closedLoop. */
-export function cpuMeter(pid) {
+/** Adds up CPU seconds over closed-loop measuring windows (of a pid, or of a function that reads them): pass `onMeasure` to closedLoop. */
+export function cpuMeter(source) {
+  const read = typeof source === 'function' ? source : () => cpuSeconds(source)
   let start = 0
   const m = {
     seconds: 0,
     onMeasure(on) {
-      const t = cpuSeconds(pid)
+      const t = read()
       if (on) start = t
       else m.seconds += t - start
     },

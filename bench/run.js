@@ -279,13 +279,12 @@ async function pgPart(root, results, sink) {
         const es = await fleet(t.name, t.n, t.store)
         try {
           gc()
-          let from
-          const onMeasure = (on) => {
-            const now = {engines: es.reduce((a, e) => a + cpuSeconds(e.child.pid), 0), database: treeCpuSeconds(postmaster)}
-            if (on) from = now
-            else for (const k of ['engines', 'database']) t.cpu[k] += now[k] - from[k]
-          }
+          const engines = cpuMeter(() => es.reduce((a, e) => a + cpuSeconds(e.child.pid), 0))
+          const database = cpuMeter(() => treeCpuSeconds(postmaster))
+          const onMeasure = (on) => [engines, database].forEach((m) => m.onMeasure(on))
           t.windows.push(await closedLoopFleet({targets: es, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION / ROUNDS, makeRequest: paymentRequest('/v1/payments'), onMeasure}))
+          t.cpu.engines += engines.seconds
+          t.cpu.database += database.seconds
         } finally {
           await stop(es)
         }

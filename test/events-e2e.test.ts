@@ -14,6 +14,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {GwEvent, ListEnvelope} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {localEnginePaths} from '../src/local-engine.js'
+import {runCli, type CliRun} from './support/cli-snapshot.js'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const BIN = join(ROOT, 'bin', 'run.js')
@@ -36,24 +37,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   return {...out, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_DATA_DIR: dataDir, GW_NO_KEYRING: '1', ...extra}
 }
 
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-function gw(args: string[]): Promise<Run> {
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [BIN, ...args], {cwd: ROOT, env: env()})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', rej)
-    child.on('close', (code) => res({code: code ?? -1, stdout, stderr}))
-    child.stdin.end()
-  })
-}
+const gw = (args: string[]): Promise<CliRun> => runCli(BIN, args, {cwd: ROOT, env: env()})
 
 /** A long-running gw command with its output so far. */
 function gwLive(args: string[]) {

@@ -56,7 +56,6 @@ const stmts = []
 const define = (batch) => {
   for (const ops of batch) for (const op of ops) if (op.sql !== undefined && stmts[op.q] === undefined) stmts[op.q] = db.prepare(op.sql)
 }
-const stmt = (op) => stmts[op.q]
 const begin = db.prepare('BEGIN IMMEDIATE')
 const commit = db.prepare('COMMIT')
 const rollback = db.prepare('ROLLBACK')
@@ -83,7 +82,7 @@ const runOps = (ops) => {
       for (const i of op.pack) op.params[i] = pack(op.params[i])
       op.pack = undefined
     }
-    const r = stmt(op).run(op.params)
+    const r = stmts[op.q].run(op.params)
     if (op.check === 'one' && r.changes !== 1) throw new Conflict(op.kind, op.id)
     if (op.check === 'seq') seq = Number(r.lastInsertRowid)
   }
