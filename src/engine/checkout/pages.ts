@@ -5,6 +5,7 @@ import type {App} from '../app/index.js'
 import {customerAction} from '../app/payments.js'
 import {DomainError} from '../domain/errors.js'
 import {parseInstrument, type Instrument, type PaymentRecord} from '../domain/payment.js'
+import type {RequestTarget} from '../http/pipeline.js'
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
@@ -170,7 +171,7 @@ function finish(res: ServerResponse, p: PaymentRecord, requestId: string) {
 
 /** Hosted pages at {checkout_url}: 3-D Secure, bank login, QR/app approval, vouchers, BNPL, card form. */
 export function createCheckout(app: App) {
-  return async function checkout(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
+  return async function checkout(req: IncomingMessage, res: ServerResponse, url: RequestTarget, requestId: string): Promise<void> {
     const [, , step, id] = url.pathname.split('/')
     const session = url.searchParams.get('session') ?? ''
     const notFoundPage = (msg: string) => html(res, 404, page('Not found', `<h1>Link not valid</h1><p class="muted">${esc(msg)}</p>`), requestId)

@@ -465,6 +465,23 @@ describe('transport', () => {
     expectError(r, 431, 'invalid_request_error')
   })
 
+  it('a request target no URL can be made of (GET //) → 400 request_malformed, and the engine keeps serving', async () => {
+    for (const target of ['//', '//:99999/v1/payments']) {
+      const r = await rawExchange(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`, true)
+      expectError(r, 400, 'invalid_request_error', 'request_malformed')
+      expect(r.body.error.message).toContain('/v1/payments')
+    }
+    const ok = await request(`${t.engine.baseUrl}/payments`, {headers: {authorization: `Bearer ${t.key}`}, dispatcher: t.agent})
+    expect(ok.statusCode).toBe(200)
+    await ok.body.text()
+  })
+
+  it('a path with dot segments is resolved as a URL parser does', async () => {
+    const r = await rawExchange(`GET /v1/customers/../payments?limit=1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${t.key}\r\nConnection: close\r\n\r\n`, true)
+    expect(r.status, r.text).toBe(200)
+    expect(r.body.object).toBe('list')
+  })
+
   it('HTTPS keeps working after a plain-HTTP request', async () => {
     const r = await request(`${t.engine.baseUrl}/payments`, {headers: {authorization: `Bearer ${t.key}`}, dispatcher: t.agent})
     expect(r.statusCode).toBe(200)

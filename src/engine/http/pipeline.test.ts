@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import {canonical, jsonDepthExceeds, MAX_JSON_DEPTH} from './pipeline.js'
+import {createHash} from 'node:crypto'
+import {canonical, jsonDepthExceeds, MAX_JSON_DEPTH, requestTarget, sha256Hex} from './pipeline.js'
 
 /** The former recursive definition, kept here as the reference the iterative one must match. */
 function reference(v: unknown): string {
@@ -69,5 +70,52 @@ describe('jsonDepthExceeds (bound before parsing)', () => {
       }),
       {numRuns: 300},
     )
+  })
+})
+
+describe('requestTarget', () => {
+  /** what a URL parser makes of the target, or undefined when it throws */
+  const viaUrl = (t: string) => {
+    try {
+      const u = new URL(t, 'https://localhost')
+      return {pathname: u.pathname, query: [...u.searchParams]}
+    } catch {
+      return undefined
+    }
+  }
+  const ours = (t: string) => {
+    const r = requestTarget(t)
+    return r && {pathname: r.pathname, query: [...r.searchParams]}
+  }
+
+  it('splits a plain target as a URL parser does', () => {
+    for (const t of ['/', '/v1', '/v1/', '/v1/payments', '/v1/payments?limit=3&status=succeeded', '/v1/payments/pay_ABC-12?', '/v1/events?type=payment.succeeded&created%5Bgte%5D=2026', '/??a'])
+      expect(ours(t)).toEqual(viaUrl(t))
+  })
+
+  it('leaves what a parser rewrites to the parser: dot segments, escapes, backslashes, double slashes, fragments, absolute form', () => {
+    for (const t of ['/v1/../v1/payments', '/v1/./payments', '/v1/%70ayments', '/v1\\payments', '//v1/payments', '/v1/payments#x', '/v1/payments?a=1#frag', 'https://example.com/v1/payments?x=1', '/v1/zahlungen/\u00e9', '//\u00e9'])
+      expect(ours(t)).toEqual(viaUrl(t))
+  })
+
+  it('has no answer for a target no URL can be made of (GET // once stopped the engine)', () => {
+    for (const t of ['//', '//:99999/x', '//a b']) expect(requestTarget(t)).toBeUndefined()
+  })
+
+  it('agrees with the URL parser on any target', () => {
+    const char = fc.constantFrom(...'/?&=#%.\\ab_-Z09+\u00e9 ~:;@!'.split(''))
+    fc.assert(
+      fc.property(fc.array(char, {maxLength: 24}), (cs) => {
+        const t = `/${cs.join('')}`
+        expect(ours(t)).toEqual(viaUrl(t))
+      }),
+      {numRuns: 2000},
+    )
+  })
+})
+
+describe('sha256Hex', () => {
+  it('is the hex SHA-256 of the UTF-8 text', () => {
+    for (const s of ['', 'POST /payments\n{}', '\u00e9\u20ac\u{1f600}']) expect(sha256Hex(s)).toBe(createHash('sha256').update(s).digest('hex'))
   })
 })
