@@ -84,10 +84,11 @@ export class RequestLog {
         seq: this.seq++,
       }
       this.entries.push(entry)
-      if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity)
+      // trimmed to the capacity once it holds twice as many: one copy per `capacity` requests, not a shift per request
+      if (this.entries.length >= 2 * this.capacity) this.entries = this.entries.slice(-this.capacity)
       for (const s of this.subscribers) s(entry)
     }
-    res.once('finish', record)
+    // 'close' follows 'finish', and also ends a response cut short
     res.once('close', record)
     return who
   }
@@ -138,7 +139,7 @@ export class RequestLog {
     const v = ctx.input.query
     const page = {limit: (v.limit as number | undefined) ?? 20, starting_after: v.starting_after as string | undefined, ending_before: v.ending_before as string | undefined}
     const f = this.filter(ctx.query)
-    const all = this.entries.filter((e) => this.visible(e, ctx, f))
+    const all = this.entries.slice(-this.capacity).filter((e) => this.visible(e, ctx, f))
     // newest first
     let list = all.slice().reverse()
     let hasMore: boolean
