@@ -7,7 +7,7 @@
 // per change set: written, or why not.
 import {createRequire} from 'node:module'
 import {Worker} from 'node:worker_threads'
-import {CURRENT, DEFLATE_OPTIONS, DICTIONARIES, PACK_MIN} from './codec.js'
+import {CURRENT, DICTIONARIES, PACK_MIN, ZSTD_PARAMETERS} from './codec.js'
 
 /** One statement: SQL, parameters, and what its result must be. */
 export interface Op {
@@ -25,16 +25,18 @@ export interface Op {
 
 export type ChangeResult = {ok: true; seq: number | null} | {ok: false; error: {name: string; message: string; code?: string; kind?: string; id?: string}}
 
-// CommonJS source: the worker needs nothing but better-sqlite3 and runs without the build's ESM.
+// CommonJS source: the worker needs nothing but better-sqlite3 and zstd-napi, and runs without the build's ESM.
 const SOURCE = `
 const {parentPort, workerData} = require('node:worker_threads')
-const {deflateRawSync} = require('node:zlib')
+const {Compressor} = require(workerData.codec.module)
 const Database = require(workerData.module)
-// codec.ts's pack, with its constants
-const packOptions = {...workerData.codec.options, dictionary: Buffer.from(workerData.codec.dictionary)}
+// codec.ts's pack (format 2), with its constants: one compression context, its dictionary loaded once
+const compressor = new Compressor()
+compressor.setParameters(workerData.codec.parameters)
+compressor.loadDictionary(workerData.codec.dictionary)
 const pack = (value) => {
   if (typeof value !== 'string' || value.length < workerData.codec.min) return value
-  const z = deflateRawSync(value, packOptions)
+  const z = compressor.compress(Buffer.from(value, 'utf8'))
   const out = Buffer.allocUnsafe(z.length + 1)
   out[0] = workerData.codec.version
   z.copy(out, 1)
@@ -161,8 +163,9 @@ export class Writer {
   transactions = 0
 
   constructor(path: string, durability: 'full' | 'normal') {
-    const module = createRequire(import.meta.url).resolve('better-sqlite3')
-    const codec = {version: CURRENT, min: PACK_MIN, options: DEFLATE_OPTIONS, dictionary: new Uint8Array(DICTIONARIES[CURRENT]!)}
+    const require = createRequire(import.meta.url)
+    const module = require.resolve('better-sqlite3')
+    const codec = {version: CURRENT, min: PACK_MIN, module: require.resolve('zstd-napi'), parameters: ZSTD_PARAMETERS, dictionary: new Uint8Array(DICTIONARIES[CURRENT]!)}
     this.worker = new Worker(SOURCE, {eval: true, workerData: {path, durability, module, codec}})
     this.worker.on('message', (ms: {id: number; results: ChangeResult[]}[]) => {
       this.transactions++
