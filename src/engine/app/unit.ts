@@ -72,8 +72,9 @@ export class Unit {
   lock(key: string): Promise<void> {
     return this.tx.lock(key)
   }
-  claimIdempotency(scope: string, key: string): Promise<IdempotencyClaim> {
-    return this.tx.claimIdempotency(scope, key, this.now.toISOString())
+  /** See StoreTx.claimIdempotency; `defer` lets the store check for a live record when the unit commits. */
+  claimIdempotency(scope: string, key: string, opts?: {defer?: boolean}): Promise<IdempotencyClaim> {
+    return this.tx.claimIdempotency(scope, key, this.now.toISOString(), opts)
   }
 
   // ---------------------------------------------------------------- writes

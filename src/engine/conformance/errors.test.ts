@@ -270,6 +270,27 @@ describe('409 idempotency_error and replays', () => {
     expect(b.text).toBe(a.text)
   })
 
+  it('a retry whose run would now fail with a 5xx still gets the recorded response (the claim defers its lookup to the commit)', async () => {
+    const key = `k-${Math.random()}`
+    const body = cardPayment()
+    const a = await t.api('POST', '/payments', body, {'idempotency-key': key})
+    expect(a.status, a.text).toBe(201)
+    const providers = [...t.engine.app.core.providers.values()]
+    const saved = providers.map((p) => p.authorize)
+    for (const p of providers) (p as {authorize: unknown}).authorize = async () => Promise.reject(new Error('provider down'))
+    try {
+      const b = await t.api('POST', '/payments', body, {'idempotency-key': key})
+      expect(b.status, b.text).toBe(201)
+      expect(b.text).toBe(a.text)
+      expect(b.headers['idempotent-replayed']).toBe('true')
+      // a new key does run, and fails
+      const c = await t.api('POST', '/payments', body, {'idempotency-key': `k-${Math.random()}`})
+      expect(c.status, c.text).toBeGreaterThanOrEqual(500)
+    } finally {
+      providers.forEach((p, i) => ((p as {authorize: unknown}).authorize = saved[i]))
+    }
+  })
+
   it('4xx outcomes are replayed identically (402 decline, 400 validation)', async () => {
     const cus = await newCustomer()
     const key = `k-${Math.random()}`

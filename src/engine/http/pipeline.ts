@@ -3,7 +3,7 @@ import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {App} from '../app/index.js'
 import {toApi} from '../app/internal.js'
-import type {IdempotencyRecord} from '../ports/store.js'
+import {VersionConflictError, type IdempotencyRecord} from '../ports/store.js'
 import {ApiError, apiError, toApiError} from './errors.js'
 import {OPENAPI_PATH, serveOpenApi} from './openapi-route.js'
 import {requestValidator} from './openapi-validate.js'
@@ -326,9 +326,12 @@ export function createPipeline(deps: PipelineDeps) {
         throw invalid('Idempotency-Key', `The Idempotency-Key header must be 1 to ${IDEMPOTENCY_KEY_MAX} characters; got ${idemKey.length}.`)
       const hash = sha256Hex(`${method} ${path}\n${canonical(body ?? {})}`)
       const out = await core.run<Idempotent>({requestId}, async (u) => {
-        const claim = await u.claimIdempotency(scope, idemKey)
+        // deferred where the store can: it checks for a live record when this unit commits (a
+        // found one fails the commit and core.run runs the unit again, with a claim that looks)
+        const claim = await u.claimIdempotency(scope, idemKey, {defer: true})
         if (claim.state === 'in_flight') return {kind: 'in_flight'}
-        if (claim.state === 'recorded') return claim.record.request_hash === hash ? {kind: 'replay', record: claim.record} : {kind: 'mismatch'}
+        const recorded = (record: IdempotencyRecord): Idempotent => (record.request_hash === hash ? {kind: 'replay', record} : {kind: 'mismatch'})
+        if (claim.state === 'recorded') return recorded(claim.record)
         let status: number
         let text: string
         let headers: Record<string, string> | undefined
@@ -339,8 +342,14 @@ export function createPipeline(deps: PipelineDeps) {
           else [status, text, headers] = [result.status, result.text?.body ?? (result.body === undefined ? '{}' : u.publicJson(result.body as object)), result.headers]
         } catch (e) {
           const ae = toApiError(e)
-          // 5xx, 409 and 429 are not recorded: a retry with the key runs again
-          if (!ae || ae.status >= 500 || ae.status === 409 || ae.status === 429) throw e
+          // 5xx, 409 and 429 are not recorded: a retry with the key runs again (unless the key
+          // has a live record the claim did not look for: then that is the answer)
+          if (!ae || ae.status >= 500 || ae.status === 409 || ae.status === 429) {
+            const record = e instanceof VersionConflictError ? undefined : await claim.deferred?.lookup()
+            if (!record) throw e
+            u.discard()
+            return recorded(record)
+          }
           // a 4xx is recorded and replayed identically (§7 rule 3); the request's own changes are dropped
           u.discard()
           ;[status, text, headers] = [ae.status, JSON.stringify(ae.body(requestId)), ae.extra.headers]

@@ -178,8 +178,14 @@ export interface IdempotencyRecord {
 }
 
 export type IdempotencyClaim =
-  /** no live record: this unit of work owns the key until it ends; commit its record in the ChangeSet */
-  | {state: 'claimed'}
+  /**
+   * no live record: this unit of work owns the key until it ends; commit its record in the
+   * ChangeSet. `deferred` (only when the claim allowed it): the adapter has not looked for a live
+   * record. Committing the unit's record then fails with a VersionConflictError of kind
+   * 'idempotency_key' if one is there (core.run runs the unit again, and that claim looks); and a
+   * unit that ends without a record (an error that is not recorded) asks `lookup` before it answers.
+   */
+  | {state: 'claimed'; deferred?: {lookup(): Promise<IdempotencyRecord | undefined>}}
   /** a live record: replay it (when the hash matches) */
   | {state: 'recorded'; record: IdempotencyRecord}
   /** another unit of work, on this or another instance, holds the key right now */
@@ -210,7 +216,7 @@ export interface ChangeSet {
 
 export class VersionConflictError extends Error {
   constructor(
-    readonly kind: Kind | 'job',
+    readonly kind: Kind | 'job' | 'idempotency_key',
     readonly id: string,
   ) {
     super(`${kind} ${id} was changed concurrently`)
@@ -247,8 +253,12 @@ export interface StoreTx extends StoreReader {
    * (payment before dispute before delivery before endpoint) to rule out deadlocks.
    */
   lock(key: string): Promise<void>
-  /** Claims an Idempotency-Key for this unit of work (see IdempotencyClaim); records expired at `now` do not count. */
-  claimIdempotency(scope: string, key: string, now: string): Promise<IdempotencyClaim>
+  /**
+   * Claims an Idempotency-Key for this unit of work (see IdempotencyClaim); records expired at
+   * `now` do not count. With `defer`, an adapter whose own commit can check for a live record
+   * (SQLite) may leave the lookup to that commit: a read fewer for every new key.
+   */
+  claimIdempotency(scope: string, key: string, now: string, opts?: {defer?: boolean}): Promise<IdempotencyClaim>
   /** Stages the change set; written when fn returns. At most once per unit of work. */
   commit(cs: ChangeSet): void
 }

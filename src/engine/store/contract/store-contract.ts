@@ -282,6 +282,35 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect(await a.purgeIdempotency(iso(T0 + 86_400_000))).toBe(1)
       })
 
+      it('a deferred claim of a key with a live record: answered by the claim, or by its commit failing without replacing the record; the next claim looks', async () => {
+        const now = iso(T0)
+        const day = 86_400_000
+        const rec = (hash: string, at = T0) => ({scope: 'acct:test', key: 'key-d', request_hash: hash, status: 201, body: `{"h":"${hash}"}`, created_at: iso(at), expires_at: iso(at + day)})
+        await a.transact(async (tx) => {
+          expect((await tx.claimIdempotency('acct:test', 'key-d', now, {defer: true})).state).toBe('claimed')
+          tx.commit({idempotency: rec('first')})
+        })
+        const outcome = await b
+          .transact(async (tx) => {
+            const c = await tx.claimIdempotency('acct:test', 'key-d', now, {defer: true})
+            if (c.state === 'recorded') return c.record.request_hash
+            expect(c.state).toBe('claimed')
+            // a deferred claim can still be asked (a unit that ends in an error that is not recorded)
+            if (c.state === 'claimed') expect(await c.deferred!.lookup()).toMatchObject({request_hash: 'first', body: '{"h":"first"}'})
+            tx.commit({idempotency: rec('second')})
+            return 'committed'
+          })
+          .catch((e: unknown) => e)
+        if (outcome !== 'first') expect(outcome).toBeInstanceOf(VersionConflictError)
+        expect(await b.transact((tx) => tx.claimIdempotency('acct:test', 'key-d', now, {defer: true}))).toMatchObject({state: 'recorded', record: {request_hash: 'first'}})
+        // once expired, a deferred claim's record takes the key
+        await a.transact(async (tx) => {
+          expect((await tx.claimIdempotency('acct:test', 'key-d', iso(T0 + day), {defer: true})).state).toBe('claimed')
+          tx.commit({idempotency: rec('third', T0 + day)})
+        })
+        expect(await a.transact((tx) => tx.claimIdempotency('acct:test', 'key-d', iso(T0 + day)))).toMatchObject({state: 'recorded', record: {request_hash: 'third'}})
+      })
+
       it("an idempotency body that is an event's data.object comes back byte for byte; a body that is not stays a copy", async () => {
         const obj = JSON.stringify({id: 'pay_1', object: 'payment', amount: 5, note: 'ü "quoted" \\n'})
         const e = {id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0), json: `{"id":"x","object":"event","type":"payment.succeeded","created_at":"${iso(T0)}","livemode":false,"request_id":null,"data":{"object":${obj}}}`}

@@ -119,8 +119,14 @@ function logged(r: StoredRow | undefined): LoggedEvent | undefined {
 }
 
 /** An error reported by the writer, as the error it was. */
+/** An idempotency record that may not replace a live one (at its created_at): 0 rows changed when one is there. */
+const INSERT_IDEMPOTENCY_IF_NOT_LIVE =
+  'INSERT INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ' +
+  'ON CONFLICT (scope, key) DO UPDATE SET body = excluded.body, request_hash = excluded.request_hash, status = excluded.status, body_event = excluded.body_event, created_at = excluded.created_at, expires_at = excluded.expires_at ' +
+  'WHERE idempotency_keys.expires_at <= excluded.created_at'
+
 function restore(e: {name: string; message: string; code?: string; kind?: string; id?: string}): Error {
-  if (e.name === 'VersionConflictError') return new VersionConflictError(e.kind as Kind, e.id!)
+  if (e.name === 'VersionConflictError') return new VersionConflictError(e.kind as Kind | 'job' | 'idempotency_key', e.id!)
   return Object.assign(new Error(e.message), {name: e.name === 'SqliteError' ? 'SqliteError' : e.name, code: e.code})
 }
 
@@ -161,7 +167,10 @@ export class SqliteStore implements Store {
   private checkpointer: Checkpointer | undefined
 
   private readonly locks = new KeyedLock()
-  private readonly idemInFlight = new Set<string>()
+  /** keys claimed by units of work in this process, and whether the claim deferred its lookup to the commit */
+  private readonly idemInFlight = new Map<string, boolean>()
+  /** keys whose deferred commit found a live record: their next claim looks first */
+  private readonly idemRecheck = new Set<string>()
   private readonly jobClaims = new Map<string, {claim: string; until: number}>()
   private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number}>()
   private readonly buckets = new Map<string, {tokens: number; at: number}>()
@@ -322,8 +331,8 @@ export class SqliteStore implements Store {
       async lock(key) {
         held.push(await store.locks.acquire(key))
       },
-      async claimIdempotency(scope, key, now) {
-        return store.claimIdempotency(scope, key, now, held)
+      async claimIdempotency(scope, key, now, opts) {
+        return store.claimIdempotency(scope, key, now, held, opts?.defer === true)
       },
       commit(cs) {
         if (staged) throw new Error('a unit of work commits once')
@@ -345,19 +354,35 @@ export class SqliteStore implements Store {
     }
   }
 
-  private claimIdempotency(scope: string, key: string, now: string, held: (() => void)[]): IdempotencyClaim {
+  /**
+   * A deferred claim reads nothing: this process is the only writer of the file, so the commit of
+   * the unit's record can tell whether a live one is there (an INSERT that may not replace a
+   * live record; see compile). Only a key whose commit found one, or a unit that ends without a
+   * record, reads it.
+   */
+  private claimIdempotency(scope: string, key: string, now: string, held: (() => void)[], defer: boolean): IdempotencyClaim {
     const k = `${scope}\u0000${key}`
     if (this.idemInFlight.has(k)) return {state: 'in_flight'}
+    const recheck = this.idemRecheck.delete(k)
+    if (defer && !recheck) {
+      this.idemInFlight.set(k, true)
+      held.push(() => this.idemInFlight.delete(k))
+      return {state: 'claimed', deferred: {lookup: async () => this.liveIdempotency(scope, key, now)}}
+    }
+    const record = this.liveIdempotency(scope, key, now)
+    if (record) return {state: 'recorded', record}
+    this.idemInFlight.set(k, false)
+    held.push(() => this.idemInFlight.delete(k))
+    return {state: 'claimed'}
+  }
+
+  private liveIdempotency(scope: string, key: string, now: string): IdempotencyRecord | undefined {
     const record = this.stmt(
       'SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.id = i.body_event WHERE i.scope = ? AND i.key = ?',
     ).get(scope, key) as (Omit<IdempotencyRecord, 'body'> & {body: string | Buffer; event_json: string | Buffer | null}) | undefined
-    if (record && record.expires_at > now) {
-      const {event_json, body, ...r} = record
-      return {state: 'recorded', record: {...r, body: event_json !== null ? dataObjectOf(unpack(event_json)) : unpack(body)}}
-    }
-    this.idemInFlight.add(k)
-    held.push(() => this.idemInFlight.delete(k))
-    return {state: 'claimed'}
+    if (!record || record.expires_at <= now) return undefined
+    const {event_json, body, ...r} = record
+    return {...r, body: event_json !== null ? dataObjectOf(unpack(event_json)) : unpack(body)}
   }
 
   commit(cs: ChangeSet): Promise<void> {
@@ -402,7 +427,11 @@ export class SqliteStore implements Store {
     const notice = {kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null as number | null, dueBy: null as string | null}
     compiled.forEach((c, i) => {
       const r = results[i]!
-      if (!r.ok) return c.p.reject(restore(r.error))
+      if (!r.ok) {
+        // a deferred claim's commit met a live record: the unit runs again, and its claim looks
+        if (r.error.kind === 'idempotency_key' && r.error.id !== undefined) this.idemRecheck.add(r.error.id)
+        return c.p.reject(restore(r.error))
+      }
       this.settle(c.p.cs)
       for (const k of c.notice.kinds) notice.kinds.add(k)
       notice.settings.push(...c.notice.settings)
@@ -505,11 +534,12 @@ export class SqliteStore implements Store {
       const r = cs.idempotency
       // a body that is an event's data.object (a created payment) is kept as a reference to the event
       const ref = r.body_of_event !== undefined && cs.events?.some((e) => e.id === r.body_of_event && dataObjectOf(e.json) === r.body) ? r.body_of_event : null
-      ops.push({
-        sql: 'INSERT OR REPLACE INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        params: [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at],
-        pack: ref ? undefined : [0],
-      })
+      const params = [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at]
+      const k = `${r.scope}\u0000${r.key}`
+      if (this.idemInFlight.get(k) === true)
+        // the claim did not look: the record goes in only over nothing or an expired one, else the change set fails
+        ops.push({sql: INSERT_IDEMPOTENCY_IF_NOT_LIVE, params, check: 'one', kind: 'idempotency_key', id: k, pack: ref ? undefined : [0]})
+      else ops.push({sql: 'INSERT OR REPLACE INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', params, pack: ref ? undefined : [0]})
     }
     for (const st of cs.stats ?? [])
       ops.push({sql: 'INSERT INTO provider_stats (provider, day, approved, total) VALUES (?, ?, ?, ?) ON CONFLICT (provider, day) DO UPDATE SET approved = approved + excluded.approved, total = total + excluded.total', params: [st.provider, st.day, st.approved, st.total]})
