@@ -1,0 +1,63 @@
+// The SSE stream of GET /v1/events/stream against a live feed, on a plain HTTP server.
+import http from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {afterEach, describe, expect, it} from 'vitest'
+import type {App} from '../app/index.js'
+import type {LoggedEvent} from '../ports/store.js'
+import {EventStreams} from './event-stream.js'
+import type {RequestCtx} from './router.js'
+
+/** An app with an empty store and a feed the test publishes to. */
+function fakeApp() {
+  const subscribers = new Set<(e: LoggedEvent) => void>()
+  const app = {
+    core: {store: {getEvent: async () => undefined, eventsAfter: async () => []}},
+    feed: {
+      position: 0,
+      subscribe(fn: (e: LoggedEvent) => void) {
+        subscribers.add(fn)
+        return () => subscribers.delete(fn)
+      },
+    },
+  }
+  let seq = 0
+  const publish = () => {
+    seq++
+    for (const s of subscribers) s({id: `evt_${seq}`, type: 'payment.succeeded', created_at: new Date().toISOString(), json: '{}', seq})
+  }
+  return {app: app as unknown as App, publish}
+}
+
+let server: http.Server | undefined
+afterEach(() => {
+  server?.closeAllConnections()
+  server?.close()
+})
+
+describe('EventStreams', () => {
+  it('an event published after closeAll() (shutdown, requests still finishing) is not written to the ended stream: no write-after-end error, which would stop the engine', async () => {
+    const {app, publish} = fakeApp()
+    const streams = new EventStreams(app)
+    const errors: Error[] = []
+    let opened!: () => void
+    const ready = new Promise<void>((r) => (opened = r))
+    server = http.createServer(async (req, res) => {
+      // (an 'error' on the response with no listener is an uncaught exception: the listener records it instead)
+      res.on('error', (e) => errors.push(e))
+      const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {}} as unknown as RequestCtx
+      ;(await streams.handle(ctx)).stream!(req, res)
+      opened()
+    })
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
+    const got: string[] = []
+    http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'}, (r) => r.on('data', (c) => got.push(String(c)))).on('error', () => {})
+    await ready
+    publish()
+    streams.closeAll()
+    publish()
+    await new Promise((r) => setTimeout(r, 50))
+    expect(errors.map((e) => (e as NodeJS.ErrnoException).code)).toEqual([])
+    expect(got.join('')).toContain('id: evt_1')
+    expect(got.join('')).not.toContain('evt_2')
+  })
+})
