@@ -8,10 +8,10 @@ import {EventStreams} from './event-stream.js'
 import type {RequestCtx} from './router.js'
 
 /** An app with an empty store and a feed the test publishes to. */
-function fakeApp() {
+function fakeApp(getEvent: (id: string) => Promise<LoggedEvent | undefined> = async () => undefined) {
   const subscribers = new Set<(e: LoggedEvent) => void>()
   const app = {
-    core: {store: {getEvent: async () => undefined, eventsAfter: async () => []}},
+    core: {store: {getEvent, eventsAfter: async () => []}},
     feed: {
       position: 0,
       subscribe(fn: (e: LoggedEvent) => void) {
@@ -25,7 +25,7 @@ function fakeApp() {
     seq++
     for (const s of subscribers) s({id: `evt_${seq}`, type: 'payment.succeeded', created_at: new Date().toISOString(), json: '{}', seq})
   }
-  return {app: app as unknown as App, publish}
+  return {app: app as unknown as App, publish, subscribers}
 }
 
 let server: http.Server | undefined
@@ -59,5 +59,36 @@ describe('EventStreams', () => {
     expect(errors.map((e) => (e as NodeJS.ErrnoException).code)).toEqual([])
     expect(got.join('')).toContain('id: evt_1')
     expect(got.join('')).not.toContain('evt_2')
+  })
+})
+
+describe('a client gone before its stream starts', () => {
+  it('a client that disconnects while Last-Event-ID is looked up leaves no subscription or heartbeat behind (the stream once subscribed to a response already closed, for good)', async () => {
+    let found!: (e: LoggedEvent) => void
+    const lookup = new Promise<LoggedEvent>((r) => (found = r))
+    const {app, subscribers} = fakeApp(() => lookup)
+    const streams = new EventStreams(app)
+    let closed!: () => void
+    const gone = new Promise<void>((r) => (closed = r))
+    let started!: () => void
+    const ran = new Promise<void>((r) => (started = r))
+    server = http.createServer(async (req, res) => {
+      req.on('close', closed)
+      const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {'last-event-id': 'evt_1'}} as unknown as RequestCtx
+      const result = await streams.handle(ctx)
+      result.stream!(req, res)
+      started()
+    })
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
+    const client = http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'})
+    client.on('error', () => {})
+    // the request is in the handler, waiting on the lookup: the client goes
+    await new Promise((r) => setTimeout(r, 50))
+    client.destroy()
+    await gone
+    found({id: 'evt_1', type: 'payment.succeeded', created_at: new Date().toISOString(), json: '{}', seq: 1})
+    await ran
+    await new Promise((r) => setTimeout(r, 20))
+    expect(subscribers.size).toBe(0)
   })
 })

@@ -30,6 +30,8 @@ export class EventStreams {
     return {
       status: 200,
       stream: (req: IncomingMessage, res: ServerResponse) => {
+        // gone while Last-Event-ID was looked up: 'close' has been and will not come again, so nothing would let go of the stream
+        if (req.destroyed || res.destroyed) return
         res.writeHead(200, {'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no'})
         res.flushHeaders()
         // the greatest seq written (or skipped by the filter): anything at or below it is old

@@ -50,3 +50,26 @@ describe('RequestLog stream', () => {
     expect(got.join('')).not.toContain('req_late')
   })
 })
+
+describe('a client gone before its request-log stream starts', () => {
+  it('leaves no subscription or heartbeat behind (the stream once subscribed to a response already closed, for good)', async () => {
+    const log = new RequestLog({now: () => new Date()} as unknown as Clock)
+    let started!: () => void
+    const ran = new Promise<void>((r) => (started = r))
+    server = http.createServer(async (req, res) => {
+      // the pipeline awaits the rate limit before the handler: the client goes meanwhile
+      await new Promise<void>((r) => req.on('close', r))
+      const ctx = {requestId: 'req_stream', query: new URLSearchParams(), headers: {}, account: 'acct_1', livemode: false} as unknown as RequestCtx
+      ;(await log.stream(ctx)).stream!(req, res)
+      started()
+    })
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
+    const client = http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'})
+    client.on('error', () => {})
+    await new Promise((r) => setTimeout(r, 50))
+    client.destroy()
+    await ran
+    await new Promise((r) => setTimeout(r, 20))
+    expect((log as unknown as {subscribers: Set<unknown>}).subscribers.size).toBe(0)
+  })
+})

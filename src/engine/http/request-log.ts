@@ -168,6 +168,8 @@ export class RequestLog {
     return {
       status: 200,
       stream: (req: IncomingMessage, res: ServerResponse) => {
+        // gone before the stream started (the pipeline awaits the rate limit first): 'close' will not come again
+        if (req.destroyed || res.destroyed) return
         res.writeHead(200, {'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no'})
         res.flushHeaders()
         const sub = (e: Stored) => {
