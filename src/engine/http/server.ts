@@ -31,6 +31,8 @@ export async function listen(opts: {
   cert: string
   handler: (req: IncomingMessage, res: ServerResponse) => void
   newRequestId: () => string
+  /** how long a connection may stay silent before its first byte (default 60 s, as Node's headersTimeout) */
+  firstByteTimeoutMs?: number
 }): Promise<ListeningServer> {
   const httpsServer = https.createServer({key: opts.key, cert: opts.cert, keepAliveTimeout: 30_000}, opts.handler)
   const plainServer = http.createServer((req, res) => {
@@ -68,7 +70,10 @@ export async function listen(opts: {
   const front = net.createServer((socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
+    // until it is handed to a server, whose timeouts then apply, nothing else would ever close a silent connection
+    socket.setTimeout(opts.firstByteTimeoutMs ?? 60_000, () => socket.destroy())
     socket.once('data', (first) => {
+      socket.setTimeout(0)
       socket.pause()
       socket.unshift(first)
       const target = first[0] === 0x16 ? httpsServer : plainServer
