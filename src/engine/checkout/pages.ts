@@ -120,17 +120,28 @@ ${error ? `<p role="alert" style="color:#c0123c">${esc(error)}</p>` : ''}
   )
 }
 
-function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+const FORM_MAX_BYTES = 64 * 1024
+
+/** The posted form; undefined when it is over FORM_MAX_BYTES (the rest is read and dropped). */
+function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
   return new Promise((resolve, reject) => {
     let size = 0
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => {
       size += c.length
-      if (size > 64 * 1024) req.destroy()
-      else chunks.push(c)
+      if (size > FORM_MAX_BYTES) {
+        // (destroying the request here once dropped the connection unanswered and left this promise pending for good)
+        req.removeAllListeners('data')
+        req.resume()
+        resolve(undefined)
+      } else chunks.push(c)
     })
     req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))))
     req.on('error', reject)
+    // a connection closed mid-body ends the request without 'end' (the pipeline treats this as the client's abort)
+    req.on('close', () => {
+      if (!req.complete) reject(Object.assign(new Error('aborted'), {code: 'ECONNRESET'}))
+    })
   })
 }
 
@@ -205,6 +216,7 @@ export function createCheckout(app: App) {
     }
     if (req.method !== 'POST') return html(res, 405, page('Not allowed', '<h1>Method not allowed</h1>'), requestId)
     const form = await readForm(req)
+    if (!form) return html(res, 413, page('Too large', '<h1>Form too large</h1><p class="muted">A checkout form is at most 64 KiB. Go back and submit the page again.</p>'), requestId)
     const outcome = form.get('outcome')
     if (outcome !== 'approve' && outcome !== 'fail' && outcome !== 'abandon') return html(res, 400, page('Bad request', '<h1>Unknown action</h1>'), requestId)
     try {

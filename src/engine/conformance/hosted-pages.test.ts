@@ -159,3 +159,17 @@ describe('completing the step on the page', () => {
     expect(r.status).toBe(200)
   })
 })
+
+describe('a form too large for a hosted page', () => {
+  it('a 70 KB form → 413 page (the connection was once dropped with no answer and the handler left waiting); the payment still waits', async () => {
+    const p = await createPayment(t, {amount: 2500, currency: 'EUR', payment_method: 'ideal', return_url: RETURN_URL})
+    const r = await t.raw('POST', p.next_action.url, {body: `outcome=approve&x=${'x'.repeat(70_000)}`, headers: {'content-type': 'application/x-www-form-urlencoded'}})
+    expect(r.status).toBe(413)
+    expect(String(r.headers['content-type'])).toMatch(/^text\/html/)
+    expect(r.headers['request-id']).toMatch(/^req_/)
+    expect(r.text).toContain('64 KiB')
+    expect((await getPayment(t, p.id)).status).toBe('requires_action')
+    // the page still works
+    expectReturn(await t.raw('POST', p.next_action.url, form({outcome: 'approve'})), p.id)
+  })
+})

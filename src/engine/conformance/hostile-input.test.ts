@@ -328,3 +328,20 @@ describe('a few thousand mixed hostile requests', () => {
     expect((await t.api('GET', `/payments/${p.id}`)).body.status).toBe('succeeded')
   }, 60_000)
 })
+
+// ---------------------------------------------------------------- odd values that once reached a handler
+
+describe('odd query values', () => {
+  it('a created_gte / created_lte that looks like a date but is none (2026-99-99) → 400 naming the filter, not a 500', async () => {
+    for (const path of ['/payments', '/events']) {
+      for (const [name, value] of [['created_gte', '2026-99-99'], ['created_lte', '0000-00-00'], ['created_gte', '9999-12-31T99:99:99Z']]) {
+        const e = expectError(await t.api('GET', `${path}?${name}=${encodeURIComponent(value!)}`), 400, 'invalid_request_error', 'parameter_invalid')
+        expect(e.param).toBe(name)
+        expect(e.message).toContain('2026-01-31T00:00:00Z')
+        expect(e.message).toContain(value)
+      }
+    }
+    expect(log.filter(stackLike)).toEqual([])
+    expect((await t.api('GET', '/payments?created_gte=2026-01-31T00:00:00Z')).status).toBe(200)
+  })
+})

@@ -11,7 +11,8 @@ const HEARTBEAT_MS = 15_000
 const PAGE = 500
 
 export class EventStreams {
-  private open = new Set<ServerResponse>()
+  /** open streams and how each is let go of (unsubscribed, heartbeat stopped) */
+  private open = new Map<ServerResponse, () => void>()
 
   constructor(private readonly app: App) {}
 
@@ -29,15 +30,17 @@ export class EventStreams {
     return {
       status: 200,
       stream: (req: IncomingMessage, res: ServerResponse) => {
+        // gone while Last-Event-ID was looked up: 'close' has been and will not come again, so nothing would let go of the stream
+        if (req.destroyed || res.destroyed) return
         res.writeHead(200, {'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no'})
         res.flushHeaders()
-        this.open.add(res)
         // the greatest seq written (or skipped by the filter): anything at or below it is old
         let sent = from ?? this.app.feed.position
         let live = false
         const buffer: LoggedEvent[] = []
         const write = (e: LoggedEvent) => {
-          if (e.seq <= sent) return
+          // (the backlog may still be read after closeAll() ended the stream: a write after end is an uncaught error)
+          if (e.seq <= sent || res.writableEnded) return
           sent = e.seq
           if (matchesType(e.type, tf)) res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${e.json}\n\n`)
         }
@@ -49,6 +52,7 @@ export class EventStreams {
           unsubscribe()
           this.open.delete(res)
         }
+        this.open.set(res, done)
         req.on('close', done)
         res.on('close', done)
         void (async () => {
@@ -68,9 +72,11 @@ export class EventStreams {
     }
   }
 
-  /** Ends every open stream (shutdown). */
+  /** Ends every open stream (shutdown): unsubscribed first, so the events of requests still finishing are not written after the end. */
   closeAll(): void {
-    for (const s of this.open) s.end()
-    this.open.clear()
+    for (const [s, done] of this.open) {
+      done()
+      s.end()
+    }
   }
 }

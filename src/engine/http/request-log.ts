@@ -53,7 +53,8 @@ export class RequestLog {
   private entries: Stored[] = []
   private seq = 0
   private subscribers = new Set<(e: Stored) => void>()
-  private streams = new Set<ServerResponse>()
+  /** open streams and how each is let go of (unsubscribed, heartbeat stopped) */
+  private streams = new Map<ServerResponse, () => void>()
 
   constructor(
     private readonly clock: Clock,
@@ -168,9 +169,10 @@ export class RequestLog {
     return {
       status: 200,
       stream: (req: IncomingMessage, res: ServerResponse) => {
+        // gone before the stream started (the pipeline awaits the rate limit first): 'close' will not come again
+        if (req.destroyed || res.destroyed) return
         res.writeHead(200, {'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no'})
         res.flushHeaders()
-        this.streams.add(res)
         const sub = (e: Stored) => {
           if (this.visible(e, ctx, f)) res.write(`id: ${e.id}\nevent: request_log\ndata: ${JSON.stringify(view(e))}\n\n`)
         }
@@ -182,16 +184,19 @@ export class RequestLog {
           this.subscribers.delete(sub)
           this.streams.delete(res)
         }
+        this.streams.set(res, done)
         req.on('close', done)
         res.on('close', done)
       },
     }
   }
 
-  /** Ends every open stream (shutdown). */
+  /** Ends every open stream (shutdown): unsubscribed first, so requests still finishing are not written after the end. */
   closeStreams(): void {
-    for (const s of this.streams) s.end()
-    this.streams.clear()
+    for (const [s, done] of this.streams) {
+      done()
+      s.end()
+    }
   }
 }
 

@@ -40,7 +40,11 @@ const text = (ctx: RequestCtx, name: string) => ctx.input.query[name] as string 
 /** A date-time filter in the stored form (UTC, milliseconds). */
 const time = (ctx: RequestCtx, name: string) => {
   const v = text(ctx, name)
-  return v === undefined ? undefined : new Date(v).toISOString()
+  if (v === undefined) return undefined
+  // the document's pattern only asks for a leading YYYY-MM-DD: 2026-99-99 gets here and is no date
+  const at = new Date(v)
+  if (Number.isNaN(at.getTime())) throw invalid(name, `${name} must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z; got '${v}'.`)
+  return at.toISOString()
 }
 
 function testMode(ctx: RequestCtx): void {

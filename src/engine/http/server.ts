@@ -1,6 +1,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
+import type tls from 'node:tls'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 
 export interface ListeningServer {
@@ -31,6 +32,8 @@ export async function listen(opts: {
   cert: string
   handler: (req: IncomingMessage, res: ServerResponse) => void
   newRequestId: () => string
+  /** how long a connection may stay silent before its first byte, and a TLS one before its first request (default 60 s, as Node's headersTimeout) */
+  firstByteTimeoutMs?: number
 }): Promise<ListeningServer> {
   const httpsServer = https.createServer({key: opts.key, cert: opts.cert, keepAliveTimeout: 30_000}, opts.handler)
   const plainServer = http.createServer((req, res) => {
@@ -62,13 +65,23 @@ export async function listen(opts: {
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${rid}\r\nConnection: close\r\n\r\n${body}`,
     )
   }
+  // a TLS connection silent after its handshake: Node's headersTimeout starts only with a request's first byte
+  // (the http server's own 'timeout' listener destroys the socket; from the first request on, Node sets its timeouts)
+  const idleMs = opts.firstByteTimeoutMs ?? 60_000
+  httpsServer.on('secureConnection', (s: tls.TLSSocket) => s.setTimeout(idleMs))
+  httpsServer.on('request', (req: IncomingMessage) => {
+    if (req.socket.timeout === idleMs) req.socket.setTimeout(0)
+  })
   httpsServer.on('clientError', onClientError(false))
   plainServer.on('clientError', onClientError(true))
   const sockets = new Set<net.Socket>()
   const front = net.createServer((socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
+    // until it is handed to a server, whose timeouts then apply, nothing else would ever close a silent connection
+    socket.setTimeout(idleMs, () => socket.destroy())
     socket.once('data', (first) => {
+      socket.setTimeout(0)
       socket.pause()
       socket.unshift(first)
       const target = first[0] === 0x16 ? httpsServer : plainServer

@@ -1,0 +1,94 @@
+// The SSE stream of GET /v1/events/stream against a live feed, on a plain HTTP server.
+import http from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {afterEach, describe, expect, it} from 'vitest'
+import type {App} from '../app/index.js'
+import type {LoggedEvent} from '../ports/store.js'
+import {EventStreams} from './event-stream.js'
+import type {RequestCtx} from './router.js'
+
+/** An app with an empty store and a feed the test publishes to. */
+function fakeApp(getEvent: (id: string) => Promise<LoggedEvent | undefined> = async () => undefined) {
+  const subscribers = new Set<(e: LoggedEvent) => void>()
+  const app = {
+    core: {store: {getEvent, eventsAfter: async () => []}},
+    feed: {
+      position: 0,
+      subscribe(fn: (e: LoggedEvent) => void) {
+        subscribers.add(fn)
+        return () => subscribers.delete(fn)
+      },
+    },
+  }
+  let seq = 0
+  const publish = () => {
+    seq++
+    for (const s of subscribers) s({id: `evt_${seq}`, type: 'payment.succeeded', created_at: new Date().toISOString(), json: '{}', seq})
+  }
+  return {app: app as unknown as App, publish, subscribers}
+}
+
+let server: http.Server | undefined
+afterEach(() => {
+  server?.closeAllConnections()
+  server?.close()
+})
+
+describe('EventStreams', () => {
+  it('an event published after closeAll() (shutdown, requests still finishing) is not written to the ended stream: no write-after-end error, which would stop the engine', async () => {
+    const {app, publish} = fakeApp()
+    const streams = new EventStreams(app)
+    const errors: Error[] = []
+    let opened!: () => void
+    const ready = new Promise<void>((r) => (opened = r))
+    server = http.createServer(async (req, res) => {
+      // (an 'error' on the response with no listener is an uncaught exception: the listener records it instead)
+      res.on('error', (e) => errors.push(e))
+      const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {}} as unknown as RequestCtx
+      ;(await streams.handle(ctx)).stream!(req, res)
+      opened()
+    })
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
+    const got: string[] = []
+    http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'}, (r) => r.on('data', (c) => got.push(String(c)))).on('error', () => {})
+    await ready
+    publish()
+    streams.closeAll()
+    publish()
+    await new Promise((r) => setTimeout(r, 50))
+    expect(errors.map((e) => (e as NodeJS.ErrnoException).code)).toEqual([])
+    expect(got.join('')).toContain('id: evt_1')
+    expect(got.join('')).not.toContain('evt_2')
+  })
+})
+
+describe('a client gone before its stream starts', () => {
+  it('a client that disconnects while Last-Event-ID is looked up leaves no subscription or heartbeat behind (the stream once subscribed to a response already closed, for good)', async () => {
+    let found!: (e: LoggedEvent) => void
+    const lookup = new Promise<LoggedEvent>((r) => (found = r))
+    const {app, subscribers} = fakeApp(() => lookup)
+    const streams = new EventStreams(app)
+    let closed!: () => void
+    const gone = new Promise<void>((r) => (closed = r))
+    let started!: () => void
+    const ran = new Promise<void>((r) => (started = r))
+    server = http.createServer(async (req, res) => {
+      req.on('close', closed)
+      const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {'last-event-id': 'evt_1'}} as unknown as RequestCtx
+      const result = await streams.handle(ctx)
+      result.stream!(req, res)
+      started()
+    })
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
+    const client = http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'})
+    client.on('error', () => {})
+    // the request is in the handler, waiting on the lookup: the client goes
+    await new Promise((r) => setTimeout(r, 50))
+    client.destroy()
+    await gone
+    found({id: 'evt_1', type: 'payment.succeeded', created_at: new Date().toISOString(), json: '{}', seq: 1})
+    await ran
+    await new Promise((r) => setTimeout(r, 20))
+    expect(subscribers.size).toBe(0)
+  })
+})

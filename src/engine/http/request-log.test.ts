@@ -1,0 +1,75 @@
+// The API request log's SSE stream (GET /v1/request_logs/stream), on a plain HTTP server.
+import {EventEmitter} from 'node:events'
+import http from 'node:http'
+import type {IncomingMessage, ServerResponse} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {afterEach, describe, expect, it} from 'vitest'
+import type {Clock} from '../ports/clock.js'
+import {RequestLog} from './request-log.js'
+import type {RequestCtx} from './router.js'
+
+let server: http.Server | undefined
+afterEach(() => {
+  server?.closeAllConnections()
+  server?.close()
+})
+
+/** A request the pipeline tracks, and a way to finish it. */
+function tracked(log: RequestLog, id: string) {
+  const res = Object.assign(new EventEmitter(), {statusCode: 200}) as unknown as ServerResponse
+  const who = log.track({method: 'GET'} as IncomingMessage, res, id, '/v1/payments')!
+  Object.assign(who, {account: 'acct_1', livemode: false})
+  return () => res.emit('finish')
+}
+
+describe('RequestLog stream', () => {
+  it('a request finishing after closeStreams() (shutdown lets requests in flight finish) is not written to the ended stream: no write-after-end error, which would stop the engine', async () => {
+    const log = new RequestLog({now: () => new Date()} as unknown as Clock)
+    const errors: Error[] = []
+    let opened!: () => void
+    const ready = new Promise<void>((r) => (opened = r))
+    server = http.createServer(async (req, res) => {
+      // (an 'error' on the response with no listener is an uncaught exception: the listener records it instead)
+      res.on('error', (e) => errors.push(e))
+      const ctx = {requestId: 'req_stream', query: new URLSearchParams(), headers: {}, account: 'acct_1', livemode: false} as unknown as RequestCtx
+      ;(await log.stream(ctx)).stream!(req, res)
+      opened()
+    })
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
+    const got: string[] = []
+    http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'}, (r) => r.on('data', (c) => got.push(String(c)))).on('error', () => {})
+    await ready
+    const first = tracked(log, 'req_first')
+    const late = tracked(log, 'req_late')
+    first()
+    log.closeStreams()
+    late()
+    await new Promise((r) => setTimeout(r, 50))
+    expect(errors.map((e) => (e as NodeJS.ErrnoException).code)).toEqual([])
+    expect(got.join('')).toContain('id: req_first')
+    expect(got.join('')).not.toContain('req_late')
+  })
+})
+
+describe('a client gone before its request-log stream starts', () => {
+  it('leaves no subscription or heartbeat behind (the stream once subscribed to a response already closed, for good)', async () => {
+    const log = new RequestLog({now: () => new Date()} as unknown as Clock)
+    let started!: () => void
+    const ran = new Promise<void>((r) => (started = r))
+    server = http.createServer(async (req, res) => {
+      // the pipeline awaits the rate limit before the handler: the client goes meanwhile
+      await new Promise<void>((r) => req.on('close', r))
+      const ctx = {requestId: 'req_stream', query: new URLSearchParams(), headers: {}, account: 'acct_1', livemode: false} as unknown as RequestCtx
+      ;(await log.stream(ctx)).stream!(req, res)
+      started()
+    })
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
+    const client = http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'})
+    client.on('error', () => {})
+    await new Promise((r) => setTimeout(r, 50))
+    client.destroy()
+    await ran
+    await new Promise((r) => setTimeout(r, 20))
+    expect((log as unknown as {subscribers: Set<unknown>}).subscribers.size).toBe(0)
+  })
+})
