@@ -497,6 +497,35 @@ describe('transport', () => {
     await ok.body.text()
   })
 
+  it('garbage pipelined after a complete POST /v1/payments never answers the POST with a 400: the client gets the 201 (or a closed connection) and the payment exists', async () => {
+    const key = `pipelined-garbage-${Math.random()}`
+    const json = JSON.stringify(cardPayment())
+    // Content-Length covers the JSON only: the bytes after it are parsed as a next request, and are not HTTP
+    const payload =
+      `POST /v1/payments HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${t.key}\r\nIdempotency-Key: ${key}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}NOT HTTP AT ALL\r\n\r\n`
+    const out = await new Promise<string>((resolve, reject) => {
+      let text = ''
+      const s = tls.connect({host: '127.0.0.1', port: t.engine.port, ca: t.engine.caCertPem, servername: 'localhost'}, () => s.write(payload))
+      s.on('data', (c) => (text += c))
+      s.on('close', () => resolve(text))
+      s.on('error', reject)
+      setTimeout(() => s.destroy(), 5000)
+    })
+    if (out !== '') {
+      expect(out.slice(0, out.indexOf('\r\n')), out).toBe('HTTP/1.1 201 Created')
+      const head = out.slice(0, out.indexOf('\r\n\r\n'))
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)![1])
+      const body = JSON.parse(out.slice(head.length + 4, head.length + 4 + length))
+      expect(body.object).toBe('payment')
+      // the connection is closed after the 201: nothing else (no 400 for the garbage either) comes after it
+      expect(out.length, out).toBe(head.length + 4 + length)
+    }
+    const replay = await t.api('POST', '/payments', json, {'idempotency-key': key})
+    expect(replay.status, replay.text).toBe(201)
+    expect(replay.headers['idempotent-replayed']).toBe('true')
+  })
+
   it('a path with dot segments is resolved as a URL parser does', async () => {
     const r = await rawExchange(`GET /v1/customers/../payments?limit=1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${t.key}\r\nConnection: close\r\n\r\n`, true)
     expect(r.status, r.text).toBe(200)

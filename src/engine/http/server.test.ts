@@ -59,3 +59,19 @@ describe('connections that never send a byte', () => {
     expect(text).toMatch(/ok$/)
   })
 })
+
+describe('garbage pipelined after complete requests', () => {
+  it('lets every request parsed before it finish its answer, in order, then closes: no 400 is read as one of their answers', async () => {
+    const s = tls.connect({host: '127.0.0.1', port: server.port, ca: material.caCert, servername: 'localhost'})
+    await new Promise<void>((r) => s.once('secureConnect', () => r()))
+    let text = ''
+    s.on('data', (c) => (text += c))
+    s.write('GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\nNOT HTTP AT ALL\r\n\r\n')
+    await new Promise<void>((r) => s.on('close', () => r()))
+    const statuses = text.match(/HTTP\/1\.1 \d+/g)
+    expect(statuses, text).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200'])
+    // the last answer says the connection closes after it
+    expect(text.slice(text.lastIndexOf('HTTP/1.1'))).toMatch(/\r\nConnection: close\r\n/i)
+    expect(text).toMatch(/ok$/)
+  })
+})

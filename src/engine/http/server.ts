@@ -47,10 +47,51 @@ export async function listen(opts: {
     })
     res.end(body)
   })
+  // the responses of each HTTPS connection not yet finished, in request order (pipelined requests queue theirs)
+  const inFlight = new WeakMap<net.Socket, {req: IncomingMessage; res: ServerResponse}[]>()
+  httpsServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket
+    let list = inFlight.get(socket)
+    if (!list) inFlight.set(socket, (list = []))
+    const entry = {req, res}
+    list.push(entry)
+    const done = () => {
+      const i = list.indexOf(entry)
+      if (i >= 0) list.splice(i, 1)
+    }
+    res.on('finish', done)
+    res.on('close', done)
+  })
+  const failed = new WeakSet<net.Socket>()
   // requests Node cannot parse (garbage, an oversized header block) still get the JSON
   // envelope and a Request-Id instead of Node's bare 400/431
   const onClientError = (plain: boolean) => (err: Error & {code?: string}, socket: net.Socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+    // an errored parser reports every later chunk again: the first report decided
+    if (failed.has(socket)) return
+    failed.add(socket)
+    // Requests parsed before the error may still be answering (a pipelined POST that may commit money):
+    // an error written now would be read as their answer. Those the client sent whole are let finish,
+    // then the connection closes; the unparseable one gets no answer. A request whose own body broke
+    // (not complete) cannot be answered by its handler: the error is its answer when nothing of one is
+    // on the wire yet, else the connection is cut (as Node does).
+    const open = inFlight.get(socket) ?? []
+    const whole = open.filter((x) => x.req.complete)
+    const broken = open.find((x) => !x.req.complete)
+    if (whole.length > 0) {
+      const last = whole[whole.length - 1]!
+      // its headers tell the client the connection closes after it (Node then ends the socket itself)
+      if (!last.res.headersSent) last.res.shouldKeepAlive = false
+      let left = whole.length
+      const next = () => {
+        if (--left > 0) return
+        if (broken) socket.destroy()
+        else socket.end()
+      }
+      for (const x of whole) x.res.once('finish', next)
+      return
+    }
+    if (broken?.res.headersSent) return void socket.destroy()
     const rid = opts.newRequestId()
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'
     const [status, reason, code, message] = plain
