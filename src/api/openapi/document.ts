@@ -259,6 +259,7 @@ function errorResponse(status: ErrorStatus): Schema {
     401: 'Missing or invalid API key (authentication_error).',
     402: "The issuer declined (card_error); error.payment names the stored failed payment, failure_code repeats the code.",
     404: 'Unknown id (resource_missing, error.param names it) or unknown route (route_unknown).',
+    408: 'The request was not received in time (its headers or body stopped arriving); the connection closes. Retry it with the same Idempotency-Key.',
     409: 'Idempotency-Key reused with a different request, or a request with it is still running (idempotency_error).',
     413: 'The request body is over 1 MiB.',
     429: 'Over the rate limit (100 requests/s per account and mode, bursts to 200): wait Retry-After seconds, reuse the Idempotency-Key.',
@@ -297,6 +298,7 @@ const RESPONSE_NAME: Record<ErrorStatus, string> = {
   401: 'Unauthorized',
   402: 'CardError',
   404: 'NotFound',
+  408: 'RequestTimeout',
   409: 'IdempotencyConflict',
   413: 'PayloadTooLarge',
   429: 'TooManyRequests',
@@ -320,7 +322,7 @@ function operation(o: OpSpec): Schema {
   parameters.push({$ref: '#/components/parameters/Service-Version'})
 
   // every authenticated operation reaches the store (the rate limit is the first), which may be unreachable
-  const statuses: ErrorStatus[] = o.public ? [400, 431, 500] : [400, 401, 429, 431, 500, 503]
+  const statuses: ErrorStatus[] = o.public ? [400, 408, 431, 500] : [400, 401, 408, 429, 431, 500, 503]
   if (o.method !== 'get') statuses.push(413)
   if (o.method === 'post') statuses.push(409)
   for (const s of o.errors ?? []) if (!statuses.includes(s)) statuses.push(s)

@@ -75,3 +75,62 @@ describe('garbage pipelined after complete requests', () => {
     expect(text).toMatch(/ok$/)
   })
 })
+
+describe('requests not received in time (Node headersTimeout / requestTimeout)', () => {
+  let slow: ListeningServer
+  beforeAll(async () => {
+    slow = await listen({
+      host: '127.0.0.1',
+      port: 0,
+      key: material.key,
+      cert: material.cert,
+      // reads the whole body before answering
+      handler: (req, res) => {
+        req.resume()
+        req.on('end', () => res.end('ok'))
+      },
+      newRequestId: () => 'req_test',
+      firstByteTimeoutMs: 10_000,
+      headersTimeoutMs: 300,
+      requestTimeoutMs: 600,
+      timeoutCheckIntervalMs: 50,
+    })
+  })
+  afterAll(async () => slow?.close())
+
+  async function exchange(first: string, ...more: string[]): Promise<string> {
+    const s = tls.connect({host: '127.0.0.1', port: slow.port, ca: material.caCert, servername: 'localhost'})
+    s.on('error', () => {})
+    await new Promise<void>((r) => s.once('secureConnect', () => r()))
+    let text = ''
+    s.on('data', (c) => (text += c))
+    s.write(first)
+    // bytes that keep the connection busy without finishing the request
+    const timer = setInterval(() => (more.length > 0 ? s.write(more.shift()!) : undefined), 100)
+    const kill = setTimeout(() => s.destroy(), 5000)
+    await new Promise<void>((r) => s.on('close', () => r()))
+    clearInterval(timer)
+    clearTimeout(kill)
+    return text
+  }
+
+  function expect408(text: string) {
+    const head = text.slice(0, text.indexOf('\r\n\r\n'))
+    expect(head.split('\r\n')[0], text).toBe('HTTP/1.1 408 Request Timeout')
+    expect(head).toMatch(/\r\nConnection: close(\r\n|$)/)
+    expect(head).toMatch(/\r\nRequest-Id: req_test(\r\n|$)/)
+    expect(head).toMatch(/\r\nContent-Type: application\/json/)
+    const body = JSON.parse(text.slice(head.length + 4))
+    expect(body.error).toMatchObject({type: 'invalid_request_error', code: 'request_timeout', request_id: 'req_test', doc_url: 'https://docs.gw.dev/errors#request_timeout'})
+    expect(body.error.message).toMatch(/in time/)
+    expect(body.error.message).toMatch(/Idempotency-Key/)
+  }
+
+  it('headers never finished → 408 request_timeout with the JSON envelope, a Request-Id and Connection: close (not 400 request_malformed)', async () => {
+    expect408(await exchange('GET / HTTP/1.1\r\nHost: x\r\n', 'X-A: 1\r\n', 'X-B: 2\r\n', 'X-C: 3\r\n', 'X-D: 4\r\n', 'X-E: 5\r\n', 'X-F: 6\r\n', 'X-G: 7\r\n'))
+  })
+
+  it('a body never finished → 408 request_timeout', async () => {
+    expect408(await exchange('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{', '"a', '":', '1', ',', '"b', '":', '2', ',', '"c'))
+  })
+})

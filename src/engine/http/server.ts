@@ -34,8 +34,25 @@ export async function listen(opts: {
   newRequestId: () => string
   /** how long a connection may stay silent before its first byte, and a TLS one before its first request (default 60 s, as Node's headersTimeout) */
   firstByteTimeoutMs?: number
+  /** for tests: Node's headersTimeout, requestTimeout and connectionsCheckingInterval (defaults: Node's, 60 s, 300 s and 30 s) */
+  headersTimeoutMs?: number
+  requestTimeoutMs?: number
+  timeoutCheckIntervalMs?: number
 }): Promise<ListeningServer> {
-  const httpsServer = https.createServer({key: opts.key, cert: opts.cert, keepAliveTimeout: 30_000}, opts.handler)
+  const httpsServer = https.createServer(
+    {
+      key: opts.key,
+      cert: opts.cert,
+      keepAliveTimeout: 30_000,
+      ...(opts.headersTimeoutMs !== undefined ? {headersTimeout: opts.headersTimeoutMs} : {}),
+      ...(opts.requestTimeoutMs !== undefined ? {requestTimeout: opts.requestTimeoutMs} : {}),
+      ...(opts.timeoutCheckIntervalMs !== undefined ? {connectionsCheckingInterval: opts.timeoutCheckIntervalMs} : {}),
+    },
+    opts.handler,
+  )
+  // Node starts timing requests (headersTimeout, requestTimeout) when a server emits 'listening'; this one
+  // never listens (the front socket hands it connections), so without this no slow request ever timed out
+  httpsServer.emit('listening')
   const plainServer = http.createServer((req, res) => {
     const rid = opts.newRequestId()
     const body = TLS_REQUIRED.replace('"request_id":""', `"request_id":"${rid}"`)
@@ -93,12 +110,13 @@ export async function listen(opts: {
     }
     if (broken?.res.headersSent) return void socket.destroy()
     const rid = opts.newRequestId()
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'
     const [status, reason, code, message] = plain
       ? [400, 'Bad Request', 'tls_required', 'This service only speaks HTTPS. Use https:// in your base URL.']
-      : tooLarge
+      : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'Request Header Fields Too Large', 'request_header_too_large', 'The request headers are too large.']
-        : [400, 'Bad Request', 'request_malformed', 'The request is not valid HTTP/1.1.']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'request_timeout', 'The request was not received in time (its headers or body stopped arriving). Retry it, with the same Idempotency-Key.']
+          : [400, 'Bad Request', 'request_malformed', 'The request is not valid HTTP/1.1.']
     const body = JSON.stringify({
       error: {type: 'invalid_request_error', code, message, doc_url: `https://docs.gw.dev/errors#${code}`, request_id: rid},
     })
