@@ -89,7 +89,7 @@ export class RequestLog {
       if (this.entries.length >= 2 * this.capacity) this.entries = this.entries.slice(-this.capacity)
       for (const s of this.subscribers) s(entry)
     }
-    // 'close' follows 'finish', and also ends a response cut short
+    res.once('finish', record)
     res.once('close', record)
     return who
   }
