@@ -4,6 +4,7 @@ import type {AddressInfo} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {App} from '../app/index.js'
 import type {LoggedEvent} from '../ports/store.js'
+import {streamOnce} from '../test-support/sse.js'
 import {EventStreams} from './event-stream.js'
 import type {RequestCtx} from './router.js'
 
@@ -38,20 +39,9 @@ describe('EventStreams', () => {
   it('an event published after closeAll() (shutdown, requests still finishing) is not written to the ended stream: no write-after-end error, which would stop the engine', async () => {
     const {app, publish} = fakeApp()
     const streams = new EventStreams(app)
-    const errors: Error[] = []
-    let opened!: () => void
-    const ready = new Promise<void>((r) => (opened = r))
-    server = http.createServer(async (req, res) => {
-      // (an 'error' on the response with no listener is an uncaught exception: the listener records it instead)
-      res.on('error', (e) => errors.push(e))
-      const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {}} as unknown as RequestCtx
-      ;(await streams.handle(ctx)).stream!(req, res)
-      opened()
-    })
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
-    const got: string[] = []
-    http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'}, (r) => r.on('data', (c) => got.push(String(c)))).on('error', () => {})
-    await ready
+    const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {}} as unknown as RequestCtx
+    const {got, errors, server: s} = await streamOnce(async (req, res) => (await streams.handle(ctx)).stream!(req, res))
+    server = s
     publish()
     streams.closeAll()
     publish()

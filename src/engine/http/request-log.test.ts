@@ -5,6 +5,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {Clock} from '../ports/clock.js'
+import {streamOnce} from '../test-support/sse.js'
 import {RequestLog} from './request-log.js'
 import type {RequestCtx} from './router.js'
 
@@ -25,20 +26,9 @@ function tracked(log: RequestLog, id: string) {
 describe('RequestLog stream', () => {
   it('a request finishing after closeStreams() (shutdown lets requests in flight finish) is not written to the ended stream: no write-after-end error, which would stop the engine', async () => {
     const log = new RequestLog({now: () => new Date()} as unknown as Clock)
-    const errors: Error[] = []
-    let opened!: () => void
-    const ready = new Promise<void>((r) => (opened = r))
-    server = http.createServer(async (req, res) => {
-      // (an 'error' on the response with no listener is an uncaught exception: the listener records it instead)
-      res.on('error', (e) => errors.push(e))
-      const ctx = {requestId: 'req_stream', query: new URLSearchParams(), headers: {}, account: 'acct_1', livemode: false} as unknown as RequestCtx
-      ;(await log.stream(ctx)).stream!(req, res)
-      opened()
-    })
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
-    const got: string[] = []
-    http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'}, (r) => r.on('data', (c) => got.push(String(c)))).on('error', () => {})
-    await ready
+    const ctx = {requestId: 'req_stream', query: new URLSearchParams(), headers: {}, account: 'acct_1', livemode: false} as unknown as RequestCtx
+    const {got, errors, server: s} = await streamOnce(async (req, res) => (await log.stream(ctx)).stream!(req, res))
+    server = s
     const first = tracked(log, 'req_first')
     const late = tracked(log, 'req_late')
     first()

@@ -1,0 +1,26 @@
+// A stream handler served once on a plain HTTP server, for tests of the SSE streams.
+import http from 'node:http'
+import type {IncomingMessage, ServerResponse} from 'node:http'
+import type {AddressInfo} from 'node:net'
+
+/**
+ * Serves `start` on a plain HTTP server, connects one client and waits until `start` has run:
+ * what the client receives (`got`, growing), the errors the response raised (with no listener, an
+ * 'error' on a response is an uncaught exception that stops the process: here it is recorded), and
+ * the server to close afterwards.
+ */
+export async function streamOnce(start: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>): Promise<{got: string[]; errors: Error[]; server: http.Server}> {
+  const errors: Error[] = []
+  let opened!: () => void
+  const ready = new Promise<void>((r) => (opened = r))
+  const server = http.createServer(async (req, res) => {
+    res.on('error', (e) => errors.push(e))
+    await start(req, res)
+    opened()
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const got: string[] = []
+  http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'}, (r) => r.on('data', (c) => got.push(String(c)))).on('error', () => {})
+  await ready
+  return {got, errors, server}
+}
