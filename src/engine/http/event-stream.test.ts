@@ -4,7 +4,7 @@ import type {AddressInfo} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {App} from '../app/index.js'
 import type {LoggedEvent} from '../ports/store.js'
-import {streamOnce} from '../test-support/sse.js'
+import {expectEndedCleanly, streamOnce} from '../test-support/sse.js'
 import {EventStreams} from './event-stream.js'
 import type {RequestCtx} from './router.js'
 
@@ -40,15 +40,12 @@ describe('EventStreams', () => {
     const {app, publish} = fakeApp()
     const streams = new EventStreams(app)
     const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {}} as unknown as RequestCtx
-    const {got, errors, server: s} = await streamOnce(async (req, res) => (await streams.handle(ctx)).stream!(req, res))
-    server = s
+    const stream = await streamOnce(async (req, res) => (await streams.handle(ctx)).stream!(req, res))
+    server = stream.server
     publish()
     streams.closeAll()
     publish()
-    await new Promise((r) => setTimeout(r, 50))
-    expect(errors.map((e) => (e as NodeJS.ErrnoException).code)).toEqual([])
-    expect(got.join('')).toContain('id: evt_1')
-    expect(got.join('')).not.toContain('evt_2')
+    await expectEndedCleanly(stream, 'id: evt_1', 'evt_2')
   })
 })
 

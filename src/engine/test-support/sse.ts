@@ -2,6 +2,7 @@
 import http from 'node:http'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
+import {expect} from 'vitest'
 
 /**
  * Serves `start` on a plain HTTP server, connects one client and waits until `start` has run:
@@ -23,4 +24,12 @@ export async function streamOnce(start: (req: IncomingMessage, res: ServerRespon
   http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'}, (r) => r.on('data', (c) => got.push(String(c)))).on('error', () => {})
   await ready
   return {got, errors, server}
+}
+
+/** Once a stream was ended at shutdown: no error on its response (a write after its end), what came before the end sent, what came after not. */
+export async function expectEndedCleanly(s: {got: string[]; errors: Error[]}, sent: string, notSent: string): Promise<void> {
+  await new Promise((r) => setTimeout(r, 50))
+  expect(s.errors.map((e) => (e as NodeJS.ErrnoException).code)).toEqual([])
+  expect(s.got.join('')).toContain(sent)
+  expect(s.got.join('')).not.toContain(notSent)
 }
