@@ -66,19 +66,6 @@ export async function listen(opts: {
   })
   // the responses of each HTTPS connection not yet finished, in request order (pipelined requests queue theirs)
   const inFlight = new WeakMap<net.Socket, {req: IncomingMessage; res: ServerResponse}[]>()
-  httpsServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket
-    let list = inFlight.get(socket)
-    if (!list) inFlight.set(socket, (list = []))
-    const entry = {req, res}
-    list.push(entry)
-    const done = () => {
-      const i = list.indexOf(entry)
-      if (i >= 0) list.splice(i, 1)
-    }
-    res.on('finish', done)
-    res.on('close', done)
-  })
   const failed = new WeakSet<net.Socket>()
   // requests Node cannot parse (garbage, an oversized header block) still get the JSON
   // envelope and a Request-Id instead of Node's bare 400/431
@@ -128,9 +115,6 @@ export async function listen(opts: {
   // (the http server's own 'timeout' listener destroys the socket; from the first request on, Node sets its timeouts)
   const idleMs = opts.firstByteTimeoutMs ?? 60_000
   httpsServer.on('secureConnection', (s: tls.TLSSocket) => s.setTimeout(idleMs))
-  httpsServer.on('request', (req: IncomingMessage) => {
-    if (req.socket.timeout === idleMs) req.socket.setTimeout(0)
-  })
   httpsServer.on('clientError', onClientError(false))
   plainServer.on('clientError', onClientError(true))
   const sockets = new Set<net.Socket>()
@@ -156,9 +140,24 @@ export async function listen(opts: {
   const addr = front.address() as net.AddressInfo
   let active = 0
   let drained: (() => void) | undefined
-  httpsServer.on('request', (_req, res) => {
+  // one listener per request for all the listener keeps (a listener per concern cost the event loop measurably):
+  // the first request ends the silent-connection timeout; the response joins its connection's unfinished ones
+  // (until 'finish': see onClientError) and the count that close() waits for (until 'close')
+  httpsServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket
+    if (socket.timeout === idleMs) socket.setTimeout(0)
+    let list = inFlight.get(socket)
+    if (!list) inFlight.set(socket, (list = []))
+    const entry = {req, res}
+    list.push(entry)
+    const done = () => {
+      const i = list.indexOf(entry)
+      if (i >= 0) list.splice(i, 1)
+    }
+    res.once('finish', done)
     active++
-    res.on('close', () => {
+    res.once('close', () => {
+      done()
       active--
       if (active === 0 && drained) drained()
     })
