@@ -133,4 +133,20 @@ describe('requests not received in time (Node headersTimeout / requestTimeout)',
   it('a body never finished → 408 request_timeout', async () => {
     expect408(await exchange('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{', '"a', '":', '1', ',', '"b', '":', '2', ',', '"c'))
   })
+  it('plain HTTP trickled slowly is cut off too, with the tls_required answer (it was once never timed out)', async () => {
+    const s = net.connect({host: '127.0.0.1', port: slow.port})
+    s.on('error', () => {})
+    await new Promise<void>((r) => s.once('connect', () => r()))
+    let text = ''
+    s.on('data', (c) => (text += c))
+    s.write('GET / HTTP/1.1\r\nHost: x\r\n')
+    const more = ['X-A: 1\r\n', 'X-B: 2\r\n', 'X-C: 3\r\n', 'X-D: 4\r\n', 'X-E: 5\r\n', 'X-F: 6\r\n', 'X-G: 7\r\n']
+    const timer = setInterval(() => (more.length > 0 ? s.write(more.shift()!) : undefined), 100)
+    const kill = setTimeout(() => s.destroy(), 5000)
+    await new Promise<void>((r) => s.on('close', () => r()))
+    clearInterval(timer)
+    clearTimeout(kill)
+    expect(text.split('\r\n')[0], text).toBe('HTTP/1.1 400 Bad Request')
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).error.code).toBe('tls_required')
+  })
 })

@@ -39,21 +39,13 @@ export async function listen(opts: {
   requestTimeoutMs?: number
   timeoutCheckIntervalMs?: number
 }): Promise<ListeningServer> {
-  const httpsServer = https.createServer(
-    {
-      key: opts.key,
-      cert: opts.cert,
-      keepAliveTimeout: 30_000,
-      ...(opts.headersTimeoutMs !== undefined ? {headersTimeout: opts.headersTimeoutMs} : {}),
-      ...(opts.requestTimeoutMs !== undefined ? {requestTimeout: opts.requestTimeoutMs} : {}),
-      ...(opts.timeoutCheckIntervalMs !== undefined ? {connectionsCheckingInterval: opts.timeoutCheckIntervalMs} : {}),
-    },
-    opts.handler,
-  )
-  // Node starts timing requests (headersTimeout, requestTimeout) when a server emits 'listening'; this one
-  // never listens (the front socket hands it connections), so without this no slow request ever timed out
-  httpsServer.emit('listening')
-  const plainServer = http.createServer((req, res) => {
+  const timeouts = {
+    ...(opts.headersTimeoutMs !== undefined ? {headersTimeout: opts.headersTimeoutMs} : {}),
+    ...(opts.requestTimeoutMs !== undefined ? {requestTimeout: opts.requestTimeoutMs} : {}),
+    ...(opts.timeoutCheckIntervalMs !== undefined ? {connectionsCheckingInterval: opts.timeoutCheckIntervalMs} : {}),
+  }
+  const httpsServer = https.createServer({key: opts.key, cert: opts.cert, keepAliveTimeout: 30_000, ...timeouts}, opts.handler)
+  const plainServer = http.createServer(timeouts, (req, res) => {
     const rid = opts.newRequestId()
     const body = TLS_REQUIRED.replace('"request_id":""', `"request_id":"${rid}"`)
     res.writeHead(400, {
@@ -64,6 +56,10 @@ export async function listen(opts: {
     })
     res.end(body)
   })
+  // Node starts timing requests (headersTimeout, requestTimeout) when a server emits 'listening'; these two
+  // never listen (the front socket hands them connections), so without this no slow request ever timed out
+  httpsServer.emit('listening')
+  plainServer.emit('listening')
   // the responses of each HTTPS connection not yet finished, in request order (pipelined requests queue theirs)
   const inFlight = new WeakMap<net.Socket, {req: IncomingMessage; res: ServerResponse}[]>()
   const failed = new WeakSet<net.Socket>()
