@@ -5,7 +5,7 @@ import type {App} from '../app/index.js'
 import {customerAction} from '../app/payments.js'
 import {DomainError} from '../domain/errors.js'
 import {parseInstrument, type Instrument, type PaymentRecord} from '../domain/payment.js'
-import type {RequestTarget} from '../http/pipeline.js'
+import {readBody, type RequestTarget} from '../http/pipeline.js'
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
@@ -123,26 +123,9 @@ ${error ? `<p role="alert" style="color:#c0123c">${esc(error)}</p>` : ''}
 const FORM_MAX_BYTES = 64 * 1024
 
 /** The posted form; undefined when it is over FORM_MAX_BYTES (the rest is read and dropped). */
-function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
-  return new Promise((resolve, reject) => {
-    let size = 0
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > FORM_MAX_BYTES) {
-        // (destroying the request here once dropped the connection unanswered and left this promise pending for good)
-        req.removeAllListeners('data')
-        req.resume()
-        resolve(undefined)
-      } else chunks.push(c)
-    })
-    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))))
-    req.on('error', reject)
-    // a connection closed mid-body ends the request without 'end' (the pipeline treats this as the client's abort)
-    req.on('close', () => {
-      if (!req.complete) reject(Object.assign(new Error('aborted'), {code: 'ECONNRESET'}))
-    })
-  })
+async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+  const raw = await readBody(req, FORM_MAX_BYTES)
+  return raw && new URLSearchParams(raw.toString('utf8'))
 }
 
 function html(res: ServerResponse, status: number, body: string, requestId: string) {

@@ -1,5 +1,4 @@
 import * as crypto from 'node:crypto'
-import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {App} from '../app/index.js'
 import {toApi} from '../app/internal.js'
@@ -15,10 +14,10 @@ export const MAX_BODY_BYTES = 1024 * 1024
 export const IDEMPOTENCY_KEY_MAX = 255
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
 
-// one-shot hashing (node >= 20.12) where it exists: no Hash object per call
-const oneShot = (crypto as unknown as {hash?: (algorithm: string, data: string, encoding: 'buffer' | 'hex') => Buffer | string}).hash
-const digest = (s: string): Buffer => (oneShot ? (oneShot('sha256', s, 'buffer') as Buffer) : crypto.createHash('sha256').update(s).digest())
-export const sha256Hex = (s: string): string => (oneShot ? (oneShot('sha256', s, 'hex') as string) : crypto.createHash('sha256').update(s).digest('hex'))
+// one-shot hashing, no Hash object per call (crypto.hash: node >= 20.12; @types/node does not declare it yet)
+const oneShotHash = (crypto as unknown as {hash(algorithm: string, data: string, encoding: 'buffer' | 'hex'): Buffer | string}).hash
+const digest = (s: string): Buffer => oneShotHash('sha256', s, 'buffer') as Buffer
+export const sha256Hex = (s: string): string => oneShotHash('sha256', s, 'hex') as string
 
 /** A request's path and query. */
 export interface RequestTarget {
@@ -78,7 +77,7 @@ export class KeyRing {
     const d = digest(key)
     let found: {account: string; livemode: boolean} | undefined
     // constant time over every known key, whatever matches
-    for (const k of this.digests) if (timingSafeEqual(k.digest, d)) found = {account: k.account, livemode: k.livemode}
+    for (const k of this.digests) if (crypto.timingSafeEqual(k.digest, d)) found = {account: k.account, livemode: k.livemode}
     if (found) return found
     if (key.startsWith('sk_live_')) {
       throw new ApiError(
@@ -213,18 +212,23 @@ function sendError(res: ServerResponse, requestId: string, e: ApiError) {
   send(res, e.status, requestId, JSON.stringify(e.body(requestId)), e.extra.headers)
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/**
+ * A request's body, at most `max` bytes; undefined when it is larger (declared or sent: what was
+ * sent is read and dropped, so the answer can still go out). A client gone mid-body rejects with
+ * ClientAborted. The API's JSON bodies and the hosted pages' forms both come this way.
+ */
+export function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0)
-    if (declared > MAX_BODY_BYTES) return reject(tooLarge())
+    if (declared > max) return resolve(undefined)
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (c: Buffer) => {
       size += c.length
-      if (size > MAX_BODY_BYTES) {
+      if (size > max) {
         req.removeAllListeners('data')
         req.resume()
-        reject(tooLarge())
+        resolve(undefined)
         return
       }
       chunks.push(c)
@@ -291,6 +295,7 @@ export function createPipeline(deps: PipelineDeps) {
       let body: unknown = undefined
       if (method === 'POST' || method === 'DELETE') {
         const raw = await readBody(req)
+        if (!raw) throw tooLarge()
         if (raw.length > 0) {
           if (jsonDepthExceeds(raw))
             throw invalid('body', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; flatten it (no request needs more than a few levels).`)

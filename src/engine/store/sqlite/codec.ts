@@ -45,7 +45,7 @@ let compressor: Compressor | undefined
 let decompressor: Decompressor | undefined
 
 /** A compression context with format 2's parameters and dictionary (one per thread: the writer thread makes its own). */
-export function newCompressor(): Compressor {
+function newCompressor(): Compressor {
   const c = new Compressor()
   c.setParameters(ZSTD_PARAMETERS)
   c.loadDictionary(DICTIONARIES[2]!)

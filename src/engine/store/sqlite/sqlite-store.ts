@@ -118,13 +118,17 @@ function logged(r: StoredRow | undefined): LoggedEvent | undefined {
   return r && {seq: r.seq, id: r.id, type: r.type, created_at: r.created_at, json: unpack(r.json)}
 }
 
-/** An error reported by the writer, as the error it was. */
-/** An idempotency record that may not replace a live one (at its created_at): 0 rows changed when one is there. */
-const INSERT_IDEMPOTENCY_IF_NOT_LIVE =
+/**
+ * An idempotency record goes in over no record or an expired one (at its created_at); over a live
+ * one it changes nothing (0 rows). A claim that looked holds the key with no live record behind
+ * it; a deferred claim's change set requires the one row (see compile).
+ */
+const INSERT_IDEMPOTENCY =
   'INSERT INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ' +
   'ON CONFLICT (scope, key) DO UPDATE SET body = excluded.body, request_hash = excluded.request_hash, status = excluded.status, body_event = excluded.body_event, created_at = excluded.created_at, expires_at = excluded.expires_at ' +
   'WHERE idempotency_keys.expires_at <= excluded.created_at'
 
+/** An error reported by the writer, as the error it was. */
 function restore(e: {name: string; message: string; code?: string; kind?: string; id?: string}): Error {
   if (e.name === 'VersionConflictError') return new VersionConflictError(e.kind as Kind | 'job' | 'idempotency_key', e.id!)
   return Object.assign(new Error(e.message), {name: e.name === 'SqliteError' ? 'SqliteError' : e.name, code: e.code})
@@ -534,12 +538,14 @@ export class SqliteStore implements Store {
       const r = cs.idempotency
       // a body that is an event's data.object (a created payment) is kept as a reference to the event
       const ref = r.body_of_event !== undefined && cs.events?.some((e) => e.id === r.body_of_event && dataObjectOf(e.json) === r.body) ? r.body_of_event : null
-      const params = [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at]
       const k = `${r.scope}\u0000${r.key}`
-      if (this.idemInFlight.get(k) === true)
-        // the claim did not look: the record goes in only over nothing or an expired one, else the change set fails
-        ops.push({sql: INSERT_IDEMPOTENCY_IF_NOT_LIVE, params, check: 'one', kind: 'idempotency_key', id: k, pack: ref ? undefined : [0]})
-      else ops.push({sql: 'INSERT OR REPLACE INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', params, pack: ref ? undefined : [0]})
+      ops.push({
+        sql: INSERT_IDEMPOTENCY,
+        params: [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at],
+        pack: ref ? undefined : [0],
+        // the claim did not look: a live record there fails the change set
+        ...(this.idemInFlight.get(k) === true ? {check: 'one' as const, kind: 'idempotency_key', id: k} : {}),
+      })
     }
     for (const st of cs.stats ?? [])
       ops.push({sql: 'INSERT INTO provider_stats (provider, day, approved, total) VALUES (?, ?, ?, ?) ON CONFLICT (provider, day) DO UPDATE SET approved = approved + excluded.approved, total = total + excluded.total', params: [st.provider, st.day, st.approved, st.total]})
