@@ -5,15 +5,18 @@
 // into one transaction (a failing change set rolls back alone: see write below), and commits
 // with synchronous=FULL for 'full' durability: the fsync blocks this thread only. It answers
 // per change set: written, or why not.
+//
+// Between the threads a batch travels as one flat array of strings and numbers (see encode
+// below), not as objects: the structured clone writes every property name of every object, and
+// a payment is ~12 statements, so objects cost the event loop about twice as much to send.
 import {createRequire} from 'node:module'
 import {Worker} from 'node:worker_threads'
 import {CURRENT, DICTIONARIES, PACK_MIN, ZSTD_PARAMETERS} from './codec.js'
 
 /** One statement: SQL, parameters, and what its result must be. */
 export interface Op {
-  /** the statement; sent to the writer thread once, after that by its number `q` (set by Writer.write) */
-  sql?: string
-  q?: number
+  /** the statement; its text crosses to the writer thread once, after that its number */
+  sql: string
   params: unknown[]
   /** 'one': it must change exactly one row, else the change set fails with a version conflict on (kind, id); 'seq': report its rowid (an event's seq) */
   check?: 'one' | 'seq'
@@ -23,7 +26,37 @@ export interface Op {
   pack?: number[]
 }
 
-export type ChangeResult = {ok: true; seq: number | null} | {ok: false; error: {name: string; message: string; code?: string; kind?: string; id?: string}}
+type ChangeError = {name: string; message: string; code?: string; kind?: string; id?: string}
+export type ChangeResult = {ok: true; seq: number | null} | {ok: false; error: ChangeError}
+
+const CHECK = {one: 1, seq: 2} as const
+
+/**
+ * A batch as the flat array the writer thread decodes (SOURCE's decode): per change set, its
+ * number of statements, then per statement its number (`define` is told the text of one not
+ * seen before), flags, its number of parameters, the mask of those to pack, kind and id when a
+ * check needs them, and the parameters.
+ */
+export function encode(batch: Op[][], statements: Map<string, number>, define: (q: number, sql: string) => void): unknown[] {
+  const flat: unknown[] = []
+  for (const ops of batch) {
+    flat.push(ops.length)
+    for (const op of ops) {
+      let q = statements.get(op.sql)
+      if (q === undefined) {
+        statements.set(op.sql, (q = statements.size))
+        define(q, op.sql)
+      }
+      let mask = 0
+      if (op.pack) for (const i of op.pack) mask |= 1 << i
+      const named = op.check === 'one'
+      flat.push(q, (op.check ? CHECK[op.check] : 0) | (named ? 4 : 0), op.params.length, mask)
+      if (named) flat.push(op.kind, op.id)
+      for (const p of op.params) flat.push(p)
+    }
+  }
+  return flat
+}
 
 // CommonJS source: the worker needs nothing but better-sqlite3 and zstd-napi, and runs without the build's ESM.
 const SOURCE = `
@@ -55,8 +88,36 @@ db.pragma('wal_autocheckpoint = 10000')
 // new statements are prepared before any of it runs (a change set that fails part-way may hold
 // the text of a statement that later ones use by number)
 const stmts = []
-const define = (batch) => {
-  for (const ops of batch) for (const op of ops) if (op.sql !== undefined && stmts[op.q] === undefined) stmts[op.q] = db.prepare(op.sql)
+// a message: {id, defs: [q, sql, ...], flat} where flat is, per change set, its number of
+// statements, then per statement: q, flags (bits 0-1: 0 none, 1 'one', 2 'seq'; bit 2 on: kind
+// and id follow), the number of parameters, a bit mask of those to pack, kind, id, the parameters
+const decode = (m) => {
+  const defs = m.defs
+  for (let i = 0; i < defs.length; i += 2) if (stmts[defs[i]] === undefined) stmts[defs[i]] = db.prepare(defs[i + 1])
+  const f = m.flat
+  const sets = []
+  let i = 0
+  while (i < f.length) {
+    const n = f[i++]
+    const ops = new Array(n)
+    for (let k = 0; k < n; k++) {
+      const q = f[i], flags = f[i + 1], np = f[i + 2], mask = f[i + 3]
+      i += 4
+      let kind, id
+      if (flags & 4) {
+        kind = f[i]
+        id = f[i + 1]
+        i += 2
+      }
+      const params = f.slice(i, i + np)
+      i += np
+      // packed once: a batch written again reuses the packed values
+      if (mask) for (let b = 0; b < np; b++) if (mask & (1 << b)) params[b] = pack(params[b])
+      ops[k] = {stmt: stmts[q], check: flags & 3, kind, id, params}
+    }
+    sets.push(ops)
+  }
+  return sets
 }
 const begin = db.prepare('BEGIN IMMEDIATE')
 const commit = db.prepare('COMMIT')
@@ -77,16 +138,11 @@ class Conflict extends Error {
 // SQLite copy each page it touched into a statement journal: ~25 pages per payment, 100 KB of
 // copying and write calls for nothing.)
 const runOps = (ops) => {
-  let seq = null
+  let seq = -1
   for (const op of ops) {
-    // packed once: a batch written again reuses the packed values
-    if (op.pack) {
-      for (const i of op.pack) op.params[i] = pack(op.params[i])
-      op.pack = undefined
-    }
-    const r = stmts[op.q].run(op.params)
-    if (op.check === 'one' && r.changes !== 1) throw new Conflict(op.kind, op.id)
-    if (op.check === 'seq') seq = Number(r.lastInsertRowid)
+    const r = op.stmt.run(op.params)
+    if (op.check === 1 && r.changes !== 1) throw new Conflict(op.kind, op.id)
+    if (op.check === 2) seq = Number(r.lastInsertRowid)
   }
   return seq
 }
@@ -99,10 +155,10 @@ const write = (batch) => {
     begin.run()
     for (const i of todo) {
       try {
-        results[i] = {ok: true, seq: runOps(batch[i])}
+        results[i] = runOps(batch[i])
       } catch (e) {
         failed = i
-        results[i] = {ok: false, error: errorOf(e)}
+        results[i] = errorOf(e)
         break
       }
     }
@@ -136,18 +192,31 @@ parentPort.on('message', (m) => {
     }
     msgs.push(r.message)
   }
-  const batch = msgs.length === 1 ? m.batch : msgs.flatMap((x) => x.batch)
+  // the answer: per message, its id, its number of change sets, then per change set the event
+  // seq it wrote (-1 if none) or, if it failed, the error
+  const answer = []
   let results
   try {
-    define(batch)
+    const sizes = []
+    let batch = []
+    for (const x of msgs) {
+      const sets = decode(x)
+      sizes.push(sets.length)
+      batch = batch.length === 0 ? sets : batch.concat(sets)
+    }
     results = write(batch)
+    let at = 0
+    for (let j = 0; j < msgs.length; j++) {
+      answer.push(msgs[j].id, sizes[j])
+      for (let k = 0; k < sizes[j]; k++) answer.push(results[at++])
+    }
   } catch (e) {
     if (db.inTransaction) rollback.run()
     const error = {name: e.name, message: e.message, code: e.code}
-    results = batch.map(() => ({ok: false, error}))
+    answer.length = 0
+    for (const x of msgs) answer.push(x.id, -2, error)
   }
-  let at = 0
-  parentPort.postMessage(msgs.map((x) => ({id: x.id, results: results.slice(at, (at += x.batch.length))})))
+  parentPort.postMessage(answer)
   if (closing) close()
 })
 `
@@ -156,8 +225,9 @@ parentPort.on('message', (m) => {
 export class Writer {
   private readonly worker: Worker
   private next = 0
-  private readonly waiting = new Map<number, (r: ChangeResult[]) => void>()
+  private readonly waiting = new Map<number, {size: number; done: (r: ChangeResult[]) => void}>()
   private failed: Error | undefined
+  private closing = false
   private readonly statements = new Map<string, number>()
   /** transactions written (each holds one or more batches) */
   transactions = 0
@@ -167,48 +237,57 @@ export class Writer {
     const module = require.resolve('better-sqlite3')
     const codec = {version: CURRENT, min: PACK_MIN, module: require.resolve('zstd-napi'), parameters: ZSTD_PARAMETERS, dictionary: new Uint8Array(DICTIONARIES[CURRENT]!)}
     this.worker = new Worker(SOURCE, {eval: true, workerData: {path, durability, module, codec}})
-    this.worker.on('message', (ms: {id: number; results: ChangeResult[]}[]) => {
+    // the answer: per message, its id, its number of change sets (-2: all failed with the error
+    // that follows), then per change set the event seq it wrote (-1: none) or why it failed
+    this.worker.on('message', (a: (number | ChangeError)[]) => {
       this.transactions++
-      for (const m of ms) {
-        const done = this.waiting.get(m.id)
-        this.waiting.delete(m.id)
-        done?.(m.results)
+      for (let i = 0; i < a.length; ) {
+        const id = a[i] as number
+        const n = a[i + 1] as number
+        i += 2
+        const w = this.waiting.get(id)
+        this.waiting.delete(id)
+        let results: ChangeResult[]
+        if (n === -2) {
+          const error = a[i++] as ChangeError
+          results = Array.from({length: w?.size ?? 0}, () => ({ok: false, error}))
+        } else {
+          results = new Array<ChangeResult>(n)
+          for (let k = 0; k < n; k++) {
+            const r = a[i++]!
+            results[k] = typeof r === 'number' ? {ok: true, seq: r < 0 ? null : r} : {ok: false, error: r}
+          }
+        }
+        w?.done(results)
       }
     })
     this.worker.on('error', (e) => this.fail(e))
-    this.worker.on('exit', (code) => code !== 0 && this.fail(new Error(`the SQLite writer thread exited with code ${code}`)))
+    // an exit that close() did not ask for, whatever its code, fails what is waiting and all later writes
+    this.worker.on('exit', (code) => this.closing || this.fail(new Error(`the SQLite writer thread exited with code ${code}`)))
   }
 
   private fail(e: Error): void {
     this.failed = e
-    for (const [id, done] of this.waiting) {
+    for (const [id, w] of this.waiting) {
       this.waiting.delete(id)
-      done([{ok: false, error: {name: 'Error', message: `SQLite writer: ${e.message}`}}])
+      w.done(Array.from({length: w.size}, () => ({ok: false, error: {name: 'Error', message: `SQLite writer: ${e.message}`}})))
     }
   }
 
   /** Writes a batch of change sets (each a list of statements) in one durable transaction. */
   write(batch: Op[][]): Promise<ChangeResult[]> {
     if (this.failed) return Promise.resolve(batch.map(() => ({ok: false, error: {name: 'Error', message: `SQLite writer: ${this.failed!.message}`}})))
-    // each statement's text crosses to the thread once; after that only its number
-    for (const ops of batch)
-      for (const op of ops) {
-        if (op.q !== undefined) continue
-        const q = this.statements.get(op.sql!)
-        if (q === undefined) this.statements.set(op.sql!, (op.q = this.statements.size))
-        else {
-          op.q = q
-          op.sql = undefined
-        }
-      }
     const id = this.next++
+    const defs: (number | string)[] = []
+    const msg = {id, defs, flat: encode(batch, this.statements, (q, sql) => defs.push(q, sql))}
     return new Promise((resolve) => {
-      this.waiting.set(id, resolve)
-      this.worker.postMessage({id, batch})
+      this.waiting.set(id, {size: batch.length, done: resolve})
+      this.worker.postMessage(msg)
     })
   }
 
   async close(): Promise<void> {
+    this.closing = true
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()))
     this.worker.postMessage('close')
     await exited
