@@ -7,6 +7,7 @@ import {settlementRunOf} from '../domain/settlement.js'
 import type {Core} from './core.js'
 import {scheduleTestCardDispute} from './disputes.js'
 import type {Unit} from './unit.js'
+import {iso} from '../domain/time.js'
 
 export interface EntryInput {
   type: LedgerEntryType
@@ -32,8 +33,8 @@ export function recordEntry(u: Unit, e: EntryInput): LedgerEntry {
     source: e.source ?? null,
     provider: e.provider ?? null,
     reference: e.reference ?? null,
-    available_at: (e.available_at ?? e.at).toISOString(),
-    created_at: e.at.toISOString(),
+    available_at: iso(e.available_at ?? e.at),
+    created_at: iso(e.at),
   }
   u.put('ledger_entry', entry)
   return entry
@@ -62,7 +63,7 @@ export function onPaymentSucceeded(u: Unit, p: PaymentRecord, at: Date): void {
 export async function balance(core: Core, now: Date = core.clock.now()): Promise<Balance> {
   const total = await core.store.sum('ledger_entry', {field: 'amount', groupBy: 'currency'})
   const avail = new Map(
-    (await core.store.sum('ledger_entry', {field: 'amount', groupBy: 'currency', filters: [{field: 'available_at', op: 'lte', value: now.toISOString()}]})).map((r) => [r.group, r.sum]),
+    (await core.store.sum('ledger_entry', {field: 'amount', groupBy: 'currency', filters: [{field: 'available_at', op: 'lte', value: iso(now)}]})).map((r) => [r.group, r.sum]),
   )
   return {
     object: 'balance',

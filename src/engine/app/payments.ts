@@ -20,6 +20,7 @@ import {INTERNAL} from './internal.js'
 import {onPaymentSucceeded} from './money.js'
 import {dayOf} from './provider-state.js'
 import type {Unit} from './unit.js'
+import {iso} from '../domain/time.js'
 
 export type {Instrument, PaymentRecord} from '../domain/payment.js'
 type PaymentRecord = pay.PaymentRecord
@@ -178,7 +179,7 @@ export async function createPayment(u: Unit, body: CreatePayment): Promise<Payme
       const fields = typeof c === 'object' ? c : {}
       if (fields.email === undefined && fields.name === undefined) throw invalid('customer', 'customer needs an id, or an email and/or name to create one.')
       customerId = u.core.ids.next('cus')
-      const customer: Customer = {id: customerId, object: 'customer', email: fields.email ?? null, name: fields.name ?? null, description: null, metadata: {}, livemode: u.livemode, created_at: now.toISOString()}
+      const customer: Customer = {id: customerId, object: 'customer', email: fields.email ?? null, name: fields.name ?? null, description: null, metadata: {}, livemode: u.livemode, created_at: iso(now)}
       u.put('customer', customer)
     }
   }
@@ -219,7 +220,7 @@ export async function createPayment(u: Unit, body: CreatePayment): Promise<Payme
     failure_code: null,
     failure_message: null,
     livemode: u.livemode,
-    created_at: now.toISOString(),
+    created_at: iso(now),
     merchant: body.merchant ?? null,
     [INTERNAL]: {instrument, tried: []},
   }
@@ -333,7 +334,7 @@ async function authorize(u: Unit, p: PaymentRecord, now: Date, list: string[]): 
     const i = p._x.instrument
     const res = await conn.authorize({payment_id: p.id, amount: p.amount, currency: p.currency, payment_method: p.payment_method, card: i ? cardInput(i) : undefined, route_index: idx, capture})
     last = res
-    p = pay.attempted(p, {provider: provId, outcome: res.outcome, decline_code: res.decline_code, latency_ms: res.latency_ms, attempted_at: now.toISOString()}).payment
+    p = pay.attempted(p, {provider: provId, outcome: res.outcome, decline_code: res.decline_code, latency_ms: res.latency_ms, attempted_at: iso(now)}).payment
     u.stat({provider: provId, day: dayOf(now), approved: res.outcome === 'approved' ? 1 : 0, total: 1})
     if (res.outcome === 'approved') return {payment: apply(u, pay.authorized(p, now), now)}
     if (!failsOver(res.outcome, res.decline_code)) {

@@ -5,11 +5,12 @@ import type {ProviderState as RoutingState} from '../domain/routing.js'
 import type {StatIncrement, Store} from '../ports/store.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
+import {iso} from '../domain/time.js'
 
 export type HealthStatus = 'active' | 'degraded' | 'disabled'
 
 const DAY_MS = 86_400_000
-export const dayOf = (d: Date) => d.toISOString().slice(0, 10)
+export const dayOf = (d: Date) => iso(d).slice(0, 10)
 const STATUS_PREFIX = 'provider_status:'
 /** Statistics written by other instances are read again this often. */
 const STATS_REFRESH_MS = 5000

@@ -20,6 +20,7 @@ import type {
 import type {Core} from './core.js'
 import {toApi} from './internal.js'
 import {outboxFor} from './webhook-outbox.js'
+import {iso} from '../domain/time.js'
 
 /**
  * One unit of work, as use cases see it: reads (through the store's transaction, under the
@@ -74,7 +75,7 @@ export class Unit {
   }
   /** See StoreTx.claimIdempotency; `defer` lets the store check for a live record when the unit commits. */
   claimIdempotency(scope: string, key: string, opts?: {defer?: boolean}): Promise<IdempotencyClaim> {
-    return this.tx.claimIdempotency(scope, key, this.now.toISOString(), opts)
+    return this.tx.claimIdempotency(scope, key, iso(this.now), opts)
   }
 
   // ---------------------------------------------------------------- writes
@@ -107,7 +108,7 @@ export class Unit {
   /** Emits an event with a snapshot of the object as it is now (its public part), caused by this unit's request unless said otherwise. */
   emit(type: string, obj: object, at: Date = this.now, requestId: string | null = this.requestId): StoredEvent {
     const id = this.core.ids.next('evt')
-    const created_at = at.toISOString()
+    const created_at = iso(at)
     // the bytes JSON.stringify({id, object, type, created_at, livemode, request_id, data: {object}}) gives, with the object's JSON made once
     const json = `{"id":${JSON.stringify(id)},"object":"event","type":${JSON.stringify(type)},"created_at":"${created_at}","livemode":${this.livemode},"request_id":${JSON.stringify(requestId)},"data":{"object":${this.publicJson(obj)}}}`
     const e = {id, type, created_at, json}
@@ -116,7 +117,7 @@ export class Unit {
   }
 
   schedule(kind: string, ref: string, due: Date, data?: Record<string, unknown>): void {
-    this.addJobs.push({id: this.core.ids.next('job'), kind, ref, due_at: due.toISOString(), ...(data ? {data} : {})})
+    this.addJobs.push({id: this.core.ids.next('job'), kind, ref, due_at: iso(due), ...(data ? {data} : {})})
   }
 
   unschedule(kind: string, ref: string): void {

@@ -6,6 +6,7 @@ import type {StoredEvent} from '../ports/store.js'
 import type {Core} from './core.js'
 import {INTERNAL} from './internal.js'
 import type {DeliveryRecord, EndpointRecord} from './webhook-types.js'
+import {iso} from '../domain/time.js'
 
 export function newDelivery(core: Core, e: {id: string; type: string}, ep: EndpointRecord, now: Date, retryUntil: Date): DeliveryRecord {
   return {
@@ -16,11 +17,11 @@ export function newDelivery(core: Core, e: {id: string; type: string}, ep: Endpo
     endpoint: ep.id,
     status: 'pending',
     attempts: [],
-    next_attempt_at: now.toISOString(),
+    next_attempt_at: iso(now),
     undeliverable_reason: null,
     livemode: ep.livemode,
-    created_at: now.toISOString(),
-    [INTERNAL]: {retry_until: retryUntil.toISOString()},
+    created_at: iso(now),
+    [INTERNAL]: {retry_until: iso(retryUntil)},
   }
 }
 

@@ -7,6 +7,7 @@ import {expiryProblem, parseCardNumber, type TestCardBehaviour} from './cards.js
 import {methodInfo, type MethodInfo} from '../../api/catalog.js'
 import {invalid} from './errors.js'
 import type {RoutingRecord} from './routing.js'
+import {iso} from './time.js'
 
 /** Lifetime of a customer-action session (3-D Secure, redirect, QR, app approval, card form). */
 export const SESSION_LIFETIME_S = 3600
@@ -186,7 +187,7 @@ export function requireAction(p0: PaymentRecord, a: {step: SessionStep; provider
   if (a.provider) addPending(p, a.provider, a.at)
   const unpaid = m.unpaidExpirySeconds !== undefined && a.step === 'method'
   const expires = new Date(a.at.getTime() + (unpaid ? m.unpaidExpirySeconds! : SESSION_LIFETIME_S) * 1000)
-  p._x.session = {token: a.token, step: a.step, expires_at: expires.toISOString()}
+  p._x.session = {token: a.token, step: a.step, expires_at: iso(expires)}
   moveTo(p, 'requires_action')
   p.next_action = {type: 'redirect', url: a.url}
   return {
@@ -268,7 +269,7 @@ export function authorized(p0: PaymentRecord, at: Date): Step {
   }
   moveTo(p, 'requires_capture')
   const exp = new Date(at.getTime() + AUTH_VALIDITY_S * 1000)
-  p._x.auth_expires_at = exp.toISOString()
+  p._x.auth_expires_at = iso(exp)
   return {payment: p, effects: [{schedule: 'payment.auth_expiry', due: exp}]}
 }
 
@@ -377,6 +378,6 @@ export function railConfirmed(p0: PaymentRecord, at: Date): Step {
 
 function addPending(p: PaymentRecord, provider: string, at: Date): void {
   p.provider = provider
-  p.provider_attempts.push({provider, outcome: 'pending', decline_code: null, latency_ms: null, attempted_at: at.toISOString()})
+  p.provider_attempts.push({provider, outcome: 'pending', decline_code: null, latency_ms: null, attempted_at: iso(at)})
   p._x.tried.push(provider)
 }

@@ -3,6 +3,7 @@
 // the only randomness (split rules) comes from the `random` argument.
 import type {RoutingDecision, RoutingExclusion} from '../../api/types.js'
 import {feeFor, type ProviderProfile} from './providers.js'
+import {iso} from './time.js'
 
 export interface RoutingRule {
   id: string
@@ -212,7 +213,7 @@ function decide(
   // hard filters: currency, method, not disabled
   const listed: RoutingDecision['providers'] = []
   const eligibleProfiles: {p: ProviderProfile; s: ProviderState; cost: number}[] = []
-  const record: RoutingRecord = {at: at.toISOString(), state: {}, rule, pick: null, tried: [...tried]}
+  const record: RoutingRecord = {at: iso(at), state: {}, rule, pick: null, tried: [...tried]}
   for (const p of providers) {
     const s = state.get(p.id) ?? ACTIVE
     record.state[p.id] = [s.status, s.authRate7d]

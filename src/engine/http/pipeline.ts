@@ -9,6 +9,7 @@ import {requestValidator} from './openapi-validate.js'
 import type {RequestLog} from './request-log.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {invalid} from '../domain/errors.js'
+import {iso} from '../domain/time.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 export const IDEMPOTENCY_KEY_MAX = 255
@@ -362,7 +363,7 @@ export function createPipeline(deps: PipelineDeps) {
         const now = u.now
         // a created object's response is usually the data.object of the last event the request emitted: the store may keep a reference
         const bodyOfEvent = status < 300 ? u.eventsEmitted.at(-1)?.id : undefined
-        u.idempotency({scope, key: idemKey, request_hash: hash, status, body: text, ...(bodyOfEvent ? {body_of_event: bodyOfEvent} : {}), created_at: now.toISOString(), expires_at: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS).toISOString()})
+        u.idempotency({scope, key: idemKey, request_hash: hash, status, body: text, ...(bodyOfEvent ? {body_of_event: bodyOfEvent} : {}), created_at: iso(now), expires_at: iso(new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS))})
         return {kind: 'respond', status, body: text, headers}
       })
       switch (out.kind) {

@@ -10,6 +10,7 @@ import type {Clock} from '../ports/clock.js'
 import {invalid} from '../domain/errors.js'
 import {ApiError} from './errors.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
+import {iso} from '../domain/time.js'
 
 export interface RequestLogEntry {
   /** the request's id (req_...), also the cursor */
@@ -65,7 +66,7 @@ export class RequestLog {
   track(req: IncomingMessage, res: ServerResponse, requestId: string, pathname: string): Tracked | undefined {
     if (!(pathname === '/v1' || pathname.startsWith('/v1/')) || pathname.startsWith('/v1/request_logs')) return undefined
     const started = performance.now()
-    const at = this.clock.now().toISOString()
+    const at = iso(this.clock.now())
     const who: Tracked = {}
     let done = false
     const record = () => {
