@@ -21,6 +21,7 @@ import type {Core} from './core.js'
 import {toApi} from './internal.js'
 import {outboxFor} from './webhook-outbox.js'
 import {iso} from '../domain/time.js'
+import {jsonString} from '../domain/json.js'
 
 /**
  * One unit of work, as use cases see it: reads (through the store's transaction, under the
@@ -110,7 +111,7 @@ export class Unit {
     const id = this.core.ids.next('evt')
     const created_at = iso(at)
     // the bytes JSON.stringify({id, object, type, created_at, livemode, request_id, data: {object}}) gives, with the object's JSON made once
-    const json = `{"id":${JSON.stringify(id)},"object":"event","type":${JSON.stringify(type)},"created_at":"${created_at}","livemode":${this.livemode},"request_id":${JSON.stringify(requestId)},"data":{"object":${this.publicJson(obj)}}}`
+    const json = `{"id":${jsonString(id)},"object":"event","type":${jsonString(type)},"created_at":"${created_at}","livemode":${this.livemode},"request_id":${requestId === null ? 'null' : jsonString(requestId)},"data":{"object":${this.publicJson(obj)}}}`
     const e = {id, type, created_at, json}
     this.events.push(e)
     return e

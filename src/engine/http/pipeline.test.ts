@@ -31,6 +31,17 @@ describe('canonical (the idempotency hash input)', () => {
     )
   })
 
+  it('writes any string and number as JSON.stringify does: quotes, backslashes, control characters, lone surrogates, exponents', () => {
+    const str = fc.string({unit: 'binary', maxLength: 12})
+    const num = fc.oneof(fc.double({noNaN: true, noDefaultInfinity: true}), fc.integer(), fc.constantFrom(-0, 1e21, 1e-7, 5e-324, Number.MAX_VALUE))
+    fc.assert(
+      fc.property(fc.dictionary(str, fc.oneof(str, num, fc.boolean(), fc.constant(null), fc.array(fc.oneof(str, num), {maxLength: 3}))), (v) => {
+        expect(canonical(v)).toBe(reference(v))
+      }),
+      {numRuns: 2000},
+    )
+  })
+
   it('ignores key order and whitespace', () => {
     expect(canonical(JSON.parse('{"b": [1, {"y": 2, "x": 1}], "a": null}'))).toBe('{"a":null,"b":[1,{"x":1,"y":2}]}')
   })

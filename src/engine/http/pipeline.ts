@@ -10,6 +10,7 @@ import type {RequestLog} from './request-log.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {invalid} from '../domain/errors.js'
 import {iso} from '../domain/time.js'
+import {jsonString} from '../domain/json.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 export const IDEMPOTENCY_KEY_MAX = 255
@@ -128,6 +129,15 @@ export function jsonDepthExceeds(raw: Uint8Array, limit = MAX_JSON_DEPTH): boole
 
 type CanonicalFrame = {items: unknown[]; i: number} | {obj: Record<string, unknown>; keys: string[]; i: number}
 
+/** JSON of a value that is not an object or array. */
+function jsonScalar(v: unknown): string {
+  if (typeof v === 'string') return jsonString(v)
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null'
+  if (v === null) return 'null'
+  if (typeof v === 'boolean') return v ? 'true' : 'false'
+  return JSON.stringify(v) ?? 'null'
+}
+
 /**
  * Canonical JSON (object keys sorted) of a parsed body, for the idempotency hash. Iterative with
  * an explicit stack: no recursion over client input.
@@ -140,7 +150,7 @@ export function canonical(root: unknown): string {
     if (next) {
       const v = next.v
       next = undefined
-      if (v === null || typeof v !== 'object') out += JSON.stringify(v) ?? 'null'
+      if (v === null || typeof v !== 'object') out += jsonScalar(v)
       else if (Array.isArray(v)) {
         out += '['
         stack.push({items: v, i: 0})
@@ -162,7 +172,7 @@ export function canonical(root: unknown): string {
       }
     } else if (top.i < top.keys.length) {
       const k = top.keys[top.i++]!
-      out += `${top.i > 1 ? ',' : ''}${JSON.stringify(k)}:`
+      out += `${top.i > 1 ? ',' : ''}${jsonString(k)}:`
       next = {v: top.obj[k]}
     } else {
       out += '}'
