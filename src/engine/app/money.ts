@@ -47,11 +47,12 @@ export function entriesFor(u: Pick<Unit, 'all'>, paymentId: string): Promise<Led
 /** Funds were captured: the amount (pending until its day's settlement run) and the provider's fee; then the test card that gets disputed. */
 export function onPaymentSucceeded(u: Unit, p: PaymentRecord, at: Date): void {
   if (p.amount_captured > 0) {
-    const common = {currency: p.currency, payment: p.id, provider: p.provider, reference: p.reference, at, available_at: settlementRunOf(at)}
-    recordEntry(u, {...common, type: 'payment', amount: p.amount_captured})
+    const available_at = settlementRunOf(at)
+    const entry = (type: LedgerEntryType, amount: number): EntryInput => ({type, amount, currency: p.currency, payment: p.id, provider: p.provider, reference: p.reference, at, available_at})
+    recordEntry(u, entry('payment', p.amount_captured))
     const profile = p.provider ? providerProfile(p.provider) : undefined
     const fee = profile ? feeFor(profile, p.amount_captured, p.currency) : 0
-    if (fee > 0) recordEntry(u, {...common, type: 'fee', amount: -fee})
+    if (fee > 0) recordEntry(u, entry('fee', -fee))
   }
   scheduleTestCardDispute(u, p, at)
 }

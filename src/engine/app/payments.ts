@@ -236,7 +236,8 @@ export async function confirmPayment(u: Unit, id: string, body: {payment_method_
   const loaded = await loadPayment(u, id)
   let p = loaded.p
   if (p.status !== 'requires_confirmation') throw badState('payment_unexpected_state', `Payment ${p.id} is ${p.status}; only a payment in requires_confirmation can be confirmed.`)
-  p = {...p, _x: {...p._x}}
+  p = {...p}
+  p._x = {...p._x}
   if (body.payment_method_id !== undefined) {
     if (p.payment_method !== 'card') throw invalid('payment_method_id', `payment_method_id holds a card; this payment uses ${p.payment_method}.`)
     const pm = await savedInstrument(u, body.payment_method_id, 'payment_method_id')
@@ -262,19 +263,17 @@ async function proceed(u: Unit, p: PaymentRecord, now: Date): Promise<PaymentOut
   if (m.flow === 'card' && !p._x.instrument) return {payment: await requireAction(u, p, 'card_form', null, now)}
   if (m.riskScored && p.risk === null) {
     const i = p._x.instrument
-    p = {
-      ...p,
-      risk: assessRisk({
-        amount: p.amount,
-        currency: p.currency,
-        payment_method: p.payment_method,
-        cvc: i ? i.cvc : 'cryptogram',
-        cvvFail: i?.test.kind === 'cvv_fail',
-        billingPostalCode: i?.billing_postal_code ?? null,
-        billingCountry: i?.billing_country ?? null,
-        cardCountry: i?.country ?? null,
-      }),
-    }
+    p = {...p}
+    p.risk = assessRisk({
+      amount: p.amount,
+      currency: p.currency,
+      payment_method: p.payment_method,
+      cvc: i ? i.cvc : 'cryptogram',
+      cvvFail: i?.test.kind === 'cvv_fail',
+      billingPostalCode: i?.billing_postal_code ?? null,
+      billingCountry: i?.billing_country ?? null,
+      cardCountry: i?.country ?? null,
+    })
     if (p.risk!.decision === 'blocked') return {payment: apply(u, pay.fail(p, 'payment_blocked', 'Risk screening blocked the payment; no provider was attempted.'), now)}
     // the hold is in `processing` (§3); a customer step (3-D Secure, wallet sheet) comes
     // first, so the payment never moves back from processing to requires_action
