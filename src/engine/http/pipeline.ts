@@ -373,7 +373,9 @@ export function createPipeline(deps: PipelineDeps) {
         const now = u.now
         // a created object's response is usually the data.object of the last event the request emitted: the store may keep a reference
         const bodyOfEvent = status < 300 ? u.eventsEmitted.at(-1)?.id : undefined
-        u.idempotency({scope, key: idemKey, request_hash: hash, status, body: text, ...(bodyOfEvent ? {body_of_event: bodyOfEvent} : {}), created_at: iso(now), expires_at: iso(new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS))})
+        const record: IdempotencyRecord = {scope, key: idemKey, request_hash: hash, status, body: text, created_at: iso(now), expires_at: iso(new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS))}
+        if (bodyOfEvent) record.body_of_event = bodyOfEvent
+        u.idempotency(record)
         return {kind: 'respond', status, body: text, headers}
       })
       switch (out.kind) {

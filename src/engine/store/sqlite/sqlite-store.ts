@@ -103,10 +103,13 @@ function withoutInternal(obj: Record<string, unknown>): Record<string, unknown> 
 function dataJson(kind: Kind, pub: Record<string, unknown>): string {
   if (!INTERNAL_KINDS.has(kind)) return JSON.stringify(pub)
   const rest: Record<string, unknown> = {}
-  const skip = new Set(['id', 'created_at', ...COLUMNS[kind]])
+  const skip = IN_COLUMNS[kind]
   for (const k of Object.keys(pub)) if (!skip.has(k)) rest[k] = pub[k]
   return JSON.stringify(rest)
 }
+
+/** What an internal kind's columns hold (left out of its JSON). */
+const IN_COLUMNS = Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, new Set<string>(['id', 'created_at', ...COLUMNS[k]])])) as Record<Kind, Set<string>>
 
 const token = () => randomBytes(9).toString('base64url')
 
@@ -415,7 +418,8 @@ export class SqliteStore implements Store {
     const compiled: {p: Pending; ops: Op[]; notice: ChangeNotice}[] = []
     for (const p of batch) {
       try {
-        compiled.push({p, ...this.compile(p.cs)})
+        const c = this.compile(p.cs)
+        compiled.push({p, ops: c.ops, notice: c.notice})
       } catch (e) {
         p.reject(e)
       }
@@ -539,13 +543,14 @@ export class SqliteStore implements Store {
       // a body that is an event's data.object (a created payment) is kept as a reference to the event
       const ref = r.body_of_event !== undefined && cs.events?.some((e) => e.id === r.body_of_event && dataObjectOf(e.json) === r.body) ? r.body_of_event : null
       const k = `${r.scope}\u0000${r.key}`
-      ops.push({
-        sql: INSERT_IDEMPOTENCY,
-        params: [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at],
-        pack: ref ? undefined : [0],
-        // the claim did not look: a live record there fails the change set
-        ...(this.idemInFlight.get(k) === true ? {check: 'one' as const, kind: 'idempotency_key', id: k} : {}),
-      })
+      const op: Op = {sql: INSERT_IDEMPOTENCY, params: [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at], pack: ref ? undefined : PACK_DATA}
+      // the claim did not look: a live record there fails the change set
+      if (this.idemInFlight.get(k) === true) {
+        op.check = 'one'
+        op.kind = 'idempotency_key'
+        op.id = k
+      }
+      ops.push(op)
     }
     for (const st of cs.stats ?? [])
       ops.push({sql: 'INSERT INTO provider_stats (provider, day, approved, total) VALUES (?, ?, ?, ?) ON CONFLICT (provider, day) DO UPDATE SET approved = approved + excluded.approved, total = total + excluded.total', params: [st.provider, st.day, st.approved, st.total]})
