@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {createHash} from 'node:crypto'
-import {canonical, jsonDepthExceeds, MAX_JSON_DEPTH, requestTarget, sha256Hex} from './pipeline.js'
+import {canonical, jsonDepthExceeds, MAX_JSON_DEPTH, requestTarget, sameSecret, sha256Hex} from './pipeline.js'
 
 /** The former recursive definition, kept here as the reference the iterative one must match. */
 function reference(v: unknown): string {
@@ -51,6 +51,23 @@ describe('canonical (the idempotency hash input)', () => {
     for (let i = 0; i < 100_000; i++) v = i % 2 ? [v] : {a: v}
     const out = canonical(v)
     expect(out.length).toBeGreaterThan(300_000)
+  })
+})
+
+describe('sameSecret (API keys compared in constant time)', () => {
+  it('is string equality, for any pair, prefixes and empty strings included', () => {
+    fc.assert(
+      fc.property(fc.string({unit: 'binary'}), fc.string({unit: 'binary'}), (a, b) => {
+        expect(sameSecret(a, b)).toBe(a === b)
+        expect(sameSecret(a, a)).toBe(true)
+        expect(sameSecret(a, a + b)).toBe(b === '')
+      }),
+      {numRuns: 2000},
+    )
+    const key = 'sk_test_0123456789abcdefghijklmnopqrstuv'
+    expect(sameSecret(key, key.slice(0, -1))).toBe(false)
+    expect(sameSecret(key, key.slice(0, -1) + 'w')).toBe(false)
+    expect(sameSecret(key, '')).toBe(false)
   })
 })
 
