@@ -16,7 +16,6 @@ import {explainRecord, route, type RouteInput} from '../domain/routing.js'
 import type {ProviderCardInput} from '../ports/provider.js'
 import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import type {Core} from './core.js'
-import {INTERNAL} from './internal.js'
 import {onPaymentSucceeded} from './money.js'
 import {dayOf} from './provider-state.js'
 import type {Unit} from './unit.js'
@@ -222,7 +221,7 @@ export async function createPayment(u: Unit, body: CreatePayment): Promise<Payme
     livemode: u.livemode,
     created_at: iso(now),
     merchant: body.merchant ?? null,
-    [INTERNAL]: {instrument, tried: []},
+    _x: {instrument, tried: []},
   }
   let outcome: PaymentOutcome = {payment: p}
   if (body.confirm !== false) outcome = await proceed(u, p, now)

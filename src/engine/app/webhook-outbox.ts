@@ -4,7 +4,6 @@
 import {RETRY_WINDOW_MS, subscribes} from '../domain/webhooks.js'
 import type {StoredEvent} from '../ports/store.js'
 import type {Core} from './core.js'
-import {INTERNAL} from './internal.js'
 import type {DeliveryRecord, EndpointRecord} from './webhook-types.js'
 import {iso} from '../domain/time.js'
 
@@ -21,7 +20,7 @@ export function newDelivery(core: Core, e: {id: string; type: string}, ep: Endpo
     undeliverable_reason: null,
     livemode: ep.livemode,
     created_at: iso(now),
-    [INTERNAL]: {retry_until: iso(retryUntil)},
+    _x: {retry_until: iso(retryUntil)},
   }
 }
 
