@@ -85,7 +85,7 @@ export const TERMINAL: ReadonlySet<PaymentStatus> = new Set(['succeeded', 'faile
  * A working copy: the caller's object is never changed. (A plain clone, then stores: in a literal,
  * each property after a spread is defined through a call into the runtime, ~20k instructions a payment.)
  */
-export function copy(p: PaymentRecord): PaymentRecord {
+function copy(p: PaymentRecord): PaymentRecord {
   const q = {...p}
   q.provider_attempts = p.provider_attempts.slice()
   const x = {...p._x}
