@@ -58,14 +58,17 @@ describe('Writer', () => {
     db.close()
   })
 
-  it('a batch that cannot run at all fails every change set in it, and the next batch runs', async () => {
+  it('a statement that cannot be prepared fails the change sets that use it, now and later; the others land', async () => {
     const {path, db} = database()
     const w = new Writer(path, 'full')
-    const r = await w.write([[insert('a')], [{sql: 'INSERT INTO missing (x) VALUES (?)', params: [1]}], [insert('b')]])
-    expect(r).toHaveLength(3)
-    for (const x of r) expect(x).toMatchObject({ok: false, error: {message: expect.stringMatching(/no such table: missing/)}})
-    expect(db.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({n: 0})
-    expect(await w.write([[insert('c')]])).toEqual([{ok: true, seq: 1}])
+    const bad = {sql: 'INSERT INTO missing (x) VALUES (?)', params: [1]}
+    const r = await w.write([[insert('a')], [bad], [insert('b')]])
+    expect(r[0]).toEqual({ok: true, seq: 1})
+    expect(r[1]).toMatchObject({ok: false, error: {message: expect.stringMatching(/no such table: missing/)}})
+    expect(r[2]).toEqual({ok: true, seq: 2})
+    // by number from now on: still the same answer
+    expect((await w.write([[bad], [insert('c')]])).map((x) => x.ok)).toEqual([false, true])
+    expect(db.prepare('SELECT id FROM t ORDER BY seq').all()).toEqual([{id: 'a'}, {id: 'b'}, {id: 'c'}])
     await w.close()
     db.close()
   })

@@ -93,7 +93,15 @@ const stmts = []
 // and id follow), the number of parameters, a bit mask of those to pack, kind, id, the parameters
 const decode = (m) => {
   const defs = m.defs
-  for (let i = 0; i < defs.length; i += 2) if (stmts[defs[i]] === undefined) stmts[defs[i]] = db.prepare(defs[i + 1])
+  // a statement that cannot be prepared (an engine bug) fails the change sets that use it, not the batch
+  for (let i = 0; i < defs.length; i += 2) {
+    if (stmts[defs[i]] !== undefined) continue
+    try {
+      stmts[defs[i]] = db.prepare(defs[i + 1])
+    } catch (e) {
+      stmts[defs[i]] = {run() { throw e }}
+    }
+  }
   const f = m.flat
   const sets = []
   let i = 0
