@@ -1,22 +1,15 @@
 // Commits are written by the writer thread, grouped: the change sets staged while it writes go
 // into its next transaction, and a commit resolves only once its transaction is committed
 // (with synchronous=FULL on that thread for 'full' durability).
-import {mkdtempSync, rmSync, statSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {statSync} from 'node:fs'
 import {join} from 'node:path'
 import Database from 'better-sqlite3'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
+import {tempDirs} from '../../test-support/tmp.js'
 import {SqliteStore} from './sqlite-store.js'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, {recursive: true, force: true})
-})
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'gw-store-'))
-  dirs.push(d)
-  return join(d, 'gw.db')
-}
+const dir = tempDirs('gw-store-')
+const tmp = () => join(dir(), 'gw.db')
 const customer = (i: number) => ({kind: 'customer' as const, obj: {id: `cus_${String(i).padStart(24, '0')}`, created_at: new Date().toISOString(), email: `c${i}@example.com`}})
 
 describe('SqliteStore writer thread', () => {

@@ -1,20 +1,14 @@
 // The writer thread's side of a batch: statements by number, checks, event seqs, one result per
 // change set whatever fails (a statement, the whole batch, the thread).
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import Database from 'better-sqlite3'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
+import {tempDirs} from '../../test-support/tmp.js'
 import {encode, Writer, type Op} from './writer.js'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, {recursive: true, force: true})
-})
+const dir = tempDirs('gw-writer-')
 const database = () => {
-  const d = mkdtempSync(join(tmpdir(), 'gw-writer-'))
-  dirs.push(d)
-  const path = join(d, 'w.db')
+  const path = join(dir(), 'w.db')
   const db = new Database(path)
   db.pragma('journal_mode = WAL')
   db.exec('CREATE TABLE t (seq INTEGER PRIMARY KEY, id TEXT UNIQUE, v TEXT, n INTEGER)')
