@@ -18,7 +18,7 @@ import type {
   Versioned,
 } from '../ports/store.js'
 import type {Core} from './core.js'
-import {toApi} from './internal.js'
+import {apiJson} from './internal.js'
 import {outboxFor} from './webhook-outbox.js'
 import {iso} from '../domain/time.js'
 import {jsonString} from '../domain/json.js'
@@ -99,7 +99,7 @@ export class Unit {
   publicJson(obj: object): string {
     let s = this.json.get(obj)
     if (s === undefined) {
-      s = JSON.stringify(toApi(obj))
+      s = apiJson(obj)
       this.json.set(obj, s)
       Object.freeze(obj)
     }

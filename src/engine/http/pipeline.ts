@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {App} from '../app/index.js'
-import {toApi} from '../app/internal.js'
+import {apiJson} from '../app/internal.js'
 import {VersionConflictError, type IdempotencyRecord} from '../ports/store.js'
 import {ApiError, apiError, toApiError} from './errors.js'
 import {OPENAPI_PATH, serveOpenApi} from './openapi-route.js'
@@ -334,7 +334,7 @@ export function createPipeline(deps: PipelineDeps) {
       const check = () => void (ctx.input = requestValidator(route.operationId)({body, query: url.searchParams}))
       if (!route.write) {
         check()
-        return respond(res, requestId, await route.handler(ctx), (b) => JSON.stringify(toApi(b)))
+        return respond(res, requestId, await route.handler(ctx), (b) => apiJson(b))
       }
       if (method !== 'POST' || idemKey === undefined) {
         const [result, text] = await core.run({requestId}, async (u) => {
