@@ -6,13 +6,12 @@ import {matchesType, parseTypeFilter} from '../app/events.js'
 import {invalid} from '../domain/errors.js'
 import type {LoggedEvent} from '../ports/store.js'
 import type {HandlerResult, RequestCtx} from './router.js'
+import {SseStreams} from './sse.js'
 
-const HEARTBEAT_MS = 15_000
 const PAGE = 500
 
 export class EventStreams {
-  /** open streams and how each is let go of (unsubscribed, heartbeat stopped) */
-  private open = new Map<ServerResponse, () => void>()
+  private readonly streams = new SseStreams()
 
   constructor(private readonly app: App) {}
 
@@ -30,10 +29,6 @@ export class EventStreams {
     return {
       status: 200,
       stream: (req: IncomingMessage, res: ServerResponse) => {
-        // gone while Last-Event-ID was looked up: 'close' has been and will not come again, so nothing would let go of the stream
-        if (req.destroyed || res.destroyed) return
-        res.writeHead(200, {'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no'})
-        res.flushHeaders()
         // the greatest seq written (or skipped by the filter): anything at or below it is old
         let sent = from ?? this.app.feed.position
         let live = false
@@ -44,17 +39,8 @@ export class EventStreams {
           sent = e.seq
           if (matchesType(e.type, tf)) res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${e.json}\n\n`)
         }
-        const unsubscribe = this.app.feed.subscribe((e) => (live ? write(e) : buffer.push(e)))
-        res.write(`retry: 1000\n: connected ${ctx.requestId}\n\n`)
-        const beat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS)
-        const done = () => {
-          clearInterval(beat)
-          unsubscribe()
-          this.open.delete(res)
-        }
-        this.open.set(res, done)
-        req.on('close', done)
-        res.on('close', done)
+        // (a client gone while Last-Event-ID was looked up gets no stream)
+        if (!this.streams.start(req, res, ctx.requestId, () => this.app.feed.subscribe((e) => (live ? write(e) : buffer.push(e))))) return
         void (async () => {
           // the backlog after Last-Event-ID, page by page, then what arrived meanwhile
           if (from !== null) {
@@ -74,9 +60,6 @@ export class EventStreams {
 
   /** Ends every open stream (shutdown): unsubscribed first, so the events of requests still finishing are not written after the end. */
   closeAll(): void {
-    for (const [s, done] of this.open) {
-      done()
-      s.end()
-    }
+    this.streams.closeAll()
   }
 }

@@ -10,6 +10,7 @@ import type {Clock} from '../ports/clock.js'
 import {invalid} from '../domain/errors.js'
 import {ApiError} from './errors.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
+import {SseStreams} from './sse.js'
 import {iso} from '../domain/time.js'
 
 export interface RequestLogEntry {
@@ -42,8 +43,6 @@ export interface Tracked {
   replayed?: boolean
 }
 
-const HEARTBEAT_MS = 15_000
-
 interface Filter {
   status?: (s: number) => boolean
   method?: Set<string>
@@ -54,8 +53,7 @@ export class RequestLog {
   private entries: Stored[] = []
   private seq = 0
   private subscribers = new Set<(e: Stored) => void>()
-  /** open streams and how each is let go of (unsubscribed, heartbeat stopped) */
-  private streams = new Map<ServerResponse, () => void>()
+  private readonly streams = new SseStreams()
 
   constructor(
     private readonly clock: Clock,
@@ -170,34 +168,21 @@ export class RequestLog {
     return {
       status: 200,
       stream: (req: IncomingMessage, res: ServerResponse) => {
-        // gone before the stream started (the pipeline awaits the rate limit first): 'close' will not come again
-        if (req.destroyed || res.destroyed) return
-        res.writeHead(200, {'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no'})
-        res.flushHeaders()
         const sub = (e: Stored) => {
           if (this.visible(e, ctx, f)) res.write(`id: ${e.id}\nevent: request_log\ndata: ${JSON.stringify(view(e))}\n\n`)
         }
-        this.subscribers.add(sub)
-        res.write(`retry: 1000\n: connected ${ctx.requestId}\n\n`)
-        const beat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS)
-        const done = () => {
-          clearInterval(beat)
-          this.subscribers.delete(sub)
-          this.streams.delete(res)
-        }
-        this.streams.set(res, done)
-        req.on('close', done)
-        res.on('close', done)
+        // (a client gone before the stream started, while the pipeline awaited the rate limit, gets none)
+        this.streams.start(req, res, ctx.requestId, () => {
+          this.subscribers.add(sub)
+          return () => this.subscribers.delete(sub)
+        })
       },
     }
   }
 
   /** Ends every open stream (shutdown): unsubscribed first, so requests still finishing are not written after the end. */
   closeStreams(): void {
-    for (const [s, done] of this.streams) {
-      done()
-      s.end()
-    }
+    this.streams.closeAll()
   }
 }
 
