@@ -1,10 +1,9 @@
 // The SSE stream of GET /v1/events/stream against a live feed, on a plain HTTP server.
-import http from 'node:http'
-import type {AddressInfo} from 'node:net'
+import type http from 'node:http'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {App} from '../app/index.js'
 import type {LoggedEvent} from '../ports/store.js'
-import {expectEndedCleanly, streamOnce} from '../test-support/sse.js'
+import {clientGoneEarly, expectEndedCleanly, streamOnce} from '../test-support/sse.js'
 import {EventStreams} from './event-stream.js'
 import type {RequestCtx} from './router.js'
 
@@ -55,27 +54,12 @@ describe('a client gone before its stream starts', () => {
     const lookup = new Promise<LoggedEvent>((r) => (found = r))
     const {app, subscribers} = fakeApp(() => lookup)
     const streams = new EventStreams(app)
-    let closed!: () => void
-    const gone = new Promise<void>((r) => (closed = r))
-    let started!: () => void
-    const ran = new Promise<void>((r) => (started = r))
-    server = http.createServer(async (req, res) => {
-      req.on('close', closed)
-      const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {'last-event-id': 'evt_1'}} as unknown as RequestCtx
-      const result = await streams.handle(ctx)
-      result.stream!(req, res)
-      started()
-    })
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
-    const client = http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'})
-    client.on('error', () => {})
-    // the request is in the handler, waiting on the lookup: the client goes
-    await new Promise((r) => setTimeout(r, 50))
-    client.destroy()
-    await gone
-    found({id: 'evt_1', type: 'payment.succeeded', created_at: new Date().toISOString(), json: '{}', seq: 1})
-    await ran
-    await new Promise((r) => setTimeout(r, 20))
+    const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {'last-event-id': 'evt_1'}} as unknown as RequestCtx
+    // the request is in the handler, waiting on the lookup, when the client goes
+    server = await clientGoneEarly(
+      async (req, res) => (await streams.handle(ctx)).stream!(req, res),
+      () => found({id: 'evt_1', type: 'payment.succeeded', created_at: new Date().toISOString(), json: '{}', seq: 1}),
+    )
     expect(subscribers.size).toBe(0)
   })
 })

@@ -1,11 +1,10 @@
 // The API request log's SSE stream (GET /v1/request_logs/stream), on a plain HTTP server.
 import {EventEmitter} from 'node:events'
-import http from 'node:http'
+import type http from 'node:http'
 import type {IncomingMessage, ServerResponse} from 'node:http'
-import type {AddressInfo} from 'node:net'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {Clock} from '../ports/clock.js'
-import {expectEndedCleanly, streamOnce} from '../test-support/sse.js'
+import {clientGoneEarly, expectEndedCleanly, streamOnce} from '../test-support/sse.js'
 import {RequestLog} from './request-log.js'
 import type {RequestCtx} from './router.js'
 
@@ -41,22 +40,12 @@ describe('RequestLog stream', () => {
 describe('a client gone before its request-log stream starts', () => {
   it('leaves no subscription or heartbeat behind (the stream once subscribed to a response already closed, for good)', async () => {
     const log = new RequestLog({now: () => new Date()} as unknown as Clock)
-    let started!: () => void
-    const ran = new Promise<void>((r) => (started = r))
-    server = http.createServer(async (req, res) => {
+    const ctx = {requestId: 'req_stream', query: new URLSearchParams(), headers: {}, account: 'acct_1', livemode: false} as unknown as RequestCtx
+    server = await clientGoneEarly(async (req, res) => {
       // the pipeline awaits the rate limit before the handler: the client goes meanwhile
       await new Promise<void>((r) => req.on('close', r))
-      const ctx = {requestId: 'req_stream', query: new URLSearchParams(), headers: {}, account: 'acct_1', livemode: false} as unknown as RequestCtx
       ;(await log.stream(ctx)).stream!(req, res)
-      started()
     })
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r))
-    const client = http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'})
-    client.on('error', () => {})
-    await new Promise((r) => setTimeout(r, 50))
-    client.destroy()
-    await ran
-    await new Promise((r) => setTimeout(r, 20))
     expect((log as unknown as {subscribers: Set<unknown>}).subscribers.size).toBe(0)
   })
 })

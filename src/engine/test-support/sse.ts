@@ -33,3 +33,30 @@ export async function expectEndedCleanly(s: {got: string[]; errors: Error[]}, se
   expect(s.got.join('')).toContain(sent)
   expect(s.got.join('')).not.toContain(notSent)
 }
+
+/**
+ * Serves `start` on a plain HTTP server to one client that goes away 50 ms after it connected;
+ * `whenGone` runs once the server has seen it go. Resolves 20 ms after `start` has returned,
+ * with the server to close.
+ */
+export async function clientGoneEarly(start: (req: IncomingMessage, res: ServerResponse) => Promise<void>, whenGone: () => void = () => {}): Promise<http.Server> {
+  let closed!: () => void
+  const gone = new Promise<void>((r) => (closed = r))
+  let returned!: () => void
+  const ran = new Promise<void>((r) => (returned = r))
+  const server = http.createServer(async (req, res) => {
+    req.on('close', closed)
+    await start(req, res)
+    returned()
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const client = http.get({port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/'})
+  client.on('error', () => {})
+  await new Promise((r) => setTimeout(r, 50))
+  client.destroy()
+  await gone
+  whenGone()
+  await ran
+  await new Promise((r) => setTimeout(r, 20))
+  return server
+}
