@@ -53,12 +53,12 @@ function spawnJsonChild(args, {name, env} = {}) {
  * `gw serve` in a child process (its own event loop and core). With BENCH_PROFILE=DIR the
  * child runs under --cpu-prof and writes its profile into DIR when it stops.
  */
-export async function startEngine(dataDir, {label = 'engine', args = []} = {}) {
-  const pre = []
+export async function startEngine(dataDir, {label = 'engine', args = [], flags = [], durability = DURABILITY} = {}) {
+  const pre = [...flags]
   if (process.env.BENCH_ENGINE_FLAGS) pre.push(...process.env.BENCH_ENGINE_FLAGS.split(/\s+/).filter(Boolean))
   if (process.env.BENCH_PROFILE) pre.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=${label}-${Date.now()}.cpuprofile`)
   const c = spawnJsonChild(
-    [...pre, join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', API_KEY, '--rate-limit', '0', '--json', '--durability', DURABILITY, ...args],
+    [...pre, join(ROOT, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', API_KEY, '--rate-limit', '0', '--json', '--durability', durability, ...args],
     {name: label},
   )
   const info = await c.first
