@@ -7,26 +7,16 @@
 //
 // Usage: npm run build && node bench/ceiling.js   (BENCH_ROUNDS, BENCH_DURATION_MS, BENCH_WARMUP_MS,
 // BENCH_CONNECTIONS as for bench/run.js; about 1 minute with the defaults)
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir, cpus, loadavg} from 'node:os'
 import {join} from 'node:path'
-import {closedLoop, cpuMeter, merge, paymentRequest, startEngine, startHello} from './lib.js'
+import {closedLoop, cpuMeter, mainThreadCpuSeconds, merge, paymentRequest, startEngine, startHello} from './lib.js'
 
 const env = (k, d) => (process.env[k] ? Number(process.env[k]) : d)
 const ROUNDS = Math.max(1, env('BENCH_ROUNDS', 3))
 const DURATION = env('BENCH_DURATION_MS', 12_000)
 const WARMUP = env('BENCH_WARMUP_MS', 1_500)
 const CONNECTIONS = env('BENCH_CONNECTIONS', 32)
-
-const TICKS = 100
-const mainThreadSeconds = (pid) => {
-  const f = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return (Number(f[11]) + Number(f[12])) / TICKS
-}
-const allThreadsSeconds = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return (Number(f[11]) + Number(f[12])) / TICKS
-}
 
 const root = mkdtempSync(join(tmpdir(), 'gw-ceiling-'))
 process.stdout.write(`gw ceiling: ${cpus().length} cpu(s), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION / ROUNDS / 1000}s windows per target\n\n`)
@@ -40,8 +30,8 @@ targets.push({label: 'node:https hello world', origin: hello.origin, ca: targets
 try {
   for (const t of targets) {
     t.windows = []
-    const main = cpuMeter(() => mainThreadSeconds(t.child.pid))
-    const all = cpuMeter(() => allThreadsSeconds(t.child.pid))
+    const main = cpuMeter(() => mainThreadCpuSeconds(t.child.pid))
+    const all = cpuMeter(t.child.pid)
     t.main = main
     t.all = all
     t.onMeasure = (on) => (main.onMeasure(on), all.onMeasure(on))

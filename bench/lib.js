@@ -266,9 +266,9 @@ export async function openLoop({origin, ca, rate = 1000, connections = 32, warmu
 }
 
 /** The fields of /proc/<pid>/stat after the command name (which may hold spaces); undefined once the process is gone. */
-function statFields(pid) {
+function statFields(pid, file = `/proc/${pid}/stat`) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const stat = readFileSync(file, 'utf8')
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   } catch {
     return undefined
@@ -281,6 +281,12 @@ const ticks = (f, children = false) => Number(f[11]) + Number(f[12]) + (children
 /** Seconds of CPU (user + system, every thread) a process has used so far (Linux /proc; NaN elsewhere). */
 export function cpuSeconds(pid) {
   const f = statFields(pid)
+  return f ? ticks(f) / CLOCK_TICKS : NaN
+}
+
+/** Seconds of CPU (user + system) a process's main thread — its event loop, for node — has used so far. */
+export function mainThreadCpuSeconds(pid) {
+  const f = statFields(pid, `/proc/${pid}/task/${pid}/stat`)
   return f ? ticks(f) / CLOCK_TICKS : NaN
 }
 
