@@ -10,9 +10,8 @@
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir, cpus, loadavg} from 'node:os'
 import {join} from 'node:path'
-import {closedLoop, cpuMeter, mainThreadCpuSeconds, merge, paymentRequest, startEngine, startHello} from './lib.js'
+import {closedLoop, cpuMeter, env, mainThreadCpuSeconds, merge, paymentRequest, startEngine, startHello} from './lib.js'
 
-const env = (k, d) => (process.env[k] ? Number(process.env[k]) : d)
 const ROUNDS = Math.max(1, env('BENCH_ROUNDS', 3))
 const DURATION = env('BENCH_DURATION_MS', 12_000)
 const WARMUP = env('BENCH_WARMUP_MS', 1_500)
@@ -25,21 +24,20 @@ const targets = [
   {label: 'engine, durability normal (no fsync)', ...(await startEngine(join(root, 'normal'), {label: 'normal', durability: 'normal'})), path: '/v1/payments'},
   {label: 'engine, nothing written (no-writes)', ...(await startEngine(join(root, 'none'), {label: 'none', flags: [`--import=${new URL('./no-writes.js', import.meta.url).href}`]})), path: '/v1/payments'},
 ]
-const hello = await startHello(targets[0].tlsDir)
-targets.push({label: 'node:https hello world', origin: hello.origin, ca: targets[0].ca, child: hello.child, stop: hello.stop, path: '/'})
+const server = await startHello(targets[0].tlsDir)
+const hello = {label: 'node:https hello world', origin: server.origin, ca: targets[0].ca, child: server.child, stop: server.stop, path: '/'}
+targets.push(hello)
 try {
   for (const t of targets) {
     t.windows = []
-    const main = cpuMeter(() => mainThreadCpuSeconds(t.child.pid))
-    const all = cpuMeter(t.child.pid)
-    t.main = main
-    t.all = all
-    t.onMeasure = (on) => (main.onMeasure(on), all.onMeasure(on))
+    t.main = cpuMeter(() => mainThreadCpuSeconds(t.child.pid))
+    t.all = cpuMeter(t.child.pid)
+    t.onMeasure = (on) => (t.main.onMeasure(on), t.all.onMeasure(on))
   }
   for (let r = 0; r < ROUNDS; r++)
     for (const t of targets)
       t.windows.push(await closedLoop({origin: t.origin, ca: t.ca, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION / ROUNDS, makeRequest: paymentRequest(t.path), onMeasure: t.onMeasure}))
-  const hr = merge(targets[3].windows).rps
+  const hr = merge(hello.windows).rps
   for (const t of targets) {
     const m = merge(t.windows)
     const us = (s) => Math.round((s * 1e6) / m.count)

@@ -12,6 +12,9 @@ export const API_KEY = 'sk_test_bench_0123456789abcdef'
 /** the engine's default, 'full' (every commit fsynced); BENCH_DURABILITY=normal for comparison */
 export const DURABILITY = process.env.BENCH_DURABILITY ?? 'full'
 
+/** A number from the environment (BENCH_… knobs), or `dflt` when the variable is not set. */
+export const env = (name, dflt) => (process.env[name] !== undefined ? Number(process.env[name]) : dflt)
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 /** Spawns a node child and resolves with the parsed JSON of its first stdout line. */

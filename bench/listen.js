@@ -13,9 +13,8 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {createInterface} from 'node:readline'
-import {makePool, nextKey, PAYMENT_BODY, percentile, ROOT, startEngine, API_KEY} from './lib.js'
+import {env, makePool, nextKey, PAYMENT_BODY, percentile, ROOT, startEngine, API_KEY} from './lib.js'
 
-const env = (name, dflt) => (process.env[name] !== undefined ? Number(process.env[name]) : dflt)
 const BACKLOG = env('BENCH_LISTEN_BACKLOG', 5000)
 const BURST_MS = env('BENCH_LISTEN_BURST_MS', 5000)
 const CLIENTS = env('BENCH_LISTEN_CLIENTS', 16)

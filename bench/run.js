@@ -4,7 +4,7 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {cpus, loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
-import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, closedLoopFleet, cpuMeter, cpuSeconds, merge, openLoop, paymentRequest, peakRssMiB, startEngine, startHello, treeCpuSeconds} from './lib.js'
+import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, env, closedLoopFleet, cpuMeter, cpuSeconds, merge, openLoop, paymentRequest, peakRssMiB, startEngine, startHello, treeCpuSeconds} from './lib.js'
 import {extractTemplate, seed} from './seed.js'
 import {printStartup, startupBench} from './startup.js'
 import {listenBench, printListen} from './listen.js'
@@ -24,7 +24,6 @@ import {localEnginePaths} from '../dist/local-engine.js'
     process.env.BENCH_PROFILE = dir
   }
 }
-const env = (name, dflt) => (process.env[name] !== undefined ? Number(process.env[name]) : dflt)
 const DURATION = env('BENCH_DURATION_MS', 10_000)
 const WARMUP = env('BENCH_WARMUP_MS', 2_000)
 const CONNECTIONS = env('BENCH_CONNECTIONS', 32)

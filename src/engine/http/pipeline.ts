@@ -334,7 +334,7 @@ export function createPipeline(deps: PipelineDeps) {
       const check = () => void (ctx.input = requestValidator(route.operationId)({body, query: url.searchParams}))
       if (!route.write) {
         check()
-        return respond(res, requestId, await route.handler(ctx), (b) => apiJson(b))
+        return respond(res, requestId, await route.handler(ctx), apiJson)
       }
       if (method !== 'POST' || idemKey === undefined) {
         const [result, text] = await core.run({requestId}, async (u) => {
