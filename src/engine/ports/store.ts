@@ -6,6 +6,11 @@
 // process, which owns the file) and store/postgres (several instances on one database). Both
 // must pass the contract suite in store/contract.
 //
+// Accounts (issue 24): every row the store keeps belongs to one account, and everything but a
+// few fleet-wide concerns is reached through `Store.account(id)`: an AccountStore whose every
+// read, write, job, event, setting and statistic is bounded to that account. Object ids are
+// unique across accounts (random), so an id of another account is simply not found.
+//
 // Vocabulary
 // - An *object* has a kind, an id (`pay_...`), `created_at`, and a version that the store
 //   increments on every write. It is stored as its public JSON (exactly the bytes the API
@@ -41,6 +46,10 @@ export const KINDS = {
   settlement_report: {provider: 'text', currency: 'text', date: 'text'},
   payout: {currency: 'text', status: 'text'},
   ledger_entry: {currency: 'text', payment: 'text', type: 'text', available_at: 'time', amount: 'int'},
+  /** accounts are objects of the platform account (the engine's own, PLATFORM_ACCOUNT) */
+  account: {},
+  /** `secret_hash` is read from the internal part (never served); looked up across accounts by Store.locate */
+  api_key: {type: 'text', secret_hash: 'text'},
 } as const satisfies Record<string, Record<string, FieldType>>
 
 export type Kind = keyof typeof KINDS
@@ -51,6 +60,17 @@ export const FIELDS: Readonly<Record<Kind, Readonly<Record<string, FieldType>>>>
 ) as unknown as Record<Kind, Record<string, FieldType>>
 /** Each kind's typed columns, in KINDS order, written from the object on every put (`created_at` is a column of its own). */
 export const COLUMNS: Readonly<Record<Kind, readonly string[]>> = Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, Object.keys(KINDS[k])])) as Record<Kind, string[]>
+
+/** Filter fields kept in an object's internal part (`_x`) rather than its public JSON. */
+export const INTERNAL_FIELDS: Readonly<Partial<Record<Kind, ReadonlySet<string>>>> = {api_key: new Set(['secret_hash'])}
+
+/** The value of a typed column: the object's member of that name, or its internal part's for INTERNAL_FIELDS. */
+export function fieldValue(kind: Kind, obj: Record<string, unknown>, field: string): unknown {
+  return INTERNAL_FIELDS[kind]?.has(field) ? (obj._x as Record<string, unknown> | undefined)?.[field] : obj[field]
+}
+
+/** The engine's own account: existing data dirs and databases open as it, and its keys manage the other accounts. */
+export const PLATFORM_ACCOUNT = 'acct_default'
 
 /** Kinds never served by the API: a store may keep them in any form, as long as it gives the same object back. */
 export const INTERNAL_KINDS: ReadonlySet<Kind> = new Set(['ledger_entry'])
@@ -155,6 +175,7 @@ export interface ClaimedJob extends Job {
 
 /** A delivery due for an attempt, claimed by one worker until it is written, released or its lease runs out. */
 export interface ClaimedDelivery {
+  account: string
   id: string
   endpoint: string
   event: string
@@ -212,6 +233,8 @@ export interface ChangeSet {
   idempotency?: IdempotencyRecord
   stats?: StatIncrement[]
   settings?: Record<string, string>
+  /** deletes every row of that account (its objects, events, jobs, deliveries, keys, idempotency records, statistics and settings) */
+  purgeAccount?: string
 }
 
 export class VersionConflictError extends Error {
@@ -226,8 +249,12 @@ export class VersionConflictError extends Error {
 /** The store cannot be reached (database restarting, connection lost): the request may be retried. */
 export class StoreUnavailableError extends Error {}
 
-/** What a commit touched, for caches and live feeds on every instance. */
+/** What a commit touched in one account, for caches and live feeds on every instance. */
 export interface ChangeNotice {
+  /** the account whose data changed (one notice per account a group of commits touched) */
+  account: string
+  /** the account was deleted: everything of it is gone */
+  purged?: boolean
   kinds: ReadonlySet<Kind>
   settings: readonly string[]
   /** greatest event seq committed (events committed by any instance up to this one are readable) */
@@ -263,7 +290,9 @@ export interface StoreTx extends StoreReader {
   commit(cs: ChangeSet): void
 }
 
-export interface Store extends StoreReader {
+/** One account's data: every operation is bounded to that account. */
+export interface AccountStore extends StoreReader {
+  readonly account: string
   /**
    * Runs `fn` as one unit of work. What it passes to `tx.commit` is written atomically once
    * `fn` returns; `transact` resolves after that is durable, then releases the unit's locks and
@@ -277,7 +306,7 @@ export interface Store extends StoreReader {
   getEvent(id: string): Promise<LoggedEvent | undefined>
   /** newest first by seq; cursors are event ids (see ListQuery) */
   listEvents(q: EventQuery): Promise<ListPage<LoggedEvent>>
-  /** events with seq greater than `afterSeq`, oldest first */
+  /** this account's events with seq greater than `afterSeq`, oldest first (seqs are shared by all accounts: commit order) */
   eventsAfter(afterSeq: number, limit: number): Promise<LoggedEvent[]>
   /** deletes events created before `before` */
   purgeEvents(before: string): Promise<number>
@@ -291,23 +320,8 @@ export interface Store extends StoreReader {
   /** Gives claimed jobs back (shutdown), due as they were. */
   releaseJobs(jobs: readonly ClaimedJob[]): Promise<void>
 
-  /**
-   * Claims deliveries whose next_attempt_at is at or before `now`: per endpoint the earliest due
-   * first, at most `perEndpoint` claimed per endpoint at once (counting claims already held by
-   * anyone), at most `limit` in all. A claim ends when the delivery is next written, released,
-   * or after `leaseMs` of real time (a worker that died: another takes the delivery).
-   */
-  claimDeliveries(now: string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]>
-  releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void>
-
   /** Deletes idempotency records that expired at `now`. */
   purgeIdempotency(now: string): Promise<number>
-
-  /**
-   * Token bucket per scope, in real time, shared by every instance: refills `rate` per second
-   * up to `capacity`. Takes one token: retryAfter 0 when allowed, else whole seconds (>= 1).
-   */
-  takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}>
 
   /** Provider statistics of the given day and later. */
   statsSince(day: string): Promise<StatIncrement[]>
@@ -315,17 +329,53 @@ export interface Store extends StoreReader {
   /** Adds `deltaMs` to an integer setting atomically and returns the new value (the engine clock's offset). */
   addToSetting(key: string, deltaMs: number): Promise<number>
 
+  /** Store.exclusive for a section of this account only (`timeline`: its job runs). */
+  exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>
+
+  /** Calls `fn` after every commit that touched this account, by any instance. Returns an unsubscribe. */
+  onChange(fn: (n: ChangeNotice) => void): () => void
+}
+
+/** The store of an engine instance: accounts' data, and what is shared by all of them. */
+export interface Store {
+  /** The view of one account's data (cheap: made once per account and kept). */
+  account(id: string): AccountStore
+
+  /**
+   * Finds an object by a field that is unique across accounts (`id`, or `api_key.secret_hash`),
+   * whatever account holds it: hosted pages, which carry no key, and authentication.
+   */
+  locate<T extends StoredObject>(kind: Kind, field: 'id' | 'secret_hash', value: string): Promise<{account: string; obj: T} | undefined>
+
+  /** Per account with pending timeline jobs: its earliest due time (what the background job runner polls). */
+  nextJobs(): Promise<{account: string; due_at: string}[]>
+
+  /**
+   * Claims deliveries whose next_attempt_at is at or before their account's engine clock
+   * (`nowOf(account)`): per endpoint the earliest due first, at most `perEndpoint` claimed per endpoint at once (counting claims already held by
+   * anyone), at most `limit` in all, round robin across endpoints of every account. A claim ends when the delivery is next written, released,
+   * or after `leaseMs` of real time (a worker that died: another takes the delivery).
+   */
+  claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]>
+  releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void>
+
+  /**
+   * Token bucket per scope, in real time, shared by every instance: refills `rate` per second
+   * up to `capacity`. Takes one token: retryAfter 0 when allowed, else whole seconds (>= 1).
+   */
+  takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}>
+
   /**
    * Runs `fn` inside the fleet-wide exclusive section `name`: while it runs, no other unit of
    * this kind runs a section of that name on any instance on the same data (the timeline job
-   * runner holds one, so that due jobs commit in due order across instances). If the instance
+   * runner holds one per account, so that due jobs commit in due order across instances). If the instance
    * holding it dies, the store frees the section (SQLite: one process; PostgreSQL: a session
    * advisory lock, released by the database when the connection closes). With `wait: false`
    * it resolves `{ran: false}` at once while another holds the section; by default it waits.
    */
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>
 
-  /** Calls `fn` after every commit, by any instance (soon after, on other instances). Returns an unsubscribe. */
+  /** Calls `fn` after every commit, by any instance (soon after, on other instances), once per account it touched. Returns an unsubscribe. */
   onChange(fn: (n: ChangeNotice) => void): () => void
 
   close(): Promise<void>

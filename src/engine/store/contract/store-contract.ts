@@ -1,7 +1,7 @@
 // The store contract: what every Store adapter must do, written against the port only.
 // store/sqlite and store/postgres each run it from a *.test.ts of their own.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {VersionConflictError, type ChangeNotice, type ChangeSet, type Kind, type Put, type Store, type StoredObject} from '../../ports/store.js'
+import {VersionConflictError, type AccountStore, type ChangeNotice, type ChangeSet, type Kind, type Put, type Store, type StoredObject} from '../../ports/store.js'
 
 export interface ContractHandles {
   /** two handles on the same data: two engine instances where the adapter supports several, else the same store twice */
@@ -32,6 +32,8 @@ let n = 0
 const nextId = (prefix: string) => `${prefix}_${String(Date.now()).padStart(14, '0')}${String(++n).padStart(8, '0')}`
 const iso = (ms: number) => new Date(ms).toISOString()
 const T0 = Date.parse('2030-01-01T00:00:00.000Z')
+const ACCT = 'acct_contract'
+const OTHER = 'acct_other'
 
 function pay(over: Partial<Pay> = {}): Pay {
   return {id: nextId('pay'), object: 'payment', status: 'succeeded', reference: 'r', customer: null, merchant: null, amount: 100, created_at: iso(T0), ...over}
@@ -45,12 +47,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 export function storeContract(name: string, open: () => Promise<ContractHandles>): void {
   describe(`Store contract: ${name}`, () => {
     let h: ContractHandles
-    let a: Store
-    let b: Store
+    /** one account's data through the two handles */
+    let a: AccountStore
+    let b: AccountStore
     beforeEach(async () => {
       h = await open()
-      a = h.a
-      b = h.b
+      a = h.a.account(ACCT)
+      b = h.b.account(ACCT)
     })
     afterEach(async () => h.close())
 
@@ -150,7 +153,7 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
       it('filters on typed fields: text, bool, int and time, with eq, gte, lte, prefix, in and null', async () => {
         const ps = [pay({status: 'failed', reference: 'order-1', customer: 'cus_1'}), pay({reference: 'order-2'}), pay({reference: 'other', created_at: iso(T0 + 5000)})]
         await a.commit({puts: ps.map((obj) => put('payment', obj))})
-        const ids = async (filters: Parameters<Store['all']>[1] & object) => (await b.all<Pay>('payment', filters)).map((p) => p.id)
+        const ids = async (filters: Parameters<AccountStore['all']>[1] & object) => (await b.all<Pay>('payment', filters)).map((p) => p.id)
         expect(await ids([{field: 'status', op: 'eq', value: 'failed'}])).toEqual([ps[0]!.id])
         expect(await ids([{field: 'reference', op: 'prefix', value: 'order-'}])).toEqual([ps[0]!.id, ps[1]!.id])
         expect(await ids([{field: 'reference', op: 'in', value: ['other', 'order-2']}])).toEqual([ps[1]!.id, ps[2]!.id])
@@ -234,7 +237,7 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
       it('a lock serialises units of work on the same key across instances; the next one reads the committed state', async () => {
         const p = pay({amount: 0})
         await a.commit({puts: [{kind: 'payment', obj: p}]})
-        const bump = (s: Store) =>
+        const bump = (s: AccountStore) =>
           s.transact(async (tx) => {
             await tx.lock(p.id)
             const got = (await tx.get<Pay>('payment', p.id))!
@@ -378,19 +381,19 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         const busy = Array.from({length: 20}, () => delivery('wh_busy', iso(T0)))
         const quiet = Array.from({length: 3}, () => delivery('wh_quiet', iso(T0)))
         await a.commit({puts: [...busy, ...quiet, delivery('wh_quiet', null), delivery('wh_quiet', iso(T0 + 60_000))].map((obj) => put('delivery', obj))})
-        const got = await a.claimDeliveries(iso(T0), {limit: 8, perEndpoint: 4, leaseMs: 60_000})
+        const got = await h.a.claimDeliveries(() => iso(T0), {limit: 8, perEndpoint: 4, leaseMs: 60_000})
         expect(got.filter((d) => d.endpoint === 'wh_quiet')).toHaveLength(3)
         expect(got.filter((d) => d.endpoint === 'wh_busy')).toHaveLength(4)
         // every endpoint at its cap, or nothing left due
-        expect(await b.claimDeliveries(iso(T0), {limit: 8, perEndpoint: 4, leaseMs: 60_000})).toEqual([])
+        expect(await h.b.claimDeliveries(() => iso(T0), {limit: 8, perEndpoint: 4, leaseMs: 60_000})).toEqual([])
         const done = got.find((d) => d.endpoint === 'wh_busy')!
         const obj = (await a.get<StoredObject>('delivery', done.id))!
         await a.commit({puts: [put('delivery', {...obj.obj, status: 'succeeded', next_attempt_at: null}, obj.version)]})
-        const next = await b.claimDeliveries(iso(T0), {limit: 8, perEndpoint: 4, leaseMs: 60_000})
+        const next = await h.b.claimDeliveries(() => iso(T0), {limit: 8, perEndpoint: 4, leaseMs: 60_000})
         expect(next.map((d) => d.endpoint)).toEqual(['wh_busy'])
         expect(got.map((d) => d.id)).not.toContain(next[0]!.id)
-        await a.releaseDeliveries(got)
-        const after = await b.claimDeliveries(iso(T0), {limit: 100, perEndpoint: 100, leaseMs: 60_000})
+        await h.a.releaseDeliveries(got)
+        const after = await h.b.claimDeliveries(() => iso(T0), {limit: 100, perEndpoint: 100, leaseMs: 60_000})
         expect(after.filter((d) => d.endpoint === 'wh_quiet')).toHaveLength(3)
       })
 
@@ -399,11 +402,11 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         const LEASE = 1000
         await a.commit({puts: [{kind: 'delivery', obj: delivery('wh_1', iso(T0))}]})
         const claimedAt = performance.now()
-        expect(await a.claimDeliveries(iso(T0), {limit: 1, perEndpoint: 1, leaseMs: LEASE})).toHaveLength(1)
-        expect(await b.claimDeliveries(iso(T0), {limit: 1, perEndpoint: 1, leaseMs: LEASE})).toHaveLength(0)
+        expect(await h.a.claimDeliveries(() => iso(T0), {limit: 1, perEndpoint: 1, leaseMs: LEASE})).toHaveLength(1)
+        expect(await h.b.claimDeliveries(() => iso(T0), {limit: 1, perEndpoint: 1, leaseMs: LEASE})).toHaveLength(0)
         let again: Awaited<ReturnType<Store['claimDeliveries']>> = []
         while (again.length === 0 && performance.now() - claimedAt < LEASE + 10_000) {
-          again = await b.claimDeliveries(iso(T0), {limit: 1, perEndpoint: 1, leaseMs: LEASE})
+          again = await h.b.claimDeliveries(() => iso(T0), {limit: 1, perEndpoint: 1, leaseMs: LEASE})
           if (!again.length) await sleep(25)
         }
         expect(again).toHaveLength(1)
@@ -483,7 +486,7 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
       it('one holder at a time across instances; wait:false gives up while it is held; a failing holder frees it', async () => {
         let inside = 0
         let most = 0
-        const hold = (s: Store, i: number) =>
+        const hold = (s: AccountStore, i: number) =>
           s.exclusive('timeline', async () => {
             inside++
             most = Math.max(most, inside)
@@ -524,7 +527,7 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         const d = {id: nextId('whd'), object: 'webhook_delivery', event: 'evt_1', endpoint: 'wh_dies', status: 'pending', next_attempt_at: now, created_at: now}
         await a.commit({addJobs: [job], puts: [put('delivery', d)]})
         expect((await a.claimJobs(now, 10, LEASE)).map((j) => j.id)).toEqual([job.id])
-        expect((await a.claimDeliveries(now, {limit: 10, perEndpoint: 10, leaseMs: LEASE})).map((x) => x.id)).toEqual([d.id])
+        expect((await h.a.claimDeliveries(() => now, {limit: 10, perEndpoint: 10, leaseMs: LEASE})).map((x) => x.id)).toEqual([d.id])
         const p = pay()
         let entered!: () => void
         const inUnit = new Promise<void>((r) => (entered = r))
@@ -547,7 +550,8 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
           .catch(() => {})
         await Promise.all([inUnit, sectionHeld])
         const killedAt = Date.now()
-        const s = await h.kill()
+        const store = await h.kill()
+        const s = store.account(ACCT)
 
         await s.transact((tx) => tx.lock('held-by-the-dead'))
         expect(await s.transact((tx) => tx.claimIdempotency('acct:test', 'key-of-the-dead', now))).toEqual({state: 'claimed'})
@@ -555,7 +559,7 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect(await s.get('payment', p.id)).toBeUndefined()
 
         const until = killedAt + LEASE + 10_000
-        let jobs: Awaited<ReturnType<Store['claimJobs']>> = []
+        let jobs: Awaited<ReturnType<AccountStore['claimJobs']>> = []
         while (jobs.length === 0 && Date.now() < until) {
           jobs = await s.claimJobs(now, 10, 60_000)
           if (!jobs.length) await sleep(25)
@@ -563,7 +567,7 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect(jobs.map((j) => j.id)).toEqual([job.id])
         let ds: Awaited<ReturnType<Store['claimDeliveries']>> = []
         while (ds.length === 0 && Date.now() < until) {
-          ds = await s.claimDeliveries(now, {limit: 10, perEndpoint: 10, leaseMs: 60_000})
+          ds = await store.claimDeliveries(() => now, {limit: 10, perEndpoint: 10, leaseMs: 60_000})
           if (!ds.length) await sleep(25)
         }
         expect(ds.map((x) => x.id)).toEqual([d.id])
@@ -571,18 +575,151 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
       })
     })
 
+    describe('accounts', () => {
+      it("one account never sees another's objects, lists, cursors, events, jobs, settings, statistics or idempotency records", async () => {
+        const o = h.b.account(OTHER)
+        const p = pay({reference: 'same-ref'})
+        const e = {id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0), json: '{"a":1}'}
+        await a.commit({
+          puts: [put('payment', p), put('customer', {id: nextId('cus'), object: 'customer', email: 'ada@example.com', created_at: iso(T0)})],
+          events: [e],
+          addJobs: [{id: nextId('job'), kind: 'k', ref: p.id, due_at: iso(T0)}],
+          settings: {clock_offset_ms: '1000'},
+          stats: [{provider: 'prov_a', day: '2030-01-01', approved: 1, total: 1}],
+          idempotency: {scope: `${ACCT}:test`, key: 'k', request_hash: 'h', status: 201, body: '{}', created_at: iso(T0), expires_at: iso(T0 + 60_000)},
+        })
+        expect(await o.get('payment', p.id)).toBeUndefined()
+        expect((await o.list('payment', {limit: 10})).data).toEqual([])
+        expect(await o.all('payment', [{field: 'reference', op: 'eq', value: 'same-ref'}])).toEqual([])
+        expect(await o.all('customer', [{field: 'email', op: 'eq', value: 'ada@example.com'}])).toEqual([])
+        // a cursor naming another account's object is no cursor: the same answer as an unknown id
+        expect(await o.list('payment', {limit: 5, starting_after: p.id})).toEqual({data: [], has_more: false, cursor_missing: 'starting_after'})
+        expect(await o.getEvent(e.id)).toBeUndefined()
+        expect((await o.listEvents({limit: 10})).data).toEqual([])
+        expect(await o.eventsAfter(0, 10)).toEqual([])
+        expect(await o.claimJobs(iso(T0 + 1000), 10, 60_000)).toEqual([])
+        expect(await o.getSetting('clock_offset_ms')).toBeUndefined()
+        expect(await o.statsSince('2030-01-01')).toEqual([])
+        expect(await o.sum('ledger_entry', {field: 'amount', groupBy: 'currency'})).toEqual([])
+        expect(await o.purgeEvents(iso(T0 + 1000))).toBe(0)
+        expect(await o.purgeIdempotency(iso(T0 + 120_000))).toBe(0)
+        // an update or delete of another account's object through this account changes nothing
+        await expect(o.commit({puts: [put('payment', {...p, status: 'hijacked'}, 1)]})).rejects.toBeInstanceOf(VersionConflictError)
+        await o.commit({deletes: [{kind: 'payment', id: p.id}]})
+        expect((await b.get<Pay>('payment', p.id))!.obj.status).toBe('succeeded')
+        // and the account itself still sees all of it
+        expect((await b.list('payment', {limit: 10})).data).toHaveLength(1)
+        expect((await b.listEvents({limit: 10})).data.map((x) => x.id)).toEqual([e.id])
+        expect(await b.getSetting('clock_offset_ms')).toBe('1000')
+      })
+
+      it('locks and settings of the same name are per account', async () => {
+        const o = h.b.account(OTHER)
+        let release!: () => void
+        const holding = a.transact(async (tx) => {
+          await tx.lock('setting:clock_offset_ms')
+          await new Promise<void>((r) => (release = r))
+        })
+        await sleep(10)
+        // not blocked by the same key in another account
+        await o.transact(async (tx) => tx.lock('setting:clock_offset_ms'))
+        expect(await o.addToSetting('clock_offset_ms', 5)).toBe(5)
+        release()
+        await holding
+        expect(await a.addToSetting('clock_offset_ms', 7)).toBe(7)
+      })
+
+      it('locate finds an object by id (or a key by its hash) whatever account holds it', async () => {
+        const p = pay()
+        await h.a.account(OTHER).commit({puts: [put('payment', p), put('api_key', {id: nextId('key'), object: 'api_key', type: 'secret', created_at: iso(T0), _x: {secret_hash: 'hash-1'}})]})
+        expect(await h.b.locate('payment', 'id', p.id)).toEqual({account: OTHER, obj: p})
+        expect(await h.b.locate('payment', 'id', 'pay_missing')).toBeUndefined()
+        expect(await h.b.locate('api_key', 'secret_hash', 'hash-1')).toMatchObject({account: OTHER, obj: {type: 'secret', _x: {secret_hash: 'hash-1'}}})
+        // the internal part is never in the public JSON, though its field is a column
+        expect((await h.b.account(OTHER).all('api_key', [{field: 'secret_hash', op: 'eq', value: 'hash-1'}])).length).toBe(1)
+      })
+
+      it('nextJobs gives each account its earliest due job; claims follow each account', async () => {
+        await a.commit({addJobs: [{id: nextId('job'), kind: 'k', ref: 'a1', due_at: iso(T0 + 5000)}, {id: nextId('job'), kind: 'k', ref: 'a2', due_at: iso(T0 + 1000)}]})
+        await h.a.account(OTHER).commit({addJobs: [{id: nextId('job'), kind: 'k', ref: 'o1', due_at: iso(T0 + 3000)}]})
+        const next = await h.b.nextJobs()
+        expect(next.filter((n) => n.account === ACCT || n.account === OTHER).sort((x, y) => x.account.localeCompare(y.account))).toEqual([
+          {account: ACCT, due_at: iso(T0 + 1000)},
+          {account: OTHER, due_at: iso(T0 + 3000)},
+        ])
+        expect((await b.claimJobs(iso(T0 + 10_000), 10, 60_000)).map((j) => j.ref)).toEqual(['a2', 'a1'])
+      })
+
+      it("deliveries are due on their own account's clock", async () => {
+        const d = (endpoint: string) => ({id: nextId('whd'), object: 'webhook_delivery', event: 'evt_1', endpoint, status: 'pending', next_attempt_at: iso(T0 + 60_000), created_at: iso(T0)})
+        const mine = d('wh_mine')
+        const theirs = d('wh_theirs')
+        await a.commit({puts: [put('delivery', mine)]})
+        await h.a.account(OTHER).commit({puts: [put('delivery', theirs)]})
+        // the other account's clock has been advanced past the due time, this one's has not
+        const nowOf = (account: string) => (account === OTHER ? iso(T0 + 120_000) : iso(T0))
+        const got = await h.a.claimDeliveries(nowOf, {limit: 10, perEndpoint: 10, leaseMs: 60_000})
+        expect(got.map((x) => [x.account, x.id])).toEqual([[OTHER, theirs.id]])
+      })
+
+      it('change notices name their account; an account view hears only its own', async () => {
+        const all: ChangeNotice[] = []
+        const own: ChangeNotice[] = []
+        const offAll = h.b.onChange((n) => all.push(n))
+        const offOwn = b.onChange((n) => own.push(n))
+        await h.a.account(OTHER).commit({puts: [put('payment', pay())]})
+        await a.commit({puts: [put('customer', {id: nextId('cus'), object: 'customer', created_at: iso(T0)})]})
+        for (let i = 0; i < 200 && !(all.some((n) => n.account === OTHER) && own.length); i++) await sleep(5)
+        offAll()
+        offOwn()
+        expect(all.find((n) => n.account === OTHER)!.kinds.has('payment')).toBe(true)
+        expect(own.every((n) => n.account === ACCT)).toBe(true)
+        expect(own.some((n) => n.kinds.has('customer'))).toBe(true)
+      })
+
+      it('purging an account deletes everything of it, in one commit of the platform account, and nothing of another', async () => {
+        const victim = h.a.account(OTHER)
+        const p = pay()
+        await victim.commit({
+          puts: [put('payment', p), put('delivery', {id: nextId('whd'), object: 'webhook_delivery', event: 'e', endpoint: 'wh_v', status: 'pending', next_attempt_at: iso(T0), created_at: iso(T0)})],
+          events: [{id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0), json: '{}'}],
+          addJobs: [{id: nextId('job'), kind: 'k', ref: p.id, due_at: iso(T0)}],
+          settings: {clock_offset_ms: '5'},
+          stats: [{provider: 'prov_a', day: '2030-01-01', approved: 1, total: 1}],
+          idempotency: {scope: `${OTHER}:test`, key: 'k', request_hash: 'h', status: 201, body: '{}', created_at: iso(T0), expires_at: iso(T0 + 60_000)},
+        })
+        const keep = pay()
+        await a.commit({puts: [put('payment', keep)]})
+        const notices: ChangeNotice[] = []
+        const off = h.b.onChange((n) => notices.push(n))
+        await a.commit({purgeAccount: OTHER})
+        const v = h.b.account(OTHER)
+        expect(await v.get('payment', p.id)).toBeUndefined()
+        expect((await v.listEvents({limit: 5})).data).toEqual([])
+        expect(await v.claimJobs(iso(T0), 5, 60_000)).toEqual([])
+        expect(await v.getSetting('clock_offset_ms')).toBeUndefined()
+        expect(await v.statsSince('2000-01-01')).toEqual([])
+        expect(await v.transact((tx) => tx.claimIdempotency(`${OTHER}:test`, 'k', iso(T0)))).toEqual({state: 'claimed'})
+        expect(await h.b.claimDeliveries(() => iso(T0 + 1), {limit: 10, perEndpoint: 10, leaseMs: 60_000})).toEqual([])
+        expect((await b.get('payment', keep.id))?.obj).toEqual(keep)
+        for (let i = 0; i < 200 && !notices.some((n) => n.purged); i++) await sleep(5)
+        off()
+        expect(notices.find((n) => n.purged)?.account).toBe(OTHER)
+      })
+    })
+
     describe('shared state', () => {
       it('the rate limit is one bucket per scope for every instance', async () => {
         const started = performance.now()
-        const results = await Promise.all(Array.from({length: 30}, (_, i) => (i % 2 ? a : b).takeToken('acct:test', 10, 20)))
+        const results = await Promise.all(Array.from({length: 30}, (_, i) => (i % 2 ? h.a : h.b).takeToken('acct:test', 10, 20)))
         // the 20 of the bucket, and what refilled (10/s) while the takes ran (an instant for an in-process bucket)
         const refilled = Math.floor(((performance.now() - started) / 1000) * 10)
         const allowed = results.filter((r) => r.retryAfter === 0).length
         expect(allowed).toBeGreaterThanOrEqual(20)
         expect(allowed).toBeLessThanOrEqual(20 + refilled)
         for (const r of results.filter((x) => x.retryAfter > 0)) expect(r.retryAfter).toBeGreaterThanOrEqual(1)
-        expect((await a.takeToken('acct:other', 10, 20)).retryAfter).toBe(0)
-        expect(await a.takeToken('acct:off', 0, 20)).toEqual({retryAfter: 0, remaining: 20})
+        expect((await h.a.takeToken('acct:other', 10, 20)).retryAfter).toBe(0)
+        expect(await h.a.takeToken('acct:off', 0, 20)).toEqual({retryAfter: 0, remaining: 20})
       })
 
       it('concurrent additions to a setting all count (the engine clock offset)', async () => {

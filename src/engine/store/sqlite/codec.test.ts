@@ -6,6 +6,7 @@ import {describe, expect, it} from 'vitest'
 import {deflateRawSync} from 'node:zlib'
 import {CURRENT, DICTIONARIES, pack, PACK_MIN, unpack} from './codec.js'
 import {SqliteStore} from './sqlite-store.js'
+import {PLATFORM_ACCOUNT} from '../../ports/store.js'
 
 describe('stored JSON codec', () => {
   it('packs large values small and gives them back exactly; small values stay text', () => {
@@ -43,8 +44,8 @@ describe('stored JSON codec', () => {
       const path = join(dir, 'gw.db')
       const store = new SqliteStore({path, durability: 'normal'})
       const json = `{"id":"evt_1","object":"event","type":"payment.succeeded","created_at":"2026-01-01T00:00:00.000Z","livemode":false,"request_id":null,"data":{"object":${JSON.stringify({id: 'pay_1', note: 'ü'.repeat(700)})}}}`
-      await store.commit({events: [{id: 'evt_1', type: 'payment.succeeded', created_at: '2026-01-01T00:00:00.000Z', json}]})
-      expect((await store.getEvent('evt_1'))!.json).toBe(json)
+      await store.account(PLATFORM_ACCOUNT).commit({events: [{id: 'evt_1', type: 'payment.succeeded', created_at: '2026-01-01T00:00:00.000Z', json}]})
+      expect((await store.account(PLATFORM_ACCOUNT).getEvent('evt_1'))!.json).toBe(json)
       await store.close()
       const raw = new Database(path, {readonly: true})
       const row = raw.prepare("SELECT json FROM events WHERE id = 'evt_1'").get() as {json: unknown}

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import {afterEach, describe, expect, it} from 'vitest'
 import {MIGRATIONS} from './schema.js'
 import {SqliteStore} from './sqlite-store.js'
+import {PLATFORM_ACCOUNT} from '../../ports/store.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -29,9 +30,9 @@ describe('migrations', () => {
 
     const store = new SqliteStore({path, durability: 'normal'})
     expect((store.db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as {v: number}).v).toBe(MIGRATIONS.length)
-    expect(await store.sum('ledger_entry', {field: 'amount', groupBy: 'currency'})).toEqual([{group: 'EUR', sum: 1000}])
+    expect(await store.account(PLATFORM_ACCOUNT).sum('ledger_entry', {field: 'amount', groupBy: 'currency'})).toEqual([{group: 'EUR', sum: 1000}])
     expect(
-      await store.sum('ledger_entry', {field: 'amount', groupBy: 'currency', filters: [{field: 'available_at', op: 'lte', value: '2030-01-01T00:00:00.000Z'}]}),
+      await store.account(PLATFORM_ACCOUNT).sum('ledger_entry', {field: 'amount', groupBy: 'currency', filters: [{field: 'available_at', op: 'lte', value: '2030-01-01T00:00:00.000Z'}]}),
     ).toEqual([{group: 'EUR', sum: 700}])
     await store.close()
   })
@@ -65,12 +66,67 @@ describe('migrations', () => {
     expect(JSON.parse(raw.data as string)).not.toHaveProperty('_x')
     expect(JSON.parse(raw.internal as string)).toEqual({secret: 'whsec_1'})
     expect([raw.disabled, raw.t]).toEqual([1, 'integer'])
-    expect((await store.get<{id: string; created_at: string; _x: unknown}>('webhook_endpoint', 'wh_off'))!.obj._x).toEqual({secret: 'whsec_1'})
-    expect((await store.all('webhook_endpoint', [{field: 'disabled', op: 'eq', value: false}])).map((e) => e.id)).toEqual(['wh_on'])
+    expect((await store.account(PLATFORM_ACCOUNT).get<{id: string; created_at: string; _x: unknown}>('webhook_endpoint', 'wh_off'))!.obj._x).toEqual({secret: 'whsec_1'})
+    expect((await store.account(PLATFORM_ACCOUNT).all('webhook_endpoint', [{field: 'disabled', op: 'eq', value: false}])).map((e) => e.id)).toEqual(['wh_on'])
     // deliveries are a queue of their own now: the old per-delivery jobs are gone, other jobs stay
-    expect((await store.claimDeliveries(at, {limit: 10, perEndpoint: 10, leaseMs: 1000})).map((d) => d.id)).toEqual(['whd_due'])
-    expect((await store.claimJobs(at, 10, 1000)).map((j) => j.kind)).toEqual(['payment.auth_expiry'])
+    expect((await store.claimDeliveries(() => at, {limit: 10, perEndpoint: 10, leaseMs: 1000})).map((d) => d.id)).toEqual(['whd_due'])
+    expect((await store.account(PLATFORM_ACCOUNT).claimJobs(at, 10, 1000)).map((j) => j.kind)).toEqual(['payment.auth_expiry'])
     await store.close()
   })
-})
 
+  it('a data dir written before accounts (migration 5) opens as the platform account, unchanged; another account sees none of it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-mig-'))
+    dirs.push(dir)
+    const path = join(dir, 'gw.db')
+    const old = new Database(path)
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)')
+    for (const [i, sql] of MIGRATIONS.slice(0, 5).entries()) {
+      old.exec(sql)
+      old.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(i + 1, new Date().toISOString())
+    }
+    const at = '2026-01-01T00:00:00.000Z'
+    old.prepare('INSERT INTO payments (id, created_at, version, data, status, reference) VALUES (?, ?, 1, ?, ?, ?)').run('pay_old', at, JSON.stringify({id: 'pay_old', object: 'payment', status: 'succeeded', created_at: at}), 'succeeded', 'order-1')
+    old.prepare('INSERT INTO events (id, type, created_at, json) VALUES (?, ?, ?, ?)').run('evt_old', 'payment.succeeded', at, '{"id":"evt_old"}')
+    old.prepare('INSERT INTO jobs (id, kind, ref, due_at) VALUES (?, ?, ?, ?)').run('job_old', 'settlement.run', 'settlement', at)
+    old.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run('clock_offset_ms', '86400000')
+    old.prepare('INSERT INTO provider_stats (provider, day, approved, total) VALUES (?, ?, ?, ?)').run('prov_a', '2026-01-01', 3, 4)
+    old
+      .prepare('INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run('acct_local:test', 'k1', 'h', 201, '{"id":"pay_old"}', at, '2099-01-01T00:00:00.000Z')
+    old.close()
+
+    const store = new SqliteStore({path, durability: 'normal'})
+    expect(store.schemaVersion()).toBe(MIGRATIONS.length)
+    const platform = store.account(PLATFORM_ACCOUNT)
+    expect((await platform.get('payment', 'pay_old'))?.version).toBe(1)
+    expect((await platform.list('payment', {limit: 5, filters: [{field: 'reference', op: 'eq', value: 'order-1'}]})).data.map((p) => p.id)).toEqual(['pay_old'])
+    expect((await platform.getEvent('evt_old'))?.json).toBe('{"id":"evt_old"}')
+    expect(await platform.getSetting('clock_offset_ms')).toBe('86400000')
+    expect(await platform.statsSince('2026-01-01')).toEqual([{provider: 'prov_a', day: '2026-01-01', approved: 3, total: 4}])
+    expect((await platform.claimJobs(at, 5, 1000)).map((j) => j.id)).toEqual(['job_old'])
+    // the engine scopes idempotency keys by account and mode: the old scope follows the account's new id
+    const claim = await platform.transact((tx) => tx.claimIdempotency(`${PLATFORM_ACCOUNT}:test`, 'k1', at))
+    expect(claim).toMatchObject({state: 'recorded', record: {body: '{"id":"pay_old"}'}})
+
+    const other = store.account('acct_other')
+    expect(await other.get('payment', 'pay_old')).toBeUndefined()
+    expect((await other.list('payment', {limit: 5})).data).toEqual([])
+    expect(await other.getEvent('evt_old')).toBeUndefined()
+    expect(await other.getSetting('clock_offset_ms')).toBeUndefined()
+    expect(await other.statsSince('2026-01-01')).toEqual([])
+    expect(await other.claimJobs(at, 5, 1000)).toEqual([])
+    expect(await store.locate('payment', 'id', 'pay_old')).toMatchObject({account: PLATFORM_ACCOUNT, obj: {id: 'pay_old'}})
+    await store.close()
+  })
+
+  it('a data dir written by a newer gw is refused with a message to upgrade', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-mig-'))
+    dirs.push(dir)
+    const path = join(dir, 'gw.db')
+    await new SqliteStore({path, durability: "normal"}).close()
+    const db = new Database(path)
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(MIGRATIONS.length + 1, new Date().toISOString())
+    db.close()
+    expect(() => new SqliteStore({path, durability: 'normal'})).toThrow(/newer gw.*upgrade/)
+  })
+})

@@ -14,9 +14,118 @@ export const TABLE: Record<Kind, string> = {
   settlement_report: 'settlement_reports',
   payout: 'payouts',
   ledger_entry: 'ledger_entries',
+  account: 'accounts',
+  api_key: 'api_keys',
 }
 
-const OBJECT_TABLES = Object.values(TABLE)
+/** The object tables and their filter columns as migrations 1-5 left them (frozen: migrations never change). */
+const V5_TABLES: Record<string, string[]> = {
+  payments: ['status', 'customer', 'reference', 'merchant'],
+  customers: ['email'],
+  payment_methods: ['customer'],
+  refunds: ['payment', 'status'],
+  disputes: ['payment', 'status', 'evidence_due_by'],
+  webhook_endpoints: ['disabled'],
+  deliveries: ['event', 'endpoint', 'status'],
+  merchants: ['kyb_status'],
+  routing_rules: ['merchant'],
+  settlement_reports: ['provider', 'currency', 'date'],
+  payouts: ['currency', 'status'],
+  ledger_entries: [],
+}
+const OBJECT_TABLES = Object.keys(V5_TABLES)
+
+/**
+ * Migration 6 (issue 24, accounts): every row belongs to an account; what existed becomes the
+ * platform account's (acct_default). Every index leads with the account, so every query is
+ * bounded to one account's rows.
+ */
+function accountsMigration(): string {
+  const out: string[] = []
+  for (const [t, cols] of Object.entries(V5_TABLES)) {
+    out.push(`ALTER TABLE ${t} ADD COLUMN account TEXT NOT NULL DEFAULT 'acct_default';`)
+    out.push(`DROP INDEX IF EXISTS ${t}_created;`)
+    for (const c of cols) out.push(`DROP INDEX IF EXISTS ${t}_${c};`)
+    out.push(`CREATE INDEX ${t}_account ON ${t}(account, seq);`)
+    if (t !== 'deliveries') out.push(`CREATE INDEX ${t}_created ON ${t}(account, created_at);`)
+    for (const c of cols) out.push(`CREATE INDEX ${t}_${c} ON ${t}(account, ${c}, seq);`)
+  }
+  out.push(`DROP INDEX ledger_entries_balance;
+CREATE INDEX ledger_entries_balance ON ledger_entries(account, currency, available_at, amount);
+DROP INDEX IF EXISTS ledger_entries_payment;
+CREATE INDEX ledger_entries_payment ON ledger_entries(account, payment, seq);
+DROP INDEX deliveries_due;
+CREATE INDEX deliveries_due ON deliveries(endpoint, next_attempt_at, account) WHERE next_attempt_at IS NOT NULL;
+
+ALTER TABLE events ADD COLUMN account TEXT NOT NULL DEFAULT 'acct_default';
+DROP INDEX events_type;
+DROP INDEX events_created;
+CREATE INDEX events_account ON events(account, seq);
+CREATE INDEX events_type ON events(account, type, seq);
+CREATE INDEX events_created ON events(account, created_at);
+
+ALTER TABLE jobs ADD COLUMN account TEXT NOT NULL DEFAULT 'acct_default';
+DROP INDEX jobs_due;
+DROP INDEX jobs_ref;
+CREATE INDEX jobs_due ON jobs(account, due_at);
+CREATE INDEX jobs_ref ON jobs(account, kind, ref);
+
+ALTER TABLE idempotency_keys ADD COLUMN account TEXT NOT NULL DEFAULT 'acct_default';
+UPDATE idempotency_keys SET scope = 'acct_default' || substr(scope, 11) WHERE substr(scope, 1, 11) = 'acct_local:';
+DROP INDEX idempotency_expires;
+CREATE INDEX idempotency_expires ON idempotency_keys(account, expires_at);
+
+CREATE TABLE provider_stats_v6 (
+  account TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  day TEXT NOT NULL,
+  approved INTEGER NOT NULL,
+  total INTEGER NOT NULL,
+  PRIMARY KEY (account, provider, day)
+);
+INSERT INTO provider_stats_v6 SELECT 'acct_default', provider, day, approved, total FROM provider_stats;
+DROP TABLE provider_stats;
+ALTER TABLE provider_stats_v6 RENAME TO provider_stats;
+
+CREATE TABLE settings_v6 (
+  account TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (account, key)
+);
+INSERT INTO settings_v6 SELECT 'acct_default', key, value FROM settings;
+DROP TABLE settings;
+ALTER TABLE settings_v6 RENAME TO settings;
+
+CREATE TABLE accounts (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  account TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  internal TEXT
+);
+CREATE INDEX accounts_account ON accounts(account, seq);
+CREATE INDEX accounts_created ON accounts(account, created_at);
+
+CREATE TABLE api_keys (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  account TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  internal TEXT,
+  type TEXT,
+  secret_hash TEXT
+);
+CREATE INDEX api_keys_account ON api_keys(account, seq);
+CREATE INDEX api_keys_created ON api_keys(account, created_at);
+CREATE INDEX api_keys_type ON api_keys(account, type, seq);
+CREATE UNIQUE INDEX api_keys_secret_hash ON api_keys(secret_hash);`)
+  return out.join('\n')
+}
 
 /** Ordered migrations; each runs once, in its own transaction. Append only: never edit one that shipped. */
 export const MIGRATIONS: readonly string[] = [
@@ -237,4 +346,6 @@ DROP TABLE events;
 ALTER TABLE events_v5 RENAME TO events;
 CREATE INDEX events_type ON events(type, seq);
 CREATE INDEX events_created ON events(created_at);`,
+  // 6: accounts (issue 24): every row belongs to an account, every index leads with it
+  accountsMigration(),
 ]

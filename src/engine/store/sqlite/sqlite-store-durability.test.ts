@@ -7,6 +7,7 @@ import Database from 'better-sqlite3'
 import {describe, expect, it} from 'vitest'
 import {tempDirs} from '../../test-support/tmp.js'
 import {SqliteStore} from './sqlite-store.js'
+import {PLATFORM_ACCOUNT} from '../../ports/store.js'
 
 const dir = tempDirs('gw-store-')
 const tmp = () => join(dir(), 'gw.db')
@@ -19,11 +20,11 @@ describe('SqliteStore writer thread', () => {
     const other = new Database(path, {readonly: true})
     const seen: number[] = []
     // 20 commits in one turn, then 40 more in the turns while the first transaction is with the writer
-    const first = Array.from({length: 20}, (_, i) => store.commit({puts: [customer(i)]}).then(() => seen.push((other.prepare('SELECT COUNT(*) AS n FROM customers').get() as {n: number}).n)))
+    const first = Array.from({length: 20}, (_, i) => store.account(PLATFORM_ACCOUNT).commit({puts: [customer(i)]}).then(() => seen.push((other.prepare('SELECT COUNT(*) AS n FROM customers').get() as {n: number}).n)))
     await new Promise((r) => setImmediate(r))
     const later: Promise<void>[] = []
     for (let w = 0; w < 4; w++) {
-      for (let i = 0; i < 10; i++) later.push(store.commit({puts: [customer(100 + w * 10 + i)]}))
+      for (let i = 0; i < 10; i++) later.push(store.account(PLATFORM_ACCOUNT).commit({puts: [customer(100 + w * 10 + i)]}))
       await new Promise((r) => setImmediate(r))
     }
     await Promise.all([...first, ...later])
@@ -34,36 +35,36 @@ describe('SqliteStore writer thread', () => {
     expect(store.stats.transactions).toBeLessThanOrEqual(5)
     other.close()
     // commits staged when the store closes land before it closes
-    const late = [store.commit({puts: [customer(1000)]}), store.commit({puts: [customer(1001)]})]
+    const late = [store.account(PLATFORM_ACCOUNT).commit({puts: [customer(1000)]}), store.account(PLATFORM_ACCOUNT).commit({puts: [customer(1001)]})]
     await store.close()
     await expect(Promise.all(late)).resolves.toEqual([undefined, undefined])
     const again = new SqliteStore({path, durability: 'full'})
-    expect(await again.all('customer')).toHaveLength(62)
+    expect(await again.account(PLATFORM_ACCOUNT).all('customer')).toHaveLength(62)
     await again.close()
   })
 
   it('a failing change set is rejected, the others of its transaction land', async () => {
     const store = new SqliteStore({path: tmp(), durability: 'full'})
-    await store.commit({puts: [customer(1)]})
-    const dup = store.commit({puts: [customer(1)]})
-    const ok = store.commit({puts: [customer(2)]})
+    await store.account(PLATFORM_ACCOUNT).commit({puts: [customer(1)]})
+    const dup = store.account(PLATFORM_ACCOUNT).commit({puts: [customer(1)]})
+    const ok = store.account(PLATFORM_ACCOUNT).commit({puts: [customer(2)]})
     await expect(dup).rejects.toThrow(/UNIQUE/)
     await expect(ok).resolves.toBeUndefined()
-    expect(await store.all('customer')).toHaveLength(2)
+    expect(await store.account(PLATFORM_ACCOUNT).all('customer')).toHaveLength(2)
     await store.close()
   })
 
   it('a change set that fails before its first use of a statement does not keep that statement from the others of its transaction', async () => {
     const store = new SqliteStore({path: tmp(), durability: 'full'})
-    await store.commit({puts: [customer(1)]})
+    await store.account(PLATFORM_ACCOUNT).commit({puts: [customer(1)]})
     const refund = (i: number) => ({kind: 'refund' as const, obj: {id: `re_${String(i).padStart(24, '0')}`, created_at: new Date().toISOString(), payment: 'pay_1', status: 'pending'}})
     // one turn, one transaction: the first change set fails on its customer (a duplicate) before
     // its refund, the first refund insert the writer sees; the second uses that statement
-    const failing = store.commit({puts: [customer(1), refund(1)]})
-    const ok = store.commit({puts: [refund(2)]})
+    const failing = store.account(PLATFORM_ACCOUNT).commit({puts: [customer(1), refund(1)]})
+    const ok = store.account(PLATFORM_ACCOUNT).commit({puts: [refund(2)]})
     await expect(failing).rejects.toThrow(/UNIQUE/)
     await expect(ok).resolves.toBeUndefined()
-    expect((await store.all('refund')).map((r) => r.id)).toEqual([refund(2).obj.id])
+    expect((await store.account(PLATFORM_ACCOUNT).all('refund')).map((r) => r.id)).toEqual([refund(2).obj.id])
     await store.close()
   })
 
@@ -73,23 +74,23 @@ describe('SqliteStore writer thread', () => {
     const before = statSync(path).size
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
     for (let w = 0; w < 5; w++) {
-      await Promise.all(Array.from({length: 100}, (_, i) => store.commit({puts: [customer(w * 1000 + i)]})))
+      await Promise.all(Array.from({length: 100}, (_, i) => store.account(PLATFORM_ACCOUNT).commit({puts: [customer(w * 1000 + i)]})))
       await sleep(120)
     }
     for (let i = 0; i < 100 && statSync(path).size <= before; i++) await sleep(20)
     expect(statSync(path).size).toBeGreaterThan(before)
-    expect(await store.all('customer')).toHaveLength(500)
+    expect(await store.account(PLATFORM_ACCOUNT).all('customer')).toHaveLength(500)
     await store.close()
   })
 
   it("'normal' durability and in-memory stores write the same way", async () => {
     const normal = new SqliteStore({path: tmp(), durability: 'normal'})
-    await normal.commit({puts: [customer(1)]})
-    expect(await normal.all('customer')).toHaveLength(1)
+    await normal.account(PLATFORM_ACCOUNT).commit({puts: [customer(1)]})
+    expect(await normal.account(PLATFORM_ACCOUNT).all('customer')).toHaveLength(1)
     await normal.close()
     const mem = new SqliteStore({path: ':memory:'})
-    await Promise.all([mem.commit({puts: [customer(1)]}), mem.commit({puts: [customer(1)]}).catch((e) => e)])
-    expect(await mem.all('customer')).toHaveLength(1)
+    await Promise.all([mem.account(PLATFORM_ACCOUNT).commit({puts: [customer(1)]}), mem.account(PLATFORM_ACCOUNT).commit({puts: [customer(1)]}).catch((e) => e)])
+    expect(await mem.account(PLATFORM_ACCOUNT).all('customer')).toHaveLength(1)
     await mem.close()
   })
 })

@@ -2,21 +2,18 @@ import {randomBytes} from 'node:crypto'
 import Database from 'better-sqlite3'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {
+  type AccountStore,
   type ChangeNotice,
   type ChangeSet,
   type ClaimedDelivery,
   type ClaimedJob,
-  COLUMNS,
   type CommitOrder,
   type EventQuery,
   FIELDS,
-  type FieldType,
   type Filter,
   type IdempotencyClaim,
   type IdempotencyRecord,
-  INTERNAL_KINDS,
   type Kind,
-  KINDS,
   type ListPage,
   type ListQuery,
   type LoggedEvent,
@@ -31,6 +28,8 @@ import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
 import {MIGRATIONS, TABLE} from './schema.js'
 import {pack, unpack} from './codec.js'
+import {compile, idemKey} from './compile.js'
+import {dataObjectOf, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
 import {Writer, type ChangeResult, type Op} from './writer.js'
 
 export interface SqliteStoreOptions {
@@ -42,94 +41,12 @@ export interface SqliteStoreOptions {
 
 interface Pending {
   cs: ChangeSet
+  account: string
   resolve: () => void
   reject: (e: unknown) => void
 }
 
-const INTERNAL = '_x'
-
-
-/** The statements that write an object of each kind, built once. */
-const INSERT_SQL: Record<Kind, string> = Object.fromEntries(
-  (Object.keys(KINDS) as Kind[]).map((k) => [k, `INSERT INTO ${TABLE[k]} (data, internal, id, created_at, version${COLUMNS[k].map((c) => `, ${c}`).join('')}) VALUES (?, ?, ?, ?, 1${COLUMNS[k].map(() => ', ?').join('')})`]),
-) as Record<Kind, string>
-const UPDATE_SQL: Record<Kind, string> = Object.fromEntries(
-  (Object.keys(KINDS) as Kind[]).map((k) => [k, `UPDATE ${TABLE[k]} SET data = ?, internal = ?, version = version + 1${COLUMNS[k].map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ?`]),
-) as Record<Kind, string>
-const PACK_DATA = [0]
-
-/** A member of an object as the value of a typed column. */
-function columnValue(type: FieldType, v: unknown): string | number | null {
-  if (v === undefined || v === null) return null
-  switch (type) {
-    case 'bool':
-      return v ? 1 : 0
-    case 'int':
-      return typeof v === 'number' ? v : null
-    default:
-      return typeof v === 'string' ? v : null
-  }
-}
-
-/** A filter value as a bound parameter. */
-const param = (type: FieldType, v: string | number | boolean): string | number => (type === 'bool' ? (v ? 1 : 0) : (v as string | number))
-
-type Row = {data: string | Buffer; internal: string | Buffer | null} & Record<string, unknown>
-
-/** The columns to read an object back: an internal kind's JSON leaves out what its columns hold. */
-const SELECT: Record<Kind, string> = Object.fromEntries(
-  (Object.keys(KINDS) as Kind[]).map((k) => [k, INTERNAL_KINDS.has(k) ? ['data', 'internal', 'id', 'created_at', ...COLUMNS[k]].join(', ') : 'data, internal']),
-) as Record<Kind, string>
-
-function parseRow<T>(kind: Kind, row: Row): T {
-  const obj = JSON.parse(unpack(row.data)) as Record<string, unknown>
-  if (INTERNAL_KINDS.has(kind)) {
-    obj.id = row.id
-    obj.created_at = row.created_at
-    const types = KINDS[kind] as Record<string, FieldType>
-    for (const c of COLUMNS[kind]) obj[c] = types[c] === 'bool' && row[c] !== null ? row[c] === 1 : row[c]
-  }
-  if (row.internal !== null) obj[INTERNAL] = JSON.parse(unpack(row.internal))
-  return obj as T
-}
-
-function withoutInternal(obj: Record<string, unknown>): Record<string, unknown> {
-  if (!(INTERNAL in obj)) return obj
-  const {[INTERNAL]: _drop, ...pub} = obj
-  return pub
-}
-
-/** The JSON kept for an object: all of its public part, or for an internal kind what its columns do not hold. */
-function dataJson(kind: Kind, pub: Record<string, unknown>): string {
-  if (!INTERNAL_KINDS.has(kind)) return JSON.stringify(pub)
-  const rest: Record<string, unknown> = {}
-  const skip = IN_COLUMNS[kind]
-  for (const k of Object.keys(pub)) if (!skip.has(k)) rest[k] = pub[k]
-  return JSON.stringify(rest)
-}
-
-/** What an internal kind's columns hold (left out of its JSON). */
-const IN_COLUMNS = Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, new Set<string>(['id', 'created_at', ...COLUMNS[k]])])) as Record<Kind, Set<string>>
-
 const token = () => randomBytes(9).toString('base64url')
-
-type StoredRow = Omit<LoggedEvent, 'json'> & {json: string | Buffer}
-
-function logged(r: StoredRow): LoggedEvent
-function logged(r: StoredRow | undefined): LoggedEvent | undefined
-function logged(r: StoredRow | undefined): LoggedEvent | undefined {
-  return r && {seq: r.seq, id: r.id, type: r.type, created_at: r.created_at, json: unpack(r.json)}
-}
-
-/**
- * An idempotency record goes in over no record or an expired one (at its created_at); over a live
- * one it changes nothing (0 rows). A claim that looked holds the key with no live record behind
- * it; a deferred claim's change set requires the one row (see compile).
- */
-const INSERT_IDEMPOTENCY =
-  'INSERT INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ' +
-  'ON CONFLICT (scope, key) DO UPDATE SET body = excluded.body, request_hash = excluded.request_hash, status = excluded.status, body_event = excluded.body_event, created_at = excluded.created_at, expires_at = excluded.expires_at ' +
-  'WHERE idempotency_keys.expires_at <= excluded.created_at'
 
 /** An error reported by the writer, as the error it was. */
 function restore(e: {name: string; message: string; code?: string; kind?: string; id?: string}): Error {
@@ -137,18 +54,14 @@ function restore(e: {name: string; message: string; code?: string; kind?: string
   return Object.assign(new Error(e.message), {name: e.name === 'SqliteError' ? 'SqliteError' : e.name, code: e.code})
 }
 
-const DATA_OBJECT = '"data":{"object":'
-/**
- * The bytes of an event's data.object: an event's JSON is `{"id":...,"request_id":...,"data":{"object":<object>}}`;
- * the members before `data` cannot hold that sequence unescaped, so its first occurrence is the envelope's.
- */
-export function dataObjectOf(eventJson: string): string {
-  return eventJson.slice(eventJson.indexOf(DATA_OBJECT) + DATA_OBJECT.length, -2)
-}
+export {dataObjectOf}
 
 /**
  * The SQLite adapter: one engine instance owns the data dir, so the locks, idempotency claims,
  * job and delivery claims and rate-limit buckets the port asks for live in this process.
+ *
+ * Every row carries its account, and every query of account data is bounded to one account
+ * (SqliteAccount, the view Store.account gives); every index leads with the account.
  *
  * Writes happen on a writer thread (writer.ts) with its own connection; this connection only
  * reads (WAL: readers see every committed transaction, never a partial one). Commits are
@@ -172,16 +85,19 @@ export class SqliteStore implements Store {
   private readonly writer: Writer | undefined
   /** WAL checkpoints on a worker thread of their own */
   private checkpointer: Checkpointer | undefined
+  private readonly views = new Map<string, SqliteAccount>()
 
   private readonly locks = new KeyedLock()
   /** keys claimed by units of work in this process, and whether the claim deferred its lookup to the commit */
   private readonly idemInFlight = new Map<string, boolean>()
   /** keys whose deferred commit found a live record: their next claim looks first */
   private readonly idemRecheck = new Set<string>()
-  private readonly jobClaims = new Map<string, {claim: string; until: number}>()
-  private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number}>()
+  private readonly jobClaims = new Map<string, {claim: string; until: number; account: string}>()
+  private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number; account: string}>()
   private readonly buckets = new Map<string, {tokens: number; at: number}>()
   private readonly listeners = new Set<(n: ChangeNotice) => void>()
+  /** listeners of one account's notices */
+  private readonly accountListeners = new Map<string, Set<(n: ChangeNotice) => void>>()
   private readonly sections = new KeyedLock()
   /** holders and waiters per section */
   private readonly sectionsBusy = new Map<string, number>()
@@ -189,6 +105,11 @@ export class SqliteStore implements Store {
   private readonly counts = {transactions: 0, changeSets: 0}
   get stats(): {transactions: number; changeSets: number} {
     return {transactions: this.writer?.transactions ?? this.counts.transactions, changeSets: this.counts.changeSets}
+  }
+
+  private readonly compileState = {
+    jobClaim: (id: string) => this.jobClaims.get(id)?.claim,
+    deferredClaim: (k: string) => this.idemInFlight.get(k) === true,
   }
 
   constructor(opts: SqliteStoreOptions) {
@@ -210,6 +131,8 @@ export class SqliteStore implements Store {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)')
     const row = this.db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as {v: number | null}
     const current = row.v ?? 0
+    if (current > MIGRATIONS.length)
+      throw new Error(`this data dir was written by a newer gw (schema ${current}; this one knows ${MIGRATIONS.length}): upgrade gw to open it`)
     for (let i = current; i < MIGRATIONS.length; i++) {
       this.db.transaction(() => {
         this.db.exec(MIGRATIONS[i]!)
@@ -218,7 +141,12 @@ export class SqliteStore implements Store {
     }
   }
 
-  private stmt(sql: string): Statement {
+  /** The schema version of the data (tests). */
+  schemaVersion(): number {
+    return (this.db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as {v: number}).v
+  }
+
+  stmt(sql: string): Statement {
     let s = this.stmts.get(sql)
     if (!s) {
       s = this.db.prepare(sql)
@@ -227,56 +155,29 @@ export class SqliteStore implements Store {
     return s
   }
 
-  // ---------------------------------------------------------------- reads
+  account(id: string): AccountStore {
+    let v = this.views.get(id)
+    if (!v) this.views.set(id, (v = new SqliteAccount(this, id)))
+    return v
+  }
 
-  async get<T extends StoredObject>(kind: Kind, id: string): Promise<Versioned<T> | undefined> {
-    const row = this.stmt(`SELECT ${SELECT[kind]}, version FROM ${TABLE[kind]} WHERE id = ?`).get(id) as (Row & {version: number}) | undefined
+  // ---------------------------------------------------------------- reads of one account
+
+  async get<T extends StoredObject>(account: string, kind: Kind, id: string): Promise<Versioned<T> | undefined> {
+    const row = this.stmt(`SELECT ${SELECT[kind]}, version FROM ${TABLE[kind]} WHERE id = ? AND account = ?`).get(id, account) as (Row & {version: number}) | undefined
     return row ? {obj: parseRow<T>(kind, row), version: row.version} : undefined
   }
 
-  private where(kind: Kind, filters: readonly Filter[] | undefined, params: unknown[]): string[] {
-    const types = FIELDS[kind]
-    const clauses: string[] = []
-    for (const f of filters ?? []) {
-      const type = types[f.field]
-      if (type === undefined) throw new Error(`cannot filter ${kind} by ${f.field}`)
-      switch (f.op) {
-        case 'eq':
-          if (f.value === null) clauses.push(`${f.field} IS NULL`)
-          else {
-            clauses.push(`${f.field} = ?`)
-            params.push(param(type, f.value))
-          }
-          break
-        case 'gte':
-        case 'lte':
-          clauses.push(`${f.field} ${f.op === 'gte' ? '>=' : '<='} ?`)
-          params.push(f.value)
-          break
-        case 'prefix':
-          clauses.push(`substr(${f.field}, 1, ?) = ?`)
-          params.push(f.value.length, f.value)
-          break
-        case 'in':
-          if (f.value.length === 0) clauses.push('0')
-          else {
-            clauses.push(`${f.field} IN (${f.value.map(() => '?').join(',')})`)
-            params.push(...f.value)
-          }
-          break
-      }
-    }
-    return clauses
-  }
-
-  async list<T extends StoredObject, K extends Kind = Kind>(kind: K, q: ListQuery<K>): Promise<ListPage<T>> {
+  async list<T extends StoredObject, K extends Kind = Kind>(account: string, kind: K, q: ListQuery<K>): Promise<ListPage<T>> {
     const table = TABLE[kind]
-    const page = this.page<Row>(table, q, (params) => this.where(kind, q.filters as Filter[], params), SELECT[kind])
+    const page = this.page<Row>(table, account, q, (params) => whereOf(kind, account, q.filters as Filter[], params), SELECT[kind])
     return {...page, data: page.data.map((r) => parseRow<T>(kind, r))}
   }
 
+  /** A page of one account's rows of a table; `whereFn` bounds it to the account. */
   private page<R>(
     table: string,
+    account: string,
     q: {limit: number; starting_after?: string; ending_before?: string},
     whereFn: (params: unknown[]) => string[],
     cols: string,
@@ -290,53 +191,59 @@ export class SqliteStore implements Store {
     ] as const) {
       const cursor = q[name]
       if (cursor === undefined) continue
-      const row = this.stmt(`SELECT seq FROM ${table} WHERE id = ?`).get(cursor) as {seq: number} | undefined
+      // a cursor of another account is no cursor here
+      const row = this.stmt(`SELECT seq FROM ${table} WHERE id = ? AND account = ?`).get(cursor, account) as {seq: number} | undefined
       if (!row) return {data: [], has_more: false, cursor_missing: name}
       clauses.push(`seq ${op} ?`)
       params.push(row.seq)
       if (name === 'ending_before') asc = true
     }
-    const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''
-    const rows = this.stmt(`SELECT ${cols} FROM ${table} ${where} ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`).all(...params, q.limit + 1) as R[]
+    const rows = this.stmt(`SELECT ${cols} FROM ${table} WHERE ${clauses.join(' AND ')} ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`).all(...params, q.limit + 1) as R[]
     const has_more = rows.length > q.limit
     const data = rows.slice(0, q.limit)
     if (asc) data.reverse()
     return {data, has_more}
   }
 
-  async all<T extends StoredObject, K extends Kind = Kind>(kind: K, filters?: Filter<K>[]): Promise<T[]> {
+  async all<T extends StoredObject, K extends Kind = Kind>(account: string, kind: K, filters?: Filter<K>[]): Promise<T[]> {
     const params: unknown[] = []
-    const clauses = this.where(kind, filters as Filter[] | undefined, params)
-    const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''
-    const rows = this.stmt(`SELECT ${SELECT[kind]} FROM ${TABLE[kind]} ${where} ORDER BY seq ASC`).all(...params) as Row[]
+    const clauses = whereOf(kind, account, filters as Filter[] | undefined, params)
+    const rows = this.stmt(`SELECT ${SELECT[kind]} FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')} ORDER BY seq ASC`).all(...params) as Row[]
     return rows.map((r) => parseRow<T>(kind, r))
   }
 
-  async sum<K extends Kind>(kind: K, q: {field: string; groupBy: string; filters?: Filter<K>[]}): Promise<{group: string; sum: number}[]> {
+  async sum<K extends Kind>(account: string, kind: K, q: {field: string; groupBy: string; filters?: Filter<K>[]}): Promise<{group: string; sum: number}[]> {
     const types = FIELDS[kind]
     if (types[q.field] !== 'int') throw new Error(`cannot sum ${kind}.${q.field}: not an int field`)
     if (types[q.groupBy] !== 'text') throw new Error(`cannot group ${kind} by ${q.groupBy}: not a text field`)
     const params: unknown[] = []
-    const clauses = [...this.where(kind, q.filters as Filter[] | undefined, params), `${q.groupBy} IS NOT NULL`]
+    const clauses = [...whereOf(kind, account, q.filters as Filter[] | undefined, params), `${q.groupBy} IS NOT NULL`]
     return this.stmt(
       `SELECT ${q.groupBy} AS "group", COALESCE(SUM(${q.field}), 0) AS sum FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')} GROUP BY ${q.groupBy} ORDER BY ${q.groupBy}`,
     ).all(...params) as {group: string; sum: number}[]
   }
 
+  async locate<T extends StoredObject>(kind: Kind, field: 'id' | 'secret_hash', value: string): Promise<{account: string; obj: T} | undefined> {
+    if (field !== 'id' && !(kind === 'api_key' && field === 'secret_hash')) throw new Error(`cannot locate ${kind} by ${field}`)
+    const row = this.stmt(`SELECT ${SELECT[kind]}, account FROM ${TABLE[kind]} WHERE ${field} = ?`).get(value) as (Row & {account: string}) | undefined
+    return row ? {account: row.account, obj: parseRow<T>(kind, row)} : undefined
+  }
+
   // ---------------------------------------------------------------- units of work
 
-  async transact<T>(fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
+  async transact<T>(account: string, fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
     if (this.closed) throw new Error('store is closed')
     const held: (() => void)[] = []
     let staged: ChangeSet | undefined
     const store = this
     const tx: StoreTx = {
-      get: (kind, id) => store.get(kind, id),
-      list: (kind, q) => store.list(kind, q),
-      all: (kind, filters) => store.all(kind, filters),
-      sum: (kind, q) => store.sum(kind, q),
+      get: (kind, id) => store.get(account, kind, id),
+      list: (kind, q) => store.list(account, kind, q),
+      all: (kind, filters) => store.all(account, kind, filters),
+      sum: (kind, q) => store.sum(account, kind, q),
       async lock(key) {
-        held.push(await store.locks.acquire(key))
+        // ids are unique across accounts; other keys (settings, provider health) are the account's own
+        held.push(await store.locks.acquire(`${account}\u0000${key}`))
       },
       async claimIdempotency(scope, key, now, opts) {
         return store.claimIdempotency(scope, key, now, held, opts?.defer === true)
@@ -351,7 +258,7 @@ export class SqliteStore implements Store {
       const out = await fn(tx)
       if (order) await order.after
       // queued synchronously here, so units staged in order are written in that order
-      if (staged) durable = this.enqueue(staged)
+      if (staged) durable = this.enqueue(account, staged)
       order?.staged()
       await durable
       return out
@@ -368,7 +275,7 @@ export class SqliteStore implements Store {
    * record, reads it.
    */
   private claimIdempotency(scope: string, key: string, now: string, held: (() => void)[], defer: boolean): IdempotencyClaim {
-    const k = `${scope}\u0000${key}`
+    const k = idemKey(scope, key)
     if (this.idemInFlight.has(k)) return {state: 'in_flight'}
     const recheck = this.idemRecheck.delete(k)
     if (defer && !recheck) {
@@ -392,14 +299,14 @@ export class SqliteStore implements Store {
     return {...r, body: event_json !== null ? dataObjectOf(unpack(event_json)) : unpack(body)}
   }
 
-  commit(cs: ChangeSet): Promise<void> {
+  commit(account: string, cs: ChangeSet): Promise<void> {
     if (this.closed) return Promise.reject(new Error('store is closed'))
-    return this.enqueue(cs)
+    return this.enqueue(account, cs)
   }
 
-  private enqueue(cs: ChangeSet): Promise<void> {
+  private enqueue(account: string, cs: ChangeSet): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({cs, resolve, reject})
+      this.queue.push({cs, account, resolve, reject})
       // the commits of one turn of the event loop go to the writer together; the writer joins
       // whatever reached it while it was busy into its next transaction (group commit)
       if (!this.flushScheduled) {
@@ -418,7 +325,7 @@ export class SqliteStore implements Store {
     const compiled: {p: Pending; ops: Op[]; notice: ChangeNotice}[] = []
     for (const p of batch) {
       try {
-        const c = this.compile(p.cs)
+        const c = compile(p.cs, p.account, this.compileState)
         compiled.push({p, ops: c.ops, notice: c.notice})
       } catch (e) {
         p.reject(e)
@@ -432,7 +339,9 @@ export class SqliteStore implements Store {
     }
     this.counts.changeSets += compiled.length
     if (!this.writer) this.counts.transactions++
-    const notice = {kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null as number | null, dueBy: null as string | null}
+    // one notice per account the batch touched
+    const notices = new Map<string, {account: string; kinds: Set<Kind>; settings: string[]; eventSeq: number | null; dueBy: string | null}>()
+    const purged: string[] = []
     compiled.forEach((c, i) => {
       const r = results[i]!
       if (!r.ok) {
@@ -441,6 +350,9 @@ export class SqliteStore implements Store {
         return c.p.reject(restore(r.error))
       }
       this.settle(c.p.cs)
+      if (c.p.cs.purgeAccount !== undefined) purged.push(c.p.cs.purgeAccount)
+      let notice = notices.get(c.p.account)
+      if (!notice) notices.set(c.p.account, (notice = {account: c.p.account, kinds: new Set<Kind>(), settings: [], eventSeq: null, dueBy: null}))
       for (const k of c.notice.kinds) notice.kinds.add(k)
       notice.settings.push(...c.notice.settings)
       if (r.seq !== null) notice.eventSeq = r.seq
@@ -448,9 +360,16 @@ export class SqliteStore implements Store {
       c.p.resolve()
     })
     this.checkpointer?.nudge()
-    if (compiled.some((_, i) => results[i]!.ok)) for (const l of this.listeners) l(notice)
+    for (const n of notices.values()) this.notify(n)
+    for (const account of purged) this.notify({account, purged: true, kinds: new Set(), settings: [], eventSeq: null, dueBy: null})
     this.writing--
     if (this.writing === 0 && this.queue.length === 0 && !this.flushScheduled) for (const f of this.idle.splice(0)) f()
+  }
+
+  private notify(n: ChangeNotice): void {
+    for (const l of this.listeners) l(n)
+    const own = this.accountListeners.get(n.account)
+    if (own) for (const l of own) l(n)
   }
 
   /**
@@ -463,6 +382,12 @@ export class SqliteStore implements Store {
   private settle(cs: ChangeSet): void {
     for (const j of cs.completeJobs ?? []) this.jobClaims.delete(j.id)
     for (const put of cs.puts ?? []) if (put.kind === 'delivery' && put.expectVersion !== undefined) this.deliveryClaims.delete(put.obj.id)
+    const gone = cs.purgeAccount
+    if (gone !== undefined) {
+      for (const [id, c] of this.jobClaims) if (c.account === gone) this.jobClaims.delete(id)
+      for (const [id, c] of this.deliveryClaims) if (c.account === gone) this.deliveryClaims.delete(id)
+      for (const scope of this.buckets.keys()) if (scope.startsWith(`${gone}:`)) this.buckets.delete(scope)
+    }
   }
 
   /** The in-memory database's writer: the same statements, in this thread (savepoints cost nothing on disk there). */
@@ -492,84 +417,16 @@ export class SqliteStore implements Store {
     return results
   }
 
-  /**
-   * A change set as statements with their parameters, and what it changes for the notice.
-   * Checks that need this process's state (job claims) happen here: a failing one rejects the
-   * change set before anything is written.
-   */
-  private compile(cs: ChangeSet): {ops: Op[]; notice: ChangeNotice} {
-    const ops: Op[] = []
-    const notice = {kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null, dueBy: null as string | null}
-    for (const put of cs.puts ?? []) {
-      const types = KINDS[put.kind] as Record<string, FieldType>
-      const cols = COLUMNS[put.kind]
-      const obj = put.obj as unknown as Record<string, unknown>
-      const colVals = cols.map((c) => columnValue(types[c]!, obj[c]))
-      const internal = obj[INTERNAL]
-      const data = put.json !== undefined && !INTERNAL_KINDS.has(put.kind) ? put.json : dataJson(put.kind, withoutInternal(obj))
-      const internalJson = internal === undefined ? null : JSON.stringify(internal)
-      // the public JSON may be packed (codec.ts); internal state is small and internal kinds are summed over: they stay plain
-      const packed = INTERNAL_KINDS.has(put.kind) ? undefined : PACK_DATA
-      if (put.expectVersion === undefined) {
-        ops.push({sql: INSERT_SQL[put.kind], params: [data, internalJson, put.obj.id, put.obj.created_at, ...colVals], pack: packed})
-      } else {
-        ops.push({
-          sql: UPDATE_SQL[put.kind],
-          params: [data, internalJson, ...colVals, put.obj.id, put.expectVersion],
-          check: 'one',
-          kind: put.kind,
-          id: put.obj.id,
-          pack: packed,
-        })
-      }
-      notice.kinds.add(put.kind)
-    }
-    for (const d of cs.deletes ?? []) {
-      ops.push({sql: `DELETE FROM ${TABLE[d.kind]} WHERE id = ?`, params: [d.id]})
-      notice.kinds.add(d.kind)
-    }
-    for (const e of cs.events ?? []) ops.push({sql: 'INSERT INTO events (json, id, type, created_at) VALUES (?, ?, ?, ?)', params: [e.json, e.id, e.type, e.created_at], check: 'seq', pack: [0]})
-    for (const j of cs.completeJobs ?? []) {
-      if (this.jobClaims.get(j.id)?.claim !== j.claim) throw new VersionConflictError('job', j.id)
-      ops.push({sql: 'DELETE FROM jobs WHERE id = ?', params: [j.id], check: 'one', kind: 'job', id: j.id})
-    }
-    for (const j of cs.removeJobs ?? []) ops.push({sql: 'DELETE FROM jobs WHERE kind = ? AND ref = ?', params: [j.kind, j.ref]})
-    for (const j of cs.addJobs ?? []) {
-      ops.push({sql: 'INSERT INTO jobs (id, kind, ref, due_at, data) VALUES (?, ?, ?, ?, ?)', params: [j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null]})
-      if (notice.dueBy === null || j.due_at < notice.dueBy) notice.dueBy = j.due_at
-    }
-    if (cs.idempotency) {
-      const r = cs.idempotency
-      // a body that is an event's data.object (a created payment) is kept as a reference to the event
-      const ref = r.body_of_event !== undefined && cs.events?.some((e) => e.id === r.body_of_event && dataObjectOf(e.json) === r.body) ? r.body_of_event : null
-      const k = `${r.scope}\u0000${r.key}`
-      const op: Op = {sql: INSERT_IDEMPOTENCY, params: [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at], pack: ref ? undefined : PACK_DATA}
-      // the claim did not look: a live record there fails the change set
-      if (this.idemInFlight.get(k) === true) {
-        op.check = 'one'
-        op.kind = 'idempotency_key'
-        op.id = k
-      }
-      ops.push(op)
-    }
-    for (const st of cs.stats ?? [])
-      ops.push({sql: 'INSERT INTO provider_stats (provider, day, approved, total) VALUES (?, ?, ?, ?) ON CONFLICT (provider, day) DO UPDATE SET approved = approved + excluded.approved, total = total + excluded.total', params: [st.provider, st.day, st.approved, st.total]})
-    for (const [k, v] of Object.entries(cs.settings ?? {})) {
-      ops.push({sql: 'INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)', params: [k, v]})
-      notice.settings.push(k)
-    }
-    return {ops, notice}
+  // ---------------------------------------------------------------- events of one account
+
+  async getEvent(account: string, id: string): Promise<LoggedEvent | undefined> {
+    return logged(this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE id = ? AND account = ?').get(id, account) as StoredRow | undefined)
   }
 
-  // ---------------------------------------------------------------- events
-
-  async getEvent(id: string): Promise<LoggedEvent | undefined> {
-    return logged(this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE id = ?').get(id) as StoredRow | undefined)
-  }
-
-  async listEvents(q: EventQuery): Promise<ListPage<LoggedEvent>> {
+  async listEvents(account: string, q: EventQuery): Promise<ListPage<LoggedEvent>> {
     const whereFn = (params: unknown[]) => {
-      const clauses: string[] = []
+      const clauses: string[] = ['account = ?']
+      params.push(account)
       const ors: string[] = []
       for (const t of q.types ?? []) {
         ors.push('type = ?')
@@ -590,26 +447,27 @@ export class SqliteStore implements Store {
       }
       return clauses
     }
-    // the page is chosen on the (type, seq) and created_at indexes; the bytes are read by seq
-    const page = this.page<{seq: number}>('events', q, whereFn, 'seq')
+    // the page is chosen on the (account, type, seq) and (account, created_at) indexes; the bytes are read by seq
+    const page = this.page<{seq: number}>('events', account, q, whereFn, 'seq')
     const bySeq = this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq = ?')
     return {...page, data: page.data.map((r) => logged(bySeq.get(r.seq) as StoredRow))}
   }
 
-  async eventsAfter(afterSeq: number, limit: number): Promise<LoggedEvent[]> {
-    return (this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE seq > ? ORDER BY seq ASC LIMIT ?').all(afterSeq, limit) as StoredRow[]).map((r) => logged(r))
+  async eventsAfter(account: string, afterSeq: number, limit: number): Promise<LoggedEvent[]> {
+    return (this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC LIMIT ?').all(account, afterSeq, limit) as StoredRow[]).map((r) => logged(r))
   }
 
-  async purgeEvents(before: string): Promise<number> {
-    return this.stmt('DELETE FROM events WHERE created_at < ?').run(before).changes
+  async purgeEvents(account: string, before: string): Promise<number> {
+    return this.stmt('DELETE FROM events WHERE account = ? AND created_at < ?').run(account, before).changes
   }
 
   // ---------------------------------------------------------------- jobs and deliveries
 
-  async claimJobs(now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+  async claimJobs(account: string, now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     const t = Date.now()
     for (const [id, c] of this.jobClaims) if (c.until <= t) this.jobClaims.delete(id)
-    const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE due_at <= ? ORDER BY due_at ASC, rowid ASC LIMIT ?').all(
+    const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE account = ? AND due_at <= ? ORDER BY due_at ASC, rowid ASC LIMIT ?').all(
+      account,
       now,
       limit + this.jobClaims.size,
     ) as {id: string; kind: string; ref: string; due_at: string; data: string | null}[]
@@ -618,7 +476,7 @@ export class SqliteStore implements Store {
       if (out.length >= limit) break
       if (this.jobClaims.has(r.id)) continue
       const claim = token()
-      this.jobClaims.set(r.id, {claim, until: t + leaseMs})
+      this.jobClaims.set(r.id, {claim, until: t + leaseMs, account})
       out.push({id: r.id, kind: r.kind, ref: r.ref, due_at: r.due_at, claim, ...(r.data ? {data: JSON.parse(r.data) as Record<string, unknown>} : {})})
     }
     return out
@@ -628,21 +486,35 @@ export class SqliteStore implements Store {
     for (const j of jobs) if (this.jobClaims.get(j.id)?.claim === j.claim) this.jobClaims.delete(j.id)
   }
 
-  async claimDeliveries(now: string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
+  async nextJobs(): Promise<{account: string; due_at: string}[]> {
+    // one seek per account on (account, due_at): the first entry per account is its earliest due
+    const next = this.stmt('SELECT account, due_at FROM jobs WHERE account > ? ORDER BY account, due_at LIMIT 1')
+    const out: {account: string; due_at: string}[] = []
+    for (let after = ''; ; ) {
+      const row = next.get(after) as {account: string; due_at: string} | undefined
+      if (!row) return out
+      out.push(row)
+      after = row.account
+    }
+  }
+
+  async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
     const t = Date.now()
     const held = new Map<string, number>()
     for (const [id, c] of this.deliveryClaims) {
       if (c.until <= t) this.deliveryClaims.delete(id)
       else held.set(c.endpoint, (held.get(c.endpoint) ?? 0) + 1)
     }
-    // the endpoints with a delivery due: one seek per endpoint on (endpoint, next_attempt_at),
-    // whose first entry per endpoint is its earliest due (a loose index scan, never the backlog)
-    const endpoints: string[] = []
-    const nextEndpoint = this.stmt('SELECT endpoint, next_attempt_at AS due FROM deliveries WHERE endpoint > ? AND next_attempt_at IS NOT NULL ORDER BY endpoint, next_attempt_at LIMIT 1')
+    // the endpoints with a delivery due on their account's clock: one seek per endpoint on
+    // (endpoint, next_attempt_at), whose first entry per endpoint is its earliest due (a loose
+    // index scan, never the backlog)
+    const endpoints: {endpoint: string; account: string; now: string}[] = []
+    const nextEndpoint = this.stmt('SELECT endpoint, next_attempt_at AS due, account FROM deliveries WHERE endpoint > ? AND next_attempt_at IS NOT NULL ORDER BY endpoint, next_attempt_at LIMIT 1')
     for (let after = ''; ; ) {
-      const row = nextEndpoint.get(after) as {endpoint: string; due: string} | undefined
+      const row = nextEndpoint.get(after) as {endpoint: string; due: string; account: string} | undefined
       if (!row) break
-      if (row.due <= now) endpoints.push(row.endpoint)
+      const now = nowOf(row.account)
+      if (row.due <= now) endpoints.push({endpoint: row.endpoint, account: row.account, now})
       after = row.endpoint
     }
     const out: ClaimedDelivery[] = []
@@ -650,14 +522,19 @@ export class SqliteStore implements Store {
       'SELECT id, endpoint, event FROM deliveries WHERE endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',
     )
     // round robin over endpoints, so one endpoint's backlog cannot take every slot
-    const free = new Map(endpoints.map((e) => [e, Math.max(0, q.perEndpoint - (held.get(e) ?? 0))]))
-    const candidates = new Map<string, {id: string; endpoint: string; event: string}[]>()
+    const candidates = new Map<string, {id: string; endpoint: string; event: string; account: string}[]>()
     for (const e of endpoints) {
-      const n = free.get(e)!
+      const n = Math.max(0, q.perEndpoint - (held.get(e.endpoint) ?? 0))
       if (n === 0) continue
       // this endpoint's claimed deliveries are the only rows to skip: they stay due until their outcome is written
-      const rows = perEndpoint.all(e, now, n + (held.get(e) ?? 0)) as {id: string; endpoint: string; event: string}[]
-      candidates.set(e, rows.filter((r) => !this.deliveryClaims.has(r.id)).slice(0, n))
+      const rows = perEndpoint.all(e.endpoint, e.now, n + (held.get(e.endpoint) ?? 0)) as {id: string; endpoint: string; event: string}[]
+      candidates.set(
+        e.endpoint,
+        rows
+          .filter((r) => !this.deliveryClaims.has(r.id))
+          .slice(0, n)
+          .map((r) => ({account: e.account, ...r})),
+      )
     }
     for (let i = 0; out.length < q.limit; i++) {
       let any = false
@@ -666,7 +543,7 @@ export class SqliteStore implements Store {
         if (!r) continue
         any = true
         const claim = token()
-        this.deliveryClaims.set(r.id, {claim, endpoint: r.endpoint, until: t + q.leaseMs})
+        this.deliveryClaims.set(r.id, {claim, endpoint: r.endpoint, until: t + q.leaseMs, account: r.account})
         out.push({...r, claim})
         if (out.length >= q.limit) break
       }
@@ -681,8 +558,8 @@ export class SqliteStore implements Store {
 
   // ---------------------------------------------------------------- idempotency, rate limit, stats, settings
 
-  async purgeIdempotency(now: string): Promise<number> {
-    return this.stmt('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(now).changes
+  async purgeIdempotency(account: string, now: string): Promise<number> {
+    return this.stmt('DELETE FROM idempotency_keys WHERE account = ? AND expires_at <= ?').run(account, now).changes
   }
 
   async takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
@@ -702,19 +579,19 @@ export class SqliteStore implements Store {
     return {retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / rate)), remaining: 0}
   }
 
-  async statsSince(day: string): Promise<StatIncrement[]> {
-    return this.stmt('SELECT provider, day, approved, total FROM provider_stats WHERE day >= ? ORDER BY provider, day').all(day) as StatIncrement[]
+  async statsSince(account: string, day: string): Promise<StatIncrement[]> {
+    return this.stmt('SELECT provider, day, approved, total FROM provider_stats WHERE account = ? AND day >= ? ORDER BY provider, day').all(account, day) as StatIncrement[]
   }
 
-  async getSetting(key: string): Promise<string | undefined> {
-    const r = this.stmt('SELECT value FROM settings WHERE key = ?').get(key) as {value: string} | undefined
+  async getSetting(account: string, key: string): Promise<string | undefined> {
+    const r = this.stmt('SELECT value FROM settings WHERE account = ? AND key = ?').get(account, key) as {value: string} | undefined
     return r?.value
   }
 
-  async addToSetting(key: string, delta: number): Promise<number> {
-    return this.transact(async (tx) => {
+  async addToSetting(account: string, key: string, delta: number): Promise<number> {
+    return this.transact(account, async (tx) => {
       await tx.lock(`setting:${key}`)
-      const next = Number((await this.getSetting(key)) ?? '0') + delta
+      const next = Number((await this.getSetting(account, key)) ?? '0') + delta
       tx.commit({settings: {[key]: String(next)}})
       return next
     })
@@ -741,6 +618,16 @@ export class SqliteStore implements Store {
     return () => this.listeners.delete(fn)
   }
 
+  onAccountChange(account: string, fn: (n: ChangeNotice) => void): () => void {
+    let set = this.accountListeners.get(account)
+    if (!set) this.accountListeners.set(account, (set = new Set()))
+    set.add(fn)
+    return () => {
+      set.delete(fn)
+      if (set.size === 0 && this.accountListeners.get(account) === set) this.accountListeners.delete(account)
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
@@ -749,5 +636,67 @@ export class SqliteStore implements Store {
     await this.writer?.close()
     await this.checkpointer?.close()
     this.db.close()
+  }
+}
+
+/** One account's data in a SQLite store: every operation bounded to the account. */
+class SqliteAccount implements AccountStore {
+  constructor(
+    private readonly s: SqliteStore,
+    readonly account: string,
+  ) {}
+  get<T extends StoredObject>(kind: Kind, id: string) {
+    return this.s.get<T>(this.account, kind, id)
+  }
+  list<T extends StoredObject, K extends Kind = Kind>(kind: K, q: ListQuery<K>) {
+    return this.s.list<T, K>(this.account, kind, q)
+  }
+  all<T extends StoredObject, K extends Kind = Kind>(kind: K, filters?: Filter<K>[]) {
+    return this.s.all<T, K>(this.account, kind, filters)
+  }
+  sum<K extends Kind>(kind: K, q: {field: string; groupBy: string; filters?: Filter<K>[]}) {
+    return this.s.sum(this.account, kind, q)
+  }
+  transact<T>(fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder) {
+    return this.s.transact(this.account, fn, order)
+  }
+  commit(cs: ChangeSet) {
+    return this.s.commit(this.account, cs)
+  }
+  getEvent(id: string) {
+    return this.s.getEvent(this.account, id)
+  }
+  listEvents(q: EventQuery) {
+    return this.s.listEvents(this.account, q)
+  }
+  eventsAfter(afterSeq: number, limit: number) {
+    return this.s.eventsAfter(this.account, afterSeq, limit)
+  }
+  purgeEvents(before: string) {
+    return this.s.purgeEvents(this.account, before)
+  }
+  claimJobs(now: string, limit: number, leaseMs: number) {
+    return this.s.claimJobs(this.account, now, limit, leaseMs)
+  }
+  releaseJobs(jobs: readonly ClaimedJob[]) {
+    return this.s.releaseJobs(jobs)
+  }
+  purgeIdempotency(now: string) {
+    return this.s.purgeIdempotency(this.account, now)
+  }
+  statsSince(day: string) {
+    return this.s.statsSince(this.account, day)
+  }
+  getSetting(key: string) {
+    return this.s.getSetting(this.account, key)
+  }
+  addToSetting(key: string, deltaMs: number) {
+    return this.s.addToSetting(this.account, key, deltaMs)
+  }
+  exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}) {
+    return this.s.exclusive(`${this.account}:${name}`, fn, opts)
+  }
+  onChange(fn: (n: ChangeNotice) => void) {
+    return this.s.onAccountChange(this.account, fn)
   }
 }

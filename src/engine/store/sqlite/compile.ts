@@ -1,0 +1,132 @@
+// A change set of one account as the statements the writer thread runs (writer.ts), with their
+// parameters, and what it changes for the change notice. Every row written carries the account;
+// every update and delete is bounded to it.
+import {type ChangeNotice, type ChangeSet, COLUMNS, fieldValue, type FieldType, INTERNAL_KINDS, type Kind, KINDS, VersionConflictError} from '../../ports/store.js'
+import {ACCOUNT_TABLES, columnValue, dataObjectOf, INTERNAL} from './rows.js'
+import {TABLE} from './schema.js'
+import type {Op} from './writer.js'
+
+/** The statements that write an object of each kind, built once. */
+const INSERT_SQL: Record<Kind, string> = Object.fromEntries(
+  (Object.keys(KINDS) as Kind[]).map((k) => [k, `INSERT INTO ${TABLE[k]} (data, internal, id, created_at, account, version${COLUMNS[k].map((c) => `, ${c}`).join('')}) VALUES (?, ?, ?, ?, ?, 1${COLUMNS[k].map(() => ', ?').join('')})`]),
+) as Record<Kind, string>
+const UPDATE_SQL: Record<Kind, string> = Object.fromEntries(
+  (Object.keys(KINDS) as Kind[]).map((k) => [k, `UPDATE ${TABLE[k]} SET data = ?, internal = ?, version = version + 1${COLUMNS[k].map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ? AND account = ?`]),
+) as Record<Kind, string>
+const DELETE_SQL: Record<Kind, string> = Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, `DELETE FROM ${TABLE[k]} WHERE id = ? AND account = ?`])) as Record<Kind, string>
+const PACK_DATA = [0]
+
+/**
+ * An idempotency record goes in over no record or an expired one (at its created_at); over a live
+ * one it changes nothing (0 rows). A claim that looked holds the key with no live record behind
+ * it; a deferred claim's change set requires the one row (see compile).
+ */
+const INSERT_IDEMPOTENCY =
+  'INSERT INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at, account) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+  'ON CONFLICT (scope, key) DO UPDATE SET body = excluded.body, request_hash = excluded.request_hash, status = excluded.status, body_event = excluded.body_event, created_at = excluded.created_at, expires_at = excluded.expires_at ' +
+  'WHERE idempotency_keys.expires_at <= excluded.created_at'
+
+function withoutInternal(obj: Record<string, unknown>): Record<string, unknown> {
+  if (!(INTERNAL in obj)) return obj
+  const {[INTERNAL]: _drop, ...pub} = obj
+  return pub
+}
+
+/** What an internal kind's columns hold (left out of its JSON). */
+const IN_COLUMNS = Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, new Set<string>(['id', 'created_at', ...COLUMNS[k]])])) as Record<Kind, Set<string>>
+
+/** The JSON kept for an object: all of its public part, or for an internal kind what its columns do not hold. */
+function dataJson(kind: Kind, pub: Record<string, unknown>): string {
+  if (!INTERNAL_KINDS.has(kind)) return JSON.stringify(pub)
+  const rest: Record<string, unknown> = {}
+  const skip = IN_COLUMNS[kind]
+  for (const k of Object.keys(pub)) if (!skip.has(k)) rest[k] = pub[k]
+  return JSON.stringify(rest)
+}
+
+/** What compiling needs of the store's in-process state. */
+export interface CompileState {
+  /** the claim a job is held by in this process, if any */
+  jobClaim(id: string): string | undefined
+  /** whether a unit of work holds this idempotency key with its lookup deferred to the commit */
+  deferredClaim(k: string): boolean
+}
+
+/** The in-process key of an idempotency claim. */
+export const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`
+
+/**
+ * A change set as statements with their parameters, and what it changes for the notice.
+ * Checks that need this process's state (job claims) happen here: a failing one rejects the
+ * change set before anything is written.
+ */
+export function compile(cs: ChangeSet, account: string, state: CompileState): {ops: Op[]; notice: ChangeNotice} {
+  const ops: Op[] = []
+  const notice = {account, kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null, dueBy: null as string | null}
+  if (cs.purgeAccount !== undefined) {
+    if (cs.purgeAccount === account) throw new Error('an account cannot purge itself: the platform account deletes accounts')
+    for (const t of ACCOUNT_TABLES) ops.push({sql: `DELETE FROM ${t} WHERE account = ?`, params: [cs.purgeAccount]})
+  }
+  for (const put of cs.puts ?? []) {
+    const types = KINDS[put.kind] as Record<string, FieldType>
+    const cols = COLUMNS[put.kind]
+    const obj = put.obj as unknown as Record<string, unknown>
+    const colVals = cols.map((c) => columnValue(types[c]!, fieldValue(put.kind, obj, c)))
+    const internal = obj[INTERNAL]
+    const data = put.json !== undefined && !INTERNAL_KINDS.has(put.kind) ? put.json : dataJson(put.kind, withoutInternal(obj))
+    const internalJson = internal === undefined ? null : JSON.stringify(internal)
+    // the public JSON may be packed (codec.ts); internal state is small and internal kinds are summed over: they stay plain
+    const packed = INTERNAL_KINDS.has(put.kind) ? undefined : PACK_DATA
+    if (put.expectVersion === undefined) {
+      ops.push({sql: INSERT_SQL[put.kind], params: [data, internalJson, put.obj.id, put.obj.created_at, account, ...colVals], pack: packed})
+    } else {
+      ops.push({
+        sql: UPDATE_SQL[put.kind],
+        params: [data, internalJson, ...colVals, put.obj.id, put.expectVersion, account],
+        check: 'one',
+        kind: put.kind,
+        id: put.obj.id,
+        pack: packed,
+      })
+    }
+    notice.kinds.add(put.kind)
+  }
+  for (const d of cs.deletes ?? []) {
+    ops.push({sql: DELETE_SQL[d.kind], params: [d.id, account]})
+    notice.kinds.add(d.kind)
+  }
+  for (const e of cs.events ?? []) ops.push({sql: 'INSERT INTO events (json, id, type, created_at, account) VALUES (?, ?, ?, ?, ?)', params: [e.json, e.id, e.type, e.created_at, account], check: 'seq', pack: [0]})
+  for (const j of cs.completeJobs ?? []) {
+    if (state.jobClaim(j.id) !== j.claim) throw new VersionConflictError('job', j.id)
+    ops.push({sql: 'DELETE FROM jobs WHERE id = ? AND account = ?', params: [j.id, account], check: 'one', kind: 'job', id: j.id})
+  }
+  for (const j of cs.removeJobs ?? []) ops.push({sql: 'DELETE FROM jobs WHERE account = ? AND kind = ? AND ref = ?', params: [account, j.kind, j.ref]})
+  for (const j of cs.addJobs ?? []) {
+    ops.push({sql: 'INSERT INTO jobs (id, kind, ref, due_at, data, account) VALUES (?, ?, ?, ?, ?, ?)', params: [j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null, account]})
+    if (notice.dueBy === null || j.due_at < notice.dueBy) notice.dueBy = j.due_at
+  }
+  if (cs.idempotency) {
+    const r = cs.idempotency
+    // a body that is an event's data.object (a created payment) is kept as a reference to the event
+    const ref = r.body_of_event !== undefined && cs.events?.some((e) => e.id === r.body_of_event && dataObjectOf(e.json) === r.body) ? r.body_of_event : null
+    const k = idemKey(r.scope, r.key)
+    const op: Op = {sql: INSERT_IDEMPOTENCY, params: [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at, account], pack: ref ? undefined : PACK_DATA}
+    // the claim did not look: a live record there fails the change set
+    if (state.deferredClaim(k)) {
+      op.check = 'one'
+      op.kind = 'idempotency_key'
+      op.id = k
+    }
+    ops.push(op)
+  }
+  for (const st of cs.stats ?? [])
+    ops.push({
+      sql: 'INSERT INTO provider_stats (account, provider, day, approved, total) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account, provider, day) DO UPDATE SET approved = approved + excluded.approved, total = total + excluded.total',
+      params: [account, st.provider, st.day, st.approved, st.total],
+    })
+  for (const [k, v] of Object.entries(cs.settings ?? {})) {
+    ops.push({sql: 'INSERT OR REPLACE INTO settings (account, key, value) VALUES (?, ?, ?)', params: [account, k, v]})
+    notice.settings.push(k)
+  }
+  return {ops, notice}
+}
