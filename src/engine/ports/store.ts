@@ -235,6 +235,12 @@ export interface ChangeSet {
   settings?: Record<string, string>
   /** deletes every row of that account (its objects, events, jobs, deliveries, keys, idempotency records, statistics and settings) */
   purgeAccount?: string
+  /**
+   * Changes to other accounts in the same transaction: the platform account creating an account
+   * writes the account object in its own rows and the new account's keys and first jobs in the
+   * new account's (no events, no idempotency record, no further nesting there).
+   */
+  also?: {account: string; changes: ChangeSet}[]
 }
 
 export class VersionConflictError extends Error {

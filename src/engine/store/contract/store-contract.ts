@@ -677,6 +677,34 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect(own.some((n) => n.kinds.has('customer'))).toBe(true)
       })
 
+      it("a change set may write another account's objects, jobs and settings in the same transaction (creating an account)", async () => {
+        const acct = {id: nextId('acct'), object: 'account', created_at: iso(T0)}
+        const key = {id: nextId('key'), object: 'api_key', type: 'secret', created_at: iso(T0), _x: {secret_hash: `hash-${acct.id}`}}
+        const notices: ChangeNotice[] = []
+        const off = h.b.onChange((n) => notices.push(n))
+        await a.commit({
+          puts: [put('account', acct)],
+          also: [{account: OTHER, changes: {puts: [put('api_key', key)], addJobs: [{id: nextId('job'), kind: 'settlement.run', ref: 'settlement', due_at: iso(T0)}], settings: {scheduled: '1'}}}],
+        })
+        expect((await b.get('account', acct.id))?.obj).toEqual(acct)
+        const o = h.b.account(OTHER)
+        expect(await o.get('account', acct.id)).toBeUndefined()
+        expect((await o.get('api_key', key.id))?.obj).toEqual(key)
+        expect(await b.get('api_key', key.id)).toBeUndefined()
+        expect(await o.getSetting('scheduled')).toBe('1')
+        expect((await o.claimJobs(iso(T0), 5, 60_000)).map((j) => j.kind)).toEqual(['settlement.run'])
+        expect(await h.b.locate('api_key', 'secret_hash', `hash-${acct.id}`)).toMatchObject({account: OTHER})
+        for (let i = 0; i < 200 && !(notices.some((n) => n.account === OTHER) && notices.some((n) => n.account === ACCT)); i++) await sleep(5)
+        off()
+        expect(notices.find((n) => n.account === OTHER)).toMatchObject({dueBy: iso(T0)})
+        expect(notices.find((n) => n.account === OTHER)!.kinds.has('api_key')).toBe(true)
+        expect(notices.find((n) => n.account === ACCT)!.kinds.has('account')).toBe(true)
+        // all of it, or none of it
+        const clash = {id: nextId('acct'), object: 'account', created_at: iso(T0)}
+        await expect(a.commit({puts: [put('account', clash)], also: [{account: OTHER, changes: {puts: [put('api_key', key)]}}]})).rejects.toThrow()
+        expect(await b.get('account', clash.id)).toBeUndefined()
+      })
+
       it('purging an account deletes everything of it, in one commit of the platform account, and nothing of another', async () => {
         const victim = h.a.account(OTHER)
         const p = pay()

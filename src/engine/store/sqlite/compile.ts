@@ -60,8 +60,15 @@ export const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`
  * Checks that need this process's state (job claims) happen here: a failing one rejects the
  * change set before anything is written.
  */
-export function compile(cs: ChangeSet, account: string, state: CompileState): {ops: Op[]; notice: ChangeNotice} {
+export function compile(cs: ChangeSet, account: string, state: CompileState): {ops: Op[]; notice: ChangeNotice; others: ChangeNotice[]} {
   const ops: Op[] = []
+  const others: ChangeNotice[] = []
+  for (const o of cs.also ?? []) {
+    if (o.account === account || o.changes.also || o.changes.events || o.changes.idempotency || o.changes.purgeAccount) throw new Error('a nested change set writes another account\'s objects, jobs, statistics and settings only')
+    const c = compile(o.changes, o.account, state)
+    ops.push(...c.ops)
+    others.push(c.notice)
+  }
   const notice = {account, kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null, dueBy: null as string | null}
   if (cs.purgeAccount !== undefined) {
     if (cs.purgeAccount === account) throw new Error('an account cannot purge itself: the platform account deletes accounts')
@@ -128,5 +135,5 @@ export function compile(cs: ChangeSet, account: string, state: CompileState): {o
     ops.push({sql: 'INSERT OR REPLACE INTO settings (account, key, value) VALUES (?, ?, ?)', params: [account, k, v]})
     notice.settings.push(k)
   }
-  return {ops, notice}
+  return {ops, notice, others}
 }

@@ -322,11 +322,11 @@ export class SqliteStore implements Store {
     this.queue = []
     if (batch.length === 0) return
     this.writing++
-    const compiled: {p: Pending; ops: Op[]; notice: ChangeNotice}[] = []
+    const compiled: {p: Pending; ops: Op[]; notices: ChangeNotice[]}[] = []
     for (const p of batch) {
       try {
         const c = compile(p.cs, p.account, this.compileState)
-        compiled.push({p, ops: c.ops, notice: c.notice})
+        compiled.push({p, ops: c.ops, notices: [c.notice, ...c.others]})
       } catch (e) {
         p.reject(e)
       }
@@ -351,12 +351,14 @@ export class SqliteStore implements Store {
       }
       this.settle(c.p.cs)
       if (c.p.cs.purgeAccount !== undefined) purged.push(c.p.cs.purgeAccount)
-      let notice = notices.get(c.p.account)
-      if (!notice) notices.set(c.p.account, (notice = {account: c.p.account, kinds: new Set<Kind>(), settings: [], eventSeq: null, dueBy: null}))
-      for (const k of c.notice.kinds) notice.kinds.add(k)
-      notice.settings.push(...c.notice.settings)
-      if (r.seq !== null) notice.eventSeq = r.seq
-      if (c.notice.dueBy && (notice.dueBy === null || c.notice.dueBy < notice.dueBy)) notice.dueBy = c.notice.dueBy
+      for (const [i, part] of c.notices.entries()) {
+        let notice = notices.get(part.account)
+        if (!notice) notices.set(part.account, (notice = {account: part.account, kinds: new Set<Kind>(), settings: [], eventSeq: null, dueBy: null}))
+        for (const k of part.kinds) notice.kinds.add(k)
+        notice.settings.push(...part.settings)
+        if (i === 0 && r.seq !== null) notice.eventSeq = r.seq
+        if (part.dueBy && (notice.dueBy === null || part.dueBy < notice.dueBy)) notice.dueBy = part.dueBy
+      }
       c.p.resolve()
     })
     this.checkpointer?.nudge()
