@@ -224,14 +224,54 @@ export interface ListEnvelope<T> {
 
 export interface ApiErrorBody {
   error: {
-    type: 'invalid_request_error' | 'authentication_error' | 'card_error' | 'idempotency_error' | 'rate_limit_error' | 'api_error'
+    type: 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'card_error' | 'idempotency_error' | 'rate_limit_error' | 'api_error'
     code: string
     message: string
     doc_url: string
     request_id: string
     param?: string
     payment?: string
+    /** 403 permission_error: the permission the request needs (e.g. payments:write) */
+    permission?: string
   }
+}
+
+/** An account: a complete, independent gateway sharing the engine (issue 24). */
+export interface Account {
+  id: string
+  object: 'account'
+  name: string | null
+  metadata: Record<string, string>
+  livemode: boolean
+  created_at: string
+  /** POST /accounts only, shown once: the new account's keys */
+  secret_key?: string
+  publishable_key?: string
+}
+
+export type ApiKeyType = 'secret' | 'restricted' | 'publishable'
+
+/** An API key of an account, never with its secret after its creation (issue 24). */
+export interface ApiKey {
+  id: string
+  object: 'api_key'
+  type: ApiKeyType
+  name: string | null
+  /** the key's prefix and last four characters, e.g. rk_test_…wXyZ */
+  redacted: string
+  /** a restricted key's permissions (resource:read|write); null for secret and publishable keys */
+  permissions: string[] | null
+  status: 'active' | 'revoked'
+  /** wall-clock time after which the key no longer works (a rolled key's old secret); null: no expiry */
+  expires_at: string | null
+  /** wall-clock time of its last use, to the minute; null: never used */
+  last_used_at: string | null
+  revoked_at: string | null
+  livemode: boolean
+  /** wall-clock time */
+  created_at: string
+  /** POST /api_keys and POST /api_keys/{id}/roll only: the key itself, shown once */
+  secret?: string
 }
 
 export interface TestClock {

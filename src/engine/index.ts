@@ -1,11 +1,14 @@
 import {randomBytes} from 'node:crypto'
 import {chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {resolve} from 'node:path'
 import {localEnginePaths, type LocalEngineInfo} from '../local-engine.js'
 import {RandomIds} from './adapters/system.js'
 import {App} from './app/index.js'
 import type {DeliveryWorkerOptions} from './app/delivery-worker.js'
 import {createCheckout} from './checkout/pages.js'
-import {createPipeline, KeyRing} from './http/pipeline.js'
+import {createPipeline} from './http/pipeline.js'
+import {ensurePlatformAccount} from './app/accounts.js'
+import {KeyAuthority, registerEngineKey} from './app/keys.js'
 import {routes} from './http/routes.js'
 import {listen} from './http/server.js'
 import type {ProviderConnection} from './ports/provider.js'
@@ -148,8 +151,16 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     await store.close().catch(() => {})
     throw error
   }
-  const keys = new KeyRing()
-  keys.add(secretKey, 'acct_local')
+  let keys: KeyAuthority
+  try {
+    // the engine's own account, and its key (the data dir's, or --api-key), registered by its hash
+    await ensurePlatformAccount(app.core)
+    await registerEngineKey(app.core, secretKey, resolve(opts.dataDir))
+    keys = new KeyAuthority(store, (id) => app.account(id))
+  } catch (error) {
+    await store.close().catch(() => {})
+    throw error
+  }
   const rate = opts.rateLimit ?? 100
   const {router, streams, requestLog} = routes(app)
   const handler = createPipeline({
@@ -210,6 +221,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
         // made again after a restart) while the server lets requests in flight finish
         streams.closeAll()
         requestLog.closeStreams()
+        keys.close()
         await Promise.all([server.close(), app.stop()])
         await store.close()
       })()

@@ -38,6 +38,13 @@ interface OpSpec {
   errors?: ErrorStatus[]
   /** no Authorization needed */
   public?: boolean
+  /**
+   * What a key needs for this operation (docs/api.md "Keys"): `resource:read|write` (a restricted
+   * key must hold it; write includes read), `api_keys:*` (secret keys only), `accounts:*` (keys of
+   * the engine's own account only), or `none` (any secret or restricted key). Written as
+   * `x-permission` on the operation; every operation but the public ones has one.
+   */
+  perm?: string
   testHelper?: boolean
   headers?: Param[]
 }
@@ -82,93 +89,95 @@ const PREFIX_OF_PATH: Record<string, [string, string]> = {
   routing_rules: ['rr', 'routing rule'],
   settlement_reports: ['stl', 'settlement report'],
   payouts: ['po', 'payout'],
+  accounts: ['acct', 'account'],
+  api_keys: ['key', 'API key'],
 }
 
 const OPS: OpSpec[] = [
   // ---- payments
-  {id: 'listPayments', method: 'get', path: '/payments', tag: 'Payments', summary: 'List payments', list: true,
+  {id: 'listPayments', perm: 'payments:read', method: 'get', path: '/payments', tag: 'Payments', summary: 'List payments', list: true,
     query: [q('status', en(PAYMENT_STATUSES), 'Only payments in this status.'), q('customer', idQ('cus'), 'Only payments of this customer.'), q('reference', {type: 'string'}, 'Only payments with this merchant reference.'), ...createdRange],
     response: 'PaymentList', responseDescription: 'A page of payments, newest first.'},
-  {id: 'createPayment', method: 'post', path: '/payments', tag: 'Payments', summary: 'Create a payment', body: 'PaymentCreate', bodyRequired: true, status: 201,
+  {id: 'createPayment', perm: 'payments:write', method: 'post', path: '/payments', tag: 'Payments', summary: 'Create a payment', body: 'PaymentCreate', bodyRequired: true, status: 201,
     description: 'Creates and (unless `confirm: false`) routes the payment in one call. Risk blocks, exhausted failover, no eligible provider and rule blocks answer 201 with `status: failed`; only an issuer\'s final decline is 402 card_error, with `error.payment` naming the stored failed payment.',
     response: 'Payment', responseDescription: 'The payment, in whatever state routing left it.', errors: [402, 404]},
-  {id: 'retrievePayment', method: 'get', path: '/payments/{id}', tag: 'Payments', summary: 'Retrieve a payment', response: 'Payment', responseDescription: 'The payment, with every provider attempt.', errors: [404]},
-  {id: 'retrievePaymentRouting', method: 'get', path: '/payments/{id}/routing', tag: 'Payments', summary: 'Explain how a payment was routed',
+  {id: 'retrievePayment', perm: 'payments:read', method: 'get', path: '/payments/{id}', tag: 'Payments', summary: 'Retrieve a payment', response: 'Payment', responseDescription: 'The payment, with every provider attempt.', errors: [404]},
+  {id: 'retrievePaymentRouting', perm: 'payments:read', method: 'get', path: '/payments/{id}/routing', tag: 'Payments', summary: 'Explain how a payment was routed',
     description: 'Every routing pass as the router decided it then (providers considered and why some were excluded, the rule that matched or smart routing, each candidate\'s score with its parts, the order), and every provider attempt with its decline class (soft: the next provider was tried; final: routing stopped). Passes are recorded from the version that added this operation on.',
     response: 'PaymentRouting', responseDescription: 'The routing of the payment.', errors: [404]},
-  {id: 'confirmPayment', method: 'post', path: '/payments/{id}/confirm', tag: 'Payments', summary: 'Confirm a payment', body: 'PaymentConfirm',
+  {id: 'confirmPayment', perm: 'payments:write', method: 'post', path: '/payments/{id}/confirm', tag: 'Payments', summary: 'Confirm a payment', body: 'PaymentConfirm',
     description: 'Routes a payment in `requires_confirmation`; any other state is 400 payment_unexpected_state.',
     response: 'Payment', responseDescription: 'The payment, now routed.', errors: [402, 404]},
-  {id: 'capturePayment', method: 'post', path: '/payments/{id}/capture', tag: 'Payments', summary: 'Capture a payment', body: 'PaymentCapture',
+  {id: 'capturePayment', perm: 'payments:write', method: 'post', path: '/payments/{id}/capture', tag: 'Payments', summary: 'Capture a payment', body: 'PaymentCapture',
     description: 'Captures all or part of a `requires_capture` authorization; otherwise 400 payment_not_capturable. 502 provider_error when the provider does not confirm (retry with the same Idempotency-Key).',
     response: 'Payment', responseDescription: 'The payment.', errors: [404, 502]},
-  {id: 'incrementAuthorization', method: 'post', path: '/payments/{id}/increment_authorization', tag: 'Payments', summary: 'Increment an authorization', body: 'PaymentIncrement', bodyRequired: true,
+  {id: 'incrementAuthorization', perm: 'payments:write', method: 'post', path: '/payments/{id}/increment_authorization', tag: 'Payments', summary: 'Increment an authorization', body: 'PaymentIncrement', bodyRequired: true,
     description: 'Raises the authorized total of a `requires_capture` card payment on a network that supports it; otherwise 400 payment_not_incrementable. An issuer decline of the increment is 402 and leaves the authorization unchanged.',
     response: 'Payment', responseDescription: 'The payment with the new amount.', errors: [402, 404]},
-  {id: 'cancelPayment', method: 'post', path: '/payments/{id}/cancel', tag: 'Payments', summary: 'Cancel a payment', body: 'PaymentCancel',
+  {id: 'cancelPayment', perm: 'payments:write', method: 'post', path: '/payments/{id}/cancel', tag: 'Payments', summary: 'Cancel a payment', body: 'PaymentCancel',
     description: 'Voids a payment in requires_confirmation, requires_action or requires_capture; otherwise 400 payment_not_cancelable. After partial captures the authorization closes as succeeded with what was captured (payment.succeeded) and only the remainder is released.',
     response: 'Payment', responseDescription: 'The canceled payment, or the succeeded one when funds were already captured.', errors: [404]},
   // ---- customers
-  {id: 'listCustomers', method: 'get', path: '/customers', tag: 'Customers', summary: 'List customers', list: true, query: [q('email', {type: 'string'}, 'Only customers with this email.')], response: 'CustomerList', responseDescription: 'A page of customers.'},
-  {id: 'createCustomer', method: 'post', path: '/customers', tag: 'Customers', summary: 'Create a customer', body: 'CustomerFields', status: 201, response: 'Customer', responseDescription: 'The new customer.'},
-  {id: 'retrieveCustomer', method: 'get', path: '/customers/{id}', tag: 'Customers', summary: 'Retrieve a customer', response: 'Customer', responseDescription: 'The customer.', errors: [404]},
-  {id: 'updateCustomer', method: 'post', path: '/customers/{id}', tag: 'Customers', summary: 'Update a customer', body: 'CustomerFields', description: 'Sets the given fields; metadata is merged.', response: 'Customer', responseDescription: 'The updated customer.', errors: [404]},
-  {id: 'deleteCustomer', method: 'delete', path: '/customers/{id}', tag: 'Customers', summary: 'Delete a customer', response: 'DeletedCustomer', responseDescription: 'The deleted customer id.', errors: [404]},
+  {id: 'listCustomers', perm: 'customers:read', method: 'get', path: '/customers', tag: 'Customers', summary: 'List customers', list: true, query: [q('email', {type: 'string'}, 'Only customers with this email.')], response: 'CustomerList', responseDescription: 'A page of customers.'},
+  {id: 'createCustomer', perm: 'customers:write', method: 'post', path: '/customers', tag: 'Customers', summary: 'Create a customer', body: 'CustomerFields', status: 201, response: 'Customer', responseDescription: 'The new customer.'},
+  {id: 'retrieveCustomer', perm: 'customers:read', method: 'get', path: '/customers/{id}', tag: 'Customers', summary: 'Retrieve a customer', response: 'Customer', responseDescription: 'The customer.', errors: [404]},
+  {id: 'updateCustomer', perm: 'customers:write', method: 'post', path: '/customers/{id}', tag: 'Customers', summary: 'Update a customer', body: 'CustomerFields', description: 'Sets the given fields; metadata is merged.', response: 'Customer', responseDescription: 'The updated customer.', errors: [404]},
+  {id: 'deleteCustomer', perm: 'customers:write', method: 'delete', path: '/customers/{id}', tag: 'Customers', summary: 'Delete a customer', response: 'DeletedCustomer', responseDescription: 'The deleted customer id.', errors: [404]},
   // ---- payment methods
-  {id: 'listPaymentMethods', method: 'get', path: '/payment_methods', tag: 'Payment methods', summary: 'List payment methods', list: true,
+  {id: 'listPaymentMethods', perm: 'payment_methods:read', method: 'get', path: '/payment_methods', tag: 'Payment methods', summary: 'List payment methods', list: true,
     query: [q('customer', idQ('cus'), 'Only payment methods attached to this customer.'), q('type', en(['card']), 'Only this instrument type.')], response: 'PaymentMethodList', responseDescription: 'A page of payment methods.'},
-  {id: 'createPaymentMethod', method: 'post', path: '/payment_methods', tag: 'Payment methods', summary: 'Save a card as a payment method', body: 'PaymentMethodCreate', bodyRequired: true, status: 201,
+  {id: 'createPaymentMethod', perm: 'payment_methods:write', method: 'post', path: '/payment_methods', tag: 'Payment methods', summary: 'Save a card as a payment method', body: 'PaymentMethodCreate', bodyRequired: true, status: 201,
     response: 'PaymentMethod', responseDescription: 'The saved card (the number is never returned).', errors: [404]},
-  {id: 'retrievePaymentMethod', method: 'get', path: '/payment_methods/{id}', tag: 'Payment methods', summary: 'Retrieve a payment method', response: 'PaymentMethod', responseDescription: 'The payment method.', errors: [404]},
-  {id: 'detachPaymentMethod', method: 'post', path: '/payment_methods/{id}/detach', tag: 'Payment methods', summary: 'Detach a payment method from its customer', body: 'Empty',
+  {id: 'retrievePaymentMethod', perm: 'payment_methods:read', method: 'get', path: '/payment_methods/{id}', tag: 'Payment methods', summary: 'Retrieve a payment method', response: 'PaymentMethod', responseDescription: 'The payment method.', errors: [404]},
+  {id: 'detachPaymentMethod', perm: 'payment_methods:write', method: 'post', path: '/payment_methods/{id}/detach', tag: 'Payment methods', summary: 'Detach a payment method from its customer', body: 'Empty',
     description: 'A payment method attached to no customer is 400 payment_method_not_attached.', response: 'PaymentMethod', responseDescription: 'The detached payment method.', errors: [404]},
   // ---- refunds
-  {id: 'listRefunds', method: 'get', path: '/refunds', tag: 'Refunds', summary: 'List refunds', list: true,
+  {id: 'listRefunds', perm: 'refunds:read', method: 'get', path: '/refunds', tag: 'Refunds', summary: 'List refunds', list: true,
     query: [q('payment', idQ('pay'), 'Only refunds of this payment.'), q('status', en(REFUND_STATUSES), 'Only refunds in this status.')], response: 'RefundList', responseDescription: 'A page of refunds.'},
-  {id: 'createRefund', method: 'post', path: '/refunds', tag: 'Refunds', summary: 'Refund a payment', body: 'RefundCreate', bodyRequired: true, status: 201,
+  {id: 'createRefund', perm: 'refunds:write', method: 'post', path: '/refunds', tag: 'Refunds', summary: 'Refund a payment', body: 'RefundCreate', bodyRequired: true, status: 201,
     description: 'Full or partial refund of a succeeded payment, routed to the provider that processed it; pending until the rail answers (refund.succeeded / refund.failed). Codes: payment_not_refundable, payment_disputed, partial_refund_unsupported, amount_too_large.',
     response: 'Refund', responseDescription: 'The pending refund.', errors: [404]},
-  {id: 'retrieveRefund', method: 'get', path: '/refunds/{id}', tag: 'Refunds', summary: 'Retrieve a refund', response: 'Refund', responseDescription: 'The refund.', errors: [404]},
+  {id: 'retrieveRefund', perm: 'refunds:read', method: 'get', path: '/refunds/{id}', tag: 'Refunds', summary: 'Retrieve a refund', response: 'Refund', responseDescription: 'The refund.', errors: [404]},
   // ---- disputes
-  {id: 'listDisputes', method: 'get', path: '/disputes', tag: 'Disputes', summary: 'List disputes', list: true,
+  {id: 'listDisputes', perm: 'disputes:read', method: 'get', path: '/disputes', tag: 'Disputes', summary: 'List disputes', list: true,
     query: [q('status', en(DISPUTE_STATUSES), 'Only disputes in this status.'), q('payment', idQ('pay'), 'Only disputes of this payment.')], response: 'DisputeList', responseDescription: 'A page of disputes, newest first.'},
-  {id: 'retrieveDispute', method: 'get', path: '/disputes/{id}', tag: 'Disputes', summary: 'Retrieve a dispute', response: 'Dispute', responseDescription: 'The dispute.', errors: [404]},
-  {id: 'submitDisputeEvidence', method: 'post', path: '/disputes/{id}/evidence', tag: 'Disputes', summary: 'Submit evidence', body: 'DisputeEvidenceSubmit', bodyRequired: true,
+  {id: 'retrieveDispute', perm: 'disputes:read', method: 'get', path: '/disputes/{id}', tag: 'Disputes', summary: 'Retrieve a dispute', response: 'Dispute', responseDescription: 'The dispute.', errors: [404]},
+  {id: 'submitDisputeEvidence', perm: 'disputes:write', method: 'post', path: '/disputes/{id}/evidence', tag: 'Disputes', summary: 'Submit evidence', body: 'DisputeEvidenceSubmit', bodyRequired: true,
     description: 'Only on a dispute in needs_response (else 400 dispute_not_actionable); moves it to under_review.', response: 'Dispute', responseDescription: 'The dispute, under_review.', errors: [404]},
-  {id: 'acceptDispute', method: 'post', path: '/disputes/{id}/accept', tag: 'Disputes', summary: 'Accept a dispute', body: 'Empty',
+  {id: 'acceptDispute', perm: 'disputes:write', method: 'post', path: '/disputes/{id}/accept', tag: 'Disputes', summary: 'Accept a dispute', body: 'Empty',
     description: 'Only on a dispute in needs_response (else 400 dispute_not_actionable); final.', response: 'Dispute', responseDescription: 'The accepted dispute.', errors: [404]},
   // ---- events
-  {id: 'listEvents', method: 'get', path: '/events', tag: 'Events', summary: 'List events', list: true, query: [typeFilter, ...createdRange],
+  {id: 'listEvents', perm: 'events:read', method: 'get', path: '/events', tag: 'Events', summary: 'List events', list: true, query: [typeFilter, ...createdRange],
     description: 'The immutable event log of the last 30 days (engine clock); events are served as the exact bytes webhooks deliver.', response: 'EventList', responseDescription: 'A page of events, newest first.'},
-  {id: 'streamEvents', method: 'get', path: '/events/stream', tag: 'Events', summary: 'Stream events (Server-Sent Events)',
+  {id: 'streamEvents', perm: 'events:read', method: 'get', path: '/events/stream', tag: 'Events', summary: 'Stream events (Server-Sent Events)',
     description: 'New events as Server-Sent Events (`id:`, `event:` = the type, `data:` = the event JSON), a heartbeat comment every 15 s. With `Last-Event-ID` (header or query) it first replays what followed that event; an unknown one is 400 so the client backfills with GET /events instead.',
     query: [typeFilter, q('last_event_id', {type: 'string', pattern: '^evt_[0-9A-Za-z]+$', 'x-checked-by-use-case': ['pattern']}, 'Resume after this event (same as the Last-Event-ID header); an unknown event is 400 so the client backfills with GET /events.')],
     headers: [{name: 'Last-Event-ID', schema: {type: 'string', pattern: '^evt_[0-9A-Za-z]+$'}, description: 'Resume after this event.'}],
     response: {'text/event-stream': {schema: {type: 'string', description: 'An SSE stream: `id: evt_...`, `event: <type>`, `data: <event JSON>`.'}}}, responseDescription: 'The event stream; stays open.'},
-  {id: 'retrieveEvent', method: 'get', path: '/events/{id}', tag: 'Events', summary: 'Retrieve an event', response: 'Event', responseDescription: 'The event, as delivered to webhooks.', errors: [404]},
-  {id: 'listEventDeliveries', method: 'get', path: '/events/{id}/deliveries', tag: 'Webhooks', summary: "List an event's webhook deliveries", list: true,
+  {id: 'retrieveEvent', perm: 'events:read', method: 'get', path: '/events/{id}', tag: 'Events', summary: 'Retrieve an event', response: 'Event', responseDescription: 'The event, as delivered to webhooks.', errors: [404]},
+  {id: 'listEventDeliveries', perm: 'webhooks:read', method: 'get', path: '/events/{id}/deliveries', tag: 'Webhooks', summary: "List an event's webhook deliveries", list: true,
     query: [q('status', en(DELIVERY_STATUSES), 'Only deliveries in this status.'), q('endpoint', idQ('wh'), 'Only deliveries to this endpoint.')], response: 'WebhookDeliveryList', responseDescription: 'A page of deliveries.', errors: [404]},
-  {id: 'resendEvent', method: 'post', path: '/events/{id}/resend', tag: 'Webhooks', summary: 'Resend an event to webhook endpoints', body: 'EventResend',
+  {id: 'resendEvent', perm: 'webhooks:write', method: 'post', path: '/events/{id}/resend', tag: 'Webhooks', summary: 'Resend an event to webhook endpoints', body: 'EventResend',
     description: 'New deliveries of the same event bytes with a fresh 72 h retry window: to `endpoint`, or to every enabled subscribed endpoint (none → 400 no_webhook_endpoints). A disabled endpoint is 400 webhook_endpoint_disabled.',
     response: 'WebhookDeliveryList', responseDescription: 'The new deliveries (has_more is false).', errors: [404]},
   // ---- webhook endpoints
-  {id: 'listWebhookEndpoints', method: 'get', path: '/webhook_endpoints', tag: 'Webhooks', summary: 'List webhook endpoints', list: true,
+  {id: 'listWebhookEndpoints', perm: 'webhooks:read', method: 'get', path: '/webhook_endpoints', tag: 'Webhooks', summary: 'List webhook endpoints', list: true,
     query: [q('disabled', {type: 'boolean'}, 'true or false.')], response: 'WebhookEndpointList', responseDescription: 'A page of endpoints (without secrets).'},
-  {id: 'createWebhookEndpoint', method: 'post', path: '/webhook_endpoints', tag: 'Webhooks', summary: 'Create a webhook endpoint', body: 'WebhookEndpointCreate', bodyRequired: true, status: 201,
+  {id: 'createWebhookEndpoint', perm: 'webhooks:write', method: 'post', path: '/webhook_endpoints', tag: 'Webhooks', summary: 'Create a webhook endpoint', body: 'WebhookEndpointCreate', bodyRequired: true, status: 201,
     description: 'At most 16 per mode (400 webhook_endpoint_limit). The signing secret is returned here only.', response: 'WebhookEndpointWithSecret', responseDescription: 'The endpoint, including its secret.'},
-  {id: 'retrieveWebhookEndpoint', method: 'get', path: '/webhook_endpoints/{id}', tag: 'Webhooks', summary: 'Retrieve a webhook endpoint', response: 'WebhookEndpoint', responseDescription: 'The endpoint.', errors: [404]},
-  {id: 'updateWebhookEndpoint', method: 'post', path: '/webhook_endpoints/{id}', tag: 'Webhooks', summary: 'Update a webhook endpoint', body: 'WebhookEndpointUpdate', response: 'WebhookEndpoint', responseDescription: 'The updated endpoint.', errors: [404]},
-  {id: 'deleteWebhookEndpoint', method: 'delete', path: '/webhook_endpoints/{id}', tag: 'Webhooks', summary: 'Delete a webhook endpoint', response: 'DeletedWebhookEndpoint', responseDescription: 'The deleted endpoint id.', errors: [404]},
-  {id: 'rotateWebhookEndpointSecret', method: 'post', path: '/webhook_endpoints/{id}/rotate_secret', tag: 'Webhooks', summary: "Rotate an endpoint's signing secret", body: 'Empty',
+  {id: 'retrieveWebhookEndpoint', perm: 'webhooks:read', method: 'get', path: '/webhook_endpoints/{id}', tag: 'Webhooks', summary: 'Retrieve a webhook endpoint', response: 'WebhookEndpoint', responseDescription: 'The endpoint.', errors: [404]},
+  {id: 'updateWebhookEndpoint', perm: 'webhooks:write', method: 'post', path: '/webhook_endpoints/{id}', tag: 'Webhooks', summary: 'Update a webhook endpoint', body: 'WebhookEndpointUpdate', response: 'WebhookEndpoint', responseDescription: 'The updated endpoint.', errors: [404]},
+  {id: 'deleteWebhookEndpoint', perm: 'webhooks:write', method: 'delete', path: '/webhook_endpoints/{id}', tag: 'Webhooks', summary: 'Delete a webhook endpoint', response: 'DeletedWebhookEndpoint', responseDescription: 'The deleted endpoint id.', errors: [404]},
+  {id: 'rotateWebhookEndpointSecret', perm: 'webhooks:write', method: 'post', path: '/webhook_endpoints/{id}/rotate_secret', tag: 'Webhooks', summary: "Rotate an endpoint's signing secret", body: 'Empty',
     response: 'WebhookEndpointWithSecret', responseDescription: 'The endpoint with its new secret (returned once).', errors: [404]},
-  {id: 'listWebhookEndpointDeliveries', method: 'get', path: '/webhook_endpoints/{id}/deliveries', tag: 'Webhooks', summary: "List an endpoint's deliveries", list: true,
+  {id: 'listWebhookEndpointDeliveries', perm: 'webhooks:read', method: 'get', path: '/webhook_endpoints/{id}/deliveries', tag: 'Webhooks', summary: "List an endpoint's deliveries", list: true,
     query: [q('status', en(DELIVERY_STATUSES), 'Only deliveries in this status.')], response: 'WebhookDeliveryList', responseDescription: 'A page of deliveries.', errors: [404]},
-  {id: 'retrieveWebhookDelivery', method: 'get', path: '/webhook_deliveries/{id}', tag: 'Webhooks', summary: 'Retrieve a webhook delivery', response: 'WebhookDelivery', responseDescription: 'The delivery with every attempt.', errors: [404]},
+  {id: 'retrieveWebhookDelivery', perm: 'webhooks:read', method: 'get', path: '/webhook_deliveries/{id}', tag: 'Webhooks', summary: 'Retrieve a webhook delivery', response: 'WebhookDelivery', responseDescription: 'The delivery with every attempt.', errors: [404]},
   // ---- providers, merchants, routing rules
-  {id: 'listProviders', method: 'get', path: '/providers', tag: 'Providers', summary: 'List providers', list: true,
+  {id: 'listProviders', perm: 'routing:read', method: 'get', path: '/providers', tag: 'Providers', summary: 'List providers', list: true,
     query: [q('payment_method', {type: 'string'}, 'Only providers supporting this method code.'), q('currency', {type: 'string'}, 'Only providers processing this currency.')], response: 'ProviderList', responseDescription: 'A page of providers.'},
-  {id: 'retrieveProvider', method: 'get', path: '/providers/{id}', tag: 'Providers', summary: 'Retrieve a provider', response: 'Provider', responseDescription: 'The provider with health, 7-day auth rate, fees and latency.', errors: [404]},
-  {id: 'simulateRouting', method: 'get', path: '/routing/simulate', tag: 'Providers', summary: 'Simulate a routing decision',
+  {id: 'retrieveProvider', perm: 'routing:read', method: 'get', path: '/providers/{id}', tag: 'Providers', summary: 'Retrieve a provider', response: 'Provider', responseDescription: 'The provider with health, 7-day auth rate, fees and latency.', errors: [404]},
+  {id: 'simulateRouting', perm: 'routing:read', method: 'get', path: '/routing/simulate', tag: 'Providers', summary: 'Simulate a routing decision',
     description: 'The decision routing would make now for a payment like this, with the current provider health, 7-day authorization rates and routing rules; creates nothing. A split rule draws as a payment would.',
     query: [
       {...q('amount', {type: 'integer', minimum: 1, maximum: 99_999_999}, "In the currency's minor unit."), required: true},
@@ -179,22 +188,22 @@ const OPS: OpSpec[] = [
       q('merchant', idQ('mer'), 'Route as this sub-merchant (its rules apply).'),
     ],
     response: 'RoutingDecision', responseDescription: 'The decision, explained.', errors: [404]},
-  {id: 'listMerchants', method: 'get', path: '/merchants', tag: 'Merchants', summary: 'List sub-merchants', list: true, query: [q('kyb_status', en(KYB_STATUSES), 'Only merchants in this KYB status.')], response: 'MerchantList', responseDescription: 'A page of merchants.'},
-  {id: 'createMerchant', method: 'post', path: '/merchants', tag: 'Merchants', summary: 'Onboard a sub-merchant', body: 'MerchantCreate', bodyRequired: true, status: 201,
+  {id: 'listMerchants', perm: 'merchants:read', method: 'get', path: '/merchants', tag: 'Merchants', summary: 'List sub-merchants', list: true, query: [q('kyb_status', en(KYB_STATUSES), 'Only merchants in this KYB status.')], response: 'MerchantList', responseDescription: 'A page of merchants.'},
+  {id: 'createMerchant', perm: 'merchants:write', method: 'post', path: '/merchants', tag: 'Merchants', summary: 'Onboard a sub-merchant', body: 'MerchantCreate', bodyRequired: true, status: 201,
     description: 'KYB review completes 60 s (engine clock) after the merchant has a legal name and country.', response: 'Merchant', responseDescription: 'The merchant, kyb_status pending.'},
-  {id: 'retrieveMerchant', method: 'get', path: '/merchants/{id}', tag: 'Merchants', summary: 'Retrieve a sub-merchant', response: 'Merchant', responseDescription: 'The merchant.', errors: [404]},
-  {id: 'updateMerchant', method: 'post', path: '/merchants/{id}', tag: 'Merchants', summary: 'Update a sub-merchant', body: 'MerchantUpdate', response: 'Merchant', responseDescription: 'The updated merchant.', errors: [404]},
-  {id: 'listRoutingRules', method: 'get', path: '/routing_rules', tag: 'Routing rules', summary: 'List routing rules', list: true, query: [q('merchant', idQ('mer'), 'Only rules of this merchant.')], response: 'RoutingRuleList', responseDescription: 'A page of rules.'},
-  {id: 'createRoutingRule', method: 'post', path: '/routing_rules', tag: 'Routing rules', summary: 'Create a routing rule', body: 'RoutingRuleCreate', bodyRequired: true, status: 201, response: 'RoutingRule', responseDescription: 'The new rule.', errors: [404]},
-  {id: 'retrieveRoutingRule', method: 'get', path: '/routing_rules/{id}', tag: 'Routing rules', summary: 'Retrieve a routing rule', response: 'RoutingRule', responseDescription: 'The rule.', errors: [404]},
-  {id: 'updateRoutingRule', method: 'post', path: '/routing_rules/{id}', tag: 'Routing rules', summary: 'Update a routing rule', body: 'RoutingRuleUpdate', response: 'RoutingRule', responseDescription: 'The updated rule.', errors: [404]},
-  {id: 'deleteRoutingRule', method: 'delete', path: '/routing_rules/{id}', tag: 'Routing rules', summary: 'Delete a routing rule', response: 'DeletedRoutingRule', responseDescription: 'The deleted rule id.', errors: [404]},
+  {id: 'retrieveMerchant', perm: 'merchants:read', method: 'get', path: '/merchants/{id}', tag: 'Merchants', summary: 'Retrieve a sub-merchant', response: 'Merchant', responseDescription: 'The merchant.', errors: [404]},
+  {id: 'updateMerchant', perm: 'merchants:write', method: 'post', path: '/merchants/{id}', tag: 'Merchants', summary: 'Update a sub-merchant', body: 'MerchantUpdate', response: 'Merchant', responseDescription: 'The updated merchant.', errors: [404]},
+  {id: 'listRoutingRules', perm: 'routing:read', method: 'get', path: '/routing_rules', tag: 'Routing rules', summary: 'List routing rules', list: true, query: [q('merchant', idQ('mer'), 'Only rules of this merchant.')], response: 'RoutingRuleList', responseDescription: 'A page of rules.'},
+  {id: 'createRoutingRule', perm: 'routing:write', method: 'post', path: '/routing_rules', tag: 'Routing rules', summary: 'Create a routing rule', body: 'RoutingRuleCreate', bodyRequired: true, status: 201, response: 'RoutingRule', responseDescription: 'The new rule.', errors: [404]},
+  {id: 'retrieveRoutingRule', perm: 'routing:read', method: 'get', path: '/routing_rules/{id}', tag: 'Routing rules', summary: 'Retrieve a routing rule', response: 'RoutingRule', responseDescription: 'The rule.', errors: [404]},
+  {id: 'updateRoutingRule', perm: 'routing:write', method: 'post', path: '/routing_rules/{id}', tag: 'Routing rules', summary: 'Update a routing rule', body: 'RoutingRuleUpdate', response: 'RoutingRule', responseDescription: 'The updated rule.', errors: [404]},
+  {id: 'deleteRoutingRule', perm: 'routing:write', method: 'delete', path: '/routing_rules/{id}', tag: 'Routing rules', summary: 'Delete a routing rule', response: 'DeletedRoutingRule', responseDescription: 'The deleted rule id.', errors: [404]},
   // ---- money
-  {id: 'retrieveBalance', method: 'get', path: '/balance', tag: 'Balance', summary: 'Retrieve the balance', response: 'Balance', responseDescription: 'Available and pending amounts per currency. Captured funds are pending until their day\'s settlement run, which pays them out: paid-out money is in the payouts, not the balance.'},
-  {id: 'listSettlementReports', method: 'get', path: '/settlement_reports', tag: 'Settlement', summary: 'List settlement reports', list: true,
+  {id: 'retrieveBalance', perm: 'settlement:read', method: 'get', path: '/balance', tag: 'Balance', summary: 'Retrieve the balance', response: 'Balance', responseDescription: 'Available and pending amounts per currency. Captured funds are pending until their day\'s settlement run, which pays them out: paid-out money is in the payouts, not the balance.'},
+  {id: 'listSettlementReports', perm: 'settlement:read', method: 'get', path: '/settlement_reports', tag: 'Settlement', summary: 'List settlement reports', list: true,
     query: [q('provider', idQ('prov'), 'Only reports of this provider.'), q('currency', {type: 'string'}, 'Only reports in this currency.'), q('date', {type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-hint': 'YYYY-MM-DD'}, 'Only reports of this day (YYYY-MM-DD).')],
     response: 'SettlementReportList', responseDescription: 'A page of reports.'},
-  {id: 'retrieveSettlementReport', method: 'get', path: '/settlement_reports/{id}', tag: 'Settlement', summary: 'Retrieve a settlement report (JSON or CSV)',
+  {id: 'retrieveSettlementReport', perm: 'settlement:read', method: 'get', path: '/settlement_reports/{id}', tag: 'Settlement', summary: 'Retrieve a settlement report (JSON or CSV)',
     description: 'JSON by default; `Accept: text/csv` returns one CSV row per line: report, date, provider, type, payment, reference, amount (minor units), currency, rate, converted_amount, converted_currency, created_at.',
     headers: [{name: 'Accept', schema: {type: 'string', examples: ['application/json', 'text/csv']}, description: '`text/csv` for CSV; otherwise JSON.'}],
     response: {
@@ -202,29 +211,51 @@ const OPS: OpSpec[] = [
       'text/csv': {schema: {type: 'string', description: 'CSV with a header row; every row carries the payment reference.'}},
     },
     responseDescription: 'The report.', errors: [404]},
-  {id: 'listPayouts', method: 'get', path: '/payouts', tag: 'Settlement', summary: 'List payouts', list: true,
+  {id: 'listPayouts', perm: 'settlement:read', method: 'get', path: '/payouts', tag: 'Settlement', summary: 'List payouts', list: true,
     query: [q('currency', {type: 'string'}, 'Only payouts in this currency.'), q('status', en(PAYOUT_STATUSES), 'Only payouts in this status.')], response: 'PayoutList', responseDescription: 'A page of payouts.'},
-  {id: 'retrievePayout', method: 'get', path: '/payouts/{id}', tag: 'Settlement', summary: 'Retrieve a payout', response: 'Payout', responseDescription: 'The payout.', errors: [404]},
+  {id: 'retrievePayout', perm: 'settlement:read', method: 'get', path: '/payouts/{id}', tag: 'Settlement', summary: 'Retrieve a payout', response: 'Payout', responseDescription: 'The payout.', errors: [404]},
   // ---- test helpers (test keys only: 400 test_mode_only otherwise)
-  {id: 'testPaymentAction', method: 'post', path: '/test_helpers/payments/{id}/action', tag: 'Test helpers', summary: 'Act as the customer on the hosted page', body: 'TestPaymentAction', bodyRequired: true, testHelper: true,
+  {id: 'testPaymentAction', perm: 'test_helpers:write', method: 'post', path: '/test_helpers/payments/{id}/action', tag: 'Test helpers', summary: 'Act as the customer on the hosted page', body: 'TestPaymentAction', bodyRequired: true, testHelper: true,
     description: 'approve, fail or abandon the current customer step (3-D Secure, redirect, QR, voucher paid); a payment without one is 400 payment_unexpected_state.', response: 'Payment', responseDescription: 'The payment after the step.', errors: [404]},
-  {id: 'testPaymentReview', method: 'post', path: '/test_helpers/payments/{id}/review', tag: 'Test helpers', summary: 'Decide a risk review as the operator', body: 'TestPaymentReview', bodyRequired: true, testHelper: true,
+  {id: 'testPaymentReview', perm: 'test_helpers:write', method: 'post', path: '/test_helpers/payments/{id}/review', tag: 'Test helpers', summary: 'Decide a risk review as the operator', body: 'TestPaymentReview', bodyRequired: true, testHelper: true,
     response: 'Payment', responseDescription: 'The payment after the decision.', errors: [404]},
-  {id: 'testCreateDispute', method: 'post', path: '/test_helpers/disputes', tag: 'Test helpers', summary: 'Open a dispute as the card network', body: 'TestDisputeCreate', bodyRequired: true, status: 201, testHelper: true,
+  {id: 'testCreateDispute', perm: 'test_helpers:write', method: 'post', path: '/test_helpers/disputes', tag: 'Test helpers', summary: 'Open a dispute as the card network', body: 'TestDisputeCreate', bodyRequired: true, status: 201, testHelper: true,
     description: 'Only succeeded card-family payments (else 400 payment_not_disputable), once per payment (payment_already_disputed).', response: 'Dispute', responseDescription: 'The new dispute, needs_response.', errors: [404]},
-  {id: 'testResolveDispute', method: 'post', path: '/test_helpers/disputes/{id}/resolve', tag: 'Test helpers', summary: 'Rule on a dispute as the issuer or network', body: 'TestDisputeResolve', bodyRequired: true, testHelper: true,
+  {id: 'testResolveDispute', perm: 'test_helpers:write', method: 'post', path: '/test_helpers/disputes/{id}/resolve', tag: 'Test helpers', summary: 'Rule on a dispute as the issuer or network', body: 'TestDisputeResolve', bodyRequired: true, testHelper: true,
     response: 'Dispute', responseDescription: 'The dispute after the ruling.', errors: [404]},
-  {id: 'testSetProviderHealth', method: 'post', path: '/test_helpers/providers/{id}/health', tag: 'Test helpers', summary: "Force a provider's health", body: 'TestProviderHealth', bodyRequired: true, testHelper: true,
+  {id: 'testSetProviderHealth', perm: 'test_helpers:write', method: 'post', path: '/test_helpers/providers/{id}/health', tag: 'Test helpers', summary: "Force a provider's health", body: 'TestProviderHealth', bodyRequired: true, testHelper: true,
     response: 'Provider', responseDescription: 'The provider with its new status.', errors: [404]},
-  {id: 'testGetClock', method: 'get', path: '/test_helpers/clock', tag: 'Test helpers', summary: 'Read the engine clock', testHelper: true, response: 'TestClock', responseDescription: 'The engine clock.'},
-  {id: 'testAdvanceClock', method: 'post', path: '/test_helpers/clock/advance', tag: 'Test helpers', summary: 'Advance the engine clock', body: 'TestClockAdvance', bodyRequired: true, testHelper: true,
+  {id: 'testGetClock', perm: 'test_helpers:read', method: 'get', path: '/test_helpers/clock', tag: 'Test helpers', summary: 'Read the engine clock', testHelper: true, response: 'TestClock', responseDescription: 'The engine clock.'},
+  {id: 'testAdvanceClock', perm: 'test_helpers:write', method: 'post', path: '/test_helpers/clock/advance', tag: 'Test helpers', summary: 'Advance the engine clock', body: 'TestClockAdvance', bodyRequired: true, testHelper: true,
     description: 'Moves the engine clock forward and runs every job that became due, in due order.', response: 'TestClock', responseDescription: 'The engine clock after the advance.'},
   // ---- the request log
-  {id: 'listRequestLogs', method: 'get', path: '/request_logs', tag: 'Request log', summary: "List the engine's recent API requests", list: true, query: requestLogFilters,
+  {id: 'listRequestLogs', perm: 'request_logs:read', method: 'get', path: '/request_logs', tag: 'Request log', summary: "List the engine's recent API requests", list: true, query: requestLogFilters,
     description: 'The last 1,000 API requests the engine answered (in memory), newest first; requests to the request log itself are not logged.', response: 'RequestLogList', responseDescription: 'A page of requests, newest first.'},
-  {id: 'streamRequestLogs', method: 'get', path: '/request_logs/stream', tag: 'Request log', summary: 'Stream API requests (Server-Sent Events)', query: requestLogFilters,
+  {id: 'streamRequestLogs', perm: 'request_logs:read', method: 'get', path: '/request_logs/stream', tag: 'Request log', summary: 'Stream API requests (Server-Sent Events)', query: requestLogFilters,
     description: 'New entries of the request log as Server-Sent Events (`id:` = the request id, `event: request_log`, `data:` = the entry JSON), a heartbeat comment every 15 s.',
     response: {'text/event-stream': {schema: {type: 'string', description: 'An SSE stream: `id: req_...`, `event: request_log`, `data: <RequestLog JSON>`.'}}}, responseDescription: 'The request stream; stays open.'},
+  // ---- accounts and keys (issue 24)
+  {id: 'retrieveCurrentAccount', method: 'get', path: '/account', tag: 'Accounts', summary: 'Retrieve the account of the key in use', perm: 'none', response: 'Account', responseDescription: 'The account.'},
+  {id: 'listAccounts', method: 'get', path: '/accounts', tag: 'Accounts', summary: 'List accounts', list: true, perm: 'accounts:read',
+    description: "Every account of the engine, the engine's own (acct_default) included. Keys of the engine's own account only.", response: 'AccountList', responseDescription: 'A page of accounts, newest first.'},
+  {id: 'createAccount', method: 'post', path: '/accounts', tag: 'Accounts', summary: 'Create an account', body: 'AccountFields', status: 201, perm: 'accounts:write',
+    description: 'A complete, independent gateway: its own objects, events, webhook endpoints, keys, rate limit and test clock. Returns its secret and publishable keys, once.',
+    response: 'AccountWithKeys', responseDescription: 'The account with its keys.'},
+  {id: 'retrieveAccount', method: 'get', path: '/accounts/{id}', tag: 'Accounts', summary: 'Retrieve an account', perm: 'accounts:read', response: 'Account', responseDescription: 'The account.', errors: [404]},
+  {id: 'updateAccount', method: 'post', path: '/accounts/{id}', tag: 'Accounts', summary: 'Update an account', body: 'AccountFields', perm: 'accounts:write', description: 'Sets the name; metadata is merged.', response: 'Account', responseDescription: 'The updated account.', errors: [404]},
+  {id: 'deleteAccount', method: 'delete', path: '/accounts/{id}', tag: 'Accounts', summary: 'Delete an account and all of its data', perm: 'accounts:write',
+    description: "Deletes the account and every object, event, delivery, key and job of it, in one commit; its keys stop working at once. The engine's own account cannot be deleted (400 account_not_deletable).",
+    response: 'DeletedAccount', responseDescription: 'The deleted account id.', errors: [404]},
+  {id: 'listApiKeys', method: 'get', path: '/api_keys', tag: 'API keys', summary: "List the account's API keys", list: true, perm: 'api_keys:read',
+    query: [q('type', en(['secret', 'restricted', 'publishable']), 'Only keys of this type.')], description: 'Keys are shown redacted (prefix and last four characters), with their last use.', response: 'ApiKeyList', responseDescription: 'A page of keys, newest first.'},
+  {id: 'createApiKey', method: 'post', path: '/api_keys', tag: 'API keys', summary: 'Create an API key', body: 'ApiKeyCreate', bodyRequired: true, status: 201, perm: 'api_keys:write',
+    description: 'A restricted key (the default: permissions required), a secret key or a publishable key. The key itself is returned here only.', response: 'ApiKeyWithSecret', responseDescription: 'The key with its secret.'},
+  {id: 'retrieveCurrentApiKey', method: 'get', path: '/api_keys/self', tag: 'API keys', summary: 'Retrieve the key in use', perm: 'none', response: 'ApiKey', responseDescription: 'The key that made this request.'},
+  {id: 'retrieveApiKey', method: 'get', path: '/api_keys/{id}', tag: 'API keys', summary: 'Retrieve an API key', perm: 'api_keys:read', response: 'ApiKey', responseDescription: 'The key (redacted).', errors: [404]},
+  {id: 'rollApiKey', method: 'post', path: '/api_keys/{id}/roll', tag: 'API keys', summary: 'Roll an API key', body: 'ApiKeyRoll', perm: 'api_keys:write',
+    description: 'A new key with the same type, name and permissions; the old one keeps working until `expires_in` seconds from now (wall clock; default 24 h).', response: 'ApiKeyWithSecret', responseDescription: 'The new key with its secret.', errors: [404]},
+  {id: 'revokeApiKey', method: 'post', path: '/api_keys/{id}/revoke', tag: 'API keys', summary: 'Revoke an API key', body: 'Empty', perm: 'api_keys:write',
+    description: 'The key stops working at once, on every instance (401 api_key_revoked).', response: 'ApiKey', responseDescription: 'The revoked key.', errors: [404]},
   // ---- the contract itself
   {id: 'getOpenApiDocument', method: 'get', path: '/openapi.json', tag: 'Meta', summary: 'This OpenAPI document', public: true,
     description: 'Served without authentication (and not rate limited): the contract is public, and tools fetch it before they hold a key.',
@@ -247,6 +278,8 @@ const TAGS: Record<string, string> = {
   Settlement: 'Settlement reports and payouts.',
   'Test helpers': 'Stand-ins for the customer, the operator and the card network (test keys only).',
   'Request log': "The engine's recent API requests, for operators (gw logs tail).",
+  Accounts: "Accounts that share one engine without seeing each other, managed with the engine's own account's keys.",
+  'API keys': 'Secret, restricted and publishable keys of an account.',
   Meta: 'The contract itself.',
 }
 
@@ -256,7 +289,8 @@ function errorResponse(status: ErrorStatus): Schema {
   const codes = ERROR_CODES[status]
   const text: Record<ErrorStatus, string> = {
     400: 'Invalid request: a parameter (error.param names it), the state of the object, the Service-Version or the Idempotency-Key.',
-    401: 'Missing or invalid API key (authentication_error).',
+    401: 'Missing, invalid, expired or revoked API key (authentication_error).',
+    403: 'The key may not do this (permission_error): a restricted key without the permission error.permission names, a publishable key, or key and account management with a key that cannot.',
     402: "The issuer declined (card_error); error.payment names the stored failed payment, failure_code repeats the code.",
     404: 'Unknown id (resource_missing, error.param names it) or unknown route (route_unknown).',
     408: 'The request was not received in time (its headers or body stopped arriving); the connection closes. Retry it with the same Idempotency-Key.',
@@ -297,6 +331,7 @@ const RESPONSE_NAME: Record<ErrorStatus, string> = {
   400: 'BadRequest',
   401: 'Unauthorized',
   402: 'CardError',
+  403: 'Forbidden',
   404: 'NotFound',
   408: 'RequestTimeout',
   409: 'IdempotencyConflict',
@@ -322,7 +357,7 @@ function operation(o: OpSpec): Schema {
   parameters.push({$ref: '#/components/parameters/Service-Version'})
 
   // every authenticated operation reaches the store (the rate limit is the first), which may be unreachable
-  const statuses: ErrorStatus[] = o.public ? [400, 408, 431, 500] : [400, 401, 408, 429, 431, 500, 503]
+  const statuses: ErrorStatus[] = o.public ? [400, 408, 431, 500] : [400, 401, 403, 408, 429, 431, 500, 503]
   if (o.method !== 'get') statuses.push(413)
   if (o.method === 'post') statuses.push(409)
   for (const s of o.errors ?? []) if (!statuses.includes(s)) statuses.push(s)
@@ -341,6 +376,7 @@ function operation(o: OpSpec): Schema {
     ...(o.description ? {description: o.description} : {}),
     ...(o.public ? {security: []} : {}),
     ...(o.testHelper ? {'x-test-helper': true} : {}),
+    ...(o.perm ? {'x-permission': o.perm} : {}),
     parameters,
   }
   if (o.body) {
@@ -386,7 +422,12 @@ export function openapiDocument(): Schema {
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: {type: 'http', scheme: 'bearer', description: 'A secret key: `Authorization: Bearer sk_test_...`. sk_live_ keys get 401 live_mode_unavailable on the local engine.'},
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A secret or restricted key of an account: `Authorization: Bearer sk_test_...` (or `rk_test_...`, which may do what its permissions allow: each operation\'s `x-permission`). Publishable keys (`pk_test_...`) are for browsers and hosted checkout only. sk_live_ keys get 401 live_mode_unavailable on the local engine.',
+        },
       },
       parameters: {
         limit: {in: 'query', name: 'limit', description: 'Page size, 1 to 100.', schema: {type: 'integer', minimum: 1, maximum: 100, default: 20}},
@@ -406,6 +447,9 @@ export function openapiDocument(): Schema {
   }
   return cached
 }
+
+/** The permission of each operation (x-permission), by operationId; public operations have none. */
+export const OPERATION_PERMISSIONS: ReadonlyMap<string, string> = new Map(OPS.filter((o) => o.perm).map((o) => [o.id, o.perm!]))
 
 /** Operation ids in document order. */
 export const OPERATION_IDS: readonly string[] = OPS.map((o) => o.id)

@@ -27,10 +27,11 @@ export const ERROR_CODES = {
     'payment_unexpected_state', 'payment_not_capturable', 'payment_not_incrementable', 'payment_not_cancelable',
     'payment_not_refundable', 'payment_disputed', 'partial_refund_unsupported', 'payment_not_disputable', 'payment_already_disputed',
     'dispute_not_actionable', 'payment_method_not_attached', 'session_invalid', 'test_mode_only', 'webhook_endpoint_limit',
-    'webhook_endpoint_disabled', 'no_webhook_endpoints',
+    'webhook_endpoint_disabled', 'no_webhook_endpoints', 'api_key_limit', 'api_key_revoked', 'api_key_expired', 'account_not_deletable',
   ],
-  401: ['api_key_missing', 'api_key_invalid', 'live_mode_unavailable'],
+  401: ['api_key_missing', 'api_key_invalid', 'api_key_expired', 'api_key_revoked', 'live_mode_unavailable'],
   402: CARD_ERROR_CODES,
+  403: ['permission_denied'],
   404: ['resource_missing', 'route_unknown'],
   408: ['request_timeout'],
   409: ['idempotency_key_reused', 'idempotency_key_in_use'],
@@ -46,6 +47,7 @@ export const ERROR_TYPE_OF_STATUS: Record<keyof typeof ERROR_CODES, string> = {
   400: 'invalid_request_error',
   401: 'authentication_error',
   402: 'card_error',
+  403: 'permission_error',
   404: 'invalid_request_error',
   408: 'invalid_request_error',
   409: 'idempotency_error',
@@ -505,20 +507,63 @@ export function responseSchemas(): Record<string, Schema> {
       created_at: dateTime(),
     }),
     DeletedRoutingRule: deleted('rr', 'routing_rule'),
+    ...accountSchemas(),
     ErrorDetail: obj(
       {
-        type: {type: 'string', enum: ['invalid_request_error', 'authentication_error', 'card_error', 'idempotency_error', 'rate_limit_error', 'api_error']},
+        type: {type: 'string', enum: ['invalid_request_error', 'authentication_error', 'permission_error', 'card_error', 'idempotency_error', 'rate_limit_error', 'api_error']},
         code: {type: 'string', enum: [...new Set(Object.values(ERROR_CODES).flat())]},
         message: str({minLength: 1, description: 'Human-readable: names the field and the fix.'}),
         doc_url: str({format: 'uri', description: "Link to the error's reference entry."}),
         request_id: str({pattern: '^req_[0-9A-Za-z]+$', description: 'Equal to the Request-Id header.'}),
         param: str({description: 'The offending parameter: dotted path for nested fields (payment_method_data.card.number), [i] for array items.'}),
         payment: idOf('pay', 'On 402 card errors: the failed payment, stored and retrievable.'),
+        permission: str({pattern: '^[a-z_]+:(read|write)$', description: 'On 403 permission_error: the permission the request needs, e.g. payments:write.'}),
       },
-      {optional: ['param', 'payment']},
+      {optional: ['param', 'payment', 'permission']},
     ),
     Error: obj({error: ref('ErrorDetail')}, {description: 'The error envelope (spec §7).'}),
-    ...listSchemas(['Payment', 'Customer', 'PaymentMethod', 'Refund', 'Dispute', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'Provider', 'Merchant', 'RoutingRule', 'SettlementReport', 'Payout', 'RequestLog']),
+    ...listSchemas(['Payment', 'Customer', 'PaymentMethod', 'Refund', 'Dispute', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'Provider', 'Merchant', 'RoutingRule', 'SettlementReport', 'Payout', 'RequestLog', 'Account', 'ApiKey']),
+  }
+}
+
+const accountProps: Record<string, Schema> = {
+  id: idOf('acct'),
+  object: {type: 'string', const: 'account'},
+  name: nullable(str()),
+  metadata,
+  livemode,
+  created_at: dateTime('Wall-clock time.'),
+}
+const apiKeyProps: Record<string, Schema> = {
+  id: idOf('key'),
+  object: {type: 'string', const: 'api_key'},
+  type: {type: 'string', enum: ['secret', 'restricted', 'publishable']},
+  name: nullable(str()),
+  redacted: str({pattern: '^(sk|rk|pk)_test_…', description: 'The prefix and last four characters; the key itself is returned only when it is made.'}),
+  permissions: nullable({type: 'array', items: str({pattern: '^[a-z_]+:(read|write)$'}), description: 'A restricted key\'s permissions (write includes read); null for secret and publishable keys.'}),
+  status: {type: 'string', enum: ['active', 'revoked']},
+  expires_at: nullable(dateTime('Wall-clock time after which the key stops working (a rolled key\'s old secret).')),
+  last_used_at: nullable(dateTime('Wall-clock time of the last use, to the minute.')),
+  revoked_at: nullable(dateTime()),
+  livemode,
+  created_at: dateTime('Wall-clock time.'),
+}
+
+/** Accounts and API keys (issue 24). */
+function accountSchemas(): Record<string, Schema> {
+  return {
+    Account: obj(accountProps, {description: 'An account: a complete, independent gateway sharing the engine.'}),
+    AccountWithKeys: obj(
+      {
+        ...accountProps,
+        secret_key: str({pattern: '^sk_test_', description: "The new account's secret key, returned only here."}),
+        publishable_key: str({pattern: '^pk_test_', description: "The new account's publishable key, returned only here."}),
+      },
+      {description: 'A new account with its keys (shown once).'},
+    ),
+    DeletedAccount: deleted('acct', 'account'),
+    ApiKey: obj(apiKeyProps, {description: 'An API key, without its secret.'}),
+    ApiKeyWithSecret: obj({...apiKeyProps, secret: str({pattern: '^(sk|rk|pk)_test_[0-9A-Za-z]+$', description: 'The key itself, returned only here.'})}, {description: 'A new API key with its secret (shown once).'}),
   }
 }
 
@@ -638,6 +683,18 @@ export function requestSchemas(): Record<string, Schema> {
       metadata: metadataReq,
     }),
     PaymentMethodCreate: PAYMENT_METHOD_DATA,
+    AccountFields: body({name: nullable(str({maxLength: 200})), metadata: metadataReq}),
+    ApiKeyCreate: body({
+      type: str({enum: ['restricted', 'secret', 'publishable'], description: 'restricted (the default) needs permissions.'}),
+      name: str({maxLength: 200}),
+      permissions: {
+        type: 'array',
+        maxItems: 64,
+        items: {type: 'string', maxLength: 64},
+        description: 'For restricted keys: resource:read or resource:write (write includes read), or *:read / *:write. Resources: payments, refunds, disputes, customers, payment_methods, webhooks, events, routing, merchants, settlement, request_logs, test_helpers (and accounts on the engine\'s own account).',
+      },
+    }),
+    ApiKeyRoll: body({expires_in: {...int(0, 7 * 86_400, 'in seconds, 0 to 604800 (7 days)'), description: 'How long the old key keeps working (wall clock); default 86400 (24 h), 0: at once.'}}),
     Empty: body({}, 'No parameters.'),
     RefundCreate: body({
       payment: required(useCase({type: 'string', minLength: 1, pattern: '^pay_[0-9A-Za-z]+$', description: 'The succeeded payment to refund; unknown → 404.'}, 'pattern')),

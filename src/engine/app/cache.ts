@@ -1,4 +1,4 @@
-import type {Kind, Store} from '../ports/store.js'
+import type {AccountStore, Kind} from '../ports/store.js'
 
 /**
  * A value loaded from the store and kept until the store's change feed says one of the kinds
@@ -10,7 +10,7 @@ export class StoreCache<T> {
   private generation = 0
 
   constructor(
-    store: Store,
+    store: AccountStore,
     private readonly load: () => Promise<T>,
     watch: {kinds?: readonly Kind[]; settingPrefix?: string},
   ) {

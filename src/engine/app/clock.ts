@@ -1,5 +1,5 @@
 import type {Clock} from '../ports/clock.js'
-import type {Store} from '../ports/store.js'
+import type {AccountStore} from '../ports/store.js'
 
 export const CLOCK_OFFSET_SETTING = 'clock_offset_ms'
 
@@ -11,7 +11,7 @@ export const CLOCK_OFFSET_SETTING = 'clock_offset_ms'
 export class EngineClock implements Clock {
   private constructor(private offset: number) {}
 
-  static async load(store: Store): Promise<EngineClock> {
+  static async load(store: AccountStore): Promise<EngineClock> {
     const clock = new EngineClock(Number((await store.getSetting(CLOCK_OFFSET_SETTING)) ?? '0'))
     store.onChange((n) => {
       if (n.settings.includes(CLOCK_OFFSET_SETTING))

@@ -1,9 +1,11 @@
-// What every use case shares: the store, the engine clock, ids, providers, the caches the
-// store's change feed keeps current, the job runner, and the unit-of-work runner.
+// What every use case shares: one account's engine (issue 24). Its store is bounded to the
+// account; it has its own engine clock, provider health and statistics, the caches the store's
+// change feed keeps current, its job runner, and the unit-of-work runner. Ids, providers and
+// URLs are the engine's, shared by every account.
 import type {RoutingRule} from '../domain/routing.js'
 import type {Ids} from '../ports/ids.js'
 import type {ProviderConnection} from '../ports/provider.js'
-import {VersionConflictError, type CommitOrder, type Store} from '../ports/store.js'
+import {PLATFORM_ACCOUNT, VersionConflictError, type AccountStore, type CommitOrder, type Store} from '../ports/store.js'
 import {StoreCache} from './cache.js'
 import {EngineClock} from './clock.js'
 import {JobRunner} from './jobs.js'
@@ -12,6 +14,7 @@ import {Unit} from './unit.js'
 import type {EndpointRecord} from './webhook-types.js'
 
 export interface CoreOptions {
+  /** the engine's store (every account's data) */
   store: Store
   ids: Ids
   providers: ReadonlyMap<string, ProviderConnection>
@@ -32,7 +35,10 @@ export class Core {
   readonly jobs: JobRunner
   readonly endpoints: StoreCache<EndpointRecord[]>
   readonly rules: StoreCache<RoutingRule[]>
-  readonly store: Store
+  /** this account's data */
+  readonly store: AccountStore
+  /** every account's data: for what spans accounts (delivery claims, finding an object's account) */
+  readonly engineStore: Store
   readonly ids: Ids
   readonly providers: ReadonlyMap<string, ProviderConnection>
   readonly urls: {baseUrl: string; checkoutUrl: string}
@@ -42,10 +48,12 @@ export class Core {
 
   private constructor(
     opts: CoreOptions,
+    readonly account: string,
     readonly clock: EngineClock,
     readonly providerState: ProviderState,
   ) {
-    this.store = opts.store
+    this.engineStore = opts.store
+    this.store = opts.store.account(account)
     this.ids = opts.ids
     this.providers = opts.providers
     this.urls = opts.urls
@@ -57,9 +65,11 @@ export class Core {
     this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})
   }
 
-  static async create(opts: CoreOptions): Promise<Core> {
-    const clock = await EngineClock.load(opts.store)
-    return new Core(opts, clock, await ProviderState.load(opts.store, clock.now()))
+  /** The engine of one account (the platform account by default). */
+  static async create(opts: CoreOptions, account: string = PLATFORM_ACCOUNT): Promise<Core> {
+    const store = opts.store.account(account)
+    const clock = await EngineClock.load(store)
+    return new Core(opts, account, clock, await ProviderState.load(store, clock.now()))
   }
 
   /**

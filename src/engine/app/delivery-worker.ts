@@ -12,6 +12,7 @@ import {signatureHeader, SIGNATURE_HEADER} from '../../api/webhook-signature.js'
 import {DELIVERY_TIMEOUT_MS, isLoopbackHost, nextAttemptAt, nextHealth, type EndpointHealth} from '../domain/webhooks.js'
 import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
 import type {Core} from './core.js'
+import type {App} from './index.js'
 import {isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
 
 const USER_AGENT = 'gw-webhooks/1 (+https://docs.gw.dev/webhooks)'
@@ -69,7 +70,8 @@ export class DeliveryWorker {
   private readonly loopbackAgent: Agent
 
   constructor(
-    private readonly core: Core,
+    /** every account's engine: deliveries are claimed across accounts, each on its account's clock */
+    private readonly app: App,
     opts: DeliveryWorkerOptions = {},
   ) {
     this.perEndpoint = opts.perEndpoint ?? 32
@@ -85,7 +87,7 @@ export class DeliveryWorker {
   }
 
   start(): void {
-    this.unsubscribe = this.core.store.onChange((n) => {
+    this.unsubscribe = this.app.core.engineStore.onChange((n) => {
       if (n.kinds.has('delivery') || n.settings.length > 0) this.wake()
     })
     // retries fall due as the clock moves on
@@ -107,7 +109,7 @@ export class DeliveryWorker {
     }
     this.pumping = true
     void this.pump()
-      .catch((e) => this.core.log(`webhooks: claiming deliveries failed: ${(e as Error).message}`))
+      .catch((e) => this.app.log(`webhooks: claiming deliveries failed: ${(e as Error).message}`))
       .finally(() => {
         this.pumping = false
         if (this.again) {
@@ -121,10 +123,10 @@ export class DeliveryWorker {
     while (!this.closed) {
       const free = this.total - this.inFlight.size
       if (free <= 0) return
-      const claims = await this.core.store.claimDeliveries(this.core.clock.now().toISOString(), {limit: free, perEndpoint: this.claimsPerEndpoint, leaseMs: this.leaseMs})
+      const claims = await this.app.core.engineStore.claimDeliveries(this.nowOf, {limit: free, perEndpoint: this.claimsPerEndpoint, leaseMs: this.leaseMs})
       if (claims.length === 0) return
       if (this.closed) {
-        await this.core.store.releaseDeliveries(claims)
+        await this.app.core.engineStore.releaseDeliveries(claims)
         return
       }
       for (const c of claims) {
@@ -132,7 +134,7 @@ export class DeliveryWorker {
         this.inFlight.set(c.id, {claim: c, abort})
         this.perEndpointInFlight.set(c.endpoint, (this.perEndpointInFlight.get(c.endpoint) ?? 0) + 1)
         void this.attempt(c, abort)
-          .catch((e) => this.core.log(`webhooks: delivery ${c.id} failed: ${(e as Error).stack}`))
+          .catch((e) => this.app.log(`webhooks: delivery ${c.id} failed: ${(e as Error).stack}`))
           .finally(() => {
             this.inFlight.delete(c.id)
             const left = this.perEndpointInFlight.get(c.endpoint)! - 1
@@ -145,10 +147,24 @@ export class DeliveryWorker {
     }
   }
 
-  private async event(id: string): Promise<LoggedEvent | undefined> {
+  /**
+   * An account's engine clock, for its deliveries' due times; an account whose engine is not
+   * loaded yet has nothing due until it is (it is loaded now, and the worker woken then).
+   */
+  private readonly nowOf = (account: string): string => {
+    const core = this.app.loaded(account)
+    if (core) return core.clock.now().toISOString()
+    void this.app.account(account).then(
+      () => this.wake(),
+      () => {},
+    )
+    return ''
+  }
+
+  private async event(core: Core, id: string): Promise<LoggedEvent | undefined> {
     const hit = this.recent.get(id)
     if (hit) return hit
-    const e = await this.core.store.getEvent(id)
+    const e = await core.store.getEvent(id)
     if (e) {
       this.recent.set(id, e)
       if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value!)
@@ -157,22 +173,23 @@ export class DeliveryWorker {
   }
 
   private async attempt(c: ClaimedDelivery, abort: AttemptSignal): Promise<void> {
-    const d = (await this.core.store.get<DeliveryRecord>('delivery', c.id))?.obj
-    if (!d || isTerminal(d.status)) return void (await this.core.store.releaseDeliveries([c]))
-    const ep = (await this.core.endpoints.get()).find((e) => e.id === d.endpoint)
+    const core = await this.app.account(c.account)
+    const d = (await core.store.get<DeliveryRecord>('delivery', c.id))?.obj
+    if (!d || isTerminal(d.status)) return void (await core.engineStore.releaseDeliveries([c]))
+    const ep = (await core.endpoints.get()).find((e) => e.id === d.endpoint)
     if (!ep) return this.record({claim: c, stop: 'endpoint_deleted'})
     if (ep.disabled) return this.record({claim: c, stop: 'endpoint_disabled'})
-    const ev = await this.event(d.event)
+    const ev = await this.event(core, d.event)
     if (!ev) return this.record({claim: c, stop: 'event_expired'})
     await this.slots.acquire(ep.id)
     let attempt: DeliveryAttempt
     try {
-      attempt = await this.post(ep, ev, abort)
+      attempt = await this.post(core, ep, ev, abort)
     } finally {
       this.slots.release(ep.id)
     }
     // abandoned at shutdown: the delivery stays due and is made again (here after a restart, or by another instance)
-    if (this.closed) return void (await this.core.store.releaseDeliveries([c]).catch(() => {}))
+    if (this.closed) return void (await core.engineStore.releaseDeliveries([c]).catch(() => {}))
     return this.record({claim: c, attempt, ok: attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300})
   }
 
@@ -181,11 +198,11 @@ export class DeliveryWorker {
    * time of the attempt, since receivers check it against their own clock (spec §6); the
    * attempt is recorded at the engine clock's time like every other timestamp.
    */
-  private async post(ep: EndpointRecord, ev: LoggedEvent, abort: AttemptSignal): Promise<DeliveryAttempt> {
-    const at = this.core.clock.now().toISOString()
+  private async post(core: Core, ep: EndpointRecord, ev: LoggedEvent, abort: AttemptSignal): Promise<DeliveryAttempt> {
+    const at = core.clock.now().toISOString()
     const body = ev.json
     const url = new URL(ep.url)
-    const dispatcher = !this.core.livemode && isLoopbackHost(url.hostname) ? this.loopbackAgent : this.agent
+    const dispatcher = !core.livemode && isLoopbackHost(url.hostname) ? this.loopbackAgent : this.agent
     // one signal per attempt, aborted by shutdown or by its own timer, which is cleared when the
     // attempt ends (AbortSignal.timeout would keep a timer and a signal alive for the full timeout
     // after every attempt, and AbortSignal.any adds a composite signal per attempt)
@@ -235,17 +252,18 @@ export class DeliveryWorker {
     const q = this.outcomes.get(endpoint)
     if (q) q.push(o)
     else this.outcomes.set(endpoint, [o])
-    if (!this.recording.has(endpoint)) this.recording.set(endpoint, this.flush(endpoint).finally(() => this.recording.delete(endpoint)))
+    if (!this.recording.has(endpoint)) this.recording.set(endpoint, this.flush(o.claim.account, endpoint).finally(() => this.recording.delete(endpoint)))
     return done
   }
 
-  private async flush(endpoint: string): Promise<void> {
+  private async flush(account: string, endpoint: string): Promise<void> {
     for (;;) {
       const batch = this.outcomes.get(endpoint)
       this.outcomes.delete(endpoint)
       if (!batch?.length) return
       try {
-        await this.core.run({}, async (u) => {
+        const core = await this.app.account(account)
+        await core.run({}, async (u) => {
           await u.lock(endpoint)
           const epGot = await u.get<EndpointRecord>('webhook_endpoint', endpoint)
           let ep = epGot?.obj
@@ -263,14 +281,14 @@ export class DeliveryWorker {
                 if (next) Object.assign(d, {status: 'failed_retrying', next_attempt_at: next.toISOString()})
                 else Object.assign(d, {status: 'undeliverable', undeliverable_reason: 'retry_window_expired', next_attempt_at: null})
               }
-              if (ep) ep = withHealth(ep, o.ok, new Date(o.attempt.at), this.core)
+              if (ep) ep = withHealth(ep, o.ok, new Date(o.attempt.at), core)
             }
             u.put('delivery', d, got.version)
           }
           if (ep && epGot && ep !== epGot.obj) u.put('webhook_endpoint', ep, epGot.version)
         })
       } catch (e) {
-        this.core.log(`webhooks: recording ${batch.length} outcome(s) for ${endpoint} failed: ${(e as Error).message}`)
+        this.app.log(`webhooks: recording ${batch.length} outcome(s) for ${endpoint} failed: ${(e as Error).message}`)
         // the claims run out and the deliveries are attempted again: at least once (spec §6 rule 5)
       }
       for (const o of batch) o.done?.()
@@ -285,7 +303,7 @@ export class DeliveryWorker {
     const claims = [...this.inFlight.values()]
     for (const f of claims) f.abort.abort()
     await Promise.allSettled([...this.recording.values()])
-    await this.core.store.releaseDeliveries(claims.map((f) => f.claim)).catch(() => {})
+    await this.app.core.engineStore.releaseDeliveries(claims.map((f) => f.claim)).catch(() => {})
     await Promise.allSettled([this.agent.destroy(), this.loopbackAgent.destroy()])
   }
 }

@@ -1,6 +1,6 @@
 // The immutable event log: list and retrieve, and the live feed behind GET /events/stream.
 import {invalid, notFound} from '../domain/errors.js'
-import type {ListPage, LoggedEvent, Store} from '../ports/store.js'
+import type {AccountStore, ListPage, LoggedEvent} from '../ports/store.js'
 import type {Core} from './core.js'
 
 export const EVENT_RETENTION_MS = 30 * 86_400_000
@@ -70,12 +70,12 @@ export class EventFeed {
   private wanted = 0
 
   private constructor(
-    private readonly store: Store,
+    private readonly store: AccountStore,
     /** the greatest seq handed to subscribers (or known when there were none) */
     private seq: number,
   ) {}
 
-  static async start(store: Store): Promise<EventFeed> {
+  static async start(store: AccountStore): Promise<EventFeed> {
     const newest = await store.listEvents({limit: 1})
     const feed = new EventFeed(store, newest.data[0]?.seq ?? 0)
     store.onChange((n) => {

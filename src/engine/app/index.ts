@@ -1,5 +1,7 @@
-// The application: use cases over a store, with the timeline job runner, the delivery worker
-// and the live event feed. Knows nothing of HTTP.
+// The application: every account's engine (a Core per account, made on first use), the
+// background work that spans accounts (timeline jobs as they fall due on each account's clock,
+// the webhook delivery worker, housekeeping) and the live event feeds. Knows nothing of HTTP.
+import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {Core, type CoreOptions} from './core.js'
 import {DeliveryWorker, type DeliveryWorkerOptions} from './delivery-worker.js'
 import {registerDisputeJobs} from './disputes.js'
@@ -16,55 +18,139 @@ export interface AppOptions extends CoreOptions {
 }
 
 const HOUSEKEEPING_MS = 3_600_000
+/** How often the background runner looks for accounts with due jobs (besides the change feed's wake-ups). */
+const JOB_POLL_MS = 1000
 
 export class App {
   private tick: NodeJS.Timeout | undefined
   private unsubscribe: (() => void) | undefined
   private lastHousekeeping = 0
+  private readonly cores = new Map<string, Promise<Core>>()
+  /** cores made, for what must not wait (a delivery claim's clock) */
+  private readonly ready = new Map<string, Core>()
+  private readonly feeds = new Map<string, Promise<EventFeed>>()
+  private stopped = false
+  readonly deliveries: DeliveryWorker
 
   private constructor(
+    private readonly opts: AppOptions,
+    /** the platform account's engine (the engine's own account) */
     readonly core: Core,
-    readonly feed: EventFeed,
-    readonly deliveries: DeliveryWorker,
-  ) {}
+  ) {
+    this.cores.set(core.account, Promise.resolve(core))
+    this.ready.set(core.account, core)
+    this.deliveries = new DeliveryWorker(this, {leaseMs: opts.claimLeaseMs, ...opts.deliveries})
+  }
 
   static async create(opts: AppOptions): Promise<App> {
-    const core = await Core.create(opts)
-    registerPaymentJobs(core)
-    registerRefundJobs(core)
-    registerDisputeJobs(core)
-    registerSettlementJobs(core)
-    registerMerchantJobs(core)
+    const core = await Core.create(opts, PLATFORM_ACCOUNT)
+    registerJobs(core)
     await ensureSettlementScheduled(core)
-    return new App(core, await EventFeed.start(opts.store), new DeliveryWorker(core, {leaseMs: opts.claimLeaseMs, ...opts.deliveries}))
+    return new App(opts, core)
+  }
+
+  get log(): (line: string) => void {
+    return this.opts.log
+  }
+
+  /** The engine of an account, made on first use (its clock and provider state are read then). */
+  account(id: string): Promise<Core> {
+    let c = this.cores.get(id)
+    if (!c) {
+      c = Core.create(this.opts, id).then(async (core) => {
+        registerJobs(core)
+        this.ready.set(id, core)
+        return core
+      })
+      // a failed load (the store unreachable) is not kept: the next use tries again
+      c.catch(() => {
+        if (this.cores.get(id) === c) this.cores.delete(id)
+      })
+      this.cores.set(id, c)
+    }
+    return c
+  }
+
+  /** The engine of an account if it was made already (no waiting). */
+  loaded(id: string): Core | undefined {
+    return this.ready.get(id)
+  }
+
+  /** The live event feed of an account (made on first use: a stream subscribes). */
+  feed(core: Core): Promise<EventFeed> {
+    let f = this.feeds.get(core.account)
+    if (!f) {
+      f = EventFeed.start(core.store)
+      f.catch(() => this.feeds.delete(core.account))
+      this.feeds.set(core.account, f)
+    }
+    return f
+  }
+
+  /** Forgets an account that was deleted: its engine, feed and clock go. */
+  private forget(id: string): void {
+    const core = this.ready.get(id)
+    core?.jobs.stop()
+    this.cores.delete(id)
+    this.ready.delete(id)
+    this.feeds.delete(id)
   }
 
   /** Starts the background work: timeline jobs as they fall due, webhook attempts, housekeeping. */
   start(): void {
-    const core = this.core
-    const runJobs = () => void core.jobs.runDue({wait: false}).catch((e) => core.log(`jobs: ${(e as Error).message}`))
-    this.unsubscribe = core.store.onChange((n) => {
-      if (n.dueBy !== null && n.dueBy <= core.clock.now().toISOString()) runJobs()
+    const log = this.opts.log
+    const runJobs = (core: Core) => void core.jobs.runDue({wait: false}).catch((e) => log(`jobs (${core.account}): ${(e as Error).message}`))
+    this.unsubscribe = this.opts.store.onChange((n) => {
+      if (n.purged) return this.forget(n.account)
+      if (n.dueBy === null) return
+      const core = this.ready.get(n.account)
+      if (core && n.dueBy <= core.clock.now().toISOString()) runJobs(core)
     })
+    // each account's earliest due job, compared with that account's clock
+    const poll = async () => {
+      for (const {account, due_at} of await this.opts.store.nextJobs()) {
+        if (this.stopped) return
+        const core = await this.account(account)
+        if (due_at <= core.clock.now().toISOString()) runJobs(core)
+      }
+    }
     this.tick = setInterval(() => {
-      runJobs()
+      void poll().catch((e) => log(`jobs: ${(e as Error).message}`))
       if (Date.now() - this.lastHousekeeping > HOUSEKEEPING_MS) {
         this.lastHousekeeping = Date.now()
-        void housekeeping(core).catch((e) => core.log(`housekeeping: ${(e as Error).message}`))
+        void this.housekeeping().catch((e) => log(`housekeeping: ${(e as Error).message}`))
       }
-    }, 1000)
+    }, JOB_POLL_MS)
     this.tick.unref()
-    core.providerState.refreshEvery(() => core.clock.now())
     this.deliveries.start()
-    runJobs()
+    void poll().catch((e) => log(`jobs: ${(e as Error).message}`))
+  }
+
+  /** Purges what is past its window in every account with data (on each account's clock). */
+  private async housekeeping(): Promise<void> {
+    const accounts = new Set<string>([PLATFORM_ACCOUNT, ...this.ready.keys()])
+    for (const a of await this.core.store.all<{id: string; created_at: string}>('account')) accounts.add(a.id)
+    for (const id of accounts) {
+      if (this.stopped) return
+      await housekeeping(await this.account(id))
+    }
   }
 
   /** Stops background work: no new job or delivery is claimed, attempts in flight are abandoned (they stay due). */
   async stop(): Promise<void> {
+    this.stopped = true
     clearInterval(this.tick)
     this.unsubscribe?.()
-    this.core.jobs.stop()
-    this.core.providerState.stop()
+    for (const core of this.ready.values()) core.jobs.stop()
     await this.deliveries.close()
   }
+}
+
+/** The timeline job handlers of an account's engine. */
+function registerJobs(core: Core): void {
+  registerPaymentJobs(core)
+  registerRefundJobs(core)
+  registerDisputeJobs(core)
+  registerSettlementJobs(core)
+  registerMerchantJobs(core)
 }

@@ -2,7 +2,7 @@ import type {Provider} from '../../api/types.js'
 import {fixedFeeTable, PROVIDERS, providerProfile, type ProviderProfile} from '../domain/providers.js'
 import {notFound} from '../domain/errors.js'
 import type {ProviderState as RoutingState} from '../domain/routing.js'
-import type {StatIncrement, Store} from '../ports/store.js'
+import type {AccountStore, StatIncrement} from '../ports/store.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
 import {iso} from '../domain/time.js'
@@ -16,20 +16,22 @@ const STATUS_PREFIX = 'provider_status:'
 const STATS_REFRESH_MS = 5000
 
 /**
- * Provider health (settings, invalidated by the store's change feed) and the 7-day
+ * One account's provider health (settings, invalidated by the store's change feed) and 7-day
  * authorization rate (provider_stats day buckets: this instance's own increments at once,
- * every instance's on a refresh every few seconds).
+ * every instance's read again when a reading is older than a few seconds — in the background,
+ * on use, so an account nobody uses costs no timer).
  */
 export class ProviderState {
   private status = new Map<string, HealthStatus>()
   private days = new Map<string, Map<string, {approved: number; total: number}>>()
   private windowKey = ''
   private windowDays: string[] = []
-  private timer: NodeJS.Timeout | undefined
+  private loadedAt = 0
+  private reloading = false
 
-  private constructor(private readonly store: Store) {}
+  private constructor(private readonly store: AccountStore) {}
 
-  static async load(store: Store, now: Date): Promise<ProviderState> {
+  static async load(store: AccountStore, now: Date): Promise<ProviderState> {
     const s = new ProviderState(store)
     await s.loadStatus()
     await s.loadStats(now)
@@ -39,14 +41,13 @@ export class ProviderState {
     return s
   }
 
-  /** Reads every instance's statistics every few seconds (until stop). */
-  refreshEvery(now: () => Date, ms = STATS_REFRESH_MS): void {
-    this.timer = setInterval(() => void this.loadStats(now()).catch(() => {}), ms)
-    this.timer.unref()
-  }
-
-  stop(): void {
-    clearInterval(this.timer)
+  /** Reads every instance's statistics again once the reading is older than STATS_REFRESH_MS (in the background: this read uses the current one). */
+  private refresh(now: Date): void {
+    if (this.reloading || performance.now() - this.loadedAt < STATS_REFRESH_MS) return
+    this.reloading = true
+    void this.loadStats(now)
+      .catch(() => {}) // unreachable: the next use tries again
+      .finally(() => (this.reloading = false))
   }
 
   private async loadStatus(): Promise<void> {
@@ -55,8 +56,10 @@ export class ProviderState {
 
   private async loadStats(now: Date): Promise<void> {
     const days = new Map<string, Map<string, {approved: number; total: number}>>()
+    const started = performance.now()
     for (const s of await this.store.statsSince(dayOf(new Date(now.getTime() - 8 * DAY_MS)))) add(days, s)
     this.days = days
+    this.loadedAt = started
   }
 
   /** This instance's own committed provider health settings. */
@@ -85,6 +88,7 @@ export class ProviderState {
 
   /** approved / total over the 7 days ending today (engine clock); null without data. */
   authRate(id: string, now: Date): {approved: number; total: number; rate: number | null} {
+    this.refresh(now)
     const m = this.days.get(id)
     let approved = 0
     let total = 0

@@ -85,6 +85,13 @@ export function registerSettlementJobs(core: Core): void {
   })
 }
 
+/** A new account's settlement: its daily run scheduled, on its own clock (which starts at `now`). */
+export function seedSettlement(target: ReturnType<Unit['also']>, now: Date): void {
+  target.schedule('settlement.run', 'settlement', nextRun(now))
+  target.setting(SCHEDULED, '1')
+  target.setting(PAYOUT_LEDGER, '1')
+}
+
 /** Makes sure the daily run is scheduled (first start of a data dir), and that payouts are booked in the ledger. */
 export async function ensureSettlementScheduled(core: Core): Promise<void> {
   await core.run({}, async (u) => {

@@ -40,6 +40,8 @@ export class Unit {
   private statsList: StatIncrement[] = []
   private settingsMap: Record<string, string> = {}
   private idem: IdempotencyRecord | undefined
+  private purged: string | undefined
+  private others = new Map<string, {puts: Put[]; addJobs: Job[]; settings: Record<string, string>}>()
   /** each object's public JSON, made once and reused for its events, its row and the response */
   private readonly json = new WeakMap<object, string>()
 
@@ -142,6 +144,26 @@ export class Unit {
     this.idem = record
   }
 
+  /**
+   * Writes in another account, committed with this unit (the platform account creating an
+   * account: the new account's keys, first jobs and settings). Objects only, no events.
+   */
+  also(account: string): {put(kind: Kind, obj: StoredObject): void; schedule(kind: string, ref: string, due: Date): void; setting(key: string, value: string): void} {
+    let o = this.others.get(account)
+    if (!o) this.others.set(account, (o = {puts: [], addJobs: [], settings: {}}))
+    const parts = o
+    return {
+      put: (kind, obj) => void parts.puts.push({kind, obj, json: INTERNAL_KINDS.has(kind) ? undefined : this.publicJson(obj)}),
+      schedule: (kind, ref, due) => void parts.addJobs.push({id: this.core.ids.next('job'), kind, ref, due_at: iso(due)}),
+      setting: (key, value) => void (parts.settings[key] = value),
+    }
+  }
+
+  /** Deletes every row of another account with this unit's commit (deleting an account). */
+  purge(account: string): void {
+    this.purged = account
+  }
+
   /** Drops every collected change but the idempotency record (a request that failed with a 4xx). */
   discard(): void {
     this.puts.clear()
@@ -151,6 +173,8 @@ export class Unit {
     this.removeJobs = []
     this.statsList = []
     this.settingsMap = {}
+    this.purged = undefined
+    this.others.clear()
   }
 
   get stats(): readonly StatIncrement[] {
@@ -184,6 +208,8 @@ export class Unit {
     if (this.statsList.length) cs.stats = this.statsList
     if (Object.keys(this.settingsMap).length) cs.settings = this.settingsMap
     if (this.idem) cs.idempotency = this.idem
+    if (this.purged !== undefined) cs.purgeAccount = this.purged
+    if (this.others.size) cs.also = [...this.others].map(([account, o]) => ({account, changes: {puts: o.puts, ...(o.addJobs.length ? {addJobs: o.addJobs} : {}), ...(Object.keys(o.settings).length ? {settings: o.settings} : {})}}))
     return Object.keys(cs).length ? cs : undefined
   }
 }

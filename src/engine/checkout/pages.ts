@@ -170,8 +170,10 @@ export function createCheckout(app: App) {
     const session = url.searchParams.get('session') ?? ''
     const notFoundPage = (msg: string) => html(res, 404, page('Not found', `<h1>Link not valid</h1><p class="muted">${esc(msg)}</p>`), requestId)
     if (!step || !id || !['3ds', 'method', 'card'].includes(step)) return notFoundPage('This checkout page does not exist.')
-    const got = id.startsWith('pay_') ? await app.core.store.get<PaymentRecord>('payment', id) : undefined
+    // a page carries no key: the payment's account is the one that holds it (ids are unique across accounts)
+    const got = id.startsWith('pay_') ? await app.core.engineStore.locate<PaymentRecord>('payment', 'id', id) : undefined
     if (!got) return notFoundPage('No such payment.')
+    const core = await app.account(got.account)
     const p = got.obj
     if (p.status !== 'requires_action' || !p._x.session) return finish(res, p, requestId)
     if (p._x.session.token !== session) return notFoundPage('This checkout session has expired or the link is incomplete.')
@@ -210,12 +212,12 @@ export function createCheckout(app: App) {
         const year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2])
         const cvc = form.get('cvc') || undefined
         try {
-          card = parseInstrument({card: {number: form.get('number') ?? '', exp_month: Number(m[1]), exp_year: year, cvc}}, app.core.clock.now(), '')
+          card = parseInstrument({card: {number: form.get('number') ?? '', exp_month: Number(m[1]), exp_year: year, cvc}}, core.clock.now(), '')
         } catch (e) {
           return html(res, 400, cardForm(p, session, (e as Error).message), requestId)
         }
       }
-      const out = await app.core.run({}, (u) => customerAction(u, p.id, outcome, {card, session}))
+      const out = await core.run({}, (u) => customerAction(u, p.id, outcome, {card, session}))
       finish(res, out, requestId)
     } catch (e) {
       if (e instanceof DomainError) return html(res, 409, page('Payment', `<h1>Cannot continue</h1><p class="muted">${esc(e.message)}</p>`), requestId)

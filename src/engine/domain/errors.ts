@@ -10,13 +10,17 @@ export type ErrorKind =
   | 'card'
   /** a provider gave no usable answer; retrying with the same Idempotency-Key may succeed */
   | 'provider_unavailable'
+  /** the key is missing, unknown, expired or revoked (401) */
+  | 'authentication'
+  /** the key is valid but may not do this (403 permission_error: a restricted key without the permission, a publishable key, another account's business) */
+  | 'permission'
 
 export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
     readonly code: string,
     message: string,
-    readonly detail: {param?: string; payment?: string} = {},
+    readonly detail: {param?: string; payment?: string; permission?: string} = {},
   ) {
     super(message)
   }
@@ -34,5 +38,8 @@ export const notFound = (what: string, id: string, param = 'id') => new DomainEr
 
 /** An object is not in a state for this action (payment_not_capturable, dispute_not_actionable, ...). */
 export const badState = (code: string, message: string) => new DomainError('invalid_request', code, message)
+
+/** 403 permission_error naming the permission the request needs. */
+export const forbidden = (permission: string, message: string) => new DomainError('permission', 'permission_denied', message, {permission})
 
 export const testModeOnly = () => new DomainError('invalid_request', 'test_mode_only', 'Test helpers work with test keys only.')

@@ -13,7 +13,7 @@ export class ApiError extends Error {
     readonly type: ErrorType,
     readonly code: string,
     message: string,
-    readonly extra: {param?: string; payment?: string; headers?: Record<string, string>} = {},
+    readonly extra: {param?: string; payment?: string; permission?: string; headers?: Record<string, string>} = {},
   ) {
     super(message)
   }
@@ -28,6 +28,7 @@ export class ApiError extends Error {
     }
     if (this.extra.param) e.param = this.extra.param
     if (this.extra.payment) e.payment = this.extra.payment
+    if (this.extra.permission) e.permission = this.extra.permission
     return {error: e}
   }
 }
@@ -40,6 +41,8 @@ const STATUS: Record<DomainError['kind'], [number, ErrorType]> = {
   not_found: [404, 'invalid_request_error'],
   card: [402, 'card_error'],
   provider_unavailable: [502, 'api_error'],
+  authentication: [401, 'authentication_error'],
+  permission: [403, 'permission_error'],
 }
 
 /** The wire form of an error a use case, the validation or the store raised; undefined for anything else (a bug: 500). */

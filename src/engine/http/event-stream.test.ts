@@ -10,22 +10,21 @@ import type {RequestCtx} from './router.js'
 /** An app with an empty store and a feed the test publishes to. */
 function fakeApp(getEvent: (id: string) => Promise<LoggedEvent | undefined> = async () => undefined) {
   const subscribers = new Set<(e: LoggedEvent) => void>()
-  const app = {
-    core: {store: {getEvent, eventsAfter: async () => []}},
-    feed: {
-      position: 0,
-      subscribe(fn: (e: LoggedEvent) => void) {
-        subscribers.add(fn)
-        return () => subscribers.delete(fn)
-      },
+  const feed = {
+    position: 0,
+    subscribe(fn: (e: LoggedEvent) => void) {
+      subscribers.add(fn)
+      return () => subscribers.delete(fn)
     },
   }
+  const core = {store: {getEvent, eventsAfter: async () => []}}
+  const app = {core, feed: async () => feed}
   let seq = 0
   const publish = () => {
     seq++
     for (const s of subscribers) s({id: `evt_${seq}`, type: 'payment.succeeded', created_at: new Date().toISOString(), json: '{}', seq})
   }
-  return {app: app as unknown as App, publish, subscribers}
+  return {app: app as unknown as App, core, publish, subscribers}
 }
 
 let server: http.Server | undefined
@@ -36,9 +35,9 @@ afterEach(() => {
 
 describe('EventStreams', () => {
   it('an event published after closeAll() (shutdown, requests still finishing) is not written to the ended stream: no write-after-end error, which would stop the engine', async () => {
-    const {app, publish} = fakeApp()
+    const {app, core, publish} = fakeApp()
     const streams = new EventStreams(app)
-    const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {}} as unknown as RequestCtx
+    const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {}, core} as unknown as RequestCtx
     const stream = await streamOnce(async (req, res) => (await streams.handle(ctx)).stream!(req, res))
     server = stream.server
     publish()
@@ -52,9 +51,9 @@ describe('a client gone before its stream starts', () => {
   it('a client that disconnects while Last-Event-ID is looked up leaves no subscription or heartbeat behind (the stream once subscribed to a response already closed, for good)', async () => {
     let found!: (e: LoggedEvent) => void
     const lookup = new Promise<LoggedEvent>((r) => (found = r))
-    const {app, subscribers} = fakeApp(() => lookup)
+    const {app, core, subscribers} = fakeApp(() => lookup)
     const streams = new EventStreams(app)
-    const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {'last-event-id': 'evt_1'}} as unknown as RequestCtx
+    const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {'last-event-id': 'evt_1'}, core} as unknown as RequestCtx
     // the request is in the handler, waiting on the lookup, when the client goes
     server = await clientGoneEarly(
       async (req, res) => (await streams.handle(ctx)).stream!(req, res),

@@ -19,7 +19,8 @@ export class EventStreams {
     const tf = parseTypeFilter(ctx.query.get('type') ?? undefined)
     const header = ctx.headers['last-event-id']
     const lastId = (typeof header === 'string' && header) || ctx.query.get('last_event_id') || null
-    const store = this.app.core.store
+    const store = ctx.core.store
+    const feed = await this.app.feed(ctx.core)
     let from: number | null = null
     if (lastId !== null) {
       const last = await store.getEvent(lastId)
@@ -30,7 +31,7 @@ export class EventStreams {
       status: 200,
       stream: (req: IncomingMessage, res: ServerResponse) => {
         // the greatest seq written (or skipped by the filter): anything at or below it is old
-        let sent = from ?? this.app.feed.position
+        let sent = from ?? feed.position
         let live = false
         const buffer: LoggedEvent[] = []
         const write = (e: LoggedEvent) => {
@@ -40,7 +41,7 @@ export class EventStreams {
           if (matchesType(e.type, tf)) res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${e.json}\n\n`)
         }
         // (a client gone while Last-Event-ID was looked up gets no stream)
-        if (!this.streams.start(req, res, ctx.requestId, () => this.app.feed.subscribe((e) => (live ? write(e) : buffer.push(e))))) return
+        if (!this.streams.start(req, res, ctx.requestId, () => feed.subscribe((e) => (live ? write(e) : buffer.push(e))))) return
         void (async () => {
           // the backlog after Last-Event-ID, page by page, then what arrived meanwhile
           if (from !== null) {

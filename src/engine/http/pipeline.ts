@@ -8,7 +8,11 @@ import {OPENAPI_PATH, serveOpenApi} from './openapi-route.js'
 import {requestValidator} from './openapi-validate.js'
 import type {RequestLog} from './request-log.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
-import {invalid} from '../domain/errors.js'
+import {forbidden, invalid} from '../domain/errors.js'
+import {allows, type KeyType, type Permission} from '../domain/keys.js'
+import type {Caller, KeyAuthority} from '../app/keys.js'
+import {OPERATION_PERMISSIONS} from '../../api/openapi/document.js'
+import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {iso} from '../domain/time.js'
 import {jsonString} from '../domain/json.js'
 
@@ -61,53 +65,32 @@ export function sameSecret(known: string, given: string): boolean {
   return diff === 0
 }
 
-export class KeyRing {
-  private keys: {key: string; account: string; livemode: boolean}[] = []
-  add(key: string, account: string): void {
-    this.keys.push({key, account, livemode: key.startsWith('sk_live_')})
-  }
+/** The key of an `Authorization: Bearer <key>` header. */
+function bearer(header: string | undefined): string {
+  if (!header) throw new ApiError(401, 'authentication_error', 'api_key_missing', 'No API key provided. Send your secret key as `Authorization: Bearer sk_test_...`.')
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  if (!m) throw new ApiError(401, 'authentication_error', 'api_key_invalid', 'The Authorization header must be `Bearer <secret key>`.')
+  return m[1]!
+}
 
-  authenticate(header: string | undefined): {account: string; livemode: boolean} {
-    if (!header) {
-      throw new ApiError(
-        401,
-        'authentication_error',
-        'api_key_missing',
-        'No API key provided. Send your secret key as `Authorization: Bearer sk_test_...`.',
-      )
-    }
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header)
-    if (!m) {
-      throw new ApiError(
-        401,
-        'authentication_error',
-        'api_key_invalid',
-        'The Authorization header must be `Bearer <secret key>`.',
-      )
-    }
-    const key = m[1]!
-    let found: {account: string; livemode: boolean} | undefined
-    // constant time over every known key, whatever matches
-    for (const k of this.keys) if (sameSecret(k.key, key)) found = {account: k.account, livemode: k.livemode}
-    if (found) return found
-    if (key.startsWith('sk_live_')) {
-      throw new ApiError(
-        401,
-        'authentication_error',
-        'live_mode_unavailable',
-        'Live mode needs real provider connections, and this local engine runs test mode only (simulated providers). Use the engine\'s sk_test_ key.',
-      )
-    }
-    if (key.startsWith('pk_')) {
-      throw new ApiError(
-        401,
-        'authentication_error',
-        'api_key_invalid',
-        'Publishable keys (pk_...) only work with hosted checkout. Use a secret key (sk_test_...).',
-      )
-    }
-    throw new ApiError(401, 'authentication_error', 'api_key_invalid', `Invalid API key provided: ${redact(key)}.`)
-  }
+const KEY_WORD: Record<KeyType, string> = {secret: 'secret key', restricted: 'restricted key', publishable: 'publishable key'}
+
+/** 403 permission_error unless the caller's key may perform the operation (docs/api.md "Keys"). */
+function authorize(caller: Caller, operationId: string, method: string, pathname: string): void {
+  const need = (OPERATION_PERMISSIONS.get(operationId) ?? 'none') as Permission
+  const {key} = caller
+  const platform = caller.account === PLATFORM_ACCOUNT
+  if (allows(key.type, key.permissions, need, platform)) return
+  const what = `${method} ${pathname}`
+  if (key.type === 'publishable')
+    throw forbidden(need, `Publishable keys (${key.redacted}) work only where a browser may call (hosted checkout); ${what} needs a secret or restricted key with ${need}.`)
+  if (need.startsWith('api_keys:')) throw forbidden(need, `Managing API keys needs a secret key; this ${KEY_WORD[key.type]} (${key.redacted}) cannot ${what}.`)
+  if (need.startsWith('accounts:') && !platform)
+    throw forbidden(need, `Accounts are managed with a key of the engine's own account (${PLATFORM_ACCOUNT}, the key gw login --local saves); this key belongs to ${caller.account}.`)
+  throw forbidden(
+    need,
+    `This restricted key (${key.redacted}) lacks ${need}, which ${what} needs. It has ${key.permissions!.join(', ') || 'no permission'}; create a key that includes ${need} (gw keys create --permissions ${need}).`,
+  )
 }
 
 export const redact = (key: string) => (key.length > 12 ? `${key.slice(0, 8)}...${key.slice(-4)}` : '***')
@@ -193,7 +176,7 @@ export function canonical(root: unknown): string {
 export interface PipelineDeps {
   app: App
   router: Router
-  keys: KeyRing
+  keys: KeyAuthority
   /** requests per second per account and mode, and the bucket's capacity (decisions.md); rate 0 turns the limit off */
   rateLimit: {rate: number; capacity: number}
   checkout?: (req: IncomingMessage, res: ServerResponse, url: RequestTarget, requestId: string) => Promise<void>
@@ -273,10 +256,11 @@ type Idempotent =
 
 /** The request pipeline of §4-§9: request id, version, auth, rate limit, body, idempotency, one unit of work, response. */
 export function createPipeline(deps: PipelineDeps) {
-  const core = deps.app.core
+  const engine = deps.app.core
+  const engineStore = engine.engineStore
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = core.ids.next('req')
+    const requestId = engine.ids.next('req')
     const url = requestTarget(req.url)
     const logged = deps.requestLog?.track(req, res, requestId, url?.pathname ?? '/')
     try {
@@ -295,10 +279,10 @@ export function createPipeline(deps: PipelineDeps) {
         throw new ApiError(400, 'invalid_request_error', 'version_invalid', `Service-Version '${String(version)}' is not a version of this API. Send 'v1' or omit the header.`)
       }
       if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
-      const auth = deps.keys.authenticate(req.headers.authorization)
-      if (logged) Object.assign(logged, auth)
+      const auth = await deps.keys.authenticate(bearer(req.headers.authorization))
+      if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode})
       const scope = `${auth.account}:${auth.livemode ? 'live' : 'test'}`
-      const rl = await core.store.takeToken(scope, deps.rateLimit.rate, deps.rateLimit.capacity)
+      const rl = await engineStore.takeToken(scope, deps.rateLimit.rate, deps.rateLimit.capacity)
       if (rl.retryAfter > 0) {
         throw new ApiError(
           429,
@@ -312,6 +296,9 @@ export function createPipeline(deps: PipelineDeps) {
       const path = url.pathname.slice(3) || '/'
       const match = deps.router.match(method, path)
       if (!match) throw new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${method} ${url.pathname}).`)
+      // the key must hold the operation's permission (x-permission in the OpenAPI document), checked before the body is read
+      authorize(auth, match.route.operationId, method, url.pathname)
+      const core = deps.app.loaded(auth.account) ?? (await deps.app.account(auth.account))
       let body: unknown = undefined
       if (method === 'POST' || method === 'DELETE') {
         const raw = await readBody(req)
@@ -328,7 +315,7 @@ export function createPipeline(deps: PipelineDeps) {
       }
       const keyHeader = req.headers['idempotency-key']
       const idemKey = typeof keyHeader === 'string' ? keyHeader : undefined
-      const ctx: RequestCtx = {requestId, method, path, params: match.params, query: url.searchParams, body, headers: req.headers, account: auth.account, livemode: auth.livemode, idempotencyKey: idemKey, input: {body: {}, query: {}}}
+      const ctx: RequestCtx = {requestId, method, path, params: match.params, query: url.searchParams, body, headers: req.headers, account: auth.account, livemode: auth.livemode, core, key: auth.key, idempotencyKey: idemKey, input: {body: {}, query: {}}}
       const route = match.route
       // the request against the operation's schemas in the OpenAPI document (inside the unit of a write, so a 400 is recorded for replay)
       const check = () => void (ctx.input = requestValidator(route.operationId)({body, query: url.searchParams}))

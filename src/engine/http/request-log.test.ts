@@ -24,7 +24,7 @@ function tracked(log: RequestLog, id: string) {
 
 describe('RequestLog stream', () => {
   it('a request finishing after closeStreams() (shutdown lets requests in flight finish) is not written to the ended stream: no write-after-end error, which would stop the engine', async () => {
-    const log = new RequestLog({now: () => new Date()} as unknown as Clock)
+    const log = new RequestLog(() => ({now: () => new Date()}) as unknown as Clock)
     const ctx = {requestId: 'req_stream', query: new URLSearchParams(), headers: {}, account: 'acct_1', livemode: false} as unknown as RequestCtx
     const stream = await streamOnce(async (req, res) => (await log.stream(ctx)).stream!(req, res))
     server = stream.server
@@ -39,7 +39,7 @@ describe('RequestLog stream', () => {
 
 describe('a client gone before its request-log stream starts', () => {
   it('leaves no subscription or heartbeat behind (the stream once subscribed to a response already closed, for good)', async () => {
-    const log = new RequestLog({now: () => new Date()} as unknown as Clock)
+    const log = new RequestLog(() => ({now: () => new Date()}) as unknown as Clock)
     const ctx = {requestId: 'req_stream', query: new URLSearchParams(), headers: {}, account: 'acct_1', livemode: false} as unknown as RequestCtx
     server = await clientGoneEarly(async (req, res) => {
       // the pipeline awaits the rate limit before the handler: the client goes meanwhile

@@ -56,7 +56,8 @@ export class RequestLog {
   private readonly streams = new SseStreams()
 
   constructor(
-    private readonly clock: Clock,
+    /** the engine clock of an account (null: a request that failed authentication) */
+    private readonly clockOf: (account: string | null) => Clock,
     readonly capacity = 1000,
   ) {}
 
@@ -64,19 +65,21 @@ export class RequestLog {
   track(req: IncomingMessage, res: ServerResponse, requestId: string, pathname: string): Tracked | undefined {
     if (!(pathname === '/v1' || pathname.startsWith('/v1/')) || pathname.startsWith('/v1/request_logs')) return undefined
     const started = performance.now()
-    const at = iso(this.clock.now())
     const who: Tracked = {}
     let done = false
     const record = () => {
       if (done) return
       done = true
+      const latency = performance.now() - started
+      // when it arrived, on its account's clock
+      const at = iso(new Date(this.clockOf(who.account ?? null).now().getTime() - latency))
       const entry: Stored = {
         id: requestId,
         object: 'request_log',
         method: req.method ?? 'GET',
         path: pathname,
         status: res.statusCode,
-        latency_ms: Math.round(performance.now() - started),
+        latency_ms: Math.round(latency),
         idempotent_replayed: who.replayed === true,
         livemode: who.livemode ?? false,
         created_at: at,

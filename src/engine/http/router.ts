@@ -1,4 +1,6 @@
 import type {IncomingHttpHeaders, IncomingMessage, ServerResponse} from 'node:http'
+import type {Core} from '../app/core.js'
+import type {KeyRecord} from '../app/keys.js'
 import type {Unit} from '../app/unit.js'
 import type {ApiError} from './errors.js'
 
@@ -13,6 +15,10 @@ export interface RequestCtx {
   headers: IncomingHttpHeaders
   account: string
   livemode: boolean
+  /** the engine of the account the key belongs to */
+  core: Core
+  /** the key that made the request */
+  key: KeyRecord
   idempotencyKey: string | undefined
   /** the body and query, checked against the operation's schemas in the OpenAPI document (query values typed) */
   input: {body: any; query: Record<string, string | number | boolean>}

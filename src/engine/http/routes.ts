@@ -3,7 +3,9 @@
 // reads its checked input, calls one use case, and maps the result to the wire. Reads run
 // without a unit of work; writes get one from the pipeline, which commits it (with the
 // idempotency record) before the response is sent.
+import * as accounts from '../app/accounts.js'
 import * as customers from '../app/customers.js'
+import * as keys from '../app/keys.js'
 import * as disputes from '../app/disputes.js'
 import * as events from '../app/events.js'
 import type {App} from '../app/index.js'
@@ -58,16 +60,15 @@ function paymentResult(out: payments.PaymentOutcome, status: number): HandlerRes
 }
 
 export function routes(app: App): {router: Router; streams: EventStreams; requestLog: RequestLog} {
-  const core = app.core
   const r = new Router()
   const streams = new EventStreams(app)
 
   // ---------------------------------------------------------------- payments
-  r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await payments.listPayments(core, {...q(ctx), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})))
+  r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await payments.listPayments(ctx.core, {...q(ctx), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})))
     .post('/payments', 'createPayment', async (ctx, u) => paymentResult(await payments.createPayment(u, ctx.input.body), 201))
-    .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await payments.loadPayment(core.store, ctx.params.id!)).p))
-    .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await payments.paymentRouting(core, ctx.params.id!)))
-    .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await payments.simulateRouting(core, ctx.input.query as unknown as payments.SimulateRouting)))
+    .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await payments.loadPayment(ctx.core.store, ctx.params.id!)).p))
+    .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await payments.paymentRouting(ctx.core, ctx.params.id!)))
+    .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await payments.simulateRouting(ctx.core, ctx.input.query as unknown as payments.SimulateRouting)))
     .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) => paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body), 200))
     .post('/payments/:id/capture', 'capturePayment', async (ctx, u) => ok(await payments.capturePayment(u, ctx.params.id!, ctx.input.body)))
     .post('/payments/:id/increment_authorization', 'incrementAuthorization', async (ctx, u) => ok(await payments.incrementAuthorization(u, ctx.params.id!, ctx.input.body)))
@@ -82,23 +83,23 @@ export function routes(app: App): {router: Router; streams: EventStreams; reques
     })
 
   // ---------------------------------------------------------------- customers and payment methods
-  r.get('/customers', 'listCustomers', async (ctx) => listOf('/v1/customers', await customers.listCustomers(core, q(ctx))))
+  r.get('/customers', 'listCustomers', async (ctx) => listOf('/v1/customers', await customers.listCustomers(ctx.core, q(ctx))))
     .post('/customers', 'createCustomer', async (ctx, u) => ok(await customers.createCustomer(u, ctx.input.body), 201))
-    .get('/customers/:id', 'retrieveCustomer', async (ctx) => ok(await customers.retrieveCustomer(core, ctx.params.id!)))
+    .get('/customers/:id', 'retrieveCustomer', async (ctx) => ok(await customers.retrieveCustomer(ctx.core, ctx.params.id!)))
     .post('/customers/:id', 'updateCustomer', async (ctx, u) => ok(await customers.updateCustomer(u, ctx.params.id!, ctx.input.body)))
     .delete('/customers/:id', 'deleteCustomer', async (ctx, u) => ok(await customers.deleteCustomer(u, ctx.params.id!)))
-    .get('/payment_methods', 'listPaymentMethods', async (ctx) => listOf('/v1/payment_methods', await customers.listPaymentMethods(core, q(ctx))))
+    .get('/payment_methods', 'listPaymentMethods', async (ctx) => listOf('/v1/payment_methods', await customers.listPaymentMethods(ctx.core, q(ctx))))
     .post('/payment_methods', 'createPaymentMethod', async (ctx, u) => ok(await customers.createPaymentMethod(u, ctx.input.body), 201))
-    .get('/payment_methods/:id', 'retrievePaymentMethod', async (ctx) => ok(await customers.retrievePaymentMethod(core, ctx.params.id!)))
+    .get('/payment_methods/:id', 'retrievePaymentMethod', async (ctx) => ok(await customers.retrievePaymentMethod(ctx.core, ctx.params.id!)))
     .post('/payment_methods/:id/detach', 'detachPaymentMethod', async (ctx, u) => ok(await customers.detachPaymentMethod(u, ctx.params.id!)))
 
   // ---------------------------------------------------------------- refunds, disputes, balance
-  r.get('/balance', 'retrieveBalance', async () => ok(await balance(core)))
+  r.get('/balance', 'retrieveBalance', async (ctx) => ok(await balance(ctx.core)))
     .post('/refunds', 'createRefund', async (ctx, u) => ok(await refunds.createRefund(u, ctx.input.body), 201))
-    .get('/refunds', 'listRefunds', async (ctx) => listOf('/v1/refunds', await refunds.listRefunds(core, q(ctx))))
-    .get('/refunds/:id', 'retrieveRefund', async (ctx) => ok(await refunds.retrieveRefund(core, ctx.params.id!)))
-    .get('/disputes', 'listDisputes', async (ctx) => listOf('/v1/disputes', await disputes.listDisputes(core, q(ctx))))
-    .get('/disputes/:id', 'retrieveDispute', async (ctx) => ok(await disputes.retrieveDispute(core, ctx.params.id!)))
+    .get('/refunds', 'listRefunds', async (ctx) => listOf('/v1/refunds', await refunds.listRefunds(ctx.core, q(ctx))))
+    .get('/refunds/:id', 'retrieveRefund', async (ctx) => ok(await refunds.retrieveRefund(ctx.core, ctx.params.id!)))
+    .get('/disputes', 'listDisputes', async (ctx) => listOf('/v1/disputes', await disputes.listDisputes(ctx.core, q(ctx))))
+    .get('/disputes/:id', 'retrieveDispute', async (ctx) => ok(await disputes.retrieveDispute(ctx.core, ctx.params.id!)))
     .post('/disputes/:id/evidence', 'submitDisputeEvidence', async (ctx, u) => ok(await disputes.submitEvidence(u, ctx.params.id!, {fields: ctx.input.body.fields ?? {}, files: ctx.input.body.files ?? []})))
     .post('/disputes/:id/accept', 'acceptDispute', async (ctx, u) => ok(await disputes.acceptDispute(u, ctx.params.id!)))
     .post('/test_helpers/disputes', 'testCreateDispute', async (ctx, u) => {
@@ -111,47 +112,47 @@ export function routes(app: App): {router: Router; streams: EventStreams; reques
     })
 
   // ---------------------------------------------------------------- settlement and payouts
-  r.get('/settlement_reports', 'listSettlementReports', async (ctx) => listOf('/v1/settlement_reports', await settlement.listReports(core, q(ctx))))
+  r.get('/settlement_reports', 'listSettlementReports', async (ctx) => listOf('/v1/settlement_reports', await settlement.listReports(ctx.core, q(ctx))))
     .get('/settlement_reports/:id', 'retrieveSettlementReport', async (ctx) => {
-      const report = await settlement.retrieveReport(core, ctx.params.id!)
+      const report = await settlement.retrieveReport(ctx.core, ctx.params.id!)
       if (String(ctx.headers.accept ?? '').includes('text/csv')) return {status: 200, text: {contentType: 'text/csv; charset=utf-8', body: reportCsv(report)}}
       return ok(report)
     })
-    .get('/payouts', 'listPayouts', async (ctx) => listOf('/v1/payouts', await settlement.listPayouts(core, q(ctx))))
-    .get('/payouts/:id', 'retrievePayout', async (ctx) => ok(await settlement.retrievePayout(core, ctx.params.id!)))
+    .get('/payouts', 'listPayouts', async (ctx) => listOf('/v1/payouts', await settlement.listPayouts(ctx.core, q(ctx))))
+    .get('/payouts/:id', 'retrievePayout', async (ctx) => ok(await settlement.retrievePayout(ctx.core, ctx.params.id!)))
 
   // ---------------------------------------------------------------- events and webhooks
   r.get('/events', 'listEvents', async (ctx) => {
-    const res = await events.listEvents(core, {...q(ctx), type: text(ctx, 'type'), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})
+    const res = await events.listEvents(ctx.core, {...q(ctx), type: text(ctx, 'type'), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})
     // the exact stored bytes of each event, as delivered to webhooks
     return {status: 200, text: {contentType: JSON_TYPE, body: `{"object":"list","url":"/v1/events","data":[${res.data.map((e) => e.json).join(',')}],"has_more":${res.has_more}}`}}
   })
     .get('/events/stream', 'streamEvents', (ctx) => streams.handle(ctx))
-    .get('/events/:id', 'retrieveEvent', async (ctx) => ({status: 200, text: {contentType: JSON_TYPE, body: (await events.retrieveEvent(core, ctx.params.id!)).json}}))
-    .get('/events/:id/deliveries', 'listEventDeliveries', async (ctx) => listOf(`/v1/events/${ctx.params.id}/deliveries`, await webhooks.listEventDeliveries(core, ctx.params.id!, q(ctx))))
+    .get('/events/:id', 'retrieveEvent', async (ctx) => ({status: 200, text: {contentType: JSON_TYPE, body: (await events.retrieveEvent(ctx.core, ctx.params.id!)).json}}))
+    .get('/events/:id/deliveries', 'listEventDeliveries', async (ctx) => listOf(`/v1/events/${ctx.params.id}/deliveries`, await webhooks.listEventDeliveries(ctx.core, ctx.params.id!, q(ctx))))
     .post('/events/:id/resend', 'resendEvent', async (ctx, u) => {
       const ds = await webhooks.resendEvent(u, ctx.params.id!, ctx.input.body)
       return {status: 200, body: {object: 'list', url: `/v1/events/${ctx.params.id}/resend`, data: ds.map(toApi), has_more: false}}
     })
-    .get('/webhook_endpoints', 'listWebhookEndpoints', async (ctx) => listOf('/v1/webhook_endpoints', await webhooks.listEndpoints(core, {...q(ctx), disabled: ctx.input.query.disabled as boolean | undefined})))
+    .get('/webhook_endpoints', 'listWebhookEndpoints', async (ctx) => listOf('/v1/webhook_endpoints', await webhooks.listEndpoints(ctx.core, {...q(ctx), disabled: ctx.input.query.disabled as boolean | undefined})))
     .post('/webhook_endpoints', 'createWebhookEndpoint', async (ctx, u) => ok(await webhooks.createEndpoint(u, ctx.input.body), 201))
-    .get('/webhook_endpoints/:id', 'retrieveWebhookEndpoint', async (ctx) => ok(await webhooks.retrieveEndpoint(core, ctx.params.id!)))
+    .get('/webhook_endpoints/:id', 'retrieveWebhookEndpoint', async (ctx) => ok(await webhooks.retrieveEndpoint(ctx.core, ctx.params.id!)))
     .post('/webhook_endpoints/:id', 'updateWebhookEndpoint', async (ctx, u) => ok(await webhooks.updateEndpoint(u, ctx.params.id!, ctx.input.body)))
     .delete('/webhook_endpoints/:id', 'deleteWebhookEndpoint', async (ctx, u) => ok(await webhooks.deleteEndpoint(u, ctx.params.id!)))
     .post('/webhook_endpoints/:id/rotate_secret', 'rotateWebhookEndpointSecret', async (ctx, u) => ok(await webhooks.rotateSecret(u, ctx.params.id!)))
     .get('/webhook_endpoints/:id/deliveries', 'listWebhookEndpointDeliveries', async (ctx) =>
-      listOf(`/v1/webhook_endpoints/${ctx.params.id}/deliveries`, await webhooks.listEndpointDeliveries(core, ctx.params.id!, q(ctx))),
+      listOf(`/v1/webhook_endpoints/${ctx.params.id}/deliveries`, await webhooks.listEndpointDeliveries(ctx.core, ctx.params.id!, q(ctx))),
     )
-    .get('/webhook_deliveries/:id', 'retrieveWebhookDelivery', async (ctx) => ok(await webhooks.retrieveDelivery(core, ctx.params.id!)))
+    .get('/webhook_deliveries/:id', 'retrieveWebhookDelivery', async (ctx) => ok(await webhooks.retrieveDelivery(ctx.core, ctx.params.id!)))
 
   // ---------------------------------------------------------------- merchants and routing rules
-  r.get('/merchants', 'listMerchants', async (ctx) => listOf('/v1/merchants', await merchants.listMerchants(core, q(ctx))))
+  r.get('/merchants', 'listMerchants', async (ctx) => listOf('/v1/merchants', await merchants.listMerchants(ctx.core, q(ctx))))
     .post('/merchants', 'createMerchant', async (ctx, u) => ok(await merchants.createMerchant(u, ctx.input.body), 201))
-    .get('/merchants/:id', 'retrieveMerchant', async (ctx) => ok(await merchants.retrieveMerchant(core, ctx.params.id!)))
+    .get('/merchants/:id', 'retrieveMerchant', async (ctx) => ok(await merchants.retrieveMerchant(ctx.core, ctx.params.id!)))
     .post('/merchants/:id', 'updateMerchant', async (ctx, u) => ok(await merchants.updateMerchant(u, ctx.params.id!, ctx.input.body)))
-    .get('/routing_rules', 'listRoutingRules', async (ctx) => listOf('/v1/routing_rules', await merchants.listRules(core, q(ctx))))
+    .get('/routing_rules', 'listRoutingRules', async (ctx) => listOf('/v1/routing_rules', await merchants.listRules(ctx.core, q(ctx))))
     .post('/routing_rules', 'createRoutingRule', async (ctx, u) => ok(await merchants.createRule(u, ctx.input.body), 201))
-    .get('/routing_rules/:id', 'retrieveRoutingRule', async (ctx) => ok(await merchants.retrieveRule(core, ctx.params.id!)))
+    .get('/routing_rules/:id', 'retrieveRoutingRule', async (ctx) => ok(await merchants.retrieveRule(ctx.core, ctx.params.id!)))
     .post('/routing_rules/:id', 'updateRoutingRule', async (ctx, u) => ok(await merchants.updateRule(u, ctx.params.id!, ctx.input.body)))
     .delete('/routing_rules/:id', 'deleteRoutingRule', async (ctx, u) => ok(await merchants.deleteRule(u, ctx.params.id!)))
 
@@ -175,27 +176,41 @@ export function routes(app: App): {router: Router; streams: EventStreams; reques
       end = i
       start = Math.max(0, end - page.limit)
     }
-    const data = list.slice(start, Math.min(end, start + page.limit)).map((p) => providerView(core, p))
+    const data = list.slice(start, Math.min(end, start + page.limit)).map((p) => providerView(ctx.core, p))
     const has_more = page.ending_before ? start > 0 : start + page.limit < end
     return {status: 200, body: {object: 'list', url: '/v1/providers', data, has_more}}
   })
-    .get('/providers/:id', 'retrieveProvider', async (ctx) => ok(providerView(core, loadProvider(ctx.params.id!))))
+    .get('/providers/:id', 'retrieveProvider', async (ctx) => ok(providerView(ctx.core, loadProvider(ctx.params.id!))))
     .post('/test_helpers/providers/:id/health', 'testSetProviderHealth', async (ctx, u) => {
       testMode(ctx)
       return ok(await setProviderHealth(u, ctx.params.id!, ctx.input.body.status))
     })
     .get('/test_helpers/clock', 'testGetClock', async (ctx) => {
       testMode(ctx)
-      return ok(clockView(core))
+      return ok(clockView(ctx.core))
     })
     .post('/test_helpers/clock/advance', 'testAdvanceClock', async (ctx) => {
       testMode(ctx)
-      const {clock, fired} = await advanceClock(core, ctx.input.body.seconds)
+      const {clock, fired} = await advanceClock(ctx.core, ctx.input.body.seconds)
       return ok({...clock, fired})
     })
 
-  // the API request log (GET /request_logs, /request_logs/stream): the pipeline feeds it
-  const requestLog = new RequestLog(core.clock)
+  // ---------------------------------------------------------------- accounts and keys (issue 24)
+  r.get('/account', 'retrieveCurrentAccount', async (ctx) => ok(await accounts.currentAccount(ctx.core)))
+    .get('/accounts', 'listAccounts', async (ctx) => listOf('/v1/accounts', await accounts.listAccounts(ctx.core, q(ctx))))
+    .post('/accounts', 'createAccount', async (ctx, u) => ok(await accounts.createAccount(u, ctx.input.body), 201))
+    .get('/accounts/:id', 'retrieveAccount', async (ctx) => ok(await accounts.retrieveAccount(ctx.core, ctx.params.id!)))
+    .post('/accounts/:id', 'updateAccount', async (ctx, u) => ok(await accounts.updateAccount(u, ctx.params.id!, ctx.input.body)))
+    .delete('/accounts/:id', 'deleteAccount', async (ctx, u) => ok(await accounts.deleteAccount(u, ctx.params.id!)))
+    .get('/api_keys', 'listApiKeys', async (ctx) => listOf('/v1/api_keys', await keys.listKeys(ctx.core, {...q(ctx), type: text(ctx, 'type')})))
+    .post('/api_keys', 'createApiKey', async (ctx, u) => ok(await keys.createKey(u, ctx.input.body), 201))
+    .get('/api_keys/self', 'retrieveCurrentApiKey', async (ctx) => ok(ctx.key))
+    .get('/api_keys/:id', 'retrieveApiKey', async (ctx) => ok(await keys.retrieveKey(ctx.core, ctx.params.id!)))
+    .post('/api_keys/:id/roll', 'rollApiKey', async (ctx, u) => ok(await keys.rollKey(u, ctx.params.id!, ctx.input.body)))
+    .post('/api_keys/:id/revoke', 'revokeApiKey', async (ctx, u) => ok(await keys.revokeKey(u, ctx.params.id!)))
+
+  // the API request log (GET /request_logs, /request_logs/stream): the pipeline feeds it, each entry on its account's clock
+  const requestLog = new RequestLog((account) => (account ? app.loaded(account)?.clock : undefined) ?? app.core.clock)
   requestLog.install(r)
   return {router: r, streams, requestLog}
 }

@@ -14,6 +14,12 @@ export interface Res<T = any> {
   text: string
 }
 
+export interface AsKey {
+  key: string
+  api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Res<T>>
+  advance(seconds: number): Promise<void>
+}
+
 export interface TestEngine {
   engine: EngineHandle
   dataDir: string
@@ -24,6 +30,10 @@ export interface TestEngine {
   /** raw request to any URL on the engine (checkout pages) */
   raw(method: string, url: string, opts?: {body?: string; headers?: Record<string, string>}): Promise<Res<string>>
   advance(seconds: number): Promise<void>
+  /** the same engine through another key (another account's, a restricted key): api and advance with it */
+  as(key: string): AsKey
+  /** a new account (POST /accounts with the engine's key): its id and keys, and the engine through its secret key */
+  account(name?: string): Promise<{id: string; secretKey: string; publishableKey: string} & AsKey>
   /** restart on the same data dir (keeps data) */
   restart(): Promise<void>
   stop(): Promise<void>
@@ -50,6 +60,38 @@ export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<Tes
     startEngine({dataDir, port: 0, apiKey: key, durability: 'normal', log: process.env.GW_TEST_LOG ? (l) => process.stderr.write(l + '\n') : () => {}, ...store, ...opts})
   let engine = await start()
   let agent = new Agent({connect: {ca: engine.caCertPem}, keepAliveTimeout: 1000})
+  async function apiWith(key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
+    const h: Record<string, string> = {authorization: `Bearer ${key}`, ...headers}
+    if (body !== undefined) h['content-type'] = 'application/json'
+    if (method === 'POST' && !Object.keys(h).some((k) => k.toLowerCase() === 'idempotency-key'))
+      h['idempotency-key'] = `test-${process.pid}-${++counter}-${Math.random()}`
+    for (const [k, v] of Object.entries(h)) if (v === '') delete h[k]
+    const res = await request(engine.baseUrl + path, {
+      method: method as 'GET',
+      headers: h,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      dispatcher: agent,
+    })
+    const text = await res.body.text()
+    let parsed: unknown = text
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      /* not JSON */
+    }
+    const out = {status: res.statusCode, headers: res.headers as Res['headers'], body: parsed as any, text}
+    // every response must be what the OpenAPI document says (status, fields, headers)
+    assertDocumented(method, path, out)
+    return out
+  }
+  const asKey = (k: string): AsKey => ({
+    key: k,
+    api: (method, path, body, headers) => apiWith(k, method, path, body, headers),
+    async advance(seconds) {
+      const r = await apiWith(k, 'POST', '/test_helpers/clock/advance', {seconds})
+      if (r.status !== 200) throw new Error(`advance failed: ${r.text}`)
+    },
+  })
   const t: TestEngine = {
     get engine() {
       return engine
@@ -59,29 +101,8 @@ export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<Tes
       return agent
     },
     key,
-    async api(method, path, body, headers = {}) {
-      const h: Record<string, string> = {authorization: `Bearer ${key}`, ...headers}
-      if (body !== undefined) h['content-type'] = 'application/json'
-      if (method === 'POST' && !Object.keys(h).some((k) => k.toLowerCase() === 'idempotency-key'))
-        h['idempotency-key'] = `test-${process.pid}-${++counter}-${Math.random()}`
-      for (const [k, v] of Object.entries(h)) if (v === '') delete h[k]
-      const res = await request(engine.baseUrl + path, {
-        method: method as 'GET',
-        headers: h,
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-        dispatcher: agent,
-      })
-      const text = await res.body.text()
-      let parsed: unknown = text
-      try {
-        parsed = JSON.parse(text)
-      } catch {
-        /* not JSON */
-      }
-      const out = {status: res.statusCode, headers: res.headers as Res['headers'], body: parsed as any, text}
-      // every response must be what the OpenAPI document says (status, fields, headers)
-      assertDocumented(method, path, out)
-      return out
+    api(method, path, body, headers) {
+      return apiWith(key, method, path, body, headers)
     },
     async raw(method, url, o = {}) {
       const res = await request(url, {method: method as 'GET', headers: o.headers, body: o.body, dispatcher: agent})
@@ -96,6 +117,12 @@ export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<Tes
     async advance(seconds) {
       const r = await t.api('POST', '/test_helpers/clock/advance', {seconds})
       if (r.status !== 200) throw new Error(`advance failed: ${r.text}`)
+    },
+    as: (k) => asKey(k),
+    async account(name) {
+      const r = await t.api('POST', '/accounts', name === undefined ? {} : {name})
+      if (r.status !== 201) throw new Error(`account creation failed: ${r.text}`)
+      return {id: r.body.id, secretKey: r.body.secret_key, publishableKey: r.body.publishable_key, ...asKey(r.body.secret_key)}
     },
     async restart() {
       await agent.close()
