@@ -16,6 +16,8 @@ export interface Res<T = any> {
 
 export interface AsKey {
   key: string
+  /** another key on the same engine */
+  as(key: string): AsKey
   api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Res<T>>
   advance(seconds: number): Promise<void>
 }
@@ -86,6 +88,7 @@ export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<Tes
   }
   const asKey = (k: string): AsKey => ({
     key: k,
+    as: (other) => asKey(other),
     api: (method, path, body, headers) => apiWith(k, method, path, body, headers),
     async advance(seconds) {
       const r = await apiWith(k, 'POST', '/test_helpers/clock/advance', {seconds})

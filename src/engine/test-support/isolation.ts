@@ -1,0 +1,362 @@
+// The security suite of issue 24, run against any engine set-up (one SQLite engine, one on
+// PostgreSQL, two PostgreSQL instances): every operation of the OpenAPI document is tried
+//  - with account B's key against account A's objects: an object of A is 404 resource_missing to
+//    B (the same answer as an id that never existed: existence is not leaked), and no answer to B
+//    ever holds an id of A (lists, filters, cursors, streams, deliveries, reports, balance, CSV);
+//  - with a restricted key lacking the operation's permission (refused, naming it) and one with
+//    just that permission (not refused).
+// A table below says how to call each operation; an operation the table does not cover fails the
+// suite, so a new operation cannot go untested.
+import {request} from 'undici'
+import {describe, expect, it} from 'vitest'
+import {OPERATION_PERMISSIONS, openapiDocument} from '../../api/openapi/document.js'
+import {RESOURCES} from '../domain/keys.js'
+import type {AsKey, Res} from './harness.js'
+import {card} from './harness.js'
+
+type Json = Record<string, any>
+
+export interface IsolationWorld {
+  /** the engine's own key on the instance account A's data is made through */
+  platformA: AsKey
+  /** the engine's own key on the instance account B's requests go through (another instance, or the same) */
+  platformB: AsKey
+  baseUrlB: string
+  agentB: unknown
+  close(): Promise<void>
+}
+
+/** Ids of every kind of A's objects, by id prefix. */
+type Ids = Record<string, string>
+
+const RETURN_URL = 'https://shop.example/return'
+const cardPayment = (extra: Json = {}, number = '4242424242424242') => ({amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card(number), return_url: RETURN_URL, ...extra})
+
+async function ok(r: Promise<Res> | Res, status = 200): Promise<Json> {
+  const res = await r
+  expect(res.status, res.text).toBe(status)
+  return res.body
+}
+
+/** Objects of every kind in an account, and what each operation needs to be called on them. */
+async function seed(a: AsKey): Promise<{ids: Ids; fresh: (opId: string) => Promise<Ids>}> {
+  const ids: Ids = {}
+  const cus = await ok(a.api('POST', '/customers', {email: 'ada@example.com', name: 'Ada'}), 201)
+  ids.cus = cus.id
+  const pm = await ok(a.api('POST', '/payment_methods', {...card(), customer: cus.id}), 201)
+  ids.pm = pm.id
+  const paid = await ok(a.api('POST', '/payments', cardPayment({customer: cus.id, reference: 'iso-order-1'})), 201)
+  ids.pay = paid.id
+  ids.rf = (await ok(a.api('POST', '/refunds', {payment: paid.id, amount: 500}), 201)).id
+  const disputed = await ok(a.api('POST', '/payments', cardPayment()), 201)
+  ids.dp = (await ok(a.api('POST', '/test_helpers/disputes', {payment: disputed.id, reason: 'fraudulent'}), 201)).id
+  // an endpoint nobody answers: its deliveries fail and stay listed
+  const wh = await ok(a.api('POST', '/webhook_endpoints', {url: 'https://127.0.0.1:9/never', enabled_events: ['*']}), 201)
+  ids.wh = wh.id
+  const mer = await ok(a.api('POST', '/merchants', {business_name: 'Iso Shop', legal_name: 'Iso Shop Ltd', country: 'NL'}), 201)
+  ids.mer = mer.id
+  ids.rr = (await ok(a.api('POST', '/routing_rules', {priority: 5, action: 'prefer', providers: [{provider: 'prov_atlas'}], conditions: {currency: 'EUR'}}), 201)).id
+  ids.key = (await ok(a.api('POST', '/api_keys', {name: 'iso', permissions: ['payments:read']}), 201)).id
+  // a settlement run (reports, a payout) and the merchant's KYB
+  await a.advance(2 * 86_400)
+  const reports = await ok(a.api('GET', '/settlement_reports'))
+  expect(reports.data.length, 'settlement reports after two days').toBeGreaterThan(0)
+  ids.stl = reports.data[0].id
+  const payouts = await ok(a.api('GET', '/payouts'))
+  expect(payouts.data.length, 'a payout after two days').toBeGreaterThan(0)
+  ids.po = payouts.data[0].id
+  const events = await ok(a.api('GET', '/events?limit=1'))
+  ids.evt = events.data[0].id
+  const deliveries = await ok(a.api('GET', `/webhook_endpoints/${wh.id}/deliveries?limit=1`))
+  expect(deliveries.data.length, 'a delivery of the endpoint').toBe(1)
+  ids.whd = deliveries.data[0].id
+  ids.prov = 'prov_atlas'
+  // objects in the states the state-changing operations need, made afresh for each call
+  const makers: Record<string, () => Promise<string>> = {
+    manual: async () => (await ok(a.api('POST', '/payments', cardPayment({capture_method: 'manual'})), 201)).id,
+    unconfirmed: async () => (await ok(a.api('POST', '/payments', cardPayment({confirm: false})), 201)).id,
+    challenged: async () => (await ok(a.api('POST', '/payments', cardPayment({}, '4000000000003220')), 201)).id,
+    review: async () => (await ok(a.api('POST', '/payments', cardPayment({amount: 4991})), 201)).id,
+    attached: async () => (await ok(a.api('POST', '/payment_methods', {...card(), customer: cus.id}), 201)).id,
+    customer: async () => (await ok(a.api('POST', '/customers', {email: 'x@example.com'}), 201)).id,
+    rule: async () => (await ok(a.api('POST', '/routing_rules', {priority: 9, action: 'block', conditions: {currency: 'PLN'}}), 201)).id,
+    endpoint: async () => (await ok(a.api('POST', '/webhook_endpoints', {url: 'https://127.0.0.1:9/other', enabled_events: ['payment.succeeded']}), 201)).id,
+    open: async () => (await ok(a.api('POST', '/test_helpers/disputes', {payment: (await ok(a.api('POST', '/payments', cardPayment()), 201)).id}), 201)).id,
+    reviewed: async () => {
+      const d = await ok(a.api('POST', '/test_helpers/disputes', {payment: (await ok(a.api('POST', '/payments', cardPayment()), 201)).id}), 201)
+      await ok(a.api('POST', `/disputes/${d.id}/evidence`, {fields: {product_description: 'a lamp'}}))
+      return d.id
+    },
+    freshKey: async () => (await ok(a.api('POST', '/api_keys', {permissions: ['events:read']}), 201)).id,
+  }
+  /** The ids an operation's call needs: the account's objects, plus new ones in the state the operation changes. */
+  const fresh = async (opId: string): Promise<Ids> => {
+    const out: Ids = {...ids}
+    for (const name of NEEDS[opId] ?? []) out[name] = await makers[name]!()
+    return out
+  }
+  return {ids, fresh}
+}
+
+interface Call {
+  /** path below /v1, with A's (or the caller's own) ids */
+  path: string
+  body?: Json
+  /** extra headers */
+  headers?: Record<string, string>
+}
+
+/**
+ * How to call each operation, given ids: what an account would send. With A's ids and B's key it
+ * must find nothing of A; with the caller's own ids it must work.
+ */
+const CALLS: Record<string, (i: Ids) => Call> = {
+  listPayments: (i) => ({path: `/payments?customer=${i.cus}`}),
+  createPayment: (i) => ({path: '/payments', body: {amount: 2000, currency: 'EUR', payment_method_id: i.pm, customer: i.cus, return_url: RETURN_URL}}),
+  retrievePayment: (i) => ({path: `/payments/${i.pay}`}),
+  retrievePaymentRouting: (i) => ({path: `/payments/${i.pay}/routing`}),
+  confirmPayment: (i) => ({path: `/payments/${i.unconfirmed}/confirm`, body: {}}),
+  capturePayment: (i) => ({path: `/payments/${i.manual}/capture`, body: {amount: 500}}),
+  incrementAuthorization: (i) => ({path: `/payments/${i.manual}/increment_authorization`, body: {amount: 3000}}),
+  cancelPayment: (i) => ({path: `/payments/${i.manual}/cancel`, body: {}}),
+  listCustomers: () => ({path: '/customers?email=ada@example.com'}),
+  createCustomer: () => ({path: '/customers', body: {email: 'new@example.com'}}),
+  retrieveCustomer: (i) => ({path: `/customers/${i.cus}`}),
+  updateCustomer: (i) => ({path: `/customers/${i.cus}`, body: {name: 'Renamed'}}),
+  deleteCustomer: (i) => ({path: `/customers/${i.customer}`}),
+  listPaymentMethods: (i) => ({path: `/payment_methods?customer=${i.cus}`}),
+  createPaymentMethod: (i) => ({path: '/payment_methods', body: {...card(), customer: i.cus}}),
+  retrievePaymentMethod: (i) => ({path: `/payment_methods/${i.pm}`}),
+  detachPaymentMethod: (i) => ({path: `/payment_methods/${i.attached}/detach`, body: {}}),
+  listRefunds: (i) => ({path: `/refunds?payment=${i.pay}`}),
+  createRefund: (i) => ({path: '/refunds', body: {payment: i.pay, amount: 100}}),
+  retrieveRefund: (i) => ({path: `/refunds/${i.rf}`}),
+  listDisputes: (i) => ({path: `/disputes?payment=${i.pay}`}),
+  retrieveDispute: (i) => ({path: `/disputes/${i.dp}`}),
+  submitDisputeEvidence: (i) => ({path: `/disputes/${i.open}/evidence`, body: {fields: {tracking_number: '1Z999'}}}),
+  acceptDispute: (i) => ({path: `/disputes/${i.open}/accept`, body: {}}),
+  listEvents: () => ({path: '/events?type=payment.*&limit=100'}),
+  streamEvents: (i) => ({path: `/events/stream?last_event_id=${i.evt}`}),
+  retrieveEvent: (i) => ({path: `/events/${i.evt}`}),
+  listEventDeliveries: (i) => ({path: `/events/${i.evt}/deliveries`}),
+  resendEvent: (i) => ({path: `/events/${i.evt}/resend`, body: {endpoint: i.wh}}),
+  listWebhookEndpoints: () => ({path: '/webhook_endpoints'}),
+  createWebhookEndpoint: () => ({path: '/webhook_endpoints', body: {url: 'https://127.0.0.1:9/made', enabled_events: ['payment.failed']}}),
+  retrieveWebhookEndpoint: (i) => ({path: `/webhook_endpoints/${i.wh}`}),
+  updateWebhookEndpoint: (i) => ({path: `/webhook_endpoints/${i.wh}`, body: {description: 'renamed'}}),
+  deleteWebhookEndpoint: (i) => ({path: `/webhook_endpoints/${i.endpoint}`}),
+  rotateWebhookEndpointSecret: (i) => ({path: `/webhook_endpoints/${i.wh}/rotate_secret`, body: {}}),
+  listWebhookEndpointDeliveries: (i) => ({path: `/webhook_endpoints/${i.wh}/deliveries`}),
+  retrieveWebhookDelivery: (i) => ({path: `/webhook_deliveries/${i.whd}`}),
+  listProviders: () => ({path: '/providers?currency=EUR'}),
+  retrieveProvider: (i) => ({path: `/providers/${i.prov}`}),
+  simulateRouting: (i) => ({path: `/routing/simulate?amount=2000&currency=EUR&payment_method=card&merchant=${i.mer}`}),
+  listMerchants: () => ({path: '/merchants'}),
+  createMerchant: () => ({path: '/merchants', body: {business_name: 'Another shop'}}),
+  retrieveMerchant: (i) => ({path: `/merchants/${i.mer}`}),
+  updateMerchant: (i) => ({path: `/merchants/${i.mer}`, body: {email: 'ops@shop.example'}}),
+  listRoutingRules: (i) => ({path: `/routing_rules?merchant=${i.mer}`}),
+  createRoutingRule: (i) => ({path: '/routing_rules', body: {merchant: i.mer, priority: 3, action: 'block', conditions: {currency: 'SEK'}}}),
+  retrieveRoutingRule: (i) => ({path: `/routing_rules/${i.rr}`}),
+  updateRoutingRule: (i) => ({path: `/routing_rules/${i.rr}`, body: {priority: 7}}),
+  deleteRoutingRule: (i) => ({path: `/routing_rules/${i.rule}`}),
+  retrieveBalance: () => ({path: '/balance'}),
+  listSettlementReports: () => ({path: '/settlement_reports'}),
+  retrieveSettlementReport: (i) => ({path: `/settlement_reports/${i.stl}`, headers: {accept: 'text/csv'}}),
+  listPayouts: () => ({path: '/payouts'}),
+  retrievePayout: (i) => ({path: `/payouts/${i.po}`}),
+  testPaymentAction: (i) => ({path: `/test_helpers/payments/${i.challenged}/action`, body: {outcome: 'approve'}}),
+  testPaymentReview: (i) => ({path: `/test_helpers/payments/${i.review}/review`, body: {decision: 'approve'}}),
+  testCreateDispute: (i) => ({path: '/test_helpers/disputes', body: {payment: i.pay}}),
+  testResolveDispute: (i) => ({path: `/test_helpers/disputes/${i.reviewed}/resolve`, body: {outcome: 'won'}}),
+  testSetProviderHealth: (i) => ({path: `/test_helpers/providers/${i.prov}/health`, body: {status: 'degraded'}}),
+  testGetClock: () => ({path: '/test_helpers/clock'}),
+  testAdvanceClock: () => ({path: '/test_helpers/clock/advance', body: {seconds: 60}}),
+  listRequestLogs: () => ({path: '/request_logs?limit=100'}),
+  streamRequestLogs: () => ({path: '/request_logs/stream'}),
+  retrieveCurrentAccount: () => ({path: '/account'}),
+  listAccounts: () => ({path: '/accounts'}),
+  createAccount: () => ({path: '/accounts', body: {name: 'made'}}),
+  retrieveAccount: (i) => ({path: `/accounts/${i.acct}`}),
+  updateAccount: (i) => ({path: `/accounts/${i.acct}`, body: {name: 'renamed'}}),
+  deleteAccount: (i) => ({path: `/accounts/${i.acct}`}),
+  listApiKeys: () => ({path: '/api_keys'}),
+  createApiKey: () => ({path: '/api_keys', body: {permissions: ['refunds:read']}}),
+  retrieveCurrentApiKey: () => ({path: '/api_keys/self'}),
+  retrieveApiKey: (i) => ({path: `/api_keys/${i.key}`}),
+  rollApiKey: (i) => ({path: `/api_keys/${i.freshKey}/roll`, body: {expires_in: 0}}),
+  revokeApiKey: (i) => ({path: `/api_keys/${i.freshKey}/revoke`, body: {}}),
+}
+
+/** The objects made afresh for an operation (it changes their state). */
+const NEEDS: Record<string, string[]> = {
+  confirmPayment: ['unconfirmed'],
+  capturePayment: ['manual'],
+  incrementAuthorization: ['manual'],
+  cancelPayment: ['manual'],
+  detachPaymentMethod: ['attached'],
+  deleteCustomer: ['customer'],
+  deleteRoutingRule: ['rule'],
+  deleteWebhookEndpoint: ['endpoint'],
+  submitDisputeEvidence: ['open'],
+  acceptDispute: ['open'],
+  testResolveDispute: ['reviewed'],
+  testPaymentAction: ['challenged'],
+  testPaymentReview: ['review'],
+  rollApiKey: ['freshKey'],
+  revokeApiKey: ['freshKey'],
+}
+
+/** Operations without a key. */
+const PUBLIC = new Set(['getOpenApiDocument'])
+
+function operations(): {id: string; method: string; template: string; perm: string | undefined}[] {
+  const out: {id: string; method: string; template: string; perm: string | undefined}[] = []
+  for (const [template, item] of Object.entries(openapiDocument().paths as Json))
+    for (const [method, op] of Object.entries(item as Json)) out.push({id: op.operationId, method: method.toUpperCase(), template, perm: OPERATION_PERMISSIONS.get(op.operationId)})
+  return out
+}
+
+const STREAM_OPS = new Set(['streamEvents', 'streamRequestLogs'])
+
+/** A call, with a stream read for a moment and then closed. */
+async function send(k: AsKey, baseUrl: string, agent: unknown, method: string, c: Call): Promise<Res> {
+  if (method !== 'GET' || !c.path.includes('/stream')) return k.api(method, c.path, c.body ?? (method === 'POST' ? {} : undefined), c.headers)
+  const ac = new AbortController()
+  const res = await request(`${baseUrl}${c.path}`, {headers: {authorization: `Bearer ${k.key}`, accept: 'text/event-stream'}, dispatcher: agent as never, signal: ac.signal})
+  let text = ''
+  if (res.statusCode !== 200) text = await res.body.text()
+  else {
+    const stop = setTimeout(() => ac.abort(), 400)
+    try {
+      for await (const chunk of res.body) text += String(chunk)
+    } catch {
+      /* aborted: what arrived is what the stream showed */
+    }
+    clearTimeout(stop)
+  }
+  let body: unknown = text
+  try {
+    body = JSON.parse(text)
+  } catch {
+    /* a stream */
+  }
+  return {status: res.statusCode, headers: res.headers as Res['headers'], body, text}
+}
+
+export function isolationSuite(name: string, open: () => Promise<IsolationWorld>): void {
+  describe(`isolation and permissions (${name})`, () => {
+    it('every operation of the OpenAPI document is in the table of calls', () => {
+      const missing = operations().filter((o) => !PUBLIC.has(o.id) && !CALLS[o.id]).map((o) => o.id)
+      expect(missing).toEqual([])
+    })
+
+    it("B's key finds nothing of A's through any operation: an id of A is 404 resource_missing, no answer holds an id of A", async () => {
+      const w = await open()
+      try {
+        const accA = await ok(w.platformA.api('POST', '/accounts', {name: 'A'}), 201)
+        const accB = await ok(w.platformB.api('POST', '/accounts', {name: 'B'}), 201)
+        const a = asKeyOf(w.platformA, accA.secret_key)
+        const b = asKeyOf(w.platformB, accB.secret_key)
+        const {ids, fresh} = await seed(a)
+        // every object of A, those the state-changing operations need included
+        const all: Ids = {acct: accA.id}
+        for (const op of Object.keys(CALLS)) Object.assign(all, await fresh(op))
+        const secretsOfA = [accA.secret_key, accA.publishable_key]
+        const idsOfA = Object.entries(all)
+          .filter(([k]) => k !== 'prov')
+          .map(([, v]) => v)
+        let sentByB = ''
+        for (const op of operations()) {
+          if (PUBLIC.has(op.id)) continue
+          const call = CALLS[op.id]!(all)
+          const r = await send(b, w.baseUrlB, w.agentB, op.method, call)
+          const what = `${op.id} (${op.method} /v1${call.path}) as B`
+          // (an error, or B's own request log, may name an id B sent: that tells B nothing)
+          sentByB += ` ${call.path} ${JSON.stringify(call.body ?? {})}`
+          const sent = sentByB
+          for (const id of idsOfA) if (!sent.includes(id)) expect(r.text.includes(id), `${what} shows ${id} of A: ${r.text.slice(0, 300)}`).toBe(false)
+          for (const s of secretsOfA) expect(r.text.includes(s), `${what} shows a key of A`).toBe(false)
+          expect(r.status, `${what}: ${r.text.slice(0, 300)}`).toBeLessThan(500)
+          if (op.perm?.startsWith('accounts:')) {
+            // B may not manage accounts at all: the same 403 whatever the id (existence is not leaked)
+            expect(r.status, what).toBe(403)
+            continue
+          }
+          if (op.template.includes('{id}') && op.template !== '/providers/{id}' && op.template !== '/test_helpers/providers/{id}/health') {
+            expect(r.status, `${what}: ${r.text.slice(0, 300)}`).toBe(404)
+            expect(r.body?.error?.code, what).toBe('resource_missing')
+          }
+        }
+        // requests that name A's objects in their body or query are 404 too, never 403
+        for (const opId of ['createPayment', 'createRefund', 'testCreateDispute', 'createPaymentMethod', 'createRoutingRule', 'simulateRouting']) {
+          const r = await send(b, w.baseUrlB, w.agentB, opId === 'simulateRouting' ? 'GET' : 'POST', CALLS[opId]!(all))
+          expect(r.status, `${opId} with A's ids as B: ${r.text.slice(0, 300)}`).toBe(404)
+        }
+        // a stream resuming after A's event is refused as an unknown event
+        expect((await send(b, w.baseUrlB, w.agentB, 'GET', CALLS.streamEvents!(all))).status).toBe(400)
+        // what B did changed nothing of A's: A's provider health, clock and objects are as they were
+        expect((await ok(a.api('GET', '/providers/prov_atlas'))).status).toBe('active')
+        expect((await ok(a.api('GET', '/test_helpers/clock'))).offset_seconds).toBe(2 * 86_400)
+        expect((await ok(a.api('GET', `/customers/${ids.cus}`))).name).toBe('Ada')
+        expect((await ok(a.api('GET', `/payments/${all.manual}`))).status).toBe('requires_capture')
+      } finally {
+        await w.close()
+      }
+    })
+
+    it("a key without an operation's permission is refused naming it; one with just that permission is not", async () => {
+      const w = await open()
+      try {
+        const acc = await ok(w.platformA.api('POST', '/accounts', {name: 'perms'}), 201)
+        const a = asKeyOf(w.platformA, acc.secret_key)
+        const {fresh} = await seed(a)
+        for (const op of operations()) {
+          if (PUBLIC.has(op.id) || !op.perm || op.perm === 'none') continue
+          const [resource, level] = op.perm.split(':') as [string, string]
+          const own = {...(await fresh(op.id)), acct: acc.id}
+          const call = CALLS[op.id]!(own)
+          if (resource === 'api_keys') {
+            // keys are managed with a secret key only: even a restricted key with every permission is refused
+            const every = await ok(a.api('POST', '/api_keys', {permissions: ['*:write']}), 201)
+            const r = await send(asKeyOf(w.platformB, every.secret), w.baseUrlB, w.agentB, op.method, call)
+            expect(r.status, `${op.id} with a restricted key`).toBe(403)
+            expect(r.body.error.permission).toBe(op.perm)
+            const s = await send(a, w.baseUrlB, w.agentB, op.method, call)
+            expect(s.status, `${op.id} with the secret key: ${s.text.slice(0, 300)}`).toBeLessThan(300)
+            await ok(a.api('POST', `/api_keys/${every.id}/revoke`, {}))
+            continue
+          }
+          if (resource === 'accounts') {
+            // on the platform account: a restricted key with accounts:<level> may, one without may not
+            const others = RESOURCES.filter((r) => r !== 'accounts').map((r) => `${r}:write`)
+            const lacking = await ok(w.platformA.api('POST', '/api_keys', {permissions: [...others, ...(level === 'write' ? ['accounts:read'] : [])]}), 201)
+            const having = await ok(w.platformA.api('POST', '/api_keys', {permissions: [op.perm]}), 201)
+            const target = op.template.includes('{id}') ? {...own, acct: (await ok(w.platformA.api('POST', '/accounts', {name: 'target'}), 201)).id} : own
+            const r = await send(asKeyOf(w.platformB, lacking.secret), w.baseUrlB, w.agentB, op.method, CALLS[op.id]!(target))
+            expect(r.status, `${op.id} without ${op.perm}`).toBe(403)
+            expect(r.body.error.permission).toBe(op.perm)
+            const s = await send(asKeyOf(w.platformB, having.secret), w.baseUrlB, w.agentB, op.method, CALLS[op.id]!(target))
+            expect(s.status, `${op.id} with ${op.perm}: ${s.text.slice(0, 300)}`).toBeLessThan(300)
+            for (const k of [lacking, having]) await ok(w.platformA.api('POST', `/api_keys/${k.id}/revoke`, {}))
+            continue
+          }
+          const others = RESOURCES.filter((r) => r !== resource && r !== 'accounts').map((r) => `${r}:write`)
+          const lacking = await ok(a.api('POST', '/api_keys', {permissions: [...others, ...(level === 'write' ? [`${resource}:read`] : [])]}), 201)
+          const having = await ok(a.api('POST', '/api_keys', {permissions: [op.perm]}), 201)
+          const r = await send(asKeyOf(w.platformB, lacking.secret), w.baseUrlB, w.agentB, op.method, call)
+          expect(r.status, `${op.id} without ${op.perm}: ${r.text.slice(0, 300)}`).toBe(403)
+          expect(r.body.error).toMatchObject({type: 'permission_error', code: 'permission_denied', permission: op.perm})
+          const s = await send(asKeyOf(w.platformB, having.secret), w.baseUrlB, w.agentB, op.method, call)
+          expect(s.status, `${op.id} with ${op.perm}: ${s.text.slice(0, 300)}`).toBeLessThan(300)
+          for (const k of [lacking, having]) await ok(a.api('POST', `/api_keys/${k.id}/revoke`, {}))
+        }
+      } finally {
+        await w.close()
+      }
+    })
+  })
+}
+
+/** Another key on the same instance as `via`. */
+const asKeyOf = (via: AsKey, key: string): AsKey => via.as(key)
