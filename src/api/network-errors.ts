@@ -1,7 +1,7 @@
 // One classification of network failures (undici and node:net errors), shared by the engine's
 // webhook attempts, the CLI client and `gw listen`.
 
-export type NetworkErrorKind = 'timeout' | 'connection_refused' | 'dns_error' | 'tls_error' | 'connection_error'
+export type NetworkErrorKind = 'timeout' | 'connection_refused' | 'dns_error' | 'tls_error' | 'connection_error' | 'destination_blocked'
 
 /** Codes of TLS verification failures. */
 export const TLS_CODES: ReadonlySet<string> = new Set([
@@ -57,6 +57,8 @@ export function classifyNetworkError(e: unknown, timeoutMs?: number): {error: Ne
   if (err?.name === 'AbortError' || err?.name === 'TimeoutError' || /TIMEOUT/.test(code) || code === 'ETIMEDOUT')
     return {error: 'timeout', code, message: timeoutMs ? `no response within ${timeoutMs / 1000} s` : 'no response in time'}
   if (code === 'ECONNREFUSED') return {error: 'connection_refused', code, message: 'connection refused'}
+  // the engine's destination policy refused the resolved address (engine/domain/destinations.ts)
+  if (code === 'EDESTBLOCKED') return {error: 'destination_blocked', code, message}
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return {error: 'dns_error', code, message: `cannot resolve the host (${code})`}
   if (TLS_CODES.has(code) || /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code) || /certificate|TLS|SSL/i.test(message)) return {error: 'tls_error', code, message}
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return {error: 'connection_error', code, message: `connection reset (${code})`}

@@ -39,6 +39,11 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     }),
     'import-from': Flags.string({description: "Copy a SQLite data dir's contents (payments, events, jobs, idempotency records, the clock) into the PostgreSQL --store first; the database must be empty.", env: 'GW_IMPORT_FROM'}),
     'claim-lease': Flags.integer({description: 'Seconds a timeline job or webhook delivery claimed by an instance that died waits before another instance takes it (several instances on PostgreSQL). Longer than a webhook attempt (10 s).', default: 60, min: 1, env: 'GW_CLAIM_LEASE'}),
+    'webhook-allow': Flags.string({
+      description:
+        'Send webhooks only to these destinations: CIDRs such as 10.0.0.0/8,127.0.0.1/32 (a shared sandbox). Link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254) are always refused; without this flag every other address, loopback included, is allowed.',
+      env: 'GW_WEBHOOK_ALLOW',
+    }),
     demo: Flags.boolean({description: 'After starting, make a first test payment and print it with next steps.', env: 'GW_DEMO'}),
   }
 
@@ -65,6 +70,7 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
       storeUrl: flags.store ?? (/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined),
       importFrom: flags['import-from'],
       claimLeaseMs: flags['claim-lease'] * 1000,
+      webhookAllow: flags['webhook-allow']?.split(',').map((c) => c.trim()).filter(Boolean),
       log: (l) => ctx.io.stderr.write(`${l}\n`),
       debug: flags.verbose ? (l) => ctx.io.stderr.write(`${l}\n`) : undefined,
     })

@@ -8,6 +8,7 @@ import type {DeliveryWorkerOptions} from './app/delivery-worker.js'
 import {createCheckout} from './checkout/pages.js'
 import {createPipeline} from './http/pipeline.js'
 import {ensurePlatformAccount} from './app/accounts.js'
+import {DestinationPolicy} from './domain/destinations.js'
 import {KeyAuthority, registerEngineKey} from './app/keys.js'
 import {routes} from './http/routes.js'
 import {listen} from './http/server.js'
@@ -43,6 +44,8 @@ export interface EngineOptions {
   deliveries?: DeliveryWorkerOptions
   /** how long a timeline job or webhook delivery claimed by an instance that died waits before another instance takes it (default 60 s) */
   claimLeaseMs?: number
+  /** webhooks only to these CIDRs (link-local and cloud-metadata addresses are refused whatever this says) */
+  webhookAllow?: string[]
 }
 
 /** The default store: SQLite in the data dir (one engine instance per data dir). */
@@ -135,6 +138,12 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   if (opts.payoutCurrency !== undefined && !/^[A-Z]{3}$/.test(opts.payoutCurrency))
     throw new EngineConfigError('--payout-currency must be an uppercase ISO 4217 code such as EUR.')
   const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'))
+  let destinations: DestinationPolicy
+  try {
+    destinations = new DestinationPolicy(opts.webhookAllow)
+  } catch (e) {
+    throw new EngineConfigError((e as Error).message)
+  }
   mkdirSync(opts.dataDir, {recursive: true, mode: 0o700})
   const paths = localEnginePaths(opts.dataDir)
   mkdirSync(paths.tlsDir, {recursive: true, mode: 0o700})
@@ -146,7 +155,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const urls = {baseUrl: '', checkoutUrl: ''}
   let app: App
   try {
-    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, payoutCurrency: opts.payoutCurrency ?? null, deliveries: opts.deliveries, claimLeaseMs: opts.claimLeaseMs})
+    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, payoutCurrency: opts.payoutCurrency ?? null, deliveries: opts.deliveries, claimLeaseMs: opts.claimLeaseMs, destinations})
   } catch (error) {
     await store.close().catch(() => {})
     throw error

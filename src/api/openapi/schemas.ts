@@ -297,7 +297,7 @@ export function responseSchemas(): Record<string, Schema> {
     WebhookDeliveryAttempt: obj({
       at: dateTime(),
       status_code: nullable({type: 'integer', minimum: 100, maximum: 599}),
-      error: nullable({type: 'string', enum: ['timeout', 'connection_refused', 'dns_error', 'tls_error', 'connection_error']}),
+      error: nullable({type: 'string', enum: ['timeout', 'connection_refused', 'dns_error', 'tls_error', 'connection_error', 'destination_blocked']}),
       error_message: nullable(str()),
       latency_ms: {type: 'integer', minimum: 0},
       response_excerpt: nullable(str({maxLength: 500})),

@@ -6,6 +6,7 @@ import type {RoutingRule} from '../domain/routing.js'
 import type {Ids} from '../ports/ids.js'
 import type {ProviderConnection} from '../ports/provider.js'
 import {PLATFORM_ACCOUNT, VersionConflictError, type AccountStore, type CommitOrder, type Store} from '../ports/store.js'
+import {DestinationPolicy} from '../domain/destinations.js'
 import {StoreCache} from './cache.js'
 import {EngineClock} from './clock.js'
 import {JobRunner} from './jobs.js'
@@ -25,6 +26,8 @@ export interface CoreOptions {
   payoutCurrency?: string | null
   /** how long a job claim of an instance that died blocks the others (default JOB_LEASE_MS) */
   claimLeaseMs?: number
+  /** where webhooks may go (default: everywhere but link-local and cloud-metadata addresses) */
+  destinations?: DestinationPolicy
 }
 
 /** Version conflicts are retried this often (re-reading under the same locks) before they surface. */
@@ -45,6 +48,7 @@ export class Core {
   readonly log: (line: string) => void
   readonly payoutCurrency: string | null
   readonly claimLeaseMs: number | undefined
+  readonly destinations: DestinationPolicy
 
   private constructor(
     opts: CoreOptions,
@@ -60,6 +64,7 @@ export class Core {
     this.log = opts.log
     this.payoutCurrency = opts.payoutCurrency ?? null
     this.claimLeaseMs = opts.claimLeaseMs
+    this.destinations = opts.destinations ?? new DestinationPolicy()
     this.jobs = new JobRunner(this)
     this.endpoints = new StoreCache(this.store, () => this.store.all<EndpointRecord>('webhook_endpoint'), {kinds: ['webhook_endpoint']})
     this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})

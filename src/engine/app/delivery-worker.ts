@@ -8,6 +8,7 @@
 import {performance} from 'node:perf_hooks'
 import {Agent, request} from 'undici'
 import {classifyNetworkError} from '../../api/network-errors.js'
+import {guardedLookup} from '../adapters/guarded-lookup.js'
 import {signatureHeader, SIGNATURE_HEADER} from '../../api/webhook-signature.js'
 import {DELIVERY_TIMEOUT_MS, isLoopbackHost, nextAttemptAt, nextHealth, type EndpointHealth} from '../domain/webhooks.js'
 import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
@@ -81,9 +82,11 @@ export class DeliveryWorker {
     this.leaseMs = opts.leaseMs ?? DELIVERY_LEASE_MS
     this.slots = new Slots(this.perEndpoint)
     const agentOpts = {headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, keepAliveTimeout: 4000}
-    this.agent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS}})
+    // resolved addresses the destination policy refuses are never connected to (link-local, cloud metadata, --webhook-allow)
+    const lookup = guardedLookup(app.core.destinations)
+    this.agent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS, lookup}})
     // test mode only, loopback hosts only: a local receiver with a self-signed certificate works (decisions.md)
-    this.loopbackAgent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS, rejectUnauthorized: false}})
+    this.loopbackAgent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS, rejectUnauthorized: false, lookup}})
   }
 
   start(): void {
@@ -202,6 +205,9 @@ export class DeliveryWorker {
     const at = core.clock.now().toISOString()
     const body = ev.json
     const url = new URL(ep.url)
+    // an address in the URL itself is connected to without a lookup: the policy is asked here
+    const refused = core.destinations.urlRefusal(url)
+    if (refused) return {at, status_code: null, error: 'destination_blocked', error_message: refused, latency_ms: 0, response_excerpt: null}
     const dispatcher = !core.livemode && isLoopbackHost(url.hostname) ? this.loopbackAgent : this.agent
     // one signal per attempt, aborted by shutdown or by its own timer, which is cleared when the
     // attempt ends (AbortSignal.timeout would keep a timer and a signal alive for the full timeout

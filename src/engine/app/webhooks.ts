@@ -5,6 +5,7 @@ import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
 import {checkEndpointUrl, normaliseEnabledEvents, RETRY_WINDOW_MS, subscribes} from '../domain/webhooks.js'
 import type {Filter, ListPage, LoggedEvent} from '../ports/store.js'
 import type {Core} from './core.js'
+import type {DestinationPolicy} from '../domain/destinations.js'
 import {EVENT_RETENTION_MS} from './events.js'
 import {INTERNAL} from './internal.js'
 import type {Unit} from './unit.js'
@@ -34,9 +35,12 @@ function parseEvents(list: string[]): string[] {
   return r.events
 }
 
-function parseUrl(url: string): string {
+function parseUrl(url: string, policy: DestinationPolicy): string {
   const err = checkEndpointUrl(url)
   if (err) throw invalid('url', err)
+  // an address the engine never sends to (link-local, cloud metadata, outside --webhook-allow); a host name is checked when resolved
+  const refused = policy.urlRefusal(new URL(url))
+  if (refused) throw invalid('url', `url: ${refused}. Use an address your receiver listens on.`)
   return url
 }
 
@@ -55,7 +59,7 @@ export interface EndpointFields {
 }
 
 export async function createEndpoint(u: Unit, b: EndpointFields & {url: string; enabled_events: string[]}): Promise<WebhookEndpoint & {secret?: string}> {
-  const url = parseUrl(b.url)
+  const url = parseUrl(b.url, u.core.destinations)
   const enabled_events = parseEvents(b.enabled_events)
   // one endpoint created at a time per mode, so the limit holds under concurrent creates
   await u.lock(`webhook_endpoints:${u.livemode ? 'live' : 'test'}`)
@@ -92,7 +96,7 @@ export async function retrieveEndpoint(core: Core, id: string): Promise<WebhookE
 }
 
 export async function updateEndpoint(u: Unit, id: string, b: EndpointFields): Promise<WebhookEndpoint> {
-  const url = b.url === undefined ? undefined : parseUrl(b.url)
+  const url = b.url === undefined ? undefined : parseUrl(b.url, u.core.destinations)
   const events = b.enabled_events === undefined ? undefined : parseEvents(b.enabled_events)
   await u.lock(id)
   const {obj, version} = await loadEndpoint(u.core, u, id)

@@ -11,7 +11,7 @@ import {cardPayment, expectError, sleep} from './helpers.js'
 
 let t: TestEngine
 beforeAll(async () => {
-  t = await bootEngine()
+  t = await bootEngine({rateLimit: 0})
 })
 afterAll(async () => t?.stop())
 
@@ -195,6 +195,112 @@ describe('keys', () => {
       }
     } finally {
       db.close()
+    }
+  })
+})
+
+describe('fairness across accounts', () => {
+  it("one account's backlog of due jobs does not hold up another's clock advance", async () => {
+    const a = await t.account('backlog')
+    const b = await t.account('quick')
+    const manual = cardPayment({capture_method: 'manual'})
+    for (let i = 0; i < 60; i++) await Promise.all(Array.from({length: 25}, () => a.api('POST', '/payments', manual)))
+    const mine = await b.api('POST', '/payments', manual)
+    const finished: string[] = []
+    const slow = a.advance(8 * 86_400).then(() => finished.push('a'))
+    await sleep(50)
+    let aLeftWhenBDone = -1
+    const quick = b.advance(8 * 86_400).then(async () => {
+      finished.push('b')
+      aLeftWhenBDone = (await a.api('GET', '/payments?status=requires_capture&limit=1')).body.data.length
+    })
+    await Promise.all([slow, quick])
+    // b's one expiry ran beside a's 1,500, not after them
+    expect(finished).toEqual(['b', 'a'])
+    expect(aLeftWhenBDone).toBe(1)
+    expect((await b.api('GET', `/payments/${mine.body.id}`)).body.status).toBe('canceled')
+    const left = await a.api('GET', '/payments?status=requires_capture')
+    expect(left.body.data).toEqual([])
+  })
+
+  it("one account's endpoint holding its deliveries does not delay another account's", async () => {
+    const seen: {path: string; at: number}[] = []
+    const held: (() => void)[] = []
+    const dir = t.dataDir
+    const server: Server = createServer({key: readFileSync(join(dir, 'tls', 'server.key')), cert: readFileSync(join(dir, 'tls', 'server.crt'))}, (req, res) => {
+      req.resume()
+      req.on('end', () => {
+        seen.push({path: String(req.url), at: Date.now()})
+        // a's receiver answers only when the test lets it: its attempts stay in flight
+        if (req.url === '/slow') held.push(() => res.end('ok'))
+        else res.end('ok')
+      })
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const port = (server.address() as {port: number}).port
+    try {
+      const a = await t.account('slow-receiver')
+      const b = await t.account('fast-receiver')
+      await a.api('POST', '/webhook_endpoints', {url: `https://127.0.0.1:${port}/slow`, enabled_events: ['*']})
+      await b.api('POST', '/webhook_endpoints', {url: `https://127.0.0.1:${port}/fast`, enabled_events: ['*']})
+      for (let i = 0; i < 10; i++) await Promise.all(Array.from({length: 10}, () => a.api('POST', '/payments', cardPayment())))
+      for (let i = 0; i < 200 && held.length < 32; i++) await sleep(10)
+      const paid = await b.api('POST', '/payments', cardPayment())
+      for (let i = 0; i < 300 && !seen.some((s) => s.path === '/fast'); i++) await sleep(10)
+      expect(seen.filter((s) => s.path === '/fast')).toHaveLength(1)
+      // while a's backlog still waits on its receiver
+      const pending = await a.api('GET', '/events?limit=1')
+      const ds = await a.api('GET', `/events/${pending.body.data[0].id}/deliveries`)
+      expect(ds.body.data[0].status).toBe('pending')
+      expect(held.length).toBeGreaterThan(0)
+      expect((await b.api('GET', `/events?limit=5`)).body.data.some((e: any) => e.data.object.id === paid.body.id)).toBe(true)
+    } finally {
+      for (const release of held.splice(0)) release()
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+
+  it('the rate limit is per account', async () => {
+    const limited = await bootEngine({rateLimit: 2})
+    try {
+      const a = await limited.account()
+      const b = await limited.account()
+      let refused = 0
+      for (let i = 0; i < 12; i++) if ((await a.api('GET', '/payments')).status === 429) refused++
+      expect(refused).toBeGreaterThan(0)
+      expect((await b.api('GET', '/payments')).status).toBe(200)
+    } finally {
+      await limited.stop()
+    }
+  })
+})
+
+describe('webhook destinations in a shared sandbox', () => {
+  it('an endpoint at a link-local or cloud-metadata address is refused; with --webhook-allow only the listed CIDRs are taken, and attempts to others are recorded as destination_blocked', async () => {
+    const e = expectError(await t.api('POST', '/webhook_endpoints', {url: 'https://169.254.169.254/latest/meta-data', enabled_events: ['*']}), 400, 'invalid_request_error', 'parameter_invalid')
+    expect(e.param).toBe('url')
+    expect(e.message).toMatch(/cloud-metadata/)
+    const t2 = await bootEngine()
+    try {
+      // made while loopback was allowed; the engine then restarts with an allow list without it
+      const ep = await t2.api('POST', '/webhook_endpoints', {url: 'https://127.0.0.1:9/hook', enabled_events: ['payment.succeeded']})
+      expect(ep.status, ep.text).toBe(201)
+      await t2.restart({webhookAllow: ['10.0.0.0/8']})
+      const refused = await t2.api('POST', '/webhook_endpoints', {url: 'https://localhost:9/again', enabled_events: ['*']})
+      expect(refused.status).toBe(400)
+      expect(refused.body.error.message).toMatch(/outside the destinations/)
+      await t2.api('POST', '/payments', cardPayment())
+      let attempt: any
+      for (let i = 0; i < 200 && !attempt; i++) {
+        const ds = await t2.api('GET', `/webhook_endpoints/${ep.body.id}/deliveries`)
+        attempt = ds.body.data[0]?.attempts[0]
+        if (!attempt) await sleep(20)
+      }
+      expect(attempt).toMatchObject({error: 'destination_blocked', status_code: null})
+      expect(attempt.error_message).toMatch(/outside the destinations/)
+    } finally {
+      await t2.stop().catch(() => {})
     }
   })
 })

@@ -36,8 +36,8 @@ export interface TestEngine {
   as(key: string): AsKey
   /** a new account (POST /accounts with the engine's key): its id and keys, and the engine through its secret key */
   account(name?: string): Promise<{id: string; secretKey: string; publishableKey: string} & AsKey>
-  /** restart on the same data dir (keeps data) */
-  restart(): Promise<void>
+  /** restart on the same data dir (keeps data), with some options changed if given */
+  restart(changed?: Partial<EngineOptions>): Promise<void>
   stop(): Promise<void>
 }
 
@@ -58,8 +58,8 @@ export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<Tes
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-engine-'))
   const key = opts.apiKey ?? 'sk_test_harness_key_0123456789'
   const store = opts.store ? {} : await testStore()
-  const start = () =>
-    startEngine({dataDir, port: 0, apiKey: key, durability: 'normal', log: process.env.GW_TEST_LOG ? (l) => process.stderr.write(l + '\n') : () => {}, ...store, ...opts})
+  const start = (changed: Partial<EngineOptions> = {}) =>
+    startEngine({dataDir, port: 0, apiKey: key, durability: 'normal', log: process.env.GW_TEST_LOG ? (l) => process.stderr.write(l + '\n') : () => {}, ...store, ...opts, ...changed})
   let engine = await start()
   let agent = new Agent({connect: {ca: engine.caCertPem}, keepAliveTimeout: 1000})
   async function apiWith(key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
@@ -127,10 +127,10 @@ export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<Tes
       if (r.status !== 201) throw new Error(`account creation failed: ${r.text}`)
       return {id: r.body.id, secretKey: r.body.secret_key, publishableKey: r.body.publishable_key, ...asKey(r.body.secret_key)}
     },
-    async restart() {
+    async restart(changed) {
       await agent.close()
       await engine.close()
-      engine = await start()
+      engine = await start(changed)
       agent = new Agent({connect: {ca: engine.caCertPem}, keepAliveTimeout: 1000})
     },
     async stop() {
