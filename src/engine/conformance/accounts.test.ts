@@ -124,6 +124,42 @@ describe('accounts', () => {
   })
 })
 
+describe('live feeds per account', () => {
+  it("an account's event stream and request log carry only its own events and requests; a request that failed authentication shows only to the engine's own account", async () => {
+    const a = await t.account()
+    const b = await t.account()
+    const {request} = await import('undici')
+    const ac = new AbortController()
+    const res = await request(`${t.engine.baseUrl}/events/stream`, {headers: {authorization: `Bearer ${b.key}`, accept: 'text/event-stream'}, dispatcher: t.agent, signal: ac.signal})
+    expect(res.statusCode).toBe(200)
+    let text = ''
+    const reading = (async () => {
+      try {
+        for await (const c of res.body) text += String(c)
+      } catch {
+        /* closed */
+      }
+    })()
+    await sleep(50)
+    const pa = await a.api('POST', '/payments', cardPayment())
+    const pb = await b.api('POST', '/payments', cardPayment())
+    for (let i = 0; i < 100 && !text.includes(pb.body.id); i++) await sleep(20)
+    ac.abort()
+    await reading
+    expect(text).toContain(pb.body.id)
+    expect(text).not.toContain(pa.body.id)
+
+    await t.as('sk_test_not_a_key_of_anyone_0123').api('GET', '/payments?probe=1').catch(() => undefined)
+    const logB = await b.api('GET', '/request_logs?limit=100')
+    expect(logB.body.data.every((e: any) => !e.path.includes(pa.body.id))).toBe(true)
+    expect(logB.body.data.some((e: any) => e.status === 401)).toBe(false)
+    const logA = await a.api('GET', '/request_logs?limit=100')
+    expect(logA.body.data.some((e: any) => e.method === 'POST' && e.path === '/v1/payments')).toBe(true)
+    const logPlatform = await t.api('GET', '/request_logs?status=401&limit=100')
+    expect(logPlatform.body.data.length).toBeGreaterThan(0)
+  })
+})
+
 describe('keys', () => {
   it('a restricted key does what its permissions allow and is refused the rest, naming the permission', async () => {
     const a = await t.account()

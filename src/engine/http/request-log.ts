@@ -8,6 +8,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {Clock} from '../ports/clock.js'
 import {invalid} from '../domain/errors.js'
+import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {SseStreams} from './sse.js'
@@ -101,7 +102,8 @@ export class RequestLog {
   }
 
   private visible(e: Stored, ctx: RequestCtx, f: Filter): boolean {
-    if (e.account !== null && e.account !== ctx.account) return false
+    // a request that failed authentication belongs to no account: only the engine's own account sees it
+    if (e.account === null ? ctx.account !== PLATFORM_ACCOUNT : e.account !== ctx.account) return false
     if (e.account !== null && e.livemode !== ctx.livemode) return false
     if (f.status && !f.status(e.status)) return false
     if (f.method && !f.method.has(e.method)) return false
