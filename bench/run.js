@@ -10,6 +10,7 @@ import {printStartup, startupBench} from './startup.js'
 import {listenBench, printListen} from './listen.js'
 import {measureStorage, runSoak} from './soak.js'
 import {reconcileBench} from './reconcile.js'
+import {accountsBench, printAccounts} from './accounts.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
 // `npm run bench -- --profile DIR`: every engine child writes a CPU profile into DIR (BENCH_PROFILE)
@@ -30,7 +31,7 @@ const CONNECTIONS = env('BENCH_CONNECTIONS', 32)
 const RATE = env('BENCH_RATE', 1000)
 const SMALL = env('BENCH_SEED_SMALL', 10_000)
 const LARGE = env('BENCH_SEED_LARGE', 1_000_000)
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,soak,storage,reconcile,listen,pg,startup').split(','))
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,soak,storage,reconcile,listen,pg,startup,accounts').split(','))
 const SOAK_MS = env('BENCH_SOAK_MS', 180_000)
 /** open-loop rate of the PostgreSQL part */
 const PG_RATE = env('BENCH_PG_RATE', 500)
@@ -200,6 +201,12 @@ async function main() {
       log(`(soak) RSS ${f0(s.rssStartMiB)} -> peak ${f0(s.rssPeakMiB)} -> ${f0(s.rssEndMiB)} MiB; slope after the first minute ${f1(s.rssSlopeMiBPerMin)} MiB/min   target < 2: ${verdict(s.rssSlopeMiBPerMin < 2)}`)
       log(`(soak) SIGTERM with the failing endpoint's backlog due: exit ${s.exitCode} after ${f0(s.sigtermMs)} ms   target <= 10 s: ${verdict(s.exitCode === 0 && s.sigtermMs <= 10_000)}`)
       log(`(soak) data dir ${f1(s.dataDirBytes / 1048576)} MiB = ${f0(s.bytesPerPayment)} bytes per payment (two endpoints, refunds, retries included)`)
+      log()
+    }
+    // ---------------------------------------------------------------- (accounts)
+    if (ONLY.has('accounts')) {
+      results.accounts = await accountsBench(join(root, 'accounts'))
+      printAccounts(results.accounts, log)
       log()
     }
     // ---------------------------------------------------------------- (pg)
