@@ -134,15 +134,18 @@ export class DeliveryWorker {
       }
       for (const c of claims) {
         const abort = new AttemptSignal()
-        this.inFlight.set(c.id, {claim: c, abort})
-        this.perEndpointInFlight.set(c.endpoint, (this.perEndpointInFlight.get(c.endpoint) ?? 0) + 1)
+        // ids are unique per account: every key of this worker names the account too
+        const key = own(c.account, c.id)
+        const ep = own(c.account, c.endpoint)
+        this.inFlight.set(key, {claim: c, abort})
+        this.perEndpointInFlight.set(ep, (this.perEndpointInFlight.get(ep) ?? 0) + 1)
         void this.attempt(c, abort)
           .catch((e) => this.app.log(`webhooks: delivery ${c.id} failed: ${(e as Error).stack}`))
           .finally(() => {
-            this.inFlight.delete(c.id)
-            const left = this.perEndpointInFlight.get(c.endpoint)! - 1
-            if (left > 0) this.perEndpointInFlight.set(c.endpoint, left)
-            else this.perEndpointInFlight.delete(c.endpoint)
+            this.inFlight.delete(key)
+            const left = this.perEndpointInFlight.get(ep)! - 1
+            if (left > 0) this.perEndpointInFlight.set(ep, left)
+            else this.perEndpointInFlight.delete(ep)
             // an ended attempt makes a claim worth its query once its endpoint has a batch of room
             if (left <= this.claimsPerEndpoint - this.claimBatch || this.inFlight.size === 0) this.wake()
           })
@@ -165,11 +168,12 @@ export class DeliveryWorker {
   }
 
   private async event(core: Core, id: string): Promise<LoggedEvent | undefined> {
-    const hit = this.recent.get(id)
+    const key = own(core.account, id)
+    const hit = this.recent.get(key)
     if (hit) return hit
     const e = await core.store.getEvent(id)
     if (e) {
-      this.recent.set(id, e)
+      this.recent.set(key, e)
       if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value!)
     }
     return e
@@ -184,12 +188,13 @@ export class DeliveryWorker {
     if (ep.disabled) return this.record({claim: c, stop: 'endpoint_disabled'})
     const ev = await this.event(core, d.event)
     if (!ev) return this.record({claim: c, stop: 'event_expired'})
-    await this.slots.acquire(ep.id)
+    const slot = own(c.account, ep.id)
+    await this.slots.acquire(slot)
     let attempt: DeliveryAttempt
     try {
       attempt = await this.post(core, ep, ev, abort)
     } finally {
-      this.slots.release(ep.id)
+      this.slots.release(slot)
     }
     // abandoned at shutdown: the delivery stays due and is made again (here after a restart, or by another instance)
     if (this.closed) return void (await core.engineStore.releaseDeliveries([c]).catch(() => {}))
@@ -254,18 +259,20 @@ export class DeliveryWorker {
   /** Queues an outcome for its endpoint's next batch; resolves once that batch is committed (or failed). */
   private record(o: Outcome): Promise<void> {
     const endpoint = o.claim.endpoint
+    const key = own(o.claim.account, endpoint)
     const done = new Promise<void>((resolve) => (o.done = resolve))
-    const q = this.outcomes.get(endpoint)
+    const q = this.outcomes.get(key)
     if (q) q.push(o)
-    else this.outcomes.set(endpoint, [o])
-    if (!this.recording.has(endpoint)) this.recording.set(endpoint, this.flush(o.claim.account, endpoint).finally(() => this.recording.delete(endpoint)))
+    else this.outcomes.set(key, [o])
+    if (!this.recording.has(key)) this.recording.set(key, this.flush(o.claim.account, endpoint).finally(() => this.recording.delete(key)))
     return done
   }
 
   private async flush(account: string, endpoint: string): Promise<void> {
+    const key = own(account, endpoint)
     for (;;) {
-      const batch = this.outcomes.get(endpoint)
-      this.outcomes.delete(endpoint)
+      const batch = this.outcomes.get(key)
+      this.outcomes.delete(key)
       if (!batch?.length) return
       try {
         const core = await this.app.account(account)
@@ -313,6 +320,9 @@ export class DeliveryWorker {
     await Promise.allSettled([this.agent.destroy(), this.loopbackAgent.destroy()])
   }
 }
+
+/** A key of this worker's maps: ids are unique per account, not across accounts (a snapshot loaded in several). */
+const own = (account: string, id: string) => `${account}\u0000${id}`
 
 /** The endpoint after an attempt's outcome (spec §6 rule 4); the same object when nothing changes. */
 function withHealth(ep: EndpointRecord, ok: boolean, at: Date, core: Core): EndpointRecord {

@@ -314,7 +314,8 @@ async function routeAndRun(u: Unit, p0: PaymentRecord, now: Date): Promise<Payme
 
 async function requireAction(u: Unit, p: PaymentRecord, step: pay.SessionStep, provider: string | null, now: Date): Promise<PaymentRecord> {
   const token = randomBytes(18).toString('base64url')
-  const url = `${u.core.urls.checkoutUrl}/${ACTION_PATH[step]}/${p.id}?session=${token}`
+  // the page finds the payment in its account (ids are unique per account: a snapshot loaded in several has the same ids)
+  const url = `${u.core.urls.checkoutUrl}/${ACTION_PATH[step]}/${p.id}?session=${token}&account=${u.core.account}`
   return apply(u, pay.requireAction(p, {step, provider, token, url, at: now}), now)
 }
 

@@ -114,7 +114,9 @@ export class Unit {
     const created_at = iso(at)
     // the bytes JSON.stringify({id, object, type, created_at, livemode, request_id, data: {object}}) gives, with the object's JSON made once
     const json = `{"id":${jsonString(id)},"object":"event","type":${jsonString(type)},"created_at":"${created_at}","livemode":${this.livemode},"request_id":${requestId === null ? 'null' : jsonString(requestId)},"data":{"object":${this.publicJson(obj)}}}`
-    const e = {id, type, created_at, json}
+    const o = obj as {id?: unknown; object?: unknown; payment?: unknown}
+    const object_id = typeof o.id === 'string' ? o.id : null
+    const e: StoredEvent = {id, type, created_at, json, object_id, payment: o.object === 'payment' ? object_id : typeof o.payment === 'string' ? o.payment : null}
     this.events.push(e)
     return e
   }

@@ -109,14 +109,14 @@ function cardForm(p: PaymentRecord, session: string, error?: string): string {
   return page(
     'Pay by card',
     `<h1>Pay by card</h1><div class="amount">${esc(money(p.amount, p.currency))}</div>
-<form method="post" action="?session=${esc(session)}">
+<form method="post">
 ${error ? `<p role="alert" style="color:#c0123c">${esc(error)}</p>` : ''}
 <label for="number">Card number</label><input id="number" name="number" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
 <div class="row" style="margin-top:0"><div style="flex:1"><label for="exp">Expiry (MM/YY)</label><input id="exp" name="exp" placeholder="12/30" required></div>
 <div style="flex:1"><label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" placeholder="123"></div></div>
 <input type="hidden" name="outcome" value="approve">
 <div class="row"><button class="ok" type="submit">Pay ${esc(money(p.amount, p.currency))}</button></div></form>
-<form method="post" action="?session=${esc(session)}"><input type="hidden" name="outcome" value="abandon"><div class="row"><button class="no" type="submit">Cancel and return</button></div></form>`,
+<form method="post"><input type="hidden" name="outcome" value="abandon"><div class="row"><button class="no" type="submit">Cancel and return</button></div></form>`,
   )
 }
 
@@ -170,10 +170,19 @@ export function createCheckout(app: App) {
     const session = url.searchParams.get('session') ?? ''
     const notFoundPage = (msg: string) => html(res, 404, page('Not found', `<h1>Link not valid</h1><p class="muted">${esc(msg)}</p>`), requestId)
     if (!step || !id || !['3ds', 'method', 'card'].includes(step)) return notFoundPage('This checkout page does not exist.')
-    // a page carries no key: the payment's account is the one that holds it (ids are unique across accounts)
-    const got = id.startsWith('pay_') ? await app.core.engineStore.locate<PaymentRecord>('payment', 'id', id) : undefined
-    if (!got) return notFoundPage('No such payment.')
-    const core = await app.account(got.account)
+    // a page carries no key: the payment's account is in its URL (the platform account's pages, and
+    // pages made before accounts, name none: the account that holds the payment is found)
+    const named = url.searchParams.get('account')
+    let core
+    let got
+    if (named !== null) {
+      core = /^acct_[0-9A-Za-z]+$/.test(named) ? await app.account(named) : undefined
+      got = core && id.startsWith('pay_') ? await core.store.get<PaymentRecord>('payment', id) : undefined
+    } else {
+      const found = id.startsWith('pay_') ? await app.core.engineStore.locate<PaymentRecord>('payment', 'id', id) : undefined
+      if (found) [core, got] = [await app.account(found.account), {obj: found.obj}]
+    }
+    if (!got || !core) return notFoundPage('No such payment.')
     const p = got.obj
     if (p.status !== 'requires_action' || !p._x.session) return finish(res, p, requestId)
     if (p._x.session.token !== session) return notFoundPage('This checkout session has expired or the link is incomplete.')
@@ -192,7 +201,7 @@ export function createCheckout(app: App) {
         page(
           c.title,
           `${c.html}<div class="amount">${esc(money(p.amount, p.currency))}</div><p class="muted">Reference ${esc(p.reference)}</p>
-<form method="post" action="?session=${esc(session)}"><div class="row">
+<form method="post"><div class="row">
 <button class="ok" type="submit" name="outcome" value="approve" id="approve">${esc(c.approve)}</button>
 <button class="no" type="submit" name="outcome" value="fail" id="fail">${esc(c.fail)}</button></div></form>`,
         ),

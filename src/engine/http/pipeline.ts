@@ -281,8 +281,9 @@ export function createPipeline(deps: PipelineDeps) {
       if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
       const auth = await deps.keys.authenticate(bearer(req.headers.authorization))
       if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode})
-      const scope = `${auth.account}:${auth.livemode ? 'live' : 'test'}`
-      const rl = await engineStore.takeToken(scope, deps.rateLimit.rate, deps.rateLimit.capacity)
+      // idempotency records are the account's (its store view), by mode; the rate limit's bucket is the account's and mode's
+      const scope = auth.livemode ? 'live' : 'test'
+      const rl = await engineStore.takeToken(`${auth.account}:${scope}`, deps.rateLimit.rate, deps.rateLimit.capacity)
       if (rl.retryAfter > 0) {
         throw new ApiError(
           429,

@@ -8,8 +8,10 @@
 //
 // Accounts (issue 24): every row the store keeps belongs to one account, and everything but a
 // few fleet-wide concerns is reached through `Store.account(id)`: an AccountStore whose every
-// read, write, job, event, setting and statistic is bounded to that account. Object ids are
-// unique across accounts (random), so an id of another account is simply not found.
+// read, write, job, event, setting and statistic is bounded to that account. Ids (of objects,
+// events, jobs) are unique per account: the engine makes them random, so they are unique across
+// accounts too, except where a snapshot was loaded into several accounts with its ids (issue 27).
+// An id of another account is simply not found.
 //
 // Vocabulary
 // - An *object* has a kind, an id (`pay_...`), `created_at`, and a version that the store
@@ -48,6 +50,10 @@ export const KINDS = {
   ledger_entry: {currency: 'text', payment: 'text', type: 'text', available_at: 'time', amount: 'int'},
   /** accounts are objects of the platform account (the engine's own, PLATFORM_ACCOUNT) */
   account: {},
+  /** hosted checkout sessions (issue 28) */
+  checkout_session: {status: 'text', payment: 'text'},
+  /** failures switched on to rehearse (issue 29) */
+  chaos_fault: {},
   /** `secret_hash` is read from the internal part (never served); looked up across accounts by Store.locate */
   api_key: {type: 'text', secret_hash: 'text'},
 } as const satisfies Record<string, Record<string, FieldType>>
@@ -138,6 +144,18 @@ export interface StoredEvent {
   type: string
   created_at: string
   json: string
+  /** the id of its data.object */
+  object_id?: string | null
+  /** the payment it concerns (a payment's own events, its refunds' and disputes'); null for others */
+  payment?: string | null
+}
+
+/** What an event is about: its data.object's id, and the payment it concerns (a payment's, a refund's or a dispute's). */
+export function eventSubjects(event: {data?: {object?: Record<string, unknown>}}): {object_id: string | null; payment: string | null} {
+  const o = event.data?.object
+  const id = typeof o?.id === 'string' ? o.id : null
+  const payment = o?.object === 'payment' ? id : typeof o?.payment === 'string' ? o.payment : null
+  return {object_id: id, payment}
 }
 
 /** An event as read back, with its position in the log. */
@@ -147,6 +165,8 @@ export interface LoggedEvent extends StoredEvent {
 }
 
 export interface EventQuery {
+  /** only events about this object: its data.object is it, or it is the payment they concern */
+  object?: string
   /** exact types; OR-ed with typePrefixes */
   types?: string[]
   /** 'payment.' for 'payment.*' */
@@ -183,6 +203,7 @@ export interface ClaimedDelivery {
 }
 
 export interface IdempotencyRecord {
+  /** within the account (the engine uses the mode: test or live) */
   scope: string
   key: string
   request_hash: string
@@ -236,6 +257,12 @@ export interface ChangeSet {
   /** deletes every row of that account (its objects, events, jobs, deliveries, keys, idempotency records, statistics and settings) */
   purgeAccount?: string
   /**
+   * Replaces every row of this account — but its keys and the account objects it holds (kinds
+   * `api_key` and `account`) — with these (a snapshot loaded: issue 27). Applied before the rest
+   * of the change set. Events get new seqs, in the order given.
+   */
+  restore?: AccountRows
+  /**
    * Changes to other accounts in the same transaction: the platform account creating an account
    * writes the account object in its own rows and the new account's keys and first jobs in the
    * new account's (no events, no idempotency record, no further nesting there).
@@ -255,12 +282,31 @@ export class VersionConflictError extends Error {
 /** The store cannot be reached (database restarting, connection lost): the request may be retried. */
 export class StoreUnavailableError extends Error {}
 
+/** Kinds a snapshot never holds: credentials, and the accounts a platform account manages. */
+export const UNSNAPSHOTTED: ReadonlySet<Kind> = new Set(['api_key', 'account'])
+
+/** An account's whole state as rows (issue 27 snapshots): what `exportRows` gives and `ChangeSet.restore` writes back. */
+export interface AccountRows {
+  /** every object with its version, each kind in insertion order (internal parts included) */
+  objects: {kind: Kind; obj: StoredObject; version: number}[]
+  /** the event log, oldest first */
+  events: StoredEvent[]
+  /** pending timeline jobs, in the order they were scheduled */
+  jobs: Job[]
+  /** idempotency records, bodies in full */
+  idempotency: IdempotencyRecord[]
+  stats: StatIncrement[]
+  settings: Record<string, string>
+}
+
 /** What a commit touched in one account, for caches and live feeds on every instance. */
 export interface ChangeNotice {
   /** the account whose data changed (one notice per account a group of commits touched) */
   account: string
   /** the account was deleted: everything of it is gone */
   purged?: boolean
+  /** the account's rows were replaced (a snapshot loaded): every kind and setting may have changed, the clock may have moved back, events up to `eventSeq` are the snapshot's */
+  restored?: boolean
   kinds: ReadonlySet<Kind>
   settings: readonly string[]
   /** greatest event seq committed (events committed by any instance up to this one are readable) */
@@ -335,6 +381,9 @@ export interface AccountStore extends StoreReader {
   /** Adds `deltaMs` to an integer setting atomically and returns the new value (the engine clock's offset). */
   addToSetting(key: string, deltaMs: number): Promise<number>
 
+  /** Every row of this account but its keys and account objects (UNSNAPSHOTTED), read at one moment: a snapshot's contents. */
+  exportRows(): Promise<AccountRows>
+
   /** Store.exclusive for a section of this account only (`timeline`: its job runs). */
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>
 
@@ -348,8 +397,11 @@ export interface Store {
   account(id: string): AccountStore
 
   /**
-   * Finds an object by a field that is unique across accounts (`id`, or `api_key.secret_hash`),
-   * whatever account holds it: hosted pages, which carry no key, and authentication.
+   * Finds an object by `id` or `api_key.secret_hash`, whatever account holds it: hosted pages,
+   * which carry no key, and authentication. A key's hash is unique; an id held by several
+   * accounts (a snapshot loaded into each) gives the first made — callers that can name the
+   * account (a hosted page's URL does) ask that account instead. By id it may read every
+   * account's rows (no index leads with the id): for hosted pages made before accounts only.
    */
   locate<T extends StoredObject>(kind: Kind, field: 'id' | 'secret_hash', value: string): Promise<{account: string; obj: T} | undefined>
 

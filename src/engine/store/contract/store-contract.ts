@@ -43,6 +43,8 @@ function pay(over: Partial<Pay> = {}): Pay {
 const put = (kind: Kind, obj: object, expectVersion?: number): Put => ({kind, obj: obj as StoredObject, ...(expectVersion === undefined ? {} : {expectVersion})})
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/** an event's data.object bytes */
+const dataObject = (json: string) => json.slice(json.indexOf('"data":{"object":') + 17, -2)
 
 export function storeContract(name: string, open: () => Promise<ContractHandles>): void {
   describe(`Store contract: ${name}`, () => {
@@ -613,6 +615,34 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect(await b.getSetting('clock_offset_ms')).toBe('1000')
       })
 
+      it('ids are unique per account: the same id in two accounts is two objects, two events, two jobs', async () => {
+        const o = h.b.account(OTHER)
+        const p = pay({reference: 'mine'})
+        const e = {id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0), json: '{"mine":true}'}
+        const j = {id: nextId('job'), kind: 'k', ref: p.id, due_at: iso(T0)}
+        await a.commit({puts: [put('payment', p)], events: [e], addJobs: [j]})
+        await o.commit({puts: [put('payment', {...p, reference: 'theirs'})], events: [{...e, json: '{"mine":false}'}], addJobs: [j]})
+        expect((await b.get<Pay>('payment', p.id))!.obj.reference).toBe('mine')
+        expect((await o.get<Pay>('payment', p.id))!.obj.reference).toBe('theirs')
+        expect((await b.getEvent(e.id))!.json).toBe('{"mine":true}')
+        expect((await o.getEvent(e.id))!.json).toBe('{"mine":false}')
+        // an update in one account leaves the other's object alone
+        await o.commit({puts: [put('payment', {...p, reference: 'theirs', status: 'failed'}, 1)]})
+        expect((await b.get<Pay>('payment', p.id))!.obj.status).toBe('succeeded')
+        const [mine] = await b.claimJobs(iso(T0), 5, 60_000)
+        const [theirs] = await o.claimJobs(iso(T0), 5, 60_000)
+        expect([mine?.id, theirs?.id]).toEqual([j.id, j.id])
+        await b.commit({completeJobs: [mine!]})
+        await o.releaseJobs([theirs!])
+        expect((await o.claimJobs(iso(T0), 5, 60_000)).map((x) => x.id)).toEqual([j.id])
+        // a delivery of the same id and endpoint in both: claimed once each
+        const d = {id: nextId('whd'), object: 'webhook_delivery', event: e.id, endpoint: 'wh_same', status: 'pending', next_attempt_at: iso(T0), created_at: iso(T0)}
+        await a.commit({puts: [put('delivery', d)]})
+        await o.commit({puts: [put('delivery', d)]})
+        const claimed = await h.a.claimDeliveries(() => iso(T0), {limit: 10, perEndpoint: 1, leaseMs: 60_000})
+        expect(claimed.map((c) => c.account).sort()).toEqual([ACCT, OTHER].sort())
+      })
+
       it('locks and settings of the same name are per account', async () => {
         const o = h.b.account(OTHER)
         let release!: () => void
@@ -733,6 +763,80 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         for (let i = 0; i < 200 && !notices.some((n) => n.purged); i++) await sleep(5)
         off()
         expect(notices.find((n) => n.purged)?.account).toBe(OTHER)
+      })
+    })
+
+    describe('snapshots and event subjects', () => {
+      it("events can be listed by the object they are about, or the payment they concern (a payment's story)", async () => {
+        const ev = (type: string, object_id: string, payment: string | null) => ({id: nextId('evt'), type, created_at: iso(T0), json: '{}', object_id, payment})
+        const es = [ev('payment.succeeded', 'pay_s', 'pay_s'), ev('refund.succeeded', 'rf_s', 'pay_s'), ev('dispute.created', 'dp_s', 'pay_s'), ev('payment.succeeded', 'pay_t', 'pay_t'), ev('merchant.updated', 'mer_s', null)]
+        for (const e of es) await a.commit({events: [e]})
+        expect((await b.listEvents({limit: 10, object: 'pay_s'})).data.map((e) => e.type)).toEqual(['dispute.created', 'refund.succeeded', 'payment.succeeded'])
+        expect((await b.listEvents({limit: 10, object: 'rf_s'})).data.map((e) => e.id)).toEqual([es[1]!.id])
+        expect((await b.listEvents({limit: 10, object: 'mer_s', types: ['merchant.updated']})).data).toHaveLength(1)
+        expect((await h.b.account(OTHER).listEvents({limit: 10, object: 'pay_s'})).data).toEqual([])
+      })
+
+      it("an account's rows come out whole (not its keys or the accounts it holds) and go back in, replacing what was there, into the same account or another", async () => {
+        const p = pay({reference: 'snap', _x: {secret: 'kept'}})
+        const le = {id: nextId('le'), object: 'ledger_entry', type: 'payment', amount: 700, currency: 'EUR', payment: p.id, source: null, provider: 'prov_x', reference: 'snap', available_at: iso(T0), created_at: iso(T0)}
+        const e = {id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0), json: `{"id":"x","data":{"object":${JSON.stringify({id: p.id})}}}`, object_id: p.id, payment: p.id}
+        const key = {id: nextId('key'), object: 'api_key', type: 'secret', created_at: iso(T0), _x: {secret_hash: `hash-snap-${p.id}`}}
+        await a.commit({
+          puts: [put('payment', p), put('ledger_entry', le), put('api_key', key)],
+          events: [e],
+          addJobs: [{id: nextId('job'), kind: 'k', ref: p.id, due_at: iso(T0 + 5), data: {n: 1}}],
+          idempotency: {scope: `${ACCT}:test`, key: 'k-snap', request_hash: 'h', status: 201, body: dataObject(e.json), body_of_event: e.id, created_at: iso(T0), expires_at: iso(T0 + 60_000)},
+          stats: [{provider: 'prov_a', day: '2030-01-01', approved: 2, total: 3}],
+          settings: {clock_offset_ms: '5000'},
+        })
+        await a.commit({puts: [put('payment', {...p, status: 'refunded-ish'}, 1)]})
+        const rows = await b.exportRows()
+        expect(rows.objects.map((o) => [o.kind, o.obj.id, o.version])).toEqual([
+          ['payment', p.id, 2],
+          ['ledger_entry', le.id, 1],
+        ])
+        expect(rows.objects[0]!.obj).toMatchObject({_x: {secret: 'kept'}, status: 'refunded-ish'})
+        expect(rows.events.map((x) => [x.id, x.json, x.object_id, x.payment])).toEqual([[e.id, e.json, p.id, p.id]])
+        expect(rows.jobs).toMatchObject([{kind: 'k', ref: p.id, data: {n: 1}}])
+        expect(rows.idempotency).toMatchObject([{key: 'k-snap', status: 201, body: dataObject(e.json)}])
+        expect(rows.stats).toEqual([{provider: 'prov_a', day: '2030-01-01', approved: 2, total: 3}])
+        expect(rows.settings).toEqual({clock_offset_ms: '5000'})
+
+        // into another account that holds things of its own: they go, its keys stay
+        const o = h.a.account(OTHER)
+        const theirs = pay()
+        const theirKey = {id: nextId('key'), object: 'api_key', type: 'secret', created_at: iso(T0), _x: {secret_hash: `hash-their-${theirs.id}`}}
+        await o.commit({puts: [put('payment', theirs), put('api_key', theirKey)], settings: {other: '1'}})
+        const notices: ChangeNotice[] = []
+        const off = h.b.account(OTHER).onChange((n) => notices.push(n))
+        await o.commit({restore: rows})
+        const r = h.b.account(OTHER)
+        expect(await r.get('payment', theirs.id)).toBeUndefined()
+        expect(await r.get('payment', p.id)).toEqual({obj: {...p, status: 'refunded-ish'}, version: 2})
+        expect((await r.get('ledger_entry', le.id))!.obj).toEqual(le)
+        expect((await r.get('api_key', theirKey.id))!.obj).toEqual(theirKey)
+        expect(await r.get('api_key', key.id)).toBeUndefined()
+        expect((await r.getEvent(e.id))!.json).toBe(e.json)
+        expect((await r.listEvents({limit: 5, object: p.id})).data).toHaveLength(1)
+        expect((await r.claimJobs(iso(T0 + 5), 5, 60_000)).map((j) => j.ref)).toEqual([p.id])
+        expect(await r.transact((tx) => tx.claimIdempotency(`${ACCT}:test`, 'k-snap', iso(T0)))).toMatchObject({state: 'recorded', record: {body: dataObject(e.json)}})
+        expect(await r.statsSince('2030-01-01')).toEqual(rows.stats)
+        expect(await r.getSetting('clock_offset_ms')).toBe('5000')
+        expect(await r.getSetting('other')).toBeUndefined()
+        // the source is untouched
+        expect((await b.get('payment', p.id))!.version).toBe(2)
+        for (let i = 0; i < 200 && !notices.some((n) => n.restored); i++) await sleep(5)
+        off()
+        const n = notices.find((x) => x.restored)!
+        expect(n.kinds.has('payment')).toBe(true)
+        expect(n.settings).toContain('clock_offset_ms')
+        expect(n.eventSeq).toBe((await r.getEvent(e.id))!.seq)
+        // and back into the same account, over what it became since
+        await a.commit({puts: [put('payment', pay({reference: 'later'}))]})
+        await a.commit({restore: rows})
+        expect((await b.list<Pay>('payment', {limit: 10})).data.map((x) => x.reference)).toEqual(['snap'])
+        expect((await b.get('api_key', key.id))!.obj).toEqual(key)
       })
     })
 

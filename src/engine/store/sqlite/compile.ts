@@ -1,7 +1,7 @@
 // A change set of one account as the statements the writer thread runs (writer.ts), with their
 // parameters, and what it changes for the change notice. Every row written carries the account;
 // every update and delete is bounded to it.
-import {type ChangeNotice, type ChangeSet, COLUMNS, fieldValue, type FieldType, INTERNAL_KINDS, type Kind, KINDS, VersionConflictError} from '../../ports/store.js'
+import {type AccountRows, type ChangeNotice, type ChangeSet, COLUMNS, fieldValue, type FieldType, INTERNAL_KINDS, type Kind, KINDS, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {ACCOUNT_TABLES, columnValue, dataObjectOf, INTERNAL} from './rows.js'
 import {TABLE} from './schema.js'
 import type {Op} from './writer.js'
@@ -13,6 +13,10 @@ const INSERT_SQL: Record<Kind, string> = Object.fromEntries(
 const UPDATE_SQL: Record<Kind, string> = Object.fromEntries(
   (Object.keys(KINDS) as Kind[]).map((k) => [k, `UPDATE ${TABLE[k]} SET data = ?, internal = ?, version = version + 1${COLUMNS[k].map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ? AND account = ?`]),
 ) as Record<Kind, string>
+/** An object as it was (a snapshot restored): its version kept. */
+const RESTORE_SQL: Record<Kind, string> = Object.fromEntries(
+  (Object.keys(KINDS) as Kind[]).map((k) => [k, `INSERT INTO ${TABLE[k]} (data, internal, id, created_at, account, version${COLUMNS[k].map((c) => `, ${c}`).join('')}) VALUES (?, ?, ?, ?, ?, ?${COLUMNS[k].map(() => ', ?').join('')})`]),
+) as Record<Kind, string>
 const DELETE_SQL: Record<Kind, string> = Object.fromEntries((Object.keys(KINDS) as Kind[]).map((k) => [k, `DELETE FROM ${TABLE[k]} WHERE id = ? AND account = ?`])) as Record<Kind, string>
 const PACK_DATA = [0]
 
@@ -23,7 +27,7 @@ const PACK_DATA = [0]
  */
 const INSERT_IDEMPOTENCY =
   'INSERT INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at, account) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-  'ON CONFLICT (scope, key) DO UPDATE SET body = excluded.body, request_hash = excluded.request_hash, status = excluded.status, body_event = excluded.body_event, created_at = excluded.created_at, expires_at = excluded.expires_at ' +
+  'ON CONFLICT (account, scope, key) DO UPDATE SET body = excluded.body, request_hash = excluded.request_hash, status = excluded.status, body_event = excluded.body_event, created_at = excluded.created_at, expires_at = excluded.expires_at ' +
   'WHERE idempotency_keys.expires_at <= excluded.created_at'
 
 function withoutInternal(obj: Record<string, unknown>): Record<string, unknown> {
@@ -44,16 +48,51 @@ function dataJson(kind: Kind, pub: Record<string, unknown>): string {
   return JSON.stringify(rest)
 }
 
+/** The typed columns and stored JSON of an object. */
+function row(kind: Kind, obj: Record<string, unknown>, json?: string): {data: string; internalJson: string | null; colVals: (string | number | null)[]} {
+  const types = KINDS[kind] as Record<string, FieldType>
+  const colVals = COLUMNS[kind].map((c) => columnValue(types[c]!, fieldValue(kind, obj, c)))
+  const internal = obj[INTERNAL]
+  const data = json !== undefined && !INTERNAL_KINDS.has(kind) ? json : dataJson(kind, withoutInternal(obj))
+  return {data, internalJson: internal === undefined ? null : JSON.stringify(internal), colVals}
+}
+
+/** Statements replacing an account's rows (but its keys and account objects) with a snapshot's. */
+function restore(rows: AccountRows, account: string, ops: Op[], notice: {kinds: Set<Kind>; settings: string[]; dueBy: string | null; restored?: boolean}): void {
+  const keep = new Set([...UNSNAPSHOTTED].map((k) => TABLE[k]))
+  for (const t of ACCOUNT_TABLES) if (!keep.has(t)) ops.push({sql: `DELETE FROM ${t} WHERE account = ?`, params: [account]})
+  for (const o of rows.objects) {
+    if (UNSNAPSHOTTED.has(o.kind)) continue
+    const r = row(o.kind, o.obj as unknown as Record<string, unknown>)
+    ops.push({sql: RESTORE_SQL[o.kind], params: [r.data, r.internalJson, o.obj.id, o.obj.created_at, account, o.version, ...r.colVals], pack: INTERNAL_KINDS.has(o.kind) ? undefined : PACK_DATA})
+  }
+  for (const e of rows.events)
+    ops.push({sql: 'INSERT INTO events (json, id, type, created_at, account, object_id, payment) VALUES (?, ?, ?, ?, ?, ?, ?)', params: [e.json, e.id, e.type, e.created_at, account, e.object_id ?? null, e.payment ?? null], check: 'seq', pack: [0]})
+  for (const j of rows.jobs) {
+    ops.push({sql: 'INSERT INTO jobs (id, kind, ref, due_at, data, account) VALUES (?, ?, ?, ?, ?, ?)', params: [j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null, account]})
+    if (notice.dueBy === null || j.due_at < notice.dueBy) notice.dueBy = j.due_at
+  }
+  for (const r of rows.idempotency)
+    ops.push({sql: 'INSERT INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at, account) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)', params: [r.body, r.scope, r.key, r.request_hash, r.status, r.created_at, r.expires_at, account], pack: PACK_DATA})
+  for (const st of rows.stats) ops.push({sql: 'INSERT INTO provider_stats (account, provider, day, approved, total) VALUES (?, ?, ?, ?, ?)', params: [account, st.provider, st.day, st.approved, st.total]})
+  for (const [k, v] of Object.entries(rows.settings)) {
+    ops.push({sql: 'INSERT INTO settings (account, key, value) VALUES (?, ?, ?)', params: [account, k, v]})
+    notice.settings.push(k)
+  }
+  for (const k of Object.keys(KINDS) as Kind[]) if (!UNSNAPSHOTTED.has(k)) notice.kinds.add(k)
+  notice.restored = true
+}
+
 /** What compiling needs of the store's in-process state. */
 export interface CompileState {
   /** the claim a job is held by in this process, if any */
-  jobClaim(id: string): string | undefined
+  jobClaim(account: string, id: string): string | undefined
   /** whether a unit of work holds this idempotency key with its lookup deferred to the commit */
   deferredClaim(k: string): boolean
 }
 
-/** The in-process key of an idempotency claim. */
-export const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`
+/** The in-process key of an idempotency claim (of an account's scope: its mode). */
+export const idemKey = (account: string, scope: string, key: string) => `${account}\u0000${scope}\u0000${key}`
 
 /**
  * A change set as statements with their parameters, and what it changes for the notice.
@@ -69,19 +108,14 @@ export function compile(cs: ChangeSet, account: string, state: CompileState): {o
     ops.push(...c.ops)
     others.push(c.notice)
   }
-  const notice = {account, kinds: new Set<Kind>(), settings: [] as string[], eventSeq: null, dueBy: null as string | null}
+  const notice: {account: string; kinds: Set<Kind>; settings: string[]; eventSeq: null; dueBy: string | null; restored?: boolean} = {account, kinds: new Set<Kind>(), settings: [], eventSeq: null, dueBy: null}
+  if (cs.restore) restore(cs.restore, account, ops, notice)
   if (cs.purgeAccount !== undefined) {
     if (cs.purgeAccount === account) throw new Error('an account cannot purge itself: the platform account deletes accounts')
     for (const t of ACCOUNT_TABLES) ops.push({sql: `DELETE FROM ${t} WHERE account = ?`, params: [cs.purgeAccount]})
   }
   for (const put of cs.puts ?? []) {
-    const types = KINDS[put.kind] as Record<string, FieldType>
-    const cols = COLUMNS[put.kind]
-    const obj = put.obj as unknown as Record<string, unknown>
-    const colVals = cols.map((c) => columnValue(types[c]!, fieldValue(put.kind, obj, c)))
-    const internal = obj[INTERNAL]
-    const data = put.json !== undefined && !INTERNAL_KINDS.has(put.kind) ? put.json : dataJson(put.kind, withoutInternal(obj))
-    const internalJson = internal === undefined ? null : JSON.stringify(internal)
+    const {data, internalJson, colVals} = row(put.kind, put.obj as unknown as Record<string, unknown>, put.json)
     // the public JSON may be packed (codec.ts); internal state is small and internal kinds are summed over: they stay plain
     const packed = INTERNAL_KINDS.has(put.kind) ? undefined : PACK_DATA
     if (put.expectVersion === undefined) {
@@ -102,9 +136,10 @@ export function compile(cs: ChangeSet, account: string, state: CompileState): {o
     ops.push({sql: DELETE_SQL[d.kind], params: [d.id, account]})
     notice.kinds.add(d.kind)
   }
-  for (const e of cs.events ?? []) ops.push({sql: 'INSERT INTO events (json, id, type, created_at, account) VALUES (?, ?, ?, ?, ?)', params: [e.json, e.id, e.type, e.created_at, account], check: 'seq', pack: [0]})
+  for (const e of cs.events ?? [])
+    ops.push({sql: 'INSERT INTO events (json, id, type, created_at, account, object_id, payment) VALUES (?, ?, ?, ?, ?, ?, ?)', params: [e.json, e.id, e.type, e.created_at, account, e.object_id ?? null, e.payment ?? null], check: 'seq', pack: [0]})
   for (const j of cs.completeJobs ?? []) {
-    if (state.jobClaim(j.id) !== j.claim) throw new VersionConflictError('job', j.id)
+    if (state.jobClaim(account, j.id) !== j.claim) throw new VersionConflictError('job', j.id)
     ops.push({sql: 'DELETE FROM jobs WHERE id = ? AND account = ?', params: [j.id, account], check: 'one', kind: 'job', id: j.id})
   }
   for (const j of cs.removeJobs ?? []) ops.push({sql: 'DELETE FROM jobs WHERE account = ? AND kind = ? AND ref = ?', params: [account, j.kind, j.ref]})
@@ -116,7 +151,7 @@ export function compile(cs: ChangeSet, account: string, state: CompileState): {o
     const r = cs.idempotency
     // a body that is an event's data.object (a created payment) is kept as a reference to the event
     const ref = r.body_of_event !== undefined && cs.events?.some((e) => e.id === r.body_of_event && dataObjectOf(e.json) === r.body) ? r.body_of_event : null
-    const k = idemKey(r.scope, r.key)
+    const k = idemKey(account, r.scope, r.key)
     const op: Op = {sql: INSERT_IDEMPOTENCY, params: [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at, account], pack: ref ? undefined : PACK_DATA}
     // the claim did not look: a live record there fails the change set
     if (state.deferredClaim(k)) {

@@ -86,7 +86,10 @@ describe('migrations', () => {
     }
     const at = '2026-01-01T00:00:00.000Z'
     old.prepare('INSERT INTO payments (id, created_at, version, data, status, reference) VALUES (?, ?, 1, ?, ?, ?)').run('pay_old', at, JSON.stringify({id: 'pay_old', object: 'payment', status: 'succeeded', created_at: at}), 'succeeded', 'order-1')
-    old.prepare('INSERT INTO events (id, type, created_at, json) VALUES (?, ?, ?, ?)').run('evt_old', 'payment.succeeded', at, '{"id":"evt_old"}')
+    old.prepare('INSERT INTO events (id, type, created_at, json) VALUES (?, ?, ?, ?)').run('evt_old', 'payment.succeeded', at, JSON.stringify({id: 'evt_old', data: {object: {id: 'pay_old', object: 'payment'}}}))
+    // a later event, purged: the log's high-water mark must survive the rebuild (a seq is never given twice)
+    old.prepare('INSERT INTO events (id, type, created_at, json) VALUES (?, ?, ?, ?)').run('evt_gone', 'refund.succeeded', at, '{}')
+    old.prepare("DELETE FROM events WHERE id = 'evt_gone'").run()
     old.prepare('INSERT INTO jobs (id, kind, ref, due_at) VALUES (?, ?, ?, ?)').run('job_old', 'settlement.run', 'settlement', at)
     old.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run('clock_offset_ms', '86400000')
     old.prepare('INSERT INTO provider_stats (provider, day, approved, total) VALUES (?, ?, ?, ?)').run('prov_a', '2026-01-01', 3, 4)
@@ -100,12 +103,17 @@ describe('migrations', () => {
     const platform = store.account(PLATFORM_ACCOUNT)
     expect((await platform.get('payment', 'pay_old'))?.version).toBe(1)
     expect((await platform.list('payment', {limit: 5, filters: [{field: 'reference', op: 'eq', value: 'order-1'}]})).data.map((p) => p.id)).toEqual(['pay_old'])
-    expect((await platform.getEvent('evt_old'))?.json).toBe('{"id":"evt_old"}')
+    const oldEvent = await platform.getEvent('evt_old')
+    expect(JSON.parse(oldEvent!.json).id).toBe('evt_old')
+    // the event's object and payment were filled in from its bytes: the payment's story finds it
+    expect((await platform.listEvents({limit: 5, object: 'pay_old'})).data.map((e) => e.id)).toEqual(['evt_old'])
+    await platform.commit({events: [{id: 'evt_new', type: 'payment.succeeded', created_at: at, json: '{}'}]})
+    expect((await platform.getEvent('evt_new'))!.seq).toBe(oldEvent!.seq + 2)
     expect(await platform.getSetting('clock_offset_ms')).toBe('86400000')
     expect(await platform.statsSince('2026-01-01')).toEqual([{provider: 'prov_a', day: '2026-01-01', approved: 3, total: 4}])
     expect((await platform.claimJobs(at, 5, 1000)).map((j) => j.id)).toEqual(['job_old'])
-    // the engine scopes idempotency keys by account and mode: the old scope follows the account's new id
-    const claim = await platform.transact((tx) => tx.claimIdempotency(`${PLATFORM_ACCOUNT}:test`, 'k1', at))
+    // idempotency records are the account's, scoped by mode: the old 'acct_local:test' is the platform account's 'test'
+    const claim = await platform.transact((tx) => tx.claimIdempotency('test', 'k1', at))
     expect(claim).toMatchObject({state: 'recorded', record: {body: '{"id":"pay_old"}'}})
 
     const other = store.account('acct_other')

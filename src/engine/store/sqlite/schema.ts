@@ -16,63 +16,123 @@ export const TABLE: Record<Kind, string> = {
   ledger_entry: 'ledger_entries',
   account: 'accounts',
   api_key: 'api_keys',
+  checkout_session: 'checkout_sessions',
+  chaos_fault: 'chaos_faults',
 }
 
-/** The object tables and their filter columns as migrations 1-5 left them (frozen: migrations never change). */
-const V5_TABLES: Record<string, string[]> = {
-  payments: ['status', 'customer', 'reference', 'merchant'],
-  customers: ['email'],
-  payment_methods: ['customer'],
-  refunds: ['payment', 'status'],
-  disputes: ['payment', 'status', 'evidence_due_by'],
-  webhook_endpoints: ['disabled'],
-  deliveries: ['event', 'endpoint', 'status'],
-  merchants: ['kyb_status'],
-  routing_rules: ['merchant'],
-  settlement_reports: ['provider', 'currency', 'date'],
-  payouts: ['currency', 'status'],
-  ledger_entries: [],
+/** The object tables of migration 3's shape (migration 3 moves their internal state to a column of its own). */
+const OBJECT_TABLES = ['payments', 'customers', 'payment_methods', 'refunds', 'disputes', 'webhook_endpoints', 'deliveries', 'merchants', 'routing_rules', 'settlement_reports', 'payouts', 'ledger_entries']
+
+/** Migration 6's object tables and their typed columns (frozen: migrations never change). */
+const V6_OBJECTS: Record<string, [string, 'TEXT' | 'INTEGER'][]> = {
+  payments: [['status', 'TEXT'], ['customer', 'TEXT'], ['reference', 'TEXT'], ['merchant', 'TEXT']],
+  customers: [['email', 'TEXT']],
+  payment_methods: [['customer', 'TEXT']],
+  refunds: [['payment', 'TEXT'], ['status', 'TEXT']],
+  disputes: [['payment', 'TEXT'], ['status', 'TEXT'], ['evidence_due_by', 'TEXT']],
+  webhook_endpoints: [['disabled', 'INTEGER']],
+  deliveries: [['event', 'TEXT'], ['endpoint', 'TEXT'], ['status', 'TEXT'], ['next_attempt_at', 'TEXT']],
+  merchants: [['kyb_status', 'TEXT']],
+  routing_rules: [['merchant', 'TEXT']],
+  settlement_reports: [['provider', 'TEXT'], ['currency', 'TEXT'], ['date', 'TEXT']],
+  payouts: [['currency', 'TEXT'], ['status', 'TEXT']],
+  ledger_entries: [['currency', 'TEXT'], ['payment', 'TEXT'], ['type', 'TEXT'], ['available_at', 'TEXT'], ['amount', 'INTEGER']],
+  accounts: [],
+  api_keys: [['type', 'TEXT'], ['secret_hash', 'TEXT']],
+  checkout_sessions: [['status', 'TEXT'], ['payment', 'TEXT']],
+  chaos_faults: [],
 }
-const OBJECT_TABLES = Object.keys(V5_TABLES)
+/** Typed columns with no index of their own (another index serves them). */
+const V6_UNINDEXED = new Set(['deliveries.next_attempt_at', 'ledger_entries.type', 'ledger_entries.currency', 'ledger_entries.available_at', 'ledger_entries.amount', 'api_keys.secret_hash'])
+const V6_NEW = new Set(['accounts', 'api_keys', 'checkout_sessions', 'chaos_faults'])
 
 /**
- * Migration 6 (issue 24, accounts): every row belongs to an account; what existed becomes the
- * platform account's (acct_default). Every index leads with the account, so every query is
- * bounded to one account's rows.
+ * Migration 6 (issue 24, accounts): every row belongs to an account and every index leads with
+ * it; ids are unique per account (a snapshot loads into any number of accounts with its ids), and
+ * an event's object and payment get columns of their own (a payment's whole story). What existed
+ * becomes the platform account's (acct_default). Tables are rebuilt (SQLite cannot change a
+ * UNIQUE constraint in place): rows keep their seq, so insertion order and cursors hold.
  */
 function accountsMigration(): string {
   const out: string[] = []
-  for (const [t, cols] of Object.entries(V5_TABLES)) {
-    out.push(`ALTER TABLE ${t} ADD COLUMN account TEXT NOT NULL DEFAULT 'acct_default';`)
-    out.push(`DROP INDEX IF EXISTS ${t}_created;`)
-    for (const c of cols) out.push(`DROP INDEX IF EXISTS ${t}_${c};`)
+  for (const [t, cols] of Object.entries(V6_OBJECTS)) {
+    const target = V6_NEW.has(t) ? t : `${t}_v6`
+    out.push(`CREATE TABLE ${target} (
+  seq INTEGER PRIMARY KEY,
+  account TEXT NOT NULL,
+  id TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  internal TEXT${cols.map(([c, type]) => `,\n  ${c} ${type}`).join('')},
+  UNIQUE (account, id)
+);`)
+    if (!V6_NEW.has(t)) {
+      const names = ['seq', 'id', 'created_at', 'version', 'data', 'internal', ...cols.map(([c]) => c)].join(', ')
+      out.push(`INSERT INTO ${target} (account, ${names}) SELECT 'acct_default', ${names} FROM ${t} ORDER BY seq;`, `DROP TABLE ${t};`, `ALTER TABLE ${target} RENAME TO ${t};`)
+    }
     out.push(`CREATE INDEX ${t}_account ON ${t}(account, seq);`)
     if (t !== 'deliveries') out.push(`CREATE INDEX ${t}_created ON ${t}(account, created_at);`)
-    for (const c of cols) out.push(`CREATE INDEX ${t}_${c} ON ${t}(account, ${c}, seq);`)
+    for (const [c] of cols) if (!V6_UNINDEXED.has(`${t}.${c}`)) out.push(`CREATE INDEX ${t}_${c} ON ${t}(account, ${c}, seq);`)
   }
-  out.push(`DROP INDEX ledger_entries_balance;
-CREATE INDEX ledger_entries_balance ON ledger_entries(account, currency, available_at, amount);
-DROP INDEX IF EXISTS ledger_entries_payment;
-CREATE INDEX ledger_entries_payment ON ledger_entries(account, payment, seq);
-DROP INDEX deliveries_due;
-CREATE INDEX deliveries_due ON deliveries(endpoint, next_attempt_at, account) WHERE next_attempt_at IS NOT NULL;
+  out.push(`CREATE INDEX ledger_entries_balance ON ledger_entries(account, currency, available_at, amount);
+CREATE INDEX deliveries_due ON deliveries(account, endpoint, next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+CREATE UNIQUE INDEX api_keys_secret_hash ON api_keys(secret_hash);
 
-ALTER TABLE events ADD COLUMN account TEXT NOT NULL DEFAULT 'acct_default';
-DROP INDEX events_type;
-DROP INDEX events_created;
-CREATE INDEX events_account ON events(account, seq);
+CREATE TABLE events_v6 (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  account TEXT NOT NULL,
+  id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  json TEXT NOT NULL,
+  object_id TEXT,
+  payment TEXT,
+  UNIQUE (account, id)
+);
+INSERT INTO events_v6 (seq, account, id, type, created_at, json) SELECT seq, 'acct_default', id, type, created_at, json FROM events ORDER BY seq;
+-- the log's high-water mark goes with it: a seq is never given twice (migration 5)
+UPDATE sqlite_sequence SET seq = (SELECT MAX(seq) FROM sqlite_sequence WHERE name IN ('events', 'events_v6')) WHERE name = 'events_v6';
+INSERT INTO sqlite_sequence (name, seq) SELECT 'events_v6', seq FROM sqlite_sequence WHERE name = 'events' AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'events_v6');
+DROP TABLE events;
+ALTER TABLE events_v6 RENAME TO events;
 CREATE INDEX events_type ON events(account, type, seq);
 CREATE INDEX events_created ON events(account, created_at);
+CREATE INDEX events_object ON events(account, object_id, seq);
+CREATE INDEX events_payment ON events(account, payment, seq);
 
-ALTER TABLE jobs ADD COLUMN account TEXT NOT NULL DEFAULT 'acct_default';
-DROP INDEX jobs_due;
-DROP INDEX jobs_ref;
+CREATE TABLE jobs_v6 (
+  account TEXT NOT NULL,
+  id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  ref TEXT NOT NULL,
+  due_at TEXT NOT NULL,
+  data TEXT,
+  PRIMARY KEY (account, id)
+);
+INSERT INTO jobs_v6 (account, id, kind, ref, due_at, data) SELECT 'acct_default', id, kind, ref, due_at, data FROM jobs ORDER BY rowid;
+DROP TABLE jobs;
+ALTER TABLE jobs_v6 RENAME TO jobs;
 CREATE INDEX jobs_due ON jobs(account, due_at);
 CREATE INDEX jobs_ref ON jobs(account, kind, ref);
 
-ALTER TABLE idempotency_keys ADD COLUMN account TEXT NOT NULL DEFAULT 'acct_default';
-UPDATE idempotency_keys SET scope = 'acct_default' || substr(scope, 11) WHERE substr(scope, 1, 11) = 'acct_local:';
-DROP INDEX idempotency_expires;
+CREATE TABLE idempotency_keys_v6 (
+  account TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  request_hash TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  body_event TEXT,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  PRIMARY KEY (account, scope, key)
+);
+-- a record's scope was '<account>:<mode>'; the account is a column now, the scope its mode
+INSERT INTO idempotency_keys_v6 (account, scope, key, request_hash, status, body, body_event, created_at, expires_at)
+  SELECT 'acct_default', CASE WHEN instr(scope, ':') > 0 THEN substr(scope, instr(scope, ':') + 1) ELSE scope END, key, request_hash, status, body, body_event, created_at, expires_at FROM idempotency_keys;
+DROP TABLE idempotency_keys;
+ALTER TABLE idempotency_keys_v6 RENAME TO idempotency_keys;
 CREATE INDEX idempotency_expires ON idempotency_keys(account, expires_at);
 
 CREATE TABLE provider_stats_v6 (
@@ -95,35 +155,7 @@ CREATE TABLE settings_v6 (
 );
 INSERT INTO settings_v6 SELECT 'acct_default', key, value FROM settings;
 DROP TABLE settings;
-ALTER TABLE settings_v6 RENAME TO settings;
-
-CREATE TABLE accounts (
-  seq INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  account TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  version INTEGER NOT NULL,
-  data TEXT NOT NULL,
-  internal TEXT
-);
-CREATE INDEX accounts_account ON accounts(account, seq);
-CREATE INDEX accounts_created ON accounts(account, created_at);
-
-CREATE TABLE api_keys (
-  seq INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  account TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  version INTEGER NOT NULL,
-  data TEXT NOT NULL,
-  internal TEXT,
-  type TEXT,
-  secret_hash TEXT
-);
-CREATE INDEX api_keys_account ON api_keys(account, seq);
-CREATE INDEX api_keys_created ON api_keys(account, created_at);
-CREATE INDEX api_keys_type ON api_keys(account, type, seq);
-CREATE UNIQUE INDEX api_keys_secret_hash ON api_keys(secret_hash);`)
+ALTER TABLE settings_v6 RENAME TO settings;`)
   return out.join('\n')
 }
 
@@ -346,6 +378,11 @@ DROP TABLE events;
 ALTER TABLE events_v5 RENAME TO events;
 CREATE INDEX events_type ON events(type, seq);
 CREATE INDEX events_created ON events(created_at);`,
-  // 6: accounts (issue 24): every row belongs to an account, every index leads with it
+  // 6: accounts (issue 24): every row belongs to an account, every index leads with it, ids are
+  // unique per account; an event's object and payment in columns (backfilled in JavaScript:
+  // sqlite-store.ts); checkout sessions and chaos faults (issues 28, 29)
   accountsMigration(),
 ]
+
+/** The migration whose event columns are filled in from the stored event bytes, in JavaScript. */
+export const EVENT_SUBJECTS_MIGRATION = 6

@@ -2,6 +2,7 @@ import {randomBytes} from 'node:crypto'
 import Database from 'better-sqlite3'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {
+  type AccountRows,
   type AccountStore,
   type ChangeNotice,
   type ChangeSet,
@@ -14,6 +15,7 @@ import {
   type IdempotencyClaim,
   type IdempotencyRecord,
   type Kind,
+  KINDS,
   type ListPage,
   type ListQuery,
   type LoggedEvent,
@@ -21,12 +23,14 @@ import {
   type Store,
   type StoredObject,
   type StoreTx,
+  UNSNAPSHOTTED,
   VersionConflictError,
   type Versioned,
 } from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
-import {MIGRATIONS, TABLE} from './schema.js'
+import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, TABLE} from './schema.js'
+import {eventSubjects} from '../../ports/store.js'
 import {pack, unpack} from './codec.js'
 import {compile, idemKey} from './compile.js'
 import {dataObjectOf, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
@@ -55,6 +59,9 @@ function restore(e: {name: string; message: string; code?: string; kind?: string
 }
 
 export {dataObjectOf}
+
+/** The in-process key of an account's row (ids are unique per account, not across accounts). */
+const own = (account: string, id: string) => `${account}\u0000${id}`
 
 /**
  * The SQLite adapter: one engine instance owns the data dir, so the locks, idempotency claims,
@@ -92,6 +99,7 @@ export class SqliteStore implements Store {
   private readonly idemInFlight = new Map<string, boolean>()
   /** keys whose deferred commit found a live record: their next claim looks first */
   private readonly idemRecheck = new Set<string>()
+  /** claims by account and id (ids are unique per account): see `own` */
   private readonly jobClaims = new Map<string, {claim: string; until: number; account: string}>()
   private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number; account: string}>()
   private readonly buckets = new Map<string, {tokens: number; at: number}>()
@@ -108,7 +116,7 @@ export class SqliteStore implements Store {
   }
 
   private readonly compileState = {
-    jobClaim: (id: string) => this.jobClaims.get(id)?.claim,
+    jobClaim: (account: string, id: string) => this.jobClaims.get(own(account, id))?.claim,
     deferredClaim: (k: string) => this.idemInFlight.get(k) === true,
   }
 
@@ -136,8 +144,24 @@ export class SqliteStore implements Store {
     for (let i = current; i < MIGRATIONS.length; i++) {
       this.db.transaction(() => {
         this.db.exec(MIGRATIONS[i]!)
+        if (i + 1 === EVENT_SUBJECTS_MIGRATION) this.backfillEventSubjects()
         this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(i + 1, new Date().toISOString())
       })()
+    }
+  }
+
+  /** Migration 7: each stored event's object and payment, read from its bytes (which may be packed: SQL cannot read them). */
+  private backfillEventSubjects(): void {
+    const update = this.db.prepare('UPDATE events SET object_id = ?, payment = ? WHERE seq = ?')
+    const page = this.db.prepare('SELECT seq, json FROM events WHERE seq > ? ORDER BY seq LIMIT 1000')
+    for (let after = 0; ; ) {
+      const rows = page.all(after) as {seq: number; json: string | Buffer}[]
+      if (rows.length === 0) return
+      for (const row of rows) {
+        const {object_id, payment} = eventSubjects(JSON.parse(unpack(row.json)) as {data?: {object?: Record<string, unknown>}})
+        update.run(object_id, payment, row.seq)
+      }
+      after = rows[rows.length - 1]!.seq
     }
   }
 
@@ -246,7 +270,7 @@ export class SqliteStore implements Store {
         held.push(await store.locks.acquire(`${account}\u0000${key}`))
       },
       async claimIdempotency(scope, key, now, opts) {
-        return store.claimIdempotency(scope, key, now, held, opts?.defer === true)
+        return store.claimIdempotency(account, scope, key, now, held, opts?.defer === true)
       },
       commit(cs) {
         if (staged) throw new Error('a unit of work commits once')
@@ -274,26 +298,26 @@ export class SqliteStore implements Store {
    * live record; see compile). Only a key whose commit found one, or a unit that ends without a
    * record, reads it.
    */
-  private claimIdempotency(scope: string, key: string, now: string, held: (() => void)[], defer: boolean): IdempotencyClaim {
-    const k = idemKey(scope, key)
+  private claimIdempotency(account: string, scope: string, key: string, now: string, held: (() => void)[], defer: boolean): IdempotencyClaim {
+    const k = idemKey(account, scope, key)
     if (this.idemInFlight.has(k)) return {state: 'in_flight'}
     const recheck = this.idemRecheck.delete(k)
     if (defer && !recheck) {
       this.idemInFlight.set(k, true)
       held.push(() => this.idemInFlight.delete(k))
-      return {state: 'claimed', deferred: {lookup: async () => this.liveIdempotency(scope, key, now)}}
+      return {state: 'claimed', deferred: {lookup: async () => this.liveIdempotency(account, scope, key, now)}}
     }
-    const record = this.liveIdempotency(scope, key, now)
+    const record = this.liveIdempotency(account, scope, key, now)
     if (record) return {state: 'recorded', record}
     this.idemInFlight.set(k, false)
     held.push(() => this.idemInFlight.delete(k))
     return {state: 'claimed'}
   }
 
-  private liveIdempotency(scope: string, key: string, now: string): IdempotencyRecord | undefined {
+  private liveIdempotency(account: string, scope: string, key: string, now: string): IdempotencyRecord | undefined {
     const record = this.stmt(
-      'SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.id = i.body_event WHERE i.scope = ? AND i.key = ?',
-    ).get(scope, key) as (Omit<IdempotencyRecord, 'body'> & {body: string | Buffer; event_json: string | Buffer | null}) | undefined
+      'SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.account = i.account AND e.id = i.body_event WHERE i.account = ? AND i.scope = ? AND i.key = ?',
+    ).get(account, scope, key) as (Omit<IdempotencyRecord, 'body'> & {body: string | Buffer; event_json: string | Buffer | null}) | undefined
     if (!record || record.expires_at <= now) return undefined
     const {event_json, body, ...r} = record
     return {...r, body: event_json !== null ? dataObjectOf(unpack(event_json)) : unpack(body)}
@@ -349,7 +373,7 @@ export class SqliteStore implements Store {
         if (r.error.kind === 'idempotency_key' && r.error.id !== undefined) this.idemRecheck.add(r.error.id)
         return c.p.reject(restore(r.error))
       }
-      this.settle(c.p.cs)
+      this.settle(c.p.account, c.p.cs)
       if (c.p.cs.purgeAccount !== undefined) purged.push(c.p.cs.purgeAccount)
       for (const [i, part] of c.notices.entries()) {
         let notice = notices.get(part.account)
@@ -357,6 +381,7 @@ export class SqliteStore implements Store {
         for (const k of part.kinds) notice.kinds.add(k)
         notice.settings.push(...part.settings)
         if (i === 0 && r.seq !== null) notice.eventSeq = r.seq
+        if (part.restored) (notice as ChangeNotice & {restored?: boolean}).restored = true
         if (part.dueBy && (notice.dueBy === null || part.dueBy < notice.dueBy)) notice.dueBy = part.dueBy
       }
       c.p.resolve()
@@ -381,9 +406,9 @@ export class SqliteStore implements Store {
    * already have been taken on a delivery this commit inserted (ending it would let a second
    * claim attempt the delivery twice at once).
    */
-  private settle(cs: ChangeSet): void {
-    for (const j of cs.completeJobs ?? []) this.jobClaims.delete(j.id)
-    for (const put of cs.puts ?? []) if (put.kind === 'delivery' && put.expectVersion !== undefined) this.deliveryClaims.delete(put.obj.id)
+  private settle(account: string, cs: ChangeSet): void {
+    for (const j of cs.completeJobs ?? []) this.jobClaims.delete(own(account, j.id))
+    for (const put of cs.puts ?? []) if (put.kind === 'delivery' && put.expectVersion !== undefined) this.deliveryClaims.delete(own(account, put.obj.id))
     const gone = cs.purgeAccount
     if (gone !== undefined) {
       for (const [id, c] of this.jobClaims) if (c.account === gone) this.jobClaims.delete(id)
@@ -419,6 +444,37 @@ export class SqliteStore implements Store {
     return results
   }
 
+  /** Every row of an account but its keys and account objects, read in one read transaction (one moment). */
+  exportRows(account: string): AccountRows {
+    return this.db.transaction((): AccountRows => {
+      const objects: AccountRows['objects'] = []
+      for (const kind of Object.keys(KINDS) as Kind[]) {
+        if (UNSNAPSHOTTED.has(kind)) continue
+        for (const r of this.stmt(`SELECT ${SELECT[kind]}, version FROM ${TABLE[kind]} WHERE account = ? ORDER BY seq`).all(account) as (Row & {version: number})[])
+          objects.push({kind, obj: parseRow<StoredObject>(kind, r), version: r.version})
+      }
+      const events = (this.stmt('SELECT id, type, created_at, json, object_id, payment FROM events WHERE account = ? ORDER BY seq').all(account) as (StoredRow & {object_id: string | null; payment: string | null})[]).map(
+        (r) => ({id: r.id, type: r.type, created_at: r.created_at, json: unpack(r.json), object_id: r.object_id, payment: r.payment}),
+      )
+      const jobs = (this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE account = ? ORDER BY rowid').all(account) as {id: string; kind: string; ref: string; due_at: string; data: string | null}[]).map((r) => ({
+        id: r.id,
+        kind: r.kind,
+        ref: r.ref,
+        due_at: r.due_at,
+        ...(r.data ? {data: JSON.parse(r.data) as Record<string, unknown>} : {}),
+      }))
+      const idempotency = (
+        this.stmt(
+          'SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.account = i.account AND e.id = i.body_event WHERE i.account = ? ORDER BY i.created_at',
+        ).all(account) as (Omit<IdempotencyRecord, 'body'> & {body: string | Buffer; event_json: string | Buffer | null})[]
+      ).map(({event_json, body, ...r}) => ({...r, body: event_json !== null ? dataObjectOf(unpack(event_json)) : unpack(body)}))
+      const stats = this.stmt('SELECT provider, day, approved, total FROM provider_stats WHERE account = ? ORDER BY provider, day').all(account) as StatIncrement[]
+      const settings: Record<string, string> = {}
+      for (const r of this.stmt('SELECT key, value FROM settings WHERE account = ? ORDER BY key').all(account) as {key: string; value: string}[]) settings[r.key] = r.value
+      return {objects, events, jobs, idempotency, stats, settings}
+    })()
+  }
+
   // ---------------------------------------------------------------- events of one account
 
   async getEvent(account: string, id: string): Promise<LoggedEvent | undefined> {
@@ -429,6 +485,10 @@ export class SqliteStore implements Store {
     const whereFn = (params: unknown[]) => {
       const clauses: string[] = ['account = ?']
       params.push(account)
+      if (q.object !== undefined) {
+        clauses.push('(object_id = ? OR payment = ?)')
+        params.push(q.object, q.object)
+      }
       const ors: string[] = []
       for (const t of q.types ?? []) {
         ors.push('type = ?')
@@ -467,25 +527,29 @@ export class SqliteStore implements Store {
 
   async claimJobs(account: string, now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     const t = Date.now()
-    for (const [id, c] of this.jobClaims) if (c.until <= t) this.jobClaims.delete(id)
+    let mine = 0
+    for (const [k, c] of this.jobClaims) {
+      if (c.until <= t) this.jobClaims.delete(k)
+      else if (c.account === account) mine++
+    }
     const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE account = ? AND due_at <= ? ORDER BY due_at ASC, rowid ASC LIMIT ?').all(
       account,
       now,
-      limit + this.jobClaims.size,
+      limit + mine,
     ) as {id: string; kind: string; ref: string; due_at: string; data: string | null}[]
     const out: ClaimedJob[] = []
     for (const r of rows) {
       if (out.length >= limit) break
-      if (this.jobClaims.has(r.id)) continue
+      if (this.jobClaims.has(own(account, r.id))) continue
       const claim = token()
-      this.jobClaims.set(r.id, {claim, until: t + leaseMs, account})
+      this.jobClaims.set(own(account, r.id), {claim, until: t + leaseMs, account})
       out.push({id: r.id, kind: r.kind, ref: r.ref, due_at: r.due_at, claim, ...(r.data ? {data: JSON.parse(r.data) as Record<string, unknown>} : {})})
     }
     return out
   }
 
-  async releaseJobs(jobs: readonly ClaimedJob[]): Promise<void> {
-    for (const j of jobs) if (this.jobClaims.get(j.id)?.claim === j.claim) this.jobClaims.delete(j.id)
+  async releaseJobs(account: string, jobs: readonly ClaimedJob[]): Promise<void> {
+    for (const j of jobs) if (this.jobClaims.get(own(account, j.id))?.claim === j.claim) this.jobClaims.delete(own(account, j.id))
   }
 
   async nextJobs(): Promise<{account: string; due_at: string}[]> {
@@ -502,38 +566,43 @@ export class SqliteStore implements Store {
 
   async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
     const t = Date.now()
+    // claims held per endpoint (of an account: ids are unique per account)
     const held = new Map<string, number>()
-    for (const [id, c] of this.deliveryClaims) {
-      if (c.until <= t) this.deliveryClaims.delete(id)
-      else held.set(c.endpoint, (held.get(c.endpoint) ?? 0) + 1)
+    for (const [k, c] of this.deliveryClaims) {
+      if (c.until <= t) this.deliveryClaims.delete(k)
+      else held.set(own(c.account, c.endpoint), (held.get(own(c.account, c.endpoint)) ?? 0) + 1)
     }
     // the endpoints with a delivery due on their account's clock: one seek per endpoint on
-    // (endpoint, next_attempt_at), whose first entry per endpoint is its earliest due (a loose
-    // index scan, never the backlog)
+    // (account, endpoint, next_attempt_at), whose first entry per endpoint is its earliest due (a
+    // loose index scan, never the backlog)
     const endpoints: {endpoint: string; account: string; now: string}[] = []
-    const nextEndpoint = this.stmt('SELECT endpoint, next_attempt_at AS due, account FROM deliveries WHERE endpoint > ? AND next_attempt_at IS NOT NULL ORDER BY endpoint, next_attempt_at LIMIT 1')
-    for (let after = ''; ; ) {
-      const row = nextEndpoint.get(after) as {endpoint: string; due: string; account: string} | undefined
+    const nextEndpoint = this.stmt(
+      'SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE (account, endpoint) > (?, ?) AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1',
+    )
+    for (let afterAccount = '', afterEndpoint = ''; ; ) {
+      const row = nextEndpoint.get(afterAccount, afterEndpoint) as {endpoint: string; due: string; account: string} | undefined
       if (!row) break
       const now = nowOf(row.account)
       if (row.due <= now) endpoints.push({endpoint: row.endpoint, account: row.account, now})
-      after = row.endpoint
+      afterAccount = row.account
+      afterEndpoint = row.endpoint
     }
     const out: ClaimedDelivery[] = []
     const perEndpoint = this.stmt(
-      'SELECT id, endpoint, event FROM deliveries WHERE endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',
+      'SELECT id, endpoint, event FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',
     )
     // round robin over endpoints, so one endpoint's backlog cannot take every slot
     const candidates = new Map<string, {id: string; endpoint: string; event: string; account: string}[]>()
     for (const e of endpoints) {
-      const n = Math.max(0, q.perEndpoint - (held.get(e.endpoint) ?? 0))
+      const key = own(e.account, e.endpoint)
+      const n = Math.max(0, q.perEndpoint - (held.get(key) ?? 0))
       if (n === 0) continue
       // this endpoint's claimed deliveries are the only rows to skip: they stay due until their outcome is written
-      const rows = perEndpoint.all(e.endpoint, e.now, n + (held.get(e.endpoint) ?? 0)) as {id: string; endpoint: string; event: string}[]
+      const rows = perEndpoint.all(e.account, e.endpoint, e.now, n + (held.get(key) ?? 0)) as {id: string; endpoint: string; event: string}[]
       candidates.set(
-        e.endpoint,
+        key,
         rows
-          .filter((r) => !this.deliveryClaims.has(r.id))
+          .filter((r) => !this.deliveryClaims.has(own(e.account, r.id)))
           .slice(0, n)
           .map((r) => ({account: e.account, ...r})),
       )
@@ -545,7 +614,7 @@ export class SqliteStore implements Store {
         if (!r) continue
         any = true
         const claim = token()
-        this.deliveryClaims.set(r.id, {claim, endpoint: r.endpoint, until: t + q.leaseMs, account: r.account})
+        this.deliveryClaims.set(own(r.account, r.id), {claim, endpoint: r.endpoint, until: t + q.leaseMs, account: r.account})
         out.push({...r, claim})
         if (out.length >= q.limit) break
       }
@@ -555,7 +624,7 @@ export class SqliteStore implements Store {
   }
 
   async releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void> {
-    for (const d of ds) if (this.deliveryClaims.get(d.id)?.claim === d.claim) this.deliveryClaims.delete(d.id)
+    for (const d of ds) if (this.deliveryClaims.get(own(d.account, d.id))?.claim === d.claim) this.deliveryClaims.delete(own(d.account, d.id))
   }
 
   // ---------------------------------------------------------------- idempotency, rate limit, stats, settings
@@ -681,7 +750,7 @@ class SqliteAccount implements AccountStore {
     return this.s.claimJobs(this.account, now, limit, leaseMs)
   }
   releaseJobs(jobs: readonly ClaimedJob[]) {
-    return this.s.releaseJobs(jobs)
+    return this.s.releaseJobs(this.account, jobs)
   }
   purgeIdempotency(now: string) {
     return this.s.purgeIdempotency(this.account, now)
@@ -697,6 +766,9 @@ class SqliteAccount implements AccountStore {
   }
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}) {
     return this.s.exclusive(`${this.account}:${name}`, fn, opts)
+  }
+  async exportRows() {
+    return this.s.exportRows(this.account)
   }
   onChange(fn: (n: ChangeNotice) => void) {
     return this.s.onAccountChange(this.account, fn)
