@@ -7,8 +7,8 @@ import {readFileSync} from 'node:fs'
 export interface LocalEngineInfo {
   base_url: string
   checkout_url: string
-  /** PEM file of the local CA that signed the engine's certificate */
-  ca_file: string
+  /** PEM file of the local CA that signed the engine's certificate (or the --tls-ca brought with a certificate); null: a public CA's certificate */
+  ca_file: string | null
   /** file (0600) holding the engine's test secret key */
   secret_key_file: string
   pid: number

@@ -65,14 +65,15 @@ export async function login(ctx: Context, flags: GwFlags<typeof Login>, args: Gw
     }
     const paths = localEnginePaths(dataDir)
     baseUrl = info.base_url
-    caFile = info.ca_file ? (isAbsolute(info.ca_file) ? info.ca_file : resolve(dataDir, info.ca_file)) : paths.caCert
+    // null: the engine serves a certificate of a public CA (gw serve --tls-cert without --tls-ca): the system's trust store
+    caFile = info.ca_file === null ? undefined : info.ca_file ? (isAbsolute(info.ca_file) ? info.ca_file : resolve(dataDir, info.ca_file)) : paths.caCert
     const keyFile = info.secret_key_file ? (isAbsolute(info.secret_key_file) ? info.secret_key_file : resolve(dataDir, info.secret_key_file)) : paths.secretKey
     try {
       key = readFileSync(keyFile, 'utf8').trim()
     } catch {
       throw new GwError(`Cannot read the engine's key file ${keyFile}.`, {hint: 'Start the engine once with `gw serve`; it creates the key.'})
     }
-    if (!existsSync(caFile)) throw new GwError(`The engine's CA certificate ${caFile} is missing.`, {hint: 'Start the engine once with `gw serve`; it creates the CA.'})
+    if (caFile !== undefined && !existsSync(caFile)) throw new GwError(`The engine's CA certificate ${caFile} is missing.`, {hint: 'Start the engine once with `gw serve`; it creates the CA.'})
   } else {
     const s = ctx.settings()
     let url = explicit.baseUrl ?? process.env[ENV.baseUrl] ?? ctx.configStore.profile(profile)?.base_url

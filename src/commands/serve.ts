@@ -44,6 +44,14 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
         'Send webhooks only to these destinations: CIDRs such as 10.0.0.0/8,127.0.0.1/32 (a shared sandbox). Link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254) are always refused; without this flag every other address, loopback included, is allowed.',
       env: 'GW_WEBHOOK_ALLOW',
     }),
+    'public-url': Flags.string({
+      description: 'The address clients and customers reach this engine at (a load balancer\'s), e.g. https://gw.example.com: base_url, checkout_url and every next_action.url start with it. Default: this instance\'s own https://HOST:PORT.',
+      env: 'GW_PUBLIC_URL',
+    }),
+    'tls-cert': Flags.string({description: 'Serve this certificate (PEM, with its chain) instead of the data dir\'s generated one; with --tls-key. For a real host name behind a balancer.', env: 'GW_TLS_CERT', dependsOn: ['tls-key']}),
+    'tls-key': Flags.string({description: 'The private key (PEM) of --tls-cert.', env: 'GW_TLS_KEY', dependsOn: ['tls-cert']}),
+    'tls-ca': Flags.string({description: 'What clients should trust for --tls-cert when it is not a public CA\'s (PEM); printed as ca_file for gw login --local.', env: 'GW_TLS_CA', dependsOn: ['tls-cert']}),
+    'access-log': Flags.string({description: 'Append one JSON line per API request to this file (time, instance, request id, account, operation, method, path, status, latency).', env: 'GW_ACCESS_LOG'}),
     demo: Flags.boolean({description: 'After starting, make a first test payment and print it with next steps.', env: 'GW_DEMO'}),
   }
 
@@ -71,8 +79,14 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
       importFrom: flags['import-from'],
       claimLeaseMs: flags['claim-lease'] * 1000,
       webhookAllow: flags['webhook-allow']?.split(',').map((c) => c.trim()).filter(Boolean),
-      log: (l) => ctx.io.stderr.write(`${l}\n`),
-      debug: flags.verbose ? (l) => ctx.io.stderr.write(`${l}\n`) : undefined,
+      publicUrl: flags['public-url'],
+      tlsCert: flags['tls-cert'],
+      tlsKey: flags['tls-key'],
+      tlsCa: flags['tls-ca'],
+      accessLog: flags['access-log'],
+      // engine lines carry their time (a fleet's logs are read side by side)
+      log: (l) => ctx.io.stderr.write(`${new Date().toISOString()} ${l}\n`),
+      debug: flags.verbose ? (l) => ctx.io.stderr.write(`${new Date().toISOString()} ${l}\n`) : undefined,
     })
   } catch (e) {
     const err = e as NodeJS.ErrnoException
@@ -113,7 +127,7 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
         `  base_url      ${engine.baseUrl}`,
         `  checkout_url  ${engine.checkoutUrl}`,
         `  secret key    ${engine.secretKey}`,
-        `  CA file       ${engine.caFile}`,
+        `  CA file       ${engine.caFile ?? '(none: the certificate is a public CA\'s)'}`,
         `  data dir      ${dataDir}`,
         `  store         ${engine.store}`,
         '',
@@ -131,7 +145,7 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
   process.exit(0)
 }
 
-async function demo(ctx: Context, engine: {baseUrl: string; caCertPem: string; secretKey: string}) {
+async function demo(ctx: Context, engine: {baseUrl: string; caCertPem: string | undefined; secretKey: string}) {
   const {Agent, request} = await import('undici')
   const dispatcher = new Agent({connect: {ca: engine.caCertPem}})
   const res = await request(`${engine.baseUrl}/payments`, {

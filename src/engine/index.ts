@@ -1,5 +1,7 @@
 import {randomBytes} from 'node:crypto'
-import {chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {hostname} from 'node:os'
+import {createSecureContext} from 'node:tls'
 import {resolve} from 'node:path'
 import {localEnginePaths, type LocalEngineInfo} from '../local-engine.js'
 import {RandomIds} from './adapters/system.js'
@@ -7,6 +9,8 @@ import {App} from './app/index.js'
 import type {DeliveryWorkerOptions} from './app/delivery-worker.js'
 import {createCheckout} from './checkout/pages.js'
 import {createPipeline} from './http/pipeline.js'
+import {Metrics} from './http/metrics.js'
+import {createOperations} from './http/operations.js'
 import {ensurePlatformAccount} from './app/accounts.js'
 import {DestinationPolicy} from './domain/destinations.js'
 import {KeyAuthority, registerEngineKey} from './app/keys.js'
@@ -46,6 +50,17 @@ export interface EngineOptions {
   claimLeaseMs?: number
   /** webhooks only to these CIDRs (link-local and cloud-metadata addresses are refused whatever this says) */
   webhookAllow?: string[]
+  /** the address clients and customers reach the engine at (a load balancer's): every URL the engine advertises starts with it */
+  publicUrl?: string
+  /** a certificate (PEM, with its chain) and key to serve instead of the data dir's generated ones */
+  tlsCert?: string
+  tlsKey?: string
+  /** what clients should trust for that certificate, when it is not a public CA's (PEM file) */
+  tlsCa?: string
+  /** append one JSON line per API request to this file */
+  accessLog?: string
+  /** this instance's name in metrics and the access log (default: host name and port) */
+  instanceName?: string
 }
 
 /** The default store: SQLite in the data dir (one engine instance per data dir). */
@@ -100,8 +115,9 @@ export function storeFromUrl(url: string | undefined, opts: {database: string; d
 export interface EngineHandle {
   baseUrl: string
   checkoutUrl: string
-  caCertPem: string
-  caFile: string
+  /** what clients trust: the generated CA, a brought --tls-ca, or undefined for a certificate of a public CA */
+  caCertPem: string | undefined
+  caFile: string | null
   secretKey: string
   port: number
   app: App
@@ -132,6 +148,41 @@ function secretKeyFor(dataDir: string, fixed: string | undefined): string {
   return key
 }
 
+/** The origin of --public-url: https, no path, query or fragment (the engine adds /v1 and /checkout). */
+function checkPublicUrl(raw: string): string {
+  let u: URL
+  try {
+    u = new URL(raw)
+  } catch {
+    throw new EngineConfigError(`--public-url must be an absolute URL such as https://gw.example.com; got '${raw}'.`)
+  }
+  if (u.protocol !== 'https:') throw new EngineConfigError(`--public-url must use https (the engine speaks TLS only); got '${raw}'.`)
+  if ((u.pathname !== '/' && u.pathname !== '') || u.search || u.hash || u.username || u.password)
+    throw new EngineConfigError(`--public-url is an origin only, such as https://gw.example.com or https://gw.example.com:8443 (the engine adds /v1 and /checkout); got '${raw}'.`)
+  return u.origin
+}
+
+/** A certificate and key the operator brings (--tls-cert, --tls-key), checked to belong together. */
+function broughtCertificate(opts: EngineOptions): {key: string; cert: string; caCert: string | undefined; caFile: string | null} {
+  if (opts.tlsCert === undefined || opts.tlsKey === undefined) throw new EngineConfigError('--tls-cert and --tls-key go together: the certificate (PEM, with its chain) and its private key.')
+  const read = (flag: string, path: string) => {
+    try {
+      return readFileSync(path, 'utf8')
+    } catch (e) {
+      throw new EngineConfigError(`${flag}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`)
+    }
+  }
+  const cert = read('--tls-cert', opts.tlsCert)
+  const key = read('--tls-key', opts.tlsKey)
+  try {
+    createSecureContext({cert, key})
+  } catch (e) {
+    throw new EngineConfigError(`--tls-cert and --tls-key do not make a usable pair: ${(e as Error).message}. Give the certificate (PEM) and the private key it was issued for.`)
+  }
+  const caCert = opts.tlsCa === undefined ? undefined : read('--tls-ca', opts.tlsCa)
+  return {key, cert, caCert, caFile: opts.tlsCa === undefined ? null : resolve(opts.tlsCa)}
+}
+
 /** Starts the embedded gateway: HTTPS on one port, a store (SQLite in the data dir by default), simulated providers. */
 export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const host = opts.host ?? '127.0.0.1'
@@ -148,7 +199,8 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const paths = localEnginePaths(opts.dataDir)
   mkdirSync(paths.tlsDir, {recursive: true, mode: 0o700})
   const secretKey = secretKeyFor(opts.dataDir, opts.apiKey)
-  const tls = await ensureCertificates(paths, host)
+  const publicOrigin = opts.publicUrl === undefined ? undefined : checkPublicUrl(opts.publicUrl)
+  const tls = opts.tlsCert !== undefined || opts.tlsKey !== undefined ? broughtCertificate(opts) : await ensureCertificates(paths, host)
   const store = await (opts.store ?? storeFromUrl(opts.storeUrl, {database: paths.database, durability: opts.durability, log, importFrom: opts.importFrom}))()
 
   // the port is known only after listening; URLs are filled in then
@@ -171,7 +223,21 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     throw error
   }
   const rate = opts.rateLimit ?? 100
-  const {router, streams, requestLog} = routes(app)
+  const metrics = new Metrics(app, {instance: opts.instanceName ?? hostname()})
+  app.observers.unit = (seconds) => metrics.commitSeconds.observe(seconds)
+  app.observers.attempt = (ok) => metrics.attempts.inc({outcome: ok ? 'succeeded' : 'failed'})
+  const accessLog = opts.accessLog === undefined ? undefined : createWriteStream(opts.accessLog, {flags: 'a', mode: 0o600})
+  accessLog?.on('error', (e) => log(`access log: ${e.message}`))
+  const state = {stopping: false, instance: opts.instanceName ?? hostname()}
+  const {router, streams, requestLog} = routes(app, {
+    onRequest(e, who) {
+      const operation = who.operation ?? 'none'
+      metrics.request(e.method, operation, e.status, e.latency_ms / 1000)
+      accessLog?.write(
+        JSON.stringify({time: new Date().toISOString(), instance: state.instance, request_id: e.id, account: who.account ?? null, operation, method: e.method, path: e.path, status: e.status, latency_ms: e.latency_ms, idempotent_replayed: e.idempotent_replayed}) + '\n',
+      )
+    },
+  })
   const handler = createPipeline({
     app,
     router,
@@ -181,6 +247,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     log,
     debug: opts.debug,
     requestLog,
+    operations: createOperations(app, metrics, state),
   })
   let server: Awaited<ReturnType<typeof listen>>
   try {
@@ -198,13 +265,17 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     throw error
   }
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
-  urls.baseUrl = `https://${urlHost}:${server.port}/v1`
-  urls.checkoutUrl = `https://${urlHost}:${server.port}/checkout`
+  // what the engine advertises (next_action.url, checkout and base URLs): the balancer's address when it has one
+  const origin = publicOrigin ?? `https://${urlHost}:${server.port}`
+  urls.baseUrl = `${origin}/v1`
+  urls.checkoutUrl = `${origin}/checkout`
+  if (opts.instanceName === undefined) state.instance = `${hostname()}:${server.port}`
+  metrics.registry.setDefaultLabels({instance: state.instance})
 
   const info: LocalEngineInfo = {
     base_url: urls.baseUrl,
     checkout_url: urls.checkoutUrl,
-    ca_file: paths.caCert,
+    ca_file: tls.caFile,
     secret_key_file: paths.secretKey,
     pid: process.pid,
     started_at: new Date().toISOString(),
@@ -226,6 +297,8 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     store: opts.store ? 'custom' : opts.storeUrl && opts.storeUrl.toLowerCase() !== 'sqlite' ? redactStoreUrl(opts.storeUrl) : `sqlite (${paths.database})`,
     close() {
       closing ??= (async () => {
+        // not ready from now on: a balancer stops sending new requests while these finish
+        state.stopping = true
         // stop claiming jobs and deliveries and abandon attempts in flight (they stay due and are
         // made again after a restart) while the server lets requests in flight finish
         streams.closeAll()
@@ -233,6 +306,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
         keys.close()
         await Promise.all([server.close(), app.stop()])
         await store.close()
+        await new Promise<void>((resolve) => (accessLog ? accessLog.end(resolve) : resolve()))
       })()
       return closing
     },

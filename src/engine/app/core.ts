@@ -14,6 +14,14 @@ import {ProviderState} from './provider-state.js'
 import {Unit} from './unit.js'
 import type {EndpointRecord} from './webhook-types.js'
 
+/** What the engine reports as it works (metrics): set once, shared by every account's engine. */
+export interface Observers {
+  /** a unit of work ended (committed, or failed), after this long */
+  unit?(seconds: number): void
+  /** a webhook attempt ended */
+  attempt?(ok: boolean): void
+}
+
 export interface CoreOptions {
   /** the engine's store (every account's data) */
   store: Store
@@ -28,6 +36,8 @@ export interface CoreOptions {
   claimLeaseMs?: number
   /** where webhooks may go (default: everywhere but link-local and cloud-metadata addresses) */
   destinations?: DestinationPolicy
+  /** metrics hooks (one object for every account) */
+  observers?: Observers
 }
 
 /** Version conflicts are retried this often (re-reading under the same locks) before they surface. */
@@ -49,6 +59,7 @@ export class Core {
   readonly payoutCurrency: string | null
   readonly claimLeaseMs: number | undefined
   readonly destinations: DestinationPolicy
+  readonly observers: Observers
 
   private constructor(
     opts: CoreOptions,
@@ -65,6 +76,7 @@ export class Core {
     this.payoutCurrency = opts.payoutCurrency ?? null
     this.claimLeaseMs = opts.claimLeaseMs
     this.destinations = opts.destinations ?? new DestinationPolicy()
+    this.observers = opts.observers ?? {}
     this.jobs = new JobRunner(this)
     this.endpoints = new StoreCache(this.store, () => this.store.all<EndpointRecord>('webhook_endpoint'), {kinds: ['webhook_endpoint']})
     this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})
@@ -83,6 +95,15 @@ export class Core {
    * its due time); `requestId` is the API request that caused it, carried by its events.
    */
   async run<T>(opts: {requestId?: string | null; at?: Date; order?: CommitOrder}, fn: (u: Unit) => Promise<T>): Promise<T> {
+    const started = performance.now()
+    try {
+      return await this.runUnit(opts, fn)
+    } finally {
+      this.observers.unit?.((performance.now() - started) / 1000)
+    }
+  }
+
+  private async runUnit<T>(opts: {requestId?: string | null; at?: Date; order?: CommitOrder}, fn: (u: Unit) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       let unit: Unit | undefined
       try {

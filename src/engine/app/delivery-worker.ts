@@ -198,7 +198,9 @@ export class DeliveryWorker {
     }
     // abandoned at shutdown: the delivery stays due and is made again (here after a restart, or by another instance)
     if (this.closed) return void (await core.engineStore.releaseDeliveries([c]).catch(() => {}))
-    return this.record({claim: c, attempt, ok: attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300})
+    const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300
+    core.observers.attempt?.(ok)
+    return this.record({claim: c, attempt, ok})
   }
 
   /**

@@ -2,7 +2,7 @@
 // background work that spans accounts (timeline jobs as they fall due on each account's clock,
 // the webhook delivery worker, housekeeping) and the live event feeds. Knows nothing of HTTP.
 import {PLATFORM_ACCOUNT} from '../ports/store.js'
-import {Core, type CoreOptions} from './core.js'
+import {Core, type CoreOptions, type Observers} from './core.js'
 import {DeliveryWorker, type DeliveryWorkerOptions} from './delivery-worker.js'
 import {registerDisputeJobs} from './disputes.js'
 import {EventFeed, housekeeping} from './events.js'
@@ -43,10 +43,22 @@ export class App {
   }
 
   static async create(opts: AppOptions): Promise<App> {
-    const core = await Core.create(opts, PLATFORM_ACCOUNT)
+    // one observers object for every account's engine: metrics set its hooks later
+    const all = {...opts, observers: opts.observers ?? {}}
+    const core = await Core.create(all, PLATFORM_ACCOUNT)
     registerJobs(core)
     await ensureSettlementScheduled(core)
-    return new App(opts, core)
+    return new App(all, core)
+  }
+
+  /** What the engine reports as it works (metrics hooks). */
+  get observers(): Observers {
+    return this.opts.observers!
+  }
+
+  /** The engines made so far. */
+  loadedCores(): Core[] {
+    return [...this.ready.values()]
   }
 
   get log(): (line: string) => void {

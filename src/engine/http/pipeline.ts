@@ -185,6 +185,8 @@ export interface PipelineDeps {
   debug?: (line: string) => void
   /** the API request log behind GET /v1/request_logs (request-log.ts) */
   requestLog?: RequestLog
+  /** GET /healthz, /readyz and /metrics: for load balancers and Prometheus, no key (operations.ts) */
+  operations?: (req: IncomingMessage, res: ServerResponse, pathname: string, requestId: string) => Promise<void>
 }
 
 /** The client went away before its request was read (connection reset, body cut short). */
@@ -271,6 +273,7 @@ export function createPipeline(deps: PipelineDeps) {
         await deps.checkout(req, res, url, requestId)
         return
       }
+      if (deps.operations && (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/metrics')) return await deps.operations(req, res, url.pathname, requestId)
       if (!(url.pathname === '/v1' || url.pathname.startsWith('/v1/'))) {
         throw new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${req.method} ${url.pathname}). The API lives under /v1, e.g. /v1/payments.`)
       }
@@ -297,6 +300,7 @@ export function createPipeline(deps: PipelineDeps) {
       const path = url.pathname.slice(3) || '/'
       const match = deps.router.match(method, path)
       if (!match) throw new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${method} ${url.pathname}).`)
+      if (logged) logged.operation = match.route.operationId
       // the key must hold the operation's permission (x-permission in the OpenAPI document), checked before the body is read
       authorize(auth, match.route.operationId, method, url.pathname)
       const core = deps.app.loaded(auth.account) ?? (await deps.app.account(auth.account))

@@ -38,6 +38,8 @@ interface Stored extends RequestLogEntry {
 
 /** What the pipeline fills in once it knows who asks. */
 export interface Tracked {
+  /** the operationId, once the route is known */
+  operation?: string
   account?: string
   livemode?: boolean
   /** answered from a stored idempotent response */
@@ -60,6 +62,8 @@ export class RequestLog {
     /** the engine clock of an account (null: a request that failed authentication) */
     private readonly clockOf: (account: string | null) => Clock,
     readonly capacity = 1000,
+    /** called with every request recorded (metrics, the access log): no listener of its own per request */
+    private readonly onEntry?: (e: RequestLogEntry, who: Tracked) => void,
   ) {}
 
   /** Called by the pipeline for every request; records it when the response is done. */
@@ -91,6 +95,7 @@ export class RequestLog {
       // trimmed to the capacity once it holds twice as many: one copy per `capacity` requests, not a shift per request
       if (this.entries.length >= 2 * this.capacity) this.entries = this.entries.slice(-this.capacity)
       for (const s of this.subscribers) s(entry)
+      this.onEntry?.(view(entry), who)
     }
     res.once('finish', record)
     res.once('close', record)

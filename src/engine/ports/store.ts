@@ -416,6 +416,8 @@ export interface Store {
    */
   claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]>
   releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void>
+  /** Per account and endpoint with deliveries waiting (due or retrying later): how many, and the earliest due (metrics). */
+  deliveryBacklog(): Promise<{account: string; endpoint: string; pending: number; oldest_due: string}[]>
 
   /**
    * Token bucket per scope, in real time, shared by every instance: refills `rate` per second

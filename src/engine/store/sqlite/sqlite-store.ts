@@ -627,6 +627,13 @@ export class SqliteStore implements Store {
     for (const d of ds) if (this.deliveryClaims.get(own(d.account, d.id))?.claim === d.claim) this.deliveryClaims.delete(own(d.account, d.id))
   }
 
+  async deliveryBacklog(): Promise<{account: string; endpoint: string; pending: number; oldest_due: string}[]> {
+    // the pending deliveries only (the partial index on (account, endpoint, next_attempt_at))
+    return this.stmt(
+      'SELECT account, endpoint, COUNT(*) AS pending, MIN(next_attempt_at) AS oldest_due FROM deliveries WHERE next_attempt_at IS NOT NULL GROUP BY account, endpoint ORDER BY account, endpoint',
+    ).all() as {account: string; endpoint: string; pending: number; oldest_due: string}[]
+  }
+
   // ---------------------------------------------------------------- idempotency, rate limit, stats, settings
 
   async purgeIdempotency(account: string, now: string): Promise<number> {

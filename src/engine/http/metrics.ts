@@ -1,0 +1,164 @@
+// Prometheus metrics of one engine instance (issue 25), served at GET /metrics without a key:
+// requests by operation and status with their latency, unit-of-work commit latency, webhook
+// attempts and the backlog per endpoint, due timeline jobs and the oldest one's lag, the process
+// (CPU, memory, event-loop lag). Gauges that need the store are read when scraped. prom-client
+// writes the exposition format; a registry per engine (tests run several in one process).
+import {collectDefaultMetrics, Counter, Gauge, Histogram, Registry} from 'prom-client'
+import type {App} from '../app/index.js'
+
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
+
+export class Metrics {
+  readonly registry = new Registry()
+  readonly requests: Counter<'method' | 'operation' | 'status'>
+  readonly requestSeconds: Histogram<'operation'>
+  readonly commitSeconds: Histogram
+  readonly attempts: Counter<'outcome'>
+
+  constructor(app: App, opts: {instance: string}) {
+    const r = this.registry
+    r.setDefaultLabels({instance: opts.instance})
+    collectDefaultMetrics({register: r, prefix: 'gw_'})
+    this.requests = new Counter({name: 'gw_http_requests_total', help: 'API requests answered, by method, operation (the OpenAPI operationId; route_unknown, health, ...) and status.', labelNames: ['method', 'operation', 'status'], registers: [r]})
+    this.requestSeconds = new Histogram({
+      name: 'gw_http_request_duration_seconds',
+      help: 'Time from a request arriving to its response finishing, by operation.',
+      labelNames: ['operation'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [r],
+    })
+    this.commitSeconds = new Histogram({
+      name: 'gw_store_unit_duration_seconds',
+      help: 'Time a unit of work takes from its start to its commit being durable (the store latency a write sees).',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+      registers: [r],
+    })
+    this.attempts = new Counter({name: 'gw_webhook_attempts_total', help: 'Webhook attempts made by this instance, by outcome (succeeded: a 2xx; failed: anything else).', labelNames: ['outcome'], registers: [r]})
+    new Gauge({
+      name: 'gw_webhook_attempts_in_flight',
+      help: 'Webhook attempts this instance is making now.',
+      registers: [r],
+      collect() {
+        this.set(app.deliveries.busy)
+      },
+    })
+    const store = app.core.engineStore
+    // gauges read from the store: a database that does not answer leaves them empty and store_up 0
+    let storeUp = 1
+    const fromStore = async (read: () => Promise<void>) => {
+      try {
+        await read()
+        storeUp = 1
+      } catch {
+        storeUp = 0
+      }
+    }
+    new Gauge({
+      name: 'gw_store_up',
+      help: 'Whether the store answered the reads of the last scrape (0: the database is unreachable).',
+      registers: [r],
+      collect() {
+        this.set(storeUp)
+      },
+    })
+    new Gauge({
+      name: 'gw_webhook_backlog',
+      help: 'Deliveries waiting for an attempt (due now or retrying later), per account and endpoint (the whole fleet: read from the store).',
+      labelNames: ['account', 'endpoint'],
+      registers: [r],
+      async collect() {
+        this.reset()
+        await fromStore(async () => {
+          for (const b of await store.deliveryBacklog()) this.set({account: b.account, endpoint: b.endpoint}, b.pending)
+        })
+      },
+    })
+    new Gauge({
+      name: 'gw_webhook_backlog_oldest_due_seconds',
+      help: "Per account and endpoint, how long its earliest delivery has been due on the account's clock (0: none due yet).",
+      labelNames: ['account', 'endpoint'],
+      registers: [r],
+      async collect() {
+        this.reset()
+        await fromStore(async () => {
+          for (const b of await store.deliveryBacklog()) {
+            const now = (app.loaded(b.account) ?? (await app.account(b.account))).clock.now().getTime()
+            this.set({account: b.account, endpoint: b.endpoint}, Math.max(0, (now - Date.parse(b.oldest_due)) / 1000))
+          }
+        })
+      },
+    })
+    new Gauge({
+      name: 'gw_webhook_endpoints',
+      help: 'Webhook endpoints by status (enabled, failing, disabled), of the accounts this instance has served.',
+      labelNames: ['status'],
+      registers: [r],
+      async collect() {
+        const counts: Record<string, number> = {enabled: 0, failing: 0, disabled: 0}
+        await fromStore(async () => {
+          for (const core of app.loadedCores()) for (const ep of await core.endpoints.get()) counts[ep.status] = (counts[ep.status] ?? 0) + 1
+        })
+        this.reset()
+        for (const [status, n] of Object.entries(counts)) this.set({status}, n)
+      },
+    })
+    const jobs = async () => {
+      let due = 0
+      let lag = 0
+      await fromStore(async () => {
+        for (const n of await store.nextJobs()) {
+          const now = (app.loaded(n.account) ?? (await app.account(n.account))).clock.now().getTime()
+          const late = now - Date.parse(n.due_at)
+          if (late >= 0) {
+            due++
+            lag = Math.max(lag, late / 1000)
+          }
+        }
+      })
+      return {due, lag}
+    }
+    new Gauge({
+      name: 'gw_jobs_accounts_due',
+      help: "Accounts with a timeline job due now on their own clock (fleet-wide; a few is normal, a growing number means jobs are not keeping up).",
+      registers: [r],
+      async collect() {
+        this.set((await jobs()).due)
+      },
+    })
+    new Gauge({
+      name: 'gw_jobs_oldest_due_lag_seconds',
+      help: "How long the oldest due timeline job has been due on its account's clock (fleet-wide; 0 when none is due).",
+      registers: [r],
+      async collect() {
+        this.set((await jobs()).lag)
+      },
+    })
+    new Gauge({
+      name: 'gw_accounts_loaded',
+      help: 'Accounts whose engine this instance has loaded (served a request, ran a job or a delivery).',
+      registers: [r],
+      collect() {
+        this.set(app.loadedCores().length)
+      },
+    })
+  }
+
+  private readonly requestChildren = new Map<string, {inc(): void}>()
+  private readonly durationChildren = new Map<string, {observe(v: number): void}>()
+
+  /** One API request answered: the labelled children are made once per combination (no label hashing per request). */
+  request(method: string, operation: string, status: number, seconds: number): void {
+    const k = `${method} ${operation} ${status}`
+    let c = this.requestChildren.get(k)
+    if (!c) this.requestChildren.set(k, (c = this.requests.labels({method, operation, status: String(status)})))
+    c.inc()
+    let d = this.durationChildren.get(operation)
+    if (!d) this.durationChildren.set(operation, (d = this.requestSeconds.labels({operation})))
+    d.observe(seconds)
+  }
+
+  /** The exposition text (what GET /metrics answers). */
+  text(): Promise<string> {
+    return this.registry.metrics()
+  }
+}
