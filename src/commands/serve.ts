@@ -30,7 +30,15 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     port: Flags.integer({description: 'Port to listen on (0 picks a free one).', default: 8443, min: 0, max: 65535, env: 'GW_PORT'}),
     'data-dir': Flags.string({description: 'Where the engine keeps its database, certificates and key. [default: ~/.gw/engine]', env: 'GW_DATA_DIR'}),
     'api-key': Flags.string({description: 'Fix the test secret key (sk_test_...), e.g. for scripts and CI. Otherwise one is created once and kept in the data dir.', env: 'GW_SERVE_API_KEY'}),
-    'rate-limit': Flags.integer({description: 'Requests per second per account and mode; bursts of twice that pass. 0 turns the limit off (benchmarks).', default: 100, min: 0, env: 'GW_RATE_LIMIT'}),
+    'rate-limit': Flags.integer({
+      description: 'Requests per second per account and mode; bursts of twice that pass. 0 turns the limit off (benchmarks). [default: 100] On PostgreSQL a fleet setting: instances without it use the fleet\'s.',
+      min: 0,
+      env: 'GW_RATE_LIMIT',
+    }),
+    'update-fleet-settings': Flags.boolean({
+      description: 'On PostgreSQL, change the fleet\'s settings (--rate-limit, --payout-currency, --webhook-allow) to this instance\'s for every instance, instead of refusing to start with values that disagree.',
+      env: 'GW_UPDATE_FLEET_SETTINGS',
+    }),
     durability: Flags.string({description: "'full' fsyncs every commit; 'normal' may lose the last commits on power loss.", options: ['full', 'normal'], default: 'full', env: 'GW_DURABILITY'}),
     'payout-currency': Flags.string({description: 'Convert every settlement into this currency and pay out in it (simulated fixed rates). Default: one payout per currency.', env: 'GW_PAYOUT_CURRENCY'}),
     store: Flags.string({
@@ -78,6 +86,7 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
       storeUrl: flags.store ?? (/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined),
       importFrom: flags['import-from'],
       claimLeaseMs: flags['claim-lease'] * 1000,
+      updateFleetSettings: flags['update-fleet-settings'],
       webhookAllow: flags['webhook-allow']?.split(',').map((c) => c.trim()).filter(Boolean),
       publicUrl: flags['public-url'],
       tlsCert: flags['tls-cert'],

@@ -13,6 +13,7 @@ import {Metrics} from './http/metrics.js'
 import {createOperations} from './http/operations.js'
 import {ensurePlatformAccount} from './app/accounts.js'
 import {DestinationPolicy} from './domain/destinations.js'
+import {FleetConfigError, FleetSettings} from './app/fleet.js'
 import {KeyAuthority, registerEngineKey} from './app/keys.js'
 import {routes} from './http/routes.js'
 import {listen} from './http/server.js'
@@ -28,8 +29,10 @@ export interface EngineOptions {
   port?: number
   /** fixes the test secret key; otherwise one is created once and kept in the data dir */
   apiKey?: string
-  /** requests per second per account and mode (default 100, bucket of 2 s); 0 turns the limit off */
+  /** requests per second per account and mode (default 100, bucket of 2 s); 0 turns the limit off. A fleet setting (see updateFleetSettings). */
   rateLimit?: number
+  /** on a shared store (PostgreSQL), change the fleet's settings to this instance's flags (rate limit, payout currency, webhook destinations) instead of refusing a disagreeing start */
+  updateFleetSettings?: boolean
   /** 'full' (default): every commit is fsynced */
   durability?: 'full' | 'normal'
   /** settle every currency into this one (simulated fixed rates); default: one payout per currency */
@@ -189,9 +192,9 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   if (opts.payoutCurrency !== undefined && !/^[A-Z]{3}$/.test(opts.payoutCurrency))
     throw new EngineConfigError('--payout-currency must be an uppercase ISO 4217 code such as EUR.')
   const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'))
-  let destinations: DestinationPolicy
   try {
-    destinations = new DestinationPolicy(opts.webhookAllow)
+    // the flags are checked before anything is opened
+    new DestinationPolicy(opts.webhookAllow)
   } catch (e) {
     throw new EngineConfigError((e as Error).message)
   }
@@ -206,10 +209,14 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   // the port is known only after listening; URLs are filled in then
   const urls = {baseUrl: '', checkoutUrl: ''}
   let app: App
+  let fleet: FleetSettings
   try {
-    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, payoutCurrency: opts.payoutCurrency ?? null, deliveries: opts.deliveries, claimLeaseMs: opts.claimLeaseMs, destinations})
+    // the settings every instance on this data agrees on (rate limit, payout currency, webhook destinations)
+    fleet = await FleetSettings.agree(store, {rateLimit: opts.rateLimit, payoutCurrency: opts.payoutCurrency, webhookAllow: opts.webhookAllow}, {shared: store.shared, update: opts.updateFleetSettings ?? false, notes: log})
+    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, fleet, deliveries: opts.deliveries, claimLeaseMs: opts.claimLeaseMs})
   } catch (error) {
     await store.close().catch(() => {})
+    if (error instanceof FleetConfigError) throw new EngineConfigError(error.message)
     throw error
   }
   let keys: KeyAuthority
@@ -222,7 +229,6 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     await store.close().catch(() => {})
     throw error
   }
-  const rate = opts.rateLimit ?? 100
   const metrics = new Metrics(app, {instance: opts.instanceName ?? hostname()})
   app.observers.unit = (seconds) => metrics.commitSeconds.observe(seconds)
   app.observers.attempt = (ok) => metrics.attempts.inc({outcome: ok ? 'succeeded' : 'failed'})
@@ -242,7 +248,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     app,
     router,
     keys,
-    rateLimit: {rate, capacity: opts.rateLimit === undefined ? 200 : Math.max(1, rate * 2)},
+    rateLimit: fleet,
     checkout: createCheckout(app),
     log,
     debug: opts.debug,

@@ -7,10 +7,12 @@ import type {DestinationPolicy} from '../domain/destinations.js'
 type Callback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void
 
 /** A `lookup` for net/tls connect options (undici's `connect`) that drops refused addresses; none left fails with EDESTBLOCKED. */
-export function guardedLookup(policy: DestinationPolicy) {
+export function guardedLookup(policyNow: () => DestinationPolicy) {
   return (hostname: string, options: LookupOptions, callback: Callback): void => {
     dnsLookup(hostname, {...options, all: true}, (err, addresses) => {
       if (err) return callback(err, '')
+      // the fleet's current policy (it may change while the engine runs)
+      const policy = policyNow()
       const allowed = addresses.filter((a) => policy.refusal(a.address) === undefined)
       if (allowed.length === 0) {
         const why = addresses.length ? policy.refusal(addresses[0]!.address) : 'no address'

@@ -6,7 +6,8 @@ import type {RoutingRule} from '../domain/routing.js'
 import type {Ids} from '../ports/ids.js'
 import type {ProviderConnection} from '../ports/provider.js'
 import {PLATFORM_ACCOUNT, VersionConflictError, type AccountStore, type CommitOrder, type Store} from '../ports/store.js'
-import {DestinationPolicy} from '../domain/destinations.js'
+import type {DestinationPolicy} from '../domain/destinations.js'
+import {FleetSettings} from './fleet.js'
 import {StoreCache} from './cache.js'
 import {EngineClock} from './clock.js'
 import {JobRunner} from './jobs.js'
@@ -30,12 +31,10 @@ export interface CoreOptions {
   /** filled in once the server listens */
   urls: {baseUrl: string; checkoutUrl: string}
   log: (line: string) => void
-  /** convert every settlement to this currency before paying out (§2 money rule 6); null: one payout per currency */
-  payoutCurrency?: string | null
+  /** the settings every instance of a fleet agrees on (rate limit, payout currency, webhook destinations); default: the defaults */
+  fleet?: FleetSettings
   /** how long a job claim of an instance that died blocks the others (default JOB_LEASE_MS) */
   claimLeaseMs?: number
-  /** where webhooks may go (default: everywhere but link-local and cloud-metadata addresses) */
-  destinations?: DestinationPolicy
   /** metrics hooks (one object for every account) */
   observers?: Observers
 }
@@ -56,9 +55,8 @@ export class Core {
   readonly providers: ReadonlyMap<string, ProviderConnection>
   readonly urls: {baseUrl: string; checkoutUrl: string}
   readonly log: (line: string) => void
-  readonly payoutCurrency: string | null
+  readonly fleet: FleetSettings
   readonly claimLeaseMs: number | undefined
-  readonly destinations: DestinationPolicy
   readonly observers: Observers
 
   private constructor(
@@ -73,13 +71,22 @@ export class Core {
     this.providers = opts.providers
     this.urls = opts.urls
     this.log = opts.log
-    this.payoutCurrency = opts.payoutCurrency ?? null
+    this.fleet = opts.fleet ?? FleetSettings.fixed()
     this.claimLeaseMs = opts.claimLeaseMs
-    this.destinations = opts.destinations ?? new DestinationPolicy()
     this.observers = opts.observers ?? {}
     this.jobs = new JobRunner(this)
     this.endpoints = new StoreCache(this.store, () => this.store.all<EndpointRecord>('webhook_endpoint'), {kinds: ['webhook_endpoint']})
     this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})
+  }
+
+  /** Convert every settlement to this currency before paying out (§2 money rule 6); null: one payout per currency. The fleet's setting. */
+  get payoutCurrency(): string | null {
+    return this.fleet.payoutCurrency
+  }
+
+  /** Where webhooks may go: everywhere but link-local and cloud-metadata addresses, within --webhook-allow. The fleet's setting. */
+  get destinations(): DestinationPolicy {
+    return this.fleet.destinations
   }
 
   /** The engine of one account (the platform account by default). */

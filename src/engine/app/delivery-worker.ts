@@ -83,7 +83,7 @@ export class DeliveryWorker {
     this.slots = new Slots(this.perEndpoint)
     const agentOpts = {headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, keepAliveTimeout: 4000}
     // resolved addresses the destination policy refuses are never connected to (link-local, cloud metadata, --webhook-allow)
-    const lookup = guardedLookup(app.core.destinations)
+    const lookup = guardedLookup(() => app.core.destinations)
     this.agent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS, lookup}})
     // test mode only, loopback hosts only: a local receiver with a self-signed certificate works (decisions.md)
     this.loopbackAgent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS, rejectUnauthorized: false, lookup}})

@@ -29,7 +29,7 @@ describe('webhook destinations', () => {
 
   it('a host name whose every address is refused fails to resolve with EDESTBLOCKED; allowed addresses pass', async () => {
     const resolve = (policy: DestinationPolicy, all: boolean) =>
-      new Promise<{err: NodeJS.ErrnoException | null; address: unknown}>((r) => guardedLookup(policy)('localhost', {all}, (err, address) => r({err, address})))
+      new Promise<{err: NodeJS.ErrnoException | null; address: unknown}>((r) => guardedLookup(() => policy)('localhost', {all}, (err, address) => r({err, address})))
     const refused = await resolve(new DestinationPolicy(['10.0.0.0/8']), false)
     expect(refused.err?.code).toBe('EDESTBLOCKED')
     expect(refused.err?.message).toMatch(/localhost resolves to .* outside the destinations/)

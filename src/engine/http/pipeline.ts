@@ -177,8 +177,8 @@ export interface PipelineDeps {
   app: App
   router: Router
   keys: KeyAuthority
-  /** requests per second per account and mode, and the bucket's capacity (decisions.md); rate 0 turns the limit off */
-  rateLimit: {rate: number; capacity: number}
+  /** requests per second per account and mode (the fleet's setting, read per request: it may change); the bucket holds twice that (decisions.md); 0 turns the limit off */
+  rateLimit: {readonly rateLimit: number}
   checkout?: (req: IncomingMessage, res: ServerResponse, url: RequestTarget, requestId: string) => Promise<void>
   log?: (line: string) => void
   /** ordinary happenings worth a line only when asked for (gw serve --verbose): aborted requests */
@@ -286,14 +286,15 @@ export function createPipeline(deps: PipelineDeps) {
       if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode})
       // idempotency records are the account's (its store view), by mode; the rate limit's bucket is the account's and mode's
       const scope = auth.livemode ? 'live' : 'test'
-      const rl = await engineStore.takeToken(`${auth.account}:${scope}`, deps.rateLimit.rate, deps.rateLimit.capacity)
+      const rate = deps.rateLimit.rateLimit
+      const rl = await engineStore.takeToken(`${auth.account}:${scope}`, rate, Math.max(1, rate * 2))
       if (rl.retryAfter > 0) {
         throw new ApiError(
           429,
           'rate_limit_error',
           'rate_limit_exceeded',
-          `Too many requests: the limit is ${deps.rateLimit.rate} requests per second. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`,
-          {headers: {'Retry-After': String(rl.retryAfter), 'RateLimit-Limit': String(deps.rateLimit.rate), 'RateLimit-Remaining': '0'}},
+          `Too many requests: the limit is ${rate} requests per second. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`,
+          {headers: {'Retry-After': String(rl.retryAfter), 'RateLimit-Limit': String(rate), 'RateLimit-Remaining': '0'}},
         )
       }
       const method = req.method ?? 'GET'

@@ -393,6 +393,8 @@ export interface AccountStore extends StoreReader {
 
 /** The store of an engine instance: accounts' data, and what is shared by all of them. */
 export interface Store {
+  /** Several engine instances may serve this data at once (PostgreSQL); false: one instance owns it (SQLite). */
+  readonly shared: boolean
   /** The view of one account's data (cheap: made once per account and kept). */
   account(id: string): AccountStore
 

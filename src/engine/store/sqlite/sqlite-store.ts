@@ -81,6 +81,8 @@ const own = (account: string, id: string) => `${account}\u0000${id}`
  * the same statements.
  */
 export class SqliteStore implements Store {
+  /** one engine instance owns the data dir */
+  readonly shared = false
   readonly db: Db
   private stmts = new Map<string, Statement>()
   private queue: Pending[] = []
