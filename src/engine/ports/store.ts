@@ -301,7 +301,10 @@ export interface AccountRows {
 
 /** What a commit touched in one account, for caches and live feeds on every instance. */
 export interface ChangeNotice {
-  /** the account whose data changed (one notice per account a group of commits touched) */
+  /**
+   * the account whose data changed (one notice per account a group of commits touched); '*':
+   * every account (PostgreSQL, after its change feed was cut off: anything may have changed)
+   */
   account: string
   /** the account was deleted: everything of it is gone */
   purged?: boolean

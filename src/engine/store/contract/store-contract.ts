@@ -521,6 +521,31 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
       })
     })
 
+    describe('exclusive sections per account', () => {
+      it("different accounts' sections are held at once on one instance; one account's section excludes on every instance", async () => {
+        const o = h.a.account(OTHER)
+        let release!: () => void
+        let entered!: () => void
+        const inside = new Promise<void>((r) => (entered = r))
+        const holding = a.exclusive('timeline', () => {
+          entered()
+          return new Promise<void>((r) => (release = r))
+        })
+        await inside
+        // another account's section of the same name, on the same instance: not blocked
+        expect(await o.exclusive('timeline', async () => 'other', {wait: false})).toEqual({ran: true, value: 'other'})
+        // this account's, on the other instance: taken
+        expect(await b.exclusive('timeline', async () => 'no', {wait: false})).toEqual({ran: false})
+        // a waiting one on the other instance does not hold up another account's there
+        const waiting = b.exclusive('timeline', async () => 'after')
+        await sleep(30)
+        expect(await h.b.account(OTHER).exclusive('timeline', async () => 'free', {wait: false})).toEqual({ran: true, value: 'free'})
+        release()
+        await holding
+        expect(await waiting).toEqual({ran: true, value: 'after'})
+      })
+    })
+
     describe('an instance that dies', () => {
       it('leaves no lock, idempotency claim or exclusive section behind, commits nothing it had not committed, and its job and delivery claims are taken over after their lease', async () => {
         const LEASE = 300

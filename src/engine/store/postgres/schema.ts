@@ -1,4 +1,4 @@
-import {KINDS, type FieldType, type Kind} from '../../ports/store.js'
+import {type FieldType, type Kind} from '../../ports/store.js'
 import {TABLE} from '../sqlite/schema.js'
 
 export {TABLE}
@@ -6,10 +6,28 @@ export {TABLE}
 /** The PostgreSQL type of a typed filter field. */
 export const PG_TYPE: Record<FieldType, string> = {text: 'text COLLATE "C"', int: 'bigint', bool: 'boolean', time: 'timestamptz'}
 
+/** The kinds migration 1 made tables for (frozen: later kinds come with later migrations). */
+const V1_KINDS: Kind[] = ['payment', 'customer', 'payment_method', 'refund', 'dispute', 'webhook_endpoint', 'delivery', 'merchant', 'routing_rule', 'settlement_report', 'payout', 'ledger_entry']
+/** Their typed columns then (frozen). */
+const V1_FIELDS: Record<string, Record<string, FieldType>> = {
+  payment: {status: 'text', customer: 'text', reference: 'text', merchant: 'text'},
+  customer: {email: 'text'},
+  payment_method: {customer: 'text'},
+  refund: {payment: 'text', status: 'text'},
+  dispute: {payment: 'text', status: 'text', evidence_due_by: 'time'},
+  webhook_endpoint: {disabled: 'bool'},
+  delivery: {event: 'text', endpoint: 'text', status: 'text', next_attempt_at: 'time'},
+  merchant: {kyb_status: 'text'},
+  routing_rule: {merchant: 'text'},
+  settlement_report: {provider: 'text', currency: 'text', date: 'text'},
+  payout: {currency: 'text', status: 'text'},
+  ledger_entry: {currency: 'text', payment: 'text', type: 'text', available_at: 'time', amount: 'int'},
+}
+
 /** One object table: insertion order, id, created_at, version, public JSON (`json`: the bytes as written, keys in the API's order), internal part (`json` too: `jsonb` refuses the \\u0000 a client may send in any string), typed filter columns. */
 function objectTable(kind: Kind): string {
   const t = TABLE[kind]
-  const fields = Object.entries(KINDS[kind] as Record<string, FieldType>)
+  const fields = Object.entries(V1_FIELDS[kind]!)
   const cols = fields.map(([f, type]) => `,\n  ${f} ${PG_TYPE[type]}`).join('')
   const indexes = fields.map(([f]) => `CREATE INDEX ${t}_${f} ON ${t} (${f}, seq);`)
   return `CREATE TABLE ${t} (
@@ -24,13 +42,129 @@ CREATE INDEX ${t}_created ON ${t} (created_at);
 ${indexes.join('\n')}`
 }
 
+/** Migration 2's tables and their typed columns besides the frozen V1 kinds' (frozen). */
+const V2_NEW: Record<string, [string, string][]> = {
+  accounts: [],
+  api_keys: [['type', 'text COLLATE "C"'], ['secret_hash', 'text COLLATE "C"']],
+  checkout_sessions: [['status', 'text COLLATE "C"'], ['payment', 'text COLLATE "C"']],
+  chaos_faults: [],
+}
+/** Typed columns (table.column) with no index of their own (another serves them). */
+const V2_UNINDEXED = new Set(['deliveries.next_attempt_at', 'ledger_entries.type', 'ledger_entries.currency', 'ledger_entries.available_at', 'ledger_entries.amount', 'api_keys.secret_hash'])
+
+function accountsMigration(): string {
+  const out: string[] = []
+  const indexes = (t: string, fields: string[]) => {
+    out.push(`CREATE INDEX ${t}_account ON ${t} (account, seq);`)
+    if (t !== 'deliveries') out.push(`CREATE INDEX ${t}_created ON ${t} (account, created_at);`)
+    for (const f of fields) if (!V2_UNINDEXED.has(`${t}.${f}`)) out.push(`CREATE INDEX ${t}_${f} ON ${t} (account, ${f}, seq);`)
+  }
+  for (const kind of V1_KINDS) {
+    const t = TABLE[kind]
+    const fields = Object.keys(V1_FIELDS[kind]!)
+    out.push(`ALTER TABLE ${t} ADD COLUMN account text COLLATE "C" NOT NULL DEFAULT 'acct_default';
+ALTER TABLE ${t} ALTER COLUMN account DROP DEFAULT;
+ALTER TABLE ${t} DROP CONSTRAINT ${t}_id_key;
+ALTER TABLE ${t} ADD CONSTRAINT ${t}_account_id_key UNIQUE (account, id);
+DROP INDEX IF EXISTS ${t}_created;`)
+    for (const f of fields) out.push(`DROP INDEX IF EXISTS ${t}_${f};`)
+    indexes(t, fields)
+  }
+  for (const [t, cols] of Object.entries(V2_NEW)) {
+    out.push(`CREATE TABLE ${t} (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  account text COLLATE "C" NOT NULL,
+  id text COLLATE "C" NOT NULL,
+  created_at timestamptz NOT NULL,
+  version bigint NOT NULL,
+  data json NOT NULL,
+  internal json${cols.map(([c, type]) => `,\n  ${c} ${type}`).join('')},
+  UNIQUE (account, id)
+);`)
+    indexes(t, cols.map(([c]) => c))
+  }
+  out.push(`CREATE UNIQUE INDEX api_keys_secret_hash ON api_keys (secret_hash);
+CREATE INDEX ledger_entries_balance ON ledger_entries (account, currency, available_at, amount);
+DROP INDEX deliveries_due;
+CREATE INDEX deliveries_due ON deliveries (account, endpoint, next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+
+ALTER TABLE events ADD COLUMN account text COLLATE "C" NOT NULL DEFAULT 'acct_default';
+ALTER TABLE events ALTER COLUMN account DROP DEFAULT;
+ALTER TABLE events ADD COLUMN object_id text COLLATE "C";
+ALTER TABLE events ADD COLUMN payment text COLLATE "C";
+UPDATE events SET object_id = (json::json #>> '{data,object,id}'),
+  payment = CASE WHEN (json::json #>> '{data,object,object}') = 'payment' THEN (json::json #>> '{data,object,id}') ELSE (json::json #>> '{data,object,payment}') END;
+ALTER TABLE events DROP CONSTRAINT events_id_key;
+ALTER TABLE events ADD CONSTRAINT events_account_id_key UNIQUE (account, id);
+DROP INDEX events_type;
+DROP INDEX events_created;
+CREATE INDEX events_account ON events (account, seq);
+CREATE INDEX events_type ON events (account, type, seq);
+CREATE INDEX events_created ON events (account, created_at);
+CREATE INDEX events_object ON events (account, object_id, seq);
+CREATE INDEX events_payment ON events (account, payment, seq);
+
+ALTER TABLE jobs ADD COLUMN account text COLLATE "C" NOT NULL DEFAULT 'acct_default';
+ALTER TABLE jobs ALTER COLUMN account DROP DEFAULT;
+ALTER TABLE jobs DROP CONSTRAINT jobs_pkey;
+ALTER TABLE jobs ADD PRIMARY KEY (account, id);
+DROP INDEX jobs_due;
+DROP INDEX jobs_ref;
+CREATE INDEX jobs_due ON jobs (account, due_at, seq);
+CREATE INDEX jobs_ref ON jobs (account, kind, ref);
+
+ALTER TABLE idempotency_keys ADD COLUMN account text COLLATE "C" NOT NULL DEFAULT 'acct_default';
+ALTER TABLE idempotency_keys ALTER COLUMN account DROP DEFAULT;
+-- a record's scope was '<account>:<mode>'; the account is a column now, the scope its mode
+UPDATE idempotency_keys SET scope = substr(scope, strpos(scope, ':') + 1) WHERE strpos(scope, ':') > 0;
+ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pkey;
+ALTER TABLE idempotency_keys ADD PRIMARY KEY (account, scope, key);
+DROP INDEX idempotency_expires;
+CREATE INDEX idempotency_expires ON idempotency_keys (account, expires_at);
+
+ALTER TABLE provider_stats ADD COLUMN account text COLLATE "C" NOT NULL DEFAULT 'acct_default';
+ALTER TABLE provider_stats ALTER COLUMN account DROP DEFAULT;
+ALTER TABLE provider_stats DROP CONSTRAINT provider_stats_pkey;
+ALTER TABLE provider_stats ADD PRIMARY KEY (account, provider, day);
+
+ALTER TABLE settings ADD COLUMN account text COLLATE "C" NOT NULL DEFAULT 'acct_default';
+ALTER TABLE settings ALTER COLUMN account DROP DEFAULT;
+ALTER TABLE settings DROP CONSTRAINT settings_pkey;
+ALTER TABLE settings ADD PRIMARY KEY (account, key);
+
+DROP FUNCTION gw_claim_idempotency(text, text);
+CREATE FUNCTION gw_claim_idempotency(p_account text, p_scope text, p_key text)
+RETURNS TABLE (got boolean, request_hash text, status integer, body text, created_at timestamptz, expires_at timestamptz)
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  ok boolean := pg_try_advisory_xact_lock(hashtextextended('i:' || p_account || E'\n' || p_scope || E'\n' || p_key, 0));
+BEGIN
+  RETURN QUERY SELECT ok, k.request_hash, k.status, k.body, k.created_at, k.expires_at FROM idempotency_keys k WHERE k.account = p_account AND k.scope = p_scope AND k.key = p_key;
+  IF NOT FOUND THEN
+    RETURN QUERY SELECT ok, NULL::text, NULL::integer, NULL::text, NULL::timestamptz, NULL::timestamptz;
+  END IF;
+END
+$$;
+
+-- the request log of the whole fleet (issue 25): every instance's entries, bounded per account by housekeeping
+CREATE TABLE request_logs (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  account text COLLATE "C",
+  id text COLLATE "C" NOT NULL,
+  entry json NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX request_logs_account ON request_logs (account, seq);`)
+  return out.join('\n')
+}
+
 /**
  * Ordered migrations; each runs once, all pending ones in one transaction under an advisory
  * lock, so instances starting at the same moment apply them once. Append only.
  */
 export const MIGRATIONS: readonly string[] = [
   // 1: every table of the store port
-  `${(Object.keys(TABLE) as Kind[]).map(objectTable).join('\n')}
+  `${V1_KINDS.map(objectTable).join('\n')}
 -- the delivery queue: claims with a lease (claim_until, the database's clock)
 ALTER TABLE deliveries ADD COLUMN claim text, ADD COLUMN claim_until timestamptz;
 CREATE INDEX deliveries_due ON deliveries (endpoint, next_attempt_at) WHERE next_attempt_at IS NOT NULL;
@@ -112,4 +246,10 @@ CREATE UNLOGGED TABLE rate_buckets (
   at timestamptz NOT NULL,
   ok boolean NOT NULL
 );`,
+  // 2: accounts (issue 24): every row belongs to an account (what existed: the platform account
+  // acct_default's), ids are unique per account, every index leads with the account; an event's
+  // object and the payment it concerns (backfilled from its JSON); idempotency scopes are the
+  // account's mode; checkout sessions and chaos faults; the fleet's request log (issue 25)
+  accountsMigration(),
 ]
+

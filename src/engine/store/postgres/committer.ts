@@ -1,0 +1,355 @@
+// The committer of the PostgreSQL adapter: writes change sets in the order they are staged, in as
+// few transactions as possible (every change set staged while a group commits forms the next
+// group: one WAL flush for them all). A change set that breaks its group (a version conflict)
+// makes the group roll back, and each is then committed alone, in order. Change sets that
+// replace or delete a whole account, or write in another one, are committed alone.
+import pg from 'pg'
+import {type AccountRows, type ChangeSet, COLUMNS, type IdempotencyRecord, type Kind, KINDS, type Put, type StatIncrement, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {CHANNEL, dueAt, type Notice, Notices, payload} from './feed.js'
+import {TABLE} from './schema.js'
+import {isUnavailable, pgText, query, rowOf, wrap} from './sql.js'
+
+const MAX_BATCH = 256
+const MAX_ROWS_PER_INSERT = 1000
+
+interface Pending {
+  account: string
+  cs: ChangeSet
+  resolve: () => void
+  reject: (e: unknown) => void
+}
+
+/** Change sets that cannot share a group: their statements must run in order with nothing batched around them. */
+const alone = (cs: ChangeSet) => cs.restore !== undefined || cs.purgeAccount !== undefined || cs.also !== undefined
+
+/** Every table with an account's rows (what replacing or deleting an account empties). */
+const ACCOUNT_TABLES = [...Object.values(TABLE), 'events', 'jobs', 'idempotency_keys', 'provider_stats', 'settings']
+
+export class Committer {
+  private queue: Pending[] = []
+  private running: Promise<void> | undefined
+  private client: pg.Client | undefined
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly instanceId: string,
+    /** called once a group is durable, with what it touched */
+    private readonly durable: (notices: Notice[]) => void,
+  ) {}
+
+  enqueue(account: string, cs: ChangeSet): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({account, cs, resolve, reject})
+      this.running ??= new Promise<void>((r) => setImmediate(r)).then(() => this.loop())
+    })
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      while (this.queue.length) {
+        // a change set that must be alone ends the group before it, and is a group of its own
+        let n = Math.min(MAX_BATCH, this.queue.length)
+        const special = this.queue.slice(0, n).findIndex((p) => alone(p.cs))
+        if (special === 0) n = 1
+        else if (special > 0) n = special
+        await this.commitGroup(this.queue.splice(0, n))
+      }
+    } finally {
+      this.running = undefined
+      if (this.queue.length) this.running = this.loop()
+    }
+  }
+
+  async drain(): Promise<void> {
+    while (this.running) await this.running
+  }
+
+  async end(): Promise<void> {
+    const c = this.client
+    this.client = undefined
+    await c?.end()
+  }
+
+  private async connection(): Promise<pg.Client> {
+    if (this.client) return this.client
+    const c = new pg.Client(this.config)
+    c.on('error', () => {
+      if (this.client === c) this.client = undefined
+    })
+    c.on('end', () => {
+      if (this.client === c) this.client = undefined
+    })
+    try {
+      await c.connect()
+    } catch (e) {
+      void c.end().catch(() => {})
+      throw wrap(e)
+    }
+    this.client = c
+    return c
+  }
+
+  private drop(c: pg.Client): void {
+    if (this.client === c) this.client = undefined
+    void c.end().catch(() => {})
+  }
+
+  private async commitGroup(batch: Pending[]): Promise<void> {
+    let c: pg.Client
+    try {
+      c = await this.connection()
+    } catch (e) {
+      for (const p of batch) p.reject(wrap(e))
+      return
+    }
+    const notices = new Notices()
+    try {
+      await query(c, 'BEGIN')
+      try {
+        await apply(c, batch, notices)
+        const said = payload(this.instanceId, notices.list())
+        if (said) await query(c, 'SELECT pg_notify($1, $2)', [CHANNEL, said])
+        await query(c, 'COMMIT')
+      } catch (e) {
+        if (!isUnavailable(e)) await c.query('ROLLBACK').catch(() => this.drop(c))
+        throw e
+      }
+    } catch (e) {
+      if (isUnavailable(e)) {
+        // the outcome of a COMMIT cut off is unknown: the requests get 503 and are retried with their keys
+        this.drop(c)
+        for (const p of batch) p.reject(wrap(e))
+        return
+      }
+      if (batch.length === 1) return batch[0]!.reject(e)
+      // one change set broke the group: each alone, in order
+      for (const p of batch) await this.commitGroup([p])
+      return
+    }
+    for (const p of batch) p.resolve()
+    this.durable(notices.list())
+  }
+}
+
+/** Writes a group's change sets in order; throws (and the caller rolls back) on any conflict. */
+async function apply(c: pg.Client, batch: Pending[], notices: Notices): Promise<void> {
+  const q = (text: string, params?: unknown[]) => query(c, text, params)
+  // a change set alone in its group: its whole-account parts first, in order
+  for (const {account, cs} of batch) {
+    if (cs.purgeAccount !== undefined) {
+      if (cs.purgeAccount === account) throw new Error('an account cannot purge itself: the platform account deletes accounts')
+      for (const t of ACCOUNT_TABLES) await q(`DELETE FROM ${t} WHERE account = $1`, [cs.purgeAccount])
+      notices.of(cs.purgeAccount).purged = true
+    }
+    if (cs.restore) await restore(q, account, cs.restore, notices.of(account))
+  }
+  // new objects next, several rows per statement (ids are new: no change set of the group can depend on another's insert)
+  const inserts = new Map<Kind, {account: string; put: Put}[]>()
+  const addInsert = (account: string, p: Put) => {
+    const l = inserts.get(p.kind)
+    if (l) l.push({account, put: p})
+    else inserts.set(p.kind, [{account, put: p}])
+  }
+  for (const {account, cs} of batch) {
+    for (const p of cs.puts ?? []) if (p.expectVersion === undefined) addInsert(account, p)
+    for (const o of cs.also ?? []) {
+      if (o.account === account || o.changes.also || o.changes.events || o.changes.idempotency || o.changes.purgeAccount || o.changes.restore)
+        throw new Error("a nested change set writes another account's objects, jobs, statistics and settings only")
+      for (const p of o.changes.puts ?? []) if (p.expectVersion === undefined) addInsert(o.account, p)
+    }
+  }
+  for (const [kind, puts] of inserts) {
+    const cols = COLUMNS[kind]
+    const width = 5 + cols.length
+    for (let i = 0; i < puts.length; i += MAX_ROWS_PER_INSERT) {
+      const chunk = puts.slice(i, i + MAX_ROWS_PER_INSERT)
+      const params: unknown[] = []
+      const values = chunk.map(({account, put}, j) => {
+        const r = rowOf(kind, put.obj, put.json)
+        params.push(account, put.obj.id, put.obj.created_at, r.data, r.internal, ...r.cols)
+        notices.of(account).kinds.add(kind)
+        return `(${Array.from({length: width}, (_, k) => `$${j * width + k + 1}`).join(', ')}, 1)`
+      })
+      await q(`INSERT INTO ${TABLE[kind]} (account, id, created_at, data, internal${cols.map((x) => `, ${x}`).join('')}, version) VALUES ${values.join(', ')}`, params)
+    }
+  }
+  const stats = new Map<string, StatIncrement & {account: string}>()
+  const settings = new Map<string, {account: string; key: string; value: string}>()
+  const idem = new Map<string, IdempotencyRecord & {account: string}>()
+  const events: {account: string; id: string; type: string; created_at: string; json: string; object_id?: string | null; payment?: string | null}[] = []
+  const rest = (account: string, cs: ChangeSet) => ({account, cs})
+  const parts = batch.flatMap(({account, cs}) => [rest(account, cs), ...(cs.also ?? []).map((o) => rest(o.account, o.changes))])
+  for (const {account, cs} of parts) {
+    const n = notices.of(account)
+    for (const p of cs.puts ?? []) {
+      if (p.expectVersion === undefined) continue
+      const cols = COLUMNS[p.kind]
+      const r = rowOf(p.kind, p.obj, p.json)
+      // a write of a delivery ends its claim
+      const claimReset = p.kind === 'delivery' ? ', claim = NULL, claim_until = NULL' : ''
+      const res = await q(
+        `UPDATE ${TABLE[p.kind]} SET data = $1, internal = $2, version = version + 1${cols.map((x, i) => `, ${x} = $${i + 3}`).join('')}${claimReset} WHERE account = $${cols.length + 3} AND id = $${cols.length + 4} AND version = $${cols.length + 5}`,
+        [r.data, r.internal, ...r.cols, account, p.obj.id, p.expectVersion],
+      )
+      if (res.rowCount !== 1) throw new VersionConflictError(p.kind, p.obj.id)
+      n.kinds.add(p.kind)
+    }
+    for (const d of cs.deletes ?? []) {
+      await q(`DELETE FROM ${TABLE[d.kind]} WHERE account = $1 AND id = $2`, [account, d.id])
+      n.kinds.add(d.kind)
+    }
+    for (const j of cs.completeJobs ?? []) {
+      // removed meanwhile (removeJobs by another unit): done all the same; claimed by someone else since: lost
+      const res = await query<{lost: number}>(
+        c,
+        'WITH d AS (DELETE FROM jobs WHERE account = $1 AND id = $2 AND claim = $3 RETURNING 1) SELECT count(*) AS lost FROM jobs WHERE account = $1 AND id = $2 AND claim IS DISTINCT FROM $3 AND NOT EXISTS (SELECT 1 FROM d)',
+        [account, j.id, j.claim],
+      )
+      if (res.rows[0]!.lost > 0) throw new VersionConflictError('job', j.id)
+    }
+    for (const j of cs.removeJobs ?? []) await q('DELETE FROM jobs WHERE account = $1 AND kind = $2 AND ref = $3', [account, j.kind, j.ref])
+    if (cs.addJobs?.length) {
+      const params: unknown[] = []
+      const values = cs.addJobs.map((j, i) => {
+        params.push(account, j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null)
+        dueAt(n, j.due_at)
+        return `($${i * 6 + 1}, $${i * 6 + 2}, $${i * 6 + 3}, $${i * 6 + 4}, $${i * 6 + 5}, $${i * 6 + 6}::json)`
+      })
+      await q(`INSERT INTO jobs (account, id, kind, ref, due_at, data) VALUES ${values.join(', ')}`, params)
+    }
+    if (cs.idempotency) idem.set(JSON.stringify([account, cs.idempotency.scope, cs.idempotency.key]), {...cs.idempotency, account})
+    for (const s of cs.stats ?? []) {
+      const k = `${account}\n${s.provider}\n${s.day}`
+      const prev = stats.get(k)
+      stats.set(k, prev ? {...prev, approved: prev.approved + s.approved, total: prev.total + s.total} : {...s, account})
+    }
+    for (const [k, v] of Object.entries(cs.settings ?? {})) {
+      settings.set(`${account}\n${k}`, {account, key: k, value: v})
+      if (!n.settings.includes(k)) n.settings.push(k)
+    }
+    for (const e of cs.events ?? []) events.push({...e, account})
+  }
+  if (idem.size) {
+    const params: unknown[] = []
+    const values = [...idem.values()].map((r, i) => {
+      params.push(r.account, pgText(r.scope), pgText(r.key), r.request_hash, r.status, r.body, r.created_at, r.expires_at)
+      return `(${Array.from({length: 8}, (_, k) => `$${i * 8 + k + 1}`).join(', ')})`
+    })
+    await q(
+      `INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, created_at, expires_at) VALUES ${values.join(', ')}
+       ON CONFLICT (account, scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+      params,
+    )
+  }
+  if (stats.size) {
+    const ss = [...stats.values()]
+    await q(
+      `INSERT INTO provider_stats AS p (account, provider, day, approved, total) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[])
+       ON CONFLICT (account, provider, day) DO UPDATE SET approved = p.approved + excluded.approved, total = p.total + excluded.total`,
+      [ss.map((s) => s.account), ss.map((s) => s.provider), ss.map((s) => s.day), ss.map((s) => s.approved), ss.map((s) => s.total)],
+    )
+  }
+  if (settings.size) {
+    const ss = [...settings.values()]
+    await q('INSERT INTO settings (account, key, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (account, key) DO UPDATE SET value = excluded.value', [
+      ss.map((s) => s.account),
+      ss.map((s) => s.key),
+      ss.map((s) => s.value),
+    ])
+  }
+  if (events.length) await insertEvents(q, events, notices)
+}
+
+/**
+ * Events last: from here to COMMIT the counter's row lock orders this commit among every
+ * instance's, so seqs are commit order and readers never see a gap fill in later.
+ */
+async function insertEvents(
+  q: (text: string, params?: unknown[]) => Promise<pg.QueryResult>,
+  events: {account: string; id: string; type: string; created_at: string; json: string; object_id?: string | null; payment?: string | null}[],
+  notices: Notices,
+): Promise<void> {
+  const last = (await q('UPDATE event_seq SET last = last + $1 RETURNING last', [events.length])).rows[0].last as number
+  const first = last - events.length + 1
+  for (let i = 0; i < events.length; i += MAX_ROWS_PER_INSERT) {
+    const chunk = events.slice(i, i + MAX_ROWS_PER_INSERT)
+    const params: unknown[] = []
+    const values = chunk.map((e, j) => {
+      params.push(first + i + j, e.account, e.id, e.type, e.created_at, e.json, e.object_id === undefined || e.object_id === null ? null : pgText(e.object_id), e.payment === undefined || e.payment === null ? null : pgText(e.payment))
+      notices.of(e.account).eventSeq = first + i + j
+      return `(${Array.from({length: 8}, (_, k) => `$${j * 8 + k + 1}`).join(', ')})`
+    })
+    await q(`INSERT INTO events (seq, account, id, type, created_at, json, object_id, payment) VALUES ${values.join(', ')}`, params)
+  }
+}
+
+/** Replaces an account's rows (but its keys and account objects) with a snapshot's, several rows per statement. */
+async function restore(q: (text: string, params?: unknown[]) => Promise<pg.QueryResult>, account: string, rows: AccountRows, n: Notice): Promise<void> {
+  const keep = new Set([...UNSNAPSHOTTED].map((k) => TABLE[k]))
+  for (const t of ACCOUNT_TABLES) if (!keep.has(t)) await q(`DELETE FROM ${t} WHERE account = $1`, [account])
+  await insertAccountRows(q, account, {...rows, objects: rows.objects.filter((o) => !UNSNAPSHOTTED.has(o.kind))}, n)
+  for (const k of Object.keys(KINDS) as Kind[]) if (!UNSNAPSHOTTED.has(k)) n.kinds.add(k)
+  n.restored = true
+}
+
+/** Inserts an account's rows, several per statement (a snapshot restored, a SQLite data dir imported); events get new seqs, in order. */
+export async function insertAccountRows(q: (text: string, params?: unknown[]) => Promise<pg.QueryResult>, account: string, rows: AccountRows, n: Notice): Promise<void> {
+  const byKind = new Map<Kind, AccountRows['objects']>()
+  for (const o of rows.objects) {
+    const l = byKind.get(o.kind)
+    if (l) l.push(o)
+    else byKind.set(o.kind, [o])
+  }
+  for (const [kind, objs] of byKind) {
+    const cols = COLUMNS[kind]
+    const width = 6 + cols.length
+    for (let i = 0; i < objs.length; i += MAX_ROWS_PER_INSERT) {
+      const params: unknown[] = []
+      const values = objs.slice(i, i + MAX_ROWS_PER_INSERT).map((o, j) => {
+        const r = rowOf(kind, o.obj)
+        params.push(account, o.obj.id, o.obj.created_at, r.data, r.internal, o.version, ...r.cols)
+        return `(${Array.from({length: width}, (_, k) => `$${j * width + k + 1}`).join(', ')})`
+      })
+      await q(`INSERT INTO ${TABLE[kind]} (account, id, created_at, data, internal, version${cols.map((x) => `, ${x}`).join('')}) VALUES ${values.join(', ')}`, params)
+    }
+  }
+  const notices = new Notices()
+  if (rows.events.length) await insertEvents(q, rows.events.map((e) => ({...e, account})), notices)
+  n.eventSeq = notices.of(account).eventSeq
+  if (rows.jobs.length) {
+    const js = rows.jobs
+    await q('INSERT INTO jobs (account, id, kind, ref, due_at, data) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::json[])', [
+      account,
+      js.map((j) => j.id),
+      js.map((j) => j.kind),
+      js.map((j) => j.ref),
+      js.map((j) => j.due_at),
+      js.map((j) => (j.data ? JSON.stringify(j.data) : null)),
+    ])
+    for (const j of js) dueAt(n, j.due_at)
+  }
+  if (rows.idempotency.length) {
+    const rs = rows.idempotency
+    await q('INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, created_at, expires_at) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::timestamptz[], $8::timestamptz[])', [
+      account,
+      rs.map((r) => pgText(r.scope)),
+      rs.map((r) => pgText(r.key)),
+      rs.map((r) => r.request_hash),
+      rs.map((r) => r.status),
+      rs.map((r) => r.body),
+      rs.map((r) => r.created_at),
+      rs.map((r) => r.expires_at),
+    ])
+  }
+  if (rows.stats.length)
+    await q('INSERT INTO provider_stats (account, provider, day, approved, total) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[])', [
+      account,
+      rows.stats.map((s) => s.provider),
+      rows.stats.map((s) => s.day),
+      rows.stats.map((s) => s.approved),
+      rows.stats.map((s) => s.total),
+    ])
+  const keys = Object.keys(rows.settings)
+  if (keys.length) await q('INSERT INTO settings (account, key, value) SELECT $1, * FROM unnest($2::text[], $3::text[])', [account, keys, keys.map((k) => rows.settings[k]!)])
+  n.settings.push(...keys)
+}

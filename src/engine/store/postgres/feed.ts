@@ -1,0 +1,157 @@
+// The change feed of the PostgreSQL adapter: what a commit touched, per account, announced to
+// this instance's listeners at once and to the other instances by `pg_notify` in the committing
+// transaction (delivered only if it commits). After the listening connection is lost and back,
+// every listener gets a notice for account '*' (every account) saying anything may have changed.
+import pg from 'pg'
+import type {ChangeNotice, Kind} from '../../ports/store.js'
+import {KINDS} from '../../ports/store.js'
+import {type Queryable, rows} from './sql.js'
+
+export const CHANNEL = 'gw_change'
+
+/** A notice being built by a commit. */
+export type Notice = {account: string; kinds: Set<Kind>; settings: string[]; eventSeq: number | null; dueBy: string | null; purged?: boolean; restored?: boolean}
+
+export const emptyNotice = (account: string): Notice => ({account, kinds: new Set(), settings: [], eventSeq: null, dueBy: null})
+export const dueAt = (n: Notice, at: string | null | undefined) => {
+  if (at && (n.dueBy === null || at < n.dueBy)) n.dueBy = at
+}
+const said = (n: Notice) => n.kinds.size > 0 || n.settings.length > 0 || n.eventSeq !== null || n.dueBy !== null || n.purged || n.restored
+
+/** The notices of one commit (or group of commits), one per account. */
+export class Notices {
+  private readonly byAccount = new Map<string, Notice>()
+  of(account: string): Notice {
+    let n = this.byAccount.get(account)
+    if (!n) this.byAccount.set(account, (n = emptyNotice(account)))
+    return n
+  }
+  /** The ones that say anything. */
+  list(): Notice[] {
+    return [...this.byAccount.values()].filter(said)
+  }
+}
+
+/** The NOTIFY payload of a commit for the other instances, or undefined when it changed nothing they watch. */
+export function payload(instanceId: string, notices: readonly Notice[]): string | undefined {
+  if (notices.length === 0) return undefined
+  const full = JSON.stringify({o: instanceId, n: notices.map((n) => [n.account, [...n.kinds], n.settings, n.eventSeq, n.dueBy, (n.purged ? 1 : 0) | (n.restored ? 2 : 0)])})
+  // NOTIFY payloads are limited to 8000 bytes: too much to say means "everything may have changed"
+  return full.length < 7900 ? full : JSON.stringify({o: instanceId, all: true})
+}
+
+/** The listeners of one instance: of every account's notices, and of one account's. */
+export class Listeners {
+  private readonly all = new Set<(n: ChangeNotice) => void>()
+  private readonly byAccount = new Map<string, Set<(n: ChangeNotice) => void>>()
+
+  onChange(fn: (n: ChangeNotice) => void): () => void {
+    this.all.add(fn)
+    return () => this.all.delete(fn)
+  }
+
+  onAccountChange(account: string, fn: (n: ChangeNotice) => void): () => void {
+    let set = this.byAccount.get(account)
+    if (!set) this.byAccount.set(account, (set = new Set()))
+    set.add(fn)
+    return () => {
+      set.delete(fn)
+      if (set.size === 0 && this.byAccount.get(account) === set) this.byAccount.delete(account)
+    }
+  }
+
+  /** A notice for account '*' reaches every account's listeners. */
+  emit(n: ChangeNotice): void {
+    for (const l of this.all) l(n)
+    if (n.account === '*') for (const set of this.byAccount.values()) for (const l of set) l(n)
+    else for (const l of this.byAccount.get(n.account) ?? []) l(n)
+  }
+}
+
+/**
+ * The LISTEN connection: notices of other instances' commits to the listeners; reconnects by
+ * itself with a growing delay, and then says anything may have changed (account '*').
+ */
+export class ChangeFeed {
+  private client: pg.Client | undefined
+  private retry: NodeJS.Timeout | undefined
+  private backoff = 0
+  private closed = false
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly instanceId: string,
+    private readonly listeners: Listeners,
+    private readonly readPool: Queryable,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const c = new pg.Client(this.config)
+    const lost = (why: string) => {
+      if (this.client !== c) return
+      this.client = undefined
+      c.removeAllListeners('notification')
+      void c.end().catch(() => {})
+      if (!this.closed) {
+        this.log(`store: lost the change feed's connection (${why}); reconnecting`)
+        this.reconnect()
+      }
+    }
+    c.on('error', (e) => lost(e.message))
+    c.on('end', () => lost('closed'))
+    c.on('notification', (m) => {
+      if (m.channel !== CHANNEL || !m.payload) return
+      let p: {o?: string; n?: [string, Kind[], string[], number | null, string | null, number][]; all?: boolean}
+      try {
+        p = JSON.parse(m.payload)
+      } catch {
+        return
+      }
+      if (p.o === this.instanceId) return // this instance's own commits were announced locally at once
+      if (p.all) return void this.resync()
+      for (const [account, kinds, settings, eventSeq, dueBy, flags] of p.n ?? [])
+        this.listeners.emit({account, kinds: new Set(kinds), settings, eventSeq, dueBy, ...(flags & 1 ? {purged: true} : {}), ...(flags & 2 ? {restored: true} : {})})
+    })
+    await c.connect()
+    await c.query(`LISTEN ${CHANNEL}`)
+    this.client = c
+  }
+
+  private reconnect(): void {
+    if (this.closed || this.retry) return
+    this.backoff = Math.min(2000, this.backoff ? this.backoff * 2 : 100)
+    this.retry = setTimeout(() => {
+      this.retry = undefined
+      this.start().then(
+        () => {
+          this.backoff = 0
+          this.log('store: change feed reconnected')
+          void this.resync()
+        },
+        () => this.reconnect(),
+      )
+    }, this.backoff)
+    this.retry.unref()
+  }
+
+  /** Tells every listener of every account that anything may have changed (after notifications may have been missed). */
+  async resync(): Promise<void> {
+    try {
+      const settings = (await rows<{key: string}>(this.readPool, 'SELECT DISTINCT key FROM settings')).map((r) => r.key)
+      const seq = (await rows<{last: number}>(this.readPool, 'SELECT last FROM event_seq'))[0]?.last ?? null
+      const due = (await rows<{d: string | null}>(this.readPool, 'SELECT min(due_at) AS d FROM jobs'))[0]?.d ?? null
+      this.listeners.emit({account: '*', kinds: new Set(Object.keys(KINDS) as Kind[]), settings, eventSeq: seq, dueBy: due})
+    } catch (e) {
+      this.log(`store: resync after reconnecting failed: ${(e as Error).message}`)
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.retry)
+    const c = this.client
+    this.client = undefined
+    await c?.end().catch(() => {})
+  }
+}

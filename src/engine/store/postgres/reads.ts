@@ -1,0 +1,165 @@
+// The PostgreSQL adapter's reads of one account's data: objects, lists and cursors, events, and
+// an account's whole state (a snapshot). Every query is bounded to the account.
+import {
+  type AccountRows,
+  FIELDS,
+  type Filter,
+  type IdempotencyRecord,
+  type Job,
+  type Kind,
+  KINDS,
+  type ListPage,
+  type ListQuery,
+  type LoggedEvent,
+  type EventQuery,
+  type StatIncrement,
+  type StoredObject,
+  UNSNAPSHOTTED,
+  type Versioned,
+} from '../../ports/store.js'
+import {TABLE} from './schema.js'
+import {ARRAY_TYPE, bind, impossibleId, objOf, pgText, type Queryable, rows} from './sql.js'
+
+type ObjRow = {data: Record<string, unknown>; internal: unknown}
+
+export async function get<T extends StoredObject>(on: Queryable, account: string, kind: Kind, id: string): Promise<Versioned<T> | undefined> {
+  if (impossibleId(id)) return undefined
+  const r = (await rows<ObjRow & {version: number}>(on, `SELECT data, internal, version FROM ${TABLE[kind]} WHERE account = $1 AND id = $2`, [account, id]))[0]
+  return r ? {obj: objOf<T>(r), version: r.version} : undefined
+}
+
+/** The WHERE clauses of a query of one account's objects: the account first (every index leads with it), then the filters. */
+export function whereOf(kind: Kind, account: string, filters: readonly Filter[] | undefined, params: unknown[]): string[] {
+  const types = FIELDS[kind]
+  const p = bind(params)
+  const clauses = [`account = ${p(account)}`]
+  for (const f of filters ?? []) {
+    const type = types[f.field]
+    if (type === undefined) throw new Error(`cannot filter ${kind} by ${f.field}`)
+    switch (f.op) {
+      case 'eq':
+        clauses.push(f.value === null ? `${f.field} IS NULL` : `${f.field} = ${p(typeof f.value === 'string' ? pgText(f.value) : f.value)}`)
+        break
+      case 'gte':
+      case 'lte':
+        clauses.push(`${f.field} ${f.op === 'gte' ? '>=' : '<='} ${p(f.value)}`)
+        break
+      case 'prefix':
+        clauses.push(`${f.field} LIKE ${p(pgText(f.value).replace(/[\\%_]/g, '\\$&') + '%')}`)
+        break
+      case 'in':
+        clauses.push(f.value.length === 0 ? 'false' : `${f.field} = ANY(${p(f.value.map((v) => (typeof v === 'string' ? pgText(v) : v)))}::${ARRAY_TYPE[type]})`)
+        break
+    }
+  }
+  return clauses
+}
+
+/** A page of one account's rows of a table (the clauses bound it to the account). */
+export async function page<R extends Record<string, unknown>>(
+  on: Queryable,
+  table: string,
+  account: string,
+  q: {limit: number; starting_after?: string; ending_before?: string},
+  whereFn: (params: unknown[]) => string[],
+  cols: string,
+): Promise<ListPage<R>> {
+  const params: unknown[] = []
+  const clauses = whereFn(params)
+  let asc = false
+  for (const [name, op] of [
+    ['starting_after', '<'],
+    ['ending_before', '>'],
+  ] as const) {
+    const cursor = q[name]
+    if (cursor === undefined) continue
+    if (impossibleId(cursor)) return {data: [], has_more: false, cursor_missing: name}
+    // a cursor of another account is no cursor here
+    const row = (await rows<{seq: number}>(on, `SELECT seq FROM ${table} WHERE account = $1 AND id = $2`, [account, cursor]))[0]
+    if (!row) return {data: [], has_more: false, cursor_missing: name}
+    params.push(row.seq)
+    clauses.push(`seq ${op} $${params.length}`)
+    if (name === 'ending_before') asc = true
+  }
+  params.push(q.limit + 1)
+  const got = await rows<R>(on, `SELECT ${cols} FROM ${table} WHERE ${clauses.join(' AND ')} ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT $${params.length}`, params)
+  const has_more = got.length > q.limit
+  const data = got.slice(0, q.limit)
+  if (asc) data.reverse()
+  return {data, has_more}
+}
+
+export async function list<T extends StoredObject, K extends Kind = Kind>(on: Queryable, account: string, kind: K, q: ListQuery<K>): Promise<ListPage<T>> {
+  const p = await page<ObjRow>(on, TABLE[kind], account, q, (params) => whereOf(kind, account, q.filters as Filter[], params), 'data, internal')
+  return {...p, data: p.data.map((r) => objOf<T>(r))}
+}
+
+export async function all<T extends StoredObject, K extends Kind = Kind>(on: Queryable, account: string, kind: K, filters?: Filter<K>[]): Promise<T[]> {
+  const params: unknown[] = []
+  const clauses = whereOf(kind, account, filters as Filter[] | undefined, params)
+  return (await rows<ObjRow>(on, `SELECT data, internal FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')} ORDER BY seq ASC`, params)).map((r) => objOf<T>(r))
+}
+
+export async function sum<K extends Kind>(on: Queryable, account: string, kind: K, q: {field: string; groupBy: string; filters?: Filter<K>[]}): Promise<{group: string; sum: number}[]> {
+  const types = FIELDS[kind]
+  if (types[q.field] !== 'int') throw new Error(`cannot sum ${kind}.${q.field}: not an int field`)
+  if (types[q.groupBy] !== 'text') throw new Error(`cannot group ${kind} by ${q.groupBy}: not a text field`)
+  const params: unknown[] = []
+  const clauses = [...whereOf(kind, account, q.filters as Filter[] | undefined, params), `${q.groupBy} IS NOT NULL`]
+  return rows(on, `SELECT ${q.groupBy} AS "group", COALESCE(SUM(${q.field}), 0)::bigint AS sum FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')} GROUP BY ${q.groupBy} ORDER BY ${q.groupBy}`, params)
+}
+
+// ---------------------------------------------------------------- events
+
+const EVENT_COLS = 'seq, id, type, created_at, json'
+
+export async function getEvent(on: Queryable, account: string, id: string): Promise<LoggedEvent | undefined> {
+  if (impossibleId(id)) return undefined
+  return (await rows<LoggedEvent>(on, `SELECT ${EVENT_COLS} FROM events WHERE account = $1 AND id = $2`, [account, id]))[0]
+}
+
+export async function listEvents(on: Queryable, account: string, q: EventQuery): Promise<ListPage<LoggedEvent>> {
+  const whereFn = (params: unknown[]) => {
+    const p = bind(params)
+    const clauses = [`account = ${p(account)}`]
+    if (q.object !== undefined) {
+      const o = p(pgText(q.object))
+      clauses.push(`(object_id = ${o} OR payment = ${o})`)
+    }
+    const ors: string[] = []
+    if (q.types?.length) ors.push(`type = ANY(${p(q.types)}::text[])`)
+    for (const pre of q.typePrefixes ?? []) ors.push(`type LIKE ${p(pre.replace(/[\\%_]/g, '\\$&') + '%')}`)
+    if (ors.length) clauses.push(`(${ors.join(' OR ')})`)
+    if (q.created_gte) clauses.push(`created_at >= ${p(q.created_gte)}`)
+    if (q.created_lte) clauses.push(`created_at <= ${p(q.created_lte)}`)
+    return clauses
+  }
+  return page<LoggedEvent & Record<string, unknown>>(on, 'events', account, q, whereFn, EVENT_COLS)
+}
+
+export function eventsAfter(on: Queryable, account: string, afterSeq: number, limit: number): Promise<LoggedEvent[]> {
+  return rows<LoggedEvent>(on, `SELECT ${EVENT_COLS} FROM events WHERE account = $1 AND seq > $2 ORDER BY seq ASC LIMIT $3`, [account, afterSeq, limit])
+}
+
+// ---------------------------------------------------------------- an account's whole state
+
+/** Every row of an account but its keys and account objects; `on` is a connection in a REPEATABLE READ transaction (one moment). */
+export async function exportRows(on: Queryable, account: string): Promise<AccountRows> {
+  const objects: AccountRows['objects'] = []
+  for (const kind of Object.keys(KINDS) as Kind[]) {
+    if (UNSNAPSHOTTED.has(kind)) continue
+    for (const r of await rows<ObjRow & {version: number}>(on, `SELECT data, internal, version FROM ${TABLE[kind]} WHERE account = $1 ORDER BY seq`, [account]))
+      objects.push({kind, obj: objOf<StoredObject>(r), version: r.version})
+  }
+  const events = (await rows<{id: string; type: string; created_at: string; json: string; object_id: string | null; payment: string | null}>(on, 'SELECT id, type, created_at, json, object_id, payment FROM events WHERE account = $1 ORDER BY seq', [account])).map(
+    (e) => ({...e}),
+  )
+  const jobs = (await rows<{id: string; kind: string; ref: string; due_at: string; data: Record<string, unknown> | null}>(on, 'SELECT id, kind, ref, due_at, data FROM jobs WHERE account = $1 ORDER BY seq', [account])).map(
+    (j): Job => ({id: j.id, kind: j.kind, ref: j.ref, due_at: j.due_at, ...(j.data ? {data: j.data} : {})}),
+  )
+  const idempotency = await rows<IdempotencyRecord>(on, 'SELECT scope, key, request_hash, status, body, created_at, expires_at FROM idempotency_keys WHERE account = $1 ORDER BY created_at', [account])
+  const stats = await rows<StatIncrement>(on, 'SELECT provider, day, approved, total FROM provider_stats WHERE account = $1 ORDER BY provider, day', [account])
+  const settings: Record<string, string> = {}
+  for (const r of await rows<{key: string; value: string}>(on, 'SELECT key, value FROM settings WHERE account = $1 ORDER BY key', [account])) settings[r.key] = r.value
+  return {objects, events, jobs, idempotency, stats, settings}
+}

@@ -1,0 +1,103 @@
+// What every part of the PostgreSQL adapter shares: how values are kept in columns, how errors
+// of an unreachable database are told apart, and the row shapes of objects.
+import pg from 'pg'
+import {COLUMNS, fieldValue, type FieldType, type Kind, KINDS, type StoredObject, StoreUnavailableError} from '../../ports/store.js'
+
+export const INTERNAL = '_x'
+
+/**
+ * PostgreSQL text cannot hold NUL. Such characters only ever come from a client's input (a
+ * reference, an id in a path): in typed columns, filters, lock keys and claims they are escaped,
+ * injectively and character by character (so prefixes stay prefixes). The JSON columns hold
+ * them escaped by JSON itself.
+ */
+export function pgText(s: string): string {
+  return s.includes('\u0000') || s.includes('\u0001') ? s.replace(/\u0001/g, '\u0001\u0001').replace(/\u0000/g, '\u0001\u0002') : s
+}
+/** No id the engine makes holds NUL: a lookup by one finds nothing. */
+export const impossibleId = (id: string) => id.includes('\u0000')
+
+/** A member of an object as the value of a typed column. */
+export function columnValue(type: FieldType, v: unknown): string | number | boolean | null {
+  if (v === undefined || v === null) return null
+  switch (type) {
+    case 'bool':
+      return Boolean(v)
+    case 'int':
+      return typeof v === 'number' ? v : null
+    default:
+      return typeof v === 'string' ? pgText(v) : null
+  }
+}
+
+export const ARRAY_TYPE: Record<FieldType, string> = {text: 'text[]', int: 'bigint[]', bool: 'boolean[]', time: 'timestamptz[]'}
+
+// ---------------------------------------------------------------- errors
+
+const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED'])
+
+/** The database cannot be reached or is shutting down (not: a query it refused). */
+export function isUnavailable(e: unknown): boolean {
+  if (e instanceof StoreUnavailableError) return true
+  const err = e as {code?: unknown; message?: unknown} | undefined
+  const code = typeof err?.code === 'string' ? err.code : ''
+  // class 08 connection exceptions; admin/crash shutdown, cannot connect now; too many connections
+  if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true
+  if (UNAVAILABLE_ERRNO.has(code)) return true
+  const m = typeof err?.message === 'string' ? err.message : ''
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|not queryable|Connection ended/i.test(m)
+}
+
+export function wrap(e: unknown): unknown {
+  if (e instanceof StoreUnavailableError || !isUnavailable(e)) return e
+  return new StoreUnavailableError(`PostgreSQL is not reachable: ${(e as Error).message}`)
+}
+
+export type Queryable = pg.Pool | pg.PoolClient | pg.Client
+
+/** A query with the database's unavailability as StoreUnavailableError. */
+export async function query<R extends pg.QueryResultRow = any>(on: Queryable, text: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+  try {
+    return await on.query<R>(text, params)
+  } catch (e) {
+    throw wrap(e)
+  }
+}
+
+export async function rows<R extends pg.QueryResultRow = any>(on: Queryable, text: string, params?: unknown[]): Promise<R[]> {
+  return (await query<R>(on, text, params)).rows
+}
+
+export function typeParsers(): pg.CustomTypesConfig {
+  const ts = pg.types.getTypeParser(1184)
+  return {
+    getTypeParser: ((oid: number, format?: string) => {
+      if (oid === 20) return (v: string) => Number(v) // int8: seqs, versions, money, counts
+      if (oid === 1184) return (v: string) => (ts(v) as Date).toISOString() // timestamptz: the port's ISO strings
+      return pg.types.getTypeParser(oid, format as 'text')
+    }) as pg.CustomTypesConfig['getTypeParser'],
+  }
+}
+
+// ---------------------------------------------------------------- objects
+
+/** The public JSON of an object, its internal part, and its typed column values. */
+export function rowOf(kind: Kind, obj: StoredObject, json?: string): {data: string; internal: string | null; cols: (string | number | boolean | null)[]} {
+  const o = obj as unknown as Record<string, unknown>
+  const types = KINDS[kind] as Record<string, FieldType>
+  const {[INTERNAL]: internal, ...pub} = o
+  // the public JSON the unit of work made once, when it has it
+  return {data: json ?? JSON.stringify(pub), internal: internal === undefined ? null : JSON.stringify(internal), cols: COLUMNS[kind].map((c) => columnValue(types[c]!, fieldValue(kind, o, c)))}
+}
+
+export function objOf<T>(r: {data: Record<string, unknown>; internal: unknown}): T {
+  const obj = r.data
+  if (r.internal !== null && r.internal !== undefined) obj[INTERNAL] = r.internal
+  return obj as T
+}
+
+/** `$n` for the next parameter. */
+export const bind = (params: unknown[]) => (v: unknown) => {
+  params.push(v)
+  return `$${params.length}`
+}
