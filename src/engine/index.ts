@@ -236,6 +236,8 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   accessLog?.on('error', (e) => log(`access log: ${e.message}`))
   const state = {stopping: false, instance: opts.instanceName ?? hostname()}
   const {router, streams, requestLog} = routes(app, {
+    // one log for the fleet where instances share the store (PostgreSQL); this instance's memory otherwise
+    requestLog: {instance: () => state.instance, store: store.requestLog, log},
     onRequest(e, who) {
       const operation = who.operation ?? 'none'
       metrics.request(e.method, operation, e.status, e.latency_ms / 1000)
@@ -311,6 +313,8 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
         requestLog.closeStreams()
         keys.close()
         await Promise.all([server.close(), app.stop()])
+        // the last entries reach the fleet's log before the store closes
+        await requestLog.close()
         await store.close()
         await new Promise<void>((resolve) => (accessLog ? accessLog.end(resolve) : resolve()))
       })()

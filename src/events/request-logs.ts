@@ -15,6 +15,10 @@ export interface RequestLogEntry {
   status: number
   latency_ms: number
   idempotent_replayed: boolean
+  /** the engine instance that answered (engines from before fleets: absent) */
+  instance?: string
+  /** the key that made the request */
+  api_key?: string | null
   livemode: boolean
   created_at: string
 }

@@ -411,6 +411,8 @@ export function responseSchemas(): Record<string, Schema> {
         status: {type: 'integer', minimum: 100, maximum: 599},
         latency_ms: {type: 'integer', minimum: 0},
         idempotent_replayed: {type: 'boolean', description: 'A POST answered from the stored response of its Idempotency-Key.'},
+        instance: str({description: 'The engine instance that answered (host:port): a fleet behind a load balancer keeps one log.'}),
+        api_key: nullable(idOf('key', 'The key that made the request; null when authentication failed.')),
         livemode,
         created_at: dateTime(),
       },

@@ -7,7 +7,7 @@ import type {Painter} from '../../output/color.js'
 
 export default class LogsTail extends GwCommand<typeof LogsTail> {
   static override summary = "Stream the gateway's API request log live: method, path, status, request id, latency, idempotent replays."
-  static override description = `Every API request the engine answers (except these log requests themselves) as it happens, newest last. Filter by status (404, 4xx, or a list 4xx,5xx), method and path prefix. On a terminal one line per request; in a pipe or with --json one JSON object per line (NDJSON). After a dropped connection it reconnects and fills the gap from the log. The engine keeps the last 1,000 requests (GET /v1/request_logs).`
+  static override description = `Every API request the engine answers (except these log requests themselves) as it happens, newest last. Filter by status (404, 4xx, or a list 4xx,5xx), method and path prefix. On a terminal one line per request; in a pipe or with --json one JSON object per line (NDJSON). After a dropped connection it reconnects and fills the gap from the log. The engine keeps the last 1,000 requests of each account (GET /v1/request_logs); instances sharing a PostgreSQL store keep one log for the fleet, each entry naming the instance that answered and the key that asked.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -54,7 +54,9 @@ export function requestLogFilters(f: {status?: string; method?: string; path?: s
 export function requestLogLine(e: RequestLogEntry, c: Painter): string {
   const status = e.status >= 500 ? c.red(String(e.status)) : e.status >= 400 ? c.yellow(String(e.status)) : c.green(String(e.status))
   const replay = e.idempotent_replayed ? c.cyan('  (idempotent replay)') : ''
-  return `${c.dim(e.created_at.slice(11, 19))}  ${e.method.padEnd(6)} ${status}  ${e.path.padEnd(40)} ${c.dim(e.id)}  ${String(e.latency_ms).padStart(4)}ms${replay}`
+  // which instance of a fleet answered, and with which key
+  const where = e.instance ? c.dim(`  ${e.instance}${e.api_key ? ` ${e.api_key}` : ''}`) : ''
+  return `${c.dim(e.created_at.slice(11, 19))}  ${e.method.padEnd(6)} ${status}  ${e.path.padEnd(40)} ${c.dim(e.id)}  ${String(e.latency_ms).padStart(4)}ms${replay}${where}`
 }
 
 export async function logsTail(ctx: Context, flags: GwFlags<typeof LogsTail>, args: GwArgs<typeof LogsTail>): Promise<void> {

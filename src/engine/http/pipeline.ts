@@ -283,7 +283,7 @@ export function createPipeline(deps: PipelineDeps) {
       }
       if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
       const auth = await deps.keys.authenticate(bearer(req.headers.authorization))
-      if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode})
+      if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode, key: auth.key.id})
       // idempotency records are the account's (its store view), by mode; the rate limit's bucket is the account's and mode's
       const scope = auth.livemode ? 'live' : 'test'
       const rate = deps.rateLimit.rateLimit

@@ -46,6 +46,6 @@ describe('a client gone before its request-log stream starts', () => {
       await new Promise<void>((r) => req.on('close', r))
       ;(await log.stream(ctx)).stream!(req, res)
     })
-    expect((log as unknown as {subscribers: Set<unknown>}).subscribers.size).toBe(0)
+    expect((log as unknown as {backend: {subscribers: Set<unknown>}}).backend.subscribers.size).toBe(0)
   })
 })

@@ -1,14 +1,15 @@
-// The API request log behind `gw logs tail`: a bounded in-memory log of the last requests
-// (method, path, status, request id, latency, idempotent replay), served as
-// GET /v1/request_logs (list envelope, newest first, cursors, filters) and
+// The API request log behind `gw logs tail`: the last requests of each account (method, path,
+// status, request id, latency, idempotent replay, the instance that answered and the key that
+// asked), served as GET /v1/request_logs (list envelope, newest first, cursors, filters) and
 // GET /v1/request_logs/stream (Server-Sent Events, like /v1/events/stream). Requests to these
 // two endpoints are not logged, nor hosted pages. The pipeline calls track() once per request;
-// the entry is written when the response finishes. In memory only: a restart starts it empty
-// (the lead may later back it with the store).
+// the entry is written when the response finishes. One instance keeps it in memory (a restart
+// starts it empty); instances sharing a store (PostgreSQL) keep one log for the fleet in it, so a
+// tail through a load balancer shows what every instance answered (issue 25).
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {Clock} from '../ports/clock.js'
 import {invalid} from '../domain/errors.js'
-import {PLATFORM_ACCOUNT} from '../ports/store.js'
+import {PLATFORM_ACCOUNT, type RequestLogStore} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {SseStreams} from './sse.js'
@@ -25,6 +26,10 @@ export interface RequestLogEntry {
   latency_ms: number
   /** a POST answered from its Idempotency-Key's stored response */
   idempotent_replayed: boolean
+  /** the engine instance that answered (host:port, or gw serve --instance-name) */
+  instance: string
+  /** the key that made the request (`key_...`); null when authentication failed */
+  api_key: string | null
   livemode: boolean
   /** on the engine clock, like every other timestamp */
   created_at: string
@@ -41,6 +46,8 @@ export interface Tracked {
   /** the operationId, once the route is known */
   operation?: string
   account?: string
+  /** the key's id */
+  key?: string
   livemode?: boolean
   /** answered from a stored idempotent response */
   replayed?: boolean
@@ -52,10 +59,153 @@ interface Filter {
   path?: string
 }
 
-export class RequestLog {
+/** Where the entries are kept: this instance's memory, or the fleet's store. */
+interface Backend {
+  add(e: Stored): void
+  /** the newest entries `ctx` may see, oldest first */
+  recent(ctx: RequestCtx): Promise<Stored[]>
+  /** every entry as it is recorded (here, or on any instance), in order */
+  subscribe(fn: (e: Stored) => void): () => void
+  close(): Promise<void>
+}
+
+/** The last `capacity` requests of this instance. */
+class MemoryBackend implements Backend {
   private entries: Stored[] = []
+  private readonly subscribers = new Set<(e: Stored) => void>()
+  constructor(private readonly capacity: number) {}
+  add(e: Stored): void {
+    this.entries.push(e)
+    // trimmed to the capacity once it holds twice as many: one copy per `capacity` requests, not a shift per request
+    if (this.entries.length >= 2 * this.capacity) this.entries = this.entries.slice(-this.capacity)
+    for (const s of this.subscribers) s(e)
+  }
+  async recent(): Promise<Stored[]> {
+    return this.entries.slice(-this.capacity)
+  }
+  subscribe(fn: (e: Stored) => void): () => void {
+    this.subscribers.add(fn)
+    return () => this.subscribers.delete(fn)
+  }
+  async close(): Promise<void> {}
+}
+
+/** How often this instance writes its entries to the fleet's log, and trims it. */
+const FLUSH_MS = 100
+const TRIM_MS = 30_000
+
+/** The fleet's log in a shared store: entries go there in batches; streams follow it in order, every instance's entries alike. */
+class StoreBackend implements Backend {
+  private pending: Stored[] = []
+  private flushing: Promise<void> | undefined
+  private timer: NodeJS.Timeout | undefined
+  private readonly subscribers = new Set<(e: Stored) => void>()
+  private position = -1
+  private pulling: Promise<void> | undefined
+  private wanted = 0
+  private readonly unsubscribe: () => void
+  private lastTrim = Date.now()
+
+  constructor(
+    private readonly store: RequestLogStore,
+    private readonly capacity: number,
+    private readonly log: (line: string) => void,
+  ) {
+    this.unsubscribe = store.onAppend((seq) => this.follow(seq))
+  }
+
+  add(e: Stored): void {
+    this.pending.push(e)
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined
+      void this.flush()
+    }, FLUSH_MS)
+  }
+
+  private flush(): Promise<void> {
+    const batch = this.pending
+    this.pending = []
+    if (!batch.length) return this.flushing ?? Promise.resolve()
+    const prev = this.flushing ?? Promise.resolve()
+    const run = prev.then(async () => {
+      try {
+        await this.store.append(batch.map((e) => ({account: e.account, entry: JSON.stringify(entryJson(e)), created_at: e.created_at})))
+        if (Date.now() - this.lastTrim > TRIM_MS) {
+          this.lastTrim = Date.now()
+          await this.store.trim(this.capacity)
+        }
+      } catch (e) {
+        // the database is unreachable: these entries are lost (the request log is a window, not a ledger)
+        this.log(`request log: ${batch.length} entries not written: ${(e as Error).message}`)
+      }
+    })
+    this.flushing = run.finally(() => {
+      if (this.flushing === run) this.flushing = undefined
+    })
+    return run
+  }
+
+  async recent(ctx: RequestCtx): Promise<Stored[]> {
+    const rows = await this.store.recent(ctx.account, ctx.account === PLATFORM_ACCOUNT, this.capacity)
+    return rows.map((r) => fromStored(r.entry, r.account, r.seq)).reverse()
+  }
+
+  private ready: Promise<void> = Promise.resolve()
+
+  subscribe(fn: (e: Stored) => void): () => void {
+    // a stream starts with what is appended after it subscribed
+    if (this.subscribers.size === 0) {
+      this.position = -1
+      this.ready = this.store.last().then(
+        (seq) => void (this.position < 0 && (this.position = seq)),
+        () => void (this.position = 0),
+      )
+    }
+    this.subscribers.add(fn)
+    return () => this.subscribers.delete(fn)
+  }
+
+  /** Entries appended up to `seq`: the streams get what follows what they had. */
+  private follow(seq: number): void {
+    if (this.subscribers.size === 0) return
+    this.wanted = Math.max(this.wanted, seq)
+    this.pulling ??= this.pull()
+      .catch(() => {}) // unreachable: the next append tries again
+      .finally(() => (this.pulling = undefined))
+  }
+
+  private async pull(): Promise<void> {
+    await this.ready
+    while (this.wanted > this.position) {
+      const batch = await this.store.after(this.position, 500)
+      if (!batch.length) return
+      for (const r of batch) {
+        this.position = r.seq
+        const e = fromStored(r.entry, r.account, r.seq)
+        for (const s of this.subscribers) s(e)
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    this.unsubscribe()
+    await this.flush()
+  }
+}
+
+function entryJson(e: Stored): RequestLogEntry {
+  return view(e)
+}
+
+function fromStored(json: string, account: string | null, seq: number): Stored {
+  return {...(JSON.parse(json) as RequestLogEntry), account, seq}
+}
+
+export class RequestLog {
   private seq = 0
-  private subscribers = new Set<(e: Stored) => void>()
+  private readonly backend: Backend
   private readonly streams = new SseStreams()
 
   constructor(
@@ -64,7 +214,13 @@ export class RequestLog {
     readonly capacity = 1000,
     /** called with every request recorded (metrics, the access log): no listener of its own per request */
     private readonly onEntry?: (e: RequestLogEntry, who: Tracked) => void,
-  ) {}
+    opts: {instance?: () => string; store?: RequestLogStore; log?: (line: string) => void} = {},
+  ) {
+    this.instance = opts.instance ?? (() => 'local')
+    this.backend = opts.store ? new StoreBackend(opts.store, capacity, opts.log ?? (() => {})) : new MemoryBackend(capacity)
+  }
+
+  private readonly instance: () => string
 
   /** Called by the pipeline for every request; records it when the response is done. */
   track(req: IncomingMessage, res: ServerResponse, requestId: string, pathname: string): Tracked | undefined {
@@ -86,15 +242,14 @@ export class RequestLog {
         status: res.statusCode,
         latency_ms: Math.round(latency),
         idempotent_replayed: who.replayed === true,
+        instance: this.instance(),
+        api_key: who.key ?? null,
         livemode: who.livemode ?? false,
         created_at: at,
         account: who.account ?? null,
         seq: this.seq++,
       }
-      this.entries.push(entry)
-      // trimmed to the capacity once it holds twice as many: one copy per `capacity` requests, not a shift per request
-      if (this.entries.length >= 2 * this.capacity) this.entries = this.entries.slice(-this.capacity)
-      for (const s of this.subscribers) s(entry)
+      this.backend.add(entry)
       this.onEntry?.(view(entry), who)
     }
     res.once('finish', record)
@@ -149,7 +304,7 @@ export class RequestLog {
     const v = ctx.input.query
     const page = {limit: (v.limit as number | undefined) ?? 20, starting_after: v.starting_after as string | undefined, ending_before: v.ending_before as string | undefined}
     const f = this.filter(ctx.query)
-    const all = this.entries.slice(-this.capacity).filter((e) => this.visible(e, ctx, f))
+    const all = (await this.backend.recent(ctx)).filter((e) => this.visible(e, ctx, f))
     // newest first
     let list = all.slice().reverse()
     let hasMore: boolean
@@ -182,10 +337,7 @@ export class RequestLog {
           if (this.visible(e, ctx, f)) res.write(`id: ${e.id}\nevent: request_log\ndata: ${JSON.stringify(view(e))}\n\n`)
         }
         // (a client gone before the stream started, while the pipeline awaited the rate limit, gets none)
-        this.streams.start(req, res, ctx.requestId, () => {
-          this.subscribers.add(sub)
-          return () => this.subscribers.delete(sub)
-        })
+        this.streams.start(req, res, ctx.requestId, () => this.backend.subscribe(sub))
       },
     }
   }
@@ -193,6 +345,11 @@ export class RequestLog {
   /** Ends every open stream (shutdown): unsubscribed first, so requests still finishing are not written after the end. */
   closeStreams(): void {
     this.streams.closeAll()
+  }
+
+  /** Writes what is left to the fleet's log (shutdown). */
+  close(): Promise<void> {
+    return this.backend.close()
   }
 }
 

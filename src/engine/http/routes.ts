@@ -59,7 +59,7 @@ function paymentResult(out: payments.PaymentOutcome, status: number): HandlerRes
   return ok(out.payment, status)
 }
 
-export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof RequestLog>[2]} = {}): {router: Router; streams: EventStreams; requestLog: RequestLog} {
+export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof RequestLog>[2]; requestLog?: ConstructorParameters<typeof RequestLog>[3]} = {}): {router: Router; streams: EventStreams; requestLog: RequestLog} {
   const r = new Router()
   const streams = new EventStreams(app)
 
@@ -210,7 +210,7 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     .post('/api_keys/:id/revoke', 'revokeApiKey', async (ctx, u) => ok(await keys.revokeKey(u, ctx.params.id!)))
 
   // the API request log (GET /request_logs, /request_logs/stream): the pipeline feeds it, each entry on its account's clock
-  const requestLog = new RequestLog((account) => (account ? app.loaded(account)?.clock : undefined) ?? app.core.clock, 1000, opts.onRequest)
+  const requestLog = new RequestLog((account) => (account ? app.loaded(account)?.clock : undefined) ?? app.core.clock, 1000, opts.onRequest, opts.requestLog)
   requestLog.install(r)
   return {router: r, streams, requestLog}
 }

@@ -299,6 +299,35 @@ export interface AccountRows {
   settings: Record<string, string>
 }
 
+/** An API request-log entry kept in a shared store (the fleet's request log). */
+export interface StoredRequestLog {
+  /** order of appending, across instances */
+  seq: number
+  /** null: the request failed authentication */
+  account: string | null
+  /** the entry's JSON */
+  entry: string
+}
+
+/**
+ * The request log of every instance of a fleet (issue 25): entries appended in batches, read as
+ * the newest of an account, and followed in order. A store that several instances share
+ * provides it; one instance's own log stays in its memory.
+ */
+export interface RequestLogStore {
+  append(entries: readonly {account: string | null; entry: string; created_at: string}[]): Promise<void>
+  /** an account's newest entries (with the failed authentications too, for the platform account), newest first */
+  recent(account: string, withUnauthenticated: boolean, limit: number): Promise<StoredRequestLog[]>
+  /** every entry after `seq`, oldest first */
+  after(seq: number, limit: number): Promise<StoredRequestLog[]>
+  /** the greatest seq appended so far */
+  last(): Promise<number>
+  /** keeps the newest `keep` entries of each account (and of failed authentications) */
+  trim(keep: number): Promise<void>
+  /** Calls `fn` with the greatest seq after entries were appended, by any instance. */
+  onAppend(fn: (seq: number) => void): () => void
+}
+
 /** What a commit touched in one account, for caches and live feeds on every instance. */
 export interface ChangeNotice {
   /**
@@ -398,6 +427,8 @@ export interface AccountStore extends StoreReader {
 export interface Store {
   /** Several engine instances may serve this data at once (PostgreSQL); false: one instance owns it (SQLite). */
   readonly shared: boolean
+  /** The fleet's request log, where several instances share the store; none: each instance keeps its own in memory. */
+  readonly requestLog?: RequestLogStore
   /** The view of one account's data (cheap: made once per account and kept). */
   account(id: string): AccountStore
 

@@ -84,6 +84,8 @@ export class ChangeFeed {
     private readonly listeners: Listeners,
     private readonly readPool: Queryable,
     private readonly log: (line: string) => void,
+    /** request-log entries another instance appended, up to this seq */
+    private readonly onRequestLog: (seq: number) => void = () => {},
   ) {}
 
   async start(): Promise<void> {
@@ -102,13 +104,14 @@ export class ChangeFeed {
     c.on('end', () => lost('closed'))
     c.on('notification', (m) => {
       if (m.channel !== CHANNEL || !m.payload) return
-      let p: {o?: string; n?: [string, Kind[], string[], number | null, string | null, number][]; all?: boolean}
+      let p: {o?: string; n?: [string, Kind[], string[], number | null, string | null, number][]; all?: boolean; r?: number}
       try {
         p = JSON.parse(m.payload)
       } catch {
         return
       }
       if (p.o === this.instanceId) return // this instance's own commits were announced locally at once
+      if (p.r !== undefined) return this.onRequestLog(p.r)
       if (p.all) return void this.resync()
       for (const [account, kinds, settings, eventSeq, dueBy, flags] of p.n ?? [])
         this.listeners.emit({account, kinds: new Set(kinds), settings, eventSeq, dueBy, ...(flags & 1 ? {purged: true} : {}), ...(flags & 2 ? {restored: true} : {})})

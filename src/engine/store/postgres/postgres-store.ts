@@ -23,6 +23,7 @@ import * as claims from './claims.js'
 import {Committer} from './committer.js'
 import {CHANNEL, ChangeFeed, emptyNotice, Listeners, type Notice, payload} from './feed.js'
 import * as reads from './reads.js'
+import {PgRequestLog} from './request-log.js'
 import {MIGRATIONS, TABLE} from './schema.js'
 import {impossibleId, isUnavailable, objOf, pgText, query, type Queryable, rows, typeParsers, wrap} from './sql.js'
 
@@ -73,6 +74,7 @@ export class PostgresStore implements Store {
   /** several instances serve the data of one database */
   readonly shared = true
   readonly instanceId: string
+  readonly requestLog: PgRequestLog
   private readonly unitPool: pg.Pool
   private readonly readPool: pg.Pool
   private readonly clientConfig: pg.ClientConfig
@@ -115,7 +117,8 @@ export class PostgresStore implements Store {
     this.unitPool.on('connect', (c) => void c.on('error', () => {}))
     this.readPool.on('connect', (c) => void c.on('error', () => {}))
     this.committer = new Committer(this.clientConfig, this.instanceId, (ns) => this.notifyLocal(ns))
-    this.feed = new ChangeFeed(this.clientConfig, this.instanceId, this.listeners, this.readPool, this.log)
+    this.requestLog = new PgRequestLog(this.readPool, this.instanceId)
+    this.feed = new ChangeFeed(this.clientConfig, this.instanceId, this.listeners, this.readPool, this.log, (seq) => this.requestLog.appended(seq))
   }
 
   /** Connects, applies pending migrations (once, whoever starts first), and listens for other instances' commits. */
