@@ -105,6 +105,31 @@ describe('gw login --local', () => {
   })
 })
 
+describe('sharing one gateway: accounts and keys', () => {
+  it('after gw serve and gw login --local, gw accounts create --json works with no further set-up; --login makes a profile that acts as the new account', async () => {
+    const created = await gwJson<{id: string; secret_key: string; publishable_key: string}>(['accounts', 'create', '--name', 'e2e', '--login', 'e2e'])
+    expect(created.run.code, created.run.stderr).toBe(0)
+    expect(created.body.id).toMatch(/^acct_/)
+    expect(created.body.secret_key).toMatch(/^sk_test_/)
+    expect(created.body.publishable_key).toMatch(/^pk_test_/)
+    const me = await gwJson<{account: {id: string}; key: {type: string}}>(['whoami', '--profile', 'e2e'])
+    expect(me.body.account.id).toBe(created.body.id)
+    expect(me.body.key.type).toBe('secret')
+    // its own data only: the platform account's payments are not its
+    const mine = await gwJson<ListEnvelope<Payment>>(['payments', 'list', '--profile', 'e2e'])
+    expect(mine.body.data).toEqual([])
+    // a restricted key for support, refused what it may not do (exit 3, naming the permission)
+    const support = await gwJson<{secret: string}>(['keys', 'create', '--profile', 'e2e', '--name', 'support', '--permissions', 'disputes:write,payments:read,refunds:write'])
+    expect(support.run.code, support.run.stderr).toBe(0)
+    const refused = await gw(['payments', 'create', '--amount', '2000', ...CARD, '4242424242424242', '--api-key', support.body.secret])
+    expect(refused.code).toBe(3)
+    expect(refused.stderr).toMatch(/payments:write/)
+    const deleted = await gw(['accounts', 'delete', created.body.id, '--yes'])
+    expect(deleted.code, deleted.stderr).toBe(0)
+    expect((await gw(['payments', 'list', '--profile', 'e2e'])).code).toBe(3)
+  })
+})
+
 describe('payments against the engine', () => {
   it('the quick start: a 4242 card payment prints as succeeded', async () => {
     const r = await gw(['payments', 'create', '--amount', '2000', ...CARD, '4242424242424242'])

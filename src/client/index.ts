@@ -1,5 +1,5 @@
 // Typed API client: one method per operation the CLI uses (spec §4, decisions.md).
-import type {Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, TestClock} from '../api/types.js'
+import type {Account, ApiKey, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
 import type {GwEvent, WebhookDelivery, WebhookEndpoint} from '../api/types.js'
 import type {Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
@@ -64,6 +64,28 @@ export class GwClient extends HttpClient {
   readonly routing = {
     /** the decision routing would make now for a payment like this; creates nothing */
     simulate: (params: SimulateRoutingParams) => this.get<RoutingDecision>('/routing/simulate', q(params)),
+  }
+
+  readonly accounts = {
+    /** the account of the key in use */
+    current: () => this.get<Account>('/account'),
+    create: (body: {name?: string; metadata?: Record<string, string>}, o?: PostOpts) => this.post<Account>('/accounts', body, o),
+    list: (params: ListParams = {}) => this.get<ListEnvelope<Account>>('/accounts', q(params)),
+    iterate: (params: ListParams = {}, max?: number) => this.paginate<Account>('/accounts', q(params), {max}),
+    get: (id: string) => this.get<Account>(`/accounts/${enc(id)}`),
+    update: (id: string, body: {name?: string | null; metadata?: Record<string, string>}, o?: PostOpts) => this.post<Account>(`/accounts/${enc(id)}`, body, o),
+    delete: (id: string) => this.delete<Deleted<'account'>>(`/accounts/${enc(id)}`),
+  }
+
+  readonly apiKeys = {
+    /** the key in use */
+    self: () => this.get<ApiKey>('/api_keys/self'),
+    create: (body: {type?: ApiKey['type']; name?: string; permissions?: string[]}, o?: PostOpts) => this.post<ApiKey>('/api_keys', body, o),
+    list: (params: ListParams & {type?: ApiKey['type']} = {}) => this.get<ListEnvelope<ApiKey>>('/api_keys', q(params)),
+    iterate: (params: ListParams & {type?: ApiKey['type']} = {}, max?: number) => this.paginate<ApiKey>('/api_keys', q(params), {max}),
+    get: (id: string) => this.get<ApiKey>(`/api_keys/${enc(id)}`),
+    roll: (id: string, body: {expires_in?: number} = {}, o?: PostOpts) => this.post<ApiKey>(`/api_keys/${enc(id)}/roll`, body, o),
+    revoke: (id: string, o?: PostOpts) => this.post<ApiKey>(`/api_keys/${enc(id)}/revoke`, {}, o),
   }
 
   readonly customers = {

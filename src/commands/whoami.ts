@@ -11,6 +11,10 @@ export interface WhoamiResult {
   api_key: string
   key_source: string
   ca_file: string | null
+  /** the account the key belongs to (null: the API could not be asked) */
+  account: {id: string; name: string | null} | null
+  /** the key's type and, for a restricted key, its permissions (null: the API could not be asked) */
+  key: {id: string; type: string; permissions: string[] | null} | null
 }
 
 export default class Whoami extends GwCommand<typeof Whoami> {
@@ -32,6 +36,20 @@ export async function whoami(ctx: Context, flags: GwFlags<typeof Whoami>, args: 
   }
   const mode = keyMode(key.value)
   const c = ctx.color
+  // the account and the key, as the API knows them (a gateway without accounts, or none reachable: left out)
+  let account: WhoamiResult['account'] = null
+  let apiKey: WhoamiResult['key'] = null
+  let unreachable: string | undefined
+  if (s.baseUrl.value) {
+    try {
+      const client = await ctx.client()
+      const [a, k] = await Promise.all([client.accounts.current(), client.apiKeys.self()])
+      account = {id: a.id, name: a.name}
+      apiKey = {id: k.id, type: k.type, permissions: k.permissions}
+    } catch (e) {
+      unreachable = (e as Error).message
+    }
+  }
   ctx.print(
     renderFields(
       c.bold(`Profile ${s.profile.value}`),
@@ -40,6 +58,8 @@ export async function whoami(ctx: Context, flags: GwFlags<typeof Whoami>, args: 
         ['Base URL', s.baseUrl.value ? `${s.baseUrl.value} ${c.dim(`(${describeSource(s.baseUrl)})`)}` : c.yellow('not set')],
         ['API key', `${redactKey(key.value)} ${c.dim(`(${describeSource(key)})`)}`],
         ['CA file', s.caFile.value ? `${s.caFile.value} ${c.dim(`(${describeSource(s.caFile)})`)}` : undefined],
+        ['Account', account ? `${account.id}${account.name ? ` (${account.name})` : ''}` : unreachable ? c.dim(`not known: ${unreachable}`) : undefined],
+        ['Key', apiKey ? `${apiKey.id}, ${apiKey.type}${apiKey.permissions ? `: ${apiKey.permissions.join(', ')}` : ''}` : undefined],
       ],
       c,
     ),
@@ -51,5 +71,7 @@ export async function whoami(ctx: Context, flags: GwFlags<typeof Whoami>, args: 
     api_key: redactKey(key.value),
     key_source: describeSource(key),
     ca_file: s.caFile.value ?? null,
+    account,
+    key: apiKey,
   }
 }

@@ -144,6 +144,8 @@ export function formatError(err: Error, ctx: ErrorContext): string {
 }
 
 export function apiErrorHint(err: ApiError, profile?: () => string | undefined): string | undefined {
+  // the key is valid but may not do this: the message names what it needs
+  if (err.status === 403 || err.type === 'permission_error') return 'This key may not do that: use a key that may (gw keys create --permissions ..., with a secret key), or log in with one (gw login).'
   switch (exitCodeFor(err)) {
     case ExitCode.AUTH: {
       let name: string | undefined
@@ -182,7 +184,8 @@ export function errorJson(err: Error, ctx: Pick<ErrorContext, 'flags' | 'command
 // ----- exit codes (the README's table)
 
 export function exitCodeForApiError(err: ApiError): number {
-  if (err.status === 401 || err.type === 'authentication_error') return ExitCode.AUTH
+  // 401: no valid key; 403: a valid key without the permission (same class: the key cannot do this)
+  if (err.status === 401 || err.status === 403 || err.type === 'authentication_error' || err.type === 'permission_error') return ExitCode.AUTH
   if (err.status === 402 || err.type === 'card_error') return ExitCode.CARD
   if (err.status === 404) return ExitCode.NOT_FOUND
   if (err.status === 429 || err.type === 'rate_limit_error') return ExitCode.RATE_LIMITED

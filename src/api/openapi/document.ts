@@ -47,6 +47,10 @@ interface OpSpec {
   perm?: string
   testHelper?: boolean
   headers?: Param[]
+  /** served at the engine's root (https://HOST:PORT/healthz), not under /v1 */
+  root?: boolean
+  /** responses of its own (not the error envelope), by status */
+  own?: Record<string, Schema>
 }
 
 const q = (name: string, schema: Schema, description: string): Param => ({name, schema, description})
@@ -256,6 +260,23 @@ const OPS: OpSpec[] = [
     description: 'A new key with the same type, name and permissions; the old one keeps working until `expires_in` seconds from now (wall clock; default 24 h).', response: 'ApiKeyWithSecret', responseDescription: 'The new key with its secret.', errors: [404]},
   {id: 'revokeApiKey', method: 'post', path: '/api_keys/{id}/revoke', tag: 'API keys', summary: 'Revoke an API key', body: 'Empty', perm: 'api_keys:write',
     description: 'The key stops working at once, on every instance (401 api_key_revoked).', response: 'ApiKey', responseDescription: 'The revoked key.', errors: [404]},
+  // ---- operations (issue 25): at the root, without a key
+  {id: 'getLiveness', method: 'get', path: '/healthz', tag: 'Operations', summary: 'Liveness: the instance answers', public: true, root: true,
+    description: 'Without a key, not rate limited, at the root (not under /v1). 200 while the process runs, its database reachable or not: a balancer restarts an instance that stops answering this.',
+    response: {'application/json': {schema: {type: 'object', properties: {status: {type: 'string', const: 'ok'}}, required: ['status'], additionalProperties: false}}}, responseDescription: 'The instance is alive.'},
+  {id: 'getReadiness', method: 'get', path: '/readyz', tag: 'Operations', summary: 'Readiness: the instance can serve', public: true, root: true,
+    own: {
+      '503': {
+        description: 'Not ready: the store does not answer, or the instance is stopping.',
+        headers: {'Request-Id': {$ref: '#/components/headers/Request-Id'}},
+        content: {'application/json': {schema: {type: 'object', properties: {status: {type: 'string', const: 'not_ready'}, reason: {type: 'string'}}, required: ['status', 'reason'], additionalProperties: false}}},
+      },
+    },
+    description: 'Without a key, not rate limited, at the root. 200 when the store answers a read within 2 s and the instance is not stopping; 503 otherwise, with the reason: a balancer sends no traffic to an instance until it is ready.',
+    response: {'application/json': {schema: {type: 'object', properties: {status: {type: 'string', const: 'ready'}}, required: ['status'], additionalProperties: false}}}, responseDescription: 'The instance can serve.'},
+  {id: 'getMetrics', method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics of the instance', public: true, root: true,
+    description: 'Without a key, at the root: the Prometheus text format (requests by operation and status with latency, unit-of-work latency, webhook attempts, backlog per endpoint and its oldest due, due jobs and the oldest lag, process metrics), labelled with the instance. Serve the port on a private network.',
+    response: {'text/plain': {schema: {type: 'string', description: 'Prometheus exposition format 0.0.4.'}}}, responseDescription: 'The metrics.'},
   // ---- the contract itself
   {id: 'getOpenApiDocument', method: 'get', path: '/openapi.json', tag: 'Meta', summary: 'This OpenAPI document', public: true,
     description: 'Served without authentication (and not rate limited): the contract is public, and tools fetch it before they hold a key.',
@@ -281,6 +302,7 @@ const TAGS: Record<string, string> = {
   Accounts: "Accounts that share one engine without seeing each other, managed with the engine's own account's keys.",
   'API keys': 'Secret, restricted and publishable keys of an account.',
   Meta: 'The contract itself.',
+  Operations: 'What a load balancer and Prometheus ask an instance (at the root, without a key).',
 }
 
 const header = (description: string, schema: Schema = {type: 'string'}) => ({description, schema})
@@ -368,6 +390,7 @@ function operation(o: OpSpec): Schema {
   const content = typeof o.response === 'string' ? {'application/json': {schema: ref(o.response)}} : o.response
   const responses: Record<string, unknown> = {[String(o.status ?? 200)]: {description: o.responseDescription, headers: successHeaders, content}}
   for (const s of statuses) responses[String(s)] = {$ref: `#/components/responses/${RESPONSE_NAME[s]}`}
+  Object.assign(responses, o.own)
 
   const op: Schema = {
     operationId: o.id,
@@ -395,7 +418,12 @@ let cached: Schema | undefined
 export function openapiDocument(): Schema {
   if (cached) return cached
   const paths: Record<string, Record<string, Schema>> = {}
-  for (const o of OPS) (paths[o.path] ??= {})[o.method] = operation(o)
+  for (const o of OPS) {
+    const item = (paths[o.path] ??= {})
+    item[o.method] = operation(o)
+    // operations at the root: another server than the API's /v1
+    if (o.root) item.servers = [{url: 'https://{host}:{port}', description: "An engine instance's root.", variables: {host: {default: '127.0.0.1'}, port: {default: '8443'}}}] as unknown as Schema
+  }
   const responses: Record<string, Schema> = {}
   for (const [s, name] of Object.entries(RESPONSE_NAME)) responses[name] = errorResponse(Number(s) as ErrorStatus)
   cached = {

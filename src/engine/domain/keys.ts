@@ -4,25 +4,12 @@
 // no working key. Pure: no store, no clock.
 import {randomBytes} from 'node:crypto'
 import {invalid} from './errors.js'
+import {KEY_RESOURCES} from '../../api/keys.js'
 
 export type KeyType = 'secret' | 'restricted' | 'publishable'
 
-/** What a restricted key can be given, one resource each, `read` or `write` (write includes read). */
-export const RESOURCES = [
-  'payments',
-  'refunds',
-  'disputes',
-  'customers',
-  'payment_methods',
-  'webhooks',
-  'events',
-  'routing',
-  'merchants',
-  'settlement',
-  'request_logs',
-  'test_helpers',
-  'accounts',
-] as const
+/** What a restricted key can be given, one resource each, `read` or `write` (write includes read): src/api/keys.ts. */
+export const RESOURCES = KEY_RESOURCES
 export type Resource = (typeof RESOURCES)[number]
 export type Level = 'read' | 'write'
 /** `payments:read`; `none`: any secret or restricted key (the key's own account, the key itself) */

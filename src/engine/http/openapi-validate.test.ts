@@ -26,7 +26,8 @@ interface Case {
 const doc = openapiDocument() as Json
 const ops = new Map<string, {method: string; path: string; op: Json}>()
 for (const [path, item] of Object.entries(doc.paths as Json))
-  for (const [method, op] of Object.entries(item as Json)) ops.set((op as Json).operationId, {method: method.toUpperCase(), path, op: op as Json})
+  // (what a load balancer and Prometheus ask is served at the root, outside the API and its validation)
+  for (const [method, op] of Object.entries(item as Json)) if ((op as Json).operationId && (op as Json).tags?.[0] !== 'Operations') ops.set((op as Json).operationId, {method: method.toUpperCase(), path, op: op as Json})
 
 const PREFIX: Record<string, string> = {
   payments: 'pay', customers: 'cus', payment_methods: 'pm', refunds: 'rf', disputes: 'dp', events: 'evt', webhook_endpoints: 'wh',
@@ -285,7 +286,8 @@ function viaValidator(c: Case): Outcome | 'pass' {
 
 describe('validator compiled from the OpenAPI document ≡ the engine’s hand-written validation', () => {
   it('compiles every operation', () => {
-    expect(compileAll()).toBe(ops.size)
+    // (the three at the root are compiled too: nothing routes to them)
+    expect(compileAll()).toBe(ops.size + 3)
   })
 
   const all = [...CONFORMANCE, ...generated()]

@@ -86,7 +86,7 @@ function operationsById(): Map<string, Json> {
   if (operations) return operations
   operations = new Map()
   const doc = openapiDocument() as Json
-  for (const item of Object.values(doc.paths as Json)) for (const op of Object.values(item as Json)) operations.set((op as Json).operationId, op as Json)
+  for (const item of Object.values(doc.paths as Json)) for (const op of Object.values(item as Json)) if ((op as Json).operationId) operations.set((op as Json).operationId, op as Json)
   return operations
 }
 

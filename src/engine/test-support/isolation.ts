@@ -208,12 +208,12 @@ const NEEDS: Record<string, string[]> = {
 }
 
 /** Operations without a key. */
-const PUBLIC = new Set(['getOpenApiDocument'])
+const PUBLIC = new Set(['getOpenApiDocument', 'getLiveness', 'getReadiness', 'getMetrics'])
 
 function operations(): {id: string; method: string; template: string; perm: string | undefined}[] {
   const out: {id: string; method: string; template: string; perm: string | undefined}[] = []
   for (const [template, item] of Object.entries(openapiDocument().paths as Json))
-    for (const [method, op] of Object.entries(item as Json)) out.push({id: op.operationId, method: method.toUpperCase(), template, perm: OPERATION_PERMISSIONS.get(op.operationId)})
+    for (const [method, op] of Object.entries(item as Json)) if ((op as Json).operationId) out.push({id: op.operationId, method: method.toUpperCase(), template, perm: OPERATION_PERMISSIONS.get(op.operationId)})
   return out
 }
 

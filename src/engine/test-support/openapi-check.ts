@@ -37,6 +37,8 @@ function init() {
   ajv.addSchema({...doc, $id: DOC_ID})
   const routes: Route[] = []
   for (const [template, item] of Object.entries(doc.paths as Json)) {
+    // operations at the root (healthz, readyz, metrics) are not under the API's base URL
+    if ((item as Json).servers) continue
     for (const [method, op] of Object.entries(item as Json)) {
       const segs = template.split('/').filter(Boolean)
       routes.push({

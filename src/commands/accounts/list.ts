@@ -1,0 +1,27 @@
+import type {Account, ListEnvelope} from '../../api/types.js'
+import {listFlags} from '../../base/flags.js'
+import {accountColumns} from '../../output/accounts.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+
+export default class AccountsList extends GwCommand<typeof AccountsList> {
+  static override summary = "List the engine's accounts, newest first (its own, acct_default, included)."
+  static override description = "Needs a key of the engine's own account."
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --all --json | jq -r .id']
+  static override flags = {...listFlags}
+
+  async run(): Promise<ListEnvelope<Account> | Account[]> {
+    return accountsList(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function accountsList(ctx: Context, flags: GwFlags<typeof AccountsList>, args: GwArgs<typeof AccountsList>): Promise<ListEnvelope<Account> | Account[]> {
+  const params = {limit: flags.limit, starting_after: flags['starting-after'], ending_before: flags['ending-before']}
+  const client = await ctx.client()
+  return ctx.list({
+    all: flags.all,
+    noun: 'accounts',
+    columns: accountColumns,
+    page: () => client.accounts.list(params),
+    iterate: () => client.accounts.iterate({...params, limit: flags.limit ?? 100}),
+  })
+}

@@ -1,0 +1,20 @@
+import type {ApiKey} from '../../api/types.js'
+import {idArg} from '../../base/flags.js'
+import {renderKey} from '../../output/accounts.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+
+export default class KeysGet extends GwCommand<typeof KeysGet> {
+  static override summary = 'Show an API key (redacted).'
+  static override examples = ['<%= config.bin %> <%= command.id %> key_123']
+  static override args = {id: idArg('key_', 'API key', 'List them with: gw keys list')}
+
+  async run(): Promise<ApiKey> {
+    return keysGet(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function keysGet(ctx: Context, flags: GwFlags<typeof KeysGet>, args: GwArgs<typeof KeysGet>): Promise<ApiKey> {
+  const key = await (await ctx.client()).apiKeys.get(args.id)
+  ctx.print(renderKey(key, ctx.color))
+  return key
+}

@@ -1,0 +1,26 @@
+import type {ApiKey} from '../../api/types.js'
+import {confirmDestructive} from '../../base/confirm.js'
+import {idArg} from '../../base/flags.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+
+export default class KeysRevoke extends GwCommand<typeof KeysRevoke> {
+  static override summary = 'Revoke an API key: it stops working at once, on every instance.'
+  static override description = 'Asks for confirmation on a terminal; pass --yes to skip it (required without a terminal).'
+  static override examples = ['<%= config.bin %> <%= command.id %> key_123', '<%= config.bin %> <%= command.id %> key_123 --yes --json']
+  static override args = {id: idArg('key_', 'API key', 'List them with: gw keys list')}
+
+  async run(): Promise<ApiKey> {
+    return keysRevoke(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function keysRevoke(ctx: Context, flags: GwFlags<typeof KeysRevoke>, args: GwArgs<typeof KeysRevoke>): Promise<ApiKey> {
+  const client = await ctx.client()
+  const inUse = (await client.apiKeys.self()).id === args.id
+  const what = inUse ? `revoke ${args.id}, the key this profile uses: after it, this profile's requests fail until you log in with another key` : `revoke key ${args.id}: whatever uses it stops working at once`
+  await confirmDestructive({yes: flags.yes, interactive: ctx.interactive(), ask: (q) => ctx.prompt(q, {hidden: false})}, what)
+  const key = await client.apiKeys.revoke(args.id)
+  ctx.print(`Revoked ${key.id} (${key.redacted}).`)
+  if (inUse) ctx.notice(ctx.errColor.yellow('! That was the key in use: log in again with another key (gw login).'))
+  return key
+}
