@@ -146,6 +146,10 @@ class StoreBackend implements Backend {
   }
 
   async recent(ctx: RequestCtx): Promise<Stored[]> {
+    // what this instance has not written yet goes first: a list shows the requests made before it
+    clearTimeout(this.timer)
+    this.timer = undefined
+    await this.flush()
     const rows = await this.store.recent(ctx.account, ctx.account === PLATFORM_ACCOUNT, this.capacity)
     return rows.map((r) => fromStored(r.entry, r.account, r.seq)).reverse()
   }
