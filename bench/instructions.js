@@ -4,10 +4,10 @@
 // percent can be seen in one run. It misses what instruction counts cannot show (cache misses,
 // waiting on the disk), so confirm a change with a timed A/B as well.
 //
-// Usage: node bench/instructions.js [ROOT] [--warm N] [--count N]
+// Usage: node bench/instructions.js [ROOT] [--warm N] [--count N] [--connections N]   (BENCH_KEEP=1 keeps the files)
 //   ROOT: a built checkout (default: this one). Needs valgrind (apt-get install valgrind).
 // The engine runs under callgrind with counting off; WARM payments warm V8 up, then counting is
-// switched on for COUNT payments (4 connections: no group commit to speak of, so the writer
+// switched on for COUNT payments (4 connections by default: no group commit to speak of, so the writer
 // thread's figure is per single-payment transaction, higher than under the bench's load).
 import {execFileSync, spawn} from 'node:child_process'
 import {mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
@@ -23,6 +23,7 @@ const flag = (name, def) => {
 }
 const WARM = flag('--warm', 2000)
 const COUNT = flag('--count', 1000)
+const CONNECTIONS = flag('--connections', 4)
 const root = resolve(args[0] ?? ROOT)
 
 try {
@@ -51,7 +52,7 @@ const info = await new Promise((res, rej) => {
   child.once('exit', (code) => rej(new Error(`the engine exited (${code}) before it listened:\n${stderr}`)))
 })
 
-const agent = new Agent({connect: {ca: readFileSync(info.ca_file, 'utf8')}, connections: 4})
+const agent = new Agent({connect: {ca: readFileSync(info.ca_file, 'utf8')}, connections: CONNECTIONS})
 let seq = 0
 async function payments(n) {
   let left = n
@@ -62,7 +63,7 @@ async function payments(n) {
       if (r.statusCode !== 201) throw new Error(`POST /v1/payments answered ${r.statusCode}: ${text}`)
     }
   }
-  await Promise.all([worker(), worker(), worker(), worker()])
+  await Promise.all(Array.from({length: CONNECTIONS}, worker))
 }
 
 const control = (...a) => execFileSync('callgrind_control', [...a, String(child.pid)], {stdio: 'ignore'})
@@ -84,7 +85,8 @@ for (const f of readdirSync(dir).filter((n) => n.startsWith('cg.'))) {
   const part = Number(/^part:\s+(\d+)/m.exec(text)?.[1] ?? 0)
   if (total > 0) threads.push({thread, part, total})
 }
-rmSync(dir, {recursive: true, force: true})
+if (process.env.BENCH_KEEP) process.stderr.write(`callgrind files kept in ${dir} (callgrind_annotate <file>)\n`)
+else rmSync(dir, {recursive: true, force: true})
 // the counted window is the dump's first part; threads are numbered by valgrind (1: the event loop)
 const counted = threads.filter((t) => t.part === Math.min(...threads.map((x) => x.part)))
 counted.sort((a, b) => b.total - a.total)

@@ -230,7 +230,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     throw error
   }
   const metrics = new Metrics(app, {instance: opts.instanceName ?? hostname()})
-  app.observers.unit = (seconds) => metrics.commitSeconds.observe(seconds)
+  app.observers.unit = (seconds) => metrics.unit(seconds)
   app.observers.attempt = (ok) => metrics.attempts.inc({outcome: ok ? 'succeeded' : 'failed'})
   const accessLog = opts.accessLog === undefined ? undefined : createWriteStream(opts.accessLog, {flags: 'a', mode: 0o600})
   accessLog?.on('error', (e) => log(`access log: ${e.message}`))
@@ -278,7 +278,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   urls.baseUrl = `${origin}/v1`
   urls.checkoutUrl = `${origin}/checkout`
   if (opts.instanceName === undefined) state.instance = `${hostname()}:${server.port}`
-  metrics.registry.setDefaultLabels({instance: state.instance})
+  metrics.setInstance(state.instance)
 
   const info: LocalEngineInfo = {
     base_url: urls.baseUrl,

@@ -153,10 +153,14 @@ const LAST_USED_EVERY_MS = 60_000
 /**
  * Authentication for every request: a presented key is hashed and looked up by its hash (then
  * cached: the change feed drops an account's cached keys when one of its keys changes, on any
- * instance, so a revocation holds everywhere within the feed's delay).
+ * instance, so a revocation holds everywhere within the feed's delay; a lookup that was reading
+ * when keys changed is not cached).
  */
 export class KeyAuthority {
+  /** by the key as presented (hashing is the cost of a miss only) */
   private readonly cache = new Map<string, {account: string; key: KeyRecord}>()
+  /** moves on every drop: a lookup that read the store before a drop does not cache what it read */
+  private generation = 0
   /** when each key's last use was last written (wall ms) */
   private readonly lastUseWritten = new Map<string, number>()
   private readonly unsubscribe: () => void
@@ -166,7 +170,9 @@ export class KeyAuthority {
     private readonly core: (account: string) => Promise<Core>,
   ) {
     this.unsubscribe = store.onChange((n) => {
-      if (n.purged || n.kinds.has('api_key') || n.account === '*') for (const [h, e] of this.cache) if (n.account === '*' || e.account === n.account) this.cache.delete(h)
+      if (!(n.purged || n.kinds.has('api_key') || n.account === '*')) return
+      this.generation++
+      for (const [k, e] of this.cache) if (n.account === '*' || e.account === n.account) this.cache.delete(k)
     })
   }
 
@@ -175,13 +181,13 @@ export class KeyAuthority {
   }
 
   async authenticate(presented: string): Promise<Caller> {
-    const hash = hashKey(presented)
-    let hit = this.cache.get(hash)
+    let hit = this.cache.get(presented)
     if (!hit) {
-      const found = keyTypeOf(presented) ? await this.store.locate<KeyRecord>('api_key', 'secret_hash', hash) : undefined
+      const generation = this.generation
+      const found = keyTypeOf(presented) ? await this.store.locate<KeyRecord>('api_key', 'secret_hash', hashKey(presented)) : undefined
       if (!found) throw unknownKey(presented)
       hit = {account: found.account, key: found.obj}
-      this.cache.set(hash, hit)
+      if (generation === this.generation) this.cache.set(presented, hit)
     }
     const key = hit.key
     if (key.status === 'revoked') throw new DomainError('authentication', 'api_key_revoked', `This API key (${key.redacted}) was revoked at ${key.revoked_at}. Ask for a new key, or create one with a secret key (gw keys create).`)

@@ -3,36 +3,32 @@
 // attempts and the backlog per endpoint, due timeline jobs and the oldest one's lag, the process
 // (CPU, memory, event-loop lag). Gauges that need the store are read when scraped. prom-client
 // writes the exposition format; a registry per engine (tests run several in one process).
-import {collectDefaultMetrics, Counter, Gauge, Histogram, Registry} from 'prom-client'
+import {collectDefaultMetrics, Counter, Gauge, Registry} from 'prom-client'
 import type {App} from '../app/index.js'
+import {CounterFamily, HistogramFamily} from './metric-families.js'
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
 
 export class Metrics {
   readonly registry = new Registry()
-  readonly requests: Counter<'method' | 'operation' | 'status'>
-  readonly requestSeconds: Histogram<'operation'>
-  readonly commitSeconds: Histogram
+  /** written on every request and unit of work: kept as plain numbers (metric-families.ts) */
+  private readonly requests = new CounterFamily('gw_http_requests_total', 'API requests answered, by method, operation (the OpenAPI operationId; route_unknown, health, ...) and status.')
+  private readonly requestSeconds = new HistogramFamily('gw_http_request_duration_seconds', 'Time from a request arriving to its response finishing, by operation.', [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10,
+  ])
+  private readonly commitSeconds = new HistogramFamily(
+    'gw_store_unit_duration_seconds',
+    'Time a unit of work takes from its start to its commit being durable (the store latency a write sees).',
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+  )
   readonly attempts: Counter<'outcome'>
+  private readonly defaults: Record<string, string>
 
   constructor(app: App, opts: {instance: string}) {
     const r = this.registry
-    r.setDefaultLabels({instance: opts.instance})
+    this.defaults = {instance: opts.instance}
+    r.setDefaultLabels(this.defaults)
     collectDefaultMetrics({register: r, prefix: 'gw_'})
-    this.requests = new Counter({name: 'gw_http_requests_total', help: 'API requests answered, by method, operation (the OpenAPI operationId; route_unknown, health, ...) and status.', labelNames: ['method', 'operation', 'status'], registers: [r]})
-    this.requestSeconds = new Histogram({
-      name: 'gw_http_request_duration_seconds',
-      help: 'Time from a request arriving to its response finishing, by operation.',
-      labelNames: ['operation'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-      registers: [r],
-    })
-    this.commitSeconds = new Histogram({
-      name: 'gw_store_unit_duration_seconds',
-      help: 'Time a unit of work takes from its start to its commit being durable (the store latency a write sees).',
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
-      registers: [r],
-    })
     this.attempts = new Counter({name: 'gw_webhook_attempts_total', help: 'Webhook attempts made by this instance, by outcome (succeeded: a 2xx; failed: anything else).', labelNames: ['outcome'], registers: [r]})
     new Gauge({
       name: 'gw_webhook_attempts_in_flight',
@@ -143,22 +139,26 @@ export class Metrics {
     })
   }
 
-  private readonly requestChildren = new Map<string, {inc(): void}>()
-  private readonly durationChildren = new Map<string, {observe(v: number): void}>()
-
-  /** One API request answered: the labelled children are made once per combination (no label hashing per request). */
+  /** One API request answered. */
   request(method: string, operation: string, status: number, seconds: number): void {
-    const k = `${method} ${operation} ${status}`
-    let c = this.requestChildren.get(k)
-    if (!c) this.requestChildren.set(k, (c = this.requests.labels({method, operation, status: String(status)})))
-    c.inc()
-    let d = this.durationChildren.get(operation)
-    if (!d) this.durationChildren.set(operation, (d = this.requestSeconds.labels({operation})))
-    d.observe(seconds)
+    this.requests.inc(`${method} ${operation} ${status}`, () => ({method, operation, status: String(status)}))
+    this.requestSeconds.observe(operation, () => ({operation}), seconds)
+  }
+
+  /** One unit of work committed (durable), in seconds from its start. */
+  unit(seconds: number): void {
+    this.commitSeconds.observe('', () => ({}), seconds)
+  }
+
+  /** The instance name on every series (a fleet's instances told apart). */
+  setInstance(instance: string): void {
+    this.defaults.instance = instance
+    this.registry.setDefaultLabels(this.defaults)
   }
 
   /** The exposition text (what GET /metrics answers). */
-  text(): Promise<string> {
-    return this.registry.metrics()
+  async text(): Promise<string> {
+    const rest = await this.registry.metrics()
+    return [this.requests, this.requestSeconds, this.commitSeconds].map((f) => f.text(this.defaults)).join('\n') + '\n' + rest
   }
 }

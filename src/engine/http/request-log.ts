@@ -254,7 +254,7 @@ export class RequestLog {
         seq: this.seq++,
       }
       this.backend.add(entry)
-      this.onEntry?.(view(entry), who)
+      this.onEntry?.(entry, who)
     }
     res.once('finish', record)
     res.once('close', record)

@@ -75,6 +75,23 @@ export function fieldValue(kind: Kind, obj: Record<string, unknown>, field: stri
   return INTERNAL_FIELDS[kind]?.has(field) ? (obj._x as Record<string, unknown> | undefined)?.[field] : obj[field]
 }
 
+/** Each kind's typed columns as [name, type, whether its value is in `_x`], for the writes of every put. */
+export const COLUMN_SPECS: Readonly<Record<Kind, readonly (readonly [string, FieldType, boolean])[]>> = Object.fromEntries(
+  (Object.keys(KINDS) as Kind[]).map((k) => [k, COLUMNS[k].map((c) => [c, (KINDS[k] as Record<string, FieldType>)[c]!, INTERNAL_FIELDS[k]?.has(c) === true] as const)]),
+) as unknown as Record<Kind, readonly (readonly [string, FieldType, boolean])[]>
+
+/** The typed columns' values of an object (before a store's own conversion, see `convert`). */
+export function columnValues<V>(kind: Kind, obj: Record<string, unknown>, convert: (type: FieldType, v: unknown) => V): V[] {
+  const specs = COLUMN_SPECS[kind]
+  const out = new Array<V>(specs.length)
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i]!
+    const c = spec[0]
+    out[i] = convert(spec[1], spec[2] ? (obj._x as Record<string, unknown> | undefined)?.[c] : obj[c])
+  }
+  return out
+}
+
 /** The engine's own account: existing data dirs and databases open as it, and its keys manage the other accounts. */
 export const PLATFORM_ACCOUNT = 'acct_default'
 
@@ -150,7 +167,10 @@ export interface StoredEvent {
   payment?: string | null
 }
 
-/** What an event is about: its data.object's id, and the payment it concerns (a payment's, a refund's or a dispute's). */
+/**
+ * What an event is about: its data.object's id, and the payment it concerns (a payment's, a
+ * refund's or a dispute's). Its story's subject (EventQuery.subject) is the payment, else the object.
+ */
 export function eventSubjects(event: {data?: {object?: Record<string, unknown>}}): {object_id: string | null; payment: string | null} {
   const o = event.data?.object
   const id = typeof o?.id === 'string' ? o.id : null
@@ -165,7 +185,12 @@ export interface LoggedEvent extends StoredEvent {
 }
 
 export interface EventQuery {
-  /** only events about this object: its data.object is it, or it is the payment they concern */
+  /**
+   * only the events of one story: those concerning this payment (its own, its refunds' and
+   * disputes'), or, for an object of no payment (a customer, a merchant), those about it
+   */
+  subject?: string
+  /** of those, only the events whose data.object is this id (a refund of the payment); needs subject */
   object?: string
   /** exact types; OR-ed with typePrefixes */
   types?: string[]

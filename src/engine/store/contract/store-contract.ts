@@ -792,14 +792,17 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
     })
 
     describe('snapshots and event subjects', () => {
-      it("events can be listed by the object they are about, or the payment they concern (a payment's story)", async () => {
+      it("events can be listed by their story's subject (the payment they concern, else their object), and by object within it", async () => {
         const ev = (type: string, object_id: string, payment: string | null) => ({id: nextId('evt'), type, created_at: iso(T0), json: '{}', object_id, payment})
         const es = [ev('payment.succeeded', 'pay_s', 'pay_s'), ev('refund.succeeded', 'rf_s', 'pay_s'), ev('dispute.created', 'dp_s', 'pay_s'), ev('payment.succeeded', 'pay_t', 'pay_t'), ev('merchant.updated', 'mer_s', null)]
         for (const e of es) await a.commit({events: [e]})
-        expect((await b.listEvents({limit: 10, object: 'pay_s'})).data.map((e) => e.type)).toEqual(['dispute.created', 'refund.succeeded', 'payment.succeeded'])
-        expect((await b.listEvents({limit: 10, object: 'rf_s'})).data.map((e) => e.id)).toEqual([es[1]!.id])
-        expect((await b.listEvents({limit: 10, object: 'mer_s', types: ['merchant.updated']})).data).toHaveLength(1)
-        expect((await h.b.account(OTHER).listEvents({limit: 10, object: 'pay_s'})).data).toEqual([])
+        expect((await b.listEvents({limit: 10, subject: 'pay_s'})).data.map((e) => e.type)).toEqual(['dispute.created', 'refund.succeeded', 'payment.succeeded'])
+        expect((await b.listEvents({limit: 10, subject: 'pay_s', object: 'rf_s'})).data.map((e) => e.id)).toEqual([es[1]!.id])
+        expect((await b.listEvents({limit: 10, subject: 'pay_s', object: 'pay_s'})).data.map((e) => e.id)).toEqual([es[0]!.id])
+        expect((await b.listEvents({limit: 10, subject: 'rf_s'})).data).toEqual([])
+        expect((await b.listEvents({limit: 10, subject: 'mer_s', types: ['merchant.updated']})).data).toHaveLength(1)
+        expect((await h.b.account(OTHER).listEvents({limit: 10, subject: 'pay_s'})).data).toEqual([])
+        await expect(b.listEvents({limit: 10, object: 'rf_s'})).rejects.toThrow(/subject/)
       })
 
       it("an account's rows come out whole (not its keys or the accounts it holds) and go back in, replacing what was there, into the same account or another", async () => {
@@ -843,7 +846,7 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect((await r.get('api_key', theirKey.id))!.obj).toEqual(theirKey)
         expect(await r.get('api_key', key.id)).toBeUndefined()
         expect((await r.getEvent(e.id))!.json).toBe(e.json)
-        expect((await r.listEvents({limit: 5, object: p.id})).data).toHaveLength(1)
+        expect((await r.listEvents({limit: 5, subject: p.id})).data).toHaveLength(1)
         expect((await r.claimJobs(iso(T0 + 5), 5, 60_000)).map((j) => j.ref)).toEqual([p.id])
         expect(await r.transact((tx) => tx.claimIdempotency(`${ACCT}:test`, 'k-snap', iso(T0)))).toMatchObject({state: 'recorded', record: {body: dataObject(e.json)}})
         expect(await r.statsSince('2030-01-01')).toEqual(rows.stats)

@@ -38,9 +38,9 @@ export async function importSqliteDir(store: PostgresStore, dirOrFile: string, l
   try {
     const accounts = (
       src.db
-        .prepare(`${[...Object.values(TABLE), 'events', 'jobs', 'idempotency_keys', 'provider_stats', 'settings'].map((t) => `SELECT DISTINCT account FROM ${t}`).join(' UNION ')} ORDER BY account`)
-        .all() as {account: string}[]
-    ).map((r) => r.account)
+        .prepare(`SELECT id FROM account_numbers WHERE n IN (${[...Object.values(TABLE), 'events', 'jobs', 'idempotency_keys', 'provider_stats', 'settings'].map((t) => `SELECT account FROM ${t}`).join(' UNION ')}) ORDER BY id`)
+        .all() as {id: string}[]
+    ).map((r) => r.id)
     const summary: ImportSummary = {accounts: accounts.length, objects: 0, events: 0, jobs: 0, idempotency: 0}
     await store.inTx(async (c) => {
       await query(c, 'SET LOCAL synchronous_commit = on')
@@ -52,7 +52,7 @@ export async function importSqliteDir(store: PostgresStore, dirOrFile: string, l
         const rows: AccountRows = src.exportRows(account)
         // what a snapshot leaves out (keys, the accounts a platform account holds) is part of an import
         for (const kind of UNSNAPSHOTTED as ReadonlySet<Kind>) {
-          const versions = new Map((src.db.prepare(`SELECT id, version FROM ${TABLE[kind]} WHERE account = ?`).all(account) as {id: string; version: number}[]).map((r) => [r.id, r.version]))
+          const versions = new Map((src.db.prepare(`SELECT id, version FROM ${TABLE[kind]} WHERE account = ?`).all(src.no(account)) as {id: string; version: number}[]).map((r) => [r.id, r.version]))
           for (const obj of await src.account(account).all<StoredObject>(kind)) rows.objects.push({kind, obj, version: versions.get(obj.id) ?? 1})
         }
         await insertAccountRows(q, account, rows, emptyNotice(account))

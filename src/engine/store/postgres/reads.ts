@@ -122,10 +122,10 @@ export async function listEvents(on: Queryable, account: string, q: EventQuery):
   const whereFn = (params: unknown[]) => {
     const p = bind(params)
     const clauses = [`account = ${p(account)}`]
-    if (q.object !== undefined) {
-      const o = p(pgText(q.object))
-      clauses.push(`(object_id = ${o} OR payment = ${o})`)
-    }
+    if (q.object !== undefined && q.subject === undefined) throw new Error('an event query by object names its subject (the payment it concerns, else the object)')
+    // the expression of the events_subject index
+    if (q.subject !== undefined) clauses.push(`COALESCE(payment, object_id) = ${p(pgText(q.subject))}`)
+    if (q.object !== undefined) clauses.push(`object_id = ${p(pgText(q.object))}`)
     const ors: string[] = []
     if (q.types?.length) ors.push(`type = ANY(${p(q.types)}::text[])`)
     for (const pre of q.typePrefixes ?? []) ors.push(`type LIKE ${p(pre.replace(/[\\%_]/g, '\\$&') + '%')}`)

@@ -55,9 +55,11 @@ const V2_UNINDEXED = new Set(['deliveries.next_attempt_at', 'ledger_entries.type
 function accountsMigration(): string {
   const out: string[] = []
   const indexes = (t: string, fields: string[]) => {
-    out.push(`CREATE INDEX ${t}_account ON ${t} (account, seq);`)
+    // pages of a listed kind are by seq; the ledger is never listed (summed, and read by payment or day)
+    if (t !== 'ledger_entries') out.push(`CREATE INDEX ${t}_account ON ${t} (account, seq);`)
     if (t !== 'deliveries') out.push(`CREATE INDEX ${t}_created ON ${t} (account, created_at);`)
-    for (const f of fields) if (!V2_UNINDEXED.has(`${t}.${f}`)) out.push(`CREATE INDEX ${t}_${f} ON ${t} (account, ${f}, seq);`)
+    // a filter is an equality or a range, never matching a null: an object without the field costs no index entry
+    for (const f of fields) if (!V2_UNINDEXED.has(`${t}.${f}`)) out.push(`CREATE INDEX ${t}_${f} ON ${t} (account, ${f}, seq) WHERE ${f} IS NOT NULL;`)
   }
   for (const kind of V1_KINDS) {
     const t = TABLE[kind]
@@ -101,8 +103,8 @@ DROP INDEX events_created;
 CREATE INDEX events_account ON events (account, seq);
 CREATE INDEX events_type ON events (account, type, seq);
 CREATE INDEX events_created ON events (account, created_at);
-CREATE INDEX events_object ON events (account, object_id, seq);
-CREATE INDEX events_payment ON events (account, payment, seq);
+-- a story: the payment an event concerns, else its object (EventQuery.subject)
+CREATE INDEX events_subject ON events (account, (COALESCE(payment, object_id)), seq);
 
 ALTER TABLE jobs ADD COLUMN account text COLLATE "C" NOT NULL DEFAULT 'acct_default';
 ALTER TABLE jobs ALTER COLUMN account DROP DEFAULT;

@@ -1,7 +1,7 @@
 // What every part of the PostgreSQL adapter shares: how values are kept in columns, how errors
 // of an unreachable database are told apart, and the row shapes of objects.
 import pg from 'pg'
-import {COLUMNS, fieldValue, type FieldType, type Kind, KINDS, type StoredObject, StoreUnavailableError} from '../../ports/store.js'
+import {columnValues, COLUMNS, type FieldType, type Kind, KINDS, type StoredObject, StoreUnavailableError} from '../../ports/store.js'
 
 export const INTERNAL = '_x'
 
@@ -84,10 +84,9 @@ export function typeParsers(): pg.CustomTypesConfig {
 /** The public JSON of an object, its internal part, and its typed column values. */
 export function rowOf(kind: Kind, obj: StoredObject, json?: string): {data: string; internal: string | null; cols: (string | number | boolean | null)[]} {
   const o = obj as unknown as Record<string, unknown>
-  const types = KINDS[kind] as Record<string, FieldType>
   const {[INTERNAL]: internal, ...pub} = o
   // the public JSON the unit of work made once, when it has it
-  return {data: json ?? JSON.stringify(pub), internal: internal === undefined ? null : JSON.stringify(internal), cols: COLUMNS[kind].map((c) => columnValue(types[c]!, fieldValue(kind, o, c)))}
+  return {data: json ?? JSON.stringify(pub), internal: internal === undefined ? null : JSON.stringify(internal), cols: columnValues(kind, o, columnValue)}
 }
 
 export function objOf<T>(r: {data: Record<string, unknown>; internal: unknown}): T {

@@ -1,7 +1,7 @@
 // A change set of one account as the statements the writer thread runs (writer.ts), with their
 // parameters, and what it changes for the change notice. Every row written carries the account;
 // every update and delete is bounded to it.
-import {type AccountRows, type ChangeNotice, type ChangeSet, COLUMNS, fieldValue, type FieldType, INTERNAL_KINDS, type Kind, KINDS, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {type AccountRows, type ChangeNotice, type ChangeSet, COLUMNS, columnValues, INTERNAL_KINDS, type Kind, KINDS, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {ACCOUNT_TABLES, columnValue, dataObjectOf, INTERNAL} from './rows.js'
 import {TABLE} from './schema.js'
 import type {Op} from './writer.js'
@@ -27,7 +27,7 @@ const PACK_DATA = [0]
  */
 const INSERT_IDEMPOTENCY =
   'INSERT INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at, account) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-  'ON CONFLICT (account, scope, key) DO UPDATE SET body = excluded.body, request_hash = excluded.request_hash, status = excluded.status, body_event = excluded.body_event, created_at = excluded.created_at, expires_at = excluded.expires_at ' +
+  'ON CONFLICT (key, scope, account) DO UPDATE SET body = excluded.body, request_hash = excluded.request_hash, status = excluded.status, body_event = excluded.body_event, created_at = excluded.created_at, expires_at = excluded.expires_at ' +
   'WHERE idempotency_keys.expires_at <= excluded.created_at'
 
 function withoutInternal(obj: Record<string, unknown>): Record<string, unknown> {
@@ -50,15 +50,14 @@ function dataJson(kind: Kind, pub: Record<string, unknown>): string {
 
 /** The typed columns and stored JSON of an object. */
 function row(kind: Kind, obj: Record<string, unknown>, json?: string): {data: string; internalJson: string | null; colVals: (string | number | null)[]} {
-  const types = KINDS[kind] as Record<string, FieldType>
-  const colVals = COLUMNS[kind].map((c) => columnValue(types[c]!, fieldValue(kind, obj, c)))
+  const colVals = columnValues(kind, obj, columnValue)
   const internal = obj[INTERNAL]
   const data = json !== undefined && !INTERNAL_KINDS.has(kind) ? json : dataJson(kind, withoutInternal(obj))
   return {data, internalJson: internal === undefined ? null : JSON.stringify(internal), colVals}
 }
 
 /** Statements replacing an account's rows (but its keys and account objects) with a snapshot's. */
-function restore(rows: AccountRows, account: string, ops: Op[], notice: {kinds: Set<Kind>; settings: string[]; dueBy: string | null; restored?: boolean}): void {
+function restore(rows: AccountRows, account: number, ops: Op[], notice: {kinds: Set<Kind>; settings: string[]; dueBy: string | null; restored?: boolean}): void {
   const keep = new Set([...UNSNAPSHOTTED].map((k) => TABLE[k]))
   for (const t of ACCOUNT_TABLES) if (!keep.has(t)) ops.push({sql: `DELETE FROM ${t} WHERE account = ?`, params: [account]})
   for (const o of rows.objects) {
@@ -89,6 +88,10 @@ export interface CompileState {
   jobClaim(account: string, id: string): string | undefined
   /** whether a unit of work holds this idempotency key with its lookup deferred to the commit */
   deferredClaim(k: string): boolean
+  /** the number the account's rows carry, pushing the statement that records it while it is new */
+  accountNo(account: string, ops: Op[]): number
+  /** the number an account's rows carry, 0 (none) for an account never numbered */
+  rowsOf(account: string): number
 }
 
 /** The in-process key of an idempotency claim (of an account's scope: its mode). */
@@ -99,20 +102,23 @@ export const idemKey = (account: string, scope: string, key: string) => `${accou
  * Checks that need this process's state (job claims) happen here: a failing one rejects the
  * change set before anything is written.
  */
-export function compile(cs: ChangeSet, account: string, state: CompileState): {ops: Op[]; notice: ChangeNotice; others: ChangeNotice[]} {
+export function compile(cs: ChangeSet, accountId: string, state: CompileState): {ops: Op[]; notice: ChangeNotice; others: ChangeNotice[]} {
   const ops: Op[] = []
   const others: ChangeNotice[] = []
+  const account = state.accountNo(accountId, ops)
   for (const o of cs.also ?? []) {
-    if (o.account === account || o.changes.also || o.changes.events || o.changes.idempotency || o.changes.purgeAccount) throw new Error('a nested change set writes another account\'s objects, jobs, statistics and settings only')
+    if (o.account === accountId || o.changes.also || o.changes.events || o.changes.idempotency || o.changes.purgeAccount) throw new Error('a nested change set writes another account\'s objects, jobs, statistics and settings only')
     const c = compile(o.changes, o.account, state)
     ops.push(...c.ops)
     others.push(c.notice)
   }
-  const notice: {account: string; kinds: Set<Kind>; settings: string[]; eventSeq: null; dueBy: string | null; restored?: boolean} = {account, kinds: new Set<Kind>(), settings: [], eventSeq: null, dueBy: null}
+  const notice: {account: string; kinds: Set<Kind>; settings: string[]; eventSeq: null; dueBy: string | null; restored?: boolean} = {account: accountId, kinds: new Set<Kind>(), settings: [], eventSeq: null, dueBy: null}
   if (cs.restore) restore(cs.restore, account, ops, notice)
   if (cs.purgeAccount !== undefined) {
-    if (cs.purgeAccount === account) throw new Error('an account cannot purge itself: the platform account deletes accounts')
-    for (const t of ACCOUNT_TABLES) ops.push({sql: `DELETE FROM ${t} WHERE account = ?`, params: [cs.purgeAccount]})
+    if (cs.purgeAccount === accountId) throw new Error('an account cannot purge itself: the platform account deletes accounts')
+    // its number stays in account_numbers: numbers are never given twice
+    const gone = state.rowsOf(cs.purgeAccount)
+    for (const t of ACCOUNT_TABLES) ops.push({sql: `DELETE FROM ${t} WHERE account = ?`, params: [gone]})
   }
   for (const put of cs.puts ?? []) {
     const {data, internalJson, colVals} = row(put.kind, put.obj as unknown as Record<string, unknown>, put.json)
@@ -139,7 +145,7 @@ export function compile(cs: ChangeSet, account: string, state: CompileState): {o
   for (const e of cs.events ?? [])
     ops.push({sql: 'INSERT INTO events (json, id, type, created_at, account, object_id, payment) VALUES (?, ?, ?, ?, ?, ?, ?)', params: [e.json, e.id, e.type, e.created_at, account, e.object_id ?? null, e.payment ?? null], check: 'seq', pack: [0]})
   for (const j of cs.completeJobs ?? []) {
-    if (state.jobClaim(account, j.id) !== j.claim) throw new VersionConflictError('job', j.id)
+    if (state.jobClaim(accountId, j.id) !== j.claim) throw new VersionConflictError('job', j.id)
     ops.push({sql: 'DELETE FROM jobs WHERE id = ? AND account = ?', params: [j.id, account], check: 'one', kind: 'job', id: j.id})
   }
   for (const j of cs.removeJobs ?? []) ops.push({sql: 'DELETE FROM jobs WHERE account = ? AND kind = ? AND ref = ?', params: [account, j.kind, j.ref]})
@@ -151,7 +157,7 @@ export function compile(cs: ChangeSet, account: string, state: CompileState): {o
     const r = cs.idempotency
     // a body that is an event's data.object (a created payment) is kept as a reference to the event
     const ref = r.body_of_event !== undefined && cs.events?.some((e) => e.id === r.body_of_event && dataObjectOf(e.json) === r.body) ? r.body_of_event : null
-    const k = idemKey(account, r.scope, r.key)
+    const k = idemKey(accountId, r.scope, r.key)
     const op: Op = {sql: INSERT_IDEMPOTENCY, params: [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at, account], pack: ref ? undefined : PACK_DATA}
     // the claim did not look: a live record there fails the change set
     if (state.deferredClaim(k)) {

@@ -106,7 +106,7 @@ describe('migrations', () => {
     const oldEvent = await platform.getEvent('evt_old')
     expect(JSON.parse(oldEvent!.json).id).toBe('evt_old')
     // the event's object and payment were filled in from its bytes: the payment's story finds it
-    expect((await platform.listEvents({limit: 5, object: 'pay_old'})).data.map((e) => e.id)).toEqual(['evt_old'])
+    expect((await platform.listEvents({limit: 5, subject: 'pay_old'})).data.map((e) => e.id)).toEqual(['evt_old'])
     await platform.commit({events: [{id: 'evt_new', type: 'payment.succeeded', created_at: at, json: '{}'}]})
     expect((await platform.getEvent('evt_new'))!.seq).toBe(oldEvent!.seq + 2)
     expect(await platform.getSetting('clock_offset_ms')).toBe('86400000')

@@ -42,10 +42,10 @@ export function parseRow<T>(kind: Kind, row: Row): T {
 }
 
 /**
- * The WHERE clauses of a query of one account's objects: the account first (every index leads
- * with it), then the filters on typed fields.
+ * The WHERE clauses of a query of one account's objects: the account (its number) first (every
+ * index leads with it), then the filters on typed fields.
  */
-export function whereOf(kind: Kind, account: string, filters: readonly Filter[] | undefined, params: unknown[]): string[] {
+export function whereOf(kind: Kind, account: number, filters: readonly Filter[] | undefined, params: unknown[]): string[] {
   const types = FIELDS[kind]
   const clauses = ['account = ?']
   params.push(account)
