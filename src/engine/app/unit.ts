@@ -49,10 +49,24 @@ export class Unit {
     readonly core: Core,
     private readonly tx: StoreTx,
     /** the API request that caused this unit, or null (customer, network, rail, clock) */
-    readonly requestId: string | null,
+    private requestIdOf: string | null,
     /** the engine clock when the unit started */
     readonly now: Date,
   ) {}
+
+  /** the API request that caused this unit's events, or null */
+  get requestId(): string | null {
+    return this.requestIdOf
+  }
+
+  /**
+   * This unit stands in for someone other than the API caller: a test helper doing what the
+   * customer (3-D Secure, hosted page), the operator (risk review) or the network (disputes) would.
+   * Its events carry request_id null, as the real trigger's do (docs/api.md, decisions.md).
+   */
+  standIn(): void {
+    this.requestIdOf = null
+  }
 
   get livemode(): boolean {
     return this.core.livemode
@@ -109,7 +123,7 @@ export class Unit {
   }
 
   /** Emits an event with a snapshot of the object as it is now (its public part), caused by this unit's request unless said otherwise. */
-  emit(type: string, obj: object, at: Date = this.now, requestId: string | null = this.requestId): StoredEvent {
+  emit(type: string, obj: object, at: Date = this.now, requestId: string | null = this.requestIdOf): StoredEvent {
     const id = this.core.ids.next('evt')
     const created_at = iso(at)
     // the bytes JSON.stringify({id, object, type, created_at, livemode, request_id, data: {object}}) gives, with the object's JSON made once

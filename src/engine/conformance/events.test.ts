@@ -208,6 +208,57 @@ describe('request_id', () => {
     expect(failed.type).toBe('payment.failed')
     expect(failed.request_id).toBeNull()
   })
+
+  // a test helper has the same effects as the real trigger (decisions.md): the customer, the operator, the network
+  const allEvents = async () => {
+    const out: {type: string; request_id: string | null; data: {object: {id: string; payment?: string}}}[] = []
+    let after: string | undefined
+    for (;;) {
+      const r = await t.api('GET', `/events?limit=100${after ? `&starting_after=${after}` : ''}`)
+      out.push(...r.body.data)
+      if (!r.body.has_more) return out
+      after = r.body.data.at(-1).id
+    }
+  }
+  const carrying = async (rid: string) => (await allEvents()).filter((e) => e.request_id === rid)
+
+  it("the customer's step through its test helper (3-D Secure approve) carries request_id null", async () => {
+    const p = await createPayment(t, cardPayment({}, '4000000000003220'))
+    expect(p.status).toBe('requires_action')
+    const h = await t.api('POST', `/test_helpers/payments/${p.id}/action`, {outcome: 'approve'})
+    expect(h.status).toBe(200)
+    const evs = await eventsFor(t, p.id)
+    expect(evs.map((e) => e.type)).toEqual(expect.arrayContaining(['payment.processing', 'payment.succeeded']))
+    for (const e of evs.filter((e) => e.type === 'payment.processing' || e.type === 'payment.succeeded')) expect(e.request_id).toBeNull()
+    expect(await carrying(h.headers['request-id'] as string)).toEqual([])
+  })
+
+  it("the operator's review decision through its test helper carries request_id null", async () => {
+    for (const decision of ['approve', 'block'] as const) {
+      const p = await createPayment(t, cardPayment({amount: 4991}))
+      expect(p.risk.decision).toBe('review')
+      const h = await t.api('POST', `/test_helpers/payments/${p.id}/review`, {decision})
+      expect(h.status).toBe(200)
+      const evs = await eventsFor(t, p.id)
+      expect(evs[0].type).toBe(decision === 'approve' ? 'payment.succeeded' : 'payment.failed')
+      expect(evs[0].request_id).toBeNull()
+      expect(await carrying(h.headers['request-id'] as string)).toEqual([])
+    }
+  })
+
+  it("the network's dispute through its test helpers (open, resolve) carries request_id null", async () => {
+    const p = await createPayment(t, cardPayment())
+    const d = await t.api('POST', '/test_helpers/disputes', {payment: p.id})
+    expect(d.status).toBe(201)
+    expect(await carrying(d.headers['request-id'] as string)).toEqual([])
+    expect((await t.api('POST', `/disputes/${d.body.id}/evidence`, {fields: {product_description: 'Desk lamp'}, files: []})).status).toBe(200)
+    const r = await t.api('POST', `/test_helpers/disputes/${d.body.id}/resolve`, {outcome: 'lost'})
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(await carrying(r.headers['request-id'] as string)).toEqual([])
+    const disputeEvents = (await allEvents()).filter((e) => e.type.startsWith('dispute.') && e.data.object.id === d.body.id)
+    expect(disputeEvents.length).toBeGreaterThanOrEqual(2)
+    for (const e of disputeEvents) expect(e.request_id).toBeNull()
+  })
 })
 
 describe('GET /events/stream', () => {

@@ -75,10 +75,12 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     .post('/payments/:id/cancel', 'cancelPayment', async (ctx, u) => ok(await payments.cancelPayment(u, ctx.params.id!)))
     .post('/test_helpers/payments/:id/action', 'testPaymentAction', async (ctx, u) => {
       testMode(ctx)
+      u.standIn() // the customer's step: its events carry request_id null
       return ok(await payments.testHelperAction(u, ctx.params.id!, ctx.input.body.outcome))
     })
     .post('/test_helpers/payments/:id/review', 'testPaymentReview', async (ctx, u) => {
       testMode(ctx)
+      u.standIn() // the operator's decision
       return ok(await payments.reviewPayment(u, ctx.params.id!, ctx.input.body.decision))
     })
 
@@ -104,10 +106,12 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     .post('/disputes/:id/accept', 'acceptDispute', async (ctx, u) => ok(await disputes.acceptDispute(u, ctx.params.id!)))
     .post('/test_helpers/disputes', 'testCreateDispute', async (ctx, u) => {
       testMode(ctx)
+      u.standIn() // the network opens it
       return ok(await disputes.openTestDispute(u, ctx.input.body), 201)
     })
     .post('/test_helpers/disputes/:id/resolve', 'testResolveDispute', async (ctx, u) => {
       testMode(ctx)
+      u.standIn() // the network decides it
       return ok(await disputes.resolveDispute(u, ctx.params.id!, ctx.input.body.outcome))
     })
 
