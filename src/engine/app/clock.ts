@@ -9,10 +9,14 @@ export const CLOCK_OFFSET_SETTING = 'clock_offset_ms'
  * refreshed by the store's change feed and set at once by an advance made here.
  */
 export class EngineClock implements Clock {
-  private constructor(private offset: number) {}
+  private constructor(
+    private offset: number,
+    /** called when the clock moves forward (here or, through the change feed, on another instance) */
+    private readonly moved: () => void,
+  ) {}
 
-  static async load(store: AccountStore): Promise<EngineClock> {
-    const clock = new EngineClock(Number((await store.getSetting(CLOCK_OFFSET_SETTING)) ?? '0'))
+  static async load(store: AccountStore, moved: () => void = () => {}): Promise<EngineClock> {
+    const clock = new EngineClock(Number((await store.getSetting(CLOCK_OFFSET_SETTING)) ?? '0'), moved)
     store.onChange((n) => {
       if (n.settings.includes(CLOCK_OFFSET_SETTING))
         void store.getSetting(CLOCK_OFFSET_SETTING).then(
@@ -33,6 +37,10 @@ export class EngineClock implements Clock {
 
   /** The offset only moves forward: a stale reading arriving late never moves the clock back. */
   observe(offsetMs: number): void {
-    if (offsetMs > this.offset) this.offset = offsetMs
+    if (offsetMs > this.offset) {
+      this.offset = offsetMs
+      // what became due (webhook retries) is attempted now, not at the next poll
+      this.moved()
+    }
   }
 }

@@ -21,6 +21,8 @@ export interface Observers {
   unit?(seconds: number): void
   /** a webhook attempt ended */
   attempt?(ok: boolean): void
+  /** an account's engine clock moved forward (a test clock advance): what fell due is attempted at once */
+  clockMoved?(account: string): void
 }
 
 export interface CoreOptions {
@@ -92,7 +94,8 @@ export class Core {
   /** The engine of one account (the platform account by default). */
   static async create(opts: CoreOptions, account: string = PLATFORM_ACCOUNT): Promise<Core> {
     const store = opts.store.account(account)
-    const clock = await EngineClock.load(store)
+    const observers = opts.observers
+    const clock = await EngineClock.load(store, () => observers?.clockMoved?.(account))
     return new Core(opts, account, clock, await ProviderState.load(store, clock.now()))
   }
 

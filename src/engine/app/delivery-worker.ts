@@ -43,6 +43,11 @@ export interface DeliveryWorkerOptions {
   total?: number
   /** real time after which a claim of an instance that died is taken by another (default DELIVERY_LEASE_MS) */
   leaseMs?: number
+  /**
+   * how often the worker looks for deliveries that fell due with real time passing (default 1 s);
+   * new deliveries and clock advances wake it at once
+   */
+  pollMs?: number
 }
 
 export class DeliveryWorker {
@@ -55,6 +60,7 @@ export class DeliveryWorker {
    */
   private readonly claimBatch: number
   private readonly leaseMs: number
+  private readonly pollMs: number
   private readonly slots: Slots
   private readonly inFlight = new Map<string, {claim: ClaimedDelivery; abort: AttemptSignal}>()
   /** attempts in flight here per endpoint */
@@ -80,6 +86,7 @@ export class DeliveryWorker {
     this.total = opts.total ?? 256
     this.claimBatch = Math.max(1, Math.min(this.perEndpoint, Math.floor(this.total / 8), Math.floor(this.claimsPerEndpoint / 4)))
     this.leaseMs = opts.leaseMs ?? DELIVERY_LEASE_MS
+    this.pollMs = opts.pollMs ?? 1000
     this.slots = new Slots(this.perEndpoint)
     const agentOpts = {headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, keepAliveTimeout: 4000}
     // resolved addresses the destination policy refuses are never connected to (link-local, cloud metadata, --webhook-allow)
@@ -94,7 +101,7 @@ export class DeliveryWorker {
       if (n.kinds.has('delivery') || n.settings.length > 0) this.wake()
     })
     // retries fall due as the clock moves on
-    this.timer = setInterval(() => this.wake(), 1000)
+    this.timer = setInterval(() => this.wake(), this.pollMs)
     this.timer.unref()
     this.wake()
   }
@@ -192,7 +199,7 @@ export class DeliveryWorker {
     await this.slots.acquire(slot)
     let attempt: DeliveryAttempt
     try {
-      attempt = await this.post(core, ep, ev, abort)
+      attempt = await this.post(core, ep, ev, abort, scheduled(d, core.clock.now()))
     } finally {
       this.slots.release(slot)
     }
@@ -206,10 +213,10 @@ export class DeliveryWorker {
   /**
    * One HTTP POST of the exact stored event bytes. The signature's timestamp is the wall-clock
    * time of the attempt, since receivers check it against their own clock (spec §6); the
-   * attempt is recorded at the engine clock's time like every other timestamp.
+   * attempt is recorded at the engine time it was due (scheduled()), like every other timestamp on the engine clock.
    */
-  private async post(core: Core, ep: EndpointRecord, ev: LoggedEvent, abort: AttemptSignal): Promise<DeliveryAttempt> {
-    const at = core.clock.now().toISOString()
+  private async post(core: Core, ep: EndpointRecord, ev: LoggedEvent, abort: AttemptSignal, due: Date): Promise<DeliveryAttempt> {
+    const at = due.toISOString()
     const body = ev.json
     const url = new URL(ep.url)
     // an address in the URL itself is connected to without a lookup: the policy is asked here
@@ -292,7 +299,8 @@ export class DeliveryWorker {
               d.attempts.push(o.attempt)
               if (o.ok) Object.assign(d, {status: 'succeeded', next_attempt_at: null})
               else {
-                const next = nextAttemptAt(d.attempts.length, u.now, new Date(d._x.retry_until))
+                // from the attempt's due time: the schedule does not drift with how soon the worker got to it
+                const next = nextAttemptAt(d.attempts.length, new Date(o.attempt.at), new Date(d._x.retry_until))
                 if (next) Object.assign(d, {status: 'failed_retrying', next_attempt_at: next.toISOString()})
                 else Object.assign(d, {status: 'undeliverable', undeliverable_reason: 'retry_window_expired', next_attempt_at: null})
               }
@@ -325,6 +333,17 @@ export class DeliveryWorker {
 
 /** A key of this worker's maps: ids are unique per account, not across accounts (a snapshot loaded in several). */
 const own = (account: string, id: string) => `${account}\u0000${id}`
+
+/**
+ * The engine time an attempt is recorded at: when it was due (its next_attempt_at, never later
+ * than now). Retries and the endpoint's health follow the schedule on the engine clock, not how
+ * soon the worker got to it: a clock advance that jumps past several due times gets every
+ * attempt, each as if made on time, whatever the machine's speed (docs/api.md).
+ */
+function scheduled(d: DeliveryRecord, now: Date): Date {
+  const t = d.next_attempt_at === null ? NaN : Date.parse(d.next_attempt_at)
+  return Number.isFinite(t) && t < now.getTime() ? new Date(t) : now
+}
 
 /** The endpoint after an attempt's outcome (spec §6 rule 4); the same object when nothing changes. */
 function withHealth(ep: EndpointRecord, ok: boolean, at: Date, core: Core): EndpointRecord {

@@ -40,6 +40,8 @@ export class App {
     this.cores.set(core.account, Promise.resolve(core))
     this.ready.set(core.account, core)
     this.deliveries = new DeliveryWorker(this, {leaseMs: opts.claimLeaseMs, ...opts.deliveries})
+    // a clock advance (here, or seen through the change feed) makes retries due: claimed at once
+    opts.observers!.clockMoved = () => this.deliveries.wake()
   }
 
   static async create(opts: AppOptions): Promise<App> {

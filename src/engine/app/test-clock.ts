@@ -3,6 +3,7 @@ import {CLOCK_OFFSET_SETTING} from './clock.js'
 import type {Core} from './core.js'
 import {housekeeping} from './events.js'
 import type {RunSummary} from './jobs.js'
+import type {Filter} from '../ports/store.js'
 
 export const MAX_ADVANCE_S = 400 * 86_400
 
@@ -24,10 +25,43 @@ export function clockView(core: Core): TestClock {
  */
 export async function advanceClock(core: Core, seconds: number): Promise<{clock: TestClock; ran: RunSummary; fired: Record<string, number>}> {
   const before = core.clock.now().toISOString()
+  // retries the stretch makes due, counted before the clock moves (the worker takes them at once after)
+  const retries = await retriesDue(core, before, new Date(Date.parse(before) + seconds * 1000).toISOString())
   core.clock.observe(await core.store.addToSetting(CLOCK_OFFSET_SETTING, seconds * 1000))
   const ran = await core.jobs.runDue()
   await housekeeping(core)
-  return {clock: clockView(core), ran, fired: await firedBy(core, ran, before)}
+  const fired = await firedBy(core, ran, before)
+  // first attempts of what the jobs fired, and retries that fell due
+  const attempts = retries + (await deliveriesCreated(core, before))
+  if (attempts) fired['webhook.delivery_attempt'] = attempts
+  return {clock: clockView(core), ran, fired}
+}
+
+const WAITING = ['pending', 'failed_retrying']
+
+/** Deliveries waiting for an attempt that falls due after `from`, up to `to` (engine time). */
+async function retriesDue(core: Core, from: string, to: string): Promise<number> {
+  return count(core, [
+    {field: 'status', op: 'in', value: WAITING},
+    {field: 'next_attempt_at', op: 'gte', value: from},
+    {field: 'next_attempt_at', op: 'lte', value: to},
+  ])
+}
+
+/** Deliveries the advance's jobs created (their events' first attempts): created in the stretch. */
+async function deliveriesCreated(core: Core, after: string): Promise<number> {
+  return count(core, [{field: 'created_at', op: 'gte', value: after}])
+}
+
+async function count(core: Core, filters: Filter<'delivery'>[]): Promise<number> {
+  let n = 0
+  let starting_after: string | undefined
+  for (;;) {
+    const page = await core.store.list<{id: string; created_at: string}, 'delivery'>('delivery', {limit: 1000, filters, starting_after})
+    n += page.data.length
+    if (!page.has_more || !page.data.length) return n
+    starting_after = page.data.at(-1)!.id
+  }
 }
 
 /**

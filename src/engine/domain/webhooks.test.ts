@@ -94,6 +94,18 @@ describe('endpoint health', () => {
     expect(h.streak_started_at).toBe(at(30).toISOString())
     expect(nextHealth(healthy, true, at(1))).toBeUndefined()
   })
+
+  it('failures recorded out of due order within a batch (a clock advance caught up in parallel attempts) give the health of the same failures in order', () => {
+    const hours = [0, 12, 24, 36, 48, 60, 72, 84, 96, 108, 120]
+    const inOrder = hours.reduce((h, t) => nextHealth(h, false, at(t)) ?? h, healthy)
+    const shuffled = [12, 0, 36, 24, 60, 48, 84, 72, 108, 96, 120].reduce((h, t) => nextHealth(h, false, at(t)) ?? h, healthy)
+    expect(inOrder).toMatchObject({status: 'disabled', failing_since: at(0).toISOString()})
+    expect(shuffled).toMatchObject({status: 'disabled', failing_since: at(0).toISOString()})
+    // an earlier failure recorded after a later one never un-flags the endpoint
+    const failing = [0, 24, 48, 72].reduce((h, t) => nextHealth(h, false, at(t)) ?? h, healthy)
+    expect(failing.status).toBe('failing')
+    expect((nextHealth(failing, false, at(30)) ?? failing).status).toBe('failing')
+  })
 })
 
 describe('urls', () => {

@@ -111,10 +111,12 @@ export function nextHealth(h: EndpointHealth, ok: boolean, at: Date): EndpointHe
     const t = at.getTime()
     const continues =
       h.streak_started_at !== null && h.last_failure_at !== null && t - new Date(h.last_failure_at).getTime() <= STREAK_GAP_MS
-    const start = continues ? h.streak_started_at! : at.toISOString()
-    const last =
-      continues && t - new Date(h.last_failure_at!).getTime() < LAST_FAILURE_RESOLUTION_MS ? h.last_failure_at! : at.toISOString()
-    const elapsed = t - new Date(start).getTime()
+    // attempts caught up after a clock advance are recorded in batches, not always in due order:
+    // the streak starts at its earliest failure and its last failure is the latest
+    const start = continues && Date.parse(h.streak_started_at!) <= t ? h.streak_started_at! : at.toISOString()
+    const lastT = continues ? Date.parse(h.last_failure_at!) : -Infinity
+    const last = continues && (t <= lastT || t - lastT < LAST_FAILURE_RESOLUTION_MS) ? h.last_failure_at! : at.toISOString()
+    const elapsed = Math.max(t, lastT) - Date.parse(start)
     n = {status: 'enabled', disabled: false, disabled_reason: null, failing_since: null, streak_started_at: start, last_failure_at: last}
     if (elapsed >= DISABLE_AFTER_MS) n = {...n, status: 'disabled', disabled: true, disabled_reason: 'failing', failing_since: start}
     else if (elapsed >= FAILING_AFTER_MS) n = {...n, status: 'failing', failing_since: start}
