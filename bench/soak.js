@@ -24,6 +24,18 @@ function rssMiB(pid) {
   }
 }
 
+/** RSS (MiB) at each whole minute of the load and at its end: the sample nearest each mark. */
+function rssEachMinute(rss, loadMs) {
+  const marks = []
+  for (let m = 0; m * 60_000 < loadMs; m++) marks.push(m * 60_000)
+  marks.push(loadMs)
+  return marks.map((mark) => {
+    let best = rss[0]
+    for (const p of rss) if (Math.abs(p[0] - mark) < Math.abs(best[0] - mark)) best = p
+    return [Math.round(mark / 1000), Math.round(best?.[1] ?? NaN)]
+  })
+}
+
 /** Least-squares slope of (t ms, v) in v per minute. */
 function slopePerMin(points) {
   if (points.length < 2) return NaN
@@ -219,6 +231,9 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
       rssPeakMiB: Math.max(...rss.map((r) => r[1])),
       // after the first minute (or the first third of a short run): warm-up, caches, JIT
       rssSlopeMiBPerMin: slopePerMin(rss.filter(([t]) => t >= Math.min(60_000, loadMs / 3))),
+      // the plateau is what matters: the slope over the load's second half, and RSS at each minute
+      rssSecondHalfSlopeMiBPerMin: slopePerMin(rss.filter(([t]) => t >= loadMs / 2 && t <= loadMs)),
+      rssByMinute: rssEachMinute(rss, loadMs),
       failingHits: failing.hits(),
       rss: rss.map(([t, v]) => [Math.round(t / 1000), Math.round(v)]),
     })

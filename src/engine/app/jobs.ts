@@ -33,6 +33,8 @@ const RETRY_AFTER_MS = 60_000
 export interface RunSummary {
   jobs: Record<string, number>
   events: Record<string, number>
+  /** webhook deliveries the jobs' events created (their first attempts) */
+  deliveries: number
 }
 
 export class JobRunner {
@@ -74,7 +76,7 @@ export class JobRunner {
     const run = this.chain.then(async () => {
       this.queued = undefined
       const r = await this.core.store.exclusive('timeline', () => this.drain(this.core.clock.now()), {wait: this.queuedWait})
-      return r.ran ? r.value : {jobs: {}, events: {}}
+      return r.ran ? r.value : {jobs: {}, events: {}, deliveries: 0}
     })
     this.queued = run
     this.chain = run.catch(() => {})
@@ -85,14 +87,14 @@ export class JobRunner {
   runUntil(until: Date): Promise<RunSummary> {
     const run = this.chain.then(async () => {
       const r = await this.core.store.exclusive('timeline', () => this.drain(until))
-      return r.ran ? r.value : {jobs: {}, events: {}}
+      return r.ran ? r.value : {jobs: {}, events: {}, deliveries: 0}
     })
     this.chain = run.catch(() => {})
     return run
   }
 
   private async drain(until: Date): Promise<RunSummary> {
-    const summary: RunSummary = {jobs: {}, events: {}}
+    const summary: RunSummary = {jobs: {}, events: {}, deliveries: 0}
     const untilIso = until.toISOString()
     const running = new Map<Promise<void>, number>()
     let previous: Promise<void> = Promise.resolve()
@@ -148,8 +150,9 @@ export class JobRunner {
         if (entry) await entry.handler(u, job)
         else this.core.log(`jobs: no handler for ${job.kind}; dropping job ${job.id}`)
         u.complete(job)
-        return {events: u.eventsEmitted.map((e) => e.type), added: u.jobsAdded.map((j) => j.due_at)}
+        return {events: u.eventsEmitted.map((e) => e.type), added: u.jobsAdded.map((j) => j.due_at), unit: u}
       })
+      summary.deliveries += done.unit.deliveriesWritten
       summary.jobs[job.kind] = (summary.jobs[job.kind] ?? 0) + 1
       for (const t of done.events) summary.events[t] = (summary.events[t] ?? 0) + 1
       for (const a of done.added)

@@ -32,36 +32,22 @@ export async function advanceClock(core: Core, seconds: number): Promise<{clock:
   await housekeeping(core)
   const fired = await firedBy(core, ran, before)
   // first attempts of what the jobs fired, and retries that fell due
-  const attempts = retries + (await deliveriesCreated(core, before))
+  const attempts = retries + ran.deliveries
   if (attempts) fired['webhook.delivery_attempt'] = attempts
   return {clock: clockView(core), ran, fired}
 }
 
-const WAITING = ['pending', 'failed_retrying']
-
 /** Deliveries waiting for an attempt that falls due after `from`, up to `to` (engine time). */
 async function retriesDue(core: Core, from: string, to: string): Promise<number> {
+  // next_attempt_at is set only while a delivery waits (null once it succeeded or gave up): the due index alone answers
   return count(core, [
-    {field: 'status', op: 'in', value: WAITING},
     {field: 'next_attempt_at', op: 'gte', value: from},
     {field: 'next_attempt_at', op: 'lte', value: to},
   ])
 }
 
-/** Deliveries the advance's jobs created (their events' first attempts): created in the stretch. */
-async function deliveriesCreated(core: Core, after: string): Promise<number> {
-  return count(core, [{field: 'created_at', op: 'gte', value: after}])
-}
-
-async function count(core: Core, filters: Filter<'delivery'>[]): Promise<number> {
-  let n = 0
-  let starting_after: string | undefined
-  for (;;) {
-    const page = await core.store.list<{id: string; created_at: string}, 'delivery'>('delivery', {limit: 1000, filters, starting_after})
-    n += page.data.length
-    if (!page.has_more || !page.data.length) return n
-    starting_after = page.data.at(-1)!.id
-  }
+function count(core: Core, filters: Filter<'delivery'>[]): Promise<number> {
+  return core.store.count('delivery', filters)
 }
 
 /**
@@ -71,8 +57,7 @@ async function count(core: Core, filters: Filter<'delivery'>[]): Promise<number>
 async function firedBy(core: Core, ran: RunSummary, before: string): Promise<Record<string, number>> {
   const fired: Record<string, number> = {...ran.events}
   if (ran.jobs['settlement.run']) {
-    const page = await core.store.list<{id: string; created_at: string}, 'payout'>('payout', {limit: 100, filters: []})
-    const created = page.data.filter((p) => p.created_at > before).length
+    const created = await core.store.count('payout', [{field: 'created_at', op: 'gte', value: before}])
     if (created) fired['payout.created'] = created
   }
   if (ran.jobs['payout.arrive']) fired['payout.paid'] = ran.jobs['payout.arrive']

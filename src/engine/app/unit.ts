@@ -205,6 +205,9 @@ export class Unit {
     return this.addJobs
   }
 
+  /** webhook deliveries the commit wrote (its events' outbox), once committed */
+  deliveriesWritten = 0
+
   get eventsEmitted(): readonly StoredEvent[] {
     return this.events
   }
@@ -212,6 +215,7 @@ export class Unit {
   /** The ChangeSet, outbox included; undefined when there is nothing to write. */
   async changeSet(): Promise<ChangeSet | undefined> {
     const deliveries = this.events.length ? await outboxFor(this.core, this.events, this.now) : []
+    this.deliveriesWritten = deliveries.length
     const cs: ChangeSet = {}
     const puts: Put[] = [...this.puts.values()].map((p) => ({kind: p.kind, obj: p.obj, json: INTERNAL_KINDS.has(p.kind) ? undefined : this.publicJson(p.obj), expectVersion: p.expectVersion}))
     for (const d of deliveries) puts.push({kind: 'delivery', obj: d, json: this.publicJson(d), expectVersion: undefined})

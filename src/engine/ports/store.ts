@@ -380,6 +380,8 @@ export interface StoreReader {
   all<T extends StoredObject, K extends Kind = Kind>(kind: K, filters?: Filter<K>[]): Promise<T[]>
   /** sum of an int field per value of a text field, over the objects matching the filters, groups in ascending order */
   sum<K extends Kind>(kind: K, q: {field: FieldOf<K>; groupBy: FieldOf<K>; filters?: Filter<K>[]}): Promise<{group: string; sum: number}[]>
+  /** how many objects match the filters (one indexed count, nothing read) */
+  count<K extends Kind>(kind: K, filters?: Filter<K>[]): Promise<number>
 }
 
 export interface StoreTx extends StoreReader {

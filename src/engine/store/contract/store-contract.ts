@@ -162,6 +162,11 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         expect(await ids([{field: 'customer', op: 'eq', value: null}])).toEqual([ps[1]!.id, ps[2]!.id])
         expect(await ids([{field: 'created_at', op: 'gte', value: iso(T0 + 1)}])).toEqual([ps[2]!.id])
         expect(await ids([{field: 'created_at', op: 'lte', value: iso(T0)}])).toEqual([ps[0]!.id, ps[1]!.id])
+        // count: the same filters, one number
+        expect(await b.count('payment', [{field: 'reference', op: 'prefix', value: 'order-'}])).toBe(2)
+        expect(await b.count('payment', [{field: 'created_at', op: 'gte', value: iso(T0 + 1)}])).toBe(1)
+        expect(await b.count('payment')).toBe(3)
+        expect(await b.count('refund')).toBe(0)
 
         const ep = (disabled: boolean) => ({id: nextId('wh'), object: 'webhook_endpoint', disabled, created_at: iso(T0)})
         const eps = [ep(true), ep(false)]

@@ -262,6 +262,7 @@ export class PostgresStore implements Store {
       list: (kind, q) => reads.list(on(), account, kind, q),
       all: (kind, filters) => reads.all(on(), account, kind, filters),
       sum: (kind, q) => reads.sum(on(), account, kind, q),
+      count: (kind, filters) => reads.count(on(), account, kind, filters),
       async lock(key) {
         const c = await conn()
         // ids are unique per account, and other keys (settings, provider health) are the account's own: the lock is the account's.
@@ -487,6 +488,9 @@ class PgAccount implements AccountStore {
   }
   sum<K extends Kind>(kind: K, q: {field: string; groupBy: string; filters?: Filter<K>[]}) {
     return reads.sum(this.s.reader, this.account, kind, q)
+  }
+  count<K extends Kind>(kind: K, filters?: Filter<K>[]) {
+    return reads.count(this.s.reader, this.account, kind, filters)
   }
   transact<T>(fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder) {
     return this.s.transact(this.account, fn, order)

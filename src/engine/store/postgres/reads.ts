@@ -109,6 +109,12 @@ export async function sum<K extends Kind>(on: Queryable, account: string, kind: 
   return rows(on, `SELECT ${q.groupBy} AS "group", COALESCE(SUM(${q.field}), 0)::bigint AS sum FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')} GROUP BY ${q.groupBy} ORDER BY ${q.groupBy}`, params)
 }
 
+export async function count<K extends Kind>(on: Queryable, account: string, kind: K, filters?: Filter<K>[]): Promise<number> {
+  const params: unknown[] = []
+  const clauses = whereOf(kind, account, filters as Filter[] | undefined, params)
+  return Number((await rows<{n: string}>(on, `SELECT COUNT(*) AS n FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')}`, params))[0]!.n)
+}
+
 // ---------------------------------------------------------------- events
 
 const EVENT_COLS = 'seq, id, type, created_at, json'

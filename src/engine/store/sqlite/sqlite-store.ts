@@ -289,6 +289,12 @@ export class SqliteStore implements Store {
     ).all(...params) as {group: string; sum: number}[]
   }
 
+  async count<K extends Kind>(account: string, kind: K, filters?: Filter<K>[]): Promise<number> {
+    const params: unknown[] = []
+    const clauses = whereOf(kind, this.no(account), filters as Filter[] | undefined, params)
+    return (this.stmt(`SELECT COUNT(*) AS n FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')}`).get(...params) as {n: number}).n
+  }
+
   async locate<T extends StoredObject>(kind: Kind, field: 'id' | 'secret_hash', value: string): Promise<{account: string; obj: T} | undefined> {
     if (field !== 'id' && !(kind === 'api_key' && field === 'secret_hash')) throw new Error(`cannot locate ${kind} by ${field}`)
     const row = this.stmt(`SELECT ${SELECT[kind]}, account FROM ${TABLE[kind]} WHERE ${field} = ?`).get(value) as (Row & {account: number}) | undefined
@@ -307,6 +313,7 @@ export class SqliteStore implements Store {
       list: (kind, q) => store.list(account, kind, q),
       all: (kind, filters) => store.all(account, kind, filters),
       sum: (kind, q) => store.sum(account, kind, q),
+      count: (kind, filters) => store.count(account, kind, filters),
       async lock(key) {
         // ids are unique across accounts; other keys (settings, provider health) are the account's own
         held.push(await store.locks.acquire(`${account}\u0000${key}`))
@@ -786,6 +793,9 @@ class SqliteAccount implements AccountStore {
   }
   sum<K extends Kind>(kind: K, q: {field: string; groupBy: string; filters?: Filter<K>[]}) {
     return this.s.sum(this.account, kind, q)
+  }
+  count<K extends Kind>(kind: K, filters?: Filter<K>[]) {
+    return this.s.count(this.account, kind, filters)
   }
   transact<T>(fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder) {
     return this.s.transact(this.account, fn, order)
