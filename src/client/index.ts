@@ -174,7 +174,7 @@ export class GwClient extends HttpClient {
     paymentReview: (id: string, decision: ReviewDecision, o?: PostOpts) =>
       this.post<Payment>(`/test_helpers/payments/${enc(id)}/review`, {decision}, o),
     clock: () => this.get<TestClock>('/test_helpers/clock'),
-    advanceClock: (seconds: number, o?: PostOpts) => this.post<TestClock>('/test_helpers/clock/advance', {seconds}, o),
+    advanceClock: (seconds: number, o?: PostOpts & {wait?: boolean}) => this.post<TestClock>('/test_helpers/clock/advance', o?.wait ? {seconds, wait: true} : {seconds}, o),
     createDispute: (body: SimulateDisputeParams, o?: PostOpts) => this.post<Dispute>('/test_helpers/disputes', body, o),
     resolveDispute: (id: string, outcome: DisputeOutcome, o?: PostOpts) =>
       this.post<Dispute>(`/test_helpers/disputes/${enc(id)}/resolve`, {outcome}, o),

@@ -399,8 +399,9 @@ export function responseSchemas(): Record<string, Schema> {
           description: 'Advance only: what it set off — events the clock caused, by type, plus payout.created and payout.paid (docs/api.md).',
           additionalProperties: {type: 'integer', minimum: 1},
         },
+        pending_attempts: {type: 'integer', minimum: 1, description: 'Advance with `wait` only, when 30 s were not enough: webhook attempts still due (a receiver that does not answer takes 10 s per attempt).'},
       },
-      {optional: ['fired']},
+      {optional: ['fired', 'pending_attempts']},
     ),
     RequestLog: obj(
       {
@@ -739,7 +740,10 @@ export function requestSchemas(): Record<string, Schema> {
     }),
     TestDisputeResolve: body({outcome: reqStr({enum: ['won', 'lost', 'escalate']})}),
     TestProviderHealth: body({status: reqStr({enum: [...PROVIDER_STATUSES]})}),
-    TestClockAdvance: body({seconds: required(int(1, MAX_ADVANCE_S, '(whole seconds to move the engine clock forward)'))}),
+    TestClockAdvance: body({
+      seconds: required(int(1, MAX_ADVANCE_S, '(whole seconds to move the engine clock forward)')),
+      wait: {type: 'boolean', description: 'Answer only once every webhook attempt the advance made due (retries included) has ended and been recorded, up to 30 s; default false (the attempts follow the answer within milliseconds).'},
+    }),
     WebhookEndpointCreate: body({
       url: reqStr({maxLength: 2048, format: 'uri', pattern: '^https://', 'x-checked-by-use-case': ['format', 'pattern']}),
       enabled_events: required(

@@ -1,4 +1,4 @@
-import {Args} from '@oclif/core'
+import {Args, Flags} from '@oclif/core'
 import type {TestClock} from '../../api/types.js'
 import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
 import {renderClock, renderFired} from '../../output/detail.js'
@@ -12,7 +12,12 @@ export default class ClockAdvance extends GwCommand<typeof ClockAdvance> {
     {description: 'Let uncaptured authorizations expire', command: '<%= config.bin %> <%= command.id %> 7d'},
     '<%= config.bin %> <%= command.id %> 36h',
     '<%= config.bin %> <%= command.id %> 1d12h',
+    {description: 'In a test: answer once every webhook attempt it made due has ended', command: '<%= config.bin %> <%= command.id %> 3d --wait'},
   ]
+
+  static override flags = {
+    wait: Flags.boolean({description: 'Wait until every webhook attempt the advance made due (retries included) has ended and been recorded (up to 30 s), so what you look at next already saw them.', env: 'GW_WAIT'}),
+  }
 
   static override args = {
     duration: Args.string({description: 'How far: 30s, 90m, 36h, 7d, 2w, or combined like 1d12h.', required: true}),
@@ -28,8 +33,9 @@ export async function clockAdvance(ctx: Context, flags: GwFlags<typeof ClockAdva
   if (bare) ctx.notice(ctx.errColor.yellow(bare))
   const seconds = parseDuration(args.duration, 'DURATION')
   if (seconds <= 0) throw new UsageError(`DURATION must be more than zero, got "${args.duration}".`, 'e.g. gw clock advance 7d')
-  const clock = await (await ctx.client()).testHelpers.advanceClock(seconds)
+  const clock = await (await ctx.client()).testHelpers.advanceClock(seconds, {wait: flags.wait})
   ctx.print(renderClock(clock, ctx.color))
   if (clock.fired) ctx.print('\n' + renderFired(clock.fired, ctx.color))
+  if (clock.pending_attempts) ctx.notice(ctx.errColor.yellow(`${clock.pending_attempts} webhook attempt(s) still due after waiting 30 s: a receiver is slow or not answering (gw webhooks deliveries shows them).`))
   return clock
 }

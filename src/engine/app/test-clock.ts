@@ -23,7 +23,10 @@ export function clockView(core: Core): TestClock {
  * returns. Webhook attempts, first ones and retries alike, are made afterwards by the delivery
  * worker: the response never waits on a receiver.
  */
-export async function advanceClock(core: Core, seconds: number): Promise<{clock: TestClock; ran: RunSummary; fired: Record<string, number>}> {
+/** How long `wait: true` waits for the webhook attempts an advance made due (a receiver may take 10 s per attempt). */
+export const ADVANCE_WAIT_MS = 30_000
+
+export async function advanceClock(core: Core, seconds: number, opts: {wait?: boolean} = {}): Promise<{clock: TestClock; ran: RunSummary; fired: Record<string, number>; pending?: number}> {
   const before = core.clock.now().toISOString()
   // retries the stretch makes due, counted before the clock moves (the worker takes them at once after)
   const retries = await retriesDue(core, before, new Date(Date.parse(before) + seconds * 1000).toISOString())
@@ -34,7 +37,24 @@ export async function advanceClock(core: Core, seconds: number): Promise<{clock:
   // first attempts of what the jobs fired, and retries that fell due
   const attempts = retries + ran.deliveries
   if (attempts) fired['webhook.delivery_attempt'] = attempts
-  return {clock: clockView(core), ran, fired}
+  if (!opts.wait) return {clock: clockView(core), ran, fired}
+  const pending = await attemptsEnded(core, ADVANCE_WAIT_MS)
+  return {clock: clockView(core), ran, fired, ...(pending ? {pending} : {})}
+}
+
+/**
+ * Waits until no delivery of the account is due any more on its engine clock: every attempt that
+ * fell due (and every catch-up retry it scheduled inside the stretch) has ended and been recorded,
+ * on whichever instance made it (the store, not this process, says so). Returns how many are still
+ * due after `limitMs` (0 when none).
+ */
+async function attemptsEnded(core: Core, limitMs: number): Promise<number> {
+  const deadline = Date.now() + limitMs
+  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+    const due = await count(core, [{field: 'next_attempt_at', op: 'lte', value: core.clock.now().toISOString()}])
+    if (due === 0 || Date.now() >= deadline) return due
+    await new Promise((r) => setTimeout(r, pause))
+  }
 }
 
 /** Deliveries waiting for an attempt that falls due after `from`, up to `to` (engine time). */

@@ -158,6 +158,28 @@ describe('webhook retries under a moving test clock', () => {
     expect(results[0]!.attempts).toBe(12)
   }, 60_000)
 
+  it('advance with wait: true answers once what it made due was attempted: 100 advances see exactly the promised attempts after each', async () => {
+    const promised = promisedAttempts()
+    const t = await boot()
+    const rx = await failingReceiver()
+    const ep = (await t.api('POST', '/webhook_endpoints', {url: rx.url, enabled_events: ['payment.succeeded']})).body
+    const {event} = await paymentDelivery(t, ep.id)
+    const start = Date.parse(event.created_at)
+    const clock0 = Date.parse((await t.api('GET', '/test_helpers/clock')).body.now)
+    for (let i = 1; i <= 100; i++) {
+      const r = await t.api('POST', '/test_helpers/clock/advance', {seconds: 45 * 60, wait: true})
+      expect(r.status).toBe(200)
+      expect(r.body.pending_attempts).toBeUndefined()
+      // the attempts due by the engine time the advance reached, no more, no fewer, already at the receiver and recorded
+      const reached = Date.parse(r.body.now) - start
+      const expected = promised.filter((at) => at <= reached).length
+      expect(rx.received.length, `after advance ${i} (${((Date.parse(r.body.now) - clock0) / 3_600_000).toFixed(2)} h)`).toBe(expected)
+      expect((await delivery(t, event.id)).attempts).toHaveLength(expected)
+    }
+    expect(rx.received).toHaveLength(12)
+    expect(await delivery(t, event.id)).toMatchObject({status: 'undeliverable', undeliverable_reason: 'retry_window_expired'})
+  }, 120_000)
+
   it('an advance counts the webhook attempts it made due (retries and first attempts)', async () => {
     const t = await boot()
     const rx = await failingReceiver()

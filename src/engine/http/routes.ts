@@ -195,8 +195,8 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     })
     .post('/test_helpers/clock/advance', 'testAdvanceClock', async (ctx) => {
       testMode(ctx)
-      const {clock, fired} = await advanceClock(ctx.core, ctx.input.body.seconds)
-      return ok({...clock, fired})
+      const {clock, fired, pending} = await advanceClock(ctx.core, ctx.input.body.seconds, {wait: ctx.input.body.wait === true})
+      return ok({...clock, fired, ...(pending ? {pending_attempts: pending} : {})})
     })
 
   // ---------------------------------------------------------------- accounts and keys (issue 24)
