@@ -1,4 +1,7 @@
 import {Flags} from '@oclif/core'
+import {fstatSync, mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {defaultDataDir} from '../local-engine.js'
 import {globalFlags, GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
 import {UsageError} from '../errors.js'
@@ -12,6 +15,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
   static override examples = [
     {description: 'Start on the default port 8443 with data in ~/.gw/engine', command: '<%= config.bin %> serve'},
     {description: 'Start, make a first payment, and show what to try next', command: '<%= config.bin %> serve --demo'},
+    {description: 'A throwaway engine for CI or a test harness: free port, temporary data dir removed on exit, one JSON line to read', command: '<%= config.bin %> serve --ephemeral --json --exit-with-parent'},
     {description: 'A throwaway engine on a free port, with a fixed key (CI)', command: '<%= config.bin %> serve --port 0 --data-dir "$(mktemp -d)" --api-key sk_test_ci_example_key'},
     {description: 'One of several instances on one PostgreSQL database (same key everywhere)', command: '<%= config.bin %> serve --store postgres://gw@db.internal:5432/gw --api-key sk_test_shared_example_key --host 0.0.0.0'},
     {description: 'Then, in another terminal', command: '<%= config.bin %> login --local && <%= config.bin %> payments create --amount 2000 --currency EUR --method card --card 4242424242424242'},
@@ -60,6 +64,15 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     'tls-key': Flags.string({description: 'The private key (PEM) of --tls-cert.', env: 'GW_TLS_KEY', dependsOn: ['tls-cert']}),
     'tls-ca': Flags.string({description: 'What clients should trust for --tls-cert when it is not a public CA\'s (PEM); printed as ca_file for gw login --local.', env: 'GW_TLS_CA', dependsOn: ['tls-cert']}),
     'access-log': Flags.string({description: 'Append one JSON line per API request to this file (time, instance, request id, account, operation, method, path, status, latency).', env: 'GW_ACCESS_LOG'}),
+    ephemeral: Flags.boolean({
+      description: 'A throwaway engine for a test run or CI job: a free port (unless --port is given), a fresh temporary data dir removed when it stops; prints the same start-up information (--json: one JSON line).',
+      env: 'GW_EPHEMERAL',
+      exclusive: ['data-dir', 'store'],
+    }),
+    'exit-with-parent': Flags.boolean({
+      description: 'Stop (gracefully) when the process that started it exits, or when its stdin closes if stdin is a pipe: an engine a test harness starts never outlives it, even when the harness is killed with SIGKILL.',
+      env: 'GW_EXIT_WITH_PARENT',
+    }),
     demo: Flags.boolean({description: 'After starting, make a first test payment and print it with next steps.', env: 'GW_DEMO'}),
   }
 
@@ -72,13 +85,16 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
 export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: GwArgs<typeof Serve>): Promise<void> {
   const [{startEngine, EngineConfigError}, {tuneHeapForServing}] = await Promise.all([import('../engine/index.js'), import('../engine/heap.js')])
   tuneHeapForServing()
-  const dataDir = flags['data-dir'] ?? defaultDataDir()
+  const ephemeral = flags.ephemeral ? mkdtempSync(join(tmpdir(), 'gw-ephemeral-')) : undefined
+  const dataDir = ephemeral ?? flags['data-dir'] ?? defaultDataDir()
+  // --ephemeral takes a free port unless one was asked for
+  const port = ephemeral && !portGiven() ? 0 : flags.port
   let engine
   try {
     engine = await startEngine({
       dataDir,
       host: flags.host,
-      port: flags.port,
+      port,
       apiKey: flags['api-key'],
       rateLimit: flags['rate-limit'],
       durability: flags.durability as 'full' | 'normal',
@@ -125,6 +141,7 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
     }
     process.once('SIGINT', () => stop('SIGINT'))
     process.once('SIGTERM', () => stop('SIGTERM'))
+    if (flags['exit-with-parent']) watchParent(stop)
   })
   const info = {base_url: engine.baseUrl, checkout_url: engine.checkoutUrl, secret_key: engine.secretKey, ca_file: engine.caFile, data_dir: dataDir, store: engine.store, pid: process.pid}
   // one line, at once: scripts, tests and the bench read it to find the engine
@@ -149,9 +166,40 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
   }
   if (!ctx.json) ctx.io.stderr.write('Press Ctrl-C to stop.\n')
   await stopped
+  if (ephemeral) rmSync(ephemeral, {recursive: true, force: true})
   ctx.io.stderr.write('stopped.\n')
   // a graceful stop is success; exit now rather than wait for stray handles
   process.exit(0)
+}
+
+/** Whether --port or GW_PORT was given (the flag's default is not a request). */
+function portGiven(): boolean {
+  return process.env.GW_PORT !== undefined || process.argv.some((a) => a === '--port' || a.startsWith('--port='))
+}
+
+/**
+ * Calls `stop` when the parent process is gone (this process was re-parented: its ppid changed)
+ * or, when stdin is a pipe, when the pipe closes (the parent's end went with it). Stdin that is a
+ * terminal or /dev/null is not watched: it never says anything about the parent.
+ */
+function watchParent(stop: (why: string) => void): void {
+  const parent = process.ppid
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) stop('parent exited')
+  }, 500)
+  timer.unref()
+  let pipe = false
+  try {
+    pipe = fstatSync(0).isFIFO() || fstatSync(0).isSocket()
+  } catch {
+    // no stdin at all
+  }
+  if (pipe) {
+    process.stdin.on('data', () => {})
+    process.stdin.once('end', () => stop('stdin closed'))
+    process.stdin.once('error', () => stop('stdin closed'))
+    process.stdin.resume()
+  }
 }
 
 async function demo(ctx: Context, engine: {baseUrl: string; caCertPem: string | undefined; secretKey: string}) {
