@@ -1,0 +1,277 @@
+// The package's test entry (package.json "exports" "./testing"): a gateway a merchant's test suite
+// starts, gives each test file its own account, moves the clock of deterministically, receives
+// webhooks from, and stops. Nothing here loads oclif or Ink; the engine is imported when a gateway
+// starts.
+//
+// The engine runs in the test's own process: it starts in a few hundred milliseconds (no second
+// Node process to boot and no start-up line to read), and it cannot outlive the test process —
+// whatever kills the test run kills the engine with it.
+import {createServer, type Server} from 'node:https'
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {Agent, request, type Dispatcher} from 'undici'
+import {SIGNATURE_HEADER, verifySignature} from './api/webhook-signature.js'
+import type {GwEvent, TestClock} from './api/types.js'
+
+export interface StartGatewayOptions {
+  /** where the engine keeps its data; default a temporary directory removed by stop() */
+  dataDir?: string
+  /** the platform account's secret key (sk_test_...); default a fixed test key */
+  secretKey?: string
+  /** a PostgreSQL URL to share with other processes; default SQLite in the data dir */
+  store?: string
+  /** engine log lines (default: dropped) */
+  log?: (line: string) => void
+}
+
+/** An isolated account of the gateway: its own keys, objects, events, webhooks and test clock. */
+export interface GatewayAccount {
+  id: string
+  secretKey: string
+  publishableKey: string
+  /** calls the API with this account's secret key */
+  api: ApiCaller
+  clock: GatewayClock
+  /** an HTTPS webhook receiver registered on this account: verifies signatures, collects events */
+  receiver(opts?: {events?: string[]}): Promise<WebhookReceiver>
+}
+
+export interface GatewayClock {
+  now(): Promise<Date>
+  /**
+   * Moves this account's engine clock forward by a duration ("90s", "36h", "3d", "1d12h") or
+   * seconds; with `wait`, resolves once every webhook attempt it made due has ended.
+   */
+  advance(duration: string | number, opts?: {wait?: boolean}): Promise<TestClock>
+}
+
+export interface ApiResponse<T = any> {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: T
+}
+
+/** `api('POST', '/payments', {...})`: JSON in, JSON out, the key of its account; POSTs get an Idempotency-Key unless one is given. */
+export type ApiCaller = <T = any>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, headers?: Record<string, string>) => Promise<ApiResponse<T>>
+
+export interface Gateway {
+  /** e.g. https://127.0.0.1:PORT/v1 */
+  baseUrl: string
+  checkoutUrl: string
+  /** the CA the gateway's certificate is signed by (PEM): trust it, e.g. `new Agent({connect: {ca}})` */
+  ca: string
+  /** the platform account's secret key: it creates accounts; tests should use account() */
+  secretKey: string
+  /** an undici dispatcher that trusts the gateway's CA: `fetch(url, {dispatcher})` with undici's fetch */
+  dispatcher: Dispatcher
+  /** the platform account's API */
+  api: ApiCaller
+  /** a fresh isolated account (one per test file keeps parallel files apart) */
+  account(opts?: {name?: string}): Promise<GatewayAccount>
+  /** deletes every account made with account() (their data, keys and clocks) */
+  reset(): Promise<void>
+  stop(): Promise<void>
+}
+
+const DEFAULT_KEY = 'sk_test_gw_testing_0123456789abcdef'
+
+/** Starts a gateway for a test suite. */
+export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gateway> {
+  const temp = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'gw-testing-'))
+  const dataDir = opts.dataDir ?? temp!
+  const {startEngine} = await import('./engine/index.js')
+  const engine = await startEngine({
+    dataDir,
+    port: 0,
+    apiKey: opts.secretKey ?? DEFAULT_KEY,
+    rateLimit: 0,
+    durability: 'normal',
+    storeUrl: opts.store,
+    log: opts.log ?? (() => {}),
+  })
+  const ca = engine.caCertPem!
+  const dispatcher = new Agent({connect: {ca}, keepAliveTimeout: 2000})
+  const caller = (key: string): ApiCaller => async (method, path, body, headers = {}) => {
+    const h: Record<string, string> = {authorization: `Bearer ${key}`, ...headers}
+    if (body !== undefined) h['content-type'] = 'application/json'
+    if (method === 'POST' && !Object.keys(h).some((k) => k.toLowerCase() === 'idempotency-key')) h['idempotency-key'] = `gw-testing-${crypto.randomUUID()}`
+    const res = await request(`${engine.baseUrl}${path}`, {method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), dispatcher})
+    const text = await res.body.text()
+    let parsed: unknown = text
+    try {
+      parsed = text ? JSON.parse(text) : undefined
+    } catch {
+      // not JSON (e.g. a CSV download): the text as it came
+    }
+    return {status: res.statusCode, headers: res.headers, body: parsed as any}
+  }
+  const api = caller(engine.secretKey)
+  const made: string[] = []
+  const receivers: WebhookReceiver[] = []
+  let stopped = false
+
+  const ok = <T>(r: ApiResponse<T>, what: string): T => {
+    if (r.status >= 300) throw new Error(`${what} failed: ${r.status} ${JSON.stringify(r.body)}`)
+    return r.body
+  }
+
+  const gateway: Gateway = {
+    baseUrl: engine.baseUrl,
+    checkoutUrl: engine.checkoutUrl,
+    ca,
+    secretKey: engine.secretKey,
+    dispatcher,
+    api,
+    async account(o = {}) {
+      const a = ok(await api<{id: string; secret_key: string; publishable_key: string}>('POST', '/accounts', o.name ? {name: o.name} : {}), 'creating an account')
+      made.push(a.id)
+      const accountApi = caller(a.secret_key)
+      return {
+        id: a.id,
+        secretKey: a.secret_key,
+        publishableKey: a.publishable_key,
+        api: accountApi,
+        clock: clockOf(accountApi),
+        async receiver(r = {}) {
+          const rx = await startReceiver(accountApi, dataDir, r.events ?? ['*'])
+          receivers.push(rx)
+          return rx
+        },
+      }
+    },
+    async reset() {
+      for (const id of made.splice(0)) {
+        const r = await api('DELETE', `/accounts/${id}`)
+        if (r.status !== 200 && r.status !== 404) throw new Error(`deleting account ${id} failed: ${r.status} ${JSON.stringify(r.body)}`)
+      }
+    },
+    async stop() {
+      if (stopped) return
+      stopped = true
+      await Promise.allSettled(receivers.map((r) => r.close()))
+      await dispatcher.close()
+      await engine.close()
+      if (temp) rmSync(temp, {recursive: true, force: true})
+    },
+  }
+  return gateway
+}
+
+function clockOf(api: ApiCaller): GatewayClock {
+  return {
+    async now() {
+      const r = await api<TestClock>('GET', '/test_helpers/clock')
+      return new Date(r.body.now)
+    },
+    async advance(duration, o = {}) {
+      const seconds = typeof duration === 'number' ? duration : parseDuration(duration)
+      const r = await api<TestClock>('POST', '/test_helpers/clock/advance', o.wait ? {seconds, wait: true} : {seconds})
+      if (r.status !== 200) throw new Error(`advancing the clock failed: ${r.status} ${JSON.stringify(r.body)}`)
+      return r.body
+    },
+  }
+}
+
+const UNITS: Record<string, number> = {s: 1, m: 60, h: 3600, d: 86_400, w: 604_800}
+
+/** "90s", "36h", "1d12h" -> seconds. */
+export function parseDuration(text: string): number {
+  const parts = [...text.trim().matchAll(/(\d+)\s*([smhdw])/g)]
+  if (!parts.length || parts.map((p) => p[0]).join('') !== text.replace(/\s+/g, '')) throw new Error(`not a duration: "${text}" (e.g. 90s, 36h, 3d, 1d12h)`)
+  return parts.reduce((n, p) => n + Number(p[1]) * UNITS[p[2]!]!, 0)
+}
+
+// ---------------------------------------------------------------- webhook receiver
+
+export interface WebhookReceiver {
+  /** the endpoint's URL (HTTPS on 127.0.0.1) */
+  url: string
+  /** the webhook endpoint registered on the account */
+  endpointId: string
+  /** its signing secret */
+  secret: string
+  /** every event received with a valid signature, in arrival order (duplicates included) */
+  events: GwEvent[]
+  /** deliveries refused because their signature did not verify */
+  rejected: number
+  /** the next event of this type (and object id, if given) not yet returned by next(); waits up to timeoutMs (default 10 s) */
+  next(type: string, opts?: {object?: string; timeoutMs?: number}): Promise<GwEvent>
+  /** what the receiver answers (default 200) */
+  respondWith(status: number): void
+  close(): Promise<void>
+}
+
+async function startReceiver(api: ApiCaller, dataDir: string, events: string[]): Promise<WebhookReceiver> {
+  const {ensureCertificates} = await import('./engine/tls/certificates.js')
+  // a test-mode gateway delivers to loopback receivers without checking their certificate (docs/api.md)
+  const dir = join(dataDir, 'receivers')
+  const tls = await ensureCertificates({caCert: join(dir, 'ca.pem'), caKey: join(dir, 'ca-key.pem'), serverCert: join(dir, 'cert.pem'), serverKey: join(dir, 'key.pem')}, '127.0.0.1')
+  let status = 200
+  let secret = ''
+  const received: GwEvent[] = []
+  const taken = new Set<GwEvent>()
+  const waiters = new Set<() => void>()
+  let rejected = 0
+  const server: Server = createServer({key: tls.key, cert: tls.cert}, (req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8')
+      try {
+        verifySignature({payload: raw, header: String(req.headers[SIGNATURE_HEADER.toLowerCase()] ?? ''), secret})
+      } catch {
+        rejected++
+        res.writeHead(400).end()
+        return
+      }
+      received.push(JSON.parse(raw) as GwEvent)
+      for (const w of waiters) w()
+      res.writeHead(status, {'content-type': 'application/json'}).end('{"received":true}')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `https://127.0.0.1:${(server.address() as {port: number}).port}/webhooks`
+  const created = await api<{id: string; secret: string}>('POST', '/webhook_endpoints', {url, enabled_events: events})
+  if (created.status !== 201) {
+    server.close()
+    throw new Error(`registering the receiver failed: ${created.status} ${JSON.stringify(created.body)}`)
+  }
+  secret = created.body.secret
+  const find = (type: string, object?: string) =>
+    received.find((e) => !taken.has(e) && e.type === type && (object === undefined || (e.data.object as {id?: string}).id === object))
+  return {
+    url,
+    endpointId: created.body.id,
+    secret,
+    events: received,
+    get rejected() {
+      return rejected
+    },
+    respondWith(s) {
+      status = s
+    },
+    next(type, o = {}) {
+      return new Promise<GwEvent>((resolve, reject) => {
+        const check = () => {
+          const e = find(type, o.object)
+          if (!e) return false
+          taken.add(e)
+          waiters.delete(check)
+          clearTimeout(timer)
+          resolve(e)
+          return true
+        }
+        const timer = setTimeout(() => {
+          waiters.delete(check)
+          reject(new Error(`no ${type}${o.object ? ` for ${o.object}` : ''} event within ${o.timeoutMs ?? 10_000} ms (received: ${received.map((e) => e.type).join(', ') || 'nothing'})`))
+        }, o.timeoutMs ?? 10_000)
+        if (!check()) waiters.add(check)
+      })
+    },
+    async close() {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}

@@ -1,0 +1,91 @@
+// `gw/testing` as a merchant's test suite uses it (issue 27): a separate project that depends on the
+// package and imports only its public exports (`gw`, `gw/testing`: the package's "exports" map
+// refuses anything else), run with plain node against the built package.
+import {spawnSync} from 'node:child_process'
+import {existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join, resolve} from 'node:path'
+import {afterAll, beforeAll, expect, it} from 'vitest'
+
+const REPO = resolve(import.meta.dirname, '..')
+let project: string
+
+beforeAll(() => {
+  if (!existsSync(join(REPO, 'dist', 'testing.js'))) throw new Error('dist/ is missing: run `npm run build` first (`npm test` does).')
+  project = mkdtempSync(join(tmpdir(), 'gw-shop-project-'))
+  writeFileSync(join(project, 'package.json'), JSON.stringify({name: 'shop', private: true, type: 'module', dependencies: {gw: 'file:' + REPO}}))
+  mkdirSync(join(project, 'node_modules'))
+  // what `npm install` of the dependency makes: node_modules/gw is the package
+  symlinkSync(REPO, join(project, 'node_modules', 'gw'), 'dir')
+})
+
+afterAll(() => rmSync(project, {recursive: true, force: true}))
+
+const SHOP_TEST = `
+import assert from 'node:assert/strict'
+import {verifySignature} from 'gw'
+import {startGateway} from 'gw/testing'
+
+const started = performance.now()
+const gw = await startGateway()
+const readyMs = performance.now() - started
+try {
+  const t0 = performance.now()
+  const a = await gw.account({name: 'test file A'})
+  const accountMs = performance.now() - t0
+  const b = await gw.account({name: 'test file B'})
+  assert.match(a.secretKey, /^sk_test_/)
+  assert.match(a.publishableKey, /^pk_test_/)
+
+  // webhooks into the test, signed: the receiver verifies them with the endpoint's secret
+  const rx = await a.receiver({events: ['payment.*']})
+  const card = {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}}
+  const p = await a.api('POST', '/payments', {amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card})
+  assert.equal(p.status, 201)
+  const ev = await rx.next('payment.succeeded', {object: p.body.id})
+  assert.equal(ev.data.object.amount, 2000)
+
+  // accounts are isolated: B sees nothing of A
+  assert.equal((await b.api('GET', '/payments/' + p.body.id)).status, 404)
+  assert.equal((await b.api('GET', '/payments')).body.data.length, 0)
+
+  // a deterministic clock: the receiver fails, each advance with wait sees its retries already made
+  rx.respondWith(500)
+  const q = await a.api('POST', '/payments', {amount: 500, currency: 'EUR', payment_method: 'card', payment_method_data: card})
+  await rx.next('payment.succeeded', {object: q.body.id})
+  const attempts = () => rx.events.filter((e) => e.data.object.id === q.body.id).length
+  assert.equal(attempts(), 1)
+  await a.clock.advance('1m', {wait: true})
+  assert.equal(attempts(), 2)
+  await a.clock.advance('5m', {wait: true})
+  assert.equal(attempts(), 3)
+  // B's clock did not move
+  assert.ok((await a.clock.now()) - (await b.clock.now()) >= 5 * 60_000)
+
+  // the public signature helper verifies what arrived
+  assert.equal(typeof verifySignature, 'function')
+
+  await gw.reset()
+  assert.equal((await a.api('GET', '/payments')).status, 401)
+  console.log(JSON.stringify({ok: true, readyMs: Math.round(readyMs), accountMs: Math.round(accountMs)}))
+} finally {
+  await gw.stop()
+}
+`
+
+it('a separate project starts a gateway, gives test files their own accounts, receives signed webhooks and moves the clock deterministically, through public exports only', () => {
+  writeFileSync(join(project, 'shop.test.mjs'), SHOP_TEST)
+  const r = spawnSync(process.execPath, ['shop.test.mjs'], {cwd: project, encoding: 'utf8', timeout: 60_000})
+  expect(r.stderr).toBe('')
+  expect(r.status).toBe(0)
+  const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!)
+  expect(out.ok).toBe(true)
+  // printed for the record (targets live in the bench, not here)
+  console.log(`gw/testing: ready in ${out.readyMs} ms, an account in ${out.accountMs} ms`)
+}, 90_000)
+
+it('the package does not export its internals (the engine, the CLI)', () => {
+  writeFileSync(join(project, 'internal.mjs'), `import('gw/dist/engine/index.js').then(() => console.log('loaded'), (e) => console.log(e.code))`)
+  const r = spawnSync(process.execPath, ['internal.mjs'], {cwd: project, encoding: 'utf8'})
+  expect(r.stdout.trim()).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED')
+})
