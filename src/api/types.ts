@@ -451,3 +451,26 @@ export interface PaymentRouting {
   decisions: RoutingDecision[]
   attempts: (ProviderAttempt & {decline_class: 'soft' | 'final' | null})[]
 }
+
+/** GET /test_helpers/snapshot: an account's whole state (docs/api.md "Snapshots") */
+export interface Snapshot {
+  object: 'snapshot'
+  format: 'gw.snapshot'
+  version: number
+  account: string
+  livemode: boolean
+  created_at: string
+  engine_time: string
+  rows: {objects: unknown[]; events: unknown[]; jobs: unknown[]; idempotency: unknown[]; stats: unknown[]; settings: Record<string, string>}
+}
+
+/** POST /test_helpers/snapshot: what a load replaced the account's state with */
+export interface SnapshotLoad {
+  object: 'snapshot_load'
+  from_account: string
+  objects: number
+  events: number
+  jobs: number
+  idempotency_keys: number
+  engine_time: string
+}

@@ -1,5 +1,5 @@
 // Typed API client: one method per operation the CLI uses (spec §4, decisions.md).
-import type {Account, ApiKey, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, TestClock} from '../api/types.js'
+import type {Account, ApiKey, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, Snapshot, SnapshotLoad, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
 import type {GwEvent, WebhookDelivery, WebhookEndpoint} from '../api/types.js'
 import type {Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
@@ -174,6 +174,8 @@ export class GwClient extends HttpClient {
     paymentReview: (id: string, decision: ReviewDecision, o?: PostOpts) =>
       this.post<Payment>(`/test_helpers/payments/${enc(id)}/review`, {decision}, o),
     clock: () => this.get<TestClock>('/test_helpers/clock'),
+    saveSnapshot: () => this.get<Snapshot>('/test_helpers/snapshot'),
+    loadSnapshot: (snapshot: unknown, o?: PostOpts) => this.post<SnapshotLoad>('/test_helpers/snapshot', snapshot, o),
     advanceClock: (seconds: number, o?: PostOpts & {wait?: boolean}) => this.post<TestClock>('/test_helpers/clock/advance', o?.wait ? {seconds, wait: true} : {seconds}, o),
     createDispute: (body: SimulateDisputeParams, o?: PostOpts) => this.post<Dispute>('/test_helpers/disputes', body, o),
     resolveDispute: (id: string, outcome: DisputeOutcome, o?: PostOpts) =>

@@ -389,6 +389,36 @@ export function responseSchemas(): Record<string, Schema> {
         }),
       },
     }),
+    Snapshot: obj(
+      {
+        object: {type: 'string', const: 'snapshot'},
+        format: {type: 'string', const: 'gw.snapshot'},
+        version: {type: 'integer', minimum: 1},
+        account: {type: 'string'},
+        livemode: {type: 'boolean'},
+        created_at: dateTime('Wall-clock time of the save.'),
+        engine_time: dateTime("The account's engine clock at the save; loading restores it."),
+        rows: {
+          type: 'object',
+          description: 'Every row of the account but its keys and account objects: objects (with versions and internal parts), events (their exact bytes), timeline jobs, idempotency records, provider statistics, settings (the test clock among them). Documented in docs/api.md "Snapshots".',
+          properties: {objects: {type: 'array'}, events: {type: 'array'}, jobs: {type: 'array'}, idempotency: {type: 'array'}, stats: {type: 'array'}, settings: {type: 'object'}},
+          required: ['objects', 'events', 'jobs', 'idempotency', 'stats', 'settings'],
+        },
+      },
+      {description: "An account's whole state (issue 27)."},
+    ),
+    SnapshotLoad: obj(
+      {
+        object: {type: 'string', const: 'snapshot_load'},
+        from_account: {type: 'string'},
+        objects: {type: 'integer', minimum: 0},
+        events: {type: 'integer', minimum: 0},
+        jobs: {type: 'integer', minimum: 0},
+        idempotency_keys: {type: 'integer', minimum: 0},
+        engine_time: dateTime("The account's engine clock once loaded."),
+      },
+      {description: 'What a snapshot load replaced the account\'s state with.'},
+    ),
     TestClock: obj(
       {
         object: {type: 'string', const: 'test_clock'},
@@ -740,6 +770,19 @@ export function requestSchemas(): Record<string, Schema> {
     }),
     TestDisputeResolve: body({outcome: reqStr({enum: ['won', 'lost', 'escalate']})}),
     TestProviderHealth: body({status: reqStr({enum: [...PROVIDER_STATUSES]})}),
+    SnapshotBody: body(
+      {
+        object: {type: 'string', const: 'snapshot'},
+        format: {type: 'string', description: "'gw.snapshot'"},
+        version: {type: 'integer', description: 'The snapshot format version (1); other versions are refused by name.'},
+        account: {type: 'string'},
+        livemode: {type: 'boolean'},
+        created_at: {type: 'string'},
+        engine_time: {type: 'string'},
+        rows: {type: 'object', description: 'The account\'s rows as saved (docs/api.md "Snapshots"); checked by the engine, not by this schema.'},
+      },
+      'A snapshot as GET /test_helpers/snapshot answered it.',
+    ),
     TestClockAdvance: body({
       seconds: required(int(1, MAX_ADVANCE_S, '(whole seconds to move the engine clock forward)')),
       wait: {type: 'boolean', description: 'Answer only once every webhook attempt the advance made due (retries included) has ended and been recorded, up to 30 s; default false (the attempts follow the answer within milliseconds).'},

@@ -18,6 +18,12 @@ export class EngineClock implements Clock {
   static async load(store: AccountStore, moved: () => void = () => {}): Promise<EngineClock> {
     const clock = new EngineClock(Number((await store.getSetting(CLOCK_OFFSET_SETTING)) ?? '0'), moved)
     store.onChange((n) => {
+      // a snapshot loaded (here or on another instance): its clock, even an earlier one
+      if (n.restored)
+        return void store.getSetting(CLOCK_OFFSET_SETTING).then(
+          (v) => clock.reset(Number(v ?? '0')),
+          () => {},
+        )
       if (n.settings.includes(CLOCK_OFFSET_SETTING))
         void store.getSetting(CLOCK_OFFSET_SETTING).then(
           (v) => clock.observe(Number(v ?? '0')),
@@ -33,6 +39,13 @@ export class EngineClock implements Clock {
 
   get offsetMs(): number {
     return this.offset
+  }
+
+  /** A snapshot's clock, loaded: the one time the clock may move back. */
+  reset(offsetMs: number): void {
+    const forward = offsetMs > this.offset
+    this.offset = offsetMs
+    if (forward) this.moved()
   }
 
   /** The offset only moves forward: a stale reading arriving late never moves the clock back. */

@@ -79,6 +79,8 @@ export class EventFeed {
     const newest = await store.listEvents({limit: 1})
     const feed = new EventFeed(store, newest.data[0]?.seq ?? 0)
     store.onChange((n) => {
+      // a snapshot's events are history, not news: live streams go on from after them
+      if (n.restored) return void feed.skipRestored()
       if (n.eventSeq !== null) feed.notify(n.eventSeq)
     })
     return feed
@@ -102,6 +104,19 @@ export class EventFeed {
     this.wanted = Math.max(this.wanted, seq)
     // a failed read (store unreachable) is retried by the next notice
     this.pulling ??= this.pull()
+      .catch(() => {})
+      .finally(() => (this.pulling = undefined))
+  }
+
+  private skipRestored(): void {
+    const after = this.pulling ?? Promise.resolve()
+    this.pulling = after
+      .then(async () => {
+        const newest = await this.store.listEvents({limit: 1})
+        const seq = newest.data[0]?.seq ?? 0
+        if (seq > this.seq) this.seq = seq
+        this.wanted = Math.max(this.wanted, this.seq)
+      })
       .catch(() => {})
       .finally(() => (this.pulling = undefined))
   }

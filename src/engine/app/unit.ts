@@ -6,6 +6,7 @@ import type {
   Filter,
   FieldOf,
   IdempotencyClaim,
+  AccountRows,
   IdempotencyRecord,
   Job,
   Kind,
@@ -41,6 +42,7 @@ export class Unit {
   private settingsMap: Record<string, string> = {}
   private idem: IdempotencyRecord | undefined
   private purged: string | undefined
+  private restored: AccountRows | undefined
   private others = new Map<string, {puts: Put[]; addJobs: Job[]; settings: Record<string, string>}>()
   /** each object's public JSON, made once and reused for its events, its row and the response */
   private readonly json = new WeakMap<object, string>()
@@ -175,6 +177,11 @@ export class Unit {
     }
   }
 
+  /** Replaces this account's rows (but its keys and account objects) with a snapshot's, before the rest of the commit. */
+  restore(rows: AccountRows): void {
+    this.restored = rows
+  }
+
   /** Deletes every row of another account with this unit's commit (deleting an account). */
   purge(account: string): void {
     this.purged = account
@@ -190,6 +197,7 @@ export class Unit {
     this.statsList = []
     this.settingsMap = {}
     this.purged = undefined
+    this.restored = undefined
     this.others.clear()
   }
 
@@ -203,6 +211,11 @@ export class Unit {
 
   get jobsAdded(): readonly Job[] {
     return this.addJobs
+  }
+
+  /** the snapshot rows this unit restores, if any */
+  get restoredRows(): AccountRows | undefined {
+    return this.restored
   }
 
   /** webhook deliveries the commit wrote (its events' outbox), once committed */
@@ -229,6 +242,7 @@ export class Unit {
     if (Object.keys(this.settingsMap).length) cs.settings = this.settingsMap
     if (this.idem) cs.idempotency = this.idem
     if (this.purged !== undefined) cs.purgeAccount = this.purged
+    if (this.restored) cs.restore = this.restored
     if (this.others.size) cs.also = [...this.others].map(([account, o]) => ({account, changes: {puts: o.puts, ...(o.addJobs.length ? {addJobs: o.addJobs} : {}), ...(Object.keys(o.settings).length ? {settings: o.settings} : {})}}))
     return Object.keys(cs).length ? cs : undefined
   }

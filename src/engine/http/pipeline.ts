@@ -247,8 +247,8 @@ export function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Bu
   })
 }
 
-const tooLarge = () =>
-  new ApiError(413, 'invalid_request_error', 'request_too_large', `Request bodies are limited to 1 MiB (${MAX_BODY_BYTES} bytes).`)
+const tooLarge = (max = MAX_BODY_BYTES) =>
+  new ApiError(413, 'invalid_request_error', 'request_too_large', `Request bodies ${max === MAX_BODY_BYTES ? '' : 'of this operation '}are limited to ${max / 1048576} MiB (${max} bytes).`)
 
 /** What an idempotent write came to: a response to send, or the reason it was not run. */
 type Idempotent =
@@ -307,8 +307,8 @@ export function createPipeline(deps: PipelineDeps) {
       const core = deps.app.loaded(auth.account) ?? (await deps.app.account(auth.account))
       let body: unknown = undefined
       if (method === 'POST' || method === 'DELETE') {
-        const raw = await readBody(req)
-        if (!raw) throw tooLarge()
+        const raw = await readBody(req, match.route.maxBody)
+        if (!raw) throw tooLarge(match.route.maxBody)
         if (raw.length > 0) {
           if (jsonDepthExceeds(raw))
             throw invalid('body', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; flatten it (no request needs more than a few levels).`)

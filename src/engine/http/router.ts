@@ -41,7 +41,7 @@ export type ReadHandler = (ctx: RequestCtx) => Promise<HandlerResult>
 /** A write: runs in one unit of work, committed (with the idempotency record) before the response. */
 export type WriteHandler = (ctx: RequestCtx, u: Unit) => Promise<HandlerResult>
 
-export type Route = {operationId: string} & ({write: false; handler: ReadHandler} | {write: true; handler: WriteHandler})
+export type Route = {operationId: string; /** a larger request body than MAX_BODY_BYTES (a snapshot loaded) */ maxBody?: number} & ({write: false; handler: ReadHandler} | {write: true; handler: WriteHandler})
 
 interface Entry {
   segments: string[]
@@ -64,7 +64,7 @@ export class Router {
 
   /** Routes are named by the operationId of the OpenAPI document, whose schemas check their requests. */
   get = (p: string, operationId: string, h: ReadHandler) => this.add('GET', p, {operationId, write: false, handler: h})
-  post = (p: string, operationId: string, h: WriteHandler) => this.add('POST', p, {operationId, write: true, handler: h})
+  post = (p: string, operationId: string, h: WriteHandler, opts: {maxBody?: number} = {}) => this.add('POST', p, {operationId, write: true, handler: h, ...opts})
   delete = (p: string, operationId: string, h: WriteHandler) => this.add('DELETE', p, {operationId, write: true, handler: h})
 
   match(method: string, path: string): {route: Route; params: Record<string, string>} | undefined {

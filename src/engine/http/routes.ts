@@ -4,6 +4,7 @@
 // without a unit of work; writes get one from the pipeline, which commits it (with the
 // idempotency record) before the response is sent.
 import * as accounts from '../app/accounts.js'
+import * as snapshots from '../app/snapshots.js'
 import * as customers from '../app/customers.js'
 import * as keys from '../app/keys.js'
 import * as disputes from '../app/disputes.js'
@@ -193,6 +194,19 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
       testMode(ctx)
       return ok(clockView(ctx.core))
     })
+    .get('/test_helpers/snapshot', 'testSaveSnapshot', async (ctx) => {
+      testMode(ctx)
+      return ok(await snapshots.saveSnapshot(ctx.core))
+    })
+    .post(
+      '/test_helpers/snapshot',
+      'testLoadSnapshot',
+      async (ctx, u) => {
+        testMode(ctx)
+        return ok(await snapshots.loadSnapshot(u, ctx.input.body))
+      },
+      {maxBody: snapshots.MAX_SNAPSHOT_BYTES},
+    )
     .post('/test_helpers/clock/advance', 'testAdvanceClock', async (ctx) => {
       testMode(ctx)
       const {clock, fired, pending} = await advanceClock(ctx.core, ctx.input.body.seconds, {wait: ctx.input.body.wait === true})
