@@ -172,6 +172,12 @@ const CALLS: Record<string, (i: Ids) => Call> = {
   testSetProviderHealth: (i) => ({path: `/test_helpers/providers/${i.prov}/health`, body: {status: 'degraded'}}),
   testGetClock: () => ({path: '/test_helpers/clock'}),
   testAdvanceClock: () => ({path: '/test_helpers/clock/advance', body: {seconds: 60}}),
+  testSaveSnapshot: () => ({path: '/test_helpers/snapshot'}),
+  // an empty world: loading it replaces the caller's own state (what a snapshot holds is the caller's to load)
+  testLoadSnapshot: () => ({
+    path: '/test_helpers/snapshot',
+    body: {object: 'snapshot', format: 'gw.snapshot', version: 1, account: 'acct_elsewhere', livemode: false, created_at: '2026-01-01T00:00:00.000Z', engine_time: '2026-01-01T00:00:00.000Z', rows: {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}}},
+  }),
   listRequestLogs: () => ({path: '/request_logs?limit=100'}),
   streamRequestLogs: () => ({path: '/request_logs/stream'}),
   retrieveCurrentAccount: () => ({path: '/account'}),
