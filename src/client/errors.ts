@@ -22,6 +22,8 @@ export class ApiError extends Error {
   flag?: string
   /** a sentence the CLI adds under the API's own error lines (e.g. why a dispute is not actionable) */
   explanation?: string
+  /** the error envelope exactly as the API sent it, when it sent one: `--json` prints this, nothing added */
+  envelope?: ApiErrorBody
 
   constructor(init: {
     status: number
@@ -51,7 +53,7 @@ export class ApiError extends Error {
       | Partial<ApiErrorBody['error']>
       | undefined
     const type = (env?.type as ApiErrorType | undefined) ?? typeForStatus(status)
-    return new ApiError({
+    const err = new ApiError({
       status,
       type,
       code: env?.code ?? `http_${status}`,
@@ -62,10 +64,17 @@ export class ApiError extends Error {
       docUrl: env?.doc_url,
       retryAfter: headers.retryAfter,
     })
+    if (env && typeof env.message === 'string' && typeof env.type === 'string') err.envelope = body as ApiErrorBody
+    return err
   }
 
-  /** The error as the API envelope, for `--json` output. */
-  toJSON(): ApiErrorBody & {status: number} {
+  /**
+   * The error as the API's envelope, for `--json` output: the body as it came when the API sent
+   * one (the OpenAPI document's Error schema allows no other member; the exit code tells the
+   * status), else one built from what is known.
+   */
+  toJSON(): ApiErrorBody {
+    if (this.envelope) return this.envelope
     const error: ApiErrorBody['error'] = {
       type: this.type,
       code: this.code,
@@ -75,7 +84,7 @@ export class ApiError extends Error {
     }
     if (this.param) error.param = this.param
     if (this.payment) error.payment = this.payment
-    return {error, status: this.status}
+    return {error}
   }
 }
 

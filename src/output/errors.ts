@@ -167,11 +167,8 @@ export function apiErrorHint(err: ApiError, profile?: () => string | undefined):
 
 /** The error as JSON for --json (the API's envelope, or gw's own in the same shape). */
 export function errorJson(err: Error, ctx: Pick<ErrorContext, 'flags' | 'commandId'> = {}): unknown {
-  if (err instanceof ApiError) {
-    const body = err.toJSON() as {error: Record<string, unknown>}
-    if (err.flag) body.error.flag = err.flag
-    return body
-  }
+  // the API's envelope as it came (the flag a bad param came from is on stderr, not in it)
+  if (err instanceof ApiError) return err.toJSON()
   if (err instanceof NetworkError) return err.toJSON()
   const parsed = rewriteParseError(err, ctx)
   const message = parsed?.message ?? err.message
