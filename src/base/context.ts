@@ -294,6 +294,7 @@ export class Context {
       dispatcher: this.seams.dispatcher,
       sleep: this.seams.sleep,
       maxRetries: envInt(this.env.GW_MAX_RETRIES, 3),
+      retryBudgetMs: envInt(this.env.GW_RETRY_BUDGET, 30) * 1000,
       userAgent: `gw/${this.version} node/${process.versions.node}`,
       log: this.inputs.verbose ? (line) => this.verboseLog(line) : undefined,
     })

@@ -22,6 +22,8 @@ export class ApiError extends Error {
   flag?: string
   /** a sentence the CLI adds under the API's own error lines (e.g. why a dispute is not actionable) */
   explanation?: string
+  /** the Idempotency-Key the request was sent with (POST): retrying with it is safe */
+  idempotencyKey?: string
   /** the error envelope exactly as the API sent it, when it sent one: `--json` prints this, nothing added */
   envelope?: ApiErrorBody
 
@@ -103,6 +105,8 @@ export class NetworkError extends Error {
   readonly code: string
   readonly url: string
   retries = 0
+  /** the Idempotency-Key the request was sent with (POST): retrying with it is safe */
+  idempotencyKey?: string
 
   constructor(message: string, code: string, url: string, options?: {cause?: unknown}) {
     super(message, options)

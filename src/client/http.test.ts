@@ -145,6 +145,32 @@ describe('retries', () => {
     expect(sleeps).toHaveLength(3)
   })
 
+  it('retries 503 with Retry-After for the budget (default 30 s), not just 3 times: a database restart of several seconds passes', async () => {
+    const pool = mock.get(ORIGIN)
+    const keys: string[] = []
+    pool
+      .intercept({path: '/v1/payments', method: 'POST'})
+      .reply((o) => {
+        keys.push((o.headers as Record<string, string>)['idempotency-key']!)
+        return {statusCode: 503, data: env('api_error', 'service_unavailable'), responseOptions: {headers: {'retry-after': '1'}}}
+      })
+      .times(8)
+    pool.intercept({path: '/v1/payments', method: 'POST'}).reply(201, pay('pay_9'))
+    const p = await client().payments.create({amount: 2000, currency: 'EUR', payment_method: 'card'})
+    expect(p.id).toBe('pay_9')
+    expect(sleeps).toHaveLength(8)
+    for (const ms of sleeps) expect(ms).toBeGreaterThanOrEqual(1000)
+    // the same key on every attempt: the retries cannot make a second payment
+    expect(new Set(keys).size).toBe(1)
+  })
+
+  it('gives up on 503 once the budget is spent, and the error carries the Idempotency-Key to retry with', async () => {
+    mock.get(ORIGIN).intercept({path: '/v1/payments', method: 'POST'}).reply(503, env('api_error', 'service_unavailable'), {headers: {'retry-after': '1'}}).persist()
+    const err = (await client({retryBudgetMs: 2500}).payments.create({amount: 2000, currency: 'EUR', payment_method: 'card'}, {idempotencyKey: 'order-77'}).catch((e) => e)) as ApiError
+    expect(err).toMatchObject({status: 503, code: 'service_unavailable', idempotencyKey: 'order-77', retries: 2})
+    expect(sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2500)
+  })
+
   it('waits Retry-After seconds on 429, then retries', async () => {
     const pool = mock.get(ORIGIN)
     pool.intercept({path: '/v1/payments/pay_1', method: 'GET'}).reply(429, env('rate_limit_error', 'rate_limit_exceeded'), {headers: {'retry-after': '2'}})

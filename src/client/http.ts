@@ -29,6 +29,12 @@ export interface ClientOptions {
   timeoutMs?: number
   /** a Retry-After longer than this is not waited for; default 60 s */
   maxRetryAfterSeconds?: number
+  /**
+   * how long 503 and 429 answers (a database restarting, a rate limit) are retried, honouring
+   * Retry-After, from the first attempt: default 30 s. Other 5xx and connection errors are retried
+   * `maxRetries` times.
+   */
+  retryBudgetMs?: number
   userAgent?: string
   /** verbose log sink (stderr in the CLI) */
   log?: (line: string) => void
@@ -67,6 +73,7 @@ export class HttpClient {
   private readonly sleep: (ms: number) => Promise<void>
   private readonly random: () => number
   private readonly maxRetryAfterSeconds: number
+  private readonly retryBudgetMs: number
 
   constructor(opts: ClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
@@ -77,6 +84,7 @@ export class HttpClient {
     this.sleep = opts.sleep ?? defaultSleep
     this.random = opts.random ?? Math.random
     this.maxRetryAfterSeconds = opts.maxRetryAfterSeconds ?? 60
+    this.retryBudgetMs = opts.retryBudgetMs ?? 30_000
     if (opts.dispatcher) {
       this.dispatcher = opts.dispatcher
       this.ownsDispatcher = false
@@ -152,6 +160,8 @@ export class HttpClient {
       headers['content-type'] = 'application/json'
     }
     const shownPath = new URL(url).pathname + new URL(url).search
+    // the budget counts the time waited between attempts and the time the attempts took
+    let spent = 0
 
     for (let attempt = 0; ; attempt++) {
       const started = performance.now()
@@ -170,9 +180,11 @@ export class HttpClient {
           continue
         }
         netErr.retries = attempt
+        netErr.idempotencyKey = idempotencyKey
         throw netErr
       }
       const ms = Math.round(performance.now() - started)
+      spent += ms
       const requestId = header(res.headers, 'request-id')
       const data = parseBody(text, header(res.headers, 'content-type'))
       this.log?.(`< ${res.statusCode} in ${ms}ms${requestId ? ` request_id=${requestId}` : ''}`)
@@ -181,17 +193,18 @@ export class HttpClient {
       }
       const retryAfter = parseRetryAfter(header(res.headers, 'retry-after'))
       const err = ApiError.fromResponse(res.statusCode, data, {requestId, retryAfter})
-      if (attempt < this.maxRetries && isRetryableStatus(err)) {
-        if (err.status === 429 && retryAfter !== undefined && retryAfter > this.maxRetryAfterSeconds) {
-          err.retries = attempt
-          throw err
+      err.idempotencyKey = idempotencyKey
+      if (isRetryableStatus(err)) {
+        // a 503 or 429 says "come back": retried for the budget (a database restart takes seconds), honouring Retry-After
+        const comeBack = err.status === 503 || err.status === 429
+        const delay = retryAfter !== undefined && comeBack ? retryAfterDelay(retryAfter, this.random) : backoffDelay(attempt, this.random)
+        const tooLong = err.status === 429 && retryAfter !== undefined && retryAfter > this.maxRetryAfterSeconds
+        const within = comeBack ? spent + delay <= this.retryBudgetMs : attempt < this.maxRetries
+        if (within && !tooLong) {
+          spent += delay
+          await this.wait(delay, attempt)
+          continue
         }
-        const delay =
-          err.status === 429 && retryAfter !== undefined
-            ? retryAfterDelay(retryAfter, this.random)
-            : backoffDelay(attempt, this.random)
-        await this.wait(delay, attempt)
-        continue
       }
       err.retries = attempt
       throw err

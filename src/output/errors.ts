@@ -100,6 +100,18 @@ function exampleValue(name: string, f: {options?: readonly string[]; helpValue?:
   return eg ? eg[1]!.replace(/\.$/, '') : 'VALUE'
 }
 
+/**
+ * For a POST that may or may not have been done (a 5xx, a 429, a 409 in use, a lost connection):
+ * the Idempotency-Key it was sent with, so the retry the server advises is safe. On stderr, in
+ * --json mode too (stdout keeps the API's envelope as it came).
+ */
+function retryWithKey(err: ApiError | NetworkError): string | undefined {
+  if (!err.idempotencyKey) return undefined
+  const maybeDone = err instanceof NetworkError || err.status === 429 || err.status >= 500 || (err.status === 409 && err.code === 'idempotency_key_in_use')
+  if (!maybeDone) return undefined
+  return `Retry with the same Idempotency-Key, so it is done once: --idempotency-key ${err.idempotencyKey}`
+}
+
 /** The lines printed on stderr for an error. */
 export function formatError(err: Error, ctx: ErrorContext): string {
   const c = ctx.color
@@ -119,12 +131,16 @@ export function formatError(err: Error, ctx: ErrorContext): string {
     const hint = apiErrorHint(err, ctx.profile)
     if (hint) lines.push(`  ${hint}`)
     if (err.explanation) lines.push(`  ${err.explanation}`)
+    const retry = retryWithKey(err)
+    if (retry) lines.push(`  ${retry}`)
   } else if (err instanceof NetworkError) {
     lines.push(`${c.red('Error:')} ${err.message}`)
     const bits = [`network error ${err.code}`, 'request_id (none: no response)']
     if (err.retries) bits.push(`after ${err.retries} ${err.retries === 1 ? 'retry' : 'retries'}`)
     lines.push(c.dim(`  ${bits.join(' · ')}`))
     if (!err.isTls && /\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(err.url)) lines.push('  Is the local engine running? Start it with `gw serve`.')
+    const retry = retryWithKey(err)
+    if (retry) lines.push(`  ${retry}`)
   } else {
     const parsed = rewriteParseError(err, ctx)
     if (parsed) {
