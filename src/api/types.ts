@@ -185,6 +185,8 @@ export interface WebhookEndpoint {
   description?: string | null
   metadata?: Record<string, string>
   failing_since?: string | null
+  /** after a rotation with an overlap: until then (engine clock) deliveries are signed with the previous secret too */
+  previous_secret_expires_at?: string | null
 }
 
 export type WebhookEndpointStatus = 'enabled' | 'failing' | 'disabled'

@@ -112,6 +112,14 @@ describe('verifySignature', () => {
     expect(reason(() => verifySignature({payload: RAW, header, secret: [SECRET], now: NOW}))).toBe('signature_mismatch')
   })
 
+  it('signs with several secrets during a rotation overlap: one v1 each, either secret verifies', () => {
+    const header = signatureHeader([OTHER, SECRET], RAW, T)
+    expect(header.match(/v1=/g)).toHaveLength(2)
+    expect(verifySignature({payload: RAW, header, secret: SECRET, now: NOW}).timestamp).toBe(T)
+    expect(verifySignature({payload: RAW, header, secret: OTHER, now: NOW}).timestamp).toBe(T)
+    expect(reason(() => verifySignature({payload: RAW, header, secret: 'whsec_neither', now: NOW}))).toBe('signature_mismatch')
+  })
+
   it('enforces the tolerance both ways, inclusive at the edge', () => {
     const header = signatureHeader(SECRET, RAW, T)
     const at = (offsetS: number) => (T + offsetS) * 1000

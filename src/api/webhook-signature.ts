@@ -63,8 +63,10 @@ export function computeSignature(secret: string, payload: Payload, timestamp: nu
 }
 
 /** A full header value, `t=<timestamp>,v1=<hex>`; useful to test a receiver. `timestamp` defaults to now (unix seconds). */
-export function signatureHeader(secret: string, payload: Payload, timestamp = Math.floor(Date.now() / 1000)): string {
-  return `t=${timestamp},v1=${computeSignature(secret, payload, timestamp)}`
+export function signatureHeader(secret: string | readonly string[], payload: Payload, timestamp = Math.floor(Date.now() / 1000)): string {
+  // several secrets (a rotation's overlap): one v1 each, the newest first
+  const secrets = typeof secret === 'string' ? [secret] : secret
+  return `t=${timestamp},${secrets.map((s) => `v1=${computeSignature(s, payload, timestamp)}`).join(',')}`
 }
 
 export interface ParsedHeader {

@@ -211,7 +211,8 @@ export class GwClient extends HttpClient {
     get: (id: string) => this.get<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}`),
     update: (id: string, body: UpdateWebhookEndpointParams, o?: PostOpts) => this.post<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}`, body, o),
     delete: (id: string) => this.delete<{id: string; object: 'webhook_endpoint'; deleted: boolean}>(`/webhook_endpoints/${enc(id)}`),
-    rotateSecret: (id: string, o?: PostOpts) => this.post<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}/rotate_secret`, {}, o),
+    rotateSecret: (id: string, o?: PostOpts & {expiresIn?: number}) =>
+      this.post<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}/rotate_secret`, o?.expiresIn === undefined ? {} : {expires_in: o.expiresIn}, o),
     deliveries: (id: string, params: ListParams & {status?: string} = {}) =>
       this.get<ListEnvelope<WebhookDelivery>>(`/webhook_endpoints/${enc(id)}/deliveries`, q(params)),
   }

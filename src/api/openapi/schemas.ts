@@ -148,6 +148,7 @@ const webhookEndpointProps = (withSecret: boolean): Record<string, Schema> => ({
   disabled: bool,
   disabled_reason: nullable({type: 'string', enum: ['requested', 'failing']}),
   failing_since: nullable(dateTime()),
+  previous_secret_expires_at: nullable(dateTime('After rotate_secret with an overlap: until this time (engine clock) every delivery is signed with the previous secret too (a second v1 in the signature header); null when only one secret signs.')),
   livemode,
   created_at: dateTime(),
 })
@@ -729,6 +730,9 @@ export function requestSchemas(): Record<string, Schema> {
     }),
     ApiKeyRoll: body({expires_in: {...int(0, 7 * 86_400, 'in seconds, 0 to 604800 (7 days)'), description: 'How long the old key keeps working (wall clock); default 86400 (24 h), 0: at once.'}}),
     Empty: body({}, 'No parameters.'),
+    WebhookSecretRotate: body({
+      expires_in: {type: 'integer', minimum: 0, maximum: 604_800, description: 'Seconds (engine clock) the previous secret keeps signing alongside the new one: default 86400 (a day); 0 switches at once.'},
+    }),
     RefundCreate: body({
       payment: required(useCase({type: 'string', minLength: 1, pattern: '^pay_[0-9A-Za-z]+$', description: 'The succeeded payment to refund; unknown → 404.'}, 'pattern')),
       amount: {...int(1, MAX_AMOUNT, "in the payment currency's minor unit"), description: 'Omit to refund everything still refundable.'},

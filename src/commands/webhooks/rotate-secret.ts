@@ -1,4 +1,7 @@
+import {Flags} from '@oclif/core'
 import type {WebhookEndpoint} from '../../api/types.js'
+import {parseDuration} from '../../base/parse.js'
+import {UsageError} from '../../errors.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderSecretNotice} from '../../events/format.js'
 import {keepEndpointSecret} from '../../base/webhook-secrets.js'
@@ -6,10 +9,19 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotateSecret> {
   static override summary = "Replace an endpoint's signing secret; prints the new one once."
-  static override description = 'Deliveries from now on are signed with the new secret only. To switch without dropping any, let your receiver accept both secrets for a while (verifySignature takes a list).'
-  static override examples = ['<%= config.bin %> <%= command.id %> wh_123', '<%= config.bin %> <%= command.id %> wh_123 --json | jq -r .secret']
+  static override description =
+    'For a day (or --expires-in) every delivery is signed with both the new and the previous secret (two v1 values in the Service-Signature header), so the receiver you have deployed keeps verifying until you redeploy it with the new secret; then the new one only. --expires-in 0 switches at once.'
+  static override examples = [
+    {description: 'Rotate; the old secret keeps signing for a day', command: '<%= config.bin %> <%= command.id %> wh_123'},
+    {description: 'A week to redeploy the receiver', command: '<%= config.bin %> <%= command.id %> wh_123 --expires-in 7d'},
+    {description: 'Switch at once (a leaked secret)', command: '<%= config.bin %> <%= command.id %> wh_123 --expires-in 0'},
+    '<%= config.bin %> <%= command.id %> wh_123 --json | jq -r .secret',
+  ]
   static override args = {id: idArg('wh_', 'webhook endpoint', 'List them with: gw webhooks list')}
-  static override flags = {'idempotency-key': idempotencyKeyFlag()}
+  static override flags = {
+    'expires-in': Flags.string({description: 'How long the previous secret keeps signing alongside the new one (engine clock): 30m, 24h, 7d at most; 0 switches at once. [default: 24h]', env: 'GW_EXPIRES_IN'}),
+    'idempotency-key': idempotencyKeyFlag(),
+  }
 
   async run(): Promise<WebhookEndpoint> {
     return webhooksRotateSecret(this.ctx, this.flags, this.args)
@@ -17,9 +29,19 @@ export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotat
 }
 
 export async function webhooksRotateSecret(ctx: Context, flags: GwFlags<typeof WebhooksRotateSecret>, args: GwArgs<typeof WebhooksRotateSecret>): Promise<WebhookEndpoint> {
-  const ep = await (await ctx.client()).webhookEndpoints.rotateSecret(args.id, {idempotencyKey: flags['idempotency-key']})
+  let expiresIn: number | undefined
+  if (flags['expires-in'] !== undefined) {
+    expiresIn = flags['expires-in'].trim() === '0' ? 0 : parseDuration(flags['expires-in'], '--expires-in')
+    if (expiresIn > 7 * 86_400) throw new UsageError(`--expires-in is at most 7d, got "${flags['expires-in']}".`, 'e.g. --expires-in 24h')
+  }
+  const ep = await (await ctx.client()).webhookEndpoints.rotateSecret(args.id, {idempotencyKey: flags['idempotency-key'], expiresIn})
   ctx.rememberSecret(ep.secret)
   await keepEndpointSecret(ctx, ep)
-  if (ep.secret) ctx.print(`${ep.id}: new secret.\n${renderSecretNotice(ep.secret, ctx.color)}`)
+  if (ep.secret) {
+    const until = ep.previous_secret_expires_at
+    ctx.print(
+      `${ep.id}: new secret.${until ? ` Until ${until} (engine clock) deliveries are signed with the previous secret too: redeploy your receiver with the new one before then.` : ' The previous secret no longer signs.'}\n${renderSecretNotice(ep.secret, ctx.color)}`,
+    )
+  }
   return ep
 }

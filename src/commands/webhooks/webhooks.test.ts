@@ -141,6 +141,26 @@ describe('webhooks list, get, update, delete, rotate-secret, deliveries', () => 
     expect(seen).toHaveLength(1)
     expect(r.stdout.split(SECRET)).toHaveLength(2)
     expect(r.stdout).toContain('shown only this once')
+    expect(seen[0]!.body).toEqual({})
+  })
+
+  it('rotate-secret --expires-in sends the overlap in seconds and says until when the old secret signs', async () => {
+    const until = '2026-12-01T10:00:00.000Z'
+    const seen = capture('POST', '/v1/webhook_endpoints/wh_1/rotate_secret', {...endpoint(), secret: SECRET, previous_secret_expires_at: until})
+    const r = await cli.run(WebhooksRotateSecret, [...at(), 'wh_1', '--expires-in', '7d'])
+    expect(r.exitCode).toBe(0)
+    expect(seen[0]!.body).toEqual({expires_in: 7 * 86_400})
+    expect(r.stdout).toContain(`Until ${until}`)
+    const tooLong = await cli.run(WebhooksRotateSecret, [...at(), 'wh_1', '--expires-in', '30d'])
+    expect(tooLong.exitCode).toBe(2)
+    expect(tooLong.stderr).toContain('--expires-in')
+  })
+
+  it('rotate-secret --expires-in 0 switches at once and says so', async () => {
+    const now = capture('POST', '/v1/webhook_endpoints/wh_1/rotate_secret', {...endpoint(), secret: SECRET, previous_secret_expires_at: null})
+    const r0 = await cli.run(WebhooksRotateSecret, [...at(), 'wh_1', '--expires-in', '0'])
+    expect(now[0]!.body).toEqual({expires_in: 0})
+    expect(r0.stdout).toContain('no longer signs')
   })
 
   it('deliveries: a table of attempts, filtered by status', async () => {

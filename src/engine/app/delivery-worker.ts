@@ -235,7 +235,7 @@ export class DeliveryWorker {
         headers: {
           'content-type': 'application/json',
           'user-agent': USER_AGENT,
-          [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(ep._x.secret, body, Math.floor(Date.now() / 1000)),
+          [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(signingSecrets(ep, core.clock.now()), body, Math.floor(Date.now() / 1000)),
         },
         body,
         dispatcher,
@@ -329,6 +329,13 @@ export class DeliveryWorker {
     await this.app.core.engineStore.releaseDeliveries(claims.map((f) => f.claim)).catch(() => {})
     await Promise.allSettled([this.agent.destroy(), this.loopbackAgent.destroy()])
   }
+}
+
+/** The secrets a delivery is signed with now: the endpoint's, and the previous one during a rotation's overlap (engine clock). */
+function signingSecrets(ep: EndpointRecord, now: Date): string | string[] {
+  const prev = ep._x.previous_secret
+  const until = ep.previous_secret_expires_at
+  return prev && until && Date.parse(until) > now.getTime() ? [ep._x.secret, prev] : ep._x.secret
 }
 
 /** A key of this worker's maps: ids are unique per account, not across accounts (a snapshot loaded in several). */

@@ -10,7 +10,13 @@ export type DeliveryRecord = Delivery & {_x: {retry_until: string}}
 /** An endpoint as the engine serves it: every field of the wire type present, the secret only on create and rotate. */
 export type WebhookEndpoint = Required<Omit<ApiEndpoint, 'secret'>>
 export type EndpointRecord = WebhookEndpoint & {
-  _x: {secret: string; streak_started_at: string | null; last_failure_at: string | null}
+  _x: {
+    secret: string
+    streak_started_at: string | null
+    last_failure_at: string | null
+    /** the secret before the last rotation, still signing until previous_secret_expires_at */
+    previous_secret?: string | null
+  }
 }
 
 export const isTerminal = (s: Delivery['status']) => s === 'succeeded' || s === 'undeliverable'

@@ -418,15 +418,16 @@ describe('webhook delivery', () => {
     expect(undeliverable.body.data).toHaveLength(1)
   })
 
-  it('rotate_secret changes the signing key for later deliveries', async () => {
+  it('rotate_secret with expires_in 0 switches at once: later deliveries verify with the new secret only', async () => {
     const t = await boot()
     const rx = await receiver()
     const ep = await endpoint(t, rx.url, ['payment.succeeded'])
     await pay(t)
     await waitFor('first', () => rx.received.length === 1)
-    const rot = await t.api('POST', `/webhook_endpoints/${ep.id}/rotate_secret`)
+    const rot = await t.api('POST', `/webhook_endpoints/${ep.id}/rotate_secret`, {expires_in: 0})
     const newSecret = rot.body.secret as string
     expect(newSecret).not.toBe(ep.secret)
+    expect(rot.body.previous_secret_expires_at).toBeNull()
     await pay(t)
     await waitFor('second', () => rx.received.length === 2)
     const now = wallNowS()
@@ -435,6 +436,38 @@ describe('webhook delivery', () => {
     expect(verifySignature(b.headers['service-signature'] as string, b.body, newSecret, now)).toMatchObject({ok: true})
     expect(verifySignature(b.headers['service-signature'] as string, b.body, ep.secret, now)).toMatchObject({ok: false, reason: 'signature_mismatch'})
     expect((await t.api('GET', `/webhook_endpoints/${ep.id}`)).text).not.toContain(newSecret)
+  })
+
+  it('rotate_secret keeps the live receiver working: both secrets sign until the overlap ends (default a day), then the new one only', async () => {
+    const t = await boot()
+    const rx = await receiver()
+    const ep = await endpoint(t, rx.url, ['payment.succeeded'])
+    const rot = await t.api('POST', `/webhook_endpoints/${ep.id}/rotate_secret`, {})
+    expect(rot.status).toBe(200)
+    const newSecret = rot.body.secret as string
+    const clock = Date.parse((await t.api('GET', '/test_helpers/clock')).body.now)
+    const until = Date.parse(rot.body.previous_secret_expires_at)
+    expect(Math.abs(until - clock - 86_400_000)).toBeLessThan(60_000)
+    expect((await t.api('GET', `/webhook_endpoints/${ep.id}`)).body.previous_secret_expires_at).toBe(rot.body.previous_secret_expires_at)
+    // during the overlap: a receiver deployed with the old secret and one with the new both verify
+    await pay(t)
+    await waitFor('during the overlap', () => rx.received.length === 1)
+    const during = rx.received[0]!
+    expect((during.headers['service-signature'] as string).match(/v1=/g)).toHaveLength(2)
+    expect(verifySignature(during.headers['service-signature'] as string, during.body, ep.secret, wallNowS())).toMatchObject({ok: true})
+    expect(verifySignature(during.headers['service-signature'] as string, during.body, newSecret, wallNowS())).toMatchObject({ok: true})
+    // a day later on the engine clock: the new secret only
+    await t.advance(86_400 + 60)
+    await pay(t)
+    await waitFor('after the overlap', () => rx.received.length === 2)
+    const after = rx.received[1]!
+    expect((after.headers['service-signature'] as string).match(/v1=/g)).toHaveLength(1)
+    expect(verifySignature(after.headers['service-signature'] as string, after.body, newSecret, wallNowS())).toMatchObject({ok: true})
+    expect(verifySignature(after.headers['service-signature'] as string, after.body, ep.secret, wallNowS())).toMatchObject({ok: false, reason: 'signature_mismatch'})
+    // bad overlaps are refused naming the field
+    const bad = await t.api('POST', `/webhook_endpoints/${ep.id}/rotate_secret`, {expires_in: 8 * 86_400})
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.param).toBe('expires_in')
   })
 
   it('the outbox survives a restart: a failed delivery is retried by the next engine process', async () => {

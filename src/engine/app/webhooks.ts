@@ -23,7 +23,9 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`
 
 /** The endpoint as served, with the secret only where the caller is entitled to see it (create, rotate). */
 export function endpointView(ep: EndpointRecord, withSecret = false): WebhookEndpoint & {secret?: string} {
-  const {_x, ...pub} = ep
+  const {_x, ...stored} = ep
+  // endpoints made before rotations had an overlap have no such field
+  const pub = {...stored, previous_secret_expires_at: stored.previous_secret_expires_at ?? null}
   if (!withSecret) return pub
   const {id, object, url, ...rest} = pub
   return {id, object, url, secret: _x.secret, ...rest}
@@ -76,6 +78,7 @@ export async function createEndpoint(u: Unit, b: EndpointFields & {url: string; 
     disabled: false,
     disabled_reason: null,
     failing_since: null,
+    previous_secret_expires_at: null,
     livemode: u.livemode,
     created_at: u.now.toISOString(),
     [INTERNAL]: {secret: newSecret(), streak_started_at: null, last_failure_at: null},
@@ -129,10 +132,23 @@ export async function deleteEndpoint(u: Unit, id: string): Promise<{id: string; 
   return {id: obj.id, object: 'webhook_endpoint', deleted: true}
 }
 
-export async function rotateSecret(u: Unit, id: string): Promise<WebhookEndpoint & {secret?: string}> {
+/** How long the previous secret keeps signing after a rotation unless told (a deployed receiver has a day to take the new one). */
+export const DEFAULT_ROTATION_OVERLAP_S = 86_400
+export const MAX_ROTATION_OVERLAP_S = 7 * 86_400
+
+/**
+ * A new signing secret. For `expires_in` seconds (engine clock; default a day, 0 = switch at
+ * once) every delivery carries a v1 for the new secret and one for the previous, so a receiver
+ * still verifying with the old secret keeps working until it is redeployed with the new one.
+ */
+export async function rotateSecret(u: Unit, id: string, b: {expires_in?: number} = {}): Promise<WebhookEndpoint & {secret?: string}> {
+  const overlap = b.expires_in ?? DEFAULT_ROTATION_OVERLAP_S
+  if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_ROTATION_OVERLAP_S)
+    throw invalid('expires_in', `expires_in is whole seconds from 0 (switch at once) to ${MAX_ROTATION_OVERLAP_S} (7 days); got ${String(b.expires_in)}.`)
   await u.lock(id)
   const {obj, version} = await loadEndpoint(u.core, u, id)
-  const ep: EndpointRecord = {...obj, _x: {...obj._x, secret: newSecret()}}
+  const expires = overlap > 0 ? new Date(u.now.getTime() + overlap * 1000).toISOString() : null
+  const ep: EndpointRecord = {...obj, previous_secret_expires_at: expires, _x: {...obj._x, secret: newSecret(), previous_secret: expires ? obj._x.secret : null}}
   u.put('webhook_endpoint', ep, version)
   return endpointView(ep, true)
 }
