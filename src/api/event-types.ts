@@ -1,4 +1,4 @@
-/** Event types the gateway emits: spec §6 plus the additive `payment.canceled` (docs/api.md). Unknown types may appear within v1. */
+/** Event types the gateway emits: spec §6 plus the additive `payment.canceled` and endpoint health notices (docs/api.md). Unknown types may appear within v1. */
 export const EVENT_TYPES: readonly string[] = [
   'payment.processing',
   'payment.requires_action',
@@ -14,4 +14,6 @@ export const EVENT_TYPES: readonly string[] = [
   'merchant.updated',
   'settlement.report.ready',
   'provider.health.changed',
+  'webhook_endpoint.failing',
+  'webhook_endpoint.disabled',
 ]

@@ -32,7 +32,7 @@ export interface ClientOptions {
   /**
    * how long 503 and 429 answers (a database restarting, a rate limit) are retried, honouring
    * Retry-After, from the first attempt: default 30 s. Other 5xx and connection errors are retried
-   * `maxRetries` times.
+   * `maxRetries` times; maxRetries 0 turns every retry off.
    */
   retryBudgetMs?: number
   userAgent?: string
@@ -199,7 +199,8 @@ export class HttpClient {
         const comeBack = err.status === 503 || err.status === 429
         const delay = retryAfter !== undefined && comeBack ? retryAfterDelay(retryAfter, this.random) : backoffDelay(attempt, this.random)
         const tooLong = err.status === 429 && retryAfter !== undefined && retryAfter > this.maxRetryAfterSeconds
-        const within = comeBack ? spent + delay <= this.retryBudgetMs : attempt < this.maxRetries
+        // (maxRetries 0 turns the client's retries off altogether: a caller that reconnects itself, e.g. the event feed)
+        const within = comeBack && this.maxRetries > 0 ? spent + delay <= this.retryBudgetMs : attempt < this.maxRetries
         if (within && !tooLong) {
           spent += delay
           await this.wait(delay, attempt)

@@ -187,7 +187,7 @@ export class GwClient extends HttpClient {
     iterate: (params: ListEventsParams = {}, max?: number) => this.paginate<GwEvent>('/events', q(params), {max}),
     get: (id: string) => this.get<GwEvent>(`/events/${enc(id)}`),
     /** new deliveries of the event: to one endpoint, or to every enabled endpoint subscribed to its type */
-    resend: (id: string, body: {endpoint?: string} = {}, o?: PostOpts) =>
+    resend: (id: string, body: {endpoint?: string; all?: boolean} = {}, o?: PostOpts) =>
       this.post<ListEnvelope<WebhookDelivery>>(`/events/${enc(id)}/resend`, body, o),
     deliveries: (id: string, params: ListParams & {endpoint?: string; status?: string} = {}) =>
       this.get<ListEnvelope<WebhookDelivery>>(`/events/${enc(id)}/deliveries`, q(params)),

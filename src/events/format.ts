@@ -91,8 +91,15 @@ export function renderEvent(e: GwEvent, p: Painter): string {
 // ----------------------------------------------------------------- webhook endpoints
 
 export const endpointColumns: Columns<WebhookEndpoint> = {
-  head: ['ID', 'URL', 'EVENTS', 'STATUS', 'CREATED'],
-  row: (w, p) => [w.id, w.url, w.enabled_events.join(', '), paintStatus(p, endpointStatus(w)), date(w.created_at)],
+  head: ['ID', 'URL', 'EVENTS', 'STATUS', 'WHY', 'CREATED'],
+  row: (w, p) => [w.id, w.url, w.enabled_events.join(', '), paintStatus(p, endpointStatus(w)), p.dim(endpointReason(w)), date(w.created_at)],
+}
+
+/** Why an endpoint is not simply enabled: what a support person needs to see in the list. */
+export function endpointReason(w: WebhookEndpoint): string {
+  if (w.disabled) return w.disabled_reason === 'failing' ? `no successful delivery since ${date(w.failing_since ?? '')}` : w.disabled_reason === 'requested' ? 'disabled on request' : ''
+  if (w.status === 'failing') return `failing since ${date(w.failing_since ?? '')}`
+  return ''
 }
 
 export function endpointStatus(w: WebhookEndpoint): string {

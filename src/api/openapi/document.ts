@@ -162,7 +162,7 @@ const OPS: OpSpec[] = [
   {id: 'listEventDeliveries', perm: 'webhooks:read', method: 'get', path: '/events/{id}/deliveries', tag: 'Webhooks', summary: "List an event's webhook deliveries", list: true,
     query: [q('status', en(DELIVERY_STATUSES), 'Only deliveries in this status.'), q('endpoint', idQ('wh'), 'Only deliveries to this endpoint.')], response: 'WebhookDeliveryList', responseDescription: 'A page of deliveries.', errors: [404]},
   {id: 'resendEvent', perm: 'webhooks:write', method: 'post', path: '/events/{id}/resend', tag: 'Webhooks', summary: 'Resend an event to webhook endpoints', body: 'EventResend',
-    description: 'New deliveries of the same event bytes with a fresh 72 h retry window: to `endpoint`, or to every enabled subscribed endpoint (none → 400 no_webhook_endpoints). A disabled endpoint is 400 webhook_endpoint_disabled.',
+    description: 'New deliveries of the same event bytes with a fresh 72 h retry window: to `endpoint`; else to every enabled subscribed endpoint that has not received it (a 2xx to an earlier delivery), or to all of them with `all: true` (none subscribed → 400 no_webhook_endpoints; all received it → 400 event_already_delivered). A disabled endpoint is 400 webhook_endpoint_disabled.',
     response: 'WebhookDeliveryList', responseDescription: 'The new deliveries (has_more is false).', errors: [404]},
   // ---- webhook endpoints
   {id: 'listWebhookEndpoints', perm: 'webhooks:read', method: 'get', path: '/webhook_endpoints', tag: 'Webhooks', summary: 'List webhook endpoints', list: true,

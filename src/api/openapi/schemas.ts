@@ -27,7 +27,7 @@ export const ERROR_CODES = {
     'payment_unexpected_state', 'payment_not_capturable', 'payment_not_incrementable', 'payment_not_cancelable',
     'payment_not_refundable', 'payment_disputed', 'partial_refund_unsupported', 'payment_not_disputable', 'payment_already_disputed',
     'dispute_not_actionable', 'payment_method_not_attached', 'session_invalid', 'test_mode_only', 'webhook_endpoint_limit',
-    'webhook_endpoint_disabled', 'no_webhook_endpoints', 'api_key_limit', 'api_key_revoked', 'api_key_expired', 'account_not_deletable',
+    'webhook_endpoint_disabled', 'no_webhook_endpoints', 'event_already_delivered', 'api_key_limit', 'api_key_revoked', 'api_key_expired', 'account_not_deletable',
   ],
   401: ['api_key_missing', 'api_key_invalid', 'api_key_expired', 'api_key_revoked', 'live_mode_unavailable'],
   402: CARD_ERROR_CODES,
@@ -155,7 +155,7 @@ const webhookEndpointProps = (withSecret: boolean): Record<string, Schema> => ({
 
 /** Response objects (additionalProperties: false, so an undocumented field fails validation). */
 export function responseSchemas(): Record<string, Schema> {
-  const eventObjects = ['Payment', 'Refund', 'Dispute', 'Merchant', 'SettlementReport', 'Provider']
+  const eventObjects = ['Payment', 'Refund', 'Dispute', 'Merchant', 'SettlementReport', 'Provider', 'WebhookEndpoint']
   return {
     MethodCode: {type: 'string', enum: [...METHOD_CODES], description: 'The 43 payment method codes (spec §4).'},
     Currency: currency,
@@ -809,7 +809,10 @@ export function requestSchemas(): Record<string, Schema> {
       metadata: metadataReq,
       disabled: {type: 'boolean'},
     }),
-    EventResend: body({endpoint: idRef('wh', 'Webhook endpoint')}),
+    EventResend: body({
+      endpoint: idRef('wh', 'Webhook endpoint'),
+      all: {type: 'boolean', description: 'Without endpoint: also to the endpoints that already received the event (default false: only those that have not).'},
+    }),
     MerchantCreate: body({
       business_name: reqStr({maxLength: 200}),
       legal_name: str({maxLength: 200}),

@@ -6,15 +6,18 @@ import {UsageError} from '../../errors.js'
 
 export default class EventsResend extends GwCommand<typeof EventsResend> {
   static override summary = 'Deliver an event to webhook endpoints again.'
-  static override description = 'Without --endpoint: to every enabled endpoint subscribed to its type. With --endpoint: to that endpoint, subscribed or not. Each resend is a new delivery of the same event bytes, with its own retries.'
+  static override description =
+    'Without --endpoint: to every enabled endpoint subscribed to its type that has not received it yet (--all: to those that did too). With --endpoint: to that endpoint, subscribed or not. Each resend is a new delivery of the same event bytes, with its own retries. To replay everything an endpoint missed, see gw webhooks replay.'
   static override examples = [
-    '<%= config.bin %> <%= command.id %> evt_123',
-    '<%= config.bin %> <%= command.id %> evt_123 --endpoint wh_123',
+    {description: 'To the endpoints that have not received it', command: '<%= config.bin %> <%= command.id %> evt_123'},
+    {description: 'To one endpoint', command: '<%= config.bin %> <%= command.id %> evt_123 --endpoint wh_123'},
+    {description: 'To every subscribed endpoint, again', command: '<%= config.bin %> <%= command.id %> evt_123 --all'},
   ]
 
   static override args = {id: idArg('evt_', 'event', 'List recent events with: gw events list')}
   static override flags = {
-    endpoint: Flags.string({description: 'Only this webhook endpoint (wh_...).'}),
+    endpoint: Flags.string({description: 'Only this webhook endpoint (wh_...).', exclusive: ['all']}),
+    all: Flags.boolean({description: 'Also to the endpoints that already received it.'}),
     'idempotency-key': idempotencyKeyFlag(),
   }
 
@@ -27,8 +30,9 @@ export async function eventsResend(ctx: Context, flags: GwFlags<typeof EventsRes
   const endpoint = flags.endpoint?.trim()
   if (endpoint !== undefined && !endpoint.startsWith('wh_'))
     throw new UsageError(`--endpoint "${endpoint}" is not a webhook endpoint id; they start with wh_.`, 'List them with: gw webhooks list')
-  const res = await (await ctx.client()).events.resend(args.id, endpoint ? {endpoint} : {}, {idempotencyKey: flags['idempotency-key']})
+  const res = await (await ctx.client()).events.resend(args.id, endpoint ? {endpoint} : flags.all ? {all: true} : {}, {idempotencyKey: flags['idempotency-key']})
   for (const d of res.data) ctx.print(`${d.id}  ${d.event_type}  → ${d.endpoint}  ${d.status}`)
   ctx.notice(ctx.errColor.dim(`Queued ${res.data.length} ${res.data.length === 1 ? 'delivery' : 'deliveries'} of ${args.id}. Follow them with: gw webhooks deliveries ${res.data[0]?.endpoint ?? 'wh_...'}`))
+  if (!endpoint && !flags.all) ctx.notice(ctx.errColor.dim('Endpoints that already received it were skipped (--all sends to them too).'))
   return res
 }

@@ -243,11 +243,11 @@ describe('payments get', () => {
     expect(r.stderr + r.stdout).not.toContain(TEST_KEY)
   })
 
-  it('429 retries and then exits 6', async () => {
-    cli.pool.intercept({path: '/v1/payments/pay_1', method: 'GET'}).reply(429, errorBody('rate_limit_error', 'rate_limit_exceeded', 'Too many requests.'), {headers: {'retry-after': '1'}}).times(4)
-    const r = await cli.run(PaymentsGet, [...at(), 'pay_1'])
+  it('429 retries with Retry-After for the retry budget and then exits 6', async () => {
+    cli.pool.intercept({path: '/v1/payments/pay_1', method: 'GET'}).reply(429, errorBody('rate_limit_error', 'rate_limit_exceeded', 'Too many requests.'), {headers: {'retry-after': '1'}}).times(3)
+    const r = await cli.run(PaymentsGet, [...at(), 'pay_1'], {env: {GW_RETRY_BUDGET: '3'}})
     expect(r.exitCode).toBe(6)
-    expect(r.stderr).toContain('after 3 retries')
+    expect(r.stderr).toContain('after 2 retries')
   })
 
   it('5xx retries and then exits 7', async () => {

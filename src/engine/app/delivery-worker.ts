@@ -15,6 +15,7 @@ import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
 import type {Core} from './core.js'
 import type {App} from './index.js'
 import {isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
+import {endpointView} from './webhooks.js'
 
 const USER_AGENT = 'gw-webhooks/1 (+https://docs.gw.dev/webhooks)'
 const EXCERPT_CHARS = 500
@@ -308,7 +309,11 @@ export class DeliveryWorker {
             }
             u.put('delivery', d, got.version)
           }
-          if (ep && epGot && ep !== epGot.obj) u.put('webhook_endpoint', ep, epGot.version)
+          if (ep && epGot && ep !== epGot.obj) {
+            u.put('webhook_endpoint', ep, epGot.version)
+            // the merchant hears of it: an event of its own when the endpoint is flagged, and when it is disabled
+            if (ep.status !== epGot.obj.status && (ep.status === 'failing' || ep.status === 'disabled')) u.emit(`webhook_endpoint.${ep.status}`, endpointView(ep))
+          }
         })
       } catch (e) {
         this.app.log(`webhooks: recording ${batch.length} outcome(s) for ${endpoint} failed: ${(e as Error).message}`)

@@ -31,6 +31,8 @@ export async function outboxFor(core: Core, events: readonly StoredEvent[], now:
   for (const e of events) {
     for (const ep of endpoints) {
       if (ep.disabled || ep.livemode !== core.livemode || !subscribes(ep.enabled_events, e.type)) continue
+      // an endpoint's health notice goes to the other endpoints, not to the one that is failing
+      if (e.object_id === ep.id) continue
       out.push(newDelivery(core, e, ep, now, new Date(Date.parse(e.created_at) + RETRY_WINDOW_MS)))
     }
   }

@@ -589,21 +589,34 @@ describe('webhook delivery', () => {
     if (process.env.GW_TEST_LOG) process.stderr.write(`claim queries for ${N} due deliveries: ${claims}\n`)
   }, 60_000)
 
-  it('resends an event: to every subscribed endpoint, or to a named one even if not subscribed', async () => {
+  it('resends an event: to the subscribed endpoints that have not received it (all: true, to every one), or to a named one even if not subscribed', async () => {
     const t = await boot()
     const a = await receiver()
     const b = await receiver()
+    const down = await receiver(0, () => ({status: 500}))
     const epA = await endpoint(t, a.url, ['payment.succeeded'])
     const epB = await endpoint(t, b.url, ['refund.succeeded'])
+    const epDown = await endpoint(t, down.url, ['payment.succeeded'])
     const p = await pay(t)
-    await waitFor('first delivery', () => a.received.length === 1)
+    await waitFor('first delivery', () => a.received.length === 1 && down.received.length === 1)
     const evt = await eventOf(t, p.body.id, 'payment.succeeded')
+    await waitFor('outcomes recorded', async () => (await deliveriesOf(t, evt.id)).every((d) => d.attempts.length === 1))
 
+    // A has it (a 2xx); the endpoint that answered 500 has not: only it gets the resend
     const r = await t.api('POST', `/events/${evt.id}/resend`)
     expect(r.status).toBe(200)
     expect(r.body.object).toBe('list')
     expect(r.body.data).toHaveLength(1)
-    expect(r.body.data[0]).toMatchObject({event: evt.id, endpoint: epA.id, status: 'pending', attempts: []})
+    expect(r.body.data[0]).toMatchObject({event: evt.id, endpoint: epDown.id, status: 'pending', attempts: []})
+    await waitFor('resent to the one that missed it', () => down.received.length === 2)
+    expect(a.received).toHaveLength(1)
+    // all: true sends to A again too
+    await t.api('DELETE', `/webhook_endpoints/${epDown.id}`)
+    const again = await t.api('POST', `/events/${evt.id}/resend`)
+    expect(again.status).toBe(400)
+    expect(again.body.error.code).toBe('event_already_delivered')
+    const all = await t.api('POST', `/events/${evt.id}/resend`, {all: true})
+    expect(all.body.data.map((d: {endpoint: string}) => d.endpoint)).toEqual([epA.id])
     await waitFor('resent', () => a.received.length === 2)
     expect(a.received[1]!.body).toBe(a.received[0]!.body)
 
@@ -613,7 +626,7 @@ describe('webhook delivery', () => {
     await waitFor('named endpoint', () => b.received.length === 1)
     expect(b.received[0]!.body).toBe(a.received[0]!.body)
     const ds = await deliveriesOf(t, evt.id)
-    expect(ds).toHaveLength(3)
+    expect(ds).toHaveLength(5)
 
     await t.api('POST', `/webhook_endpoints/${epA.id}`, {disabled: true})
     const disabled = await t.api('POST', `/events/${evt.id}/resend`, {endpoint: epA.id})
@@ -654,6 +667,19 @@ describe('webhook delivery', () => {
       return r.disabled ? r : undefined
     })
     expect(e).toMatchObject({status: 'disabled', disabled_reason: 'failing', failing_since: firstFailure})
+    // one event when it was flagged and one when it was disabled, each carrying the endpoint (no secret)
+    const notices = async (type: string) => (await t.api('GET', `/events?type=${type}&limit=100`)).body.data as {data: {object: Record<string, unknown>}; request_id: string | null}[]
+    const failing = await notices('webhook_endpoint.failing')
+    const disabled = await waitFor('the disabled notice', async () => {
+      const d = await notices('webhook_endpoint.disabled')
+      return d.length ? d : undefined
+    })
+    expect(failing).toHaveLength(1)
+    expect(disabled).toHaveLength(1)
+    expect(failing[0]!.data.object).toMatchObject({id: ep.id, status: 'failing', failing_since: firstFailure})
+    expect(disabled[0]!.data.object).toMatchObject({id: ep.id, status: 'disabled', disabled_reason: 'failing'})
+    expect(disabled[0]!.data.object).not.toHaveProperty('secret')
+    expect(disabled[0]!.request_id).toBeNull()
     // disabled: new events create no deliveries, and retries still pending stop
     const p = await pay(t)
     const evt = await eventOf(t, p.body.id, 'payment.succeeded')

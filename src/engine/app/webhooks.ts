@@ -196,7 +196,7 @@ export async function retrieveDelivery(core: Core, id: string): Promise<Delivery
  * fresh 72-hour retry window. Without `endpoint`: every enabled endpoint subscribed to the
  * event's type. With it: that endpoint, subscribed or not (an explicit request), if enabled.
  */
-export async function resendEvent(u: Unit, id: string, b: {endpoint?: string}): Promise<DeliveryRecord[]> {
+export async function resendEvent(u: Unit, id: string, b: {endpoint?: string; all?: boolean}): Promise<DeliveryRecord[]> {
   const e = await loadEvent(u.core, id)
   let targets: EndpointRecord[]
   if (b.endpoint !== undefined) {
@@ -207,6 +207,14 @@ export async function resendEvent(u: Unit, id: string, b: {endpoint?: string}): 
   } else {
     targets = (await u.core.endpoints.get()).filter((ep) => !ep.disabled && ep.livemode === u.livemode && subscribes(ep.enabled_events, e.type))
     if (targets.length === 0) throw badState('no_webhook_endpoints', `No enabled webhook endpoint subscribes to ${e.type}; name one with endpoint to resend to it.`)
+    if (b.all !== true) {
+      // only where it has not arrived: an endpoint that answered 2xx to a delivery of this event has it
+      const received = new Set((await u.all<DeliveryRecord, 'delivery'>('delivery', [{field: 'event', op: 'eq', value: e.id}, {field: 'status', op: 'eq', value: 'succeeded'}])).map((d) => d.endpoint))
+      const missing = targets.filter((ep) => !received.has(ep.id))
+      if (missing.length === 0)
+        throw badState('event_already_delivered', `Every enabled endpoint subscribed to ${e.type} has received ${e.id} (${targets.map((t) => t.id).join(', ')}); send all: true to deliver it to them again, or name one with endpoint.`)
+      targets = missing
+    }
   }
   const deliveries = targets.map((ep) => newDelivery(u.core, e, ep, u.now, new Date(u.now.getTime() + RETRY_WINDOW_MS)))
   for (const d of deliveries) u.put('delivery', d)
