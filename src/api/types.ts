@@ -476,3 +476,13 @@ export interface SnapshotLoad {
   idempotency_keys: number
   engine_time: string
 }
+
+/** POST /webhook_endpoints/{id}/replay: what was sent again */
+export interface WebhookReplay {
+  object: 'webhook_replay'
+  endpoint: string
+  since: string
+  queued: number
+  rescheduled: number
+  skipped: {already_received: number; event_expired: number}
+}

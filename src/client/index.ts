@@ -1,7 +1,7 @@
 // Typed API client: one method per operation the CLI uses (spec §4, decisions.md).
 import type {Account, ApiKey, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, Snapshot, SnapshotLoad, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
-import type {GwEvent, WebhookDelivery, WebhookEndpoint} from '../api/types.js'
+import type {GwEvent, WebhookDelivery, WebhookEndpoint, WebhookReplay} from '../api/types.js'
 import type {Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
 import type {
   CreateMerchantParams,
@@ -211,6 +211,7 @@ export class GwClient extends HttpClient {
     get: (id: string) => this.get<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}`),
     update: (id: string, body: UpdateWebhookEndpointParams, o?: PostOpts) => this.post<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}`, body, o),
     delete: (id: string) => this.delete<{id: string; object: 'webhook_endpoint'; deleted: boolean}>(`/webhook_endpoints/${enc(id)}`),
+    replay: (id: string, body: {since?: string; within?: number; status?: string[]}, o?: PostOpts) => this.post<WebhookReplay>(`/webhook_endpoints/${enc(id)}/replay`, body, o),
     rotateSecret: (id: string, o?: PostOpts & {expiresIn?: number}) =>
       this.post<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}/rotate_secret`, o?.expiresIn === undefined ? {} : {expires_in: o.expiresIn}, o),
     deliveries: (id: string, params: ListParams & {status?: string} = {}) =>

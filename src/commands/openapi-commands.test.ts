@@ -48,6 +48,7 @@ export const COMMAND_OF_OPERATION: Record<string, {command: string; argv: string
   updateWebhookEndpoint: {command: 'webhooks:update', argv: ['wh_123', '--disable']},
   deleteWebhookEndpoint: {command: 'webhooks:delete', argv: ['wh_123']},
   rotateWebhookEndpointSecret: {command: 'webhooks:rotate-secret', argv: ['wh_123']},
+  replayWebhookEndpoint: {command: 'webhooks:replay', argv: ['wh_123', '--since', '2d']},
   listWebhookEndpointDeliveries: {command: 'webhooks:deliveries', argv: ['wh_123']},
   retrieveWebhookDelivery: {command: 'webhooks:delivery', argv: ['whd_123']},
   listProviders: {command: 'providers:list', argv: []},

@@ -27,7 +27,7 @@ export const ERROR_CODES = {
     'payment_unexpected_state', 'payment_not_capturable', 'payment_not_incrementable', 'payment_not_cancelable',
     'payment_not_refundable', 'payment_disputed', 'partial_refund_unsupported', 'payment_not_disputable', 'payment_already_disputed',
     'dispute_not_actionable', 'payment_method_not_attached', 'session_invalid', 'test_mode_only', 'webhook_endpoint_limit',
-    'webhook_endpoint_disabled', 'no_webhook_endpoints', 'event_already_delivered', 'api_key_limit', 'api_key_revoked', 'api_key_expired', 'account_not_deletable',
+    'webhook_endpoint_disabled', 'no_webhook_endpoints', 'event_already_delivered', 'replay_too_large', 'api_key_limit', 'api_key_revoked', 'api_key_expired', 'account_not_deletable',
   ],
   401: ['api_key_missing', 'api_key_invalid', 'api_key_expired', 'api_key_revoked', 'live_mode_unavailable'],
   402: CARD_ERROR_CODES,
@@ -295,6 +295,14 @@ export function responseSchemas(): Record<string, Schema> {
     WebhookEndpoint: obj(webhookEndpointProps(false)),
     WebhookEndpointWithSecret: obj(webhookEndpointProps(true)),
     DeletedWebhookEndpoint: deleted('wh', 'webhook_endpoint'),
+    WebhookReplay: obj({
+      object: {type: 'string', const: 'webhook_replay'},
+      endpoint: idOf('wh'),
+      since: dateTime('Deliveries created at or after this engine time were considered.'),
+      queued: {type: 'integer', minimum: 0, description: 'New deliveries, for events whose deliveries had given up.'},
+      rescheduled: {type: 'integer', minimum: 0, description: 'Deliveries still retrying, made due now.'},
+      skipped: obj({already_received: {type: 'integer', minimum: 0}, event_expired: {type: 'integer', minimum: 0}}),
+    }),
     WebhookDeliveryAttempt: obj({
       at: dateTime(),
       status_code: nullable({type: 'integer', minimum: 100, maximum: 599}),
@@ -730,6 +738,11 @@ export function requestSchemas(): Record<string, Schema> {
     }),
     ApiKeyRoll: body({expires_in: {...int(0, 7 * 86_400, 'in seconds, 0 to 604800 (7 days)'), description: 'How long the old key keeps working (wall clock); default 86400 (24 h), 0: at once.'}}),
     Empty: body({}, 'No parameters.'),
+    WebhookReplayCreate: body({
+      since: {type: 'string', format: 'date-time', description: 'Deliveries created at or after this time (engine clock). Give this or within.'},
+      within: {type: 'integer', minimum: 1, description: 'Deliveries created in the last this many seconds of engine time. Give this or since.'},
+      status: {type: 'array', minItems: 1, items: {type: 'string', enum: ['pending', 'failed_retrying', 'undeliverable']}, description: 'Which deliveries to send again; default failed_retrying and undeliverable.'},
+    }),
     WebhookSecretRotate: body({
       expires_in: {type: 'integer', minimum: 0, maximum: 604_800, description: 'Seconds (engine clock) the previous secret keeps signing alongside the new one: default 86400 (a day); 0 switches at once.'},
     }),

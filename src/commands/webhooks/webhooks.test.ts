@@ -11,6 +11,7 @@ import WebhooksDeliveries from './deliveries.js'
 import WebhooksGet from './get.js'
 import WebhooksList from './list.js'
 import WebhooksRotateSecret from './rotate-secret.js'
+import WebhooksReplay from './replay.js'
 import WebhooksUpdate from './update.js'
 import WebhooksVerify from './verify.js'
 
@@ -161,6 +162,20 @@ describe('webhooks list, get, update, delete, rotate-secret, deliveries', () => 
     const r0 = await cli.run(WebhooksRotateSecret, [...at(), 'wh_1', '--expires-in', '0'])
     expect(now[0]!.body).toEqual({expires_in: 0})
     expect(r0.stdout).toContain('no longer signs')
+  })
+
+  it('replay sends --since as seconds back or a date-time, --status in API words, and says what it did', async () => {
+    const answer = {object: 'webhook_replay', endpoint: 'wh_1', since: '2026-11-20T00:00:00.000Z', queued: 3, rescheduled: 1, skipped: {already_received: 2, event_expired: 0}}
+    const seen = capture('POST', '/v1/webhook_endpoints/wh_1/replay', answer)
+    const r = await cli.run(WebhooksReplay, [...at(), 'wh_1', '--since', '2d'])
+    expect(r.exitCode).toBe(0)
+    expect(seen[0]!.body).toEqual({within: 172_800})
+    expect(r.stdout).toContain('3 sent anew, 1 retried now; skipped 2 already received')
+    await cli.run(WebhooksReplay, [...at(), 'wh_1', '--since', '2026-11-20T00:00:00Z', '--status', 'failed,undeliverable'])
+    expect(seen[1]!.body).toEqual({since: '2026-11-20T00:00:00.000Z', status: ['failed_retrying', 'undeliverable']})
+    const bad = await cli.run(WebhooksReplay, [...at(), 'wh_1', '--since', '2d', '--status', 'succeeded'])
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stderr).toContain('--status')
   })
 
   it('deliveries: a table of attempts, filtered by status', async () => {

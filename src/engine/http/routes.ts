@@ -4,6 +4,7 @@
 // without a unit of work; writes get one from the pipeline, which commits it (with the
 // idempotency record) before the response is sent.
 import * as accounts from '../app/accounts.js'
+import {replayEndpoint} from '../app/webhook-replay.js'
 import * as snapshots from '../app/snapshots.js'
 import * as customers from '../app/customers.js'
 import * as keys from '../app/keys.js'
@@ -144,6 +145,7 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     .get('/webhook_endpoints/:id', 'retrieveWebhookEndpoint', async (ctx) => ok(await webhooks.retrieveEndpoint(ctx.core, ctx.params.id!)))
     .post('/webhook_endpoints/:id', 'updateWebhookEndpoint', async (ctx, u) => ok(await webhooks.updateEndpoint(u, ctx.params.id!, ctx.input.body)))
     .delete('/webhook_endpoints/:id', 'deleteWebhookEndpoint', async (ctx, u) => ok(await webhooks.deleteEndpoint(u, ctx.params.id!)))
+    .post('/webhook_endpoints/:id/replay', 'replayWebhookEndpoint', async (ctx, u) => ok(await replayEndpoint(u, ctx.params.id!, ctx.input.body)))
     .post('/webhook_endpoints/:id/rotate_secret', 'rotateWebhookEndpointSecret', async (ctx, u) => ok(await webhooks.rotateSecret(u, ctx.params.id!, ctx.input.body)))
     .get('/webhook_endpoints/:id/deliveries', 'listWebhookEndpointDeliveries', async (ctx) =>
       listOf(`/v1/webhook_endpoints/${ctx.params.id}/deliveries`, await webhooks.listEndpointDeliveries(ctx.core, ctx.params.id!, q(ctx))),

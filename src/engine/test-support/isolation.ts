@@ -146,6 +146,7 @@ const CALLS: Record<string, (i: Ids) => Call> = {
   updateWebhookEndpoint: (i) => ({path: `/webhook_endpoints/${i.wh}`, body: {description: 'renamed'}}),
   deleteWebhookEndpoint: (i) => ({path: `/webhook_endpoints/${i.endpoint}`}),
   rotateWebhookEndpointSecret: (i) => ({path: `/webhook_endpoints/${i.wh}/rotate_secret`, body: {}}),
+  replayWebhookEndpoint: (i) => ({path: `/webhook_endpoints/${i.wh}/replay`, body: {within: 86_400}}),
   listWebhookEndpointDeliveries: (i) => ({path: `/webhook_endpoints/${i.wh}/deliveries`}),
   retrieveWebhookDelivery: (i) => ({path: `/webhook_deliveries/${i.whd}`}),
   listProviders: () => ({path: '/providers?currency=EUR'}),
