@@ -6,7 +6,7 @@ import {painter} from './color.js'
 import {renderReconcile, verdict, type ReconcileResult} from './reconcile.js'
 
 const plain = painter(false)
-const zero = {not_in_orders: 0, not_settled: 0, amount_mismatch: 0, currency_mismatch: 0, duplicate_order: 0, duplicate_settlement: 0, payout_unpaid: 0, invalid_line: 0}
+const zero = {not_in_orders: 0, not_settled: 0, amount_mismatch: 0, currency_mismatch: 0, duplicate_order: 0, duplicate_settlement: 0, payout_unpaid: 0, invalid_line: 0, unmatched_credit: 0}
 
 function result(over: Partial<ReconcileResult> = {}, summary: Partial<ReconcileSummary> = {}): ReconcileResult {
   return {

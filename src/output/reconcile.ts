@@ -29,14 +29,16 @@ export interface ReconcileResult {
 
 const FINDINGS_SHOWN = 20
 
+/** In the order that matters: money differences, then what is missing, then noise. */
 const KIND_LABELS: [FindingKind, string][] = [
-  ['not_in_orders', 'In reports, not in orders'],
-  ['not_settled', 'In orders, never settled'],
   ['amount_mismatch', 'Amount mismatches'],
   ['currency_mismatch', 'Currency mismatches'],
-  ['duplicate_order', 'Duplicate orders'],
-  ['duplicate_settlement', 'Duplicate settlements'],
   ['payout_unpaid', 'Unpaid payouts'],
+  ['not_settled', 'In orders, never settled'],
+  ['not_in_orders', 'In reports, not in orders'],
+  ['unmatched_credit', 'Bank credits no payout explains'],
+  ['duplicate_settlement', 'Duplicate settlements'],
+  ['duplicate_order', 'Duplicate orders'],
   ['invalid_line', 'Invalid lines'],
 ]
 

@@ -27,6 +27,8 @@ export type FindingKind =
   | 'duplicate_settlement'
   /** a payout with no bank credit of its amount and currency on or after its arrival date */
   | 'payout_unpaid'
+  /** a bank credit no payout of the period explains (reported; other money may land on the account too) */
+  | 'unmatched_credit'
   /** a malformed line of the orders or bank file */
   | 'invalid_line'
 
@@ -79,10 +81,19 @@ export interface ReconcileInput {
   onOrders?: (lines: number) => void
   /** how long after its arrival date a bank credit may book a payout (default 5 days) */
   bankGraceDays?: number
+  /**
+   * The payment an unsettled order's reference names, if any (a failed or still pending one):
+   * asked for the first `lookupLimit` not_settled findings so their detail says why.
+   */
+  lookupPayment?: (reference: string) => Promise<{id: string; status: string; failure_code?: string | null} | undefined>
+  lookupLimit?: number
 }
 
 const BATCH = 10_000
-const KINDS: FindingKind[] = ['not_in_orders', 'not_settled', 'amount_mismatch', 'currency_mismatch', 'duplicate_order', 'duplicate_settlement', 'payout_unpaid', 'invalid_line']
+/** The order findings come in: money differences first, then what is missing, then noise. */
+const KINDS: FindingKind[] = ['amount_mismatch', 'currency_mismatch', 'payout_unpaid', 'not_settled', 'not_in_orders', 'unmatched_credit', 'duplicate_settlement', 'duplicate_order', 'invalid_line']
+/** Reported, but not a reason the period does not reconcile. */
+const INFORMATIONAL: ReadonlySet<FindingKind> = new Set(['unmatched_credit'])
 
 /** Reads a CSV with a header, yielding records keyed by column (names lowercased, trimmed) and their line numbers. */
 async function* csvRecords(input: Readable): AsyncGenerator<{line: number; row: Record<string, string>}> {
@@ -102,6 +113,12 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileSummary
   const found = (f: Finding) => {
     counts[f.kind]++
     input.onFinding?.(f)
+  }
+  // malformed lines are found while reading, but reported last (noise next to money)
+  const invalid: Finding[] = []
+  const stashInvalid = (f: Finding) => {
+    if (invalid.length < 10_000) invalid.push(f)
+    else counts.invalid_line++ // counted; the first 10,000 are listed
   }
   const blank = {reference: null, payment: null, report: null, payout: null, expected_amount: null, actual_amount: null, currency: null}
   try {
@@ -129,7 +146,7 @@ CREATE TABLE credits (date TEXT NOT NULL, amount INTEGER NOT NULL, currency TEXT
       const amount = minor(row.amount)
       const currency = (row.currency ?? '').toUpperCase()
       if (!row.reference || amount === null || !/^[A-Z]{3}$/.test(currency)) {
-        found({...blank, kind: 'invalid_line', reference: row.reference || null, detail: `orders line ${line}: needs a reference, an integer amount in minor units and a currency code (got ${JSON.stringify(row)})`})
+        stashInvalid({...blank, kind: 'invalid_line', reference: row.reference || null, detail: `orders line ${line}: needs a reference, an integer amount in minor units and a currency code (got ${JSON.stringify(row)})`})
         continue
       }
       if (input.currency && currency !== input.currency) continue
@@ -174,32 +191,6 @@ CREATE TABLE credits (date TEXT NOT NULL, amount INTEGER NOT NULL, currency TEXT
     // order compared with the settlement (its copies add no findings of their own)
     db.exec('CREATE TABLE first_orders AS SELECT reference, amount, currency, MIN(line) AS line FROM orders GROUP BY reference; CREATE INDEX first_orders_ref ON first_orders(reference)')
 
-    // ---- findings: each one indexed query, streamed
-    const each = (sql: string, fn: (r: any) => Finding) => {
-      for (const r of db.prepare(sql).iterate()) found(fn(r))
-    }
-    each(`SELECT reference, COUNT(*) AS n, MIN(line) AS first FROM orders GROUP BY reference HAVING n > 1`, (r) => ({...blank, kind: 'duplicate_order', reference: r.reference, detail: `listed ${r.n} times in the orders file (first on line ${r.first})`}))
-    each(
-      `SELECT reference, COUNT(*) AS n, GROUP_CONCAT(payment) AS payments, MAX(currency) AS currency FROM lines WHERE type = 'payment' AND reference IS NOT NULL GROUP BY reference HAVING n > 1`,
-      (r) => ({...blank, kind: 'duplicate_settlement', reference: r.reference, currency: r.currency, detail: `settled by ${r.n} payments: ${r.payments}`}),
-    )
-    each(
-      `SELECT l.reference, l.payment, l.report, l.amount, l.currency FROM lines l WHERE l.type = 'payment' AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.reference = l.reference)`,
-      (r) => ({...blank, kind: 'not_in_orders', reference: r.reference, payment: r.payment, report: r.report, actual_amount: r.amount, currency: r.currency, detail: 'settled, but no order has this reference'}),
-    )
-    each(
-      `SELECT o.reference, o.amount, o.currency, o.line FROM first_orders o WHERE NOT EXISTS (SELECT 1 FROM lines l WHERE l.reference = o.reference AND l.type = 'payment')`,
-      (r) => ({...blank, kind: 'not_settled', reference: r.reference, expected_amount: r.amount, currency: r.currency, detail: `orders line ${r.line}: no payment line in the period's reports`}),
-    )
-    each(
-      `SELECT o.reference, o.amount AS expected, o.currency AS oc, l.amount AS actual, l.currency AS lc, l.payment, l.report FROM first_orders o JOIN lines l ON l.reference = o.reference AND l.type = 'payment' WHERE o.currency <> l.currency OR o.amount <> l.amount`,
-      (r) =>
-        r.oc !== r.lc
-          ? {...blank, kind: 'currency_mismatch', reference: r.reference, payment: r.payment, report: r.report, expected_amount: r.expected, actual_amount: r.actual, currency: r.lc, detail: `order in ${r.oc}, settled in ${r.lc}`}
-          : {...blank, kind: 'amount_mismatch', reference: r.reference, payment: r.payment, report: r.report, expected_amount: r.expected, actual_amount: r.actual, currency: r.lc, detail: `order of ${r.expected}, settled ${r.actual} (${r.actual - r.expected > 0 ? '+' : ''}${r.actual - r.expected})`},
-    )
-    const matched = (db.prepare(`SELECT COUNT(*) AS n FROM first_orders o JOIN lines l ON l.reference = o.reference AND l.type = 'payment' AND l.amount = o.amount AND l.currency = o.currency`).get() as {n: number}).n
-
     // ---- payouts to bank credits
     const payouts = (input.payouts ?? []).filter((p) => !input.currency || p.currency === input.currency)
     for (const p of payouts) total(p.currency).payouts += p.amount
@@ -215,11 +206,28 @@ CREATE TABLE credits (date TEXT NOT NULL, amount INTEGER NOT NULL, currency TEXT
         }
         const amount = minor(row.amount)
         if (!/^\d{4}-\d{2}-\d{2}$/.test(row.date ?? '') || amount === null || !/^[A-Z]{3}$/.test((row.currency ?? '').toUpperCase())) {
-          found({...blank, kind: 'invalid_line', detail: `bank line ${line}: needs a date YYYY-MM-DD, an integer amount in minor units and a currency code (got ${JSON.stringify(row)})`})
+          stashInvalid({...blank, kind: 'invalid_line', detail: `bank line ${line}: needs a date YYYY-MM-DD, an integer amount in minor units and a currency code (got ${JSON.stringify(row)})`})
           continue
         }
         ins.run(row.date, amount, row.currency!.toUpperCase())
       }
+    }
+    // ---- findings, each one indexed query streamed out, in the order that matters: money
+    // differences, then what is missing, then noise (the first screenful shows the first)
+    const each = (sql: string, fn: (r: any) => Finding) => {
+      for (const r of db.prepare(sql).iterate()) found(fn(r))
+    }
+    each(
+      `SELECT o.reference, o.amount AS expected, o.currency AS oc, l.amount AS actual, l.currency AS lc, l.payment, l.report FROM first_orders o JOIN lines l ON l.reference = o.reference AND l.type = 'payment' WHERE o.amount <> l.amount AND o.currency = l.currency`,
+      (r) => ({...blank, kind: 'amount_mismatch', reference: r.reference, payment: r.payment, report: r.report, expected_amount: r.expected, actual_amount: r.actual, currency: r.lc, detail: `order of ${r.expected}, settled ${r.actual} (${r.actual - r.expected > 0 ? '+' : ''}${r.actual - r.expected})`}),
+    )
+    each(
+      `SELECT o.reference, o.amount AS expected, o.currency AS oc, l.amount AS actual, l.currency AS lc, l.payment, l.report FROM first_orders o JOIN lines l ON l.reference = o.reference AND l.type = 'payment' WHERE o.currency <> l.currency`,
+      (r) => ({...blank, kind: 'currency_mismatch', reference: r.reference, payment: r.payment, report: r.report, expected_amount: r.expected, actual_amount: r.actual, currency: r.lc, detail: `order in ${r.oc}, settled in ${r.lc}`}),
+    )
+    const matched = (db.prepare(`SELECT COUNT(*) AS n FROM first_orders o JOIN lines l ON l.reference = o.reference AND l.type = 'payment' AND l.amount = o.amount AND l.currency = o.currency`).get() as {n: number}).n
+
+    if (input.bank) {
       const grace = input.bankGraceDays ?? 5
       const take = db.prepare(
         `UPDATE credits SET used = 1 WHERE rowid = (SELECT rowid FROM credits WHERE used = 0 AND amount = ? AND currency = ? AND date >= ? AND date <= date(?, '+${grace} days') ORDER BY date, rowid LIMIT 1)`,
@@ -230,7 +238,37 @@ CREATE TABLE credits (date TEXT NOT NULL, amount INTEGER NOT NULL, currency TEXT
           found({...blank, kind: 'payout_unpaid', payout: p.id, expected_amount: p.amount, currency: p.currency, detail: `no bank credit of ${p.amount} ${p.currency} between ${p.arrival_date} and ${grace} days later`})
       }
     }
-    const findings = KINDS.reduce((a, k) => a + counts[k], 0)
+
+    // orders never settled: when the reference names a payment that failed or is still pending, say so
+    let looked = 0
+    const limit = input.lookupLimit ?? 200
+    // (streamed: the lookups are the only awaits inside, and nothing else reads the database meanwhile)
+    for (const r of db.prepare(`SELECT o.reference, o.amount, o.currency, o.line FROM first_orders o WHERE NOT EXISTS (SELECT 1 FROM lines l WHERE l.reference = o.reference AND l.type = 'payment')`).iterate() as IterableIterator<{reference: string; amount: number; currency: string; line: number}>) {
+      let detail = `orders line ${r.line}: no payment line in the period's reports`
+      let payment: string | null = null
+      if (input.lookupPayment && looked < limit) {
+        looked++
+        const p = await input.lookupPayment(r.reference).catch(() => undefined)
+        if (p) {
+          payment = p.id
+          detail = `orders line ${r.line}: payment ${p.id} is ${p.status}${p.failure_code ? ` (${p.failure_code})` : ''}, so nothing settled`
+        }
+      }
+      found({...blank, kind: 'not_settled', reference: r.reference, payment, expected_amount: r.amount, currency: r.currency, detail})
+    }
+    each(
+      `SELECT l.reference, l.payment, l.report, l.amount, l.currency FROM lines l WHERE l.type = 'payment' AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.reference = l.reference)`,
+      (r) => ({...blank, kind: 'not_in_orders', reference: r.reference, payment: r.payment, report: r.report, actual_amount: r.amount, currency: r.currency, detail: 'settled, but no order has this reference'}),
+    )
+    if (input.bank && payouts.length)
+      each(`SELECT date, amount, currency FROM credits WHERE used = 0 ORDER BY date, rowid`, (r) => ({...blank, kind: 'unmatched_credit', actual_amount: r.amount, currency: r.currency, detail: `bank credit of ${r.amount} ${r.currency} on ${r.date}: no payout of the period explains it`}))
+    each(
+      `SELECT reference, COUNT(*) AS n, GROUP_CONCAT(payment) AS payments, MAX(currency) AS currency FROM lines WHERE type = 'payment' AND reference IS NOT NULL GROUP BY reference HAVING n > 1`,
+      (r) => ({...blank, kind: 'duplicate_settlement', reference: r.reference, currency: r.currency, detail: `settled by ${r.n} payments: ${r.payments}`}),
+    )
+    each(`SELECT reference, COUNT(*) AS n, MIN(line) AS first FROM orders GROUP BY reference HAVING n > 1`, (r) => ({...blank, kind: 'duplicate_order', reference: r.reference, detail: `listed ${r.n} times in the orders file (first on line ${r.first})`}))
+    for (const f of invalid) found(f)
+    const findings = KINDS.filter((k) => !INFORMATIONAL.has(k)).reduce((a, k) => a + counts[k], 0)
     return {
       orders,
       lines,

@@ -139,10 +139,19 @@ describe('settlement reconcile (the body)', () => {
     const bank = bankOf(w.payouts.filter((p) => p.id !== 'po_eur2')) // one payout never credited
     const f = files(orders, bank)
     const out = join(api.dir, 'mismatches.csv')
+    // the unsettled order's payment exists but failed: the finding names it
+    api.mock
+      .get(BASE)
+      .intercept({path: '/v1/payments?reference=order-404&limit=1', method: 'GET'})
+      .reply(200, {object: 'list', url: '/v1/payments', has_more: false, data: [{id: 'pay_declined', object: 'payment', status: 'failed', failure_code: 'card_declined', reference: 'order-404', amount: 700, currency: 'EUR'}]}, json)
     const r = await run({orders: f.orders, bank: f.bank, from: '2026-03-01', to: '2026-03-02', out})
     expect(r.exitCode).toBe(1)
     expect(r.result.summary.ok).toBe(false)
-    expect(r.result.summary.counts).toEqual({not_in_orders: 1, not_settled: 1, amount_mismatch: 1, currency_mismatch: 1, duplicate_order: 1, duplicate_settlement: 0, payout_unpaid: 1, invalid_line: 0})
+    expect(r.result.summary.counts).toEqual({not_in_orders: 1, not_settled: 1, amount_mismatch: 1, currency_mismatch: 1, duplicate_order: 1, duplicate_settlement: 0, payout_unpaid: 1, unmatched_credit: 0, invalid_line: 0})
+    // money first, then what is missing, then noise
+    expect(r.result.findings.map((x) => x.kind)).toEqual(['amount_mismatch', 'currency_mismatch', 'payout_unpaid', 'not_settled', 'not_in_orders', 'duplicate_order'])
+    expect(r.result.findings.find((x) => x.kind === 'not_settled')).toMatchObject({payment: 'pay_declined', detail: expect.stringContaining('payment pay_declined is failed (card_declined)')})
+    expect(r.stdout.indexOf('amount_mismatch')).toBeLessThan(r.stdout.indexOf('duplicate_order'))
     expect(r.result.findings_total).toBe(6)
     const rows = readFileSync(out, 'utf8').trim().split('\n')
     expect(rows[0]).toBe('kind,reference,payment,report,payout,expected_amount,actual_amount,currency,detail')

@@ -136,6 +136,11 @@ export async function settlementReconcile(ctx: Context, flags: GwFlags<typeof Se
         bank: bank ? createReadStream(bank) : undefined,
         currency: f.currency,
         onOrders: (lines) => progress.set(`Reading ${ordersName}`, lines),
+        // an order that never settled: the payment its reference names says why (failed, still pending)
+        lookupPayment: async (reference) => {
+          const p = (await client.payments.list({reference, limit: 1})).data[0]
+          return p && {id: p.id, status: p.status, failure_code: p.failure_code ?? null}
+        },
         onFinding: (finding) => {
           total++
           if (kept.length < FINDINGS_KEPT) kept.push(finding)
