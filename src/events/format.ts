@@ -15,6 +15,8 @@ export interface EventSummary {
   object_id: string
   status: string
   amount: string
+  /** the merchant's reference of the object (a payment's order number), or its payment's for a refund or dispute */
+  reference: string
 }
 
 type Obj = Record<string, unknown>
@@ -45,6 +47,7 @@ export function summarize(e: GwEvent): EventSummary {
     object_id: typeof o.id === 'string' ? o.id : '',
     status: objectStatus(o),
     amount: objectAmount(o),
+    reference: typeof o.reference === 'string' ? o.reference : typeof o.payment === 'string' ? o.payment : '',
   }
 }
 

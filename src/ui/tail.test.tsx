@@ -4,8 +4,8 @@ import {TailModel} from '../events/tail-model.js'
 import {ev} from '../events/test-support/events.js'
 import {mountTail} from './tail.js'
 
-function terminal() {
-  const stdout = Object.assign(new PassThrough(), {isTTY: true, columns: 140, rows: 20}) as unknown as NodeJS.WriteStream & PassThrough
+function terminal(columns = 140) {
+  const stdout = Object.assign(new PassThrough(), {isTTY: true, columns, rows: 20}) as unknown as NodeJS.WriteStream & PassThrough
   const stdin = Object.assign(new PassThrough(), {isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin}) as unknown as NodeJS.ReadStream & PassThrough
   let written = ''
   stdout.on('data', (d) => (written += d.toString()))
@@ -32,6 +32,26 @@ async function eventually(assertion: () => void, ms = 5000) {
 }
 
 describe('tail view', () => {
+  it('at 45 columns keeps status and amount and shortens the id; at 160 adds the reference', async () => {
+    for (const [columns, wants] of [
+      [45, ['succeeded', '€10.01']],
+      [160, ['REFERENCE', 'succeeded', '€10.01 EUR']],
+    ] as const) {
+      const model = new TailModel()
+      const t = terminal(columns)
+      const done = mountTail(model, {title: 'payment.*', stdout: t.stdout, stdin: t.stdin})
+      model.setStatus({state: 'live', mode: 'stream', resumed: false, backfilled: 0})
+      model.add({event: ev(1), raw: JSON.stringify(ev(1)), backfilled: false})
+      await eventually(() => {
+        const out = t.all()
+        for (const w of wants) expect(out, `${columns} columns`).toContain(w)
+      })
+      t.key('q')
+      await done
+    }
+  })
+
+
   it('shows events as they arrive, marks backfilled ones, pauses, inspects and quits', async () => {
     const model = new TailModel()
     const t = terminal()
@@ -54,6 +74,8 @@ describe('tail view', () => {
     await tick()
     model.add({event: ev(3), raw: JSON.stringify(ev(3)), backfilled: false})
     await eventually(() => expect(t.all()).toContain('PAUSED (1 new)'))
+    // the footer counts what is held back too
+    await eventually(() => expect(t.all()).toContain('1 held back'))
     t.key(' ')
     await eventually(() => expect(model.rows.map((r) => r.event.id)).toEqual(['evt_1', 'evt_2', 'evt_3']))
 

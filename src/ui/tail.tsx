@@ -4,6 +4,7 @@
 import {Box, render, Text, useApp, useInput, useStdin, useStdout} from 'ink'
 import {useEffect, useState, useSyncExternalStore} from 'react'
 import type {TailModel, TailRow} from '../events/tail-model.js'
+import {shortId, tailColumns, type TailColumns} from '../events/tail-layout.js'
 
 const STATUS_COLORS: Record<string, string> = {
   succeeded: 'green',
@@ -31,19 +32,20 @@ function cell(text: string, width: number): string {
   return text.padEnd(width)
 }
 
-const W = {mark: 2, time: 10, type: 26, object: 30, status: 18}
+/** An id in its column: shortened in the middle, with a space before the next column. */
+const idCell = (id: string, width: number) => (width <= 0 ? '' : cell(shortId(id, width - 1), width))
 
-function Row({row, selected, width}: {row: TailRow; selected: boolean; width: number}) {
+function Row({row, selected, cols}: {row: TailRow; selected: boolean; cols: TailColumns}) {
   const s = row.summary
-  const amountW = Math.max(0, width - W.mark - W.time - W.type - W.object - W.status)
   return (
     <Text inverse={selected} wrap="truncate">
       <Text color="yellow">{row.backfilled ? '↺ ' : '  '}</Text>
-      <Text dimColor={!selected}>{cell(s.time, W.time)}</Text>
-      <Text>{cell(s.type, W.type)}</Text>
-      <Text>{cell(s.object_id, W.object)}</Text>
-      <Text color={STATUS_COLORS[s.status]}>{cell(s.status, W.status)}</Text>
-      <Text>{cell(s.amount, amountW)}</Text>
+      <Text dimColor={!selected}>{cell(s.time, cols.time)}</Text>
+      <Text>{cell(s.type, cols.type)}</Text>
+      <Text>{idCell(s.object_id, cols.object)}</Text>
+      <Text color={STATUS_COLORS[s.status]}>{cell(s.status, cols.status)}</Text>
+      <Text>{cell(s.amount, cols.amount)}</Text>
+      {cols.reference ? <Text dimColor={!selected}>{cell(s.reference, cols.reference)}</Text> : null}
     </Text>
   )
 }
@@ -138,20 +140,20 @@ export function TailView({model, title}: {model: TailModel; title: string}) {
   if (selected !== null && sel < start) start = sel
   if (selected !== null && sel >= start + listHeight) start = sel - listHeight + 1
   const visible = rows.slice(start, start + listHeight)
-  const width = Math.max(40, columns - 1)
+  const cols = tailColumns(Math.max(30, columns - 1))
   return (
     <Box flexDirection="column">
       {header}
       <Text bold wrap="truncate">
-        {`  ${cell('TIME UTC', W.time)}${cell('TYPE', W.type)}${cell('OBJECT', W.object)}${cell('STATUS', W.status)}AMOUNT`}
+        {`  ${cell('TIME UTC', cols.time)}${cell('TYPE', cols.type)}${cell('OBJECT', cols.object)}${cell('STATUS', cols.status)}${cell('AMOUNT', cols.amount)}${cols.reference ? 'REFERENCE' : ''}`}
       </Text>
       {visible.length === 0 ? <Text dimColor>{'  Waiting for events… (gw trigger payment.succeeded in another terminal makes one)'}</Text> : null}
       {visible.map((r, i) => (
-        <Row key={r.event.id} row={r} selected={start + i === sel && selected !== null} width={width} />
+        <Row key={r.event.id} row={r} selected={start + i === sel && selected !== null} cols={cols} />
       ))}
       <Text dimColor wrap="truncate">{model.notice ? `${model.notice}` : ' '}</Text>
       <Text dimColor wrap="truncate">
-        {`↑↓ move · enter inspect · space ${model.paused ? 'resume' : 'pause'} · G follow · q quit   ${rows.length} ${rows.length === 1 ? 'event' : 'events'}${rows.some((r) => r.backfilled) ? ' · ↺ backfilled' : ''}`}
+        {`↑↓ move · enter inspect · space ${model.paused ? 'resume' : 'pause'} · G follow · q quit   ${rows.length} ${rows.length === 1 ? 'event' : 'events'}${model.paused ? ` · ${model.held.length} held back` : ''}${rows.some((r) => r.backfilled) ? ' · ↺ backfilled' : ''}`}
       </Text>
     </Box>
   )
