@@ -5,6 +5,7 @@
 import {invalid} from '../domain/errors.js'
 import {KINDS, type AccountRows, type Kind} from '../ports/store.js'
 import type {Core} from './core.js'
+import type {SnapshotLoad} from '../../api/types.js'
 import type {Unit} from './unit.js'
 
 export const SNAPSHOT_FORMAT = 'gw.snapshot'
@@ -27,17 +28,6 @@ export interface Snapshot {
   rows: AccountRows
 }
 
-export interface SnapshotLoaded {
-  object: 'snapshot_load'
-  /** the account it was saved from */
-  from_account: string
-  objects: number
-  events: number
-  jobs: number
-  idempotency_keys: number
-  /** the account's engine clock once loaded */
-  engine_time: string
-}
 
 export async function saveSnapshot(core: Core): Promise<Snapshot> {
   const rows = await core.store.exportRows()
@@ -53,7 +43,7 @@ export async function saveSnapshot(core: Core): Promise<Snapshot> {
   }
 }
 
-export async function loadSnapshot(u: Unit, body: Record<string, unknown>): Promise<SnapshotLoaded> {
+export async function loadSnapshot(u: Unit, body: Record<string, unknown>): Promise<SnapshotLoad> {
   if (body.format !== SNAPSHOT_FORMAT) throw invalid('format', `This is not a gw snapshot (format must be '${SNAPSHOT_FORMAT}'); save one with gw snapshots save FILE.`)
   if (body.version !== SNAPSHOT_VERSION)
     throw invalid(

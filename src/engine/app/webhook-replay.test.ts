@@ -1,42 +1,23 @@
 // Bulk replay after an outage (issue 23 item 6): every event an endpoint missed, once each, in one call.
-import {mkdtempSync, rmSync} from 'node:fs'
-import {createServer, type Server} from 'node:https'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
-import {ensureCertificates, type TlsMaterial} from '../tls/certificates.js'
+import {testReceiver, type TestReceiver} from '../test-support/tls-receiver.js'
 
-let tls: TlsMaterial
-let tlsDir: string
 let t: TestEngine
-let server: Server
-let status = 500
-const received: {id: string; type: string}[] = []
-let url: string
+let rx: TestReceiver
 
 beforeAll(async () => {
-  tlsDir = mkdtempSync(join(tmpdir(), 'gw-replay-'))
-  tls = await ensureCertificates({caCert: join(tlsDir, 'ca.pem'), caKey: join(tlsDir, 'ca-key.pem'), serverCert: join(tlsDir, 'cert.pem'), serverKey: join(tlsDir, 'key.pem')}, '127.0.0.1')
-  server = createServer({key: tls.key, cert: tls.cert}, (req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      if (status < 300) received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-      res.writeHead(status).end()
-    })
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  url = `https://127.0.0.1:${(server.address() as {port: number}).port}/hooks`
+  rx = await testReceiver(500)
   t = await bootEngine({rateLimit: 0})
 })
 
 afterAll(async () => {
   await t.stop()
-  server.closeAllConnections()
-  await new Promise((r) => server.close(r))
-  rmSync(tlsDir, {recursive: true, force: true})
+  await rx.close()
 })
+
+/** The events the receiver accepted (a 2xx), in arrival order. */
+const received = () => rx.received.filter((r) => r.status < 300).map((r) => JSON.parse(r.body) as {id: string; data: {object: {id: string}}})
 
 async function until<T>(what: string, fn: () => Promise<T | undefined | false>): Promise<T> {
   const end = Date.now() + 10_000
@@ -51,7 +32,7 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>):
 const pay = async () => (await t.api('POST', '/payments', {amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card()})).body.id as string
 
 it('an endpoint back after an outage gets every event it missed exactly once: retrying ones now, given-up ones anew; received ones are skipped', async () => {
-  const ep = (await t.api('POST', '/webhook_endpoints', {url, enabled_events: ['payment.succeeded']})).body
+  const ep = (await t.api('POST', '/webhook_endpoints', {url: rx.url, enabled_events: ['payment.succeeded']})).body
   const deliveries = async () => (await t.api('GET', `/webhook_endpoints/${ep.id}/deliveries?limit=100`)).body.data as {event: string; status: string; attempts: unknown[]}[]
   // the receiver is down: two payments, then three and a half days, then one more
   const early = [await pay(), await pay()]
@@ -63,15 +44,15 @@ it('an endpoint back after an outage gets every event it missed exactly once: re
     return ds.length === 3 && ds.filter((d) => d.status === 'undeliverable').length === 2 && ds.some((d) => d.status === 'failed_retrying')
   })
   // it is back
-  status = 200
+  rx.status = 200
   const r = await t.api('POST', `/webhook_endpoints/${ep.id}/replay`, {within: 5 * 86_400})
   expect(r.status).toBe(200)
   expect(r.body).toMatchObject({object: 'webhook_replay', endpoint: ep.id, queued: 2, rescheduled: 1, skipped: {already_received: 0, event_expired: 0}})
-  const ids = await until('each missed event once', async () => (received.length >= 3 ? received.map((e) => e.id) : undefined))
+  const ids = await until('each missed event once', async () => (received().length >= 3 ? received().map((e) => e.id) : undefined))
   await new Promise((res) => setTimeout(res, 300))
-  expect(received).toHaveLength(3)
+  expect(received()).toHaveLength(3)
   expect(new Set(ids).size).toBe(3)
-  const objects = received.map((e) => (e as unknown as {data: {object: {id: string}}}).data.object.id).sort()
+  const objects = received().map((e) => e.data.object.id).sort()
   expect(objects).toEqual([...early, late].sort())
 
   // a second replay finds nothing missing
@@ -81,7 +62,7 @@ it('an endpoint back after an outage gets every event it missed exactly once: re
 }, 60_000)
 
 it('says what is wrong with a replay request, naming the field', async () => {
-  const ep = (await t.api('POST', '/webhook_endpoints', {url, enabled_events: ['payment.succeeded']})).body
+  const ep = (await t.api('POST', '/webhook_endpoints', {url: rx.url, enabled_events: ['payment.succeeded']})).body
   const none = await t.api('POST', `/webhook_endpoints/${ep.id}/replay`, {})
   expect(none.status).toBe(400)
   expect(none.body.error.param).toBe('since')

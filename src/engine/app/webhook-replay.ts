@@ -4,6 +4,7 @@
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
 import {RETRY_WINDOW_MS} from '../domain/webhooks.js'
 import {iso} from '../domain/time.js'
+import type {WebhookReplay} from '../../api/types.js'
 import type {Unit} from './unit.js'
 import {newDelivery} from './webhook-outbox.js'
 import type {DeliveryRecord, EndpointRecord} from './webhook-types.js'
@@ -11,19 +12,6 @@ import type {DeliveryRecord, EndpointRecord} from './webhook-types.js'
 /** A replay touches at most this many deliveries (one transaction): more is a narrower `since` or a second call. */
 export const MAX_REPLAY = 10_000
 const REPLAYABLE = ['pending', 'failed_retrying', 'undeliverable'] as const
-
-export interface WebhookReplay {
-  object: 'webhook_replay'
-  endpoint: string
-  /** deliveries created at or after this engine time were considered */
-  since: string
-  /** new deliveries, for events whose deliveries had given up */
-  queued: number
-  /** deliveries still retrying, made due now */
-  rescheduled: number
-  /** events not sent again, and why */
-  skipped: {already_received: number; event_expired: number}
-}
 
 export async function replayEndpoint(u: Unit, id: string, b: {since?: string; within?: number; status?: string[]}): Promise<WebhookReplay> {
   const since = sinceOf(u.now, b)

@@ -2,36 +2,23 @@
 // what an advance makes due is attempted at once, the schedule runs on the engine clock from each
 // attempt's due time, and the endpoint's health follows engine time in the streak, whatever the
 // advance's step and however fast the machine.
-import {mkdtempSync, rmSync} from 'node:fs'
-import {createServer, type Server} from 'node:https'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
-import {ensureCertificates, type TlsMaterial} from '../tls/certificates.js'
+import {testReceiver} from '../test-support/tls-receiver.js'
 import {RETRY_DELAYS_S, RETRY_WINDOW_MS} from '../domain/webhooks.js'
 
-let tls: TlsMaterial
-let tlsDir: string
 const cleanups: (() => Promise<unknown> | void)[] = []
 
 /** An endpoint that answers 500 to everything, counting what it received (real time of each). */
 async function failingReceiver(): Promise<{url: string; received: number[]}> {
-  const received: number[] = []
-  const server: Server = createServer({key: tls.key, cert: tls.cert}, (req, res) => {
-    req.resume()
-    req.on('end', () => {
-      received.push(Date.now())
-      res.writeHead(500, {'content-type': 'application/json'})
-      res.end('{"error":"down"}')
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  cleanups.push(async () => {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  })
-  return {url: `https://127.0.0.1:${(server.address() as {port: number}).port}/hooks`, received}
+  const rx = await testReceiver(500)
+  cleanups.push(() => rx.close())
+  return {
+    url: rx.url,
+    get received() {
+      return rx.received.map((r) => r.at)
+    },
+  }
 }
 
 async function boot(): Promise<TestEngine> {
@@ -77,19 +64,9 @@ function promisedAttempts(): number[] {
   }
 }
 
-beforeAll(async () => {
-  tlsDir = mkdtempSync(join(tmpdir(), 'gw-webhook-schedule-'))
-  tls = await ensureCertificates(
-    {caCert: join(tlsDir, 'ca.pem'), caKey: join(tlsDir, 'ca-key.pem'), serverCert: join(tlsDir, 'cert.pem'), serverKey: join(tlsDir, 'key.pem')},
-    '127.0.0.1',
-  )
-})
-
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
-
-afterAll(() => rmSync(tlsDir, {recursive: true, force: true}))
 
 describe('webhook retries under a moving test clock', () => {
   it('stepping through the 72-hour window with a short pause after each advance gets exactly the promised attempts, on schedule', async () => {
