@@ -15,3 +15,26 @@ export {
   type VerifyOptions,
 } from './api/webhook-signature.js'
 export type {GwEvent} from './api/types.js'
+
+// The SDK: the API client the CLI uses, typed from the same vocabulary as the engine's wire objects
+export {Gateway, type GatewayOptions} from './sdk.js'
+export {ApiError, NetworkError} from './client/errors.js'
+export type {
+  Account,
+  ApiKey,
+  Balance,
+  Customer,
+  Dispute,
+  ListEnvelope,
+  Payment,
+  PaymentMethod,
+  Payout,
+  Refund,
+  SettlementReport,
+  Snapshot,
+  SnapshotLoad,
+  TestClock,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookReplay,
+} from './api/types.js'

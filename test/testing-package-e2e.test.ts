@@ -23,7 +23,7 @@ afterAll(() => rmSync(project, {recursive: true, force: true}))
 
 const SHOP_TEST = `
 import assert from 'node:assert/strict'
-import {verifySignature} from 'gw'
+import {ApiError, Gateway, SignatureVerificationError, signatureHeader, verifySignature} from 'gw'
 import {startGateway} from 'gw/testing'
 
 const started = performance.now()
@@ -61,6 +61,23 @@ try {
   assert.equal(attempts(), 3)
   // B's clock did not move
   assert.ok((await a.clock.now()) - (await b.clock.now()) >= 5 * 60_000)
+
+  // the SDK: the same client the CLI uses, typed errors, auto-paging, webhook verification
+  const sdk = new Gateway({baseUrl: gw.baseUrl, apiKey: a.secretKey, ca: gw.ca})
+  const made = await sdk.payments.create({amount: 3000, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference: 'order-sdk-1'})
+  assert.equal(made.status, 'succeeded')
+  const seen = []
+  for await (const x of sdk.payments.iterate({limit: 1})) seen.push(x.id)
+  assert.ok(seen.includes(made.id) && seen.length >= 3, 'iterate pages through every payment')
+  const missing = await sdk.payments.get('pay_doesnotexist').catch((e) => e)
+  assert.ok(missing instanceof ApiError)
+  assert.equal(missing.code, 'resource_missing')
+  assert.match(missing.requestId, /^req_/)
+  await rx.next('payment.succeeded', {object: made.id})
+  const raw = '{"id":"evt_local","type":"payment.succeeded"}'
+  assert.equal(typeof sdk.webhooks.verify(raw, signatureHeader(rx.secret, raw), rx.secret).timestamp, 'number')
+  assert.throws(() => sdk.webhooks.verify(raw, signatureHeader(rx.secret, raw), 'whsec_wrong'), SignatureVerificationError)
+  await sdk.close()
 
   // the public signature helper verifies what arrived
   assert.equal(typeof verifySignature, 'function')
