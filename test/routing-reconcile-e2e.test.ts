@@ -118,7 +118,7 @@ describe('settlement reconcile', () => {
     const json = await gw(['settlement', 'reconcile', '--orders', 'orders-planted.csv', '--bank', 'bank-planted.csv', ...period, '--json'])
     expect(json.code).toBe(1)
     const result = JSON.parse(json.stdout) as ReconcileResult
-    expect(result.summary.counts).toEqual({not_in_orders: 1, not_settled: 1, amount_mismatch: 1, currency_mismatch: 1, duplicate_order: 1, duplicate_settlement: 0, payout_unpaid: 1, invalid_line: 0})
+    expect(result.summary.counts).toEqual({not_in_orders: 1, not_settled: 1, amount_mismatch: 1, currency_mismatch: 1, duplicate_order: 1, duplicate_settlement: 0, payout_unpaid: 1, unmatched_credit: 0, invalid_line: 0})
     expect(result.summary.totals.find((t) => t.currency === 'EUR')!.disputes).toBeLessThan(0)
     expect(result.summary.totals.find((t) => t.currency === 'EUR')!.fees).toBeLessThan(0)
   }, 180_000)

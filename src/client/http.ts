@@ -195,8 +195,8 @@ export class HttpClient {
       const err = ApiError.fromResponse(res.statusCode, data, {requestId, retryAfter})
       err.idempotencyKey = idempotencyKey
       if (isRetryableStatus(err)) {
-        // a 503 or 429 says "come back": retried for the budget (a database restart takes seconds), honouring Retry-After
-        const comeBack = err.status === 503 || err.status === 429
+        // a 503 or 429 with Retry-After says "come back then": retried for the budget (a database restart takes seconds)
+        const comeBack = (err.status === 503 || err.status === 429) && retryAfter !== undefined
         const delay = retryAfter !== undefined && comeBack ? retryAfterDelay(retryAfter, this.random) : backoffDelay(attempt, this.random)
         const tooLong = err.status === 429 && retryAfter !== undefined && retryAfter > this.maxRetryAfterSeconds
         // (maxRetries 0 turns the client's retries off altogether: a caller that reconnects itself, e.g. the event feed)
