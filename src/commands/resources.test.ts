@@ -1,3 +1,5 @@
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {Customer, PaymentMethod, TestClock} from '../api/types.js'
 import {at, cliEnv, errorBody, json, LIVE_KEY, type CliEnv} from '../base/test-support/cli.js'
@@ -160,6 +162,30 @@ describe('gw api', () => {
     expect(body).toEqual({payment: 'pay_1', amount: 500})
     expect(headers['idempotency-key']).toBe('k1')
     expect(JSON.parse(r.stdout)).toEqual({id: 'rf_1', object: 'refund'})
+  })
+
+  it('post sends a JSON body as it is: --input FILE, --input - (stdin), or one -d that is a JSON object', async () => {
+    const bodies: unknown[] = []
+    cli.pool
+      .intercept({path: '/v1/webhook_endpoints', method: 'POST'})
+      .reply((o) => {
+        bodies.push(JSON.parse(String(o.body)))
+        return {statusCode: 201, data: {id: 'wh_1', object: 'webhook_endpoint'}}
+      })
+      .times(3)
+    const doc = {url: 'https://shop.example/hooks', enabled_events: ['payment.*'], metadata: {order: '0042'}}
+    const file = join(cli.dir, 'body.json')
+    writeFileSync(file, JSON.stringify(doc))
+    expect((await cli.run(ApiPost, [...at(), '/webhook_endpoints', '--input', file])).exitCode).toBe(0)
+    expect((await cli.run(ApiPost, [...at(), '/webhook_endpoints', '--input', '-'], {stdin: JSON.stringify(doc)})).exitCode).toBe(0)
+    expect((await cli.run(ApiPost, [...at(), '/webhook_endpoints', '-d', JSON.stringify(doc)])).exitCode).toBe(0)
+    // as it is: the metadata value '0042' stays a string, the list a list
+    expect(bodies).toEqual([doc, doc, doc])
+    const notObject = await cli.run(ApiPost, [...at(), '/webhook_endpoints', '--input', '-'], {stdin: '[1, 2]'})
+    expect(notObject.exitCode).toBe(2)
+    expect(notObject.stderr).toContain('not a JSON object')
+    const both = await cli.run(ApiPost, [...at(), '/webhook_endpoints', '--input', file, '-d', 'a=b'])
+    expect(both.exitCode).toBe(2)
   })
 
   it('delete sends DELETE; errors keep their exit codes', async () => {
