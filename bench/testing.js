@@ -1,0 +1,104 @@
+// A test suite's gateway (issue 27): what `gw/testing` and the SDK cost a merchant's test run.
+// Prints figures; asserts nothing.
+//   BENCH_ONLY=testing npm run bench        (part of the default run)
+//   BENCH_SNAPSHOT_PAYMENTS=10000
+import {execFileSync} from 'node:child_process'
+import {readFileSync, statSync} from 'node:fs'
+import {dirname, join, resolve} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {env, PAYMENT_BODY} from './lib.js'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const SNAPSHOT_PAYMENTS = env('BENCH_SNAPSHOT_PAYMENTS', 10_000)
+const ACCOUNTS = env('BENCH_TESTING_ACCOUNTS', 50)
+
+const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a')
+const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a')
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/** Milliseconds a fresh node takes to import a module of the package (median of 5), against node doing nothing. */
+function importMs(specifier) {
+  const once = (code) => {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], {cwd: ROOT, encoding: 'utf8'})
+    return Number(out.trim())
+  }
+  const runs = Array.from({length: 5}, () => once(`const t = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - t)`))
+  return median(runs)
+}
+
+/** Bytes of the package's own files a module reaches through its static relative imports. */
+function reachableBytes(entry) {
+  const seen = new Set()
+  const walk = (file) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    const src = readFileSync(file, 'utf8')
+    for (const m of src.matchAll(/^(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/gm)) walk(join(dirname(file), m[1]))
+  }
+  walk(entry)
+  let bytes = 0
+  for (const f of seen) bytes += statSync(f).size
+  return {files: seen.size, bytes}
+}
+
+export async function testingBench() {
+  const sdkImportMs = importMs(join(ROOT, 'dist', 'index.js'))
+  const testingImportMs = importMs(join(ROOT, 'dist', 'testing.js'))
+  const sdk = reachableBytes(join(ROOT, 'dist', 'index.js'))
+
+  const {startGateway} = await import(join(ROOT, 'dist', 'testing.js'))
+  // a warm module cache: the first start loads the engine's modules, the ones a suite pays once
+  const first = await startGateway()
+  await first.stop()
+  const starts = []
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now()
+    const g = await startGateway()
+    starts.push(performance.now() - t)
+    await g.stop()
+  }
+
+  const gw = await startGateway()
+  try {
+    const accountMs = []
+    for (let i = 0; i < ACCOUNTS; i++) {
+      const t = performance.now()
+      await gw.account()
+      accountMs.push(performance.now() - t)
+    }
+    // an account with SNAPSHOT_PAYMENTS payments, saved and loaded into a fresh one
+    const a = await gw.account()
+    const body = JSON.parse(PAYMENT_BODY)
+    const t0 = performance.now()
+    let next = 0
+    await Promise.all(
+      Array.from({length: 16}, async () => {
+        while (next < SNAPSHOT_PAYMENTS) {
+          next++
+          const r = await a.api('POST', '/payments', body)
+          if (r.status !== 201) throw new Error(`seeding: ${r.status} ${JSON.stringify(r.body)}`)
+        }
+      }),
+    )
+    const seedMs = performance.now() - t0
+    let t = performance.now()
+    const saved = await a.api('GET', '/test_helpers/snapshot')
+    const saveMs = performance.now() - t
+    const size = Buffer.byteLength(JSON.stringify(saved.body))
+    const b = await gw.account()
+    t = performance.now()
+    const loaded = await b.api('POST', '/test_helpers/snapshot', saved.body)
+    const loadMs = performance.now() - t
+    if (loaded.status !== 200) throw new Error(`load: ${loaded.status} ${JSON.stringify(loaded.body).slice(0, 200)}`)
+    return {sdkImportMs, testingImportMs, sdk, startMs: median(starts), accountMs: median(accountMs), seedMs, saveMs, loadMs, snapshotBytes: size, objects: loaded.body.objects}
+  } finally {
+    await gw.stop()
+  }
+}
+
+export function printTesting(r, log) {
+  log(`(testing) import 'gw' (the SDK and webhook helpers) ${f1(r.sdkImportMs)} ms in a fresh node; its own code ${r.sdk.files} files, ${f0(r.sdk.bytes / 1024)} KiB (plus undici)`)
+  log(`(testing) import 'gw/testing' ${f1(r.testingImportMs)} ms; startGateway() ready in ${f0(r.startMs)} ms from a warm module cache   target < 300 ms: ${r.startMs < 300 ? 'met' : 'MISSED'}`)
+  log(`(testing) gw.account() ${f1(r.accountMs)} ms (median of ${ACCOUNTS})   target < 20 ms: ${r.accountMs < 20 ? 'met' : 'MISSED'}`)
+  log(`(testing) snapshot of ${f0(SNAPSHOT_PAYMENTS)} payments (${f0(r.objects)} objects, ${f1(r.snapshotBytes / 1048576)} MiB): save ${f0(r.saveMs)} ms, load into a fresh account ${f0(r.loadMs)} ms (seeding took ${f1(r.seedMs / 1000)} s)`)
+}
