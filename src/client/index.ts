@@ -222,6 +222,8 @@ export class GwClient extends HttpClient {
 /** GET /events filters (decisions.md): `type` is exact, a `prefix.*`, or a comma-separated list of either. */
 export interface ListEventsParams extends ListParams {
   type?: string
+  /** one object's story: a payment's own events and its refunds' and disputes' */
+  object?: string
   created_gte?: string
   created_lte?: string
 }

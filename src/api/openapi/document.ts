@@ -151,7 +151,8 @@ const OPS: OpSpec[] = [
   {id: 'acceptDispute', perm: 'disputes:write', method: 'post', path: '/disputes/{id}/accept', tag: 'Disputes', summary: 'Accept a dispute', body: 'Empty',
     description: 'Only on a dispute in needs_response (else 400 dispute_not_actionable); final.', response: 'Dispute', responseDescription: 'The accepted dispute.', errors: [404]},
   // ---- events
-  {id: 'listEvents', perm: 'events:read', method: 'get', path: '/events', tag: 'Events', summary: 'List events', list: true, query: [typeFilter, ...createdRange],
+  {id: 'listEvents', perm: 'events:read', method: 'get', path: '/events', tag: 'Events', summary: 'List events', list: true,
+    query: [typeFilter, q('object', {type: 'string', minLength: 1, maxLength: 255}, "Only one object's story: for a payment, its own events and its refunds' and disputes'; for a refund or dispute, its own; for anything else, the events about it."), ...createdRange],
     description: 'The immutable event log of the last 30 days (engine clock); events are served as the exact bytes webhooks deliver.', response: 'EventList', responseDescription: 'A page of events, newest first.'},
   {id: 'streamEvents', perm: 'events:read', method: 'get', path: '/events/stream', tag: 'Events', summary: 'Stream events (Server-Sent Events)',
     description: 'New events as Server-Sent Events (`id:`, `event:` = the type, `data:` = the event JSON), a heartbeat comment every 15 s. With `Last-Event-ID` (header or query) it first replays what followed that event; an unknown one is 400 so the client backfills with GET /events instead.',

@@ -14,10 +14,12 @@ export default class EventsList extends GwCommand<typeof EventsList> {
     {description: 'Payment events only', command: "<%= config.bin %> <%= command.id %> --events 'payment.*'"},
     {description: 'Failures of payments and refunds since a date, as NDJSON', command: "<%= config.bin %> <%= command.id %> --events payment.failed,refund.failed --created-gte 2025-01-01 --all --json"},
     {description: 'Events newer than one you have seen', command: '<%= config.bin %> <%= command.id %> --ending-before evt_123'},
+    {description: "A payment's story: its events and its refunds' and disputes' (gw payments timeline adds webhook attempts)", command: '<%= config.bin %> <%= command.id %> --object pay_123'},
   ]
 
   static override flags = {
     events: Flags.string({char: 't', aliases: ['type'], description: "Only these event types: exact types or prefixes like 'payment.*'; comma-separated or repeated (--type is the old name).", multiple: true}),
+    object: Flags.string({description: "Only one object's story: a payment's events and its refunds' and disputes', or a refund's, dispute's or other object's own."}),
     'created-gte': timestampFlag({description: 'Created at or after this ISO 8601 date or date-time.'}),
     'created-lte': timestampFlag({description: 'Created at or before this ISO 8601 date or date-time.'}),
     ...listFlags,
@@ -32,6 +34,7 @@ export async function eventsList(ctx: Context, flags: GwFlags<typeof EventsList>
   const f = flags
   const params: ListEventsParams = {
     type: typeFilter(f.events),
+    object: f.object?.trim() || undefined,
     created_gte: f['created-gte'],
     created_lte: f['created-lte'],
     limit: f.limit,

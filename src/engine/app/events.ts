@@ -33,10 +33,12 @@ export function retentionFloor(core: Core): string {
   return new Date(core.clock.now().getTime() - EVENT_RETENTION_MS).toISOString()
 }
 
-export async function listEvents(core: Core, q: {limit: number; starting_after?: string; ending_before?: string; type?: string; created_gte?: string; created_lte?: string}): Promise<ListPage<LoggedEvent>> {
+export async function listEvents(core: Core, q: {limit: number; starting_after?: string; ending_before?: string; type?: string; created_gte?: string; created_lte?: string; object?: string}): Promise<ListPage<LoggedEvent>> {
   const tf = parseTypeFilter(q.type)
   const floor = retentionFloor(core)
+  const story = q.object === undefined ? {} : await storyOf(core, q.object)
   const page = await core.store.listEvents({
+    ...story,
     limit: q.limit,
     starting_after: q.starting_after,
     ending_before: q.ending_before,
@@ -46,6 +48,18 @@ export async function listEvents(core: Core, q: {limit: number; starting_after?:
   })
   if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such event.`)
   return page
+}
+
+/**
+ * `object=ID`: a payment's whole story (its own events, its refunds' and its disputes'); a refund's
+ * or a dispute's own events; any other object's events. An id of nothing here finds nothing.
+ */
+async function storyOf(core: Core, id: string): Promise<{subject: string; object?: string}> {
+  if (id.startsWith('rf_') || id.startsWith('dp_')) {
+    const got = await core.store.get<{id: string; payment: string; created_at: string}>(id.startsWith('rf_') ? 'refund' : 'dispute', id)
+    return got ? {subject: got.obj.payment, object: id} : {subject: id, object: id}
+  }
+  return {subject: id}
 }
 
 export async function retrieveEvent(core: Core, id: string): Promise<LoggedEvent> {

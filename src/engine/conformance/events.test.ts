@@ -261,6 +261,26 @@ describe('request_id', () => {
   })
 })
 
+describe('GET /events?object=: one story (issue 26)', () => {
+  it("a payment's story holds its own events and its refunds' and disputes'; a refund's only its own; others stay out", async () => {
+    const p = await createPayment(t, cardPayment({amount: 5000}))
+    const other = await createPayment(t, cardPayment({amount: 700}))
+    const rf = (await t.api('POST', '/refunds', {payment: p.id, amount: 1000})).body
+    await t.advance(31 * 60) // card refunds answer after 30 minutes
+    const dp = (await t.api('POST', '/test_helpers/disputes', {payment: p.id})).body
+    const story = (await t.api('GET', `/events?object=${p.id}&limit=100`)).body.data as {type: string; data: {object: {id: string}}}[]
+    const types = story.map((e) => e.type)
+    expect(types).toEqual(expect.arrayContaining(['payment.succeeded', 'refund.succeeded', 'dispute.created']))
+    expect(story.every((e) => [p.id, rf.id, dp.id].includes(e.data.object.id))).toBe(true)
+    expect(story.some((e) => e.data.object.id === other.id)).toBe(false)
+    const refundOnly = (await t.api('GET', `/events?object=${rf.id}&limit=100`)).body.data as {type: string; data: {object: {id: string}}}[]
+    expect(refundOnly.map((e) => e.type)).toEqual(['refund.succeeded'])
+    expect((await t.api('GET', '/events?object=pay_doesnotexist')).body.data).toEqual([])
+    // composes with the type filter
+    expect(((await t.api('GET', `/events?object=${p.id}&type=dispute.*`)).body.data as {type: string}[]).map((e) => e.type)).toEqual(['dispute.created'])
+  })
+})
+
 describe('GET /events/stream', () => {
   it('delivers new events live and resumes after Last-Event-ID', async () => {
     const s = await openStream()

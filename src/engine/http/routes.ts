@@ -129,7 +129,7 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
 
   // ---------------------------------------------------------------- events and webhooks
   r.get('/events', 'listEvents', async (ctx) => {
-    const res = await events.listEvents(ctx.core, {...q(ctx), type: text(ctx, 'type'), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})
+    const res = await events.listEvents(ctx.core, {...q(ctx), type: text(ctx, 'type'), object: text(ctx, 'object'), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})
     // the exact stored bytes of each event, as delivered to webhooks
     return {status: 200, text: {contentType: JSON_TYPE, body: `{"object":"list","url":"/v1/events","data":[${res.data.map((e) => e.json).join(',')}],"has_more":${res.has_more}}`}}
   })

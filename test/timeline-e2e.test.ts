@@ -1,0 +1,77 @@
+// `gw payments timeline` (issue 26 item 1): a payment's whole story from the built CLI against an
+// engine in this process — creation, provider attempts, its events and its refund's and
+// dispute's, and the webhook attempts made for them, in time order.
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {Agent, request} from 'undici'
+import {afterAll, beforeAll, expect, it} from 'vitest'
+import {startEngine, type EngineHandle} from '../src/engine/index.js'
+import {testReceiver, type TestReceiver} from '../src/engine/test-support/tls-receiver.js'
+import {cliEnv, runCli, snapshotCli} from './support/cli-snapshot.js'
+
+let ROOT: string
+let BIN: string
+let engine: EngineHandle
+let home: string
+let dataDir: string
+let agent: Agent
+let rx: TestReceiver
+
+const gw = (args: string[]) => runCli(BIN, args, {cwd: ROOT, env: cliEnv(home, dataDir, {NO_COLOR: '1'})})
+async function api(method: 'GET' | 'POST', path: string, body?: unknown) {
+  const r = await request(`${engine.baseUrl}${path}`, {method, dispatcher: agent, headers: {authorization: `Bearer ${engine.secretKey}`, ...(body ? {'content-type': 'application/json', 'idempotency-key': `tl-${Math.random()}`} : {})}, body: body ? JSON.stringify(body) : undefined})
+  return (await r.body.json()) as any
+}
+
+beforeAll(async () => {
+  ROOT = snapshotCli('gw-e2e-timeline-')
+  BIN = join(ROOT, 'bin', 'run.js')
+  home = mkdtempSync(join(tmpdir(), 'gw-e2e-timeline-home-'))
+  dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-timeline-engine-'))
+  engine = await startEngine({dataDir, port: 0, durability: 'normal', rateLimit: 0, log: () => {}})
+  agent = new Agent({connect: {ca: engine.caCertPem}})
+  rx = await testReceiver()
+  expect((await gw(['login', '--local'])).code).toBe(0)
+}, 60_000)
+
+afterAll(async () => {
+  await rx?.close()
+  await agent?.close()
+  await engine?.close()
+  for (const d of [home, dataDir, ROOT]) if (d) rmSync(d, {recursive: true, force: true})
+})
+
+it("tells a payment's story: creation, provider attempts, its refund's and dispute's events, and the webhook attempts, in time order", async () => {
+  await api('POST', '/webhook_endpoints', {url: rx.url, enabled_events: ['*']})
+  const card = {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}}
+  const p = await api('POST', '/payments', {amount: 19900, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference: 'order-1042'})
+  const other = await api('POST', '/payments', {amount: 500, currency: 'EUR', payment_method: 'card', payment_method_data: card})
+  const rf = await api('POST', '/refunds', {payment: p.id, amount: 2500})
+  await api('POST', '/test_helpers/clock/advance', {seconds: 31 * 60, wait: true})
+  const dp = await api('POST', '/test_helpers/disputes', {payment: p.id})
+  // every delivery made and recorded
+  await api('POST', '/test_helpers/clock/advance', {seconds: 1, wait: true})
+
+  const r = await gw(['payments', 'timeline', p.id, '--json'])
+  expect(r.code, r.stderr).toBe(0)
+  const {payment, timeline} = JSON.parse(r.stdout) as {payment: {id: string}; timeline: {at: string; kind: string; object: string; what: string}[]}
+  expect(payment.id).toBe(p.id)
+  const kinds = new Set(timeline.map((t) => t.kind))
+  expect([...kinds].sort()).toEqual(['created', 'event', 'provider_attempt', 'webhook_attempt'])
+  const events = timeline.filter((t) => t.kind === 'event')
+  expect(events.map((e) => e.what)).toEqual(expect.arrayContaining(['payment.succeeded', 'refund.succeeded', 'dispute.created']))
+  expect(events.every((e) => [p.id, rf.id, dp.id].includes(e.object))).toBe(true)
+  expect(timeline.some((t) => t.object === other.id)).toBe(false)
+  expect(timeline.filter((t) => t.kind === 'webhook_attempt').length).toBeGreaterThanOrEqual(3)
+  // in time order
+  const times = timeline.map((t) => t.at)
+  expect([...times].sort()).toEqual(times)
+  expect(timeline[0]!.kind).toBe('created')
+
+  const text = await gw(['payments', 'timeline', p.id])
+  expect(text.stdout).toContain('refund.succeeded')
+  expect(text.stdout).toContain('↳ dispute.created')
+  const quiet = JSON.parse((await gw(['payments', 'timeline', p.id, '--no-webhooks', '--json'])).stdout)
+  expect(quiet.timeline.some((t: {kind: string}) => t.kind === 'webhook_attempt')).toBe(false)
+}, 60_000)
