@@ -21,6 +21,7 @@ Forwards run concurrently (--concurrency, default 32); failed ones are retried w
     {description: 'The secret for your server, without listening', command: 'export WHSEC=$(<%= config.bin %> <%= command.id %> --print-secret)'},
     {description: "Forward to each configured endpoint's path, signed with its own secret", command: '<%= config.bin %> <%= command.id %> --forward-to localhost:3000 --load-from-webhooks-api'},
     {description: 'Delivery results as NDJSON', command: '<%= config.bin %> <%= command.id %> --forward-to localhost:3000/webhooks --json | jq -c "{event, status_code, latency_ms}"'},
+    {description: 'From a test harness: a secret it chose, every event in the log, a ready line to wait for', command: '<%= config.bin %> <%= command.id %> --forward-to localhost:3000/webhooks --secret whsec_test_harness --from-start --json'},
   ]
 
   static override flags = {
@@ -29,7 +30,9 @@ Forwards run concurrently (--concurrency, default 32); failed ones are retried w
     headers: Flags.string({char: 'H', description: 'Extra request header "Key: Value"; repeat or separate with commas.', multiple: true}),
     'skip-verify': Flags.boolean({description: "Don't verify the certificate of an https:// --forward-to (a self-signed local server)."}),
     'print-secret': Flags.boolean({description: 'Print the listen signing secret and exit.'}),
-    'from-now': Flags.boolean({description: 'Forget the saved position: skip events created while listen was not running.'}),
+    'from-now': Flags.boolean({description: 'Forget the saved position: skip events created while listen was not running.', exclusive: ['from-start']}),
+    'from-start': Flags.boolean({description: 'Forward every event still in the log (30 days) first, then the new ones: a payment made just before listen started is not missed.', exclusive: ['from-now']}),
+    secret: Flags.string({description: "Sign forwarded events with this secret (whsec_...) instead of the profile's listen secret: a harness that starts listen chooses it.", env: 'GW_LISTEN_SECRET'}),
     'load-from-webhooks-api': Flags.boolean({
       description: "Forward to the paths of this profile's enabled webhook endpoints (at --forward-to's host), each with its own event types, signed with the secret gw kept when it created or rotated the endpoint.",
     }),
@@ -44,7 +47,8 @@ Forwards run concurrently (--concurrency, default 32); failed ones are retried w
 export async function listen(ctx: Context, flags: GwFlags<typeof Listen>, args: GwArgs<typeof Listen>): Promise<{secret: string} | {forwarded: number; failed: number}> {
   const f = flags
   const profile = ctx.settings().profile.value
-  const {secret, created} = listenSecret(ctx.configStore, profile)
+  if (f.secret !== undefined && !/^whsec_\S{8,}$/.test(f.secret)) throw new UsageError('--secret must look like whsec_ followed by at least 8 characters.', 'e.g. --secret whsec_test_harness_1')
+  const {secret, created} = f.secret !== undefined ? {secret: f.secret, created: false} : listenSecret(ctx.configStore, profile)
   if (f['print-secret']) {
     if (!ctx.json) ctx.io.stdout.write(secret + '\n')
     return {secret}
@@ -72,7 +76,8 @@ export async function listen(ctx: Context, flags: GwFlags<typeof Listen>, args: 
   process.once('SIGTERM', stop)
   ctx.io.stdout.on('error', stop) // a closed pipe
 
-  const saved = f['from-now'] ? undefined : readCursor(profile)
+  // --from-start: as if the last run had seen an empty log, so everything after it is forwarded
+  const saved = f['from-start'] ? {last_event_id: null} : f['from-now'] ? undefined : readCursor(profile)
   // the cursor is kept on disk at most every 200 ms (and at the end): a crash may forward the
   // last few events twice, never lose one (event.id deduplicates, spec §6 rule 5)
   let pendingCursor: string | null | undefined
@@ -143,6 +148,8 @@ export async function listen(ctx: Context, flags: GwFlags<typeof Listen>, args: 
           const resume = st.backfilled ? ` Backfilled ${plural(st.backfilled, 'event')} missed since the last run.` : ''
           const where = f['load-from-webhooks-api'] ? `${targets.length} ${targets.length === 1 ? 'endpoint' : 'endpoints'} at ${url.origin}` : e.bold(url.toString())
           say(`${e.green('Ready.')} Forwarding ${types ? e.bold(types) : 'all'} events to ${where}${st.mode === 'poll' ? ' (polling)' : ''}.${resume} Ctrl-C to stop.`)
+          // a harness reading --json waits for this line before it makes events
+          if (ctx.json) ctx.out.ndjson({object: 'listen_ready', forward_to: url.toString(), secret, mode: st.mode, backfilled: st.backfilled ?? 0})
         } else if (st.resumed) say(e.green(`✓ Reconnected${st.backfilled ? `; backfilled ${st.backfilled} missed ${st.backfilled === 1 ? 'event' : 'events'}` : ''}.`))
         break
       case 'disconnected':
