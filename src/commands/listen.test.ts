@@ -75,7 +75,10 @@ describe('gw listen', () => {
     cli.pool.intercept({path: (p) => phase === 1 && p.startsWith('/v1/events'), method: 'GET'}).reply(200, list([]), json).persist()
     const first = await cli.run(Listen, [...at(), ...profileArgs, '--forward-to', `127.0.0.1:${r.port}/hooks`, '--headers', 'X-Env: test', '--json'])
     expect(first.exitCode).toBe(0)
-    const results = first.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    const lines = first.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    // first the ready line a harness waits for, then one result per delivery
+    expect(lines[0]).toMatchObject({object: 'listen_ready', secret})
+    const results = lines.slice(1)
     expect(results.map((x) => [x.event, x.status_code, x.ok, x.backfilled])).toEqual([
       ['evt_2', 200, true, false],
       ['evt_3', 200, true, false],

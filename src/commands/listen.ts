@@ -32,7 +32,7 @@ Forwards run concurrently (--concurrency, default 32); failed ones are retried w
     'print-secret': Flags.boolean({description: 'Print the listen signing secret and exit.'}),
     'from-now': Flags.boolean({description: 'Forget the saved position: skip events created while listen was not running.', exclusive: ['from-start']}),
     'from-start': Flags.boolean({description: 'Forward every event still in the log (30 days) first, then the new ones: a payment made just before listen started is not missed.', exclusive: ['from-now']}),
-    secret: Flags.string({description: "Sign forwarded events with this secret (whsec_...) instead of the profile's listen secret: a harness that starts listen chooses it.", env: 'GW_LISTEN_SECRET'}),
+    secret: Flags.string({description: "Sign forwarded events with this secret (whsec_...) instead of the profile's listen secret: a harness that starts listen chooses it."}),
     'load-from-webhooks-api': Flags.boolean({
       description: "Forward to the paths of this profile's enabled webhook endpoints (at --forward-to's host), each with its own event types, signed with the secret gw kept when it created or rotated the endpoint.",
     }),
