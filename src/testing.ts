@@ -44,6 +44,10 @@ export interface GatewayClock {
    * seconds; with `wait`, resolves once every webhook attempt it made due has ended.
    */
   advance(duration: string | number, opts?: {wait?: boolean}): Promise<TestClock>
+  /** freezes the clock (at `at`, the current engine time or later): timestamps repeat run after run */
+  freeze(at?: Date | string): Promise<TestClock>
+  /** lets it tick again from where it stands */
+  unfreeze(): Promise<TestClock>
 }
 
 export interface ApiResponse<T = any> {
@@ -168,6 +172,16 @@ function clockOf(api: ApiCaller): GatewayClock {
       const seconds = typeof duration === 'number' ? duration : parseDuration(duration)
       const r = await api<TestClock>('POST', '/test_helpers/clock/advance', o.wait ? {seconds, wait: true} : {seconds})
       if (r.status !== 200) throw new Error(`advancing the clock failed: ${r.status} ${JSON.stringify(r.body)}`)
+      return r.body
+    },
+    async freeze(at) {
+      const r = await api<TestClock>('POST', '/test_helpers/clock', {frozen: true, ...(at === undefined ? {} : {now: new Date(at).toISOString()})})
+      if (r.status !== 200) throw new Error(`freezing the clock failed: ${r.status} ${JSON.stringify(r.body)}`)
+      return r.body
+    },
+    async unfreeze() {
+      const r = await api<TestClock>('POST', '/test_helpers/clock', {frozen: false})
+      if (r.status !== 200) throw new Error(`unfreezing the clock failed: ${r.status} ${JSON.stringify(r.body)}`)
       return r.body
     },
   }

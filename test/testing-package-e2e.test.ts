@@ -61,6 +61,12 @@ try {
   assert.equal(attempts(), 3)
   // B's clock did not move
   assert.ok((await a.clock.now()) - (await b.clock.now()) >= 5 * 60_000)
+  // a fixed, frozen instant: the same timestamps every run
+  const frozen = await b.clock.freeze('2031-05-01T12:00:00Z')
+  assert.equal(frozen.now, '2031-05-01T12:00:00.000Z')
+  const fixed = await b.api('POST', '/payments', {amount: 100, currency: 'EUR', payment_method: 'card', payment_method_data: card})
+  assert.equal(fixed.body.created_at, '2031-05-01T12:00:00.000Z')
+  assert.equal((await b.clock.unfreeze()).frozen, false)
 
   // the SDK: the same client the CLI uses, typed errors, auto-paging, webhook verification
   const sdk = new Gateway({baseUrl: gw.baseUrl, apiKey: a.secretKey, ca: gw.ca})

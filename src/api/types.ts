@@ -282,6 +282,8 @@ export interface TestClock {
   offset_seconds: number
   /** POST /test_helpers/clock/advance only: what the advance set off: events by type, plus payout.created and payout.paid (docs/api.md) */
   fired?: Record<string, number>
+  /** frozen: the clock moves only when advanced or set */
+  frozen?: boolean
   /** advance with wait only: webhook attempts still due when the 30 s wait ran out */
   pending_attempts?: number
 }

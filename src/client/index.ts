@@ -174,6 +174,7 @@ export class GwClient extends HttpClient {
     paymentReview: (id: string, decision: ReviewDecision, o?: PostOpts) =>
       this.post<Payment>(`/test_helpers/payments/${enc(id)}/review`, {decision}, o),
     clock: () => this.get<TestClock>('/test_helpers/clock'),
+    setClock: (body: {frozen?: boolean; now?: string}, o?: PostOpts) => this.post<TestClock>('/test_helpers/clock', body, o),
     saveSnapshot: () => this.get<Snapshot>('/test_helpers/snapshot'),
     loadSnapshot: (snapshot: unknown, o?: PostOpts) => this.post<SnapshotLoad>('/test_helpers/snapshot', snapshot, o),
     advanceClock: (seconds: number, o?: PostOpts & {wait?: boolean}) => this.post<TestClock>('/test_helpers/clock/advance', o?.wait ? {seconds, wait: true} : {seconds}, o),

@@ -75,6 +75,7 @@ export const COMMAND_OF_OPERATION: Record<string, {command: string; argv: string
   testSetProviderHealth: {command: 'providers:health', argv: ['prov_atlas', '--status', 'degraded']},
   testGetClock: {command: 'clock:get', argv: []},
   testAdvanceClock: {command: 'clock:advance', argv: ['1h']},
+  testSetClock: {command: 'clock:set', argv: ['--freeze']},
   testSaveSnapshot: {command: 'snapshots:save', argv: ['-']},
   testLoadSnapshot: {command: 'snapshots:load', argv: [join(ROOT, 'test', 'fixtures', 'snapshot-empty.json')]},
   listRequestLogs: {command: 'logs:tail', argv: ['--last', '5']},

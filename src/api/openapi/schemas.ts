@@ -438,6 +438,7 @@ export function responseSchemas(): Record<string, Schema> {
           description: 'Advance only: what it set off — events the clock caused, by type, plus payout.created and payout.paid (docs/api.md).',
           additionalProperties: {type: 'integer', minimum: 1},
         },
+        frozen: {type: 'boolean', description: 'Frozen: the clock moves only when advanced or set (POST /test_helpers/clock).'},
         pending_attempts: {type: 'integer', minimum: 1, description: 'Advance with `wait` only, when 30 s were not enough: webhook attempts still due (a receiver that does not answer takes 10 s per attempt).'},
       },
       {optional: ['fired', 'pending_attempts']},
@@ -800,6 +801,10 @@ export function requestSchemas(): Record<string, Schema> {
       },
       'A snapshot as GET /test_helpers/snapshot answered it.',
     ),
+    TestClockSet: body({
+      frozen: {type: 'boolean', description: 'Freeze the clock where it stands (or at now), or let it tick again.'},
+      now: {type: 'string', format: 'date-time', description: 'Set the clock to this instant: the current engine time or later (the clock never moves back).'},
+    }),
     TestClockAdvance: body({
       seconds: required(int(1, MAX_ADVANCE_S, '(whole seconds to move the engine clock forward)')),
       wait: {type: 'boolean', description: 'Answer only once every webhook attempt the advance made due (retries included) has ended and been recorded, up to 30 s; default false (the attempts follow the answer within milliseconds).'},

@@ -9,7 +9,7 @@ import {PLATFORM_ACCOUNT, VersionConflictError, type AccountStore, type CommitOr
 import type {DestinationPolicy} from '../domain/destinations.js'
 import {FleetSettings} from './fleet.js'
 import {StoreCache} from './cache.js'
-import {CLOCK_OFFSET_SETTING, EngineClock} from './clock.js'
+import {clockStateOf, EngineClock} from './clock.js'
 import {JobRunner} from './jobs.js'
 import {ProviderState} from './provider-state.js'
 import {Unit} from './unit.js'
@@ -121,7 +121,7 @@ export class Core {
         // read your own writes: the change feed's reload may come after this request's next one
         this.providerState.applyLocalSettings(unit!.settings)
         // a snapshot loaded: its clock, at once (other instances read it when the change feed says so)
-        if (unit!.restoredRows) this.clock.reset(Number(unit!.restoredRows.settings[CLOCK_OFFSET_SETTING] ?? '0'))
+        if (unit!.restoredRows) this.clock.reset(clockStateOf(unit!.restoredRows.settings))
         this.observers.unit?.((performance.now() - started) / 1000)
         return out
       } catch (e) {

@@ -1,5 +1,6 @@
 // The engine clock as test helpers move it (decisions.md "Test helpers").
-import {CLOCK_OFFSET_SETTING} from './clock.js'
+import {CLOCK_FROZEN_SETTING, CLOCK_OFFSET_SETTING, type ClockState} from './clock.js'
+import {invalid} from '../domain/errors.js'
 import type {Core} from './core.js'
 import {housekeeping} from './events.js'
 import type {RunSummary} from './jobs.js'
@@ -11,10 +12,41 @@ export interface TestClock {
   object: 'test_clock'
   now: string
   offset_seconds: number
+  /** frozen: the clock moves only when advanced or set (a test's timestamps repeat) */
+  frozen: boolean
 }
 
 export function clockView(core: Core): TestClock {
-  return {object: 'test_clock', now: core.clock.now().toISOString(), offset_seconds: Math.round(core.clock.offsetMs / 1000)}
+  return {object: 'test_clock', now: core.clock.now().toISOString(), offset_seconds: Math.round(core.clock.offsetMs / 1000), frozen: core.clock.frozen}
+}
+
+/**
+ * Freezes or unfreezes the clock, and/or sets it to a later instant (issue 27): a test suite that
+ * starts from a fixed time and a frozen clock gets the same timestamps on every run. The clock
+ * never moves back: `now` earlier than the engine clock is refused. Unfrozen, it ticks on from
+ * where it stood (or from real time, if real time has passed it). Jobs that fell due run, as
+ * after an advance.
+ */
+export async function setClock(core: Core, b: {frozen?: boolean; now?: string}): Promise<TestClock> {
+  const current = core.clock.now().getTime()
+  let target = current
+  if (b.now !== undefined) {
+    const t = Date.parse(b.now)
+    if (!Number.isFinite(t)) throw invalid('now', `now must be a date-time such as 2030-01-01T00:00:00Z; got '${b.now}'.`)
+    if (t < current) throw invalid('now', `The engine clock only moves forward: it is at ${new Date(current).toISOString()}; give that or a later time (a fresh account starts at real time).`)
+    target = t
+  }
+  const frozen = b.frozen ?? core.clock.frozen
+  const state: ClockState = {offsetMs: Math.max(0, target - Date.now()), frozenAtMs: frozen ? target : undefined}
+  await core.run({}, async (u) => {
+    await u.lock('clock')
+    u.setting(CLOCK_OFFSET_SETTING, String(state.offsetMs))
+    u.setting(CLOCK_FROZEN_SETTING, state.frozenAtMs === undefined ? '' : String(state.frozenAtMs))
+  })
+  core.clock.set(state)
+  await core.jobs.runDue()
+  await housekeeping(core)
+  return clockView(core)
 }
 
 /**
@@ -30,7 +62,9 @@ export async function advanceClock(core: Core, seconds: number, opts: {wait?: bo
   const before = core.clock.now().toISOString()
   // retries the stretch makes due, counted before the clock moves (the worker takes them at once after)
   const retries = await retriesDue(core, before, new Date(Date.parse(before) + seconds * 1000).toISOString())
-  core.clock.observe(await core.store.addToSetting(CLOCK_OFFSET_SETTING, seconds * 1000))
+  // a frozen clock moves by exactly the advance, and stays frozen there
+  const frozenAtMs = core.clock.frozen ? await core.store.addToSetting(CLOCK_FROZEN_SETTING, seconds * 1000) : undefined
+  core.clock.observe({offsetMs: await core.store.addToSetting(CLOCK_OFFSET_SETTING, seconds * 1000), frozenAtMs})
   const ran = await core.jobs.runDue()
   await housekeeping(core)
   const fired = await firedBy(core, ran, before)

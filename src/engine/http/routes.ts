@@ -18,7 +18,7 @@ import * as payments from '../app/payments.js'
 import {loadProvider, providerView, setProviderHealth} from '../app/provider-state.js'
 import * as refunds from '../app/refunds.js'
 import * as settlement from '../app/settlement.js'
-import {advanceClock, clockView} from '../app/test-clock.js'
+import {setClock, advanceClock, clockView} from '../app/test-clock.js'
 import * as webhooks from '../app/webhooks.js'
 import {invalid, testModeOnly} from '../domain/errors.js'
 import {PROVIDERS} from '../domain/providers.js'
@@ -195,6 +195,10 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     .get('/test_helpers/clock', 'testGetClock', async (ctx) => {
       testMode(ctx)
       return ok(clockView(ctx.core))
+    })
+    .post('/test_helpers/clock', 'testSetClock', async (ctx) => {
+      testMode(ctx)
+      return ok(await setClock(ctx.core, ctx.input.body))
     })
     .get('/test_helpers/snapshot', 'testSaveSnapshot', async (ctx) => {
       testMode(ctx)

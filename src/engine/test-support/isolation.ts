@@ -173,6 +173,7 @@ const CALLS: Record<string, (i: Ids) => Call> = {
   testSetProviderHealth: (i) => ({path: `/test_helpers/providers/${i.prov}/health`, body: {status: 'degraded'}}),
   testGetClock: () => ({path: '/test_helpers/clock'}),
   testAdvanceClock: () => ({path: '/test_helpers/clock/advance', body: {seconds: 60}}),
+  testSetClock: () => ({path: '/test_helpers/clock', body: {frozen: false}}),
   testSaveSnapshot: () => ({path: '/test_helpers/snapshot'}),
   // an empty world: loading it replaces the caller's own state (what a snapshot holds is the caller's to load)
   testLoadSnapshot: () => ({

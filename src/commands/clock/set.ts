@@ -1,0 +1,38 @@
+import {Flags} from '@oclif/core'
+import type {TestClock} from '../../api/types.js'
+import {renderClock} from '../../output/detail.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
+
+export default class ClockSet extends GwCommand<typeof ClockSet> {
+  static override summary = "Test helper: freeze the engine's clock, let it tick again, or set it to a later instant."
+  static override description =
+    'Frozen, the clock moves only when advanced (gw clock advance) or set, so a test run that starts from a fixed instant gets the same timestamps every time (golden files, snapshots). The clock never moves back: --now must be the current engine time or later.'
+  static override examples = [
+    {description: 'Start a test run at a fixed instant, frozen', command: '<%= config.bin %> <%= command.id %> --now 2030-01-01T00:00:00Z --freeze'},
+    {description: 'Let it tick again from where it stands', command: '<%= config.bin %> <%= command.id %> --unfreeze'},
+  ]
+
+  static override flags = {
+    now: Flags.string({description: 'Set the clock to this instant (ISO 8601), the current engine time or later.'}),
+    freeze: Flags.boolean({description: 'Freeze the clock (at --now, or where it stands).', exclusive: ['unfreeze']}),
+    unfreeze: Flags.boolean({description: 'Let the clock tick again from where it stands.', exclusive: ['freeze']}),
+  }
+
+  async run(): Promise<TestClock> {
+    return clockSet(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function clockSet(ctx: Context, flags: GwFlags<typeof ClockSet>, _args: GwArgs<typeof ClockSet>): Promise<TestClock> {
+  if (flags.now === undefined && !flags.freeze && !flags.unfreeze) throw new UsageError('Nothing to set.', 'Give --now TIME, --freeze or --unfreeze, e.g. gw clock set --now 2030-01-01T00:00:00Z --freeze')
+  let now: string | undefined
+  if (flags.now !== undefined) {
+    const t = Date.parse(flags.now)
+    if (!Number.isFinite(t)) throw new UsageError(`--now "${flags.now}" is not a date-time.`, 'e.g. --now 2030-01-01T00:00:00Z')
+    now = new Date(t).toISOString()
+  }
+  const clock = await (await ctx.client()).testHelpers.setClock({...(now ? {now} : {}), ...(flags.freeze ? {frozen: true} : flags.unfreeze ? {frozen: false} : {})})
+  ctx.print(renderClock(clock, ctx.color) + (clock.frozen ? '\n' + ctx.color.dim('Frozen: it moves only when you advance or set it.') : ''))
+  return clock
+}
