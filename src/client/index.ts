@@ -90,8 +90,8 @@ export class GwClient extends HttpClient {
 
   readonly customers = {
     create: (body: CreateCustomerParams, o?: PostOpts) => this.post<Customer>('/customers', body, o),
-    list: (params: ListParams = {}) => this.get<ListEnvelope<Customer>>('/customers', q(params)),
-    iterate: (params: ListParams = {}, max?: number) => this.paginate<Customer>('/customers', q(params), {max}),
+    list: (params: ListParams & {email?: string} = {}) => this.get<ListEnvelope<Customer>>('/customers', q(params)),
+    iterate: (params: ListParams & {email?: string} = {}, max?: number) => this.paginate<Customer>('/customers', q(params), {max}),
     get: (id: string) => this.get<Customer>(`/customers/${enc(id)}`),
     update: (id: string, body: UpdateCustomerParams, o?: PostOpts) => this.post<Customer>(`/customers/${enc(id)}`, body, o),
     delete: (id: string) => this.delete<Deleted<'customer'>>(`/customers/${enc(id)}`),

@@ -47,7 +47,12 @@ export interface ListParams {
 export interface ListPaymentsParams extends ListParams {
   status?: PaymentStatus
   customer?: string
+  /** payments of every customer with this email */
+  customer_email?: string
   reference?: string
+  reference_prefix?: string
+  /** key:value */
+  metadata?: string
   created_gte?: string
   created_lte?: string
 }

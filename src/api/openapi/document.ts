@@ -100,7 +100,12 @@ const PREFIX_OF_PATH: Record<string, [string, string]> = {
 const OPS: OpSpec[] = [
   // ---- payments
   {id: 'listPayments', perm: 'payments:read', method: 'get', path: '/payments', tag: 'Payments', summary: 'List payments', list: true,
-    query: [q('status', en(PAYMENT_STATUSES), 'Only payments in this status.'), q('customer', idQ('cus'), 'Only payments of this customer.'), q('reference', {type: 'string'}, 'Only payments with this merchant reference.'), ...createdRange],
+    query: [q('status', en(PAYMENT_STATUSES), 'Only payments in this status.'), q('customer', idQ('cus'), 'Only payments of this customer (a `cus_` id; an email is refused naming `customer_email`).'),
+      q('customer_email', {type: 'string', minLength: 1}, 'Only payments of customers with this email (every customer that has it).'),
+      q('reference', {type: 'string'}, 'Only payments with this merchant reference.'),
+      q('reference_prefix', {type: 'string', minLength: 1}, 'Only payments whose merchant reference starts with this.'),
+      q('metadata', {type: 'string', pattern: '^[^:]+:', 'x-hint': 'key:value such as order_id:1008', examples: ['order_id:1008']}, 'Only payments whose metadata holds this value under this key, given as `key:value`.'),
+      ...createdRange],
     response: 'PaymentList', responseDescription: 'A page of payments, newest first.'},
   {id: 'createPayment', perm: 'payments:write', method: 'post', path: '/payments', tag: 'Payments', summary: 'Create a payment', body: 'PaymentCreate', bodyRequired: true, status: 201,
     description: 'Creates and (unless `confirm: false`) routes the payment in one call. Risk blocks, exhausted failover, no eligible provider and rule blocks answer 201 with `status: failed`; only an issuer\'s final decline is 402 card_error, with `error.payment` naming the stored failed payment.',

@@ -1,3 +1,4 @@
+import {Flags} from '@oclif/core'
 import type {Customer, ListEnvelope} from '../../api/types.js'
 import {listFlags} from '../../base/flags.js'
 import {customerColumns} from '../../output/table.js'
@@ -5,8 +6,15 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class CustomersList extends GwCommand<typeof CustomersList> {
   static override summary = 'List customers, newest first.'
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --all --json']
-  static override flags = {...listFlags}
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    {description: 'The customers with this email', command: '<%= config.bin %> <%= command.id %> --email ada@example.com'},
+    '<%= config.bin %> <%= command.id %> --all --json',
+  ]
+  static override flags = {
+    email: Flags.string({description: 'Only customers with this email.'}),
+    ...listFlags,
+  }
 
   async run(): Promise<ListEnvelope<Customer> | Customer[]> {
     return customersList(this.ctx, this.flags, this.args)
@@ -15,7 +23,7 @@ export default class CustomersList extends GwCommand<typeof CustomersList> {
 
 export async function customersList(ctx: Context, flags: GwFlags<typeof CustomersList>, args: GwArgs<typeof CustomersList>): Promise<ListEnvelope<Customer> | Customer[]> {
   const f = flags
-  const params = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params = {email: f.email, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
   const client = await ctx.client()
   return ctx.list({
     all: f.all,

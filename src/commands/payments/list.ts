@@ -3,7 +3,7 @@ import type {ListEnvelope, Payment, PaymentStatus} from '../../api/types.js'
 import {listFlags, paymentStatusFlag, timestampFlag} from '../../base/flags.js'
 import type {ListPaymentsParams} from '../../client/params.js'
 import {paymentColumns} from '../../output/table.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsList extends GwCommand<typeof PaymentsList> {
   static override summary = 'List payments, newest first.'
@@ -11,14 +11,19 @@ export default class PaymentsList extends GwCommand<typeof PaymentsList> {
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     {description: 'Succeeded payments of one customer', command: '<%= config.bin %> <%= command.id %> --status succeeded --customer cus_123'},
+    {description: 'Every payment of the customer with this email (all their cus_ ids)', command: '<%= config.bin %> <%= command.id %> --customer ada@example.com'},
+    {description: 'Orders 1000 to 1099, by reference prefix', command: '<%= config.bin %> <%= command.id %> --reference-prefix 10'},
+    {description: 'By a metadata value', command: '<%= config.bin %> <%= command.id %> --metadata order_id=1008'},
     {description: 'Everything created in January, as NDJSON for jq', command: '<%= config.bin %> <%= command.id %> --created-gte 2025-01-01 --created-lte 2025-01-31T23:59:59Z --all --json | jq .id'},
     {description: 'The next page', command: '<%= config.bin %> <%= command.id %> --limit 50 --starting-after pay_123'},
   ]
 
   static override flags = {
     status: paymentStatusFlag,
-    customer: Flags.string({description: 'Only payments of this customer (cus_...).'}),
-    reference: Flags.string({description: 'Only payments with this merchant reference.'}),
+    customer: Flags.string({description: 'Only payments of this customer: a cus_ id, or an email (every customer with it).'}),
+    reference: Flags.string({description: 'Only payments with exactly this merchant reference.', exclusive: ['reference-prefix']}),
+    'reference-prefix': Flags.string({description: 'Only payments whose merchant reference starts with this.'}),
+    metadata: Flags.string({description: 'Only payments whose metadata has this value: key=value.'}),
     'created-gte': timestampFlag({description: 'Created at or after this ISO 8601 date or date-time.'}),
     'created-lte': timestampFlag({description: 'Created at or before this ISO 8601 date or date-time.'}),
     ...listFlags,
@@ -33,8 +38,10 @@ export async function paymentsList(ctx: Context, flags: GwFlags<typeof PaymentsL
   const f = flags
   const params: ListPaymentsParams = {
     status: f.status as PaymentStatus | undefined,
-    customer: f.customer,
+    ...customerFilter(f.customer),
     reference: f.reference,
+    reference_prefix: f['reference-prefix'],
+    metadata: metadataFilter(f.metadata),
     created_gte: f['created-gte'],
     created_lte: f['created-lte'],
     limit: f.limit,
@@ -49,4 +56,23 @@ export async function paymentsList(ctx: Context, flags: GwFlags<typeof PaymentsL
     page: () => client.payments.list(params),
     iterate: () => client.payments.iterate({...params, limit: f.limit ?? 100}),
   })
+}
+
+/** --customer takes a cus_ id or an email; anything else is the wrong kind of id, said so. */
+export function customerFilter(value: string | undefined): {customer?: string; customer_email?: string} {
+  if (value === undefined) return {}
+  if (value.startsWith('cus_')) return {customer: value}
+  if (/^[^@\s]+@[^@\s]+$/.test(value)) return {customer_email: value}
+  const kind = /^[a-z]+_/.exec(value)?.[0]
+  throw new UsageError(
+    `--customer "${value}" is ${kind ? `a ${kind}... id, not a customer id` : 'neither a customer id nor an email'}.`,
+    'Pass a customer id (cus_...) or the customer\'s email, e.g. --customer ada@example.com',
+  )
+}
+
+function metadataFilter(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const at = value.search(/[=:]/)
+  if (at <= 0) throw new UsageError(`--metadata "${value}" is not key=value.`, 'e.g. --metadata order_id=1008')
+  return `${value.slice(0, at)}:${value.slice(at + 1)}`
 }

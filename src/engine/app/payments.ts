@@ -103,7 +103,13 @@ export interface PaymentQuery {
   ending_before?: string
   status?: string
   customer?: string
+  /** payments of every customer with this email (docs/api.md: a support agent has the email, not the id) */
+  customer_email?: string
   reference?: string
+  /** references starting with this */
+  reference_prefix?: string
+  /** `key:value`: payments whose metadata has that value under that key */
+  metadata?: string
   created_gte?: string
   created_lte?: string
 }
@@ -114,16 +120,99 @@ export async function listPayments(core: Core, q: PaymentQuery): Promise<ListPag
     if (!(PAYMENT_STATUSES as readonly string[]).includes(q.status)) throw invalid('status', `status must be one of ${PAYMENT_STATUSES.join(', ')}; got '${q.status}'.`)
     filters.push({field: 'status', op: 'eq', value: q.status})
   }
-  if (q.customer !== undefined) filters.push({field: 'customer', op: 'eq', value: q.customer})
+  if (q.customer !== undefined) {
+    if (!q.customer.startsWith('cus_'))
+      throw invalid(
+        'customer',
+        q.customer.includes('@')
+          ? `customer takes a customer id (cus_...); '${q.customer}' is an email: filter with customer_email=${q.customer} instead.`
+          : `customer takes a customer id (cus_...); got '${q.customer}'.`,
+      )
+    filters.push({field: 'customer', op: 'eq', value: q.customer})
+  }
+  if (q.customer_email !== undefined) {
+    const ids = await customerIdsByEmail(core, q.customer_email)
+    if (ids.length === 0) return {data: [], has_more: false}
+    filters.push({field: 'customer', op: 'in', value: ids})
+  }
   if (q.reference !== undefined) filters.push({field: 'reference', op: 'eq', value: q.reference})
+  if (q.reference_prefix !== undefined) filters.push({field: 'reference', op: 'prefix', value: q.reference_prefix})
   if (q.created_gte) filters.push({field: 'created_at', op: 'gte', value: q.created_gte})
   if (q.created_lte) filters.push({field: 'created_at', op: 'lte', value: q.created_lte})
-  const page = await core.store.list<PaymentRecord, 'payment'>('payment', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
+  const page =
+    q.metadata !== undefined
+      ? await scanWhere(core, q, filters, metadataMatch(q.metadata))
+      : await core.store.list<PaymentRecord, 'payment'>('payment', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
   if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such payment '${q[page.cursor_missing]}'.`)
   return page
 }
 
+/** Every customer id with this email (several when customers were created inline before reuse). */
+async function customerIdsByEmail(core: Core, email: string): Promise<string[]> {
+  const ids: string[] = []
+  let after: string | undefined
+  for (;;) {
+    const page = await core.store.list<Customer & {id: string; created_at: string}, 'customer'>('customer', {limit: 1000, starting_after: after, filters: [{field: 'email', op: 'eq', value: email}]})
+    ids.push(...page.data.map((c) => c.id))
+    if (!page.has_more || page.data.length === 0) return ids
+    after = page.data[page.data.length - 1]!.id
+  }
+}
+
+function metadataMatch(pair: string): (p: PaymentRecord) => boolean {
+  const at = pair.indexOf(':')
+  if (at <= 0) throw invalid('metadata', `metadata takes key:value (for example order_id:1008); got '${pair}'.`)
+  const key = pair.slice(0, at)
+  const value = pair.slice(at + 1)
+  return (p) => (p.metadata as Record<string, string> | undefined)?.[key] === value
+}
+
+/**
+ * A page of payments that also pass `keep` (a filter the store has no index for): reads on in
+ * the page's direction until `limit` match or nothing is left. Cursors keep their meaning.
+ */
+async function scanWhere(core: Core, q: PaymentQuery, filters: Filter<'payment'>[], keep: (p: PaymentRecord) => boolean): Promise<ListPage<PaymentRecord>> {
+  const backward = q.ending_before !== undefined
+  const found: PaymentRecord[] = []
+  let cursor = {starting_after: q.starting_after, ending_before: q.ending_before}
+  for (;;) {
+    const page = await core.store.list<PaymentRecord, 'payment'>('payment', {limit: 200, ...cursor, filters})
+    if (page.cursor_missing) return page
+    const kept = page.data.filter(keep)
+    if (backward) found.unshift(...kept)
+    else found.push(...kept)
+    if (found.length > q.limit || !page.has_more || page.data.length === 0) break
+    cursor = backward ? {starting_after: undefined, ending_before: page.data[0]!.id} : {starting_after: page.data[page.data.length - 1]!.id, ending_before: undefined}
+  }
+  const has_more = found.length > q.limit
+  return {data: backward ? found.slice(-q.limit) : found.slice(0, q.limit), has_more}
+}
+
 // ------------------------------------------------------------------ create and confirm
+
+/**
+ * The customer of an inline `{email, name}` (docs/api.md): the account's newest customer with that
+ * email when there is one (one email, one customer, however many payments), else a new one. The
+ * email's lock serialises two payments naming the same new email, so they share one customer.
+ */
+async function inlineCustomer(u: Unit, fields: {email?: string; name?: string}, now: Date): Promise<Customer> {
+  if (fields.email !== undefined) {
+    await u.lock(`customer_email:${fields.email}`)
+    const known = await u.list<Customer & {created_at: string}, 'customer'>('customer', {limit: 1, filters: [{field: 'email', op: 'eq', value: fields.email}]})
+    const existing = known.data[0]
+    if (existing) {
+      // a name given now fills one the customer lacks; a different one is not overwritten by a payment
+      if (fields.name !== undefined && existing.name === null) {
+        const got = await u.get<Customer & {created_at: string}>('customer', existing.id)
+        if (got) u.put('customer', {...got.obj, name: fields.name}, got.version)
+      }
+      return existing
+    }
+  }
+  const customer: Customer = {id: u.core.ids.next('cus'), object: 'customer', email: fields.email ?? null, name: fields.name ?? null, description: null, metadata: {}, livemode: u.livemode, created_at: iso(now)}
+  u.put('customer', customer)
+  return customer
+}
 
 async function savedInstrument(u: Unit, id: string, param: string): Promise<{id: string; instrument: Instrument; customer: string | null}> {
   const got = id.startsWith('pm_') ? await u.get<{id: string; created_at: string; customer: string | null; _x?: {instrument: Instrument}}>('payment_method', id) : undefined
@@ -177,9 +266,7 @@ export async function createPayment(u: Unit, body: CreatePayment): Promise<Payme
     } else {
       const fields = typeof c === 'object' ? c : {}
       if (fields.email === undefined && fields.name === undefined) throw invalid('customer', 'customer needs an id, or an email and/or name to create one.')
-      customerId = u.core.ids.next('cus')
-      const customer: Customer = {id: customerId, object: 'customer', email: fields.email ?? null, name: fields.name ?? null, description: null, metadata: {}, livemode: u.livemode, created_at: iso(now)}
-      u.put('customer', customer)
+      customerId = (await inlineCustomer(u, fields, now)).id
     }
   }
   if (pmCustomer && customerId && pmCustomer !== customerId) throw invalid('payment_method_id', `Payment method ${pmId} belongs to customer ${pmCustomer}, not ${customerId}.`)
