@@ -1,7 +1,7 @@
 // Showing a payment, and following one (--open, --wait) until it stops waiting for the
 // customer or a provider.
 import type {Payment, PaymentStatus} from '../api/types.js'
-import {renderPayment} from '../output/detail.js'
+import {renderPayment, type PaymentRelated} from '../output/detail.js'
 import {formatMoney} from '../output/money.js'
 import type {Context} from './context.js'
 import {GwError} from '../errors.js'
@@ -9,9 +9,9 @@ import {GwError} from '../errors.js'
 /** Statuses where --wait stops: final ones, and the two that wait for the merchant. */
 export const WAIT_DONE: ReadonlySet<PaymentStatus> = new Set(['succeeded', 'failed', 'canceled', 'requires_capture', 'requires_confirmation'])
 
-export function showPayment(ctx: Context, payment: Payment): void {
+export function showPayment(ctx: Context, payment: Payment, related?: PaymentRelated): void {
   if (ctx.json) return
-  ctx.print(renderPayment(payment, ctx.color))
+  ctx.print(renderPayment(payment, ctx.color, related))
   const next = nextStepHint(payment)
   if (payment.status === 'requires_action' && payment.next_action?.url) {
     ctx.print('')

@@ -1,6 +1,6 @@
 // Detail views of one object: a title line, then aligned "Label  value" rows. Plain text,
 // no table library, so `gw payments get` stays cheap to start.
-import type {Customer, Payment, PaymentMethod, TestClock} from '../api/types.js'
+import type {Customer, Dispute, Payment, PaymentMethod, Refund, TestClock} from '../api/types.js'
 import {paintStatus, type Painter} from './color.js'
 import {formatMoney} from './money.js'
 
@@ -44,7 +44,22 @@ export function describeMethod(p: Payment): string {
   return p.payment_method
 }
 
-export function renderPayment(pay: Payment, p: Painter): string {
+/** What a payment's view can show beside it: its refunds and disputes (`gw payments get`). */
+export interface PaymentRelated {
+  refunds?: Refund[]
+  disputes?: Dispute[]
+}
+
+function refundLine(r: Refund, p: Painter): string {
+  return [r.id, paintStatus(p, r.status), formatMoney(r.amount, r.currency), r.reason ?? '', r.failure_reason ? p.red(r.failure_reason) : '', r.created_at].filter(Boolean).join('  ')
+}
+
+function disputeLine(d: Dispute, p: Painter): string {
+  const due = d.status === 'needs_response' && d.evidence_due_by ? `evidence due ${d.evidence_due_by}` : ''
+  return [d.id, paintStatus(p, d.status), formatMoney(d.amount, d.currency), d.reason, `${d.stage} stage`, due].filter(Boolean).join('  ')
+}
+
+export function renderPayment(pay: Payment, p: Painter, related: PaymentRelated = {}): string {
   const attempts = pay.provider_attempts ?? []
   const attemptText = attempts.length
     ? attempts
@@ -74,6 +89,8 @@ export function renderPayment(pay: Payment, p: Painter): string {
       ['Risk', risk],
       ['Provider', pay.provider],
       ['Attempts', attemptText],
+      ['Refunds', related.refunds?.length ? related.refunds.map((r) => refundLine(r, p)).join('\n') : undefined],
+      ['Disputes', related.disputes?.length ? related.disputes.map((d) => disputeLine(d, p)).join('\n') : undefined],
       ['Return URL', pay.return_url],
       ['Metadata', metadata(pay.metadata)],
       ['Mode', pay.livemode ? 'live' : 'test'],

@@ -1,8 +1,10 @@
 // Finding payments from the support desk (issue 26 item 2): --customer takes an id or an email,
 // the wrong kind of id is said so, --reference-prefix and --metadata; customers list --email.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {at, cliEnv, json, type CliEnv} from '../../base/test-support/cli.js'
+import type {Payment} from '../../api/types.js'
+import {at, cliEnv, errorBody, json, payment, type CliEnv} from '../../base/test-support/cli.js'
 import CustomersList from '../customers/list.js'
+import PaymentsGet from './get.js'
 import PaymentsList from './list.js'
 
 let cli: CliEnv
@@ -71,5 +73,45 @@ describe('customers list --email', () => {
     const r = await cli.run(CustomersList, [...at(), '--email', 'ada@example.com'])
     expect(r.exitCode).toBe(0)
     expect(seen[0]).toContain('email=ada%40example.com')
+  })
+})
+
+describe('payments get: the refunds and disputes beside the payment', () => {
+  const pay = payment({id: 'pay_story', amount: 19900, currency: 'EUR', amount_refunded: 2500, status: 'succeeded'})
+  const refund = {id: 're_1', object: 'refund', payment: 'pay_story', amount: 2500, currency: 'EUR', status: 'succeeded', reason: 'requested_by_customer', failure_reason: null, reference: 'x', metadata: {}, livemode: false, created_at: '2026-01-02T00:00:00.000Z'}
+  const dispute = {id: 'dp_1', object: 'dispute', payment: 'pay_story', amount: 17400, currency: 'EUR', reason: 'fraudulent', stage: 'chargeback', status: 'lost', evidence_due_by: null, evidence: null, livemode: false, created_at: '2026-01-03T00:00:00.000Z'}
+  const list = (url: string, data: unknown[]) => ({statusCode: 200, data: {object: 'list', url, data, has_more: false}, responseOptions: json})
+
+  it('shows each refund and dispute with its status and amount, and points at the timeline', async () => {
+    cli.pool.intercept({path: '/v1/payments/pay_story', method: 'GET'}).reply(200, pay, json)
+    cli.pool.intercept({path: (p: string) => p.startsWith('/v1/refunds?') && p.includes('payment=pay_story'), method: 'GET'}).reply(() => list('/v1/refunds', [refund]))
+    cli.pool.intercept({path: (p: string) => p.startsWith('/v1/disputes?') && p.includes('payment=pay_story'), method: 'GET'}).reply(() => list('/v1/disputes', [dispute]))
+    const r = await cli.run<Payment>(PaymentsGet, [...at(), 'pay_story'])
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toMatch(/Refunds\s+re_1\s+succeeded\s+€25\.00/)
+    expect(r.stdout).toMatch(/Disputes\s+dp_1\s+lost\s+€174\.00 EUR\s+fraudulent\s+chargeback stage/)
+    expect(r.stderr).toContain('gw payments timeline pay_story')
+  })
+
+  it('--json prints the payment as the API returned it and asks for nothing else', async () => {
+    const seen: string[] = []
+    cli.pool.intercept({path: '/v1/payments/pay_story', method: 'GET'}).reply(200, pay, json)
+    cli.pool.intercept({path: (p: string) => !p.startsWith('/v1/payments/'), method: 'GET'}).reply((o) => {
+      seen.push(String(o.path))
+      return list('/v1/x', [])
+    }).persist()
+    const r = await cli.run<Payment>(PaymentsGet, [...at(), 'pay_story', '--json'])
+    expect(JSON.parse(r.stdout)).toEqual(pay)
+    expect(seen).toEqual([])
+  })
+
+  it('a key that may not read disputes still shows the payment and its refunds', async () => {
+    cli.pool.intercept({path: '/v1/payments/pay_story', method: 'GET'}).reply(200, pay, json)
+    cli.pool.intercept({path: (p: string) => p.startsWith('/v1/refunds?'), method: 'GET'}).reply(() => list('/v1/refunds', [refund]))
+    cli.pool.intercept({path: (p: string) => p.startsWith('/v1/disputes?'), method: 'GET'}).reply(403, errorBody('permission_error', 'permission_denied', 'This key lacks disputes:read.'), json)
+    const r = await cli.run<Payment>(PaymentsGet, [...at(), 'pay_story'])
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toContain('re_1')
+    expect(r.stdout).not.toContain('Disputes')
   })
 })

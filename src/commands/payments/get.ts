@@ -4,7 +4,8 @@ import {showPayment} from '../../base/payments.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsGet extends GwCommand<typeof PaymentsGet> {
-  static override summary = 'Show one payment, with its provider attempts and risk result.'
+  static override summary = 'Show one payment, with its provider attempts, risk result, refunds and disputes.'
+  static override description = 'With --json, prints the payment object as the API returned it (refunds and disputes are separate objects: gw refunds list --payment, gw disputes list --payment). For everything in time order, including webhook deliveries: gw payments timeline.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> pay_123',
     {description: 'Only the status, with jq', command: '<%= config.bin %> <%= command.id %> pay_123 --json | jq -r .status'},
@@ -20,7 +21,15 @@ export default class PaymentsGet extends GwCommand<typeof PaymentsGet> {
 }
 
 export async function paymentsGet(ctx: Context, flags: GwFlags<typeof PaymentsGet>, args: GwArgs<typeof PaymentsGet>): Promise<Payment> {
-  const payment = await (await ctx.client()).payments.get(args.id)
-  showPayment(ctx, payment)
+  const client = await ctx.client()
+  const payment = await client.payments.get(args.id)
+  if (ctx.json) return payment
+  // its refunds and disputes beside it; a key that may not read them shows the payment alone
+  const [refunds, disputes] = await Promise.all([
+    client.refunds.list({payment: payment.id, limit: 100}).then((l) => l.data, () => undefined),
+    client.disputes.list({payment: payment.id, limit: 100}).then((l) => l.data, () => undefined),
+  ])
+  showPayment(ctx, payment, {refunds, disputes})
+  if (payment.amount_refunded > 0 || disputes?.length) ctx.notice(ctx.errColor.dim(`The whole story, in time order: gw payments timeline ${payment.id}`))
   return payment
 }
