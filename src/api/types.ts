@@ -156,9 +156,15 @@ export interface Dispute {
   status: DisputeStatus
   evidence_due_by: string | null
   evidence?: {fields: Record<string, string>; files: string[]; submitted_at: string} | null
+  /** evidence argued at earlier stages, oldest first (a dispute escalated after a ruling); docs/api.md */
+  previous_evidence?: {stage: DisputeStage; fields: Record<string, string>; files: string[]; submitted_at: string}[]
+  /** who closed it: the network's `ruling` (won or lost), the missed `deadline` (lost), the `merchant` (accepted); null while open */
+  closed_by?: DisputeClosedBy | null
   livemode: boolean
   created_at: string
 }
+
+export type DisputeClosedBy = 'ruling' | 'deadline' | 'merchant'
 
 export interface GwEvent<T = unknown> {
   id: string

@@ -17,6 +17,7 @@ export const DISPUTE_STAGES: readonly DisputeStage[] = ['chargeback', 'pre_arbit
 
 export {RECOGNIZED_KEYS, KEY_HINTS, EVIDENCE_BY_REASON, isHttpsUrl, type RecognizedKey} from '../api/dispute-evidence.js'
 import {isHttpsUrl} from '../api/dispute-evidence.js'
+import {shortDuration} from '../output/disputes.js'
 export {evidenceCoverage, shortDuration, timeLeft, byDeadline, type Coverage} from '../output/disputes.js'
 
 // ----- time -----
@@ -43,7 +44,7 @@ export function notActionableReason(dp: Pick<Dispute, 'id' | 'status' | 'stage'>
     case 'needs_response':
       return undefined
     case 'under_review':
-      return `Evidence for the ${dp.stage} stage of ${dp.id} was already submitted and is under review. A dispute takes one submission per stage: nothing can be added or changed now, and it cannot be accepted. If the dispute escalates to the next stage it needs a response again (earlier evidence is not carried over).`
+      return `Evidence for the ${dp.stage} stage of ${dp.id} was already submitted and is under review. A dispute takes one submission per stage: nothing can be added or changed now, and it cannot be accepted. If the dispute escalates to the next stage it needs a response again: what was argued now stays on the dispute (previous_evidence) but is not resubmitted.`
     case 'won':
       return `${dp.id} is resolved: won. The withheld amount was returned; there is nothing left to answer.`
     case 'lost':
@@ -170,7 +171,17 @@ export class NotActionableError extends GwError {
 
 /** "Now" for deadlines: the engine clock in test mode, real time otherwise. */
 export async function disputeNow(ctx: Context, client: GwClient): Promise<Date> {
-  return engineNow(client, (await ctx.apiKey()).value)
+  const now = await engineNow(client, (await ctx.apiKey()).value)
+  const notice = clockAheadNotice(now, new Date())
+  if (notice) ctx.notice(ctx.errColor.yellow(notice))
+  return now
+}
+
+/** Said wherever deadlines are shown while a test clock runs ahead of the wall clock (a minute or more). */
+export function clockAheadNotice(engine: Date, wall: Date): string | undefined {
+  const ahead = Math.round((engine.getTime() - wall.getTime()) / 1000)
+  if (ahead < 60) return undefined
+  return `The engine clock is ${shortDuration(ahead)} ahead of the wall clock (test clock advanced): deadlines and time left follow the engine clock, now ${engine.toISOString()}.`
 }
 
 /**

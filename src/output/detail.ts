@@ -56,7 +56,8 @@ function refundLine(r: Refund, p: Painter): string {
 
 function disputeLine(d: Dispute, p: Painter): string {
   const due = d.status === 'needs_response' && d.evidence_due_by ? `evidence due ${d.evidence_due_by}` : ''
-  return [d.id, paintStatus(p, d.status), formatMoney(d.amount, d.currency), d.reason, `${d.stage} stage`, due].filter(Boolean).join('  ')
+  const closed = d.status === 'lost' && d.closed_by ? ` (${d.closed_by === 'deadline' ? 'deadline missed' : d.closed_by})` : ''
+  return [d.id, `${paintStatus(p, d.status)}${closed}`, formatMoney(d.amount, d.currency), d.reason, `${d.stage} stage`, due].filter(Boolean).join('  ')
 }
 
 export function renderPayment(pay: Payment, p: Painter, related: PaymentRelated = {}): string {

@@ -51,9 +51,18 @@ export function disputeColumns(now: Date): Columns<Dispute> {
     row: (x, p) => {
       const left = timeLeft(x, now)
       const painted = left.startsWith('overdue') ? p.red(left) : left.endsWith('left') && Date.parse(x.evidence_due_by ?? '') - now.getTime() < 86_400_000 ? p.yellow(left) : left.startsWith('none') ? p.dim(left) : left
-      return [x.id, paintStatus(p, x.status), formatMoney(x.amount, x.currency), x.reason, x.stage, date(x.evidence_due_by), painted, x.payment]
+      return [x.id, disputeStatus(x, p), formatMoney(x.amount, x.currency), x.reason, x.stage, date(x.evidence_due_by), painted, x.payment]
     },
   }
+}
+
+/** What closed a lost dispute, in words: a missed deadline reads differently from a ruling. */
+const CLOSED_BY: Record<string, string> = {deadline: 'deadline missed', ruling: 'ruling', merchant: 'accepted'}
+
+/** The status, with what closed it once lost (`lost (deadline missed)`, `lost (ruling)`). */
+export function disputeStatus(dp: Dispute, p: Painter): string {
+  const by = dp.status === 'lost' && dp.closed_by ? ` (${CLOSED_BY[dp.closed_by] ?? dp.closed_by})` : ''
+  return `${paintStatus(p, dp.status)}${by}`
 }
 
 /** The checklist of the keys that suit the reason, marked [x] where the fields cover them. */
@@ -71,12 +80,13 @@ export function renderChecklist(reason: Dispute['reason'], ev: {fields: Record<s
 export function renderDispute(dp: Dispute, now: Date, p: Painter): string {
   const due = dp.evidence_due_by ? `${dp.evidence_due_by} (${timeLeft(dp, now)})` : timeLeft(dp, now)
   const head = renderFields(
-    `${p.bold(dp.id)}  ${paintStatus(p, dp.status)}${dp.livemode ? `  ${p.red('LIVE')}` : ''}`,
+    `${p.bold(dp.id)}  ${disputeStatus(dp, p)}${dp.livemode ? `  ${p.red('LIVE')}` : ''}`,
     [
       ['Amount', formatMoney(dp.amount, dp.currency)],
       ['Payment', dp.payment],
       ['Reason', dp.reason],
       ['Stage', dp.stage],
+      ['Closed by', dp.closed_by ? CLOSED_BY[dp.closed_by] ?? dp.closed_by : undefined],
       ['Evidence due', due],
       ['Mode', dp.livemode ? 'live' : 'test'],
       ['Created', dp.created_at],
@@ -89,7 +99,19 @@ export function renderDispute(dp: Dispute, now: Date, p: Painter): string {
   else if (dp.status === 'needs_response') lines.push(p.dim(`  nothing submitted at the ${dp.stage} stage yet`))
   lines.push(...renderChecklist(dp.reason, dp.evidence, p))
   if (dp.evidence) for (const [k, v] of Object.entries(dp.evidence.fields)) lines.push(`  ${p.dim(`${k}:`)} ${v}`)
+  lines.push(...renderPreviousEvidence(dp, p))
   return [head, ...lines].join('\n')
+}
+
+/** What was argued at earlier stages (kept on the dispute after an escalation), stage by stage. */
+export function renderPreviousEvidence(dp: Dispute, p: Painter): string[] {
+  const lines: string[] = []
+  for (const ev of dp.previous_evidence ?? []) {
+    lines.push('', `${p.bold(`Argued at the ${ev.stage} stage`)} ${p.dim(`(submitted ${ev.submitted_at})`)}`)
+    for (const [k, v] of Object.entries(ev.fields)) lines.push(`  ${p.dim(`${k}:`)} ${v.replace(/\n/g, '\n    ')}`)
+    for (const f of ev.files) lines.push(`  ${p.dim('file:')} ${f}`)
+  }
+  return lines
 }
 
 /** What will be submitted, with its coverage, before a confirmation. */

@@ -194,6 +194,25 @@ describe('evidence form', () => {
   })
 })
 
+describe('evidence form after an escalation (issue 26 item 5)', () => {
+  it("shows what was argued at the earlier stage beside the new stage's empty form", async () => {
+    const t = terminal()
+    const dp = dispute({
+      stage: 'pre_arbitration',
+      previous_evidence: [{stage: 'chargeback', fields: {tracking_number: '1Z999AA10123456784'}, files: ['https://shop.example/pod.pdf'], submitted_at: '2025-02-28T10:00:00.000Z'}],
+    })
+    const result = runEvidenceForm({dispute: dp, now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    const screen = t.screen()
+    expect(screen).toContain('Argued at the chargeback stage')
+    expect(screen).toContain('tracking_number = 1Z999AA10123456784')
+    expect(screen).toContain('file https://shop.example/pod.pdf')
+    await type(t, '\u001B')
+    expect(await result).toBeNull()
+  })
+})
+
 describe('evidence form input rules (issue 14, defect 10)', () => {
   it('a pasted "value⏎" is submitted at its line break: one Enter, not two', () => {
     expect(pastedLine('1Z999AA10123456784\r')).toBe('1Z999AA10123456784')

@@ -150,6 +150,22 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
         ))}
         {info && info.attached.length > 0 ? <Text dimColor> attached automatically from the payment: {info.attached.join(', ')}</Text> : null}
       </Box>
+      {(dp.previous_evidence ?? []).map((ev) => (
+        <Box key={ev.stage} flexDirection="column" marginTop={1}>
+          <Text bold>
+            Argued at the {ev.stage} stage <Text dimColor>(submitted {ev.submitted_at}; not resubmitted: send what still applies again)</Text>
+          </Text>
+          {Object.entries(ev.fields).map(([k, v]) => (
+            <Text key={k}>
+              {' '}
+              {k} = {v}
+            </Text>
+          ))}
+          {ev.files.map((f) => (
+            <Text key={f}> file {f}</Text>
+          ))}
+        </Box>
+      ))}
       <Box flexDirection="column" marginTop={1}>
         <Text bold>Fields:</Text>
         {Object.keys(fields).length === 0 ? <Text dimColor> none yet</Text> : null}

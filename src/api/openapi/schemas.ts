@@ -277,9 +277,20 @@ export function responseSchemas(): Record<string, Schema> {
       status: {type: 'string', enum: [...DISPUTE_STATUSES]},
       evidence_due_by: nullable(dateTime('Null once resolved and while under_review.')),
       evidence: nullable(ref('DisputeEvidence')),
+      previous_evidence: {
+        type: 'array',
+        description: 'Evidence argued at earlier stages, oldest first: after a ruling escalates the dispute, `evidence` is the next stage\'s (null until submitted) and what was argued before stays here. Absent on disputes stored before this field.',
+        items: obj({
+          stage: {type: 'string', enum: [...DISPUTE_STAGES]},
+          fields: {type: 'object', additionalProperties: {type: 'string'}},
+          files: {type: 'array', items: str({format: 'uri'})},
+          submitted_at: dateTime(),
+        }),
+      },
+      closed_by: nullable({type: 'string', enum: ['ruling', 'deadline', 'merchant'], description: 'Who closed it: `ruling` (the issuer or network ruled: won or lost), `deadline` (the evidence deadline passed unanswered: lost), `merchant` (accepted). Null while open; absent on disputes closed before this field.'}),
       livemode,
       created_at: dateTime(),
-    }),
+    }, {optional: ['previous_evidence', 'closed_by']}),
     Event: obj({
       id: idOf('evt'),
       object: {type: 'string', const: 'event'},

@@ -1,26 +1,32 @@
 import {Flags} from '@oclif/core'
 import type {Dispute, DisputeStatus, ListEnvelope} from '../../api/types.js'
-import {DISPUTE_STATUSES, byDeadline, disputeNow} from '../../base/disputes.js'
+import {DISPUTE_REASONS, DISPUTE_STAGES, DISPUTE_STATUSES, byDeadline, disputeNow} from '../../base/disputes.js'
 import {listFlags} from '../../base/flags.js'
 import type {ListDisputesParams} from '../../client/params.js'
 import {disputeColumns} from '../../output/disputes.js'
 import {startProgress} from '../../ui/progress.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class DisputesList extends GwCommand<typeof DisputesList> {
   static override summary = 'List disputes, soonest deadline first, with the time left to respond.'
-  static override description = `Fetches one page (20 by default; --all for every page) and shows it sorted by evidence deadline, with the time left ("2d 4h left", "overdue 3h"), or "none" once a dispute is under review or resolved. Deadlines follow the engine's clock in test mode.
---json prints the API's list envelope as it came (newest first), so cursors keep working.`
+  static override description = `Fetches one page (20 by default; --all for every page) and shows it sorted by evidence deadline, with the time left ("2d 4h left", "overdue 3h"), or "none" once a dispute is under review or resolved. Deadlines follow the engine's clock in test mode (a notice says when it is ahead of the wall clock). A lost dispute says what lost it: "lost (deadline missed)" or "lost (ruling)".
+--sort due sorts every matching dispute by deadline, not just one page (it reads every page; --limit then keeps the first N). --reason, --stage and --currency read every page too.
+--json prints the API's list envelope as it came (newest first), so cursors keep working; with --sort, --reason, --stage or --currency it prints the matching disputes as a JSON array in the order shown.`
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     {description: 'Disputes waiting for a response', command: '<%= config.bin %> <%= command.id %> --status needs_response'},
     {description: 'The dispute of one payment', command: '<%= config.bin %> <%= command.id %> --payment pay_123'},
+    {description: "The lead's queue: every open fraud dispute in euros, soonest deadline first", command: '<%= config.bin %> <%= command.id %> --status needs_response --reason fraudulent --currency EUR --sort due'},
     {description: 'Every dispute as NDJSON', command: '<%= config.bin %> <%= command.id %> --all --json'},
   ]
 
   static override flags = {
     status: Flags.string({description: 'Only disputes in this status.', options: [...DISPUTE_STATUSES]}),
     payment: Flags.string({description: 'Only disputes of this payment (pay_...).'}),
+    reason: Flags.string({description: 'Only disputes with this reason.', options: [...DISPUTE_REASONS]}),
+    stage: Flags.string({description: 'Only disputes at this stage.', options: [...DISPUTE_STAGES]}),
+    currency: Flags.string({description: 'Only disputes in this currency (ISO 4217, e.g. EUR).', parse: async (v) => v.toUpperCase()}),
+    sort: Flags.string({description: 'due: every matching dispute by deadline (soonest first, then the ones without); created: newest first.', options: ['due', 'created']}),
     ...listFlags,
   }
 
@@ -39,6 +45,7 @@ export async function disputesList(ctx: Context, flags: GwFlags<typeof DisputesL
     ending_before: f['ending-before'],
   }
   const client = await ctx.client()
+  if (f.sort || f.reason || f.stage || f.currency) return wholeList(ctx, f, params)
   if (ctx.json) {
     // the API's order and envelope, so cursors and NDJSON streaming work as for every list
     return ctx.list({
@@ -75,4 +82,33 @@ export async function disputesList(ctx: Context, flags: GwFlags<typeof DisputesL
   const now = await disputeNow(ctx, client)
   ctx.print(await ctx.table([...items].sort(byDeadline), disputeColumns(now)))
   return result
+}
+
+/**
+ * Every dispute that matches, read across all pages (the API filters status and payment; reason,
+ * stage and currency are matched here), sorted as asked, then cut to --limit.
+ */
+async function wholeList(ctx: Context, f: GwFlags<typeof DisputesList>, params: ListDisputesParams): Promise<Dispute[]> {
+  if (f['starting-after'] || f['ending-before']) throw new UsageError('--sort, --reason, --stage and --currency read every page: leave out --starting-after and --ending-before.')
+  const client = await ctx.client()
+  const items: Dispute[] = []
+  const progress = await startProgress('Fetching disputes…', {json: ctx.json})
+  try {
+    for await (const d of client.disputes.iterate({status: params.status, payment: params.payment, limit: 100}))
+      if ((!f.reason || d.reason === f.reason) && (!f.stage || d.stage === f.stage) && (!f.currency || d.currency === f.currency)) items.push(d)
+  } finally {
+    progress.stop()
+  }
+  // the API's order is newest first; due puts the soonest deadline first
+  const sorted = f.sort === 'created' ? items : [...items].sort(byDeadline)
+  const shown = f.limit !== undefined ? sorted.slice(0, f.limit) : sorted
+  if (ctx.json) return shown
+  if (shown.length === 0) {
+    ctx.print('No disputes.')
+    return shown
+  }
+  const now = await disputeNow(ctx, client)
+  ctx.print(await ctx.table(shown, disputeColumns(now)))
+  if (shown.length < sorted.length) ctx.notice(ctx.errColor.dim(`${shown.length} of ${sorted.length} matching disputes shown (--limit ${f.limit}).`))
+  return shown
 }

@@ -39,7 +39,7 @@ export async function disputesResolve(ctx: Context, flags: GwFlags<typeof Disput
     ctx.print(renderDispute(dp, dp.status === 'needs_response' ? await disputeNow(ctx, client) : new Date(), ctx.color))
     const money = formatMoney(dp.amount, dp.currency)
     const said =
-      dp.status === 'won' ? `Won: ${money} returns to the balance.` : dp.status === 'lost' ? `Lost: ${money} goes to the cardholder.` : `Escalated to ${dp.stage}: it needs a response again; earlier evidence is not carried over.`
+      dp.status === 'won' ? `Won: ${money} returns to the balance.` : dp.status === 'lost' ? `Lost: ${money} goes to the cardholder.` : `Escalated to ${dp.stage}: it needs a response again (what was argued before stays on the dispute: gw disputes get ${dp.id}).`
     ctx.notice(ctx.errColor.dim([said, disputeHint(dp)].filter(Boolean).join(' ')))
   }
   return dp

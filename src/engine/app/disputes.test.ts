@@ -82,6 +82,8 @@ describe('the network opens a dispute', () => {
       status: 'needs_response',
       evidence_due_by: expect.any(String),
       evidence: null,
+      previous_evidence: [],
+      closed_by: null,
       livemode: false,
       created_at: expect.any(String),
     })
@@ -476,5 +478,40 @@ describe('GET /disputes', () => {
     const nf = await t.api('GET', '/disputes/dp_missing')
     expect(nf.status).toBe(404)
     expect(nf.body.error).toMatchObject({type: 'invalid_request_error', code: 'resource_missing'})
+  })
+})
+
+describe("a dispute's story stays on it (issue 26 items 5 and 9)", () => {
+  it('what closed it: the deadline (lost unanswered), a ruling (won or lost), the merchant (accepted); null while open', async () => {
+    const byDeadline = await openDispute((await cardPayment(3101)).id)
+    expect(byDeadline.closed_by).toBeNull()
+    await t.api('POST', '/test_helpers/clock/advance', {seconds: EVIDENCE_WINDOW_S.chargeback + 60})
+    expect(await getDispute(byDeadline.id)).toMatchObject({status: 'lost', closed_by: 'deadline'})
+
+    const byRuling = await openDispute((await cardPayment(3102)).id)
+    await t.api('POST', `/disputes/${byRuling.id}/evidence`, evidence)
+    expect((await t.api('POST', `/test_helpers/disputes/${byRuling.id}/resolve`, {outcome: 'lost'})).body).toMatchObject({status: 'lost', closed_by: 'ruling'})
+
+    const won = await openDispute((await cardPayment(3103)).id)
+    await t.api('POST', `/disputes/${won.id}/evidence`, evidence)
+    expect((await t.api('POST', `/test_helpers/disputes/${won.id}/resolve`, {outcome: 'won'})).body).toMatchObject({status: 'won', closed_by: 'ruling'})
+
+    const accepted = await openDispute((await cardPayment(3104)).id)
+    expect((await t.api('POST', `/disputes/${accepted.id}/accept`, {})).body).toMatchObject({status: 'accepted', closed_by: 'merchant'})
+  })
+
+  it('after an escalation, what was argued at the earlier stage stays on the dispute, stage by stage', async () => {
+    const dp = await openDispute((await cardPayment(3105)).id)
+    expect(dp.previous_evidence).toEqual([])
+    await t.api('POST', `/disputes/${dp.id}/evidence`, evidence)
+    const pre = (await t.api('POST', `/test_helpers/disputes/${dp.id}/resolve`, {outcome: 'escalate'})).body
+    expect(pre).toMatchObject({stage: 'pre_arbitration', status: 'needs_response', evidence: null})
+    expect(pre.previous_evidence).toEqual([{stage: 'chargeback', fields: evidence.fields, files: evidence.files, submitted_at: expect.any(String)}])
+    const second = {fields: {customer_communication: 'Thread of 3 May:\nThe customer confirmed receipt.'}, files: []}
+    await t.api('POST', `/disputes/${dp.id}/evidence`, second)
+    const arb = (await t.api('POST', `/test_helpers/disputes/${dp.id}/resolve`, {outcome: 'escalate'})).body
+    expect(arb.previous_evidence.map((e: any) => e.stage)).toEqual(['chargeback', 'pre_arbitration'])
+    expect(arb.previous_evidence[1].fields.customer_communication).toBe(second.fields.customer_communication)
+    expect((await getDispute(dp.id)).previous_evidence).toEqual(arb.previous_evidence)
   })
 })

@@ -57,6 +57,8 @@ export function open(a: {id: string; payment: string; amount: number; currency: 
     status: 'needs_response',
     evidence_due_by: due.toISOString(),
     evidence: null,
+    previous_evidence: [],
+    closed_by: null,
     livemode: a.livemode,
     created_at: a.at.toISOString(),
     _x: {network: a.network, submissions: []},
@@ -80,13 +82,13 @@ export function submitEvidence(dp0: DisputeRecord, sub: DisputeInternal['submiss
 
 export function accept(dp0: DisputeRecord): DisputeStep {
   assertActionable(dp0, 'accepted')
-  return {dispute: {...dp0, status: 'accepted', evidence_due_by: null}, effects: [{unscheduleDeadline: true}, {emit: 'dispute.closed'}]}
+  return {dispute: {...dp0, status: 'accepted', evidence_due_by: null, closed_by: 'merchant'}, effects: [{unscheduleDeadline: true}, {emit: 'dispute.closed'}]}
 }
 
 /** The deadline of `stage` passed with no response: lost (spec §7 other rule 2). Undefined when it no longer applies. */
 export function deadlinePassed(dp0: DisputeRecord, stage: unknown): DisputeStep | undefined {
   if (dp0.status !== 'needs_response' || dp0.stage !== stage) return undefined
-  return {dispute: {...dp0, status: 'lost', evidence_due_by: null}, effects: [{emit: 'dispute.closed'}]}
+  return {dispute: {...dp0, status: 'lost', evidence_due_by: null, closed_by: 'deadline'}, effects: [{emit: 'dispute.closed'}]}
 }
 
 /** The issuer or network rules on a dispute under review; escalation opens the next stage. */
@@ -97,11 +99,12 @@ export function ruled(dp0: DisputeRecord, outcome: 'won' | 'lost' | 'escalate', 
     const next = NEXT_STAGE[dp0.stage]
     if (!next) throw badState('dispute_not_actionable', `Dispute ${dp0.id} is at arbitration, whose ruling is binding; it cannot be escalated further.`)
     const due = new Date(at.getTime() + EVIDENCE_WINDOW_S[next] * 1000)
-    // earlier evidence is not carried over (it stays in _x.submissions)
-    const dispute: DisputeRecord = {...dp0, stage: next, status: 'needs_response', evidence: null, evidence_due_by: due.toISOString()}
+    // the next stage is answered afresh; what was argued before stays on the dispute, by stage
+    const argued = dp0.evidence ? [{stage: dp0.stage, ...dp0.evidence}] : []
+    const dispute: DisputeRecord = {...dp0, stage: next, status: 'needs_response', evidence: null, previous_evidence: [...(dp0.previous_evidence ?? []), ...argued], evidence_due_by: due.toISOString()}
     return {dispute, effects: [{scheduleDeadline: due, stage: next}, {emit: 'dispute.updated'}]}
   }
-  const dispute: DisputeRecord = {...dp0, status: outcome, evidence_due_by: null}
+  const dispute: DisputeRecord = {...dp0, status: outcome, evidence_due_by: null, closed_by: 'ruling'}
   // funds stay withheld through every stage; a win returns them, a loss keeps the debit
   return {dispute, effects: [...(outcome === 'won' ? [{money: 'dispute_reversal' as const, amount: dp0.amount}] : []), {emit: 'dispute.closed'}]}
 }
