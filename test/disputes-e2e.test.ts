@@ -184,7 +184,7 @@ describe('a support person answers a dispute through the CLI', () => {
     expect(sent.code).toBe(0)
     expect(sent.stdout).toMatch(new RegExp(`^${id} {2}under_review`))
     expect(sent.stdout).toMatch(/\[x\] tracking_number/)
-    expect(sent.stderr).toContain('not covered: service_date, shipping_address')
+    expect(sent.stderr).toContain('not covered: shipping_address')
     const afterPipe = await gwJson<Dispute>(['disputes', 'get', id])
     expect(afterPipe.evidence).toMatchObject({fields: {tracking_number: '1Z999AA10123456784', courier: 'UPS'}, files: ['https://shop.example/pod-1234.pdf']})
 

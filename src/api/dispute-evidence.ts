@@ -20,7 +20,7 @@ export const DISPUTE_REASONS: readonly DisputeReason[] = ['fraudulent', 'product
  * The evidence that suits each reason (spec §4 Disputes rule 4), as recognized keys, plus what
  * the service attaches by itself from the payment (3-D Secure, AVS/CVV, refunds).
  */
-export const EVIDENCE_BY_REASON: Readonly<Record<DisputeReason, {keys: readonly RecognizedKey[]; attached: readonly string[]; advice: string}>> = {
+export const EVIDENCE_BY_REASON: Readonly<Record<DisputeReason, {keys: readonly RecognizedKey[]; oneOf?: readonly (readonly RecognizedKey[])[]; attached: readonly string[]; advice: string}>> = {
   fraudulent: {
     keys: ['customer_communication', 'shipping_address', 'product_description'],
     attached: ['three_d_secure', 'avs_result', 'cvv_result'],
@@ -28,6 +28,8 @@ export const EVIDENCE_BY_REASON: Readonly<Record<DisputeReason, {keys: readonly 
   },
   product_not_received: {
     keys: ['tracking_number', 'service_date', 'shipping_address'],
+    // "tracking number with delivery confirmation, or service date" (§4 rule 4): either one
+    oneOf: [['tracking_number', 'service_date']],
     attached: [],
     advice: 'A tracking number with delivery confirmation, or the date the service was provided.',
   },
@@ -66,4 +68,34 @@ export function isHttpsUrl(text: string): boolean {
   } catch {
     return false
   }
+}
+
+const filled = (fields: Readonly<Record<string, string>> | null | undefined, k: string) => typeof fields?.[k] === 'string' && fields[k]!.trim() !== ''
+
+/**
+ * The suited evidence a submission still lacks (spec §4 rule 4 read literally): a group of
+ * alternatives counts once, as "a or b", and is met by any one of them; every other suited key
+ * is listed on its own.
+ */
+export function missingEvidence(reason: DisputeReason, fields: Readonly<Record<string, string>> | null | undefined): string[] {
+  const info = EVIDENCE_BY_REASON[reason]
+  const groups = info.oneOf ?? []
+  const out: string[] = []
+  const done = new Set<string>()
+  for (const key of info.keys) {
+    if (done.has(key)) continue
+    const group = groups.find((g) => g.includes(key))
+    if (group) {
+      for (const k of group) done.add(k)
+      if (!group.some((k) => filled(fields, k))) out.push(group.join(' or '))
+    } else if (!filled(fields, key)) out.push(key)
+  }
+  return out
+}
+
+/** The key that stands in for `key` (an alternative of its group that is filled), if any. */
+export function metByAlternative(reason: DisputeReason, key: RecognizedKey, fields: Readonly<Record<string, string>> | null | undefined): RecognizedKey | undefined {
+  if (filled(fields, key)) return undefined
+  const group = EVIDENCE_BY_REASON[reason].oneOf?.find((g) => g.includes(key))
+  return group?.find((k) => k !== key && filled(fields, k))
 }

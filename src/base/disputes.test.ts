@@ -40,7 +40,14 @@ describe('evidenceCoverage', () => {
       ['shipping_address', false],
     ])
     expect(c.extra).toEqual(['refund_policy', 'gift'])
-    expect(c.missing).toEqual(['service_date', 'shipping_address'])
+    // tracking number *or* service date (§4 rule 4): the tracking number meets both
+    expect(c.missing).toEqual(['shipping_address'])
+    expect(c.checklist.find((x) => x.key === 'service_date')?.metBy).toBe('tracking_number')
+  })
+
+  it('neither alternative given: missing names them as one item, "tracking_number or service_date"', () => {
+    expect(evidenceCoverage('product_not_received', {shipping_address: '1 Main St'}).missing).toEqual(['tracking_number or service_date'])
+    expect(evidenceCoverage('product_not_received', {service_date: '2026-05-01'}).missing).toEqual(['shipping_address'])
   })
 
   it('no evidence: nothing covered; general suits every recognized key', () => {

@@ -17,7 +17,8 @@ export const DISPUTE_STAGES: readonly DisputeStage[] = ['chargeback', 'pre_arbit
 
 export {RECOGNIZED_KEYS, KEY_HINTS, EVIDENCE_BY_REASON, isHttpsUrl, type RecognizedKey} from '../api/dispute-evidence.js'
 import {isHttpsUrl} from '../api/dispute-evidence.js'
-import {shortDuration} from '../output/disputes.js'
+import {shortDuration, type AttachedFacts} from '../output/disputes.js'
+import {EVIDENCE_BY_REASON} from '../api/dispute-evidence.js'
 export {evidenceCoverage, shortDuration, timeLeft, byDeadline, type Coverage} from '../output/disputes.js'
 
 // ----- time -----
@@ -175,6 +176,31 @@ export async function disputeNow(ctx: Context, client: GwClient): Promise<Date> 
   const notice = clockAheadNotice(now, new Date())
   if (notice) ctx.notice(ctx.errColor.yellow(notice))
   return now
+}
+
+/**
+ * The 3-D Secure, AVS and CVV results and refund ids the service attaches to a dispute's evidence,
+ * read from its payment; undefined when they cannot be read (a key without payments:read, say).
+ */
+export async function attachedFacts(client: GwClient, dp: Dispute): Promise<AttachedFacts | undefined> {
+  const attached = EVIDENCE_BY_REASON[dp.reason]?.attached ?? []
+  if (attached.length === 0) return undefined
+  try {
+    const [payment, refunds] = await Promise.all([
+      client.payments.get(dp.payment),
+      attached.includes('refunds') ? client.refunds.list({payment: dp.payment, limit: 100}).then((l) => l.data) : Promise.resolve([]),
+    ])
+    const card = (payment.payment_method_details as {card?: {three_d_secure?: {result?: string}}} | null)?.card
+    return {
+      three_d_secure: card?.three_d_secure?.result === 'authenticated',
+      avs_result: payment.risk?.checks?.avs_result ?? null,
+      cvv_result: payment.risk?.checks?.cvv_result ?? null,
+      refunds: refunds.filter((r) => r.status !== 'failed').map((r) => r.id),
+    }
+  } catch {
+    // auxiliary: the dispute is shown all the same, its checklist naming what will be attached
+    return undefined
+  }
 }
 
 /** Said wherever deadlines are shown while a test clock runs ahead of the wall clock (a minute or more). */

@@ -1,7 +1,7 @@
 // Detail views and table columns for refunds and disputes. Plain text; tables go through
 // ./table.ts (cli-table3 loaded only when drawn).
 import type {Dispute, Refund} from '../api/types.js'
-import {EVIDENCE_BY_REASON, KEY_HINTS, RECOGNIZED_KEYS, type RecognizedKey} from '../api/dispute-evidence.js'
+import {EVIDENCE_BY_REASON, KEY_HINTS, RECOGNIZED_KEYS, metByAlternative, missingEvidence, type RecognizedKey} from '../api/dispute-evidence.js'
 import type {DisputeReason} from '../api/types.js'
 import type {EvidenceParams} from '../client/params.js'
 import {paintStatus, type Painter} from './color.js'
@@ -65,19 +65,45 @@ export function disputeStatus(dp: Dispute, p: Painter): string {
   return `${paintStatus(p, dp.status)}${by}`
 }
 
-/** The checklist of the keys that suit the reason, marked [x] where the fields cover them. */
-export function renderChecklist(reason: Dispute['reason'], ev: {fields: Record<string, string>; files: string[]} | null | undefined, p: Painter): string[] {
+/**
+ * What the service attaches to the evidence by itself, read from the contested payment: the
+ * actual 3-D Secure, AVS and CVV results and the refund ids (gw disputes get / evidence load it).
+ */
+export interface AttachedFacts {
+  three_d_secure: boolean
+  avs_result: string | null
+  cvv_result: string | null
+  refunds: string[]
+}
+
+/** The attached evidence of a reason in words: the facts when known, else what will be attached. */
+export function attachedLine(reason: Dispute['reason'], facts: AttachedFacts | undefined): string | undefined {
+  const attached = EVIDENCE_BY_REASON[reason]?.attached ?? []
+  if (attached.length === 0) return undefined
+  if (!facts) return `attached automatically from the payment: ${attached.join(', ')}`
+  const parts: string[] = []
+  if (attached.includes('three_d_secure')) parts.push(`3-D Secure ${facts.three_d_secure ? 'passed' : 'not used'}`)
+  if (attached.includes('avs_result')) parts.push(`AVS ${facts.avs_result ?? 'unavailable'}`)
+  if (attached.includes('cvv_result')) parts.push(`CVV ${facts.cvv_result ?? 'unavailable'}`)
+  if (attached.includes('refunds')) parts.push(facts.refunds.length ? `refunds ${facts.refunds.join(', ')}` : 'refunds: none')
+  return `attached automatically from the payment: ${parts.join(' · ')}`
+}
+
+/** The checklist of the keys that suit the reason, marked [x] where the fields cover them ([-] where an alternative does). */
+export function renderChecklist(reason: Dispute['reason'], ev: {fields: Record<string, string>; files: string[]} | null | undefined, p: Painter, facts?: AttachedFacts): string[] {
   const cov = evidenceCoverage(reason, ev?.fields)
   const width = Math.max(...cov.checklist.map((c) => c.key.length))
-  const lines = cov.checklist.map((c) => `  ${c.covered ? p.green('[x]') : p.yellow('[ ]')} ${c.key.padEnd(width)}  ${p.dim(c.hint)}`)
+  const lines = cov.checklist.map((c) =>
+    c.metBy ? `  ${p.dim('[-]')} ${c.key.padEnd(width)}  ${p.dim(`not needed: ${c.metBy} given`)}` : `  ${c.covered ? p.green('[x]') : p.yellow('[ ]')} ${c.key.padEnd(width)}  ${p.dim(c.hint)}`,
+  )
   if (cov.extra.length) lines.push(`  ${p.dim('also:')} ${cov.extra.join(', ')}`)
   if (ev?.files.length) for (const f of ev.files) lines.push(`  ${p.dim('file:')} ${f}`)
-  const attached = EVIDENCE_BY_REASON[reason]?.attached ?? []
-  if (attached.length) lines.push(`  ${p.dim(`attached automatically from the payment: ${attached.join(', ')}`)}`)
+  const attached = attachedLine(reason, facts)
+  if (attached) lines.push(`  ${p.dim(attached)}`)
   return lines
 }
 
-export function renderDispute(dp: Dispute, now: Date, p: Painter): string {
+export function renderDispute(dp: Dispute, now: Date, p: Painter, facts?: AttachedFacts): string {
   const due = dp.evidence_due_by ? `${dp.evidence_due_by} (${timeLeft(dp, now)})` : timeLeft(dp, now)
   const head = renderFields(
     `${p.bold(dp.id)}  ${disputeStatus(dp, p)}${dp.livemode ? `  ${p.red('LIVE')}` : ''}`,
@@ -94,10 +120,13 @@ export function renderDispute(dp: Dispute, now: Date, p: Painter): string {
     p,
   )
   const advice = EVIDENCE_BY_REASON[dp.reason]?.advice
-  const lines = ['', `${p.bold(`Evidence for ${dp.reason}`)}${advice ? `: ${advice}` : ''}`]
+  const closed = dp.status === 'won' || dp.status === 'lost' || dp.status === 'accepted'
+  const lines = ['', `${p.bold(`Evidence for ${dp.reason}`)}${advice && !closed ? `: ${advice}` : ''}`]
   if (dp.evidence) lines.push(p.dim(`  submitted ${dp.evidence.submitted_at} at the ${dp.stage} stage`))
   else if (dp.status === 'needs_response') lines.push(p.dim(`  nothing submitted at the ${dp.stage} stage yet`))
-  lines.push(...renderChecklist(dp.reason, dp.evidence, p))
+  else lines.push(p.dim(`  none was submitted at the ${dp.stage} stage`))
+  // a closed dispute with nothing submitted has no checklist left to fill
+  if (!closed || dp.evidence) lines.push(...renderChecklist(dp.reason, dp.evidence, p, facts))
   if (dp.evidence) for (const [k, v] of Object.entries(dp.evidence.fields)) lines.push(`  ${p.dim(`${k}:`)} ${v}`)
   lines.push(...renderPreviousEvidence(dp, p))
   return [head, ...lines].join('\n')
@@ -115,14 +144,14 @@ export function renderPreviousEvidence(dp: Dispute, p: Painter): string[] {
 }
 
 /** What will be submitted, with its coverage, before a confirmation. */
-export function renderEvidencePreview(dp: Dispute, ev: EvidenceParams, p: Painter): string {
+export function renderEvidencePreview(dp: Dispute, ev: EvidenceParams, p: Painter, facts?: AttachedFacts): string {
   const lines = [
     `${p.bold(`Evidence for ${dp.id}`)} (${dp.reason}, ${formatMoney(dp.amount, dp.currency)}, ${dp.stage} stage)`,
     ...Object.entries(ev.fields).map(([k, v]) => `  ${k} = ${v}`),
     ...ev.files.map((f) => `  file ${f}`),
     '',
     'Checklist for the reason:',
-    ...renderChecklist(dp.reason, {fields: ev.fields, files: []}, p),
+    ...renderChecklist(dp.reason, {fields: ev.fields, files: []}, p, facts),
     '',
     p.yellow(`One submission per stage: once sent, ${dp.id} goes to under_review and nothing can be added or changed at the ${dp.stage} stage.`),
   ]
@@ -132,22 +161,26 @@ export function renderEvidencePreview(dp: Dispute, ev: EvidenceParams, p: Painte
 // ----- evidence coverage and deadlines (shared by the disputes commands and the evidence form)
 
 export interface Coverage {
-  /** the keys that suit the reason, each with whether the evidence fills it */
-  checklist: {key: RecognizedKey; covered: boolean; hint: string}[]
+  /** the keys that suit the reason, each with whether the evidence fills it, or the filled alternative that stands in for it */
+  checklist: {key: RecognizedKey; covered: boolean; hint: string; metBy?: RecognizedKey}[]
   /** submitted keys outside the suited ones (other recognized keys and free-text keys) */
   extra: string[]
-  missing: RecognizedKey[]
+  /** suited evidence still lacking: a key, or alternatives as "a or b" */
+  missing: string[]
 }
 
 /** How fields cover a reason: a checklist of the suited keys, and the other keys given. */
 export function evidenceCoverage(reason: DisputeReason, fields: Record<string, string> | undefined | null): Coverage {
   const f = fields ?? {}
   const suited = EVIDENCE_BY_REASON[reason]?.keys ?? RECOGNIZED_KEYS
-  const checklist = suited.map((key) => ({key, covered: typeof f[key] === 'string' && f[key].trim() !== '', hint: KEY_HINTS[key]}))
+  const checklist = suited.map((key) => {
+    const metBy = metByAlternative(reason, key, f)
+    return {key, covered: typeof f[key] === 'string' && f[key].trim() !== '', hint: KEY_HINTS[key], ...(metBy ? {metBy} : {})}
+  })
   return {
     checklist,
     extra: Object.keys(f).filter((k) => !(suited as readonly string[]).includes(k)),
-    missing: checklist.filter((c) => !c.covered).map((c) => c.key),
+    missing: missingEvidence(reason, f),
   }
 }
 

@@ -130,7 +130,7 @@ describe('evidence form', () => {
     await type(t, '\r') // empty URL: preview
     const preview = t.since(m)
     expect(preview).toContain('Preview')
-    expect(preview).toContain('Covers: tracking_number · missing: service_date, shipping_address · also: courier_note · 1 file')
+    expect(preview).toContain('Covers: tracking_number · missing: shipping_address · also: courier_note · 1 file')
     expect(preview).toContain('One submission per stage: once submitted, dp_123 goes to under_review')
     expect(preview).toContain('y = submit · e = edit · n = cancel')
     await type(t, 'y')

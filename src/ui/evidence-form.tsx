@@ -7,7 +7,7 @@ import TextInput from 'ink-text-input'
 import {useEffect, useState} from 'react'
 import type {Dispute} from '../api/types.js'
 import {EVIDENCE_BY_REASON, isHttpsUrl} from '../api/dispute-evidence.js'
-import {evidenceCoverage, timeLeft} from '../output/disputes.js'
+import {attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} from '../output/disputes.js'
 import type {EvidenceParams} from '../client/params.js'
 import {escapeAction, pastedLine, type FormStep} from './evidence-input.js'
 import {formatMoney} from '../output/money.js'
@@ -17,12 +17,14 @@ type Step = FormStep
 export interface EvidenceFormProps {
   dispute: Dispute
   now: Date
+  /** the 3-D Secure, AVS, CVV results and refund ids that will be attached, when known */
+  facts?: AttachedFacts
   onDone: (result: EvidenceParams | null) => void
 }
 
 const MAX_KEY = 100
 
-export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
+export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProps) {
   const {exit} = useApp()
   const [step, setStep] = useState<Step>('key')
   const [fields, setFields] = useState<Record<string, string>>({})
@@ -128,6 +130,7 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
     submit(line)
   }
 
+  const attached = attachedLine(dp.reason, facts)
   const due = dp.evidence_due_by ? `${dp.evidence_due_by.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z')} (${timeLeft(dp, now)})` : timeLeft(dp, now)
 
   return (
@@ -145,10 +148,11 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
         {cov.checklist.map((c, i) => (
           <Text key={c.key}>
             {' '}
-            {i + 1}. {c.covered ? <Text color="green">[x]</Text> : <Text color="yellow">[ ]</Text>} {c.key} <Text dimColor>{c.hint}</Text>
+            {i + 1}. {c.covered ? <Text color="green">[x]</Text> : c.metBy ? <Text dimColor>[-]</Text> : <Text color="yellow">[ ]</Text>} {c.key}{' '}
+            <Text dimColor>{c.metBy ? `not needed: ${c.metBy} given` : c.hint}</Text>
           </Text>
         ))}
-        {info && info.attached.length > 0 ? <Text dimColor> attached automatically from the payment: {info.attached.join(', ')}</Text> : null}
+        {attached ? <Text dimColor> {attached}</Text> : null}
       </Box>
       {(dp.previous_evidence ?? []).map((ev) => (
         <Box key={ev.stage} flexDirection="column" marginTop={1}>
@@ -240,11 +244,12 @@ export function EvidenceForm({dispute: dp, now, onDone}: EvidenceFormProps) {
 export async function mountEvidenceForm(opts: {
   dispute: Dispute
   now: Date
+  facts?: AttachedFacts
   stdout?: NodeJS.WriteStream
   stdin?: NodeJS.ReadStream
 }): Promise<EvidenceParams | null> {
   let result: EvidenceParams | null = null
-  const instance = render(<EvidenceForm dispute={opts.dispute} now={opts.now} onDone={(r) => (result = r)} />, {
+  const instance = render(<EvidenceForm dispute={opts.dispute} now={opts.now} facts={opts.facts} onDone={(r) => (result = r)} />, {
     stdout: opts.stdout ?? process.stderr,
     stdin: opts.stdin ?? process.stdin,
     patchConsole: false,

@@ -2,6 +2,7 @@
 // outside CI, without --json. Ink, React and the form load only when it opens.
 import type {Dispute} from '../api/types.js'
 import type {EvidenceParams} from '../client/params.js'
+import type {AttachedFacts} from '../output/disputes.js'
 import {canRenderInk} from './gate.js'
 
 export function canOpenEvidenceForm(opts: {json: boolean; stdin?: {isTTY?: boolean}; stream?: {isTTY?: boolean; columns?: number; rows?: number}; env?: NodeJS.ProcessEnv}): boolean {
@@ -10,7 +11,7 @@ export function canOpenEvidenceForm(opts: {json: boolean; stdin?: {isTTY?: boole
 }
 
 /** Opens the form; resolves with the evidence to submit, or null when the user canceled. */
-export async function runEvidenceForm(opts: {dispute: Dispute; now: Date; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream}): Promise<EvidenceParams | null> {
+export async function runEvidenceForm(opts: {dispute: Dispute; now: Date; facts?: AttachedFacts; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream}): Promise<EvidenceParams | null> {
   const {mountEvidenceForm} = await import('./evidence-form.js')
   return mountEvidenceForm(opts)
 }

@@ -177,7 +177,13 @@ export function responseSchemas(): Record<string, Schema> {
       }),
     }),
     NextAction: obj({type: {type: 'string', const: 'redirect'}, url: str({format: 'uri', description: 'A `{checkout_url}` page.'})}),
-    CardDetails: obj(cardDetailsProps),
+    CardDetails: obj(
+      {
+        ...cardDetailsProps,
+        three_d_secure: obj({result: {type: 'string', enum: ['authenticated'], description: 'The cardholder passed a 3-D Secure challenge.'}}, {description: 'Present once the cardholder passed a 3-D Secure challenge on this payment (attached to dispute evidence); absent when no challenge was passed.'}),
+      },
+      {optional: ['three_d_secure']},
+    ),
     MethodDetails: obj(
       {bank: str(), iban_last4: str({pattern: '^[0-9]{4}$'}), account_last4: str({pattern: '^[0-9]{4}$'})},
       {optional: ['bank', 'iban_last4', 'account_last4'], description: 'Details of a non-card method once the customer completed it.'},

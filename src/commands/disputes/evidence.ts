@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {Dispute} from '../../api/types.js'
-import {NotActionableError, disputeHint, disputeNow, evidenceCoverage, evidenceFromFlags, explained, isEmptyEvidence, notActionableReason} from '../../base/disputes.js'
+import {NotActionableError, attachedFacts, disputeHint, disputeNow, evidenceCoverage, evidenceFromFlags, explained, isEmptyEvidence, notActionableReason} from '../../base/disputes.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import type {GwClient} from '../../client/index.js'
 import type {EvidenceParams} from '../../client/params.js'
@@ -51,7 +51,8 @@ export async function disputesEvidence(ctx: Context, flags: GwFlags<typeof Dispu
       )
     }
     const dp = await actionable(client, id)
-    const form = await runEvidenceForm({dispute: dp, now: await disputeNow(ctx, client)})
+    const [now, facts] = await Promise.all([disputeNow(ctx, client), attachedFacts(client, dp)])
+    const form = await runEvidenceForm({dispute: dp, now, facts})
     if (!form) throw new AbortedError('Canceled; no evidence was submitted.', undefined, {quiet: true})
     ev = form
   } else {
@@ -65,7 +66,7 @@ export async function disputesEvidence(ctx: Context, flags: GwFlags<typeof Dispu
         )
       }
       const dp = await actionable(client, id)
-      ctx.notice(renderEvidencePreview(dp, ev, ctx.errColor))
+      ctx.notice(renderEvidencePreview(dp, ev, ctx.errColor, await attachedFacts(client, dp)))
       const answer = await ctx.prompt('Submit this evidence? [y/N] ', {hidden: false})
       if (!/^y(es)?$/i.test(answer.trim())) throw new AbortedError('Not submitted.')
     }

@@ -1,5 +1,5 @@
 import type {Dispute} from '../../api/types.js'
-import {disputeHint, disputeNow} from '../../base/disputes.js'
+import {attachedFacts, disputeHint, disputeNow} from '../../base/disputes.js'
 import {idArg} from '../../base/flags.js'
 import {renderDispute} from '../../output/disputes.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -25,7 +25,8 @@ export async function disputesGet(ctx: Context, flags: GwFlags<typeof DisputesGe
   const dp = await client.disputes.get(args.id)
   if (!ctx.json) {
     const now = dp.status === 'needs_response' ? await disputeNow(ctx, client) : new Date()
-    ctx.print(renderDispute(dp, now, ctx.color))
+    const closedEmpty = (dp.status === 'won' || dp.status === 'lost' || dp.status === 'accepted') && !dp.evidence
+    ctx.print(renderDispute(dp, now, ctx.color, closedEmpty ? undefined : await attachedFacts(client, dp)))
     const hint = disputeHint(dp)
     if (hint) ctx.notice(ctx.errColor.dim(hint))
   }

@@ -110,3 +110,49 @@ describe('disputes get after an escalation', () => {
     expect(r.stdout).toMatch(/Closed by\s+deadline missed/)
   })
 })
+
+describe('checklists that follow the payment (issue 26 item 6)', () => {
+  const paymentWith = (over: Record<string, unknown>) => ({
+    id: 'pay_x', object: 'payment', amount: 2000, currency: 'EUR', status: 'succeeded', payment_method: 'card',
+    payment_method_details: {card: {brand: 'visa', last4: '3220', exp_month: 12, exp_year: 2030, funding: 'credit', country: 'NL', three_d_secure: {result: 'authenticated'}}},
+    risk: {score: 5, decision: 'approve', checks: {avs_result: 'pass', cvv_result: 'fail'}},
+    ...over,
+  })
+  const refundsOf = (data: unknown[]) =>
+    cli.pool.intercept({path: (p: string) => p.startsWith('/v1/refunds?'), method: 'GET'}).reply(200, {object: 'list', url: '/v1/refunds', data, has_more: false}, json).persist()
+
+  it('a fraud dispute shows the actual 3-D Secure, AVS and CVV results that will be attached', async () => {
+    clock()
+    cli.pool.intercept({path: '/v1/disputes/dp_f', method: 'GET'}).reply(200, dispute({id: 'dp_f', reason: 'fraudulent'}), json).persist()
+    cli.pool.intercept({path: '/v1/payments/pay_x', method: 'GET'}).reply(200, paymentWith({}), json).persist()
+    const r = await cli.run(DisputesGet, [...at(), 'dp_f'])
+    expect(r.stdout).toContain('attached automatically from the payment: 3-D Secure passed · AVS pass · CVV fail')
+  })
+
+  it('a credit_not_processed dispute names the refund ids that will be attached, or says there are none', async () => {
+    clock()
+    cli.pool.intercept({path: '/v1/disputes/dp_c', method: 'GET'}).reply(200, dispute({id: 'dp_c', reason: 'credit_not_processed'}), json).persist()
+    cli.pool.intercept({path: '/v1/payments/pay_x', method: 'GET'}).reply(200, paymentWith({}), json).persist()
+    refundsOf([])
+    const none = await cli.run(DisputesGet, [...at(), 'dp_c'])
+    expect(none.stdout).toContain('attached automatically from the payment: refunds: none')
+  })
+
+  it('with refunds, their ids (failed ones left out)', async () => {
+    clock()
+    cli.pool.intercept({path: '/v1/disputes/dp_c', method: 'GET'}).reply(200, dispute({id: 'dp_c', reason: 'credit_not_processed'}), json).persist()
+    cli.pool.intercept({path: '/v1/payments/pay_x', method: 'GET'}).reply(200, paymentWith({}), json).persist()
+    refundsOf([{id: 're_ok', status: 'succeeded'}, {id: 're_bad', status: 'failed'}])
+    const some = await cli.run(DisputesGet, [...at(), 'dp_c'])
+    expect(some.stdout).toContain('refunds re_ok')
+    expect(some.stdout).not.toContain('re_bad')
+  })
+
+  it('a closed dispute with nothing submitted shows no empty checklist', async () => {
+    cli.pool.intercept({path: '/v1/disputes/dp_gone', method: 'GET'}).reply(200, dispute({id: 'dp_gone', status: 'lost', closed_by: 'deadline', evidence_due_by: null, reason: 'product_not_received'}), json).persist()
+    const r = await cli.run(DisputesGet, [...at(), 'dp_gone'])
+    expect(r.stdout).toContain('none was submitted at the chargeback stage')
+    expect(r.stdout).not.toMatch(/\[ \]/)
+    expect(r.stdout).not.toContain('tracking_number')
+  })
+})

@@ -370,8 +370,8 @@ describe('evidence', () => {
       const s = await stored(dp.id)
       const rendering = s._x.submissions[0]!.rendering
       expect(rendering).toMatchObject({scheme, format, reason_code: code})
-      // product_not_received suits tracking_number, service_date, shipping_address
-      expect(s._x.submissions[0]!.coverage).toMatchObject({other: ['note'], missing: ['service_date', 'shipping_address']})
+      // product_not_received suits a tracking number or a service date (the tracking number is given), and shipping_address
+      expect(s._x.submissions[0]!.coverage).toMatchObject({other: ['note'], missing: ['shipping_address']})
       const text = JSON.stringify(rendering.payload)
       expect(text).toContain('1Z999AA10123456784')
       expect(text).toContain('https://shop.example/receipts/1.pdf')
@@ -513,5 +513,18 @@ describe("a dispute's story stays on it (issue 26 items 5 and 9)", () => {
     expect(arb.previous_evidence.map((e: any) => e.stage)).toEqual(['chargeback', 'pre_arbitration'])
     expect(arb.previous_evidence[1].fields.customer_communication).toBe(second.fields.customer_communication)
     expect((await getDispute(dp.id)).previous_evidence).toEqual(arb.previous_evidence)
+  })
+})
+
+describe('3-D Secure on the payment (issue 26 item 6)', () => {
+  it('a payment whose cardholder passed a 3-D Secure challenge says so in payment_method_details.card.three_d_secure', async () => {
+    const c = await t.api('POST', '/payments', {amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card('4000000000003220'), return_url: 'https://shop.example/back'})
+    expect(c.body.status).toBe('requires_action')
+    expect(c.body.payment_method_details.card.three_d_secure).toBeUndefined()
+    const done = await t.api('POST', `/test_helpers/payments/${c.body.id}/action`, {outcome: 'approve'})
+    expect(done.body.status).toBe('succeeded')
+    expect(done.body.payment_method_details.card.three_d_secure).toEqual({result: 'authenticated'})
+    const plain = await cardPayment(2001)
+    expect(plain.payment_method_details.card.three_d_secure).toBeUndefined()
   })
 })

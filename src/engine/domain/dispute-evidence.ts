@@ -7,7 +7,7 @@ import type {DisputeReason, DisputeStage} from '../../api/types.js'
 export type {DisputeReason, DisputeStage}
 
 export {RECOGNIZED_KEYS, DISPUTE_REASONS, EVIDENCE_BY_REASON, type RecognizedKey} from '../../api/dispute-evidence.js'
-import {RECOGNIZED_KEYS, EVIDENCE_BY_REASON, type RecognizedKey} from '../../api/dispute-evidence.js'
+import {RECOGNIZED_KEYS, EVIDENCE_BY_REASON, missingEvidence, type RecognizedKey} from '../../api/dispute-evidence.js'
 
 export interface EvidenceSubmission {
   fields: Record<string, string>
@@ -21,7 +21,7 @@ export function evidenceCoverage(reason: DisputeReason, fields: Record<string, s
   const recognized = keys.filter((k) => (RECOGNIZED_KEYS as readonly string[]).includes(k))
   const other = keys.filter((k) => !(RECOGNIZED_KEYS as readonly string[]).includes(k))
   const suited = EVIDENCE_BY_REASON[reason].keys
-  const missing = suited.filter((k) => !(k in fields) || fields[k]!.trim() === '')
+  const missing = missingEvidence(reason, fields)
   return {recognized, other, suited: [...suited], missing}
 }
 

@@ -221,8 +221,11 @@ export function customerCompleted(p0: PaymentRecord, detailsOf: MethodInfo | nul
   const p = copy(p0)
   const step = p._x.session?.step
   delete p._x.session
-  if (step === 'challenge') p._x.challenge_passed = true
-  else if (detailsOf) {
+  if (step === 'challenge') {
+    p._x.challenge_passed = true
+    const card = (p.payment_method_details as {card?: Record<string, unknown>} | null)?.card
+    if (card) p.payment_method_details = {card: {...card, three_d_secure: {result: 'authenticated'}}}
+  } else if (detailsOf) {
     p._x.customer_done = true
     p.payment_method_details = methodDetails(p, detailsOf)
   }
