@@ -219,6 +219,15 @@ describe('a support person answers a dispute through the CLI', () => {
     await typeText('2025-02-01')
     await press('Enter')
     await waitForScreen('2. [x] service_date')
+    // as a person would: "3" and Enter in one go (tmux sends both at once), then an address
+    // pasted from elsewhere, three lines, through the terminal's paste buffer
+    tmux('send-keys', '-t', 'gw', '3', 'Enter')
+    await waitForScreen('Value for shipping_address')
+    tmux('set-buffer', '-b', 'addr', '1 Main St\nSpringfield, IL 62701\nUSA')
+    tmux('paste-buffer', '-b', 'addr', '-t', 'gw')
+    await sleep(300)
+    await press('Enter')
+    await waitForScreen('3. [x] shipping_address')
     await press('Enter') // on to files
     await waitForScreen('File URL')
     await typeText('http://shop.example/receipt.pdf')
@@ -231,7 +240,8 @@ describe('a support person answers a dispute through the CLI', () => {
     expect(preview).toContain('tracking_number = 1Z999AA10123456784')
     expect(preview).toContain('service_date = 2025-02-01')
     expect(preview).toContain('https://shop.example/receipt-1234.pdf')
-    expect(preview).toContain('Covers: tracking_number, service_date · missing: shipping_address · 1 file')
+    expect(preview).toContain('shipping_address = 1 Main St\n    Springfield, IL 62701\n    USA')
+    expect(preview).toContain('Covers: tracking_number, service_date, shipping_address · 1 file')
     expect(preview).toMatch(/One submission per stage: once submitted, dp_\w+ goes to under_review and nothing can be added or changed at the pre_arbitration stage/)
     await typeText('y')
     const done = await waitForScreen('EXIT=')
@@ -240,7 +250,7 @@ describe('a support person answers a dispute through the CLI', () => {
     expect(done).toMatch(new RegExp(`${id} {2}under_review`))
     tmux('kill-session', '-t', 'gw')
     const afterForm = await gwJson<Dispute>(['disputes', 'get', id])
-    expect(afterForm).toMatchObject({status: 'under_review', stage: 'pre_arbitration', evidence: {fields: {tracking_number: '1Z999AA10123456784', service_date: '2025-02-01'}, files: ['https://shop.example/receipt-1234.pdf']}})
+    expect(afterForm).toMatchObject({status: 'under_review', stage: 'pre_arbitration', evidence: {fields: {tracking_number: '1Z999AA10123456784', service_date: '2025-02-01', shipping_address: '1 Main St\nSpringfield, IL 62701\nUSA'}, files: ['https://shop.example/receipt-1234.pdf']}})
 
     // the issuer rules for the merchant: the withheld amount returns
     const won = await gw(['disputes', 'resolve', id, '--won'])

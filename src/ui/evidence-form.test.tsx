@@ -3,7 +3,7 @@ import {PassThrough} from 'node:stream'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {Dispute} from '../api/types.js'
 import {canOpenEvidenceForm, runEvidenceForm} from './evidence.js'
-import {escapeAction, pastedLine} from './evidence-input.js'
+import {applyFieldInput, escapeAction} from './evidence-input.js'
 
 const NOW = new Date('2025-03-01T00:00:00Z')
 
@@ -194,6 +194,33 @@ describe('evidence form', () => {
   })
 })
 
+describe('evidence form: pastes and fast keys (issue 26 item 3)', () => {
+  it('a multi-line paste survives whole into the preview; "1" then Enter at once picks key 1', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    await live(t)
+    // both keys in one write, as a fast typist or tmux send-keys delivers them
+    t.stdin.write('3')
+    t.stdin.write('\r')
+    await until(t, 'Value for shipping_address')
+    await live(t)
+    await type(t, '1 Main St\rSpringfield, IL 62701\rUSA')
+    await type(t, '\r')
+    await until(t, 'Field key')
+    await type(t, '\r')
+    await until(t, 'File URL')
+    await type(t, '\r')
+    await until(t, 'Submit this evidence?')
+    const screen = t.screen()
+    expect(screen).toContain('shipping_address = 1 Main St\n    Springfield, IL 62701\n    USA')
+    await type(t, 'y')
+    expect(await result).toEqual({fields: {shipping_address: '1 Main St\nSpringfield, IL 62701\nUSA'}, files: []})
+    open = undefined
+  })
+})
+
 describe('evidence form after an escalation (issue 26 item 5)', () => {
   it("shows what was argued at the earlier stage beside the new stage's empty form", async () => {
     const t = terminal()
@@ -215,10 +242,35 @@ describe('evidence form after an escalation (issue 26 item 5)', () => {
 
 describe('evidence form input rules (issue 14, defect 10)', () => {
   it('a pasted "value⏎" is submitted at its line break: one Enter, not two', () => {
-    expect(pastedLine('1Z999AA10123456784\r')).toBe('1Z999AA10123456784')
-    expect(pastedLine('Emails of 3 May\n')).toBe('Emails of 3 May')
-    expect(pastedLine('first line\r\nsecond')).toBe('first line')
-    expect(pastedLine('still typing')).toBeUndefined()
+    const one = {multiline: false}
+    expect(applyFieldInput('', '1Z999AA10123456784\r', {}, one)).toEqual({text: '1Z999AA10123456784', submit: '1Z999AA10123456784'})
+    expect(applyFieldInput('', 'Emails of 3 May\n', {}, {multiline: true})).toEqual({text: 'Emails of 3 May', submit: 'Emails of 3 May'})
+    expect(applyFieldInput('', 'first line\r\nsecond', {}, one)).toEqual({text: 'first line', submit: 'first line'})
+    expect(applyFieldInput('still', ' typing', {}, one)).toEqual({text: 'still typing'})
+  })
+
+  it('multi-line values (issue 26 item 3): a paste keeps every line; Ctrl+J starts one; Enter submits the whole', () => {
+    const ml = {multiline: true}
+    const pasted = applyFieldInput('', '1 Main St\rSpringfield, IL 62701\rUSA', {}, ml)
+    expect(pasted).toEqual({text: '1 Main St\nSpringfield, IL 62701\nUSA'})
+    // a paste ending in a line break keeps its lines too, and waits for Enter
+    expect(applyFieldInput('', 'From: ada\r\nSubject: order\r\n', {}, ml)).toEqual({text: 'From: ada\nSubject: order'})
+    expect(applyFieldInput('line 1', '\n', {}, ml)).toEqual({text: 'line 1\n'})
+    expect(applyFieldInput(pasted.text, '\r', {return: true}, ml)).toEqual({text: pasted.text, submit: pasted.text})
+  })
+
+  it('keys faster than the screen: each applies to the text the one before left ("1" then Enter submits "1")', () => {
+    let text = ''
+    const submitted: string[] = []
+    for (const [ch, key] of [['1', {}], ['\r', {return: true}]] as const) {
+      const r = applyFieldInput(text, ch, key, {multiline: false})
+      text = r.text
+      if (r.submit !== undefined) submitted.push(r.submit)
+    }
+    expect(submitted).toEqual(['1'])
+    expect(applyFieldInput('abc', '', {backspace: true}, {multiline: false})).toEqual({text: 'ab'})
+    expect(applyFieldInput('abc', 'u', {ctrl: true}, {multiline: false})).toEqual({text: ''})
+    expect(applyFieldInput('a', '\u0007b', {}, {multiline: false})).toEqual({text: 'ab'})
   })
 
   it('Esc: back from a value, leave an empty form, ask before throwing entered evidence away', () => {

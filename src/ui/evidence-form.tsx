@@ -3,13 +3,12 @@
 // file URLs, then a preview that explains the one-submission-per-stage rule and submits only
 // on "y". Imported only through ./evidence.ts (behind the render gate).
 import {Box, render, Text, useApp, useInput} from 'ink'
-import TextInput from 'ink-text-input'
-import {useEffect, useState} from 'react'
+import {useEffect, useRef, useState} from 'react'
 import type {Dispute} from '../api/types.js'
 import {EVIDENCE_BY_REASON, isHttpsUrl} from '../api/dispute-evidence.js'
 import {attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} from '../output/disputes.js'
 import type {EvidenceParams} from '../client/params.js'
-import {escapeAction, pastedLine, type FormStep} from './evidence-input.js'
+import {applyFieldInput, escapeAction, type FormStep} from './evidence-input.js'
 import {formatMoney} from '../output/money.js'
 
 type Step = FormStep
@@ -26,11 +25,13 @@ const MAX_KEY = 100
 
 export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProps) {
   const {exit} = useApp()
-  const [step, setStep] = useState<Step>('key')
-  const [fields, setFields] = useState<Record<string, string>>({})
-  const [files, setFiles] = useState<string[]>([])
-  const [input, setInput] = useState('')
-  const [currentKey, setCurrentKey] = useState('')
+  // state the input handler reads lives in refs too: key events can arrive faster than the
+  // screen redraws (a handler of the last render runs), and each must see the one before
+  const [step, setStep, stepRef] = useRefState<Step>('key')
+  const [fields, setFields, fieldsRef] = useRefState<Record<string, string>>({})
+  const [files, setFiles, filesRef] = useRefState<string[]>([])
+  const [input, setText, inputRef] = useRefState('')
+  const [currentKey, setCurrentKey, currentKeyRef] = useRefState('')
   const [error, setError] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<'submitted' | 'canceled' | null>(null)
   /** where Esc was pressed, to go back to when the user keeps the evidence */
@@ -55,11 +56,15 @@ export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProp
 
   const go = (next: Step) => {
     setError(null)
-    setInput('')
+    setText('')
     setStep(next)
   }
 
   useInput((ch, key) => {
+    const step = stepRef.current
+    const fields = fieldsRef.current
+    const files = filesRef.current
+    const empty = Object.keys(fields).length === 0 && files.length === 0
     if (step === 'done') return
     if (key.ctrl && ch === 'c') return finish(null)
     if (step === 'discard') {
@@ -76,6 +81,13 @@ export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProp
       setBefore(step)
       return go('discard')
     }
+    if (step === 'key' || step === 'value' || step === 'file') {
+      // the text lives in a ref: events faster than a redraw each see the one before
+      const r = applyFieldInput(inputRef.current, ch, key, {multiline: step === 'value'})
+      setText(r.text)
+      if (r.submit !== undefined) (step === 'key' ? onKey : step === 'value' ? onValue : onFile)(r.submit)
+      return
+    }
     if (step !== 'preview') return
     const c = ch.toLowerCase()
     if (c === 'y') {
@@ -91,21 +103,22 @@ export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProp
     if (text === '') return go('file')
     let key = text
     if (/^\d+$/.test(text)) {
-      const picked = cov.checklist[Number(text) - 1]
-      if (!picked) return setError(`Pick 1 to ${cov.checklist.length}, or type a key.`)
+      const list = evidenceCoverage(dp.reason, fieldsRef.current).checklist
+      const picked = list[Number(text) - 1]
+      if (!picked) return setError(`Pick 1 to ${list.length}, or type a key.`)
       key = picked.key
     }
     if (key.length > MAX_KEY) return setError(`A key has at most ${MAX_KEY} characters.`)
     setCurrentKey(key)
     setError(null)
-    setInput(fields[key] ?? '')
+    setText(fieldsRef.current[key] ?? '')
     setStep('value')
   }
 
   const onValue = (raw: string) => {
-    const next = {...fields}
-    if (raw.trim() === '') delete next[currentKey]
-    else next[currentKey] = raw
+    const next = {...fieldsRef.current}
+    if (raw.trim() === '') delete next[currentKeyRef.current]
+    else next[currentKeyRef.current] = raw
     setFields(next)
     go('key')
   }
@@ -114,21 +127,14 @@ export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProp
     const text = raw.trim()
     if (text === '') return go('preview')
     if (!isHttpsUrl(text)) {
-      setInput('')
+      setText('')
       return setError(`Not an HTTPS URL: ${text}. Evidence files are https:// links the service can fetch; type it again.`)
     }
-    if (!files.includes(text)) setFiles([...files, text])
+    if (!filesRef.current.includes(text)) setFiles([...filesRef.current, text])
     setError(null)
-    setInput('')
+    setText('')
   }
 
-  /** A paste ending in Enter ("value⏎") arrives as one chunk: submit it at the line break instead of waiting for a second Enter. */
-  const typed = (submit: (v: string) => void) => (v: string) => {
-    const line = pastedLine(v)
-    if (line === undefined) return setInput(v)
-    setInput(line)
-    submit(line)
-  }
 
   const attached = attachedLine(dp.reason, facts)
   const due = dp.evidence_due_by ? `${dp.evidence_due_by.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z')} (${timeLeft(dp, now)})` : timeLeft(dp, now)
@@ -176,7 +182,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProp
         {Object.entries(fields).map(([k, v]) => (
           <Text key={k}>
             {' '}
-            {k} = {v}
+            {k} = {indentLines(v)}
           </Text>
         ))}
         <Text bold>Files:</Text>
@@ -191,22 +197,24 @@ export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProp
             <Box>
               <Text color="cyan">Field key </Text>
               <Text dimColor>(1-{cov.checklist.length} picks from the checklist; Enter on empty goes on to files): </Text>
-              <TextInput value={input} onChange={typed(onKey)} onSubmit={onKey} />
+              <FieldText text={input} />
             </Box>
           </>
         ) : null}
         {step === 'value' ? (
-          <Box>
-            <Text color="cyan">Value for {currentKey}</Text>
-            <Text dimColor> (empty removes it; Esc goes back): </Text>
-            <TextInput value={input} onChange={typed(onValue)} onSubmit={onValue} />
+          <Box flexDirection="column">
+            <Box>
+              <Text color="cyan">Value for {currentKey}</Text>
+              <Text dimColor> (Enter keeps it; a pasted text keeps all its lines; Ctrl+J starts a new line; empty removes it; Esc goes back): </Text>
+            </Box>
+            <FieldText text={input} multiline />
           </Box>
         ) : null}
         {step === 'file' ? (
           <Box>
             <Text color="cyan">File URL </Text>
             <Text dimColor>(https://...; Enter on empty goes on to the preview): </Text>
-            <TextInput value={input} onChange={typed(onFile)} onSubmit={onFile} />
+            <FieldText text={input} />
           </Box>
         ) : null}
         {step === 'preview' ? (
@@ -237,6 +245,38 @@ export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProp
         {step !== 'done' && step !== 'preview' && step !== 'discard' ? <Text dimColor>Esc cancels{step === 'value' ? ' (here: back to the key)' : empty ? '' : ' (it asks first)'}.</Text> : null}
       </Box>
     </Box>
+  )
+}
+
+/** useState whose latest value is also in a ref, set at once (read by handlers of an older render). */
+function useRefState<T>(initial: T): [T, (v: T) => void, {readonly current: T}] {
+  const [value, setValue] = useState(initial)
+  const ref = useRef(initial)
+  const set = (v: T) => {
+    ref.current = v
+    setValue(v)
+  }
+  return [value, set, ref]
+}
+
+/** A value's later lines, indented under its first. */
+const indentLines = (v: string) => v.replace(/\n/g, '\n    ')
+
+/** The text being typed, with a block cursor after it; a multi-line one on lines of its own. */
+function FieldText({text, multiline = false}: {text: string; multiline?: boolean}) {
+  const cursor = <Text inverse> </Text>
+  if (!multiline) return (
+    <Text>
+      {text}
+      {cursor}
+    </Text>
+  )
+  return (
+    <Text>
+      {'  '}
+      {text.replace(/\n/g, '\n  ')}
+      {cursor}
+    </Text>
   )
 }
 

@@ -1,11 +1,5 @@
 // The evidence form's input rules, apart from Ink so they can be checked directly.
 
-/** A paste that ends in Enter ("value⏎") arrives as one chunk: the text up to its line break, to submit now; undefined while still typing. */
-export function pastedLine(value: string): string | undefined {
-  const i = value.search(/[\r\n]/)
-  return i < 0 ? undefined : value.slice(0, i)
-}
-
 export type FormStep = 'key' | 'value' | 'file' | 'preview' | 'discard' | 'done'
 
 /** What Esc does: back to the key from a value; leave an empty form; ask before discarding entered evidence. */
@@ -13,4 +7,45 @@ export function escapeAction(step: FormStep, empty: boolean): 'back' | 'cancel' 
   if (step === 'discard') return 'keep'
   if (step === 'value') return 'back'
   return empty ? 'cancel' : 'ask'
+}
+
+/** The keys of one input event the form's fields care about (a subset of Ink's Key). */
+export interface FieldKey {
+  return?: boolean
+  backspace?: boolean
+  delete?: boolean
+  ctrl?: boolean
+  meta?: boolean
+  escape?: boolean
+  tab?: boolean
+  upArrow?: boolean
+  downArrow?: boolean
+  leftArrow?: boolean
+  rightArrow?: boolean
+}
+
+/**
+ * One input event applied to a field's text (issue 26 item 3). The caller keeps the text in a
+ * ref, so events arriving faster than the screen redraws each see the one before ("1" then Enter
+ * submits "1"). Enter submits. A chunk with a line break inside is a paste: in a multi-line field
+ * (a value) every line is kept, and Enter then submits; a chunk that only ends in a line break
+ * ("value⏎", typed fast or pasted) submits at it. Ctrl+J (a lone line feed) starts a new line in
+ * a multi-line field. Other control characters are dropped.
+ */
+export function applyFieldInput(text: string, input: string, key: FieldKey, opts: {multiline: boolean}): {text: string; submit?: string} {
+  if (key.escape || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return {text}
+  if (key.backspace || key.delete) return {text: Array.from(text).slice(0, -1).join('')}
+  if (key.ctrl && input === 'u') return {text: ''}
+  if (key.ctrl || (key.meta && input.length <= 1 && !key.return)) return {text}
+  if (key.return && (input === '\r' || input === '')) return {text, submit: text}
+  const chunk = input.replace(/\r\n/g, '\n').replace(/\r/g, '\n')
+  if (opts.multiline && chunk === '\n') return {text: `${text}\n`}
+  const printable = (s: string) => s.replace(/[\u0000-\u0009\u000B-\u001F\u007F]/g, '')
+  const br = chunk.indexOf('\n')
+  if (br < 0) return {text: text + printable(chunk)}
+  const body = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk
+  if (opts.multiline && body.includes('\n')) return {text: text + printable(body)}
+  // one line, then a line break: what was typed or pasted up to it, submitted
+  const line = text + printable(chunk.slice(0, br))
+  return {text: line, submit: line}
 }
