@@ -48,8 +48,10 @@ export async function paymentsTimeline(ctx: Context, flags: GwFlags<typeof Payme
   for (const a of payment.provider_attempts ?? [])
     timeline.push({at: a.attempted_at, kind: 'provider_attempt', object: payment.id, what: `${a.provider}: ${a.outcome}`, detail: [a.decline_code, a.latency_ms !== null ? `${a.latency_ms} ms` : ''].filter(Boolean).join(', ')})
   for (const e of events) {
-    const o = (e.data.object ?? {}) as {id?: string; status?: string; amount?: number; currency?: string}
-    timeline.push({at: e.created_at, kind: 'event', object: o.id ?? '', what: e.type, detail: [o.status, o.amount !== undefined && o.currency ? money(o.amount, o.currency) : '', e.id].filter(Boolean).join(' · ')})
+    const o = (e.data.object ?? {}) as {id?: string; status?: string; stage?: string; closed_by?: string | null; amount?: number; currency?: string}
+    // a dispute's stage and what closed it: an escalation and a missed deadline read as such
+    const status = [o.status, o.stage ? `${o.stage} stage` : '', o.status === 'lost' && o.closed_by ? `by ${o.closed_by}` : ''].filter(Boolean).join(', ')
+    timeline.push({at: e.created_at, kind: 'event', object: o.id ?? '', what: e.type, detail: [status, o.amount !== undefined && o.currency ? money(o.amount, o.currency) : '', e.id].filter(Boolean).join(' · ')})
     if (!flags.webhooks) continue
     const deliveries: WebhookDelivery[] = []
     for await (const d of client.events.iterateDeliveries(e.id, {limit: 100})) deliveries.push(d)
