@@ -285,7 +285,7 @@ describe('customers, payment methods, clock, raw api', () => {
     const got = await gw(['customers', 'get', cus.body.id])
     expect(got.stdout).toContain('e2e@example.com')
     expect((await gw(['customers', 'list'])).stdout).toContain(cus.body.id)
-    const detached = await gwJson<{customer: string | null}>(['payment-methods', 'detach', pm.body.id])
+    const detached = await gwJson<{customer: string | null}>(['payment-methods', 'detach', pm.body.id, '--yes'])
     expect(detached.body.customer).toBeNull()
   })
 

@@ -203,7 +203,7 @@ describe('webhook endpoints and gw trigger', () => {
     expect(pretty.code).toBe(1)
     expect(pretty.stdout).toContain('re-serialised')
 
-    const deleted = await gw(['webhooks', 'delete', ep.id])
+    const deleted = await gw(['webhooks', 'delete', ep.id, '--yes'])
     expect(deleted.code).toBe(0)
   })
 

@@ -292,8 +292,8 @@ describe('gw listen --load-from-webhooks-api', () => {
     expect(hits.filter((h) => h.url === '/hooks/refunds').every((h) => JSON.parse(h.body).type === 'refund.failed')).toBe(true)
     // the kept secret is never printed again
     expect(listen.out.stdout + listen.out.stderr).not.toContain(a.body.secret)
-    await gw(['webhooks', 'delete', a.body.id])
-    await gw(['webhooks', 'delete', b.body.id])
+    await gw(['webhooks', 'delete', a.body.id, '--yes'])
+    await gw(['webhooks', 'delete', b.body.id, '--yes'])
   }, 60_000)
 })
 

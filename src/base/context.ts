@@ -13,6 +13,7 @@ import {resolveApiKey, resolveProfile, type FlagInputs, type Resolved, type Sett
 import {configFile} from '../config/paths.js'
 import {ConfigStore} from '../config/store.js'
 import {AbortedError, AuthError, UsageError} from '../errors.js'
+import {confirmDestructive} from './confirm.js'
 import {readLocalEngineInfo} from '../local-engine.js'
 import type {Painter} from '../output/color.js'
 import type {ListOptions} from '../output/list.js'
@@ -217,6 +218,16 @@ export class Context {
    * Live-mode guard for commands that move money: with a sk_live_ key, ask the user to type
    * "live" unless --yes. Without a terminal to ask on, refuse.
    */
+  /**
+   * Confirms a destructive or redirecting action (delete, revoke, detach, a webhook URL changed):
+   * y/N on a terminal, the typed word "live" on a live key, --yes without a terminal.
+   */
+  async confirmDestructive(action: string, nothing?: string): Promise<void> {
+    if (this.yes) return
+    const c = this.errColor
+    await confirmDestructive({yes: false, interactive: this.interactive(), ask: (q) => this.prompt(q, {hidden: false}), live: await this.isLive(), liveLabel: (t) => c.bgRed(c.bold(t))}, action, nothing)
+  }
+
   async confirmLive(action: string): Promise<void> {
     if (!(await this.isLive()) || this.yes) return
     if (!this.interactive()) {

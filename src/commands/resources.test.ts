@@ -102,7 +102,7 @@ describe('payment methods', () => {
     cli.pool.intercept({path: '/v1/payment_methods/pm_1', method: 'GET'}).reply(200, pm())
     expect((await cli.run(PaymentMethodsGet, [...at(), 'pm_1'])).stdout).toMatch(/Network token\s+yes/)
     post('/v1/payment_methods/pm_1/detach', pm({customer: null}))
-    const detach = await cli.run<PaymentMethod>(PaymentMethodsDetach, [...at(), 'pm_1'])
+    const detach = await cli.run<PaymentMethod>(PaymentMethodsDetach, [...at(), 'pm_1', '--yes'])
     expect(detach.result?.customer).toBeNull()
     expect(detach.stdout).toContain('(detached)')
   })

@@ -1,5 +1,4 @@
 import type {Deleted} from '../../api/types.js'
-import {confirmDestructive} from '../../base/confirm.js'
 import {idArg} from '../../base/flags.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
@@ -15,7 +14,7 @@ export default class AccountsDelete extends GwCommand<typeof AccountsDelete> {
 }
 
 export async function accountsDelete(ctx: Context, flags: GwFlags<typeof AccountsDelete>, args: GwArgs<typeof AccountsDelete>): Promise<Deleted<'account'>> {
-  await confirmDestructive({yes: flags.yes, interactive: ctx.interactive(), ask: (q) => ctx.prompt(q, {hidden: false})}, `delete account ${args.id} with every payment, event, webhook endpoint and key it holds`)
+  await ctx.confirmDestructive(`delete account ${args.id} with every payment, event, webhook endpoint and key it holds`, 'nothing was deleted')
   const res = await (await ctx.client()).accounts.delete(args.id)
   ctx.print(`Deleted ${res.id} and all of its data.`)
   return res

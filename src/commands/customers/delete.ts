@@ -1,5 +1,4 @@
 import type {Deleted} from '../../api/types.js'
-import {confirmDestructive} from '../../base/confirm.js'
 import {idArg} from '../../base/flags.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
@@ -15,7 +14,7 @@ export default class CustomersDelete extends GwCommand<typeof CustomersDelete> {
 }
 
 export async function customersDelete(ctx: Context, flags: GwFlags<typeof CustomersDelete>, args: GwArgs<typeof CustomersDelete>): Promise<Deleted<'customer'>> {
-  await confirmDestructive({yes: flags.yes, interactive: ctx.interactive(), ask: (q) => ctx.prompt(q, {hidden: false})}, `delete customer ${args.id}`)
+  await ctx.confirmDestructive(`delete customer ${args.id}`, 'nothing was deleted')
   const res = await (await ctx.client()).customers.delete(args.id)
   ctx.print(`Deleted ${res.id}.`)
   return res

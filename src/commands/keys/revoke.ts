@@ -1,5 +1,4 @@
 import type {ApiKey} from '../../api/types.js'
-import {confirmDestructive} from '../../base/confirm.js'
 import {idArg} from '../../base/flags.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
@@ -18,7 +17,7 @@ export async function keysRevoke(ctx: Context, flags: GwFlags<typeof KeysRevoke>
   const client = await ctx.client()
   const inUse = (await client.apiKeys.self()).id === args.id
   const what = inUse ? `revoke ${args.id}, the key this profile uses: after it, this profile's requests fail until you log in with another key` : `revoke key ${args.id}: whatever uses it stops working at once`
-  await confirmDestructive({yes: flags.yes, interactive: ctx.interactive(), ask: (q) => ctx.prompt(q, {hidden: false})}, what)
+  await ctx.confirmDestructive(what, 'nothing was revoked')
   const key = await client.apiKeys.revoke(args.id)
   ctx.print(`Revoked ${key.id} (${key.redacted}).`)
   if (inUse) ctx.notice(ctx.errColor.yellow('! That was the key in use: log in again with another key (gw login).'))

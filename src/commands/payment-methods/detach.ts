@@ -5,7 +5,8 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PaymentMethodsDetach extends GwCommand<typeof PaymentMethodsDetach> {
   static override summary = 'Detach a payment method from its customer; it can no longer be charged.'
-  static override examples = ['<%= config.bin %> <%= command.id %> pm_123']
+  static override description = 'Asks for confirmation on a terminal (the typed word "live" with a live key); pass --yes to skip it (required without a terminal).'
+  static override examples = ['<%= config.bin %> <%= command.id %> pm_123', '<%= config.bin %> <%= command.id %> pm_123 --yes --json']
   static override args = {id: idArg('pm_', 'payment method')}
   static override flags = {'idempotency-key': idempotencyKeyFlag()}
 
@@ -15,6 +16,7 @@ export default class PaymentMethodsDetach extends GwCommand<typeof PaymentMethod
 }
 
 export async function paymentMethodsDetach(ctx: Context, flags: GwFlags<typeof PaymentMethodsDetach>, args: GwArgs<typeof PaymentMethodsDetach>): Promise<PaymentMethod> {
+  await ctx.confirmDestructive(`detach payment method ${args.id} from its customer: it can no longer be charged`, 'nothing was detached')
   const pm = await (await ctx.client()).paymentMethods.detach(args.id, {idempotencyKey: flags['idempotency-key']})
   ctx.print(renderPaymentMethod(pm, ctx.color))
   return pm

@@ -1,5 +1,4 @@
 import type {Deleted} from '../../api/types.js'
-import {confirmDestructive} from '../../base/confirm.js'
 import {idArg} from '../../base/flags.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
@@ -15,7 +14,7 @@ export default class RoutingRulesDelete extends GwCommand<typeof RoutingRulesDel
 }
 
 export async function routingRulesDelete(ctx: Context, flags: GwFlags<typeof RoutingRulesDelete>, args: GwArgs<typeof RoutingRulesDelete>): Promise<Deleted<'routing_rule'>> {
-  await confirmDestructive({yes: flags.yes, interactive: ctx.interactive(), ask: (q) => ctx.prompt(q, {hidden: false})}, `delete routing rule ${args.id}`)
+  await ctx.confirmDestructive(`delete routing rule ${args.id}`, 'nothing was deleted')
   const res = await (await ctx.client()).routingRules.delete(args.id)
   ctx.print(`Deleted ${res.id}.`)
   return res

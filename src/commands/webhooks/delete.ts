@@ -3,7 +3,8 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class WebhooksDelete extends GwCommand<typeof WebhooksDelete> {
   static override summary = 'Delete a webhook endpoint; deliveries to it stop (use update --disable to pause instead).'
-  static override examples = ['<%= config.bin %> <%= command.id %> wh_123']
+  static override description = 'Asks for confirmation on a terminal (the typed word "live" with a live key); pass --yes to skip it (required without a terminal).'
+  static override examples = ['<%= config.bin %> <%= command.id %> wh_123', '<%= config.bin %> <%= command.id %> wh_123 --yes --json']
   static override args = {id: idArg('wh_', 'webhook endpoint', 'List them with: gw webhooks list')}
 
   async run(): Promise<{id: string; object: 'webhook_endpoint'; deleted: boolean}> {
@@ -12,6 +13,7 @@ export default class WebhooksDelete extends GwCommand<typeof WebhooksDelete> {
 }
 
 export async function webhooksDelete(ctx: Context, flags: GwFlags<typeof WebhooksDelete>, args: GwArgs<typeof WebhooksDelete>): Promise<{id: string; object: 'webhook_endpoint'; deleted: boolean}> {
+  await ctx.confirmDestructive(`delete webhook endpoint ${args.id}: its events stop being delivered at once`, 'nothing was deleted')
   const res = await (await ctx.client()).webhookEndpoints.delete(args.id)
   await ctx.credentials.removeSecret(ctx.settings().profile.value, res.id).catch(() => false)
   ctx.print(`Deleted ${res.id}.`)

@@ -11,10 +11,11 @@ import {UsageError} from '../../errors.js'
 
 export default class WebhooksUpdate extends GwCommand<typeof WebhooksUpdate> {
   static override summary = 'Change a webhook endpoint: URL, event types, description, or disable/enable it.'
-  static override description = '--events replaces the whole list. Re-enabling an endpoint (or giving it a new URL) starts its delivery health afresh.'
+  static override description = '--events replaces the whole list. Re-enabling an endpoint (or giving it a new URL) starts its delivery health afresh. A new --url redirects its deliveries: it asks for confirmation on a terminal (the typed word "live" with a live key); pass --yes to skip it (required without a terminal).'
   static override examples = [
     "<%= config.bin %> <%= command.id %> wh_123 --events 'payment.*' --events 'dispute.*'",
     '<%= config.bin %> <%= command.id %> wh_123 --url https://shop.example/hooks/v2',
+    {description: 'The same in a script (no terminal to ask on)', command: '<%= config.bin %> <%= command.id %> wh_123 --url https://shop.example/hooks/v2 --yes'},
     '<%= config.bin %> <%= command.id %> wh_123 --disable',
     '<%= config.bin %> <%= command.id %> wh_123 --enable',
   ]
@@ -49,6 +50,11 @@ export async function webhooksUpdate(ctx: Context, flags: GwFlags<typeof Webhook
   if (Object.keys(body).length === 0)
     throw new UsageError('Nothing to change.', 'Pass --url, --events, --description, --metadata, --disable or --enable.')
   const client = await ctx.client()
+  if (body.url !== undefined && !ctx.yes) {
+    // a new URL redirects every event of the account's endpoint: confirmed like a delete
+    const current = await client.webhookEndpoints.get(args.id)
+    if (current.url !== body.url) await ctx.confirmDestructive(`send the events of ${args.id} to ${body.url} instead of ${current.url}`)
+  }
   const ep = await withFlagNames(WEBHOOK_PARAMS, () => client.webhookEndpoints.update(args.id, body, {idempotencyKey: f['idempotency-key']}))
   ctx.print(renderEndpoint(ep, ctx.color))
   return ep

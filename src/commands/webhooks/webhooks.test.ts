@@ -116,7 +116,7 @@ describe('webhooks list, get, update, delete, rotate-secret, deliveries', () => 
 
   it('update sends only what changes; --disable and --enable; nothing to change is a usage error', async () => {
     const seen = capture('POST', '/v1/webhook_endpoints/wh_1', endpoint())
-    await cli.run(WebhooksUpdate, [...at(), 'wh_1', '--events', 'payment.*,dispute.*', '--url', 'https://shop.example/v2', '--description', ''])
+    await cli.run(WebhooksUpdate, [...at(), 'wh_1', '--events', 'payment.*,dispute.*', '--url', 'https://shop.example/v2', '--description', '', '--yes'])
     expect(seen[0]!.body).toEqual({url: 'https://shop.example/v2', enabled_events: ['payment.*', 'dispute.*'], description: null})
     await cli.run(WebhooksUpdate, [...at(), 'wh_1', '--disable'])
     expect(seen[1]!.body).toEqual({disabled: true})
@@ -129,10 +129,10 @@ describe('webhooks list, get, update, delete, rotate-secret, deliveries', () => 
 
   it('delete', async () => {
     capture('DELETE', '/v1/webhook_endpoints/wh_1', {id: 'wh_1', object: 'webhook_endpoint', deleted: true})
-    const r = await cli.run(WebhooksDelete, [...at(), 'wh_1'])
+    const r = await cli.run(WebhooksDelete, [...at(), 'wh_1', '--yes'])
     expect(r.stdout).toContain('Deleted wh_1.')
     cli.pool.intercept({path: '/v1/webhook_endpoints/wh_9', method: 'DELETE'}).reply(404, errorBody('invalid_request_error', 'resource_missing', 'No such webhook endpoint: wh_9'), json)
-    const missing = await cli.run(WebhooksDelete, [...at(), 'wh_9'])
+    const missing = await cli.run(WebhooksDelete, [...at(), 'wh_9', '--yes'])
     expect(missing.exitCode).toBe(5)
   })
 
