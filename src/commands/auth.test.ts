@@ -29,7 +29,7 @@ describe('login', () => {
     okList()
     const r = await cli.run<LoginResult>(Login, ['--base-url', BASE_URL, '--api-key', '-'], {stdin: `${TEST_KEY}\n`})
     expect(r.exitCode).toBe(0)
-    expect(r.result).toEqual({profile: 'default', base_url: BASE_URL, mode: 'test', api_key: 'sk_test_…WXYZ', key_storage: 'file', ca_file: null, verified: true})
+    expect(r.result).toEqual({profile: 'default', base_url: BASE_URL, mode: 'test', api_key: 'sk_test_…WXYZ', key_storage: 'file', ca_file: null, verified: true, default: true})
     expect(r.stdout + r.stderr).not.toContain(TEST_KEY)
     expect(r.stdout).toContain('sk_test_…WXYZ')
     expect(r.stderr.match(/No OS keychain/g)).toHaveLength(1)

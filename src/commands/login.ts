@@ -17,24 +17,28 @@ export interface LoginResult {
   key_storage: KeyStorage
   ca_file: string | null
   verified: boolean
+  /** whether the profile is now the default (a live one only when asked and confirmed, or with --default) */
+  default: boolean
 }
 
 export default class Login extends GwCommand<typeof Login> {
   static override summary = 'Save an API key and base URL as a profile (the key goes to the OS keychain).'
-  static override description = `The key is read from a hidden prompt, or from stdin with --api-key - ; it is checked against the API and stored in the OS keychain (or, where there is none, in a 0600 file, with a notice). The profile becomes the default.
+  static override description = `The key is read from a hidden prompt, or from stdin with --api-key - ; it is checked against the API and stored in the OS keychain (or, where there is none, in a 0600 file, with a notice). A test profile becomes the default; a live one (sk_live_) only when you say so: on a terminal gw asks, elsewhere it stays a named profile unless --default.
 --local takes the base URL, CA certificate and test key from the data dir of the engine that \`gw serve\` runs (GW_DATA_DIR, default ~/.gw/engine) and saves them as the profile "local".`
 
   static override examples = [
     {description: 'Use the local engine started by `gw serve`', command: '<%= config.bin %> <%= command.id %> --local'},
     {description: 'Log in to a gateway; the key is asked for without echo', command: '<%= config.bin %> <%= command.id %> --base-url https://gateway.example/v1'},
     {description: 'Pipe the key from a password manager', command: 'pass show gw/test-key | <%= config.bin %> <%= command.id %> --base-url https://gateway.example/v1 --api-key -'},
-    {description: 'A second profile for live mode', command: '<%= config.bin %> <%= command.id %> --profile live --base-url https://gateway.example/v1'},
+    {description: 'A second profile for live mode (not the default unless you say so)', command: '<%= config.bin %> <%= command.id %> --profile live --base-url https://gateway.example/v1'},
+    {description: 'Keep the current default while adding a test profile', command: '<%= config.bin %> <%= command.id %> --profile staging --base-url https://staging.example/v1 --no-default'},
   ]
 
   static override flags = {
     local: Flags.boolean({description: 'Use the local engine (`gw serve`): base URL, CA and key from its data dir.', exclusive: ['base-url']}),
     'data-dir': Flags.string({description: 'Data dir of the local engine (default: GW_DATA_DIR or ~/.gw/engine).', dependsOn: ['local']}),
     'insecure-storage': Flags.boolean({description: 'Store the key in a 0600 file instead of the OS keychain.'}),
+    default: Flags.boolean({description: 'Make the profile the default (--no-default: keep the current one). Without either, a test profile becomes the default and a live one only if you confirm on a terminal.', allowNo: true}),
     'skip-key-check': Flags.boolean({description: 'Save without checking the key against the API (--skip-verify is the old name).', aliases: ['skip-verify'], deprecateAliases: true}),
   }
 
@@ -128,11 +132,33 @@ export async function login(ctx: Context, flags: GwFlags<typeof Login>, args: Gw
   const storage = await ctx.credentials.save(profile, key, {insecureStorage: f['insecure-storage']})
   const store = ctx.configStore
   store.updateProfile(profile, {base_url: baseUrl, ca_file: caFile, key_storage: storage, data_dir: dataDir})
-  store.setDefaultProfile(profile)
+  const previous = store.read().default_profile
+  const makeDefault = await shouldBecomeDefault(ctx, f.default, mode, profile, previous)
+  if (makeDefault) store.setDefaultProfile(profile)
 
   const where = storage === 'keyring' ? 'the OS keychain' : 'the credentials file'
   const c = ctx.color
   ctx.print(`${c.green('✓')} Logged in to ${baseUrl} as profile "${profile}" (${mode === 'live' ? c.red('live') : 'test'} mode, key ${redactKey(key)} in ${where}).`)
-  ctx.print(`  "${profile}" is now the default profile.${verified ? '' : ' The key was not checked.'}`)
-  return {profile, base_url: baseUrl, mode, api_key: redactKey(key), key_storage: storage, ca_file: caFile ?? null, verified}
+  const unchecked = verified ? '' : ' The key was not checked.'
+  if (makeDefault || previous === profile) ctx.print(`  "${profile}" is ${previous === profile ? 'still' : 'now'} the default profile.${unchecked}`)
+  else {
+    ctx.print(`  "${profile}" is not the default profile${previous ? ` ("${previous}" still is)` : ''}: use it with --profile ${profile}.${unchecked}`)
+    if (mode === 'live') ctx.notice(ctx.errColor.dim(`To make it the default anyway: gw config set default_profile ${profile}`))
+  }
+  return {profile, base_url: baseUrl, mode, api_key: redactKey(key), key_storage: storage, ca_file: caFile ?? null, verified, default: makeDefault || previous === profile}
+}
+
+/**
+ * Whether the new profile becomes the default: --default / --no-default say so; otherwise a test
+ * profile does, and a live one only when the user says yes on a terminal (issue 26 item 8: a
+ * live key never becomes what every command without --profile uses behind anyone's back).
+ */
+async function shouldBecomeDefault(ctx: Context, asked: boolean | undefined, mode: 'test' | 'live', profile: string, previous: string | undefined): Promise<boolean> {
+  if (asked !== undefined) return asked
+  if (mode !== 'live') return true
+  if (previous === profile) return true
+  if (!ctx.interactive()) return false
+  const c = ctx.errColor
+  const answer = await ctx.prompt(`${c.bgRed(c.bold(' LIVE '))} Make "${profile}" (a live key) the default profile? Every gw command without --profile would then act on real money. [y/N] `, {hidden: false})
+  return /^y(es)?$/i.test(answer.trim())
 }
