@@ -99,3 +99,43 @@ export function metByAlternative(reason: DisputeReason, key: RecognizedKey, fiel
   const group = EVIDENCE_BY_REASON[reason].oneOf?.find((g) => g.includes(key))
   return group?.find((k) => k !== key && filled(fields, k))
 }
+
+/** Optimal string alignment distance: edits, with a swap of neighbours counting once. */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({length: a.length + 1}, (_, i) => [i, ...Array<number>(b.length).fill(0)])
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1)
+      d[i]![j] = v
+    }
+  return d[a.length]![b.length]!
+}
+
+/**
+ * The recognized key a free-text key is a near miss of (issue 26 item 4): any key is accepted
+ * (spec §4 rule 2), but `custmer_communication` is almost surely `customer_communication` mistyped,
+ * and a submission is one-shot. Case and dashes are ignored; up to two edits (one for short keys).
+ */
+export function nearMissKey(key: string): RecognizedKey | undefined {
+  if ((RECOGNIZED_KEYS as readonly string[]).includes(key)) return undefined
+  const k = key.trim().toLowerCase().replace(/[-\s]+/g, '_')
+  let best: {key: RecognizedKey; d: number} | undefined
+  for (const r of RECOGNIZED_KEYS) {
+    const d = distance(k, r)
+    if (d <= (r.length > 8 ? 2 : 1) && (!best || d < best.d)) best = {key: r, d}
+  }
+  return best?.key
+}
+
+/** Every near miss among the keys: [typed, meant]. */
+export function nearMisses(keys: Iterable<string>): [string, RecognizedKey][] {
+  const out: [string, RecognizedKey][] = []
+  for (const k of keys) {
+    const m = nearMissKey(k)
+    if (m) out.push([k, m])
+  }
+  return out
+}

@@ -12,7 +12,8 @@ export function flagForParam(param: string | undefined, map: ParamFlags): string
   const base = param.replace(/\[\d+\]$/, '')
   if (map[base]) return map[base]
   const prefix = Object.keys(map).filter((k) => k.endsWith('.') && param.startsWith(k)).sort((a, b) => b.length - a.length)[0]
-  return prefix ? map[prefix] : undefined
+  // "{rest}" stands for what follows the prefix: fields.tracking_number -> --field tracking_number
+  return prefix ? map[prefix]!.replace('{rest}', param.slice(prefix.length)) : undefined
 }
 
 const VALUE_CODES = /^parameter_(invalid|missing|unknown)$|_invalid$|^currency_not_supported$/
@@ -61,3 +62,6 @@ export const PAYMENT_PARAMS: ParamFlags = {
 export const REFUND_PARAMS: ParamFlags = {payment: '--payment', amount: '--amount', reason: '--reason', metadata: '--metadata', 'metadata.': '--metadata'}
 
 export const WEBHOOK_PARAMS: ParamFlags = {url: '--url', enabled_events: '--events', 'enabled_events.': '--events', description: '--description', metadata: '--metadata', 'metadata.': '--metadata'}
+
+/** Evidence given with --field key=value and --file URL: fields.KEY is `--field KEY`. */
+export const EVIDENCE_PARAMS: ParamFlags = {'fields.': '--field {rest}', fields: '--field', files: '--file', 'files.': '--file'}

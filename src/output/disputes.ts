@@ -1,7 +1,7 @@
 // Detail views and table columns for refunds and disputes. Plain text; tables go through
 // ./table.ts (cli-table3 loaded only when drawn).
 import type {Dispute, Refund} from '../api/types.js'
-import {EVIDENCE_BY_REASON, KEY_HINTS, RECOGNIZED_KEYS, metByAlternative, missingEvidence, type RecognizedKey} from '../api/dispute-evidence.js'
+import {EVIDENCE_BY_REASON, KEY_HINTS, RECOGNIZED_KEYS, metByAlternative, missingEvidence, nearMissKey, type RecognizedKey} from '../api/dispute-evidence.js'
 import type {DisputeReason} from '../api/types.js'
 import type {EvidenceParams} from '../client/params.js'
 import {paintStatus, type Painter} from './color.js'
@@ -89,6 +89,16 @@ export function attachedLine(reason: Dispute['reason'], facts: AttachedFacts | u
   return `attached automatically from the payment: ${parts.join(' · ')}`
 }
 
+/** Keys outside the checklist, a near miss of a recognized key with its did-you-mean. */
+export function alsoKeys(keys: readonly string[], p?: Painter): string {
+  return keys
+    .map((k) => {
+      const meant = nearMissKey(k)
+      return meant ? `${k} ${(p?.yellow ?? ((t: string) => t))(`(did you mean ${meant}?)`)}` : k
+    })
+    .join(', ')
+}
+
 /** The checklist of the keys that suit the reason, marked [x] where the fields cover them ([-] where an alternative does). */
 export function renderChecklist(reason: Dispute['reason'], ev: {fields: Record<string, string>; files: string[]} | null | undefined, p: Painter, facts?: AttachedFacts): string[] {
   const cov = evidenceCoverage(reason, ev?.fields)
@@ -96,7 +106,7 @@ export function renderChecklist(reason: Dispute['reason'], ev: {fields: Record<s
   const lines = cov.checklist.map((c) =>
     c.metBy ? `  ${p.dim('[-]')} ${c.key.padEnd(width)}  ${p.dim(`not needed: ${c.metBy} given`)}` : `  ${c.covered ? p.green('[x]') : p.yellow('[ ]')} ${c.key.padEnd(width)}  ${p.dim(c.hint)}`,
   )
-  if (cov.extra.length) lines.push(`  ${p.dim('also:')} ${cov.extra.join(', ')}`)
+  if (cov.extra.length) lines.push(`  ${p.dim('also:')} ${alsoKeys(cov.extra, p)}`)
   if (ev?.files.length) for (const f of ev.files) lines.push(`  ${p.dim('file:')} ${f}`)
   const attached = attachedLine(reason, facts)
   if (attached) lines.push(`  ${p.dim(attached)}`)

@@ -221,6 +221,24 @@ describe('evidence form: pastes and fast keys (issue 26 item 3)', () => {
   })
 })
 
+describe('evidence form: a near miss of a recognized key (issue 26 item 4)', () => {
+  it('says did-you-mean and keeps the key only when typed again', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    await live(t)
+    await type(t, 'refund_polcy')
+    await type(t, '\r')
+    await until(t, 'Did you mean refund_policy?')
+    expect(t.screen()).not.toContain('Value for refund_polcy')
+    await type(t, 'refund_polcy')
+    await type(t, '\r')
+    await until(t, 'Value for refund_polcy')
+    expect(t.screen()).toContain('Value for refund_polcy')
+  })
+})
+
 describe('evidence form after an escalation (issue 26 item 5)', () => {
   it("shows what was argued at the earlier stage beside the new stage's empty form", async () => {
     const t = terminal()

@@ -5,8 +5,8 @@
 import {Box, render, Text, useApp, useInput} from 'ink'
 import {useEffect, useRef, useState} from 'react'
 import type {Dispute} from '../api/types.js'
-import {EVIDENCE_BY_REASON, isHttpsUrl} from '../api/dispute-evidence.js'
-import {attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} from '../output/disputes.js'
+import {EVIDENCE_BY_REASON, isHttpsUrl, nearMissKey} from '../api/dispute-evidence.js'
+import {alsoKeys, attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} from '../output/disputes.js'
 import type {EvidenceParams} from '../client/params.js'
 import {applyFieldInput, escapeAction, type FormStep} from './evidence-input.js'
 import {formatMoney} from '../output/money.js'
@@ -32,6 +32,8 @@ export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProp
   const [files, setFiles, filesRef] = useRefState<string[]>([])
   const [input, setText, inputRef] = useRefState('')
   const [currentKey, setCurrentKey, currentKeyRef] = useRefState('')
+  /** a near-miss key typed once: typed again, it is kept */
+  const nearMissRef = useRef('')
   const [error, setError] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<'submitted' | 'canceled' | null>(null)
   /** where Esc was pressed, to go back to when the user keeps the evidence */
@@ -109,6 +111,14 @@ export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProp
       key = picked.key
     }
     if (key.length > MAX_KEY) return setError(`A key has at most ${MAX_KEY} characters.`)
+    // a near miss of a recognized key: said, and taken only when typed again (issue 26 item 4)
+    const meant = nearMissKey(key)
+    if (meant && nearMissRef.current !== key) {
+      nearMissRef.current = key
+      setText('')
+      return setError(`Did you mean ${meant}? ${key} is not a recognized key (it would go as free text). Type ${meant}, or ${key} again to keep it.`)
+    }
+    nearMissRef.current = ''
     setCurrentKey(key)
     setError(null)
     setText(fieldsRef.current[key] ?? '')
@@ -224,7 +234,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProp
               {' '}
               Covers: {cov.checklist.filter((c) => c.covered).map((c) => c.key).join(', ') || 'none of the checklist'}
               {cov.missing.length ? ` · missing: ${cov.missing.join(', ')}` : ''}
-              {cov.extra.length ? ` · also: ${cov.extra.join(', ')}` : ''} · {files.length} file{files.length === 1 ? '' : 's'}
+              {cov.extra.length ? ` · also: ${alsoKeys(cov.extra)}` : ''} · {files.length} file{files.length === 1 ? '' : 's'}
             </Text>
             <Text color="yellow">
               One submission per stage: once submitted, {dp.id} goes to under_review and nothing can be added or changed at the {dp.stage} stage.

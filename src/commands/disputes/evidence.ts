@@ -6,6 +6,8 @@ import type {GwClient} from '../../client/index.js'
 import type {EvidenceParams} from '../../client/params.js'
 import {renderDispute, renderEvidencePreview} from '../../output/disputes.js'
 import {canOpenEvidenceForm, runEvidenceForm} from '../../ui/evidence.js'
+import {EVIDENCE_PARAMS, withFlagNames} from '../../base/flag-errors.js'
+import {nearMisses} from '../../api/dispute-evidence.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {AbortedError, UsageError} from '../../errors.js'
 
@@ -28,6 +30,7 @@ A dispute takes one submission per stage: afterwards it is under_review and noth
     field: Flags.string({description: 'Evidence field key=value; repeat for more keys.', multiple: true}),
     file: Flags.string({description: 'HTTPS URL of an evidence file (receipt, proof of delivery); repeatable.', multiple: true}),
     'from-file': Flags.string({description: 'JSON file {"fields": {...}, "files": [...]}; "-" reads stdin. --field and --file add to it.'}),
+    'free-text': Flags.boolean({description: 'Send keys that look like a mistyped recognized key (custmer_communication) as they are, as free text, without asking.'}),
     'idempotency-key': idempotencyKeyFlag(),
   }
 
@@ -58,6 +61,7 @@ export async function disputesEvidence(ctx: Context, flags: GwFlags<typeof Dispu
   } else {
     ev = await evidenceFromFlags({fields: f.field, files: f.file, fromFile: f['from-file'], readStdin: () => ctx.readStdin()})
     if (isEmptyEvidence(ev)) throw new UsageError('The evidence is empty: give at least one field or one file.', 'e.g. --field customer_communication="Emails of 3 May" --file https://shop.example/receipt.pdf')
+    await checkNearMisses(ctx, ev, f)
     if (!f.yes) {
       if (!ctx.interactive()) {
         throw new AbortedError(
@@ -71,7 +75,10 @@ export async function disputesEvidence(ctx: Context, flags: GwFlags<typeof Dispu
       if (!/^y(es)?$/i.test(answer.trim())) throw new AbortedError('Not submitted.')
     }
   }
-  const dp = await explained(client, id, () => client.disputes.submitEvidence(id, ev, {idempotencyKey: f['idempotency-key']}))
+  // a 400 about a value typed as --field/--file names the flag (fields.x is --field x)
+  const flagged = given && f['from-file'] === undefined
+  const send = () => client.disputes.submitEvidence(id, ev, {idempotencyKey: f['idempotency-key']})
+  const dp = await explained(client, id, () => (flagged ? withFlagNames(EVIDENCE_PARAMS, send) : send()))
   if (!ctx.json) {
     ctx.print(renderDispute(dp, new Date(), ctx.color))
     const cov = evidenceCoverage(dp.reason, ev.fields)
@@ -88,4 +95,25 @@ async function actionable(client: GwClient, id: string): Promise<Dispute> {
   const why = notActionableReason(dp)
   if (why) throw new NotActionableError(`${id} cannot take evidence now.`, why)
   return dp
+}
+
+/**
+ * A key one typo away from a recognized one (custmer_communication) is almost surely a mistake,
+ * and a stage takes one submission: say "did you mean" and have it confirmed before anything is
+ * sent (issue 26 item 4). On a terminal gw asks; without one (or with --yes) it refuses unless
+ * --free-text says the keys are meant as they are.
+ */
+async function checkNearMisses(ctx: Context, ev: EvidenceParams, f: {yes?: boolean; 'free-text'?: boolean; 'from-file'?: string}): Promise<void> {
+  const misses = nearMisses(Object.keys(ev.fields))
+  if (misses.length === 0 || f['free-text']) return
+  const where = (k: string) => (f['from-file'] !== undefined ? `"${k}" (in --from-file)` : `--field ${k}`)
+  const said = misses.map(([typed, meant]) => `${where(typed)}: did you mean ${meant}?`)
+  if (!ctx.interactive() || f.yes || ctx.yes)
+    throw new UsageError(
+      said.join('\n'),
+      `Any key is accepted, but ${misses.length === 1 ? 'this one is' : 'these are'} one typo from a recognized key, and a stage takes one submission. Fix the key, or pass --free-text to send it as it is (nothing was sent).`,
+    )
+  for (const line of said) ctx.notice(ctx.errColor.yellow(`! ${line}`))
+  const answer = await ctx.prompt(`Send ${misses.map(([k]) => k).join(', ')} as free text anyway? [y/N] `, {hidden: false})
+  if (!/^y(es)?$/i.test(answer.trim())) throw new AbortedError(`Not submitted: fix the key (${misses.map(([k, m]) => `${k} → ${m}`).join(', ')}) and run it again.`)
 }

@@ -6,7 +6,7 @@ import {renderDispute} from '../../output/disputes.js'
 import {formatMoney} from '../../output/money.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
-const ONE = ['won', 'lost', 'escalate']
+const ONE = ['won', 'lost', 'escalate', 'outcome']
 
 export default class DisputesResolve extends GwCommand<typeof DisputesResolve> {
   static override summary = 'Test helper: the issuer or network rules on a dispute under review.'
@@ -15,6 +15,7 @@ export default class DisputesResolve extends GwCommand<typeof DisputesResolve> {
   static override examples = [
     {description: 'The merchant wins: the amount returns to the balance', command: '<%= config.bin %> <%= command.id %> dp_123 --won'},
     {description: 'The cardholder contests: pre-arbitration, respond again', command: '<%= config.bin %> <%= command.id %> dp_123 --escalate'},
+    {description: 'The outcome as the API names it', command: '<%= config.bin %> <%= command.id %> dp_123 --outcome lost'},
   ]
 
   static override args = {id: idArg('dp_', 'dispute')}
@@ -22,6 +23,7 @@ export default class DisputesResolve extends GwCommand<typeof DisputesResolve> {
     won: Flags.boolean({description: 'The merchant wins.', exactlyOne: ONE}),
     lost: Flags.boolean({description: 'The cardholder wins.', exactlyOne: ONE}),
     escalate: Flags.boolean({description: 'Escalate to the next stage.', exactlyOne: ONE}),
+    outcome: Flags.string({description: 'The same as the API field: won, lost or escalate (for scripts that hold the outcome in a variable).', options: ['won', 'lost', 'escalate'], exactlyOne: ONE}),
     'idempotency-key': idempotencyKeyFlag(),
   }
 
@@ -32,7 +34,7 @@ export default class DisputesResolve extends GwCommand<typeof DisputesResolve> {
 
 export async function disputesResolve(ctx: Context, flags: GwFlags<typeof DisputesResolve>, args: GwArgs<typeof DisputesResolve>): Promise<Dispute> {
   const f = flags
-  const outcome = f.won ? 'won' : f.lost ? 'lost' : 'escalate'
+  const outcome = (f.outcome as 'won' | 'lost' | 'escalate' | undefined) ?? (f.won ? 'won' : f.lost ? 'lost' : 'escalate')
   const client = await ctx.client()
   const dp = await explained(client, args.id, () => client.testHelpers.resolveDispute(args.id, outcome, {idempotencyKey: f['idempotency-key']}), notResolvableReason)
   if (!ctx.json) {

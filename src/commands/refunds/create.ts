@@ -3,6 +3,8 @@ import type {Refund} from '../../api/types.js'
 import {amountFlag, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import type {CreateRefundParams} from '../../client/params.js'
+import {ApiError} from '../../client/errors.js'
+import type {GwClient} from '../../client/index.js'
 import {refundHint, renderRefund} from '../../output/disputes.js'
 import {formatMoney, parseDisplayAmount} from '../../output/money.js'
 import {REFUND_PARAMS, withFlagNames} from '../../base/flag-errors.js'
@@ -62,9 +64,26 @@ export async function refundsCreate(ctx: Context, flags: GwFlags<typeof RefundsC
     const what = amount !== undefined ? formatMoney(amount, currency ?? (await client.payments.get(f.payment)).currency) : 'everything still refundable'
     await ctx.confirmLive(`refund ${what} of ${f.payment}`)
   }
-  const refund = await withFlagNames(REFUND_PARAMS, () => client.refunds.create(body, {idempotencyKey: f['idempotency-key']}))
+  const refund = await withFlagNames(REFUND_PARAMS, () => client.refunds.create(body, {idempotencyKey: f['idempotency-key']})).catch(async (error: unknown) => {
+    // the API counts in minor units; someone who typed --display-amount gets the answer in theirs
+    if (error instanceof ApiError && error.code === 'amount_too_large' && f['display-amount'] !== undefined && amount !== undefined && currency)
+      error.explanation = await refundableInWords(client, f.payment, amount, currency)
+    throw error
+  })
   ctx.print(renderRefund(refund, ctx.color))
   const hint = refundHint(refund)
   if (hint) ctx.notice(ctx.errColor.dim(hint))
   return refund
+}
+
+/** "You asked for €50.00 EUR; at most €25.00 EUR is still refundable on pay_1 (the chargeback dp_1 took €20.00 EUR)." */
+async function refundableInWords(client: GwClient, paymentId: string, asked: number, currency: string): Promise<string> {
+  const p = await client.payments.get(paymentId)
+  const lost = await client.disputes
+    .list({payment: paymentId, limit: 100})
+    .then((l) => l.data.filter((d) => d.status === 'lost' || d.status === 'accepted'), () => [])
+  const taken = lost.reduce((sum, d) => sum + d.amount, 0)
+  const left = Math.max(0, p.amount_captured - p.amount_refunded - taken)
+  const why = [p.amount_refunded > 0 ? `${formatMoney(p.amount_refunded, currency)} refunded or pending` : '', ...lost.map((d) => `the chargeback ${d.id} took ${formatMoney(d.amount, currency)}`)].filter(Boolean)
+  return `You asked for ${formatMoney(asked, currency)}; ${left > 0 ? `at most ${formatMoney(left, currency)} is` : 'nothing is'} still refundable on ${paymentId}${why.length ? ` (${why.join('; ')})` : ''}.`
 }

@@ -528,3 +528,27 @@ describe('3-D Secure on the payment (issue 26 item 6)', () => {
     expect(plain.payment_method_details.card.three_d_secure).toBeUndefined()
   })
 })
+
+describe('refund messages that fit the dispute (issue 26 item 10)', () => {
+  it('under review: wait for the ruling (accepting or answering is impossible then); needs_response: accept or submit evidence', async () => {
+    const p = await cardPayment(3201)
+    const dp = await openDispute(p.id)
+    const open = await t.api('POST', '/refunds', {payment: p.id})
+    expect(open.body.error.code).toBe('payment_disputed')
+    expect(open.body.error.message).toContain('Accept the dispute')
+    await t.api('POST', `/disputes/${dp.id}/evidence`, evidence)
+    const review = await t.api('POST', '/refunds', {payment: p.id})
+    expect(review.body.error.code).toBe('payment_disputed')
+    expect(review.body.error.message).toContain('under review: nothing can be done until the ruling')
+    expect(review.body.error.message).not.toMatch(/accept the dispute|submit evidence/i)
+  })
+
+  it('after a lost dispute, "nothing is left to refund" names the chargeback that took it', async () => {
+    const p = await cardPayment(3202)
+    const dp = await openDispute(p.id)
+    await t.api('POST', `/disputes/${dp.id}/accept`, {})
+    const r = await t.api('POST', '/refunds', {payment: p.id})
+    expect(r.body.error.code).toBe('amount_too_large')
+    expect(r.body.error.message).toContain(`the chargeback ${dp.id} (accepted) took 3202 EUR back to the cardholder`)
+  })
+})

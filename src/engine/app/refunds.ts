@@ -35,7 +35,11 @@ export async function createRefund(u: Unit, body: CreateRefund): Promise<RefundR
   const p = got.obj
   const m = methodInfo(p.payment_method)!
   const entries = await entriesFor(u, p.id)
-  const amount = refundAmount({payment: p, method: m, openDispute: p.status === 'succeeded' ? await openDisputeOf(u, p.id) : undefined, refundable: refundableOf(p, entries), requested: body.amount})
+  const refundable = refundableOf(p, entries)
+  // the chargebacks that took money back are read only when they may be why less is left
+  const short = p.status === 'succeeded' && (refundable === 0 || (body.amount ?? 0) > refundable)
+  const closedDisputes = short ? await u.all<{id: string; status: string; amount: number; created_at: string}, 'dispute'>('dispute', [{field: 'payment', op: 'eq', value: p.id}, {field: 'status', op: 'in', value: ['lost', 'accepted']}]) : undefined
+  const amount = refundAmount({payment: p, method: m, openDispute: p.status === 'succeeded' ? await openDisputeOf(u, p.id) : undefined, refundable, requested: body.amount, closedDisputes})
 
   const now = u.now
   const id = u.core.ids.next('rf')
