@@ -19,6 +19,15 @@ export function defaultDataDir(): string {
   return process.env.GW_DATA_DIR || join(homedir(), '.gw', 'engine')
 }
 
+/** The certificate files of a TLS directory (the data dir's tls/, or a shared --tls-dir). */
+export const tlsPathsIn = (tlsDir: string) => ({
+  tlsDir,
+  caCert: join(tlsDir, 'ca.crt'),
+  caKey: join(tlsDir, 'ca.key'),
+  serverCert: join(tlsDir, 'server.crt'),
+  serverKey: join(tlsDir, 'server.key'),
+})
+
 export const localEnginePaths = (dataDir: string) => ({
   info: join(dataDir, 'engine.json'),
   secretKey: join(dataDir, 'secret_key'),

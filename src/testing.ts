@@ -21,6 +21,11 @@ export interface StartGatewayOptions {
   secretKey?: string
   /** a PostgreSQL URL to share with other processes; default SQLite in the data dir */
   store?: string
+  /**
+   * a directory for the gateway's CA and certificate, shared by every gateway of a test run that
+   * names it (default: the data dir's own): set NODE_EXTRA_CA_CERTS to `${tlsDir}/ca.crt` once
+   */
+  tlsDir?: string
   /** engine log lines (default: dropped) */
   log?: (line: string) => void
 }
@@ -92,6 +97,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
     rateLimit: 0,
     durability: 'normal',
     storeUrl: opts.store,
+    tlsDir: opts.tlsDir,
     log: opts.log ?? (() => {}),
   })
   const ca = engine.caCertPem!

@@ -112,3 +112,56 @@ it('the package does not export its internals (the engine, the CLI)', () => {
   const r = spawnSync(process.execPath, ['internal.mjs'], {cwd: project, encoding: 'utf8'})
   expect(r.stdout.trim()).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED')
 })
+
+// One CA for a test run (issue 27): gateways started with the same tlsDir are trusted through one
+// ca.crt, so a test process started with NODE_EXTRA_CA_CERTS pointing at it uses plain fetch.
+const SHARED_CA = `
+import {startGateway} from 'gw/testing'
+const tlsDir = process.argv[2]
+const [one, two] = await Promise.all([startGateway({tlsDir}), startGateway({tlsDir})])
+try {
+  if (one.ca !== two.ca) throw new Error('two CAs')
+  console.log(JSON.stringify({one: one.baseUrl, two: two.baseUrl, key1: one.secretKey, key2: two.secretKey}))
+  // keep serving until the parent has fetched
+  await new Promise((r) => process.stdin.once('data', r))
+  process.stdin.destroy()
+} finally {
+  await Promise.all([one.stop(), two.stop()])
+}
+`
+
+const PLAIN_FETCH = `
+// nothing but the platform's fetch: the CA comes from NODE_EXTRA_CA_CERTS
+const [url, key] = process.argv.slice(2)
+const r = await fetch(url + '/account', {headers: {authorization: 'Bearer ' + key}})
+console.log(r.status)
+`
+
+it('gateways of one test run share one CA (tlsDir); plain fetch trusts it through NODE_EXTRA_CA_CERTS set before they started', async () => {
+  const tlsDir = join(project, 'tls-shared')
+  writeFileSync(join(project, 'shared-ca.mjs'), SHARED_CA)
+  writeFileSync(join(project, 'plain-fetch.mjs'), PLAIN_FETCH)
+  const {spawn} = await import('node:child_process')
+  const child = spawn(process.execPath, ['shared-ca.mjs', tlsDir], {cwd: project, stdio: ['pipe', 'pipe', 'pipe']})
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (d) => (out += d))
+  child.stderr.on('data', (d) => (err += d))
+  const end = Date.now() + 30_000
+  while (!out.includes('\n') && Date.now() < end && child.exitCode === null) await new Promise((r) => setTimeout(r, 50))
+  expect(err).toBe('')
+  const urls = JSON.parse(out.trim()) as {one: string; two: string; key1: string; key2: string}
+  try {
+    for (const [url, key] of [[urls.one, urls.key1], [urls.two, urls.key2]]) {
+      const r = spawnSync(process.execPath, ['plain-fetch.mjs', url!, key!], {cwd: project, encoding: 'utf8', env: {...process.env, NODE_EXTRA_CA_CERTS: join(tlsDir, 'ca.crt')}})
+      expect(r.stderr).toBe('')
+      expect(r.stdout.trim()).toBe('200')
+    }
+    // and without the CA, the same fetch is refused: the trust came from the shared ca.crt
+    const untrusted = spawnSync(process.execPath, ['plain-fetch.mjs', urls.one, urls.key1], {cwd: project, encoding: 'utf8', env: {...process.env, NODE_EXTRA_CA_CERTS: ''}})
+    expect(untrusted.status).not.toBe(0)
+  } finally {
+    child.stdin.write('done\n')
+    await new Promise((r) => child.once('exit', r))
+  }
+}, 60_000)

@@ -3,7 +3,7 @@ import {chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, write
 import {hostname} from 'node:os'
 import {createSecureContext} from 'node:tls'
 import {resolve} from 'node:path'
-import {localEnginePaths, type LocalEngineInfo} from '../local-engine.js'
+import {localEnginePaths, tlsPathsIn, type LocalEngineInfo} from '../local-engine.js'
 import {RandomIds} from './adapters/system.js'
 import {App} from './app/index.js'
 import type {DeliveryWorkerOptions} from './app/delivery-worker.js'
@@ -27,6 +27,8 @@ export interface EngineOptions {
   dataDir: string
   host?: string
   port?: number
+  /** a directory for the CA and server certificate instead of the data dir's tls/ (shared by a test run's engines: one CA to trust) */
+  tlsDir?: string
   /** fixes the test secret key; otherwise one is created once and kept in the data dir */
   apiKey?: string
   /** requests per second per account and mode (default 100, bucket of 2 s); 0 turns the limit off. A fleet setting (see updateFleetSettings). */
@@ -200,10 +202,12 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   }
   mkdirSync(opts.dataDir, {recursive: true, mode: 0o700})
   const paths = localEnginePaths(opts.dataDir)
-  mkdirSync(paths.tlsDir, {recursive: true, mode: 0o700})
+  // --tls-dir: a certificate directory shared by several engines (a test run trusts one CA)
+  const tlsPaths = opts.tlsDir === undefined ? paths : tlsPathsIn(resolve(opts.tlsDir))
+  mkdirSync(tlsPaths.tlsDir, {recursive: true, mode: 0o700})
   const secretKey = secretKeyFor(opts.dataDir, opts.apiKey)
   const publicOrigin = opts.publicUrl === undefined ? undefined : checkPublicUrl(opts.publicUrl)
-  const tls = opts.tlsCert !== undefined || opts.tlsKey !== undefined ? broughtCertificate(opts) : await ensureCertificates(paths, host)
+  const tls = opts.tlsCert !== undefined || opts.tlsKey !== undefined ? broughtCertificate(opts) : await ensureCertificates(tlsPaths, host)
   const store = await (opts.store ?? storeFromUrl(opts.storeUrl, {database: paths.database, durability: opts.durability, log, importFrom: opts.importFrom}))()
 
   // the port is known only after listening; URLs are filled in then

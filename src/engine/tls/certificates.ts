@@ -1,5 +1,5 @@
 import {webcrypto} from 'node:crypto'
-import {existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync} from 'node:fs'
+import {chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {isIP} from 'node:net'
 import {dirname, join} from 'node:path'
 import 'reflect-metadata'
@@ -36,10 +36,49 @@ async function importKey(pem: string): Promise<CryptoKey> {
   return (await webcrypto.subtle.importKey('pkcs8', der, ALG, true, ['sign'])) as unknown as CryptoKey
 }
 
-function writeSecret(path: string, data: string) {
+/** Writes whole or not at all (a temp file renamed over), so an engine reading the file never sees half of it. */
+function writeWhole(path: string, data: string, mode = 0o644) {
   mkdirSync(dirname(path), {recursive: true, mode: 0o700})
-  writeFileSync(path, data, {mode: 0o600})
-  chmodSync(path, 0o600)
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
+  writeFileSync(tmp, data, {mode})
+  chmodSync(tmp, mode)
+  renameSync(tmp, path)
+}
+
+function writeSecret(path: string, data: string) {
+  writeWhole(path, data, 0o600)
+}
+
+/** A lock held longer than this was left by an engine that died while writing: taken over. */
+const STALE_LOCK_MS = 30_000
+
+/**
+ * Runs `fn` holding the certificate directory's lock (a file made with O_EXCL): engines that share
+ * one directory (`--tls-dir`, a test run's engines) create the CA once and never read a
+ * certificate another engine is replacing.
+ */
+async function withDirLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  mkdirSync(dir, {recursive: true, mode: 0o700})
+  const lock = join(dir, '.lock')
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx', 0o600))
+      break
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, {force: true})
+      } catch {
+        // gone meanwhile: try again
+      }
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  }
+  try {
+    return await fn()
+  } finally {
+    rmSync(lock, {force: true})
+  }
 }
 
 const DAY = 86_400_000
@@ -50,6 +89,10 @@ const DAY = 86_400_000
  * CA when it is near expiry or does not cover the host, so clients that trust the CA keep working.
  */
 export async function ensureCertificates(paths: TlsPaths, host: string, now = new Date()): Promise<TlsMaterial> {
+  return withDirLock(dirname(paths.caCert), () => ensureUnlocked(paths, host, now))
+}
+
+async function ensureUnlocked(paths: TlsPaths, host: string, now: Date): Promise<TlsMaterial> {
   let caKey: CryptoKey
   let caCert: x509.X509Certificate
   if (existsSync(paths.caCert) && existsSync(paths.caKey)) {
@@ -71,7 +114,7 @@ export async function ensureCertificates(paths: TlsPaths, host: string, now = ne
     })
     caKey = keys.privateKey
     writeSecret(paths.caKey, await exportKey(caKey))
-    writeFileSync(paths.caCert, caCert.toString('pem'))
+    writeWhole(paths.caCert, caCert.toString('pem'))
   }
 
   const hosts = new Set(['localhost', '127.0.0.1', '::1'])
@@ -82,6 +125,8 @@ export async function ensureCertificates(paths: TlsPaths, host: string, now = ne
     const cert = new x509.X509Certificate(readFileSync(paths.serverCert, 'utf8'))
     const covered = new Set(JSON.parse(readFileSync(hostsFile, 'utf8')) as string[])
     reuse = cert.notAfter.getTime() - now.getTime() > 30 * DAY && [...hosts].every((h) => covered.has(h))
+    // a shared directory's certificate covers every host any of its engines listens on
+    for (const h of covered) hosts.add(h)
   }
   if (!reuse) {
     const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair
@@ -104,8 +149,8 @@ export async function ensureCertificates(paths: TlsPaths, host: string, now = ne
       ],
     })
     writeSecret(paths.serverKey, await exportKey(keys.privateKey))
-    writeFileSync(paths.serverCert, cert.toString('pem'))
-    writeFileSync(hostsFile, JSON.stringify([...hosts]))
+    writeWhole(paths.serverCert, cert.toString('pem'))
+    writeWhole(hostsFile, JSON.stringify([...hosts]))
   }
   return {
     key: readFileSync(paths.serverKey, 'utf8'),
