@@ -76,6 +76,11 @@ export interface Gateway {
   dispatcher: Dispatcher
   /** the platform account's API */
   api: ApiCaller
+  /**
+   * A key and certificate for your own HTTPS webhook handler on 127.0.0.1 (webhook endpoints must
+   * be HTTPS; a test-mode gateway delivers to loopback without checking the certificate's CA).
+   */
+  receiverTls(): Promise<{key: string; cert: string}>
   /** a fresh isolated account (one per test file keeps parallel files apart) */
   account(opts?: {name?: string}): Promise<GatewayAccount>
   /** deletes every account made with account() (their data, keys and clocks) */
@@ -133,6 +138,10 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
     secretKey: engine.secretKey,
     dispatcher,
     api,
+    async receiverTls() {
+      const tls = await receiverCertificate(dataDir)
+      return {key: tls.key, cert: tls.cert}
+    },
     async account(o = {}) {
       const a = ok(await api<{id: string; secret_key: string; publishable_key: string}>('POST', '/accounts', o.name ? {name: o.name} : {}), 'creating an account')
       made.push(a.id)
@@ -222,11 +231,16 @@ export interface WebhookReceiver {
   close(): Promise<void>
 }
 
-async function startReceiver(api: ApiCaller, dataDir: string, events: string[]): Promise<WebhookReceiver> {
+/** The loopback receivers' certificate, made once per data dir. */
+async function receiverCertificate(dataDir: string) {
   const {ensureCertificates} = await import('./engine/tls/certificates.js')
   // a test-mode gateway delivers to loopback receivers without checking their certificate (docs/api.md)
   const dir = join(dataDir, 'receivers')
-  const tls = await ensureCertificates({caCert: join(dir, 'ca.pem'), caKey: join(dir, 'ca-key.pem'), serverCert: join(dir, 'cert.pem'), serverKey: join(dir, 'key.pem')}, '127.0.0.1')
+  return ensureCertificates({caCert: join(dir, 'ca.pem'), caKey: join(dir, 'ca-key.pem'), serverCert: join(dir, 'cert.pem'), serverKey: join(dir, 'key.pem')}, '127.0.0.1')
+}
+
+async function startReceiver(api: ApiCaller, dataDir: string, events: string[]): Promise<WebhookReceiver> {
+  const tls = await receiverCertificate(dataDir)
   let status = 200
   let secret = ''
   const received: GwEvent[] = []
