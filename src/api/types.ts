@@ -494,3 +494,31 @@ export interface WebhookReplay {
   rescheduled: number
   skipped: {already_received: number; event_expired: number}
 }
+
+/** An injected API fault (issue 29): an error status, a slow answer, or the response lost after the work committed. */
+export type ChaosApiFault = '500' | '503' | '429' | 'slow' | 'response_lost'
+
+/** A fault an account switched on to rehearse failures (test mode); it ends after `count` faults or at `until` (engine clock). */
+export interface ChaosRule {
+  id: string
+  object: 'chaos_rule'
+  kind: 'api'
+  /** GET, POST, DELETE, or * */
+  method: string
+  /** an API path under /v1: /payments, /payments/* (one segment), /refunds/** (any depth) */
+  path: string
+  fault: ChaosApiFault
+  /** the share of matching requests faulted, (0, 1] */
+  rate: number
+  /** faults to inject before the rule is spent; null: until `until` */
+  count: number | null
+  /** the slow fault's added latency */
+  latency_ms: number | null
+  /** seeds the draw that picks which requests are faulted (the same ones every run); null: random */
+  seed: number | null
+  created_at: string
+  /** engine-clock time the rule ends */
+  until: string
+  /** faults injected so far (status only) */
+  injected?: number | null
+}

@@ -21,6 +21,8 @@ export interface RequestLogEntry {
   api_key?: string | null
   livemode: boolean
   created_at: string
+  /** a fault the account's chaos rules injected (`chaos_… 503`) */
+  chaos?: string
 }
 
 export interface RequestLogFilters {

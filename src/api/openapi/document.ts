@@ -95,6 +95,7 @@ const PREFIX_OF_PATH: Record<string, [string, string]> = {
   payouts: ['po', 'payout'],
   accounts: ['acct', 'account'],
   api_keys: ['key', 'API key'],
+  chaos: ['chaos', 'chaos rule'],
 }
 
 const OPS: OpSpec[] = [
@@ -244,6 +245,12 @@ const OPS: OpSpec[] = [
     description: 'Frozen, the clock moves only when advanced or set, so a test run that starts from a fixed instant gets the same timestamps every time; unfrozen, it ticks on from where it stood. `now` sets it to that instant or later (earlier is 400: the clock never moves back). Jobs that fell due run before the answer.', response: 'TestClock', responseDescription: 'The engine clock.'},
   {id: 'testAdvanceClock', perm: 'test_helpers:write', method: 'post', path: '/test_helpers/clock/advance', tag: 'Test helpers', summary: 'Advance the engine clock', body: 'TestClockAdvance', bodyRequired: true, testHelper: true,
     description: 'Moves the engine clock forward and runs every job that became due, in due order.', response: 'TestClock', responseDescription: 'The engine clock after the advance.'},
+  {id: 'createChaosApiFault', perm: 'test_helpers:write', method: 'post', path: '/chaos/api', tag: 'Chaos', summary: 'Switch on an API fault to rehearse', body: 'ChaosApiFaultCreate', bodyRequired: true, status: 201, testHelper: true,
+    description: "A share (`rate`) of this account's requests matching `method` and `path` is answered 500, 503 or 429 (with Retry-After) instead, answered after `latency_ms` (slow), or done and committed and then left without a response, the connection dropped (response_lost: a retry with the same Idempotency-Key replays it; one without makes a second payment). Every fault ends: after `count` faults, and at the latest after `for_seconds` on the engine clock (600 s by default without a count). Injected faults carry `Gw-Chaos: <rule id>` and are marked in the request log. Test keys only; /v1/chaos itself is never faulted.",
+    response: 'ChaosRule', responseDescription: 'The rule, with when it ends.'},
+  {id: 'listChaos', perm: 'test_helpers:read', method: 'get', path: '/chaos', tag: 'Chaos', summary: 'List the active faults', testHelper: true, response: 'ChaosRuleList', responseDescription: 'Every active rule of the account, with the faults each injected.'},
+  {id: 'clearChaos', perm: 'test_helpers:write', method: 'delete', path: '/chaos', tag: 'Chaos', summary: 'Clear every fault', testHelper: true, response: 'ChaosRuleList', responseDescription: 'The rules that were active and are now ended.'},
+  {id: 'deleteChaosRule', perm: 'test_helpers:write', method: 'delete', path: '/chaos/{id}', tag: 'Chaos', summary: 'End one fault', testHelper: true, response: 'ChaosRule', responseDescription: 'The rule, now ended.', errors: [404]},
   {id: 'testSaveSnapshot', perm: 'test_helpers:read', method: 'get', path: '/test_helpers/snapshot', tag: 'Test helpers', summary: "Save the account's whole state as a snapshot", testHelper: true,
     description: 'Objects, events, timeline jobs, idempotency records, provider statistics and settings (the test clock among them), read at one moment; not its keys. Load it with POST /test_helpers/snapshot into this account or another.', response: 'Snapshot', responseDescription: 'The snapshot.'},
   {id: 'testLoadSnapshot', perm: 'test_helpers:write', method: 'post', path: '/test_helpers/snapshot', tag: 'Test helpers', summary: "Replace the account's state with a snapshot", body: 'SnapshotBody', bodyRequired: true, testHelper: true,
@@ -314,6 +321,7 @@ const TAGS: Record<string, string> = {
   Balance: 'Available and pending balance per currency.',
   Settlement: 'Settlement reports and payouts.',
   'Test helpers': 'Stand-ins for the customer, the operator and the card network (test keys only).',
+  Chaos: 'Failures a merchant switches on to rehearse: API faults that end by themselves (test keys only).',
   'Request log': "The engine's recent API requests, for operators (gw logs tail).",
   Accounts: "Accounts that share one engine without seeing each other, managed with the engine's own account's keys.",
   'API keys': 'Secret, restricted and publishable keys of an account.',

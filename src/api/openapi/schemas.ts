@@ -473,8 +473,40 @@ export function responseSchemas(): Record<string, Schema> {
         api_key: nullable(idOf('key', 'The key that made the request; null when authentication failed.')),
         livemode,
         created_at: dateTime(),
+        chaos: str({description: 'A fault the account\'s chaos rules injected into this request: the rule id and the fault (`chaos_… response_lost`).'}),
       },
-      {description: 'One API request the engine answered (the request log behind `gw logs tail`).'},
+      {description: 'One API request the engine answered (the request log behind `gw logs tail`).', optional: ['chaos']},
+    ),
+    ChaosRule: obj(
+      {
+        id: idOf('chaos'),
+        object: {type: 'string', const: 'chaos_rule'},
+        kind: {type: 'string', enum: ['api']},
+        method: {type: 'string', enum: ['GET', 'POST', 'DELETE', '*']},
+        path: str({description: 'An API path under /v1: /payments, /payments/* (one segment), /refunds/** (any depth below).'}),
+        fault: {type: 'string', enum: ['500', '503', '429', 'slow', 'response_lost']},
+        rate: {type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'The share of matching requests faulted.'},
+        count: nullable({type: 'integer', minimum: 1, description: 'Faults to inject before the rule is spent; null: until `until`.'}),
+        latency_ms: nullable({type: 'integer', minimum: 1}),
+        seed: nullable({type: 'integer', description: 'Seeds which requests are faulted: the same ones every run.'}),
+        created_at: dateTime(),
+        until: dateTime('When the rule ends, on the engine clock: every fault ends.'),
+        injected: nullable({type: 'integer', minimum: 0, description: 'Faults injected so far, for a rule with a count (status only).'}),
+      },
+      {description: 'A fault the account switched on to rehearse failures (test mode).', optional: ['injected']},
+    ),
+    ChaosApiFaultCreate: obj(
+      {
+        method: {type: 'string', enum: ['GET', 'POST', 'DELETE', '*'], description: 'Default *.'},
+        path: str({description: 'The API path to fault, under /v1: /payments, /payments/*, /refunds/**.', examples: ['/payments']}),
+        fault: {type: 'string', enum: ['500', '503', '429', 'slow', 'response_lost'], description: '500, 503 or 429 (with Retry-After) instead of the answer; slow: the answer after latency_ms; response_lost: the work is done and committed, then the connection is dropped with no response.'},
+        rate: {type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'The share of matching requests to fault; default 1.'},
+        count: {type: 'integer', minimum: 1, description: 'How many faults, then the rule is spent.'},
+        for_seconds: {type: 'integer', minimum: 1, maximum: 604800, description: 'How long the rule lasts on the engine clock; default 600 without a count, 7 days (604800) with one.'},
+        latency_ms: {type: 'integer', minimum: 1, maximum: 30000, description: 'The slow fault\'s added latency; default 2000.'},
+        seed: {type: 'integer', description: 'Seeds which requests a rate below 1 picks.'},
+      },
+      {optional: ['method', 'rate', 'count', 'for_seconds', 'latency_ms', 'seed']},
     ),
     BalanceAmount: obj({amount: minor('Signed amount.'), currency: ref('Currency')}),
     Balance: obj({
@@ -582,7 +614,7 @@ export function responseSchemas(): Record<string, Schema> {
       {optional: ['param', 'payment', 'permission']},
     ),
     Error: obj({error: ref('ErrorDetail')}, {description: 'The error envelope (spec §7).'}),
-    ...listSchemas(['Payment', 'Customer', 'PaymentMethod', 'Refund', 'Dispute', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'Provider', 'Merchant', 'RoutingRule', 'SettlementReport', 'Payout', 'RequestLog', 'Account', 'ApiKey']),
+    ...listSchemas(['Payment', 'Customer', 'PaymentMethod', 'Refund', 'Dispute', 'Event', 'WebhookEndpoint', 'WebhookDelivery', 'Provider', 'Merchant', 'RoutingRule', 'SettlementReport', 'Payout', 'RequestLog', 'Account', 'ApiKey', 'ChaosRule']),
   }
 }
 

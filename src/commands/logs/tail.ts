@@ -54,9 +54,11 @@ export function requestLogFilters(f: {status?: string; method?: string; path?: s
 export function requestLogLine(e: RequestLogEntry, c: Painter): string {
   const status = e.status >= 500 ? c.red(String(e.status)) : e.status >= 400 ? c.yellow(String(e.status)) : c.green(String(e.status))
   const replay = e.idempotent_replayed ? c.cyan('  (idempotent replay)') : ''
+  // an injected fault reads as one: a rehearsal, not an outage
+  const chaos = e.chaos ? c.magenta(`  [chaos: ${e.chaos.split(' ').slice(1).join(' ')} by ${e.chaos.split(' ')[0]}]`) : ''
   // which instance of a fleet answered, and with which key
   const where = e.instance ? c.dim(`  ${e.instance}${e.api_key ? ` ${e.api_key}` : ''}`) : ''
-  return `${c.dim(e.created_at.slice(11, 19))}  ${e.method.padEnd(6)} ${status}  ${e.path.padEnd(40)} ${c.dim(e.id)}  ${String(e.latency_ms).padStart(4)}ms${replay}${where}`
+  return `${c.dim(e.created_at.slice(11, 19))}  ${e.method.padEnd(6)} ${status}  ${e.path.padEnd(40)} ${c.dim(e.id)}  ${String(e.latency_ms).padStart(4)}ms${replay}${chaos}${where}`
 }
 
 export async function logsTail(ctx: Context, flags: GwFlags<typeof LogsTail>, args: GwArgs<typeof LogsTail>): Promise<void> {

@@ -10,6 +10,7 @@ import type {DestinationPolicy} from '../domain/destinations.js'
 import {FleetSettings} from './fleet.js'
 import {StoreCache} from './cache.js'
 import {clockStateOf, EngineClock} from './clock.js'
+import {ChaosRules} from './chaos.js'
 import {JobRunner} from './jobs.js'
 import {ProviderState} from './provider-state.js'
 import {Unit} from './unit.js'
@@ -60,6 +61,8 @@ export class Core {
   readonly fleet: FleetSettings
   readonly claimLeaseMs: number | undefined
   readonly observers: Observers
+  /** faults this account switched on to rehearse (issue 29) */
+  readonly chaos: ChaosRules
 
   private constructor(
     opts: CoreOptions,
@@ -79,6 +82,7 @@ export class Core {
     this.jobs = new JobRunner(this)
     this.endpoints = new StoreCache(this.store, () => this.store.all<EndpointRecord>('webhook_endpoint'), {kinds: ['webhook_endpoint']})
     this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})
+    this.chaos = new ChaosRules(this)
   }
 
   /** Convert every settlement to this currency before paying out (§2 money rule 6); null: one payout per currency. The fleet's setting. */

@@ -305,6 +305,17 @@ export function createPipeline(deps: PipelineDeps) {
       // the key must hold the operation's permission (x-permission in the OpenAPI document), checked before the body is read
       authorize(auth, match.route.operationId, method, url.pathname)
       const core = deps.app.loaded(auth.account) ?? (await deps.app.account(auth.account))
+      // the account's chaos rules (issue 29): test mode only, and never on /chaos itself
+      if (!auth.livemode && !path.startsWith('/chaos')) {
+        const fault = await core.chaos.faultFor(method, path)
+        if (fault) {
+          if (logged) logged.chaos = `${fault.id} ${fault.fault}`
+          res.setHeader('Gw-Chaos', fault.id)
+          if (fault.fault === 'slow') await new Promise((r) => setTimeout(r, fault.latency_ms ?? 0))
+          else if (fault.fault === 'response_lost') loseResponse(res)
+          else throw injectedError(fault.fault)
+        }
+      }
       let body: unknown = undefined
       if (method === 'POST' || method === 'DELETE') {
         const raw = await readBody(req, match.route.maxBody)
@@ -431,6 +442,28 @@ export function createPipeline(deps: PipelineDeps) {
 }
 
 export const JSON_CONTENT_TYPE = JSON_TYPE
+
+/** An injected 500, 503 or 429: what a real gateway answers now and then (Retry-After on 503 and 429). */
+function injectedError(fault: '500' | '503' | '429' | string): ApiError {
+  if (fault === '503')
+    return new ApiError(503, 'api_error', 'service_unavailable', 'The service is briefly unavailable. Retry after 1s with the same Idempotency-Key.', {headers: {'Retry-After': '1'}})
+  if (fault === '429') return new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', 'Too many requests. Retry after 1s with the same Idempotency-Key.', {headers: {'Retry-After': '1'}})
+  return new ApiError(500, 'api_error', 'internal_error', 'An internal error occurred. Retry with the same Idempotency-Key.')
+}
+
+/**
+ * The request's work goes on and commits, but its answer never leaves: whatever the pipeline
+ * writes destroys the connection instead, as a proxy timing out or a network cut would.
+ */
+function loseResponse(res: ServerResponse): void {
+  const cut = () => {
+    res.socket?.destroy()
+    return res
+  }
+  res.writeHead = cut as unknown as ServerResponse['writeHead']
+  res.end = cut as unknown as ServerResponse['end']
+  res.write = (() => (cut(), false)) as unknown as ServerResponse['write']
+}
 
 /** error.request_id of a stored error body, if it has one. */
 function storedRequestId(body: string): string | undefined {

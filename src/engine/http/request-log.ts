@@ -33,6 +33,8 @@ export interface RequestLogEntry {
   livemode: boolean
   /** on the engine clock, like every other timestamp */
   created_at: string
+  /** a fault the account's chaos rules injected (`chaos_… response_lost`); absent on ordinary requests */
+  chaos?: string
 }
 
 interface Stored extends RequestLogEntry {
@@ -51,6 +53,8 @@ export interface Tracked {
   livemode?: boolean
   /** answered from a stored idempotent response */
   replayed?: boolean
+  /** a fault injected into it (issue 29): `chaos_... 503` */
+  chaos?: string
 }
 
 interface Filter {
@@ -250,6 +254,7 @@ export class RequestLog {
         api_key: who.key ?? null,
         livemode: who.livemode ?? false,
         created_at: at,
+        ...(who.chaos ? {chaos: who.chaos} : {}),
         account: who.account ?? null,
         seq: this.seq++,
       }

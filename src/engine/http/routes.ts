@@ -4,6 +4,7 @@
 // without a unit of work; writes get one from the pipeline, which commits it (with the
 // idempotency record) before the response is sent.
 import * as accounts from '../app/accounts.js'
+import * as chaos from '../app/chaos.js'
 import {replayEndpoint} from '../app/webhook-replay.js'
 import * as snapshots from '../app/snapshots.js'
 import * as customers from '../app/customers.js'
@@ -217,6 +218,24 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
       testMode(ctx)
       const {clock, fired, pending} = await advanceClock(ctx.core, ctx.input.body.seconds, {wait: ctx.input.body.wait === true})
       return ok({...clock, fired, ...(pending ? {pending_attempts: pending} : {})})
+    })
+
+  // ---------------------------------------------------------------- failure on purpose (issue 29)
+  r.post('/chaos/api', 'createChaosApiFault', async (ctx, u) => {
+    testMode(ctx)
+    return ok(await chaos.addApiFault(u, ctx.input.body), 201)
+  })
+    .get('/chaos', 'listChaos', async (ctx) => {
+      testMode(ctx)
+      return {status: 200, body: {object: 'list', url: '/v1/chaos', data: await chaos.chaosStatus(ctx.core), has_more: false}}
+    })
+    .delete('/chaos', 'clearChaos', async (ctx, u) => {
+      testMode(ctx)
+      return {status: 200, body: {object: 'list', url: '/v1/chaos', data: await chaos.clearChaos(u), has_more: false}}
+    })
+    .delete('/chaos/:id', 'deleteChaosRule', async (ctx, u) => {
+      testMode(ctx)
+      return ok((await chaos.clearChaos(u, ctx.params.id!))[0])
     })
 
   // ---------------------------------------------------------------- accounts and keys (issue 24)

@@ -71,6 +71,8 @@ async function seed(a: AsKey): Promise<{ids: Ids; fresh: (opId: string) => Promi
   expect(deliveries.data.length, 'a delivery of the endpoint').toBe(1)
   ids.whd = deliveries.data[0].id
   ids.prov = 'prov_atlas'
+  // a chaos rule of A on a path nothing calls (issue 29): its id must never reach B
+  ids.chaos = (await ok(a.api('POST', '/chaos/api', {path: '/isolation/unused', fault: '500', for_seconds: 3600}), 201)).id
   // objects in the states the state-changing operations need, made afresh for each call
   const makers: Record<string, () => Promise<string>> = {
     manual: async () => (await ok(a.api('POST', '/payments', cardPayment({capture_method: 'manual'})), 201)).id,
@@ -88,6 +90,7 @@ async function seed(a: AsKey): Promise<{ids: Ids; fresh: (opId: string) => Promi
       return d.id
     },
     freshKey: async () => (await ok(a.api('POST', '/api_keys', {permissions: ['events:read']}), 201)).id,
+    chaosRule: async () => (await ok(a.api('POST', '/chaos/api', {path: '/isolation/unused', fault: '503', for_seconds: 3600}), 201)).id,
   }
   /** The ids an operation's call needs: the account's objects, plus new ones in the state the operation changes. */
   const fresh = async (opId: string): Promise<Ids> => {
@@ -174,6 +177,10 @@ const CALLS: Record<string, (i: Ids) => Call> = {
   testGetClock: () => ({path: '/test_helpers/clock'}),
   testAdvanceClock: () => ({path: '/test_helpers/clock/advance', body: {seconds: 60}}),
   testSetClock: () => ({path: '/test_helpers/clock', body: {frozen: false}}),
+  createChaosApiFault: () => ({path: '/chaos/api', body: {path: '/isolation/unused', fault: '500', count: 1}}),
+  listChaos: () => ({path: '/chaos'}),
+  clearChaos: () => ({path: '/chaos'}),
+  deleteChaosRule: (i) => ({path: `/chaos/${i.chaosRule}`}),
   testSaveSnapshot: () => ({path: '/test_helpers/snapshot'}),
   // an empty world: loading it replaces the caller's own state (what a snapshot holds is the caller's to load)
   testLoadSnapshot: () => ({
@@ -213,6 +220,7 @@ const NEEDS: Record<string, string[]> = {
   testPaymentReview: ['review'],
   rollApiKey: ['freshKey'],
   revokeApiKey: ['freshKey'],
+  deleteChaosRule: ['chaosRule'],
 }
 
 /** Operations without a key. */

@@ -1,0 +1,64 @@
+import {Flags} from '@oclif/core'
+import type {ChaosApiFault, ChaosRule} from '../../api/types.js'
+import {parseDuration} from '../../base/parse.js'
+import {describeRule} from '../../output/chaos.js'
+import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+
+export default class ChaosApi extends GwCommand<typeof ChaosApi> {
+  static override summary = "Rehearse the API failing: fault a share of this account's requests (test keys)."
+  static override description = `Matching requests (--method, --path: /payments, /payments/* for one segment, /refunds/** for any depth) are answered 500, 503 or 429 with Retry-After, slowed (--fault slow --latency 800ms), or done and committed and then left without a response (--fault response_lost): a client that retries with the same Idempotency-Key gets the original answer, one that retries without makes a second payment.
+Every fault ends: after --count faults, or --for (engine clock; 10m when neither is given). See them with gw chaos status, end them with gw chaos clear. gw logs tail marks injected faults.`
+  static override examples = [
+    {description: 'The next 3 payment creations fail with 503 and Retry-After', command: '<%= config.bin %> <%= command.id %> --method POST --path /payments --fault 503 --count 3'},
+    {description: 'The work is done but the answer is lost, once: does your client pay twice?', command: '<%= config.bin %> <%= command.id %> --method POST --path /payments --fault response_lost --count 1'},
+    {description: 'Half of all reads slowed by 800 ms for ten minutes, the same half every run', command: '<%= config.bin %> <%= command.id %> --method GET --path "/**" --fault slow --latency 800ms --rate 0.5 --seed 42 --for 10m'},
+  ]
+
+  static override flags = {
+    method: Flags.string({description: 'The HTTP method to fault (default: any).', options: ['GET', 'POST', 'DELETE', '*'], default: '*'}),
+    path: Flags.string({description: 'The API path under /v1: /payments, /payments/*, /refunds/**.', required: true}),
+    fault: Flags.string({description: 'What the matching requests get.', options: ['500', '503', '429', 'slow', 'response_lost'], required: true}),
+    rate: Flags.string({description: 'The share of matching requests to fault, 0 to 1 (default 1: every one).'}),
+    count: Flags.integer({description: 'How many faults, then it ends.', min: 1}),
+    for: Flags.string({description: 'How long it lasts on the engine clock: 90s, 10m, 2h (default 10m without --count).'}),
+    latency: Flags.string({description: 'The slow fault\'s delay: 800ms, 2s (default 2s).'}),
+    seed: Flags.integer({description: 'Fault the same requests every run (with --rate below 1).'}),
+  }
+
+  async run(): Promise<ChaosRule> {
+    return chaosApi(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function chaosApi(ctx: Context, flags: GwFlags<typeof ChaosApi>, _args: GwArgs<typeof ChaosApi>): Promise<ChaosRule> {
+  const f = flags
+  let rate: number | undefined
+  if (f.rate !== undefined) {
+    rate = Number(f.rate)
+    if (!(rate > 0 && rate <= 1)) throw new UsageError(`--rate "${f.rate}" is not a share: give a number above 0 and at most 1.`, 'e.g. --rate 0.3 (three requests in ten)')
+  }
+  if (f.latency !== undefined && f.fault !== 'slow') throw new UsageError('--latency goes with --fault slow.')
+  const path = f.path.startsWith('/') ? f.path : `/${f.path}`
+  const rule = await (await ctx.client()).chaos.addApiFault({
+    method: f.method as 'GET' | 'POST' | 'DELETE' | '*',
+    path,
+    fault: f.fault as ChaosApiFault,
+    ...(rate !== undefined ? {rate} : {}),
+    ...(f.count !== undefined ? {count: f.count} : {}),
+    ...(f.for !== undefined ? {for_seconds: parseDuration(f.for, '--for')} : {}),
+    ...(f.latency !== undefined ? {latency_ms: parseLatency(f.latency)} : {}),
+    ...(f.seed !== undefined ? {seed: f.seed} : {}),
+  })
+  ctx.print(describeRule(rule))
+  ctx.notice(ctx.errColor.dim(`End it early with: gw chaos clear ${rule.id}`))
+  return rule
+}
+
+/** "800ms", "2s", "1.5s" -> milliseconds. */
+export function parseLatency(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s)?$/.exec(text.trim())
+  if (!m) throw new UsageError(`--latency "${text}" is not a delay.`, 'e.g. --latency 800ms or --latency 2s')
+  const ms = Math.round(Number(m[1]) * (m[2] === 's' ? 1000 : 1))
+  if (ms < 1 || ms > 30_000) throw new UsageError('--latency must be between 1ms and 30s.')
+  return ms
+}

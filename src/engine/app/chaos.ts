@@ -1,0 +1,182 @@
+// Failure on purpose (issue 29, the API part): faults an account switches on to rehearse what a
+// real gateway does to its clients now and then — a 500, a 503 or 429 with Retry-After, a slow
+// answer, and the nastiest: the work done and committed but the response lost. Rules are the
+// account's (test mode only), kept in the store (a setting every instance reads through the
+// change feed), matched by method and path, applied to a share of requests (`rate`, seedable),
+// and always end: after `count` faults or at `until` on the engine clock (10 minutes when
+// neither is given), so a forgotten fault cannot break tomorrow's tests. Counts are the store's
+// (an atomic counter per rule), so a fleet injects exactly `count` faults between its instances.
+import type {ChaosApiFault, ChaosRule} from '../../api/types.js'
+import {invalid, notFound} from '../domain/errors.js'
+import {StoreCache} from './cache.js'
+import type {Core} from './core.js'
+import type {Unit} from './unit.js'
+
+export const CHAOS_RULES_SETTING = 'chaos_rules'
+const HITS = (id: string) => `chaos_hits:${id}`
+const SEEN = (id: string) => `chaos_seen:${id}`
+
+export const CHAOS_API_FAULTS: readonly ChaosApiFault[] = ['500', '503', '429', 'slow', 'response_lost']
+export const DEFAULT_CHAOS_FOR_S = 600
+const MAX_CHAOS_FOR_S = 7 * 86_400
+const DEFAULT_SLOW_MS = 2_000
+const MAX_SLOW_MS = 30_000
+const METHODS = ['GET', 'POST', 'DELETE', '*']
+
+export interface CreateChaosApi {
+  method?: string
+  path: string
+  fault: ChaosApiFault
+  rate?: number
+  count?: number
+  for_seconds?: number
+  latency_ms?: number
+  seed?: number
+}
+
+/** The account's rules, cached until the store says they changed (any instance). */
+export class ChaosRules {
+  private readonly cache: StoreCache<ChaosRule[]>
+  constructor(private readonly core: Core) {
+    this.cache = new StoreCache(core.store, async () => parseRules(await core.store.getSetting(CHAOS_RULES_SETTING)), {settingPrefix: CHAOS_RULES_SETTING})
+  }
+
+  /** The rules still active (not past `until`), as stored. */
+  async active(): Promise<ChaosRule[]> {
+    const now = this.core.clock.now().toISOString()
+    return (await this.cache.get()).filter((r) => r.until > now)
+  }
+
+  /**
+   * The fault to inject into this request, if a rule matches and takes it: a share `rate` of the
+   * matching requests, until `count` were injected. Cheap when the account has no rule.
+   */
+  async faultFor(method: string, path: string): Promise<ChaosRule | undefined> {
+    const rules = await this.cache.get()
+    if (rules.length === 0) return undefined
+    const now = this.core.clock.now().toISOString()
+    for (const r of rules) {
+      if (r.until <= now || !matches(r, method, path)) continue
+      if (r.rate < 1) {
+        const n = await this.core.store.addToSetting(SEEN(r.id), 1)
+        if (draw(r.seed, n) >= r.rate) continue
+      }
+      if (r.count !== null) {
+        const hits = await this.core.store.addToSetting(HITS(r.id), 1)
+        if (hits > r.count) continue
+      }
+      return r
+    }
+    return undefined
+  }
+
+  /** How many faults a rule has injected (its count's share taken), for status. */
+  async injected(r: ChaosRule): Promise<number | null> {
+    if (r.count === null) return null
+    return Math.min(r.count, Number((await this.core.store.getSetting(HITS(r.id))) ?? '0'))
+  }
+}
+
+export function parseRules(text: string | undefined): ChaosRule[] {
+  if (!text) return []
+  try {
+    const v = JSON.parse(text) as unknown
+    return Array.isArray(v) ? (v as ChaosRule[]) : []
+  } catch {
+    return []
+  }
+}
+
+/** `/payments`, `/payments/*` (one segment), `/payments/**` (any depth below); a trailing slash is ignored. */
+export function matches(r: Pick<ChaosRule, 'method' | 'path'>, method: string, path: string): boolean {
+  if (r.method !== '*' && r.method !== method) return false
+  const want = r.path.replace(/\/+$/, '').split('/')
+  const got = path.replace(/\/+$/, '').split('/')
+  for (let i = 0; i < want.length; i++) {
+    if (want[i] === '**') return got.length > i
+    if (i >= got.length) return false
+    if (want[i] !== '*' && want[i] !== got[i]) return false
+  }
+  return want.length === got.length
+}
+
+/** A number in [0, 1) for the n-th matching request: seeded (the same sequence every run) or random. */
+function draw(seed: number | null, n: number): number {
+  if (seed === null) return Math.random()
+  // mulberry32 of (seed, n)
+  let t = (seed ^ Math.imul(n, 0x9e3779b1)) >>> 0
+  t = (t + 0x6d2b79f5) >>> 0
+  let x = Math.imul(t ^ (t >>> 15), t | 1)
+  x ^= x + Math.imul(x ^ (x >>> 7), x | 61)
+  return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296
+}
+
+/** Validates a new API fault into a rule (the engine clock gives it its end). */
+export function apiRule(b: CreateChaosApi, id: string, now: Date): ChaosRule {
+  const method = (b.method ?? '*').toUpperCase()
+  if (!METHODS.includes(method)) throw invalid('method', `method must be one of ${METHODS.join(', ')}; got '${b.method}'.`)
+  if (!/^\/[A-Za-z0-9_\-*/{}]*$/.test(b.path)) throw invalid('path', `path is an API path under /v1 such as /payments, /payments/* or /refunds/**; got '${b.path}'.`)
+  const path = b.path.replace(/^\/v1(?=\/)/, '')
+  if (!CHAOS_API_FAULTS.includes(b.fault)) throw invalid('fault', `fault must be one of ${CHAOS_API_FAULTS.join(', ')}; got '${b.fault}'.`)
+  const rate = b.rate ?? 1
+  if (!(rate > 0 && rate <= 1)) throw invalid('rate', `rate is the share of matching requests to fault, more than 0 and at most 1; got ${b.rate}.`)
+  if (b.count !== undefined && !(Number.isInteger(b.count) && b.count >= 1)) throw invalid('count', `count must be a whole number of faults, 1 or more; got ${b.count}.`)
+  if (b.for_seconds !== undefined && !(Number.isInteger(b.for_seconds) && b.for_seconds >= 1 && b.for_seconds <= MAX_CHAOS_FOR_S))
+    throw invalid('for_seconds', `for_seconds must be 1 to ${MAX_CHAOS_FOR_S} (7 days): every fault ends; got ${b.for_seconds}.`)
+  if (b.latency_ms !== undefined && (b.fault !== 'slow' || !(Number.isInteger(b.latency_ms) && b.latency_ms >= 1 && b.latency_ms <= MAX_SLOW_MS)))
+    throw invalid('latency_ms', b.fault !== 'slow' ? 'latency_ms applies to the slow fault only.' : `latency_ms must be 1 to ${MAX_SLOW_MS}; got ${b.latency_ms}.`)
+  if (b.seed !== undefined && !Number.isInteger(b.seed)) throw invalid('seed', `seed must be a whole number; got ${b.seed}.`)
+  // a count alone ends the rule when spent; it still ends at the latest after the longest window
+  const forS = b.for_seconds ?? (b.count !== undefined ? MAX_CHAOS_FOR_S : DEFAULT_CHAOS_FOR_S)
+  return {
+    id,
+    object: 'chaos_rule',
+    kind: 'api',
+    method,
+    path,
+    fault: b.fault,
+    rate,
+    count: b.count ?? null,
+    latency_ms: b.fault === 'slow' ? (b.latency_ms ?? DEFAULT_SLOW_MS) : null,
+    seed: b.seed ?? null,
+    created_at: now.toISOString(),
+    until: new Date(now.getTime() + forS * 1000).toISOString(),
+  }
+}
+
+// ---------------------------------------------------------------- use cases
+
+async function rulesIn(u: Unit): Promise<ChaosRule[]> {
+  // one change to the rules at a time (the lock is the store's, held until the unit commits)
+  await u.lock('chaos_rules')
+  return parseRules(await u.core.store.getSetting(CHAOS_RULES_SETTING))
+}
+
+function write(u: Unit, rules: ChaosRule[]): void {
+  // spent and ended rules go when the rules next change
+  const now = u.now.toISOString()
+  u.setting(CHAOS_RULES_SETTING, JSON.stringify(rules.filter((r) => r.until > now)))
+}
+
+export async function addApiFault(u: Unit, b: CreateChaosApi): Promise<ChaosRule> {
+  const rule = apiRule(b, u.core.ids.next('chaos'), u.now)
+  const rules = await rulesIn(u)
+  write(u, [...rules, rule])
+  return rule
+}
+
+/** Ends one rule (`id`) or every rule of the account; returns what was active. */
+export async function clearChaos(u: Unit, id?: string): Promise<ChaosRule[]> {
+  const rules = await rulesIn(u)
+  const now = u.now.toISOString()
+  if (id !== undefined && !rules.some((r) => r.id === id && r.until > now)) throw notFound('chaos rule', id, 'id')
+  const cleared = rules.filter((r) => (id === undefined || r.id === id) && r.until > now)
+  write(u, id === undefined ? [] : rules.filter((r) => r.id !== id))
+  return cleared
+}
+
+/** The active rules, each with how many faults it injected. */
+export async function chaosStatus(core: Core): Promise<ChaosRule[]> {
+  const rules = await core.chaos.active()
+  return Promise.all(rules.map(async (r) => ({...r, injected: await core.chaos.injected(r)})))
+}
