@@ -498,6 +498,19 @@ export interface WebhookReplay {
 /** An injected API fault (issue 29): an error status, a slow answer, or the response lost after the work committed. */
 export type ChaosApiFault = '500' | '503' | '429' | 'slow' | 'response_lost'
 
+/** POST /v1/chaos/api: what to fault, how often, and until when. */
+export interface ChaosApiFaultCreate {
+  method?: 'GET' | 'POST' | 'DELETE' | '*'
+  /** an API path under /v1: /payments, /payments/*, /refunds/** */
+  path: string
+  fault: ChaosApiFault
+  rate?: number
+  count?: number
+  for_seconds?: number
+  latency_ms?: number
+  seed?: number
+}
+
 /** A fault an account switched on to rehearse failures (test mode); it ends after `count` faults or at `until` (engine clock). */
 export interface ChaosRule {
   id: string

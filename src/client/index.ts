@@ -2,7 +2,7 @@
 import type {Account, ApiKey, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, Snapshot, SnapshotLoad, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
 import type {GwEvent, WebhookDelivery, WebhookEndpoint, WebhookReplay} from '../api/types.js'
-import type {ChaosApiFault, ChaosRule, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
+import type {ChaosApiFaultCreate, ChaosRule, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
 import type {
   CreateMerchantParams,
   ListMerchantsParams,
@@ -170,7 +170,7 @@ export class GwClient extends HttpClient {
 
   /** Failures on purpose (issue 29): faults this account switched on to rehearse (test keys). */
   readonly chaos = {
-    addApiFault: (body: CreateChaosApiFaultParams, o?: PostOpts) => this.post<ChaosRule>('/chaos/api', body, o),
+    addApiFault: (body: ChaosApiFaultCreate, o?: PostOpts) => this.post<ChaosRule>('/chaos/api', body, o),
     list: () => this.get<ListEnvelope<ChaosRule>>('/chaos'),
     clear: () => this.delete<ListEnvelope<ChaosRule>>('/chaos'),
     end: (id: string) => this.delete<ChaosRule>(`/chaos/${enc(id)}`),
@@ -229,17 +229,6 @@ export class GwClient extends HttpClient {
 }
 
 /** GET /events filters (decisions.md): `type` is exact, a `prefix.*`, or a comma-separated list of either. */
-export interface CreateChaosApiFaultParams {
-  method?: 'GET' | 'POST' | 'DELETE' | '*'
-  path: string
-  fault: ChaosApiFault
-  rate?: number
-  count?: number
-  for_seconds?: number
-  latency_ms?: number
-  seed?: number
-}
-
 export interface ListEventsParams extends ListParams {
   type?: string
   /** one object's story: a payment's own events and its refunds' and disputes' */

@@ -6,7 +6,7 @@
 // and always end: after `count` faults or at `until` on the engine clock (10 minutes when
 // neither is given), so a forgotten fault cannot break tomorrow's tests. Counts are the store's
 // (an atomic counter per rule), so a fleet injects exactly `count` faults between its instances.
-import type {ChaosApiFault, ChaosRule} from '../../api/types.js'
+import type {ChaosApiFault, ChaosApiFaultCreate, ChaosRule} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
 import {StoreCache} from './cache.js'
 import type {Core} from './core.js'
@@ -23,16 +23,8 @@ const DEFAULT_SLOW_MS = 2_000
 const MAX_SLOW_MS = 30_000
 const METHODS = ['GET', 'POST', 'DELETE', '*']
 
-export interface CreateChaosApi {
-  method?: string
-  path: string
-  fault: ChaosApiFault
-  rate?: number
-  count?: number
-  for_seconds?: number
-  latency_ms?: number
-  seed?: number
-}
+/** The body of POST /v1/chaos/api (validated here: the method and fault may be anything a client sent). */
+export type CreateChaosApi = ChaosApiFaultCreate
 
 /** The account's rules, cached until the store says they changed (any instance). */
 export class ChaosRules {
