@@ -12,6 +12,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request, type Dispatcher} from 'undici'
 import {SIGNATURE_HEADER, verifySignature} from './api/webhook-signature.js'
+import {parseDuration} from './base/parse.js'
 import type {GwEvent, TestClock} from './api/types.js'
 
 export interface StartGatewayOptions {
@@ -202,14 +203,8 @@ function clockOf(api: ApiCaller): GatewayClock {
   }
 }
 
-const UNITS: Record<string, number> = {s: 1, m: 60, h: 3600, d: 86_400, w: 604_800}
-
-/** "90s", "36h", "1d12h" -> seconds. */
-export function parseDuration(text: string): number {
-  const parts = [...text.trim().matchAll(/(\d+)\s*([smhdw])/g)]
-  if (!parts.length || parts.map((p) => p[0]).join('') !== text.replace(/\s+/g, '')) throw new Error(`not a duration: "${text}" (e.g. 90s, 36h, 3d, 1d12h)`)
-  return parts.reduce((n, p) => n + Number(p[1]) * UNITS[p[2]!]!, 0)
-}
+/** "90s", "36h", "1d12h" -> seconds: the CLI's own parser (--for, --within). */
+export {parseDuration} from './base/parse.js'
 
 // ---------------------------------------------------------------- webhook receiver
 

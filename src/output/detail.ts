@@ -54,10 +54,18 @@ function refundLine(r: Refund, p: Painter): string {
   return [r.id, paintStatus(p, r.status), formatMoney(r.amount, r.currency), r.reason ?? '', r.failure_reason ? p.red(r.failure_reason) : '', r.created_at].filter(Boolean).join('  ')
 }
 
+/** What closed a dispute, in words: a missed deadline reads differently from a ruling. */
+export const CLOSED_BY: Readonly<Record<string, string>> = {deadline: 'deadline missed', ruling: 'ruling', merchant: 'accepted'}
+
+/** The status, with what closed it once lost (`lost (deadline missed)`, `lost (ruling)`). */
+export function disputeStatus(dp: Pick<Dispute, 'status' | 'closed_by'>, p: Painter): string {
+  const by = dp.status === 'lost' && dp.closed_by ? ` (${CLOSED_BY[dp.closed_by] ?? dp.closed_by})` : ''
+  return `${paintStatus(p, dp.status)}${by}`
+}
+
 function disputeLine(d: Dispute, p: Painter): string {
   const due = d.status === 'needs_response' && d.evidence_due_by ? `evidence due ${d.evidence_due_by}` : ''
-  const closed = d.status === 'lost' && d.closed_by ? ` (${d.closed_by === 'deadline' ? 'deadline missed' : d.closed_by})` : ''
-  return [d.id, `${paintStatus(p, d.status)}${closed}`, formatMoney(d.amount, d.currency), d.reason, `${d.stage} stage`, due].filter(Boolean).join('  ')
+  return [d.id, disputeStatus(d, p), formatMoney(d.amount, d.currency), d.reason, `${d.stage} stage`, due].filter(Boolean).join('  ')
 }
 
 export function renderPayment(pay: Payment, p: Painter, related: PaymentRelated = {}): string {

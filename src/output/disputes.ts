@@ -5,7 +5,7 @@ import {EVIDENCE_BY_REASON, KEY_HINTS, RECOGNIZED_KEYS, metByAlternative, missin
 import type {DisputeReason} from '../api/types.js'
 import type {EvidenceParams} from '../client/params.js'
 import {paintStatus, type Painter} from './color.js'
-import {renderFields} from './detail.js'
+import {CLOSED_BY, disputeStatus, renderFields} from './detail.js'
 import {formatMoney} from './money.js'
 import type {Columns} from './table.js'
 
@@ -54,15 +54,6 @@ export function disputeColumns(now: Date): Columns<Dispute> {
       return [x.id, disputeStatus(x, p), formatMoney(x.amount, x.currency), x.reason, x.stage, date(x.evidence_due_by), painted, x.payment]
     },
   }
-}
-
-/** What closed a lost dispute, in words: a missed deadline reads differently from a ruling. */
-const CLOSED_BY: Record<string, string> = {deadline: 'deadline missed', ruling: 'ruling', merchant: 'accepted'}
-
-/** The status, with what closed it once lost (`lost (deadline missed)`, `lost (ruling)`). */
-export function disputeStatus(dp: Dispute, p: Painter): string {
-  const by = dp.status === 'lost' && dp.closed_by ? ` (${CLOSED_BY[dp.closed_by] ?? dp.closed_by})` : ''
-  return `${paintStatus(p, dp.status)}${by}`
 }
 
 /**

@@ -26,6 +26,11 @@ export class StoreCache<T> {
     this.loading = undefined
   }
 
+  /** The value when it is loaded and current, without waiting (undefined otherwise). */
+  peek(): T | undefined {
+    return this.value
+  }
+
   async get(): Promise<T> {
     if (this.value !== undefined) return this.value
     if (!this.loading) {

@@ -39,6 +39,11 @@ export class ChaosRules {
     return (await this.cache.get()).filter((r) => r.until > now)
   }
 
+  /** True when the account is known to have no rule: the request pipeline then skips the check without waiting. */
+  get none(): boolean {
+    return this.cache.peek()?.length === 0
+  }
+
   /**
    * The fault to inject into this request, if a rule matches and takes it: a share `rate` of the
    * matching requests, until `count` were injected. Cheap when the account has no rule.

@@ -83,8 +83,7 @@ export class EngineClock implements Clock {
    * already carried the clock further (then this one is in it).
    */
   observe(state: ClockState): void {
-    const flagChanged = (state.frozenAtMs === undefined) !== (this.state.frozenAtMs === undefined)
-    if (!flagChanged && timeOf(state) < this.now().getTime() - 1) return
+    if (this.wouldMoveBack(state)) return
     this.applied = ++this.seq
     this.take(state)
   }
@@ -97,10 +96,15 @@ export class EngineClock implements Clock {
    */
   private fromFeed(seq: number, state: ClockState, restored: boolean): void {
     if (seq < this.applied) return
-    const flagChanged = (state.frozenAtMs === undefined) !== (this.state.frozenAtMs === undefined)
-    if (!restored && !flagChanged && timeOf(state) < this.now().getTime() - 1) return
+    if (!restored && this.wouldMoveBack(state)) return
     this.applied = seq
     this.take(state)
+  }
+
+  /** Taking `state` would move a ticking clock back (a late or torn reading); a freeze or unfreeze never counts as that. */
+  private wouldMoveBack(state: ClockState): boolean {
+    const flagChanged = (state.frozenAtMs === undefined) !== (this.state.frozenAtMs === undefined)
+    return !flagChanged && timeOf(state) < this.now().getTime() - 1
   }
 
   private take(state: ClockState): void {
