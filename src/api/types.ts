@@ -221,6 +221,8 @@ export interface WebhookDelivery {
   undeliverable_reason: string | null
   livemode: boolean
   created_at: string
+  /** the chaos rule that shaped this delivery (a duplicate, held, delayed, first attempts failed on purpose); absent otherwise */
+  chaos?: string
 }
 
 export interface ListEnvelope<T> {
@@ -511,23 +513,43 @@ export interface ChaosApiFaultCreate {
   seed?: number
 }
 
-/** A fault an account switched on to rehearse failures (test mode); it ends after `count` faults or at `until` (engine clock). */
-export interface ChaosRule {
+/** A provider fault (issue 29): down (every call fails, health degraded), a share of calls timing out or soft-declining, added latency. */
+export type ChaosProviderFault = 'down' | 'timeout' | 'soft_decline' | 'latency'
+
+/** POST /v1/chaos/providers: which provider, what goes wrong, how often, and until when. */
+export interface ChaosProviderFaultCreate {
+  provider: string
+  fault: ChaosProviderFault
+  rate?: number
+  count?: number
+  for_seconds?: number
+  latency_ms?: number
+  seed?: number
+}
+
+/** A webhook fault (issue 29): deliveries duplicated, held and shuffled, delayed, or their first attempts failed. */
+export type ChaosWebhookFault = 'duplicate' | 'shuffle' | 'delay' | 'fail_first'
+
+/** POST /v1/chaos/webhooks: what happens to new deliveries (of one endpoint, or every one). */
+export interface ChaosWebhookFaultCreate {
+  fault: ChaosWebhookFault
+  endpoint?: string
+  rate?: number
+  count?: number
+  for_seconds?: number
+  delay_seconds?: number
+  attempts?: number
+  seed?: number
+}
+
+interface ChaosRuleBase {
   id: string
   object: 'chaos_rule'
-  kind: 'api'
-  /** GET, POST, DELETE, or * */
-  method: string
-  /** an API path under /v1: /payments, /payments/* (one segment), /refunds/** (any depth) */
-  path: string
-  fault: ChaosApiFault
-  /** the share of matching requests faulted, (0, 1] */
+  /** the share of matching requests, calls or deliveries faulted, (0, 1] */
   rate: number
   /** faults to inject before the rule is spent; null: until `until` */
   count: number | null
-  /** the slow fault's added latency */
-  latency_ms: number | null
-  /** seeds the draw that picks which requests are faulted (the same ones every run); null: random */
+  /** seeds the draw that picks what is faulted (the same ones every run); null: random */
   seed: number | null
   created_at: string
   /** engine-clock time the rule ends */
@@ -535,3 +557,39 @@ export interface ChaosRule {
   /** faults injected so far (status only) */
   injected?: number | null
 }
+
+/** An API fault: matching requests answered with an error, slowly, or not at all. */
+export interface ChaosApiRule extends ChaosRuleBase {
+  kind: 'api'
+  /** GET, POST, DELETE, or * */
+  method: string
+  /** an API path under /v1: /payments, /payments/* (one segment), /refunds/** (any depth) */
+  path: string
+  fault: ChaosApiFault
+  /** the slow fault's added latency */
+  latency_ms: number | null
+}
+
+/** A provider fault: the provider's authorizations and refunds fail, time out, soft-decline or slow down. */
+export interface ChaosProviderRule extends ChaosRuleBase {
+  kind: 'provider'
+  provider: string
+  fault: ChaosProviderFault
+  /** the latency fault's added latency */
+  latency_ms: number | null
+}
+
+/** A webhook fault: what happens to the deliveries created while it is active. */
+export interface ChaosWebhookRule extends ChaosRuleBase {
+  kind: 'webhooks'
+  /** one endpoint's deliveries, or null: every endpoint's */
+  endpoint: string | null
+  fault: ChaosWebhookFault
+  /** delay: how long each delivery is held; shuffle: the window deliveries are spread over */
+  delay_seconds: number | null
+  /** fail_first: attempts of each delivery failed on purpose before one is sent */
+  attempts: number | null
+}
+
+/** A fault an account switched on to rehearse failures (test mode); it ends after `count` faults or at `until` (engine clock). */
+export type ChaosRule = ChaosApiRule | ChaosProviderRule | ChaosWebhookRule

@@ -2,7 +2,7 @@
 import type {Account, ApiKey, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, Snapshot, SnapshotLoad, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
 import type {GwEvent, WebhookDelivery, WebhookEndpoint, WebhookReplay} from '../api/types.js'
-import type {ChaosApiFaultCreate, ChaosRule, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
+import type {ChaosApiFaultCreate, ChaosProviderFaultCreate, ChaosRule, ChaosWebhookFaultCreate, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
 import type {
   CreateMerchantParams,
   ListMerchantsParams,
@@ -171,6 +171,8 @@ export class GwClient extends HttpClient {
   /** Failures on purpose (issue 29): faults this account switched on to rehearse (test keys). */
   readonly chaos = {
     addApiFault: (body: ChaosApiFaultCreate, o?: PostOpts) => this.post<ChaosRule>('/chaos/api', body, o),
+    addProviderFault: (body: ChaosProviderFaultCreate, o?: PostOpts) => this.post<ChaosRule>('/chaos/providers', body, o),
+    addWebhookFault: (body: ChaosWebhookFaultCreate, o?: PostOpts) => this.post<ChaosRule>('/chaos/webhooks', body, o),
     list: () => this.get<ListEnvelope<ChaosRule>>('/chaos'),
     clear: () => this.delete<ListEnvelope<ChaosRule>>('/chaos'),
     end: (id: string) => this.delete<ChaosRule>(`/chaos/${enc(id)}`),

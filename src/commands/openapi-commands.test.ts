@@ -77,6 +77,8 @@ export const COMMAND_OF_OPERATION: Record<string, {command: string; argv: string
   testAdvanceClock: {command: 'clock:advance', argv: ['1h']},
   testSetClock: {command: 'clock:set', argv: ['--freeze']},
   createChaosApiFault: {command: 'chaos:api', argv: ['--path', '/payments', '--fault', '503', '--count', '1']},
+  createChaosProviderFault: {command: 'chaos:provider', argv: ['prov_atlas', '--down', '--for', '1m']},
+  createChaosWebhookFault: {command: 'chaos:webhooks', argv: ['--duplicate-rate', '0.5']},
   listChaos: {command: 'chaos:status', argv: []},
   clearChaos: {command: 'chaos:clear', argv: []},
   deleteChaosRule: {command: 'chaos:clear', argv: ['chaos_123']},

@@ -114,6 +114,29 @@ export function obj(properties: Record<string, Schema>, opts: {optional?: string
   }
 }
 
+/** What every chaos rule has first: its id, kind and the share it faults. */
+const chaosCommon = (kind: string): Record<string, Schema> => ({
+  id: idOf('chaos'),
+  object: {type: 'string', const: 'chaos_rule'},
+  kind: {type: 'string', const: kind},
+  rate: {type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'The share of matching requests, calls or deliveries faulted.'},
+})
+/** ... and last: how it ends. */
+const chaosEnd: Record<string, Schema> = {
+  count: nullable({type: 'integer', minimum: 1, description: 'Faults to inject before the rule is spent; null: until `until`.'}),
+  seed: nullable({type: 'integer', description: 'Seeds what is faulted: the same ones every run.'}),
+  created_at: dateTime(),
+  until: dateTime('When the rule ends, on the engine clock: every fault ends.'),
+  injected: nullable({type: 'integer', minimum: 0, description: 'Faults injected so far, for a rule with a count (status only).'}),
+}
+/** The parts every POST /v1/chaos/... body shares. */
+const chaosCreateCommon: Record<string, Schema> = {
+  rate: {type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'The share to fault; default 1.'},
+  count: {type: 'integer', minimum: 1, description: 'How many faults, then the rule is spent.'},
+  for_seconds: {type: 'integer', minimum: 1, maximum: 604800, description: 'How long the rule lasts on the engine clock; default 600 without a count, 7 days (604800) with one.'},
+  seed: {type: 'integer', description: 'Seeds which requests, calls or deliveries a rate below 1 picks.'},
+}
+
 const metadata: Schema = {
   type: 'object',
   description: 'Key/value strings: at most 50 keys, keys up to 40 characters, values up to 500.',
@@ -323,7 +346,7 @@ export function responseSchemas(): Record<string, Schema> {
     WebhookDeliveryAttempt: obj({
       at: dateTime(),
       status_code: nullable({type: 'integer', minimum: 100, maximum: 599}),
-      error: nullable({type: 'string', enum: ['timeout', 'connection_refused', 'dns_error', 'tls_error', 'connection_error', 'destination_blocked']}),
+      error: nullable({type: 'string', enum: ['timeout', 'connection_refused', 'dns_error', 'tls_error', 'connection_error', 'destination_blocked', 'chaos_fail_first'], description: '`chaos_fail_first`: failed on purpose by a chaos rule of the account (fail_first); nothing was sent.'}),
       error_message: nullable(str()),
       latency_ms: {type: 'integer', minimum: 0},
       response_excerpt: nullable(str({maxLength: 500})),
@@ -340,7 +363,8 @@ export function responseSchemas(): Record<string, Schema> {
       undeliverable_reason: nullable({type: 'string', enum: ['retry_window_expired', 'endpoint_disabled', 'endpoint_deleted', 'event_expired']}),
       livemode,
       created_at: dateTime(),
-    }),
+      chaos: idOf('chaos', 'The chaos rule that shaped this delivery: a duplicate, held and shuffled, delayed, or its first attempts failed on purpose. Absent otherwise.'),
+    }, {optional: ['chaos']}),
     Provider: obj({
       id: idOf('prov'),
       object: {type: 'string', const: 'provider'},
@@ -477,36 +501,70 @@ export function responseSchemas(): Record<string, Schema> {
       },
       {description: 'One API request the engine answered (the request log behind `gw logs tail`).', optional: ['chaos']},
     ),
-    ChaosRule: obj(
+    ChaosRule: {
+      description: 'A fault the account switched on to rehearse failures (test mode): of the API, a provider, or webhook deliveries.',
+      oneOf: [ref('ChaosApiRule'), ref('ChaosProviderRule'), ref('ChaosWebhookRule')],
+    },
+    ChaosApiRule: obj(
       {
-        id: idOf('chaos'),
-        object: {type: 'string', const: 'chaos_rule'},
-        kind: {type: 'string', enum: ['api']},
+        ...chaosCommon('api'),
         method: {type: 'string', enum: ['GET', 'POST', 'DELETE', '*']},
         path: str({description: 'An API path under /v1: /payments, /payments/* (one segment), /refunds/** (any depth below).'}),
         fault: {type: 'string', enum: ['500', '503', '429', 'slow', 'response_lost']},
-        rate: {type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'The share of matching requests faulted.'},
-        count: nullable({type: 'integer', minimum: 1, description: 'Faults to inject before the rule is spent; null: until `until`.'}),
-        latency_ms: nullable({type: 'integer', minimum: 1}),
-        seed: nullable({type: 'integer', description: 'Seeds which requests are faulted: the same ones every run.'}),
-        created_at: dateTime(),
-        until: dateTime('When the rule ends, on the engine clock: every fault ends.'),
-        injected: nullable({type: 'integer', minimum: 0, description: 'Faults injected so far, for a rule with a count (status only).'}),
+        latency_ms: nullable({type: 'integer', minimum: 1, description: 'The slow fault\'s added latency.'}),
+        ...chaosEnd,
       },
-      {description: 'A fault the account switched on to rehearse failures (test mode).', optional: ['injected']},
+      {description: 'An API fault: matching requests answered with an error, slowly, or not at all.', optional: ['injected']},
+    ),
+    ChaosProviderRule: obj(
+      {
+        ...chaosCommon('provider'),
+        provider: idOf('prov'),
+        fault: {type: 'string', enum: ['down', 'timeout', 'soft_decline', 'latency']},
+        latency_ms: nullable({type: 'integer', minimum: 1, description: 'The latency fault\'s added latency.'}),
+        ...chaosEnd,
+      },
+      {description: 'A provider fault: its authorizations and refunds fail (down), time out, soft-decline or slow down.', optional: ['injected']},
+    ),
+    ChaosWebhookRule: obj(
+      {
+        ...chaosCommon('webhooks'),
+        endpoint: nullable(idOf('wh', 'One endpoint\'s deliveries; null: every endpoint\'s.')),
+        fault: {type: 'string', enum: ['duplicate', 'shuffle', 'delay', 'fail_first']},
+        delay_seconds: nullable({type: 'integer', minimum: 1, description: 'delay: how long each delivery is held; shuffle: the window deliveries are spread over.'}),
+        attempts: nullable({type: 'integer', minimum: 1, description: 'fail_first: attempts of each delivery failed on purpose before one is sent.'}),
+        ...chaosEnd,
+      },
+      {description: 'A webhook fault: what happens to the deliveries created while it is active.', optional: ['injected']},
     ),
     ChaosApiFaultCreate: obj(
       {
         method: {type: 'string', enum: ['GET', 'POST', 'DELETE', '*'], description: 'Default *.'},
         path: str({description: 'The API path to fault, under /v1: /payments, /payments/*, /refunds/**.', examples: ['/payments']}),
         fault: {type: 'string', enum: ['500', '503', '429', 'slow', 'response_lost'], description: '500, 503 or 429 (with Retry-After) instead of the answer; slow: the answer after latency_ms; response_lost: the work is done and committed, then the connection is dropped with no response.'},
-        rate: {type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'The share of matching requests to fault; default 1.'},
-        count: {type: 'integer', minimum: 1, description: 'How many faults, then the rule is spent.'},
-        for_seconds: {type: 'integer', minimum: 1, maximum: 604800, description: 'How long the rule lasts on the engine clock; default 600 without a count, 7 days (604800) with one.'},
+        ...chaosCreateCommon,
         latency_ms: {type: 'integer', minimum: 1, maximum: 30000, description: 'The slow fault\'s added latency; default 2000.'},
-        seed: {type: 'integer', description: 'Seeds which requests a rate below 1 picks.'},
       },
       {optional: ['method', 'rate', 'count', 'for_seconds', 'latency_ms', 'seed']},
+    ),
+    ChaosProviderFaultCreate: obj(
+      {
+        provider: idOf('prov', 'The provider (GET /v1/providers).'),
+        fault: {type: 'string', enum: ['down', 'timeout', 'soft_decline', 'latency'], description: 'down: every call fails (a provider error) and the provider is marked degraded until the rule ends; timeout: a share of calls time out; soft_decline: a share of authorizations are declined softly (try_again_later); latency: calls answer latency_ms later (really waited), and time out when that passes the provider\'s timeout. Routing fails over as after a real failure.'},
+        ...chaosCreateCommon,
+        latency_ms: {type: 'integer', minimum: 1, maximum: 30000, description: 'The latency fault\'s added latency; default 1000.'},
+      },
+      {optional: ['rate', 'count', 'for_seconds', 'latency_ms', 'seed']},
+    ),
+    ChaosWebhookFaultCreate: obj(
+      {
+        fault: {type: 'string', enum: ['duplicate', 'shuffle', 'delay', 'fail_first'], description: 'duplicate: the event is delivered twice (two deliveries, each signed and logged); shuffle: deliveries are held a random time within delay_seconds, so they arrive out of order; delay: every delivery is held delay_seconds; fail_first: the first `attempts` attempts of each delivery fail on purpose (logged, nothing sent) and the retry schedule takes over.'},
+        endpoint: idOf('wh', 'Only this endpoint\'s deliveries (default: every endpoint\'s).'),
+        ...chaosCreateCommon,
+        delay_seconds: {type: 'integer', minimum: 1, maximum: 86400, description: 'delay: the hold (required); shuffle: the window (default 10).'},
+        attempts: {type: 'integer', minimum: 1, maximum: 10, description: 'fail_first: how many attempts of each delivery fail (default 1).'},
+      },
+      {optional: ['endpoint', 'rate', 'count', 'for_seconds', 'delay_seconds', 'attempts', 'seed']},
     ),
     BalanceAmount: obj({amount: minor('Signed amount.'), currency: ref('Currency')}),
     Balance: obj({

@@ -32,11 +32,7 @@ Every fault ends: after --count faults, or --for (engine clock; 10m when neither
 
 export async function chaosApi(ctx: Context, flags: GwFlags<typeof ChaosApi>, _args: GwArgs<typeof ChaosApi>): Promise<ChaosRule> {
   const f = flags
-  let rate: number | undefined
-  if (f.rate !== undefined) {
-    rate = Number(f.rate)
-    if (!(rate > 0 && rate <= 1)) throw new UsageError(`--rate "${f.rate}" is not a share: give a number above 0 and at most 1.`, 'e.g. --rate 0.3 (three requests in ten)')
-  }
+  const rate = f.rate !== undefined ? parseRate(f.rate, '--rate') : undefined
   if (f.latency !== undefined && f.fault !== 'slow') throw new UsageError('--latency goes with --fault slow.')
   const path = f.path.startsWith('/') ? f.path : `/${f.path}`
   const rule = await (await ctx.client()).chaos.addApiFault({
@@ -52,6 +48,13 @@ export async function chaosApi(ctx: Context, flags: GwFlags<typeof ChaosApi>, _a
   ctx.print(describeRule(rule))
   ctx.notice(ctx.errColor.dim(`End it early with: gw chaos clear ${rule.id}`))
   return rule
+}
+
+/** A share of requests, calls or deliveries: above 0, at most 1. */
+export function parseRate(text: string, flag: string): number {
+  const rate = Number(text)
+  if (!(rate > 0 && rate <= 1)) throw new UsageError(`${flag} "${text}" is not a share: give a number above 0 and at most 1.`, `e.g. ${flag} 0.3 (three in ten)`)
+  return rate
 }
 
 /** "800ms", "2s", "1.5s" -> milliseconds. */

@@ -1,7 +1,7 @@
 // gw chaos (issue 29): switch an API fault on with flags named as a person says them, see what is
 // on, end one or all; gw logs tail marks what was injected.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import type {ChaosRule} from '../../api/types.js'
+import type {ChaosApiRule, ChaosRule} from '../../api/types.js'
 import {at, cliEnv, json, type CliEnv} from '../../base/test-support/cli.js'
 import {requestLogLine} from '../logs/tail.js'
 import {painter} from '../../output/color.js'
@@ -17,7 +17,7 @@ afterEach(async () => {
   await cli.cleanup()
 })
 
-const rule = (over: Partial<ChaosRule> = {}): ChaosRule => ({
+const rule = (over: Partial<ChaosApiRule> = {}): ChaosApiRule => ({
   id: 'chaos_1', object: 'chaos_rule', kind: 'api', method: 'POST', path: '/payments', fault: '503', rate: 1, count: 3, latency_ms: null, seed: null,
   created_at: '2026-01-01T00:00:00.000Z', until: '2026-01-08T00:00:00.000Z', ...over,
 })

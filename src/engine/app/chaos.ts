@@ -1,12 +1,14 @@
-// Failure on purpose (issue 29, the API part): faults an account switches on to rehearse what a
-// real gateway does to its clients now and then — a 500, a 503 or 429 with Retry-After, a slow
-// answer, and the nastiest: the work done and committed but the response lost. Rules are the
-// account's (test mode only), kept in the store (a setting every instance reads through the
-// change feed), matched by method and path, applied to a share of requests (`rate`, seedable),
+// Failure on purpose (issue 29): faults an account switches on to rehearse what a real gateway
+// does to its clients now and then. The API: a 500, a 503 or 429 with Retry-After, a slow
+// answer, and the nastiest, the work done and committed but the response lost. Providers (see
+// chaos-providers.ts): one down, a share of its calls timing out or soft-declining, added
+// latency. Webhooks (chaos-webhooks.ts): events delivered twice, held and shuffled, delayed, or
+// their first attempts failed. Rules are the account's (test mode only), kept in the store (a
+// setting every instance reads through the change feed), applied to a share (`rate`, seedable),
 // and always end: after `count` faults or at `until` on the engine clock (10 minutes when
 // neither is given), so a forgotten fault cannot break tomorrow's tests. Counts are the store's
 // (an atomic counter per rule), so a fleet injects exactly `count` faults between its instances.
-import type {ChaosApiFault, ChaosApiFaultCreate, ChaosRule} from '../../api/types.js'
+import type {ChaosApiFault, ChaosApiFaultCreate, ChaosApiRule, ChaosRule} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
 import {StoreCache} from './cache.js'
 import type {Core} from './core.js'
@@ -18,7 +20,7 @@ const SEEN = (id: string) => `chaos_seen:${id}`
 
 export const CHAOS_API_FAULTS: readonly ChaosApiFault[] = ['500', '503', '429', 'slow', 'response_lost']
 export const DEFAULT_CHAOS_FOR_S = 600
-const MAX_CHAOS_FOR_S = 7 * 86_400
+export const MAX_CHAOS_FOR_S = 7 * 86_400
 const DEFAULT_SLOW_MS = 2_000
 const MAX_SLOW_MS = 30_000
 const METHODS = ['GET', 'POST', 'DELETE', '*']
@@ -48,23 +50,38 @@ export class ChaosRules {
    * The fault to inject into this request, if a rule matches and takes it: a share `rate` of the
    * matching requests, until `count` were injected. Cheap when the account has no rule.
    */
-  async faultFor(method: string, path: string): Promise<ChaosRule | undefined> {
+  async faultFor(method: string, path: string): Promise<ChaosApiRule | undefined> {
     const rules = await this.cache.get()
     if (rules.length === 0) return undefined
     const now = this.core.clock.now().toISOString()
     for (const r of rules) {
-      if (r.until <= now || !matches(r, method, path)) continue
-      if (r.rate < 1) {
-        const n = await this.core.store.addToSetting(SEEN(r.id), 1)
-        if (draw(r.seed, n) >= r.rate) continue
-      }
-      if (r.count !== null) {
-        const hits = await this.core.store.addToSetting(HITS(r.id), 1)
-        if (hits > r.count) continue
-      }
-      return r
+      if (r.kind !== 'api' || r.until <= now || !matches(r, method, path)) continue
+      if (await this.take(r)) return r
     }
     return undefined
+  }
+
+  /** The active rules of one kind (no draw taken). */
+  async ofKind<K extends ChaosRule['kind']>(kind: K): Promise<Extract<ChaosRule, {kind: K}>[]> {
+    if (this.none) return []
+    const now = this.core.clock.now().toISOString()
+    return (await this.cache.get()).filter((r): r is Extract<ChaosRule, {kind: K}> => r.kind === kind && r.until > now)
+  }
+
+  /**
+   * Whether this rule faults the call at hand: a share `rate` of the calls it matches (the n-th
+   * call's draw, seeded or random), until `count` faults were injected (the store's counters).
+   */
+  async take(r: ChaosRule): Promise<boolean> {
+    if (r.rate < 1) {
+      const n = await this.core.store.addToSetting(SEEN(r.id), 1)
+      if (draw(r.seed, n) >= r.rate) return false
+    }
+    if (r.count !== null) {
+      const hits = await this.core.store.addToSetting(HITS(r.id), 1)
+      if (hits > r.count) return false
+    }
+    return true
   }
 
   /** How many faults a rule has injected (its count's share taken), for status. */
@@ -85,7 +102,7 @@ export function parseRules(text: string | undefined): ChaosRule[] {
 }
 
 /** `/payments`, `/payments/*` (one segment), `/payments/**` (any depth below); a trailing slash is ignored. */
-export function matches(r: Pick<ChaosRule, 'method' | 'path'>, method: string, path: string): boolean {
+export function matches(r: Pick<ChaosApiRule, 'method' | 'path'>, method: string, path: string): boolean {
   if (r.method !== '*' && r.method !== method) return false
   const want = r.path.replace(/\/+$/, '').split('/')
   const got = path.replace(/\/+$/, '').split('/')
@@ -98,7 +115,7 @@ export function matches(r: Pick<ChaosRule, 'method' | 'path'>, method: string, p
 }
 
 /** A number in [0, 1) for the n-th matching request: seeded (the same sequence every run) or random. */
-function draw(seed: number | null, n: number): number {
+export function draw(seed: number | null, n: number): number {
   if (seed === null) return Math.random()
   // mulberry32 of (seed, n)
   let t = (seed ^ Math.imul(n, 0x9e3779b1)) >>> 0
@@ -109,22 +126,16 @@ function draw(seed: number | null, n: number): number {
 }
 
 /** Validates a new API fault into a rule (the engine clock gives it its end). */
-export function apiRule(b: CreateChaosApi, id: string, now: Date): ChaosRule {
+export function apiRule(b: CreateChaosApi, id: string, now: Date): ChaosApiRule {
   const method = (b.method ?? '*').toUpperCase()
   if (!METHODS.includes(method)) throw invalid('method', `method must be one of ${METHODS.join(', ')}; got '${b.method}'.`)
   if (!/^\/[A-Za-z0-9_\-*/{}]*$/.test(b.path)) throw invalid('path', `path is an API path under /v1 such as /payments, /payments/* or /refunds/**; got '${b.path}'.`)
   const path = b.path.replace(/^\/v1(?=\/)/, '')
   if (!CHAOS_API_FAULTS.includes(b.fault)) throw invalid('fault', `fault must be one of ${CHAOS_API_FAULTS.join(', ')}; got '${b.fault}'.`)
-  const rate = b.rate ?? 1
-  if (!(rate > 0 && rate <= 1)) throw invalid('rate', `rate is the share of matching requests to fault, more than 0 and at most 1; got ${b.rate}.`)
-  if (b.count !== undefined && !(Number.isInteger(b.count) && b.count >= 1)) throw invalid('count', `count must be a whole number of faults, 1 or more; got ${b.count}.`)
-  if (b.for_seconds !== undefined && !(Number.isInteger(b.for_seconds) && b.for_seconds >= 1 && b.for_seconds <= MAX_CHAOS_FOR_S))
-    throw invalid('for_seconds', `for_seconds must be 1 to ${MAX_CHAOS_FOR_S} (7 days): every fault ends; got ${b.for_seconds}.`)
+  const rate = rateOf(b, 'matching requests')
+  checkCommon(b)
   if (b.latency_ms !== undefined && (b.fault !== 'slow' || !(Number.isInteger(b.latency_ms) && b.latency_ms >= 1 && b.latency_ms <= MAX_SLOW_MS)))
     throw invalid('latency_ms', b.fault !== 'slow' ? 'latency_ms applies to the slow fault only.' : `latency_ms must be 1 to ${MAX_SLOW_MS}; got ${b.latency_ms}.`)
-  if (b.seed !== undefined && !Number.isInteger(b.seed)) throw invalid('seed', `seed must be a whole number; got ${b.seed}.`)
-  // a count alone ends the rule when spent; it still ends at the latest after the longest window
-  const forS = b.for_seconds ?? (b.count !== undefined ? MAX_CHAOS_FOR_S : DEFAULT_CHAOS_FOR_S)
   return {
     id,
     object: 'chaos_rule',
@@ -133,33 +144,68 @@ export function apiRule(b: CreateChaosApi, id: string, now: Date): ChaosRule {
     path,
     fault: b.fault,
     rate,
-    count: b.count ?? null,
     latency_ms: b.fault === 'slow' ? (b.latency_ms ?? DEFAULT_SLOW_MS) : null,
-    seed: b.seed ?? null,
-    created_at: now.toISOString(),
-    until: new Date(now.getTime() + forS * 1000).toISOString(),
+    ...ending(b, now),
   }
+}
+
+/** The parts every rule's body shares: how often and for how long. */
+export interface ChaosCommon {
+  rate?: number
+  count?: number
+  for_seconds?: number
+  seed?: number
+}
+
+export function checkCommon(b: ChaosCommon): void {
+  if (b.count !== undefined && !(Number.isInteger(b.count) && b.count >= 1)) throw invalid('count', `count must be a whole number of faults, 1 or more; got ${b.count}.`)
+  if (b.for_seconds !== undefined && !(Number.isInteger(b.for_seconds) && b.for_seconds >= 1 && b.for_seconds <= MAX_CHAOS_FOR_S))
+    throw invalid('for_seconds', `for_seconds must be 1 to ${MAX_CHAOS_FOR_S} (7 days): every fault ends; got ${b.for_seconds}.`)
+  if (b.seed !== undefined && !Number.isInteger(b.seed)) throw invalid('seed', `seed must be a whole number; got ${b.seed}.`)
+}
+
+/** The count, seed and end of a new rule: a count alone ends it when spent, at the latest after the longest window. */
+export function ending(b: ChaosCommon, now: Date): {count: number | null; seed: number | null; created_at: string; until: string} {
+  const forS = b.for_seconds ?? (b.count !== undefined ? MAX_CHAOS_FOR_S : DEFAULT_CHAOS_FOR_S)
+  return {count: b.count ?? null, seed: b.seed ?? null, created_at: now.toISOString(), until: new Date(now.getTime() + forS * 1000).toISOString()}
+}
+
+/** The share of a new rule, validated. */
+export function rateOf(b: ChaosCommon, what: string): number {
+  const rate = b.rate ?? 1
+  if (!(rate > 0 && rate <= 1)) throw invalid('rate', `rate is the share of ${what} to fault, more than 0 and at most 1; got ${b.rate}.`)
+  return rate
 }
 
 // ---------------------------------------------------------------- use cases
 
-async function rulesIn(u: Unit): Promise<ChaosRule[]> {
+export async function rulesIn(u: Unit): Promise<ChaosRule[]> {
   // one change to the rules at a time (the lock is the store's, held until the unit commits)
   await u.lock('chaos_rules')
   return parseRules(await u.core.store.getSetting(CHAOS_RULES_SETTING))
 }
 
-function write(u: Unit, rules: ChaosRule[]): void {
+export function write(u: Unit, rules: ChaosRule[]): void {
   // spent and ended rules go when the rules next change
   const now = u.now.toISOString()
   u.setting(CHAOS_RULES_SETTING, JSON.stringify(rules.filter((r) => r.until > now)))
 }
 
 export async function addApiFault(u: Unit, b: CreateChaosApi): Promise<ChaosRule> {
-  const rule = apiRule(b, u.core.ids.next('chaos'), u.now)
+  return addRule(u, apiRule(b, u.core.ids.next('chaos'), u.now))
+}
+
+/** Adds a validated rule to the account's. */
+export async function addRule<R extends ChaosRule>(u: Unit, rule: R): Promise<R> {
   const rules = await rulesIn(u)
   write(u, [...rules, rule])
   return rule
+}
+
+/** What ending a rule undoes (a provider marked degraded by a down rule recovers), registered by the kinds that need it. */
+const onEnd: ((u: Unit, r: ChaosRule) => Promise<void>)[] = []
+export function whenRuleEnds(fn: (u: Unit, r: ChaosRule) => Promise<void>): void {
+  onEnd.push(fn)
 }
 
 /** Ends one rule (`id`) or every rule of the account; returns what was active. */
@@ -169,6 +215,7 @@ export async function clearChaos(u: Unit, id?: string): Promise<ChaosRule[]> {
   if (id !== undefined && !rules.some((r) => r.id === id && r.until > now)) throw notFound('chaos rule', id, 'id')
   const cleared = rules.filter((r) => (id === undefined || r.id === id) && r.until > now)
   write(u, id === undefined ? [] : rules.filter((r) => r.id !== id))
+  for (const r of cleared) for (const fn of onEnd) await fn(u, r)
   return cleared
 }
 

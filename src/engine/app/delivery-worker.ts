@@ -196,6 +196,13 @@ export class DeliveryWorker {
     if (ep.disabled) return this.record({claim: c, stop: 'endpoint_disabled'})
     const ev = await this.event(core, d.event)
     if (!ev) return this.record({claim: c, stop: 'event_expired'})
+    // a chaos rule's fail_first (issue 29): this attempt fails on purpose, logged, nothing sent
+    const failFirst = d._x.fail_first ?? 0
+    if (d.attempts.length < failFirst) {
+      const at = scheduled(d, core.clock.now()).toISOString()
+      const error_message = `Failed on purpose by chaos rule ${d.chaos ?? ''} (attempt ${d.attempts.length + 1} of ${failFirst} to fail); nothing was sent.`
+      return this.record({claim: c, attempt: {at, status_code: null, error: 'chaos_fail_first', error_message, latency_ms: 0, response_excerpt: null}, ok: false})
+    }
     const slot = own(c.account, ep.id)
     await this.slots.acquire(slot)
     let attempt: DeliveryAttempt

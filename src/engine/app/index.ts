@@ -1,6 +1,7 @@
 // The application: every account's engine (a Core per account, made on first use), the
 // background work that spans accounts (timeline jobs as they fall due on each account's clock,
 // the webhook delivery worker, housekeeping) and the live event feeds. Knows nothing of HTTP.
+import {registerChaosJobs} from './chaos-providers.js'
 import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {Core, type CoreOptions, type Observers} from './core.js'
 import {DeliveryWorker, type DeliveryWorkerOptions} from './delivery-worker.js'
@@ -167,4 +168,5 @@ function registerJobs(core: Core): void {
   registerDisputeJobs(core)
   registerSettlementJobs(core)
   registerMerchantJobs(core)
+  registerChaosJobs(core)
 }

@@ -2,6 +2,7 @@
 // hosted page, the operator's risk review, reads, and the payment timers. Orchestration only:
 // risk, routing and provider calls here; every status change is a transition of
 // domain/payment.ts; every write goes through the unit of work.
+import {providerChaos} from './chaos-providers.js'
 import {randomBytes} from 'node:crypto'
 import type {Customer} from '../../api/types.js'
 import {PAYMENT_STATUSES, type PaymentRouting, type RoutingDecision} from '../../api/types.js'
@@ -418,7 +419,9 @@ async function authorize(u: Unit, p: PaymentRecord, now: Date, list: string[]): 
     const conn = u.core.providers.get(provId)
     if (!conn) continue
     const i = p._x.instrument
-    const res = await conn.authorize({payment_id: p.id, amount: p.amount, currency: p.currency, payment_method: p.payment_method, card: i ? cardInput(i) : undefined, route_index: idx, capture})
+    let res = await conn.authorize({payment_id: p.id, amount: p.amount, currency: p.currency, payment_method: p.payment_method, card: i ? cardInput(i) : undefined, route_index: idx, capture})
+    // the account's provider faults (issue 29), if any
+    if (!u.core.chaos.none) res = await providerChaos(u, provId, 'authorize', res)
     last = res
     p = pay.attempted(p, {provider: provId, outcome: res.outcome, decline_code: res.decline_code, latency_ms: res.latency_ms, attempted_at: iso(now)}).payment
     u.stat({provider: provId, day: dayOf(now), approved: res.outcome === 'approved' ? 1 : 0, total: 1})

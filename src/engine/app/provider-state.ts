@@ -146,10 +146,17 @@ export function loadProvider(id: string): ProviderProfile {
 /** POST /test_helpers/providers/{id}/health: a provider degrades or recovers (provider.health.changed on a change). */
 export async function setProviderHealth(u: Unit, id: string, status: HealthStatus): Promise<Provider> {
   const p = loadProvider(id)
-  await u.lock(STATUS_PREFIX + p.id)
-  const before = ((await u.core.store.getSetting(STATUS_PREFIX + p.id)) as HealthStatus | undefined) ?? 'active'
+  const before = await lockedHealth(u, p.id)
   u.setting(STATUS_PREFIX + p.id, status)
+  // set by hand: a provider fault's end (chaos) no longer undoes it
+  u.setting(`chaos_degraded:${p.id}`, '')
   const view = providerView(u.core, p, status)
   if (before !== status) u.emit('provider.health.changed', view, u.now, null)
   return view
+}
+
+/** A provider's stored health, read under its lock (held until the unit commits): one change at a time. */
+export async function lockedHealth(u: Unit, id: string): Promise<HealthStatus> {
+  await u.lock(STATUS_PREFIX + id)
+  return ((await u.core.store.getSetting(STATUS_PREFIX + id)) as HealthStatus | undefined) ?? 'active'
 }

@@ -1,5 +1,6 @@
 // Refund use cases: a refund is created pending against a succeeded payment, submitted to the
 // provider that processed it, and answered by the rail on the engine clock.
+import {providerChaos} from './chaos-providers.js'
 import {methodInfo} from '../../api/catalog.js'
 import {invalid, notFound} from '../domain/errors.js'
 import {refundableOf, withRefundTotals} from '../domain/ledger.js'
@@ -46,7 +47,8 @@ export async function createRefund(u: Unit, body: CreateRefund): Promise<RefundR
   const conn = p.provider ? u.core.providers.get(p.provider) : undefined
   let submitted: RefundInternal['submitted'] = null
   if (conn) {
-    const res = await conn.refund({payment_id: p.id, refund_id: id, amount, currency: p.currency, payment_method: p.payment_method, card: cardOf(p)})
+    let res = await conn.refund({payment_id: p.id, refund_id: id, amount, currency: p.currency, payment_method: p.payment_method, card: cardOf(p)})
+    if (!u.core.chaos.none) res = await providerChaos(u, p.provider!, 'refund', res)
     submitted = {outcome: res.outcome, decline_code: res.decline_code}
   }
   const answersAt = new Date(now.getTime() + REFUND_DELAY_S[m.family] * 1000)
@@ -82,9 +84,10 @@ async function onRailAnswer(u: Unit, job: ClaimedJob): Promise<void> {
   if (!answer || (answer.outcome !== 'approved' && answer.outcome !== 'declined')) {
     // the submission got no final answer (timeout, provider error): ask the provider again
     const conn = r._x.provider ? u.core.providers.get(r._x.provider) : undefined
-    const res = conn
+    let res = conn
       ? await conn.refund({payment_id: r.payment, refund_id: r.id, amount: r.amount, currency: r.currency, payment_method: pay?.obj.payment_method ?? 'card', card: cardOf(pay?.obj)})
       : undefined
+    if (res && !u.core.chaos.none) res = await providerChaos(u, r._x.provider!, 'refund', res)
     answer = res ? {outcome: res.outcome, decline_code: res.decline_code} : {outcome: 'error', decline_code: null}
   }
   const {refund, succeeded} = railAnswered(r, answer)

@@ -1,6 +1,7 @@
 // The webhook outbox: one delivery per enabled endpoint subscribed to an event's type, written
 // in the same transaction as the event. A delivery references the event (its bytes are the
 // event's, read when the attempt is made); it is due at once.
+import {shapeDeliveries} from './chaos-webhooks.js'
 import {RETRY_WINDOW_MS, subscribes} from '../domain/webhooks.js'
 import type {StoredEvent} from '../ports/store.js'
 import type {Core} from './core.js'
@@ -36,5 +37,6 @@ export async function outboxFor(core: Core, events: readonly StoredEvent[], now:
       out.push(newDelivery(core, e, ep, now, new Date(Date.parse(e.created_at) + RETRY_WINDOW_MS)))
     }
   }
-  return out
+  // the account's webhook faults (issue 29), if any: duplicates, holds, failed first attempts
+  return core.chaos.none ? out : shapeDeliveries(core, out, now)
 }

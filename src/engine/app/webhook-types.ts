@@ -5,7 +5,13 @@ import type {WebhookDelivery, WebhookEndpoint as ApiEndpoint} from '../../api/ty
 export {DELIVERY_STATUSES, type DeliveryStatus, type WebhookDeliveryAttempt as DeliveryAttempt} from '../../api/types.js'
 
 export type Delivery = WebhookDelivery
-export type DeliveryRecord = Delivery & {_x: {retry_until: string}}
+export type DeliveryRecord = Delivery & {
+  _x: {
+    retry_until: string
+    /** a chaos rule's fail_first: this many attempts fail on purpose before one is sent */
+    fail_first?: number
+  }
+}
 
 /** An endpoint as the engine serves it: every field of the wire type present, the secret only on create and rotate. */
 export type WebhookEndpoint = Required<Omit<ApiEndpoint, 'secret'>>

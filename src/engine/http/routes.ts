@@ -5,6 +5,8 @@
 // idempotency record) before the response is sent.
 import * as accounts from '../app/accounts.js'
 import * as chaos from '../app/chaos.js'
+import {addProviderFault} from '../app/chaos-providers.js'
+import {addWebhookFault} from '../app/chaos-webhooks.js'
 import {replayEndpoint} from '../app/webhook-replay.js'
 import * as snapshots from '../app/snapshots.js'
 import * as customers from '../app/customers.js'
@@ -225,6 +227,14 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     testMode(ctx)
     return ok(await chaos.addApiFault(u, ctx.input.body), 201)
   })
+    .post('/chaos/providers', 'createChaosProviderFault', async (ctx, u) => {
+      testMode(ctx)
+      return ok(await addProviderFault(u, ctx.input.body), 201)
+    })
+    .post('/chaos/webhooks', 'createChaosWebhookFault', async (ctx, u) => {
+      testMode(ctx)
+      return ok(await addWebhookFault(u, ctx.input.body), 201)
+    })
     .get('/chaos', 'listChaos', async (ctx) => {
       testMode(ctx)
       return {status: 200, body: {object: 'list', url: '/v1/chaos', data: await chaos.chaosStatus(ctx.core), has_more: false}}

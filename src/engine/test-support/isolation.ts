@@ -178,6 +178,9 @@ const CALLS: Record<string, (i: Ids) => Call> = {
   testAdvanceClock: () => ({path: '/test_helpers/clock/advance', body: {seconds: 60}}),
   testSetClock: () => ({path: '/test_helpers/clock', body: {frozen: false}}),
   createChaosApiFault: () => ({path: '/chaos/api', body: {path: '/isolation/unused', fault: '500', count: 1}}),
+  // harmless to A (1 ms once, one delivery held a second); B naming A's endpoint must get a 404
+  createChaosProviderFault: (i) => ({path: '/chaos/providers', body: {provider: i.prov, fault: 'latency', latency_ms: 1, count: 1}}),
+  createChaosWebhookFault: (i) => ({path: '/chaos/webhooks', body: {fault: 'delay', delay_seconds: 1, endpoint: i.wh, count: 1}}),
   listChaos: () => ({path: '/chaos'}),
   clearChaos: () => ({path: '/chaos'}),
   deleteChaosRule: (i) => ({path: `/chaos/${i.chaosRule}`}),

@@ -1,0 +1,107 @@
+// Provider faults (issue 29): for one account, a provider goes down, or a share of its calls
+// time out, soft-decline or slow down. The fault is applied to what the provider answered, so
+// routing, failover (§1), provider_attempts, the routing explanation and the 7-day rate react
+// exactly as to a real failure. A down provider is marked degraded (provider.health.changed) at
+// the first call that finds it down, and active again when the rule ends — at its end on the
+// engine clock (a timeline job) or when it is cleared — unless somebody else changed its health
+// meanwhile.
+import type {ChaosProviderFault, ChaosProviderFaultCreate, ChaosProviderRule, ChaosRule} from '../../api/types.js'
+import {invalid} from '../domain/errors.js'
+import {providerProfile} from '../domain/providers.js'
+import type {ProviderResult} from '../ports/provider.js'
+import {addRule, checkCommon, ending, rateOf, whenRuleEnds} from './chaos.js'
+import type {Core} from './core.js'
+import {loadProvider, lockedHealth, providerView} from './provider-state.js'
+import type {Unit} from './unit.js'
+
+export const CHAOS_PROVIDER_FAULTS: readonly ChaosProviderFault[] = ['down', 'timeout', 'soft_decline', 'latency']
+const DEFAULT_LATENCY_MS = 1000
+const MAX_LATENCY_MS = 30_000
+/** The rule that marked a provider degraded (so only its end makes it active again). */
+const MARK = (provider: string) => `chaos_degraded:${provider}`
+const ENDED_JOB = 'chaos.provider_down_ended'
+
+export function providerRule(b: ChaosProviderFaultCreate, id: string, now: Date): ChaosProviderRule {
+  const p = loadProvider(b.provider)
+  if (!CHAOS_PROVIDER_FAULTS.includes(b.fault)) throw invalid('fault', `fault must be one of ${CHAOS_PROVIDER_FAULTS.join(', ')}; got '${b.fault}'.`)
+  if (b.fault === 'down' && (b.rate !== undefined || b.count !== undefined))
+    throw invalid(b.rate !== undefined ? 'rate' : 'count', 'A provider is down for a while, for every call: give for_seconds, not a rate or a count (use the timeout fault for a share of calls).')
+  const rate = rateOf(b, 'calls')
+  checkCommon(b)
+  if (b.latency_ms !== undefined && (b.fault !== 'latency' || !(Number.isInteger(b.latency_ms) && b.latency_ms >= 1 && b.latency_ms <= MAX_LATENCY_MS)))
+    throw invalid('latency_ms', b.fault !== 'latency' ? 'latency_ms applies to the latency fault only.' : `latency_ms must be 1 to ${MAX_LATENCY_MS}; got ${b.latency_ms}.`)
+  return {
+    id,
+    object: 'chaos_rule',
+    kind: 'provider',
+    provider: p.id,
+    fault: b.fault,
+    rate,
+    latency_ms: b.fault === 'latency' ? (b.latency_ms ?? DEFAULT_LATENCY_MS) : null,
+    ...ending(b, now),
+  }
+}
+
+/** POST /v1/chaos/providers. A down rule's end is a job on the engine clock: the provider recovers then. */
+export async function addProviderFault(u: Unit, b: ChaosProviderFaultCreate): Promise<ChaosProviderRule> {
+  const rule = providerRule(b, u.core.ids.next('chaos'), u.now)
+  if (rule.fault === 'down') u.schedule(ENDED_JOB, rule.id, new Date(rule.until), {provider: rule.provider})
+  return addRule(u, rule)
+}
+
+/**
+ * What the provider's call answers under the account's provider faults: the first rule for this
+ * provider that takes the call changes the answer (authorizations and refunds; a soft decline
+ * is an authorization's). Latency is really waited, up to the provider's timeout.
+ */
+export async function providerChaos(u: Unit, provider: string, call: 'authorize' | 'refund', res: ProviderResult): Promise<ProviderResult> {
+  for (const r of await u.core.chaos.ofKind('provider')) {
+    if (r.provider !== provider || (r.fault === 'soft_decline' && call !== 'authorize')) continue
+    if (!(await u.core.chaos.take(r))) continue
+    const timeoutMs = providerProfile(provider)?.timeout_ms ?? 5000
+    switch (r.fault) {
+      case 'down':
+        await markDown(u, r)
+        return {outcome: 'error', decline_code: null, latency_ms: 1}
+      case 'timeout':
+        return {outcome: 'timeout', decline_code: null, latency_ms: timeoutMs}
+      case 'soft_decline':
+        return {outcome: 'soft_declined', decline_code: 'try_again_later', latency_ms: res.latency_ms}
+      case 'latency': {
+        const total = res.latency_ms + (r.latency_ms ?? 0)
+        await new Promise((resolve) => setTimeout(resolve, Math.min(r.latency_ms ?? 0, timeoutMs)))
+        return total >= timeoutMs ? {outcome: 'timeout', decline_code: null, latency_ms: timeoutMs} : {...res, latency_ms: total}
+      }
+    }
+  }
+  return res
+}
+
+/** The gateway notices the provider is down: active becomes degraded (once; the rule is remembered so its end undoes it). */
+async function markDown(u: Unit, r: ChaosProviderRule): Promise<void> {
+  // cheap when already noticed (this instance's view; the lock below decides)
+  if (u.core.providerState.getStatus(r.provider) !== 'active') return
+  if ((await lockedHealth(u, r.provider)) !== 'active') return
+  u.setting(`provider_status:${r.provider}`, 'degraded')
+  u.setting(MARK(r.provider), r.id)
+  u.emit('provider.health.changed', providerView(u.core, loadProvider(r.provider), 'degraded'), u.now, null)
+}
+
+/** The down rule ended: the provider it degraded is active again (unless its health was changed since). */
+async function recover(u: Unit, ruleId: string, provider: string): Promise<void> {
+  const status = await lockedHealth(u, provider)
+  if (status !== 'degraded' || (await u.core.store.getSetting(MARK(provider))) !== ruleId) return
+  u.setting(`provider_status:${provider}`, 'active')
+  u.setting(MARK(provider), '')
+  u.emit('provider.health.changed', providerView(u.core, loadProvider(provider), 'active'), u.now, null)
+}
+
+whenRuleEnds(async (u: Unit, r: ChaosRule) => {
+  if (r.kind !== 'provider' || r.fault !== 'down') return
+  u.unschedule(ENDED_JOB, r.id)
+  await recover(u, r.id, r.provider)
+})
+
+export function registerChaosJobs(core: Core): void {
+  core.jobs.register(ENDED_JOB, async (u, job) => recover(u, job.ref, String(job.data?.provider ?? '')))
+}
