@@ -8,7 +8,6 @@
 import type {ChaosWebhookFault, ChaosWebhookFaultCreate, ChaosWebhookRule} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
 import {iso} from '../domain/time.js'
-import {hash32} from '../providers/simulated.js'
 import {addRule, checkCommon, draw, ending, rateOf} from './chaos.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
@@ -66,8 +65,9 @@ export async function shapeDeliveries(core: Core, deliveries: DeliveryRecord[], 
           d.next_attempt_at = iso(new Date(Date.parse(d.next_attempt_at!) + r.delay_seconds! * 1000))
           break
         case 'shuffle': {
-          // the same hold for the same event every run with a seed
-          const hold = Math.floor(draw(r.seed, hash32(`${d.event}|${d.endpoint}`)) * r.delay_seconds! * 1000)
+          // the n-th delivery shaped gets the n-th hold of the seed's sequence: the same holds every run
+          const n = await core.store.addToSetting(`chaos_seen:${r.id}:holds`, 1)
+          const hold = Math.floor(draw(r.seed, n) * r.delay_seconds! * 1000)
           d.next_attempt_at = iso(new Date(now.getTime() + hold))
           break
         }
