@@ -9,7 +9,7 @@
 import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
 import type {Dispute, Payout, SettlementReport} from '../../api/types.js'
-import {feeFor, providerProfile} from '../domain/providers.js'
+import {feeFor, providerProfile, PROVIDERS} from '../domain/providers.js'
 import type {LedgerEntry} from '../domain/ledger.js'
 import type {PaymentRecord} from '../domain/payment.js'
 import type {RefundRecord} from '../domain/refund.js'
@@ -55,6 +55,7 @@ const KINDS = {
 } as const
 type Kind = keyof typeof KINDS
 
+type ChaosOp = 'down' | 'timeout' | 'soft_decline' | 'api_503' | 'api_500' | 'api_lost'
 type Part = 'all' | 'half' | 'third' | 'one' | 'captured' | 'over'
 type Op =
   | {op: 'create'; kind: Kind; amount: number; confirm: boolean}
@@ -76,6 +77,8 @@ type Op =
   | {op: 'replay'}
   /** stop the engine and start it on the same data dir */
   | {op: 'restart'}
+  /** a fault switched on (issue 29): a provider down or refusing, API requests failing or their answers lost; the client retries with its key */
+  | {op: 'chaos'; fault: ChaosOp; provider: number; path: string; count: number}
 
 /** which of the sequence's payments an operation acts on, counted from the newest: mostly the newest */
 const idx = fc.oneof({weight: 4, arbitrary: fc.constant(0)}, {weight: 2, arbitrary: fc.nat({max: 5})})
@@ -97,6 +100,16 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   {weight: 16, arbitrary: fc.record({op: fc.constant('step' as const), i: idx, choice: fc.nat({max: 59}), part, final: fc.boolean()})},
   {weight: 2, arbitrary: fc.constant({op: 'replay' as const})},
   {weight: 1, arbitrary: fc.constant({op: 'restart' as const})},
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('chaos' as const),
+      fault: fc.constantFrom<ChaosOp>('down', 'timeout', 'soft_decline', 'api_503', 'api_500', 'api_lost', 'api_lost'),
+      provider: fc.nat({max: PROVIDERS.length - 1}),
+      path: fc.constantFrom('/payments', '/payments/*/capture', '/payments/**', '/refunds', '/test_helpers/**'),
+      count: fc.integer({min: 1, max: 4}),
+    }),
+  },
 )
 
 /** The moves that make sense for a payment in its current state (and its dispute's), for `step`. */
@@ -218,6 +231,26 @@ afterAll(async () => {
 
 let keys = 0
 
+/**
+ * The careful client of issue 29: a fault injected on purpose (marked Gw-Chaos) or an answer lost
+ * (the connection dropped) is tried again with the same Idempotency-Key, so whatever the chaos
+ * rules do, each operation happens once — which the invariants then check.
+ */
+async function careful(t: TestEngine, method: string, path: string, body: unknown, headers: Record<string, string>) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const r = await t.api(method, path, body, headers)
+      if (r.headers['gw-chaos'] === undefined || attempt >= 10) return r
+      injected.answers++
+    } catch (e) {
+      if (attempt >= 10) throw e
+      injected.lost++
+    }
+  }
+}
+/** API faults the careful client met: answered on purpose with an error, and answers lost. */
+const injected = {answers: 0, lost: 0}
+
 async function apply(w: World, op: Op, mine: string[]): Promise<string> {
   const t = w.t
   const store = t.engine.app.core.store
@@ -238,7 +271,7 @@ async function apply(w: World, op: Op, mine: string[]): Promise<string> {
   }
   const call = async (method: string, path: string, body?: unknown) => {
     const key = `prop-${process.pid}-${++keys}`
-    const r = await t.api(method, path, body, method === 'POST' ? {'idempotency-key': key} : {})
+    const r = await careful(t, method, path, body, method === 'POST' ? {'idempotency-key': key} : {})
     if (r.status >= 500) throw new Error(`${method} ${path} ${JSON.stringify(body)} → ${r.status} ${r.text}`)
     if (method === 'POST' && path !== '/test_helpers/clock/advance') w.last = {path, body, key, status: r.status, text: r.text, at: t.engine.app.core.clock.now().getTime()}
     return r
@@ -256,7 +289,7 @@ async function apply(w: World, op: Op, mine: string[]): Promise<string> {
       const {path, body, key, status, text, at} = w.last
       // §4: replays are answered from the record for 24 hours (engine clock); after that the key is new
       if (t.engine.app.core.clock.now().getTime() - at >= 23 * 3600_000) return 'replay: the 24 h window has passed'
-      const r = await t.api('POST', path, body, {'idempotency-key': key})
+      const r = await careful(t, 'POST', path, body, {'idempotency-key': key})
       expect(r.status, `replay of POST ${path} ${JSON.stringify(body)}`).toBe(status)
       expect(r.text, `replay of POST ${path}: the original body`).toBe(text)
       expect(r.headers['idempotent-replayed']).toBe('true')
@@ -265,6 +298,17 @@ async function apply(w: World, op: Op, mine: string[]): Promise<string> {
     case 'restart':
       await t.restart()
       return 'restart'
+    case 'chaos': {
+      const provider = PROVIDERS[op.provider]!.id
+      const [path, body] =
+        op.fault === 'down' ? ['/chaos/providers', {provider, fault: 'down', for_seconds: 3600}]
+        : op.fault === 'timeout' ? ['/chaos/providers', {provider, fault: 'timeout', rate: 0.5, count: op.count}]
+        : op.fault === 'soft_decline' ? ['/chaos/providers', {provider, fault: 'soft_decline', count: op.count}]
+        : ['/chaos/api', {method: 'POST', path: op.path, fault: op.fault === 'api_lost' ? 'response_lost' : op.fault.slice(4), count: op.count}]
+      const r = await t.api('POST', path, body)
+      expect(r.status, r.text).toBe(201)
+      return `chaos ${op.fault} ${op.fault.startsWith('api') ? op.path : provider} x${op.count}`
+    }
     case 'create': {
       const body = {...KINDS[op.kind](op.amount), return_url: RETURN_URL, ...(op.confirm ? {} : {confirm: false})}
       const r = await call('POST', '/payments', body)
@@ -507,6 +551,11 @@ describe('money invariants under random operation sequences (fast-check)', () =>
       fc.asyncProperty(fc.array(opArb, {minLength: 4, maxLength: 20, size: 'max'}), (ops) => runSequence(ops)),
       {numRuns: RUNS, seed: process.env.GW_PROPERTY_SEED ? Number(process.env.GW_PROPERTY_SEED) : undefined, endOnFailure: false},
     )
+    // the invariants held with chaos on (issue 29): faults were injected and retried with their keys
+    if (RUNS >= 100) {
+      expect(injected.answers).toBeGreaterThan(0)
+      expect(injected.lost).toBeGreaterThan(0)
+    }
   }, 240_000)
 })
 

@@ -2,7 +2,10 @@
 // processes behind a client that, like a load balancer, retries a failed request with its
 // Idempotency-Key on another instance. No acknowledged payment is lost or doubled, and the
 // webhook deliveries the dead instance had claimed are made by the others once its claims'
-// lease (--claim-lease) has run out. Needs the build (npm test builds first).
+// lease (--claim-lease) has run out. Chaos is on meanwhile (issue 29): a share of the payment
+// requests answered 503 or 429 or their answers lost after the commit, the first provider timing
+// out now and then, webhooks duplicated — the drill holds all the same. Needs the build (npm test
+// builds first).
 import {spawn, type ChildProcess} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {createServer as createHttpsServer} from 'node:https'
@@ -106,6 +109,17 @@ describe('an instance killed with SIGKILL under load', () => {
       }
     }
 
+    // chaos on (issue 29): every instance reads the rules from the store
+    const first = (await call(fleet[0]!, 'POST', '/payments', payment('chaos-probe'), 'chaos-probe')).body.provider_attempts[0].provider
+    for (const [path, body] of [
+      ['/chaos/api', {method: 'POST', path: '/payments', fault: '503', rate: 0.1, seed: 1, for_seconds: 3600}],
+      ['/chaos/api', {method: 'POST', path: '/payments', fault: '429', rate: 0.05, seed: 2, for_seconds: 3600}],
+      ['/chaos/api', {method: 'POST', path: '/payments', fault: 'response_lost', rate: 0.1, seed: 3, for_seconds: 3600}],
+      ['/chaos/providers', {provider: first, fault: 'timeout', rate: 0.3, seed: 4, for_seconds: 3600}],
+      ['/chaos/webhooks', {fault: 'duplicate', rate: 0.2, seed: 5, for_seconds: 3600}],
+    ] as const) expect((await call(fleet[0]!, 'POST', path, body)).status).toBe(201)
+    let faulted = 0
+
     const acked = new Map<string, string>()
     let errors = 0
     let stop = false
@@ -124,7 +138,8 @@ describe('an instance killed with SIGKILL under load', () => {
               acked.set(key, r.text)
               break
             }
-            if (r.status !== 409 && r.status < 500) throw new Error(`unexpected ${r.status}: ${r.text}`)
+            if (r.status !== 409 && r.status !== 429 && r.status < 500) throw new Error(`unexpected ${r.status}: ${r.text}`)
+            if (r.status === 429 || r.status === 503) faulted++
           } catch (e) {
             if ((e as Error).message.startsWith('unexpected')) throw e
             errors++
@@ -143,6 +158,7 @@ describe('an instance killed with SIGKILL under load', () => {
     stop = true
     await Promise.all(workers)
     expect(acked.size).toBeGreaterThan(20)
+    expect(faulted, 'faults injected on purpose').toBeGreaterThan(0)
 
     // every acknowledged payment is there, as it was acknowledged, once
     const survivors = alive()
