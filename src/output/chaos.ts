@@ -43,34 +43,44 @@ export const chaosColumns: Columns<ChaosRule> = {
 
 /** One line for a rule just switched on. */
 export function describeRule(r: ChaosRule): string {
-  const which = r.rate === 1 ? 'every' : `${Math.round(r.rate * 100)}% of`
   const unit = r.kind === 'api' ? 'such request' : r.kind === 'provider' ? 'such call' : 'such delivery'
   const end = r.count !== null ? `for the next ${plural(r.count, unit)}, ending at the latest ${date(r.until)}` : `until ${date(r.until)} (engine clock)`
-  return `${r.id}: ${what(r, which)}, ${end}.`
+  return `${r.id}: ${what(r)}, ${end}.`
 }
 
-function what(r: ChaosRule, which: string): string {
+/** "every X ... fails" or "30% of Xs ... fail": the noun and its verb agree with the share. */
+function share(r: ChaosRule, noun: string, nouns: string): {which: string; v: (one: string, many: string) => string} {
+  const every = r.rate === 1
+  return {which: every ? `every ${noun}` : `${Math.round(r.rate * 100)}% of ${nouns}`, v: (one, many) => (every ? one : many)}
+}
+
+function what(r: ChaosRule): string {
   switch (r.kind) {
     case 'api':
-      return apiWhat(r, which)
+      return apiWhat(r)
     case 'provider': {
-      const calls = `${which} authorization${r.fault === 'soft_decline' ? '' : ' and refund'} call to ${r.provider}`
       if (r.fault === 'down') return `${r.provider} is down: every call fails with a provider error and it is marked degraded, routing fails over to the next provider`
-      if (r.fault === 'timeout') return `${calls} times out, routing fails over to the next provider`
-      if (r.fault === 'soft_decline') return `${calls} is declined softly (try_again_later), routing fails over to the next provider`
-      return `${calls} answers ${r.latency_ms} ms later (a timeout past the provider's limit)`
+      const {which, v} = r.fault === 'soft_decline' ? share(r, 'authorization', 'authorizations') : share(r, 'authorization and refund call', 'authorization and refund calls')
+      if (r.fault === 'timeout') return `${which} to ${r.provider} ${v('times', 'time')} out, routing fails over to the next provider`
+      if (r.fault === 'soft_decline') return `${which} at ${r.provider} ${v('is', 'are')} declined softly (try_again_later), routing fails over to the next provider`
+      return `${which} to ${r.provider} ${v('answers', 'answer')} ${r.latency_ms} ms later (a timeout past the provider's limit)`
     }
     case 'webhooks': {
       const to = r.endpoint === null ? '' : ` to ${r.endpoint}`
-      if (r.fault === 'duplicate') return `${which} event${to} delivered twice (two deliveries, each signed and logged)`
-      if (r.fault === 'shuffle') return `${which} delivery${to} held up to ${r.delay_seconds} s at random, so they arrive out of order`
-      if (r.fault === 'delay') return `${which} delivery${to} held ${r.delay_seconds} s (engine clock)`
-      return `the first ${plural(r.attempts ?? 1, 'attempt')} of ${which} delivery${to} fail on purpose (logged, nothing sent), then the retry schedule takes over`
+      if (r.fault === 'duplicate') {
+        const {which, v} = share(r, 'event', 'events')
+        return `${which}${to} ${v('is', 'are')} delivered twice (two deliveries, each signed and logged)`
+      }
+      const {which, v} = share(r, 'delivery', 'deliveries')
+      if (r.fault === 'shuffle') return `${which}${to} ${v('is', 'are')} held up to ${r.delay_seconds} s at random, so they arrive out of order`
+      if (r.fault === 'delay') return `${which}${to} ${v('is', 'are')} held ${r.delay_seconds} s (engine clock)`
+      return `the first ${plural(r.attempts ?? 1, 'attempt')} of ${which}${to} fail on purpose (logged, nothing sent), then the retry schedule takes over`
     }
   }
 }
 
-function apiWhat(r: ChaosApiRule, which: string): string {
+function apiWhat(r: ChaosApiRule): string {
+  const which = r.rate === 1 ? 'every' : `${Math.round(r.rate * 100)}% of`
   const done = r.fault === 'slow' ? `slowed by ${r.latency_ms} ms` : r.fault === 'response_lost' ? 'done, then left without a response (the connection dropped)' : `answered ${r.fault}`
   return `${which} ${r.method === '*' ? '' : `${r.method} `}/v1${r.path} request ${done}`
 }

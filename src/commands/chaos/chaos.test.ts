@@ -1,12 +1,14 @@
 // gw chaos (issue 29): switch an API fault on with flags named as a person says them, see what is
 // on, end one or all; gw logs tail marks what was injected.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import type {ChaosApiRule, ChaosRule} from '../../api/types.js'
+import type {ChaosApiRule, ChaosProviderRule, ChaosRule, ChaosWebhookRule} from '../../api/types.js'
 import {at, cliEnv, json, type CliEnv} from '../../base/test-support/cli.js'
 import {requestLogLine} from '../logs/tail.js'
 import {painter} from '../../output/color.js'
 import ChaosApi from './api.js'
 import ChaosClear from './clear.js'
+import ChaosProvider from './provider.js'
+import ChaosWebhooks from './webhooks.js'
 import ChaosStatus from './status.js'
 
 let cli: CliEnv
@@ -50,6 +52,79 @@ describe('gw chaos api', () => {
   })
 })
 
+const base = {object: 'chaos_rule' as const, rate: 1, count: null, seed: null, created_at: '2026-01-01T00:00:00.000Z', until: '2026-01-01T00:10:00.000Z'}
+const providerRule = (over: Partial<ChaosProviderRule> = {}): ChaosProviderRule => ({id: 'chaos_p', kind: 'provider', provider: 'prov_atlas', fault: 'down', latency_ms: null, ...base, ...over})
+const webhookRule = (over: Partial<ChaosWebhookRule> = {}): ChaosWebhookRule => ({id: 'chaos_w', kind: 'webhooks', endpoint: null, fault: 'duplicate', delay_seconds: null, attempts: null, ...base, ...over})
+
+describe('gw chaos provider', () => {
+  const sent = () => {
+    const seen: unknown[] = []
+    return {seen, reply: (r: ChaosProviderRule) => cli.pool.intercept({path: '/v1/chaos/providers', method: 'POST'}).reply((o) => (seen.push(JSON.parse(String(o.body))), {statusCode: 201, data: r, responseOptions: json}))}
+  }
+
+  it('--down --for: the provider down for a while, said in words', async () => {
+    const s = sent()
+    s.reply(providerRule())
+    const r = await cli.run(ChaosProvider, [...at(), 'prov_atlas', '--down', '--for', '10m'])
+    expect(r.exitCode).toBe(0)
+    expect(s.seen).toEqual([{provider: 'prov_atlas', fault: 'down', for_seconds: 600}])
+    expect(r.stdout).toContain('chaos_p: prov_atlas is down: every call fails with a provider error and it is marked degraded')
+    expect(r.stderr).toContain('gw chaos clear chaos_p')
+  })
+
+  it('rates, latency, count and seed as the API names them', async () => {
+    const s = sent()
+    s.reply(providerRule({fault: 'timeout', rate: 0.3, seed: 7}))
+    s.reply(providerRule({fault: 'soft_decline', count: 5}))
+    s.reply(providerRule({fault: 'latency', latency_ms: 800}))
+    expect((await cli.run(ChaosProvider, [...at(), 'prov_atlas', '--timeout-rate', '0.3', '--seed', '7'])).stdout).toContain('30% of authorization and refund calls to prov_atlas time out')
+    expect((await cli.run(ChaosProvider, [...at(), 'prov_atlas', '--soft-decline-rate', '1', '--count', '5'])).stdout).toContain('for the next 5 such calls')
+    expect((await cli.run(ChaosProvider, [...at(), 'prov_atlas', '--latency', '800ms'])).stdout).toContain('answers 800 ms later')
+    expect(s.seen).toEqual([
+      {provider: 'prov_atlas', fault: 'timeout', rate: 0.3, seed: 7},
+      {provider: 'prov_atlas', fault: 'soft_decline', rate: 1, count: 5},
+      {provider: 'prov_atlas', fault: 'latency', latency_ms: 800},
+    ])
+  })
+
+  it('mistakes are usage errors before anything is sent', async () => {
+    expect((await cli.run(ChaosProvider, [...at(), 'prov_atlas'])).exitCode).toBe(2)
+    expect((await cli.run(ChaosProvider, [...at(), 'atlas', '--down'])).exitCode).toBe(2)
+    expect((await cli.run(ChaosProvider, [...at(), 'prov_atlas', '--down', '--count', '2'])).exitCode).toBe(2)
+    expect((await cli.run(ChaosProvider, [...at(), 'prov_atlas', '--down', '--timeout-rate', '0.2'])).exitCode).toBe(2)
+    expect((await cli.run(ChaosProvider, [...at(), 'prov_atlas', '--timeout-rate', '3'])).exitCode).toBe(2)
+  })
+})
+
+describe('gw chaos webhooks', () => {
+  it('each fault as the API names it, with the endpoint, window and count', async () => {
+    const seen: unknown[] = []
+    const reply = (r: ChaosWebhookRule) => cli.pool.intercept({path: '/v1/chaos/webhooks', method: 'POST'}).reply((o) => (seen.push(JSON.parse(String(o.body))), {statusCode: 201, data: r, responseOptions: json}))
+    reply(webhookRule({rate: 0.5}))
+    reply(webhookRule({fault: 'shuffle', delay_seconds: 30}))
+    reply(webhookRule({fault: 'delay', delay_seconds: 30}))
+    reply(webhookRule({fault: 'fail_first', attempts: 3, endpoint: 'wh_1'}))
+    expect((await cli.run(ChaosWebhooks, [...at(), '--duplicate-rate', '0.5'])).stdout).toContain('50% of events are delivered twice')
+    expect((await cli.run(ChaosWebhooks, [...at(), '--shuffle', '--window', '30s'])).stdout).toContain('every delivery is held up to 30 s at random, so they arrive out of order')
+    expect((await cli.run(ChaosWebhooks, [...at(), '--delay', '30s', '--count', '2'])).stdout).toContain('held 30 s')
+    expect((await cli.run(ChaosWebhooks, [...at(), '--fail-first', '3', '--endpoint', 'wh_1'])).stdout).toContain('the first 3 attempts of every delivery to wh_1 fail on purpose')
+    expect(seen).toEqual([
+      {fault: 'duplicate', rate: 0.5},
+      {fault: 'shuffle', delay_seconds: 30},
+      {fault: 'delay', delay_seconds: 30, count: 2},
+      {fault: 'fail_first', attempts: 3, endpoint: 'wh_1'},
+    ])
+  })
+
+  it('mistakes are usage errors before anything is sent', async () => {
+    expect((await cli.run(ChaosWebhooks, [...at()])).exitCode).toBe(2)
+    expect((await cli.run(ChaosWebhooks, [...at(), '--window', '30s'])).exitCode).toBe(2)
+    expect((await cli.run(ChaosWebhooks, [...at(), '--fail-first', '11'])).exitCode).toBe(2)
+    expect((await cli.run(ChaosWebhooks, [...at(), '--delay', 'soon'])).exitCode).toBe(2)
+    expect((await cli.run(ChaosWebhooks, [...at(), '--duplicate-rate', '1', '--endpoint', 'x'])).exitCode).toBe(2)
+  })
+})
+
 describe('gw chaos status and clear', () => {
   it('status: a table of what is on, with the faults injected of the count', async () => {
     cli.pool.intercept({path: '/v1/chaos', method: 'GET'}).reply(200, {object: 'list', url: '/v1/chaos', data: [rule({injected: 1})], has_more: false}, json)
@@ -57,6 +132,15 @@ describe('gw chaos status and clear', () => {
     expect(r.stdout).toMatch(/chaos_1\s.*503\s.*POST \/v1\/payments\s.*every one\s.*1 of 3/)
     cli.pool.intercept({path: '/v1/chaos', method: 'GET'}).reply(200, {object: 'list', url: '/v1/chaos', data: [], has_more: false}, json)
     expect((await cli.run(ChaosStatus, [...at()])).stdout).toContain('No faults are on.')
+  })
+
+  it('status shows provider and webhook faults with what they apply to', async () => {
+    const data = [providerRule(), providerRule({id: 'chaos_l', fault: 'latency', latency_ms: 800}), webhookRule({fault: 'fail_first', attempts: 3, endpoint: 'wh_1'})]
+    cli.pool.intercept({path: '/v1/chaos', method: 'GET'}).reply(200, {object: 'list', url: '/v1/chaos', data, has_more: false}, json)
+    const r = await cli.run<ChaosRule[]>(ChaosStatus, [...at()])
+    expect(r.stdout).toMatch(/chaos_p\s.*down\s.*provider prov_atlas/)
+    expect(r.stdout).toMatch(/chaos_l\s.*latency 800 ms\s.*provider prov_atlas/)
+    expect(r.stdout).toMatch(/chaos_w\s.*fail first 3\s.*webhooks to wh_1/)
   })
 
   it('clear ends every rule, or the one named', async () => {
