@@ -141,6 +141,7 @@ export const deliveryColumns: Columns<WebhookDelivery> = {
   row: (d, p) => {
     const last = d.attempts[d.attempts.length - 1]
     const result = last ? (last.status_code !== null ? `HTTP ${last.status_code}` : (last.error ?? 'error')) + ` ${last.latency_ms}ms` : ''
-    return [d.id, d.event, d.event_type, paintStatus(p, d.status === 'failed_retrying' ? 'failed_retrying' : d.status), String(d.attempts.length), result, date(d.next_attempt_at)]
+    // a delivery a chaos rule shaped (issue 29) says so beside its id
+    return [d.chaos ? `${d.id} ${p.yellow('[chaos]')}` : d.id, d.event, d.event_type, paintStatus(p, d.status === 'failed_retrying' ? 'failed_retrying' : d.status), String(d.attempts.length), result, date(d.next_attempt_at)]
   },
 }

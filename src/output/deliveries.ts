@@ -15,6 +15,7 @@ export function renderDelivery(d: WebhookDelivery, p: Painter): string {
       ['Attempts', String(d.attempts.length)],
       ['Next attempt', d.next_attempt_at ? when(d.next_attempt_at) : undefined],
       ['Undeliverable', d.undeliverable_reason ? p.red(d.undeliverable_reason) : undefined],
+      ['Chaos', d.chaos ? p.yellow(`shaped by ${d.chaos} (gw chaos status)`) : undefined],
       ['Mode', d.livemode ? 'live' : 'test'],
       ['Created', d.created_at],
     ],

@@ -549,7 +549,7 @@ export function responseSchemas(): Record<string, Schema> {
     ),
     ChaosProviderFaultCreate: obj(
       {
-        provider: idOf('prov', 'The provider (GET /v1/providers).'),
+        provider: idRef('prov', 'The provider (GET /v1/providers)'),
         fault: {type: 'string', enum: ['down', 'timeout', 'soft_decline', 'latency'], description: 'down: every call fails (a provider error) and the provider is marked degraded until the rule ends; timeout: a share of calls time out; soft_decline: a share of authorizations are declined softly (try_again_later); latency: calls answer latency_ms later (really waited), and time out when that passes the provider\'s timeout. Routing fails over as after a real failure.'},
         ...chaosCreateCommon,
         latency_ms: {type: 'integer', minimum: 1, maximum: 30000, description: 'The latency fault\'s added latency; default 1000.'},
@@ -559,7 +559,7 @@ export function responseSchemas(): Record<string, Schema> {
     ChaosWebhookFaultCreate: obj(
       {
         fault: {type: 'string', enum: ['duplicate', 'shuffle', 'delay', 'fail_first'], description: 'duplicate: the event is delivered twice (two deliveries, each signed and logged); shuffle: deliveries are held a random time within delay_seconds, so they arrive out of order; delay: every delivery is held delay_seconds; fail_first: the first `attempts` attempts of each delivery fail on purpose (logged, nothing sent) and the retry schedule takes over.'},
-        endpoint: idOf('wh', 'Only this endpoint\'s deliveries (default: every endpoint\'s).'),
+        endpoint: {...idRef('wh', 'Webhook endpoint'), description: 'Only this endpoint\'s deliveries (default: every endpoint\'s); an unknown id is 404 resource_missing naming this parameter.'},
         ...chaosCreateCommon,
         delay_seconds: {type: 'integer', minimum: 1, maximum: 86400, description: 'delay: the hold (required); shuffle: the window (default 10).'},
         attempts: {type: 'integer', minimum: 1, maximum: 10, description: 'fail_first: how many attempts of each delivery fail (default 1).'},

@@ -6,7 +6,7 @@
 // engine clock (a timeline job) or when it is cleared — unless somebody else changed its health
 // meanwhile.
 import type {ChaosProviderFault, ChaosProviderFaultCreate, ChaosProviderRule, ChaosRule} from '../../api/types.js'
-import {invalid} from '../domain/errors.js'
+import {invalid, notFound} from '../domain/errors.js'
 import {providerProfile} from '../domain/providers.js'
 import type {ProviderResult} from '../ports/provider.js'
 import {addRule, checkCommon, ending, rateOf, whenRuleEnds} from './chaos.js'
@@ -22,7 +22,8 @@ const MARK = (provider: string) => `chaos_degraded:${provider}`
 const ENDED_JOB = 'chaos.provider_down_ended'
 
 export function providerRule(b: ChaosProviderFaultCreate, id: string, now: Date): ChaosProviderRule {
-  const p = loadProvider(b.provider)
+  const p = providerProfile(b.provider)
+  if (!p) throw notFound('provider', b.provider, 'provider')
   if (!CHAOS_PROVIDER_FAULTS.includes(b.fault)) throw invalid('fault', `fault must be one of ${CHAOS_PROVIDER_FAULTS.join(', ')}; got '${b.fault}'.`)
   if (b.fault === 'down' && (b.rate !== undefined || b.count !== undefined))
     throw invalid(b.rate !== undefined ? 'rate' : 'count', 'A provider is down for a while, for every call: give for_seconds, not a rate or a count (use the timeout fault for a share of calls).')
