@@ -10,12 +10,13 @@ import {Agent, request} from 'undici'
 import {classifyNetworkError} from '../../api/network-errors.js'
 import {guardedLookup} from '../adapters/guarded-lookup.js'
 import {signatureHeader, SIGNATURE_HEADER} from '../../api/webhook-signature.js'
-import {DELIVERY_TIMEOUT_MS, isLoopbackHost, nextAttemptAt, nextHealth, type EndpointHealth} from '../domain/webhooks.js'
+import {DELIVERY_TIMEOUT_MS, isLoopbackHost, looksLikePause, nextAttemptAt, nextHealth, STREAK_GAP_MS, type EndpointHealth} from '../domain/webhooks.js'
 import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
 import type {Core} from './core.js'
 import type {App} from './index.js'
 import {isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
 import {endpointView} from './webhooks.js'
+import type {Unit} from './unit.js'
 
 const USER_AGENT = 'gw-webhooks/1 (+https://docs.gw.dev/webhooks)'
 const EXCERPT_CHARS = 500
@@ -312,7 +313,13 @@ export class DeliveryWorker {
                 if (next) Object.assign(d, {status: 'failed_retrying', next_attempt_at: next.toISOString()})
                 else Object.assign(d, {status: 'undeliverable', undeliverable_reason: 'retry_window_expired', next_attempt_at: null})
               }
-              if (ep) ep = withHealth(ep, o.ok, new Date(o.attempt.at), core)
+              if (ep) {
+                const at = new Date(o.attempt.at)
+                // after a clock jump, a long pause may only look like one: attempts due inside it are recorded later
+                const h = {streak_started_at: ep._x.streak_started_at, last_failure_at: ep._x.last_failure_at}
+                const attemptsDueBetween = !o.ok && looksLikePause(h, at) && (await dueBetween(u, endpoint, new Date(Date.parse(h.last_failure_at!) + STREAK_GAP_MS)))
+                ep = withHealth(ep, o.ok, at, core, attemptsDueBetween)
+              }
             }
             u.put('delivery', d, got.version)
           }
@@ -365,7 +372,17 @@ function scheduled(d: DeliveryRecord, now: Date): Date {
 }
 
 /** The endpoint after an attempt's outcome (spec §6 rule 4); the same object when nothing changes. */
-function withHealth(ep: EndpointRecord, ok: boolean, at: Date, core: Core): EndpointRecord {
+/** Whether a delivery of the endpoint still waits for an attempt that was due by `until` (one not recorded yet). */
+async function dueBetween(u: Unit, endpoint: string, until: Date): Promise<boolean> {
+  const waiting = await u.all<DeliveryRecord, 'delivery'>('delivery', [
+    {field: 'endpoint', op: 'eq', value: endpoint},
+    {field: 'status', op: 'in', value: ['pending', 'failed_retrying']},
+    {field: 'next_attempt_at', op: 'lte', value: until.toISOString()},
+  ])
+  return waiting.length > 0
+}
+
+function withHealth(ep: EndpointRecord, ok: boolean, at: Date, core: Core, attemptsDueBetween = false): EndpointRecord {
   const cur: EndpointHealth = {
     status: ep.status,
     disabled: ep.disabled,
@@ -374,7 +391,7 @@ function withHealth(ep: EndpointRecord, ok: boolean, at: Date, core: Core): Endp
     streak_started_at: ep._x.streak_started_at,
     last_failure_at: ep._x.last_failure_at,
   }
-  const n = nextHealth(cur, ok, at)
+  const n = nextHealth(cur, ok, at, {attemptsDueBetween})
   if (!n) return ep
   if (n.disabled) core.log(`webhooks: endpoint ${ep.id} disabled: no successful delivery since ${n.failing_since}`)
   const {streak_started_at, last_failure_at, ...pub} = n

@@ -3,6 +3,7 @@ import {
   checkEndpointUrl,
   isLoopbackHost,
   nextAttemptAt,
+  looksLikePause,
   nextHealth,
   normaliseEnabledEvents,
   RETRY_WINDOW_MS,
@@ -93,6 +94,14 @@ describe('endpoint health', () => {
     h = nextHealth(h, false, at(30))!
     expect(h.streak_started_at).toBe(at(30).toISOString())
     expect(nextHealth(healthy, true, at(1))).toBeUndefined()
+  })
+
+  it('a pause that only looks like one (attempts due inside it not recorded yet, after a clock jump) keeps the streak', () => {
+    const h = nextHealth(healthy, false, at(0))!
+    expect(looksLikePause(h, at(24.5))).toBe(true)
+    expect(looksLikePause(h, at(23))).toBe(false)
+    expect(nextHealth(h, false, at(24.5), {attemptsDueBetween: true})?.streak_started_at ?? h.streak_started_at).toBe(at(0).toISOString())
+    expect(nextHealth(h, false, at(24.5))!.streak_started_at).toBe(at(24.5).toISOString())
   })
 
   it('failures recorded out of due order within a batch (a clock advance caught up in parallel attempts) give the health of the same failures in order', () => {

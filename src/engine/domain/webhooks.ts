@@ -98,19 +98,27 @@ const same = (a: EndpointHealth, b: EndpointHealth) =>
   a.streak_started_at === b.streak_started_at &&
   a.last_failure_at === b.last_failure_at
 
+/** True when a failure at `at` comes after a pause long enough to end the endpoint's failure streak (if nothing was due meanwhile). */
+export function looksLikePause(h: Pick<EndpointHealth, 'streak_started_at' | 'last_failure_at'>, at: Date): boolean {
+  return h.streak_started_at !== null && h.last_failure_at !== null && at.getTime() - Date.parse(h.last_failure_at) > STREAK_GAP_MS
+}
+
 /**
  * The endpoint's health after an attempt at `at`. Returns undefined when nothing needs
- * writing. A disabled endpoint stays as it is (only the merchant re-enables it).
+ * writing. `attemptsDueBetween`: another delivery of the endpoint had an attempt due within
+ * the apparent pause that is not recorded yet, so the pause was not real. A disabled endpoint stays as it is (only the merchant re-enables it).
  */
-export function nextHealth(h: EndpointHealth, ok: boolean, at: Date): EndpointHealth | undefined {
+export function nextHealth(h: EndpointHealth, ok: boolean, at: Date, opts: {attemptsDueBetween?: boolean} = {}): EndpointHealth | undefined {
   if (h.disabled) return undefined
   let n: EndpointHealth
   if (ok) {
     n = {status: 'enabled', disabled: false, disabled_reason: null, failing_since: null, streak_started_at: null, last_failure_at: null}
   } else {
     const t = at.getTime()
+    // a pause longer than STREAK_GAP_MS ends the streak, unless it only looks like one: after a
+    // clock jump, attempts of other deliveries due inside it may be recorded after this one
     const continues =
-      h.streak_started_at !== null && h.last_failure_at !== null && t - new Date(h.last_failure_at).getTime() <= STREAK_GAP_MS
+      h.streak_started_at !== null && h.last_failure_at !== null && (t - new Date(h.last_failure_at).getTime() <= STREAK_GAP_MS || opts.attemptsDueBetween === true)
     // attempts caught up after a clock advance are recorded in batches, not always in due order:
     // the streak starts at its earliest failure and its last failure is the latest
     const start = continues && Date.parse(h.streak_started_at!) <= t ? h.streak_started_at! : at.toISOString()
