@@ -62,8 +62,15 @@ export async function promptLine(question: string, input = process.stdin, output
   }
 }
 
-/** Opens a URL in the browser: $BROWSER first, then the platform's opener. False when none started. */
-export async function openUrl(url: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+/** How long an opener may run before it counts as started: xdg-open and open exit at once, a browser named in $BROWSER keeps running. */
+const OPENER_GRACE_MS = 2000
+
+/**
+ * Opens a URL in the browser: $BROWSER first, then the platform's opener. True only when it
+ * worked: the opener exited 0, or is still running after a moment (a browser itself); false when
+ * none started or it failed (xdg-open exits 3 on a machine without a browser).
+ */
+export async function openUrl(url: string, env: NodeJS.ProcessEnv = process.env, graceMs = OPENER_GRACE_MS): Promise<boolean> {
   let cmd: string
   let args: string[]
   if (env.BROWSER) {
@@ -85,10 +92,18 @@ export async function openUrl(url: string, env: NodeJS.ProcessEnv = process.env)
   return new Promise<boolean>((resolve) => {
     try {
       const child = spawn(cmd, args, {detached: true, stdio: 'ignore'})
-      child.once('error', () => resolve(false))
-      child.once('spawn', () => {
+      const timer = setTimeout(() => {
         child.unref()
         resolve(true)
+      }, graceMs)
+      timer.unref()
+      child.once('error', () => {
+        clearTimeout(timer)
+        resolve(false)
+      })
+      child.once('exit', (code) => {
+        clearTimeout(timer)
+        resolve(code === 0)
       })
     } catch {
       resolve(false)

@@ -488,7 +488,7 @@ export async function cancelPayment(u: Unit, id: string): Promise<PaymentRecord>
  * the current step. `card` is the card typed into the hosted card form. `session` is the
  * page's session token, checked when given.
  */
-export async function customerAction(u: Unit, id: string, outcome: 'approve' | 'fail' | 'abandon', opts: {card?: Instrument; session?: string} = {}): Promise<PaymentRecord> {
+export async function customerAction(u: Unit, id: string, outcome: 'approve' | 'fail' | 'abandon' | 'cancel', opts: {card?: Instrument; session?: string} = {}): Promise<PaymentRecord> {
   await u.lock(id)
   const loaded = await loadPayment(u, id)
   let p = loaded.p
@@ -497,6 +497,7 @@ export async function customerAction(u: Unit, id: string, outcome: 'approve' | '
   const now = u.now
   const m = methodInfo(p.payment_method)!
   if (outcome === 'abandon') p = apply(u, pay.sessionExpired(p), now)
+  else if (outcome === 'cancel') p = apply(u, pay.customerCanceled(p), now)
   else if (outcome === 'fail') p = apply(u, pay.customerFailed(p), now)
   else if (p._x.session.step === 'card_form') {
     if (!opts.card) throw invalid('card', 'The hosted card form needs a card.')

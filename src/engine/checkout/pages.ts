@@ -105,19 +105,43 @@ function flowContent(p: PaymentRecord, step: string): {title: string; html: stri
   }
 }
 
-function cardForm(p: PaymentRecord, session: string, error?: string): string {
+/** Which field a card error is about, for the form to mark it. */
+type CardField = 'number' | 'exp' | 'cvc'
+
+function cardForm(p: PaymentRecord, session: string, error?: {field?: CardField; message: string}): string {
+  const bad = (f: CardField) => (error?.field === f ? ' aria-invalid="true" aria-describedby="card-error"' : '')
   return page(
     'Pay by card',
     `<h1>Pay by card</h1><div class="amount">${esc(money(p.amount, p.currency))}</div>
 <form method="post">
-${error ? `<p role="alert" style="color:#c0123c">${esc(error)}</p>` : ''}
-<label for="number">Card number</label><input id="number" name="number" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
-<div class="row" style="margin-top:0"><div style="flex:1"><label for="exp">Expiry (MM/YY)</label><input id="exp" name="exp" placeholder="12/30" required></div>
-<div style="flex:1"><label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" placeholder="123"></div></div>
+${error ? `<p id="card-error" role="alert" style="color:#c0123c">${esc(error.message)}</p>` : ''}
+<label for="number">Card number</label><input id="number" name="number" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required${bad('number')}>
+<div class="row" style="margin-top:0"><div style="flex:1"><label for="exp">Expiry (MM/YY)</label><input id="exp" name="exp" inputmode="numeric" autocomplete="cc-exp" placeholder="12/30" required${bad('exp')}></div>
+<div style="flex:1"><label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123"${bad('cvc')}></div></div>
 <input type="hidden" name="outcome" value="approve">
 <div class="row"><button class="ok" type="submit">Pay ${esc(money(p.amount, p.currency))}</button></div></form>
-<form method="post"><input type="hidden" name="outcome" value="abandon"><div class="row"><button class="no" type="submit">Cancel and return</button></div></form>`,
+<form method="post"><input type="hidden" name="outcome" value="cancel"><div class="row"><button class="no" type="submit">Cancel and return</button></div></form>`,
   )
+}
+
+/** A card the engine refused, in the customer's words (not the API's field names), and the field it is about. */
+export function customerCardError(e: DomainError): {field?: CardField; message: string} {
+  const m = e.message
+  switch (e.code) {
+    case 'card_number_invalid':
+      if (/missing/.test(m)) return {field: 'number', message: 'Enter your card number.'}
+      if (/only digits/.test(m)) return {field: 'number', message: 'Your card number can contain only digits.'}
+      if (/digits;/.test(m)) return {field: 'number', message: 'Your card number is incomplete or too long.'}
+      return {field: 'number', message: 'Your card number is incorrect. Check it for a typo.'}
+    case 'card_expiry_invalid':
+      return /expired/i.test(m) ? {field: 'exp', message: 'Your card has expired. Use another card.'} : {field: 'exp', message: "Your card's expiry date is not valid."}
+    case 'cvc_invalid': {
+      const len = /must be (\d) digits/.exec(m)?.[1] ?? '3'
+      return {field: 'cvc', message: `Your card's security code is ${len} digits (on the ${len === '4' ? 'front' : 'back'} of the card).`}
+    }
+    default:
+      return {message: 'This card cannot be used. Check the details or use another card.'}
+  }
 }
 
 const FORM_MAX_BYTES = 64 * 1024
@@ -212,18 +236,19 @@ export function createCheckout(app: App) {
     const form = await readForm(req)
     if (!form) return html(res, 413, page('Too large', '<h1>Form too large</h1><p class="muted">A checkout form is at most 64 KiB. Go back and submit the page again.</p>'), requestId)
     const outcome = form.get('outcome')
-    if (outcome !== 'approve' && outcome !== 'fail' && outcome !== 'abandon') return html(res, 400, page('Bad request', '<h1>Unknown action</h1>'), requestId)
+    if (outcome !== 'approve' && outcome !== 'fail' && outcome !== 'abandon' && outcome !== 'cancel') return html(res, 400, page('Bad request', '<h1>Unknown action</h1>'), requestId)
     try {
       let card: Instrument | undefined
       if (step === 'card' && outcome === 'approve') {
         const m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.get('exp') ?? '')
-        if (!m) return html(res, 400, cardForm(p, session, 'Expiry must look like MM/YY.'), requestId)
+        if (!m) return html(res, 400, cardForm(p, session, {field: 'exp', message: 'Enter the expiry date as MM/YY, for example 12/30.'}), requestId)
         const year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2])
         const cvc = form.get('cvc') || undefined
         try {
           card = parseInstrument({card: {number: form.get('number') ?? '', exp_month: Number(m[1]), exp_year: year, cvc}}, core.clock.now(), '')
         } catch (e) {
-          return html(res, 400, cardForm(p, session, (e as Error).message), requestId)
+          if (!(e instanceof DomainError)) throw e
+          return html(res, 400, cardForm(p, session, customerCardError(e)), requestId)
         }
       }
       const out = await core.run({}, (u) => customerAction(u, p.id, outcome, {card, session}))

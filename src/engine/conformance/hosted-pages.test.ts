@@ -137,6 +137,46 @@ describe('completing the step on the page', () => {
     expect((await getPayment(t, p.id)).status).toBe('requires_action')
   })
 
+  it('card form: the inputs follow the platform conventions (autocomplete, inputmode, labels, one submit button)', async () => {
+    const p = await createPayment(t, {amount: 1800, currency: 'EUR', payment_method: 'card', return_url: RETURN_URL})
+    const html = await page(p.next_action.url)
+    for (const [id, ac] of [['number', 'cc-number'], ['exp', 'cc-exp'], ['cvc', 'cc-csc']]) {
+      expect(html).toMatch(new RegExp(`<input id="${id}"[^>]*inputmode="numeric"[^>]*autocomplete="${ac}"`))
+      expect(html).toContain(`<label for="${id}">`)
+    }
+    const payForm = html.slice(0, html.indexOf('</form>'))
+    expect(payForm.match(/<button[^>]*type="submit"/g)).toHaveLength(1)
+  })
+
+  it('card form: errors in the customer\'s words on the field they are about, never API field names', async () => {
+    const p = await createPayment(t, {amount: 1800, currency: 'EUR', payment_method: 'card', return_url: RETURN_URL})
+    const cases: [Record<string, string>, string, string][] = [
+      [{number: '4242424242424241', exp: '12/34', cvc: '123'}, 'number', 'Your card number is incorrect. Check it for a typo.'],
+      [{number: '4242 4242', exp: '12/34', cvc: '123'}, 'number', 'Your card number is incomplete or too long.'],
+      [{number: '4242424242424242', exp: '01/20', cvc: '123'}, 'exp', 'Your card has expired. Use another card.'],
+      [{number: '4242424242424242', exp: 'soon', cvc: '123'}, 'exp', 'Enter the expiry date as MM/YY, for example 12/30.'],
+      [{number: '378282246310005', exp: '12/34', cvc: '123'}, 'cvc', "Your card's security code is 4 digits (on the front of the card)."],
+    ]
+    for (const [fields, field, words] of cases) {
+      const r = await t.raw('POST', p.next_action.url, form({outcome: 'approve', ...fields}))
+      expect(r.status).toBe(400)
+      expect(r.text).toContain(`<p id="card-error" role="alert" style="color:#c0123c">${words.replace("'", '&#39;')}</p>`)
+      expect(r.text).toMatch(new RegExp(`<input id="${field}"[^>]*aria-invalid="true" aria-describedby="card-error"`))
+      expect(r.text).not.toMatch(/card\.(number|cvc|exp_month)|Luhn/)
+    }
+    expect((await getPayment(t, p.id)).status).toBe('requires_action')
+  })
+
+  it('card form: "Cancel and return" fails the payment with its own code (customer_canceled), not a timeout\'s', async () => {
+    const p = await createPayment(t, {amount: 1800, currency: 'EUR', payment_method: 'card', return_url: RETURN_URL})
+    const html = await page(p.next_action.url)
+    expect(html).toContain('<input type="hidden" name="outcome" value="cancel"><div class="row"><button class="no" type="submit">Cancel and return</button>')
+    expectReturn(await t.raw('POST', p.next_action.url, form({outcome: 'cancel'})), p.id)
+    const g = await getPayment(t, p.id)
+    expect(g).toMatchObject({status: 'failed', failure_code: 'customer_canceled'})
+    expect(await eventsFor(t, p.id)).toContainEqual(expect.objectContaining({type: 'payment.failed'}))
+  })
+
   it('card form: a declined card → back to return_url, the payment failed', async () => {
     const p = await createPayment(t, {amount: 1800, currency: 'EUR', payment_method: 'card', return_url: RETURN_URL})
     const r = await t.raw('POST', p.next_action.url, form({outcome: 'approve', number: '4000000000000002', exp: '12/34', cvc: '123'}))

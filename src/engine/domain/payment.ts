@@ -364,6 +364,13 @@ export function sessionExpired(p0: PaymentRecord): Step {
   return fail(p, 'session_expired', 'The customer did not complete the payment before the session expired.')
 }
 
+/** The customer pressed cancel on the hosted page: the payment fails with its own code, not a timeout's. */
+export function customerCanceled(p0: PaymentRecord): Step {
+  const p = copy(p0)
+  settlePending(p, 'canceled')
+  return fail(p, 'customer_canceled', 'The customer canceled on the payment page.')
+}
+
 /** The operator blocked a payment held in review. */
 export function reviewBlocked(p0: PaymentRecord): Step {
   const p = copy(p0)
