@@ -1,3 +1,4 @@
+import {waitFor} from '../test-support/wait.js'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {createServer as createHttpsServer, type Server} from 'node:https'
 import type {IncomingHttpHeaders} from 'node:http'
@@ -69,17 +70,6 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => s.close(resolve))
   return port
 }
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 async function boot(): Promise<TestEngine> {

@@ -5,7 +5,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {verifySignature} from '../../api/webhook-signature.js'
 import {bootEngine, type AsKey, type TestEngine} from '../test-support/harness.js'
 import {testReceiver, type TestReceiver} from '../test-support/tls-receiver.js'
-import {cardPayment, expectError, sleep} from './helpers.js'
+import {waitFor as until, sleep} from '../test-support/wait.js'
+import {cardPayment, expectError} from './helpers.js'
 
 let t: TestEngine
 const receivers: TestReceiver[] = []
@@ -17,15 +18,6 @@ afterAll(async () => {
   await t?.stop()
 })
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await sleep(25)
-  }
-}
 
 /** An account with an endpoint for payment.succeeded at a fresh receiver. */
 async function setup(name: string): Promise<{a: AsKey; rx: TestReceiver; endpoint: {id: string; secret: string}}> {

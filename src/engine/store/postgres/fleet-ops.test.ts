@@ -4,6 +4,7 @@
 // stopped and true after; `gw logs tail` through the balancer shows every request of both
 // instances; the metrics parse as Prometheus text and move with the load. A cluster of its own
 // (it is stopped). Needs the build (gw logs tail runs the built CLI).
+import {waitFor} from '../../test-support/wait.js'
 import {spawn} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
 import net from 'node:net'
@@ -22,15 +23,6 @@ import {postgresStore} from './postgres-store.js'
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../..')
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(50)
-  }
-}
 
 /** A TCP load balancer: each new connection goes to the next backend in turn (TLS passes through). */
 async function balancer(ports: number[], port: number): Promise<{port: number; close(): void; counts: number[]}> {

@@ -1,6 +1,7 @@
 // Three engine instances on one PostgreSQL database behave as one gateway (issue 12): one
 // idempotency key, one delivery per endpoint and event, a job run once, one clock, one live
 // event feed, one rate limit. Black-box over HTTPS, one instance after the other.
+import {waitFor} from '../../test-support/wait.js'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {createServer as createHttpsServer, type Server} from 'node:https'
 import {tmpdir} from 'node:os'
@@ -11,18 +12,8 @@ import {bootEngine, card, type Res, type TestEngine} from '../../test-support/ha
 import {freshDatabase} from '../../test-support/pg.js'
 import {ensureCertificates, type TlsMaterial} from '../../tls/certificates.js'
 import {postgresStore} from './postgres-store.js'
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(25)
-  }
-}
 
 async function fleet(n: number, opts: {rateLimit?: number} = {}): Promise<TestEngine[]> {
   const url = await freshDatabase('fleet')

@@ -1,23 +1,14 @@
 // The database going away (PostgreSQL restarted) under two engine instances: clients get 503
 // with Retry-After, never a crash; the instances reconnect by themselves, the live event feed
 // across them included; nothing acknowledged is lost. A cluster of its own (it is restarted).
+import {waitFor} from '../../test-support/wait.js'
 import {request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, type TestEngine} from '../../test-support/harness.js'
 import {startCluster, type Cluster} from './cluster.js'
 import {postgresStore} from './postgres-store.js'
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(50)
-  }
-}
 
 const body = (reference: string) => ({amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card(), reference})
 
