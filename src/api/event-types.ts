@@ -16,4 +16,6 @@ export const EVENT_TYPES: readonly string[] = [
   'provider.health.changed',
   'webhook_endpoint.failing',
   'webhook_endpoint.disabled',
+  'checkout.session.completed',
+  'checkout.session.expired',
 ]

@@ -497,6 +497,45 @@ export interface WebhookReplay {
   skipped: {already_received: number; event_expired: number}
 }
 
+/** A hosted checkout session (issue 28): what the customer pays on a page of {checkout_url}, and what came of it. */
+export interface CheckoutSession {
+  id: string
+  object: 'checkout_session'
+  /** open: the customer may pay (and try again after a decline); complete: a payment of it succeeded or is processing; expired */
+  status: 'open' | 'complete' | 'expired'
+  /** the page to send the customer to */
+  url: string
+  amount: number
+  currency: string
+  /** the methods the page offers */
+  payment_methods: string[]
+  reference: string
+  customer: string | null
+  success_url: string
+  cancel_url: string
+  /** the payment that completed it; while open, the latest attempt (null before the first) */
+  payment: string | null
+  metadata: Record<string, string>
+  expires_at: string
+  completed_at: string | null
+  livemode: boolean
+  created_at: string
+}
+
+/** POST /v1/checkout_sessions */
+export interface CheckoutSessionCreate {
+  amount: number
+  currency: string
+  /** default: a stand-in page of the gateway ({checkout_url}/returned) */
+  success_url?: string
+  cancel_url?: string
+  payment_methods?: string[]
+  reference?: string
+  customer?: string
+  metadata?: Record<string, string>
+  expires_in?: number
+}
+
 /** An injected API fault (issue 29): an error status, a slow answer, or the response lost after the work committed. */
 export type ChaosApiFault = '500' | '503' | '429' | 'slow' | 'response_lost'
 

@@ -2,7 +2,7 @@
 import type {Account, ApiKey, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, Snapshot, SnapshotLoad, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
 import type {GwEvent, WebhookDelivery, WebhookEndpoint, WebhookReplay} from '../api/types.js'
-import type {ChaosApiFaultCreate, ChaosProviderFaultCreate, ChaosRule, ChaosWebhookFaultCreate, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
+import type {CheckoutSession, CheckoutSessionCreate, ChaosApiFaultCreate, ChaosProviderFaultCreate, ChaosRule, ChaosWebhookFaultCreate, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
 import type {
   CreateMerchantParams,
   ListMerchantsParams,
@@ -43,6 +43,13 @@ const q = (p: object): Query => p as Query
 export class GwClient extends HttpClient {
   constructor(opts: ClientOptions) {
     super(opts)
+  }
+
+  /** hosted checkout sessions (issue 28) */
+  readonly checkout = {
+    create: (body: CheckoutSessionCreate, o?: PostOpts) => this.post<CheckoutSession>('/checkout_sessions', body, o),
+    get: (id: string) => this.get<CheckoutSession>(`/checkout_sessions/${enc(id)}`),
+    expire: (id: string, o?: PostOpts) => this.post<CheckoutSession>(`/checkout_sessions/${enc(id)}/expire`, {}, o),
   }
 
   readonly payments = {

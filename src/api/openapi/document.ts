@@ -96,6 +96,7 @@ const PREFIX_OF_PATH: Record<string, [string, string]> = {
   accounts: ['acct', 'account'],
   api_keys: ['key', 'API key'],
   chaos: ['chaos', 'chaos rule'],
+  checkout_sessions: ['cs', 'checkout session'],
 }
 
 const OPS: OpSpec[] = [
@@ -111,6 +112,13 @@ const OPS: OpSpec[] = [
   {id: 'createPayment', perm: 'payments:write', method: 'post', path: '/payments', tag: 'Payments', summary: 'Create a payment', body: 'PaymentCreate', bodyRequired: true, status: 201,
     description: 'Creates and (unless `confirm: false`) routes the payment in one call. Risk blocks, exhausted failover, no eligible provider and rule blocks answer 201 with `status: failed`; only an issuer\'s final decline is 402 card_error, with `error.payment` naming the stored failed payment.',
     response: 'Payment', responseDescription: 'The payment, in whatever state routing left it.', errors: [402, 404]},
+  {id: 'createCheckoutSession', perm: 'payments:write', method: 'post', path: '/checkout_sessions', tag: 'Checkout sessions', summary: 'Create a hosted checkout session', body: 'CheckoutSessionCreate', bodyRequired: true, status: 201,
+    description: "A page on {checkout_url} (`url`) where the customer pays `amount` with one of `payment_methods` (default: every method that takes the currency and has a customer page; direct debits need mandate data the page does not collect). A declined card or a failed step lets the customer try again; each try is a payment linked to the session. The session completes when a payment succeeds or is processing (`checkout.session.completed`), and expires at `expires_at` (`checkout.session.expired`; default a day, 30 minutes at the least). The customer returns to `success_url` with `session` and `payment` added, or to `cancel_url` with `session`; the return only signals that the customer came back: the webhook tells the outcome.",
+    response: 'CheckoutSession', responseDescription: 'The session, with the url to send the customer to.', errors: [404]},
+  {id: 'retrieveCheckoutSession', perm: 'payments:read', method: 'get', path: '/checkout_sessions/{id}', tag: 'Checkout sessions', summary: 'Retrieve a checkout session', response: 'CheckoutSession', responseDescription: 'The session: its status and its payment.', errors: [404]},
+  {id: 'expireCheckoutSession', perm: 'payments:write', method: 'post', path: '/checkout_sessions/{id}/expire', tag: 'Checkout sessions', summary: 'Expire an open checkout session', body: 'Empty',
+    description: 'Ends an open session now (`checkout.session.expired`); its page then says it has expired. A complete or expired session is 400 checkout_session_not_open.',
+    response: 'CheckoutSession', responseDescription: 'The session, expired.', errors: [404]},
   {id: 'retrievePayment', perm: 'payments:read', method: 'get', path: '/payments/{id}', tag: 'Payments', summary: 'Retrieve a payment', response: 'Payment', responseDescription: 'The payment, with every provider attempt.', errors: [404]},
   {id: 'retrievePaymentRouting', perm: 'payments:read', method: 'get', path: '/payments/{id}/routing', tag: 'Payments', summary: 'Explain how a payment was routed',
     description: 'Every routing pass as the router decided it then (providers considered and why some were excluded, the rule that matched or smart routing, each candidate\'s score with its parts, the order), and every provider attempt with its decline class (soft: the next provider was tried; final: routing stopped). Passes are recorded from the version that added this operation on.',
@@ -317,6 +325,7 @@ const TAGS: Record<string, string> = {
   Payments: 'Payments across 43 methods, routed over several providers (spec §3, §4).',
   Customers: 'Customers group payments and saved payment methods.',
   'Payment methods': 'Saved card instruments.',
+  'Checkout sessions': 'Hosted checkout: a page of {checkout_url} where the customer pays, tries again after a decline, and returns to the shop.',
   Refunds: 'Refunds of succeeded payments.',
   Disputes: 'Chargebacks opened by the card network.',
   Events: 'The immutable event log.',

@@ -27,7 +27,7 @@ export const ERROR_CODES = {
     'payment_unexpected_state', 'payment_not_capturable', 'payment_not_incrementable', 'payment_not_cancelable',
     'payment_not_refundable', 'payment_disputed', 'partial_refund_unsupported', 'payment_not_disputable', 'payment_already_disputed',
     'dispute_not_actionable', 'payment_method_not_attached', 'session_invalid', 'test_mode_only', 'webhook_endpoint_limit',
-    'webhook_endpoint_disabled', 'no_webhook_endpoints', 'event_already_delivered', 'replay_too_large', 'api_key_limit', 'api_key_revoked', 'api_key_expired', 'account_not_deletable',
+    'webhook_endpoint_disabled', 'no_webhook_endpoints', 'event_already_delivered', 'replay_too_large', 'api_key_limit', 'api_key_revoked', 'api_key_expired', 'account_not_deletable', 'checkout_session_not_open',
   ],
   401: ['api_key_missing', 'api_key_invalid', 'api_key_expired', 'api_key_revoked', 'live_mode_unavailable'],
   402: CARD_ERROR_CODES,
@@ -178,7 +178,7 @@ const webhookEndpointProps = (withSecret: boolean): Record<string, Schema> => ({
 
 /** Response objects (additionalProperties: false, so an undocumented field fails validation). */
 export function responseSchemas(): Record<string, Schema> {
-  const eventObjects = ['Payment', 'Refund', 'Dispute', 'Merchant', 'SettlementReport', 'Provider', 'WebhookEndpoint']
+  const eventObjects = ['Payment', 'Refund', 'Dispute', 'Merchant', 'SettlementReport', 'Provider', 'WebhookEndpoint', 'CheckoutSession']
   return {
     MethodCode: {type: 'string', enum: [...METHOD_CODES], description: 'The 43 payment method codes (spec §4).'},
     Currency: currency,
@@ -501,6 +501,25 @@ export function responseSchemas(): Record<string, Schema> {
       },
       {description: 'One API request the engine answered (the request log behind `gw logs tail`).', optional: ['chaos']},
     ),
+    CheckoutSession: obj({
+      id: idOf('cs'),
+      object: {type: 'string', const: 'checkout_session'},
+      status: {type: 'string', enum: ['open', 'complete', 'expired'], description: 'open: the customer may pay, and try again after a decline; complete: a payment succeeded or is processing; expired.'},
+      url: str({format: 'uri', description: 'The page on {checkout_url} to send the customer to.'}),
+      amount: minor('What the customer pays.', {minimum: 1, maximum: MAX_AMOUNT}),
+      currency: ref('Currency'),
+      payment_methods: {type: 'array', items: ref('MethodCode'), description: 'The methods the page offers.'},
+      reference: str({description: 'Merchant order id, given to each payment; defaults to the session id.'}),
+      customer: nullable(idOf('cus')),
+      success_url: str(),
+      cancel_url: str(),
+      payment: nullable(idOf('pay', 'The payment that completed the session; while open, the latest try (null before the first).')),
+      metadata: ref('Metadata'),
+      expires_at: dateTime(),
+      completed_at: nullable(dateTime()),
+      livemode,
+      created_at: dateTime(),
+    }, {description: 'A hosted checkout session (test mode): what the customer pays on a page of {checkout_url}, and what came of it.'}),
     ChaosRule: {
       description: 'A fault the account switched on to rehearse failures (test mode): of the API, a provider, or webhook deliveries.',
       oneOf: [ref('ChaosApiRule'), ref('ChaosProviderRule'), ref('ChaosWebhookRule')],
@@ -818,6 +837,23 @@ export function requestSchemas(): Record<string, Schema> {
       description: nullable(str({maxLength: 1000})),
       metadata: metadataReq,
       merchant: idRef('mer', 'Active sub-merchant'),
+    }),
+    CheckoutSessionCreate: body({
+      amount: required({...int(1, MAX_AMOUNT, "in the currency's minor unit (2000 = €20.00)"), description: 'Integer minor units, 1 to 99,999,999.'}),
+      currency: required(useCase({type: 'string', minLength: 1, pattern: '^[A-Z]{3}$', description: 'Uppercase ISO 4217 code.'}, 'pattern')),
+      success_url: useCase(str({maxLength: 2048, format: 'uri', description: 'Where the customer returns after paying, with `session` and `payment` added; default a stand-in page of the gateway ({checkout_url}/returned/success) that shows them.'}), 'format'),
+      cancel_url: useCase(str({maxLength: 2048, format: 'uri', description: 'Where "Back to the shop" leads, with `session` added (the session stays open); default {checkout_url}/returned/cancel.'}), 'format'),
+      payment_methods: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 50,
+        items: useCase({type: 'string', enum: [...METHOD_CODES]}, 'enum'),
+        description: 'The methods to offer, each taking the currency; default every method that takes it and has a customer page.',
+      },
+      reference: str({maxLength: 255, description: 'Merchant order id for every payment of the session; defaults to the session id.'}),
+      customer: idRef('cus', 'Customer'),
+      metadata: metadataReq,
+      expires_in: {...int(1800, 86_400, 'in seconds, 1800 to 86400'), description: 'Seconds until the session expires (engine clock); default 86400.'},
     }),
     PaymentConfirm: body({payment_method_id: idRef('pm', 'Saved payment method'), return_url: useCase(str({maxLength: 2048, format: 'uri'}), 'format')}),
     PaymentCapture: body({

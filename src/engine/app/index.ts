@@ -2,6 +2,7 @@
 // background work that spans accounts (timeline jobs as they fall due on each account's clock,
 // the webhook delivery worker, housekeeping) and the live event feeds. Knows nothing of HTTP.
 import {registerChaosJobs} from './chaos-providers.js'
+import {registerCheckoutJobs} from './checkout-sessions.js'
 import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {Core, type CoreOptions, type Observers} from './core.js'
 import {DeliveryWorker, type DeliveryWorkerOptions} from './delivery-worker.js'
@@ -169,4 +170,5 @@ function registerJobs(core: Core): void {
   registerSettlementJobs(core)
   registerMerchantJobs(core)
   registerChaosJobs(core)
+  registerCheckoutJobs(core)
 }

@@ -3,6 +3,7 @@
 // risk, routing and provider calls here; every status change is a transition of
 // domain/payment.ts; every write goes through the unit of work.
 import {providerChaos} from './chaos-providers.js'
+import {sessionPaymentChanged} from './checkout-sessions.js'
 import {randomBytes} from 'node:crypto'
 import type {Customer} from '../../api/types.js'
 import {PAYMENT_STATUSES, type PaymentRouting, type RoutingDecision} from '../../api/types.js'
@@ -50,7 +51,7 @@ export interface PaymentOutcome {
 
 const ACTION_PATH: Record<pay.SessionStep, string> = {card_form: 'card', challenge: '3ds', method: 'method'}
 
-function assertCurrency(currency: string, param = 'currency'): void {
+export function assertCurrency(currency: string, param = 'currency'): void {
   if (!/^[A-Z]{3}$/.test(currency)) {
     const hint = /^[a-z]{3}$/.test(currency) ? ` Use uppercase: '${currency.toUpperCase()}'.` : ''
     throw invalid(param, `${param} must be an uppercase ISO 4217 code such as EUR; got '${currency}'.${hint}`)
@@ -58,7 +59,7 @@ function assertCurrency(currency: string, param = 'currency'): void {
   if (!isCurrency(currency) || currencyExponent(currency) === undefined) throw invalid(param, `${param} '${currency}' is not an ISO 4217 currency code.`)
 }
 
-function assertUrl(v: string, param: string): void {
+export function assertUrl(v: string, param: string): void {
   let u: URL
   try {
     u = new URL(v)
@@ -223,7 +224,7 @@ async function savedInstrument(u: Unit, id: string, param: string): Promise<{id:
   return {id, instrument: {...inst, cvc: inst.network_token ? 'cryptogram' : 'missing'}, customer: got.obj.customer}
 }
 
-export async function createPayment(u: Unit, body: CreatePayment): Promise<PaymentOutcome> {
+export async function createPayment(u: Unit, body: CreatePayment, internal: {checkoutSession?: string} = {}): Promise<PaymentOutcome> {
   const now = u.now
   assertCurrency(body.currency)
   if (body.payment_method_id !== undefined && body.payment_method_data !== undefined)
@@ -309,7 +310,7 @@ export async function createPayment(u: Unit, body: CreatePayment): Promise<Payme
     livemode: u.livemode,
     created_at: iso(now),
     merchant: body.merchant ?? null,
-    _x: {instrument, tried: []},
+    _x: {instrument, tried: [], ...(internal.checkoutSession ? {checkout_session: internal.checkoutSession} : {})},
   }
   let outcome: PaymentOutcome = {payment: p}
   if (body.confirm !== false) outcome = await proceed(u, p, now)
@@ -512,6 +513,8 @@ export async function customerAction(u: Unit, id: string, outcome: 'approve' | '
     }
   }
   u.put('payment', p, loaded.version)
+  // paid through a hosted checkout session: the session learns of it (issue 28)
+  await sessionPaymentChanged(u, p)
   return p
 }
 
@@ -536,6 +539,7 @@ export async function reviewPayment(u: Unit, id: string, decision: 'approve' | '
   if (decision === 'block') p = apply(u, pay.reviewBlocked(p), u.now)
   else p = (await routeAndRun(u, pay.reviewApproved(p).payment, u.now)).payment
   u.put('payment', p, loaded.version)
+  await sessionPaymentChanged(u, p)
   return p
 }
 

@@ -46,6 +46,8 @@ export class Unit {
   private others = new Map<string, {puts: Put[]; addJobs: Job[]; settings: Record<string, string>}>()
   /** each object's public JSON, made once and reused for its events, its row and the response */
   private readonly json = new WeakMap<object, string>()
+  /** the lock keys taken */
+  private readonly held = new Set<string>()
 
   constructor(
     readonly core: Core,
@@ -89,7 +91,10 @@ export class Unit {
     return this.tx.sum(kind, q)
   }
   /** Serialises this unit with every other on the key (an object id) until it is committed. */
+  /** Takes the store's lock on `key` until the unit commits; a key this unit holds already is not taken twice. */
   lock(key: string): Promise<void> {
+    if (this.held.has(key)) return Promise.resolve()
+    this.held.add(key)
     return this.tx.lock(key)
   }
   /** See StoreTx.claimIdempotency; `defer` lets the store check for a live record when the unit commits. */

@@ -5,27 +5,9 @@ import type {App} from '../app/index.js'
 import {customerAction} from '../app/payments.js'
 import {DomainError} from '../domain/errors.js'
 import {parseInstrument, type Instrument, type PaymentRecord} from '../domain/payment.js'
-import {readBody, type RequestTarget} from '../http/pipeline.js'
-
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
-
-
-const CSS = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;padding:0 16px;color:#1a1f36}
-main{max-width:420px;margin:48px auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px #0002;padding:28px}
-h1{font-size:20px;margin:0 0 4px}.amount{font-size:28px;font-weight:600;margin:12px 0}
-.muted{color:#697386;font-size:14px}.row{display:flex;gap:8px;margin-top:20px}
-button{flex:1;padding:12px;border-radius:8px;border:0;font-size:15px;cursor:pointer}
-.ok{background:#635bff;color:#fff}.no{background:#e3e8ee;color:#1a1f36}
-label{display:block;font-size:13px;margin:12px 0 4px}input{width:100%;box-sizing:border-box;padding:10px;border:1px solid #ccd;border-radius:6px;font-size:15px}
-.qr{font-family:monospace;white-space:pre;line-height:1;font-size:10px;text-align:center;margin:16px 0}
-.box{background:#f6f8fa;border-radius:8px;padding:12px;font-family:monospace;margin:12px 0}.test{background:#fff3cd;color:#6b4f00;font-size:12px;padding:6px 10px;border-radius:6px;display:inline-block;margin-bottom:16px}
-.nowrap{white-space:nowrap}.issuer{display:flex;justify-content:space-between;align-items:center;border-bottom:1px solid #e3e8ee;padding-bottom:12px;margin:0 0 16px;font-size:13px;color:#697386}
-.issuer b{color:#1a1f36;letter-spacing:.02em}.label{font-size:13px;color:#697386;margin:16px 0 0}.label+.amount{margin-top:2px}`
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><style>${CSS}</style></head><body><main><span class="test">TEST MODE</span>${body}</main></body></html>`
-}
+import type {RequestTarget} from '../http/pipeline.js'
+import {sessionRoute} from './session-page.js'
+import {cardInputs, customerCardError, esc, EXPIRY_ERROR, html, page, parseExpiry, readForm, type CardError} from './ui.js'
 
 const BRANDS: Record<string, string> = {visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', jcb: 'JCB', diners: 'Diners Club', unionpay: 'UnionPay', maestro: 'Maestro'}
 const brandName = (b: string | undefined) => (b ? (BRANDS[b] ?? b.charAt(0).toUpperCase() + b.slice(1)) : 'card')
@@ -105,62 +87,16 @@ function flowContent(p: PaymentRecord, step: string): {title: string; html: stri
   }
 }
 
-/** Which field a card error is about, for the form to mark it. */
-type CardField = 'number' | 'exp' | 'cvc'
-
-function cardForm(p: PaymentRecord, session: string, error?: {field?: CardField; message: string}): string {
-  const bad = (f: CardField) => (error?.field === f ? ' aria-invalid="true" aria-describedby="card-error"' : '')
+function cardForm(p: PaymentRecord, error?: CardError): string {
   return page(
     'Pay by card',
     `<h1>Pay by card</h1><div class="amount">${esc(money(p.amount, p.currency))}</div>
 <form method="post">
-${error ? `<p id="card-error" role="alert" style="color:#c0123c">${esc(error.message)}</p>` : ''}
-<label for="number">Card number</label><input id="number" name="number" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required${bad('number')}>
-<div class="row" style="margin-top:0"><div style="flex:1"><label for="exp">Expiry (MM/YY)</label><input id="exp" name="exp" inputmode="numeric" autocomplete="cc-exp" placeholder="12/30" required${bad('exp')}></div>
-<div style="flex:1"><label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123"${bad('cvc')}></div></div>
+${cardInputs(error)}
 <input type="hidden" name="outcome" value="approve">
 <div class="row"><button class="ok" type="submit">Pay ${esc(money(p.amount, p.currency))}</button></div></form>
 <form method="post"><input type="hidden" name="outcome" value="cancel"><div class="row"><button class="no" type="submit">Cancel and return</button></div></form>`,
   )
-}
-
-/** A card the engine refused, in the customer's words (not the API's field names), and the field it is about. */
-export function customerCardError(e: DomainError): {field?: CardField; message: string} {
-  const m = e.message
-  switch (e.code) {
-    case 'card_number_invalid':
-      if (/missing/.test(m)) return {field: 'number', message: 'Enter your card number.'}
-      if (/only digits/.test(m)) return {field: 'number', message: 'Your card number can contain only digits.'}
-      if (/digits;/.test(m)) return {field: 'number', message: 'Your card number is incomplete or too long.'}
-      return {field: 'number', message: 'Your card number is incorrect. Check it for a typo.'}
-    case 'card_expiry_invalid':
-      return /expired/i.test(m) ? {field: 'exp', message: 'Your card has expired. Use another card.'} : {field: 'exp', message: "Your card's expiry date is not valid."}
-    case 'cvc_invalid': {
-      const len = /must be (\d) digits/.exec(m)?.[1] ?? '3'
-      return {field: 'cvc', message: `Your card's security code is ${len} digits (on the ${len === '4' ? 'front' : 'back'} of the card).`}
-    }
-    default:
-      return {message: 'This card cannot be used. Check the details or use another card.'}
-  }
-}
-
-const FORM_MAX_BYTES = 64 * 1024
-
-/** The posted form; undefined when it is over FORM_MAX_BYTES (the rest is read and dropped). */
-async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
-  const raw = await readBody(req, FORM_MAX_BYTES)
-  return raw && new URLSearchParams(raw.toString('utf8'))
-}
-
-function html(res: ServerResponse, status: number, body: string, requestId: string) {
-  res.writeHead(status, {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    'Request-Id': requestId,
-    'Cache-Control': 'no-store',
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:",
-  })
-  res.end(body)
 }
 
 function finish(res: ServerResponse, p: PaymentRecord, requestId: string) {
@@ -193,7 +129,29 @@ export function createCheckout(app: App) {
     const [, , step, id] = url.pathname.split('/')
     const session = url.searchParams.get('session') ?? ''
     const notFoundPage = (msg: string) => html(res, 404, page('Not found', `<h1>Link not valid</h1><p class="muted">${esc(msg)}</p>`), requestId)
-    if (!step || !id || !['3ds', 'method', 'card'].includes(step)) return notFoundPage('This checkout page does not exist.')
+    if (!step || !id || !['3ds', 'method', 'card', 'session', 'returned'].includes(step) || (step === 'returned' && id !== 'success' && id !== 'cancel')) return notFoundPage('This checkout page does not exist.')
+    if (step === 'returned') {
+      // the stand-in for a shop's success and cancel pages (a session created without them)
+      const paid = id === 'success'
+      const sessionId = url.searchParams.get('session') ?? ''
+      const paymentId = url.searchParams.get('payment') ?? ''
+      return html(
+        res,
+        200,
+        page(
+          paid ? 'Back at the shop' : 'Back at the shop',
+          `<h1>${paid ? 'Thanks: back at the shop' : 'Back at the shop, not paid'}</h1><p class="muted">A stand-in page of the gateway: a checkout session created without ${paid ? 'success_url' : 'cancel_url'} returns here. Your shop's page would receive:</p><div class="box">session=${esc(sessionId)}${paymentId ? `<br>payment=${esc(paymentId)}` : ''}</div><p class="muted">The outcome reaches your server by webhook (checkout.session.completed); the return only says the customer came back.</p>`,
+        ),
+        requestId,
+      )
+    }
+    if (step === 'session') {
+      // a hosted checkout session (issue 28): its account is in its URL, like every page's
+      const named = url.searchParams.get('account') ?? ''
+      const core = /^acct_[0-9A-Za-z]+$/.test(named) && id.startsWith('cs_') ? await app.account(named).catch(() => undefined) : undefined
+      if (!core) return notFoundPage('This checkout link is not valid. Go back to the shop and start again.')
+      return sessionRoute(core, id, url, req, res, requestId)
+    }
     // a page carries no key: the payment's account is in its URL (the platform account's pages, and
     // pages made before accounts, name none: the account that holds the payment is found)
     const named = url.searchParams.get('account')
@@ -217,7 +175,7 @@ export function createCheckout(app: App) {
       return
     }
     if (req.method === 'GET') {
-      if (step === 'card') return html(res, 200, cardForm(p, session), requestId)
+      if (step === 'card') return html(res, 200, cardForm(p), requestId)
       const c = flowContent(p, step)
       return html(
         res,
@@ -240,15 +198,14 @@ export function createCheckout(app: App) {
     try {
       let card: Instrument | undefined
       if (step === 'card' && outcome === 'approve') {
-        const m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.get('exp') ?? '')
-        if (!m) return html(res, 400, cardForm(p, session, {field: 'exp', message: 'Enter the expiry date as MM/YY, for example 12/30.'}), requestId)
-        const year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2])
+        const exp = parseExpiry(form.get('exp') ?? '')
+        if (!exp) return html(res, 400, cardForm(p, EXPIRY_ERROR), requestId)
         const cvc = form.get('cvc') || undefined
         try {
-          card = parseInstrument({card: {number: form.get('number') ?? '', exp_month: Number(m[1]), exp_year: year, cvc}}, core.clock.now(), '')
+          card = parseInstrument({card: {number: form.get('number') ?? '', exp_month: exp.month, exp_year: exp.year, cvc}}, core.clock.now(), '')
         } catch (e) {
           if (!(e instanceof DomainError)) throw e
-          return html(res, 400, cardForm(p, session, customerCardError(e)), requestId)
+          return html(res, 400, cardForm(p, customerCardError(e)), requestId)
         }
       }
       const out = await core.run({}, (u) => customerAction(u, p.id, outcome, {card, session}))

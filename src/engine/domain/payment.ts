@@ -46,6 +46,8 @@ export interface PaymentInternal {
   auth_expires_at?: string
   /** each routing pass as decided (domain/routing.ts explainRecord explains it again) */
   routing?: RoutingRecord[]
+  /** the hosted checkout session (cs_) the customer paid through (issue 28) */
+  checkout_session?: string
 }
 
 export type PaymentRecord = Payment & {_x: PaymentInternal}

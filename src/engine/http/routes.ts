@@ -5,6 +5,7 @@
 // idempotency record) before the response is sent.
 import * as accounts from '../app/accounts.js'
 import * as chaos from '../app/chaos.js'
+import * as checkout from '../app/checkout-sessions.js'
 import {addProviderFault} from '../app/chaos-providers.js'
 import {addWebhookFault} from '../app/chaos-webhooks.js'
 import {replayEndpoint} from '../app/webhook-replay.js'
@@ -221,6 +222,11 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
       const {clock, fired, pending} = await advanceClock(ctx.core, ctx.input.body.seconds, {wait: ctx.input.body.wait === true})
       return ok({...clock, fired, ...(pending ? {pending_attempts: pending} : {})})
     })
+
+  // ---------------------------------------------------------------- hosted checkout sessions (issue 28)
+  r.post('/checkout_sessions', 'createCheckoutSession', async (ctx, u) => ok(await checkout.createCheckoutSession(u, ctx.input.body), 201))
+    .get('/checkout_sessions/:id', 'retrieveCheckoutSession', async (ctx) => ok(await checkout.retrieveCheckoutSession(ctx.core, ctx.params.id!)))
+    .post('/checkout_sessions/:id/expire', 'expireCheckoutSession', async (ctx, u) => ok(await checkout.expireCheckoutSession(u, ctx.params.id!)))
 
   // ---------------------------------------------------------------- failure on purpose (issue 29)
   r.post('/chaos/api', 'createChaosApiFault', async (ctx, u) => {

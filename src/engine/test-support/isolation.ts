@@ -71,6 +71,8 @@ async function seed(a: AsKey): Promise<{ids: Ids; fresh: (opId: string) => Promi
   expect(deliveries.data.length, 'a delivery of the endpoint').toBe(1)
   ids.whd = deliveries.data[0].id
   ids.prov = 'prov_atlas'
+  // a checkout session of A (issue 28)
+  ids.cs = (await ok(a.api('POST', '/checkout_sessions', {amount: 2000, currency: 'EUR', success_url: RETURN_URL, cancel_url: RETURN_URL}), 201)).id
   // a chaos rule of A on a path nothing calls (issue 29): its id must never reach B
   ids.chaos = (await ok(a.api('POST', '/chaos/api', {path: '/isolation/unused', fault: '500', for_seconds: 3600}), 201)).id
   // objects in the states the state-changing operations need, made afresh for each call
@@ -90,6 +92,7 @@ async function seed(a: AsKey): Promise<{ids: Ids; fresh: (opId: string) => Promi
       return d.id
     },
     freshKey: async () => (await ok(a.api('POST', '/api_keys', {permissions: ['events:read']}), 201)).id,
+    openSession: async () => (await ok(a.api('POST', '/checkout_sessions', {amount: 2000, currency: 'EUR', success_url: RETURN_URL, cancel_url: RETURN_URL}), 201)).id,
     chaosRule: async () => (await ok(a.api('POST', '/chaos/api', {path: '/isolation/unused', fault: '503', for_seconds: 3600}), 201)).id,
   }
   /** The ids an operation's call needs: the account's objects, plus new ones in the state the operation changes. */
@@ -117,6 +120,9 @@ const CALLS: Record<string, (i: Ids) => Call> = {
   listPayments: (i) => ({path: `/payments?customer=${i.cus}`}),
   createPayment: (i) => ({path: '/payments', body: {amount: 2000, currency: 'EUR', payment_method_id: i.pm, customer: i.cus, return_url: RETURN_URL}}),
   retrievePayment: (i) => ({path: `/payments/${i.pay}`}),
+  createCheckoutSession: (i) => ({path: '/checkout_sessions', body: {amount: 2000, currency: 'EUR', success_url: RETURN_URL, cancel_url: RETURN_URL, customer: i.cus}}),
+  retrieveCheckoutSession: (i) => ({path: `/checkout_sessions/${i.cs}`}),
+  expireCheckoutSession: (i) => ({path: `/checkout_sessions/${i.openSession}/expire`, body: {}}),
   retrievePaymentRouting: (i) => ({path: `/payments/${i.pay}/routing`}),
   confirmPayment: (i) => ({path: `/payments/${i.unconfirmed}/confirm`, body: {}}),
   capturePayment: (i) => ({path: `/payments/${i.manual}/capture`, body: {amount: 500}}),
@@ -224,6 +230,7 @@ const NEEDS: Record<string, string[]> = {
   rollApiKey: ['freshKey'],
   revokeApiKey: ['freshKey'],
   deleteChaosRule: ['chaosRule'],
+  expireCheckoutSession: ['openSession'],
 }
 
 /** Operations without a key. */

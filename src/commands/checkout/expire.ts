@@ -1,0 +1,20 @@
+import type {CheckoutSession} from '../../api/types.js'
+import {idArg} from '../../base/args.js'
+import {renderCheckoutSession} from '../../output/checkout.js'
+import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+
+export default class CheckoutExpire extends GwCommand<typeof CheckoutExpire> {
+  static override summary = 'End an open hosted checkout session now: its page says it has expired (checkout.session.expired).'
+  static override examples = ['<%= config.bin %> <%= command.id %> cs_123']
+  static override args = {id: idArg('cs_', 'checkout session')}
+
+  async run(): Promise<CheckoutSession> {
+    return checkoutExpire(this.ctx, this.flags, this.args)
+  }
+}
+
+export async function checkoutExpire(ctx: Context, _f: GwFlags<typeof CheckoutExpire>, args: GwArgs<typeof CheckoutExpire>): Promise<CheckoutSession> {
+  const s = await (await ctx.client()).checkout.expire(args.id)
+  if (!ctx.json) ctx.print(renderCheckoutSession(s, ctx.color))
+  return s
+}
