@@ -43,14 +43,14 @@ ${cardInputs(error?.field ? error : undefined)}
     : ''
   const alert = error && !error.field ? `<p id="card-error" role="alert" style="color:#c0123c">${esc(error.message)}</p>` : ''
   const methods = others.length
-    ? `<p class="label">${card ? 'Or pay with' : 'Pay with'}</p><form method="post" aria-label="Other ways to pay">${others
-        .map((code) => `<div class="row" style="margin-top:8px"><button class="no" type="submit" name="method" value="${esc(code)}">${esc(methodInfo(code)?.name ?? code)}</button></div>`)
-        .join('')}</form>`
+    ? `<p class="label">${card ? 'Or pay with' : 'Pay with'}</p><form method="post" aria-label="Other ways to pay"><div class="methods">${others
+        .map((code) => `<button class="no" type="submit" name="method" value="${esc(code)}">${esc(methodInfo(code)?.name ?? code)}</button>`)
+        .join('')}</div></form>`
     : ''
   return page(
     'Checkout',
     `<h1>Checkout</h1><p class="muted">Order ${esc(s.reference)}</p><div class="amount">${esc(money(s.amount, s.currency))}</div>${alert}${card}${methods}
-<form method="post"><input type="hidden" name="outcome" value="cancel"><div class="row"><button class="no" type="submit">Back to the shop</button></div></form>`,
+<form method="post"><input type="hidden" name="outcome" value="cancel"><div class="row"><button class="back" type="submit">Back to the shop</button></div></form>`,
   )
 }
 
