@@ -9,7 +9,7 @@ import type {ChaosProviderFault, ChaosProviderFaultCreate, ChaosProviderRule, Ch
 import {invalid, notFound} from '../domain/errors.js'
 import {providerProfile} from '../domain/providers.js'
 import type {ProviderResult} from '../ports/provider.js'
-import {addRule, checkCommon, ending, rateOf, whenRuleEnds} from './chaos.js'
+import {addRule, checkCommon, checkOption, ending, rateOf, whenRuleEnds} from './chaos.js'
 import type {Core} from './core.js'
 import {loadProvider, lockedHealth, providerView} from './provider-state.js'
 import type {Unit} from './unit.js'
@@ -29,8 +29,7 @@ export function providerRule(b: ChaosProviderFaultCreate, id: string, now: Date)
     throw invalid(b.rate !== undefined ? 'rate' : 'count', 'A provider is down for a while, for every call: give for_seconds, not a rate or a count (use the timeout fault for a share of calls).')
   const rate = rateOf(b, 'calls')
   checkCommon(b)
-  if (b.latency_ms !== undefined && (b.fault !== 'latency' || !(Number.isInteger(b.latency_ms) && b.latency_ms >= 1 && b.latency_ms <= MAX_LATENCY_MS)))
-    throw invalid('latency_ms', b.fault !== 'latency' ? 'latency_ms applies to the latency fault only.' : `latency_ms must be 1 to ${MAX_LATENCY_MS}; got ${b.latency_ms}.`)
+  checkOption(b.latency_ms, 'latency_ms', b.fault === 'latency', 'the latency fault', 1, MAX_LATENCY_MS)
   return {
     id,
     object: 'chaos_rule',

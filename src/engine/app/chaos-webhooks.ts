@@ -8,7 +8,7 @@
 import type {ChaosWebhookFault, ChaosWebhookFaultCreate, ChaosWebhookRule} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
 import {iso} from '../domain/time.js'
-import {addRule, checkCommon, draw, ending, rateOf} from './chaos.js'
+import {addRule, checkCommon, checkOption, draw, ending, rateOf} from './chaos.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
 import type {DeliveryRecord} from './webhook-types.js'
@@ -25,11 +25,9 @@ export function webhookRule(b: ChaosWebhookFaultCreate, id: string, now: Date): 
   const rate = rateOf(b, 'deliveries')
   checkCommon(b)
   const usesDelay = b.fault === 'delay' || b.fault === 'shuffle'
-  if (b.delay_seconds !== undefined && (!usesDelay || !(Number.isInteger(b.delay_seconds) && b.delay_seconds >= 1 && b.delay_seconds <= MAX_DELAY_S)))
-    throw invalid('delay_seconds', !usesDelay ? 'delay_seconds applies to the delay and shuffle faults only.' : `delay_seconds must be 1 to ${MAX_DELAY_S} (a day); got ${b.delay_seconds}.`)
+  checkOption(b.delay_seconds, 'delay_seconds', usesDelay, 'the delay and shuffle faults', 1, MAX_DELAY_S, ' (a day)')
   if (b.fault === 'delay' && b.delay_seconds === undefined) throw invalid('delay_seconds', 'The delay fault needs delay_seconds: how long each delivery is held, e.g. 30.')
-  if (b.attempts !== undefined && (b.fault !== 'fail_first' || !(Number.isInteger(b.attempts) && b.attempts >= 1 && b.attempts <= MAX_FAIL_FIRST)))
-    throw invalid('attempts', b.fault !== 'fail_first' ? 'attempts applies to the fail_first fault only.' : `attempts must be 1 to ${MAX_FAIL_FIRST}; got ${b.attempts}.`)
+  checkOption(b.attempts, 'attempts', b.fault === 'fail_first', 'the fail_first fault', 1, MAX_FAIL_FIRST)
   return {
     id,
     object: 'chaos_rule',

@@ -134,8 +134,7 @@ export function apiRule(b: CreateChaosApi, id: string, now: Date): ChaosApiRule 
   if (!CHAOS_API_FAULTS.includes(b.fault)) throw invalid('fault', `fault must be one of ${CHAOS_API_FAULTS.join(', ')}; got '${b.fault}'.`)
   const rate = rateOf(b, 'matching requests')
   checkCommon(b)
-  if (b.latency_ms !== undefined && (b.fault !== 'slow' || !(Number.isInteger(b.latency_ms) && b.latency_ms >= 1 && b.latency_ms <= MAX_SLOW_MS)))
-    throw invalid('latency_ms', b.fault !== 'slow' ? 'latency_ms applies to the slow fault only.' : `latency_ms must be 1 to ${MAX_SLOW_MS}; got ${b.latency_ms}.`)
+  checkOption(b.latency_ms, 'latency_ms', b.fault === 'slow', 'the slow fault', 1, MAX_SLOW_MS)
   return {
     id,
     object: 'chaos_rule',
@@ -168,6 +167,13 @@ export function checkCommon(b: ChaosCommon): void {
 export function ending(b: ChaosCommon, now: Date): {count: number | null; seed: number | null; created_at: string; until: string} {
   const forS = b.for_seconds ?? (b.count !== undefined ? MAX_CHAOS_FOR_S : DEFAULT_CHAOS_FOR_S)
   return {count: b.count ?? null, seed: b.seed ?? null, created_at: now.toISOString(), until: new Date(now.getTime() + forS * 1000).toISOString()}
+}
+
+/** A number that goes with some faults only, within bounds: a 400 naming it otherwise. */
+export function checkOption(v: number | undefined, param: string, applies: boolean, faults: string, min: number, max: number, note = ''): void {
+  if (v === undefined) return
+  if (!applies) throw invalid(param, `${param} applies to ${faults} only.`)
+  if (!(Number.isInteger(v) && v >= min && v <= max)) throw invalid(param, `${param} must be ${min} to ${max}${note}; got ${v}.`)
 }
 
 /** The share of a new rule, validated. */
