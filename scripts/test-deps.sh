@@ -3,6 +3,7 @@
 #   chromium    the browser test drives /usr/bin/chromium through playwright-core
 #   tmux        the terminal tests (dispute form, events tail) run gw in a tmux pane
 #   postgresql  the PostgreSQL store tests start a throwaway cluster with initdb/pg_ctl
+#   libnss3-tools  certutil: gw ca install puts the local CA in the browsers' NSS databases
 # Nothing missing: silent. Missing and root: one `apt-get update` and one `apt-get install -y`
 # of what is missing, quietly; if that fails, the reason and apt's last lines, exit 1.
 # Missing and not root: one message naming the one command to run, exit 1.
@@ -22,6 +23,7 @@ missing_packages() {
   [ -x "$root/usr/bin/chromium" ] || m+=(chromium)
   command -v tmux >/dev/null 2>&1 || m+=(tmux)
   have_postgres || m+=(postgresql)
+  [ -x "$root/usr/bin/certutil" ] || m+=(libnss3-tools)
   echo "${m[*]:-}"
 }
 
@@ -31,7 +33,7 @@ missing=$(missing_packages)
 say() { printf 'npm test: %s\n' "$*" >&2; }
 
 if ! command -v apt-get >/dev/null 2>&1; then
-  say "the tests need $missing (chromium at /usr/bin/chromium, tmux, PostgreSQL's initdb and pg_ctl) and this is not a Debian system with apt-get: install them with your package manager, then run npm test again."
+  say "the tests need $missing (chromium at /usr/bin/chromium, tmux, PostgreSQL's initdb and pg_ctl, certutil of libnss3-tools) and this is not a Debian system with apt-get: install them with your package manager, then run npm test again."
   exit 1
 fi
 

@@ -21,7 +21,7 @@ interface Machine {
 }
 
 /** A machine: `root` stands in for /, `bin` holds id, apt-get (and tmux once installed). */
-function machine(opts: {uid: number; have?: ('chromium' | 'tmux' | 'postgresql')[]; apt?: 'works' | 'fails' | 'absent'}): Machine {
+function machine(opts: {uid: number; have?: ('chromium' | 'tmux' | 'postgresql' | 'libnss3-tools')[]; apt?: 'works' | 'fails' | 'absent'}): Machine {
   const d = mkdtempSync(join(tmpdir(), 'gw-test-deps-'))
   dirs.push(d)
   const root = join(d, 'root')
@@ -44,6 +44,7 @@ function machine(opts: {uid: number; have?: ('chromium' | 'tmux' | 'postgresql')
       exe(join(root, 'usr/lib/postgresql/15/bin/initdb'), '#!/bin/sh\n')
       exe(join(root, 'usr/lib/postgresql/15/bin/pg_ctl'), '#!/bin/sh\n')
     },
+    'libnss3-tools': () => exe(join(root, 'usr/bin/certutil'), '#!/bin/sh\n'),
   }
   for (const p of opts.have ?? []) install[p]()
   exe(join(bin, 'id'), `#!/bin/sh\necho ${opts.uid}\n`)
@@ -61,6 +62,7 @@ if [ "$1" = install ]; then
       chromium) mkdir -p '${root}/usr/bin' && printf '#!/bin/sh\\n' > '${root}/usr/bin/chromium' && chmod +x '${root}/usr/bin/chromium' ;;
       tmux) printf '#!/bin/sh\\n' > '${bin}/tmux' && chmod +x '${bin}/tmux' ;;
       postgresql) mkdir -p '${root}/usr/lib/postgresql/15/bin' && for t in initdb pg_ctl; do printf '#!/bin/sh\\n' > "${root}/usr/lib/postgresql/15/bin/$t" && chmod +x "${root}/usr/lib/postgresql/15/bin/$t"; done ;;
+      libnss3-tools) mkdir -p '${root}/usr/bin' && printf '#!/bin/sh\\n' > '${root}/usr/bin/certutil' && chmod +x '${root}/usr/bin/certutil' ;;
     esac
   done
 fi
@@ -79,8 +81,8 @@ fi
 }
 
 describe('scripts/test-deps.sh (npm pretest)', () => {
-  it('does nothing, silently, when chromium, tmux and PostgreSQL are there', () => {
-    const m = machine({uid: 0, have: ['chromium', 'tmux', 'postgresql']})
+  it('does nothing, silently, when chromium, tmux, PostgreSQL and certutil are there', () => {
+    const m = machine({uid: 0, have: ['chromium', 'tmux', 'postgresql', 'libnss3-tools']})
     expect(m.run()).toEqual({code: 0, stderr: '', apt: []})
   })
 
@@ -88,22 +90,22 @@ describe('scripts/test-deps.sh (npm pretest)', () => {
     const m = machine({uid: 0})
     const r = m.run()
     expect(r.code, r.stderr).toBe(0)
-    expect(r.apt).toEqual(['update -qq', 'install -y -qq chromium tmux postgresql'])
-    expect(r.stderr).toContain('installing the Debian packages the tests need: chromium tmux postgresql')
-    expect(r.stderr).toContain('installed chromium tmux postgresql.')
+    expect(r.apt).toEqual(['update -qq', 'install -y -qq chromium tmux postgresql libnss3-tools'])
+    expect(r.stderr).toContain('installing the Debian packages the tests need: chromium tmux postgresql libnss3-tools')
+    expect(r.stderr).toContain('installed chromium tmux postgresql libnss3-tools.')
     // a second run finds everything and stays silent
     expect(m.run().stderr).toBe('')
   })
 
   it('installs only what is missing', () => {
-    const m = machine({uid: 0, have: ['chromium', 'postgresql']})
+    const m = machine({uid: 0, have: ['chromium', 'postgresql', 'libnss3-tools']})
     const r = m.run()
     expect(r.code).toBe(0)
     expect(r.apt).toEqual(['update -qq', 'install -y -qq tmux'])
   })
 
   it('not root: one message naming the one command to run, exit 1, nothing installed', () => {
-    const m = machine({uid: 1000, have: ['tmux']})
+    const m = machine({uid: 1000, have: ['tmux', 'libnss3-tools']})
     const r = m.run()
     expect(r.code).toBe(1)
     expect(r.apt).toEqual([])
@@ -115,7 +117,7 @@ describe('scripts/test-deps.sh (npm pretest)', () => {
     const m = machine({uid: 0, apt: 'fails'})
     const r = m.run()
     expect(r.code).toBe(1)
-    expect(r.stderr).toContain('could not install chromium tmux postgresql: apt-get install failed')
+    expect(r.stderr).toContain('could not install chromium tmux postgresql libnss3-tools: apt-get install failed')
     expect(r.stderr).toContain('E: Unable to locate package chromium')
   })
 
