@@ -145,6 +145,7 @@ const OPS: OpSpec[] = [
   {id: 'listPaymentMethods', perm: 'payment_methods:read', method: 'get', path: '/payment_methods', tag: 'Payment methods', summary: 'List payment methods', list: true,
     query: [q('customer', idQ('cus'), 'Only payment methods attached to this customer.'), q('type', en(['card']), 'Only this instrument type.')], response: 'PaymentMethodList', responseDescription: 'A page of payment methods.'},
   {id: 'createPaymentMethod', perm: 'payment_methods:write', method: 'post', path: '/payment_methods', tag: 'Payment methods', summary: 'Save a card as a payment method', body: 'PaymentMethodCreate', bodyRequired: true, status: 201,
+    description: 'Also callable from a browser with a publishable key (the hosted card fields of {checkout_url}/gw.js do so; answers carry `Access-Control-Allow-Origin: *` for any origin), without `customer` (403: attaching needs a secret key).',
     response: 'PaymentMethod', responseDescription: 'The saved card (the number is never returned).', errors: [404]},
   {id: 'retrievePaymentMethod', perm: 'payment_methods:read', method: 'get', path: '/payment_methods/{id}', tag: 'Payment methods', summary: 'Retrieve a payment method', response: 'PaymentMethod', responseDescription: 'The payment method.', errors: [404]},
   {id: 'detachPaymentMethod', perm: 'payment_methods:write', method: 'post', path: '/payment_methods/{id}/detach', tag: 'Payment methods', summary: 'Detach a payment method from its customer', body: 'Empty',

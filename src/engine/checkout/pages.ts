@@ -6,6 +6,7 @@ import {customerAction} from '../app/payments.js'
 import {DomainError} from '../domain/errors.js'
 import {parseInstrument, type Instrument, type PaymentRecord} from '../domain/payment.js'
 import type {RequestTarget} from '../http/pipeline.js'
+import {serveFields, serveScript} from './fields.js'
 import {sessionRoute} from './session-page.js'
 import {cardInputs, customerCardError, esc, EXPIRY_ERROR, html, page, parseExpiry, readForm, type CardError} from './ui.js'
 
@@ -127,6 +128,9 @@ function finish(res: ServerResponse, p: PaymentRecord, requestId: string) {
 export function createCheckout(app: App) {
   return async function checkout(req: IncomingMessage, res: ServerResponse, url: RequestTarget, requestId: string): Promise<void> {
     const [, , step, id] = url.pathname.split('/')
+    // hosted card fields (issue 28): the script a shop includes, and the frame it mounts
+    if (step === 'gw.js' && id === undefined) return serveScript(res, requestId)
+    if (step === 'fields' && id === undefined) return serveFields(url, app.core.urls.baseUrl, res, requestId)
     const session = url.searchParams.get('session') ?? ''
     const notFoundPage = (msg: string) => html(res, 404, page('Not found', `<h1>Link not valid</h1><p class="muted">${esc(msg)}</p>`), requestId)
     if (!step || !id || !['3ds', 'method', 'card', 'session', 'returned'].includes(step) || (step === 'returned' && id !== 'success' && id !== 'cancel')) return notFoundPage('This checkout page does not exist.')

@@ -40,6 +40,7 @@ export const notFound = (what: string, id: string, param = 'id') => new DomainEr
 export const badState = (code: string, message: string) => new DomainError('invalid_request', code, message)
 
 /** 403 permission_error naming the permission the request needs. */
-export const forbidden = (permission: string, message: string) => new DomainError('permission', 'permission_denied', message, {permission})
+/** 403 permission_denied naming the permission the call needs (none for what any secret or restricted key may call). */
+export const forbidden = (permission: string, message: string) => new DomainError('permission', 'permission_denied', message, permission === 'none' ? {} : {permission})
 
 export const testModeOnly = () => new DomainError('invalid_request', 'test_mode_only', 'Test helpers work with test keys only.')

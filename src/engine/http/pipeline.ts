@@ -75,15 +75,22 @@ function bearer(header: string | undefined): string {
 
 const KEY_WORD: Record<KeyType, string> = {secret: 'secret key', restricted: 'restricted key', publishable: 'publishable key'}
 
+/**
+ * What a browser may call with a publishable key (issue 28): saving a card as a payment method
+ * from the hosted card fields (gw.js), never attached to a customer (that needs a secret key).
+ */
+export const BROWSER_OPERATIONS: ReadonlySet<string> = new Set(['createPaymentMethod'])
+
 /** 403 permission_error unless the caller's key may perform the operation (docs/api.md "Keys"). */
 function authorize(caller: Caller, operationId: string, method: string, pathname: string): void {
   const need = (OPERATION_PERMISSIONS.get(operationId) ?? 'none') as Permission
   const {key} = caller
   const platform = caller.account === PLATFORM_ACCOUNT
+  if (key.type === 'publishable' && BROWSER_OPERATIONS.has(operationId)) return
   if (allows(key.type, key.permissions, need, platform)) return
   const what = `${method} ${pathname}`
   if (key.type === 'publishable')
-    throw forbidden(need, `Publishable keys (${key.redacted}) work only where a browser may call (hosted checkout); ${what} needs a secret or restricted key with ${need}.`)
+    throw forbidden(need, `Publishable keys (${key.redacted}) work only where a browser may call (saving a card from the hosted card fields); ${what} needs a secret or restricted key${need === 'none' ? '' : ` with ${need}`}.`)
   if (need.startsWith('api_keys:')) throw forbidden(need, `Managing API keys needs a secret key; this ${KEY_WORD[key.type]} (${key.redacted}) cannot ${what}.`)
   if (need.startsWith('accounts:') && !platform)
     throw forbidden(need, `Accounts are managed with a key of the engine's own account (${PLATFORM_ACCOUNT}, the key gw login --local saves); this key belongs to ${caller.account}.`)
@@ -91,6 +98,18 @@ function authorize(caller: Caller, operationId: string, method: string, pathname
     need,
     `This restricted key (${key.redacted}) lacks ${need}, which ${what} needs. It has ${key.permissions!.join(', ') || 'no permission'}; create a key that includes ${need} (gw keys create --permissions ${need}).`,
   )
+}
+
+/** A browser's preflight: any origin, the methods and headers the API reads; the key decides the rest. */
+function preflight(res: ServerResponse, requestId: string): void {
+  res.writeHead(204, {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Methods': 'GET, POST',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Service-Version',
+    'Access-Control-Max-Age': '600',
+    'Request-Id': requestId,
+  })
+  res.end()
 }
 
 export const redact = (key: string) => (key.length > 12 ? `${key.slice(0, 8)}...${key.slice(-4)}` : '***')
@@ -276,6 +295,13 @@ export function createPipeline(deps: PipelineDeps) {
       if (deps.operations && (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/metrics')) return await deps.operations(req, res, url.pathname, requestId)
       if (!(url.pathname === '/v1' || url.pathname.startsWith('/v1/'))) {
         throw new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${req.method} ${url.pathname}). The API lives under /v1, e.g. /v1/payments.`)
+      }
+      // browsers (issue 28): any origin may call with a publishable key, which is public by design;
+      // a secret key's answers carry no CORS header, so a page cannot read them (never needed there)
+      if (req.method === 'OPTIONS') return preflight(res, requestId)
+      if (req.headers.origin !== undefined && /^Bearer\s+pk_/i.test(req.headers.authorization ?? '')) {
+        res.setHeader('Access-Control-Allow-Origin', '*')
+        res.setHeader('Access-Control-Expose-Headers', 'Request-Id')
       }
       const version = req.headers['service-version']
       if (version !== undefined && version !== 'v1') {

@@ -5,6 +5,7 @@
 // idempotency record) before the response is sent.
 import * as accounts from '../app/accounts.js'
 import * as chaos from '../app/chaos.js'
+import {forbidden} from '../domain/errors.js'
 import * as checkout from '../app/checkout-sessions.js'
 import {addProviderFault} from '../app/chaos-providers.js'
 import {addWebhookFault} from '../app/chaos-webhooks.js'
@@ -97,7 +98,12 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     .post('/customers/:id', 'updateCustomer', async (ctx, u) => ok(await customers.updateCustomer(u, ctx.params.id!, ctx.input.body)))
     .delete('/customers/:id', 'deleteCustomer', async (ctx, u) => ok(await customers.deleteCustomer(u, ctx.params.id!)))
     .get('/payment_methods', 'listPaymentMethods', async (ctx) => listOf('/v1/payment_methods', await customers.listPaymentMethods(ctx.core, q(ctx))))
-    .post('/payment_methods', 'createPaymentMethod', async (ctx, u) => ok(await customers.createPaymentMethod(u, ctx.input.body), 201))
+    .post('/payment_methods', 'createPaymentMethod', async (ctx, u) => {
+      // a browser's publishable key saves a card; attaching it to a customer is the server's (secret key)
+      if (ctx.key.type === 'publishable' && ctx.input.body.customer !== undefined)
+        throw forbidden('payment_methods:write', 'A publishable key saves a card without a customer; attach it on your server with a secret key (customer on POST /v1/payment_methods, or payment_method_id on a payment).')
+      return ok(await customers.createPaymentMethod(u, ctx.input.body), 201)
+    })
     .get('/payment_methods/:id', 'retrievePaymentMethod', async (ctx) => ok(await customers.retrievePaymentMethod(ctx.core, ctx.params.id!)))
     .post('/payment_methods/:id/detach', 'detachPaymentMethod', async (ctx, u) => ok(await customers.detachPaymentMethod(u, ctx.params.id!)))
 

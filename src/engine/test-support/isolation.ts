@@ -331,6 +331,28 @@ export function isolationSuite(name: string, open: () => Promise<IsolationWorld>
       }
     })
 
+    it('a publishable key is refused by every operation but saving a card from a browser (without a customer)', async () => {
+      const w = await open()
+      try {
+        const acc = await ok(w.platformA.api('POST', '/accounts', {name: 'browser'}), 201)
+        const a = asKeyOf(w.platformA, acc.secret_key)
+        const pk = asKeyOf(w.platformB, acc.publishable_key)
+        const {fresh} = await seed(a)
+        for (const op of operations()) {
+          if (PUBLIC.has(op.id)) continue
+          const call = CALLS[op.id]!({...(await fresh(op.id)), acct: acc.id})
+          const r = await send(pk, w.baseUrlB, w.agentB, op.method, call)
+          // (the table's createPaymentMethod attaches to a customer: that needs a secret key too)
+          expect(r.status, `${op.id} with a publishable key: ${r.text.slice(0, 300)}`).toBe(403)
+          expect(r.body.error.type).toBe('permission_error')
+        }
+        const saved = await send(pk, w.baseUrlB, w.agentB, 'POST', {path: '/payment_methods', body: card()})
+        expect(saved.status, saved.text).toBe(201)
+      } finally {
+        await w.close()
+      }
+    })
+
     it("a key without an operation's permission is refused naming it; one with just that permission is not", async () => {
       const w = await open()
       try {

@@ -90,6 +90,8 @@ export function checkResponse(
 ): string[] {
   const {doc} = init()
   const problems: string[] = []
+  // a browser's CORS preflight, answered for any /v1 path before authentication (docs/api.md "Hosted card fields")
+  if (method.toUpperCase() === 'OPTIONS' && res.status === 204) return []
   const found = findOperation(method, path)
   let pointer: string
   let responseObj: Json

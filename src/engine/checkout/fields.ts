@@ -1,0 +1,126 @@
+// Hosted card fields (issue 28): {checkout_url}/gw.js, a script a shop's page includes to mount
+// a card field in an iframe from {checkout_url}, so the card number never touches the shop's page
+// or server. The iframe saves the card as a payment method (pm_) with the shop's publishable key
+// and tells the page only the id, brand and last four digits:
+//
+//   <div id="card"></div>
+//   <script src="https://GATEWAY/checkout/gw.js"></script>
+//   <script>
+//     const card = GW('pk_test_…').mountCard('#card')
+//     const {paymentMethod, error} = await card.save()   // then your server pays with payment_method_id
+//   </script>
+import {randomBytes} from 'node:crypto'
+import type {ServerResponse} from 'node:http'
+import type {RequestTarget} from '../http/pipeline.js'
+import {cardInputs, esc, html, page} from './ui.js'
+
+/** The script a shop's page includes. Plain ES5-style JavaScript: it runs in any browser as is. */
+const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
+(function () {
+  var me = document.currentScript && document.currentScript.src
+  if (!me) throw new Error('gw.js: load it with a <script src> tag')
+  var base = me.replace(/\\/gw\\.js([?#].*)?$/, '')
+  var origin = new URL(base).origin
+  var seq = 0
+  function GW(publishableKey) {
+    if (!/^pk_(test|live)_/.test(publishableKey || '')) throw new Error('gw.js: GW(key) takes your publishable key (pk_test_...), never a secret key')
+    return {
+      mountCard: function (target) {
+        var el = typeof target === 'string' ? document.querySelector(target) : target
+        if (!el) throw new Error('gw.js: nothing matches ' + target)
+        var frame = document.createElement('iframe')
+        frame.src = base + '/fields?key=' + encodeURIComponent(publishableKey)
+        frame.title = 'Card details'
+        frame.style.cssText = 'border:0;width:100%;height:190px'
+        var loaded = new Promise(function (r) { frame.addEventListener('load', r) })
+        el.appendChild(frame)
+        var waiting = {}
+        window.addEventListener('message', function (e) {
+          if (e.origin !== origin || !e.data || e.data.type !== 'gw:saved' || !waiting[e.data.id]) return
+          waiting[e.data.id](e.data.error ? {error: e.data.error} : {paymentMethod: e.data.paymentMethod})
+          delete waiting[e.data.id]
+        })
+        return {
+          frame: frame,
+          save: function () {
+            return new Promise(function (resolve) {
+              var id = ++seq
+              waiting[id] = resolve
+              loaded.then(function () { frame.contentWindow.postMessage({type: 'gw:save', id: id}, origin) })
+            })
+          },
+        }
+      },
+    }
+  }
+  window.GW = GW
+})()
+`
+
+export function serveScript(res: ServerResponse, requestId: string): void {
+  res.writeHead(200, {'Content-Type': 'text/javascript; charset=utf-8', 'Content-Length': Buffer.byteLength(SCRIPT), 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*', 'Request-Id': requestId})
+  res.end(SCRIPT)
+}
+
+/** The card errors the API answers, in the customer's words (as the hosted pages say them). */
+const WORDS = {
+  card_number_invalid: 'Your card number is incorrect. Check it for a typo.',
+  card_expiry_invalid: "Your card's expiry date is in the past or not valid.",
+  cvc_invalid: "Your card's security code is incomplete.",
+  expiry_format: 'Enter the expiry date as MM/YY, for example 12/30.',
+  other: 'This card could not be saved. Check the details and try again.',
+}
+
+/** {checkout_url}/fields?key=pk_…: the card inputs, and a script that saves them when the page asks. */
+export function serveFields(url: RequestTarget, apiBase: string, res: ServerResponse, requestId: string): void {
+  const key = url.searchParams.get('key') ?? ''
+  if (!/^pk_(test|live)_[0-9A-Za-z]+$/.test(key)) return html(res, 400, page('Card details', '<h1>Not set up</h1><p class="muted">The card field needs your publishable key: GW(\'pk_test_...\').</p>'), requestId)
+  const nonce = randomBytes(16).toString('base64')
+  const script = `(function () {
+  var api = ${JSON.stringify(apiBase)}, key = ${JSON.stringify(key)}, words = ${JSON.stringify(WORDS)}
+  var alert = document.getElementById('card-error')
+  function show(field, message) {
+    ['number', 'exp', 'cvc'].forEach(function (f) { var i = document.getElementById(f); if (f === field) { i.setAttribute('aria-invalid', 'true'); i.setAttribute('aria-describedby', 'card-error') } else { i.removeAttribute('aria-invalid'); i.removeAttribute('aria-describedby') } })
+    alert.textContent = message || ''
+    alert.hidden = !message
+  }
+  function save() {
+    var m = /^\\s*(\\d{1,2})\\s*\\/\\s*(\\d{2}|\\d{4})\\s*$/.exec(document.getElementById('exp').value)
+    if (!m) return Promise.resolve({field: 'exp', error: words.expiry_format})
+    var year = m[2].length === 2 ? 2000 + Number(m[2]) : Number(m[2])
+    var card = {number: document.getElementById('number').value.replace(/[\\s-]/g, ''), exp_month: Number(m[1]), exp_year: year}
+    var cvc = document.getElementById('cvc').value.trim()
+    if (cvc) card.cvc = cvc
+    return fetch(api + '/payment_methods', {method: 'POST', headers: {Authorization: 'Bearer ' + key, 'Content-Type': 'application/json'}, body: JSON.stringify({type: 'card', card: card})})
+      .then(function (r) { return r.json() })
+      .then(function (b) {
+        if (b.error) {
+          var field = /number/.test(b.error.param || '') ? 'number' : /exp/.test(b.error.param || '') ? 'exp' : /cvc/.test(b.error.param || '') ? 'cvc' : undefined
+          return {field: field, error: words[b.error.code] || words.other}
+        }
+        return {paymentMethod: {id: b.id, brand: b.card.brand, last4: b.card.last4, exp_month: b.card.exp_month, exp_year: b.card.exp_year}}
+      }, function () { return {error: words.other} })
+  }
+  window.addEventListener('message', function (e) {
+    if (!e.data || e.data.type !== 'gw:save' || e.source !== window.parent) return
+    save().then(function (r) {
+      show(r.field, r.error)
+      // only the id, brand and last four digits leave this frame, never the number
+      window.parent.postMessage({type: 'gw:saved', id: e.data.id, paymentMethod: r.paymentMethod, error: r.error}, e.origin)
+    })
+  })
+})()`
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Card details</title><style>body{font-family:system-ui,sans-serif;margin:0;color:#1a1f36}label{display:block;font-size:13px;margin:8px 0 4px}input{width:100%;box-sizing:border-box;padding:10px;border:1px solid #ccd;border-radius:6px;font-size:15px}.row{display:flex;gap:8px}[aria-invalid=true]{border-color:#c0123c}</style></head><body>
+<p id="card-error" role="alert" style="color:#c0123c;margin:0 0 4px" hidden></p>
+<form onsubmit="return false">${cardInputs().replace(/ required/g, '')}</form>
+<script nonce="${esc(nonce)}">${script}</script></body></html>`
+  res.writeHead(200, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Request-Id': requestId,
+    'Cache-Control': 'no-store',
+    // embeddable by any shop's page; its one script is this one; it talks to the API only
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src ${new URL(apiBase).origin}; frame-ancestors *`,
+  })
+  res.end(body)
+}

@@ -1,0 +1,101 @@
+// Hosted card fields in a real browser (issue 28): a shop's page on another origin includes
+// {checkout_url}/gw.js with its publishable key, mounts the card field (an iframe of the
+// gateway), and saves the card as a payment method; the number is typed in the gateway's frame
+// and never reaches the shop's page. The shop's server then pays with the pm_ and its secret key.
+import {once} from 'node:events'
+import http from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {chromium, type Browser} from 'playwright-core'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {bootEngine, type AsKey, type TestEngine} from '../src/engine/test-support/harness.js'
+
+let t: TestEngine
+let a: AsKey & {id: string; publishableKey: string}
+let shop: http.Server
+let shopUrl: string
+let browser: Browser
+
+beforeAll(async () => {
+  ;[t, browser] = await Promise.all([
+    bootEngine({rateLimit: 0}),
+    chromium.launch({executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--ignore-certificate-errors'], headless: true}),
+  ])
+  a = await t.account('fields-shop')
+  shop = http.createServer((_req, res) => {
+    res.writeHead(200, {'Content-Type': 'text/html; charset=utf-8'})
+    res.end(`<!doctype html><title>Shop: save your card</title>
+<div id="card"></div><button id="save">Save card</button><pre id="out"></pre>
+<script src="${t.engine.checkoutUrl}/gw.js"></script>
+<script>
+  const card = GW(${JSON.stringify(a.publishableKey)}).mountCard('#card')
+  document.getElementById('save').onclick = async () => { document.getElementById('out').textContent = JSON.stringify(await card.save()) }
+</script>`)
+  })
+  shop.listen(0, '127.0.0.1')
+  await once(shop, 'listening')
+  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/`
+})
+
+afterAll(async () => {
+  await browser?.close()
+  shop?.close()
+  await t?.stop()
+})
+
+describe('hosted card fields (gw.js)', () => {
+  it('a card typed in the gateway\'s frame is saved as a pm_ the shop\'s server can pay with; a typo is shown in the frame', async () => {
+    const page = await browser.newPage()
+    const requests: string[] = []
+    page.on('request', (r) => requests.push(`${r.method()} ${r.url()} ${r.postData() ?? ''}`))
+    await page.goto(shopUrl)
+    const frame = page.frameLocator('iframe[title="Card details"]')
+    await frame.getByLabel('Card number').fill('4242 4242 4242 4241')
+    await frame.locator('input[autocomplete="cc-exp"]').fill('12/34')
+    await frame.locator('input[autocomplete="cc-csc"]').fill('123')
+    await page.click('#save')
+    await page.waitForFunction(() => document.getElementById('out')!.textContent !== '')
+    expect(JSON.parse(await page.locator('#out').innerText())).toEqual({error: 'Your card number is incorrect. Check it for a typo.'})
+    await expect(frame.getByRole('alert').innerText()).resolves.toBe('Your card number is incorrect. Check it for a typo.')
+    await expect(frame.getByLabel('Card number').getAttribute('aria-invalid')).resolves.toBe('true')
+
+    await frame.getByLabel('Card number').fill('4242 4242 4242 4242')
+    await page.evaluate(() => (document.getElementById('out')!.textContent = ''))
+    await page.click('#save')
+    await page.waitForFunction(() => document.getElementById('out')!.textContent !== '')
+    const {paymentMethod} = JSON.parse(await page.locator('#out').innerText())
+    expect(paymentMethod).toMatchObject({brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034})
+    expect(paymentMethod.id).toMatch(/^pm_/)
+
+    // the number never reached the shop's page: its own document holds no such input, and only the gateway's origin got it
+    expect(await page.evaluate(() => document.querySelectorAll('input').length)).toBe(0)
+    expect(requests.filter((r) => r.includes('4242424242424242')).every((r) => r.startsWith(`POST ${t.engine.baseUrl}/payment_methods`))).toBe(true)
+
+    // the shop's server pays with it (secret key)
+    const paid = await a.api('POST', '/payments', {amount: 1500, currency: 'EUR', payment_method_id: paymentMethod.id})
+    expect(paid.status, paid.text).toBe(201)
+    expect(paid.body).toMatchObject({status: 'succeeded', payment_method_details: {card: {last4: '4242'}}})
+    await page.close()
+  })
+
+  it('a publishable key: only what a browser needs, from any origin; never attaching to a customer; a secret key gets no CORS header', async () => {
+    const pk = a.as(a.publishableKey)
+    const origin = {origin: 'https://shop.example'}
+    const saved = await pk.api('POST', '/payment_methods', {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034}}, origin)
+    expect(saved.status, saved.text).toBe(201)
+    expect(saved.headers['access-control-allow-origin']).toBe('*')
+    const cus = (await a.api('POST', '/customers', {email: 'x@example.com'})).body
+    const attach = await pk.api('POST', '/payment_methods', {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034}, customer: cus.id}, origin)
+    expect(attach.status).toBe(403)
+    for (const [method, path] of [['GET', '/payments'], ['POST', '/payments'], ['GET', `/payment_methods/${saved.body.id}`], ['POST', '/checkout_sessions']] as const) {
+      const r = await pk.api(method, path, method === 'POST' ? {} : undefined, origin)
+      expect(r.status, `${method} ${path}`).toBe(403)
+      expect(r.headers['access-control-allow-origin']).toBe('*')
+    }
+    // the browser's preflight
+    const pre = await t.raw('OPTIONS', `${t.engine.baseUrl}/payment_methods`, {headers: {origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type'}})
+    expect(pre.status).toBe(204)
+    expect(pre.headers['access-control-allow-headers']).toContain('Authorization')
+    // a secret key's answer carries none: a page could not read it
+    expect((await a.api('GET', '/payments', undefined, origin)).headers['access-control-allow-origin']).toBeUndefined()
+  })
+})
