@@ -8,7 +8,7 @@ import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {promisify} from 'node:util'
-import {chromium} from 'playwright-core'
+import {launchChromium} from './support/browser.js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type TestEngine} from '../src/engine/test-support/harness.js'
 
@@ -37,7 +37,7 @@ const gw = async (...args: string[]) => {
 
 /** What a browser with this HOME's trust says about the hosted page. */
 async function open(): Promise<number | string> {
-  const browser = await chromium.launch({executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'], headless: true, env: {...process.env, HOME: home}})
+  const browser = await launchChromium({trustAll: false, home})
   try {
     const p = await browser.newPage()
     return (await p.goto(page))!.status()

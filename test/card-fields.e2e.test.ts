@@ -5,7 +5,8 @@
 import {once} from 'node:events'
 import http from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {chromium, type Browser} from 'playwright-core'
+import type {Browser} from 'playwright-core'
+import {launchChromium} from './support/browser.js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type AsKey, type TestEngine} from '../src/engine/test-support/harness.js'
 
@@ -18,7 +19,7 @@ let browser: Browser
 beforeAll(async () => {
   ;[t, browser] = await Promise.all([
     bootEngine({rateLimit: 0}),
-    chromium.launch({executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--ignore-certificate-errors'], headless: true}),
+    launchChromium(),
   ])
   a = await t.account('fields-shop')
   shop = http.createServer((_req, res) => {

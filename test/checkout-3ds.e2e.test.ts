@@ -3,7 +3,8 @@
 import {once} from 'node:events'
 import http from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {chromium, type Browser} from 'playwright-core'
+import type {Browser} from 'playwright-core'
+import {launchChromium} from './support/browser.js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, type TestEngine} from '../src/engine/test-support/harness.js'
 
@@ -16,11 +17,7 @@ const returns: string[] = []
 beforeAll(async () => {
   ;[t, browser] = await Promise.all([
     bootEngine(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--ignore-certificate-errors'],
-      headless: true,
-    }),
+    launchChromium(),
   ])
   // the merchant's site: records where the customer came back to
   shop = http.createServer((req, res) => {

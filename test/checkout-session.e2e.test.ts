@@ -6,7 +6,8 @@
 import {once} from 'node:events'
 import http from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {chromium, type Browser, type Page} from 'playwright-core'
+import type {Browser, Page} from 'playwright-core'
+import {launchChromium} from './support/browser.js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type AsKey, type TestEngine} from '../src/engine/test-support/harness.js'
 import {testReceiver, type TestReceiver} from '../src/engine/test-support/tls-receiver.js'
@@ -22,11 +23,7 @@ let rx: TestReceiver
 beforeAll(async () => {
   ;[t, browser, rx] = await Promise.all([
     bootEngine({rateLimit: 0}),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--ignore-certificate-errors'],
-      headless: true,
-    }),
+    launchChromium(),
     testReceiver(),
   ])
   a = await t.account('browser-shop')
