@@ -28,7 +28,7 @@ beforeAll(async () => {
 <div id="card"></div><button id="save">Save card</button><pre id="out"></pre>
 <script src="${t.engine.checkoutUrl}/gw.js"></script>
 <script>
-  const card = GW(${JSON.stringify(a.publishableKey)}).mountCard('#card')
+  const card = (window.card = GW(${JSON.stringify(a.publishableKey)}).mountCard('#card'))
   document.getElementById('save').onclick = async () => { document.getElementById('out').textContent = JSON.stringify(await card.save()) }
 </script>`)
   })
@@ -78,6 +78,35 @@ describe('hosted card fields (gw.js)', () => {
     await page.close()
   })
 
+  it('pays a payment the server created: frictionless, 3-D Secure in a modal over the shop\'s page, and a decline', async () => {
+    const page = await browser.newPage()
+    await page.goto(shopUrl)
+    const frame = page.frameLocator('iframe[title="Card details"]')
+    const pay = async (number: string) => {
+      const created = await a.api('POST', '/payments', {amount: 3000, currency: 'EUR', payment_method: 'card', confirm: false, reference: `fields-${number.slice(-4)}`})
+      expect(created.body.status).toBe('requires_confirmation')
+      await frame.getByLabel('Card number').fill(number)
+      await frame.locator('input[autocomplete="cc-exp"]').fill('12/34')
+      await frame.locator('input[autocomplete="cc-csc"]').fill('123')
+      return {id: created.body.id as string, result: page.evaluate((id) => (window as any).card.confirmPayment(id), created.body.id as string)}
+    }
+    const plain = await pay('4242424242424242')
+    expect(await plain.result).toEqual({payment: {id: plain.id, status: 'succeeded', next_action_url: null}})
+
+    const challenged = await pay('4000000000003220')
+    const modal = page.getByRole('dialog', {name: 'Confirm the payment with your bank'})
+    await modal.waitFor()
+    await page.frameLocator('iframe[title="3-D Secure"]').getByRole('button', {name: 'Complete authentication'}).click()
+    expect(await challenged.result).toEqual({payment: {id: challenged.id, status: 'succeeded'}})
+    await expect(modal.count()).resolves.toBe(0)
+    expect((await a.api('GET', `/payments/${challenged.id}`)).body).toMatchObject({status: 'succeeded', payment_method_details: {card: {last4: '3220'}}})
+
+    const declined = await pay('4000000000000002')
+    expect(await declined.result).toEqual({error: 'Your card was declined. Try another card.'})
+    expect((await a.api('GET', `/payments/${declined.id}`)).body).toMatchObject({status: 'failed', failure_code: 'card_declined'})
+    await page.close()
+  })
+
   it('a publishable key: only what a browser needs, from any origin; never attaching to a customer; a secret key gets no CORS header', async () => {
     const pk = a.as(a.publishableKey)
     const origin = {origin: 'https://shop.example'}
@@ -87,11 +116,18 @@ describe('hosted card fields (gw.js)', () => {
     const cus = (await a.api('POST', '/customers', {email: 'x@example.com'})).body
     const attach = await pk.api('POST', '/payment_methods', {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034}, customer: cus.id}, origin)
     expect(attach.status).toBe(403)
-    for (const [method, path] of [['GET', '/payments'], ['POST', '/payments'], ['GET', `/payment_methods/${saved.body.id}`], ['POST', '/checkout_sessions']] as const) {
+    for (const [method, path] of [['GET', '/payments'], ['POST', '/payments'], ['GET', `/payment_methods/${saved.body.id}`], ['POST', '/checkout_sessions'], ['GET', `/payments/${saved.body.id}`]] as const) {
       const r = await pk.api(method, path, method === 'POST' ? {} : undefined, origin)
       expect(r.status, `${method} ${path}`).toBe(403)
       expect(r.headers['access-control-allow-origin']).toBe('*')
     }
+    // confirming takes the card the fields saved, and nothing else
+    const unconfirmed = (await a.api('POST', '/payments', {amount: 1000, currency: 'EUR', payment_method: 'card', confirm: false})).body
+    expect((await pk.api('POST', `/payments/${unconfirmed.id}/confirm`, {}, origin)).status).toBe(403)
+    expect((await pk.api('POST', `/payments/${unconfirmed.id}/confirm`, {payment_method_id: saved.body.id, return_url: 'https://evil.example'}, origin)).status).toBe(403)
+    const confirmed = await pk.api('POST', `/payments/${unconfirmed.id}/confirm`, {payment_method_id: saved.body.id}, origin)
+    expect(confirmed.status, confirmed.text).toBe(200)
+    expect(confirmed.headers['access-control-allow-origin']).toBe('*')
     // the browser's preflight
     const pre = await t.raw('OPTIONS', `${t.engine.baseUrl}/payment_methods`, {headers: {origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type'}})
     expect(pre.status).toBe(204)

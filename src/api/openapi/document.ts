@@ -124,7 +124,7 @@ const OPS: OpSpec[] = [
     description: 'Every routing pass as the router decided it then (providers considered and why some were excluded, the rule that matched or smart routing, each candidate\'s score with its parts, the order), and every provider attempt with its decline class (soft: the next provider was tried; final: routing stopped). Passes are recorded from the version that added this operation on.',
     response: 'PaymentRouting', responseDescription: 'The routing of the payment.', errors: [404]},
   {id: 'confirmPayment', perm: 'payments:write', method: 'post', path: '/payments/{id}/confirm', tag: 'Payments', summary: 'Confirm a payment', body: 'PaymentConfirm',
-    description: 'Routes a payment in `requires_confirmation`; any other state is 400 payment_unexpected_state.',
+    description: 'Routes a payment in `requires_confirmation`; any other state is 400 payment_unexpected_state. Also callable from a browser with a publishable key (the hosted card fields\' `confirmPayment`) with `payment_method_id` only; answers to a publishable key carry `Access-Control-Allow-Origin: *`.',
     response: 'Payment', responseDescription: 'The payment, now routed.', errors: [402, 404]},
   {id: 'capturePayment', perm: 'payments:write', method: 'post', path: '/payments/{id}/capture', tag: 'Payments', summary: 'Capture a payment', body: 'PaymentCapture',
     description: 'Captures all or part of a `requires_capture` authorization; otherwise 400 payment_not_capturable. 502 provider_error when the provider does not confirm (retry with the same Idempotency-Key).',

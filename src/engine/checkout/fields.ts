@@ -8,6 +8,8 @@
 //   <script>
 //     const card = GW('pk_test_…').mountCard('#card')
 //     const {paymentMethod, error} = await card.save()   // then your server pays with payment_method_id
+//     // or: your server creates the payment (confirm: false) and the page pays it, 3-D Secure in a modal
+//     const {payment, error} = await card.confirmPayment('pay_…')
 //   </script>
 import {randomBytes} from 'node:crypto'
 import type {ServerResponse} from 'node:http'
@@ -36,17 +38,53 @@ const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
         el.appendChild(frame)
         var waiting = {}
         window.addEventListener('message', function (e) {
-          if (e.origin !== origin || !e.data || e.data.type !== 'gw:saved' || !waiting[e.data.id]) return
-          waiting[e.data.id](e.data.error ? {error: e.data.error} : {paymentMethod: e.data.paymentMethod})
+          if (e.origin !== origin || !e.data || e.data.type !== 'gw:done' || !waiting[e.data.id]) return
+          waiting[e.data.id](e.data.result)
           delete waiting[e.data.id]
         })
+        function ask(message) {
+          return new Promise(function (resolve) {
+            var id = ++seq
+            waiting[id] = resolve
+            message.id = id
+            loaded.then(function () { frame.contentWindow.postMessage(message, origin) })
+          })
+        }
+        /** 3-D Secure in a modal over the page: the challenge page of the gateway, which says the outcome when done. */
+        function challenge(payment) {
+          return new Promise(function (resolve) {
+            var overlay = document.createElement('div')
+            overlay.setAttribute('role', 'dialog')
+            overlay.setAttribute('aria-modal', 'true')
+            overlay.setAttribute('aria-label', 'Confirm the payment with your bank')
+            overlay.style.cssText = 'position:fixed;inset:0;background:rgba(10,20,40,.55);display:flex;align-items:center;justify-content:center;z-index:2147483647'
+            var box = document.createElement('iframe')
+            box.src = payment.next_action_url
+            box.title = '3-D Secure'
+            box.style.cssText = 'border:0;border-radius:12px;background:#f4f5f7;width:min(480px,96vw);height:min(640px,92vh)'
+            overlay.appendChild(box)
+            document.body.appendChild(overlay)
+            function done(e) {
+              if (e.origin !== origin || !e.data || e.data.type !== 'gw:payment' || e.data.payment.id !== payment.id) return
+              window.removeEventListener('message', done)
+              overlay.remove()
+              var p = e.data.payment
+              resolve(p.status === 'failed' ? {payment: p, error: 'Your bank could not confirm it was you. Try again or use another card.'} : {payment: p})
+            }
+            window.addEventListener('message', done)
+          })
+        }
         return {
           frame: frame,
+          /** Saves the card as a payment method: {paymentMethod: {id, brand, last4, ...}} or {error}. */
           save: function () {
-            return new Promise(function (resolve) {
-              var id = ++seq
-              waiting[id] = resolve
-              loaded.then(function () { frame.contentWindow.postMessage({type: 'gw:save', id: id}, origin) })
+            return ask({type: 'gw:save'})
+          },
+          /** Pays a payment your server created (confirm: false) with this card; 3-D Secure in a modal: {payment: {id, status}} or {error}. */
+          confirmPayment: function (paymentId) {
+            return ask({type: 'gw:confirm', payment: paymentId}).then(function (r) {
+              if (r.error || !r.payment || r.payment.status !== 'requires_action' || !r.payment.next_action_url) return r
+              return challenge(r.payment)
             })
           },
         }
@@ -69,6 +107,8 @@ const WORDS = {
   cvc_invalid: "Your card's security code is incomplete.",
   expiry_format: 'Enter the expiry date as MM/YY, for example 12/30.',
   other: 'This card could not be saved. Check the details and try again.',
+  declined: 'Your card was declined. Try another card.',
+  not_paid: 'The payment could not be made. Try again.',
 }
 
 /** {checkout_url}/fields?key=pk_…: the card inputs, and a script that saves them when the page asks. */
@@ -101,12 +141,25 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
         return {paymentMethod: {id: b.id, brand: b.card.brand, last4: b.card.last4, exp_month: b.card.exp_month, exp_year: b.card.exp_year}}
       }, function () { return {error: words.other} })
   }
+  function confirm(paymentId) {
+    return save().then(function (r) {
+      if (r.error) return r
+      return fetch(api + '/payments/' + encodeURIComponent(paymentId) + '/confirm', {method: 'POST', headers: {Authorization: 'Bearer ' + key, 'Content-Type': 'application/json'}, body: JSON.stringify({payment_method_id: r.paymentMethod.id})})
+        .then(function (res) { return res.json() })
+        .then(function (b) {
+          if (b.error) return {error: b.error.type === 'card_error' ? words.declined : words.not_paid}
+          return {payment: {id: b.id, status: b.status, next_action_url: b.next_action && b.next_action.url}}
+        }, function () { return {error: words.not_paid} })
+    })
+  }
   window.addEventListener('message', function (e) {
-    if (!e.data || e.data.type !== 'gw:save' || e.source !== window.parent) return
-    save().then(function (r) {
+    if (!e.data || (e.data.type !== 'gw:save' && e.data.type !== 'gw:confirm') || e.source !== window.parent) return
+    var work = e.data.type === 'gw:save' ? save() : confirm(String(e.data.payment))
+    work.then(function (r) {
       show(r.field, r.error)
-      // only the id, brand and last four digits leave this frame, never the number
-      window.parent.postMessage({type: 'gw:saved', id: e.data.id, paymentMethod: r.paymentMethod, error: r.error}, e.origin)
+      // only ids, the status, the brand and the last four digits leave this frame, never the number
+      var result = r.error ? {error: r.error} : r.paymentMethod ? {paymentMethod: r.paymentMethod} : {payment: r.payment}
+      window.parent.postMessage({type: 'gw:done', id: e.data.id, result: result}, e.origin)
     })
   })
 })()`

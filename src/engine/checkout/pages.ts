@@ -1,3 +1,4 @@
+import {randomBytes} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {methodInfo} from '../../api/catalog.js'
 import {formatMoney as money} from '../../output/money.js'
@@ -113,14 +114,18 @@ function finish(res: ServerResponse, p: PaymentRecord, requestId: string) {
     res.end()
     return
   }
+  // shown in the card fields' modal (gw.js), the page tells the shop's page the outcome: the id and status only
+  const nonce = randomBytes(12).toString('base64')
+  const tell = `<script nonce="${nonce}">if (window.parent !== window) window.parent.postMessage({type: 'gw:payment', payment: {id: ${JSON.stringify(p.id)}, status: ${JSON.stringify(p.status)}}}, '*')</script>`
   html(
     res,
     200,
     page(
       'Payment',
-      `<h1>You can close this page</h1><p class="muted">Payment ${esc(p.id)} is now <b id="status">${esc(p.status)}</b>. The merchant learns the outcome by webhook.</p>`,
+      `<h1>You can close this page</h1><p class="muted">Payment ${esc(p.id)} is now <b id="status">${esc(p.status)}</b>. The merchant learns the outcome by webhook.</p>${tell}`,
     ),
     requestId,
+    nonce,
   )
 }
 

@@ -66,13 +66,14 @@ export async function readForm(req: IncomingMessage): Promise<URLSearchParams | 
   return raw && new URLSearchParams(raw.toString('utf8'))
 }
 
-export function html(res: ServerResponse, status: number, body: string, requestId: string) {
+/** An HTML page; its one script, if any, runs by `nonce` (hosted pages otherwise run none). */
+export function html(res: ServerResponse, status: number, body: string, requestId: string, nonce?: string) {
   res.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     'Request-Id': requestId,
     'Cache-Control': 'no-store',
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:",
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:${nonce ? `; script-src 'nonce-${nonce}'` : ''}`,
   })
   res.end(body)
 }

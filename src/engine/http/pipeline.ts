@@ -77,9 +77,11 @@ const KEY_WORD: Record<KeyType, string> = {secret: 'secret key', restricted: 're
 
 /**
  * What a browser may call with a publishable key (issue 28): saving a card as a payment method
- * from the hosted card fields (gw.js), never attached to a customer (that needs a secret key).
+ * from the hosted card fields (gw.js), never attached to a customer (that needs a secret key), and
+ * confirming a payment the shop's server created with that card (the payment's id, which only the
+ * server and its customer know, is the capability; its routes check the rest).
  */
-export const BROWSER_OPERATIONS: ReadonlySet<string> = new Set(['createPaymentMethod'])
+export const BROWSER_OPERATIONS: ReadonlySet<string> = new Set(['createPaymentMethod', 'confirmPayment'])
 
 /** 403 permission_error unless the caller's key may perform the operation (docs/api.md "Keys"). */
 function authorize(caller: Caller, operationId: string, method: string, pathname: string): void {
