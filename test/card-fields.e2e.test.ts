@@ -128,6 +128,14 @@ describe('hosted card fields (gw.js)', () => {
     const confirmed = await pk.api('POST', `/payments/${unconfirmed.id}/confirm`, {payment_method_id: saved.body.id}, origin)
     expect(confirmed.status, confirmed.text).toBe(200)
     expect(confirmed.headers['access-control-allow-origin']).toBe('*')
+    // another account's publishable key finds nothing of this account's: its payment is not found, and stays as it was
+    const b = await t.account('fields-other')
+    const other = a.as(b.publishableKey)
+    const theirs = (await a.api('POST', '/payments', {amount: 1000, currency: 'EUR', payment_method: 'card', confirm: false})).body
+    const pmOfB = (await other.api('POST', '/payment_methods', {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034}}, origin)).body
+    expect((await other.api('POST', `/payments/${theirs.id}/confirm`, {payment_method_id: pmOfB.id}, origin)).status).toBe(404)
+    expect((await pk.api('POST', `/payments/${theirs.id}/confirm`, {payment_method_id: pmOfB.id}, origin)).status).toBe(404)
+    expect((await a.api('GET', `/payments/${theirs.id}`)).body.status).toBe('requires_confirmation')
     // the browser's preflight
     const pre = await t.raw('OPTIONS', `${t.engine.baseUrl}/payment_methods`, {headers: {origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type'}})
     expect(pre.status).toBe(204)
