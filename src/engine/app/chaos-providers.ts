@@ -11,14 +11,12 @@ import {providerProfile} from '../domain/providers.js'
 import type {ProviderResult} from '../ports/provider.js'
 import {addRule, checkCommon, checkOption, ending, rateOf, whenRuleEnds} from './chaos.js'
 import type {Core} from './core.js'
-import {loadProvider, lockedHealth, providerView} from './provider-state.js'
+import {CHAOS_HEALTH_MARK, loadProvider, lockedHealth, writeHealth} from './provider-state.js'
 import type {Unit} from './unit.js'
 
 export const CHAOS_PROVIDER_FAULTS: readonly ChaosProviderFault[] = ['down', 'timeout', 'soft_decline', 'latency']
 const DEFAULT_LATENCY_MS = 1000
 const MAX_LATENCY_MS = 30_000
-/** The rule that marked a provider degraded (so only its end makes it active again). */
-const MARK = (provider: string) => `chaos_degraded:${provider}`
 const ENDED_JOB = 'chaos.provider_down_ended'
 
 export function providerRule(b: ChaosProviderFaultCreate, id: string, now: Date): ChaosProviderRule {
@@ -82,18 +80,16 @@ async function markDown(u: Unit, r: ChaosProviderRule): Promise<void> {
   // cheap when already noticed (this instance's view; the lock below decides)
   if (u.core.providerState.getStatus(r.provider) !== 'active') return
   if ((await lockedHealth(u, r.provider)) !== 'active') return
-  u.setting(`provider_status:${r.provider}`, 'degraded')
-  u.setting(MARK(r.provider), r.id)
-  u.emit('provider.health.changed', providerView(u.core, loadProvider(r.provider), 'degraded'), u.now, null)
+  u.setting(CHAOS_HEALTH_MARK(r.provider), r.id)
+  writeHealth(u, loadProvider(r.provider), 'degraded')
 }
 
 /** The down rule ended: the provider it degraded is active again (unless its health was changed since). */
 async function recover(u: Unit, ruleId: string, provider: string): Promise<void> {
   const status = await lockedHealth(u, provider)
-  if (status !== 'degraded' || (await u.core.store.getSetting(MARK(provider))) !== ruleId) return
-  u.setting(`provider_status:${provider}`, 'active')
-  u.setting(MARK(provider), '')
-  u.emit('provider.health.changed', providerView(u.core, loadProvider(provider), 'active'), u.now, null)
+  if (status !== 'degraded' || (await u.core.store.getSetting(CHAOS_HEALTH_MARK(provider))) !== ruleId) return
+  u.setting(CHAOS_HEALTH_MARK(provider), '')
+  writeHealth(u, loadProvider(provider), 'active')
 }
 
 whenRuleEnds(async (u: Unit, r: ChaosRule) => {

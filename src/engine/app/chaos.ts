@@ -20,7 +20,7 @@ const SEEN = (id: string) => `chaos_seen:${id}`
 
 export const CHAOS_API_FAULTS: readonly ChaosApiFault[] = ['500', '503', '429', 'slow', 'response_lost']
 export const DEFAULT_CHAOS_FOR_S = 600
-export const MAX_CHAOS_FOR_S = 7 * 86_400
+const MAX_CHAOS_FOR_S = 7 * 86_400
 const DEFAULT_SLOW_MS = 2_000
 const MAX_SLOW_MS = 30_000
 const METHODS = ['GET', 'POST', 'DELETE', '*']

@@ -25,7 +25,7 @@ const MIN_EXPIRES_S = 30 * 60
 const EXPIRY_JOB = 'checkout.session_expiry'
 
 /** Methods a hosted checkout can take: a card, or any method with a customer page (direct debits need mandate data it does not collect). */
-export function offerable(code: string, currency: string): boolean {
+function offerable(code: string, currency: string): boolean {
   const m = methodInfo(code)
   return !!m && m.flow !== 'none' && m.currencies.includes(currency) && PROVIDERS.some((p) => providerServes(p, code, currency))
 }

@@ -371,7 +371,6 @@ function scheduled(d: DeliveryRecord, now: Date): Date {
   return Number.isFinite(t) && t < now.getTime() ? new Date(t) : now
 }
 
-/** The endpoint after an attempt's outcome (spec §6 rule 4); the same object when nothing changes. */
 /** Whether a delivery of the endpoint still waits for an attempt that was due by `until` (one not recorded yet). */
 async function dueBetween(u: Unit, endpoint: string, until: Date): Promise<boolean> {
   const waiting = await u.all<DeliveryRecord, 'delivery'>('delivery', [
@@ -382,6 +381,7 @@ async function dueBetween(u: Unit, endpoint: string, until: Date): Promise<boole
   return waiting.length > 0
 }
 
+/** The endpoint after an attempt's outcome (spec §6 rule 4); the same object when nothing changes. */
 function withHealth(ep: EndpointRecord, ok: boolean, at: Date, core: Core, attemptsDueBetween = false): EndpointRecord {
   const cur: EndpointHealth = {
     status: ep.status,

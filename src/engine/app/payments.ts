@@ -2,8 +2,6 @@
 // hosted page, the operator's risk review, reads, and the payment timers. Orchestration only:
 // risk, routing and provider calls here; every status change is a transition of
 // domain/payment.ts; every write goes through the unit of work.
-import {providerChaos} from './chaos-providers.js'
-import {sessionPaymentChanged} from './checkout-sessions.js'
 import {randomBytes} from 'node:crypto'
 import type {Customer} from '../../api/types.js'
 import {PAYMENT_STATUSES, type PaymentRouting, type RoutingDecision} from '../../api/types.js'
@@ -17,6 +15,8 @@ import {assessRisk} from '../domain/risk.js'
 import {explainRecord, route, type RouteInput} from '../domain/routing.js'
 import type {ProviderCardInput} from '../ports/provider.js'
 import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
+import {providerChaos} from './chaos-providers.js'
+import {sessionPaymentChanged} from './checkout-sessions.js'
 import type {Core} from './core.js'
 import {onPaymentSucceeded} from './money.js'
 import {dayOf} from './provider-state.js'

@@ -147,11 +147,19 @@ export function loadProvider(id: string): ProviderProfile {
 export async function setProviderHealth(u: Unit, id: string, status: HealthStatus): Promise<Provider> {
   const p = loadProvider(id)
   const before = await lockedHealth(u, p.id)
-  u.setting(STATUS_PREFIX + p.id, status)
   // set by hand: a provider fault's end (chaos) no longer undoes it
-  u.setting(`chaos_degraded:${p.id}`, '')
+  u.setting(CHAOS_HEALTH_MARK(p.id), '')
+  return writeHealth(u, p, status, before !== status)
+}
+
+/** The chaos rule (issue 29) that degraded a provider, so that only its end makes it active again. */
+export const CHAOS_HEALTH_MARK = (id: string) => `chaos_degraded:${id}`
+
+/** Writes a provider's health (under lockedHealth) and, when it changed, provider.health.changed. */
+export function writeHealth(u: Unit, p: ProviderProfile, status: HealthStatus, changed = true): Provider {
+  u.setting(STATUS_PREFIX + p.id, status)
   const view = providerView(u.core, p, status)
-  if (before !== status) u.emit('provider.health.changed', view, u.now, null)
+  if (changed) u.emit('provider.health.changed', view, u.now, null)
   return view
 }
 

@@ -90,8 +90,7 @@ export class Unit {
   sum<K extends Kind>(kind: K, q: {field: FieldOf<K>; groupBy: FieldOf<K>; filters?: Filter<K>[]}) {
     return this.tx.sum(kind, q)
   }
-  /** Serialises this unit with every other on the key (an object id) until it is committed. */
-  /** Takes the store's lock on `key` until the unit commits; a key this unit holds already is not taken twice. */
+  /** Serialises this unit with every other on the key (an object id) until it commits; a key it holds already is not taken twice. */
   lock(key: string): Promise<void> {
     if (this.held.has(key)) return Promise.resolve()
     this.held.add(key)

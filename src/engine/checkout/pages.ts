@@ -142,14 +142,13 @@ export function createCheckout(app: App) {
     if (step === 'returned') {
       // the stand-in for a shop's success and cancel pages (a session created without them)
       const paid = id === 'success'
-      const sessionId = url.searchParams.get('session') ?? ''
       const paymentId = url.searchParams.get('payment') ?? ''
       return html(
         res,
         200,
         page(
-          paid ? 'Back at the shop' : 'Back at the shop',
-          `<h1>${paid ? 'Thanks: back at the shop' : 'Back at the shop, not paid'}</h1><p class="muted">A stand-in page of the gateway: a checkout session created without ${paid ? 'success_url' : 'cancel_url'} returns here. Your shop's page would receive:</p><div class="box">session=${esc(sessionId)}${paymentId ? `<br>payment=${esc(paymentId)}` : ''}</div><p class="muted">The outcome reaches your server by webhook (checkout.session.completed); the return only says the customer came back.</p>`,
+          'Back at the shop',
+          `<h1>${paid ? 'Thanks: back at the shop' : 'Back at the shop, not paid'}</h1><p class="muted">A stand-in page of the gateway: a checkout session created without ${paid ? 'success_url' : 'cancel_url'} returns here. Your shop's page would receive:</p><div class="box">session=${esc(session)}${paymentId ? `<br>payment=${esc(paymentId)}` : ''}</div><p class="muted">The outcome reaches your server by webhook (checkout.session.completed); the return only says the customer came back.</p>`,
         ),
         requestId,
       )

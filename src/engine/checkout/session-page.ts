@@ -84,8 +84,6 @@ export async function sessionRoute(core: Core, id: string, url: RequestTarget, r
     if (req.method === 'GET') return redirect(res, withParams(s.success_url, {session: s.id, payment: s.payment!}), requestId)
     return gone('Already paid', 'This checkout is already paid.', 409)
   }
-  // this page's own URL is every try's return_url: a failed step comes back here
-  const self = withParams(s.url, {})
   if (req.method === 'GET') {
     const back = url.searchParams.get('payment')
     const last = back && back === s.payment ? (await core.store.get<PaymentRecord>('payment', back))?.obj : undefined
@@ -125,7 +123,8 @@ export async function sessionRoute(core: Core, id: string, url: RequestTarget, r
           reference: current.reference,
           metadata: current.metadata,
           ...(current.customer ? {customer: current.customer} : {}),
-          return_url: self,
+          // this page's own URL is every try's return_url: a failed step comes back here
+          return_url: s.url,
         },
         {checkoutSession: current.id},
       )

@@ -39,7 +39,6 @@ export const notFound = (what: string, id: string, param = 'id') => new DomainEr
 /** An object is not in a state for this action (payment_not_capturable, dispute_not_actionable, ...). */
 export const badState = (code: string, message: string) => new DomainError('invalid_request', code, message)
 
-/** 403 permission_error naming the permission the request needs. */
 /** 403 permission_denied naming the permission the call needs (none for what any secret or restricted key may call). */
 export const forbidden = (permission: string, message: string) => new DomainError('permission', 'permission_denied', message, permission === 'none' ? {} : {permission})
 

@@ -105,8 +105,9 @@ export function looksLikePause(h: Pick<EndpointHealth, 'streak_started_at' | 'la
 
 /**
  * The endpoint's health after an attempt at `at`. Returns undefined when nothing needs
- * writing. `attemptsDueBetween`: another delivery of the endpoint had an attempt due within
- * the apparent pause that is not recorded yet, so the pause was not real. A disabled endpoint stays as it is (only the merchant re-enables it).
+ * writing. A disabled endpoint stays as it is (only the merchant re-enables it).
+ * `attemptsDueBetween`: another delivery of the endpoint had an attempt due within the apparent
+ * pause that is not recorded yet, so the pause was not real.
  */
 export function nextHealth(h: EndpointHealth, ok: boolean, at: Date, opts: {attemptsDueBetween?: boolean} = {}): EndpointHealth | undefined {
   if (h.disabled) return undefined
@@ -117,8 +118,7 @@ export function nextHealth(h: EndpointHealth, ok: boolean, at: Date, opts: {atte
     const t = at.getTime()
     // a pause longer than STREAK_GAP_MS ends the streak, unless it only looks like one: after a
     // clock jump, attempts of other deliveries due inside it may be recorded after this one
-    const continues =
-      h.streak_started_at !== null && h.last_failure_at !== null && (t - new Date(h.last_failure_at).getTime() <= STREAK_GAP_MS || opts.attemptsDueBetween === true)
+    const continues = h.streak_started_at !== null && h.last_failure_at !== null && (!looksLikePause(h, at) || opts.attemptsDueBetween === true)
     // attempts caught up after a clock advance are recorded in batches, not always in due order:
     // the streak starts at its earliest failure and its last failure is the latest
     const start = continues && Date.parse(h.streak_started_at!) <= t ? h.streak_started_at! : at.toISOString()

@@ -81,7 +81,17 @@ const KEY_WORD: Record<KeyType, string> = {secret: 'secret key', restricted: 're
  * confirming a payment the shop's server created with that card (the payment's id, which only the
  * server and its customer know, is the capability; its routes check the rest).
  */
-export const BROWSER_OPERATIONS: ReadonlySet<string> = new Set(['createPaymentMethod', 'confirmPayment'])
+type BrowserBody = Record<string, unknown> | undefined
+const BROWSER_OPERATIONS: ReadonlyMap<string, {permission: Permission; refuses: (body: BrowserBody) => boolean; why: string}> = new Map([
+  ['createPaymentMethod', {permission: 'payment_methods:write' as Permission, refuses: (b: BrowserBody) => b?.customer !== undefined, why: 'A publishable key saves a card without a customer; attach it on your server with a secret key (customer on POST /v1/payment_methods, or payment_method_id on a payment).'}],
+  ['confirmPayment', {permission: 'payments:write' as Permission, refuses: (b: BrowserBody) => b?.payment_method_id === undefined || b?.return_url !== undefined, why: 'A publishable key confirms a payment with the card the hosted card fields saved: send payment_method_id (and no return_url); anything else needs a secret key.'}],
+])
+
+/** 403 when a publishable key asks a browser operation for more than a browser may (read once the body is). */
+function browserBody(caller: Caller, operationId: string, body: unknown): void {
+  const rule = caller.key.type === 'publishable' ? BROWSER_OPERATIONS.get(operationId) : undefined
+  if (rule?.refuses(body as BrowserBody)) throw forbidden(rule.permission, rule.why)
+}
 
 /** 403 permission_error unless the caller's key may perform the operation (docs/api.md "Keys"). */
 function authorize(caller: Caller, operationId: string, method: string, pathname: string): void {
@@ -358,6 +368,7 @@ export function createPipeline(deps: PipelineDeps) {
           }
         }
       }
+      browserBody(auth, match.route.operationId, body)
       const keyHeader = req.headers['idempotency-key']
       const idemKey = typeof keyHeader === 'string' ? keyHeader : undefined
       const ctx: RequestCtx = {requestId, method, path, params: match.params, query: url.searchParams, body, headers: req.headers, account: auth.account, livemode: auth.livemode, core, key: auth.key, idempotencyKey: idemKey, input: {body: {}, query: {}}}

@@ -5,7 +5,6 @@
 // idempotency record) before the response is sent.
 import * as accounts from '../app/accounts.js'
 import * as chaos from '../app/chaos.js'
-import {forbidden} from '../domain/errors.js'
 import * as checkout from '../app/checkout-sessions.js'
 import {addProviderFault} from '../app/chaos-providers.js'
 import {addWebhookFault} from '../app/chaos-webhooks.js'
@@ -76,12 +75,7 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await payments.loadPayment(ctx.core.store, ctx.params.id!)).p))
     .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await payments.paymentRouting(ctx.core, ctx.params.id!)))
     .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await payments.simulateRouting(ctx.core, ctx.input.query as unknown as payments.SimulateRouting)))
-    .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) => {
-      // a browser confirms with the card it saved from the hosted card fields, nothing else
-      if (ctx.key.type === 'publishable' && (ctx.input.body.payment_method_id === undefined || ctx.input.body.return_url !== undefined))
-        throw forbidden('payments:write', 'A publishable key confirms a payment with the card the hosted card fields saved: send payment_method_id (and no return_url); anything else needs a secret key.')
-      return paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body), 200)
-    })
+    .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) => paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body), 200))
     .post('/payments/:id/capture', 'capturePayment', async (ctx, u) => ok(await payments.capturePayment(u, ctx.params.id!, ctx.input.body)))
     .post('/payments/:id/increment_authorization', 'incrementAuthorization', async (ctx, u) => ok(await payments.incrementAuthorization(u, ctx.params.id!, ctx.input.body)))
     .post('/payments/:id/cancel', 'cancelPayment', async (ctx, u) => ok(await payments.cancelPayment(u, ctx.params.id!)))
@@ -103,12 +97,7 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     .post('/customers/:id', 'updateCustomer', async (ctx, u) => ok(await customers.updateCustomer(u, ctx.params.id!, ctx.input.body)))
     .delete('/customers/:id', 'deleteCustomer', async (ctx, u) => ok(await customers.deleteCustomer(u, ctx.params.id!)))
     .get('/payment_methods', 'listPaymentMethods', async (ctx) => listOf('/v1/payment_methods', await customers.listPaymentMethods(ctx.core, q(ctx))))
-    .post('/payment_methods', 'createPaymentMethod', async (ctx, u) => {
-      // a browser's publishable key saves a card; attaching it to a customer is the server's (secret key)
-      if (ctx.key.type === 'publishable' && ctx.input.body.customer !== undefined)
-        throw forbidden('payment_methods:write', 'A publishable key saves a card without a customer; attach it on your server with a secret key (customer on POST /v1/payment_methods, or payment_method_id on a payment).')
-      return ok(await customers.createPaymentMethod(u, ctx.input.body), 201)
-    })
+    .post('/payment_methods', 'createPaymentMethod', async (ctx, u) => ok(await customers.createPaymentMethod(u, ctx.input.body), 201))
     .get('/payment_methods/:id', 'retrievePaymentMethod', async (ctx) => ok(await customers.retrievePaymentMethod(ctx.core, ctx.params.id!)))
     .post('/payment_methods/:id/detach', 'detachPaymentMethod', async (ctx, u) => ok(await customers.detachPaymentMethod(u, ctx.params.id!)))
 
