@@ -538,6 +538,7 @@ export interface CheckoutSessionCreate {
 
 /** An injected API fault (issue 29): an error status, a slow answer, or the response lost after the work committed. */
 export type ChaosApiFault = '500' | '503' | '429' | 'slow' | 'response_lost'
+export const CHAOS_API_FAULTS: readonly ChaosApiFault[] = ['500', '503', '429', 'slow', 'response_lost']
 
 /** POST /v1/chaos/api: what to fault, how often, and until when. */
 export interface ChaosApiFaultCreate {
@@ -554,6 +555,7 @@ export interface ChaosApiFaultCreate {
 
 /** A provider fault (issue 29): down (every call fails, health degraded), a share of calls timing out or soft-declining, added latency. */
 export type ChaosProviderFault = 'down' | 'timeout' | 'soft_decline' | 'latency'
+export const CHAOS_PROVIDER_FAULTS: readonly ChaosProviderFault[] = ['down', 'timeout', 'soft_decline', 'latency']
 
 /** POST /v1/chaos/providers: which provider, what goes wrong, how often, and until when. */
 export interface ChaosProviderFaultCreate {
@@ -568,6 +570,7 @@ export interface ChaosProviderFaultCreate {
 
 /** A webhook fault (issue 29): deliveries duplicated, held and shuffled, delayed, or their first attempts failed. */
 export type ChaosWebhookFault = 'duplicate' | 'shuffle' | 'delay' | 'fail_first'
+export const CHAOS_WEBHOOK_FAULTS: readonly ChaosWebhookFault[] = ['duplicate', 'shuffle', 'delay', 'fail_first']
 
 /** POST /v1/chaos/webhooks: what happens to new deliveries (of one endpoint, or every one). */
 export interface ChaosWebhookFaultCreate {

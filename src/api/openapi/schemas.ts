@@ -10,7 +10,7 @@ export {METHOD_CODES} from '../catalog.js'
 export {ATTEMPT_OUTCOMES, CANCELLATION_REASONS, DELIVERY_STATUSES, DISPUTE_STAGES, DISPUTE_STATUSES, KYB_STATUSES, PAYOUT_STATUSES, PROVIDER_STATUSES, REFUND_REASONS, REFUND_STATUSES} from '../types.js'
 export {DISPUTE_REASONS} from '../dispute-evidence.js'
 import {METHOD_CODES} from '../catalog.js'
-import {ATTEMPT_OUTCOMES, CANCELLATION_REASONS, DELIVERY_STATUSES, DISPUTE_STAGES, DISPUTE_STATUSES, KYB_STATUSES, PAYOUT_STATUSES, PROVIDER_STATUSES, REFUND_REASONS, REFUND_STATUSES} from '../types.js'
+import {ATTEMPT_OUTCOMES, CANCELLATION_REASONS, CHAOS_API_FAULTS, CHAOS_PROVIDER_FAULTS, CHAOS_WEBHOOK_FAULTS, DELIVERY_STATUSES, DISPUTE_STAGES, DISPUTE_STATUSES, KYB_STATUSES, PAYOUT_STATUSES, PROVIDER_STATUSES, REFUND_REASONS, REFUND_STATUSES} from '../types.js'
 import {DISPUTE_REASONS} from '../dispute-evidence.js'
 
 /** Final issuer declines answered as 402 card_error (spec §7, engine/domain/declines.ts). */
@@ -529,7 +529,7 @@ export function responseSchemas(): Record<string, Schema> {
         ...chaosCommon('api'),
         method: {type: 'string', enum: ['GET', 'POST', 'DELETE', '*']},
         path: str({description: 'An API path under /v1: /payments, /payments/* (one segment), /refunds/** (any depth below).'}),
-        fault: {type: 'string', enum: ['500', '503', '429', 'slow', 'response_lost']},
+        fault: {type: 'string', enum: [...CHAOS_API_FAULTS]},
         latency_ms: nullable({type: 'integer', minimum: 1, description: 'The slow fault\'s added latency.'}),
         ...chaosEnd,
       },
@@ -539,7 +539,7 @@ export function responseSchemas(): Record<string, Schema> {
       {
         ...chaosCommon('provider'),
         provider: idOf('prov'),
-        fault: {type: 'string', enum: ['down', 'timeout', 'soft_decline', 'latency']},
+        fault: {type: 'string', enum: [...CHAOS_PROVIDER_FAULTS]},
         latency_ms: nullable({type: 'integer', minimum: 1, description: 'The latency fault\'s added latency.'}),
         ...chaosEnd,
       },
@@ -549,7 +549,7 @@ export function responseSchemas(): Record<string, Schema> {
       {
         ...chaosCommon('webhooks'),
         endpoint: nullable(idOf('wh', 'One endpoint\'s deliveries; null: every endpoint\'s.')),
-        fault: {type: 'string', enum: ['duplicate', 'shuffle', 'delay', 'fail_first']},
+        fault: {type: 'string', enum: [...CHAOS_WEBHOOK_FAULTS]},
         delay_seconds: nullable({type: 'integer', minimum: 1, description: 'delay: how long each delivery is held; shuffle: the window deliveries are spread over.'}),
         attempts: nullable({type: 'integer', minimum: 1, description: 'fail_first: attempts of each delivery failed on purpose before one is sent.'}),
         ...chaosEnd,
@@ -560,7 +560,7 @@ export function responseSchemas(): Record<string, Schema> {
       {
         method: {type: 'string', enum: ['GET', 'POST', 'DELETE', '*'], description: 'Default *.'},
         path: str({description: 'The API path to fault, under /v1: /payments, /payments/*, /refunds/**.', examples: ['/payments']}),
-        fault: {type: 'string', enum: ['500', '503', '429', 'slow', 'response_lost'], description: '500, 503 or 429 (with Retry-After) instead of the answer; slow: the answer after latency_ms; response_lost: the work is done and committed, then the connection is dropped with no response.'},
+        fault: {type: 'string', enum: [...CHAOS_API_FAULTS], description: '500, 503 or 429 (with Retry-After) instead of the answer; slow: the answer after latency_ms; response_lost: the work is done and committed, then the connection is dropped with no response.'},
         ...chaosCreateCommon,
         latency_ms: {type: 'integer', minimum: 1, maximum: 30000, description: 'The slow fault\'s added latency; default 2000.'},
       },
@@ -569,7 +569,7 @@ export function responseSchemas(): Record<string, Schema> {
     ChaosProviderFaultCreate: obj(
       {
         provider: idRef('prov', 'The provider (GET /v1/providers)'),
-        fault: {type: 'string', enum: ['down', 'timeout', 'soft_decline', 'latency'], description: 'down: every call fails (a provider error) and the provider is marked degraded until the rule ends; timeout: a share of calls time out; soft_decline: a share of authorizations are declined softly (try_again_later); latency: calls answer latency_ms later (really waited), and time out when that passes the provider\'s timeout. Routing fails over as after a real failure.'},
+        fault: {type: 'string', enum: [...CHAOS_PROVIDER_FAULTS], description: 'down: every call fails (a provider error) and the provider is marked degraded until the rule ends; timeout: a share of calls time out; soft_decline: a share of authorizations are declined softly (try_again_later); latency: calls answer latency_ms later (really waited), and time out when that passes the provider\'s timeout. Routing fails over as after a real failure.'},
         ...chaosCreateCommon,
         latency_ms: {type: 'integer', minimum: 1, maximum: 30000, description: 'The latency fault\'s added latency; default 1000.'},
       },
@@ -577,7 +577,7 @@ export function responseSchemas(): Record<string, Schema> {
     ),
     ChaosWebhookFaultCreate: obj(
       {
-        fault: {type: 'string', enum: ['duplicate', 'shuffle', 'delay', 'fail_first'], description: 'duplicate: the event is delivered twice (two deliveries, each signed and logged); shuffle: deliveries are held a random time within delay_seconds, so they arrive out of order; delay: every delivery is held delay_seconds; fail_first: the first `attempts` attempts of each delivery fail on purpose (logged, nothing sent) and the retry schedule takes over.'},
+        fault: {type: 'string', enum: [...CHAOS_WEBHOOK_FAULTS], description: 'duplicate: the event is delivered twice (two deliveries, each signed and logged); shuffle: deliveries are held a random time within delay_seconds, so they arrive out of order; delay: every delivery is held delay_seconds; fail_first: the first `attempts` attempts of each delivery fail on purpose (logged, nothing sent) and the retry schedule takes over.'},
         endpoint: {...idRef('wh', 'Webhook endpoint'), description: 'Only this endpoint\'s deliveries (default: every endpoint\'s); an unknown id is 404 resource_missing naming this parameter.'},
         ...chaosCreateCommon,
         delay_seconds: {type: 'integer', minimum: 1, maximum: 86400, description: 'delay: the hold (required); shuffle: the window (default 10).'},

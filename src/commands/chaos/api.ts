@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {ChaosApiFault, ChaosRule} from '../../api/types.js'
+import {CHAOS_API_FAULTS, type ChaosApiFault, type ChaosRule} from '../../api/types.js'
 import {parseDuration} from '../../base/parse.js'
 import {describeRule} from '../../output/chaos.js'
 import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -17,7 +17,7 @@ Every fault ends: after --count faults, or --for (engine clock; 10m when neither
   static override flags = {
     method: Flags.string({description: 'The HTTP method to fault (default: any).', options: ['GET', 'POST', 'DELETE', '*'], default: '*'}),
     path: Flags.string({description: 'The API path under /v1: /payments, /payments/*, /refunds/**.', required: true}),
-    fault: Flags.string({description: 'What the matching requests get.', options: ['500', '503', '429', 'slow', 'response_lost'], required: true}),
+    fault: Flags.string({description: 'What the matching requests get.', options: [...CHAOS_API_FAULTS], required: true}),
     rate: Flags.string({description: 'The share of matching requests to fault, 0 to 1 (default 1: every one).'}),
     count: Flags.integer({description: 'How many faults, then it ends.', min: 1}),
     for: Flags.string({description: 'How long it lasts on the engine clock: 90s, 10m, 2h (default 10m without --count).'}),
@@ -40,11 +40,23 @@ export async function chaosApi(ctx: Context, flags: GwFlags<typeof ChaosApi>, _a
     path,
     fault: f.fault as ChaosApiFault,
     ...(rate !== undefined ? {rate} : {}),
+    ...(f.latency !== undefined ? {latency_ms: parseLatency(f.latency)} : {}),
+    ...ending(f),
+  })
+  return announce(ctx, rule)
+}
+
+/** How every fault ends (--count, --for) and which calls it picks (--seed), as the API names them. */
+export function ending(f: {count?: number; for?: string; seed?: number}): {count?: number; for_seconds?: number; seed?: number} {
+  return {
     ...(f.count !== undefined ? {count: f.count} : {}),
     ...(f.for !== undefined ? {for_seconds: parseDuration(f.for, '--for')} : {}),
-    ...(f.latency !== undefined ? {latency_ms: parseLatency(f.latency)} : {}),
     ...(f.seed !== undefined ? {seed: f.seed} : {}),
-  })
+  }
+}
+
+/** Says what a rule just switched on will do, and how to end it early. */
+export function announce(ctx: Context, rule: ChaosRule): ChaosRule {
   ctx.print(describeRule(rule))
   ctx.notice(ctx.errColor.dim(`End it early with: gw chaos clear ${rule.id}`))
   return rule

@@ -1,9 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import type {ChaosProviderFaultCreate, ChaosRule} from '../../api/types.js'
-import {parseDuration} from '../../base/parse.js'
-import {describeRule} from '../../output/chaos.js'
 import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
-import {parseLatency, parseRate} from './api.js'
+import {announce, ending, parseLatency, parseRate} from './api.js'
 
 export default class ChaosProvider extends GwCommand<typeof ChaosProvider> {
   static override summary = "Rehearse a provider failing: take it down, or make a share of its calls time out, soft-decline or slow down (test keys)."
@@ -43,11 +41,5 @@ export async function chaosProvider(ctx: Context, f: GwFlags<typeof ChaosProvide
   else if (f['soft-decline-rate'] !== undefined) body = {provider: args.provider, fault: 'soft_decline', rate: parseRate(f['soft-decline-rate'], '--soft-decline-rate')}
   else if (f.latency !== undefined) body = {provider: args.provider, fault: 'latency', latency_ms: parseLatency(f.latency)}
   else throw new UsageError('Say what goes wrong: --down, --timeout-rate R, --soft-decline-rate R or --latency 800ms.', `e.g. gw chaos provider ${args.provider} --down --for 10m`)
-  if (f.count !== undefined) body.count = f.count
-  if (f.for !== undefined) body.for_seconds = parseDuration(f.for, '--for')
-  if (f.seed !== undefined) body.seed = f.seed
-  const rule = await (await ctx.client()).chaos.addProviderFault(body)
-  ctx.print(describeRule(rule))
-  ctx.notice(ctx.errColor.dim(`End it early with: gw chaos clear ${rule.id}`))
-  return rule
+  return announce(ctx, await (await ctx.client()).chaos.addProviderFault({...body, ...ending(f)}))
 }

@@ -1,9 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {ChaosRule, ChaosWebhookFaultCreate} from '../../api/types.js'
 import {parseDuration} from '../../base/parse.js'
-import {describeRule} from '../../output/chaos.js'
 import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
-import {parseRate} from './api.js'
+import {announce, ending, parseRate} from './api.js'
 
 export default class ChaosWebhooks extends GwCommand<typeof ChaosWebhooks> {
   static override summary = 'Rehearse unruly webhooks: events delivered twice, out of order, late, or after failed attempts (test keys).'
@@ -44,11 +43,5 @@ export async function chaosWebhooks(ctx: Context, f: GwFlags<typeof ChaosWebhook
   else if (f['fail-first'] !== undefined) body = {fault: 'fail_first', attempts: f['fail-first']}
   else throw new UsageError('Say what happens to deliveries: --duplicate-rate R, --shuffle, --delay 30s or --fail-first N.', 'e.g. gw chaos webhooks --duplicate-rate 0.5')
   if (f.endpoint !== undefined) body.endpoint = f.endpoint
-  if (f.count !== undefined) body.count = f.count
-  if (f.for !== undefined) body.for_seconds = parseDuration(f.for, '--for')
-  if (f.seed !== undefined) body.seed = f.seed
-  const rule = await (await ctx.client()).chaos.addWebhookFault(body)
-  ctx.print(describeRule(rule))
-  ctx.notice(ctx.errColor.dim(`End it early with: gw chaos clear ${rule.id}`))
-  return rule
+  return announce(ctx, await (await ctx.client()).chaos.addWebhookFault({...body, ...ending(f)}))
 }

@@ -5,7 +5,7 @@
 // the first call that finds it down, and active again when the rule ends — at its end on the
 // engine clock (a timeline job) or when it is cleared — unless somebody else changed its health
 // meanwhile.
-import type {ChaosProviderFault, ChaosProviderFaultCreate, ChaosProviderRule, ChaosRule} from '../../api/types.js'
+import {CHAOS_PROVIDER_FAULTS, type ChaosProviderFaultCreate, type ChaosProviderRule, type ChaosRule} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
 import {providerProfile} from '../domain/providers.js'
 import type {ProviderResult} from '../ports/provider.js'
@@ -14,7 +14,6 @@ import type {Core} from './core.js'
 import {CHAOS_HEALTH_MARK, loadProvider, lockedHealth, writeHealth} from './provider-state.js'
 import type {Unit} from './unit.js'
 
-export const CHAOS_PROVIDER_FAULTS: readonly ChaosProviderFault[] = ['down', 'timeout', 'soft_decline', 'latency']
 const DEFAULT_LATENCY_MS = 1000
 const MAX_LATENCY_MS = 30_000
 const ENDED_JOB = 'chaos.provider_down_ended'

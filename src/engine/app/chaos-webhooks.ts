@@ -5,7 +5,7 @@
 // within a window, so they arrive out of order; delay holds every one; fail_first fails the
 // first attempts of each delivery on purpose (logged, nothing sent) and the retry schedule
 // takes over. Every shaped delivery names its rule (`chaos`).
-import type {ChaosWebhookFault, ChaosWebhookFaultCreate, ChaosWebhookRule} from '../../api/types.js'
+import {CHAOS_WEBHOOK_FAULTS, type ChaosWebhookFaultCreate, type ChaosWebhookRule} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
 import {iso} from '../domain/time.js'
 import {addRule, checkCommon, checkOption, draw, ending, rateOf} from './chaos.js'
@@ -13,7 +13,6 @@ import type {Core} from './core.js'
 import type {Unit} from './unit.js'
 import type {DeliveryRecord} from './webhook-types.js'
 
-export const CHAOS_WEBHOOK_FAULTS: readonly ChaosWebhookFault[] = ['duplicate', 'shuffle', 'delay', 'fail_first']
 const DEFAULT_SHUFFLE_WINDOW_S = 10
 const MAX_DELAY_S = 86_400
 const MAX_FAIL_FIRST = 10

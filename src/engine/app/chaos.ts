@@ -8,7 +8,7 @@
 // and always end: after `count` faults or at `until` on the engine clock (10 minutes when
 // neither is given), so a forgotten fault cannot break tomorrow's tests. Counts are the store's
 // (an atomic counter per rule), so a fleet injects exactly `count` faults between its instances.
-import type {ChaosApiFault, ChaosApiFaultCreate, ChaosApiRule, ChaosRule} from '../../api/types.js'
+import {CHAOS_API_FAULTS, type ChaosApiFaultCreate, type ChaosApiRule, type ChaosRule} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
 import {StoreCache} from './cache.js'
 import type {Core} from './core.js'
@@ -18,7 +18,6 @@ export const CHAOS_RULES_SETTING = 'chaos_rules'
 const HITS = (id: string) => `chaos_hits:${id}`
 const SEEN = (id: string) => `chaos_seen:${id}`
 
-export const CHAOS_API_FAULTS: readonly ChaosApiFault[] = ['500', '503', '429', 'slow', 'response_lost']
 export const DEFAULT_CHAOS_FOR_S = 600
 const MAX_CHAOS_FOR_S = 7 * 86_400
 const DEFAULT_SLOW_MS = 2_000
