@@ -484,6 +484,8 @@ export interface SnapshotLoad {
   events: number
   jobs: number
   idempotency_keys: number
+  /** webhook endpoints saved without their signing secret (a snapshot saved without include_secrets): each got a new one (gw webhooks rotate-secret shows a secret) */
+  new_webhook_secrets: number
   engine_time: string
 }
 

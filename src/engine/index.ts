@@ -1,10 +1,13 @@
 import {randomBytes} from 'node:crypto'
-import {chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync} from 'node:fs'
 import {hostname} from 'node:os'
 import {createSecureContext} from 'node:tls'
-import {resolve} from 'node:path'
+import {join, resolve} from 'node:path'
 import {localEnginePaths, tlsPathsIn, type LocalEngineInfo} from '../local-engine.js'
 import {RandomIds} from './adapters/system.js'
+import {createKeyFile, readKeyFile} from './adapters/secret-box.js'
+import {keepPrivate, privateDataDir, writePrivateFile} from './adapters/private-files.js'
+import {agreeSecretsKey, SecretsKeyError} from './app/secrets.js'
 import {App} from './app/index.js'
 import type {DeliveryWorkerOptions} from './app/delivery-worker.js'
 import {createCheckout} from './checkout/pages.js'
@@ -66,6 +69,12 @@ export interface EngineOptions {
   accessLog?: string
   /** this instance's name in metrics and the access log (default: host name and port) */
   instanceName?: string
+  /**
+   * the engine's secrets key (32 bytes; raw, hex or base64), which seals webhook signing secrets
+   * in the store: default the data dir's secrets.key (made at first start). Every instance on one
+   * database must use the same key (a fleet on PostgreSQL: one file, copied to each).
+   */
+  secretsKeyFile?: string
 }
 
 /** The default store: SQLite in the data dir (one engine instance per data dir). */
@@ -132,6 +141,15 @@ export interface EngineHandle {
 }
 
 const KEY_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+/** The data dir's secrets key (without --secrets-key-file). */
+export const SECRETS_KEY_FILE = 'secrets.key'
+
+/** An append stream to a file only its owner may read (made 0600 first: a mode given to the stream holds only for a file it creates, and the umask cuts it). */
+function privateAppend(path: string) {
+  closeSync(openSync(path, 'a', 0o600))
+  keepPrivate(path)
+  return createWriteStream(path, {flags: 'a'})
+}
 
 export class EngineConfigError extends Error {}
 
@@ -142,14 +160,15 @@ function secretKeyFor(dataDir: string, fixed: string | undefined): string {
       throw new EngineConfigError('The local engine runs test mode only: live mode needs real provider connections. Use an sk_test_ key.')
     if (!/^sk_test_[A-Za-z0-9_]{8,200}$/.test(fixed))
       throw new EngineConfigError('--api-key must look like sk_test_ followed by at least 8 letters, digits or underscores.')
-    writeFileSync(file, fixed + '\n', {mode: 0o600})
-    chmodSync(file, 0o600)
+    writePrivateFile(file, fixed + '\n')
     return fixed
   }
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  if (existsSync(file)) {
+    keepPrivate(file)
+    return readFileSync(file, 'utf8').trim()
+  }
   const key = 'sk_test_' + [...randomBytes(32)].map((b) => KEY_ALPHABET[b % 62]).join('')
-  writeFileSync(file, key + '\n', {mode: 0o600})
-  chmodSync(file, 0o600)
+  writePrivateFile(file, key + '\n')
   return key
 }
 
@@ -200,11 +219,14 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   } catch (e) {
     throw new EngineConfigError((e as Error).message)
   }
-  mkdirSync(opts.dataDir, {recursive: true, mode: 0o700})
+  // the data dir is the engine's own: made 0700, or a warning when others may read it
+  privateDataDir(opts.dataDir, log)
   const paths = localEnginePaths(opts.dataDir)
   // --tls-dir: a certificate directory shared by several engines (a test run trusts one CA)
   const tlsPaths = opts.tlsDir === undefined ? paths : tlsPathsIn(resolve(opts.tlsDir))
   mkdirSync(tlsPaths.tlsDir, {recursive: true, mode: 0o700})
+  // files an older gw wrote with another mode (certificates were 0644)
+  for (const f of [paths.info, paths.caCert, paths.caKey, paths.serverCert, paths.serverKey, join(paths.tlsDir, 'server-hosts.json')]) keepPrivate(f)
   const secretKey = secretKeyFor(opts.dataDir, opts.apiKey)
   const publicOrigin = opts.publicUrl === undefined ? undefined : checkPublicUrl(opts.publicUrl)
   const tls = opts.tlsCert !== undefined || opts.tlsKey !== undefined ? broughtCertificate(opts) : await ensureCertificates(tlsPaths, host)
@@ -217,10 +239,13 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   try {
     // the settings every instance on this data agrees on (rate limit, payout currency, webhook destinations)
     fleet = await FleetSettings.agree(store, {rateLimit: opts.rateLimit, payoutCurrency: opts.payoutCurrency, webhookAllow: opts.webhookAllow}, {shared: store.shared, update: opts.updateFleetSettings ?? false, notes: log})
-    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, fleet, deliveries: opts.deliveries, claimLeaseMs: opts.claimLeaseMs})
+    // and the secrets key webhook signing secrets are sealed with (a file outside the database)
+    const keyFile = resolve(opts.secretsKeyFile ?? join(opts.dataDir, SECRETS_KEY_FILE))
+    const secrets = await agreeSecretsKey(store, {path: keyFile, given: opts.secretsKeyFile !== undefined, read: () => (keepPrivate(keyFile), readKeyFile(keyFile)), create: () => createKeyFile(keyFile)}, log)
+    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, fleet, secrets, deliveries: opts.deliveries, claimLeaseMs: opts.claimLeaseMs})
   } catch (error) {
     await store.close().catch(() => {})
-    if (error instanceof FleetConfigError) throw new EngineConfigError(error.message)
+    if (error instanceof FleetConfigError || error instanceof SecretsKeyError) throw new EngineConfigError(error.message)
     throw error
   }
   let keys: KeyAuthority
@@ -236,7 +261,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const metrics = new Metrics(app, {instance: opts.instanceName ?? hostname()})
   app.observers.unit = (seconds) => metrics.unit(seconds)
   app.observers.attempt = (ok) => metrics.attempts.inc({outcome: ok ? 'succeeded' : 'failed'})
-  const accessLog = opts.accessLog === undefined ? undefined : createWriteStream(opts.accessLog, {flags: 'a', mode: 0o600})
+  const accessLog = opts.accessLog === undefined ? undefined : privateAppend(opts.accessLog)
   accessLog?.on('error', (e) => log(`access log: ${e.message}`))
   const state = {stopping: false, instance: opts.instanceName ?? hostname()}
   const {router, streams, requestLog} = routes(app, {
@@ -292,7 +317,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     pid: process.pid,
     started_at: new Date().toISOString(),
   }
-  writeFileSync(paths.info, JSON.stringify(info, null, 2) + '\n', {mode: 0o600})
+  writePrivateFile(paths.info, JSON.stringify(info, null, 2) + '\n')
 
   // timeline jobs as they fall due, webhook attempts, housekeeping
   app.start()

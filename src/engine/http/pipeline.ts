@@ -403,11 +403,14 @@ export function createPipeline(deps: PipelineDeps) {
         let status: number
         let text: string
         let headers: Record<string, string> | undefined
+        // what the record keeps, when it is not the answer (a secret shown once, redacted)
+        let kept: string | undefined
         try {
           check()
           const result = await route.handler(ctx, u)
           if (result.error) [status, text, headers] = [result.error.status, JSON.stringify(result.error.body(requestId)), result.error.extra.headers]
           else [status, text, headers] = [result.status, result.text?.body ?? (result.body === undefined ? '{}' : u.publicJson(result.body as object)), result.headers]
+          if (!result.error && result.recorded !== undefined) kept = u.publicJson(result.recorded as object)
         } catch (e) {
           const ae = toApiError(e)
           // 5xx, 409 and 429 are not recorded: a retry with the key runs again (unless the key
@@ -425,7 +428,7 @@ export function createPipeline(deps: PipelineDeps) {
         const now = u.now
         // a created object's response is usually the data.object of the last event the request emitted: the store may keep a reference
         const bodyOfEvent = status < 300 ? u.eventsEmitted.at(-1)?.id : undefined
-        const record: IdempotencyRecord = {scope, key: idemKey, request_hash: hash, status, body: text, created_at: iso(now), expires_at: iso(new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS))}
+        const record: IdempotencyRecord = {scope, key: idemKey, request_hash: hash, status, body: kept ?? text, created_at: iso(now), expires_at: iso(new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS))}
         if (bodyOfEvent) record.body_of_event = bodyOfEvent
         u.idempotency(record)
         return {kind: 'respond', status, body: text, headers}
@@ -441,8 +444,9 @@ export function createPipeline(deps: PipelineDeps) {
             'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
           )
         case 'replay': {
-          // the original response, byte for byte; a replayed error keeps the Request-Id its body
-          // names, so header and error.request_id agree (decisions.md wire details)
+          // the original response, byte for byte (but a secret it showed once, which the record
+          // keeps redacted); a replayed error keeps the Request-Id its body names, so header and
+          // error.request_id agree (decisions.md wire details)
           const r = out.record
           if (logged) logged.replayed = true
           return send(res, r.status, r.status >= 400 ? (storedRequestId(r.body) ?? requestId) : requestId, r.body, {'Idempotent-Replayed': 'true'})
