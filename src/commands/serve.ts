@@ -8,7 +8,7 @@ import {UsageError} from '../errors.js'
 
 export default class Serve extends GwCommand<typeof Serve> {
   static override summary = 'Run the embedded payment gateway (HTTPS, SQLite or PostgreSQL, simulated providers) on this machine.'
-  static override description = `Starts the whole gateway service locally in test mode: the API at https://HOST:PORT/v1 and hosted checkout pages at https://HOST:PORT/checkout. On first start it creates a local CA and a certificate for localhost and 127.0.0.1, and a test secret key, all kept in the data dir; restarting on the same data dir keeps every payment, event and key.
+  static override description = `Starts the whole gateway service locally in test mode: the API at https://HOST:PORT/v1 and hosted checkout pages at https://HOST:PORT/checkout. On first start it creates a local CA and a certificate for localhost and 127.0.0.1, a test secret key and a secrets key (which seals webhook signing secrets in the database), all kept in the data dir (0700, its files 0600); restarting on the same data dir keeps every payment, event and key.
 
 Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code is 0.`
 
@@ -18,7 +18,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     {description: 'A throwaway engine for CI or a test harness: free port, temporary data dir removed on exit, one JSON line to read', command: '<%= config.bin %> serve --ephemeral --json --exit-with-parent'},
     {description: 'Throwaway engines of one test run sharing one CA (trust it once with NODE_EXTRA_CA_CERTS=/tmp/gw-ca/ca.crt)', command: '<%= config.bin %> serve --ephemeral --json --tls-dir /tmp/gw-ca'},
     {description: 'A throwaway engine on a free port, with a fixed key (CI)', command: '<%= config.bin %> serve --port 0 --data-dir "$(mktemp -d)" --api-key sk_test_ci_example_key'},
-    {description: 'One of several instances on one PostgreSQL database (same key everywhere)', command: '<%= config.bin %> serve --store postgres://gw@db.internal:5432/gw --api-key sk_test_shared_example_key --host 0.0.0.0'},
+    {description: 'One of several instances on one PostgreSQL database (same API key and secrets key everywhere)', command: '<%= config.bin %> serve --store postgres://gw@db.internal:5432/gw --api-key sk_test_shared_example_key --secrets-key-file /etc/gw/secrets.key --host 0.0.0.0'},
     {description: 'Then, in another terminal', command: '<%= config.bin %> login --local && <%= config.bin %> payments create --amount 2000 --currency EUR --method card --card 4242424242424242'},
   ]
 
@@ -49,6 +49,11 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     store: Flags.string({
       description: "Where the engine keeps its data: 'sqlite' (the default: a database in the data dir, one instance), or a PostgreSQL URL postgres://USER:PASSWORD@HOST:PORT/DB that several instances share as one gateway. Without this flag or GW_STORE, DATABASE_URL is used when it is a postgres:// URL.",
       env: 'GW_STORE',
+    }),
+    'secrets-key-file': Flags.string({
+      description:
+        "The engine's secrets key, which seals webhook signing secrets in the database (32 bytes: raw, or hex or base64 as `openssl rand -hex 32` writes them; made, 0600, if missing). Default: secrets.key in the data dir. Every instance on one PostgreSQL database must use the same key: give each a copy of one file; an instance with another key is refused.",
+      env: 'GW_SECRETS_KEY_FILE',
     }),
     'import-from': Flags.string({description: "Copy a SQLite data dir's contents (payments, events, jobs, idempotency records, the clock) into the PostgreSQL --store first; the database must be empty.", env: 'GW_IMPORT_FROM'}),
     'claim-lease': Flags.integer({description: 'Seconds a timeline job or webhook delivery claimed by an instance that died waits before another instance takes it (several instances on PostgreSQL). Longer than a webhook attempt (10 s).', default: 60, min: 1, env: 'GW_CLAIM_LEASE'}),
@@ -103,6 +108,7 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
       payoutCurrency: flags['payout-currency'],
       storeUrl: flags.store ?? (/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined),
       importFrom: flags['import-from'],
+      secretsKeyFile: flags['secrets-key-file'],
       claimLeaseMs: flags['claim-lease'] * 1000,
       updateFleetSettings: flags['update-fleet-settings'],
       webhookAllow: flags['webhook-allow']?.split(',').map((c) => c.trim()).filter(Boolean),
