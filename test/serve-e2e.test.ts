@@ -2,7 +2,8 @@
 // JSON start-up line, a request against it, graceful SIGTERM, and start-up errors mapped to
 // the base command's exit codes.
 import {spawn, type ChildProcess} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {randomBytes} from 'node:crypto'
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
@@ -98,6 +99,17 @@ describe('gw serve', () => {
     expect(info.secret_key).toBe('sk_test_fixed_engine_key_1')
     child.kill('SIGINT')
     expect((await exited).code).toBe(0)
+  })
+
+  it('another secrets key than the one the data dir was sealed with (GW_SECRETS_KEY_FILE) is refused with exit 2, naming the flag and the fix', async () => {
+    // engine-b started above, with the data dir's own secrets.key
+    const other = join(tmp, 'other-secrets.key')
+    writeFileSync(other, randomBytes(32))
+    const r = await serve(['--port', '0', '--data-dir', join(tmp, 'engine-b')], {GW_SECRETS_KEY_FILE: other}).exited
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`--secrets-key-file ${other} is not the secrets key this database's webhook signing secrets are sealed with`)
+    expect(r.stderr).toContain('a copy of the key the first instance used')
+    expect(r.stderr).not.toMatch(/\n\s+at /)
   })
 
   it('a busy port is a usage error: exit 2 with a clear message', async () => {
