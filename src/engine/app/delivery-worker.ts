@@ -9,7 +9,7 @@ import {performance} from 'node:perf_hooks'
 import {Agent, request} from 'undici'
 import {classifyNetworkError} from '../../api/network-errors.js'
 import {guardedLookup} from '../adapters/guarded-lookup.js'
-import {SecretOpenError} from '../adapters/secret-box.js'
+import {SecretBox, SecretOpenError} from '../adapters/secret-box.js'
 import {signatureHeader, SIGNATURE_HEADER} from '../../api/webhook-signature.js'
 import {DELIVERY_TIMEOUT_MS, isLoopbackHost, looksLikePause, nextAttemptAt, nextHealth, STREAK_GAP_MS, type EndpointHealth} from '../domain/webhooks.js'
 import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
@@ -360,9 +360,11 @@ export class DeliveryWorker {
 function signingSecrets(core: Core, ep: EndpointRecord, now: Date): string | string[] {
   const prev = ep._x.previous_secret
   const until = ep.previous_secret_expires_at
+  // (one still in the clear was stored before sealing and is sealed at the next start: it signs as it is)
+  const open = (v: string) => (SecretBox.isSealed(v) ? core.secrets.open(v) : v)
   try {
-    const secret = core.secrets.open(ep._x.secret)
-    return prev && until && Date.parse(until) > now.getTime() ? [secret, core.secrets.open(prev)] : secret
+    const secret = open(ep._x.secret)
+    return prev && until && Date.parse(until) > now.getTime() ? [secret, open(prev)] : secret
   } catch (e) {
     throw new SecretOpenError(`not sent: the endpoint's signing secret does not open with this engine's secrets key (${(e as Error).message}); rotate it (gw webhooks rotate-secret ${ep.id})`)
   }

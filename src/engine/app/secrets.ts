@@ -10,6 +10,10 @@ import type {EndpointRecord} from './webhook-types.js'
 
 /** The fleet setting (platform account) holding the secrets key's check value: every instance on one database must hold the same key. */
 export const KEY_CHECK_SETTING = 'fleet.secrets_key_check'
+/** Set (platform account) once every signing secret stored in the clear before sealing existed has been sealed. */
+export const SEALED_SETTING = 'fleet.secrets_sealed'
+/** The database's, not an account's: never in a snapshot, and a snapshot loaded into the platform account leaves them as they are. */
+const SECRETS_SETTINGS = [KEY_CHECK_SETTING, SEALED_SETTING] as const
 
 export class SecretsKeyError extends Error {}
 
@@ -47,26 +51,33 @@ export async function agreeSecretsKey(store: Store, source: SecretsKeySource, lo
     )
   const box = new SecretBox(key)
   if (stored === undefined) {
-    // first start with sealing: record the check (one instance of a fleet starting at once wins) and seal what is in the clear
+    // first start with sealing: record the check (of instances of a fleet starting at once, one wins)
     stored = await platform.transact(async (tx) => {
       await tx.lock(KEY_CHECK_SETTING)
       const now = await platform.getSetting(KEY_CHECK_SETTING)
       if (now === undefined) tx.commit({settings: {[KEY_CHECK_SETTING]: box.check}})
       return now ?? box.check
     })
-    if (stored === box.check) {
-      const sealed = await sealStoredSecrets(store, box)
-      if (sealed > 0) log(`secrets: sealed the signing secrets of ${sealed} webhook endpoint(s) stored in the clear with the secrets key ${source.path}`)
-    }
   }
   if (stored !== box.check)
     throw new SecretsKeyError(
       `${where} is not the secrets key this database's webhook signing secrets are sealed with: every instance on one database must use the same key. Start with --secrets-key-file pointing at a copy of the key the first instance used (its data dir's secrets.key, or its --secrets-key-file); a key lost for good cannot be replaced without losing every endpoint's secret.`,
     )
+  // then, with the agreed key, what was stored in the clear before (again after a start that stopped half-way)
+  if ((await platform.getSetting(SEALED_SETTING)) === undefined) {
+    const sealed = await sealStoredSecrets(store, box)
+    if (sealed > 0) log(`secrets: sealed the signing secrets of ${sealed} webhook endpoint(s) stored in the clear, with the secrets key ${source.path}`)
+    await platform.commit({settings: {[SEALED_SETTING]: new Date().toISOString()}})
+  }
   return box
 }
 
 /** Seals every webhook signing secret still stored in the clear (written before sealing existed), in every account; how many endpoints changed. */
+/** The database's secrets settings as an account has them (the platform account's matter), to keep them through a snapshot load. */
+export async function secretsSettings(store: {getSetting(key: string): Promise<string | undefined>}): Promise<Record<string, string | undefined>> {
+  return Object.fromEntries(await Promise.all(SECRETS_SETTINGS.map(async (k) => [k, await store.getSetting(k)] as const)))
+}
+
 export async function sealStoredSecrets(store: Store, box: SecretBox): Promise<number> {
   const accounts = [PLATFORM_ACCOUNT, ...(await store.account(PLATFORM_ACCOUNT).all<StoredObject>('account')).map((a) => a.id).filter((id) => id !== PLATFORM_ACCOUNT)]
   let changed = 0
@@ -120,7 +131,8 @@ export function snapshotSecrets(rows: AccountRows, box: SecretBox, include: bool
     }
     return o
   })
-  const {[KEY_CHECK_SETTING]: _check, ...settings} = rows.settings
+  const settings = {...rows.settings}
+  for (const k of SECRETS_SETTINGS) delete settings[k]
   return {...rows, objects, settings}
 }
 
@@ -128,10 +140,10 @@ export function snapshotSecrets(rows: AccountRows, box: SecretBox, include: bool
  * A snapshot's secrets as this engine keeps them, before it is loaded: each signing secret
  * sealed with this engine's key; an endpoint saved without one (or with a value this key
  * cannot open) gets a new one; stored answers scrubbed of secrets shown once (snapshots saved
- * before they were kept redacted); the fleet's key check left as the account has it. Returns
- * how many endpoints got a new secret.
+ * before they were kept redacted); the database's secrets settings left as the account has them
+ * (`keep`: the platform account's). Returns how many endpoints got a new secret.
  */
-export function restoreSecrets(rows: AccountRows, box: SecretBox, newSecret: () => string, keep: {keyCheck?: string}): number {
+export function restoreSecrets(rows: AccountRows, box: SecretBox, newSecret: () => string, keep: Readonly<Record<string, string | undefined>>): number {
   let renewed = 0
   const seal = (v: unknown): string | null => {
     if (typeof v !== 'string' || v === '') return null
@@ -158,7 +170,9 @@ export function restoreSecrets(rows: AccountRows, box: SecretBox, newSecret: () 
     if (previous === null && ep.previous_secret_expires_at) ep.previous_secret_expires_at = null
   }
   for (const r of rows.idempotency) if (typeof r.body === 'string') r.body = scrubShownOnce(r.body)
-  delete rows.settings[KEY_CHECK_SETTING]
-  if (keep.keyCheck !== undefined) rows.settings[KEY_CHECK_SETTING] = keep.keyCheck
+  for (const k of SECRETS_SETTINGS) {
+    delete rows.settings[k]
+    if (keep[k] !== undefined) rows.settings[k] = keep[k]
+  }
   return renewed
 }

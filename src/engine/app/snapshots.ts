@@ -5,7 +5,7 @@
 // webhook signing secrets and card numbers, unless asked (issue 33: app/secrets.ts).
 import {invalid} from '../domain/errors.js'
 import {KINDS, PLATFORM_ACCOUNT, type AccountRows, type Kind} from '../ports/store.js'
-import {KEY_CHECK_SETTING, restoreSecrets, snapshotSecrets} from './secrets.js'
+import {restoreSecrets, secretsSettings, snapshotSecrets} from './secrets.js'
 import {newEndpointSecret} from './webhooks.js'
 import type {Core} from './core.js'
 import type {SnapshotLoad} from '../../api/types.js'
@@ -63,8 +63,8 @@ export async function loadSnapshot(u: Unit, body: Record<string, unknown>): Prom
   if (body.livemode === true) throw invalid('livemode', 'Snapshots are of test mode data only.')
   const rows = checkRows(body.rows)
   // signing secrets sealed with this engine's key, a new one where the snapshot has none
-  const keyCheck = u.core.account === PLATFORM_ACCOUNT ? await u.core.store.getSetting(KEY_CHECK_SETTING) : undefined
-  const renewed = restoreSecrets(rows, u.core.secrets, newEndpointSecret, {keyCheck})
+  const keep = u.core.account === PLATFORM_ACCOUNT ? await secretsSettings(u.core.store) : {}
+  const renewed = restoreSecrets(rows, u.core.secrets, newEndpointSecret, keep)
   u.restore(rows)
   const offset = Number(rows.settings['clock_offset_ms'] ?? '0')
   return {

@@ -317,11 +317,11 @@ describe('data stored before secrets were sealed (an upgrade)', () => {
       await e.engine.close()
       if (own.url) {
         const {sql} = await import('../test-support/pg.js')
-        await sql(own.url, "DELETE FROM settings WHERE key = 'fleet.secrets_key_check'")
+        await sql(own.url, "DELETE FROM settings WHERE key IN ('fleet.secrets_key_check', 'fleet.secrets_sealed')")
         await sql(own.url, 'DELETE FROM gw_schema_migrations WHERE version = 3')
       } else {
         const db = new Database(join(e.dataDir, 'gw.db'))
-        db.exec("DELETE FROM settings WHERE key = 'fleet.secrets_key_check'; DELETE FROM schema_migrations WHERE version = 7")
+        db.exec("DELETE FROM settings WHERE key IN ('fleet.secrets_key_check', 'fleet.secrets_sealed'); DELETE FROM schema_migrations WHERE version = 7")
         db.close()
       }
       await e.restart()
