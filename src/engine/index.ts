@@ -144,11 +144,14 @@ const KEY_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv
 /** The data dir's secrets key (without --secrets-key-file). */
 export const SECRETS_KEY_FILE = 'secrets.key'
 
-/** An append stream to a file only its owner may read (made 0600 first: a mode given to the stream holds only for a file it creates, and the umask cuts it). */
-function privateAppend(path: string) {
-  closeSync(openSync(path, 'a', 0o600))
-  keepPrivate(path)
-  return createWriteStream(path, {flags: 'a'})
+/** A log file to append to, made (or kept) readable by its owner only: a mode given to a stream holds only for a file it creates, and the umask cuts it. */
+function privateLogFile(path: string): void {
+  try {
+    closeSync(openSync(path, 'a', 0o600))
+    keepPrivate(path)
+  } catch (e) {
+    throw new EngineConfigError(`--access-log: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). Give a file in a directory this user may write.`)
+  }
 }
 
 export class EngineConfigError extends Error {}
@@ -230,6 +233,8 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const secretKey = secretKeyFor(opts.dataDir, opts.apiKey)
   const publicOrigin = opts.publicUrl === undefined ? undefined : checkPublicUrl(opts.publicUrl)
   const tls = opts.tlsCert !== undefined || opts.tlsKey !== undefined ? broughtCertificate(opts) : await ensureCertificates(tlsPaths, host)
+  // (a file that cannot be written is refused before anything is opened)
+  if (opts.accessLog !== undefined) privateLogFile(opts.accessLog)
   const store = await (opts.store ?? storeFromUrl(opts.storeUrl, {database: paths.database, durability: opts.durability, log, importFrom: opts.importFrom}))()
 
   // the port is known only after listening; URLs are filled in then
@@ -261,7 +266,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const metrics = new Metrics(app, {instance: opts.instanceName ?? hostname()})
   app.observers.unit = (seconds) => metrics.unit(seconds)
   app.observers.attempt = (ok) => metrics.attempts.inc({outcome: ok ? 'succeeded' : 'failed'})
-  const accessLog = opts.accessLog === undefined ? undefined : privateAppend(opts.accessLog)
+  const accessLog = opts.accessLog === undefined ? undefined : createWriteStream(opts.accessLog, {flags: 'a'})
   accessLog?.on('error', (e) => log(`access log: ${e.message}`))
   const state = {stopping: false, instance: opts.instanceName ?? hostname()}
   const {router, streams, requestLog} = routes(app, {

@@ -110,6 +110,16 @@ function sealEndpoint(ep: EndpointRecord, box: SecretBox): EndpointRecord {
 
 // ---------------------------------------------------------------- snapshots
 
+/** A stored secret in the clear; null for one this key cannot open (it was changed in the database): the snapshot then loads it as one without a secret. */
+function openOrNull(box: SecretBox, v: string): string | null {
+  if (!SecretBox.isSealed(v)) return v
+  try {
+    return box.open(v)
+  } catch {
+    return null
+  }
+}
+
 /**
  * What a snapshot holds of secrets. Without `include`: no webhook signing secret (null: the
  * endpoint gets a new one when loaded) and card numbers masked but for the published test
@@ -121,7 +131,7 @@ export function snapshotSecrets(rows: AccountRows, box: SecretBox, include: bool
   const objects = rows.objects.map((o) => {
     if (o.kind === 'webhook_endpoint') {
       const ep = o.obj as EndpointRecord
-      const open = (v: string | null | undefined) => (typeof v === 'string' && include ? (SecretBox.isSealed(v) ? box.open(v) : v) : null)
+      const open = (v: string | null | undefined) => (typeof v === 'string' && include ? openOrNull(box, v) : null)
       return {...o, obj: {...ep, _x: {...ep._x, secret: open(ep._x.secret), previous_secret: open(ep._x.previous_secret)}} as StoredObject}
     }
     if (!include && (o.kind === 'payment' || o.kind === 'payment_method')) {
