@@ -314,8 +314,8 @@ const OPS: OpSpec[] = [
     },
     description: 'Without a key, not rate limited, at the root. 200 when the store answers a read within 2 s and the instance is not stopping; 503 otherwise, with the reason: a balancer sends no traffic to an instance until it is ready.',
     response: {'application/json': {schema: {type: 'object', properties: {status: {type: 'string', const: 'ready'}}, required: ['status'], additionalProperties: false}}}, responseDescription: 'The instance can serve.'},
-  {id: 'getMetrics', method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics of the instance', public: true, root: true,
-    description: 'Without a key, at the root: the Prometheus text format (requests by operation and status with latency, unit-of-work latency, webhook attempts, backlog per endpoint and its oldest due, due jobs and the oldest lag, process metrics), labelled with the instance. Serve the port on a private network.',
+  {id: 'getMetrics', method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics of the instance', public: true, root: true, errors: [404],
+    description: 'Without a key, at the root: the Prometheus text format (requests by operation and status with latency, unit-of-work latency, webhook attempts, backlog per endpoint and its oldest due, due jobs and the oldest lag, process metrics), labelled with the instance. Serve the port on a private network, or start the instance with `gw serve --metrics-listen HOST:PORT`: the metrics are then served there alone (plain HTTP) and this path is 404.',
     response: {'text/plain': {schema: {type: 'string', description: 'Prometheus exposition format 0.0.4.'}}}, responseDescription: 'The metrics.'},
   // ---- the contract itself
   {id: 'getOpenApiDocument', method: 'get', path: '/openapi.json', tag: 'Meta', summary: 'This OpenAPI document', public: true,
