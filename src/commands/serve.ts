@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {defaultDataDir} from '../local-engine.js'
 import {globalFlags, GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
 import {UsageError} from '../errors.js'
+import {terminalSafe} from '../output/terminal.js'
 
 export default class Serve extends GwCommand<typeof Serve> {
   static override summary = 'Run the embedded payment gateway (HTTPS, SQLite or PostgreSQL, simulated providers) on this machine.'
@@ -117,9 +118,9 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
       tlsCa: flags['tls-ca'],
       accessLog: flags['access-log'],
       metricsListen: flags['metrics-listen'],
-      // engine lines carry their time (a fleet's logs are read side by side)
-      log: (l) => ctx.io.stderr.write(`${new Date().toISOString()} ${l}\n`),
-      debug: flags.verbose ? (l) => ctx.io.stderr.write(`${new Date().toISOString()} ${l}\n`) : undefined,
+      // engine lines carry their time (a fleet's logs are read side by side); what they quote of data is shown, not sent (terminal.ts)
+      log: (l) => ctx.io.stderr.write(`${new Date().toISOString()} ${terminalSafe(l)}\n`),
+      debug: flags.verbose ? (l) => ctx.io.stderr.write(`${new Date().toISOString()} ${terminalSafe(l)}\n`) : undefined,
     })
   } catch (e) {
     const err = e as NodeJS.ErrnoException & {port?: number; address?: string}
