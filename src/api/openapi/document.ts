@@ -127,6 +127,7 @@ const OPS: OpSpec[] = [
     response: 'PaymentRouting', responseDescription: 'The routing of the payment.', errors: [404]},
   {id: 'confirmPayment', perm: 'payments:write', method: 'post', path: '/payments/{id}/confirm', tag: 'Payments', summary: 'Confirm a payment', body: 'PaymentConfirm',
     description: 'Routes a payment in `requires_confirmation`; any other state is 400 payment_unexpected_state. Also callable from a browser with a publishable key (the hosted card fields\' `confirmPayment`) with `payment_method_id` only; answers to a publishable key carry `Access-Control-Allow-Origin: *`.',
+    headers: [{name: 'Gw-Parent-Origin', schema: {type: 'string', pattern: '^https?://[^/?#]+$', examples: ['https://shop.example']}, description: 'Sent by the hosted card fields: the origin of the shop\'s page that mounted them. A customer step the payment needs (3-D Secure) may then be framed by that origin alone, and its last page tells that origin the outcome (docs/api.md, issue 33).'}],
     response: 'Payment', responseDescription: 'The payment, now routed.', errors: [402, 404]},
   {id: 'capturePayment', perm: 'payments:write', method: 'post', path: '/payments/{id}/capture', tag: 'Payments', summary: 'Capture a payment', body: 'PaymentCapture',
     description: 'Captures all or part of a `requires_capture` authorization; otherwise 400 payment_not_capturable. 502 provider_error when the provider does not confirm (retry with the same Idempotency-Key).',
