@@ -55,7 +55,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     'claim-lease': Flags.integer({description: 'Seconds a timeline job or webhook delivery claimed by an instance that died waits before another instance takes it (several instances on PostgreSQL). Longer than a webhook attempt (10 s).', default: 60, min: 1, env: 'GW_CLAIM_LEASE'}),
     'webhook-allow': Flags.string({
       description:
-        'Send webhooks only to these destinations: CIDRs such as 10.0.0.0/8,127.0.0.1/32 (a shared sandbox). Link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254) are always refused; without this flag every other address, loopback included, is allowed.',
+        'Send webhooks only to these destinations: CIDRs such as 10.0.0.0/8,127.0.0.1/32 (a shared sandbox). Link-local, unspecified and cloud-metadata addresses (169.254.0.0/16, 0.0.0.0/8, ::, fe80::/10, fd00:ec2::254) and their IPv6 forms (::ffff:169.254.169.254, NAT64, 6to4, Teredo) are always refused; without this flag every other address, loopback included, is allowed.',
       env: 'GW_WEBHOOK_ALLOW',
     }),
     'public-url': Flags.string({
