@@ -241,7 +241,7 @@ export interface ApiErrorBody {
     request_id: string
     param?: string
     payment?: string
-    /** 403 permission_error: the permission the request needs (e.g. payments:write) */
+    /** 403 permission_error: the permission the request needs (e.g. payments:write); several joined by commas when it needs them all (webhooks:write,events:read) */
     permission?: string
   }
 }

@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {defaultDataDir} from '../local-engine.js'
 import {globalFlags, GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
 import {UsageError} from '../errors.js'
+import {terminalSafe} from '../output/terminal.js'
 
 export default class Serve extends GwCommand<typeof Serve> {
   static override summary = 'Run the embedded payment gateway (HTTPS, SQLite or PostgreSQL, simulated providers) on this machine.'
@@ -59,7 +60,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     'claim-lease': Flags.integer({description: 'Seconds a timeline job or webhook delivery claimed by an instance that died waits before another instance takes it (several instances on PostgreSQL). Longer than a webhook attempt (10 s).', default: 60, min: 1, env: 'GW_CLAIM_LEASE'}),
     'webhook-allow': Flags.string({
       description:
-        'Send webhooks only to these destinations: CIDRs such as 10.0.0.0/8,127.0.0.1/32 (a shared sandbox). Link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254) are always refused; without this flag every other address, loopback included, is allowed.',
+        'Send webhooks only to these destinations: CIDRs such as 10.0.0.0/8,127.0.0.1/32 (a shared sandbox). Link-local, unspecified and cloud-metadata addresses (169.254.0.0/16, 0.0.0.0/8, ::, fe80::/10, fd00:ec2::254) and their IPv6 forms (::ffff:169.254.169.254, NAT64, 6to4, Teredo) are always refused; without this flag every other address, loopback included, is allowed.',
       env: 'GW_WEBHOOK_ALLOW',
     }),
     'public-url': Flags.string({
@@ -70,6 +71,10 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     'tls-cert': Flags.string({description: 'Serve this certificate (PEM, with its chain) instead of the data dir\'s generated one; with --tls-key. For a real host name behind a balancer.', env: 'GW_TLS_CERT', dependsOn: ['tls-key']}),
     'tls-key': Flags.string({description: 'The private key (PEM) of --tls-cert.', env: 'GW_TLS_KEY', dependsOn: ['tls-cert']}),
     'tls-ca': Flags.string({description: 'What clients should trust for --tls-cert when it is not a public CA\'s (PEM); printed as ca_file for gw login --local.', env: 'GW_TLS_CA', dependsOn: ['tls-cert']}),
+    'metrics-listen': Flags.string({
+      description: 'Serve GET /metrics on this HOST:PORT instead of the API port, over plain HTTP as Prometheus exporters do (e.g. 127.0.0.1:9464, or a private address a scraper reaches); the API port then answers 404 there. The metrics name every account and endpoint id. Default: on the API port, without a key.',
+      env: 'GW_METRICS_LISTEN',
+    }),
     'access-log': Flags.string({description: 'Append one JSON line per API request to this file (time, instance, request id, account, operation, method, path, status, latency).', env: 'GW_ACCESS_LOG'}),
     ephemeral: Flags.boolean({
       description: 'A throwaway engine for a test run or CI job: a free port (unless --port is given), a fresh temporary data dir removed when it stops; prints the same start-up information (--json: one JSON line).',
@@ -118,17 +123,21 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
       tlsKey: flags['tls-key'],
       tlsCa: flags['tls-ca'],
       accessLog: flags['access-log'],
-      // engine lines carry their time (a fleet's logs are read side by side)
-      log: (l) => ctx.io.stderr.write(`${new Date().toISOString()} ${l}\n`),
-      debug: flags.verbose ? (l) => ctx.io.stderr.write(`${new Date().toISOString()} ${l}\n`) : undefined,
+      metricsListen: flags['metrics-listen'],
+      // engine lines carry their time (a fleet's logs are read side by side); what they quote of data is shown, not sent (terminal.ts)
+      log: (l) => ctx.io.stderr.write(`${new Date().toISOString()} ${terminalSafe(l)}\n`),
+      debug: flags.verbose ? (l) => ctx.io.stderr.write(`${new Date().toISOString()} ${terminalSafe(l)}\n`) : undefined,
     })
   } catch (e) {
-    const err = e as NodeJS.ErrnoException
+    const err = e as NodeJS.ErrnoException & {port?: number; address?: string}
     if (e instanceof EngineConfigError) throw new UsageError(err.message)
     if (err.syscall === 'listen' || err.syscall === 'bind') {
-      if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${flags.port} on ${flags.host} is already in use.`, 'Pick another with --port, or --port 0 for a free one.')
-      if (err.code === 'EACCES') throw new UsageError(`Not allowed to listen on ${flags.host}:${flags.port}.`, 'Use a port above 1023.')
-      if (err.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${flags.host}: it is not an address of this machine.`, 'Use --host 127.0.0.1, or one of this machine\'s addresses.')
+      // the API's address, or --metrics-listen's
+      const metrics = flags['metrics-listen'] !== undefined && err.port !== undefined && err.port !== port
+      const [host, at, flag] = metrics ? [err.address ?? '', err.port, '--metrics-listen'] : [flags.host, flags.port, '--port']
+      if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${at} on ${host} is already in use.`, metrics ? `Pick another port in ${flag}.` : 'Pick another with --port, or --port 0 for a free one.')
+      if (err.code === 'EACCES') throw new UsageError(`Not allowed to listen on ${host}:${at}.`, 'Use a port above 1023.')
+      if (err.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${host}: it is not an address of this machine.`, metrics ? `Give ${flag} an address of this machine, such as 127.0.0.1:9464.` : 'Use --host 127.0.0.1, or one of this machine\'s addresses.')
     }
     if ((err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS') && err.path) {
       throw new UsageError(`Cannot write ${err.path} (${err.code}).`, 'Pick a data dir you can write with --data-dir or GW_DATA_DIR.')
@@ -152,7 +161,16 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
     process.once('SIGTERM', () => stop('SIGTERM'))
     if (flags['exit-with-parent']) watchParent(stop)
   })
-  const info = {base_url: engine.baseUrl, checkout_url: engine.checkoutUrl, secret_key: engine.secretKey, ca_file: engine.caFile, data_dir: dataDir, store: engine.store, pid: process.pid}
+  const info = {
+    base_url: engine.baseUrl,
+    checkout_url: engine.checkoutUrl,
+    secret_key: engine.secretKey,
+    ca_file: engine.caFile,
+    data_dir: dataDir,
+    store: engine.store,
+    pid: process.pid,
+    ...(engine.metricsUrl ? {metrics_url: engine.metricsUrl} : {}),
+  }
   // one line, at once: scripts, tests and the bench read it to find the engine
   if (ctx.json) ctx.io.stdout.write(JSON.stringify(info) + '\n')
   else {
@@ -165,6 +183,7 @@ export async function serve(ctx: Context, flags: GwFlags<typeof Serve>, args: Gw
         `  CA file       ${engine.caFile ?? '(none: the certificate is a public CA\'s)'}`,
         `  data dir      ${dataDir}`,
         `  store         ${engine.store}`,
+        ...(engine.metricsUrl ? [`  metrics       ${engine.metricsUrl}`] : []),
         '',
       ].join('\n'),
     )

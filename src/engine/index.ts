@@ -13,7 +13,7 @@ import type {DeliveryWorkerOptions} from './app/delivery-worker.js'
 import {createCheckout} from './checkout/pages.js'
 import {createPipeline} from './http/pipeline.js'
 import {Metrics} from './http/metrics.js'
-import {createOperations} from './http/operations.js'
+import {createOperations, parseListen, serveMetrics} from './http/operations.js'
 import {ensurePlatformAccount} from './app/accounts.js'
 import {DestinationPolicy} from './domain/destinations.js'
 import {FleetConfigError, FleetSettings} from './app/fleet.js'
@@ -69,6 +69,8 @@ export interface EngineOptions {
   accessLog?: string
   /** this instance's name in metrics and the access log (default: host name and port) */
   instanceName?: string
+  /** serve GET /metrics on this HOST:PORT (plain HTTP) and no longer on the API port (issue 33) */
+  metricsListen?: string
   /**
    * the engine's secrets key (32 bytes; raw, hex or base64), which seals webhook signing secrets
    * in the store: default the data dir's secrets.key (made at first start). Every instance on one
@@ -134,6 +136,8 @@ export interface EngineHandle {
   caFile: string | null
   secretKey: string
   port: number
+  /** where GET /metrics is served when --metrics-listen says (http://HOST:PORT/metrics); undefined: on the API port */
+  metricsUrl?: string
   app: App
   /** where the data lives: 'sqlite (DATABASE FILE)' or the PostgreSQL URL with its password hidden */
   store: string
@@ -222,6 +226,9 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   } catch (e) {
     throw new EngineConfigError((e as Error).message)
   }
+  const metricsAt = opts.metricsListen === undefined ? undefined : parseListen(opts.metricsListen)
+  if (opts.metricsListen !== undefined && !metricsAt)
+    throw new EngineConfigError(`--metrics-listen takes HOST:PORT, such as 127.0.0.1:9464 or [::1]:9464; got '${opts.metricsListen}'.`)
   // the data dir is the engine's own: made 0700, or a warning when others may read it
   privateDataDir(opts.dataDir, log)
   const paths = localEnginePaths(opts.dataDir)
@@ -280,6 +287,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
       )
     },
   })
+  const operations = createOperations(app, metrics, state, {metricsElsewhere: metricsAt !== undefined})
   const handler = createPipeline({
     app,
     router,
@@ -289,9 +297,10 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     log,
     debug: opts.debug,
     requestLog,
-    operations: createOperations(app, metrics, state),
+    operations,
   })
   let server: Awaited<ReturnType<typeof listen>>
+  let metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined
   try {
     server = await listen({
       host,
@@ -300,6 +309,10 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
       cert: tls.cert,
       handler: (req, res) => void handler(req, res),
       newRequestId: () => app.core.ids.next('req'),
+    })
+    if (metricsAt) metricsServer = await serveMetrics(metricsAt, operations, () => app.core.ids.next('req')).catch(async (e) => {
+      await server.close()
+      throw e
     })
   } catch (error) {
     // nothing is served (port in use, ...): release what was opened so the process can exit
@@ -335,6 +348,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     caFile: tls.caFile,
     secretKey,
     port: server.port,
+    metricsUrl: metricsServer?.url,
     app,
     store: opts.store ? 'custom' : opts.storeUrl && opts.storeUrl.toLowerCase() !== 'sqlite' ? redactStoreUrl(opts.storeUrl) : `sqlite (${paths.database})`,
     close() {
@@ -346,7 +360,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
         streams.closeAll()
         requestLog.closeStreams()
         keys.close()
-        await Promise.all([server.close(), app.stop()])
+        await Promise.all([server.close(), app.stop(), metricsServer?.close()])
         // the last entries reach the fleet's log before the store closes
         await requestLog.close()
         await store.close()

@@ -687,7 +687,7 @@ export function responseSchemas(): Record<string, Schema> {
         request_id: str({pattern: '^req_[0-9A-Za-z]+$', description: 'Equal to the Request-Id header.'}),
         param: str({description: 'The offending parameter: dotted path for nested fields (payment_method_data.card.number), [i] for array items.'}),
         payment: idOf('pay', 'On 402 card errors: the failed payment, stored and retrievable.'),
-        permission: str({pattern: '^[a-z_]+:(read|write)$', description: 'On 403 permission_error: the permission the request needs, e.g. payments:write.'}),
+        permission: str({pattern: '^[a-z_]+:(read|write)(,[a-z_]+:(read|write))*$', description: 'On 403 permission_error: the permission the request needs, e.g. payments:write; several joined by commas when it needs them all (webhooks:write,events:read), as gw keys create --permissions takes them.'}),
       },
       {optional: ['param', 'payment', 'permission']},
     ),

@@ -11,7 +11,7 @@ import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {forbidden, invalid} from '../domain/errors.js'
 import {allows, type KeyType, type Permission} from '../domain/keys.js'
 import type {Caller, KeyAuthority} from '../app/keys.js'
-import {OPERATION_PERMISSIONS} from '../../api/openapi/document.js'
+import {OPERATION_PERMISSIONS, permissionName} from '../../api/openapi/document.js'
 import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {iso} from '../domain/time.js'
 import {jsonString} from '../domain/json.js'
@@ -93,22 +93,31 @@ function browserBody(caller: Caller, operationId: string, body: unknown): void {
   if (rule?.refuses(body as BrowserBody)) throw forbidden(rule.permission, rule.why)
 }
 
-/** 403 permission_error unless the caller's key may perform the operation (docs/api.md "Keys"). */
+const NONE: readonly Permission[] = ['none']
+
+/** 403 permission_error unless the caller's key may perform the operation: every permission it needs (docs/api.md "Keys"). */
 function authorize(caller: Caller, operationId: string, method: string, pathname: string): void {
-  const need = (OPERATION_PERMISSIONS.get(operationId) ?? 'none') as Permission
+  const needs = (OPERATION_PERMISSIONS.get(operationId) ?? NONE) as readonly Permission[]
   const {key} = caller
   const platform = caller.account === PLATFORM_ACCOUNT
   if (key.type === 'publishable' && BROWSER_OPERATIONS.has(operationId)) return
-  if (allows(key.type, key.permissions, need, platform)) return
+  // (a loop, not a filter: no array per request on the hot path)
+  let holds = true
+  for (const need of needs) if (!allows(key.type, key.permissions, need, platform)) holds = false
+  if (holds) return
+  const missing = needs.filter((need) => !allows(key.type, key.permissions, need, platform))
+  // error.permission names all the operation needs (one, or several joined by commas)
+  const need = permissionName(needs)
   const what = `${method} ${pathname}`
   if (key.type === 'publishable')
     throw forbidden(need, `Publishable keys (${key.redacted}) work only where a browser may call (saving a card from the hosted card fields); ${what} needs a secret or restricted key${need === 'none' ? '' : ` with ${need}`}.`)
   if (need.startsWith('api_keys:')) throw forbidden(need, `Managing API keys needs a secret key; this ${KEY_WORD[key.type]} (${key.redacted}) cannot ${what}.`)
   if (need.startsWith('accounts:') && !platform)
     throw forbidden(need, `Accounts are managed with a key of the engine's own account (${PLATFORM_ACCOUNT}, the key gw login --local saves); this key belongs to ${caller.account}.`)
+  const all = needs.length > 1 ? ` (it needs ${needs.join(' and ')})` : ''
   throw forbidden(
     need,
-    `This restricted key (${key.redacted}) lacks ${need}, which ${what} needs. It has ${key.permissions!.join(', ') || 'no permission'}; create a key that includes ${need} (gw keys create --permissions ${need}).`,
+    `This restricted key (${key.redacted}) lacks ${missing.join(' and ')}, which ${what} needs${all}. It has ${key.permissions!.join(', ') || 'no permission'}; create a key that includes ${need} (gw keys create --permissions ${need}).`,
   )
 }
 
@@ -117,7 +126,7 @@ function preflight(res: ServerResponse, requestId: string): void {
   res.writeHead(204, {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': 'GET, POST',
-    'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Service-Version',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Service-Version, Gw-Parent-Origin',
     'Access-Control-Max-Age': '600',
     'Request-Id': requestId,
   })

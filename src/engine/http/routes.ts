@@ -78,7 +78,9 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await payments.loadPayment(ctx.core.store, ctx.params.id!)).p))
     .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await payments.paymentRouting(ctx.core, ctx.params.id!)))
     .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await payments.simulateRouting(ctx.core, ctx.input.query as unknown as payments.SimulateRouting)))
-    .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) => paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body), 200))
+    .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) =>
+      paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 200),
+    )
     .post('/payments/:id/capture', 'capturePayment', async (ctx, u) => ok(await payments.capturePayment(u, ctx.params.id!, ctx.input.body)))
     .post('/payments/:id/increment_authorization', 'incrementAuthorization', async (ctx, u) => ok(await payments.incrementAuthorization(u, ctx.params.id!, ctx.input.body)))
     .post('/payments/:id/cancel', 'cancelPayment', async (ctx, u) => ok(await payments.cancelPayment(u, ctx.params.id!)))
