@@ -1,7 +1,7 @@
 // Flags shared by several commands, with parsers that explain bad input.
 import {Flags} from '@oclif/core'
 import {PAYMENT_STATUSES} from '../api/types.js'
-import {displayExponent, isKnownCurrency} from '../output/money.js'
+import {displayExponent, isKnownCurrency} from '../api/money.js'
 import {METHOD_CODES, PAYMENT_METHODS} from '../api/catalog.js'
 import {closest} from '../suggest.js'
 import {UsageError} from '../errors.js'

@@ -2,7 +2,7 @@
 // customer or a provider.
 import type {Payment, PaymentStatus} from '../api/types.js'
 import {renderPayment, type PaymentRelated} from '../output/detail.js'
-import {formatMoney} from '../output/money.js'
+import {formatMoney} from '../api/money.js'
 import type {Context} from './context.js'
 import {GwError} from '../errors.js'
 

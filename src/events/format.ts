@@ -4,7 +4,7 @@
 import type {GwEvent, WebhookDelivery, WebhookEndpoint} from '../api/types.js'
 import {paintStatus, type Painter} from '../output/color.js'
 import {renderFields} from '../output/detail.js'
-import {formatMoney} from '../output/money.js'
+import {formatMoney} from '../api/money.js'
 import type {Columns} from '../output/table.js'
 
 export interface EventSummary {

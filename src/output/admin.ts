@@ -2,7 +2,7 @@
 import type {Merchant, Provider, RoutingRule} from '../api/types.js'
 import {paintStatus, type Painter} from './color.js'
 import {renderFields} from './detail.js'
-import {formatMoney} from './money.js'
+import {formatMoney} from '../api/money.js'
 import type {Columns} from './table.js'
 
 const date = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : '')

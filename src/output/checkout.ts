@@ -3,7 +3,7 @@ import {methodInfo} from '../api/catalog.js'
 import type {CheckoutSession} from '../api/types.js'
 import {paintStatus, type Painter} from './color.js'
 import {renderFields} from './detail.js'
-import {formatMoney} from './money.js'
+import {formatMoney} from '../api/money.js'
 
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : undefined)
 

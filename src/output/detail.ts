@@ -2,7 +2,7 @@
 // no table library, so `gw payments get` stays cheap to start.
 import type {Customer, Dispute, Payment, PaymentMethod, Refund, TestClock} from '../api/types.js'
 import {paintStatus, type Painter} from './color.js'
-import {formatMoney} from './money.js'
+import {formatMoney} from '../api/money.js'
 
 export type Row = [label: string, value: string | null | undefined]
 

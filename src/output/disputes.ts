@@ -6,7 +6,7 @@ import type {DisputeReason} from '../api/types.js'
 import type {EvidenceParams} from '../client/params.js'
 import {paintStatus, type Painter} from './color.js'
 import {CLOSED_BY, disputeStatus, renderFields} from './detail.js'
-import {formatMoney} from './money.js'
+import {formatMoney} from '../api/money.js'
 import type {Columns} from './table.js'
 
 const date = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : '')

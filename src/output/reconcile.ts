@@ -3,7 +3,7 @@
 // The findings themselves go to --out as CSV; this view is the summary.
 import type {Finding, FindingKind, ReconcileSummary} from '../settlement/reconcile.js'
 import type {Painter} from './color.js'
-import {formatMoney} from './money.js'
+import {formatMoney} from '../api/money.js'
 import {renderTable, type Columns} from './table.js'
 
 /** What `gw settlement reconcile` returns (and prints under --json). */

@@ -5,7 +5,7 @@
 import {stripVTControlCharacters} from 'node:util'
 import type {Payment, PaymentRouting, RoutingDecision, RoutingExclusion} from '../api/types.js'
 import {paintStatus, type Painter} from './color.js'
-import {formatMoney} from './money.js'
+import {formatMoney} from '../api/money.js'
 import {renderTable, type Columns} from './table.js'
 
 export type RoutingAttempt = PaymentRouting['attempts'][number]

@@ -3,7 +3,7 @@
 import type {Balance, Payout, SettlementLine, SettlementReport} from '../api/types.js'
 import {paintStatus, type Painter} from './color.js'
 import {renderFields} from './detail.js'
-import {formatMoney} from './money.js'
+import {formatMoney} from '../api/money.js'
 import type {Columns} from './table.js'
 
 const date = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : '')

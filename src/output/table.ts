@@ -3,7 +3,7 @@ import {stripVTControlCharacters} from 'node:util'
 import type {Customer, Payment, PaymentMethod} from '../api/types.js'
 import {paintStatus, type Painter} from './color.js'
 import {describeCard} from './detail.js'
-import {formatMoney} from './money.js'
+import {formatMoney} from '../api/money.js'
 import {terminalSafe} from './terminal.js'
 
 export interface Columns<T> {

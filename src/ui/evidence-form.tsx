@@ -10,7 +10,7 @@ import {EVIDENCE_BY_REASON, isHttpsUrl, nearMissKey} from '../api/dispute-eviden
 import {alsoKeys, attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} from '../output/disputes.js'
 import type {EvidenceParams} from '../client/params.js'
 import {applyFieldInput, escapeAction, type FormStep} from './evidence-input.js'
-import {formatMoney} from '../output/money.js'
+import {formatMoney} from '../api/money.js'
 
 type Step = FormStep
 

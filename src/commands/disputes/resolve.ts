@@ -3,7 +3,7 @@ import type {Dispute} from '../../api/types.js'
 import {disputeHint, disputeNow, explained, notResolvableReason} from '../../base/disputes.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderDispute} from '../../output/disputes.js'
-import {formatMoney} from '../../output/money.js'
+import {formatMoney} from '../../api/money.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 const ONE = ['won', 'lost', 'escalate', 'outcome']

@@ -3,7 +3,7 @@ import type {Dispute, DisputeReason} from '../../api/types.js'
 import {DISPUTE_REASONS} from '../../base/disputes.js'
 import {amountFlag, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderDispute} from '../../output/disputes.js'
-import {formatMoney} from '../../output/money.js'
+import {formatMoney} from '../../api/money.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

@@ -6,7 +6,7 @@ import {cardInput, generateReference, parseMetadata, referenceForKey} from '../.
 import {PAYMENT_PARAMS, withFlagNames} from '../../base/flag-errors.js'
 import {followPayment, showPayment} from '../../base/payments.js'
 import type {CreatePaymentParams} from '../../client/params.js'
-import {formatMoney} from '../../output/money.js'
+import {formatMoney} from '../../api/money.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

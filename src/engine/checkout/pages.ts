@@ -1,7 +1,7 @@
 import {randomBytes} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {methodInfo} from '../../api/catalog.js'
-import {formatMoney as money} from '../../output/money.js'
+import {formatMoney as money} from '../../api/money.js'
 import type {App} from '../app/index.js'
 import {customerAction} from '../app/payments.js'
 import {DomainError} from '../domain/errors.js'

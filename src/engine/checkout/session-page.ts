@@ -5,7 +5,7 @@
 // to cancel_url, the session still open. No script: a form post per choice.
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {methodInfo} from '../../api/catalog.js'
-import {formatMoney as money} from '../../output/money.js'
+import {formatMoney as money} from '../../api/money.js'
 import type {CheckoutSessionRecord} from '../app/checkout-sessions.js'
 import {sessionForPage, sessionPaymentChanged} from '../app/checkout-sessions.js'
 import type {Core} from '../app/core.js'
