@@ -59,9 +59,4 @@ export const PAYMENT_PARAMS: ParamFlags = {
   metadata: '--metadata',
 }
 
-export const REFUND_PARAMS: ParamFlags = {payment: '--payment', amount: '--amount', reason: '--reason', metadata: '--metadata', 'metadata.': '--metadata'}
-
 export const WEBHOOK_PARAMS: ParamFlags = {url: '--url', enabled_events: '--events', 'enabled_events.': '--events', description: '--description', metadata: '--metadata', 'metadata.': '--metadata'}
-
-/** Evidence given with --field key=value and --file URL: fields.KEY is `--field KEY`. */
-export const EVIDENCE_PARAMS: ParamFlags = {'fields.': '--field {rest}', fields: '--field', files: '--file', 'files.': '--file'}

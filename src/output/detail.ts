@@ -18,8 +18,10 @@ export function renderFields(title: string, rows: Row[], p: Painter): string {
   return lines.join('\n')
 }
 
-const metadata = (m: Record<string, string> | undefined | null) =>
+/** Metadata on one line, k=v, k=v; undefined when there is none (the row is left out). */
+export const metadataText = (m: Record<string, string> | undefined | null) =>
   m && Object.keys(m).length ? Object.entries(m).map(([k, v]) => `${k}=${v}`).join(', ') : undefined
+const metadata = metadataText
 
 export function describeCard(card: {brand?: unknown; last4?: unknown; exp_month?: unknown; exp_year?: unknown} | null | undefined): string | undefined {
   if (!card) return undefined

@@ -71,7 +71,9 @@ export async function renderTable<T>(items: T[], cols: Columns<T>, p: Painter, o
   return table.toString()
 }
 
-const date = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : '')
+/** A timestamp as a table shows it: 2025-03-01 12:00:00Z. */
+export const tableDate = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : '')
+const date = tableDate
 
 export const paymentColumns: Columns<Payment> = {
   head: ['ID', 'STATUS', 'AMOUNT', 'METHOD', 'REFERENCE', 'CREATED'],

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {engineNow} from '../../base/disputes.js'
+import {engineNow} from '../clock/shared/now.js'
 import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
 import {keepOptimizing} from '../../client/runtime.js'
 import {loadHistory, type History} from '../../events/history.js'

@@ -1,16 +1,16 @@
 // Ink form for `gw disputes evidence` on a terminal: the dispute (reason, amount, stage,
 // deadline), a checklist of the recognized keys that suit its reason, key/value entry, HTTPS
 // file URLs, then a preview that explains the one-submission-per-stage rule and submits only
-// on "y". Imported only through ./evidence.ts (behind the render gate).
+// on "y". Imported only through ./open-form.ts (behind the render gate).
 import {Box, render, useApp, useInput} from 'ink'
-import {Text} from './text.js'
+import {Text} from '../../../ui/text.js'
 import {useEffect, useRef, useState} from 'react'
-import type {Dispute} from '../api/types.js'
-import {EVIDENCE_BY_REASON, isHttpsUrl, nearMissKey} from '../api/dispute-evidence.js'
-import {alsoKeys, attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} from '../output/disputes.js'
-import type {EvidenceParams} from '../client/params.js'
+import type {Dispute} from '../../../api/types.js'
+import {EVIDENCE_BY_REASON, isHttpsUrl, nearMissKey} from '../../../api/dispute-evidence.js'
+import {alsoKeys, attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} from './display.js'
+import type {EvidenceParams} from '../../../client/params.js'
 import {applyFieldInput, escapeAction, type FormStep} from './evidence-input.js'
-import {formatMoney} from '../api/money.js'
+import {formatMoney} from '../../../api/money.js'
 
 type Step = FormStep
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import type {Dispute} from '../api/types.js'
-import * as engine from '../engine/domain/dispute-evidence.js'
+import type {Dispute} from '../../../api/types.js'
+import * as engine from '../../../engine/domain/dispute-evidence.js'
 import {
   byDeadline,
   checkHttpsUrl,

@@ -3,39 +3,24 @@
 // against the engine's clock, evidence input from flags or a JSON file, and what
 // dispute_not_actionable means in words.
 import {readFileSync} from 'node:fs'
-import type {Dispute, DisputeReason, DisputeStage, DisputeStatus} from '../api/types.js'
-import {ApiError} from '../client/errors.js'
-import type {GwClient} from '../client/index.js'
-import type {EvidenceParams} from '../client/params.js'
-import {keyMode} from '../config/redact.js'
-import {GwError, UsageError} from '../errors.js'
-import type {Context} from './context.js'
+import type {Dispute, DisputeReason, DisputeStage, DisputeStatus} from '../../../api/types.js'
+import {ApiError} from '../../../client/errors.js'
+import type {GwClient} from '../../../client/index.js'
+import type {EvidenceParams} from '../../../client/params.js'
+import {GwError, UsageError} from '../../../errors.js'
+import type {Context} from '../../../base/context.js'
+import type {ParamFlags} from '../../../base/flag-errors.js'
+import {engineNow} from '../../clock/shared/now.js'
 
-export {DISPUTE_REASONS} from '../api/dispute-evidence.js'
+export {DISPUTE_REASONS} from '../../../api/dispute-evidence.js'
 export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['needs_response', 'under_review', 'won', 'lost', 'accepted']
 export const DISPUTE_STAGES: readonly DisputeStage[] = ['chargeback', 'pre_arbitration', 'arbitration']
 
-export {RECOGNIZED_KEYS, KEY_HINTS, EVIDENCE_BY_REASON, isHttpsUrl, type RecognizedKey} from '../api/dispute-evidence.js'
-import {isHttpsUrl} from '../api/dispute-evidence.js'
-import {shortDuration, type AttachedFacts} from '../output/disputes.js'
-import {EVIDENCE_BY_REASON} from '../api/dispute-evidence.js'
-export {evidenceCoverage, shortDuration, timeLeft, byDeadline, type Coverage} from '../output/disputes.js'
-
-// ----- time -----
-
-/**
- * "Now" for deadlines: the engine's clock in test mode (it can run ahead of real time, and
- * deadlines follow it), real time in live mode or when the server has no test clock.
- */
-export async function engineNow(client: GwClient, apiKey: string | undefined): Promise<Date> {
-  if (keyMode(apiKey) !== 'test') return new Date()
-  try {
-    return new Date((await client.testHelpers.clock()).now)
-  } catch (error) {
-    if (error instanceof ApiError && error.status < 500 && error.status !== 401 && error.status !== 429) return new Date()
-    throw error
-  }
-}
+export {RECOGNIZED_KEYS, KEY_HINTS, EVIDENCE_BY_REASON, isHttpsUrl, type RecognizedKey} from '../../../api/dispute-evidence.js'
+import {isHttpsUrl} from '../../../api/dispute-evidence.js'
+import {shortDuration, type AttachedFacts} from './display.js'
+import {EVIDENCE_BY_REASON} from '../../../api/dispute-evidence.js'
+export {evidenceCoverage, shortDuration, timeLeft, byDeadline, type Coverage} from './display.js'
 
 // ----- not actionable, in words -----
 
@@ -155,6 +140,9 @@ export function evidenceFromFlags(opts: {fields?: string[]; files?: string[]; fr
     return {fields: {...base.fields, ...parseFields(opts.fields)}, files}
   })()
 }
+
+/** Evidence given with --field key=value and --file URL: fields.KEY is `--field KEY`. */
+export const EVIDENCE_PARAMS: ParamFlags = {'fields.': '--field {rest}', fields: '--field', files: '--file', 'files.': '--file'}
 
 export function isEmptyEvidence(ev: EvidenceParams): boolean {
   return Object.keys(ev.fields).length === 0 && ev.files.length === 0

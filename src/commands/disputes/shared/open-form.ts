@@ -1,9 +1,9 @@
 // The evidence form behind the render gate: only on a sized terminal (stdin and stderr),
 // outside CI, without --json. Ink, React and the form load only when it opens.
-import type {Dispute} from '../api/types.js'
-import type {EvidenceParams} from '../client/params.js'
-import type {AttachedFacts} from '../output/disputes.js'
-import {canRenderInk} from './gate.js'
+import type {Dispute} from '../../../api/types.js'
+import type {EvidenceParams} from '../../../client/params.js'
+import type {AttachedFacts} from './display.js'
+import {canRenderInk} from '../../../ui/gate.js'
 
 export function canOpenEvidenceForm(opts: {json: boolean; stdin?: {isTTY?: boolean}; stream?: {isTTY?: boolean; columns?: number; rows?: number}; env?: NodeJS.ProcessEnv}): boolean {
   const stdin = opts.stdin ?? process.stdin

@@ -1,49 +1,13 @@
-// Detail views and table columns for refunds and disputes. Plain text; tables go through
-// ./table.ts (cli-table3 loaded only when drawn).
-import type {Dispute, Refund} from '../api/types.js'
-import {EVIDENCE_BY_REASON, KEY_HINTS, RECOGNIZED_KEYS, metByAlternative, missingEvidence, nearMissKey, type RecognizedKey} from '../api/dispute-evidence.js'
-import type {DisputeReason} from '../api/types.js'
-import type {EvidenceParams} from '../client/params.js'
-import {paintStatus, type Painter} from './color.js'
-import {CLOSED_BY, disputeStatus, renderFields} from './detail.js'
-import {formatMoney} from '../api/money.js'
-import type {Columns} from './table.js'
-
-const date = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : '')
-const metadata = (m: Record<string, string> | undefined | null) =>
-  m && Object.keys(m).length ? Object.entries(m).map(([k, v]) => `${k}=${v}`).join(', ') : undefined
-
-// ----- refunds -----
-
-export function renderRefund(r: Refund, p: Painter): string {
-  return renderFields(
-    `${p.bold(r.id)}  ${paintStatus(p, r.status)}${r.livemode ? `  ${p.red('LIVE')}` : ''}`,
-    [
-      ['Amount', formatMoney(r.amount, r.currency)],
-      ['Payment', r.payment],
-      ['Reason', r.reason],
-      ['Failure', r.failure_reason ? p.red(r.failure_reason) : undefined],
-      ['Reference', r.reference],
-      ['Metadata', metadata(r.metadata)],
-      ['Mode', r.livemode ? 'live' : 'test'],
-      ['Created', r.created_at],
-    ],
-    p,
-  )
-}
-
-export function refundHint(r: Refund): string | undefined {
-  if (r.status === 'pending') return `Pending until the rail answers (refund.succeeded or refund.failed). Check it with: gw refunds get ${r.id}`
-  if (r.status === 'failed') return `The amount is refundable again on ${r.payment}.`
-  return undefined
-}
-
-export const refundColumns: Columns<Refund> = {
-  head: ['ID', 'STATUS', 'AMOUNT', 'PAYMENT', 'REASON', 'CREATED'],
-  row: (x, p) => [x.id, paintStatus(p, x.status), formatMoney(x.amount, x.currency), x.payment, x.reason ?? '', date(x.created_at)],
-}
-
-// ----- disputes -----
+// Detail views and table columns for disputes, evidence checklists and deadlines. Plain text;
+// tables go through src/output/table.ts (cli-table3 loaded only when drawn).
+import type {Dispute} from '../../../api/types.js'
+import {EVIDENCE_BY_REASON, KEY_HINTS, RECOGNIZED_KEYS, metByAlternative, missingEvidence, nearMissKey, type RecognizedKey} from '../../../api/dispute-evidence.js'
+import type {DisputeReason} from '../../../api/types.js'
+import type {EvidenceParams} from '../../../client/params.js'
+import type {Painter} from '../../../output/color.js'
+import {CLOSED_BY, disputeStatus, renderFields} from '../../../output/detail.js'
+import {formatMoney} from '../../../api/money.js'
+import {tableDate as date, type Columns} from '../../../output/table.js'
 
 export function disputeColumns(now: Date): Columns<Dispute> {
   return {

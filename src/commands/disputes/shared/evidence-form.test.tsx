@@ -1,10 +1,10 @@
 // The evidence form driven through fake TTY streams: keys in, frames out.
 import {PassThrough} from 'node:stream'
 import {afterEach, describe, expect, it} from 'vitest'
-import type {Dispute} from '../api/types.js'
-import {canOpenEvidenceForm, runEvidenceForm} from './evidence.js'
+import type {Dispute} from '../../../api/types.js'
+import {canOpenEvidenceForm, runEvidenceForm} from './open-form.js'
 import {applyFieldInput, escapeAction} from './evidence-input.js'
-import {HOSTILE, RAW_CONTROL, SHOWN} from '../output/test-support/hostile.js'
+import {HOSTILE, RAW_CONTROL, SHOWN} from '../../../output/test-support/hostile.js'
 
 const NOW = new Date('2025-03-01T00:00:00Z')
 
