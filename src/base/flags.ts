@@ -1,6 +1,5 @@
 // Flags shared by several commands, with parsers that explain bad input.
 import {Flags} from '@oclif/core'
-import {PAYMENT_STATUSES} from '../api/types.js'
 import {displayExponent, isKnownCurrency} from '../api/money.js'
 import {METHOD_CODES, PAYMENT_METHODS} from '../api/catalog.js'
 import {closest} from '../suggest.js'
@@ -81,11 +80,6 @@ export const listFlags = {
 
 export const timestampFlag = Flags.custom<string>({
   parse: async (input, _ctx, opts) => parseTimestamp(input, `--${opts.name}`),
-})
-
-export const paymentStatusFlag = Flags.string({
-  description: 'Only payments in this status.',
-  options: [...PAYMENT_STATUSES],
 })
 
 export {idArg} from './args.js'

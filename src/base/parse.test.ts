@@ -2,27 +2,9 @@ import {describe, expect, it} from 'vitest'
 import {ApiError, NetworkError} from '../client/errors.js'
 import {closest} from '../suggest.js'
 import {ExitCode, exitCodeFor, UsageError} from './exit-codes.js'
-import {
-  generateReference,
-  parseCardNumber,
-  parseDataPairs,
-  parseDuration,
-  parseExpiry,
-  parseMetadata,
-  parseMinorUnits,
-  parseTimestamp,
-} from './parse.js'
+import {parseDataPairs, parseDuration, parseMetadata, parseMinorUnits, parseTimestamp} from './parse.js'
 import {normalizePath} from './raw.js'
-
-const usage = (fn: () => unknown) => {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError)
-    return error as UsageError
-  }
-  throw new Error('expected a UsageError')
-}
+import {usage} from './test-support/usage.js'
 
 describe('durations', () => {
   it('reads human durations', () => {
@@ -52,20 +34,6 @@ describe('flag values', () => {
     expect(usage(() => parseMetadata(['oops'])).message).toContain('--metadata "oops" is not key=value')
   })
 
-  it('expiry dates', () => {
-    expect(parseExpiry('12/27')).toEqual({exp_month: 12, exp_year: 2027})
-    expect(parseExpiry('3/2031')).toEqual({exp_month: 3, exp_year: 2031})
-    expect(parseExpiry('2030-08')).toEqual({exp_month: 8, exp_year: 2030})
-    expect(usage(() => parseExpiry('13/27')).message).toContain('month')
-    expect(usage(() => parseExpiry('tomorrow')).hint).toContain('MM/YY')
-  })
-
-  it('card numbers keep digits only', () => {
-    expect(parseCardNumber('4242 4242 4242 4242')).toBe('4242424242424242')
-    expect(parseCardNumber('4000-0000-0000-3220')).toBe('4000000000003220')
-    expect(usage(() => parseCardNumber('4242')).message).toContain('--card')
-  })
-
   it('minor units point decimals to --display-amount', () => {
     expect(parseMinorUnits('2000')).toBe(2000)
     const e = usage(() => parseMinorUnits('20.00'))
@@ -79,12 +47,6 @@ describe('flag values', () => {
     expect(parseTimestamp('2025-01-31', '--created-gte')).toBe('2025-01-31T00:00:00.000Z')
     expect(parseTimestamp('2025-01-31T12:00:00Z', '--created-lte')).toBe('2025-01-31T12:00:00.000Z')
     expect(usage(() => parseTimestamp('yesterday', '--created-gte')).message).toContain('--created-gte')
-  })
-
-  it('generated references are unique and dated', () => {
-    const a = generateReference(new Date('2025-03-04T00:00:00Z'))
-    expect(a).toMatch(/^gw_20250304_[0-9a-f]{10}$/)
-    expect(generateReference()).not.toBe(generateReference())
   })
 
   it('suggests close method codes', () => {

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {TestClock} from '../../api/types.js'
-import {renderClock} from '../../output/detail.js'
+import {renderClock} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

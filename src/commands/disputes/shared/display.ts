@@ -5,9 +5,10 @@ import {EVIDENCE_BY_REASON, KEY_HINTS, RECOGNIZED_KEYS, metByAlternative, missin
 import type {DisputeReason} from '../../../api/types.js'
 import type {EvidenceParams} from '../../../client/params.js'
 import type {Painter} from '../../../output/color.js'
-import {CLOSED_BY, disputeStatus, renderFields} from '../../../output/detail.js'
+import {compactTime as date, renderFields} from '../../../output/detail.js'
 import {formatMoney} from '../../../api/money.js'
-import {tableDate as date, type Columns} from '../../../output/table.js'
+import type {Columns} from '../../../output/table.js'
+import {CLOSED_BY, disputeStatus} from './status.js'
 
 export function disputeColumns(now: Date): Columns<Dispute> {
   return {

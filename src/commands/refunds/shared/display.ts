@@ -2,8 +2,8 @@
 import type {Refund} from '../../../api/types.js'
 import {formatMoney} from '../../../api/money.js'
 import {paintStatus, type Painter} from '../../../output/color.js'
-import {metadataText as metadata, renderFields} from '../../../output/detail.js'
-import {tableDate as date, type Columns} from '../../../output/table.js'
+import {compactTime as date, metadataText as metadata, renderFields} from '../../../output/detail.js'
+import type {Columns} from '../../../output/table.js'
 
 export function renderRefund(r: Refund, p: Painter): string {
   return renderFields(

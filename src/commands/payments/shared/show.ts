@@ -1,10 +1,10 @@
 // Showing a payment, and following one (--open, --wait) until it stops waiting for the
 // customer or a provider.
-import type {Payment, PaymentStatus} from '../api/types.js'
-import {renderPayment, type PaymentRelated} from '../output/detail.js'
-import {formatMoney} from '../api/money.js'
-import type {Context} from './context.js'
-import {GwError} from '../errors.js'
+import type {Payment, PaymentStatus} from '../../../api/types.js'
+import {renderPayment, type PaymentRelated} from './display.js'
+import {formatMoney} from '../../../api/money.js'
+import type {Context} from '../../../base/context.js'
+import {GwError} from '../../../errors.js'
 
 /** Statuses where --wait stops: final ones, and the two that wait for the merchant. */
 export const WAIT_DONE: ReadonlySet<PaymentStatus> = new Set(['succeeded', 'failed', 'canceled', 'requires_capture', 'requires_confirmation'])
@@ -48,7 +48,7 @@ export async function followPayment(
 ): Promise<Payment> {
   const url = initial.status === 'requires_action' ? initial.next_action?.url : undefined
   // loaded only when following a payment: `gw payments get` stays lean
-  const [{openUrl}, {bareSecondsNotice, parseDuration}] = await Promise.all([import('./io.js'), import('./parse.js')])
+  const [{openUrl}, {bareSecondsNotice, parseDuration}] = await Promise.all([import('../../../base/io.js'), import('../../../base/parse.js')])
   if (opts.open && url) {
     const opened = await openUrl(url)
     ctx.notice(opened ? `Opened ${url}` : `Could not open a browser; open this URL yourself: ${url}`)
@@ -64,7 +64,7 @@ export async function followPayment(
   const timeoutMs = parseDuration(opts.timeout ?? '10m', '--timeout') * 1000
   if (url && !opts.open) ctx.notice(`The customer must act: ${url}`)
   const client = await ctx.client()
-  const {startProgress} = await import('../ui/progress.js')
+  const {startProgress} = await import('../../../ui/progress.js')
   const progress = await startProgress(`Waiting for ${initial.id}: ${initial.status}`, {json: ctx.json, write: (l) => ctx.notice(l)})
   const started = Date.now()
   let payment = initial
