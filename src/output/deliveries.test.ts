@@ -2,7 +2,7 @@
 // failed-on-purpose attempt shows its reason.
 import {describe, expect, it} from 'vitest'
 import type {WebhookDelivery} from '../api/types.js'
-import {deliveryColumns} from '../events/format.js'
+import {deliveryColumns} from '../commands/events/shared/format.js'
 import {painter} from './color.js'
 import {deliveryAttemptColumns, renderDelivery} from './deliveries.js'
 

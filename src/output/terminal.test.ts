@@ -89,7 +89,7 @@ describe('every human writer goes through it', () => {
     'output/renderer.ts': 'the writer: print, notice and verbose go through terminalSafe; --json and NDJSON are exact',
     'base/command.ts': 'the JSON error on stdout (exact); the human error through Renderer.human',
     'commands/serve.ts': 'the start-up information (engine-made) and engine log lines, through terminalSafe',
-    'commands/listen.ts': '--print-secret: the secret alone, for scripts',
+    'commands/events/shared/listen.ts': 'gw listen --print-secret: the secret alone, for scripts',
     'commands/settlement/download.ts': 'the CSV file itself',
     'commands/snapshots/save.ts': 'the snapshot file itself (JSON)',
     'commands/api/spec.ts': 'the OpenAPI document itself (JSON)',

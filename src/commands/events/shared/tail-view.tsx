@@ -2,11 +2,11 @@
 // newest at the bottom, following new events unless you moved up; Enter shows the selected
 // event's JSON; space pauses; q quits. Imported only behind the render gate (src/ui/gate.ts).
 import {Box, render, useApp, useInput, useStdin, useStdout} from 'ink'
-import {Text} from './text.js'
-import {terminalSafe} from '../output/terminal.js'
+import {Text} from '../../../ui/text.js'
+import {terminalSafe} from '../../../output/terminal.js'
 import {useEffect, useState, useSyncExternalStore} from 'react'
-import type {TailModel, TailRow} from '../events/tail-model.js'
-import {shortId, tailColumns, type TailColumns} from '../events/tail-layout.js'
+import type {TailModel, TailRow} from './tail-model.js'
+import {shortId, tailColumns, type TailColumns} from './tail-layout.js'
 
 const STATUS_COLORS: Record<string, string> = {
   succeeded: 'green',

@@ -1,11 +1,11 @@
 // How events, webhook endpoints and deliveries look on a terminal: one summary per event (time,
 // type, object id, status, amount) shared by `gw events list`, the tail and `gw listen`, plus
 // detail views. Plain text; tables go through src/output/table.ts (cli-table3, loaded lazily).
-import type {GwEvent, WebhookDelivery, WebhookEndpoint} from '../api/types.js'
-import {paintStatus, type Painter} from '../output/color.js'
-import {renderFields} from '../output/detail.js'
-import {formatMoney} from '../api/money.js'
-import type {Columns} from '../output/table.js'
+import type {GwEvent, WebhookDelivery, WebhookEndpoint} from '../../../api/types.js'
+import {paintStatus, type Painter} from '../../../output/color.js'
+import {renderFields} from '../../../output/detail.js'
+import {formatMoney} from '../../../api/money.js'
+import type {Columns} from '../../../output/table.js'
 
 export interface EventSummary {
   id: string

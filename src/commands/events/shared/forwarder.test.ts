@@ -1,6 +1,6 @@
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
 import {afterEach, describe, expect, it} from 'vitest'
-import {verifySignature} from '../api/webhook-signature.js'
+import {verifySignature} from '../../../api/webhook-signature.js'
 import type {FeedEvent} from './feed.js'
 import {ev} from './test-support/events.js'
 import {Forwarder, parseForwardTo, parseHeaders, type DeliveryResult} from './forwarder.js'

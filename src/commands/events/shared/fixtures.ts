@@ -5,10 +5,10 @@
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import type {GwEvent} from '../api/types.js'
-import {ApiError} from '../client/errors.js'
-import type {GwClient} from '../client/index.js'
-import {UsageError} from '../errors.js'
+import type {GwEvent} from '../../../api/types.js'
+import {ApiError} from '../../../client/errors.js'
+import type {GwClient} from '../../../client/index.js'
+import {UsageError} from '../../../errors.js'
 
 export interface Created {
   /** what the step did, e.g. "POST /v1/payments" */
@@ -51,7 +51,7 @@ export interface Fixture {
   file: FixtureFile
 }
 
-const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url))
+const FIXTURES_DIR = fileURLToPath(new URL('../../../../fixtures', import.meta.url))
 
 let builtIns: Fixture[] | undefined
 

@@ -1,5 +1,5 @@
 // Event fixtures for tests of the feed, the forwarder and the events commands.
-import type {GwEvent} from '../../api/types.js'
+import type {GwEvent} from '../../../../api/types.js'
 
 export function ev(n: number, type = 'payment.succeeded'): GwEvent {
   return {

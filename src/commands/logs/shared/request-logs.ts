@@ -2,10 +2,10 @@
 // same filters as GET /request_logs; reconnects with backoff and fills a gap from the list
 // (GET /request_logs?ending_before=<last seen>), so a dropped connection loses no line.
 import {createParser} from 'eventsource-parser'
-import type {ListEnvelope} from '../api/types.js'
-import {ApiError} from '../client/errors.js'
-import type {GwClient} from '../client/index.js'
-import {abortableSleep, describeFailure} from './feed.js'
+import type {ListEnvelope} from '../../../api/types.js'
+import {ApiError} from '../../../client/errors.js'
+import type {GwClient} from '../../../client/index.js'
+import {abortableSleep, describeFailure} from '../../events/shared/feed.js'
 
 export interface RequestLogEntry {
   id: string

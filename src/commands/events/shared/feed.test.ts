@@ -1,6 +1,6 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {MockAgent} from 'undici'
-import {GwClient} from '../client/index.js'
+import {GwClient} from '../../../client/index.js'
 import {EventFeed, type FeedEvent, type FeedStatus} from './feed.js'
 import {ev, frame, list} from './test-support/events.js'
 

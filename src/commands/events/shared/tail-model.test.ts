@@ -2,8 +2,8 @@
 import {describe, expect, it} from 'vitest'
 import {EventFeed, type FeedStatus} from './feed.js'
 import {TailModel} from './tail-model.js'
-import {ApiError} from '../client/errors.js'
-import type {GwClient} from '../client/index.js'
+import {ApiError} from '../../../client/errors.js'
+import type {GwClient} from '../../../client/index.js'
 
 describe('tail model', () => {
   it('"reconnected at" is on the gateway clock, in UTC, like the events', () => {

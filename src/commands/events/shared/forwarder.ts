@@ -5,11 +5,11 @@
 // that answers with an error gets a few retries, then the event is given up on. The cursor it
 // reports only moves over a prefix of events that are all finished, so a restart from it loses
 // nothing (it may forward an event twice; event.id is the deduplication key).
-import {classifyNetworkError} from '../api/network-errors.js'
+import {classifyNetworkError} from '../../../api/network-errors.js'
 import {performance} from 'node:perf_hooks'
 import {Agent, request, type Dispatcher} from 'undici'
-import {UsageError} from '../errors.js'
-import {SIGNATURE_HEADER, signatureHeader} from '../api/webhook-signature.js'
+import {UsageError} from '../../../errors.js'
+import {SIGNATURE_HEADER, signatureHeader} from '../../../api/webhook-signature.js'
 import type {FeedEvent} from './feed.js'
 import {abortableSleep} from './feed.js'
 

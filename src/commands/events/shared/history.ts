@@ -1,7 +1,7 @@
 // `gw events tail --since 10m` / `--last 50`: the history a tail starts with, oldest first,
 // and the cursor the live feed resumes from, so nothing falls between the two.
-import type {GwEvent} from '../api/types.js'
-import type {GwClient} from '../client/index.js'
+import type {GwEvent} from '../../../api/types.js'
+import type {GwClient} from '../../../client/index.js'
 
 export interface History {
   events: GwEvent[]

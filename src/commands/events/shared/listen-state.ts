@@ -4,8 +4,8 @@
 import {randomBytes} from 'node:crypto'
 import {mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {configDir} from '../config/paths.js'
-import type {ConfigStore} from '../config/store.js'
+import {configDir} from '../../../config/paths.js'
+import type {ConfigStore} from '../../../config/store.js'
 
 export function newListenSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`

@@ -7,9 +7,9 @@
 // errors, 5xx, 429 and a server closing the stream all lead to a reconnect with backoff; only
 // the caller's signal (or an error no retry can fix, such as 401) ends it.
 import {createParser} from 'eventsource-parser'
-import type {GwEvent, ListEnvelope} from '../api/types.js'
-import {ApiError, NetworkError} from '../client/errors.js'
-import type {GwClient} from '../client/index.js'
+import type {GwEvent, ListEnvelope} from '../../../api/types.js'
+import {ApiError, NetworkError} from '../../../client/errors.js'
+import type {GwClient} from '../../../client/index.js'
 
 export interface FeedEvent {
   event: GwEvent

@@ -1,7 +1,7 @@
 // Flags shared by `gw webhooks create|update`.
 import {Flags} from '@oclif/core'
-import {UsageError} from '../errors.js'
-import {EVENT_TYPES} from './flags.js'
+import {UsageError} from '../../../errors.js'
+import {EVENT_TYPES} from '../../events/shared/flags.js'
 
 export const urlFlag = Flags.custom<string>({
   description: 'HTTPS URL the events are POSTed to.',

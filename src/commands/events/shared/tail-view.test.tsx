@@ -1,9 +1,9 @@
 import {PassThrough} from 'node:stream'
 import {describe, expect, it} from 'vitest'
-import {TailModel} from '../events/tail-model.js'
-import {ev} from '../events/test-support/events.js'
-import {mountTail} from './tail.js'
-import {HOSTILE, SHOWN} from '../output/test-support/hostile.js'
+import {TailModel} from './tail-model.js'
+import {ev} from './test-support/events.js'
+import {mountTail} from './tail-view.js'
+import {HOSTILE, SHOWN} from '../../../output/test-support/hostile.js'
 
 function terminal(columns = 140) {
   const stdout = Object.assign(new PassThrough(), {isTTY: true, columns, rows: 20}) as unknown as NodeJS.WriteStream & PassThrough

@@ -1,9 +1,9 @@
 // `--events` / `--type`: event types to include, as the API's `type` filter takes them.
 import {Flags} from '@oclif/core'
-import {UsageError} from '../errors.js'
+import {UsageError} from '../../../errors.js'
 
-import {EVENT_TYPES} from '../api/event-types.js'
-import {closest} from '../suggest.js'
+import {EVENT_TYPES} from '../../../api/event-types.js'
+import {closest} from '../../../suggest.js'
 
 export {EVENT_TYPES}
 
