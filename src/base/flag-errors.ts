@@ -32,5 +32,3 @@ export async function withFlagNames<T>(map: ParamFlags, fn: () => Promise<T>): P
     throw error
   }
 }
-
-export const WEBHOOK_PARAMS: ParamFlags = {url: '--url', enabled_events: '--events', 'enabled_events.': '--events', description: '--description', metadata: '--metadata', 'metadata.': '--metadata'}

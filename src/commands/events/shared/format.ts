@@ -1,9 +1,9 @@
-// How events, webhook endpoints and deliveries look on a terminal: one summary per event (time,
-// type, object id, status, amount) shared by `gw events list`, the tail and `gw listen`, plus
-// detail views. Plain text; tables go through src/output/table.ts (cli-table3, loaded lazily).
-import type {GwEvent, WebhookDelivery, WebhookEndpoint} from '../../../api/types.js'
+// How events look on a terminal: one summary per event (time, type, object id, status, amount)
+// shared by `gw events list`, the tail and `gw trigger`, plus the detail view. Plain text; tables
+// go through src/output/table.ts (cli-table3, loaded lazily).
+import type {GwEvent} from '../../../api/types.js'
 import {paintStatus, type Painter} from '../../../output/color.js'
-import {renderFields} from '../../../output/detail.js'
+import {compactTime as date, renderFields} from '../../../output/detail.js'
 import {formatMoney} from '../../../api/money.js'
 import type {Columns} from '../../../output/table.js'
 
@@ -57,8 +57,6 @@ export function clockTime(iso: string): string {
   return m ? m[1]! : iso
 }
 
-const date = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : '')
-
 export const eventColumns: Columns<GwEvent> = {
   head: ['ID', 'TYPE', 'OBJECT', 'STATUS', 'AMOUNT', 'CREATED'],
   row: (e, p) => {
@@ -89,59 +87,4 @@ export function renderEvent(e: GwEvent, p: Painter): string {
     p,
   )
   return `${head}\n\n${p.dim('data.object:')}\n${JSON.stringify(e.data?.object ?? null, null, 2)}`
-}
-
-// ----------------------------------------------------------------- webhook endpoints
-
-export const endpointColumns: Columns<WebhookEndpoint> = {
-  head: ['ID', 'URL', 'EVENTS', 'STATUS', 'WHY', 'CREATED'],
-  row: (w, p) => [w.id, w.url, w.enabled_events.join(', '), paintStatus(p, endpointStatus(w)), p.dim(endpointReason(w)), date(w.created_at)],
-}
-
-/** Why an endpoint is not simply enabled: what a support person needs to see in the list. */
-export function endpointReason(w: WebhookEndpoint): string {
-  if (w.disabled) return w.disabled_reason === 'failing' ? `no successful delivery since ${date(w.failing_since ?? '')}` : w.disabled_reason === 'requested' ? 'disabled on request' : ''
-  if (w.status === 'failing') return `failing since ${date(w.failing_since ?? '')}`
-  return ''
-}
-
-export function endpointStatus(w: WebhookEndpoint): string {
-  if (w.disabled) return 'disabled'
-  return w.status ?? 'enabled'
-}
-
-export function renderEndpoint(w: WebhookEndpoint, p: Painter): string {
-  const meta = w.metadata && Object.keys(w.metadata).length ? Object.entries(w.metadata).map(([k, v]) => `${k}=${v}`).join(', ') : undefined
-  return renderFields(
-    `${p.bold(w.id)}  ${paintStatus(p, endpointStatus(w))}${w.livemode ? `  ${p.red('LIVE')}` : ''}`,
-    [
-      ['URL', w.url],
-      ['Events', w.enabled_events.join(', ')],
-      ['Description', w.description ?? undefined],
-      ['Disabled', w.disabled ? `yes${w.disabled_reason ? ` (${w.disabled_reason === 'failing' ? 'failing deliveries' : w.disabled_reason})` : ''}` : undefined],
-      ['Failing since', w.failing_since ?? undefined],
-      ['Metadata', meta],
-      ['Mode', w.livemode ? 'live' : 'test'],
-      ['Created', w.created_at],
-    ],
-    p,
-  )
-}
-
-/** The one time a secret is shown: after create and rotate-secret. */
-export function renderSecretNotice(secret: string, p: Painter): string {
-  return [
-    `${p.bold('Signing secret:')} ${secret}`,
-    p.yellow('Store it now (e.g. in your server\'s environment): it is shown only this once. `gw webhooks rotate-secret` replaces it.'),
-  ].join('\n')
-}
-
-export const deliveryColumns: Columns<WebhookDelivery> = {
-  head: ['ID', 'EVENT', 'TYPE', 'STATUS', 'ATTEMPTS', 'LAST RESULT', 'NEXT ATTEMPT'],
-  row: (d, p) => {
-    const last = d.attempts[d.attempts.length - 1]
-    const result = last ? (last.status_code !== null ? `HTTP ${last.status_code}` : (last.error ?? 'error')) + ` ${last.latency_ms}ms` : ''
-    // a delivery a chaos rule shaped (issue 29) says so beside its id
-    return [d.chaos ? `${d.id} ${p.yellow('[chaos]')}` : d.id, d.event, d.event_type, paintStatus(p, d.status === 'failed_retrying' ? 'failed_retrying' : d.status), String(d.attempts.length), result, date(d.next_attempt_at)]
-  },
 }

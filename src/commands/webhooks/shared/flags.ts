@@ -1,5 +1,6 @@
 // Flags shared by `gw webhooks create|update`.
 import {Flags} from '@oclif/core'
+import type {ParamFlags} from '../../../base/flag-errors.js'
 import {UsageError} from '../../../errors.js'
 import {EVENT_TYPES} from '../../events/shared/flags.js'
 
@@ -34,3 +35,6 @@ export function enabledEvents(values: string[] | undefined): string[] | undefine
   if (out.length === 0) throw new UsageError('--events needs at least one event type, or * for all.')
   return out
 }
+
+/** An endpoint's API params and the flags of `gw webhooks create` / `update` that set them. */
+export const WEBHOOK_PARAMS: ParamFlags = {url: '--url', enabled_events: '--events', 'enabled_events.': '--events', description: '--description', metadata: '--metadata', 'metadata.': '--metadata'}

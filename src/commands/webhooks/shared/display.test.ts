@@ -1,10 +1,9 @@
 // A delivery a chaos rule shaped (issue 29) says so, in the list and in the detail view; a
 // failed-on-purpose attempt shows its reason.
 import {describe, expect, it} from 'vitest'
-import type {WebhookDelivery} from '../api/types.js'
-import {deliveryColumns} from '../commands/events/shared/format.js'
-import {painter} from './color.js'
-import {deliveryAttemptColumns, renderDelivery} from './deliveries.js'
+import type {WebhookDelivery} from '../../../api/types.js'
+import {painter} from '../../../output/color.js'
+import {deliveryAttemptColumns, deliveryColumns, renderDelivery} from './display.js'
 
 const p = painter(false)
 const attempt = {at: '2026-01-01T00:00:00.000Z', status_code: null, error: 'chaos_fail_first', error_message: 'Failed on purpose by chaos rule chaos_1 (attempt 1 of 2 to fail); nothing was sent.', latency_ms: 0, response_excerpt: null}

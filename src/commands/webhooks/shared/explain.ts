@@ -9,7 +9,7 @@ import {
   SIGNATURE_HEADER,
   SignatureVerificationError,
   type ParsedHeader,
-} from '../api/webhook-signature.js'
+} from '../../../api/webhook-signature.js'
 
 export type VerifyVerdict =
   | 'valid'
