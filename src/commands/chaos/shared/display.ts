@@ -1,6 +1,6 @@
 // Chaos rules (issue 29) as a table and as sentences: what is faulted, how often, and when it ends.
-import type {ChaosApiRule, ChaosRule} from '../api/types.js'
-import type {Columns} from './table.js'
+import type {ChaosApiRule, ChaosRule} from '../../../api/types.js'
+import type {Columns} from '../../../output/table.js'
 
 const date = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z')
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
