@@ -13,7 +13,7 @@ import {join} from 'node:path'
 import type {Readable} from 'node:stream'
 import Database from 'better-sqlite3'
 import {parse} from 'csv-parse'
-import type {Payout, SettlementReport} from '../api/types.js'
+import type {Payout, SettlementReport} from '../../../api/types.js'
 
 export type FindingKind =
   /** a payment line whose reference is in no order */

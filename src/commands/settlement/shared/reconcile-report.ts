@@ -1,10 +1,10 @@
 // `gw settlement reconcile` on a terminal: what was compared, the counts of each kind of
 // finding, fees and dispute debits per currency (money formatted), and the first findings.
 // The findings themselves go to --out as CSV; this view is the summary.
-import type {Finding, FindingKind, ReconcileSummary} from '../settlement/reconcile.js'
-import type {Painter} from './color.js'
-import {formatMoney} from '../api/money.js'
-import {renderTable, type Columns} from './table.js'
+import type {Finding, FindingKind, ReconcileSummary} from './reconcile.js'
+import type {Painter} from '../../../output/color.js'
+import {formatMoney} from '../../../api/money.js'
+import {renderTable, type Columns} from '../../../output/table.js'
 
 /** What `gw settlement reconcile` returns (and prints under --json). */
 export interface ReconcileResult {

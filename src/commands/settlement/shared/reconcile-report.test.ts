@@ -1,9 +1,9 @@
 // The summary of `gw settlement reconcile`, rendered from its result.
 import {stripVTControlCharacters} from 'node:util'
 import {describe, expect, it} from 'vitest'
-import type {Finding, ReconcileSummary} from '../settlement/reconcile.js'
-import {painter} from './color.js'
-import {renderReconcile, verdict, type ReconcileResult} from './reconcile.js'
+import type {Finding, ReconcileSummary} from './reconcile.js'
+import {painter} from '../../../output/color.js'
+import {renderReconcile, verdict, type ReconcileResult} from './reconcile-report.js'
 
 const plain = painter(false)
 const zero = {not_in_orders: 0, not_settled: 0, amount_mismatch: 0, currency_mismatch: 0, duplicate_order: 0, duplicate_settlement: 0, payout_unpaid: 0, invalid_line: 0, unmatched_credit: 0}

@@ -2,7 +2,7 @@ import {Readable} from 'node:stream'
 import {setFlagsFromString} from 'node:v8'
 import {runInNewContext} from 'node:vm'
 import {describe, expect, it} from 'vitest'
-import type {Payout, SettlementReport} from '../api/types.js'
+import type {Payout, SettlementReport} from '../../../api/types.js'
 import {reconcile, ReconcileInputError, type Finding} from './reconcile.js'
 
 const csv = (header: string, rows: (string | number)[][]) => Readable.from([`${header}\n${rows.map((r) => r.join(',')).join('\n')}\n`])
