@@ -36,6 +36,15 @@ export const currencyFlag = Flags.custom<string>({
   },
 })
 
+export const countryFlag = Flags.custom<string>({
+  description: 'Two-letter ISO 3166 country code, e.g. NL.',
+  parse: async (input, _ctx, opts) => {
+    const code = input.trim().toUpperCase()
+    if (!/^[A-Z]{2}$/.test(code)) throw new UsageError(`--${opts.name} "${input}" is not a two-letter country code.`, 'Use a code such as NL, DE or BR.')
+    return code
+  },
+})
+
 export const methodFlag = Flags.custom<string>({
   description: 'Payment method code, e.g. card, ideal, pix, sepa_debit.',
   parse: async (input) => {

@@ -1,11 +1,11 @@
 // The routing trace of `gw payments explain` and `gw routing simulate`, rendered from the wire objects.
 import {stripVTControlCharacters} from 'node:util'
 import {describe, expect, it} from 'vitest'
-import type {PaymentRouting} from '../api/types.js'
-import {payment} from '../base/test-support/cli.js'
-import {painter} from './color.js'
+import type {PaymentRouting} from '../../../api/types.js'
+import {payment} from '../../../base/test-support/cli.js'
+import {painter} from '../../../output/color.js'
 import {decision, failover, score} from './test-support/routing.js'
-import {attemptsByPass, noDecisionText, outcomeText, renderPaymentRouting, renderSimulation, wrapText} from './routing.js'
+import {attemptsByPass, noDecisionText, outcomeText, renderPaymentRouting, renderSimulation, wrapText} from './display.js'
 
 const plain = painter(false)
 const T0 = '2026-03-01T10:00:00.000Z'

@@ -3,10 +3,10 @@
 // each candidate's score with its parts, the tie-break, then each provider attempt. The tables
 // fit the terminal like every other table (src/output/table.ts).
 import {stripVTControlCharacters} from 'node:util'
-import type {Payment, PaymentRouting, RoutingDecision, RoutingExclusion} from '../api/types.js'
-import {paintStatus, type Painter} from './color.js'
-import {formatMoney} from '../api/money.js'
-import {renderTable, type Columns} from './table.js'
+import type {Payment, PaymentRouting, RoutingDecision, RoutingExclusion} from '../../../api/types.js'
+import {paintStatus, type Painter} from '../../../output/color.js'
+import {formatMoney} from '../../../api/money.js'
+import {renderTable, type Columns} from '../../../output/table.js'
 
 export type RoutingAttempt = PaymentRouting['attempts'][number]
 type Score = RoutingDecision['scores'][number]

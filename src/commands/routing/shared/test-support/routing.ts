@@ -1,6 +1,6 @@
 // Routing objects for tests of `gw payments explain` and `gw routing simulate`: a smart-routing
 // decision and a payment that failed over once (amount 4999).
-import type {PaymentRouting, RoutingDecision} from '../../api/types.js'
+import type {PaymentRouting, RoutingDecision} from '../../../../api/types.js'
 
 export const T0 = '2026-03-01T10:00:00.000Z'
 

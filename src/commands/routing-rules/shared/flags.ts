@@ -1,9 +1,20 @@
 // Flags shared by `gw routing-rules create` and `update`.
 import {Flags} from '@oclif/core'
-import type {RoutingRuleConditions} from '../api/types.js'
-import type {RoutingRuleParams} from '../client/params.js'
-import {countryFlag, ruleProviderFlag} from './admin-flags.js'
-import {amountFlag, currencyFlag} from './flags.js'
+import type {RoutingRuleConditions} from '../../../api/types.js'
+import type {RoutingRuleParams} from '../../../client/params.js'
+import {amountFlag, countryFlag, currencyFlag} from '../../../base/flags.js'
+import {UsageError} from '../../../errors.js'
+
+/** `--provider prov_x[:weight]` for routing rules. */
+export const ruleProviderFlag = Flags.custom<{provider: string; weight?: number}>({
+  description: 'Provider for the rule, optionally with a split weight: prov_x or prov_x:70. Repeat for more.',
+  multiple: true,
+  parse: async (input) => {
+    const m = /^(prov_[A-Za-z0-9_]+)(?::(\d+))?$/.exec(input.trim())
+    if (!m) throw new UsageError(`--provider "${input}" is not prov_id or prov_id:weight.`, 'Example: --provider prov_atlas:70 --provider prov_borealis:30')
+    return m[2] === undefined ? {provider: m[1]} : {provider: m[1], weight: Number(m[2])}
+  },
+})
 
 export const ruleFlags = (required: boolean) => ({
   priority: Flags.integer({description: 'Lower numbers are evaluated first.', min: 0, max: 1_000_000, required}),
