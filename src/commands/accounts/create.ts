@@ -1,11 +1,11 @@
 import {Flags} from '@oclif/core'
 import type {Account} from '../../api/types.js'
 import {idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
-import {replayedWithoutSecret} from '../../base/shown-once.js'
+import {replayedWithoutSecret} from '../keys/shared/shown-once.js'
 import {parseMetadata} from '../../base/parse.js'
 import {validProfileName} from '../../config/store.js'
 import {redactKey} from '../../config/redact.js'
-import {renderAccount} from '../../output/accounts.js'
+import {renderAccount} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

@@ -1,10 +1,10 @@
 import {Args, Flags} from '@oclif/core'
 import type {ApiKey} from '../../api/types.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
-import {replayedWithoutSecret} from '../../base/shown-once.js'
+import {replayedWithoutSecret} from './shared/shown-once.js'
 import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
 import {redactKey} from '../../config/redact.js'
-import {renderKey} from '../../output/accounts.js'
+import {renderKey} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

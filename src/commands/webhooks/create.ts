@@ -5,7 +5,7 @@ import {parseMetadata} from '../../base/parse.js'
 import {renderEndpoint, renderSecretNotice} from './shared/display.js'
 import {enabledEvents, urlFlag, WEBHOOK_PARAMS} from './shared/flags.js'
 import {keepEndpointSecret} from './shared/secrets.js'
-import {replayedWithoutSecret} from '../../base/shown-once.js'
+import {replayedWithoutSecret} from '../keys/shared/shown-once.js'
 import {withFlagNames} from '../../base/flag-errors.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 

@@ -5,7 +5,7 @@ import {UsageError} from '../../errors.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderSecretNotice} from './shared/display.js'
 import {keepEndpointSecret} from './shared/secrets.js'
-import {replayedWithoutSecret} from '../../base/shown-once.js'
+import {replayedWithoutSecret} from '../keys/shared/shown-once.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotateSecret> {

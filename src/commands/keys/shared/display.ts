@@ -1,32 +1,8 @@
-// How accounts and API keys are shown (issue 24).
-import type {Account, ApiKey} from '../api/types.js'
-import type {Painter} from './color.js'
-import {renderFields} from './detail.js'
-import type {Columns} from './table.js'
-
-const date = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : '')
-const metadata = (m: Record<string, string>) => (Object.keys(m).length ? Object.entries(m).map(([k, v]) => `${k}=${v}`).join(', ') : undefined)
-
-export const accountColumns: Columns<Account> = {
-  head: ['ID', 'NAME', 'METADATA', 'CREATED'],
-  row: (a) => [a.id, a.name ?? '', metadata(a.metadata) ?? '', date(a.created_at)],
-  fit: {drop: ['METADATA']},
-}
-
-export function renderAccount(a: Account, p: Painter): string {
-  return renderFields(
-    p.bold(a.id),
-    [
-      ['Name', a.name],
-      ['Metadata', metadata(a.metadata)],
-      ['Mode', a.livemode ? 'live' : 'test'],
-      ['Created', a.created_at],
-      ['Secret key', a.secret_key],
-      ['Publishable key', a.publishable_key],
-    ],
-    p,
-  )
-}
+// How API keys are shown (issue 24): the list (the one in use marked), one key's view, its state.
+import type {ApiKey} from '../../../api/types.js'
+import type {Painter} from '../../../output/color.js'
+import {compactTime as date, renderFields} from '../../../output/detail.js'
+import type {Columns} from '../../../output/table.js'
 
 /** A key's state as people read it: revoked, expired, expiring at..., or active. */
 export function keyState(k: ApiKey, now = Date.now()): string {
