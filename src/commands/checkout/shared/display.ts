@@ -1,9 +1,9 @@
 // A hosted checkout session (issue 28) as a person reads it.
-import {methodInfo} from '../api/catalog.js'
-import type {CheckoutSession} from '../api/types.js'
-import {paintStatus, type Painter} from './color.js'
-import {renderFields} from './detail.js'
-import {formatMoney} from '../api/money.js'
+import {methodInfo} from '../../../api/catalog.js'
+import type {CheckoutSession} from '../../../api/types.js'
+import {paintStatus, type Painter} from '../../../output/color.js'
+import {renderFields} from '../../../output/detail.js'
+import {formatMoney} from '../../../api/money.js'
 
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : undefined)
 
