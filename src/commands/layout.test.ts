@@ -41,4 +41,18 @@ describe('command discovery', () => {
     expect(ids).toEqual(all.filter((f) => !isShared(f)).map(commandId).sort())
     expect(ids.filter((id) => id.split(':').includes('shared'))).toEqual([])
   })
+
+  it('a command file imports no sibling command: what commands share sits in shared/', () => {
+    const offenders = all
+      .filter((f) => !isShared(f))
+      .flatMap((f) => {
+        const text = readFileSync(f, 'utf8')
+        const specs = [...text.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].map((m) => m[1]!)
+        return specs
+          .map((s) => resolve(join(f, '..'), s).replace(/\.js$/, '.ts'))
+          .filter((target) => target.startsWith(COMMANDS + sep) && !isShared(target))
+          .map((target) => `${relative(COMMANDS, f)} -> ${relative(COMMANDS, target)}`)
+      })
+    expect(offenders).toEqual([])
+  })
 })
