@@ -1,5 +1,5 @@
 // State of the `gw events tail` view, outside React: the rows received, pause, the connection
-// status. The Ink view (src/ui/tail.tsx) subscribes to it; the feed writes to it.
+// status. The Ink view (./tail-view.tsx) subscribes to it; the feed writes to it.
 import type {GwEvent} from '../../../api/types.js'
 import type {FeedEvent, FeedStatus} from './feed.js'
 import {summarize, type EventSummary} from './format.js'
