@@ -60,6 +60,9 @@ function restore(e: {name: string; message: string; code?: string; kind?: string
 
 export {dataObjectOf}
 
+/** Rows a purge (expired events, idempotency records) deletes per transaction of the writer. */
+const PURGE_CHUNK = 2000
+
 /** The in-process key of an account's row (ids are unique per account, not across accounts). */
 const own = (account: string, id: string) => `${account}\u0000${id}`
 
@@ -577,7 +580,7 @@ export class SqliteStore implements Store {
   }
 
   async purgeEvents(account: string, before: string): Promise<number> {
-    return this.stmt('DELETE FROM events WHERE account = ? AND created_at < ?').run(this.no(account), before).changes
+    return this.purge('events', 'created_at < ?', [this.no(account), before])
   }
 
   // ---------------------------------------------------------------- jobs and deliveries
@@ -696,7 +699,28 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- idempotency, rate limit, stats, settings
 
   async purgeIdempotency(account: string, now: string): Promise<number> {
-    return this.stmt('DELETE FROM idempotency_keys WHERE account = ? AND expires_at <= ?').run(this.no(account), now).changes
+    return this.purge('idempotency_keys', 'expires_at <= ?', [this.no(account), now])
+  }
+
+  /**
+   * Deletes an account's rows of `table` matching `where`, on the writer thread and PURGE_CHUNK
+   * rows per transaction: never on the event loop (a write there waits for the writer's lock and
+   * for its own fsync, stopping every request meanwhile — a 400-day clock advance purged months
+   * of events at once), and other units' commits go in between the chunks (issue 33).
+   */
+  private async purge(table: string, where: string, params: unknown[]): Promise<number> {
+    // (counted up to one more than a chunk: reading a whole backlog would be the stretch avoided here)
+    const count = this.stmt(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE account = ? AND ${where} LIMIT ${PURGE_CHUNK + 1})`)
+    const chunk = `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE account = ? AND ${where} LIMIT ${PURGE_CHUNK})`
+    let removed = 0
+    for (;;) {
+      const n = (count.get(...params) as {n: number}).n
+      if (n === 0 || this.closed) return removed
+      const [r] = this.writer ? await this.writer.write([[{sql: chunk, params: [...params]}]]) : this.writeHere([[{sql: chunk, params: [...params]}]])
+      if (!r!.ok) throw restore(r!.error)
+      removed += Math.min(n, PURGE_CHUNK)
+      if (n <= PURGE_CHUNK) return removed
+    }
   }
 
   async takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
