@@ -13,6 +13,7 @@
 import type {ClaimedJob} from '../ports/store.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
+import {breather} from './breather.js'
 
 export type JobHandler = (u: Unit, job: ClaimedJob) => Promise<void>
 
@@ -118,6 +119,9 @@ export class JobRunner {
           await this.core.store.releaseJobs(batch.slice(i))
           break
         }
+        // a long catch-up hands the event loop back every few ms: other accounts' requests go on
+        const pause = breather()
+        if (pause) await pause
         const due = Date.parse(job.due_at)
         const barrier = this.handlers.get(job.kind)?.barrier ?? false
         await settle(() => barrier || running.size >= PIPELINE_DEPTH || [...running.values()].some((d) => due - d >= PIPELINE_HORIZON_MS))
