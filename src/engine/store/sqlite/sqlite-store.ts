@@ -60,6 +60,9 @@ function restore(e: {name: string; message: string; code?: string; kind?: string
 
 export {dataObjectOf}
 
+/** Rate-limit buckets kept before the full ones are swept (then twice as many as are left). */
+const BUCKETS_SWEPT_AT = 4096
+
 /** Rows a purge (expired events, idempotency records) deletes per transaction of the writer. */
 const PURGE_CHUNK = 2000
 
@@ -107,7 +110,9 @@ export class SqliteStore implements Store {
   /** claims by account and id (ids are unique per account): see `own` */
   private readonly jobClaims = new Map<string, {claim: string; until: number; account: string}>()
   private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number; account: string}>()
-  private readonly buckets = new Map<string, {tokens: number; at: number}>()
+  /** rate-limit buckets: tokens at `at`, full again at `full` (performance.now() ms) */
+  private readonly buckets = new Map<string, {tokens: number; at: number; full: number}>()
+  private bucketSweepAt = BUCKETS_SWEPT_AT
   private readonly listeners = new Set<(n: ChangeNotice) => void>()
   /** listeners of one account's notices */
   private readonly accountListeners = new Map<string, Set<(n: ChangeNotice) => void>>()
@@ -728,16 +733,24 @@ export class SqliteStore implements Store {
     const now = performance.now()
     let b = this.buckets.get(scope)
     if (!b) {
-      b = {tokens: capacity, at: now}
+      // (one per account and mode, and per client address that failed to authenticate: full ones are swept)
+      if (this.buckets.size >= this.bucketSweepAt) this.sweepBuckets(now)
+      b = {tokens: capacity, at: now, full: now}
       this.buckets.set(scope, b)
     }
     b.tokens = Math.min(capacity, b.tokens + ((now - b.at) / 1000) * rate)
     b.at = now
-    if (b.tokens >= 1) {
-      b.tokens -= 1
-      return {retryAfter: 0, remaining: Math.floor(b.tokens)}
-    }
+    const taken = b.tokens >= 1
+    if (taken) b.tokens -= 1
+    b.full = now + ((capacity - b.tokens) / rate) * 1000
+    if (taken) return {retryAfter: 0, remaining: Math.floor(b.tokens)}
     return {retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / rate)), remaining: 0}
+  }
+
+  /** Forgets buckets that have refilled (a full bucket is what a new one is). */
+  private sweepBuckets(now: number): void {
+    for (const [scope, b] of this.buckets) if (b.full <= now) this.buckets.delete(scope)
+    this.bucketSweepAt = Math.max(BUCKETS_SWEPT_AT, this.buckets.size * 2)
   }
 
   async statsSince(account: string, day: string): Promise<StatIncrement[]> {
