@@ -13,6 +13,7 @@ import type {
   IdempotencyClaim,
   Kind,
   ListQuery,
+  SlotShare,
   StatIncrement,
   Store,
   StoredObject,
@@ -221,8 +222,8 @@ export class PostgresStore implements Store {
     })
   }
 
-  claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
-    if (q.limit <= 0 || q.perEndpoint <= 0) return Promise.resolve([])
+  claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
+    if (q.limit + (q.share?.spare ?? 0) <= 0 || q.perEndpoint <= 0) return Promise.resolve([])
     return this.inTx((c) => claims.claimDeliveries(c, nowOf, q))
   }
 

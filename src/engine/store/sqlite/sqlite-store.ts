@@ -29,6 +29,7 @@ import {
 } from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
+import {shareSlots, type SlotShare} from '../slot-share.js'
 import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, TABLE} from './schema.js'
 import {eventSubjects} from '../../ports/store.js'
 import {pack, unpack} from './codec.js'
@@ -629,7 +630,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
+  async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
     const t = Date.now()
     // claims held per endpoint (of an account: ids are unique per account)
     const held = new Map<string, number>()
@@ -653,11 +654,9 @@ export class SqliteStore implements Store {
       afterAccount = row.account
       afterEndpoint = row.endpoint
     }
-    const out: ClaimedDelivery[] = []
     const perEndpoint = this.stmt(
       'SELECT id, endpoint, event FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',
     )
-    // round robin over endpoints, so one endpoint's backlog cannot take every slot
     const candidates = new Map<string, {id: string; endpoint: string; event: string; account: string}[]>()
     for (const e of endpoints) {
       const key = own(e.account, e.endpoint)
@@ -673,20 +672,12 @@ export class SqliteStore implements Store {
           .map((r) => ({account: e.account, ...r})),
       )
     }
-    for (let i = 0; out.length < q.limit; i++) {
-      let any = false
-      for (const rows of candidates.values()) {
-        const r = rows[i]
-        if (!r) continue
-        any = true
-        const claim = token()
-        this.deliveryClaims.set(own(r.account, r.id), {claim, endpoint: r.endpoint, until: t + q.leaseMs, account: r.account})
-        out.push({...r, claim})
-        if (out.length >= q.limit) break
-      }
-      if (!any) break
-    }
-    return out
+    // accounts first, then endpoints: one account's backlog cannot take every slot, nor one endpoint's
+    return shareSlots(candidates.values(), q.limit, q.share).map((r) => {
+      const claim = token()
+      this.deliveryClaims.set(own(r.account, r.id), {claim, endpoint: r.endpoint, until: t + q.leaseMs, account: r.account})
+      return {...r, claim}
+    })
   }
 
   async releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void> {
