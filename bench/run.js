@@ -12,7 +12,7 @@ import {measureStorage, runSoak} from './soak.js'
 import {reconcileBench} from './reconcile.js'
 import {accountsBench, printAccounts} from './accounts.js'
 import {printTesting, testingBench} from './testing.js'
-import {printTenants, tenantsBench} from './tenants.js'
+import {printTenants, tenantsBenchAll} from './tenants.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
 // `npm run bench -- --profile DIR`: every engine child writes a CPU profile into DIR (BENCH_PROFILE)
@@ -215,7 +215,7 @@ async function main() {
     }
     // ---------------------------------------------------------------- (tenants): one tenant cannot starve the others (issue 33)
     if (ONLY.has('tenants')) {
-      results.tenants = await tenantsBench()
+      results.tenants = await tenantsBenchAll()
       printTenants(results.tenants, log)
       log()
     }

@@ -83,11 +83,12 @@ async function blackHole() {
   return {url: `https://127.0.0.1:${server.address().port}`, open: () => sockets.size, close: () => (sockets.forEach((s) => s.destroy()), new Promise((r) => server.close(r)))}
 }
 
-export async function tenantsBench() {
+/** The parts on one store: SQLite (`store` undefined) or a PostgreSQL URL. */
+export async function tenantsBench({store} = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-tenants-'))
   const stretchFile = join(dir, 'loop-stretch.json')
   process.env.LOOP_STRETCH_FILE = stretchFile
-  const engine = await startEngine(join(dir, 'data'), {label: 'tenants', flags: ['--import', join(ROOT, 'bench/loop-stretch.js')]})
+  const engine = await startEngine(join(dir, 'data'), {label: 'tenants', flags: ['--import', join(ROOT, 'bench/loop-stretch.js')], args: store ? ['--store', store] : []})
   delete process.env.LOOP_STRETCH_FILE
   const dispatcher = new Agent({connect: {ca: engine.ca}, connections: 32})
   const rx = await httpsReceiver(engine.tlsDir)
@@ -160,15 +161,37 @@ export async function tenantsBench() {
     out.gaps = undefined
   }
   rmSync(dir, {recursive: true, force: true})
+  out.store = store ? 'postgres' : 'sqlite'
   return out
 }
 
-export function printTenants(r, log) {
-  log(`(tenants) account A: ${f0(PAYMENTS)} payments over 5 days (every 7th refunded, every 10th disputed), seeded in ${f2(r.seedS)} s; account B: POST /payments on ${B_CONNECTIONS} connections`)
-  log(`(tenants) B alone                          ${summary(r.before)}`)
-  log(`(tenants) B while A advances ${DAYS} days      ${summary(r.during)}`)
-  log(`(tenants) A's ${DAYS}-day advance took ${f0(r.advanceMs)} ms; fired ${Object.entries(r.fired ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')}`)
+/** Both stores: SQLite, then PostgreSQL on a throwaway cluster (BENCH_TENANT_STORES=sqlite for one). */
+export async function tenantsBenchAll() {
+  const stores = (process.env.BENCH_TENANT_STORES ?? 'sqlite,postgres').split(',')
+  const out = []
+  if (stores.includes('sqlite')) out.push(await tenantsBench())
+  if (stores.includes('postgres')) {
+    const {startCluster} = await import('../dist/engine/store/postgres/cluster.js')
+    const cluster = await startCluster({fsync: true})
+    try {
+      out.push(await tenantsBench({store: await cluster.createDatabase('bench_tenants')}))
+    } finally {
+      await cluster.stop()
+    }
+  }
+  return out
+}
+
+export function printTenants(rs, log) {
+  for (const r of rs) printOne(r, log)
+}
+
+function printOne(r, log) {
+  log(`(tenants, ${r.store}) account A: ${f0(PAYMENTS)} payments over 5 days (every 7th refunded, every 10th disputed), seeded in ${f2(r.seedS)} s; account B: POST /payments on ${B_CONNECTIONS} connections`)
+  log(`(tenants, ${r.store}) B alone                          ${summary(r.before)}`)
+  log(`(tenants, ${r.store}) B while A advances ${DAYS} days      ${summary(r.during)}`)
+  log(`(tenants, ${r.store}) A's ${DAYS}-day advance took ${f0(r.advanceMs)} ms; fired ${Object.entries(r.fired ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')}`)
   const stretches = (g) => `longest stretch ${f2(g.at(-1) ?? 0)} ms, ${g.filter((x) => x > 10).length} over 10 ms, ${g.filter((x) => x > 5).length} over 5 ms`
-  if (r.gaps) log(`(tenants) event loop, B alone: ${stretches(r.gapsBefore)}; during the advance: ${stretches(r.gaps)} (gaps of a 1 ms timer)`)
-  log(`(tenants) account C: 16 endpoints at a black hole, ${r.holeOpen} connections held open; B's delivery to its healthy endpoint (payment answered -> received): p50 ${f0(percentile(r.delivery, 50))} ms   p99 ${f0(percentile(r.delivery, 99))} ms   max ${f0(r.delivery.at(-1))} ms (${r.delivery.length} deliveries, ${r.delivery.filter((x) => x > 1000).length} over 1 s, ${r.delivery.filter((x) => !Number.isFinite(x)).length} not within 15 s)`)
+  if (r.gaps) log(`(tenants, ${r.store}) event loop, B alone: ${stretches(r.gapsBefore)}; during the advance: ${stretches(r.gaps)} (gaps of a 1 ms timer)`)
+  log(`(tenants, ${r.store}) account C: 16 endpoints at a black hole, ${r.holeOpen} connections held open; B's delivery to its healthy endpoint (payment answered -> received): p50 ${f0(percentile(r.delivery, 50))} ms   p99 ${f0(percentile(r.delivery, 99))} ms   max ${f0(r.delivery.at(-1))} ms (${r.delivery.length} deliveries, ${r.delivery.filter((x) => x > 1000).length} over 1 s, ${r.delivery.filter((x) => !Number.isFinite(x)).length} not within 15 s)`)
 }
