@@ -78,7 +78,8 @@ describe('rate limits of a shared gateway (item 5)', () => {
     const a = await limited.account('browser-heavy')
     const pk = limited.as(a.publishableKey)
     const browser: Res[] = []
-    for (let i = 0; i < 25; i++) browser.push(await pk.api('GET', '/payments', undefined, from('198.51.100.20')))
+    // 25 of them, and on until one is refused (a slow machine refills the bucket meanwhile)
+    for (let i = 0; i < 200 && (i < 25 || !browser.some((r) => r.status === 429)); i++) browser.push(await pk.api('GET', '/payments', undefined, from('198.51.100.20')))
     // a publishable key may not list payments (403) — and its budget runs out (bursts of 10)
     expect(browser.filter((r) => r.status === 403).length).toBeGreaterThan(0)
     const refused = browser.filter((r) => r.status === 429)
@@ -109,10 +110,14 @@ describe('rate limits of a shared gateway (item 5)', () => {
     const e = expectError(refused!, 429, 'rate_limit_error', 'rate_limit_exceeded')
     expect(e.message).toMatch(new RegExp(`failed authentications from ${guesser.replaceAll('.', '\\.')}`))
     expect(Number(refused!.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    const refusedAt = performance.now()
     // refused before its key is looked at: a right guess learns nothing
-    expect((await a.api('GET', '/payments', undefined, from(guesser))).status).toBe(429)
+    const rightKey = await a.api('GET', '/payments', undefined, from(guesser))
     // a client naming another address left of the proxy's entry does not get out of it
-    expect((await limited.as('sk_test_guess_again_000000000000').api('GET', '/payments', undefined, from(`192.0.2.1, ${guesser}`))).status).toBe(429)
+    const spoofed = await limited.as('sk_test_guess_again_000000000000').api('GET', '/payments', undefined, from(`192.0.2.1, ${guesser}`))
+    // (both within the refusal's Retry-After; a machine that stalled past its end would lawfully have let them through)
+    if (performance.now() - refusedAt < Number(refused!.headers['retry-after']) * 1000 - 200) expect([rightKey.status, spoofed.status]).toEqual([429, 429])
+    else for (const r of [rightKey, spoofed]) expect([200, 401, 429]).toContain(r.status)
     // another address, and the proxy's own view of a different client, are untouched
     expect((await a.api('GET', '/payments', undefined, from('203.0.113.8'))).status).toBe(200)
     expect((await a.api('GET', '/payments', undefined, from(`${guesser}, 203.0.113.9`))).status).toBe(200)
