@@ -115,13 +115,13 @@ export class JobRunner {
       }
       for (let i = 0; i < batch.length; i++) {
         const job = batch[i]!
+        // a long catch-up hands the event loop back every few ms: other accounts' requests go on
+        const pause = breather()
+        if (pause) await pause
         if (this.stopped) {
           await this.core.store.releaseJobs(batch.slice(i))
           break
         }
-        // a long catch-up hands the event loop back every few ms: other accounts' requests go on
-        const pause = breather()
-        if (pause) await pause
         const due = Date.parse(job.due_at)
         const barrier = this.handlers.get(job.kind)?.barrier ?? false
         await settle(() => barrier || running.size >= PIPELINE_DEPTH || [...running.values()].some((d) => due - d >= PIPELINE_HORIZON_MS))
