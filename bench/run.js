@@ -279,7 +279,8 @@ async function pgPart(root, results, sink) {
     log(`(pg) PostgreSQL ${(await cluster.sql('SHOW server_version')).trim()} on 127.0.0.1 (throwaway cluster, fsync ${DURABILITY === 'full' ? 'on' : 'off'}), engines as child processes`)
     const fleet = async (name, n, store) => {
       const es = []
-      for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `${name}-${i}`), {label: `${name}-${i}`, args: store ? ["--store", store] : []}))
+      // every instance on one database shares one secrets key (the first makes the file)
+      for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `${name}-${i}`), {label: `${name}-${i}`, args: store ? ['--store', store, '--secrets-key-file', join(root, `${name}-secrets.key`)] : []}))
       return es
     }
     const stop = async (es) => {

@@ -7,6 +7,7 @@ import type {Ids} from '../ports/ids.js'
 import type {ProviderConnection} from '../ports/provider.js'
 import {PLATFORM_ACCOUNT, VersionConflictError, type AccountStore, type CommitOrder, type Store} from '../ports/store.js'
 import type {DestinationPolicy} from '../domain/destinations.js'
+import {SecretBox} from '../adapters/secret-box.js'
 import {FleetSettings} from './fleet.js'
 import {StoreCache} from './cache.js'
 import {clockStateOf, EngineClock} from './clock.js'
@@ -40,6 +41,8 @@ export interface CoreOptions {
   claimLeaseMs?: number
   /** metrics hooks (one object for every account) */
   observers?: Observers
+  /** seals and opens what the engine keeps secret but must use (webhook signing secrets): the engine's secrets key; default: a key of this process only */
+  secrets?: SecretBox
 }
 
 /** Version conflicts are retried this often (re-reading under the same locks) before they surface. */
@@ -63,6 +66,8 @@ export class Core {
   readonly observers: Observers
   /** faults this account switched on to rehearse (issue 29) */
   readonly chaos: ChaosRules
+  /** the engine's secrets key (issue 33): webhook signing secrets are stored sealed with it */
+  readonly secrets: SecretBox
 
   private constructor(
     opts: CoreOptions,
@@ -79,6 +84,7 @@ export class Core {
     this.fleet = opts.fleet ?? FleetSettings.fixed()
     this.claimLeaseMs = opts.claimLeaseMs
     this.observers = opts.observers ?? {}
+    this.secrets = opts.secrets ?? (opts.secrets = SecretBox.ephemeral())
     this.jobs = new JobRunner(this)
     this.endpoints = new StoreCache(this.store, () => this.store.all<EndpointRecord>('webhook_endpoint'), {kinds: ['webhook_endpoint']})
     this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})

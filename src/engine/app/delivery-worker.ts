@@ -10,6 +10,7 @@ import {performance} from 'node:perf_hooks'
 import {Agent, request} from 'undici'
 import {classifyNetworkError} from '../../api/network-errors.js'
 import {guardedLookup} from '../adapters/guarded-lookup.js'
+import {SecretBox, SecretOpenError} from '../adapters/secret-box.js'
 import {signatureHeader, SIGNATURE_HEADER} from '../../api/webhook-signature.js'
 import {DELIVERY_TIMEOUT_MS, isLoopbackHost, looksLikePause, nextAttemptAt, nextHealth, STREAK_GAP_MS, type EndpointHealth} from '../domain/webhooks.js'
 import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
@@ -274,7 +275,7 @@ export class DeliveryWorker {
         headers: {
           'content-type': 'application/json',
           'user-agent': USER_AGENT,
-          [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(signingSecrets(ep, core.clock.now()), body, Math.floor(Date.now() / 1000)),
+          [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(signingSecrets(core, ep, core.clock.now()), body, Math.floor(Date.now() / 1000)),
         },
         body,
         dispatcher,
@@ -380,11 +381,23 @@ export class DeliveryWorker {
   }
 }
 
-/** The secrets a delivery is signed with now: the endpoint's, and the previous one during a rotation's overlap (engine clock). */
-function signingSecrets(ep: EndpointRecord, now: Date): string | string[] {
+/**
+ * The secrets a delivery is signed with now: the endpoint's, and the previous one during a
+ * rotation's overlap (engine clock), opened with the engine's secrets key (they are stored
+ * sealed). One that will not open (sealed with another key) throws SecretOpenError: the attempt
+ * fails with that message and nothing is sent.
+ */
+function signingSecrets(core: Core, ep: EndpointRecord, now: Date): string | string[] {
   const prev = ep._x.previous_secret
   const until = ep.previous_secret_expires_at
-  return prev && until && Date.parse(until) > now.getTime() ? [ep._x.secret, prev] : ep._x.secret
+  // (one still in the clear was stored before sealing and is sealed at the next start: it signs as it is)
+  const open = (v: string) => (SecretBox.isSealed(v) ? core.secrets.open(v) : v)
+  try {
+    const secret = open(ep._x.secret)
+    return prev && until && Date.parse(until) > now.getTime() ? [secret, open(prev)] : secret
+  } catch (e) {
+    throw new SecretOpenError(`not sent: the endpoint's signing secret does not open with this engine's secrets key (${(e as Error).message}); rotate it (gw webhooks rotate-secret ${ep.id})`)
+  }
 }
 
 /** A key of this worker's maps: ids are unique per account, not across accounts (a snapshot loaded in several). */

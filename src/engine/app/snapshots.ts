@@ -1,9 +1,12 @@
 // Snapshots of an account (issue 27): its whole state — objects, events, timeline jobs,
 // idempotency records, provider statistics and settings (the test clock among them) — saved as
 // one JSON document and loaded back, into the same account or another, in one unit of work. Keys
-// and account objects are not part of a snapshot: loading never changes who may call.
+// and account objects are not part of a snapshot: loading never changes who may call. Nor are
+// webhook signing secrets and card numbers, unless asked (issue 33: app/secrets.ts).
 import {invalid} from '../domain/errors.js'
-import {KINDS, type AccountRows, type Kind} from '../ports/store.js'
+import {KINDS, PLATFORM_ACCOUNT, type AccountRows, type Kind} from '../ports/store.js'
+import {restoreSecrets, secretsSettings, snapshotSecrets} from './secrets.js'
+import {newEndpointSecret} from './webhooks.js'
 import type {Core} from './core.js'
 import type {SnapshotLoad} from '../../api/types.js'
 import type {Unit} from './unit.js'
@@ -29,8 +32,13 @@ export interface Snapshot {
 }
 
 
-export async function saveSnapshot(core: Core): Promise<Snapshot> {
-  const rows = await core.store.exportRows()
+/**
+ * The account's state as a snapshot. Without `includeSecrets` it holds no webhook signing secret
+ * and no card number but the published test cards' (a snapshot goes into bug reports); with it,
+ * both in the clear (app/secrets.ts snapshotSecrets).
+ */
+export async function saveSnapshot(core: Core, opts: {includeSecrets?: boolean} = {}): Promise<Snapshot> {
+  const rows = snapshotSecrets(await core.store.exportRows(), core.secrets, opts.includeSecrets === true)
   return {
     object: 'snapshot',
     format: SNAPSHOT_FORMAT,
@@ -54,6 +62,9 @@ export async function loadSnapshot(u: Unit, body: Record<string, unknown>): Prom
     )
   if (body.livemode === true) throw invalid('livemode', 'Snapshots are of test mode data only.')
   const rows = checkRows(body.rows)
+  // signing secrets sealed with this engine's key, a new one where the snapshot has none
+  const keep = u.core.account === PLATFORM_ACCOUNT ? await secretsSettings(u.core.store) : {}
+  const renewed = restoreSecrets(rows, u.core.secrets, newEndpointSecret, keep)
   u.restore(rows)
   const offset = Number(rows.settings['clock_offset_ms'] ?? '0')
   return {
@@ -63,6 +74,7 @@ export async function loadSnapshot(u: Unit, body: Record<string, unknown>): Prom
     events: rows.events.length,
     jobs: rows.jobs.length,
     idempotency_keys: rows.idempotency.length,
+    new_webhook_secrets: renewed,
     engine_time: new Date(Date.now() + offset).toISOString(),
   }
 }

@@ -8,7 +8,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {bootEngine, card, type Res, type TestEngine} from '../../test-support/harness.js'
+import {bootEngine, card, fleetSecretsKeyFile, type Res, type TestEngine} from '../../test-support/harness.js'
 import {freshDatabase} from '../../test-support/pg.js'
 import {ensureCertificates, type TlsMaterial} from '../../tls/certificates.js'
 import {postgresStore} from './postgres-store.js'
@@ -18,8 +18,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 async function fleet(n: number, opts: {rateLimit?: number} = {}): Promise<TestEngine[]> {
   const url = await freshDatabase('fleet')
   const out: TestEngine[] = []
-  // the same key on every instance, as behind a load balancer; each has its own data dir (its TLS certificate)
-  for (let i = 0; i < n; i++) out.push(await bootEngine({store: postgresStore(url, {unitConnections: 8, readConnections: 4}), rateLimit: opts.rateLimit ?? 0}))
+  // the same keys on every instance (API key, secrets key), as behind a load balancer; each has its own data dir (its TLS certificate)
+  const secretsKeyFile = fleetSecretsKeyFile()
+  for (let i = 0; i < n; i++) out.push(await bootEngine({store: postgresStore(url, {unitConnections: 8, readConnections: 4}), rateLimit: opts.rateLimit ?? 0, secretsKeyFile}))
   return out
 }
 

@@ -1,4 +1,5 @@
 import {randomBytes} from 'node:crypto'
+import {existsSync} from 'node:fs'
 import Database from 'better-sqlite3'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {
@@ -30,7 +31,9 @@ import {
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
 import {shareSlots, type SlotShare} from '../slot-share.js'
-import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, TABLE} from './schema.js'
+import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, SCRUB_SECRETS_MIGRATION, TABLE} from './schema.js'
+import {scrubShownOnce} from '../../domain/secrets.js'
+import {keepPrivate, writePrivateFile} from '../../adapters/private-files.js'
 import {eventSubjects} from '../../ports/store.js'
 import {pack, unpack} from './codec.js'
 import {compile, type CompileState, idemKey} from './compile.js'
@@ -167,8 +170,14 @@ export class SqliteStore implements Store {
   }
 
   constructor(opts: SqliteStoreOptions) {
+    const file = opts.path !== '' && opts.path !== ':memory:' && !opts.path.startsWith('file:') ? opts.path : undefined
+    // the database is 0600 before SQLite opens it: SQLite makes its -wal and -shm with the database's mode
+    if (file !== undefined && !existsSync(file)) writePrivateFile(file, '')
+    if (file !== undefined) keepPrivate(file)
     this.db = new Database(opts.path)
     const wal = this.db.pragma('journal_mode = WAL', {simple: true}) === 'wal'
+    // (an older gw's -wal and -shm may have another mode)
+    if (file !== undefined) for (const f of [`${file}-wal`, `${file}-shm`]) keepPrivate(f)
     this.db.pragma(`synchronous = ${opts.durability === 'normal' ? 'NORMAL' : 'FULL'}`)
     this.db.pragma('busy_timeout = 5000')
     this.db.pragma('foreign_keys = ON')
@@ -192,12 +201,44 @@ export class SqliteStore implements Store {
     const current = row.v ?? 0
     if (current > MIGRATIONS.length)
       throw new Error(`this data dir was written by a newer gw (schema ${current}; this one knows ${MIGRATIONS.length}): upgrade gw to open it`)
+    let scrubbed = false
+    const secureDelete = this.db.pragma('secure_delete', {simple: true}) as number
     for (let i = current; i < MIGRATIONS.length; i++) {
+      // what a migration rewrites to drop a secret leaves no copy in the free space of the file's pages
+      if (i + 1 === SCRUB_SECRETS_MIGRATION) this.db.pragma('secure_delete = ON')
       this.db.transaction(() => {
         this.db.exec(MIGRATIONS[i]!)
         if (i + 1 === EVENT_SUBJECTS_MIGRATION) this.backfillEventSubjects()
+        if (i + 1 === SCRUB_SECRETS_MIGRATION) scrubbed = this.scrubShownOnceSecrets() > 0
         this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(i + 1, new Date().toISOString())
       })()
+      if (i + 1 === SCRUB_SECRETS_MIGRATION) this.db.pragma(`secure_delete = ${secureDelete}`)
+    }
+    // ... nor in the write-ahead log: its frames are copied into the file and it is emptied
+    if (scrubbed) this.db.pragma('wal_checkpoint(TRUNCATE)')
+  }
+
+  /**
+   * Migration 7 (issue 33): stored answers that show a secret once (a new key, account or
+   * webhook endpoint, stored before the engine kept them redacted) keep it redacted; how many
+   * changed. Read in JavaScript: the bodies may be packed.
+   */
+  private scrubShownOnceSecrets(): number {
+    const update = this.db.prepare('UPDATE idempotency_keys SET body = ? WHERE rowid = ?')
+    const page = this.db.prepare('SELECT rowid AS r, body FROM idempotency_keys WHERE body_event IS NULL AND rowid > ? ORDER BY rowid LIMIT 1000')
+    let changed = 0
+    for (let after = 0; ; ) {
+      const rows = page.all(after) as {r: number; body: string | Buffer}[]
+      if (rows.length === 0) return changed
+      for (const row of rows) {
+        const body = unpack(row.body)
+        const scrubbed = scrubShownOnce(body)
+        if (scrubbed !== body) {
+          update.run(pack(scrubbed), row.r)
+          changed++
+        }
+      }
+      after = rows[rows.length - 1]!.r
     }
   }
 
