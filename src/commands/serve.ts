@@ -32,7 +32,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     'data-dir': Flags.string({description: 'Where the engine keeps its database, certificates and key. [default: ~/.gw/engine]', env: 'GW_DATA_DIR'}),
     'api-key': Flags.string({description: 'Fix the test secret key (sk_test_...), e.g. for scripts and CI. Otherwise one is created once and kept in the data dir.', env: 'GW_SERVE_API_KEY'}),
     'rate-limit': Flags.integer({
-      description: 'Requests per second per account and mode; bursts of twice that pass. 0 turns the limit off (benchmarks). [default: 100] On PostgreSQL a fleet setting: instances without it use the fleet\'s.',
+      description: 'Requests per second per account and mode; bursts of twice that pass. A publishable key (browsers) has the same budget of its own. 0 turns the limits off (benchmarks), the one on failed authentications too. [default: 100] On PostgreSQL a fleet setting: instances without it use the fleet\'s.',
       min: 0,
       env: 'GW_RATE_LIMIT',
     }),
@@ -57,6 +57,13 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
       description:
         'Send webhooks only to these destinations: CIDRs such as 10.0.0.0/8,127.0.0.1/32 (a shared sandbox). Link-local, unspecified and cloud-metadata addresses (169.254.0.0/16, 0.0.0.0/8, ::, fe80::/10, fd00:ec2::254) and their IPv6 forms (::ffff:169.254.169.254, NAT64, 6to4, Teredo) are always refused; without this flag every other address, loopback included, is allowed.',
       env: 'GW_WEBHOOK_ALLOW',
+    }),
+    'trusted-proxies': Flags.integer({
+      description:
+        'Proxies in front of this instance (a load balancer: 1) whose X-Forwarded-For entries are believed: the client address that failed authentications are limited by (5 per second, bursts of 20) is then the Nth entry from the right, not the connection\'s peer. Only with proxies that append to X-Forwarded-For: otherwise a client could name any address. [default: 0]',
+      min: 0,
+      max: 10,
+      env: 'GW_TRUSTED_PROXIES',
     }),
     'public-url': Flags.string({
       description: 'The address clients and customers reach this engine at (a load balancer\'s), e.g. https://gw.example.com: base_url, checkout_url and every next_action.url start with it. Default: this instance\'s own https://HOST:PORT.',

@@ -34,8 +34,10 @@ export interface EngineOptions {
   tlsDir?: string
   /** fixes the test secret key; otherwise one is created once and kept in the data dir */
   apiKey?: string
-  /** requests per second per account and mode (default 100, bucket of 2 s); 0 turns the limit off. A fleet setting (see updateFleetSettings). */
+  /** requests per second per account and mode (default 100, bucket of 2 s; publishable keys the same in a bucket of their own); 0 turns the limits off, the failed-authentication one too. A fleet setting (see updateFleetSettings). */
   rateLimit?: number
+  /** proxies in front (a load balancer) whose X-Forwarded-For entries are believed for the client address of the failed-authentication limit; default 0: the socket's peer */
+  trustedProxies?: number
   /** on a shared store (PostgreSQL), change the fleet's settings to this instance's flags (rate limit, payout currency, webhook destinations) instead of refusing a disagreeing start */
   updateFleetSettings?: boolean
   /** 'full' (default): every commit is fsynced */
@@ -293,6 +295,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     router,
     keys,
     rateLimit: fleet,
+    trustedProxies: opts.trustedProxies,
     checkout: createCheckout(app),
     log,
     debug: opts.debug,

@@ -362,7 +362,7 @@ function errorResponse(status: ErrorStatus): Schema {
     408: 'The request was not received in time (its headers or body stopped arriving); the connection closes. Retry it with the same Idempotency-Key.',
     409: 'Idempotency-Key reused with a different request, or a request with it is still running (idempotency_error).',
     413: 'The request body is over 1 MiB.',
-    429: 'Over the rate limit (100 requests/s per account and mode, bursts to 200): wait Retry-After seconds, reuse the Idempotency-Key.',
+    429: "Over the rate limit (100 requests/s per account and mode, bursts to 200; the account's publishable key has a budget of the same size of its own), or too many failed authentications from this client address (5/s, bursts of 20: refused before the key is looked at): wait Retry-After seconds, reuse the Idempotency-Key.",
     431: 'The request header block is too large.',
     500: 'Internal error (api_error): retry with the same Idempotency-Key.',
     502: 'The provider did not confirm (api_error): retry with the same Idempotency-Key.',
@@ -374,8 +374,8 @@ function errorResponse(status: ErrorStatus): Schema {
   if (status === 503) headers['Retry-After'] = {$ref: '#/components/headers/Retry-After'}
   if (status === 429) {
     headers['Retry-After'] = {$ref: '#/components/headers/Retry-After'}
-    headers['RateLimit-Limit'] = header('Requests per second allowed.', {type: 'integer'})
-    headers['RateLimit-Remaining'] = header('Always 0 on a 429.', {type: 'integer'})
+    headers['RateLimit-Limit'] = header('Requests per second allowed (absent when failed authentications ran out).', {type: 'integer'})
+    headers['RateLimit-Remaining'] = header('Always 0 on a 429 (absent when failed authentications ran out).', {type: 'integer'})
   }
   return {
     description: text[status],

@@ -61,7 +61,8 @@ export const ERROR_TYPE_OF_STATUS: Record<keyof typeof ERROR_CODES, string> = {
 
 export const MAX_AMOUNT = 99_999_999
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER
-export const MAX_ADVANCE_S = 400 * 86_400
+export {MAX_ADVANCE_S} from '../clock-steps.js'
+import {MAX_ADVANCE_S} from '../clock-steps.js'
 
 export const ref = (name: string): Schema => ({$ref: `#/components/schemas/${name}`})
 export const nullable = (s: Schema): Schema => {
@@ -947,7 +948,7 @@ export function requestSchemas(): Record<string, Schema> {
     ),
     TestClockSet: body({
       frozen: {type: 'boolean', description: 'Freeze the clock where it stands (or at now), or let it tick again.'},
-      now: {type: 'string', format: 'date-time', description: 'Set the clock to this instant: the current engine time or later (the clock never moves back).'},
+      now: {type: 'string', format: 'date-time', description: 'Set the clock to this instant: the current engine time or later (the clock never moves back), at most 400 days later (as an advance: the jobs due in between run before the answer).'},
     }),
     TestClockAdvance: body({
       seconds: required(int(1, MAX_ADVANCE_S, '(whole seconds to move the engine clock forward)')),

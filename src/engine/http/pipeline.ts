@@ -15,6 +15,7 @@ import {OPERATION_PERMISSIONS, permissionName} from '../../api/openapi/document.
 import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {iso} from '../domain/time.js'
 import {jsonString} from '../domain/json.js'
+import {bucketOf, FailedAuthentications, tooManyRequests} from './rate-limits.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 export const IDEMPOTENCY_KEY_MAX = 255
@@ -217,8 +218,14 @@ export interface PipelineDeps {
   app: App
   router: Router
   keys: KeyAuthority
-  /** requests per second per account and mode (the fleet's setting, read per request: it may change); the bucket holds twice that (decisions.md); 0 turns the limit off */
+  /**
+   * requests per second per account and mode (the fleet's setting, read per request: it may
+   * change); the bucket holds twice that (decisions.md); publishable keys have a bucket of the
+   * same size of their own. 0 turns every limit off, the failed-authentication one too.
+   */
   rateLimit: {readonly rateLimit: number}
+  /** proxies in front whose X-Forwarded-For entries are believed (the client address of the failed-authentication limit); default 0: the socket's peer */
+  trustedProxies?: number
   checkout?: (req: IncomingMessage, res: ServerResponse, url: RequestTarget, requestId: string) => Promise<void>
   log?: (line: string) => void
   /** ordinary happenings worth a line only when asked for (gw serve --verbose): aborted requests */
@@ -300,6 +307,7 @@ type Idempotent =
 export function createPipeline(deps: PipelineDeps) {
   const engine = deps.app.core
   const engineStore = engine.engineStore
+  const failures = new FailedAuthentications(engineStore, deps.trustedProxies ?? 0)
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = engine.ids.next('req')
@@ -329,20 +337,25 @@ export function createPipeline(deps: PipelineDeps) {
         throw new ApiError(400, 'invalid_request_error', 'version_invalid', `Service-Version '${String(version)}' is not a version of this API. Send 'v1' or omit the header.`)
       }
       if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
-      const auth = await deps.keys.authenticate(bearer(req.headers.authorization))
-      if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode, key: auth.key.id})
-      // idempotency records are the account's (its store view), by mode; the rate limit's bucket is the account's and mode's
-      const scope = auth.livemode ? 'live' : 'test'
       const rate = deps.rateLimit.rateLimit
-      const rl = await engineStore.takeToken(`${auth.account}:${scope}`, rate, Math.max(1, rate * 2))
+      // an address whose failed authentications ran out is refused before its key is looked at
+      const refused = rate > 0 ? failures.refusal(req) : undefined
+      if (refused) throw refused
+      let auth: Caller
+      try {
+        auth = await deps.keys.authenticate(bearer(req.headers.authorization))
+      } catch (e) {
+        // a failed authentication takes from its address's budget; once that is spent, 429 instead of 401
+        if (rate > 0 && toApiError(e)?.status === 401) throw (await failures.failed(req)) ?? e
+        throw e
+      }
+      if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode, key: auth.key.id})
+      // idempotency records are the account's (its store view), by mode; the rate limit's bucket is the account's and mode's (the publishable key's its own)
+      const scope = auth.livemode ? 'live' : 'test'
+      const rl = await engineStore.takeToken(bucketOf(auth), rate, Math.max(1, rate * 2))
       if (rl.retryAfter > 0) {
-        throw new ApiError(
-          429,
-          'rate_limit_error',
-          'rate_limit_exceeded',
-          `Too many requests: the limit is ${rate} requests per second. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`,
-          {headers: {'Retry-After': String(rl.retryAfter), 'RateLimit-Limit': String(rate), 'RateLimit-Remaining': '0'}},
-        )
+        const whose = auth.key.type === 'publishable' ? ` for this account's publishable key (browsers; its secret and restricted keys have a budget of their own)` : ''
+        throw tooManyRequests(`Too many requests: the limit is ${rate} requests per second${whose}. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`, rl.retryAfter, rate)
       }
       const method = req.method ?? 'GET'
       const path = url.pathname.slice(3) || '/'

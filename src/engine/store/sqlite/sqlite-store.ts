@@ -30,6 +30,7 @@ import {
 } from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
+import {shareSlots, type SlotShare} from '../slot-share.js'
 import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, SCRUB_SECRETS_MIGRATION, TABLE} from './schema.js'
 import {scrubShownOnce} from '../../domain/secrets.js'
 import {keepPrivate, writePrivateFile} from '../../adapters/private-files.js'
@@ -62,6 +63,12 @@ function restore(e: {name: string; message: string; code?: string; kind?: string
 }
 
 export {dataObjectOf}
+
+/** Rate-limit buckets kept before the full ones are swept (then twice as many as are left). */
+const BUCKETS_SWEPT_AT = 4096
+
+/** Rows a purge (expired events, idempotency records) deletes per transaction of the writer. */
+const PURGE_CHUNK = 2000
 
 /** The in-process key of an account's row (ids are unique per account, not across accounts). */
 const own = (account: string, id: string) => `${account}\u0000${id}`
@@ -107,7 +114,9 @@ export class SqliteStore implements Store {
   /** claims by account and id (ids are unique per account): see `own` */
   private readonly jobClaims = new Map<string, {claim: string; until: number; account: string}>()
   private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number; account: string}>()
-  private readonly buckets = new Map<string, {tokens: number; at: number}>()
+  /** rate-limit buckets: tokens at `at`, full again at `full` (performance.now() ms) */
+  private readonly buckets = new Map<string, {tokens: number; at: number; full: number}>()
+  private bucketSweepAt = BUCKETS_SWEPT_AT
   private readonly listeners = new Set<(n: ChangeNotice) => void>()
   /** listeners of one account's notices */
   private readonly accountListeners = new Map<string, Set<(n: ChangeNotice) => void>>()
@@ -618,7 +627,7 @@ export class SqliteStore implements Store {
   }
 
   async purgeEvents(account: string, before: string): Promise<number> {
-    return this.stmt('DELETE FROM events WHERE account = ? AND created_at < ?').run(this.no(account), before).changes
+    return this.purge('events', 'created_at < ?', [this.no(account), before])
   }
 
   // ---------------------------------------------------------------- jobs and deliveries
@@ -662,7 +671,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
+  async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
     const t = Date.now()
     // claims held per endpoint (of an account: ids are unique per account)
     const held = new Map<string, number>()
@@ -686,11 +695,9 @@ export class SqliteStore implements Store {
       afterAccount = row.account
       afterEndpoint = row.endpoint
     }
-    const out: ClaimedDelivery[] = []
     const perEndpoint = this.stmt(
       'SELECT id, endpoint, event FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',
     )
-    // round robin over endpoints, so one endpoint's backlog cannot take every slot
     const candidates = new Map<string, {id: string; endpoint: string; event: string; account: string}[]>()
     for (const e of endpoints) {
       const key = own(e.account, e.endpoint)
@@ -706,20 +713,12 @@ export class SqliteStore implements Store {
           .map((r) => ({account: e.account, ...r})),
       )
     }
-    for (let i = 0; out.length < q.limit; i++) {
-      let any = false
-      for (const rows of candidates.values()) {
-        const r = rows[i]
-        if (!r) continue
-        any = true
-        const claim = token()
-        this.deliveryClaims.set(own(r.account, r.id), {claim, endpoint: r.endpoint, until: t + q.leaseMs, account: r.account})
-        out.push({...r, claim})
-        if (out.length >= q.limit) break
-      }
-      if (!any) break
-    }
-    return out
+    // accounts first, then endpoints: one account's backlog cannot take every slot, nor one endpoint's
+    return shareSlots(candidates.values(), q.limit, q.share).map((r) => {
+      const claim = token()
+      this.deliveryClaims.set(own(r.account, r.id), {claim, endpoint: r.endpoint, until: t + q.leaseMs, account: r.account})
+      return {...r, claim}
+    })
   }
 
   async releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void> {
@@ -737,7 +736,28 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- idempotency, rate limit, stats, settings
 
   async purgeIdempotency(account: string, now: string): Promise<number> {
-    return this.stmt('DELETE FROM idempotency_keys WHERE account = ? AND expires_at <= ?').run(this.no(account), now).changes
+    return this.purge('idempotency_keys', 'expires_at <= ?', [this.no(account), now])
+  }
+
+  /**
+   * Deletes an account's rows of `table` matching `where`, on the writer thread and PURGE_CHUNK
+   * rows per transaction: never on the event loop (a write there waits for the writer's lock and
+   * for its own fsync, stopping every request meanwhile — a 400-day clock advance purged months
+   * of events at once), and other units' commits go in between the chunks (issue 33).
+   */
+  private async purge(table: string, where: string, params: unknown[]): Promise<number> {
+    // (counted up to one more than a chunk: reading a whole backlog would be the stretch avoided here)
+    const count = this.stmt(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE account = ? AND ${where} LIMIT ${PURGE_CHUNK + 1})`)
+    const chunk = `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE account = ? AND ${where} LIMIT ${PURGE_CHUNK})`
+    let removed = 0
+    for (;;) {
+      const n = (count.get(...params) as {n: number}).n
+      if (n === 0 || this.closed) return removed
+      const [r] = this.writer ? await this.writer.write([[{sql: chunk, params: [...params]}]]) : this.writeHere([[{sql: chunk, params: [...params]}]])
+      if (!r!.ok) throw restore(r!.error)
+      removed += Math.min(n, PURGE_CHUNK)
+      if (n <= PURGE_CHUNK) return removed
+    }
   }
 
   async takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
@@ -745,16 +765,24 @@ export class SqliteStore implements Store {
     const now = performance.now()
     let b = this.buckets.get(scope)
     if (!b) {
-      b = {tokens: capacity, at: now}
+      // (one per account and mode, and per client address that failed to authenticate: full ones are swept)
+      if (this.buckets.size >= this.bucketSweepAt) this.sweepBuckets(now)
+      b = {tokens: capacity, at: now, full: now}
       this.buckets.set(scope, b)
     }
     b.tokens = Math.min(capacity, b.tokens + ((now - b.at) / 1000) * rate)
     b.at = now
-    if (b.tokens >= 1) {
-      b.tokens -= 1
-      return {retryAfter: 0, remaining: Math.floor(b.tokens)}
-    }
+    const taken = b.tokens >= 1
+    if (taken) b.tokens -= 1
+    b.full = now + ((capacity - b.tokens) / rate) * 1000
+    if (taken) return {retryAfter: 0, remaining: Math.floor(b.tokens)}
     return {retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / rate)), remaining: 0}
+  }
+
+  /** Forgets buckets that have refilled (a full bucket is what a new one is). */
+  private sweepBuckets(now: number): void {
+    for (const [scope, b] of this.buckets) if (b.full <= now) this.buckets.delete(scope)
+    this.bucketSweepAt = Math.max(BUCKETS_SWEPT_AT, this.buckets.size * 2)
   }
 
   async statsSince(account: string, day: string): Promise<StatIncrement[]> {
