@@ -355,7 +355,7 @@ export function createPipeline(deps: PipelineDeps) {
       const rl = await engineStore.takeToken(bucketOf(auth), rate, Math.max(1, rate * 2))
       if (rl.retryAfter > 0) {
         const whose = auth.key.type === 'publishable' ? ` for this account's publishable key (browsers; its secret and restricted keys have a budget of their own)` : ''
-        throw tooManyRequests(`Too many requests: the limit is ${rate} requests per second${whose}. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`, rl.retryAfter, rate)
+        throw tooManyRequests(`Too many requests: the limit is ${rate} requests per second${whose}. ${retryAdvice(req, rl.retryAfter)}`, rl.retryAfter, rate)
       }
       const method = req.method ?? 'GET'
       const path = url.pathname.slice(3) || '/'
@@ -373,7 +373,7 @@ export function createPipeline(deps: PipelineDeps) {
           res.setHeader('Gw-Chaos', fault.id)
           if (fault.fault === 'slow') await new Promise((r) => setTimeout(r, fault.latency_ms ?? 0))
           else if (fault.fault === 'response_lost') loseResponse(res)
-          else throw injectedError(fault.fault)
+          else throw injectedError(fault.fault, req)
         }
       }
       let body: unknown = undefined
@@ -509,11 +509,24 @@ export function createPipeline(deps: PipelineDeps) {
 export const JSON_CONTENT_TYPE = JSON_TYPE
 
 /** An injected 500, 503 or 429: what a real gateway answers now and then (Retry-After on 503 and 429). */
-function injectedError(fault: '500' | '503' | '429' | string): ApiError {
-  if (fault === '503')
-    return new ApiError(503, 'api_error', 'service_unavailable', 'The service is briefly unavailable. Retry after 1s with the same Idempotency-Key.', {headers: {'Retry-After': '1'}})
-  if (fault === '429') return new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', 'Too many requests. Retry after 1s with the same Idempotency-Key.', {headers: {'Retry-After': '1'}})
-  return new ApiError(500, 'api_error', 'internal_error', 'An internal error occurred. Retry with the same Idempotency-Key.')
+function injectedError(fault: '500' | '503' | '429' | string, req: IncomingMessage): ApiError {
+  if (fault === '503') return new ApiError(503, 'api_error', 'service_unavailable', `The service is briefly unavailable. ${retryAdvice(req, 1)}`, {headers: {'Retry-After': '1'}})
+  if (fault === '429') return new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', `Too many requests. ${retryAdvice(req, 1)}`, {headers: {'Retry-After': '1'}})
+  return new ApiError(500, 'api_error', 'internal_error', `An internal error occurred. ${retryAdvice(req)}`)
+}
+
+/**
+ * How to retry a request refused before it ran (issue 36), fitted to it: a POST with an
+ * Idempotency-Key retries with the same key; a POST without one is told to send one (the same on
+ * each retry), since "the same Idempotency-Key" means nothing to it and a retry of a POST without
+ * a key could run it twice; GET and DELETE are safe to repeat as they are.
+ */
+export function retryAdvice(req: Pick<IncomingMessage, 'method' | 'headers'>, afterSeconds?: number): string {
+  const retry = afterSeconds === undefined ? 'Retry' : `Retry after ${afterSeconds}s`
+  if (req.method !== 'POST') return `${retry}.`
+  const key = req.headers['idempotency-key']
+  if (typeof key === 'string' && key !== '') return `${retry} with the same Idempotency-Key.`
+  return `${retry}, and send an Idempotency-Key header with this POST (the same one on every retry): without one a retry may run the request twice.`
 }
 
 /**
