@@ -80,12 +80,15 @@ const KEY_WORD: Record<KeyType, string> = {secret: 'secret key', restricted: 're
  * What a browser may call with a publishable key (issue 28): saving a card as a payment method
  * from the hosted card fields (gw.js), never attached to a customer (that needs a secret key), and
  * confirming a payment the shop's server created with that card (the payment's id, which only the
- * server and its customer know, is the capability; its routes check the rest).
+ * server and its customer know, is the capability; its routes check the rest), or paying a
+ * checkout session the server created with it (issue 36: the session's id is the capability).
  */
 type BrowserBody = Record<string, unknown> | undefined
 const BROWSER_OPERATIONS: ReadonlyMap<string, {permission: Permission; refuses: (body: BrowserBody) => boolean; why: string}> = new Map([
   ['createPaymentMethod', {permission: 'payment_methods:write' as Permission, refuses: (b: BrowserBody) => b?.customer !== undefined, why: 'A publishable key saves a card without a customer; attach it on your server with a secret key (customer on POST /v1/payment_methods, or payment_method_id on a payment).'}],
   ['confirmPayment', {permission: 'payments:write' as Permission, refuses: (b: BrowserBody) => b?.payment_method_id === undefined || b?.return_url !== undefined, why: 'A publishable key confirms a payment with the card the hosted card fields saved: send payment_method_id (and no return_url); anything else needs a secret key.'}],
+  // issue 36: a try at paying a checkout session (its id is the capability); its body is payment_method_id alone
+  ['payCheckoutSession', {permission: 'payments:write' as Permission, refuses: () => false, why: ''}],
 ])
 
 /** 403 when a publishable key asks a browser operation for more than a browser may (read once the body is). */
@@ -111,7 +114,7 @@ function authorize(caller: Caller, operationId: string, method: string, pathname
   const need = permissionName(needs)
   const what = `${method} ${pathname}`
   if (key.type === 'publishable')
-    throw forbidden(need, `Publishable keys (${key.redacted}) work only where a browser may call (saving a card from the hosted card fields); ${what} needs a secret or restricted key${need === 'none' ? '' : ` with ${need}`}.`)
+    throw forbidden(need, `Publishable keys (${key.redacted}) work only where a browser may call (the hosted card fields: saving a card, confirming a payment, paying a checkout session); ${what} needs a secret or restricted key${need === 'none' ? '' : ` with ${need}`}.`)
   if (need.startsWith('api_keys:')) throw forbidden(need, `Managing API keys needs a secret key; this ${KEY_WORD[key.type]} (${key.redacted}) cannot ${what}.`)
   if (need.startsWith('accounts:') && !platform)
     throw forbidden(need, `Accounts are managed with a key of the engine's own account (${PLATFORM_ACCOUNT}, the key gw login --local saves); this key belongs to ${caller.account}.`)
