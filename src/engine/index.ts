@@ -236,12 +236,13 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const metrics = new Metrics(app, {instance: opts.instanceName ?? hostname()})
   app.observers.unit = (seconds) => metrics.unit(seconds)
   app.observers.attempt = (ok) => metrics.attempts.inc({outcome: ok ? 'succeeded' : 'failed'})
+  app.observers.contained = (where) => metrics.contained.inc({where})
   const accessLog = opts.accessLog === undefined ? undefined : createWriteStream(opts.accessLog, {flags: 'a', mode: 0o600})
   accessLog?.on('error', (e) => log(`access log: ${e.message}`))
   const state = {stopping: false, instance: opts.instanceName ?? hostname()}
   const {router, streams, requestLog} = routes(app, {
     // one log for the fleet where instances share the store (PostgreSQL); this instance's memory otherwise
-    requestLog: {instance: () => state.instance, store: store.requestLog, log},
+    requestLog: {instance: () => state.instance, store: store.requestLog, log, contain: (e, account) => app.contain('request_log', account, e)},
     onRequest(e, who) {
       const operation = who.operation ?? 'none'
       metrics.request(e.method, operation, e.status, e.latency_ms / 1000)

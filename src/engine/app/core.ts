@@ -10,6 +10,7 @@ import type {DestinationPolicy} from '../domain/destinations.js'
 import {FleetSettings} from './fleet.js'
 import {StoreCache} from './cache.js'
 import {clockStateOf, EngineClock} from './clock.js'
+import {Containment, type ContainedWhere} from './containment.js'
 import {ChaosRules} from './chaos.js'
 import {JobRunner} from './jobs.js'
 import {ProviderState} from './provider-state.js'
@@ -24,6 +25,8 @@ export interface Observers {
   attempt?(ok: boolean): void
   /** an account's engine clock moved forward (a test clock advance): what fell due is attempted at once */
   clockMoved?(account: string): void
+  /** a failure was contained to its request or account (issue 33) */
+  contained?(where: ContainedWhere): void
 }
 
 export interface CoreOptions {
@@ -40,6 +43,14 @@ export interface CoreOptions {
   claimLeaseMs?: number
   /** metrics hooks (one object for every account) */
   observers?: Observers
+  /** where failures contained to an account are counted and logged once (one for every account) */
+  containment?: Containment
+}
+
+/** The containment every account's engine shares: the options' own, made once for them when they have none. */
+function containmentOf(opts: CoreOptions): Containment {
+  opts.containment ??= new Containment(opts.log, (where) => opts.observers?.contained?.(where))
+  return opts.containment
 }
 
 /** Version conflicts are retried this often (re-reading under the same locks) before they surface. */
@@ -63,6 +74,7 @@ export class Core {
   readonly observers: Observers
   /** faults this account switched on to rehearse (issue 29) */
   readonly chaos: ChaosRules
+  private readonly containment: Containment
 
   private constructor(
     opts: CoreOptions,
@@ -79,6 +91,7 @@ export class Core {
     this.fleet = opts.fleet ?? FleetSettings.fixed()
     this.claimLeaseMs = opts.claimLeaseMs
     this.observers = opts.observers ?? {}
+    this.containment = containmentOf(opts)
     this.jobs = new JobRunner(this)
     this.endpoints = new StoreCache(this.store, () => this.store.all<EndpointRecord>('webhook_endpoint'), {kinds: ['webhook_endpoint']})
     this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})
@@ -99,8 +112,18 @@ export class Core {
   static async create(opts: CoreOptions, account: string = PLATFORM_ACCOUNT): Promise<Core> {
     const store = opts.store.account(account)
     const observers = opts.observers
-    const clock = await EngineClock.load(store, () => observers?.clockMoved?.(account))
+    const containment = containmentOf(opts)
+    const clock = await EngineClock.load(
+      store,
+      () => observers?.clockMoved?.(account),
+      (problem) => containment.report('clock', account, problem),
+    )
     return new Core(opts, account, clock, await ProviderState.load(store, clock.now()))
+  }
+
+  /** A failure of this account's work, contained to it (issue 33): counted, and logged once per place (containment.ts). */
+  contain(where: ContainedWhere, e: unknown, what?: string): void {
+    this.containment.report(where, this.account, e, what)
   }
 
   /**

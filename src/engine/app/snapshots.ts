@@ -3,8 +3,10 @@
 // one JSON document and loaded back, into the same account or another, in one unit of work. Keys
 // and account objects are not part of a snapshot: loading never changes who may call.
 import {invalid} from '../domain/errors.js'
-import {KINDS, type AccountRows, type Kind} from '../ports/store.js'
+import type {AccountRows} from '../ports/store.js'
+import {clockStateOf} from './clock.js'
 import type {Core} from './core.js'
+import {isEngineSetting, RowChecker} from './stored-rows.js'
 import type {SnapshotLoad} from '../../api/types.js'
 import type {Unit} from './unit.js'
 
@@ -31,6 +33,8 @@ export interface Snapshot {
 
 export async function saveSnapshot(core: Core): Promise<Snapshot> {
   const rows = await core.store.exportRows()
+  // the engine's own settings (the fleet's, kept with the platform account) are no account's state
+  for (const k of Object.keys(rows.settings)) if (isEngineSetting(k)) delete rows.settings[k]
   return {
     object: 'snapshot',
     format: SNAPSHOT_FORMAT,
@@ -43,7 +47,8 @@ export async function saveSnapshot(core: Core): Promise<Snapshot> {
   }
 }
 
-export async function loadSnapshot(u: Unit, body: Record<string, unknown>): Promise<SnapshotLoad> {
+/** The snapshot's own fields (all but its rows), checked before its rows are read: what it is and which version. */
+export function checkHeader(body: Record<string, unknown>): void {
   if (body.format !== SNAPSHOT_FORMAT) throw invalid('format', `This is not a gw snapshot (format must be '${SNAPSHOT_FORMAT}'); save one with gw snapshots save FILE.`)
   if (body.version !== SNAPSHOT_VERSION)
     throw invalid(
@@ -53,38 +58,47 @@ export async function loadSnapshot(u: Unit, body: Record<string, unknown>): Prom
         : `Snapshot version ${String(body.version)} is not one this engine reads (version ${SNAPSHOT_VERSION}).`,
     )
   if (body.livemode === true) throw invalid('livemode', 'Snapshots are of test mode data only.')
-  const rows = checkRows(body.rows)
+  if (body.account !== undefined && (typeof body.account !== 'string' || !/^acct_[0-9A-Za-z]+$/.test(body.account))) throw invalid('account', 'account must be the id (acct_...) of the account the snapshot was saved from.')
+}
+
+export async function loadSnapshot(u: Unit, body: Record<string, unknown>): Promise<SnapshotLoad> {
+  checkHeader(body)
+  const rows = checkRows(body.rows, new RowChecker(u.core.destinations))
   u.restore(rows)
-  const offset = Number(rows.settings['clock_offset_ms'] ?? '0')
+  return loaded(String(body.account), rows)
+}
+
+/** What a load answers. */
+function loaded(from: string, rows: AccountRows): SnapshotLoad {
+  const clock = clockStateOf(rows.settings)
   return {
     object: 'snapshot_load',
-    from_account: String(body.account),
+    from_account: from,
     objects: rows.objects.length,
     events: rows.events.length,
     jobs: rows.jobs.length,
     idempotency_keys: rows.idempotency.length,
-    engine_time: new Date(Date.now() + offset).toISOString(),
+    engine_time: new Date(clock.frozenAtMs ?? Date.now() + clock.offsetMs).toISOString(),
   }
 }
 
-/** The rows' shape, checked before anything is written: a bad snapshot is a 400 naming the place, never a half-loaded account. */
-function checkRows(raw: unknown): AccountRows {
-  const r = raw as Partial<AccountRows> | null
-  if (!r || typeof r !== 'object') throw invalid('rows', 'A snapshot has rows: objects, events, jobs, idempotency, stats and settings.')
-  for (const k of ['objects', 'events', 'jobs', 'idempotency', 'stats'] as const) if (!Array.isArray(r[k])) throw invalid(`rows.${k}`, `rows.${k} must be an array.`)
-  if (!r.settings || typeof r.settings !== 'object' || Array.isArray(r.settings)) throw invalid('rows.settings', 'rows.settings must be an object of strings.')
-  r.objects!.forEach((o, i) => {
-    if (!o || typeof o !== 'object' || !(o.kind in KINDS) || typeof o.obj?.id !== 'string' || typeof o.obj?.created_at !== 'string' || !Number.isInteger(o.version))
-      throw invalid(`rows.objects[${i}]`, `rows.objects[${i}] must be {kind, obj: {id, created_at, ...}, version} with a known kind (${Object.keys(KINDS).join(', ')}).`)
-    if ((o.kind as Kind) === 'api_key' || o.kind === 'account') throw invalid(`rows.objects[${i}]`, 'Snapshots hold no keys or accounts.')
-  })
-  r.events!.forEach((e, i) => {
-    if (!e || typeof e.id !== 'string' || typeof e.type !== 'string' || typeof e.json !== 'string' || typeof e.created_at !== 'string')
-      throw invalid(`rows.events[${i}]`, `rows.events[${i}] must be {id, type, created_at, json, ...}.`)
-  })
-  r.jobs!.forEach((j, i) => {
-    if (!j || typeof j.id !== 'string' || typeof j.kind !== 'string' || typeof j.due_at !== 'string') throw invalid(`rows.jobs[${i}]`, `rows.jobs[${i}] must be {id, kind, ref, due_at, data}.`)
-  })
-  for (const [k, v] of Object.entries(r.settings!)) if (typeof v !== 'string') throw invalid(`rows.settings.${k}`, `rows.settings.${k} must be a string.`)
-  return r as AccountRows
+/** The sections of a snapshot's rows, in the order they are read. */
+export const ROW_SECTIONS = ['objects', 'events', 'jobs', 'idempotency', 'stats', 'settings'] as const
+
+/**
+ * The rows, checked before anything is written (stored-rows.ts: every row as the API would check
+ * it): a bad snapshot is a 400 naming the first bad place, never a half-loaded account.
+ */
+function checkRows(raw: unknown, check: RowChecker): AccountRows {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid('rows', 'A snapshot has rows: objects, events, jobs, idempotency, stats and settings.')
+  const r = raw as Record<string, unknown>
+  for (const k of Object.keys(r)) if (!(ROW_SECTIONS as readonly string[]).includes(k)) throw invalid(`rows.${k}`, `rows.${k} is not part of a snapshot's rows (${ROW_SECTIONS.join(', ')}).`)
+  for (const k of ROW_SECTIONS.slice(0, 5)) if (!Array.isArray(r[k])) throw invalid(`rows.${k}`, `rows.${k} must be an array.`)
+  ;(r.objects as unknown[]).forEach((o, i) => check.object(o, `rows.objects[${i}]`))
+  ;(r.events as unknown[]).forEach((e, i) => check.event(e, `rows.events[${i}]`))
+  ;(r.jobs as unknown[]).forEach((j, i) => check.job(j, `rows.jobs[${i}]`))
+  ;(r.idempotency as unknown[]).forEach((x, i) => check.idempotency(x, `rows.idempotency[${i}]`))
+  ;(r.stats as unknown[]).forEach((x, i) => check.stat(x, `rows.stats[${i}]`))
+  check.settings(r.settings, 'rows.settings')
+  return r as unknown as AccountRows
 }

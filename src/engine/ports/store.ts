@@ -282,8 +282,8 @@ export interface ChangeSet {
   /** deletes every row of that account (its objects, events, jobs, deliveries, keys, idempotency records, statistics and settings) */
   purgeAccount?: string
   /**
-   * Replaces every row of this account — but its keys and the account objects it holds (kinds
-   * `api_key` and `account`) — with these (a snapshot loaded: issue 27). Applied before the rest
+   * Replaces every row of this account — but its keys, the account objects it holds (kinds
+   * `api_key` and `account`) and the engine's settings (ENGINE_SETTING_PREFIX) — with these (a snapshot loaded: issue 27). Applied before the rest
    * of the change set. Events get new seqs, in the order given.
    */
   restore?: AccountRows
@@ -306,6 +306,14 @@ export class VersionConflictError extends Error {
 
 /** The store cannot be reached (database restarting, connection lost): the request may be retried. */
 export class StoreUnavailableError extends Error {}
+
+/**
+ * Settings of the engine as a whole (the fleet's, issue 25), kept with the platform account: a
+ * snapshot neither holds nor replaces them (a restore keeps them).
+ */
+export const ENGINE_SETTING_PREFIX = 'fleet.'
+/** The SQL condition (both stores) of the settings a restore replaces: every one but the engine's. */
+export const RESTORED_SETTINGS_SQL = `substr(key, 1, ${ENGINE_SETTING_PREFIX.length}) <> '${ENGINE_SETTING_PREFIX}'`
 
 /** Kinds a snapshot never holds: credentials, and the accounts a platform account manages. */
 export const UNSNAPSHOTTED: ReadonlySet<Kind> = new Set(['api_key', 'account'])
@@ -500,6 +508,12 @@ export interface Store {
 
   /** Calls `fn` after every commit, by any instance (soon after, on other instances), once per account it touched. Returns an unsubscribe. */
   onChange(fn: (n: ChangeNotice) => void): () => void
+  /**
+   * Where a change listener's failure goes (issue 33): every listener hears every notice whatever
+   * another one throws, and nothing a listener throws reaches the commit that caused the notice.
+   * Default: a line on stderr.
+   */
+  onListenerError(fn: (e: unknown, account: string) => void): void
 
   close(): Promise<void>
 }
@@ -514,6 +528,20 @@ export interface CommitOrder {
   after: Promise<void>
   staged: () => void
 }
+
+/** Calls each listener with the notice, each failure to `failed` (Store.onListenerError). */
+export function notifyEach(listeners: Iterable<(n: ChangeNotice) => void>, n: ChangeNotice, failed: (e: unknown, account: string) => void): void {
+  for (const l of listeners) {
+    try {
+      l(n)
+    } catch (e) {
+      failed(e, n.account)
+    }
+  }
+}
+
+/** The default of Store.onListenerError. */
+export const listenerErrorToStderr = (e: unknown, account: string): void => void process.stderr.write(`change listener of ${account} failed: ${(e as Error)?.stack ?? String(e)}\n`)
 
 /** Makes the store an engine instance runs on; called once at start. */
 export type StoreFactory = () => Promise<Store>

@@ -4,7 +4,7 @@
 // makes the group roll back, and each is then committed alone, in order. Change sets that
 // replace or delete a whole account, or write in another one, are committed alone.
 import pg from 'pg'
-import {type AccountRows, type ChangeSet, COLUMNS, type IdempotencyRecord, type Kind, KINDS, type Put, type StatIncrement, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {type AccountRows, type ChangeSet, COLUMNS, RESTORED_SETTINGS_SQL, type IdempotencyRecord, type Kind, KINDS, type Put, type StatIncrement, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {CHANNEL, dueAt, type Notice, Notices, payload} from './feed.js'
 import {TABLE} from './schema.js'
 import {isUnavailable, pgText, query, rowOf, wrap} from './sql.js'
@@ -286,7 +286,7 @@ async function insertEvents(
 /** Replaces an account's rows (but its keys and account objects) with a snapshot's, several rows per statement. */
 async function restore(q: (text: string, params?: unknown[]) => Promise<pg.QueryResult>, account: string, rows: AccountRows, n: Notice): Promise<void> {
   const keep = new Set([...UNSNAPSHOTTED].map((k) => TABLE[k]))
-  for (const t of ACCOUNT_TABLES) if (!keep.has(t)) await q(`DELETE FROM ${t} WHERE account = $1`, [account])
+  for (const t of ACCOUNT_TABLES) if (!keep.has(t)) await q(`DELETE FROM ${t} WHERE account = $1${t === 'settings' ? ` AND ${RESTORED_SETTINGS_SQL}` : ''}`, [account])
   await insertAccountRows(q, account, {...rows, objects: rows.objects.filter((o) => !UNSNAPSHOTTED.has(o.kind))}, n)
   for (const k of Object.keys(KINDS) as Kind[]) if (!UNSNAPSHOTTED.has(k)) n.kinds.add(k)
   n.restored = true

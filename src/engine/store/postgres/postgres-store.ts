@@ -337,6 +337,10 @@ export class PostgresStore implements Store {
     return this.listeners.onChange(fn)
   }
 
+  onListenerError(fn: (e: unknown, account: string) => void): void {
+    this.listeners.failed = fn
+  }
+
   onAccountChange(account: string, fn: (n: ChangeNotice) => void): () => void {
     return this.listeners.onAccountChange(account, fn)
   }

@@ -1,7 +1,7 @@
 // A change set of one account as the statements the writer thread runs (writer.ts), with their
 // parameters, and what it changes for the change notice. Every row written carries the account;
 // every update and delete is bounded to it.
-import {type AccountRows, type ChangeNotice, type ChangeSet, COLUMNS, columnValues, INTERNAL_KINDS, type Kind, KINDS, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {type AccountRows, type ChangeNotice, type ChangeSet, COLUMNS, RESTORED_SETTINGS_SQL, columnValues, INTERNAL_KINDS, type Kind, KINDS, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {ACCOUNT_TABLES, columnValue, dataObjectOf, INTERNAL} from './rows.js'
 import {TABLE} from './schema.js'
 import type {Op} from './writer.js'
@@ -59,7 +59,7 @@ function row(kind: Kind, obj: Record<string, unknown>, json?: string): {data: st
 /** Statements replacing an account's rows (but its keys and account objects) with a snapshot's. */
 function restore(rows: AccountRows, account: number, ops: Op[], notice: {kinds: Set<Kind>; settings: string[]; dueBy: string | null; restored?: boolean}): void {
   const keep = new Set([...UNSNAPSHOTTED].map((k) => TABLE[k]))
-  for (const t of ACCOUNT_TABLES) if (!keep.has(t)) ops.push({sql: `DELETE FROM ${t} WHERE account = ?`, params: [account]})
+  for (const t of ACCOUNT_TABLES) if (!keep.has(t)) ops.push({sql: `DELETE FROM ${t} WHERE account = ?${t === 'settings' ? ` AND ${RESTORED_SETTINGS_SQL}` : ''}`, params: [account]})
   for (const o of rows.objects) {
     if (UNSNAPSHOTTED.has(o.kind)) continue
     const r = row(o.kind, o.obj as unknown as Record<string, unknown>)

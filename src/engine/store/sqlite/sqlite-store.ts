@@ -30,7 +30,7 @@ import {
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
 import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, TABLE} from './schema.js'
-import {eventSubjects} from '../../ports/store.js'
+import {eventSubjects, listenerErrorToStderr, notifyEach} from '../../ports/store.js'
 import {pack, unpack} from './codec.js'
 import {compile, type CompileState, idemKey} from './compile.js'
 import {dataObjectOf, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
@@ -444,9 +444,15 @@ export class SqliteStore implements Store {
   }
 
   private notify(n: ChangeNotice): void {
-    for (const l of this.listeners) l(n)
+    notifyEach(this.listeners, n, this.listenerFailed)
     const own = this.accountListeners.get(n.account)
-    if (own) for (const l of own) l(n)
+    if (own) notifyEach(own, n, this.listenerFailed)
+  }
+
+  private listenerFailed: (e: unknown, account: string) => void = listenerErrorToStderr
+
+  onListenerError(fn: (e: unknown, account: string) => void): void {
+    this.listenerFailed = fn
   }
 
   /**
