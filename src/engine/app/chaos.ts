@@ -13,6 +13,7 @@ import {invalid, notFound} from '../domain/errors.js'
 import {StoreCache} from './cache.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
+import {chaosRuleProblem} from './stored-rows.js'
 
 export const CHAOS_RULES_SETTING = 'chaos_rules'
 const HITS = (id: string) => `chaos_hits:${id}`
@@ -31,7 +32,7 @@ export type CreateChaosApi = ChaosApiFaultCreate
 export class ChaosRules {
   private readonly cache: StoreCache<ChaosRule[]>
   constructor(private readonly core: Core) {
-    this.cache = new StoreCache(core.store, async () => parseRules(await core.store.getSetting(CHAOS_RULES_SETTING)), {settingPrefix: CHAOS_RULES_SETTING})
+    this.cache = new StoreCache(core.store, async () => parseRules(await core.store.getSetting(CHAOS_RULES_SETTING), (problem) => core.contain('setting', problem, 'a stored chaos rule was left out')), {settingPrefix: CHAOS_RULES_SETTING})
   }
 
   /** The rules still active (not past `until`), as stored. */
@@ -90,14 +91,29 @@ export class ChaosRules {
   }
 }
 
-export function parseRules(text: string | undefined): ChaosRule[] {
+/**
+ * The stored rules. Read defensively (issue 33): a rule that is not one the API would have made
+ * (a store written around it) is left out, and `bad` hears why, instead of failing every request
+ * of the account.
+ */
+export function parseRules(text: string | undefined, bad: (problem: string) => void = () => {}): ChaosRule[] {
   if (!text) return []
+  let v: unknown
   try {
-    const v = JSON.parse(text) as unknown
-    return Array.isArray(v) ? (v as ChaosRule[]) : []
+    v = JSON.parse(text)
   } catch {
+    bad(`chaos_rules is not JSON: '${text.slice(0, 40)}'`)
     return []
   }
+  if (!Array.isArray(v)) {
+    bad('chaos_rules is not an array')
+    return []
+  }
+  return v.filter((r, i) => {
+    const problem = chaosRuleProblem(r)
+    if (problem) bad(`chaos_rules[${i}]: ${problem}`)
+    return problem === undefined
+  }) as ChaosRule[]
 }
 
 /** `/payments`, `/payments/*` (one segment), `/payments/**` (any depth below); a trailing slash is ignored. */
@@ -187,7 +203,7 @@ export function rateOf(b: ChaosCommon, what: string): number {
 export async function rulesIn(u: Unit): Promise<ChaosRule[]> {
   // one change to the rules at a time (the lock is the store's, held until the unit commits)
   await u.lock('chaos_rules')
-  return parseRules(await u.core.store.getSetting(CHAOS_RULES_SETTING))
+  return parseRules(await u.core.store.getSetting(CHAOS_RULES_SETTING), (problem) => u.core.contain('setting', problem, 'a stored chaos rule was left out'))
 }
 
 export function write(u: Unit, rules: ChaosRule[]): void {

@@ -118,7 +118,7 @@ export class Core {
       () => observers?.clockMoved?.(account),
       (problem) => containment.report('clock', account, problem),
     )
-    return new Core(opts, account, clock, await ProviderState.load(store, clock.now()))
+    return new Core(opts, account, clock, await ProviderState.load(store, clock.now(), (problem) => containment.report('setting', account, problem)))
   }
 
   /** A failure of this account's work, contained to it (issue 33): counted, and logged once per place (containment.ts). */

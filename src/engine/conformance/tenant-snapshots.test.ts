@@ -6,6 +6,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, type AsKey, type TestEngine} from '../test-support/harness.js'
 import {waitFor} from '../test-support/wait.js'
+import {busyTenant} from './helpers.js'
 
 let t: TestEngine
 const lines: string[] = []
@@ -23,22 +24,7 @@ type Snap = {rows: {objects: any[]; events: any[]; jobs: any[]; idempotency: any
 const pay = (who: AsKey, extra: Record<string, unknown> = {}) =>
   who.api('POST', '/payments', {amount: 2500, currency: 'EUR', payment_method: 'card', payment_method_data: card(), ...extra})
 
-/** An account with a little of everything: payments, a refund, a dispute, a customer, an endpoint and its deliveries, a chaos rule, a frozen clock. */
-async function busyAccount(name: string) {
-  const a = await t.account(name)
-  const cus = await a.api('POST', '/customers', {email: 'buyer@example.com', name: 'Buyer', metadata: {tier: 'gold'}})
-  expect(cus.status).toBe(201)
-  expect((await a.api('POST', '/webhook_endpoints', {url: 'https://127.0.0.1:9/hook', enabled_events: ['payment.*', 'refund.succeeded']})).status).toBe(201)
-  const p = await pay(a, {customer: cus.body.id})
-  expect(p.status).toBe(201)
-  expect((await pay(a, {capture_method: 'manual'})).status).toBe(201)
-  expect((await a.api('POST', '/refunds', {payment: p.body.id, amount: 500})).status).toBe(201)
-  const paid = await pay(a)
-  expect((await a.api('POST', '/test_helpers/disputes', {payment: paid.body.id})).status).toBe(201)
-  expect((await a.api('POST', '/chaos/api', {path: '/customers/*', fault: '503', rate: 0.5, seed: 7})).status).toBe(201)
-  expect((await a.api('POST', '/test_helpers/clock', {frozen: true})).status).toBe(200)
-  return a
-}
+const busyAccount = (name: string) => busyTenant(t, name)
 
 const snapshotOf = async (a: AsKey): Promise<Snap> => {
   const r = await a.api('GET', '/test_helpers/snapshot')

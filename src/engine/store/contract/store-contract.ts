@@ -489,6 +489,25 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
       })
     })
 
+    describe('a change listener that throws (issue 33)', () => {
+      it('the other listeners still hear every notice, the commit is not failed by it, and the failure goes to onListenerError with the account', async () => {
+        const failures: {account: string; message: string}[] = []
+        h.a.onListenerError((e, account) => failures.push({account, message: (e as Error).message}))
+        const offBad = h.a.onChange(() => {
+          throw new Error('a listener that cannot take this value')
+        })
+        const heard: ChangeNotice[] = []
+        const offGood = h.a.onChange((n) => heard.push(n))
+        await a.commit({settings: {clock_offset_ms: '7'}})
+        for (let i = 0; i < 200 && !heard.some((n) => n.settings.includes('clock_offset_ms')); i++) await sleep(5)
+        offBad()
+        offGood()
+        expect(heard.some((n) => n.account === ACCT && n.settings.includes('clock_offset_ms'))).toBe(true)
+        expect(failures.some((f) => f.account === ACCT && f.message.includes('cannot take'))).toBe(true)
+        expect(await a.getSetting('clock_offset_ms')).toBe('7')
+      })
+    })
+
     describe('the fleet-wide exclusive section', () => {
       it('one holder at a time across instances; wait:false gives up while it is held; a failing holder frees it', async () => {
         let inside = 0
