@@ -6,6 +6,7 @@
 //   BENCH_SNAPSHOT_CUSTOMERS=150000 BENCH_SNAPSHOT_RATE=200
 import {randomBytes} from 'node:crypto'
 import {join} from 'node:path'
+import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads'
 import {Agent, request} from 'undici'
 import {API_KEY, env, makePool, peakRssMiB, percentile, startEngine} from './lib.js'
 
@@ -42,24 +43,54 @@ export function bigSnapshot(empty, n) {
   return JSON.stringify({...empty, rows: {...empty.rows, objects: [...empty.rows.objects, ...objects]}})
 }
 
-/** Requests at a fixed rate until stopped; latency from each one's scheduled time. */
+/**
+ * Requests at a fixed rate until stopped, latency from each one's scheduled time, in a worker
+ * thread of its own: the bench's main thread is busy sending the snapshot meanwhile, and its
+ * stalls are not the engine's.
+ */
 function steadyReader(engine, key, rate) {
-  const pool = makePool(engine.origin, engine.ca, 8)
+  const worker = new Worker(new URL(import.meta.url), {workerData: {reader: {origin: engine.origin, ca: engine.ca, key, rate}}})
+  const result = new Promise((resolve, reject) => {
+    worker.once('message', resolve)
+    worker.once('error', reject)
+  })
+  return {
+    record(on) {
+      worker.postMessage(on ? 'record' : 'pause')
+    },
+    async stop() {
+      worker.postMessage('stop')
+      const r = await result
+      await worker.terminate()
+      return r
+    },
+  }
+}
+
+/** The reader's thread: GET /v1/account every 1/rate s until told to stop; answers its figures. */
+async function readerThread({origin, ca, key, rate}) {
+  const pool = makePool(origin, ca, 8)
   const samples = []
   const errors = {count: 0, first: undefined}
   const inflight = new Set()
   let stopped = false
   let recording = false
+  parentPort.on('message', (m) => {
+    if (m === 'record') recording = true
+    else if (m === 'pause') recording = false
+    else stopped = true
+  })
   const interval = 1000 / rate
   const start = performance.now()
   let i = 0
   const fire = (due) => {
+    const measured = recording
     const p = pool
       .request({path: '/v1/account', method: 'GET', headers: {authorization: `Bearer ${key}`}})
       .then(async (res) => {
         await res.body.text()
         if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`)
-        if (recording) samples.push(performance.now() - due)
+        if (measured) samples.push(performance.now() - due)
       })
       .catch((e) => {
         errors.count++
@@ -68,7 +99,7 @@ function steadyReader(engine, key, rate) {
       .finally(() => inflight.delete(p))
     inflight.add(p)
   }
-  const done = new Promise((resolve) => {
+  await new Promise((resolve) => {
     const tick = () => {
       const now = performance.now()
       while (!stopped && start + i * interval <= now) fire(start + i++ * interval)
@@ -77,19 +108,10 @@ function steadyReader(engine, key, rate) {
     }
     tick()
   })
-  return {
-    record(on) {
-      recording = on
-    },
-    async stop() {
-      stopped = true
-      await done
-      await Promise.all(inflight)
-      await pool.close()
-      const s = Float64Array.from(samples).sort()
-      return {count: s.length, p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1], errors: errors.count, firstError: errors.first}
-    },
-  }
+  await Promise.all(inflight)
+  await pool.close()
+  const s = Float64Array.from(samples).sort()
+  parentPort.postMessage({count: s.length, p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1], errors: errors.count, firstError: errors.first})
 }
 
 async function loadOnce(dataDir, label, args) {
@@ -141,8 +163,9 @@ export function printSnapshot(results, log) {
   }
 }
 
+if (!isMainThread && workerData?.reader) await readerThread(workerData.reader)
 // `node bench/snapshot.js` runs this part alone
-if (import.meta.url === `file://${process.argv[1]}`) {
+else if (import.meta.url === `file://${process.argv[1]}`) {
   const {mkdtempSync, rmSync} = await import('node:fs')
   const {tmpdir} = await import('node:os')
   const root = mkdtempSync(join(tmpdir(), 'gw-bench-snapshot-'))

@@ -148,10 +148,12 @@ export class Core {
         // read your own writes: the change feed's reload may come after this request's next one
         this.providerState.applyLocalSettings(unit!.settings)
         // a snapshot loaded: its clock, at once (other instances read it when the change feed says so)
-        if (unit!.restoredRows) this.clock.reset(clockStateOf(unit!.restoredRows.settings))
+        if (unit!.stagedRestore) this.clock.reset(clockStateOf(unit!.stagedRestore.settings))
         this.observers.unit?.((performance.now() - started) / 1000)
         return out
       } catch (e) {
+        // rows staged for a commit that did not happen are nobody's: deleted (a retry stages its own)
+        void unit?.stagedRestore?.rows.discard().catch(() => {})
         if (e instanceof VersionConflictError && attempt < CONFLICT_RETRIES) continue
         this.observers.unit?.((performance.now() - started) / 1000)
         throw e

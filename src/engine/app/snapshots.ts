@@ -13,8 +13,11 @@ import type {Unit} from './unit.js'
 export const SNAPSHOT_FORMAT = 'gw.snapshot'
 /** Bumped whenever what a snapshot holds changes shape; older versions are converted or refused by name. */
 export const SNAPSHOT_VERSION = 1
-/** A loaded snapshot may be this large (request body). */
-export const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024
+/**
+ * A loaded snapshot may be this large (request body) unless the operator says otherwise (gw serve
+ * --snapshot-max-bytes, issue 33): the body is held in memory while it loads.
+ */
+export const DEFAULT_SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
 
 export interface Snapshot {
   object: 'snapshot'
@@ -48,7 +51,7 @@ export async function saveSnapshot(core: Core): Promise<Snapshot> {
 }
 
 /** The snapshot's own fields (all but its rows), checked before its rows are read: what it is and which version. */
-export function checkHeader(body: Record<string, unknown>): void {
+function checkHeader(body: Record<string, unknown>): void {
   if (body.format !== SNAPSHOT_FORMAT) throw invalid('format', `This is not a gw snapshot (format must be '${SNAPSHOT_FORMAT}'); save one with gw snapshots save FILE.`)
   if (body.version !== SNAPSHOT_VERSION)
     throw invalid(
@@ -61,44 +64,104 @@ export function checkHeader(body: Record<string, unknown>): void {
   if (body.account !== undefined && (typeof body.account !== 'string' || !/^acct_[0-9A-Za-z]+$/.test(body.account))) throw invalid('account', 'account must be the id (acct_...) of the account the snapshot was saved from.')
 }
 
-export async function loadSnapshot(u: Unit, body: Record<string, unknown>): Promise<SnapshotLoad> {
-  checkHeader(body)
-  const rows = checkRows(body.rows, new RowChecker(u.core.destinations))
-  u.restore(rows)
-  return loaded(String(body.account), rows)
+/** A part of a snapshot's rows as a load reads them: a batch of one array's items, or the settings. */
+export type SnapshotPart = {section: 'objects' | 'events' | 'jobs' | 'idempotency' | 'stats'; first: number; items: unknown[]} | {section: 'settings'; value: unknown}
+
+/**
+ * A snapshot as a load reads it (the HTTP layer makes one of the request body, issue 33): its own
+ * fields, then its rows — which members `rows` has, and their contents a batch at a time.
+ */
+export interface SnapshotSource {
+  header: Record<string, unknown>
+  rows:
+    | undefined
+    | 'not an object'
+    | {
+        /** the members of `rows`, in order, and what each is */
+        members: ReadonlyMap<string, 'object' | 'array' | 'other'>
+        /** the arrays' items in batches and the settings, in the document's order */
+        parts(): AsyncIterable<SnapshotPart>
+      }
 }
 
-/** What a load answers. */
-function loaded(from: string, rows: AccountRows): SnapshotLoad {
-  const clock = clockStateOf(rows.settings)
+/** The sections of a snapshot's rows. */
+export const ROW_SECTIONS = ['objects', 'events', 'jobs', 'idempotency', 'stats', 'settings'] as const
+const ARRAYS = ['objects', 'events', 'jobs', 'idempotency', 'stats'] as const
+
+/**
+ * Replaces the account's rows with a snapshot's, all or nothing. Each row is checked as the API
+ * would check it (stored-rows.ts) and the first problem is a 400 naming its place; the rows are
+ * written a batch at a time as they are checked, to rows staged aside (StagedRows), and the
+ * unit's commit puts them in place of the account's at once — a refused snapshot's staged rows
+ * are deleted, and nothing of the account changed. The event loop is given back between batches:
+ * other tenants are served while a large snapshot loads.
+ */
+export async function loadSnapshot(u: Unit, source: SnapshotSource): Promise<SnapshotLoad> {
+  checkHeader(source.header)
+  const rows = source.rows
+  if (rows === undefined || rows === 'not an object') throw invalid('rows', `A snapshot has rows: ${ROW_SECTIONS.join(', ')}.`)
+  for (const k of rows.members.keys()) if (!(ROW_SECTIONS as readonly string[]).includes(k)) throw invalid(`rows.${k.slice(0, 60)}`, `rows.${k.slice(0, 60)} is not part of a snapshot's rows (${ROW_SECTIONS.join(', ')}).`)
+  for (const k of ARRAYS) if (rows.members.get(k) !== 'array') throw invalid(`rows.${k}`, `rows.${k} must be an array.`)
+  if (!rows.members.has('settings')) throw invalid('rows.settings', 'rows.settings must be an object of settings (key: string value).')
+  const check = new RowChecker(u.core.destinations)
+  const staged = u.core.store.stageRows()
+  const counts = {objects: 0, events: 0, jobs: 0, idempotency: 0, stats: 0}
+  let settings: Record<string, string> = {}
+  // checked rows go to the store in writes of STAGED_ROWS, one write in flight while the next rows are checked
+  let gathered: Partial<AccountRows> = {}
+  let size = 0
+  let writing: Promise<void> = Promise.resolve()
+  const write = async (all = false) => {
+    if (size < STAGED_ROWS && !all) return
+    const part = gathered
+    ;[gathered, size] = [{}, 0]
+    await writing
+    writing = staged.add(part)
+  }
+  try {
+    for await (const part of rows.parts()) {
+      await check.prepare(part.section, part.section === 'settings' ? [] : part.items)
+      if (part.section === 'settings') {
+        check.settings(part.value, 'rows.settings')
+        settings = part.value as Record<string, string>
+        gathered.settings = settings
+        continue
+      }
+      const one = CHECK[part.section]
+      for (let i = 0; i < part.items.length; i++) one(check, part.items[i], `rows.${part.section}[${part.first + i}]`)
+      ;((gathered[part.section] ??= []) as unknown[]).push(...part.items)
+      size += part.items.length
+      counts[part.section] += part.items.length
+      await write()
+    }
+    await write(true)
+    await writing
+  } catch (e) {
+    await writing.catch(() => {})
+    await staged.discard().catch(() => {}) // (the store deletes them later if it cannot now)
+    throw e
+  }
+  u.restoreStaged(staged, settings)
+  const clock = clockStateOf(settings)
   return {
     object: 'snapshot_load',
-    from_account: from,
-    objects: rows.objects.length,
-    events: rows.events.length,
-    jobs: rows.jobs.length,
-    idempotency_keys: rows.idempotency.length,
+    from_account: String(source.header.account),
+    objects: counts.objects,
+    events: counts.events,
+    jobs: counts.jobs,
+    idempotency_keys: counts.idempotency,
     engine_time: new Date(clock.frozenAtMs ?? Date.now() + clock.offsetMs).toISOString(),
   }
 }
 
-/** The sections of a snapshot's rows, in the order they are read. */
-export const ROW_SECTIONS = ['objects', 'events', 'jobs', 'idempotency', 'stats', 'settings'] as const
+/** Rows written to the store at once while a snapshot loads: a short write of its own, between others' commits. */
+const STAGED_ROWS = 500
 
-/**
- * The rows, checked before anything is written (stored-rows.ts: every row as the API would check
- * it): a bad snapshot is a 400 naming the first bad place, never a half-loaded account.
- */
-function checkRows(raw: unknown, check: RowChecker): AccountRows {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid('rows', 'A snapshot has rows: objects, events, jobs, idempotency, stats and settings.')
-  const r = raw as Record<string, unknown>
-  for (const k of Object.keys(r)) if (!(ROW_SECTIONS as readonly string[]).includes(k)) throw invalid(`rows.${k}`, `rows.${k} is not part of a snapshot's rows (${ROW_SECTIONS.join(', ')}).`)
-  for (const k of ROW_SECTIONS.slice(0, 5)) if (!Array.isArray(r[k])) throw invalid(`rows.${k}`, `rows.${k} must be an array.`)
-  ;(r.objects as unknown[]).forEach((o, i) => check.object(o, `rows.objects[${i}]`))
-  ;(r.events as unknown[]).forEach((e, i) => check.event(e, `rows.events[${i}]`))
-  ;(r.jobs as unknown[]).forEach((j, i) => check.job(j, `rows.jobs[${i}]`))
-  ;(r.idempotency as unknown[]).forEach((x, i) => check.idempotency(x, `rows.idempotency[${i}]`))
-  ;(r.stats as unknown[]).forEach((x, i) => check.stat(x, `rows.stats[${i}]`))
-  check.settings(r.settings, 'rows.settings')
-  return r as unknown as AccountRows
+/** Each array's check of one row. */
+const CHECK: Record<(typeof ARRAYS)[number], (c: RowChecker, row: unknown, at: string) => void> = {
+  objects: (c, r, at) => c.object(r, at),
+  events: (c, r, at) => c.event(r, at),
+  jobs: (c, r, at) => c.job(r, at),
+  idempotency: (c, r, at) => c.idempotency(r, at),
+  stats: (c, r, at) => c.stat(r, at),
 }

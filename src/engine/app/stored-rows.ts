@@ -15,7 +15,7 @@
 //   the data that kind carries.
 // - Settings: each key by the rule its writer uses (the clock's by clock.ts, chaos rules rebuilt
 //   by the very functions POST /chaos/... makes them with); an unknown key is refused by name.
-import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js'
+import type {ErrorObject, ValidateFunction} from 'ajv/dist/2020.js'
 import {openapiDocument} from '../../api/openapi/document.js'
 import {DISPUTE_REASONS} from '../../api/dispute-evidence.js'
 import {EVENT_TYPES} from '../../api/event-types.js'
@@ -26,7 +26,7 @@ import type {LedgerEntryType} from '../domain/ledger.js'
 import type {Instrument} from '../domain/payment.js'
 import {providerProfile, PROVIDERS} from '../domain/providers.js'
 import {checkEndpointUrl, normaliseEnabledEvents} from '../domain/webhooks.js'
-import {httpSchema, newAjv} from '../http/openapi-validate.js'
+import {newAjv} from '../http/openapi-validate.js'
 import {ENGINE_SETTING_PREFIX, eventSubjects, type Kind, KINDS, UNSNAPSHOTTED} from '../ports/store.js'
 import {apiRule} from './chaos.js'
 import {providerRule} from './chaos-providers.js'
@@ -208,68 +208,147 @@ const ROW_SCHEMAS = {
 
 // ---------------------------------------------------------------- compiled once
 
-const ENGINE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
-/** Whether `s` is a time as the engine writes it (what Date.toISOString() gives back unchanged). */
-export const isEngineTime = (s: string): boolean => ENGINE_TIME_RE.test(s) && !Number.isNaN(Date.parse(s)) && new Date(s).toISOString() === s
+const ENGINE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z$/
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+/** Whether `s` is a time as the engine writes it: what Date.toISOString() gives, a real day and time of a four-digit year. */
+export function isEngineTime(s: string): boolean {
+  const m = ENGINE_TIME_RE.exec(s)
+  if (!m) return false
+  const y = Number(m[1])
+  const mo = Number(m[2])
+  const d = Number(m[3])
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= (mo === 2 && leap ? 29 : DAYS[mo - 1]!) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 60
+}
 
-/** A copy of a schema with every date-time in the engine's own form. */
-function engineTimes(s: unknown): unknown {
-  if (Array.isArray(s)) return s.map(engineTimes)
+const STORED = 'gw:stored'
+
+/**
+ * A copy of the document's schemas as stored rows are checked against them: every date-time in
+ * the engine's own form, integers safe integers, references to other components kept as
+ * references (each compiled once and shared: inlined, the Event schema alone took a second).
+ */
+function storedForm(s: unknown): unknown {
+  if (Array.isArray(s)) return s.map(storedForm)
   if (!s || typeof s !== 'object') return s
   const out: Schema = {}
-  for (const [k, v] of Object.entries(s)) out[k] = k === 'format' && v === 'date-time' ? ENGINE_TIME : engineTimes(v)
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'x-checked-by-use-case') continue
+    if (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/')) out[k] = `${STORED}#/$defs/${v.slice('#/components/schemas/'.length)}`
+    else out[k] = k === 'format' && v === 'date-time' ? ENGINE_TIME : storedForm(v)
+  }
+  if (out.type === 'integer') Object.assign(out, {minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...out})
   return out
 }
 
-interface Compiled {
-  ajv: Ajv2020
-  rows: Record<keyof typeof ROW_SCHEMAS, ValidateFunction>
-  objects: Map<Kind, ValidateFunction>
-  event: ValidateFunction
-  jobs: Map<string, {ref: ValidateFunction; data?: ValidateFunction}>
-  chaosRule: ValidateFunction
+/** A validator to compile: its name, and its schema (made when first asked for). */
+interface Spec {
+  key: string
+  schema: () => Schema
 }
-let compiled: Compiled | undefined
 
-function compile(): Compiled {
-  if (compiled) return compiled
-  const doc = openapiDocument() as Schema
-  const ajv = newAjv()
-  ajv.addFormat(ENGINE_TIME, isEngineTime)
-  const component = (name: string) => engineTimes(httpSchema({$ref: `#/components/schemas/${name}`}, doc)) as Schema
-  const requestField = (body: string, field: string) => ((doc.components as {schemas: Record<string, {properties: Record<string, Schema>}>}).schemas[body]!.properties[field] as Schema)
-  const objects = new Map<Kind, ValidateFunction>()
-  for (const kind of Object.keys(KINDS) as Kind[]) {
-    const own = INTERNAL_OBJECTS[kind]
-    if (own) {
-      objects.set(kind, ajv.compile(own))
-      continue
+/**
+ * The validators, each compiled on first use (an object kind, the events, a job kind): a
+ * snapshot usually holds a few kinds, and each compile holds the event loop.
+ */
+class Validators {
+  private readonly schemas: Record<string, Schema>
+  // the first error is the one named; references compiled once each and called, not inlined into every schema using them
+  private readonly ajv = newAjv({allErrors: false, inlineRefs: false, validateSchema: false, optimize: false})
+  private readonly cache = new Map<string, ValidateFunction>()
+
+  constructor() {
+    this.ajv.addFormat(ENGINE_TIME, isEngineTime)
+    const doc = openapiDocument() as {components: {schemas: Record<string, Schema>}}
+    this.schemas = storedForm(doc.components.schemas) as Record<string, Schema>
+    // (the document's schemas are checked by its own tests: not again here)
+    this.ajv.addSchema({$id: STORED, $defs: this.schemas})
+  }
+
+  get(spec: Spec): ValidateFunction {
+    let v = this.cache.get(spec.key)
+    if (!v) this.cache.set(spec.key, (v = this.ajv.compile(spec.schema())))
+    return v
+  }
+
+  /**
+   * Compiles a validator and the components it refers to, one per turn of the event loop,
+   * leaves first: a kind's first check costs the event loop a few milliseconds at a time, not
+   * the hundreds its whole compile takes at once.
+   */
+  async prepare(spec: Spec): Promise<void> {
+    if (this.cache.has(spec.key)) return
+    const seen = new Set<string>()
+    const order: string[] = []
+    const visit = (x: unknown): void => {
+      if (Array.isArray(x)) return x.forEach(visit)
+      if (!x || typeof x !== 'object') return
+      for (const [k, v] of Object.entries(x)) {
+        if (k !== '$ref' || typeof v !== 'string' || !v.startsWith(`${STORED}#/$defs/`)) {
+          visit(v)
+          continue
+        }
+        const name = v.slice(`${STORED}#/$defs/`.length)
+        if (seen.has(name)) continue
+        seen.add(name)
+        visit(this.schemas[name])
+        order.push(name)
+      }
     }
-    const name = RESPONSE[kind]
-    if (!name) continue
-    const s = component(name)
+    const schema = spec.schema()
+    visit(schema)
+    for (const name of order) {
+      await new Promise((r) => setImmediate(r))
+      this.ajv.getSchema(`${STORED}#/$defs/${name}`)
+    }
+    await new Promise((r) => setImmediate(r))
+    if (!this.cache.has(spec.key)) this.cache.set(spec.key, this.ajv.compile(schema))
+  }
+
+  private ref(name: string): Schema {
+    return {$ref: `${STORED}#/$defs/${name}`}
+  }
+
+  row(which: keyof typeof ROW_SCHEMAS): Spec {
+    return {key: `row:${which}`, schema: () => ROW_SCHEMAS[which]}
+  }
+
+  /** The check of a stored object of a kind (undefined: a kind no snapshot holds). */
+  object(kind: Kind): Spec | undefined {
+    if (!INTERNAL_OBJECTS[kind] && !RESPONSE[kind]) return undefined
+    return {key: `object:${kind}`, schema: () => this.objectSchema(kind)}
+  }
+
+  private objectSchema(kind: Kind): Schema {
+    const own = INTERNAL_OBJECTS[kind]
+    if (own) return own
+    const s = this.schemas[RESPONSE[kind]!]!
     const props = {...(s.properties as Record<string, Schema>)}
-    for (const [field, body] of WRITTEN[kind] ?? []) props[field] = {allOf: [props[field], {anyOf: [{type: 'null'}, engineTimes(httpSchema(requestField(body, field), doc))]}]}
+    for (const [field, body] of WRITTEN[kind] ?? []) props[field] = {allOf: [props[field], {anyOf: [{type: 'null'}, (this.schemas[body]!.properties as Record<string, Schema>)[field]]}]}
     const internal = INTERNAL[kind]
     let required = (s.required as string[]).filter((r) => !MAY_LACK[kind]?.includes(r))
     if (internal) {
       props._x = internal.schema
       if (internal.required) required = [...required, '_x']
     }
-    objects.set(kind, ajv.compile({...s, properties: props, required}))
+    return {...s, properties: props, required}
   }
-  const jobs = new Map<string, {ref: ValidateFunction; data?: ValidateFunction}>()
-  for (const [kind, shape] of Object.entries(JOB_SHAPES)) jobs.set(kind, {ref: ajv.compile(shape.ref), data: shape.data && ajv.compile(shape.data)})
-  compiled = {
-    ajv,
-    rows: Object.fromEntries(Object.entries(ROW_SCHEMAS).map(([k, s]) => [k, ajv.compile(s)])) as Compiled['rows'],
-    objects,
-    event: ajv.compile(component('Event')),
-    jobs,
-    chaosRule: ajv.compile(component('ChaosRule')),
+
+  readonly event: Spec = {key: 'event', schema: () => this.ref('Event')}
+  readonly chaosRule: Spec = {key: 'chaos', schema: () => this.ref('ChaosRule')}
+
+  jobRef(kind: string): Spec {
+    return {key: `job-ref:${kind}`, schema: () => JOB_SHAPES[kind]!.ref}
   }
-  return compiled
+
+  jobData(kind: string): Spec | undefined {
+    const data = JOB_SHAPES[kind]!.data
+    return data && {key: `job-data:${kind}`, schema: () => data}
+  }
 }
+
+let validators: Validators | undefined
+const compile = (): Validators => (validators ??= new Validators())
 
 // ---------------------------------------------------------------- problems, as the API words them
 
@@ -383,8 +462,8 @@ export function chaosRulesProblem(text: string): string | undefined {
  * uses (the same bounds: rate, latency, delay, attempts, a window of at most 7 days) must be it.
  */
 export function chaosRuleProblem(r: unknown): string | undefined {
-  const c = compile()
-  if (!c.chaosRule(r)) return problem(c.chaosRule.errors, r, 'rule', 'a chaos rule').message
+  const check = compile().get(compile().chaosRule)
+  if (!check(r)) return problem(check.errors, r, 'rule', 'a chaos rule').message
   const rule = r as ChaosRule
   const created = new Date(rule.created_at)
   const forMs = Date.parse(rule.until) - created.getTime()
@@ -429,7 +508,11 @@ const SNAPSHOT_KINDS = (Object.keys(KINDS) as Kind[]).filter((k) => !UNSNAPSHOTT
  */
 export class RowChecker {
   private readonly c = compile()
-  private readonly ids = new Set<string>()
+  /** ids seen, by kind */
+  private readonly ids = new Map<string, Set<string>>()
+  /** each kind's object check, once asked for */
+  private readonly kinds = new Map<string, ValidateFunction>()
+  private objectRow: ValidateFunction | undefined
   private readonly events = new Set<string>()
   private readonly jobs = new Set<string>()
   private readonly keys = new Set<string>()
@@ -440,21 +523,43 @@ export class RowChecker {
     private readonly destinations: DestinationPolicy,
   ) {}
 
-  object(o: unknown, at: string): void {
+  /** Compiles, a little at a time, what checking these rows of a section takes (see Validators.prepare). */
+  async prepare(section: 'objects' | 'events' | 'jobs' | 'idempotency' | 'stats' | 'settings', rows: readonly unknown[]): Promise<void> {
     const c = this.c
-    if (!c.rows.object(o)) throw problem(c.rows.object.errors, o, at, 'an object row {kind, obj, version}')
+    const specs: (Spec | undefined)[] = []
+    if (section === 'objects') {
+      specs.push(c.row('object'))
+      for (const kind of new Set(rows.map((r) => (r as {kind?: unknown} | null)?.kind))) if (typeof kind === 'string' && SNAPSHOT_KINDS.includes(kind as Kind)) specs.push(c.object(kind as Kind))
+    } else if (section === 'events') specs.push(c.row('event'), c.event)
+    else if (section === 'jobs') {
+      specs.push(c.row('job'))
+      for (const kind of new Set(rows.map((r) => (r as {kind?: unknown} | null)?.kind))) if (typeof kind === 'string' && Object.hasOwn(JOB_SHAPES, kind)) specs.push(c.jobRef(kind), c.jobData(kind))
+    } else if (section === 'idempotency') specs.push(c.row('idempotency'))
+    else if (section === 'stats') specs.push(c.row('stat'))
+    else specs.push(c.chaosRule)
+    for (const spec of specs) if (spec) await c.prepare(spec)
+  }
+
+  object(o: unknown, at: string): void {
+    const shape = (this.objectRow ??= this.c.get(this.c.row('object')))
+    if (!shape(o)) throw problem(shape.errors, o, at, 'an object row {kind, obj, version}')
     const row = o as {kind: string; obj: Record<string, unknown>; version: number}
-    if (UNSNAPSHOTTED.has(row.kind as Kind)) throw invalid(`${at}.kind`, `${at}.kind is ${row.kind}: snapshots hold no keys or accounts.`)
-    const check = SNAPSHOT_KINDS.includes(row.kind as Kind) ? c.objects.get(row.kind as Kind) : undefined
-    if (!check) throw invalid(`${at}.kind`, `${at}.kind must be one of ${SNAPSHOT_KINDS.join(', ')}; got ${kindOf(row.kind)}.`)
-    const what = `a ${row.kind.replace(/_/g, ' ')}`
+    let check = this.kinds.get(row.kind)
+    if (check === undefined) {
+      if (UNSNAPSHOTTED.has(row.kind as Kind)) throw invalid(`${at}.kind`, `${at}.kind is ${row.kind}: snapshots hold no keys or accounts.`)
+      const spec = SNAPSHOT_KINDS.includes(row.kind as Kind) ? this.c.object(row.kind as Kind) : undefined
+      if (!spec) throw invalid(`${at}.kind`, `${at}.kind must be one of ${SNAPSHOT_KINDS.join(', ')}; got ${kindOf(row.kind)}.`)
+      this.kinds.set(row.kind, (check = this.c.get(spec)))
+    }
     // an endpoint's URL and events first, in the words of POST /webhook_endpoints
     if (row.kind === 'webhook_endpoint') this.endpoint(row.obj, `${at}.obj`)
-    if (!check(row.obj)) throw problem(check.errors, row.obj, `${at}.obj`, what)
+    if (!check(row.obj)) throw problem(check.errors, row.obj, `${at}.obj`, `a ${row.kind.replace(/_/g, ' ')}`)
     if (row.obj.livemode === true) throw invalid(`${at}.obj.livemode`, `${at}.obj.livemode is true: snapshots are of test mode data only.`)
-    const key = `${row.kind}\u0000${String(row.obj.id)}`
-    if (this.ids.has(key)) throw invalid(`${at}.obj.id`, `${at}.obj.id ${String(row.obj.id)} is a second ${row.kind.replace(/_/g, ' ')} with this id.`)
-    this.ids.add(key)
+    let ids = this.ids.get(row.kind)
+    if (!ids) this.ids.set(row.kind, (ids = new Set()))
+    const id = row.obj.id as string
+    if (ids.has(id)) throw invalid(`${at}.obj.id`, `${at}.obj.id ${id} is a second ${row.kind.replace(/_/g, ' ')} with this id.`)
+    ids.add(id)
   }
 
   /** An endpoint's URL and events as POST /webhook_endpoints takes them. */
@@ -472,8 +577,8 @@ export class RowChecker {
 
   /** An event row; returns it with its subjects as its JSON says. */
   event(e: unknown, at: string): void {
-    const c = this.c
-    if (!c.rows.event(e)) throw problem(c.rows.event.errors, e, at, 'an event row {id, type, created_at, json}')
+    const shape = this.c.get(this.c.row('event'))
+    if (!shape(e)) throw problem(shape.errors, e, at, 'an event row {id, type, created_at, json}')
     const row = e as {id: string; type: string; created_at: string; json: string; object_id?: string | null; payment?: string | null}
     let parsed: unknown
     try {
@@ -481,7 +586,8 @@ export class RowChecker {
     } catch (err) {
       throw invalid(`${at}.json`, `${at}.json must be the event's JSON text: ${(err as Error).message}.`)
     }
-    if (!c.event(parsed)) throw problem(c.event.errors, parsed, `${at}.json`, 'an event')
+    const event = this.c.get(this.c.event)
+    if (!event(parsed)) throw problem(event.errors, parsed, `${at}.json`, 'an event')
     const ev = parsed as {id: string; type: string; created_at: string; livemode: boolean; data: {object: Record<string, unknown>}}
     for (const f of ['id', 'type', 'created_at'] as const)
       if (ev[f] !== row[f]) throw invalid(`${at}.${f}`, `${at}.${f} is '${row[f]}' but the event's JSON says '${ev[f]}'.`)
@@ -495,22 +601,24 @@ export class RowChecker {
   }
 
   job(j: unknown, at: string): void {
-    const c = this.c
-    if (!c.rows.job(j)) throw problem(c.rows.job.errors, j, at, 'a job row {id, kind, ref, due_at, data?}')
+    const shape = this.c.get(this.c.row('job'))
+    if (!shape(j)) throw problem(shape.errors, j, at, 'a job row {id, kind, ref, due_at, data?}')
     const row = j as {id: string; kind: string; ref: string; due_at: string; data?: Record<string, unknown>}
-    const shape = c.jobs.get(row.kind)!
-    if (!shape.ref(row.ref)) throw problem(shape.ref.errors, row.ref, `${at}.ref`, `the ref of a ${row.kind} job`)
-    if (shape.data) {
+    const ref = this.c.get(this.c.jobRef(row.kind))
+    if (!ref(row.ref)) throw problem(ref.errors, row.ref, `${at}.ref`, `the ref of a ${row.kind} job`)
+    const dataSpec = this.c.jobData(row.kind)
+    const data = dataSpec && this.c.get(dataSpec)
+    if (data) {
       if (row.data === undefined) throw invalid(`${at}.data`, `${at}.data is missing: a ${row.kind} job carries ${Object.keys((JOB_SHAPES[row.kind]!.data as {properties: object}).properties).join(', ')}.`)
-      if (!shape.data(row.data)) throw problem(shape.data.errors, row.data, `${at}.data`, `the data of a ${row.kind} job`)
+      if (!data(row.data)) throw problem(data.errors, row.data, `${at}.data`, `the data of a ${row.kind} job`)
     } else if (row.data !== undefined) throw invalid(`${at}.data`, `${at}.data: a ${row.kind} job carries no data.`)
     if (this.jobs.has(row.id)) throw invalid(`${at}.id`, `${at}.id ${row.id} is a second job with this id.`)
     this.jobs.add(row.id)
   }
 
   idempotency(r: unknown, at: string): void {
-    const c = this.c
-    if (!c.rows.idempotency(r)) throw problem(c.rows.idempotency.errors, r, at, 'an idempotency record {scope, key, request_hash, status, body, created_at, expires_at}')
+    const shape = this.c.get(this.c.row('idempotency'))
+    if (!shape(r)) throw problem(shape.errors, r, at, 'an idempotency record {scope, key, request_hash, status, body, created_at, expires_at}')
     const row = r as {scope: string; key: string; body: string; created_at: string; expires_at: string}
     try {
       JSON.parse(row.body)
@@ -525,8 +633,8 @@ export class RowChecker {
   }
 
   stat(s: unknown, at: string): void {
-    const c = this.c
-    if (!c.rows.stat(s)) throw problem(c.rows.stat.errors, s, at, 'a provider statistic {provider, day, approved, total}')
+    const shape = this.c.get(this.c.row('stat'))
+    if (!shape(s)) throw problem(shape.errors, s, at, 'a provider statistic {provider, day, approved, total}')
     const row = s as {provider: string; day: string; approved: number; total: number}
     if (row.approved > row.total) throw invalid(`${at}.approved`, `${at}.approved (${row.approved}) must not exceed total (${row.total}).`)
     const key = `${row.provider} ${row.day}`

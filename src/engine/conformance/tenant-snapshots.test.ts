@@ -10,9 +10,11 @@ import {busyTenant} from './helpers.js'
 
 let t: TestEngine
 const lines: string[] = []
+const LIMIT = 1536 * 1024
 
 beforeAll(async () => {
-  t = await bootEngine({rateLimit: 0, log: (l) => void lines.push(l)})
+  // a small snapshot limit, so that a body over it is cheap to send
+  t = await bootEngine({rateLimit: 0, snapshotMaxBytes: LIMIT, log: (l) => void lines.push(l)})
 })
 
 afterAll(async () => {
@@ -139,6 +141,42 @@ describe('a snapshot load checks every row as the API would', () => {
     expectRefused(await load(a, withRules([{...rules[0], until: new Date(Date.parse(rules[0].created_at) + 30 * 86_400_000).toISOString()}])), 'rows.settings.chaos_rules', /for_seconds/)
     expectRefused(await load(a, withRules([null])), 'rows.settings.chaos_rules')
     expectRefused(await load(a, withRules({})), 'rows.settings.chaos_rules')
+  })
+})
+
+describe('how a snapshot load is read', () => {
+  it('a body over the engine\'s limit is a 413 naming the limit and the operator\'s flag', async () => {
+    const a = await t.account('too large')
+    const snap = await snapshotOf(a)
+    const r = await load(a, {...snap, padding: 'x'.repeat(LIMIT)})
+    expect(r.status).toBe(413)
+    expect(r.body.error).toMatchObject({code: 'request_too_large'})
+    expect(r.body.error.message).toMatch(/1\.5 MiB \(1572864 bytes\).*--snapshot-max-bytes.*GW_SNAPSHOT_MAX_BYTES/)
+  })
+
+  it('an Idempotency-Key replays the same bytes, and refuses other bytes', async () => {
+    const a = await t.account('replayed load')
+    const snap = await snapshotOf(a)
+    const key = {'idempotency-key': `load-${Date.now()}`}
+    const first = await a.api('POST', '/test_helpers/snapshot', snap, key)
+    expect(first.status).toBe(200)
+    const again = await a.api('POST', '/test_helpers/snapshot', snap, key)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.body).toEqual(first.body)
+    expect((await a.api('POST', '/test_helpers/snapshot', JSON.stringify(snap, null, 1), key)).body.error.code).toBe('idempotency_key_reused')
+  })
+
+  it('a body that is no JSON, or nests too deep, is a 400 naming the body; unknown top-level fields by name', async () => {
+    const a = await t.account('bad bodies')
+    const snap = await snapshotOf(a)
+    const text = JSON.stringify(snap)
+    expectRefused(await a.api('POST', '/test_helpers/snapshot', text.slice(0, -5)), 'body', /not valid JSON/)
+    expectRefused(await a.api('POST', '/test_helpers/snapshot', text.replace('"objects":[', `"objects":[${'['.repeat(40)}${']'.repeat(40)},`)), 'body', /levels deep/)
+    const unknown = await load(a, {...snap, surprise: 1})
+    expect(unknown.status).toBe(400)
+    expect(unknown.body.error).toMatchObject({code: 'parameter_unknown', param: 'surprise'})
+    expectRefused(await load(a, {...snap, rows: []}), 'rows')
+    expectRefused(await load(a, {...snap, rows: {...snap.rows, objects: {}}}), 'rows.objects')
   })
 })
 

@@ -288,6 +288,12 @@ export interface ChangeSet {
    */
   restore?: AccountRows
   /**
+   * Replaces every row of this account — as `restore` does — with rows written ahead through
+   * AccountStore.stageRows (a large snapshot loaded in parts, issue 33): all at once, in this
+   * commit, however many rows were staged. Applied before the rest of the change set.
+   */
+  restoreStaged?: StagedRows
+  /**
    * Changes to other accounts in the same transaction: the platform account creating an account
    * writes the account object in its own rows and the new account's keys and first jobs in the
    * new account's (no events, no idempotency record, no further nesting there).
@@ -331,6 +337,24 @@ export interface AccountRows {
   stats: StatIncrement[]
   settings: Record<string, string>
 }
+
+/**
+ * Rows written ahead of the unit of work that puts them in place of an account's rows (a large
+ * snapshot loaded in parts, issue 33). Each `add` is a short write of its own, so other accounts'
+ * commits go on between them; what is staged is seen by nobody — no read of any account, no job
+ * or delivery claim, no `locate` — until a unit commits `ChangeSet.restoreStaged` with it, which
+ * then replaces the account's rows in that one commit (all or nothing). Staged rows a process
+ * left behind (it stopped mid-load) are removed by the store later.
+ */
+export interface StagedRows {
+  /** Writes more rows (objects keep their versions, events get new seqs in order). */
+  add(rows: Partial<AccountRows>): Promise<void>
+  /** Deletes what was staged, unless a commit took it (a load refused or failed); harmless twice. */
+  discard(): Promise<void>
+}
+
+/** The first character of the names stores give staged rows' owners: no account id starts with it (ids are acct_...), and it sorts after them. */
+export const STAGED_ACCOUNT_MARK = '~'
 
 /** An API request-log entry kept in a shared store (the fleet's request log). */
 export interface StoredRequestLog {
@@ -450,6 +474,8 @@ export interface AccountStore extends StoreReader {
 
   /** Every row of this account but its keys and account objects (UNSNAPSHOTTED), read at one moment: a snapshot's contents. */
   exportRows(): Promise<AccountRows>
+  /** Starts writing rows that a later commit puts in place of this account's (see StagedRows). */
+  stageRows(): StagedRows
 
   /** Store.exclusive for a section of this account only (`timeline`: its job runs). */
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>

@@ -15,12 +15,15 @@ import type {
   ListQuery,
   StatIncrement,
   Store,
+  StagedRows,
   StoredObject,
   StoreTx,
 } from '../../ports/store.js'
+import {STAGED_ACCOUNT_MARK} from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import * as claims from './claims.js'
-import {Committer} from './committer.js'
+import {Committer, insertAccountRows} from './committer.js'
+import {PgStaged, type PgStagingHost, purgeStale} from './staging.js'
 import {CHANNEL, ChangeFeed, emptyNotice, Listeners, type Notice, payload} from './feed.js'
 import * as reads from './reads.js'
 import {PgRequestLog} from './request-log.js'
@@ -131,7 +134,22 @@ export class PostgresStore implements Store {
       await s.close().catch(() => {})
       throw wrap(e)
     }
+    // rows staged by an instance that stopped mid-load: nobody's, deleted in the background
+    void purgeStale(s.readPool).then(
+      (n) => n && s.log(`snapshots: deleted the staged rows of ${n} load(s) an instance left unfinished`),
+      () => {},
+    )
     return s
+  }
+
+  /** Starts rows for an account that a later commit puts in place of its own (StagedRows, staging.ts). */
+  stageRows(account: string): StagedRows {
+    return new PgStaged(this.staging, account)
+  }
+
+  private readonly staging: PgStagingHost = {
+    inTx: (fn) => this.inTx(fn),
+    insert: (q, owner, part, n) => insertAccountRows(q, owner, {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}, ...part}, n),
   }
 
   private async migrate(): Promise<void> {
@@ -179,7 +197,8 @@ export class PostgresStore implements Store {
   async locate<T extends StoredObject>(kind: Kind, field: 'id' | 'secret_hash', value: string): Promise<{account: string; obj: T} | undefined> {
     if (field !== 'id' && !(kind === 'api_key' && field === 'secret_hash')) throw new Error(`cannot locate ${kind} by ${field}`)
     if (impossibleId(value)) return undefined
-    const r = (await rows<{account: string; data: Record<string, unknown>; internal: unknown}>(this.readPool, `SELECT account, data, internal FROM ${TABLE[kind]} WHERE ${field} = $1 ORDER BY seq LIMIT 1`, [value]))[0]
+    // (staged rows are nobody's yet: their owner sorts after every account)
+    const r = (await rows<{account: string; data: Record<string, unknown>; internal: unknown}>(this.readPool, `SELECT account, data, internal FROM ${TABLE[kind]} WHERE ${field} = $1 AND account < $2 ORDER BY seq LIMIT 1`, [value, STAGED_ACCOUNT_MARK]))[0]
     return r ? {account: r.account, obj: objOf<T>(r)} : undefined
   }
 
@@ -534,6 +553,9 @@ class PgAccount implements AccountStore {
   }
   exportRows() {
     return this.s.exportRows(this.account)
+  }
+  stageRows() {
+    return this.s.stageRows(this.account)
   }
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}) {
     return this.s.exclusive(`${this.account}:${name}`, fn, opts)
