@@ -12,6 +12,7 @@ import {StoreCache} from './cache.js'
 import {clockStateOf, EngineClock} from './clock.js'
 import {Containment, type ContainedWhere} from './containment.js'
 import {ChaosRules} from './chaos.js'
+import {chaosRuleProblem} from './stored-rows.js'
 import {JobRunner} from './jobs.js'
 import {ProviderState} from './provider-state.js'
 import {Unit} from './unit.js'
@@ -95,7 +96,7 @@ export class Core {
     this.jobs = new JobRunner(this)
     this.endpoints = new StoreCache(this.store, () => this.store.all<EndpointRecord>('webhook_endpoint'), {kinds: ['webhook_endpoint']})
     this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})
-    this.chaos = new ChaosRules(this)
+    this.chaos = new ChaosRules(this, chaosRuleProblem)
   }
 
   /** Convert every settlement to this currency before paying out (§2 money rule 6); null: one payout per currency. The fleet's setting. */
