@@ -53,6 +53,11 @@ export class JobRunner {
     this.handlers.set(kind, {handler, barrier: opts.barrier ?? false})
   }
 
+  /** The kinds of job registered (what a snapshot's jobs may be: stored-rows.ts keeps the same list). */
+  kinds(): string[] {
+    return [...this.handlers.keys()]
+  }
+
   /** Stops taking jobs (shutdown); jobs already running finish. */
   stop(): void {
     this.stopped = true
