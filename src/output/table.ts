@@ -4,6 +4,7 @@ import type {Customer, Payment, PaymentMethod} from '../api/types.js'
 import {paintStatus, type Painter} from './color.js'
 import {describeCard} from './detail.js'
 import {formatMoney} from './money.js'
+import {terminalSafe} from './terminal.js'
 
 export interface Columns<T> {
   head: string[]
@@ -57,7 +58,8 @@ export function fitColumns(head: string[], rows: string[][], width: number | und
 
 export async function renderTable<T>(items: T[], cols: Columns<T>, p: Painter, opts: {width?: number} = {}): Promise<string> {
   const {default: Table} = await import('cli-table3')
-  const rows = items.map((item) => cols.row(item, p))
+  // control characters shown before the widths are measured (the caret form is what takes room)
+  const rows = items.map((item) => cols.row(item, p).map((cell) => terminalSafe(cell, {colors: p.enabled})))
   const {keep, widths} = fitColumns(cols.head, rows, opts.width, cols.fit)
   const table = new Table({
     head: keep.map((i) => cols.head[i]!),

@@ -4,6 +4,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import type {Dispute} from '../api/types.js'
 import {canOpenEvidenceForm, runEvidenceForm} from './evidence.js'
 import {applyFieldInput, escapeAction} from './evidence-input.js'
+import {HOSTILE, RAW_CONTROL, SHOWN} from '../output/test-support/hostile.js'
 
 const NOW = new Date('2025-03-01T00:00:00Z')
 
@@ -253,6 +254,26 @@ describe('evidence form after an escalation (issue 26 item 5)', () => {
     expect(screen).toContain('Argued at the chargeback stage')
     expect(screen).toContain('tracking_number = 1Z999AA10123456784')
     expect(screen).toContain('file https://shop.example/pod.pdf')
+    await type(t, '\u001B')
+    expect(await result).toBeNull()
+  })
+})
+
+describe('evidence form and hostile data (issue 33)', () => {
+  it('shows control characters in what was argued before in caret notation; none reaches the terminal', async () => {
+    const t = terminal()
+    let raw = ''
+    t.stdout.on('data', (d) => (raw += d))
+    const dp = dispute({
+      stage: 'pre_arbitration',
+      previous_evidence: [{stage: 'chargeback', fields: {customer_name: HOSTILE}, files: [`https://shop.example/${HOSTILE}.pdf`], submitted_at: '2025-02-28T10:00:00.000Z'}],
+    })
+    const result = runEvidenceForm({dispute: dp, now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    expect(raw).toContain(`customer_name = ${SHOWN}`)
+    expect(raw).toContain(`file https://shop.example/${SHOWN}.pdf`)
+    expect(raw).not.toMatch(RAW_CONTROL)
     await type(t, '\u001B')
     expect(await result).toBeNull()
   })

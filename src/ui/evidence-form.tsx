@@ -2,7 +2,8 @@
 // deadline), a checklist of the recognized keys that suit its reason, key/value entry, HTTPS
 // file URLs, then a preview that explains the one-submission-per-stage rule and submits only
 // on "y". Imported only through ./evidence.ts (behind the render gate).
-import {Box, render, Text, useApp, useInput} from 'ink'
+import {Box, render, useApp, useInput} from 'ink'
+import {Text} from './text.js'
 import {useEffect, useRef, useState} from 'react'
 import type {Dispute} from '../api/types.js'
 import {EVIDENCE_BY_REASON, isHttpsUrl, nearMissKey} from '../api/dispute-evidence.js'

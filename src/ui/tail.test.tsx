@@ -3,6 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {TailModel} from '../events/tail-model.js'
 import {ev} from '../events/test-support/events.js'
 import {mountTail} from './tail.js'
+import {HOSTILE, SHOWN} from '../output/test-support/hostile.js'
 
 function terminal(columns = 140) {
   const stdout = Object.assign(new PassThrough(), {isTTY: true, columns, rows: 20}) as unknown as NodeJS.WriteStream & PassThrough
@@ -98,6 +99,35 @@ describe('tail view', () => {
     model.setStatus({state: 'live', mode: 'stream', resumed: true, backfilled: 2})
     await eventually(() => expect(t.all()).toMatch(/reconnected, backfilled 2 at \d\d:\d\d:\d\d/))
     t.key('q')
+    await done
+  })
+
+  it("shows control characters in an event's data in caret notation, in its row and its JSON (issue 33)", async () => {
+    const model = new TailModel()
+    const t = terminal(200)
+    const done = mountTail(model, {title: 'payment.*', stdout: t.stdout, stdin: t.stdin})
+    model.setStatus({state: 'live', mode: 'stream', resumed: false, backfilled: 0})
+    const e = ev(1)
+    Object.assign(e.data.object as Record<string, unknown>, {reference: HOSTILE})
+    model.add({event: e, raw: JSON.stringify(e), backfilled: false})
+    await eventually(() => expect(t.all()).toContain(SHOWN))
+    // i inspects (and does nothing in the JSON view: pressed until the handler that knows the row has it)
+    const json = '"reference": "Ada\\u001b[2J\\u001b]0;pwned\\u0007\\rEve^[[31m"'
+    for (let i = 0; i < 50 && !t.all().includes(json); i++) {
+      t.key('i')
+      await tick(100)
+    }
+    // the JSON escapes C0 itself; the C1 CSI it leaves is shown
+    expect(t.all()).toContain(json)
+    const out = t.all()
+    for (const raw of ['Ada\u001b[2J', '\u001b]0;pwned', '\rEve', '\u009b']) expect(out.includes(raw), JSON.stringify(raw)).toBe(false)
+    // q leaves the JSON, then the view (Ink binds a key handler after it draws: q until it is gone)
+    let quit = false
+    void done.then(() => (quit = true))
+    for (let i = 0; i < 50 && !quit; i++) {
+      t.key('q')
+      await tick(100)
+    }
     await done
   })
 })

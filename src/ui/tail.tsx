@@ -1,7 +1,9 @@
 // The `gw events tail` view: a live table of events (time, type, object id, status, amount),
 // newest at the bottom, following new events unless you moved up; Enter shows the selected
 // event's JSON; space pauses; q quits. Imported only behind the render gate (src/ui/gate.ts).
-import {Box, render, Text, useApp, useInput, useStdin, useStdout} from 'ink'
+import {Box, render, useApp, useInput, useStdin, useStdout} from 'ink'
+import {Text} from './text.js'
+import {terminalSafe} from '../output/terminal.js'
 import {useEffect, useState, useSyncExternalStore} from 'react'
 import type {TailModel, TailRow} from '../events/tail-model.js'
 import {shortId, tailColumns, type TailColumns} from '../events/tail-layout.js'
@@ -26,8 +28,10 @@ const STATUS_COLORS: Record<string, string> = {
   under_review: 'cyan',
 }
 
-function cell(text: string, width: number): string {
+/** Data in a column: control characters shown first (their caret form is what takes room), then cut or padded. */
+function cell(data: string, width: number): string {
   if (width <= 0) return ''
+  const text = terminalSafe(data)
   if (text.length > width) return width > 1 ? `${text.slice(0, width - 1)}…` : text.slice(0, width)
   return text.padEnd(width)
 }

@@ -7,6 +7,7 @@ import type {Ids} from '../ports/ids.js'
 import type {ProviderConnection} from '../ports/provider.js'
 import {PLATFORM_ACCOUNT, VersionConflictError, type AccountStore, type CommitOrder, type Store} from '../ports/store.js'
 import type {DestinationPolicy} from '../domain/destinations.js'
+import {SecretBox} from '../adapters/secret-box.js'
 import {FleetSettings} from './fleet.js'
 import {StoreCache} from './cache.js'
 import {clockStateOf, EngineClock} from './clock.js'
@@ -46,6 +47,8 @@ export interface CoreOptions {
   observers?: Observers
   /** where failures contained to an account are counted and logged once (one for every account) */
   containment?: Containment
+  /** seals and opens what the engine keeps secret but must use (webhook signing secrets): the engine's secrets key; default: a key of this process only */
+  secrets?: SecretBox
 }
 
 /** The containment every account's engine shares: the options' own, made once for them when they have none. */
@@ -76,6 +79,8 @@ export class Core {
   /** faults this account switched on to rehearse (issue 29) */
   readonly chaos: ChaosRules
   private readonly containment: Containment
+  /** the engine's secrets key (issue 33): webhook signing secrets are stored sealed with it */
+  readonly secrets: SecretBox
 
   private constructor(
     opts: CoreOptions,
@@ -93,6 +98,7 @@ export class Core {
     this.claimLeaseMs = opts.claimLeaseMs
     this.observers = opts.observers ?? {}
     this.containment = containmentOf(opts)
+    this.secrets = opts.secrets ?? (opts.secrets = SecretBox.ephemeral())
     this.jobs = new JobRunner(this)
     this.endpoints = new StoreCache(this.store, () => this.store.all<EndpointRecord>('webhook_endpoint'), {kinds: ['webhook_endpoint']})
     this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})

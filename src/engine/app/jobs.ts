@@ -13,6 +13,7 @@
 import type {ClaimedJob} from '../ports/store.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
+import {breather} from './breather.js'
 
 export type JobHandler = (u: Unit, job: ClaimedJob) => Promise<void>
 
@@ -119,6 +120,9 @@ export class JobRunner {
       }
       for (let i = 0; i < batch.length; i++) {
         const job = batch[i]!
+        // a long catch-up hands the event loop back every few ms: other accounts' requests go on
+        const pause = breather()
+        if (pause) await pause
         if (this.stopped) {
           await this.core.store.releaseJobs(batch.slice(i))
           break

@@ -1,10 +1,13 @@
 // Snapshots of an account (issue 27): its whole state — objects, events, timeline jobs,
 // idempotency records, provider statistics and settings (the test clock among them) — saved as
 // one JSON document and loaded back, into the same account or another, in one unit of work. Keys
-// and account objects are not part of a snapshot: loading never changes who may call.
+// and account objects are not part of a snapshot: loading never changes who may call. Nor are
+// webhook signing secrets and card numbers, unless asked (issue 33: app/secrets.ts).
 import {invalid} from '../domain/errors.js'
 import type {AccountRows} from '../ports/store.js'
 import {clockStateOf} from './clock.js'
+import {restoreSecrets, snapshotSecrets} from './secrets.js'
+import {newEndpointSecret} from './webhooks.js'
 import type {Core} from './core.js'
 import {isEngineSetting, RowChecker} from './stored-rows.js'
 import type {SnapshotLoad} from '../../api/types.js'
@@ -34,8 +37,13 @@ export interface Snapshot {
 }
 
 
-export async function saveSnapshot(core: Core): Promise<Snapshot> {
-  const rows = await core.store.exportRows()
+/**
+ * The account's state as a snapshot. Without `includeSecrets` it holds no webhook signing secret
+ * and no card number but the published test cards' (a snapshot goes into bug reports); with it,
+ * both in the clear (app/secrets.ts snapshotSecrets).
+ */
+export async function saveSnapshot(core: Core, opts: {includeSecrets?: boolean} = {}): Promise<Snapshot> {
+  const rows = snapshotSecrets(await core.store.exportRows(), core.secrets, opts.includeSecrets === true)
   // the engine's own settings (the fleet's, kept with the platform account) are no account's state
   for (const k of Object.keys(rows.settings)) if (isEngineSetting(k)) delete rows.settings[k]
   return {
@@ -107,6 +115,7 @@ export async function loadSnapshot(u: Unit, source: SnapshotSource): Promise<Sna
   const staged = u.core.store.stageRows()
   const counts = {objects: 0, events: 0, jobs: 0, idempotency: 0, stats: 0}
   let settings: Record<string, string> = {}
+  let renewed = 0
   // checked rows go to the store in writes of STAGED_ROWS, one write in flight while the next rows are checked
   let gathered: Partial<AccountRows> = {}
   let size = 0
@@ -129,6 +138,9 @@ export async function loadSnapshot(u: Unit, source: SnapshotSource): Promise<Sna
       }
       const one = CHECK[part.section]
       for (let i = 0; i < part.items.length; i++) one(check, part.items[i], `rows.${part.section}[${part.first + i}]`)
+      // signing secrets sealed with this engine's key (a new one where the snapshot has none), stored answers scrubbed
+      if (part.section === 'objects' || part.section === 'idempotency')
+        renewed += restoreSecrets({objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}, [part.section]: part.items} as AccountRows, u.core.secrets, newEndpointSecret, {})
       ;((gathered[part.section] ??= []) as unknown[]).push(...part.items)
       size += part.items.length
       counts[part.section] += part.items.length
@@ -150,6 +162,7 @@ export async function loadSnapshot(u: Unit, source: SnapshotSource): Promise<Sna
     events: counts.events,
     jobs: counts.jobs,
     idempotency_keys: counts.idempotency,
+    new_webhook_secrets: renewed,
     engine_time: new Date(clock.frozenAtMs ?? Date.now() + clock.offsetMs).toISOString(),
   }
 }

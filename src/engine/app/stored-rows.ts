@@ -86,6 +86,8 @@ const routingRecord = closed({
 
 const LEDGER_TYPES = Object.keys({payment: 1, fee: 1, refund: 1, refund_failure: 1, dispute: 1, dispute_reversal: 1, payout: 1} satisfies Record<LedgerEntryType, 1>)
 
+const SIGNING_SECRET: Schema = {type: 'string', pattern: '^(whsec_[0-9A-Za-z_-]+|gwenc1:[0-9A-Za-z_-]+)$', maxLength: 512}
+
 /** The internal part (`_x`) of each kind that has one; `required`: every stored object of the kind has it. */
 const INTERNAL: Partial<Record<Kind, {schema: Schema; required: boolean}>> = {
   payment: {
@@ -100,8 +102,10 @@ const INTERNAL: Partial<Record<Kind, {schema: Schema; required: boolean}>> = {
         auth_expires_at: time,
         routing: {type: 'array', items: routingRecord},
         checkout_session: id('cs'),
+        // the origin of the shop page whose card fields confirmed it (payments.ts parentOrigin)
+        frame_origin: {type: 'string', pattern: '^https?://[^/?#]+$'},
       },
-      ['instrument', 'session', 'challenge_passed', 'customer_done', 'auth_expires_at', 'routing', 'checkout_session'],
+      ['instrument', 'session', 'challenge_passed', 'customer_done', 'auth_expires_at', 'routing', 'checkout_session', 'frame_origin'],
     ),
   },
   payment_method: {required: true, schema: closed({instrument})},
@@ -130,7 +134,8 @@ const INTERNAL: Partial<Record<Kind, {schema: Schema; required: boolean}>> = {
   },
   webhook_endpoint: {
     required: true,
-    schema: closed({secret: {type: 'string', pattern: '^whsec_'}, streak_started_at: nullable(time), last_failure_at: nullable(time), previous_secret: nullable({type: 'string', pattern: '^whsec_'})}, ['previous_secret']),
+    // a signing secret in the clear (include_secrets), sealed (gwenc1:, adapters/secret-box.ts), or none: the load gives it a new one (app/secrets.ts)
+    schema: closed({secret: nullable(SIGNING_SECRET), streak_started_at: nullable(time), last_failure_at: nullable(time), previous_secret: nullable(SIGNING_SECRET)}, ['previous_secret']),
   },
   delivery: {required: true, schema: closed({retry_until: time, fail_first: int(1, 10)}, ['fail_first'])},
   checkout_session: {required: true, schema: closed({token: {type: 'string', minLength: 1}})},

@@ -11,10 +11,11 @@ import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {forbidden, invalid} from '../domain/errors.js'
 import {allows, type KeyType, type Permission} from '../domain/keys.js'
 import type {Caller, KeyAuthority} from '../app/keys.js'
-import {OPERATION_PERMISSIONS} from '../../api/openapi/document.js'
+import {OPERATION_PERMISSIONS, permissionName} from '../../api/openapi/document.js'
 import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {iso} from '../domain/time.js'
 import {jsonString} from '../domain/json.js'
+import {bucketOf, FailedAuthentications, tooManyRequests} from './rate-limits.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 export const IDEMPOTENCY_KEY_MAX = 255
@@ -93,22 +94,31 @@ function browserBody(caller: Caller, operationId: string, body: unknown): void {
   if (rule?.refuses(body as BrowserBody)) throw forbidden(rule.permission, rule.why)
 }
 
-/** 403 permission_error unless the caller's key may perform the operation (docs/api.md "Keys"). */
+const NONE: readonly Permission[] = ['none']
+
+/** 403 permission_error unless the caller's key may perform the operation: every permission it needs (docs/api.md "Keys"). */
 function authorize(caller: Caller, operationId: string, method: string, pathname: string): void {
-  const need = (OPERATION_PERMISSIONS.get(operationId) ?? 'none') as Permission
+  const needs = (OPERATION_PERMISSIONS.get(operationId) ?? NONE) as readonly Permission[]
   const {key} = caller
   const platform = caller.account === PLATFORM_ACCOUNT
   if (key.type === 'publishable' && BROWSER_OPERATIONS.has(operationId)) return
-  if (allows(key.type, key.permissions, need, platform)) return
+  // (a loop, not a filter: no array per request on the hot path)
+  let holds = true
+  for (const need of needs) if (!allows(key.type, key.permissions, need, platform)) holds = false
+  if (holds) return
+  const missing = needs.filter((need) => !allows(key.type, key.permissions, need, platform))
+  // error.permission names all the operation needs (one, or several joined by commas)
+  const need = permissionName(needs)
   const what = `${method} ${pathname}`
   if (key.type === 'publishable')
     throw forbidden(need, `Publishable keys (${key.redacted}) work only where a browser may call (saving a card from the hosted card fields); ${what} needs a secret or restricted key${need === 'none' ? '' : ` with ${need}`}.`)
   if (need.startsWith('api_keys:')) throw forbidden(need, `Managing API keys needs a secret key; this ${KEY_WORD[key.type]} (${key.redacted}) cannot ${what}.`)
   if (need.startsWith('accounts:') && !platform)
     throw forbidden(need, `Accounts are managed with a key of the engine's own account (${PLATFORM_ACCOUNT}, the key gw login --local saves); this key belongs to ${caller.account}.`)
+  const all = needs.length > 1 ? ` (it needs ${needs.join(' and ')})` : ''
   throw forbidden(
     need,
-    `This restricted key (${key.redacted}) lacks ${need}, which ${what} needs. It has ${key.permissions!.join(', ') || 'no permission'}; create a key that includes ${need} (gw keys create --permissions ${need}).`,
+    `This restricted key (${key.redacted}) lacks ${missing.join(' and ')}, which ${what} needs${all}. It has ${key.permissions!.join(', ') || 'no permission'}; create a key that includes ${need} (gw keys create --permissions ${need}).`,
   )
 }
 
@@ -117,7 +127,7 @@ function preflight(res: ServerResponse, requestId: string): void {
   res.writeHead(204, {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': 'GET, POST',
-    'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Service-Version',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Service-Version, Gw-Parent-Origin',
     'Access-Control-Max-Age': '600',
     'Request-Id': requestId,
   })
@@ -208,8 +218,14 @@ export interface PipelineDeps {
   app: App
   router: Router
   keys: KeyAuthority
-  /** requests per second per account and mode (the fleet's setting, read per request: it may change); the bucket holds twice that (decisions.md); 0 turns the limit off */
+  /**
+   * requests per second per account and mode (the fleet's setting, read per request: it may
+   * change); the bucket holds twice that (decisions.md); publishable keys have a bucket of the
+   * same size of their own. 0 turns every limit off, the failed-authentication one too.
+   */
   rateLimit: {readonly rateLimit: number}
+  /** proxies in front whose X-Forwarded-For entries are believed (the client address of the failed-authentication limit); default 0: the socket's peer */
+  trustedProxies?: number
   checkout?: (req: IncomingMessage, res: ServerResponse, url: RequestTarget, requestId: string) => Promise<void>
   log?: (line: string) => void
   /** ordinary happenings worth a line only when asked for (gw serve --verbose): aborted requests */
@@ -307,6 +323,7 @@ type Idempotent =
 export function createPipeline(deps: PipelineDeps) {
   const engine = deps.app.core
   const engineStore = engine.engineStore
+  const failures = new FailedAuthentications(engineStore, deps.trustedProxies ?? 0)
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = engine.ids.next('req')
@@ -336,20 +353,25 @@ export function createPipeline(deps: PipelineDeps) {
         throw new ApiError(400, 'invalid_request_error', 'version_invalid', `Service-Version '${String(version)}' is not a version of this API. Send 'v1' or omit the header.`)
       }
       if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
-      const auth = await deps.keys.authenticate(bearer(req.headers.authorization))
-      if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode, key: auth.key.id})
-      // idempotency records are the account's (its store view), by mode; the rate limit's bucket is the account's and mode's
-      const scope = auth.livemode ? 'live' : 'test'
       const rate = deps.rateLimit.rateLimit
-      const rl = await engineStore.takeToken(`${auth.account}:${scope}`, rate, Math.max(1, rate * 2))
+      // an address whose failed authentications ran out is refused before its key is looked at
+      const refused = rate > 0 ? failures.refusal(req) : undefined
+      if (refused) throw refused
+      let auth: Caller
+      try {
+        auth = await deps.keys.authenticate(bearer(req.headers.authorization))
+      } catch (e) {
+        // a failed authentication takes from its address's budget; once that is spent, 429 instead of 401
+        if (rate > 0 && toApiError(e)?.status === 401) throw (await failures.failed(req)) ?? e
+        throw e
+      }
+      if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode, key: auth.key.id})
+      // idempotency records are the account's (its store view), by mode; the rate limit's bucket is the account's and mode's (the publishable key's its own)
+      const scope = auth.livemode ? 'live' : 'test'
+      const rl = await engineStore.takeToken(bucketOf(auth), rate, Math.max(1, rate * 2))
       if (rl.retryAfter > 0) {
-        throw new ApiError(
-          429,
-          'rate_limit_error',
-          'rate_limit_exceeded',
-          `Too many requests: the limit is ${rate} requests per second. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`,
-          {headers: {'Retry-After': String(rl.retryAfter), 'RateLimit-Limit': String(rate), 'RateLimit-Remaining': '0'}},
-        )
+        const whose = auth.key.type === 'publishable' ? ` for this account's publishable key (browsers; its secret and restricted keys have a budget of their own)` : ''
+        throw tooManyRequests(`Too many requests: the limit is ${rate} requests per second${whose}. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`, rl.retryAfter, rate)
       }
       const method = req.method ?? 'GET'
       const path = url.pathname.slice(3) || '/'
@@ -423,11 +445,14 @@ export function createPipeline(deps: PipelineDeps) {
         let status: number
         let text: string
         let headers: Record<string, string> | undefined
+        // what the record keeps, when it is not the answer (a secret shown once, redacted)
+        let kept: string | undefined
         try {
           check()
           const result = await route.handler(ctx, u)
           if (result.error) [status, text, headers] = [result.error.status, JSON.stringify(result.error.body(requestId)), result.error.extra.headers]
           else [status, text, headers] = [result.status, result.text?.body ?? (result.body === undefined ? '{}' : u.publicJson(result.body as object)), result.headers]
+          if (!result.error && result.recorded !== undefined) kept = u.publicJson(result.recorded as object)
         } catch (e) {
           const ae = toApiError(e)
           // 5xx, 409 and 429 are not recorded: a retry with the key runs again (unless the key
@@ -445,7 +470,7 @@ export function createPipeline(deps: PipelineDeps) {
         const now = u.now
         // a created object's response is usually the data.object of the last event the request emitted: the store may keep a reference
         const bodyOfEvent = status < 300 ? u.eventsEmitted.at(-1)?.id : undefined
-        const record: IdempotencyRecord = {scope, key: idemKey, request_hash: hash, status, body: text, created_at: iso(now), expires_at: iso(new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS))}
+        const record: IdempotencyRecord = {scope, key: idemKey, request_hash: hash, status, body: kept ?? text, created_at: iso(now), expires_at: iso(new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS))}
         if (bodyOfEvent) record.body_of_event = bodyOfEvent
         u.idempotency(record)
         return {kind: 'respond', status, body: text, headers}
@@ -461,8 +486,9 @@ export function createPipeline(deps: PipelineDeps) {
             'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
           )
         case 'replay': {
-          // the original response, byte for byte; a replayed error keeps the Request-Id its body
-          // names, so header and error.request_id agree (decisions.md wire details)
+          // the original response, byte for byte (but a secret it showed once, which the record
+          // keeps redacted); a replayed error keeps the Request-Id its body names, so header and
+          // error.request_id agree (decisions.md wire details)
           const r = out.record
           if (logged) logged.replayed = true
           return send(res, r.status, r.status >= 400 ? (storedRequestId(r.body) ?? requestId) : requestId, r.body, {'Idempotent-Replayed': 'true'})

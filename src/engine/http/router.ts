@@ -36,6 +36,11 @@ export interface HandlerResult {
   headers?: Record<string, string>
   /** answer with this error while keeping the unit's changes (a declined card: the failed payment is stored) */
   error?: ApiError
+  /**
+   * what the idempotency record keeps instead of `body`, which an idempotent replay answers: an
+   * answer that shows a secret once keeps it redacted (docs/api.md "Secrets at rest")
+   */
+  recorded?: unknown
 }
 
 /** A read: no unit of work. */

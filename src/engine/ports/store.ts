@@ -484,6 +484,18 @@ export interface AccountStore extends StoreReader {
   onChange(fn: (n: ChangeNotice) => void): () => void
 }
 
+/** How a delivery claim shares this instance's webhook slots between accounts (store/slot-share.ts). */
+export interface SlotShare {
+  /** claims this instance holds now, by account (they count towards each account's share) */
+  held?: ReadonlyMap<string, number>
+  /**
+   * slots beyond `limit` that an account below its fair share may take when every other slot is
+   * held: a newcomer is served at once, without waiting for another account's attempts (a
+   * receiver that never answers holds a slot for 10 s) to end
+   */
+  spare?: number
+}
+
 /** The store of an engine instance: accounts' data, and what is shared by all of them. */
 export interface Store {
   /** Several engine instances may serve this data at once (PostgreSQL); false: one instance owns it (SQLite). */
@@ -508,10 +520,11 @@ export interface Store {
   /**
    * Claims deliveries whose next_attempt_at is at or before their account's engine clock
    * (`nowOf(account)`): per endpoint the earliest due first, at most `perEndpoint` claimed per endpoint at once (counting claims already held by
-   * anyone), at most `limit` in all, round robin across endpoints of every account. A claim ends when the delivery is next written, released,
+   * anyone), at most `limit` in all (plus `share.spare` for accounts below their fair share), shared across accounts first, then across
+   * each account's endpoints (store/slot-share.ts). A claim ends when the delivery is next written, released,
    * or after `leaseMs` of real time (a worker that died: another takes the delivery).
    */
-  claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]>
+  claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]>
   releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void>
   /** Per account and endpoint with deliveries waiting (due or retrying later): how many, and the earliest due (metrics). */
   deliveryBacklog(): Promise<{account: string; endpoint: string; pending: number; oldest_due: string}[]>

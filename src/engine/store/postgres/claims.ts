@@ -6,6 +6,7 @@ import {randomBytes} from 'node:crypto'
 import type pg from 'pg'
 import {type ClaimedDelivery, type ClaimedJob, STAGED_ACCOUNT_MARK} from '../../ports/store.js'
 import {query, type Queryable, rows} from './sql.js'
+import {shareSlots, type SlotShare} from '../slot-share.js'
 
 /** advisory lock key under which claimers of deliveries take turns */
 export const DELIVERY_CLAIM_LOCK = 7_263_102
@@ -51,7 +52,7 @@ export function nextJobs(on: Queryable): Promise<{account: string; due_at: strin
 }
 
 /** In a transaction of `c`: claims due deliveries fairly per endpoint, each on its account's clock (see Store.claimDeliveries). */
-export async function claimDeliveries(c: pg.PoolClient, nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(c: pg.PoolClient, nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
   // claimers take turns, so the per-endpoint cap counts every instance's claims
   await query(c, 'SELECT pg_advisory_xact_lock($1)', [DELIVERY_CLAIM_LOCK])
   // every endpoint with a delivery waiting, and its earliest due: a loose index scan over the partial index
@@ -92,20 +93,9 @@ export async function claimDeliveries(c: pg.PoolClient, nowOf: (account: string)
     if (list.length < free) list.push(r)
     candidates.set(k, list)
   }
-  // round robin over endpoints, so one endpoint's backlog cannot take every slot
-  const out: ClaimedDelivery[] = []
+  // accounts first, then endpoints: one account's backlog cannot take every slot, nor one endpoint's
   const claim = token()
-  for (let i = 0; out.length < q.limit; i++) {
-    let any = false
-    for (const list of candidates.values()) {
-      const r = list[i]
-      if (!r) continue
-      any = true
-      out.push({...r, claim})
-      if (out.length >= q.limit) break
-    }
-    if (!any) break
-  }
+  const out: ClaimedDelivery[] = shareSlots(candidates.values(), q.limit, q.share).map((r) => ({...r, claim}))
   if (out.length)
     await query(
       c,

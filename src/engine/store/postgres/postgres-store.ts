@@ -13,6 +13,7 @@ import type {
   IdempotencyClaim,
   Kind,
   ListQuery,
+  SlotShare,
   StatIncrement,
   Store,
   StagedRows,
@@ -48,7 +49,8 @@ export {isUnavailable, pgText} from './sql.js'
 // - Event seqs are commit order across instances and accounts (the one-row counter `event_seq`).
 // - The change feed (feed.ts): `pg_notify` in the committing transaction, one notice per account.
 // - Job and delivery claims (claims.ts): rows locked with FOR UPDATE SKIP LOCKED, with a lease.
-//   The rate-limit bucket is one row per scope in an UNLOGGED table, updated atomically.
+//   A rate-limit bucket is one row per scope (account and mode; a client address) in an UNLOGGED
+//   table, updated atomically; rows untouched for 10 minutes (full) are swept now and then.
 // - The database going away: every operation fails fast with StoreUnavailableError (HTTP 503
 //   with Retry-After); pools open new connections once it is back.
 
@@ -93,6 +95,8 @@ export class PostgresStore implements Store {
   private sectionClient: pg.Client | undefined
   private sectionConnecting: Promise<pg.Client> | undefined
   private closed = false
+  /** tokens taken from rate-limit buckets by this instance (every 4096th sweeps the full ones) */
+  private tokensTaken = 0
   /** units' connections, checked out of the pool until the unit ends */
   private readonly checkedOut = new Set<pg.PoolClient>()
 
@@ -237,8 +241,8 @@ export class PostgresStore implements Store {
     })
   }
 
-  claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
-    if (q.limit <= 0 || q.perEndpoint <= 0) return Promise.resolve([])
+  claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
+    if (q.limit + (q.share?.spare ?? 0) <= 0 || q.perEndpoint <= 0) return Promise.resolve([])
     return this.inTx((c) => claims.claimDeliveries(c, nowOf, q))
   }
 
@@ -412,6 +416,8 @@ export class PostgresStore implements Store {
 
   async takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
     if (rate <= 0) return {retryAfter: 0, remaining: capacity}
+    // buckets untouched for minutes are full (every rate refills its bucket within seconds): swept now and then
+    if (++this.tokensTaken % 4096 === 0) void query(this.readPool, "DELETE FROM rate_buckets WHERE at < clock_timestamp() - interval '10 minutes'").catch(() => {})
     // the bucket's level now: what it held plus the refill since, at most its capacity
     const level = `least($3::double precision, b.tokens + greatest(0, extract(epoch FROM clock_timestamp() - b.at)) * $2::double precision)`
     const r = (

@@ -1,4 +1,5 @@
 import {randomBytes} from 'node:crypto'
+import {existsSync} from 'node:fs'
 import Database from 'better-sqlite3'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {
@@ -31,7 +32,10 @@ import {
 } from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
-import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, TABLE} from './schema.js'
+import {shareSlots, type SlotShare} from '../slot-share.js'
+import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, SCRUB_SECRETS_MIGRATION, TABLE} from './schema.js'
+import {scrubShownOnce} from '../../domain/secrets.js'
+import {keepPrivate, writePrivateFile} from '../../adapters/private-files.js'
 import {eventSubjects, listenerErrorToStderr, notifyEach} from '../../ports/store.js'
 import {pack, unpack} from './codec.js'
 import {compile, type CompileState, idemKey, insertRows} from './compile.js'
@@ -56,8 +60,6 @@ interface Pending {
 }
 
 const token = () => randomBytes(9).toString('base64url')
-/** Rows deleted per transaction when rows nobody has are removed (staging.ts): a short write between others' commits. */
-const PURGE_PART = 2000
 
 /** An error reported by the writer, as the error it was. */
 function restore(e: {name: string; message: string; code?: string; kind?: string; id?: string}): Error {
@@ -66,6 +68,12 @@ function restore(e: {name: string; message: string; code?: string; kind?: string
 }
 
 export {dataObjectOf}
+
+/** Rate-limit buckets kept before the full ones are swept (then twice as many as are left). */
+const BUCKETS_SWEPT_AT = 4096
+
+/** Rows a purge (expired events, idempotency records) deletes per transaction of the writer. */
+const PURGE_CHUNK = 2000
 
 /** The in-process key of an account's row (ids are unique per account, not across accounts). */
 const own = (account: string, id: string) => `${account}\u0000${id}`
@@ -113,7 +121,9 @@ export class SqliteStore implements Store {
   /** claims by account and id (ids are unique per account): see `own` */
   private readonly jobClaims = new Map<string, {claim: string; until: number; account: string}>()
   private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number; account: string}>()
-  private readonly buckets = new Map<string, {tokens: number; at: number}>()
+  /** rate-limit buckets: tokens at `at`, full again at `full` (performance.now() ms) */
+  private readonly buckets = new Map<string, {tokens: number; at: number; full: number}>()
+  private bucketSweepAt = BUCKETS_SWEPT_AT
   private readonly listeners = new Set<(n: ChangeNotice) => void>()
   /** listeners of one account's notices */
   private readonly accountListeners = new Map<string, Set<(n: ChangeNotice) => void>>()
@@ -177,7 +187,7 @@ export class SqliteStore implements Store {
       s.part.dueBy = notice.dueBy
       await this.write(ops)
     },
-    purge: (n) => this.purge(n),
+    purge: (n) => this.purgeNumber(n),
   }
 
   /** Starts rows for an account that a later commit puts in place of its own (StagedRows, staging.ts). */
@@ -202,13 +212,10 @@ export class SqliteStore implements Store {
   private purging = 0
 
   /** Deletes every row under an account number no account has (staged rows given up, an account's replaced rows), a part at a time, then the number. */
-  private async purge(n: number): Promise<void> {
+  private async purgeNumber(n: number): Promise<void> {
     this.purging++
     try {
-      for (const t of ACCOUNT_TABLES) {
-        const any = this.stmt(`SELECT 1 FROM ${t} WHERE account = ? LIMIT 1`)
-        while (!this.closed && any.get(n)) await this.write([{sql: `DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM ${t} WHERE account = ? LIMIT ${PURGE_PART})`, params: [n]}])
-      }
+      for (const t of ACCOUNT_TABLES) await this.purge(t, '1', [n])
       if (this.closed) return
       await this.write([{sql: 'DELETE FROM account_numbers WHERE n = ?', params: [n]}])
       this.idsByNumber.delete(n)
@@ -229,8 +236,14 @@ export class SqliteStore implements Store {
   }
 
   constructor(opts: SqliteStoreOptions) {
+    const file = opts.path !== '' && opts.path !== ':memory:' && !opts.path.startsWith('file:') ? opts.path : undefined
+    // the database is 0600 before SQLite opens it: SQLite makes its -wal and -shm with the database's mode
+    if (file !== undefined && !existsSync(file)) writePrivateFile(file, '')
+    if (file !== undefined) keepPrivate(file)
     this.db = new Database(opts.path)
     const wal = this.db.pragma('journal_mode = WAL', {simple: true}) === 'wal'
+    // (an older gw's -wal and -shm may have another mode)
+    if (file !== undefined) for (const f of [`${file}-wal`, `${file}-shm`]) keepPrivate(f)
     this.db.pragma(`synchronous = ${opts.durability === 'normal' ? 'NORMAL' : 'FULL'}`)
     this.db.pragma('busy_timeout = 5000')
     this.db.pragma('foreign_keys = ON')
@@ -247,7 +260,7 @@ export class SqliteStore implements Store {
       this.checkpointer = new Checkpointer(this.db.name)
     }
     // rows a stopped process staged or replaced: nobody's, deleted in the background
-    for (const [n, id] of this.idsByNumber) if (id.startsWith(STAGED_ACCOUNT_MARK)) setImmediate(() => void this.purge(n).catch(() => {}))
+    for (const [n, id] of this.idsByNumber) if (id.startsWith(STAGED_ACCOUNT_MARK)) setImmediate(() => void this.purgeNumber(n).catch(() => {}))
   }
 
   private migrate(): void {
@@ -256,12 +269,44 @@ export class SqliteStore implements Store {
     const current = row.v ?? 0
     if (current > MIGRATIONS.length)
       throw new Error(`this data dir was written by a newer gw (schema ${current}; this one knows ${MIGRATIONS.length}): upgrade gw to open it`)
+    let scrubbed = false
+    const secureDelete = this.db.pragma('secure_delete', {simple: true}) as number
     for (let i = current; i < MIGRATIONS.length; i++) {
+      // what a migration rewrites to drop a secret leaves no copy in the free space of the file's pages
+      if (i + 1 === SCRUB_SECRETS_MIGRATION) this.db.pragma('secure_delete = ON')
       this.db.transaction(() => {
         this.db.exec(MIGRATIONS[i]!)
         if (i + 1 === EVENT_SUBJECTS_MIGRATION) this.backfillEventSubjects()
+        if (i + 1 === SCRUB_SECRETS_MIGRATION) scrubbed = this.scrubShownOnceSecrets() > 0
         this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(i + 1, new Date().toISOString())
       })()
+      if (i + 1 === SCRUB_SECRETS_MIGRATION) this.db.pragma(`secure_delete = ${secureDelete}`)
+    }
+    // ... nor in the write-ahead log: its frames are copied into the file and it is emptied
+    if (scrubbed) this.db.pragma('wal_checkpoint(TRUNCATE)')
+  }
+
+  /**
+   * Migration 7 (issue 33): stored answers that show a secret once (a new key, account or
+   * webhook endpoint, stored before the engine kept them redacted) keep it redacted; how many
+   * changed. Read in JavaScript: the bodies may be packed.
+   */
+  private scrubShownOnceSecrets(): number {
+    const update = this.db.prepare('UPDATE idempotency_keys SET body = ? WHERE rowid = ?')
+    const page = this.db.prepare('SELECT rowid AS r, body FROM idempotency_keys WHERE body_event IS NULL AND rowid > ? ORDER BY rowid LIMIT 1000')
+    let changed = 0
+    for (let after = 0; ; ) {
+      const rows = page.all(after) as {r: number; body: string | Buffer}[]
+      if (rows.length === 0) return changed
+      for (const row of rows) {
+        const body = unpack(row.body)
+        const scrubbed = scrubShownOnce(body)
+        if (scrubbed !== body) {
+          update.run(pack(scrubbed), row.r)
+          changed++
+        }
+      }
+      after = rows[rows.length - 1]!.r
     }
   }
 
@@ -548,7 +593,7 @@ export class SqliteStore implements Store {
     this.unsaved.delete(account)
     if (old !== undefined) {
       this.idsByNumber.set(old, retiredName(account))
-      void this.purge(old).catch(() => {}) // (closing: the next start deletes them)
+      void this.purgeNumber(old).catch(() => {}) // (closing: the next start deletes them)
     }
   }
 
@@ -692,7 +737,7 @@ export class SqliteStore implements Store {
   }
 
   async purgeEvents(account: string, before: string): Promise<number> {
-    return this.stmt('DELETE FROM events WHERE account = ? AND created_at < ?').run(this.no(account), before).changes
+    return this.purge('events', 'created_at < ?', [this.no(account), before])
   }
 
   // ---------------------------------------------------------------- jobs and deliveries
@@ -737,7 +782,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
+  async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
     const t = Date.now()
     // claims held per endpoint (of an account: ids are unique per account)
     const held = new Map<string, number>()
@@ -761,11 +806,9 @@ export class SqliteStore implements Store {
       afterAccount = row.account
       afterEndpoint = row.endpoint
     }
-    const out: ClaimedDelivery[] = []
     const perEndpoint = this.stmt(
       'SELECT id, endpoint, event FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',
     )
-    // round robin over endpoints, so one endpoint's backlog cannot take every slot
     const candidates = new Map<string, {id: string; endpoint: string; event: string; account: string}[]>()
     for (const e of endpoints) {
       const key = own(e.account, e.endpoint)
@@ -781,20 +824,12 @@ export class SqliteStore implements Store {
           .map((r) => ({account: e.account, ...r})),
       )
     }
-    for (let i = 0; out.length < q.limit; i++) {
-      let any = false
-      for (const rows of candidates.values()) {
-        const r = rows[i]
-        if (!r) continue
-        any = true
-        const claim = token()
-        this.deliveryClaims.set(own(r.account, r.id), {claim, endpoint: r.endpoint, until: t + q.leaseMs, account: r.account})
-        out.push({...r, claim})
-        if (out.length >= q.limit) break
-      }
-      if (!any) break
-    }
-    return out
+    // accounts first, then endpoints: one account's backlog cannot take every slot, nor one endpoint's
+    return shareSlots(candidates.values(), q.limit, q.share).map((r) => {
+      const claim = token()
+      this.deliveryClaims.set(own(r.account, r.id), {claim, endpoint: r.endpoint, until: t + q.leaseMs, account: r.account})
+      return {...r, claim}
+    })
   }
 
   async releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void> {
@@ -812,7 +847,28 @@ export class SqliteStore implements Store {
   // ---------------------------------------------------------------- idempotency, rate limit, stats, settings
 
   async purgeIdempotency(account: string, now: string): Promise<number> {
-    return this.stmt('DELETE FROM idempotency_keys WHERE account = ? AND expires_at <= ?').run(this.no(account), now).changes
+    return this.purge('idempotency_keys', 'expires_at <= ?', [this.no(account), now])
+  }
+
+  /**
+   * Deletes an account's rows of `table` matching `where`, on the writer thread and PURGE_CHUNK
+   * rows per transaction: never on the event loop (a write there waits for the writer's lock and
+   * for its own fsync, stopping every request meanwhile — a 400-day clock advance purged months
+   * of events at once), and other units' commits go in between the chunks (issue 33).
+   */
+  private async purge(table: string, where: string, params: unknown[]): Promise<number> {
+    // (counted up to one more than a chunk: reading a whole backlog would be the stretch avoided here)
+    const count = this.stmt(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE account = ? AND ${where} LIMIT ${PURGE_CHUNK + 1})`)
+    const chunk = `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE account = ? AND ${where} LIMIT ${PURGE_CHUNK})`
+    let removed = 0
+    for (;;) {
+      const n = (count.get(...params) as {n: number}).n
+      if (n === 0 || this.closed) return removed
+      const [r] = this.writer ? await this.writer.write([[{sql: chunk, params: [...params]}]]) : this.writeHere([[{sql: chunk, params: [...params]}]])
+      if (!r!.ok) throw restore(r!.error)
+      removed += Math.min(n, PURGE_CHUNK)
+      if (n <= PURGE_CHUNK) return removed
+    }
   }
 
   async takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
@@ -820,16 +876,24 @@ export class SqliteStore implements Store {
     const now = performance.now()
     let b = this.buckets.get(scope)
     if (!b) {
-      b = {tokens: capacity, at: now}
+      // (one per account and mode, and per client address that failed to authenticate: full ones are swept)
+      if (this.buckets.size >= this.bucketSweepAt) this.sweepBuckets(now)
+      b = {tokens: capacity, at: now, full: now}
       this.buckets.set(scope, b)
     }
     b.tokens = Math.min(capacity, b.tokens + ((now - b.at) / 1000) * rate)
     b.at = now
-    if (b.tokens >= 1) {
-      b.tokens -= 1
-      return {retryAfter: 0, remaining: Math.floor(b.tokens)}
-    }
+    const taken = b.tokens >= 1
+    if (taken) b.tokens -= 1
+    b.full = now + ((capacity - b.tokens) / rate) * 1000
+    if (taken) return {retryAfter: 0, remaining: Math.floor(b.tokens)}
     return {retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / rate)), remaining: 0}
+  }
+
+  /** Forgets buckets that have refilled (a full bucket is what a new one is). */
+  private sweepBuckets(now: number): void {
+    for (const [scope, b] of this.buckets) if (b.full <= now) this.buckets.delete(scope)
+    this.bucketSweepAt = Math.max(BUCKETS_SWEPT_AT, this.buckets.size * 2)
   }
 
   async statsSince(account: string, day: string): Promise<StatIncrement[]> {

@@ -84,6 +84,9 @@ db.pragma('foreign_keys = ON')
 db.pragma('temp_store = MEMORY')
 // checkpoints: this connection's automatic one, less often; the store's checkpointer copies pages meanwhile
 db.pragma('wal_autocheckpoint = 10000')
+// what a write replaces or deletes is zeroed in its page where that costs no I/O of its own: a
+// row rewritten without a secret (issue 33: sealed at start) leaves no copy of it in the page
+db.pragma('secure_delete = FAST')
 // statements by number: an op carries its SQL the first time the number is used, and a batch's
 // new statements are prepared before any of it runs (a change set that fails part-way may hold
 // the text of a statement that later ones use by number)
