@@ -97,7 +97,9 @@ export class Committer {
       } finally {
         void c.end().catch(() => {})
       }
-      ;(p.cs.restoreStaged as PgStaged).state = 'swapped'
+      const staged = p.cs.restoreStaged as PgStaged
+      staged.state = 'swapped'
+      staged.release()
       p.resolve()
       this.durable(notices.list())
     })()

@@ -151,8 +151,26 @@ export class PostgresStore implements Store {
     return new PgStaged(this.staging, account)
   }
 
+  /** loads' own connections, ended at close if a load is still open */
+  private readonly stagingClients = new Set<pg.Client>()
+
   private readonly staging: PgStagingHost = {
-    inTx: (fn) => this.inTx(fn),
+    connect: async () => {
+      const c = new pg.Client({...this.clientConfig, options: `${this.clientConfig.options} -c synchronous_commit=off`})
+      c.on('error', () => {})
+      try {
+        await c.connect()
+      } catch (e) {
+        void c.end().catch(() => {})
+        throw wrap(e)
+      }
+      this.stagingClients.add(c)
+      return c
+    },
+    release: (c) => {
+      this.stagingClients.delete(c)
+      void c.end().catch(() => {})
+    },
     insert: (q, owner, part, n) => insertAccountRows(q, owner, {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}, ...part}, n),
   }
 
@@ -496,6 +514,7 @@ export class PostgresStore implements Store {
     // a unit still open now never ends by itself (its instance is stopping): its connection goes, which ends its transaction
     for (const c of this.checkedOut) c.release(new Error('store closed'))
     this.checkedOut.clear()
+    for (const c of this.stagingClients) void c.end().catch(() => {})
     await Promise.allSettled([this.feed.close(), this.sectionClient?.end(), this.committer.end(), this.unitPool.end(), this.readPool.end()])
   }
 }

@@ -27,8 +27,9 @@ export const STALE_STAGED_MS = 3_600_000
 
 /** What the store does for its staged rows. */
 export interface PgStagingHost {
-  /** runs fn in a short transaction of its own */
-  inTx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T>
+  /** a connection of the load's own (its parts need no fsync of their own: the swap's commit makes them durable), ended by `release` */
+  connect(): Promise<pg.Client>
+  release(c: pg.Client): void
   /** inserts an account's rows as they are (committer.ts) */
   insert(q: Q, owner: string, rows: Partial<AccountRows>, n: Notice): Promise<void>
 }
@@ -46,17 +47,44 @@ export class PgStaged implements StagedRows {
     this.notice = emptyNotice(account)
   }
 
+  /** the load's own connection: the parts are written beside the pools other requests read and write through */
+  private conn: Promise<pg.Client> | undefined
+
   async add(part: Partial<AccountRows>): Promise<void> {
     if (this.state !== 'open') throw new Error(`rows staged for ${this.account} were ${this.state} already`)
-    await this.host.inTx((c) => this.host.insert((text, params) => query(c, text, params), this.owner, part, this.notice))
+    await this.inTx((q) => this.host.insert(q, this.owner, part, this.notice))
+  }
+
+  private async inTx(fn: (q: Q) => Promise<void>): Promise<void> {
+    const c = await (this.conn ??= this.host.connect())
+    const q: Q = (text, params) => query(c, text, params)
+    await q('BEGIN')
+    try {
+      await fn(q)
+      await q('COMMIT')
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => {})
+      throw e
+    }
   }
 
   async discard(): Promise<void> {
     if (this.state !== 'open') return
     this.state = 'discarded'
-    await this.host.inTx(async (c) => {
-      for (const t of ACCOUNT_TABLES) await query(c, `DELETE FROM ${t} WHERE account = $1`, [this.owner])
-    })
+    try {
+      await this.inTx(async (q) => {
+        for (const t of ACCOUNT_TABLES) await q(`DELETE FROM ${t} WHERE account = $1`, [this.owner])
+      })
+    } finally {
+      this.release()
+    }
+  }
+
+  /** Ends the load's connection (the rows were swapped in or deleted). */
+  release(): void {
+    const conn = this.conn
+    this.conn = undefined
+    void conn?.then((c) => this.host.release(c), () => {})
   }
 }
 
