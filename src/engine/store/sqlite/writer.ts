@@ -109,12 +109,12 @@ export class Writer {
     }
   }
 
-  /** Writes a batch of change sets (each a list of statements) in one durable transaction. */
-  write(batch: Op[][]): Promise<ChangeResult[]> {
+  /** Writes a batch of change sets (each a list of statements) in one durable transaction; `relaxed`: durable with the next durable one (staging.ts). */
+  write(batch: Op[][], relaxed = false): Promise<ChangeResult[]> {
     if (this.failed) return Promise.resolve(batch.map(() => ({ok: false, error: {name: 'Error', message: `SQLite writer: ${this.failed!.message}`}})))
     const id = this.next++
     const defs: (number | string)[] = []
-    const msg = {id, defs, flat: encode(batch, this.statements, (q, sql) => defs.push(q, sql))}
+    const msg = {id, defs, flat: encode(batch, this.statements, (q, sql) => defs.push(q, sql)), relaxed}
     return new Promise((resolve) => {
       this.waiting.set(id, {size: batch.length, done: resolve})
       this.worker.postMessage(msg)
