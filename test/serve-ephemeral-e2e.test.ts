@@ -158,6 +158,12 @@ describe('gw serve --ephemeral leaves nothing behind', () => {
     expect(next.stdout.endsWith('\n') && next.stdout.indexOf('\n') === next.stdout.length - 1).toBe(true)
     expect(JSON.parse(next.stdout)).toEqual({error: {type: 'usage_error', message: `Port ${busyPort} on 127.0.0.1 is already in use.`, hint: 'Pick another with --port, or --port 0 for a free one.', request_id: null}})
     expect(left()).toEqual([])
+    // a flag oclif refuses before serve runs: one line as well
+    const bad = spawnSync(process.execPath, [BIN, 'serve', '--ephemeral', '--json', '--port', 'abc'], {env, encoding: 'utf8', timeout: 30_000})
+    expect(bad.status).toBe(2)
+    expect(bad.stdout.trim().split('\n')).toHaveLength(1)
+    expect(JSON.parse(bad.stdout)).toMatchObject({error: {type: 'usage_error', message: expect.stringContaining('--port')}})
+    expect(left()).toEqual([])
   }, 60_000)
 
   it("the README's CI recipe fails its step on that error line, exporting nothing, and exports the engine's values when it starts", async () => {

@@ -17,8 +17,6 @@ export type ServeOptions = GwFlags<typeof Serve>
  * --exit-with-parent); a start-up problem is a usage error naming the flag.
  */
 export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
-  // --json speaks in lines (scripts read the first): an error that stops the start is one line too
-  if (ctx.json) ctx.out.streamed = true
   // an ephemeral dir records its owner, so one a killed engine left is swept at the next start; it
   // goes on every exit path: a start that fails, a stop, any other end of the process (issue 36)
   const ephemeral = flags.ephemeral ? makeThrowawayDir('gw-ephemeral-') : undefined
