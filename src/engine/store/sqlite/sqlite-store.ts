@@ -29,6 +29,7 @@ import {
 } from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
+import {DeliveryClaims} from './delivery-claims.js'
 import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, TABLE} from './schema.js'
 import {eventSubjects} from '../../ports/store.js'
 import {pack, unpack} from './codec.js'
@@ -103,7 +104,7 @@ export class SqliteStore implements Store {
   private readonly idemRecheck = new Set<string>()
   /** claims by account and id (ids are unique per account): see `own` */
   private readonly jobClaims = new Map<string, {claim: string; until: number; account: string}>()
-  private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number; account: string}>()
+  private readonly deliveryClaims = new DeliveryClaims()
   private readonly buckets = new Map<string, {tokens: number; at: number}>()
   private readonly listeners = new Set<(n: ChangeNotice) => void>()
   /** listeners of one account's notices */
@@ -458,11 +459,11 @@ export class SqliteStore implements Store {
    */
   private settle(account: string, cs: ChangeSet): void {
     for (const j of cs.completeJobs ?? []) this.jobClaims.delete(own(account, j.id))
-    for (const put of cs.puts ?? []) if (put.kind === 'delivery' && put.expectVersion !== undefined) this.deliveryClaims.delete(own(account, put.obj.id))
+    for (const put of cs.puts ?? []) if (put.kind === 'delivery' && put.expectVersion !== undefined) this.deliveryClaims.drop(account, put.obj.id)
     const gone = cs.purgeAccount
     if (gone !== undefined) {
       for (const [id, c] of this.jobClaims) if (c.account === gone) this.jobClaims.delete(id)
-      for (const [id, c] of this.deliveryClaims) if (c.account === gone) this.deliveryClaims.delete(id)
+      this.deliveryClaims.dropAccount(gone)
       for (const scope of this.buckets.keys()) if (scope.startsWith(`${gone}:`)) this.buckets.delete(scope)
     }
   }
@@ -623,47 +624,48 @@ export class SqliteStore implements Store {
 
   async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
     const t = Date.now()
-    // claims held per endpoint (of an account: ids are unique per account)
-    const held = new Map<string, number>()
-    for (const [k, c] of this.deliveryClaims) {
-      if (c.until <= t) this.deliveryClaims.delete(k)
-      else held.set(own(c.account, c.endpoint), (held.get(own(c.account, c.endpoint)) ?? 0) + 1)
-    }
+    this.deliveryClaims.expire(t)
     // the endpoints with a delivery due on their account's clock: one seek per endpoint on
     // (account, endpoint, next_attempt_at), whose first entry per endpoint is its earliest due (a
-    // loose index scan, never the backlog)
-    const endpoints: {endpoint: string; account: string; now: string}[] = []
-    const nextEndpoint = this.stmt(
-      'SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE (account, endpoint) > (?, ?) AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1',
+    // loose index scan, never the backlog). Each seek is a plain range on the index's columns:
+    // SQLite seeks a row value `(account, endpoint) > (?, ?)` on its first column only and steps
+    // through every entry of the account up to the endpoint, so each claim read the whole backlog
+    // of the account's endpoints (bench/README.md, issue 34)
+    const endpoints: {endpoint: string; account: string; no: number; now: string}[] = []
+    const nextInAccount = this.stmt(
+      'SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE account = ? AND endpoint > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1',
     )
-    for (let afterAccount = -1, afterEndpoint = ''; ; ) {
-      const row = nextEndpoint.get(afterAccount, afterEndpoint) as {endpoint: string; due: string; account: number} | undefined
-      if (!row) break
+    const nextAccount = this.stmt('SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE account > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1')
+    type Next = {endpoint: string; due: string; account: number} | undefined
+    let nowAccount = -1
+    let now = ''
+    for (let row = nextAccount.get(-1) as Next; row; row = (nextInAccount.get(row.account, row.endpoint) ?? nextAccount.get(row.account)) as Next) {
       const account = this.idOf(row.account)
-      const now = nowOf(account)
-      if (row.due <= now) endpoints.push({endpoint: row.endpoint, account, now})
-      afterAccount = row.account
-      afterEndpoint = row.endpoint
+      // one clock reading per account
+      if (row.account !== nowAccount) {
+        nowAccount = row.account
+        now = nowOf(account)
+      }
+      if (row.due <= now) endpoints.push({endpoint: row.endpoint, account, no: row.account, now})
     }
     const out: ClaimedDelivery[] = []
-    const perEndpoint = this.stmt(
-      'SELECT id, endpoint, event FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',
-    )
+    // each due endpoint's earliest due rows that no claim holds, found on the index alone (their
+    // seq): a claimed row stays due until its outcome is written, so up to `held` of them come first
+    const dueSeqs = this.stmt('SELECT seq FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?').pluck()
+    const bySeq = this.stmt('SELECT seq, id, endpoint, event FROM deliveries WHERE seq = ?')
     // round robin over endpoints, so one endpoint's backlog cannot take every slot
-    const candidates = new Map<string, {id: string; endpoint: string; event: string; account: string}[]>()
+    const candidates = new Map<string, {id: string; endpoint: string; event: string; account: string; seq: number}[]>()
     for (const e of endpoints) {
-      const key = own(e.account, e.endpoint)
-      const n = Math.max(0, q.perEndpoint - (held.get(key) ?? 0))
+      const held = this.deliveryClaims.held(e.account, e.endpoint)
+      const n = Math.max(0, q.perEndpoint - held)
       if (n === 0) continue
-      // this endpoint's claimed deliveries are the only rows to skip: they stay due until their outcome is written
-      const rows = perEndpoint.all(this.no(e.account), e.endpoint, e.now, n + (held.get(key) ?? 0)) as {id: string; endpoint: string; event: string}[]
-      candidates.set(
-        key,
-        rows
-          .filter((r) => !this.deliveryClaims.has(own(e.account, r.id)))
-          .slice(0, n)
-          .map((r) => ({account: e.account, ...r})),
-      )
+      const rows: {id: string; endpoint: string; event: string; account: string; seq: number}[] = []
+      for (const seq of dueSeqs.all(e.no, e.endpoint, e.now, n + held) as number[]) {
+        if (this.deliveryClaims.claimed(seq)) continue
+        rows.push({account: e.account, ...(bySeq.get(seq) as {seq: number; id: string; endpoint: string; event: string})})
+        if (rows.length === n) break
+      }
+      candidates.set(own(e.account, e.endpoint), rows)
     }
     for (let i = 0; out.length < q.limit; i++) {
       let any = false
@@ -672,8 +674,8 @@ export class SqliteStore implements Store {
         if (!r) continue
         any = true
         const claim = token()
-        this.deliveryClaims.set(own(r.account, r.id), {claim, endpoint: r.endpoint, until: t + q.leaseMs, account: r.account})
-        out.push({...r, claim})
+        this.deliveryClaims.take(r.account, r.id, {claim, endpoint: r.endpoint, seq: r.seq, until: t + q.leaseMs})
+        out.push({account: r.account, id: r.id, endpoint: r.endpoint, event: r.event, claim})
         if (out.length >= q.limit) break
       }
       if (!any) break
@@ -682,7 +684,7 @@ export class SqliteStore implements Store {
   }
 
   async releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void> {
-    for (const d of ds) if (this.deliveryClaims.get(own(d.account, d.id))?.claim === d.claim) this.deliveryClaims.delete(own(d.account, d.id))
+    for (const d of ds) this.deliveryClaims.drop(d.account, d.id, d.claim)
   }
 
   async deliveryBacklog(): Promise<{account: string; endpoint: string; pending: number; oldest_due: string}[]> {
