@@ -16,6 +16,23 @@ interface Claim {
 
 const key = (account: string, id: string) => `${account}\u0000${id}`
 
+/**
+ * What a claim round asks SQLite, each a seek on a range of the leading columns of an index
+ * (claim-plans.test.ts holds them to that): on deliveries_due (account, endpoint,
+ * next_attempt_at), the first entry after an endpoint of the same account, else of the next
+ * account, gives each endpoint's earliest due; an endpoint's due rows come from the index alone.
+ * Never a row value such as `(account, endpoint) > (?, ?)`: SQLite seeks it on its first column
+ * and steps through every entry of the account up to the endpoint (every retrying delivery of
+ * every endpoint before it), on every round (issue 34).
+ */
+export const CLAIM_SQL = {
+  nextInAccount:
+    'SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE account = ? AND endpoint > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1',
+  nextAccount: 'SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE account > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1',
+  dueSeqs: 'SELECT seq FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',
+  bySeq: 'SELECT id, event FROM deliveries WHERE seq = ?',
+} as const
+
 export class DeliveryClaims {
   private readonly byKey = new Map<string, Claim>()
   private readonly seqs = new Set<number>()

@@ -29,7 +29,7 @@ import {
 } from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
-import {DeliveryClaims} from './delivery-claims.js'
+import {CLAIM_SQL, DeliveryClaims} from './delivery-claims.js'
 import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, TABLE} from './schema.js'
 import {eventSubjects} from '../../ports/store.js'
 import {pack, unpack} from './codec.js'
@@ -627,15 +627,10 @@ export class SqliteStore implements Store {
     this.deliveryClaims.expire(t)
     // the endpoints with a delivery due on their account's clock: one seek per endpoint on
     // (account, endpoint, next_attempt_at), whose first entry per endpoint is its earliest due (a
-    // loose index scan, never the backlog). Each seek is a plain range on the index's columns:
-    // SQLite seeks a row value `(account, endpoint) > (?, ?)` on its first column only and steps
-    // through every entry of the account up to the endpoint, so each claim read the whole backlog
-    // of the account's endpoints (bench/README.md, issue 34)
+    // loose index scan, never the backlog; see CLAIM_SQL)
     const endpoints: {endpoint: string; account: string; no: number; now: string}[] = []
-    const nextInAccount = this.stmt(
-      'SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE account = ? AND endpoint > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1',
-    )
-    const nextAccount = this.stmt('SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE account > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1')
+    const nextInAccount = this.stmt(CLAIM_SQL.nextInAccount)
+    const nextAccount = this.stmt(CLAIM_SQL.nextAccount)
     type Next = {endpoint: string; due: string; account: number} | undefined
     let nowAccount = -1
     let now = ''
@@ -651,8 +646,8 @@ export class SqliteStore implements Store {
     const out: ClaimedDelivery[] = []
     // each due endpoint's earliest due rows that no claim holds, found on the index alone (their
     // seq): a claimed row stays due until its outcome is written, so up to `held` of them come first
-    const dueSeqs = this.stmt('SELECT seq FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?').pluck()
-    const bySeq = this.stmt('SELECT seq, id, endpoint, event FROM deliveries WHERE seq = ?')
+    const dueSeqs = this.stmt(CLAIM_SQL.dueSeqs).pluck()
+    const bySeq = this.stmt(CLAIM_SQL.bySeq)
     // round robin over endpoints, so one endpoint's backlog cannot take every slot
     const candidates = new Map<string, {id: string; endpoint: string; event: string; account: string; seq: number}[]>()
     for (const e of endpoints) {
@@ -662,7 +657,8 @@ export class SqliteStore implements Store {
       const rows: {id: string; endpoint: string; event: string; account: string; seq: number}[] = []
       for (const seq of dueSeqs.all(e.no, e.endpoint, e.now, n + held) as number[]) {
         if (this.deliveryClaims.claimed(seq)) continue
-        rows.push({account: e.account, ...(bySeq.get(seq) as {seq: number; id: string; endpoint: string; event: string})})
+        const r = bySeq.get(seq) as {id: string; event: string}
+        rows.push({account: e.account, id: r.id, endpoint: e.endpoint, event: r.event, seq})
         if (rows.length === n) break
       }
       candidates.set(own(e.account, e.endpoint), rows)
