@@ -645,20 +645,20 @@ export class SqliteStore implements Store {
     }
     const out: ClaimedDelivery[] = []
     // each due endpoint's earliest due rows that no claim holds, found on the index alone (their
-    // seq): a claimed row stays due until its outcome is written, so up to `held` of them come first
+    // seq; a claimed row stays due until its outcome is written, so up to `held` of them come
+    // first); a row itself is read once it is claimed, not for every candidate
     const dueSeqs = this.stmt(CLAIM_SQL.dueSeqs).pluck()
     const bySeq = this.stmt(CLAIM_SQL.bySeq)
     // round robin over endpoints, so one endpoint's backlog cannot take every slot
-    const candidates = new Map<string, {id: string; endpoint: string; event: string; account: string; seq: number}[]>()
+    const candidates = new Map<string, {account: string; endpoint: string; seq: number}[]>()
     for (const e of endpoints) {
       const held = this.deliveryClaims.held(e.account, e.endpoint)
-      const n = Math.max(0, q.perEndpoint - held)
+      const n = Math.min(q.limit, Math.max(0, q.perEndpoint - held))
       if (n === 0) continue
-      const rows: {id: string; endpoint: string; event: string; account: string; seq: number}[] = []
+      const rows: {account: string; endpoint: string; seq: number}[] = []
       for (const seq of dueSeqs.all(e.no, e.endpoint, e.now, n + held) as number[]) {
         if (this.deliveryClaims.claimed(seq)) continue
-        const r = bySeq.get(seq) as {id: string; event: string}
-        rows.push({account: e.account, id: r.id, endpoint: e.endpoint, event: r.event, seq})
+        rows.push({account: e.account, endpoint: e.endpoint, seq})
         if (rows.length === n) break
       }
       candidates.set(own(e.account, e.endpoint), rows)
@@ -669,9 +669,10 @@ export class SqliteStore implements Store {
         const r = rows[i]
         if (!r) continue
         any = true
+        const {id, event} = bySeq.get(r.seq) as {id: string; event: string}
         const claim = token()
-        this.deliveryClaims.take(r.account, r.id, {claim, endpoint: r.endpoint, seq: r.seq, until: t + q.leaseMs})
-        out.push({account: r.account, id: r.id, endpoint: r.endpoint, event: r.event, claim})
+        this.deliveryClaims.take(r.account, id, {claim, endpoint: r.endpoint, seq: r.seq, until: t + q.leaseMs})
+        out.push({account: r.account, id, endpoint: r.endpoint, event, claim})
         if (out.length >= q.limit) break
       }
       if (!any) break
