@@ -85,8 +85,11 @@ async function receiver(tlsDir, status) {
       res.writeHead(status).end()
     })
   })
+  // TLS connections the engine opened to this receiver (each a handshake on both sides)
+  let connections = 0
+  server.on('secureConnection', () => connections++)
   await new Promise((r) => server.listen(0, '127.0.0.1', r))
-  return {url: `https://127.0.0.1:${server.address().port}/hook`, seen, perSecond, hits: () => hits, close: () => new Promise((r) => server.close(r))}
+  return {url: `https://127.0.0.1:${server.address().port}/hook`, seen, perSecond, hits: () => hits, connections: () => connections, close: () => new Promise((r) => server.close(r))}
 }
 
 /**
@@ -282,6 +285,7 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
       rssSecondHalfSlopeMiBPerMin: slopePerMin(rss.filter(([t]) => t >= loadMs / 2 && t <= loadMs)),
       rssByMinute: rssEachMinute(rss, loadMs),
       failingHits: failing.hits(),
+      webhookConnections: healthy.connections() + failing.connections(),
       rss: rss.map(([t, v]) => [Math.round(t / 1000), Math.round(v)]),
     })
   } finally {
