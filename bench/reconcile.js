@@ -4,7 +4,7 @@
 import {Readable} from 'node:stream'
 import {setFlagsFromString} from 'node:v8'
 import {runInNewContext} from 'node:vm'
-import {reconcile} from '../dist/settlement/reconcile.js'
+import {reconcile} from '../dist/commands/settlement/shared/reconcile.js'
 
 export async function reconcileBench({orders = 1_000_000, settled = 500_000} = {}) {
   const lines = []

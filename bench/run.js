@@ -13,6 +13,8 @@ import {claimRoundsBench} from './claim-rounds.js'
 import {reconcileBench} from './reconcile.js'
 import {accountsBench, printAccounts} from './accounts.js'
 import {printTesting, testingBench} from './testing.js'
+import {printSnapshot, snapshotBench} from './snapshot.js'
+import {printTenants, tenantsBenchAll} from './tenants.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
 // `npm run bench -- --profile DIR`: every engine child writes a CPU profile into DIR (BENCH_PROFILE)
@@ -33,7 +35,7 @@ const CONNECTIONS = env('BENCH_CONNECTIONS', 32)
 const RATE = env('BENCH_RATE', 1000)
 const SMALL = env('BENCH_SEED_SMALL', 10_000)
 const LARGE = env('BENCH_SEED_LARGE', 1_000_000)
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,claims,soak,soak10,storage,reconcile,listen,pg,startup,accounts,testing').split(','))
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,claims,soak,soak10,storage,reconcile,listen,pg,startup,accounts,tenants,testing,snapshot').split(','))
 const SOAK_MS = env('BENCH_SOAK_MS', 360_000)
 /** the soak over 10 accounts (soak10): its rate is what matters, not its memory plateau */
 const SOAK10_MS = env('BENCH_SOAK10_MS', 120_000)
@@ -215,10 +217,22 @@ async function main() {
       printAccounts(results.accounts, log)
       log()
     }
+    // ---------------------------------------------------------------- (tenants): one tenant cannot starve the others (issue 33)
+    if (ONLY.has('tenants')) {
+      results.tenants = await tenantsBenchAll()
+      printTenants(results.tenants, log)
+      log()
+    }
     // ---------------------------------------------------------------- (testing): gw/testing and the SDK (issue 27)
     if (ONLY.has('testing')) {
       results.testing = await testingBench()
       printTesting(results.testing, log)
+      log()
+    }
+    // ---------------------------------------------------------------- (snapshot): a large snapshot loaded while another tenant works (issue 33)
+    if (ONLY.has('snapshot')) {
+      results.snapshot = await snapshotBench(root)
+      printSnapshot(results.snapshot, log)
       log()
     }
     // ---------------------------------------------------------------- (pg)
@@ -351,7 +365,8 @@ async function pgPart(root, results, sink) {
     log(`(pg) PostgreSQL ${(await cluster.sql('SHOW server_version')).trim()} on 127.0.0.1 (throwaway cluster, fsync ${DURABILITY === 'full' ? 'on' : 'off'}), engines as child processes`)
     const fleet = async (name, n, store) => {
       const es = []
-      for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `${name}-${i}`), {label: `${name}-${i}`, args: store ? ["--store", store] : []}))
+      // every instance on one database shares one secrets key (the first makes the file)
+      for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `${name}-${i}`), {label: `${name}-${i}`, args: store ? ['--store', store, '--secrets-key-file', join(root, `${name}-secrets.key`)] : []}))
       return es
     }
     const stop = async (es) => {

@@ -13,6 +13,7 @@ import {join} from 'node:path'
 import {Agent, request, type Dispatcher} from 'undici'
 import {SIGNATURE_HEADER, verifySignature} from './api/webhook-signature.js'
 import {parseDuration} from './base/parse.js'
+import {clockSteps, MAX_CLOCK_STEPS} from './api/clock-steps.js'
 import type {GwEvent, TestClock} from './api/types.js'
 
 export interface StartGatewayOptions {
@@ -50,7 +51,7 @@ export interface GatewayClock {
    * seconds; with `wait`, resolves once every webhook attempt it made due has ended.
    */
   advance(duration: string | number, opts?: {wait?: boolean}): Promise<TestClock>
-  /** freezes the clock (at `at`, the current engine time or later): timestamps repeat run after run */
+  /** freezes the clock (at `at`, the current engine time or later; more than 400 days ahead it gets there in 400-day steps, the jobs due in each run first): timestamps repeat run after run */
   freeze(at?: Date | string): Promise<TestClock>
   /** lets it tick again from where it stands */
   unfreeze(): Promise<TestClock>
@@ -179,7 +180,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
 }
 
 function clockOf(api: ApiCaller): GatewayClock {
-  return {
+  const clock: GatewayClock = {
     async now() {
       const r = await api<TestClock>('GET', '/test_helpers/clock')
       return new Date(r.body.now)
@@ -191,6 +192,15 @@ function clockOf(api: ApiCaller): GatewayClock {
       return r.body
     },
     async freeze(at) {
+      if (at !== undefined) {
+        // one request moves the clock at most 400 days: an instant further ahead is reached in steps
+        const steps = clockSteps((await clock.now()).getTime(), new Date(at).getTime())
+        if (steps.length > MAX_CLOCK_STEPS) throw new Error(`freezing the clock at ${new Date(at).toISOString()}: more than ${MAX_CLOCK_STEPS} steps of 400 days ahead of the engine clock; choose an instant within about 10 years`)
+        for (const step of steps.slice(0, -1)) {
+          const r = await api<TestClock>('POST', '/test_helpers/clock', {now: new Date(step).toISOString()})
+          if (r.status !== 200) throw new Error(`setting the clock failed: ${r.status} ${JSON.stringify(r.body)}`)
+        }
+      }
       const r = await api<TestClock>('POST', '/test_helpers/clock', {frozen: true, ...(at === undefined ? {} : {now: new Date(at).toISOString()})})
       if (r.status !== 200) throw new Error(`freezing the clock failed: ${r.status} ${JSON.stringify(r.body)}`)
       return r.body
@@ -201,6 +211,7 @@ function clockOf(api: ApiCaller): GatewayClock {
       return r.body
     },
   }
+  return clock
 }
 
 /** "90s", "36h", "1d12h" -> seconds: the CLI's own parser (--for, --within). */

@@ -15,6 +15,17 @@ let a: AsKey & {id: string; publishableKey: string}
 let shop: http.Server
 let shopUrl: string
 let browser: Browser
+/** another site (framesPage) */
+let other: http.Server
+let otherUrl: string
+
+/** A page of iframes (`?src=` each), recording which loaded and what messages reached it. */
+function framesPage(req: http.IncomingMessage, res: http.ServerResponse) {
+  const srcs = new URL(req.url ?? '/', 'http://x').searchParams.getAll('src')
+  res.writeHead(200, {'Content-Type': 'text/html; charset=utf-8'})
+  res.end(`<!doctype html><title>Frames</title><script>window.loaded = []; window.got = []; addEventListener('message', (e) => got.push(e.data))</script>
+${srcs.map((src, i) => `<iframe id="f${i}" title="f${i}" src="${src.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" onload="loaded.push(${i})"></iframe>`).join('\n')}`)
+}
 
 beforeAll(async () => {
   ;[t, browser] = await Promise.all([
@@ -22,7 +33,8 @@ beforeAll(async () => {
     launchChromium(),
   ])
   a = await t.account('fields-shop')
-  shop = http.createServer((_req, res) => {
+  shop = http.createServer((req, res) => {
+    if (req.url?.startsWith('/frame')) return framesPage(req, res)
     res.writeHead(200, {'Content-Type': 'text/html; charset=utf-8'})
     res.end(`<!doctype html><title>Shop: save your card</title>
 <div id="card"></div><button id="save">Save card</button><pre id="out"></pre>
@@ -35,11 +47,16 @@ beforeAll(async () => {
   shop.listen(0, '127.0.0.1')
   await once(shop, 'listening')
   shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/`
+  other = http.createServer(framesPage)
+  other.listen(0, '127.0.0.1')
+  await once(other, 'listening')
+  otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/`
 })
 
 afterAll(async () => {
   await browser?.close()
   shop?.close()
+  other?.close()
   await t?.stop()
 })
 
@@ -142,5 +159,84 @@ describe('hosted card fields (gw.js)', () => {
     expect(pre.headers['access-control-allow-headers']).toContain('Authorization')
     // a secret key's answer carries none: a page could not read it
     expect((await a.api('GET', '/payments', undefined, origin)).headers['access-control-allow-origin']).toBeUndefined()
+  })
+
+  describe('who may frame the hosted pages (issue 33)', () => {
+    /** Opens another site's page framing `urls`, once every frame has loaded (a refused one loads the browser's error page). */
+    async function framedBy(base: string, urls: string[], opts: {ignoreFrameAncestors?: boolean} = {}) {
+      const context = await browser.newContext({ignoreHTTPSErrors: true})
+      if (opts.ignoreFrameAncestors) {
+        // a browser that does not enforce frame-ancestors (an old one): the pages' own script must still tell no one else
+        await context.route(`${t.engine.checkoutUrl}/**`, async (route) => {
+          const response = await route.fetch()
+          const headers = {...response.headers(), 'content-security-policy': response.headers()['content-security-policy']!.replace(/; frame-ancestors [^;]*/, '')}
+          delete headers['x-frame-options']
+          await route.fulfill({response, headers})
+        })
+      }
+      const page = await context.newPage()
+      await page.goto(`${base}?${urls.map((u) => `src=${encodeURIComponent(u)}`).join('&')}`)
+      await page.waitForFunction((n) => (window as any).loaded.length === n, urls.length)
+      return {page, close: () => context.close()}
+    }
+    const buttons = (page: import('playwright-core').Page, i: number, name: string) => page.frameLocator(`#f${i}`).getByRole('button', {name}).count()
+
+    it('a page on another site cannot frame the checkout page or a 3-D Secure page, bound to a shop or not; the card fields it can', async () => {
+      const session = (await a.api('POST', '/checkout_sessions', {amount: 1200, currency: 'EUR'})).body
+      // a 3-D Secure page of a payment confirmed by the shop's server, and one by the card fields on the shop's page
+      const byServer = (await a.api('POST', '/payments', {amount: 1200, currency: 'EUR', payment_method: 'card', payment_method_data: {type: 'card', card: {number: '4000000000003220', exp_month: 12, exp_year: 2034, cvc: '123'}}})).body
+      const unconfirmed = (await a.api('POST', '/payments', {amount: 1200, currency: 'EUR', payment_method: 'card', confirm: false})).body
+      const pk = a.as(a.publishableKey)
+      const pm = (await pk.api('POST', '/payment_methods', {type: 'card', card: {number: '4000000000003220', exp_month: 12, exp_year: 2034, cvc: '123'}})).body
+      const byFields = (await pk.api('POST', `/payments/${unconfirmed.id}/confirm`, {payment_method_id: pm.id}, {'gw-parent-origin': new URL(shopUrl).origin})).body
+      expect([byServer.status, byFields.status]).toEqual(['requires_action', 'requires_action'])
+      const fields = `${t.engine.checkoutUrl}/fields?key=${a.publishableKey}`
+      const {page, close} = await framedBy(otherUrl, [session.url, byServer.next_action.url, byFields.next_action.url, fields])
+      try {
+        expect(await buttons(page, 0, `Pay €12.00`)).toBe(0)
+        expect(await buttons(page, 1, 'Complete authentication')).toBe(0)
+        expect(await buttons(page, 2, 'Complete authentication')).toBe(0)
+        await expect(page.frameLocator('#f3').getByLabel('Card number').count()).resolves.toBe(1)
+      } finally {
+        await close()
+      }
+      // the payments were not touched
+      for (const id of [byServer.id, byFields.id]) expect((await a.api('GET', `/payments/${id}`)).body.status).toBe('requires_action')
+      // the shop the card fields confirmed from may frame its 3-D Secure page (what the modal does)
+      const shopSide = await framedBy(shopUrl.replace(/\/$/, '/frame'), [byFields.next_action.url])
+      try {
+        expect(await buttons(shopSide.page, 0, 'Complete authentication')).toBe(1)
+      } finally {
+        await shopSide.close()
+      }
+    })
+
+    it("the 3-D Secure modal's last page tells the outcome to the shop's origin alone", async () => {
+      // a payment the card fields paid from the shop's page; its last page, framed by another site in a browser that lets it
+      const pay = async (origin: string) => {
+        const unconfirmed = (await a.api('POST', '/payments', {amount: 800, currency: 'EUR', payment_method: 'card', confirm: false})).body
+        const pk = a.as(a.publishableKey)
+        const pm = (await pk.api('POST', '/payment_methods', {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}})).body
+        const paid = (await pk.api('POST', `/payments/${unconfirmed.id}/confirm`, {payment_method_id: pm.id}, {'gw-parent-origin': origin})).body
+        expect(paid.status).toBe('succeeded')
+        return {id: paid.id as string, last: `${t.engine.checkoutUrl}/3ds/${paid.id}?account=${a.id}`}
+      }
+      const forShop = await pay(new URL(shopUrl).origin)
+      const forOther = await pay(new URL(otherUrl).origin)
+      const {page, close} = await framedBy(otherUrl, [forShop.last], {ignoreFrameAncestors: true})
+      try {
+        await expect(page.frameLocator('#f0').locator('#status').innerText()).resolves.toBe('succeeded')
+        // a control: a page bound to this site, framed after it, is heard; the shop's never is
+        await page.evaluate((src) => {
+          const f = document.createElement('iframe')
+          f.src = src
+          document.body.appendChild(f)
+        }, forOther.last)
+        await page.waitForFunction((id) => (window as any).got.some((m: any) => m?.payment?.id === id), forOther.id)
+        expect(await page.evaluate(() => (window as any).got)).toEqual([{type: 'gw:payment', payment: {id: forOther.id, status: 'succeeded'}}])
+      } finally {
+        await close()
+      }
+    })
   })
 })

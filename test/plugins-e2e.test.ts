@@ -1,5 +1,5 @@
 // The oclif plugins gw uses are hosted by gw itself instead of loaded on every start
-// (src/base/plugin-commands.ts, src/hooks/command-not-found.ts): their features still work in
+// (src/commands/autocomplete/shared/plugin.ts, src/hooks/command-not-found.ts): their features still work in
 // the built CLI (`npm run build` first). The "did you mean" of a typo is in cli-e2e.test.ts.
 import {spawnSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'

@@ -6,7 +6,7 @@ import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ListEnvelope, Payment, PaymentRouting, Payout, RoutingDecision, SettlementReport} from '../src/api/types.js'
-import type {ReconcileResult} from '../src/output/reconcile.js'
+import type {ReconcileResult} from '../src/commands/settlement/shared/reconcile-report.js'
 import {startCliWorld, type CliWorld} from './support/cli-world.js'
 
 let w: CliWorld

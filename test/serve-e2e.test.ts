@@ -2,7 +2,8 @@
 // JSON start-up line, a request against it, graceful SIGTERM, and start-up errors mapped to
 // the base command's exit codes.
 import {spawn, type ChildProcess} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {randomBytes} from 'node:crypto'
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
@@ -92,12 +93,63 @@ describe('gw serve', () => {
     expect(exit.stderr).toContain('stopped.')
   })
 
+  it('--metrics-listen (GW_METRICS_LISTEN) serves /metrics on its own address over plain HTTP, and the API port no longer does; without it the API port does', async () => {
+    const {child, exited, firstLine} = serve(['--port', '0', '--data-dir', join(tmp, 'engine-m'), '--json'], {GW_METRICS_LISTEN: '127.0.0.1:0'})
+    const info = JSON.parse(await firstLine) as {base_url: string; ca_file: string; secret_key: string; metrics_url: string}
+    expect(info.metrics_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
+    const dispatcher = new Agent({connect: {ca: readFileSync(info.ca_file)}})
+    const root = info.base_url.replace(/\/v1$/, '')
+    try {
+      // a request, so that an account's id is among the metrics
+      expect((await request(`${info.base_url}/payments?limit=1`, {headers: {authorization: `Bearer ${info.secret_key}`}, dispatcher})).statusCode).toBe(200)
+      const api = await request(`${root}/metrics`, {dispatcher})
+      expect(api.statusCode).toBe(404)
+      expect(((await api.body.json()) as {error: {code: string; message: string}}).error).toMatchObject({code: 'route_unknown', message: expect.stringContaining('--metrics-listen')})
+      const scraped = await request(info.metrics_url)
+      expect(scraped.statusCode).toBe(200)
+      expect(String(scraped.headers['content-type'])).toMatch(/^text\/plain/)
+      expect(await scraped.body.text()).toMatch(/^gw_http_requests_total\{.*operation="listPayments".*\} 1$/m)
+      expect((await request(info.metrics_url.replace(/\/metrics$/, '/v1/payments'))).statusCode).toBe(404)
+      // readiness and liveness stay on the API port, for the balancer
+      expect((await request(`${root}/healthz`, {dispatcher})).statusCode).toBe(200)
+    } finally {
+      await dispatcher.close()
+    }
+    child.kill('SIGTERM')
+    expect((await exited).code).toBe(0)
+    // without it, as before: on the API port, no key
+    const plain = serve(['--port', '0', '--data-dir', join(tmp, 'engine-m'), '--json'])
+    const before = JSON.parse(await plain.firstLine) as {base_url: string; ca_file: string; metrics_url?: string}
+    expect(before.metrics_url).toBeUndefined()
+    const again = new Agent({connect: {ca: readFileSync(before.ca_file)}})
+    try {
+      const res = await request(`${before.base_url.replace(/\/v1$/, '')}/metrics`, {dispatcher: again})
+      expect(res.statusCode).toBe(200)
+      expect(await res.body.text()).toContain('gw_http_requests_total')
+    } finally {
+      await again.close()
+    }
+    plain.child.kill('SIGTERM')
+    expect((await plain.exited).code).toBe(0)
+  })
+
   it('--api-key (GW_SERVE_API_KEY) fixes the engine key', async () => {
     const {child, exited, firstLine} = serve(['--port', '0', '--data-dir', join(tmp, 'engine-b'), '--json'], {GW_SERVE_API_KEY: 'sk_test_fixed_engine_key_1'})
     const info = JSON.parse(await firstLine) as {secret_key: string}
     expect(info.secret_key).toBe('sk_test_fixed_engine_key_1')
     child.kill('SIGINT')
     expect((await exited).code).toBe(0)
+  })
+
+  it('another secrets key than the one the data dir was sealed with (GW_SECRETS_KEY_FILE) is refused with exit 2, naming the flag and the fix', async () => {
+    // engine-b started above, with the data dir's own secrets.key
+    const other = join(tmp, 'other-secrets.key')
+    writeFileSync(other, randomBytes(32))
+    const r = await serve(['--port', '0', '--data-dir', join(tmp, 'engine-b')], {GW_SECRETS_KEY_FILE: other}).exited
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`--secrets-key-file ${other} is not the secrets key this database's webhook signing secrets are sealed with`)
+    expect(r.stderr).toContain('a copy of the key the first instance used')
+    expect(r.stderr).not.toMatch(/\n\s+at /)
   })
 
   it('a busy port is a usage error: exit 2 with a clear message', async () => {

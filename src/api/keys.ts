@@ -17,3 +17,20 @@ export const KEY_RESOURCES = [
 ] as const
 export type KeyResource = (typeof KEY_RESOURCES)[number]
 export const KEY_LEVELS = ['read', 'write'] as const
+
+/** The prefix of a secret shown once: an API key's type and mode (`sk_test_`), or a webhook signing secret's `whsec_`. */
+const SECRET_PREFIX = /^(?:[srp]k_(?:test|live)_|whsec_)/
+
+/**
+ * How a secret shown once (an API key, a webhook signing secret) appears everywhere after the
+ * answer that made it: its prefix, an ellipsis and its last four characters (`sk_test_…wXyZ`,
+ * `whsec_…wXyZ`). An idempotent replay of the request that made it answers this form (the
+ * engine never stores the secret itself: docs/api.md "Secrets at rest").
+ */
+export function redactSecret(secret: string): string {
+  const prefix = SECRET_PREFIX.exec(secret)?.[0] ?? ''
+  return secret.length > prefix.length + 4 ? `${prefix}…${secret.slice(-4)}` : `${prefix}…`
+}
+
+/** Whether a secret in an answer is only its redacted form (an idempotent replay of the request that made it: the secret was shown once). */
+export const isRedactedSecret = (secret: string | null | undefined): boolean => typeof secret === 'string' && secret.includes('…')

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {currencyExponent, fromHundredths, isCurrency} from './money.js'
+import {currencyExponent, displayExponent, EN_US_PREFIX, formatMoney, fromHundredths, isCurrency, minorToDecimal, parseDisplayAmount} from './money.js'
 
 describe('currencyExponent', () => {
   it('returns the ISO 4217 minor-unit exponent', () => {
@@ -58,5 +58,66 @@ describe('fromHundredths', () => {
     expect(fromHundredths(50, 'JPY')).toBe(1)
     expect(fromHundredths(3000, 'JPY')).toBe(30)
     expect(fromHundredths(25, 'ZZZ')).toBe(25)
+  })
+})
+
+describe('money', () => {
+  it('uses the ISO 4217 exponent of the currency', () => {
+    expect(displayExponent('EUR')).toBe(2)
+    expect(displayExponent('JPY')).toBe(0)
+    expect(displayExponent('KWD')).toBe(3)
+    expect(displayExponent('BRL')).toBe(2)
+  })
+
+  it('formats minor units with symbol and code', () => {
+    expect(formatMoney(2000, 'EUR')).toBe('€20.00 EUR')
+    expect(formatMoney(1500, 'JPY')).toBe('¥1,500 JPY')
+    expect(formatMoney(1500, 'KWD')).toBe('1.500 KWD')
+    expect(formatMoney(123456, 'USD')).toBe('$1,234.56 USD')
+    expect(formatMoney(5, 'EUR')).toBe('€0.05 EUR')
+    expect(formatMoney(-250, 'EUR')).toBe('-€2.50 EUR')
+    expect(formatMoney(1000, 'CHF')).toBe('10.00 CHF')
+  })
+
+  it('formats the common currencies by hand exactly as Intl en-US narrow symbols would', () => {
+    const viaIntl = (amount: number, code: string) => {
+      const exp = displayExponent(code)
+      const value = Number(minorToDecimal(amount, exp))
+      const digits = {minimumFractionDigits: exp, maximumFractionDigits: exp}
+      const fmt = new Intl.NumberFormat('en-US', {style: 'currency', currency: code, currencyDisplay: 'narrowSymbol', ...digits})
+      const symbol = fmt.formatToParts(value).find((p) => p.type === 'currency')?.value
+      if (!symbol || symbol === code) return `${new Intl.NumberFormat('en-US', digits).format(value)} ${code}`
+      return `${fmt.format(value).replace(/\u00a0/g, ' ')} ${code}`
+    }
+    const amounts = [0, 1, 5, 99, 100, -250, 1000, 123456, -1234567, 100000000, 98765432109]
+    expect(Object.keys(EN_US_PREFIX).length).toBeGreaterThan(30)
+    for (const code of Object.keys(EN_US_PREFIX)) {
+      for (const amount of amounts) expect(`${code} ${amount}: ${formatMoney(amount, code)}`).toBe(`${code} ${amount}: ${viaIntl(amount, code)}`)
+    }
+    // other currencies still go through Intl
+    expect(formatMoney(1234, 'ISK')).toBe(viaIntl(1234, 'ISK'))
+  })
+
+  it('converts exactly, without floating point', () => {
+    expect(minorToDecimal(1, 2)).toBe('0.01')
+    expect(minorToDecimal(900719925474099, 2)).toBe('9007199254740.99')
+    expect(minorToDecimal(7, 0)).toBe('7')
+  })
+
+  it('parses a display amount into minor units', () => {
+    expect(parseDisplayAmount('20.00', 'EUR')).toBe(2000)
+    expect(parseDisplayAmount('20', 'EUR')).toBe(2000)
+    expect(parseDisplayAmount('0.1', 'EUR')).toBe(10)
+    expect(parseDisplayAmount('19.99', 'eur')).toBe(1999)
+    expect(parseDisplayAmount('500', 'JPY')).toBe(500)
+    expect(parseDisplayAmount('1.234', 'KWD')).toBe(1234)
+    expect(parseDisplayAmount('20.000', 'EUR')).toBe(2000)
+  })
+
+  it('rejects amounts the currency cannot express, saying why', () => {
+    expect(() => parseDisplayAmount('20.001', 'EUR')).toThrow(/EUR has 2 decimal places/)
+    expect(() => parseDisplayAmount('5.5', 'JPY')).toThrow(/JPY has no minor unit/)
+    expect(() => parseDisplayAmount('1,000.00', 'EUR')).toThrow(/not a decimal amount/)
+    expect(() => parseDisplayAmount('€20', 'EUR')).toThrow(/not a decimal amount/)
   })
 })

@@ -241,7 +241,7 @@ export interface ApiErrorBody {
     request_id: string
     param?: string
     payment?: string
-    /** 403 permission_error: the permission the request needs (e.g. payments:write) */
+    /** 403 permission_error: the permission the request needs (e.g. payments:write); several joined by commas when it needs them all (webhooks:write,events:read) */
     permission?: string
   }
 }
@@ -484,6 +484,8 @@ export interface SnapshotLoad {
   events: number
   jobs: number
   idempotency_keys: number
+  /** webhook endpoints saved without their signing secret (a snapshot saved without include_secrets): each got a new one (gw webhooks rotate-secret shows a secret) */
+  new_webhook_secrets: number
   engine_time: string
 }
 

@@ -1,7 +1,7 @@
 // --amount (minor units) or --display-amount (a decimal in the currency), as `gw payments create`
 // and `gw routing simulate` take them.
 import {UsageError} from '../errors.js'
-import {formatMoney, parseDisplayAmount} from '../output/money.js'
+import {formatMoney, parseDisplayAmount} from '../api/money.js'
 import {MAX_AMOUNT} from './parse.js'
 
 /** The amount in minor units from --amount or --display-amount; a usage error naming the flag otherwise. */

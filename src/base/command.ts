@@ -115,7 +115,7 @@ export abstract class GwCommand<T extends typeof Command> extends Command {
       const body = errorJson(err, ec)
       out.io.stdout.write(out.scrub(out.streamed ? JSON.stringify(body) : JSON.stringify(body, null, 2)) + '\n')
     }
-    if (!(err instanceof GwError && err.quiet)) out.io.stderr.write(out.scrub(formatError(err, ec)) + '\n')
+    if (!(err instanceof GwError && err.quiet)) out.io.stderr.write(out.human(formatError(err, ec)) + '\n')
     process.exitCode = code
   }
 

@@ -138,9 +138,11 @@ export class Context {
   }
 
   async prompt(question: string, opts: {hidden: boolean}): Promise<string> {
-    if (this.seams.prompt) return this.seams.prompt(question, opts)
+    // a question may quote data (what a confirmation is about): shown as the renderer shows text
+    const shown = this.out.human(question)
+    if (this.seams.prompt) return this.seams.prompt(shown, opts)
     const {promptHidden, promptLine} = await import('./io.js')
-    return opts.hidden ? promptHidden(question) : promptLine(question)
+    return opts.hidden ? promptHidden(shown) : promptLine(shown)
   }
 
   /** All of stdin (`--api-key -`, `--from-file -`, `--payload-file -`). */

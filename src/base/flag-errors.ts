@@ -32,36 +32,3 @@ export async function withFlagNames<T>(map: ParamFlags, fn: () => Promise<T>): P
     throw error
   }
 }
-
-export const PAYMENT_PARAMS: ParamFlags = {
-  amount: '--amount',
-  currency: '--currency',
-  payment_method: '--method',
-  'payment_method_data.card.number': '--card',
-  'payment_method_data.card.exp_month': '--exp',
-  'payment_method_data.card.exp_year': '--exp',
-  'payment_method_data.card.cvc': '--cvc',
-  'card.number': '--card',
-  'card.exp_month': '--exp',
-  'card.exp_year': '--exp',
-  'card.cvc': '--cvc',
-  'billing_details.': '--billing-*',
-  payment_method_id: '--payment-method-id',
-  'customer.email': '--customer-email',
-  'customer.name': '--customer-name',
-  customer: '--customer',
-  reference: '--reference',
-  return_url: '--return-url',
-  capture_method: '--capture',
-  description: '--description',
-  merchant: '--merchant',
-  'metadata.': '--metadata',
-  metadata: '--metadata',
-}
-
-export const REFUND_PARAMS: ParamFlags = {payment: '--payment', amount: '--amount', reason: '--reason', metadata: '--metadata', 'metadata.': '--metadata'}
-
-export const WEBHOOK_PARAMS: ParamFlags = {url: '--url', enabled_events: '--events', 'enabled_events.': '--events', description: '--description', metadata: '--metadata', 'metadata.': '--metadata'}
-
-/** Evidence given with --field key=value and --file URL: fields.KEY is `--field KEY`. */
-export const EVIDENCE_PARAMS: ParamFlags = {'fields.': '--field {rest}', fields: '--field', files: '--file', 'files.': '--file'}

@@ -1,7 +1,6 @@
 // Flags shared by several commands, with parsers that explain bad input.
 import {Flags} from '@oclif/core'
-import {PAYMENT_STATUSES} from '../api/types.js'
-import {displayExponent, isKnownCurrency} from '../output/money.js'
+import {displayExponent, isKnownCurrency} from '../api/money.js'
 import {METHOD_CODES, PAYMENT_METHODS} from '../api/catalog.js'
 import {closest} from '../suggest.js'
 import {UsageError} from '../errors.js'
@@ -33,6 +32,15 @@ export const currencyFlag = Flags.custom<string>({
     if (!/^[A-Z]{3}$/.test(code) || !isKnownCurrency(code)) {
       throw new UsageError(`--currency "${input}" is not an ISO 4217 currency code.`, 'Use a three-letter code such as EUR, USD, JPY or BRL.')
     }
+    return code
+  },
+})
+
+export const countryFlag = Flags.custom<string>({
+  description: 'Two-letter ISO 3166 country code, e.g. NL.',
+  parse: async (input, _ctx, opts) => {
+    const code = input.trim().toUpperCase()
+    if (!/^[A-Z]{2}$/.test(code)) throw new UsageError(`--${opts.name} "${input}" is not a two-letter country code.`, 'Use a code such as NL, DE or BR.')
     return code
   },
 })
@@ -81,11 +89,6 @@ export const listFlags = {
 
 export const timestampFlag = Flags.custom<string>({
   parse: async (input, _ctx, opts) => parseTimestamp(input, `--${opts.name}`),
-})
-
-export const paymentStatusFlag = Flags.string({
-  description: 'Only payments in this status.',
-  options: [...PAYMENT_STATUSES],
 })
 
 export {idArg} from './args.js'

@@ -2,27 +2,8 @@ import {describe, expect, it} from 'vitest'
 import {ApiError, NetworkError} from '../client/errors.js'
 import {closest} from '../suggest.js'
 import {ExitCode, exitCodeFor, UsageError} from './exit-codes.js'
-import {
-  generateReference,
-  parseCardNumber,
-  parseDataPairs,
-  parseDuration,
-  parseExpiry,
-  parseMetadata,
-  parseMinorUnits,
-  parseTimestamp,
-} from './parse.js'
-import {normalizePath} from './raw.js'
-
-const usage = (fn: () => unknown) => {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError)
-    return error as UsageError
-  }
-  throw new Error('expected a UsageError')
-}
+import {parseDuration, parseMetadata, parseMinorUnits, parseTimestamp} from './parse.js'
+import {usage} from './test-support/usage.js'
 
 describe('durations', () => {
   it('reads human durations', () => {
@@ -52,20 +33,6 @@ describe('flag values', () => {
     expect(usage(() => parseMetadata(['oops'])).message).toContain('--metadata "oops" is not key=value')
   })
 
-  it('expiry dates', () => {
-    expect(parseExpiry('12/27')).toEqual({exp_month: 12, exp_year: 2027})
-    expect(parseExpiry('3/2031')).toEqual({exp_month: 3, exp_year: 2031})
-    expect(parseExpiry('2030-08')).toEqual({exp_month: 8, exp_year: 2030})
-    expect(usage(() => parseExpiry('13/27')).message).toContain('month')
-    expect(usage(() => parseExpiry('tomorrow')).hint).toContain('MM/YY')
-  })
-
-  it('card numbers keep digits only', () => {
-    expect(parseCardNumber('4242 4242 4242 4242')).toBe('4242424242424242')
-    expect(parseCardNumber('4000-0000-0000-3220')).toBe('4000000000003220')
-    expect(usage(() => parseCardNumber('4242')).message).toContain('--card')
-  })
-
   it('minor units point decimals to --display-amount', () => {
     expect(parseMinorUnits('2000')).toBe(2000)
     const e = usage(() => parseMinorUnits('20.00'))
@@ -81,47 +48,9 @@ describe('flag values', () => {
     expect(usage(() => parseTimestamp('yesterday', '--created-gte')).message).toContain('--created-gte')
   })
 
-  it('generated references are unique and dated', () => {
-    const a = generateReference(new Date('2025-03-04T00:00:00Z'))
-    expect(a).toMatch(/^gw_20250304_[0-9a-f]{10}$/)
-    expect(generateReference()).not.toBe(generateReference())
-  })
-
   it('suggests close method codes', () => {
     expect(closest('ideel', ['card', 'ideal', 'pix'])).toEqual(['ideal'])
     expect(closest('sepa', ['sepa_debit', 'sepa_credit', 'card'])).toContain('sepa_debit')
-  })
-})
-
-describe('gw api -d pairs', () => {
-  it('types values and nests keys', () => {
-    expect(parseDataPairs(['amount=2000', 'currency=EUR', 'confirm=false', 'card[number]=4242424242424242', 'card.exp_month=12', 'card[cvc]=123', 'x=null'])).toEqual({
-      amount: 2000,
-      currency: 'EUR',
-      confirm: false,
-      card: {number: '4242424242424242', exp_month: 12, cvc: '123'},
-      x: null,
-    })
-  })
-  it('keeps string fields and metadata values as strings even when they are digits', () => {
-    expect(parseDataPairs(['reference=1234', 'metadata[order]=42', 'billing_details[address][postal_code]=10115'])).toEqual({
-      reference: '1234',
-      metadata: {order: '42'},
-      billing_details: {address: {postal_code: '10115'}},
-    })
-  })
-  it('takes raw JSON after :=', () => {
-    expect(parseDataPairs(['reference:="123"', 'metadata:={"a":"b"}'])).toEqual({reference: '123', metadata: {a: 'b'}})
-    expect(usage(() => parseDataPairs(['m:={bad'])).message).toContain('not JSON')
-  })
-  it('rejects a pair without =', () => {
-    expect(usage(() => parseDataPairs(['amount'])).message).toContain('-d "amount" is not key=value')
-  })
-  it('normalizes paths', () => {
-    expect(normalizePath('payments')).toBe('/payments')
-    expect(normalizePath('/v1/payments/pay_1')).toBe('/payments/pay_1')
-    expect(normalizePath('/payments?limit=1')).toBe('/payments?limit=1')
-    usage(() => normalizePath('https://evil.example/v1/payments'))
   })
 })
 

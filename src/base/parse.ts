@@ -1,5 +1,6 @@
-// Parsers for flag values. Each throws a UsageError that names the flag and shows the fix.
-import {createHash, randomBytes} from 'node:crypto'
+// Parsers for flag values every topic may take (metadata, durations, amounts, timestamps). Each
+// throws a UsageError that names the flag and shows the fix. A topic's own parsers are in
+// src/commands/<topic>/shared/.
 import {UsageError} from '../errors.js'
 
 /** `--metadata k=v` (repeatable) -> {k: v} */
@@ -12,82 +13,6 @@ export function parseMetadata(values: string[] | undefined, flag = '--metadata')
     out[v.slice(0, i)] = v.slice(i + 1)
   }
   return out
-}
-
-/** "12/27", "12/2027", "2027-12" -> {exp_month: 12, exp_year: 2027} */
-export function parseExpiry(text: string, flag = '--exp'): {exp_month: number; exp_year: number} {
-  const t = text.trim()
-  let month: number
-  let year: number
-  let m = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(t)
-  if (m) {
-    month = Number(m[1])
-    year = Number(m[2])
-  } else if ((m = /^(\d{4})-(\d{1,2})$/.exec(t))) {
-    year = Number(m[1])
-    month = Number(m[2])
-  } else {
-    throw new UsageError(`${flag} "${text}" is not an expiry date.`, `Write it as MM/YY or MM/YYYY, e.g. ${flag} 12/30.`)
-  }
-  if (month < 1 || month > 12) throw new UsageError(`${flag} "${text}": the month must be 01 to 12.`, `e.g. ${flag} 12/30`)
-  if (year < 100) year += 2000
-  return {exp_month: month, exp_year: year}
-}
-
-/** A card number with spaces or dashes -> digits only; it must pass the Luhn check. */
-export function parseCardNumber(text: string, flag = '--card'): string {
-  const digits = text.replace(/[\s-]/g, '')
-  if (!/^\d{12,19}$/.test(digits)) {
-    throw new UsageError(`${flag} "${text}" is not a card number.`, `Give 12 to 19 digits, e.g. ${flag} 4242424242424242 (a test card).`)
-  }
-  if (!luhn(digits)) {
-    throw new UsageError(`${flag} ${text} is not a valid card number: it fails the Luhn check (a typo?).`, `Test cards: ${flag} 4242424242424242 (succeeds), 4000000000003220 (3-D Secure), 378282246310005 (Amex).`)
-  }
-  return digits
-}
-
-export function luhn(digits: string): boolean {
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i])
-    if (i % 2 === 1) {
-      d *= 2
-      if (d > 9) d -= 9
-    }
-    sum += d
-  }
-  return sum % 10 === 0
-}
-
-/** American Express (34, 37) has a 4-digit security code; the other networks 3. */
-export const cvcLength = (number: string) => (/^3[47]/.test(number) ? 4 : 3)
-
-/** The default security code for a test card: one of the length its brand needs. */
-export const defaultCvc = (number: string) => (cvcLength(number) === 4 ? '1234' : '123')
-
-/** `--cvc`: digits of the length the card's brand needs. */
-export function parseCvc(text: string, number: string, flag = '--cvc'): string {
-  const t = text.trim()
-  const len = cvcLength(number)
-  if (!/^\d+$/.test(t) || t.length !== len) {
-    throw new UsageError(`${flag} must be ${len} digits for ${len === 4 ? 'an American Express' : 'this'} card, got "${text}".`, `e.g. ${flag} ${defaultCvc(number)} (or leave it out: the default suits the card).`)
-  }
-  return t
-}
-
-/** An expiry that is not in the past (the card's month still counts). */
-export function checkNotExpired(exp: {exp_month: number; exp_year: number}, text: string, flag = '--exp', now = new Date()): {exp_month: number; exp_year: number} {
-  const y = now.getUTCFullYear()
-  const m = now.getUTCMonth() + 1
-  if (exp.exp_year < y || (exp.exp_year === y && exp.exp_month < m)) {
-    throw new UsageError(`${flag} ${text} is in the past: the card has expired.`, `Use a future date, e.g. ${flag} 12/${String((y + 3) % 100).padStart(2, '0')} (or leave it out).`)
-  }
-  return exp
-}
-
-/** A test-mode default expiry: December, three years ahead. */
-export function defaultExpiry(now = new Date()): {exp_month: number; exp_year: number} {
-  return {exp_month: 12, exp_year: now.getUTCFullYear() + 3}
 }
 
 const UNITS: Record<string, number> = {
@@ -127,24 +52,6 @@ export function parseDuration(text: string, flag = 'duration'): number {
   }
   if (matched !== t.length || matched === 0) throw fail()
   return Math.round(total)
-}
-
-/** The card of --card, --exp and --cvc, checked before anything is sent; defaults suit the brand. */
-export function cardInput(card: string, exp: string | undefined, cvc: string | undefined, now = new Date()): {number: string; exp_month: number; exp_year: number; cvc: string} {
-  const number = parseCardNumber(card)
-  const expiry = exp ? checkNotExpired(parseExpiry(exp), exp, '--exp', now) : defaultExpiry(now)
-  return {number, ...expiry, cvc: cvc === undefined ? defaultCvc(number) : parseCvc(cvc, number)}
-}
-
-/** The reference of a payment created with --idempotency-key and no --reference: the same key, the same reference. */
-export function referenceForKey(key: string): string {
-  return `gw_key_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`
-}
-
-/** A merchant reference for a payment created without one. */
-export function generateReference(now = new Date()): string {
-  const day = now.toISOString().slice(0, 10).replaceAll('-', '')
-  return `gw_${day}_${randomBytes(5).toString('hex')}`
 }
 
 /** Most minor units one payment may carry (docs/api.md: eight digits, as card networks allow). */
@@ -189,67 +96,4 @@ export function parseTimestamp(text: string, flag: string): string {
   const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(t) && !Number.isNaN(Date.parse(t))
   if (!ok) throw new UsageError(`${flag} "${text}" is not an ISO 8601 date or date-time.`, `e.g. ${flag} 2025-01-31 or ${flag} 2025-01-31T12:00:00Z`)
   return new Date(/^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : t).toISOString()
-}
-
-/**
- * `gw api -d` pairs -> a JSON object. `key=value` guesses the type (integers, true/false,
- * null become JSON; everything else a string), except for fields that are always strings
- * (card number, cvc, reference, ids, metadata values...); `key:=JSON` takes raw JSON. Nested keys:
- * `card[number]=4242...` or `card.number=4242...`.
- */
-export function parseDataPairs(pairs: string[] | undefined, flag = '-d'): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const pair of pairs ?? []) {
-    const raw = pair.indexOf(':=')
-    const eq = pair.indexOf('=')
-    let key: string
-    let value: unknown
-    if (raw > 0 && raw < eq) {
-      key = pair.slice(0, raw)
-      const text = pair.slice(raw + 2)
-      try {
-        value = JSON.parse(text)
-      } catch {
-        throw new UsageError(`${flag} "${pair}": the value after := is not JSON.`, `e.g. ${flag} 'metadata:={"a":"b"}' or ${flag} 'reference:="123"'`)
-      }
-    } else if (eq > 0) {
-      key = pair.slice(0, eq)
-      const path = keyPath(key, flag, pair)
-      value = STRING_FIELDS.has(path[path.length - 1]) || path[0] === 'metadata' ? pair.slice(eq + 1) : guessValue(pair.slice(eq + 1))
-    } else {
-      throw new UsageError(`${flag} "${pair}" is not key=value.`, `e.g. ${flag} amount=2000 ${flag} currency=EUR (key:=JSON for raw JSON).`)
-    }
-    setPath(out, keyPath(key, flag, pair), value)
-  }
-  return out
-}
-
-/** Fields the API always types as strings, even when their value is all digits. */
-const STRING_FIELDS = new Set([
-  'number', 'cvc', 'postal_code', 'line1', 'country', 'reference', 'description', 'name', 'email', 'id', 'customer',
-  'payment', 'payment_method_id', 'merchant', 'provider', 'url', 'return_url', 'currency', 'starting_after', 'ending_before', 'date',
-])
-
-function guessValue(v: string): unknown {
-  if (/^-?(0|[1-9]\d{0,15})$/.test(v)) return Number(v)
-  if (v === 'true') return true
-  if (v === 'false') return false
-  if (v === 'null') return null
-  return v
-}
-
-function keyPath(key: string, flag: string, pair: string): string[] {
-  const parts = key.replace(/\[([^\]]*)\]/g, '.$1').split('.')
-  if (parts.some((p) => p === '')) throw new UsageError(`${flag} "${pair}": malformed key "${key}".`, 'Nested keys look like card[number]=... or card.number=...')
-  return parts
-}
-
-function setPath(target: Record<string, unknown>, path: string[], value: unknown) {
-  let node = target
-  for (const part of path.slice(0, -1)) {
-    const next = node[part]
-    if (next === undefined || next === null || typeof next !== 'object') node[part] = {}
-    node = node[part] as Record<string, unknown>
-  }
-  node[path[path.length - 1]] = value
 }

@@ -192,7 +192,8 @@ export class GwClient extends HttpClient {
       this.post<Payment>(`/test_helpers/payments/${enc(id)}/review`, {decision}, o),
     clock: () => this.get<TestClock>('/test_helpers/clock'),
     setClock: (body: {frozen?: boolean; now?: string}, o?: PostOpts) => this.post<TestClock>('/test_helpers/clock', body, o),
-    saveSnapshot: () => this.get<Snapshot>('/test_helpers/snapshot'),
+    /** includeSecrets: the signing secrets and card numbers too (sensitive; a secret key only) */
+    saveSnapshot: (o: {includeSecrets?: boolean} = {}) => this.get<Snapshot>('/test_helpers/snapshot', o.includeSecrets ? {include_secrets: true} : undefined),
     loadSnapshot: (snapshot: unknown, o?: PostOpts) => this.post<SnapshotLoad>('/test_helpers/snapshot', snapshot, o),
     advanceClock: (seconds: number, o?: PostOpts & {wait?: boolean}) => this.post<TestClock>('/test_helpers/clock/advance', o?.wait ? {seconds, wait: true} : {seconds}, o),
     createDispute: (body: SimulateDisputeParams, o?: PostOpts) => this.post<Dispute>('/test_helpers/disputes', body, o),

@@ -1,5 +1,5 @@
 import type {Balance} from '../api/types.js'
-import {balanceColumns, balanceRows} from '../output/settlement.js'
+import {balanceColumns, balanceRows} from './shared/balance.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
 
 export default class BalanceCommand extends GwCommand<typeof BalanceCommand> {

@@ -3,7 +3,7 @@ import {createServer, type IncomingHttpHeaders, type Server} from 'node:http'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {at, cliEnv, json, type CliEnv} from '../base/test-support/cli.js'
-import {ev, frame, list} from '../events/test-support/events.js'
+import {ev, frame, list} from './events/shared/test-support/events.js'
 import {verifySignature} from '../api/webhook-signature.js'
 import Listen from './listen.js'
 

@@ -3,7 +3,8 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, expect, it} from 'vitest'
 import {BASE_URL, cliEnv, LIVE_KEY, TEST_KEY, type CliEnv} from '../base/test-support/cli.js'
-import Login, {type LoginResult} from './login.js'
+import Login from './login.js'
+import type {LoginResult} from './shared/login.js'
 
 let cli: CliEnv
 beforeEach(async () => {

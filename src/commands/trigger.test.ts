@@ -1,8 +1,9 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {GwEvent} from '../api/types.js'
 import {at, cliEnv, errorBody, json, LIVE_KEY, payment, type CliEnv} from '../base/test-support/cli.js'
-import {list} from '../events/test-support/events.js'
-import Trigger, {type TriggerResult} from './trigger.js'
+import {list} from './events/shared/test-support/events.js'
+import Trigger from './trigger.js'
+import type {TriggerResult} from './events/shared/trigger.js'
 
 let cli: CliEnv
 beforeEach(async () => {

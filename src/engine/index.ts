@@ -1,16 +1,19 @@
 import {randomBytes} from 'node:crypto'
-import {chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync} from 'node:fs'
 import {hostname} from 'node:os'
 import {createSecureContext} from 'node:tls'
-import {resolve} from 'node:path'
+import {join, resolve} from 'node:path'
 import {localEnginePaths, tlsPathsIn, type LocalEngineInfo} from '../local-engine.js'
 import {RandomIds} from './adapters/system.js'
+import {createKeyFile, readKeyFile} from './adapters/secret-box.js'
+import {keepPrivate, privateDataDir, writePrivateFile} from './adapters/private-files.js'
+import {agreeSecretsKey, SecretsKeyError} from './app/secrets.js'
 import {App} from './app/index.js'
 import type {DeliveryWorkerOptions} from './app/delivery-worker.js'
 import {createCheckout} from './checkout/pages.js'
 import {createPipeline} from './http/pipeline.js'
 import {Metrics} from './http/metrics.js'
-import {createOperations} from './http/operations.js'
+import {createOperations, parseListen, serveMetrics} from './http/operations.js'
 import {ensurePlatformAccount} from './app/accounts.js'
 import {DestinationPolicy} from './domain/destinations.js'
 import {FleetConfigError, FleetSettings} from './app/fleet.js'
@@ -31,8 +34,12 @@ export interface EngineOptions {
   tlsDir?: string
   /** fixes the test secret key; otherwise one is created once and kept in the data dir */
   apiKey?: string
-  /** requests per second per account and mode (default 100, bucket of 2 s); 0 turns the limit off. A fleet setting (see updateFleetSettings). */
+  /** requests per second per account and mode (default 100, bucket of 2 s; publishable keys the same in a bucket of their own); 0 turns the limits off, the failed-authentication one too. A fleet setting (see updateFleetSettings). */
   rateLimit?: number
+  /** the largest snapshot POST /v1/test_helpers/snapshot loads, in bytes (default 64 MiB; gw serve --snapshot-max-bytes) */
+  snapshotMaxBytes?: number
+  /** proxies in front (a load balancer) whose X-Forwarded-For entries are believed for the client address of the failed-authentication limit; default 0: the socket's peer */
+  trustedProxies?: number
   /** on a shared store (PostgreSQL), change the fleet's settings to this instance's flags (rate limit, payout currency, webhook destinations) instead of refusing a disagreeing start */
   updateFleetSettings?: boolean
   /** 'full' (default): every commit is fsynced */
@@ -66,6 +73,14 @@ export interface EngineOptions {
   accessLog?: string
   /** this instance's name in metrics and the access log (default: host name and port) */
   instanceName?: string
+  /** serve GET /metrics on this HOST:PORT (plain HTTP) and no longer on the API port (issue 33) */
+  metricsListen?: string
+  /**
+   * the engine's secrets key (32 bytes; raw, hex or base64), which seals webhook signing secrets
+   * in the store: default the data dir's secrets.key (made at first start). Every instance on one
+   * database must use the same key (a fleet on PostgreSQL: one file, copied to each).
+   */
+  secretsKeyFile?: string
 }
 
 /** The default store: SQLite in the data dir (one engine instance per data dir). */
@@ -125,6 +140,8 @@ export interface EngineHandle {
   caFile: string | null
   secretKey: string
   port: number
+  /** where GET /metrics is served when --metrics-listen says (http://HOST:PORT/metrics); undefined: on the API port */
+  metricsUrl?: string
   app: App
   /** where the data lives: 'sqlite (DATABASE FILE)' or the PostgreSQL URL with its password hidden */
   store: string
@@ -132,6 +149,18 @@ export interface EngineHandle {
 }
 
 const KEY_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+/** The data dir's secrets key (without --secrets-key-file). */
+export const SECRETS_KEY_FILE = 'secrets.key'
+
+/** A log file to append to, made (or kept) readable by its owner only: a mode given to a stream holds only for a file it creates, and the umask cuts it. */
+function privateLogFile(path: string): void {
+  try {
+    closeSync(openSync(path, 'a', 0o600))
+    keepPrivate(path)
+  } catch (e) {
+    throw new EngineConfigError(`--access-log: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). Give a file in a directory this user may write.`)
+  }
+}
 
 export class EngineConfigError extends Error {}
 
@@ -142,14 +171,15 @@ function secretKeyFor(dataDir: string, fixed: string | undefined): string {
       throw new EngineConfigError('The local engine runs test mode only: live mode needs real provider connections. Use an sk_test_ key.')
     if (!/^sk_test_[A-Za-z0-9_]{8,200}$/.test(fixed))
       throw new EngineConfigError('--api-key must look like sk_test_ followed by at least 8 letters, digits or underscores.')
-    writeFileSync(file, fixed + '\n', {mode: 0o600})
-    chmodSync(file, 0o600)
+    writePrivateFile(file, fixed + '\n')
     return fixed
   }
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  if (existsSync(file)) {
+    keepPrivate(file)
+    return readFileSync(file, 'utf8').trim()
+  }
   const key = 'sk_test_' + [...randomBytes(32)].map((b) => KEY_ALPHABET[b % 62]).join('')
-  writeFileSync(file, key + '\n', {mode: 0o600})
-  chmodSync(file, 0o600)
+  writePrivateFile(file, key + '\n')
   return key
 }
 
@@ -191,6 +221,8 @@ function broughtCertificate(opts: EngineOptions): {key: string; cert: string; ca
 /** Starts the embedded gateway: HTTPS on one port, a store (SQLite in the data dir by default), simulated providers. */
 export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const host = opts.host ?? '127.0.0.1'
+  if (opts.snapshotMaxBytes !== undefined && !(Number.isSafeInteger(opts.snapshotMaxBytes) && opts.snapshotMaxBytes >= 1024))
+    throw new EngineConfigError('--snapshot-max-bytes must be a whole number of bytes, 1024 or more (e.g. 268435456 for 256 MiB).')
   if (opts.payoutCurrency !== undefined && !/^[A-Z]{3}$/.test(opts.payoutCurrency))
     throw new EngineConfigError('--payout-currency must be an uppercase ISO 4217 code such as EUR.')
   const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'))
@@ -200,14 +232,22 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   } catch (e) {
     throw new EngineConfigError((e as Error).message)
   }
-  mkdirSync(opts.dataDir, {recursive: true, mode: 0o700})
+  const metricsAt = opts.metricsListen === undefined ? undefined : parseListen(opts.metricsListen)
+  if (opts.metricsListen !== undefined && !metricsAt)
+    throw new EngineConfigError(`--metrics-listen takes HOST:PORT, such as 127.0.0.1:9464 or [::1]:9464; got '${opts.metricsListen}'.`)
+  // the data dir is the engine's own: made 0700, or a warning when others may read it
+  privateDataDir(opts.dataDir, log)
   const paths = localEnginePaths(opts.dataDir)
   // --tls-dir: a certificate directory shared by several engines (a test run trusts one CA)
   const tlsPaths = opts.tlsDir === undefined ? paths : tlsPathsIn(resolve(opts.tlsDir))
   mkdirSync(tlsPaths.tlsDir, {recursive: true, mode: 0o700})
+  // files an older gw wrote with another mode (certificates were 0644)
+  for (const f of [paths.info, paths.caCert, paths.caKey, paths.serverCert, paths.serverKey, join(paths.tlsDir, 'server-hosts.json')]) keepPrivate(f)
   const secretKey = secretKeyFor(opts.dataDir, opts.apiKey)
   const publicOrigin = opts.publicUrl === undefined ? undefined : checkPublicUrl(opts.publicUrl)
   const tls = opts.tlsCert !== undefined || opts.tlsKey !== undefined ? broughtCertificate(opts) : await ensureCertificates(tlsPaths, host)
+  // (a file that cannot be written is refused before anything is opened)
+  if (opts.accessLog !== undefined) privateLogFile(opts.accessLog)
   const store = await (opts.store ?? storeFromUrl(opts.storeUrl, {database: paths.database, durability: opts.durability, log, importFrom: opts.importFrom}))()
 
   // the port is known only after listening; URLs are filled in then
@@ -217,10 +257,13 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   try {
     // the settings every instance on this data agrees on (rate limit, payout currency, webhook destinations)
     fleet = await FleetSettings.agree(store, {rateLimit: opts.rateLimit, payoutCurrency: opts.payoutCurrency, webhookAllow: opts.webhookAllow}, {shared: store.shared, update: opts.updateFleetSettings ?? false, notes: log})
-    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, fleet, deliveries: opts.deliveries, claimLeaseMs: opts.claimLeaseMs})
+    // and the secrets key webhook signing secrets are sealed with (a file outside the database)
+    const keyFile = resolve(opts.secretsKeyFile ?? join(opts.dataDir, SECRETS_KEY_FILE))
+    const secrets = await agreeSecretsKey(store, {path: keyFile, given: opts.secretsKeyFile !== undefined, read: () => (keepPrivate(keyFile), readKeyFile(keyFile)), create: () => createKeyFile(keyFile)}, log)
+    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, fleet, secrets, deliveries: opts.deliveries, claimLeaseMs: opts.claimLeaseMs})
   } catch (error) {
     await store.close().catch(() => {})
-    if (error instanceof FleetConfigError) throw new EngineConfigError(error.message)
+    if (error instanceof FleetConfigError || error instanceof SecretsKeyError) throw new EngineConfigError(error.message)
     throw error
   }
   let keys: KeyAuthority
@@ -236,12 +279,14 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const metrics = new Metrics(app, {instance: opts.instanceName ?? hostname()})
   app.observers.unit = (seconds) => metrics.unit(seconds)
   app.observers.attempt = (ok) => metrics.attempts.inc({outcome: ok ? 'succeeded' : 'failed'})
-  const accessLog = opts.accessLog === undefined ? undefined : createWriteStream(opts.accessLog, {flags: 'a', mode: 0o600})
+  app.observers.contained = (where) => metrics.contained.inc({where})
+  const accessLog = opts.accessLog === undefined ? undefined : createWriteStream(opts.accessLog, {flags: 'a'})
   accessLog?.on('error', (e) => log(`access log: ${e.message}`))
   const state = {stopping: false, instance: opts.instanceName ?? hostname()}
   const {router, streams, requestLog} = routes(app, {
     // one log for the fleet where instances share the store (PostgreSQL); this instance's memory otherwise
-    requestLog: {instance: () => state.instance, store: store.requestLog, log},
+    requestLog: {instance: () => state.instance, store: store.requestLog, log, contain: (e, account) => app.contain('request_log', account, e)},
+    snapshotMaxBytes: opts.snapshotMaxBytes,
     onRequest(e, who) {
       const operation = who.operation ?? 'none'
       metrics.request(e.method, operation, e.status, e.latency_ms / 1000)
@@ -250,18 +295,21 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
       )
     },
   })
+  const operations = createOperations(app, metrics, state, {metricsElsewhere: metricsAt !== undefined})
   const handler = createPipeline({
     app,
     router,
     keys,
     rateLimit: fleet,
+    trustedProxies: opts.trustedProxies,
     checkout: createCheckout(app),
     log,
     debug: opts.debug,
     requestLog,
-    operations: createOperations(app, metrics, state),
+    operations,
   })
   let server: Awaited<ReturnType<typeof listen>>
+  let metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined
   try {
     server = await listen({
       host,
@@ -270,6 +318,10 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
       cert: tls.cert,
       handler: (req, res) => void handler(req, res),
       newRequestId: () => app.core.ids.next('req'),
+    })
+    if (metricsAt) metricsServer = await serveMetrics(metricsAt, operations, () => app.core.ids.next('req')).catch(async (e) => {
+      await server.close()
+      throw e
     })
   } catch (error) {
     // nothing is served (port in use, ...): release what was opened so the process can exit
@@ -292,7 +344,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     pid: process.pid,
     started_at: new Date().toISOString(),
   }
-  writeFileSync(paths.info, JSON.stringify(info, null, 2) + '\n', {mode: 0o600})
+  writePrivateFile(paths.info, JSON.stringify(info, null, 2) + '\n')
 
   // timeline jobs as they fall due, webhook attempts, housekeeping
   app.start()
@@ -305,6 +357,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     caFile: tls.caFile,
     secretKey,
     port: server.port,
+    metricsUrl: metricsServer?.url,
     app,
     store: opts.store ? 'custom' : opts.storeUrl && opts.storeUrl.toLowerCase() !== 'sqlite' ? redactStoreUrl(opts.storeUrl) : `sqlite (${paths.database})`,
     close() {
@@ -316,7 +369,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
         streams.closeAll()
         requestLog.closeStreams()
         keys.close()
-        await Promise.all([server.close(), app.stop()])
+        await Promise.all([server.close(), app.stop(), metricsServer?.close()])
         // the last entries reach the fleet's log before the store closes
         await requestLog.close()
         await store.close()

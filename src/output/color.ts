@@ -20,6 +20,9 @@ const codes = {
 } as const
 
 export type ColorName = keyof typeof codes
+
+/** Every escape sequence a painter writes (and cli-table3's bold head and gray border, the same SGR codes). */
+export const PAINTED_SEQUENCES: readonly string[] = [...new Set(Object.values(codes).flat())].map((n) => `\u001B[${n}m`)
 export type Painter = Record<ColorName, (s: string) => string> & {enabled: boolean}
 
 export function painter(enabled: boolean): Painter {

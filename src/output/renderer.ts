@@ -1,10 +1,12 @@
 // The renderer a command writes through: results on stdout (silent under --json, which prints
 // the returned result instead), notices on stderr, colour only on a terminal, tables that fit
 // the terminal's width, NDJSON lines for streams. Secrets it has been told about are never
-// written out whole.
+// written out whole; control characters in human output are shown, never sent (terminal.ts):
+// --json and NDJSON are written exactly.
 import {scrub} from '../config/redact.js'
 import {colorEnabled, painter, type Painter} from './color.js'
 import type {Columns} from './table.js'
+import {terminalSafe} from './terminal.js'
 
 /** The streams a command talks to: process.stdout/stderr/stdin in the CLI, buffers in tests. */
 export interface IO {
@@ -42,18 +44,23 @@ export class Renderer {
     return s.isTTY && s.columns && s.columns > 0 ? s.columns : undefined
   }
 
-  /** Human output on stdout; silent under --json. */
+  /** Human output on stdout, control characters shown; silent under --json. */
   print(text = ''): void {
-    if (!this.opts.json) this.io.stdout.write(text + '\n')
+    if (!this.opts.json) this.io.stdout.write(terminalSafe(text, {colors: this.color.enabled}) + '\n')
   }
 
-  /** A notice on stderr (shown in every mode; stdout stays clean). */
+  /** A notice on stderr (shown in every mode; stdout stays clean), control characters shown. */
   notice(text: string): void {
-    this.io.stderr.write(this.scrub(text) + '\n')
+    this.io.stderr.write(this.human(text) + '\n')
   }
 
   verbose(line: string): void {
-    if (this.opts.verbose) this.io.stderr.write(this.errColor.dim(this.scrub(line)) + '\n')
+    if (this.opts.verbose) this.io.stderr.write(this.human(this.errColor.dim(line)) + '\n')
+  }
+
+  /** Text for stderr as a person reads it: secrets redacted, control characters shown (errors, prompts). */
+  human(text: string): string {
+    return terminalSafe(this.scrub(text), {colors: this.errColor.enabled})
   }
 
   /** One JSON value per line on stdout (streams, `--all` into a pipe). */

@@ -1,9 +1,8 @@
-// Tables for lists, drawn by cli-table3, which is imported only when a table is drawn.
+// Tables for lists, drawn by cli-table3, which is imported only when a table is drawn. Each
+// topic's columns are in src/commands/<topic>/shared/.
 import {stripVTControlCharacters} from 'node:util'
-import type {Customer, Payment, PaymentMethod} from '../api/types.js'
-import {paintStatus, type Painter} from './color.js'
-import {describeCard} from './detail.js'
-import {formatMoney} from './money.js'
+import type {Painter} from './color.js'
+import {terminalSafe} from './terminal.js'
 
 export interface Columns<T> {
   head: string[]
@@ -57,7 +56,8 @@ export function fitColumns(head: string[], rows: string[][], width: number | und
 
 export async function renderTable<T>(items: T[], cols: Columns<T>, p: Painter, opts: {width?: number} = {}): Promise<string> {
   const {default: Table} = await import('cli-table3')
-  const rows = items.map((item) => cols.row(item, p))
+  // control characters shown before the widths are measured (the caret form is what takes room)
+  const rows = items.map((item) => cols.row(item, p).map((cell) => terminalSafe(cell, {colors: p.enabled})))
   const {keep, widths} = fitColumns(cols.head, rows, opts.width, cols.fit)
   const table = new Table({
     head: keep.map((i) => cols.head[i]!),
@@ -67,22 +67,4 @@ export async function renderTable<T>(items: T[], cols: Columns<T>, p: Painter, o
   })
   for (const r of rows) table.push(keep.map((i) => r[i] ?? ''))
   return table.toString()
-}
-
-const date = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : '')
-
-export const paymentColumns: Columns<Payment> = {
-  head: ['ID', 'STATUS', 'AMOUNT', 'METHOD', 'REFERENCE', 'CREATED'],
-  fit: {flex: ['REFERENCE'], drop: ['CREATED', 'METHOD', 'REFERENCE']},
-  row: (x, p) => [x.id, paintStatus(p, x.status), formatMoney(x.amount, x.currency), x.payment_method, x.reference ?? '', date(x.created_at)],
-}
-
-export const customerColumns: Columns<Customer> = {
-  head: ['ID', 'EMAIL', 'NAME', 'CREATED'],
-  row: (x) => [x.id, x.email ?? '', x.name ?? '', date(x.created_at)],
-}
-
-export const paymentMethodColumns: Columns<PaymentMethod> = {
-  head: ['ID', 'TYPE', 'CARD', 'CUSTOMER', 'CREATED'],
-  row: (x) => [x.id, x.type, describeCard(x.card) ?? '', x.customer ?? '', date(x.created_at)],
 }

@@ -1,6 +1,7 @@
 // Ink progress bar: a label, a bar and "done/total" (or the count alone without a total), with
 // lines printed above it. Imported only through ./progress.ts (the render gate).
-import {Box, render, Static, Text} from 'ink'
+import {Box, render, Static} from 'ink'
+import {Text} from './text.js'
 import type {ProgressBar} from './progress.js'
 
 interface State {

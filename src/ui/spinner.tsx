@@ -1,6 +1,7 @@
 // Ink spinner with a changing label and lines printed above it. Imported only through
 // ./progress.ts (the render gate).
-import {Box, render, Static, Text} from 'ink'
+import {Box, render, Static} from 'ink'
+import {Text} from './text.js'
 import {useEffect, useState} from 'react'
 import type {Progress} from './progress.js'
 

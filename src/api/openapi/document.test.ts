@@ -10,7 +10,7 @@ import {DECLINES} from '../../engine/domain/declines.js'
 import {bootEngine, type TestEngine} from '../../engine/test-support/harness.js'
 import {EVENT_TYPES} from '../event-types.js'
 import {PAYMENT_STATUSES} from '../types.js'
-import {OPERATION_IDS, openapiDocument} from './document.js'
+import {OPERATION_IDS, OPERATION_PERMISSIONS, openapiDocument, permissionName} from './document.js'
 import {CARD_ERROR_CODES, METHOD_CODES, requestSchemas, responseSchemas} from './schemas.js'
 
 type Json = Record<string, any>
@@ -42,6 +42,17 @@ describe('the OpenAPI document', () => {
     )
     // the pipeline serves the document itself, before authentication, and the operations at the root (operations.ts)
     expect(documented.filter((r) => !/^GET \/(openapi\.json|healthz|readyz|metrics) /.test(r)).sort()).toEqual(engine.sort())
+  })
+
+  it("docs/api.md's permission table is the document's x-permission, operation for operation", () => {
+    const md = readFileSync(resolve(import.meta.dirname, '../../../docs/api.md'), 'utf8')
+    const table = new Map<string, string>()
+    for (const m of md.matchAll(/^\| `([a-z_:,]+)` \| ([A-Za-z, ]+) \|$/gm)) for (const id of m[2]!.split(', ')) table.set(id, m[1]!)
+    const documented = new Map(OPERATION_IDS.filter((id) => OPERATION_PERMISSIONS.has(id)).map((id) => [id, permissionName(OPERATION_PERMISSIONS.get(id)!)]))
+    expect(Object.fromEntries(table)).toEqual(Object.fromEntries(documented))
+    // issue 33: resending or replaying an event hands over its payload, so it needs events:read too
+    expect(doc.paths['/events/{id}/resend'].post['x-permission']).toBe('webhooks:write,events:read')
+    expect(doc.paths['/webhook_endpoints/{id}/replay'].post['x-permission']).toBe('webhooks:write,events:read')
   })
 
   it('has one readable operationId per operation', () => {

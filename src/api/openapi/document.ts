@@ -41,10 +41,12 @@ interface OpSpec {
   /**
    * What a key needs for this operation (docs/api.md "Keys"): `resource:read|write` (a restricted
    * key must hold it; write includes read), `api_keys:*` (secret keys only), `accounts:*` (keys of
-   * the engine's own account only), or `none` (any secret or restricted key). Written as
-   * `x-permission` on the operation; every operation but the public ones has one.
+   * the engine's own account only), or `none` (any secret or restricted key); or several, all of
+   * which the key must hold (issue 33). Written as `x-permission` on the operation, several joined
+   * by commas (`webhooks:write,events:read`, as `gw keys create --permissions` takes them); every
+   * operation but the public ones has one.
    */
-  perm?: string
+  perm?: string | readonly string[]
   testHelper?: boolean
   headers?: Param[]
   /** served at the engine's root (https://HOST:PORT/healthz), not under /v1 */
@@ -125,6 +127,7 @@ const OPS: OpSpec[] = [
     response: 'PaymentRouting', responseDescription: 'The routing of the payment.', errors: [404]},
   {id: 'confirmPayment', perm: 'payments:write', method: 'post', path: '/payments/{id}/confirm', tag: 'Payments', summary: 'Confirm a payment', body: 'PaymentConfirm',
     description: 'Routes a payment in `requires_confirmation`; any other state is 400 payment_unexpected_state. Also callable from a browser with a publishable key (the hosted card fields\' `confirmPayment`) with `payment_method_id` only; answers to a publishable key carry `Access-Control-Allow-Origin: *`.',
+    headers: [{name: 'Gw-Parent-Origin', schema: {type: 'string', pattern: '^https?://[^/?#]+$', examples: ['https://shop.example']}, description: 'Sent by the hosted card fields: the origin of the shop\'s page that mounted them. A customer step the payment needs (3-D Secure) may then be framed by that origin alone, and its last page tells that origin the outcome (docs/api.md, issue 33).'}],
     response: 'Payment', responseDescription: 'The payment, now routed.', errors: [402, 404]},
   {id: 'capturePayment', perm: 'payments:write', method: 'post', path: '/payments/{id}/capture', tag: 'Payments', summary: 'Capture a payment', body: 'PaymentCapture',
     description: 'Captures all or part of a `requires_capture` authorization; otherwise 400 payment_not_capturable. 502 provider_error when the provider does not confirm (retry with the same Idempotency-Key).',
@@ -177,7 +180,7 @@ const OPS: OpSpec[] = [
   {id: 'retrieveEvent', perm: 'events:read', method: 'get', path: '/events/{id}', tag: 'Events', summary: 'Retrieve an event', response: 'Event', responseDescription: 'The event, as delivered to webhooks.', errors: [404]},
   {id: 'listEventDeliveries', perm: 'webhooks:read', method: 'get', path: '/events/{id}/deliveries', tag: 'Webhooks', summary: "List an event's webhook deliveries", list: true,
     query: [q('status', en(DELIVERY_STATUSES), 'Only deliveries in this status.'), q('endpoint', idQ('wh'), 'Only deliveries to this endpoint.')], response: 'WebhookDeliveryList', responseDescription: 'A page of deliveries.', errors: [404]},
-  {id: 'resendEvent', perm: 'webhooks:write', method: 'post', path: '/events/{id}/resend', tag: 'Webhooks', summary: 'Resend an event to webhook endpoints', body: 'EventResend',
+  {id: 'resendEvent', perm: ['webhooks:write', 'events:read'], method: 'post', path: '/events/{id}/resend', tag: 'Webhooks', summary: 'Resend an event to webhook endpoints', body: 'EventResend',
     description: 'New deliveries of the same event bytes with a fresh 72 h retry window: to `endpoint`; else to every enabled subscribed endpoint that has not received it (a 2xx to an earlier delivery), or to all of them with `all: true` (none subscribed → 400 no_webhook_endpoints; all received it → 400 event_already_delivered). A disabled endpoint is 400 webhook_endpoint_disabled.',
     response: 'WebhookDeliveryList', responseDescription: 'The new deliveries (has_more is false).', errors: [404]},
   // ---- webhook endpoints
@@ -191,7 +194,7 @@ const OPS: OpSpec[] = [
   {id: 'rotateWebhookEndpointSecret', perm: 'webhooks:write', method: 'post', path: '/webhook_endpoints/{id}/rotate_secret', tag: 'Webhooks', summary: "Rotate an endpoint's signing secret", body: 'WebhookSecretRotate',
     description: 'A new secret; the previous one keeps signing (a second v1 in the signature header) for expires_in seconds, default a day, so a deployed receiver keeps verifying until it has the new one.',
     response: 'WebhookEndpointWithSecret', responseDescription: 'The endpoint with its new secret (returned once).', errors: [404]},
-  {id: 'replayWebhookEndpoint', perm: 'webhooks:write', method: 'post', path: '/webhook_endpoints/{id}/replay', tag: 'Webhooks', summary: 'Send an endpoint every event it missed since a time', body: 'WebhookReplayCreate', bodyRequired: true,
+  {id: 'replayWebhookEndpoint', perm: ['webhooks:write', 'events:read'], method: 'post', path: '/webhook_endpoints/{id}/replay', tag: 'Webhooks', summary: 'Send an endpoint every event it missed since a time', body: 'WebhookReplayCreate', bodyRequired: true,
     description: 'Recovery after an outage, in one transaction: of the endpoint\'s deliveries created since `since` (or within the last `within` seconds of engine time) in `status` (default failed_retrying and undeliverable), those still retrying are made due now and those that gave up get a new delivery with a fresh 72 h window — one per event; events the endpoint received (a 2xx) are skipped, and so are events past retention. At most 10,000 deliveries (400 replay_too_large). A disabled endpoint is 400 webhook_endpoint_disabled.',
     response: 'WebhookReplay', responseDescription: 'What was sent again.', errors: [404]},
   {id: 'listWebhookEndpointDeliveries', perm: 'webhooks:read', method: 'get', path: '/webhook_endpoints/{id}/deliveries', tag: 'Webhooks', summary: "List an endpoint's deliveries", list: true,
@@ -267,9 +270,10 @@ const OPS: OpSpec[] = [
   {id: 'clearChaos', perm: 'test_helpers:write', method: 'delete', path: '/chaos', tag: 'Chaos', summary: 'Clear every fault', testHelper: true, response: 'ChaosRuleList', responseDescription: 'The rules that were active and are now ended.'},
   {id: 'deleteChaosRule', perm: 'test_helpers:write', method: 'delete', path: '/chaos/{id}', tag: 'Chaos', summary: 'End one fault', testHelper: true, response: 'ChaosRule', responseDescription: 'The rule, now ended.', errors: [404]},
   {id: 'testSaveSnapshot', perm: 'test_helpers:read', method: 'get', path: '/test_helpers/snapshot', tag: 'Test helpers', summary: "Save the account's whole state as a snapshot", testHelper: true,
-    description: 'Objects, events, timeline jobs, idempotency records, provider statistics and settings (the test clock among them), read at one moment; not its keys. Load it with POST /test_helpers/snapshot into this account or another.', response: 'Snapshot', responseDescription: 'The snapshot.'},
+    query: [q('include_secrets', {type: 'boolean'}, "true: the webhook endpoints' signing secrets and full card numbers too (sensitive; a secret key only, else 403). Without it endpoints have no secret (a load gives each a new one) and card numbers are masked but for the published test cards.")],
+    description: 'Objects, events, timeline jobs, idempotency records, provider statistics and settings (the test clock among them), read at one moment; not its keys, and without signing secrets and card numbers unless include_secrets=true. Load it with POST /test_helpers/snapshot into this account or another.', response: 'Snapshot', responseDescription: 'The snapshot.'},
   {id: 'testLoadSnapshot', perm: 'test_helpers:write', method: 'post', path: '/test_helpers/snapshot', tag: 'Test helpers', summary: "Replace the account's state with a snapshot", body: 'SnapshotBody', bodyRequired: true, testHelper: true,
-    description: "Replaces every object, event, job, idempotency record, statistic and setting of the account (not its keys) with the snapshot's, in one transaction, and sets its clock to the snapshot's. Bodies up to 256 MiB. An unknown format or version → 400 naming it.", response: 'SnapshotLoad', responseDescription: 'What was loaded.'},
+    description: "Replaces every object, event, job, idempotency record, statistic and setting of the account (not its keys) with the snapshot's, in one transaction, and sets its clock to the snapshot's. Every row is checked as the API would check it: the first bad one → 400 naming its path (rows.objects[3].obj.amount), nothing changed. Bodies up to the engine's snapshot limit (64 MiB unless gw serve --snapshot-max-bytes says otherwise; over it → 413 naming the limit). An unknown format or version → 400 naming it.", response: 'SnapshotLoad', responseDescription: 'What was loaded.'},
   // ---- the request log
   {id: 'listRequestLogs', perm: 'request_logs:read', method: 'get', path: '/request_logs', tag: 'Request log', summary: "List the engine's recent API requests", list: true, query: requestLogFilters,
     description: 'The last 1,000 API requests the engine answered (in memory), newest first; requests to the request log itself are not logged.', response: 'RequestLogList', responseDescription: 'A page of requests, newest first.'},
@@ -312,8 +316,8 @@ const OPS: OpSpec[] = [
     },
     description: 'Without a key, not rate limited, at the root. 200 when the store answers a read within 2 s and the instance is not stopping; 503 otherwise, with the reason: a balancer sends no traffic to an instance until it is ready.',
     response: {'application/json': {schema: {type: 'object', properties: {status: {type: 'string', const: 'ready'}}, required: ['status'], additionalProperties: false}}}, responseDescription: 'The instance can serve.'},
-  {id: 'getMetrics', method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics of the instance', public: true, root: true,
-    description: 'Without a key, at the root: the Prometheus text format (requests by operation and status with latency, unit-of-work latency, webhook attempts, backlog per endpoint and its oldest due, due jobs and the oldest lag, process metrics), labelled with the instance. Serve the port on a private network.',
+  {id: 'getMetrics', method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics of the instance', public: true, root: true, errors: [404],
+    description: 'Without a key, at the root: the Prometheus text format (requests by operation and status with latency, unit-of-work latency, webhook attempts, backlog per endpoint and its oldest due, due jobs and the oldest lag, process metrics), labelled with the instance. Serve the port on a private network, or start the instance with `gw serve --metrics-listen HOST:PORT`: the metrics are then served there alone (plain HTTP) and this path is 404.',
     response: {'text/plain': {schema: {type: 'string', description: 'Prometheus exposition format 0.0.4.'}}}, responseDescription: 'The metrics.'},
   // ---- the contract itself
   {id: 'getOpenApiDocument', method: 'get', path: '/openapi.json', tag: 'Meta', summary: 'This OpenAPI document', public: true,
@@ -352,13 +356,13 @@ function errorResponse(status: ErrorStatus): Schema {
   const text: Record<ErrorStatus, string> = {
     400: 'Invalid request: a parameter (error.param names it), the state of the object, the Service-Version or the Idempotency-Key.',
     401: 'Missing, invalid, expired or revoked API key (authentication_error).',
-    403: 'The key may not do this (permission_error): a restricted key without the permission error.permission names, a publishable key, or key and account management with a key that cannot.',
+    403: 'The key may not do this (permission_error): a restricted key without the permission error.permission names (several joined by commas: the key needs them all), a publishable key, or key and account management with a key that cannot.',
     402: "The issuer declined (card_error); error.payment names the stored failed payment, failure_code repeats the code.",
     404: 'Unknown id (resource_missing, error.param names it) or unknown route (route_unknown).',
     408: 'The request was not received in time (its headers or body stopped arriving); the connection closes. Retry it with the same Idempotency-Key.',
     409: 'Idempotency-Key reused with a different request, or a request with it is still running (idempotency_error).',
     413: 'The request body is over 1 MiB.',
-    429: 'Over the rate limit (100 requests/s per account and mode, bursts to 200): wait Retry-After seconds, reuse the Idempotency-Key.',
+    429: "Over the rate limit (100 requests/s per account and mode, bursts to 200; the account's publishable key has a budget of the same size of its own), or too many failed authentications from this client address (5/s, bursts of 20: refused before the key is looked at): wait Retry-After seconds, reuse the Idempotency-Key.",
     431: 'The request header block is too large.',
     500: 'Internal error (api_error): retry with the same Idempotency-Key.',
     502: 'The provider did not confirm (api_error): retry with the same Idempotency-Key.',
@@ -370,8 +374,8 @@ function errorResponse(status: ErrorStatus): Schema {
   if (status === 503) headers['Retry-After'] = {$ref: '#/components/headers/Retry-After'}
   if (status === 429) {
     headers['Retry-After'] = {$ref: '#/components/headers/Retry-After'}
-    headers['RateLimit-Limit'] = header('Requests per second allowed.', {type: 'integer'})
-    headers['RateLimit-Remaining'] = header('Always 0 on a 429.', {type: 'integer'})
+    headers['RateLimit-Limit'] = header('Requests per second allowed (absent when failed authentications ran out).', {type: 'integer'})
+    headers['RateLimit-Remaining'] = header('Always 0 on a 429 (absent when failed authentications ran out).', {type: 'integer'})
   }
   return {
     description: text[status],
@@ -439,7 +443,7 @@ function operation(o: OpSpec): Schema {
     ...(o.description ? {description: o.description} : {}),
     ...(o.public ? {security: []} : {}),
     ...(o.testHelper ? {'x-test-helper': true} : {}),
-    ...(o.perm ? {'x-permission': o.perm} : {}),
+    ...(o.perm ? {'x-permission': permissionName(permsOf(o.perm))} : {}),
     parameters,
   }
   if (o.body) {
@@ -516,8 +520,13 @@ export function openapiDocument(): Schema {
   return cached
 }
 
-/** The permission of each operation (x-permission), by operationId; public operations have none. */
-export const OPERATION_PERMISSIONS: ReadonlyMap<string, string> = new Map(OPS.filter((o) => o.perm).map((o) => [o.id, o.perm!]))
+const permsOf = (perm: string | readonly string[]): readonly string[] => (typeof perm === 'string' ? [perm] : perm)
+
+/** How an operation's permissions are written (x-permission, a 403's error.permission): one, or several joined by commas. */
+export const permissionName = (perms: readonly string[]): string => perms.join(',')
+
+/** The permissions of each operation (x-permission), all of which a key must hold, by operationId; public operations have none. */
+export const OPERATION_PERMISSIONS: ReadonlyMap<string, readonly string[]> = new Map(OPS.filter((o) => o.perm).map((o) => [o.id, permsOf(o.perm!)]))
 
 /** Operation ids in document order. */
 export const OPERATION_IDS: readonly string[] = OPS.map((o) => o.id)

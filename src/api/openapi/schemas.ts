@@ -61,7 +61,8 @@ export const ERROR_TYPE_OF_STATUS: Record<keyof typeof ERROR_CODES, string> = {
 
 export const MAX_AMOUNT = 99_999_999
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER
-export const MAX_ADVANCE_S = 400 * 86_400
+export {MAX_ADVANCE_S} from '../clock-steps.js'
+import {MAX_ADVANCE_S} from '../clock-steps.js'
 
 export const ref = (name: string): Schema => ({$ref: `#/components/schemas/${name}`})
 export const nullable = (s: Schema): Schema => {
@@ -163,7 +164,7 @@ const webhookEndpointProps = (withSecret: boolean): Record<string, Schema> => ({
   id: idOf('wh'),
   object: {type: 'string', const: 'webhook_endpoint'},
   url: str({format: 'uri', pattern: '^https://', description: 'HTTPS URL the events are POSTed to.'}),
-  ...(withSecret ? {secret: str({pattern: '^whsec_', description: 'Signing secret; returned only here (create, rotate_secret).'})} : {}),
+  ...(withSecret ? {secret: str({pattern: '^whsec_', description: 'Signing secret; returned only here (create, rotate_secret; an idempotent replay shows it redacted, `whsec_…wXyZ`).'})} : {}),
   enabled_events: {type: 'array', items: str({description: 'An event type, a prefix ending in `.*`, or `*`.'})},
   description: nullable(str()),
   metadata,
@@ -465,6 +466,7 @@ export function responseSchemas(): Record<string, Schema> {
         events: {type: 'integer', minimum: 0},
         jobs: {type: 'integer', minimum: 0},
         idempotency_keys: {type: 'integer', minimum: 0},
+        new_webhook_secrets: {type: 'integer', minimum: 0, description: 'Webhook endpoints the snapshot holds without their signing secret (saved without include_secrets): each got a new secret, shown by rotating it (POST /webhook_endpoints/{id}/rotate_secret).'},
         engine_time: dateTime("The account's engine clock once loaded."),
       },
       {description: 'What a snapshot load replaced the account\'s state with.'},
@@ -686,7 +688,7 @@ export function responseSchemas(): Record<string, Schema> {
         request_id: str({pattern: '^req_[0-9A-Za-z]+$', description: 'Equal to the Request-Id header.'}),
         param: str({description: 'The offending parameter: dotted path for nested fields (payment_method_data.card.number), [i] for array items.'}),
         payment: idOf('pay', 'On 402 card errors: the failed payment, stored and retrievable.'),
-        permission: str({pattern: '^[a-z_]+:(read|write)$', description: 'On 403 permission_error: the permission the request needs, e.g. payments:write.'}),
+        permission: str({pattern: '^[a-z_]+:(read|write)(,[a-z_]+:(read|write))*$', description: 'On 403 permission_error: the permission the request needs, e.g. payments:write; several joined by commas when it needs them all (webhooks:write,events:read), as gw keys create --permissions takes them.'}),
       },
       {optional: ['param', 'payment', 'permission']},
     ),
@@ -725,14 +727,14 @@ function accountSchemas(): Record<string, Schema> {
     AccountWithKeys: obj(
       {
         ...accountProps,
-        secret_key: str({pattern: '^sk_test_', description: "The new account's secret key, returned only here."}),
-        publishable_key: str({pattern: '^pk_test_', description: "The new account's publishable key, returned only here."}),
+        secret_key: str({pattern: '^sk_test_', description: "The new account's secret key, returned only here (an idempotent replay shows it redacted, `sk_test_…wXyZ`: it is stored nowhere)."}),
+        publishable_key: str({pattern: '^pk_test_', description: "The new account's publishable key, returned only here (redacted in an idempotent replay)."}),
       },
       {description: 'A new account with its keys (shown once).'},
     ),
     DeletedAccount: deleted('acct', 'account'),
     ApiKey: obj(apiKeyProps, {description: 'An API key, without its secret.'}),
-    ApiKeyWithSecret: obj({...apiKeyProps, secret: str({pattern: '^(sk|rk|pk)_test_[0-9A-Za-z]+$', description: 'The key itself, returned only here.'})}, {description: 'A new API key with its secret (shown once).'}),
+    ApiKeyWithSecret: obj({...apiKeyProps, secret: str({pattern: '^(sk|rk|pk)_test_([0-9A-Za-z]+|…[0-9A-Za-z]{4})$', description: 'The key itself, returned only here (an idempotent replay shows it redacted, `sk_test_…wXyZ`: it is stored nowhere).'})}, {description: 'A new API key with its secret (shown once).'}),
   }
 }
 
@@ -946,7 +948,7 @@ export function requestSchemas(): Record<string, Schema> {
     ),
     TestClockSet: body({
       frozen: {type: 'boolean', description: 'Freeze the clock where it stands (or at now), or let it tick again.'},
-      now: {type: 'string', format: 'date-time', description: 'Set the clock to this instant: the current engine time or later (the clock never moves back).'},
+      now: {type: 'string', format: 'date-time', description: 'Set the clock to this instant: the current engine time or later (the clock never moves back), at most 400 days later (as an advance: the jobs due in between run before the answer).'},
     }),
     TestClockAdvance: body({
       seconds: required(int(1, MAX_ADVANCE_S, '(whole seconds to move the engine clock forward)')),

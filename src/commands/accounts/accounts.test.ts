@@ -141,3 +141,36 @@ describe('gw keys', () => {
     expect(r.stderr).toMatch(/That was the key in use/)
   })
 })
+
+describe('a replay without the secret (issue 33: secrets are shown once)', () => {
+  const replayed = {headers: {...json.headers, 'idempotent-replayed': 'true'}}
+
+  it('keys create says the key was made, its secret shown once, and how to get a working one', async () => {
+    cli.pool.intercept({path: '/v1/api_keys', method: 'POST'}).reply(201, key({secret: 'rk_test_…abcd'}), replayed)
+    const r = await cli.run<ApiKey>(KeysCreate, [...at(), '--permissions', 'payments:read', '--idempotency-key', 'again'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/The key key_1 was made by an earlier request with this Idempotency-Key, and its secret was shown only once/)
+    expect(r.stderr).toContain('gw keys roll key_1 --expires-in 0')
+    expect(r.stderr).not.toMatch(/hand it over now/)
+  })
+
+  it('keys roll of the key in use keeps the profile as it is and says to roll the new key', async () => {
+    cli.pool.intercept({path: '/v1/api_keys/self', method: 'GET'}).reply(200, key({id: 'key_me', type: 'secret', permissions: null, redacted: 'sk_test_…mine'}), json)
+    cli.pool.intercept({path: '/v1/api_keys/key_me/roll', method: 'POST'}).reply(200, key({id: 'key_new', type: 'secret', permissions: null, secret: 'sk_test_…abcd'}), replayed)
+    const r = await cli.run<ApiKey>(KeysRoll, [...at()])
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/The new key key_new \(rolled from key_me\) was made by an earlier request/)
+    expect(r.stderr).toContain('gw keys roll key_new --expires-in 0')
+    expect(r.stderr).not.toMatch(/Saved the new key/)
+  })
+
+  it('accounts create saves no profile with a redacted key and says to delete the account and create another', async () => {
+    cli.pool.intercept({path: '/v1/accounts', method: 'POST'}).reply(201, account({secret_key: 'sk_test_…abcd', publishable_key: 'pk_test_…wxyz'}), replayed)
+    const r = await cli.run<Account>(AccountsCreate, [...at(), '--login', 'ci-43', '--idempotency-key', 'again'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/The account acct_new was made by an earlier request/)
+    expect(r.stderr).toContain('profile "ci-43" was not saved')
+    expect(r.stderr).toContain('gw accounts delete acct_new')
+    expect(r.stderr).not.toMatch(/Saved profile/)
+  })
+})

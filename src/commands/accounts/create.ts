@@ -1,10 +1,11 @@
 import {Flags} from '@oclif/core'
 import type {Account} from '../../api/types.js'
 import {idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
+import {replayedWithoutSecret} from '../keys/shared/shown-once.js'
 import {parseMetadata} from '../../base/parse.js'
 import {validProfileName} from '../../config/store.js'
 import {redactKey} from '../../config/redact.js'
-import {renderAccount} from '../../output/accounts.js'
+import {renderAccount} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
@@ -38,8 +39,17 @@ export async function accountsCreate(ctx: Context, flags: GwFlags<typeof Account
   if (metadata) body.metadata = metadata
   const client = await ctx.client()
   const account = await client.accounts.create(body, {idempotencyKey: flags['idempotency-key']})
-  if (account.secret_key) ctx.rememberSecret(account.secret_key)
   ctx.print(renderAccount(account, ctx.color))
+  if (
+    replayedWithoutSecret(
+      ctx,
+      account.secret_key,
+      `The account ${account.id}`,
+      `Its keys can be rolled only with a key of that account (gw keys roll, and no such key was saved${flags.login === undefined ? '' : `; profile "${flags.login}" was not saved`}): delete it (gw accounts delete ${account.id}) and create another with a new --idempotency-key.`,
+    )
+  )
+    return account
+  if (account.secret_key) ctx.rememberSecret(account.secret_key)
   if (!ctx.json) ctx.notice(ctx.errColor.dim('The keys are shown this once: keep them (gw keys roll makes a new one if one is lost).'))
   if (flags.login !== undefined && account.secret_key) {
     const s = ctx.settings()

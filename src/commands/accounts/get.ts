@@ -1,6 +1,6 @@
 import type {Account} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {renderAccount} from '../../output/accounts.js'
+import {renderAccount} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class AccountsGet extends GwCommand<typeof AccountsGet> {

@@ -1,6 +1,6 @@
 import type {Account, ListEnvelope} from '../../api/types.js'
 import {listFlags} from '../../base/flags.js'
-import {accountColumns} from '../../output/accounts.js'
+import {accountColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class AccountsList extends GwCommand<typeof AccountsList> {

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {Account} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
-import {renderAccount} from '../../output/accounts.js'
+import {renderAccount} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

@@ -1,4 +1,4 @@
-import {normalizePath, pathArg} from '../../base/raw.js'
+import {normalizePath, pathArg} from './shared/raw.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

@@ -1,5 +1,4 @@
-import {parseDataPairs} from '../../base/parse.js'
-import {dataFlag, normalizePath, pathArg} from '../../base/raw.js'
+import {dataFlag, normalizePath, parseDataPairs, pathArg} from './shared/raw.js'
 import type {Query} from '../../client/http.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 

@@ -2,8 +2,7 @@ import {readFile} from 'node:fs/promises'
 import {Flags} from '@oclif/core'
 import {idempotencyKeyFlag} from '../../base/flags.js'
 import {UsageError} from '../../errors.js'
-import {parseDataPairs} from '../../base/parse.js'
-import {dataFlag, normalizePath, pathArg} from '../../base/raw.js'
+import {dataFlag, normalizePath, parseDataPairs, pathArg} from './shared/raw.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ApiPost extends GwCommand<typeof ApiPost> {

@@ -1,4 +1,4 @@
-// @oclif/plugin-autocomplete's `autocomplete create` command (see src/base/plugin-commands.ts).
-import {autocompleteCommand} from '../../base/plugin-commands.js'
+// @oclif/plugin-autocomplete's `autocomplete create` command (see ./shared/plugin.ts).
+import {autocompleteCommand} from './shared/plugin.js'
 
 export default await autocompleteCommand('create.js')

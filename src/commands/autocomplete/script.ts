@@ -1,4 +1,4 @@
-// @oclif/plugin-autocomplete's `autocomplete script` command (see src/base/plugin-commands.ts).
-import {autocompleteCommand} from '../../base/plugin-commands.js'
+// @oclif/plugin-autocomplete's `autocomplete script` command (see ./shared/plugin.ts).
+import {autocompleteCommand} from './shared/plugin.js'
 
 export default await autocompleteCommand('script.js')

@@ -1,6 +1,6 @@
 import {GwCommand} from '../../base/command.js'
-import type {TrustResult} from '../../base/ca-trust.js'
-import {caFlags, caTrust} from './install.js'
+import type {TrustResult} from './shared/trust.js'
+import {caFlags, caTrust} from './shared/ca.js'
 
 export default class CaUninstall extends GwCommand<typeof CaUninstall> {
   static override summary = 'Remove the local engine\'s certificate authority from the browsers and the system store (what gw ca install added).'
@@ -8,6 +8,6 @@ export default class CaUninstall extends GwCommand<typeof CaUninstall> {
   static override flags = caFlags
 
   async run(): Promise<TrustResult> {
-    return caTrust(this.ctx, this.flags, this.args, 'uninstall')
+    return caTrust(this.ctx, this.flags, 'uninstall')
   }
 }

@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import type {ChaosProviderFaultCreate, ChaosRule} from '../../api/types.js'
 import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
-import {announce, ending, parseLatency, parseRate} from './api.js'
+import {announce, ending, parseLatency, parseRate} from './shared/rules.js'
 
 export default class ChaosProvider extends GwCommand<typeof ChaosProvider> {
   static override summary = "Rehearse a provider failing: take it down, or make a share of its calls time out, soft-decline or slow down (test keys)."

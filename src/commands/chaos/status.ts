@@ -1,5 +1,5 @@
 import type {ChaosRule} from '../../api/types.js'
-import {chaosColumns} from '../../output/chaos.js'
+import {chaosColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ChaosStatus extends GwCommand<typeof ChaosStatus> {

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {ChaosRule, ChaosWebhookFaultCreate} from '../../api/types.js'
 import {parseDuration} from '../../base/parse.js'
 import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
-import {announce, ending, parseRate} from './api.js'
+import {announce, ending, parseRate} from './shared/rules.js'
 
 export default class ChaosWebhooks extends GwCommand<typeof ChaosWebhooks> {
   static override summary = 'Rehearse unruly webhooks: events delivered twice, out of order, late, or after failed attempts (test keys).'

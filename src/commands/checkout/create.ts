@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {CheckoutSession, CheckoutSessionCreate} from '../../api/types.js'
 import {parseDuration} from '../../base/parse.js'
-import {renderCheckoutSession} from '../../output/checkout.js'
+import {renderCheckoutSession} from './shared/display.js'
 import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class CheckoutCreate extends GwCommand<typeof CheckoutCreate> {

@@ -1,6 +1,6 @@
 import type {CheckoutSession} from '../../api/types.js'
 import {idArg} from '../../base/args.js'
-import {renderCheckoutSession} from '../../output/checkout.js'
+import {renderCheckoutSession} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class CheckoutGet extends GwCommand<typeof CheckoutGet> {

@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import type {TestClock} from '../../api/types.js'
 import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
-import {renderClock, renderFired} from '../../output/detail.js'
+import {renderClock, renderFired} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

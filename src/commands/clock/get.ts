@@ -1,5 +1,5 @@
 import type {TestClock} from '../../api/types.js'
-import {renderClock} from '../../output/detail.js'
+import {renderClock} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ClockGet extends GwCommand<typeof ClockGet> {

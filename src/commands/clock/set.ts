@@ -1,13 +1,14 @@
 import {Flags} from '@oclif/core'
 import type {TestClock} from '../../api/types.js'
-import {renderClock} from '../../output/detail.js'
+import {renderClock} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
+import {clockSteps, MAX_ADVANCE_S, MAX_CLOCK_STEPS} from '../../api/clock-steps.js'
 
 export default class ClockSet extends GwCommand<typeof ClockSet> {
   static override summary = "Test helper: freeze the engine's clock, let it tick again, or set it to a later instant."
   static override description =
-    'Frozen, the clock moves only when advanced (gw clock advance) or set, so a test run that starts from a fixed instant gets the same timestamps every time (golden files, snapshots). The clock never moves back: --now must be the current engine time or later.'
+    'Frozen, the clock moves only when advanced (gw clock advance) or set, so a test run that starts from a fixed instant gets the same timestamps every time (golden files, snapshots). The clock never moves back: --now must be the current engine time or later; one request moves it at most 400 days, so an instant further ahead is reached in steps of 400 days (the jobs due in each run before the next).'
   static override examples = [
     {description: 'Start a test run at a fixed instant, frozen', command: '<%= config.bin %> <%= command.id %> --now 2030-01-01T00:00:00Z --freeze'},
     {description: 'Let it tick again from where it stands', command: '<%= config.bin %> <%= command.id %> --unfreeze'},
@@ -32,7 +33,15 @@ export async function clockSet(ctx: Context, flags: GwFlags<typeof ClockSet>, _a
     if (!Number.isFinite(t)) throw new UsageError(`--now "${flags.now}" is not a date-time.`, 'e.g. --now 2030-01-01T00:00:00Z')
     now = new Date(t).toISOString()
   }
-  const clock = await (await ctx.client()).testHelpers.setClock({...(now ? {now} : {}), ...(flags.freeze ? {frozen: true} : flags.unfreeze ? {frozen: false} : {})})
+  const client = await ctx.client()
+  if (now) {
+    // one request moves the clock at most 400 days: further, it is set in steps (each runs the jobs due in it)
+    const steps = clockSteps(Date.parse((await client.testHelpers.clock()).now), Date.parse(now))
+    if (steps.length > MAX_CLOCK_STEPS)
+      throw new UsageError(`--now ${now} is more than ${MAX_CLOCK_STEPS} steps of ${MAX_ADVANCE_S / 86_400} days ahead of the engine clock.`, 'Choose an instant within about 10 years of the engine clock.')
+    for (const at of steps.slice(0, -1)) await client.testHelpers.setClock({now: new Date(at).toISOString()})
+  }
+  const clock = await client.testHelpers.setClock({...(now ? {now} : {}), ...(flags.freeze ? {frozen: true} : flags.unfreeze ? {frozen: false} : {})})
   ctx.print(renderClock(clock, ctx.color) + (clock.frozen ? '\n' + ctx.color.dim('Frozen: it moves only when you advance or set it.') : ''))
   return clock
 }

@@ -3,7 +3,7 @@ import type {Customer} from '../../api/types.js'
 import {idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import type {CreateCustomerParams} from '../../client/params.js'
-import {renderCustomer} from '../../output/detail.js'
+import {renderCustomer} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class CustomersCreate extends GwCommand<typeof CustomersCreate> {

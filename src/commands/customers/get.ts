@@ -1,6 +1,6 @@
 import type {Customer} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {renderCustomer} from '../../output/detail.js'
+import {renderCustomer} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class CustomersGet extends GwCommand<typeof CustomersGet> {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {Customer, ListEnvelope} from '../../api/types.js'
 import {listFlags} from '../../base/flags.js'
-import {customerColumns} from '../../output/table.js'
+import {customerColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class CustomersList extends GwCommand<typeof CustomersList> {

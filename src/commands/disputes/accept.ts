@@ -1,8 +1,8 @@
 import type {Dispute} from '../../api/types.js'
-import {explained, notActionableReason} from '../../base/disputes.js'
+import {explained, notActionableReason} from './shared/disputes.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
-import {renderDispute} from '../../output/disputes.js'
-import {formatMoney} from '../../output/money.js'
+import {renderDispute} from './shared/display.js'
+import {formatMoney} from '../../api/money.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {AbortedError} from '../../errors.js'
 

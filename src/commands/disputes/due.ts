@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {Dispute} from '../../api/types.js'
-import {disputeNow, shortDuration, timeLeft} from '../../base/disputes.js'
+import {disputeNow, shortDuration, timeLeft} from './shared/disputes.js'
 import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
-import {disputeColumns} from '../../output/disputes.js'
+import {disputeColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

@@ -1,7 +1,7 @@
 import type {Dispute} from '../../api/types.js'
-import {attachedFacts, disputeHint, disputeNow} from '../../base/disputes.js'
+import {attachedFacts, disputeHint, disputeNow} from './shared/disputes.js'
 import {idArg} from '../../base/flags.js'
-import {renderDispute} from '../../output/disputes.js'
+import {renderDispute} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class DisputesGet extends GwCommand<typeof DisputesGet> {

@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 import type {Dispute, DisputeStatus, ListEnvelope} from '../../api/types.js'
-import {DISPUTE_REASONS, DISPUTE_STAGES, DISPUTE_STATUSES, byDeadline, disputeNow} from '../../base/disputes.js'
+import {DISPUTE_REASONS, DISPUTE_STAGES, DISPUTE_STATUSES, byDeadline, disputeNow} from './shared/disputes.js'
 import {listFlags} from '../../base/flags.js'
 import type {ListDisputesParams} from '../../client/params.js'
-import {disputeColumns} from '../../output/disputes.js'
+import {disputeColumns} from './shared/display.js'
 import {startProgress} from '../../ui/progress.js'
 import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 

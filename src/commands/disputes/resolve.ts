@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 import type {Dispute} from '../../api/types.js'
-import {disputeHint, disputeNow, explained, notResolvableReason} from '../../base/disputes.js'
+import {disputeHint, disputeNow, explained, notResolvableReason} from './shared/disputes.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
-import {renderDispute} from '../../output/disputes.js'
-import {formatMoney} from '../../output/money.js'
+import {renderDispute} from './shared/display.js'
+import {formatMoney} from '../../api/money.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 const ONE = ['won', 'lost', 'escalate', 'outcome']

@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 import type {Dispute, DisputeReason} from '../../api/types.js'
-import {DISPUTE_REASONS} from '../../base/disputes.js'
+import {DISPUTE_REASONS} from './shared/disputes.js'
 import {amountFlag, idempotencyKeyFlag} from '../../base/flags.js'
-import {renderDispute} from '../../output/disputes.js'
-import {formatMoney} from '../../output/money.js'
+import {renderDispute} from './shared/display.js'
+import {formatMoney} from '../../api/money.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
 import {idArg, listFlags} from '../../base/flags.js'
-import {deliveryColumns} from '../../events/format.js'
+import {deliveryColumns} from '../webhooks/shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

@@ -1,7 +1,7 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {GwEvent} from '../../api/types.js'
 import {at, cliEnv, errorBody, json, type CliEnv} from '../../base/test-support/cli.js'
-import {ev, frame, list} from '../../events/test-support/events.js'
+import {ev, frame, list} from './shared/test-support/events.js'
 import EventsGet from './get.js'
 import EventsList from './list.js'
 import EventsResend from './resend.js'

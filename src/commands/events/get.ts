@@ -1,6 +1,6 @@
 import type {GwEvent} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {renderEvent} from '../../events/format.js'
+import {renderEvent} from './shared/format.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class EventsGet extends GwCommand<typeof EventsGet> {

@@ -2,8 +2,8 @@ import {Flags} from '@oclif/core'
 import type {GwEvent, ListEnvelope} from '../../api/types.js'
 import {listFlags, timestampFlag} from '../../base/flags.js'
 import type {ListEventsParams} from '../../client/index.js'
-import {typeFilter} from '../../events/flags.js'
-import {eventColumns} from '../../events/format.js'
+import {typeFilter} from './shared/flags.js'
+import {eventColumns} from './shared/format.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class EventsList extends GwCommand<typeof EventsList> {

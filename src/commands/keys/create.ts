@@ -2,7 +2,8 @@ import {Flags} from '@oclif/core'
 import {KEY_LEVELS, KEY_RESOURCES} from '../../api/keys.js'
 import type {ApiKey} from '../../api/types.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
-import {renderKey} from '../../output/accounts.js'
+import {replayedWithoutSecret} from './shared/shown-once.js'
+import {renderKey} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 import {closest} from '../../suggest.js'
@@ -58,6 +59,7 @@ export async function keysCreate(ctx: Context, flags: GwFlags<typeof KeysCreate>
   if (flags.permissions !== undefined) body.permissions = parsePermissionsFlag(flags.permissions)
   const key = await (await ctx.client()).apiKeys.create(body, {idempotencyKey: flags['idempotency-key']})
   ctx.print(renderKey(key, ctx.color))
+  if (replayedWithoutSecret(ctx, key.secret, `The key ${key.id}`, `Roll it for a working one: gw keys roll ${key.id} --expires-in 0`)) return key
   if (!ctx.json) ctx.notice(ctx.errColor.dim('The key is shown this once: hand it over now (gw keys roll makes a new one if it is lost).'))
   return key
 }

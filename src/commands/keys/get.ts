@@ -1,6 +1,6 @@
 import type {ApiKey} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {renderKey} from '../../output/accounts.js'
+import {renderKey} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class KeysGet extends GwCommand<typeof KeysGet> {

@@ -1,6 +1,6 @@
 import type {ApiKey, ListEnvelope} from '../../api/types.js'
 import {listFlags} from '../../base/flags.js'
-import {keyColumns} from '../../output/accounts.js'
+import {keyColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class KeysList extends GwCommand<typeof KeysList> {

@@ -1,9 +1,10 @@
 import {Args, Flags} from '@oclif/core'
 import type {ApiKey} from '../../api/types.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
+import {replayedWithoutSecret} from './shared/shown-once.js'
 import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
 import {redactKey} from '../../config/redact.js'
-import {renderKey} from '../../output/accounts.js'
+import {renderKey} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
@@ -40,8 +41,9 @@ export async function keysRoll(ctx: Context, flags: GwFlags<typeof KeysRoll>, ar
   const id = args.id ?? current.id
   if (args.id !== undefined && !/^key_[0-9A-Za-z]+$/.test(args.id)) throw new UsageError(`"${args.id}" is not a key id.`, 'Key ids start with key_: see gw keys list.')
   const rolled = await client.apiKeys.roll(id, expiresIn === undefined ? {} : {expires_in: expiresIn}, {idempotencyKey: flags['idempotency-key']})
-  if (rolled.secret) ctx.rememberSecret(rolled.secret)
   ctx.print(renderKey(rolled, ctx.color))
+  if (replayedWithoutSecret(ctx, rolled.secret, `The new key ${rolled.id} (rolled from ${id})`, `Roll it in turn for a working one: gw keys roll ${rolled.id} --expires-in 0${id === current.id ? ' (with the key in use, which still works until its expiry)' : ''}`)) return rolled
+  if (rolled.secret) ctx.rememberSecret(rolled.secret)
   const old = await client.apiKeys.get(id).catch(() => undefined)
   const until = old?.expires_at ? `until ${old.expires_at}` : 'for now'
   if (id === current.id && rolled.secret) {

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {keepOptimizing} from '../../client/runtime.js'
 import {UsageError} from '../../errors.js'
-import {tailRequestLogs, type RequestLogEntry, type RequestLogFilters} from '../../events/request-logs.js'
+import {tailRequestLogs, type RequestLogEntry, type RequestLogFilters} from './shared/request-logs.js'
 import type {Painter} from '../../output/color.js'
 
 export default class LogsTail extends GwCommand<typeof LogsTail> {

@@ -1,6 +1,6 @@
 import type {Merchant} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {renderMerchant} from '../../output/admin.js'
+import {renderMerchant} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class MerchantsGet extends GwCommand<typeof MerchantsGet> {

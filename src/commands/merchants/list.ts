@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {ListEnvelope, Merchant} from '../../api/types.js'
 import {listFlags} from '../../base/flags.js'
 import type {ListMerchantsParams} from '../../client/params.js'
-import {merchantColumns} from '../../output/admin.js'
+import {merchantColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class MerchantsList extends GwCommand<typeof MerchantsList> {

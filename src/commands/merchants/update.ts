@@ -1,10 +1,9 @@
 import {Flags} from '@oclif/core'
 import type {Merchant} from '../../api/types.js'
-import {idArg, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
+import {countryFlag, idArg, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import type {MerchantParams} from '../../client/params.js'
-import {countryFlag} from '../../base/admin-flags.js'
-import {renderMerchant} from '../../output/admin.js'
+import {renderMerchant} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

@@ -1,10 +1,10 @@
 import {Flags} from '@oclif/core'
 import type {PaymentMethod} from '../../api/types.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
-import {cardInput} from '../../base/parse.js'
-import {PAYMENT_PARAMS, withFlagNames} from '../../base/flag-errors.js'
+import {cardInput, PAYMENT_PARAMS} from '../payments/shared/input.js'
+import {withFlagNames} from '../../base/flag-errors.js'
 import type {CreatePaymentMethodParams} from '../../client/params.js'
-import {renderPaymentMethod} from '../../output/detail.js'
+import {renderPaymentMethod} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

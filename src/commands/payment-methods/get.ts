@@ -1,6 +1,6 @@
 import type {PaymentMethod} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {renderPaymentMethod} from '../../output/detail.js'
+import {renderPaymentMethod} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentMethodsGet extends GwCommand<typeof PaymentMethodsGet> {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, PaymentMethod} from '../../api/types.js'
 import {listFlags} from '../../base/flags.js'
-import {paymentMethodColumns} from '../../output/table.js'
+import {paymentMethodColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentMethodsList extends GwCommand<typeof PaymentMethodsList> {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {Payment} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
-import {followPayment} from '../../base/payments.js'
+import {followPayment} from './shared/show.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsConfirm extends GwCommand<typeof PaymentsConfirm> {

@@ -27,7 +27,7 @@ export async function paymentsExplain(ctx: Context, flags: GwFlags<typeof Paymen
   if (ctx.json) return client.payments.routing(args.id)
   // the payment adds its status, amount and failure to the trace
   const [routing, payment] = await Promise.all([client.payments.routing(args.id), client.payments.get(args.id).catch(() => undefined as Payment | undefined)])
-  const {renderPaymentRouting} = await import('../../output/routing.js')
+  const {renderPaymentRouting} = await import('../routing/shared/display.js')
   ctx.print(await renderPaymentRouting(routing, payment, ctx.color, {width: ctx.out.width}))
   return routing
 }

@@ -1,6 +1,6 @@
 import type {Payment} from '../../api/types.js'
 import {idArg} from '../../base/args.js'
-import {showPayment} from '../../base/payments.js'
+import {showPayment} from './shared/show.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsGet extends GwCommand<typeof PaymentsGet> {

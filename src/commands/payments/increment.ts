@@ -1,6 +1,6 @@
 import type {Payment} from '../../api/types.js'
 import {amountFlag, idArg, idempotencyKeyFlag} from '../../base/flags.js'
-import {showPayment} from '../../base/payments.js'
+import {showPayment} from './shared/show.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsIncrement extends GwCommand<typeof PaymentsIncrement> {

@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
-import type {ListEnvelope, Payment, PaymentStatus} from '../../api/types.js'
-import {listFlags, paymentStatusFlag, timestampFlag} from '../../base/flags.js'
+import {PAYMENT_STATUSES, type ListEnvelope, type Payment, type PaymentStatus} from '../../api/types.js'
+import {listFlags, timestampFlag} from '../../base/flags.js'
 import type {ListPaymentsParams} from '../../client/params.js'
-import {paymentColumns} from '../../output/table.js'
+import {paymentColumns} from './shared/display.js'
 import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsList extends GwCommand<typeof PaymentsList> {
@@ -19,7 +19,7 @@ export default class PaymentsList extends GwCommand<typeof PaymentsList> {
   ]
 
   static override flags = {
-    status: paymentStatusFlag,
+    status: Flags.string({description: 'Only payments in this status.', options: [...PAYMENT_STATUSES]}),
     customer: Flags.string({description: 'Only payments of this customer: a cus_ id, or an email (every customer with it).'}),
     reference: Flags.string({description: 'Only payments with exactly this merchant reference.', exclusive: ['reference-prefix']}),
     'reference-prefix': Flags.string({description: 'Only payments whose merchant reference starts with this.'}),

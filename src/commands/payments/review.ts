@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {Payment} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
-import {showPayment} from '../../base/payments.js'
+import {showPayment} from './shared/show.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsReview extends GwCommand<typeof PaymentsReview> {

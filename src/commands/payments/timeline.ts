@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {GwEvent, Payment, WebhookDelivery} from '../../api/types.js'
 import {idArg} from '../../base/args.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
-import {formatMoney} from '../../output/money.js'
+import {formatMoney} from '../../api/money.js'
 
 export interface TimelineEntry {
   /** engine time */

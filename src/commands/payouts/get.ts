@@ -1,6 +1,6 @@
 import type {Payout} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {renderPayout} from '../../output/settlement.js'
+import {renderPayout} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PayoutsGet extends GwCommand<typeof PayoutsGet> {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Payout} from '../../api/types.js'
 import {currencyFlag, listFlags} from '../../base/flags.js'
-import {payoutColumns} from '../../output/settlement.js'
+import {payoutColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PayoutsList extends GwCommand<typeof PayoutsList> {

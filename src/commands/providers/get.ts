@@ -1,6 +1,6 @@
 import type {Provider} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {renderProvider} from '../../output/admin.js'
+import {renderProvider} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ProvidersGet extends GwCommand<typeof ProvidersGet> {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {Provider, ProviderStatus} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
-import {renderProvider} from '../../output/admin.js'
+import {renderProvider} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ProvidersHealth extends GwCommand<typeof ProvidersHealth> {

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {ListEnvelope, Provider} from '../../api/types.js'
 import {currencyFlag, listFlags} from '../../base/flags.js'
 import type {ListProvidersParams} from '../../client/params.js'
-import {providerColumns} from '../../output/admin.js'
+import {providerColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class ProvidersList extends GwCommand<typeof ProvidersList> {

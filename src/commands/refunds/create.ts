@@ -5,11 +5,14 @@ import {parseMetadata} from '../../base/parse.js'
 import type {CreateRefundParams} from '../../client/params.js'
 import {ApiError} from '../../client/errors.js'
 import type {GwClient} from '../../client/index.js'
-import {refundHint, renderRefund} from '../../output/disputes.js'
-import {formatMoney, parseDisplayAmount} from '../../output/money.js'
-import {REFUND_PARAMS, withFlagNames} from '../../base/flag-errors.js'
+import {refundHint, renderRefund} from './shared/display.js'
+import {formatMoney, parseDisplayAmount} from '../../api/money.js'
+import {withFlagNames, type ParamFlags} from '../../base/flag-errors.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
+
+/** The API params of a refund and the flags that set them (a 400 naming one is a usage error). */
+const REFUND_PARAMS: ParamFlags = {payment: '--payment', amount: '--amount', reason: '--reason', metadata: '--metadata', 'metadata.': '--metadata'}
 
 export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const
 

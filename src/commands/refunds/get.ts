@@ -1,6 +1,6 @@
 import type {Refund} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {refundHint, renderRefund} from '../../output/disputes.js'
+import {refundHint, renderRefund} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class RefundsGet extends GwCommand<typeof RefundsGet> {

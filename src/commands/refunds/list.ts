@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {ListEnvelope, Refund} from '../../api/types.js'
 import {listFlags} from '../../base/flags.js'
 import type {ListRefundsParams} from '../../client/params.js'
-import {refundColumns} from '../../output/disputes.js'
+import {refundColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class RefundsList extends GwCommand<typeof RefundsList> {

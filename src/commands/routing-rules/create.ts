@@ -1,7 +1,7 @@
 import type {RoutingRule} from '../../api/types.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
-import {ruleBody, ruleFlags} from '../../base/rule-flags.js'
-import {renderRoutingRule} from '../../output/admin.js'
+import {ruleBody, ruleFlags} from './shared/flags.js'
+import {renderRoutingRule} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class RoutingRulesCreate extends GwCommand<typeof RoutingRulesCreate> {

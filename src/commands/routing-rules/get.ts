@@ -1,6 +1,6 @@
 import type {RoutingRule} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {renderRoutingRule} from '../../output/admin.js'
+import {renderRoutingRule} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class RoutingRulesGet extends GwCommand<typeof RoutingRulesGet> {

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {ListEnvelope, RoutingRule} from '../../api/types.js'
 import {listFlags} from '../../base/flags.js'
 import type {ListRoutingRulesParams} from '../../client/params.js'
-import {routingRuleColumns} from '../../output/admin.js'
+import {routingRuleColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class RoutingRulesList extends GwCommand<typeof RoutingRulesList> {

@@ -1,7 +1,7 @@
 import type {RoutingRule} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
-import {ruleBody, ruleFlags} from '../../base/rule-flags.js'
-import {renderRoutingRule} from '../../output/admin.js'
+import {ruleBody, ruleFlags} from './shared/flags.js'
+import {renderRoutingRule} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

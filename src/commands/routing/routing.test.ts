@@ -5,7 +5,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {PaymentRouting} from '../../api/types.js'
 import {at, BASE, cliEnv, mockApiPerTest, errorBody, json, payment, type CliEnv} from '../../base/test-support/cli.js'
 import {testContext} from '../../base/test-support/context.js'
-import {decision, failover} from '../../output/test-support/routing.js'
+import {decision, failover} from './shared/test-support/routing.js'
 import PaymentsExplain, {paymentsExplain} from '../payments/explain.js'
 import RoutingSimulate, {routingSimulate} from './simulate.js'
 

@@ -1,8 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {RoutingDecision} from '../../api/types.js'
-import {countryFlag} from '../../base/admin-flags.js'
 import {amountFromFlags} from '../../base/amount.js'
-import {amountFlag, currencyFlag, methodFlag} from '../../base/flags.js'
+import {amountFlag, countryFlag, currencyFlag, methodFlag} from '../../base/flags.js'
 import {withFlagNames, type ParamFlags} from '../../base/flag-errors.js'
 import type {SimulateRoutingParams} from '../../client/params.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -52,7 +51,7 @@ export async function routingSimulate(ctx: Context, flags: GwFlags<typeof Routin
   const client = await ctx.client()
   const decision = await withFlagNames(SIMULATE_PARAMS, () => client.routing.simulate(params))
   if (!ctx.json) {
-    const {renderSimulation} = await import('../../output/routing.js')
+    const {renderSimulation} = await import('./shared/display.js')
     ctx.print(await renderSimulation(decision, ctx.color, {width: ctx.out.width}))
   }
   return decision

@@ -1,6 +1,6 @@
 import type {SettlementReport} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {lineColumns, renderSettlementReport} from '../../output/settlement.js'
+import {lineColumns, renderSettlementReport} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class SettlementGet extends GwCommand<typeof SettlementGet> {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, SettlementReport} from '../../api/types.js'
 import {currencyFlag, listFlags} from '../../base/flags.js'
-import {settlementColumns} from '../../output/settlement.js'
+import {settlementColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 

@@ -7,8 +7,9 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {Payout, SettlementReport} from '../../api/types.js'
 import {at, BASE, cliEnv, mockApiPerTest, json, type CliEnv} from '../../base/test-support/cli.js'
 import {testContext} from '../../base/test-support/context.js'
-import type {ReconcileResult} from '../../output/reconcile.js'
-import SettlementReconcile, {daysOf, settlementReconcile} from './reconcile.js'
+import type {ReconcileResult} from './shared/reconcile-report.js'
+import SettlementReconcile from './reconcile.js'
+import {daysOf, settlementReconcile} from './shared/run-reconcile.js'
 
 const api = mockApiPerTest('gw-reconcile-cmd-')
 
@@ -95,7 +96,7 @@ const bankOf = (payouts: Payout[]) => payouts.map((p) => [p.arrival_date, p.amou
 
 async function run(flags: Record<string, unknown>, opts: {json?: boolean; tty?: number} = {}) {
   const t = testContext({dispatcher: api.mock, env: api.env(), json: opts.json, tty: opts.tty})
-  const result = await settlementReconcile(t.ctx, flags as never, {})
+  const result = await settlementReconcile(t.ctx, flags as never)
   await t.ctx.close()
   return {result, exitCode: t.ctx.exitCode, stdout: t.stdout(), stderr: t.stderr()}
 }

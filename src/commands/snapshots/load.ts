@@ -38,6 +38,10 @@ export async function snapshotsLoad(ctx: Context, _flags: GwFlags<typeof Snapsho
   }
   const loaded = await (await ctx.client()).testHelpers.loadSnapshot(snapshot)
   ctx.print(`Loaded ${loaded.objects} objects, ${loaded.events} events and ${loaded.jobs} pending jobs (saved from ${loaded.from_account}); the clock is at ${loaded.engine_time}.`)
+  if (loaded.new_webhook_secrets > 0)
+    ctx.notice(
+      `${loaded.new_webhook_secrets} webhook endpoint(s) came without their signing secret (saved without --include-secrets) and got a new one: gw webhooks rotate-secret ID --expires-in 0 shows a secret to give your receiver (gw webhooks list names them).`,
+    )
   return loaded
 }
 

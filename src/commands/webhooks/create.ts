@@ -2,10 +2,11 @@ import {Flags} from '@oclif/core'
 import type {WebhookEndpoint} from '../../api/types.js'
 import {idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
-import {renderEndpoint, renderSecretNotice} from '../../events/format.js'
-import {enabledEvents, urlFlag} from '../../events/webhook-flags.js'
-import {keepEndpointSecret} from '../../base/webhook-secrets.js'
-import {WEBHOOK_PARAMS, withFlagNames} from '../../base/flag-errors.js'
+import {renderEndpoint, renderSecretNotice} from './shared/display.js'
+import {enabledEvents, urlFlag, WEBHOOK_PARAMS} from './shared/flags.js'
+import {keepEndpointSecret} from './shared/secrets.js'
+import {replayedWithoutSecret} from '../keys/shared/shown-once.js'
+import {withFlagNames} from '../../base/flag-errors.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksCreate extends GwCommand<typeof WebhooksCreate> {
@@ -42,6 +43,10 @@ export async function webhooksCreate(ctx: Context, flags: GwFlags<typeof Webhook
       {idempotencyKey: f['idempotency-key']},
     ),
   )
+  if (replayedWithoutSecret(ctx, ep.secret, `The endpoint ${ep.id}`, `Rotate its secret for a working one: gw webhooks rotate-secret ${ep.id} --expires-in 0`)) {
+    if (!ctx.json) ctx.print(renderEndpoint(ep, ctx.color))
+    return ep
+  }
   ctx.rememberSecret(ep.secret)
   await keepEndpointSecret(ctx, ep)
   if (!ctx.json) {

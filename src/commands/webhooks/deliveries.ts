@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
 import {idArg, listFlags} from '../../base/flags.js'
-import {deliveryColumns} from '../../events/format.js'
+import {deliveryColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksDeliveries extends GwCommand<typeof WebhooksDeliveries> {

@@ -1,7 +1,7 @@
 import type {WebhookDelivery} from '../../api/types.js'
 import {idArg} from '../../base/args.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
-import {deliveryAttemptColumns, renderDelivery} from '../../output/deliveries.js'
+import {deliveryAttemptColumns, renderDelivery} from './shared/display.js'
 
 export default class WebhooksDelivery extends GwCommand<typeof WebhooksDelivery> {
   static override summary = 'Show one webhook delivery with every attempt: time, HTTP status or error, latency, the start of the response.'

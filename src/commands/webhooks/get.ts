@@ -1,6 +1,6 @@
 import type {WebhookEndpoint} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
-import {renderEndpoint} from '../../events/format.js'
+import {renderEndpoint} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksGet extends GwCommand<typeof WebhooksGet> {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookEndpoint} from '../../api/types.js'
 import {listFlags} from '../../base/flags.js'
-import {endpointColumns} from '../../events/format.js'
+import {endpointColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksList extends GwCommand<typeof WebhooksList> {

@@ -3,8 +3,9 @@ import type {WebhookEndpoint} from '../../api/types.js'
 import {parseDuration} from '../../base/parse.js'
 import {UsageError} from '../../errors.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
-import {renderSecretNotice} from '../../events/format.js'
-import {keepEndpointSecret} from '../../base/webhook-secrets.js'
+import {renderSecretNotice} from './shared/display.js'
+import {keepEndpointSecret} from './shared/secrets.js'
+import {replayedWithoutSecret} from '../keys/shared/shown-once.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotateSecret> {
@@ -35,6 +36,7 @@ export async function webhooksRotateSecret(ctx: Context, flags: GwFlags<typeof W
     if (expiresIn > 7 * 86_400) throw new UsageError(`--expires-in is at most 7d, got "${flags['expires-in']}".`, 'e.g. --expires-in 24h')
   }
   const ep = await (await ctx.client()).webhookEndpoints.rotateSecret(args.id, {idempotencyKey: flags['idempotency-key'], expiresIn})
+  if (replayedWithoutSecret(ctx, ep.secret, `The new secret of ${ep.id}`, `Rotate it again for a working one: gw webhooks rotate-secret ${ep.id}`)) return ep
   ctx.rememberSecret(ep.secret)
   await keepEndpointSecret(ctx, ep)
   if (ep.secret) {

@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
-import {explainSignature, type VerifyReport} from '../../webhooks/explain.js'
+import {explainSignature, type VerifyReport} from './shared/explain.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {ExitCode, UsageError} from '../../errors.js'
 

@@ -4,7 +4,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {WebhookEndpoint} from '../../api/types.js'
 import {at, cliEnv, errorBody, json, type CliEnv} from '../../base/test-support/cli.js'
 import {signatureHeader} from '../../api/webhook-signature.js'
-import type {VerifyReport} from '../../webhooks/explain.js'
+import type {VerifyReport} from './shared/explain.js'
 import WebhooksCreate from './create.js'
 import WebhooksDelete from './delete.js'
 import WebhooksDeliveries from './deliveries.js'
@@ -266,5 +266,22 @@ describe('webhooks verify', () => {
   it('reads the payload from stdin with -', async () => {
     const r = await cli.run(WebhooksVerify, ['--secret', SECRET, '--header', signatureHeader(SECRET, body), '--payload-file', '-'], {stdin: body})
     expect(r.exitCode).toBe(0)
+  })
+})
+
+describe('a replay without the signing secret (issue 33: secrets are shown once)', () => {
+  it('create and rotate-secret keep nothing, and say how to get a working secret', async () => {
+    capture('POST', '/v1/webhook_endpoints', {...endpoint(), secret: 'whsec_…EF01'}, 201)
+    const made = await cli.run(WebhooksCreate, [...at(), '--url', 'https://shop.example/webhooks', '--idempotency-key', 'again'])
+    expect(made.exitCode, made.stderr).toBe(0)
+    expect(made.stderr).toMatch(/The endpoint wh_1 was made by an earlier request with this Idempotency-Key, and its secret was shown only once/)
+    expect(made.stderr).toContain('gw webhooks rotate-secret wh_1 --expires-in 0')
+    expect(made.stderr).not.toMatch(/Kept the secret/)
+    expect(made.stdout).not.toMatch(/Store it now/)
+    capture('POST', '/v1/webhook_endpoints/wh_1/rotate_secret', {...endpoint(), secret: 'whsec_…EF01'})
+    const rotated = await cli.run(WebhooksRotateSecret, [...at(), 'wh_1', '--idempotency-key', 'again'])
+    expect(rotated.exitCode, rotated.stderr).toBe(0)
+    expect(rotated.stderr).toMatch(/The new secret of wh_1 was made by an earlier request/)
+    expect(rotated.stderr).not.toMatch(/Kept the secret/)
   })
 })

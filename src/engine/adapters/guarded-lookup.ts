@@ -6,10 +6,16 @@ import type {DestinationPolicy} from '../domain/destinations.js'
 
 type Callback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void
 
-/** A `lookup` for net/tls connect options (undici's `connect`) that drops refused addresses; none left fails with EDESTBLOCKED. */
-export function guardedLookup(policyNow: () => DestinationPolicy) {
+type Resolve = (hostname: string, options: LookupOptions & {all: true}, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void
+
+/**
+ * A `lookup` for net/tls connect options (undici's `connect`) that drops refused addresses (the
+ * policy's refusal: IPv6 spellings of a refused IPv4 address included); none left fails with
+ * EDESTBLOCKED. `resolve`: the system resolver (dns.lookup), or a stand-in in tests.
+ */
+export function guardedLookup(policyNow: () => DestinationPolicy, resolve: Resolve = dnsLookup) {
   return (hostname: string, options: LookupOptions, callback: Callback): void => {
-    dnsLookup(hostname, {...options, all: true}, (err, addresses) => {
+    resolve(hostname, {...options, all: true}, (err, addresses) => {
       if (err) return callback(err, '')
       // the fleet's current policy (it may change while the engine runs)
       const policy = policyNow()

@@ -1,6 +1,7 @@
 // Webhook attempts. Deliveries are a queue in the store (not timeline jobs): the worker claims
-// due deliveries fairly across endpoints, at most `perEndpoint` in flight per endpoint (on
-// every instance together) and `total` here, POSTs each after its commit, and records the
+// due deliveries fairly across accounts, then across each account's endpoints, at most
+// `perEndpoint` in flight per endpoint (on every instance together) and `total` here (plus
+// `spare` for an account below its fair share), POSTs each after its commit, and records the
 // outcomes per endpoint in batches: one unit of work writes a batch's deliveries and the
 // endpoint's health once. Nothing proportional to the backlog is held in memory: the backlog
 // stays in the store, and only what is in flight is here. A slow or failing endpoint holds
@@ -9,6 +10,7 @@ import {performance} from 'node:perf_hooks'
 import {Agent, request} from 'undici'
 import {classifyNetworkError} from '../../api/network-errors.js'
 import {guardedLookup} from '../adapters/guarded-lookup.js'
+import {SecretBox, SecretOpenError} from '../adapters/secret-box.js'
 import {signatureHeader, SIGNATURE_HEADER} from '../../api/webhook-signature.js'
 import {DELIVERY_TIMEOUT_MS, isLoopbackHost, looksLikePause, nextAttemptAt, nextHealth, STREAK_GAP_MS, type EndpointHealth} from '../domain/webhooks.js'
 import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
@@ -43,6 +45,12 @@ export interface DeliveryWorkerOptions {
   claimsPerEndpoint?: number
   /** deliveries claimed on this instance (default 256) */
   total?: number
+  /**
+   * claims beyond `total` for accounts below their fair share while every slot is held (default
+   * total / 4): another account's delivery is attempted at once, not after a slow receiver's
+   * attempts end (issue 33; store/slot-share.ts)
+   */
+  spare?: number
   /** real time after which a claim of an instance that died is taken by another (default DELIVERY_LEASE_MS) */
   leaseMs?: number
   /**
@@ -56,6 +64,7 @@ export class DeliveryWorker {
   private readonly perEndpoint: number
   private readonly claimsPerEndpoint: number
   private readonly total: number
+  private readonly spare: number
   /**
    * room an endpoint needs before an ended attempt wakes the claimer: claims are taken in batches
    * rather than one query per ended attempt (each query reads up to a claim window of rows)
@@ -67,6 +76,8 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<string, {claim: ClaimedDelivery; abort: AttemptSignal}>()
   /** attempts in flight here per endpoint */
   private readonly perEndpointInFlight = new Map<string, number>()
+  /** attempts in flight here per account: how the slots are shared (accounts first, then endpoints) */
+  private readonly perAccountInFlight = new Map<string, number>()
   private readonly outcomes = new Map<string, Outcome[]>()
   private readonly recording = new Map<string, Promise<void>>()
   private readonly recent = new Map<string, LoggedEvent>()
@@ -88,6 +99,7 @@ export class DeliveryWorker {
     this.perEndpoint = opts.perEndpoint ?? 32
     this.claimsPerEndpoint = opts.claimsPerEndpoint ?? this.perEndpoint * 4
     this.total = opts.total ?? 256
+    this.spare = opts.spare ?? Math.floor(this.total / 4)
     this.claimBatch = Math.max(1, Math.min(this.perEndpoint, Math.floor(this.total / 8), Math.floor(this.claimsPerEndpoint / 4)))
     this.leaseMs = opts.leaseMs ?? DELIVERY_LEASE_MS
     this.pollMs = opts.pollMs ?? 1000
@@ -102,7 +114,7 @@ export class DeliveryWorker {
 
   start(): void {
     this.unsubscribe = this.app.core.engineStore.onChange((n) => {
-      if (n.kinds.has('delivery') || n.settings.length > 0) this.wake()
+      if ((n.kinds.has('delivery') || n.settings.length > 0) && this.mayClaimFor(n.account)) this.wake()
     })
     // retries fall due as the clock moves on
     this.timer = setInterval(() => this.wake(), this.pollMs)
@@ -135,7 +147,7 @@ export class DeliveryWorker {
     }
     this.pumping = true
     void this.pump()
-      .catch((e) => this.app.log(`webhooks: claiming deliveries failed: ${(e as Error).message}`))
+      .catch((e) => this.app.contain('webhook_claim', null, e, 'claiming deliveries'))
       .finally(() => {
         this.pumping = false
         if (this.again) {
@@ -145,11 +157,26 @@ export class DeliveryWorker {
       })
   }
 
+  /**
+   * Whether a claim could go to `account` now: a slot is free, or it holds less than its fair
+   * share and a spare slot is left (a change of an account at or over its share, every slot taken,
+   * is not worth a claim query).
+   */
+  private mayClaimFor(account: string): boolean {
+    const busy = this.inFlight.size
+    if (busy < this.total) return true
+    if (busy >= this.total + this.spare) return false
+    const held = this.perAccountInFlight.get(account) ?? 0
+    return held < Math.ceil(this.total / (this.perAccountInFlight.size + (held ? 0 : 1)))
+  }
+
   private async pump(): Promise<void> {
     while (!this.closed) {
       const free = this.total - this.inFlight.size
-      if (free <= 0) return
-      const claims = await this.app.core.engineStore.claimDeliveries(this.nowOf, {limit: free, perEndpoint: this.claimsPerEndpoint, leaseMs: this.leaseMs})
+      if (free + this.spare <= 0) return
+      // accounts first, then endpoints (store/slot-share.ts): free slots go to the accounts holding the fewest, spare ones to those below their share
+      const share = {held: this.perAccountInFlight, spare: this.spare}
+      const claims = await this.app.core.engineStore.claimDeliveries(this.nowOf, {limit: free, perEndpoint: this.claimsPerEndpoint, leaseMs: this.leaseMs, share})
       if (claims.length === 0) return
       if (this.closed) {
         await this.app.core.engineStore.releaseDeliveries(claims)
@@ -162,13 +189,17 @@ export class DeliveryWorker {
         const ep = own(c.account, c.endpoint)
         this.inFlight.set(key, {claim: c, abort})
         this.perEndpointInFlight.set(ep, (this.perEndpointInFlight.get(ep) ?? 0) + 1)
+        this.perAccountInFlight.set(c.account, (this.perAccountInFlight.get(c.account) ?? 0) + 1)
         void this.attempt(c, abort)
-          .catch((e) => this.app.log(`webhooks: delivery ${c.id} failed: ${(e as Error).stack}`))
+          .catch((e) => this.app.contain('webhook_delivery', c.account, e, `delivery ${c.id}`))
           .finally(() => {
             this.inFlight.delete(key)
             const left = this.perEndpointInFlight.get(ep)! - 1
             if (left > 0) this.perEndpointInFlight.set(ep, left)
             else this.perEndpointInFlight.delete(ep)
+            const mine = this.perAccountInFlight.get(c.account)! - 1
+            if (mine > 0) this.perAccountInFlight.set(c.account, mine)
+            else this.perAccountInFlight.delete(c.account)
             // an ended attempt makes a claim worth its query once its endpoint has a batch of room
             if (left <= this.claimsPerEndpoint - this.claimBatch || this.inFlight.size === 0) this.wake()
           })
@@ -185,7 +216,15 @@ export class DeliveryWorker {
    */
   private readonly nowOf = (account: string): string => {
     const core = this.app.loaded(account)
-    if (core) return core.clock.now().toISOString()
+    if (core) {
+      // one account's clock that cannot be read holds back its own deliveries only (issue 33)
+      try {
+        return core.clock.now().toISOString()
+      } catch (e) {
+        this.app.contain('webhook_claim', account, e, "reading the account's clock")
+        return ''
+      }
+    }
     void this.app.account(account).then(
       () => this.wake(),
       () => {},
@@ -261,7 +300,7 @@ export class DeliveryWorker {
         headers: {
           'content-type': 'application/json',
           'user-agent': USER_AGENT,
-          [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(signingSecrets(ep, core.clock.now()), body, Math.floor(Date.now() / 1000)),
+          [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(signingSecrets(core, ep, core.clock.now()), body, Math.floor(Date.now() / 1000)),
         },
         body,
         dispatcher,
@@ -347,7 +386,7 @@ export class DeliveryWorker {
           }
         })
       } catch (e) {
-        this.app.log(`webhooks: recording ${batch.length} outcome(s) for ${endpoint} failed: ${(e as Error).message}`)
+        this.app.contain('webhook_delivery', account, e, `recording ${batch.length} outcome(s) for ${endpoint}`)
         // the claims run out and the deliveries are attempted again: at least once (spec §6 rule 5)
       }
       for (const o of batch) o.done?.()
@@ -367,11 +406,23 @@ export class DeliveryWorker {
   }
 }
 
-/** The secrets a delivery is signed with now: the endpoint's, and the previous one during a rotation's overlap (engine clock). */
-function signingSecrets(ep: EndpointRecord, now: Date): string | string[] {
+/**
+ * The secrets a delivery is signed with now: the endpoint's, and the previous one during a
+ * rotation's overlap (engine clock), opened with the engine's secrets key (they are stored
+ * sealed). One that will not open (sealed with another key) throws SecretOpenError: the attempt
+ * fails with that message and nothing is sent.
+ */
+function signingSecrets(core: Core, ep: EndpointRecord, now: Date): string | string[] {
   const prev = ep._x.previous_secret
   const until = ep.previous_secret_expires_at
-  return prev && until && Date.parse(until) > now.getTime() ? [ep._x.secret, prev] : ep._x.secret
+  // (one still in the clear was stored before sealing and is sealed at the next start: it signs as it is)
+  const open = (v: string) => (SecretBox.isSealed(v) ? core.secrets.open(v) : v)
+  try {
+    const secret = open(ep._x.secret)
+    return prev && until && Date.parse(until) > now.getTime() ? [secret, open(prev)] : secret
+  } catch (e) {
+    throw new SecretOpenError(`not sent: the endpoint's signing secret does not open with this engine's secrets key (${(e as Error).message}); rotate it (gw webhooks rotate-secret ${ep.id})`)
+  }
 }
 
 /** A key of this worker's maps: ids are unique per account, not across accounts (a snapshot loaded in several). */

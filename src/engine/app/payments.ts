@@ -319,7 +319,25 @@ export async function createPayment(u: Unit, body: CreatePayment, internal: {che
   return outcome
 }
 
-export async function confirmPayment(u: Unit, id: string, body: {payment_method_id?: string; return_url?: string}): Promise<PaymentOutcome> {
+/**
+ * The origin the hosted card fields confirm from (header Gw-Parent-Origin): an http(s) origin and
+ * nothing more, as a browser writes MessageEvent.origin.
+ */
+export function parentOrigin(raw: string | string[] | undefined): string | undefined {
+  if (raw === undefined) return undefined
+  const v = Array.isArray(raw) ? raw[0]! : raw
+  let origin: string | undefined
+  try {
+    origin = new URL(v).origin
+  } catch {
+    // not a URL
+  }
+  if (origin !== v || !/^https?:/.test(v))
+    throw invalid('Gw-Parent-Origin', `The Gw-Parent-Origin header is the origin of the page that mounted the card fields, such as https://shop.example or http://localhost:3000; got '${v}'.`)
+  return v
+}
+
+export async function confirmPayment(u: Unit, id: string, body: {payment_method_id?: string; return_url?: string}, opts: {frameOrigin?: string} = {}): Promise<PaymentOutcome> {
   await u.lock(id)
   const loaded = await loadPayment(u, id)
   let p = loaded.p
@@ -338,6 +356,8 @@ export async function confirmPayment(u: Unit, id: string, body: {payment_method_
     assertUrl(body.return_url, 'return_url')
     p.return_url = body.return_url
   }
+  // bound now, by whoever confirms (the card fields' frame, from its parent's message): a page's URL cannot change it
+  if (opts.frameOrigin !== undefined) p._x.frame_origin = opts.frameOrigin
   const out = await proceed(u, p, u.now)
   u.put('payment', out.payment, loaded.version)
   return out

@@ -6,7 +6,9 @@ import {housekeeping} from './events.js'
 import type {RunSummary} from './jobs.js'
 import type {Filter} from '../ports/store.js'
 
-export const MAX_ADVANCE_S = 400 * 86_400
+import {MAX_ADVANCE_S} from '../../api/clock-steps.js'
+
+export {MAX_ADVANCE_S}
 
 export interface TestClock {
   object: 'test_clock'
@@ -34,6 +36,12 @@ export async function setClock(core: Core, b: {frozen?: boolean; now?: string}):
     const t = Date.parse(b.now)
     if (!Number.isFinite(t)) throw invalid('now', `now must be a date-time such as 2030-01-01T00:00:00Z; got '${b.now}'.`)
     if (t < current) throw invalid('now', `The engine clock only moves forward: it is at ${new Date(current).toISOString()}; give that or a later time (a fresh account starts at real time).`)
+    // as an advance is: every job due in between runs before the answer, so one request moves a bounded stretch (issue 33)
+    if (t - current > MAX_ADVANCE_S * 1000)
+      throw invalid(
+        'now',
+        `now may be at most ${MAX_ADVANCE_S / 86_400} days after the engine clock (${new Date(current).toISOString()}), as an advance may: every job due in between runs before the answer. Give ${new Date(current + MAX_ADVANCE_S * 1000).toISOString()} or earlier and set it again from there (gw clock set and gw/testing's clock.freeze take such steps themselves); got '${b.now}'.`,
+      )
     target = t
   }
   const frozen = b.frozen ?? core.clock.frozen

@@ -17,10 +17,11 @@ export type DeliveryRecord = Delivery & {
 export type WebhookEndpoint = Required<Omit<ApiEndpoint, 'secret'>>
 export type EndpointRecord = WebhookEndpoint & {
   _x: {
+    /** sealed with the engine's secrets key (adapters/secret-box.ts); in the clear only in data stored before sealing, sealed at the next start */
     secret: string
     streak_started_at: string | null
     last_failure_at: string | null
-    /** the secret before the last rotation, still signing until previous_secret_expires_at */
+    /** the secret before the last rotation (sealed likewise), still signing until previous_secret_expires_at */
     previous_secret?: string | null
   }
 }

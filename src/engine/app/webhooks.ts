@@ -19,16 +19,20 @@ export const MAX_ENDPOINTS = 16
 
 type Page = {limit: number; starting_after?: string; ending_before?: string}
 
-const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`
+/** A new signing secret (shown once; stored sealed with the engine's secrets key). */
+export const newEndpointSecret = () => `whsec_${randomBytes(32).toString('base64url')}`
 
-/** The endpoint as served, with the secret only where the caller is entitled to see it (create, rotate). */
-export function endpointView(ep: EndpointRecord, withSecret = false): WebhookEndpoint & {secret?: string} {
+/**
+ * The endpoint as served, with its secret (in the clear: the store keeps it sealed) only where
+ * the caller is entitled to see it: the answers of create and rotate.
+ */
+export function endpointView(ep: EndpointRecord, secret?: string): WebhookEndpoint & {secret?: string} {
   const {_x, ...stored} = ep
   // endpoints made before rotations had an overlap have no such field
   const pub = {...stored, previous_secret_expires_at: stored.previous_secret_expires_at ?? null}
-  if (!withSecret) return pub
+  if (secret === undefined) return pub
   const {id, object, url, ...rest} = pub
-  return {id, object, url, secret: _x.secret, ...rest}
+  return {id, object, url, secret, ...rest}
 }
 
 function parseEvents(list: string[]): string[] {
@@ -67,6 +71,7 @@ export async function createEndpoint(u: Unit, b: EndpointFields & {url: string; 
   await u.lock(`webhook_endpoints:${u.livemode ? 'live' : 'test'}`)
   const count = (await u.all<EndpointRecord, 'webhook_endpoint'>('webhook_endpoint')).filter((e) => e.livemode === u.livemode).length
   if (count >= MAX_ENDPOINTS) throw badState('webhook_endpoint_limit', `An account can have at most ${MAX_ENDPOINTS} webhook endpoints per mode; delete one first.`)
+  const secret = newEndpointSecret()
   const ep: EndpointRecord = {
     id: u.core.ids.next('wh'),
     object: 'webhook_endpoint',
@@ -81,10 +86,10 @@ export async function createEndpoint(u: Unit, b: EndpointFields & {url: string; 
     previous_secret_expires_at: null,
     livemode: u.livemode,
     created_at: u.now.toISOString(),
-    [INTERNAL]: {secret: newSecret(), streak_started_at: null, last_failure_at: null},
+    [INTERNAL]: {secret: u.core.secrets.seal(secret), streak_started_at: null, last_failure_at: null},
   }
   u.put('webhook_endpoint', ep)
-  return endpointView(ep, true)
+  return endpointView(ep, secret)
 }
 
 export async function listEndpoints(core: Core, q: Page & {disabled?: boolean}): Promise<ListPage<WebhookEndpoint>> {
@@ -148,9 +153,10 @@ export async function rotateSecret(u: Unit, id: string, b: {expires_in?: number}
   await u.lock(id)
   const {obj, version} = await loadEndpoint(u.core, u, id)
   const expires = overlap > 0 ? new Date(u.now.getTime() + overlap * 1000).toISOString() : null
-  const ep: EndpointRecord = {...obj, previous_secret_expires_at: expires, _x: {...obj._x, secret: newSecret(), previous_secret: expires ? obj._x.secret : null}}
+  const secret = newEndpointSecret()
+  const ep: EndpointRecord = {...obj, previous_secret_expires_at: expires, _x: {...obj._x, secret: u.core.secrets.seal(secret), previous_secret: expires ? u.core.secrets.sealed(obj._x.secret) : null}}
   u.put('webhook_endpoint', ep, version)
-  return endpointView(ep, true)
+  return endpointView(ep, secret)
 }
 
 // ---------------------------------------------------------------- deliveries

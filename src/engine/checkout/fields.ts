@@ -14,7 +14,7 @@
 import {randomBytes} from 'node:crypto'
 import type {ServerResponse} from 'node:http'
 import type {RequestTarget} from '../http/pipeline.js'
-import {cardInputs, esc, html, page} from './ui.js'
+import {cardInputs, esc, html, page, pageHeaders} from './ui.js'
 
 /** The script a shop's page includes. Plain ES5-style JavaScript: it runs in any browser as is. */
 const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
@@ -65,7 +65,7 @@ const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
             overlay.appendChild(box)
             document.body.appendChild(overlay)
             function done(e) {
-              if (e.origin !== origin || !e.data || e.data.type !== 'gw:payment' || e.data.payment.id !== payment.id) return
+              if (e.origin !== origin || e.source !== box.contentWindow || !e.data || e.data.type !== 'gw:payment' || e.data.payment.id !== payment.id) return
               window.removeEventListener('message', done)
               overlay.remove()
               var p = e.data.payment
@@ -114,7 +114,7 @@ const WORDS = {
 /** {checkout_url}/fields?key=pk_…: the card inputs, and a script that saves them when the page asks. */
 export function serveFields(url: RequestTarget, apiBase: string, res: ServerResponse, requestId: string): void {
   const key = url.searchParams.get('key') ?? ''
-  if (!/^pk_(test|live)_[0-9A-Za-z]+$/.test(key)) return html(res, 400, page('Card details', '<h1>Not set up</h1><p class="muted">The card field needs your publishable key: GW(\'pk_test_...\').</p>'), requestId)
+  if (!/^pk_(test|live)_[0-9A-Za-z]+$/.test(key)) return html(res, 400, page('Card details', '<h1>Not set up</h1><p class="muted">The card field needs your publishable key: GW(\'pk_test_...\').</p>'), requestId, {frameOrigin: '*'})
   const nonce = randomBytes(16).toString('base64')
   const script = `(function () {
   var api = ${JSON.stringify(apiBase)}, key = ${JSON.stringify(key)}, words = ${JSON.stringify(WORDS)}
@@ -141,10 +141,14 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
         return {paymentMethod: {id: b.id, brand: b.card.brand, last4: b.card.last4, exp_month: b.card.exp_month, exp_year: b.card.exp_year}}
       }, function () { return {error: words.other} })
   }
-  function confirm(paymentId) {
+  // parent: the origin of the shop's page that asked (MessageEvent.origin, set by the browser): the
+  // 3-D Secure step may be framed by that origin alone, and tells it the outcome
+  function confirm(paymentId, parent) {
     return save().then(function (r) {
       if (r.error) return r
-      return fetch(api + '/payments/' + encodeURIComponent(paymentId) + '/confirm', {method: 'POST', headers: {Authorization: 'Bearer ' + key, 'Content-Type': 'application/json'}, body: JSON.stringify({payment_method_id: r.paymentMethod.id})})
+      var headers = {Authorization: 'Bearer ' + key, 'Content-Type': 'application/json'}
+      if (/^https?:/.test(parent)) headers['Gw-Parent-Origin'] = parent
+      return fetch(api + '/payments/' + encodeURIComponent(paymentId) + '/confirm', {method: 'POST', headers: headers, body: JSON.stringify({payment_method_id: r.paymentMethod.id})})
         .then(function (res) { return res.json() })
         .then(function (b) {
           if (b.error) return {error: b.error.type === 'card_error' ? words.declined : words.not_paid}
@@ -154,7 +158,7 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
   }
   window.addEventListener('message', function (e) {
     if (!e.data || (e.data.type !== 'gw:save' && e.data.type !== 'gw:confirm') || e.source !== window.parent) return
-    var work = e.data.type === 'gw:save' ? save() : confirm(String(e.data.payment))
+    var work = e.data.type === 'gw:save' ? save() : confirm(String(e.data.payment), e.origin)
     work.then(function (r) {
       show(r.field, r.error)
       // only ids, the status, the brand and the last four digits leave this frame, never the number
@@ -167,13 +171,15 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
 <p id="card-error" role="alert" style="color:#c0123c;margin:0 0 4px" hidden></p>
 <form onsubmit="return false">${cardInputs().replace(/ required/g, '')}</form>
 <script nonce="${esc(nonce)}">${script}</script></body></html>`
+  const framing = pageHeaders('*')
   res.writeHead(200, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     'Request-Id': requestId,
     'Cache-Control': 'no-store',
     // embeddable by any shop's page; its one script is this one; it talks to the API only
-    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src ${new URL(apiBase).origin}; frame-ancestors *`,
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src ${new URL(apiBase).origin}; ${framing.csp}`,
+    ...framing.headers,
   })
   res.end(body)
 }

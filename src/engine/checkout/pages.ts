@@ -1,7 +1,7 @@
 import {randomBytes} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {methodInfo} from '../../api/catalog.js'
-import {formatMoney as money} from '../../output/money.js'
+import {formatMoney as money} from '../../api/money.js'
 import type {App} from '../app/index.js'
 import {customerAction} from '../app/payments.js'
 import {DomainError} from '../domain/errors.js'
@@ -9,7 +9,7 @@ import {parseInstrument, type Instrument, type PaymentRecord} from '../domain/pa
 import type {RequestTarget} from '../http/pipeline.js'
 import {serveFields, serveScript} from './fields.js'
 import {sessionRoute} from './session-page.js'
-import {cardInputs, customerCardError, esc, EXPIRY_ERROR, html, page, parseExpiry, readForm, type CardError} from './ui.js'
+import {cardInputs, customerCardError, esc, EXPIRY_ERROR, html, page, parseExpiry, readForm, redirect, type CardError} from './ui.js'
 
 const BRANDS: Record<string, string> = {visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', jcb: 'JCB', diners: 'Diners Club', unionpay: 'UnionPay', maestro: 'Maestro'}
 const brandName = (b: string | undefined) => (b ? (BRANDS[b] ?? b.charAt(0).toUpperCase() + b.slice(1)) : 'card')
@@ -102,21 +102,17 @@ ${cardInputs(error)}
 }
 
 function finish(res: ServerResponse, p: PaymentRecord, requestId: string) {
-  if (p.status === 'requires_action' && p.next_action) {
-    res.writeHead(303, {Location: p.next_action.url, 'Request-Id': requestId, 'Content-Length': 0})
-    res.end()
-    return
-  }
+  if (p.status === 'requires_action' && p.next_action) return redirect(res, p.next_action.url, requestId)
   if (p.return_url) {
     const u = new URL(p.return_url)
     u.searchParams.set('payment', p.id)
-    res.writeHead(303, {Location: u.toString(), 'Request-Id': requestId, 'Content-Length': 0})
-    res.end()
-    return
+    return redirect(res, u.toString(), requestId)
   }
-  // shown in the card fields' modal (gw.js), the page tells the shop's page the outcome: the id and status only
-  const nonce = randomBytes(12).toString('base64')
-  const tell = `<script nonce="${nonce}">if (window.parent !== window) window.parent.postMessage({type: 'gw:payment', payment: {id: ${JSON.stringify(p.id)}, status: ${JSON.stringify(p.status)}}}, '*')</script>`
+  // shown in the card fields' modal (gw.js), the page tells the shop's page the outcome — the id
+  // and status only, to the origin whose card fields confirmed the payment and to no other
+  const to = p._x.frame_origin
+  const nonce = to ? randomBytes(12).toString('base64') : undefined
+  const tell = to ? `<script nonce="${nonce}">if (window.parent !== window) window.parent.postMessage({type: 'gw:payment', payment: {id: ${JSON.stringify(p.id)}, status: ${JSON.stringify(p.status)}}}, ${JSON.stringify(to)})</script>` : ''
   html(
     res,
     200,
@@ -125,7 +121,7 @@ function finish(res: ServerResponse, p: PaymentRecord, requestId: string) {
       `<h1>You can close this page</h1><p class="muted">Payment ${esc(p.id)} is now <b id="status">${esc(p.status)}</b>. The merchant learns the outcome by webhook.</p>${tell}`,
     ),
     requestId,
-    nonce,
+    {nonce, frameOrigin: to},
   )
 }
 
@@ -177,11 +173,9 @@ export function createCheckout(app: App) {
     if (p.status !== 'requires_action' || !p._x.session) return finish(res, p, requestId)
     if (p._x.session.token !== session) return notFoundPage('This checkout session has expired or the link is incomplete.')
     const expected = {challenge: '3ds', method: 'method', card_form: 'card'}[p._x.session.step]
-    if (expected !== step) {
-      res.writeHead(303, {Location: p.next_action!.url, 'Request-Id': requestId, 'Content-Length': 0})
-      res.end()
-      return
-    }
+    if (expected !== step) return redirect(res, p.next_action!.url, requestId)
+    // the 3-D Secure step of a payment the card fields confirmed: framed by that shop's page alone (its modal)
+    const frameOrigin = step === '3ds' ? p._x.frame_origin : undefined
     if (req.method === 'GET') {
       if (step === 'card') return html(res, 200, cardForm(p), requestId)
       const c = flowContent(p, step)
@@ -196,6 +190,7 @@ export function createCheckout(app: App) {
 <button class="no" type="submit" name="outcome" value="fail" id="fail">${esc(c.fail)}</button></div></form>`,
         ),
         requestId,
+        {frameOrigin},
       )
     }
     if (req.method !== 'POST') return html(res, 405, page('Not allowed', '<h1>Method not allowed</h1>'), requestId)
@@ -219,7 +214,7 @@ export function createCheckout(app: App) {
       const out = await core.run({}, (u) => customerAction(u, p.id, outcome, {card, session}))
       finish(res, out, requestId)
     } catch (e) {
-      if (e instanceof DomainError) return html(res, 409, page('Payment', `<h1>Cannot continue</h1><p class="muted">${esc(e.message)}</p>`), requestId)
+      if (e instanceof DomainError) return html(res, 409, page('Payment', `<h1>Cannot continue</h1><p class="muted">${esc(e.message)}</p>`), requestId, {frameOrigin})
       throw e
     }
   }

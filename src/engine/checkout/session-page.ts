@@ -5,7 +5,7 @@
 // to cancel_url, the session still open. No script: a form post per choice.
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {methodInfo} from '../../api/catalog.js'
-import {formatMoney as money} from '../../output/money.js'
+import {formatMoney as money} from '../../api/money.js'
 import type {CheckoutSessionRecord} from '../app/checkout-sessions.js'
 import {sessionForPage, sessionPaymentChanged} from '../app/checkout-sessions.js'
 import type {Core} from '../app/core.js'
@@ -13,7 +13,7 @@ import {createPayment} from '../app/payments.js'
 import {DomainError} from '../domain/errors.js'
 import {parseInstrument, type PaymentRecord} from '../domain/payment.js'
 import type {RequestTarget} from '../http/pipeline.js'
-import {cardInputs, customerCardError, esc, EXPIRY_ERROR, html, page, parseExpiry, readForm, type CardError} from './ui.js'
+import {cardInputs, customerCardError, esc, EXPIRY_ERROR, html, page, parseExpiry, readForm, redirect, type CardError} from './ui.js'
 
 /** Why the last try failed, as the customer reads it. */
 function failureWords(p: PaymentRecord): string {
@@ -60,10 +60,6 @@ const withParams = (url: string, params: Record<string, string>): string => {
   return u.toString()
 }
 
-function redirect(res: ServerResponse, location: string, requestId: string): void {
-  res.writeHead(303, {Location: location, 'Request-Id': requestId, 'Content-Length': 0})
-  res.end()
-}
 
 /** Where the customer goes once a try ended: on to the method's page, to success_url, or back to this page to try again. */
 function after(res: ServerResponse, s: CheckoutSessionRecord, p: PaymentRecord, requestId: string): void {

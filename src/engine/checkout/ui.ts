@@ -66,16 +66,38 @@ export async function readForm(req: IncomingMessage): Promise<URLSearchParams | 
   return raw && new URLSearchParams(raw.toString('utf8'))
 }
 
-/** An HTML page; its one script, if any, runs by `nonce` (hosted pages otherwise run none). */
-export function html(res: ServerResponse, status: number, body: string, requestId: string, nonce?: string) {
+/**
+ * Who may frame a hosted page (issue 33): nobody (`frame-ancestors 'none'` and, for browsers that
+ * know only it, `X-Frame-Options: DENY`) unless a page is meant to be framed — the card fields
+ * anywhere (`*`), a payment's 3-D Secure step in the modal of the shop whose card fields confirmed
+ * it (that origin, bound to the payment). Every hosted page's URL names a payment, a session or a
+ * key, most with a token: none is ever sent on as a Referer.
+ */
+export function pageHeaders(frameOrigin?: string): {csp: string; headers: Record<string, string>} {
+  return {
+    csp: `frame-ancestors ${frameOrigin ?? "'none'"}`,
+    headers: {'Referrer-Policy': 'no-referrer', ...(frameOrigin ? {} : {'X-Frame-Options': 'DENY'})},
+  }
+}
+
+/** An HTML page; its one script, if any, runs by `nonce` (hosted pages otherwise run none); framed only by `frameOrigin` (pageHeaders). */
+export function html(res: ServerResponse, status: number, body: string, requestId: string, opts: {nonce?: string; frameOrigin?: string} = {}) {
+  const framing = pageHeaders(opts.frameOrigin)
   res.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     'Request-Id': requestId,
     'Cache-Control': 'no-store',
-    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:${nonce ? `; script-src 'nonce-${nonce}'` : ''}`,
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:${opts.nonce ? `; script-src 'nonce-${opts.nonce}'` : ''}; ${framing.csp}`,
+    ...framing.headers,
   })
   res.end(body)
+}
+
+/** 303 to the next page: a redirect from a page whose URL holds a token sends no Referer either. */
+export function redirect(res: ServerResponse, location: string, requestId: string): void {
+  res.writeHead(303, {Location: location, 'Request-Id': requestId, 'Content-Length': 0, 'Referrer-Policy': 'no-referrer'})
+  res.end()
 }
 
 

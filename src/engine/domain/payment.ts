@@ -48,6 +48,11 @@ export interface PaymentInternal {
   routing?: RoutingRecord[]
   /** the hosted checkout session (cs_) the customer paid through (issue 28) */
   checkout_session?: string
+  /**
+   * The origin of the shop's page whose card fields confirmed the payment (issue 33): its hosted
+   * pages may be framed there alone (the 3-D Secure modal), and their final page tells it the outcome.
+   */
+  frame_origin?: string
 }
 
 export type PaymentRecord = Payment & {_x: PaymentInternal}

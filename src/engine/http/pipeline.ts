@@ -11,10 +11,11 @@ import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {forbidden, invalid} from '../domain/errors.js'
 import {allows, type KeyType, type Permission} from '../domain/keys.js'
 import type {Caller, KeyAuthority} from '../app/keys.js'
-import {OPERATION_PERMISSIONS} from '../../api/openapi/document.js'
+import {OPERATION_PERMISSIONS, permissionName} from '../../api/openapi/document.js'
 import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {iso} from '../domain/time.js'
 import {jsonString} from '../domain/json.js'
+import {bucketOf, FailedAuthentications, tooManyRequests} from './rate-limits.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 export const IDEMPOTENCY_KEY_MAX = 255
@@ -93,22 +94,31 @@ function browserBody(caller: Caller, operationId: string, body: unknown): void {
   if (rule?.refuses(body as BrowserBody)) throw forbidden(rule.permission, rule.why)
 }
 
-/** 403 permission_error unless the caller's key may perform the operation (docs/api.md "Keys"). */
+const NONE: readonly Permission[] = ['none']
+
+/** 403 permission_error unless the caller's key may perform the operation: every permission it needs (docs/api.md "Keys"). */
 function authorize(caller: Caller, operationId: string, method: string, pathname: string): void {
-  const need = (OPERATION_PERMISSIONS.get(operationId) ?? 'none') as Permission
+  const needs = (OPERATION_PERMISSIONS.get(operationId) ?? NONE) as readonly Permission[]
   const {key} = caller
   const platform = caller.account === PLATFORM_ACCOUNT
   if (key.type === 'publishable' && BROWSER_OPERATIONS.has(operationId)) return
-  if (allows(key.type, key.permissions, need, platform)) return
+  // (a loop, not a filter: no array per request on the hot path)
+  let holds = true
+  for (const need of needs) if (!allows(key.type, key.permissions, need, platform)) holds = false
+  if (holds) return
+  const missing = needs.filter((need) => !allows(key.type, key.permissions, need, platform))
+  // error.permission names all the operation needs (one, or several joined by commas)
+  const need = permissionName(needs)
   const what = `${method} ${pathname}`
   if (key.type === 'publishable')
     throw forbidden(need, `Publishable keys (${key.redacted}) work only where a browser may call (saving a card from the hosted card fields); ${what} needs a secret or restricted key${need === 'none' ? '' : ` with ${need}`}.`)
   if (need.startsWith('api_keys:')) throw forbidden(need, `Managing API keys needs a secret key; this ${KEY_WORD[key.type]} (${key.redacted}) cannot ${what}.`)
   if (need.startsWith('accounts:') && !platform)
     throw forbidden(need, `Accounts are managed with a key of the engine's own account (${PLATFORM_ACCOUNT}, the key gw login --local saves); this key belongs to ${caller.account}.`)
+  const all = needs.length > 1 ? ` (it needs ${needs.join(' and ')})` : ''
   throw forbidden(
     need,
-    `This restricted key (${key.redacted}) lacks ${need}, which ${what} needs. It has ${key.permissions!.join(', ') || 'no permission'}; create a key that includes ${need} (gw keys create --permissions ${need}).`,
+    `This restricted key (${key.redacted}) lacks ${missing.join(' and ')}, which ${what} needs${all}. It has ${key.permissions!.join(', ') || 'no permission'}; create a key that includes ${need} (gw keys create --permissions ${need}).`,
   )
 }
 
@@ -117,7 +127,7 @@ function preflight(res: ServerResponse, requestId: string): void {
   res.writeHead(204, {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': 'GET, POST',
-    'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Service-Version',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Service-Version, Gw-Parent-Origin',
     'Access-Control-Max-Age': '600',
     'Request-Id': requestId,
   })
@@ -208,8 +218,14 @@ export interface PipelineDeps {
   app: App
   router: Router
   keys: KeyAuthority
-  /** requests per second per account and mode (the fleet's setting, read per request: it may change); the bucket holds twice that (decisions.md); 0 turns the limit off */
+  /**
+   * requests per second per account and mode (the fleet's setting, read per request: it may
+   * change); the bucket holds twice that (decisions.md); publishable keys have a bucket of the
+   * same size of their own. 0 turns every limit off, the failed-authentication one too.
+   */
   rateLimit: {readonly rateLimit: number}
+  /** proxies in front whose X-Forwarded-For entries are believed (the client address of the failed-authentication limit); default 0: the socket's peer */
+  trustedProxies?: number
   checkout?: (req: IncomingMessage, res: ServerResponse, url: RequestTarget, requestId: string) => Promise<void>
   log?: (line: string) => void
   /** ordinary happenings worth a line only when asked for (gw serve --verbose): aborted requests */
@@ -259,17 +275,20 @@ export function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Bu
     if (declared > max) return resolve(undefined)
     const chunks: Buffer[] = []
     let size = 0
+    // a large body of a declared length (a snapshot) is copied into place as it arrives: no copy of it all at the end
+    const into = Number.isSafeInteger(declared) && declared > MAX_BODY_BYTES ? Buffer.allocUnsafe(declared) : undefined
     req.on('data', (c: Buffer) => {
       size += c.length
-      if (size > max) {
+      if (size > max || (into && size > into.length)) {
         req.removeAllListeners('data')
         req.resume()
         resolve(undefined)
         return
       }
-      chunks.push(c)
+      if (into) c.copy(into, size - c.length)
+      else chunks.push(c)
     })
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
+    req.on('end', () => resolve(into ? into.subarray(0, size) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
     req.on('error', (e) => reject(isClientAbort(e, req) ? new ClientAborted() : e))
     // a connection closed mid-body ends the request without 'end'
     req.on('close', () => {
@@ -278,8 +297,21 @@ export function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Bu
   })
 }
 
-const tooLarge = (max = MAX_BODY_BYTES) =>
-  new ApiError(413, 'invalid_request_error', 'request_too_large', `Request bodies ${max === MAX_BODY_BYTES ? '' : 'of this operation '}are limited to ${max / 1048576} MiB (${max} bytes).`)
+const tooLarge = (max = MAX_BODY_BYTES, message?: (max: number) => string) =>
+  new ApiError(413, 'invalid_request_error', 'request_too_large', message?.(max) ?? `Request bodies ${max === MAX_BODY_BYTES ? '' : 'of this operation '}are limited to ${max / 1048576} MiB (${max} bytes).`)
+
+/** Bytes hashed between two turns given back to the event loop (a body of tens of megabytes). */
+const HASH_SLICE = 1024 * 1024
+
+/** The request hash of a body kept as bytes (RouteOptions.rawBody): of the bytes themselves, hashed a slice at a time. */
+async function rawRequestHash(method: string, path: string, raw: Buffer): Promise<string> {
+  const h = crypto.createHash('sha256').update(`${method} ${path}\n`)
+  for (let i = 0; i < raw.length; i += HASH_SLICE) {
+    if (i > 0) await new Promise((r) => setImmediate(r))
+    h.update(raw.subarray(i, i + HASH_SLICE))
+  }
+  return h.digest('hex')
+}
 
 /** What an idempotent write came to: a response to send, or the reason it was not run. */
 type Idempotent =
@@ -291,6 +323,7 @@ type Idempotent =
 export function createPipeline(deps: PipelineDeps) {
   const engine = deps.app.core
   const engineStore = engine.engineStore
+  const failures = new FailedAuthentications(engineStore, deps.trustedProxies ?? 0)
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = engine.ids.next('req')
@@ -320,20 +353,25 @@ export function createPipeline(deps: PipelineDeps) {
         throw new ApiError(400, 'invalid_request_error', 'version_invalid', `Service-Version '${String(version)}' is not a version of this API. Send 'v1' or omit the header.`)
       }
       if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
-      const auth = await deps.keys.authenticate(bearer(req.headers.authorization))
-      if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode, key: auth.key.id})
-      // idempotency records are the account's (its store view), by mode; the rate limit's bucket is the account's and mode's
-      const scope = auth.livemode ? 'live' : 'test'
       const rate = deps.rateLimit.rateLimit
-      const rl = await engineStore.takeToken(`${auth.account}:${scope}`, rate, Math.max(1, rate * 2))
+      // an address whose failed authentications ran out is refused before its key is looked at
+      const refused = rate > 0 ? failures.refusal(req) : undefined
+      if (refused) throw refused
+      let auth: Caller
+      try {
+        auth = await deps.keys.authenticate(bearer(req.headers.authorization))
+      } catch (e) {
+        // a failed authentication takes from its address's budget; once that is spent, 429 instead of 401
+        if (rate > 0 && toApiError(e)?.status === 401) throw (await failures.failed(req)) ?? e
+        throw e
+      }
+      if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode, key: auth.key.id})
+      // idempotency records are the account's (its store view), by mode; the rate limit's bucket is the account's and mode's (the publishable key's its own)
+      const scope = auth.livemode ? 'live' : 'test'
+      const rl = await engineStore.takeToken(bucketOf(auth), rate, Math.max(1, rate * 2))
       if (rl.retryAfter > 0) {
-        throw new ApiError(
-          429,
-          'rate_limit_error',
-          'rate_limit_exceeded',
-          `Too many requests: the limit is ${rate} requests per second. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`,
-          {headers: {'Retry-After': String(rl.retryAfter), 'RateLimit-Limit': String(rate), 'RateLimit-Remaining': '0'}},
-        )
+        const whose = auth.key.type === 'publishable' ? ` for this account's publishable key (browsers; its secret and restricted keys have a budget of their own)` : ''
+        throw tooManyRequests(`Too many requests: the limit is ${rate} requests per second${whose}. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`, rl.retryAfter, rate)
       }
       const method = req.method ?? 'GET'
       const path = url.pathname.slice(3) || '/'
@@ -355,10 +393,13 @@ export function createPipeline(deps: PipelineDeps) {
         }
       }
       let body: unknown = undefined
+      let rawBody: Buffer | undefined
       if (method === 'POST' || method === 'DELETE') {
         const raw = await readBody(req, match.route.maxBody)
-        if (!raw) throw tooLarge(match.route.maxBody)
-        if (raw.length > 0) {
+        if (!raw) throw tooLarge(match.route.maxBody, match.route.tooLarge)
+        // a body the handler reads in parts (a snapshot): neither parsed nor walked here
+        if (match.route.rawBody) rawBody = raw
+        else if (raw.length > 0) {
           if (jsonDepthExceeds(raw))
             throw invalid('body', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; flatten it (no request needs more than a few levels).`)
           try {
@@ -371,7 +412,7 @@ export function createPipeline(deps: PipelineDeps) {
       browserBody(auth, match.route.operationId, body)
       const keyHeader = req.headers['idempotency-key']
       const idemKey = typeof keyHeader === 'string' ? keyHeader : undefined
-      const ctx: RequestCtx = {requestId, method, path, params: match.params, query: url.searchParams, body, headers: req.headers, account: auth.account, livemode: auth.livemode, core, key: auth.key, idempotencyKey: idemKey, input: {body: {}, query: {}}}
+      const ctx: RequestCtx = {requestId, method, path, params: match.params, query: url.searchParams, body, headers: req.headers, account: auth.account, livemode: auth.livemode, core, key: auth.key, idempotencyKey: idemKey, input: {body: {}, query: {}}, raw: rawBody}
       const route = match.route
       // the request against the operation's schemas in the OpenAPI document (inside the unit of a write, so a 400 is recorded for replay)
       const check = () => void (ctx.input = requestValidator(route.operationId)({body, query: url.searchParams}))
@@ -392,22 +433,26 @@ export function createPipeline(deps: PipelineDeps) {
       // that runs the request, and its record is committed with the request's effects
       if (idemKey.length === 0 || idemKey.length > IDEMPOTENCY_KEY_MAX)
         throw invalid('Idempotency-Key', `The Idempotency-Key header must be 1 to ${IDEMPOTENCY_KEY_MAX} characters; got ${idemKey.length}.`)
-      const hash = sha256Hex(`${method} ${path}\n${canonical(body ?? {})}`)
+      const hash = rawBody ? await rawRequestHash(method, path, rawBody) : sha256Hex(`${method} ${path}\n${canonical(body ?? {})}`)
       const out = await core.run<Idempotent>({requestId}, async (u) => {
         // deferred where the store can: it checks for a live record when this unit commits (a
         // found one fails the commit and core.run runs the unit again, with a claim that looks)
-        const claim = await u.claimIdempotency(scope, idemKey, {defer: true})
+        // (not deferred for a body read in parts: a snapshot's commit replaces the rows its lookup would be made in)
+        const claim = await u.claimIdempotency(scope, idemKey, {defer: !route.rawBody})
         if (claim.state === 'in_flight') return {kind: 'in_flight'}
         const recorded = (record: IdempotencyRecord): Idempotent => (record.request_hash === hash ? {kind: 'replay', record} : {kind: 'mismatch'})
         if (claim.state === 'recorded') return recorded(claim.record)
         let status: number
         let text: string
         let headers: Record<string, string> | undefined
+        // what the record keeps, when it is not the answer (a secret shown once, redacted)
+        let kept: string | undefined
         try {
           check()
           const result = await route.handler(ctx, u)
           if (result.error) [status, text, headers] = [result.error.status, JSON.stringify(result.error.body(requestId)), result.error.extra.headers]
           else [status, text, headers] = [result.status, result.text?.body ?? (result.body === undefined ? '{}' : u.publicJson(result.body as object)), result.headers]
+          if (!result.error && result.recorded !== undefined) kept = u.publicJson(result.recorded as object)
         } catch (e) {
           const ae = toApiError(e)
           // 5xx, 409 and 429 are not recorded: a retry with the key runs again (unless the key
@@ -425,7 +470,7 @@ export function createPipeline(deps: PipelineDeps) {
         const now = u.now
         // a created object's response is usually the data.object of the last event the request emitted: the store may keep a reference
         const bodyOfEvent = status < 300 ? u.eventsEmitted.at(-1)?.id : undefined
-        const record: IdempotencyRecord = {scope, key: idemKey, request_hash: hash, status, body: text, created_at: iso(now), expires_at: iso(new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS))}
+        const record: IdempotencyRecord = {scope, key: idemKey, request_hash: hash, status, body: kept ?? text, created_at: iso(now), expires_at: iso(new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS))}
         if (bodyOfEvent) record.body_of_event = bodyOfEvent
         u.idempotency(record)
         return {kind: 'respond', status, body: text, headers}
@@ -441,8 +486,9 @@ export function createPipeline(deps: PipelineDeps) {
             'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
           )
         case 'replay': {
-          // the original response, byte for byte; a replayed error keeps the Request-Id its body
-          // names, so header and error.request_id agree (decisions.md wire details)
+          // the original response, byte for byte (but a secret it showed once, which the record
+          // keeps redacted); a replayed error keeps the Request-Id its body names, so header and
+          // error.request_id agree (decisions.md wire details)
           const r = out.record
           if (logged) logged.replayed = true
           return send(res, r.status, r.status >= 400 ? (storedRequestId(r.body) ?? requestId) : requestId, r.body, {'Idempotent-Replayed': 'true'})

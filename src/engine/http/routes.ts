@@ -24,19 +24,23 @@ import * as refunds from '../app/refunds.js'
 import * as settlement from '../app/settlement.js'
 import {setClock, advanceClock, clockView} from '../app/test-clock.js'
 import * as webhooks from '../app/webhooks.js'
-import {invalid, testModeOnly} from '../domain/errors.js'
+import {forbidden, invalid, testModeOnly} from '../domain/errors.js'
+import {redactShownOnce} from '../domain/secrets.js'
 import {PROVIDERS} from '../domain/providers.js'
 import {reportCsv} from '../domain/settlement.js'
 import type {ListPage} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import {EventStreams} from './event-stream.js'
 import {RequestLog} from './request-log.js'
+import {snapshotSource} from './snapshot-body.js'
 import {Router, type HandlerResult, type RequestCtx} from './router.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** An object as the response: its public JSON (the pipeline serializes it, once, without `_x`). */
 const ok = (body: unknown, status = 200): HandlerResult => ({status, body})
+/** An answer that shows a secret once (a key, an account's keys, a signing secret): its idempotency record keeps each redacted, so no store holds it. */
+const shownOnce = (body: object, status = 200): HandlerResult => ({status, body, recorded: redactShownOnce(body)})
 const listOf = (url: string, page: ListPage<unknown>): HandlerResult => ({status: 200, body: {object: 'list', url, data: page.data.map(toApi), has_more: page.has_more}})
 
 /** The checked query: paging (limit defaults to 20) plus the operation's filters, as typed by the document. */
@@ -55,6 +59,10 @@ const time = (ctx: RequestCtx, name: string) => {
   return at.toISOString()
 }
 
+/** The 413 of a snapshot over the limit: the limit, and who may change it how. */
+const snapshotTooLarge = (max: number) =>
+  `Snapshots loaded into this engine are limited to ${+(max / 1048576).toFixed(1)} MiB (${max} bytes). Its operator can raise the limit: gw serve --snapshot-max-bytes BYTES (or GW_SNAPSHOT_MAX_BYTES).`
+
 function testMode(ctx: RequestCtx): void {
   if (ctx.livemode) throw testModeOnly()
 }
@@ -65,8 +73,17 @@ function paymentResult(out: payments.PaymentOutcome, status: number): HandlerRes
   return ok(out.payment, status)
 }
 
-export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof RequestLog>[2]; requestLog?: ConstructorParameters<typeof RequestLog>[3]} = {}): {router: Router; streams: EventStreams; requestLog: RequestLog} {
+export function routes(
+  app: App,
+  opts: {
+    onRequest?: ConstructorParameters<typeof RequestLog>[2]
+    requestLog?: ConstructorParameters<typeof RequestLog>[3]
+    /** the largest snapshot a load takes (gw serve --snapshot-max-bytes); default DEFAULT_SNAPSHOT_MAX_BYTES */
+    snapshotMaxBytes?: number
+  } = {},
+): {router: Router; streams: EventStreams; requestLog: RequestLog} {
   const r = new Router()
+  const snapshotMax = opts.snapshotMaxBytes ?? snapshots.DEFAULT_SNAPSHOT_MAX_BYTES
   const streams = new EventStreams(app)
 
   // ---------------------------------------------------------------- payments
@@ -75,7 +92,9 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await payments.loadPayment(ctx.core.store, ctx.params.id!)).p))
     .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await payments.paymentRouting(ctx.core, ctx.params.id!)))
     .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await payments.simulateRouting(ctx.core, ctx.input.query as unknown as payments.SimulateRouting)))
-    .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) => paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body), 200))
+    .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) =>
+      paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 200),
+    )
     .post('/payments/:id/capture', 'capturePayment', async (ctx, u) => ok(await payments.capturePayment(u, ctx.params.id!, ctx.input.body)))
     .post('/payments/:id/increment_authorization', 'incrementAuthorization', async (ctx, u) => ok(await payments.incrementAuthorization(u, ctx.params.id!, ctx.input.body)))
     .post('/payments/:id/cancel', 'cancelPayment', async (ctx, u) => ok(await payments.cancelPayment(u, ctx.params.id!)))
@@ -145,12 +164,12 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
       return {status: 200, body: {object: 'list', url: `/v1/events/${ctx.params.id}/resend`, data: ds.map(toApi), has_more: false}}
     })
     .get('/webhook_endpoints', 'listWebhookEndpoints', async (ctx) => listOf('/v1/webhook_endpoints', await webhooks.listEndpoints(ctx.core, {...q(ctx), disabled: ctx.input.query.disabled as boolean | undefined})))
-    .post('/webhook_endpoints', 'createWebhookEndpoint', async (ctx, u) => ok(await webhooks.createEndpoint(u, ctx.input.body), 201))
+    .post('/webhook_endpoints', 'createWebhookEndpoint', async (ctx, u) => shownOnce(await webhooks.createEndpoint(u, ctx.input.body), 201))
     .get('/webhook_endpoints/:id', 'retrieveWebhookEndpoint', async (ctx) => ok(await webhooks.retrieveEndpoint(ctx.core, ctx.params.id!)))
     .post('/webhook_endpoints/:id', 'updateWebhookEndpoint', async (ctx, u) => ok(await webhooks.updateEndpoint(u, ctx.params.id!, ctx.input.body)))
     .delete('/webhook_endpoints/:id', 'deleteWebhookEndpoint', async (ctx, u) => ok(await webhooks.deleteEndpoint(u, ctx.params.id!)))
     .post('/webhook_endpoints/:id/replay', 'replayWebhookEndpoint', async (ctx, u) => ok(await replayEndpoint(u, ctx.params.id!, ctx.input.body)))
-    .post('/webhook_endpoints/:id/rotate_secret', 'rotateWebhookEndpointSecret', async (ctx, u) => ok(await webhooks.rotateSecret(u, ctx.params.id!, ctx.input.body)))
+    .post('/webhook_endpoints/:id/rotate_secret', 'rotateWebhookEndpointSecret', async (ctx, u) => shownOnce(await webhooks.rotateSecret(u, ctx.params.id!, ctx.input.body)))
     .get('/webhook_endpoints/:id/deliveries', 'listWebhookEndpointDeliveries', async (ctx) =>
       listOf(`/v1/webhook_endpoints/${ctx.params.id}/deliveries`, await webhooks.listEndpointDeliveries(ctx.core, ctx.params.id!, q(ctx))),
     )
@@ -206,16 +225,20 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
     })
     .get('/test_helpers/snapshot', 'testSaveSnapshot', async (ctx) => {
       testMode(ctx)
-      return ok(await snapshots.saveSnapshot(ctx.core))
+      const includeSecrets = ctx.input.query.include_secrets === true
+      // signing secrets and card numbers: what only a secret key of the account may read
+      if (includeSecrets && ctx.key.type !== 'secret')
+        throw forbidden('none', `include_secrets=true puts the account's webhook signing secrets and card numbers in the snapshot: it needs a secret key of the account; this ${ctx.key.type} key (${ctx.key.redacted}) may save a snapshot without them (leave include_secrets out).`)
+      return ok(await snapshots.saveSnapshot(ctx.core, {includeSecrets}))
     })
     .post(
       '/test_helpers/snapshot',
       'testLoadSnapshot',
       async (ctx, u) => {
         testMode(ctx)
-        return ok(await snapshots.loadSnapshot(u, ctx.input.body))
+        return ok(await snapshots.loadSnapshot(u, await snapshotSource(ctx.raw)))
       },
-      {maxBody: snapshots.MAX_SNAPSHOT_BYTES},
+      {maxBody: snapshotMax, rawBody: true, tooLarge: snapshotTooLarge},
     )
     .post('/test_helpers/clock/advance', 'testAdvanceClock', async (ctx) => {
       testMode(ctx)
@@ -257,15 +280,15 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
   // ---------------------------------------------------------------- accounts and keys (issue 24)
   r.get('/account', 'retrieveCurrentAccount', async (ctx) => ok(await accounts.currentAccount(ctx.core)))
     .get('/accounts', 'listAccounts', async (ctx) => listOf('/v1/accounts', await accounts.listAccounts(ctx.core, q(ctx))))
-    .post('/accounts', 'createAccount', async (ctx, u) => ok(await accounts.createAccount(u, ctx.input.body), 201))
+    .post('/accounts', 'createAccount', async (ctx, u) => shownOnce(await accounts.createAccount(u, ctx.input.body), 201))
     .get('/accounts/:id', 'retrieveAccount', async (ctx) => ok(await accounts.retrieveAccount(ctx.core, ctx.params.id!)))
     .post('/accounts/:id', 'updateAccount', async (ctx, u) => ok(await accounts.updateAccount(u, ctx.params.id!, ctx.input.body)))
     .delete('/accounts/:id', 'deleteAccount', async (ctx, u) => ok(await accounts.deleteAccount(u, ctx.params.id!)))
     .get('/api_keys', 'listApiKeys', async (ctx) => listOf('/v1/api_keys', await keys.listKeys(ctx.core, {...q(ctx), type: text(ctx, 'type')})))
-    .post('/api_keys', 'createApiKey', async (ctx, u) => ok(await keys.createKey(u, ctx.input.body), 201))
+    .post('/api_keys', 'createApiKey', async (ctx, u) => shownOnce(await keys.createKey(u, ctx.input.body), 201))
     .get('/api_keys/self', 'retrieveCurrentApiKey', async (ctx) => ok(ctx.key))
     .get('/api_keys/:id', 'retrieveApiKey', async (ctx) => ok(await keys.retrieveKey(ctx.core, ctx.params.id!)))
-    .post('/api_keys/:id/roll', 'rollApiKey', async (ctx, u) => ok(await keys.rollKey(u, ctx.params.id!, ctx.input.body)))
+    .post('/api_keys/:id/roll', 'rollApiKey', async (ctx, u) => shownOnce(await keys.rollKey(u, ctx.params.id!, ctx.input.body)))
     .post('/api_keys/:id/revoke', 'revokeApiKey', async (ctx, u) => ok(await keys.revokeKey(u, ctx.params.id!)))
 
   // the API request log (GET /request_logs, /request_logs/stream): the pipeline feeds it, each entry on its account's clock

@@ -43,6 +43,11 @@ export interface TestEngine {
 
 let counter = 0
 
+/** A secrets key file for the instances of one fleet (every instance on one database must use the same key); made by the first that starts. */
+export function fleetSecretsKeyFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'gw-fleet-key-')), 'secrets.key')
+}
+
 /**
  * The store of a test engine: SQLite in its data dir, or with GW_TEST_STORE=postgres (the
  * `conformance-postgres` vitest project) a fresh database of the run's PostgreSQL cluster, kept

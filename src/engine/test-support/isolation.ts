@@ -9,7 +9,7 @@
 // suite, so a new operation cannot go untested.
 import {request} from 'undici'
 import {describe, expect, it} from 'vitest'
-import {OPERATION_PERMISSIONS, openapiDocument} from '../../api/openapi/document.js'
+import {OPERATION_PERMISSIONS, openapiDocument, permissionName} from '../../api/openapi/document.js'
 import {RESOURCES} from '../domain/keys.js'
 import type {AsKey, Res} from './harness.js'
 import {card} from './harness.js'
@@ -236,10 +236,16 @@ const NEEDS: Record<string, string[]> = {
 /** Operations without a key. */
 const PUBLIC = new Set(['getOpenApiDocument', 'getLiveness', 'getReadiness', 'getMetrics'])
 
-function operations(): {id: string; method: string; template: string; perm: string | undefined}[] {
-  const out: {id: string; method: string; template: string; perm: string | undefined}[] = []
+/** Each operation with what it needs: `perms` (all of them), `perm` as x-permission and error.permission write them. */
+function operations(): {id: string; method: string; template: string; perm: string | undefined; perms: readonly string[]}[] {
+  const out: {id: string; method: string; template: string; perm: string | undefined; perms: readonly string[]}[] = []
   for (const [template, item] of Object.entries(openapiDocument().paths as Json))
-    for (const [method, op] of Object.entries(item as Json)) if ((op as Json).operationId) out.push({id: op.operationId, method: method.toUpperCase(), template, perm: OPERATION_PERMISSIONS.get(op.operationId)})
+    for (const [method, op] of Object.entries(item as Json)) {
+      if (!(op as Json).operationId) continue
+      const perms = OPERATION_PERMISSIONS.get(op.operationId) ?? []
+      expect(op['x-permission'], op.operationId).toBe(perms.length ? permissionName(perms) : undefined)
+      out.push({id: op.operationId, method: method.toUpperCase(), template, perm: perms.length ? permissionName(perms) : undefined, perms})
+    }
   return out
 }
 
@@ -361,7 +367,7 @@ export function isolationSuite(name: string, open: () => Promise<IsolationWorld>
         const {fresh} = await seed(a)
         for (const op of operations()) {
           if (PUBLIC.has(op.id) || !op.perm || op.perm === 'none') continue
-          const [resource, level] = op.perm.split(':') as [string, string]
+          const [resource, level] = op.perms[0]!.split(':') as [string, string]
           const own = {...(await fresh(op.id)), acct: acc.id}
           const call = CALLS[op.id]!(own)
           if (resource === 'api_keys') {
@@ -389,15 +395,22 @@ export function isolationSuite(name: string, open: () => Promise<IsolationWorld>
             for (const k of [lacking, having]) await ok(w.platformA.api('POST', `/api_keys/${k.id}/revoke`, {}))
             continue
           }
-          const others = RESOURCES.filter((r) => r !== resource && r !== 'accounts').map((r) => `${r}:write`)
-          const lacking = await ok(a.api('POST', '/api_keys', {permissions: [...others, ...(level === 'write' ? [`${resource}:read`] : [])]}), 201)
-          const having = await ok(a.api('POST', '/api_keys', {permissions: [op.perm]}), 201)
-          const r = await send(asKeyOf(w.platformB, lacking.secret), w.baseUrlB, w.agentB, op.method, call)
-          expect(r.status, `${op.id} without ${op.perm}: ${r.text.slice(0, 300)}`).toBe(403)
-          expect(r.body.error).toMatchObject({type: 'permission_error', code: 'permission_denied', permission: op.perm})
+          // an operation that needs several permissions is refused to a key lacking any one of them (holding the others and every other resource)
+          const lackingKeys = []
+          for (const need of op.perms) {
+            const [res, lvl] = need.split(':') as [string, string]
+            const others = RESOURCES.filter((r) => r !== res && r !== 'accounts').map((r) => `${r}:write`)
+            const lacking = await ok(a.api('POST', '/api_keys', {permissions: [...others, ...(lvl === 'write' ? [`${res}:read`] : [])]}), 201)
+            lackingKeys.push(lacking)
+            const r = await send(asKeyOf(w.platformB, lacking.secret), w.baseUrlB, w.agentB, op.method, call)
+            expect(r.status, `${op.id} without ${need}: ${r.text.slice(0, 300)}`).toBe(403)
+            expect(r.body.error).toMatchObject({type: 'permission_error', code: 'permission_denied', permission: op.perm})
+            expect(r.body.error.message, op.id).toContain(`lacks ${need}`)
+          }
+          const having = await ok(a.api('POST', '/api_keys', {permissions: [...op.perms]}), 201)
           const s = await send(asKeyOf(w.platformB, having.secret), w.baseUrlB, w.agentB, op.method, call)
           expect(s.status, `${op.id} with ${op.perm}: ${s.text.slice(0, 300)}`).toBeLessThan(300)
-          for (const k of [lacking, having]) await ok(a.api('POST', `/api_keys/${k.id}/revoke`, {}))
+          for (const k of [...lackingKeys, having]) await ok(a.api('POST', `/api_keys/${k.id}/revoke`, {}))
         }
       } finally {
         await w.close()

@@ -36,8 +36,11 @@ async function importKey(pem: string): Promise<CryptoKey> {
   return (await webcrypto.subtle.importKey('pkcs8', der, ALG, true, ['sign'])) as unknown as CryptoKey
 }
 
-/** Writes whole or not at all (a temp file renamed over), so an engine reading the file never sees half of it. */
-function writeWhole(path: string, data: string, mode = 0o644) {
+/**
+ * Writes whole or not at all (a temp file renamed over), so an engine reading the file never sees
+ * half of it; 0600 like every file the engine writes (issue 33), certificates included.
+ */
+function writeWhole(path: string, data: string, mode = 0o600) {
   mkdirSync(dirname(path), {recursive: true, mode: 0o700})
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
   writeFileSync(tmp, data, {mode})

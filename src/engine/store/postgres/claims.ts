@@ -4,8 +4,9 @@
 // claimed per account; deliveries across accounts, each due on its account's clock.
 import {randomBytes} from 'node:crypto'
 import type pg from 'pg'
-import type {ClaimedDelivery, ClaimedJob} from '../../ports/store.js'
+import {type ClaimedDelivery, type ClaimedJob, STAGED_ACCOUNT_MARK} from '../../ports/store.js'
 import {query, type Queryable, rows} from './sql.js'
+import {shareSlots, type SlotShare} from '../slot-share.js'
 
 /** advisory lock key under which claimers of deliveries take turns */
 export const DELIVERY_CLAIM_LOCK = 7_263_102
@@ -42,27 +43,29 @@ export function nextJobs(on: Queryable): Promise<{account: string; due_at: strin
   return rows(
     on,
     `WITH RECURSIVE t AS (
-       (SELECT account, due_at FROM jobs ORDER BY account, due_at LIMIT 1)
+       (SELECT account, due_at FROM jobs WHERE account < $1 ORDER BY account, due_at LIMIT 1)
        UNION ALL
-       SELECT n.account, n.due_at FROM t CROSS JOIN LATERAL (SELECT account, due_at FROM jobs WHERE account > t.account ORDER BY account, due_at LIMIT 1) n
+       SELECT n.account, n.due_at FROM t CROSS JOIN LATERAL (SELECT account, due_at FROM jobs WHERE account > t.account AND account < $1 ORDER BY account, due_at LIMIT 1) n
      ) SELECT account, due_at FROM t`,
+    [STAGED_ACCOUNT_MARK],
   )
 }
 
 /** In a transaction of `c`: claims due deliveries fairly per endpoint, each on its account's clock (see Store.claimDeliveries). */
-export async function claimDeliveries(c: pg.PoolClient, nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(c: pg.PoolClient, nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
   // claimers take turns, so the per-endpoint cap counts every instance's claims
   await query(c, 'SELECT pg_advisory_xact_lock($1)', [DELIVERY_CLAIM_LOCK])
   // every endpoint with a delivery waiting, and its earliest due: a loose index scan over the partial index
   const endpoints = await rows<{account: string; endpoint: string; due: string}>(
     c,
     `WITH RECURSIVE t AS (
-       (SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1)
+       (SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE next_attempt_at IS NOT NULL AND account < $1 ORDER BY account, endpoint, next_attempt_at LIMIT 1)
        UNION ALL
        SELECT n.* FROM t CROSS JOIN LATERAL (
          SELECT account, endpoint, next_attempt_at AS due FROM deliveries
-         WHERE next_attempt_at IS NOT NULL AND (account, endpoint) > (t.account, t.endpoint) ORDER BY account, endpoint, next_attempt_at LIMIT 1) n
+         WHERE next_attempt_at IS NOT NULL AND (account, endpoint) > (t.account, t.endpoint) AND account < $1 ORDER BY account, endpoint, next_attempt_at LIMIT 1) n
      ) SELECT account, endpoint, due FROM t`,
+    [STAGED_ACCOUNT_MARK],
   )
   const due = endpoints.map((e) => ({...e, now: nowOf(e.account)})).filter((e) => e.due <= e.now)
   if (due.length === 0) return []
@@ -90,20 +93,9 @@ export async function claimDeliveries(c: pg.PoolClient, nowOf: (account: string)
     if (list.length < free) list.push(r)
     candidates.set(k, list)
   }
-  // round robin over endpoints, so one endpoint's backlog cannot take every slot
-  const out: ClaimedDelivery[] = []
+  // accounts first, then endpoints: one account's backlog cannot take every slot, nor one endpoint's
   const claim = token()
-  for (let i = 0; out.length < q.limit; i++) {
-    let any = false
-    for (const list of candidates.values()) {
-      const r = list[i]
-      if (!r) continue
-      any = true
-      out.push({...r, claim})
-      if (out.length >= q.limit) break
-    }
-    if (!any) break
-  }
+  const out: ClaimedDelivery[] = shareSlots(candidates.values(), q.limit, q.share).map((r) => ({...r, claim}))
   if (out.length)
     await query(
       c,
@@ -123,5 +115,5 @@ export async function releaseDeliveries(on: Queryable, ds: readonly ClaimedDeliv
 }
 
 export function deliveryBacklog(on: Queryable): Promise<{account: string; endpoint: string; pending: number; oldest_due: string}[]> {
-  return rows(on, 'SELECT account, endpoint, count(*) AS pending, min(next_attempt_at) AS oldest_due FROM deliveries WHERE next_attempt_at IS NOT NULL GROUP BY account, endpoint ORDER BY account, endpoint')
+  return rows(on, 'SELECT account, endpoint, count(*) AS pending, min(next_attempt_at) AS oldest_due FROM deliveries WHERE next_attempt_at IS NOT NULL AND account < $1 GROUP BY account, endpoint ORDER BY account, endpoint', [STAGED_ACCOUNT_MARK])
 }

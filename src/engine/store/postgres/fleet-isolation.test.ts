@@ -1,15 +1,16 @@
 // Issue 24's security suite on two PostgreSQL instances: account A's data made through one,
 // account B's requests through the other.
 import {describe, expect, it} from 'vitest'
-import {bootEngine} from '../../test-support/harness.js'
+import {bootEngine, fleetSecretsKeyFile} from '../../test-support/harness.js'
 import {isolationSuite} from '../../test-support/isolation.js'
 import {freshDatabase} from '../../test-support/pg.js'
 import {postgresStore} from './postgres-store.js'
 
 isolationSuite('two PostgreSQL instances', async () => {
   const url = await freshDatabase('isolation')
-  const one = await bootEngine({store: postgresStore(url, {unitConnections: 8, readConnections: 4}), rateLimit: 0})
-  const two = await bootEngine({store: postgresStore(url, {unitConnections: 8, readConnections: 4}), rateLimit: 0})
+  const secretsKeyFile = fleetSecretsKeyFile()
+  const one = await bootEngine({store: postgresStore(url, {unitConnections: 8, readConnections: 4}), rateLimit: 0, secretsKeyFile})
+  const two = await bootEngine({store: postgresStore(url, {unitConnections: 8, readConnections: 4}), rateLimit: 0, secretsKeyFile})
   return {
     platformA: one.as(one.key),
     platformB: two.as(two.key),
@@ -24,8 +25,9 @@ isolationSuite('two PostgreSQL instances', async () => {
 describe('keys on a fleet', () => {
   it('a key revoked through one instance is refused by the other within a second; a new key works on both at once', async () => {
     const url = await freshDatabase('keys')
-    const one = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2}), rateLimit: 0})
-    const two = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2}), rateLimit: 0})
+    const secretsKeyFile = fleetSecretsKeyFile()
+    const one = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2}), rateLimit: 0, secretsKeyFile})
+    const two = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2}), rateLimit: 0, secretsKeyFile})
     try {
       const acct = await one.account('fleet-keys')
       const made = await acct.api('POST', '/api_keys', {permissions: ['payments:read']})

@@ -15,7 +15,7 @@ import {fileURLToPath} from 'node:url'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import {Agent, request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {bootEngine, card, type TestEngine} from '../../test-support/harness.js'
+import {bootEngine, card, fleetSecretsKeyFile, type TestEngine} from '../../test-support/harness.js'
 import {ensureCertificates, type TlsMaterial} from '../../tls/certificates.js'
 import {startCluster, type Cluster} from './cluster.js'
 import {postgresStore} from './postgres-store.js'
@@ -76,7 +76,7 @@ describe('a fleet behind a load balancer', () => {
     const lbPort = (reserved.address() as net.AddressInfo).port
     await new Promise<void>((r) => reserved.close(() => r()))
     publicUrl = `https://localhost:${lbPort}`
-    const opts = {store: postgresStore(url, {unitConnections: 4, readConnections: 3}), publicUrl, tlsCert: join(pki, 'server.crt'), tlsKey: join(pki, 'server.key'), tlsCa: join(pki, 'ca.crt'), rateLimit: 0}
+    const opts = {store: postgresStore(url, {unitConnections: 4, readConnections: 3}), publicUrl, tlsCert: join(pki, 'server.crt'), tlsKey: join(pki, 'server.key'), tlsCa: join(pki, 'ca.crt'), rateLimit: 0, secretsKeyFile: fleetSecretsKeyFile()}
     one = await bootEngine(opts)
     two = await bootEngine(opts)
     lb = await balancer([one.engine.port, two.engine.port], lbPort)

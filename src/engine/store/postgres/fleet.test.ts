@@ -1,6 +1,6 @@
 // Three engine instances on one PostgreSQL database behave as one gateway (issue 12): one
 // idempotency key, one delivery per endpoint and event, a job run once, one clock, one live
-// event feed, one rate limit. Black-box over HTTPS, one instance after the other.
+// event feed, one rate limit (and one budget of failed authentications per address). Black-box over HTTPS, one instance after the other.
 import {waitFor} from '../../test-support/wait.js'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {createServer as createHttpsServer, type Server} from 'node:https'
@@ -8,7 +8,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {bootEngine, card, type Res, type TestEngine} from '../../test-support/harness.js'
+import {bootEngine, card, fleetSecretsKeyFile, type Res, type TestEngine} from '../../test-support/harness.js'
 import {freshDatabase} from '../../test-support/pg.js'
 import {ensureCertificates, type TlsMaterial} from '../../tls/certificates.js'
 import {postgresStore} from './postgres-store.js'
@@ -18,8 +18,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 async function fleet(n: number, opts: {rateLimit?: number} = {}): Promise<TestEngine[]> {
   const url = await freshDatabase('fleet')
   const out: TestEngine[] = []
-  // the same key on every instance, as behind a load balancer; each has its own data dir (its TLS certificate)
-  for (let i = 0; i < n; i++) out.push(await bootEngine({store: postgresStore(url, {unitConnections: 8, readConnections: 4}), rateLimit: opts.rateLimit ?? 0}))
+  // the same keys on every instance (API key, secrets key), as behind a load balancer; each has its own data dir (its TLS certificate)
+  const secretsKeyFile = fleetSecretsKeyFile()
+  for (let i = 0; i < n; i++) out.push(await bootEngine({store: postgresStore(url, {unitConnections: 8, readConnections: 4}), rateLimit: opts.rateLimit ?? 0, secretsKeyFile}))
   return out
 }
 
@@ -207,5 +208,18 @@ describe('the rate limit of a fleet', () => {
     const ok = rs.filter((r) => r.status === 200).length
     expect(ok).toBeLessThanOrEqual(refilled)
     for (const r of rs) expect([200, 429]).toContain(r.status)
+  })
+
+  it('failed authentications from one address are one budget for the fleet, not one per instance', async () => {
+    // 5 per second, bursts of 20 (issue 33): three buckets of their own would let 60 through at once
+    const started = performance.now()
+    const statuses: number[] = []
+    // 30 of them, and on until one is refused (a slow machine refills the bucket meanwhile)
+    for (let i = 0; i < 300 && (i < 30 || !statuses.includes(429)); i++) statuses.push((await ts[i % 3]!.as(`sk_test_wrong${String(i).padStart(20, '0')}`).api('GET', '/balance')).status)
+    const refilled = Math.floor(((performance.now() - started) / 1000) * 5)
+    for (const s of statuses) expect([401, 429]).toContain(s)
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(20 + refilled)
+    expect(statuses).toContain(429)
+    // (the address is served again once its bucket has refilled: the other tests here are done)
   })
 })

@@ -31,8 +31,8 @@ interface Instance {
   exited: Promise<unknown>
 }
 
-async function serve(url: string, dir: string): Promise<Instance> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'serve', '--store', url, '--port', '0', '--data-dir', dir, '--api-key', KEY, '--json', '--rate-limit', '0', '--claim-lease', String(LEASE_S)], {
+async function serve(url: string, dir: string, secretsKeyFile: string): Promise<Instance> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'serve', '--store', url, '--port', '0', '--data-dir', dir, '--api-key', KEY, '--secrets-key-file', secretsKeyFile, '--json', '--rate-limit', '0', '--claim-lease', String(LEASE_S)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {...process.env, GW_STORE: '', DATABASE_URL: ''},
@@ -68,7 +68,9 @@ describe('an instance killed with SIGKILL under load', () => {
   beforeAll(async () => {
     const url = await freshDatabase('kill')
     for (let i = 0; i < 3; i++) dirs.push(mkdtempSync(join(tmpdir(), 'gw-kill-')))
-    fleet = await Promise.all(dirs.map((d) => serve(url, d)))
+    // one secrets key for the fleet: the instance that starts first makes the file, the others read it
+    const secretsKeyFile = join(dirs[0]!, 'fleet-secrets.key')
+    fleet = await Promise.all(dirs.map((d) => serve(url, d, secretsKeyFile)))
     const tls = await ensureCertificates({caCert: join(dirs[0]!, 'rx-ca.pem'), caKey: join(dirs[0]!, 'rx-ca-key.pem'), serverCert: join(dirs[0]!, 'rx-cert.pem'), serverKey: join(dirs[0]!, 'rx-key.pem')}, '127.0.0.1')
     // a receiver slow enough that attempts are in flight (claimed) when an instance dies
     rx = createHttpsServer({key: tls.key, cert: tls.cert}, (req, res) => {

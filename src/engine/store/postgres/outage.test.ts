@@ -4,7 +4,7 @@
 import {waitFor} from '../../test-support/wait.js'
 import {request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {bootEngine, card, type TestEngine} from '../../test-support/harness.js'
+import {bootEngine, card, fleetSecretsKeyFile, type TestEngine} from '../../test-support/harness.js'
 import {startCluster, type Cluster} from './cluster.js'
 import {postgresStore} from './postgres-store.js'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -19,8 +19,9 @@ describe('PostgreSQL restarted under two instances', () => {
   beforeAll(async () => {
     cluster = await startCluster()
     const url = await cluster.createDatabase('outage')
-    a = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2})})
-    b = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2})})
+    const secretsKeyFile = fleetSecretsKeyFile()
+    a = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2}), secretsKeyFile})
+    b = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2}), secretsKeyFile})
   })
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()])

@@ -13,14 +13,18 @@ import type {
   IdempotencyClaim,
   Kind,
   ListQuery,
+  SlotShare,
   StatIncrement,
   Store,
+  StagedRows,
   StoredObject,
   StoreTx,
 } from '../../ports/store.js'
+import {STAGED_ACCOUNT_MARK} from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import * as claims from './claims.js'
-import {Committer} from './committer.js'
+import {Committer, insertAccountRows} from './committer.js'
+import {PgStaged, type PgStagingHost, purgeStale} from './staging.js'
 import {CHANNEL, ChangeFeed, emptyNotice, Listeners, type Notice, payload} from './feed.js'
 import * as reads from './reads.js'
 import {PgRequestLog} from './request-log.js'
@@ -45,7 +49,8 @@ export {isUnavailable, pgText} from './sql.js'
 // - Event seqs are commit order across instances and accounts (the one-row counter `event_seq`).
 // - The change feed (feed.ts): `pg_notify` in the committing transaction, one notice per account.
 // - Job and delivery claims (claims.ts): rows locked with FOR UPDATE SKIP LOCKED, with a lease.
-//   The rate-limit bucket is one row per scope in an UNLOGGED table, updated atomically.
+//   A rate-limit bucket is one row per scope (account and mode; a client address) in an UNLOGGED
+//   table, updated atomically; rows untouched for 10 minutes (full) are swept now and then.
 // - The database going away: every operation fails fast with StoreUnavailableError (HTTP 503
 //   with Retry-After); pools open new connections once it is back.
 
@@ -90,6 +95,8 @@ export class PostgresStore implements Store {
   private sectionClient: pg.Client | undefined
   private sectionConnecting: Promise<pg.Client> | undefined
   private closed = false
+  /** tokens taken from rate-limit buckets by this instance (every 4096th sweeps the full ones) */
+  private tokensTaken = 0
   /** units' connections, checked out of the pool until the unit ends */
   private readonly checkedOut = new Set<pg.PoolClient>()
 
@@ -131,7 +138,40 @@ export class PostgresStore implements Store {
       await s.close().catch(() => {})
       throw wrap(e)
     }
+    // rows staged by an instance that stopped mid-load: nobody's, deleted in the background
+    void purgeStale(s.readPool).then(
+      (n) => n && s.log(`snapshots: deleted the staged rows of ${n} load(s) an instance left unfinished`),
+      () => {},
+    )
     return s
+  }
+
+  /** Starts rows for an account that a later commit puts in place of its own (StagedRows, staging.ts). */
+  stageRows(account: string): StagedRows {
+    return new PgStaged(this.staging, account)
+  }
+
+  /** loads' own connections, ended at close if a load is still open */
+  private readonly stagingClients = new Set<pg.Client>()
+
+  private readonly staging: PgStagingHost = {
+    connect: async () => {
+      const c = new pg.Client({...this.clientConfig, options: `${this.clientConfig.options} -c synchronous_commit=off`})
+      c.on('error', () => {})
+      try {
+        await c.connect()
+      } catch (e) {
+        void c.end().catch(() => {})
+        throw wrap(e)
+      }
+      this.stagingClients.add(c)
+      return c
+    },
+    release: (c) => {
+      this.stagingClients.delete(c)
+      void c.end().catch(() => {})
+    },
+    insert: (q, owner, part, n) => insertAccountRows(q, owner, {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}, ...part}, n),
   }
 
   private async migrate(): Promise<void> {
@@ -179,7 +219,8 @@ export class PostgresStore implements Store {
   async locate<T extends StoredObject>(kind: Kind, field: 'id' | 'secret_hash', value: string): Promise<{account: string; obj: T} | undefined> {
     if (field !== 'id' && !(kind === 'api_key' && field === 'secret_hash')) throw new Error(`cannot locate ${kind} by ${field}`)
     if (impossibleId(value)) return undefined
-    const r = (await rows<{account: string; data: Record<string, unknown>; internal: unknown}>(this.readPool, `SELECT account, data, internal FROM ${TABLE[kind]} WHERE ${field} = $1 ORDER BY seq LIMIT 1`, [value]))[0]
+    // (staged rows are nobody's yet: their owner sorts after every account)
+    const r = (await rows<{account: string; data: Record<string, unknown>; internal: unknown}>(this.readPool, `SELECT account, data, internal FROM ${TABLE[kind]} WHERE ${field} = $1 AND account < $2 ORDER BY seq LIMIT 1`, [value, STAGED_ACCOUNT_MARK]))[0]
     return r ? {account: r.account, obj: objOf<T>(r)} : undefined
   }
 
@@ -218,8 +259,8 @@ export class PostgresStore implements Store {
     })
   }
 
-  claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
-    if (q.limit <= 0 || q.perEndpoint <= 0) return Promise.resolve([])
+  claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
+    if (q.limit + (q.share?.spare ?? 0) <= 0 || q.perEndpoint <= 0) return Promise.resolve([])
     return this.inTx((c) => claims.claimDeliveries(c, nowOf, q))
   }
 
@@ -337,6 +378,10 @@ export class PostgresStore implements Store {
     return this.listeners.onChange(fn)
   }
 
+  onListenerError(fn: (e: unknown, account: string) => void): void {
+    this.listeners.failed = fn
+  }
+
   onAccountChange(account: string, fn: (n: ChangeNotice) => void): () => void {
     return this.listeners.onAccountChange(account, fn)
   }
@@ -389,6 +434,8 @@ export class PostgresStore implements Store {
 
   async takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
     if (rate <= 0) return {retryAfter: 0, remaining: capacity}
+    // buckets untouched for minutes are full (every rate refills its bucket within seconds): swept now and then
+    if (++this.tokensTaken % 4096 === 0) void query(this.readPool, "DELETE FROM rate_buckets WHERE at < clock_timestamp() - interval '10 minutes'").catch(() => {})
     // the bucket's level now: what it held plus the refill since, at most its capacity
     const level = `least($3::double precision, b.tokens + greatest(0, extract(epoch FROM clock_timestamp() - b.at)) * $2::double precision)`
     const r = (
@@ -467,6 +514,7 @@ export class PostgresStore implements Store {
     // a unit still open now never ends by itself (its instance is stopping): its connection goes, which ends its transaction
     for (const c of this.checkedOut) c.release(new Error('store closed'))
     this.checkedOut.clear()
+    for (const c of this.stagingClients) void c.end().catch(() => {})
     await Promise.allSettled([this.feed.close(), this.sectionClient?.end(), this.committer.end(), this.unitPool.end(), this.readPool.end()])
   }
 }
@@ -530,6 +578,9 @@ class PgAccount implements AccountStore {
   }
   exportRows() {
     return this.s.exportRows(this.account)
+  }
+  stageRows() {
+    return this.s.stageRows(this.account)
   }
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}) {
     return this.s.exclusive(`${this.account}:${name}`, fn, opts)

@@ -1,5 +1,6 @@
 import {type FieldType, type Kind} from '../../ports/store.js'
 import {TABLE} from '../sqlite/schema.js'
+import {SHOWN_ONCE_PATTERN} from '../../domain/secrets.js'
 
 export {TABLE}
 
@@ -253,5 +254,8 @@ CREATE UNLOGGED TABLE rate_buckets (
   // object and the payment it concerns (backfilled from its JSON); idempotency scopes are the
   // account's mode; checkout sessions and chaos faults; the fleet's request log (issue 25)
   accountsMigration(),
+  // 3: secrets at rest (issue 33): idempotency records of answers that showed a secret once (a new
+  // key, account or webhook endpoint, stored before the engine kept them redacted) keep it redacted
+  `UPDATE idempotency_keys SET body = regexp_replace(body, '${SHOWN_ONCE_PATTERN}', '"\\1":"\\2…\\3"', 'g') WHERE body ~ '${SHOWN_ONCE_PATTERN}';`,
 ]
 

@@ -1,4 +1,4 @@
-import {mkdtempSync, rmSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import Database from 'better-sqlite3'
@@ -136,5 +136,65 @@ describe('migrations', () => {
     db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(MIGRATIONS.length + 1, new Date().toISOString())
     db.close()
     expect(() => new SqliteStore({path, durability: 'normal'})).toThrow(/newer gw.*upgrade/)
+  })
+})
+
+describe('secrets at rest (issue 33)', () => {
+  const fileText = (path: string) => ['', '-wal'].map((x) => (existsSync(path + x) ? readFileSync(path + x).toString('latin1') : '')).join('')
+
+  it('migration 7 redacts the secrets shown once in stored answers, packed or not, and leaves no copy in the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-mig-'))
+    dirs.push(dir)
+    const path = join(dir, 'gw.db')
+    let store = new SqliteStore({path, durability: 'normal'})
+    const at = new Date().toISOString()
+    const rec = (key: string, body: string) => ({scope: 'test', key, request_hash: 'h', status: 201, body, created_at: at, expires_at: '2999-01-01T00:00:00.000Z'})
+    const sk = `sk_test_${'S'.repeat(28)}sk01`
+    const whsec = `whsec_${'W'.repeat(39)}wh02`
+    const small = JSON.stringify({id: 'acct_1', object: 'account', secret_key: sk, publishable_key: `pk_test_${'P'.repeat(28)}pk03`})
+    const large = JSON.stringify({id: 'wh_1', object: 'webhook_endpoint', secret: whsec, description: 'd'.repeat(800)})
+    const payment = JSON.stringify({id: 'pay_1', object: 'payment', metadata: {secret: 'not a key'}})
+    const acct = store.account(PLATFORM_ACCOUNT)
+    await acct.commit({idempotency: rec('k1', small)})
+    await acct.commit({idempotency: rec('k2', large)})
+    await acct.commit({idempotency: rec('k3', payment)})
+    await store.close()
+    // as before this gw: migration 7 not applied
+    const old = new Database(path)
+    old.prepare('DELETE FROM schema_migrations WHERE version = 7').run()
+    old.close()
+    expect(fileText(path)).toContain(sk.slice(8))
+
+    store = new SqliteStore({path, durability: 'normal'})
+    expect(store.schemaVersion()).toBe(MIGRATIONS.length)
+    const body = async (key: string) => {
+      const c = await store.account(PLATFORM_ACCOUNT).transact((tx) => tx.claimIdempotency('test', key, at))
+      return c.state === 'recorded' ? JSON.parse(c.record.body) : undefined
+    }
+    expect(await body('k1')).toEqual({...JSON.parse(small), secret_key: 'sk_test_…sk01', publishable_key: 'pk_test_…pk03'})
+    expect(await body('k2')).toEqual({...JSON.parse(large), secret: 'whsec_…wh02'})
+    expect(await body('k3')).toEqual(JSON.parse(payment))
+    await store.close()
+    const text = fileText(path)
+    expect(text).not.toContain(sk.slice(8))
+    expect(text).not.toContain(whsec.slice(6))
+  })
+
+  it('a row rewritten without a secret leaves no copy of it in its page (secure_delete)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-sd-'))
+    dirs.push(dir)
+    const path = join(dir, 'gw.db')
+    let store = new SqliteStore({path, durability: 'normal'})
+    const at = '2026-01-01T00:00:00.000Z'
+    const ep = (id: string, secret: string) => ({id, object: 'webhook_endpoint', url: 'https://x.example/h', disabled: false, created_at: at, _x: {secret}})
+    const plain = `whsec_${'Q'.repeat(39)}sd01`
+    await store.account(PLATFORM_ACCOUNT).commit({puts: Array.from({length: 8}, (_, i) => ({kind: 'webhook_endpoint' as const, obj: ep(`wh_${i}`, i === 5 ? plain : `whsec_other${i}`)}))})
+    // in the database file (a close checkpoints), as data stored before sealing is
+    await store.close()
+    expect(fileText(path)).toContain(plain.slice(6))
+    store = new SqliteStore({path, durability: 'normal'})
+    await store.account(PLATFORM_ACCOUNT).commit({puts: [{kind: 'webhook_endpoint', obj: ep('wh_5', `gwenc1:${'z'.repeat(110)}`), expectVersion: 1}]})
+    await store.close()
+    expect(fileText(path)).not.toContain(plain.slice(6))
   })
 })

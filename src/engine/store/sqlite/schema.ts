@@ -388,7 +388,13 @@ CREATE INDEX events_created ON events(created_at);`,
   // unique per account; an event's object and payment in columns (backfilled in JavaScript:
   // sqlite-store.ts); checkout sessions and chaos faults (issues 28, 29)
   accountsMigration(),
+  // 7: secrets at rest (issue 33): idempotency records of answers that showed a secret once keep
+  // it redacted (done in JavaScript: sqlite-store.ts; bodies may be packed)
+  '',
 ]
+
+/** The migration that scrubs secrets shown once from stored answers, in JavaScript. */
+export const SCRUB_SECRETS_MIGRATION = 7
 
 /** The migration whose event columns are filled in from the stored event bytes, in JavaScript. */
 export const EVENT_SUBJECTS_MIGRATION = 6

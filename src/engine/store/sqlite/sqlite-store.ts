@@ -1,4 +1,5 @@
 import {randomBytes} from 'node:crypto'
+import {existsSync} from 'node:fs'
 import Database from 'better-sqlite3'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {
@@ -23,6 +24,8 @@ import {
   type Store,
   type StoredObject,
   type StoreTx,
+  STAGED_ACCOUNT_MARK,
+  type StagedRows,
   UNSNAPSHOTTED,
   VersionConflictError,
   type Versioned,
@@ -30,11 +33,15 @@ import {
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
 import {CLAIM_SQL, DeliveryClaims} from './delivery-claims.js'
-import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, TABLE} from './schema.js'
-import {eventSubjects} from '../../ports/store.js'
+import {shareSlots, type SlotShare} from '../slot-share.js'
+import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, SCRUB_SECRETS_MIGRATION, TABLE} from './schema.js'
+import {scrubShownOnce} from '../../domain/secrets.js'
+import {keepPrivate, writePrivateFile} from '../../adapters/private-files.js'
+import {eventSubjects, listenerErrorToStderr, notifyEach} from '../../ports/store.js'
 import {pack, unpack} from './codec.js'
-import {compile, type CompileState, idemKey} from './compile.js'
-import {dataObjectOf, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
+import {compile, type CompileState, idemKey, insertRows} from './compile.js'
+import {ACCOUNT_TABLES, dataObjectOf, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
+import {retiredName, SqliteStaged, type StagingHost} from './staging.js'
 import {Writer, type ChangeResult, type Op} from './writer.js'
 
 export interface SqliteStoreOptions {
@@ -46,6 +53,8 @@ export interface SqliteStoreOptions {
 
 interface Pending {
   cs: ChangeSet
+  /** statements of the store's own (staged rows, and their deletion), written as they are */
+  ops?: Op[]
   account: string
   resolve: () => void
   reject: (e: unknown) => void
@@ -60,6 +69,12 @@ function restore(e: {name: string; message: string; code?: string; kind?: string
 }
 
 export {dataObjectOf}
+
+/** Rate-limit buckets kept before the full ones are swept (then twice as many as are left). */
+const BUCKETS_SWEPT_AT = 4096
+
+/** Rows a purge (expired events, idempotency records) deletes per transaction of the writer. */
+const PURGE_CHUNK = 2000
 
 /** The in-process key of an account's row (ids are unique per account, not across accounts). */
 const own = (account: string, id: string) => `${account}\u0000${id}`
@@ -88,6 +103,8 @@ export class SqliteStore implements Store {
   private stmts = new Map<string, Statement>()
   private queue: Pending[] = []
   private flushScheduled = false
+  /** a swap of staged rows is being written: nothing more is compiled until its numbers are known (staging.ts) */
+  private holding = false
   /** batches sent to the writer and not answered yet */
   private writing = 0
   private idle: (() => void)[] = []
@@ -105,7 +122,9 @@ export class SqliteStore implements Store {
   /** claims by account and id (ids are unique per account): see `own` */
   private readonly jobClaims = new Map<string, {claim: string; until: number; account: string}>()
   private readonly deliveryClaims = new DeliveryClaims()
-  private readonly buckets = new Map<string, {tokens: number; at: number}>()
+  /** rate-limit buckets: tokens at `at`, full again at `full` (performance.now() ms) */
+  private readonly buckets = new Map<string, {tokens: number; at: number; full: number}>()
+  private bucketSweepAt = BUCKETS_SWEPT_AT
   private readonly listeners = new Set<(n: ChangeNotice) => void>()
   /** listeners of one account's notices */
   private readonly accountListeners = new Map<string, Set<(n: ChangeNotice) => void>>()
@@ -145,6 +164,65 @@ export class SqliteStore implements Store {
       return n
     },
     rowsOf: (account: string) => this.no(account),
+    staged: (s: StagedRows, ops: Op[]) => {
+      if (!(s instanceof SqliteStaged) || s.state !== 'open') throw new Error('these staged rows are not open rows of this store')
+      s.number ??= this.newNumber(s.name, ops)
+      return {part: {...s.part, number: s.number}, retired: retiredName(s.account)}
+    },
+  }
+
+  /** A number for rows that belong to no account yet (staged rows), recorded with these statements. */
+  private newNumber(name: string, ops: Op[]): number {
+    const n = ++this.lastNumber
+    this.idsByNumber.set(n, name)
+    ops.push({sql: 'INSERT INTO account_numbers (n, id) VALUES (?, ?)', params: [n, name]})
+    return n
+  }
+
+  private readonly staging: StagingHost = {
+    stage: async (s, rows) => {
+      const ops: Op[] = []
+      s.number ??= this.newNumber(s.name, ops)
+      const notice = {settings: s.part.settings, dueBy: s.part.dueBy}
+      insertRows(rows, s.number, ops, notice)
+      s.part.dueBy = notice.dueBy
+      await this.write(ops)
+    },
+    purge: (n) => this.purgeNumber(n),
+  }
+
+  /** Starts rows for an account that a later commit puts in place of its own (StagedRows, staging.ts). */
+  stageRows(account: string): StagedRows {
+    if (this.closed) throw new Error('store is closed')
+    return new SqliteStaged(this.staging, account)
+  }
+
+  /** The store's own statements, written in order with the change sets. */
+  private write(ops: Op[]): Promise<void> {
+    if (this.closed && !this.purging) return Promise.reject(new Error('store is closed'))
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({cs: {}, ops, account: '', resolve, reject})
+      if (!this.flushScheduled && !this.holding) {
+        this.flushScheduled = true
+        setImmediate(() => void this.flush())
+      }
+    })
+  }
+
+  /** deletions in progress (close lets them end at a part's boundary) */
+  private purging = 0
+
+  /** Deletes every row under an account number no account has (staged rows given up, an account's replaced rows), a part at a time, then the number. */
+  private async purgeNumber(n: number): Promise<void> {
+    this.purging++
+    try {
+      for (const t of ACCOUNT_TABLES) await this.purge(t, '1', [n])
+      if (this.closed) return
+      await this.write([{sql: 'DELETE FROM account_numbers WHERE n = ?', params: [n]}])
+      this.idsByNumber.delete(n)
+    } finally {
+      this.purging--
+    }
   }
 
   /** The number an account's rows carry; 0, which no rows carry, for an account that has none. */
@@ -159,8 +237,14 @@ export class SqliteStore implements Store {
   }
 
   constructor(opts: SqliteStoreOptions) {
+    const file = opts.path !== '' && opts.path !== ':memory:' && !opts.path.startsWith('file:') ? opts.path : undefined
+    // the database is 0600 before SQLite opens it: SQLite makes its -wal and -shm with the database's mode
+    if (file !== undefined && !existsSync(file)) writePrivateFile(file, '')
+    if (file !== undefined) keepPrivate(file)
     this.db = new Database(opts.path)
     const wal = this.db.pragma('journal_mode = WAL', {simple: true}) === 'wal'
+    // (an older gw's -wal and -shm may have another mode)
+    if (file !== undefined) for (const f of [`${file}-wal`, `${file}-shm`]) keepPrivate(f)
     this.db.pragma(`synchronous = ${opts.durability === 'normal' ? 'NORMAL' : 'FULL'}`)
     this.db.pragma('busy_timeout = 5000')
     this.db.pragma('foreign_keys = ON')
@@ -176,6 +260,8 @@ export class SqliteStore implements Store {
       // their own; the writer's automatic checkpoint, every 10000 pages, is the backstop
       this.checkpointer = new Checkpointer(this.db.name)
     }
+    // rows a stopped process staged or replaced: nobody's, deleted in the background
+    for (const [n, id] of this.idsByNumber) if (id.startsWith(STAGED_ACCOUNT_MARK)) setImmediate(() => void this.purgeNumber(n).catch(() => {}))
   }
 
   private migrate(): void {
@@ -184,12 +270,44 @@ export class SqliteStore implements Store {
     const current = row.v ?? 0
     if (current > MIGRATIONS.length)
       throw new Error(`this data dir was written by a newer gw (schema ${current}; this one knows ${MIGRATIONS.length}): upgrade gw to open it`)
+    let scrubbed = false
+    const secureDelete = this.db.pragma('secure_delete', {simple: true}) as number
     for (let i = current; i < MIGRATIONS.length; i++) {
+      // what a migration rewrites to drop a secret leaves no copy in the free space of the file's pages
+      if (i + 1 === SCRUB_SECRETS_MIGRATION) this.db.pragma('secure_delete = ON')
       this.db.transaction(() => {
         this.db.exec(MIGRATIONS[i]!)
         if (i + 1 === EVENT_SUBJECTS_MIGRATION) this.backfillEventSubjects()
+        if (i + 1 === SCRUB_SECRETS_MIGRATION) scrubbed = this.scrubShownOnceSecrets() > 0
         this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(i + 1, new Date().toISOString())
       })()
+      if (i + 1 === SCRUB_SECRETS_MIGRATION) this.db.pragma(`secure_delete = ${secureDelete}`)
+    }
+    // ... nor in the write-ahead log: its frames are copied into the file and it is emptied
+    if (scrubbed) this.db.pragma('wal_checkpoint(TRUNCATE)')
+  }
+
+  /**
+   * Migration 7 (issue 33): stored answers that show a secret once (a new key, account or
+   * webhook endpoint, stored before the engine kept them redacted) keep it redacted; how many
+   * changed. Read in JavaScript: the bodies may be packed.
+   */
+  private scrubShownOnceSecrets(): number {
+    const update = this.db.prepare('UPDATE idempotency_keys SET body = ? WHERE rowid = ?')
+    const page = this.db.prepare('SELECT rowid AS r, body FROM idempotency_keys WHERE body_event IS NULL AND rowid > ? ORDER BY rowid LIMIT 1000')
+    let changed = 0
+    for (let after = 0; ; ) {
+      const rows = page.all(after) as {r: number; body: string | Buffer}[]
+      if (rows.length === 0) return changed
+      for (const row of rows) {
+        const body = unpack(row.body)
+        const scrubbed = scrubShownOnce(body)
+        if (scrubbed !== body) {
+          update.run(pack(scrubbed), row.r)
+          changed++
+        }
+      }
+      after = rows[rows.length - 1]!.r
     }
   }
 
@@ -298,7 +416,8 @@ export class SqliteStore implements Store {
 
   async locate<T extends StoredObject>(kind: Kind, field: 'id' | 'secret_hash', value: string): Promise<{account: string; obj: T} | undefined> {
     if (field !== 'id' && !(kind === 'api_key' && field === 'secret_hash')) throw new Error(`cannot locate ${kind} by ${field}`)
-    const row = this.stmt(`SELECT ${SELECT[kind]}, account FROM ${TABLE[kind]} WHERE ${field} = ?`).get(value) as (Row & {account: number}) | undefined
+    // (staged rows are nobody's yet)
+    const row = (this.stmt(`SELECT ${SELECT[kind]}, account FROM ${TABLE[kind]} WHERE ${field} = ?`).all(value) as (Row & {account: number})[]).find((r) => !this.idOf(r.account).startsWith(STAGED_ACCOUNT_MARK))
     return row ? {account: this.idOf(row.account), obj: parseRow<T>(kind, row)} : undefined
   }
 
@@ -392,12 +511,24 @@ export class SqliteStore implements Store {
 
   private async flush(): Promise<void> {
     this.flushScheduled = false
-    const batch = this.queue
+    // the change sets after a swap of staged rows wait for it: they write with the number it gives the account
+    if (this.holding) return
+    let batch = this.queue
     this.queue = []
+    const swap = batch.findIndex((p) => p.cs.restoreStaged !== undefined)
+    if (swap >= 0) {
+      this.holding = true
+      this.queue = batch.slice(swap + 1)
+      batch = batch.slice(0, swap + 1)
+    }
     if (batch.length === 0) return
     this.writing++
     const compiled: {p: Pending; ops: Op[]; notices: ChangeNotice[]}[] = []
     for (const p of batch) {
+      if (p.ops) {
+        compiled.push({p, ops: p.ops, notices: []})
+        continue
+      }
       try {
         const c = compile(p.cs, p.account, this.compileState)
         compiled.push({p, ops: c.ops, notices: [c.notice, ...c.others]})
@@ -407,7 +538,9 @@ export class SqliteStore implements Store {
     }
     let results: ChangeResult[]
     try {
-      results = this.writer ? await this.writer.write(compiled.map((c) => c.ops)) : this.writeHere(compiled.map((c) => c.ops))
+      // the store's own statements alone (rows staged, rows nobody has deleted) need no fsync of their own
+      const relaxed = compiled.every((c) => c.p.ops !== undefined)
+      results = this.writer ? await this.writer.write(compiled.map((c) => c.ops), relaxed) : this.writeHere(compiled.map((c) => c.ops))
     } catch (e) {
       results = compiled.map(() => ({ok: false, error: {name: 'Error', message: (e as Error).message}}))
     }
@@ -424,6 +557,7 @@ export class SqliteStore implements Store {
         return c.p.reject(restore(r.error))
       }
       this.settle(c.p.account, c.p.cs)
+      if (c.p.cs.restoreStaged) this.swapped(c.p.account, c.p.cs.restoreStaged as SqliteStaged)
       if (this.unsaved.size) for (const part of c.notices) this.unsaved.delete(part.account)
       if (c.p.cs.purgeAccount !== undefined) purged.push(c.p.cs.purgeAccount)
       for (const [i, part] of c.notices.entries()) {
@@ -441,13 +575,39 @@ export class SqliteStore implements Store {
     for (const n of notices.values()) this.notify(n)
     for (const account of purged) this.notify({account, purged: true, kinds: new Set(), settings: [], eventSeq: null, dueBy: null})
     this.writing--
+    if (swap >= 0) {
+      this.holding = false
+      if (this.queue.length && !this.flushScheduled) {
+        this.flushScheduled = true
+        setImmediate(() => void this.flush())
+      }
+    }
     if (this.writing === 0 && this.queue.length === 0 && !this.flushScheduled) for (const f of this.idle.splice(0)) f()
   }
 
+  /** Staged rows became the account's (their commit is durable): its number is theirs now, and its old rows are deleted in the background. */
+  private swapped(account: string, s: SqliteStaged): void {
+    const old = this.numbers.get(account)
+    s.state = 'swapped'
+    this.numbers.set(account, s.number!)
+    this.idsByNumber.set(s.number!, account)
+    this.unsaved.delete(account)
+    if (old !== undefined) {
+      this.idsByNumber.set(old, retiredName(account))
+      void this.purgeNumber(old).catch(() => {}) // (closing: the next start deletes them)
+    }
+  }
+
   private notify(n: ChangeNotice): void {
-    for (const l of this.listeners) l(n)
+    notifyEach(this.listeners, n, this.listenerFailed)
     const own = this.accountListeners.get(n.account)
-    if (own) for (const l of own) l(n)
+    if (own) notifyEach(own, n, this.listenerFailed)
+  }
+
+  private listenerFailed: (e: unknown, account: string) => void = listenerErrorToStderr
+
+  onListenerError(fn: (e: unknown, account: string) => void): void {
+    this.listenerFailed = fn
   }
 
   /**
@@ -578,7 +738,7 @@ export class SqliteStore implements Store {
   }
 
   async purgeEvents(account: string, before: string): Promise<number> {
-    return this.stmt('DELETE FROM events WHERE account = ? AND created_at < ?').run(this.no(account), before).changes
+    return this.purge('events', 'created_at < ?', [this.no(account), before])
   }
 
   // ---------------------------------------------------------------- jobs and deliveries
@@ -617,12 +777,13 @@ export class SqliteStore implements Store {
     for (let after = -1; ; ) {
       const row = next.get(after) as {account: number; due_at: string} | undefined
       if (!row) return out
-      out.push({account: this.idOf(row.account), due_at: row.due_at})
+      const account = this.idOf(row.account)
+      if (!account.startsWith(STAGED_ACCOUNT_MARK)) out.push({account, due_at: row.due_at})
       after = row.account
     }
   }
 
-  async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number}): Promise<ClaimedDelivery[]> {
+  async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
     const t = Date.now()
     this.deliveryClaims.expire(t)
     // the endpoints with a delivery due on their account's clock: one seek per endpoint on
@@ -636,24 +797,24 @@ export class SqliteStore implements Store {
     let now = ''
     for (let row = nextAccount.get(-1) as Next; row; row = (nextInAccount.get(row.account, row.endpoint) ?? nextAccount.get(row.account)) as Next) {
       const account = this.idOf(row.account)
-      // one clock reading per account
+      // one clock reading per account (a staged account's rows are nobody's: never due)
       if (row.account !== nowAccount) {
         nowAccount = row.account
-        now = nowOf(account)
+        now = account.startsWith(STAGED_ACCOUNT_MARK) ? '' : nowOf(account)
       }
       if (row.due <= now) endpoints.push({endpoint: row.endpoint, account, no: row.account, now})
     }
-    const out: ClaimedDelivery[] = []
     // each due endpoint's earliest due rows that no claim holds, found on the index alone (their
     // seq; a claimed row stays due until its outcome is written, so up to `held` of them come
     // first); a row itself is read once it is claimed, not for every candidate
     const dueSeqs = this.stmt(CLAIM_SQL.dueSeqs).pluck()
     const bySeq = this.stmt(CLAIM_SQL.bySeq)
-    // round robin over endpoints, so one endpoint's backlog cannot take every slot
+    // no endpoint can get more than the round may claim (its free slots and the spare ones)
+    const most = Math.max(0, q.limit) + Math.max(0, q.share?.spare ?? 0)
     const candidates = new Map<string, {account: string; endpoint: string; seq: number}[]>()
     for (const e of endpoints) {
       const held = this.deliveryClaims.held(e.account, e.endpoint)
-      const n = Math.min(q.limit, Math.max(0, q.perEndpoint - held))
+      const n = Math.min(most, Math.max(0, q.perEndpoint - held))
       if (n === 0) continue
       const rows: {account: string; endpoint: string; seq: number}[] = []
       for (const seq of dueSeqs.all(e.no, e.endpoint, e.now, n + held) as number[]) {
@@ -663,21 +824,13 @@ export class SqliteStore implements Store {
       }
       candidates.set(own(e.account, e.endpoint), rows)
     }
-    for (let i = 0; out.length < q.limit; i++) {
-      let any = false
-      for (const rows of candidates.values()) {
-        const r = rows[i]
-        if (!r) continue
-        any = true
-        const {id, event} = bySeq.get(r.seq) as {id: string; event: string}
-        const claim = token()
-        this.deliveryClaims.take(r.account, id, {claim, endpoint: r.endpoint, seq: r.seq, until: t + q.leaseMs})
-        out.push({account: r.account, id, endpoint: r.endpoint, event, claim})
-        if (out.length >= q.limit) break
-      }
-      if (!any) break
-    }
-    return out
+    // accounts first, then endpoints: one account's backlog cannot take every slot, nor one endpoint's
+    return shareSlots(candidates.values(), q.limit, q.share).map((r) => {
+      const {id, event} = bySeq.get(r.seq) as {id: string; event: string}
+      const claim = token()
+      this.deliveryClaims.take(r.account, id, {claim, endpoint: r.endpoint, seq: r.seq, until: t + q.leaseMs})
+      return {account: r.account, id, endpoint: r.endpoint, event, claim}
+    })
   }
 
   async releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void> {
@@ -689,13 +842,34 @@ export class SqliteStore implements Store {
     const rows = this.stmt(
       'SELECT account, endpoint, COUNT(*) AS pending, MIN(next_attempt_at) AS oldest_due FROM deliveries WHERE next_attempt_at IS NOT NULL GROUP BY account, endpoint ORDER BY account, endpoint',
     ).all() as {account: number; endpoint: string; pending: number; oldest_due: string}[]
-    return rows.map((r) => ({...r, account: this.idOf(r.account)}))
+    return rows.map((r) => ({...r, account: this.idOf(r.account)})).filter((r) => !r.account.startsWith(STAGED_ACCOUNT_MARK))
   }
 
   // ---------------------------------------------------------------- idempotency, rate limit, stats, settings
 
   async purgeIdempotency(account: string, now: string): Promise<number> {
-    return this.stmt('DELETE FROM idempotency_keys WHERE account = ? AND expires_at <= ?').run(this.no(account), now).changes
+    return this.purge('idempotency_keys', 'expires_at <= ?', [this.no(account), now])
+  }
+
+  /**
+   * Deletes an account's rows of `table` matching `where`, on the writer thread and PURGE_CHUNK
+   * rows per transaction: never on the event loop (a write there waits for the writer's lock and
+   * for its own fsync, stopping every request meanwhile — a 400-day clock advance purged months
+   * of events at once), and other units' commits go in between the chunks (issue 33).
+   */
+  private async purge(table: string, where: string, params: unknown[]): Promise<number> {
+    // (counted up to one more than a chunk: reading a whole backlog would be the stretch avoided here)
+    const count = this.stmt(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE account = ? AND ${where} LIMIT ${PURGE_CHUNK + 1})`)
+    const chunk = `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE account = ? AND ${where} LIMIT ${PURGE_CHUNK})`
+    let removed = 0
+    for (;;) {
+      const n = (count.get(...params) as {n: number}).n
+      if (n === 0 || this.closed) return removed
+      const [r] = this.writer ? await this.writer.write([[{sql: chunk, params: [...params]}]]) : this.writeHere([[{sql: chunk, params: [...params]}]])
+      if (!r!.ok) throw restore(r!.error)
+      removed += Math.min(n, PURGE_CHUNK)
+      if (n <= PURGE_CHUNK) return removed
+    }
   }
 
   async takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
@@ -703,16 +877,24 @@ export class SqliteStore implements Store {
     const now = performance.now()
     let b = this.buckets.get(scope)
     if (!b) {
-      b = {tokens: capacity, at: now}
+      // (one per account and mode, and per client address that failed to authenticate: full ones are swept)
+      if (this.buckets.size >= this.bucketSweepAt) this.sweepBuckets(now)
+      b = {tokens: capacity, at: now, full: now}
       this.buckets.set(scope, b)
     }
     b.tokens = Math.min(capacity, b.tokens + ((now - b.at) / 1000) * rate)
     b.at = now
-    if (b.tokens >= 1) {
-      b.tokens -= 1
-      return {retryAfter: 0, remaining: Math.floor(b.tokens)}
-    }
+    const taken = b.tokens >= 1
+    if (taken) b.tokens -= 1
+    b.full = now + ((capacity - b.tokens) / rate) * 1000
+    if (taken) return {retryAfter: 0, remaining: Math.floor(b.tokens)}
     return {retryAfter: Math.max(1, Math.ceil((1 - b.tokens) / rate)), remaining: 0}
+  }
+
+  /** Forgets buckets that have refilled (a full bucket is what a new one is). */
+  private sweepBuckets(now: number): void {
+    for (const [scope, b] of this.buckets) if (b.full <= now) this.buckets.delete(scope)
+    this.bucketSweepAt = Math.max(BUCKETS_SWEPT_AT, this.buckets.size * 2)
   }
 
   async statsSince(account: string, day: string): Promise<StatIncrement[]> {
@@ -837,6 +1019,9 @@ class SqliteAccount implements AccountStore {
   }
   async exportRows() {
     return this.s.exportRows(this.account)
+  }
+  stageRows() {
+    return this.s.stageRows(this.account)
   }
   onChange(fn: (n: ChangeNotice) => void) {
     return this.s.onAccountChange(this.account, fn)

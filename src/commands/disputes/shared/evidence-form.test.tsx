@@ -1,0 +1,325 @@
+// The evidence form driven through fake TTY streams: keys in, frames out.
+import {PassThrough} from 'node:stream'
+import {afterEach, describe, expect, it} from 'vitest'
+import type {Dispute} from '../../../api/types.js'
+import {canOpenEvidenceForm, runEvidenceForm} from './open-form.js'
+import {applyFieldInput, escapeAction} from './evidence-input.js'
+import {HOSTILE, RAW_CONTROL, SHOWN} from '../../../output/test-support/hostile.js'
+
+const NOW = new Date('2025-03-01T00:00:00Z')
+
+function dispute(over: Partial<Dispute> = {}): Dispute {
+  return {
+    id: 'dp_123',
+    object: 'dispute',
+    payment: 'pay_123',
+    amount: 2000,
+    currency: 'EUR',
+    reason: 'product_not_received',
+    stage: 'chargeback',
+    status: 'needs_response',
+    evidence_due_by: new Date(NOW.getTime() + (2 * 86_400 + 4 * 3600) * 1000).toISOString(),
+    evidence: null,
+    livemode: false,
+    created_at: '2025-02-28T00:00:00Z',
+    ...over,
+  }
+}
+
+const strip = (s: string) => s.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '')
+
+function terminal() {
+  const stdout = Object.assign(new PassThrough(), {isTTY: true, columns: 160, rows: 50}) as unknown as NodeJS.WriteStream
+  const stdin = Object.assign(new PassThrough(), {isTTY: true, isRaw: false, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin}) as unknown as NodeJS.ReadStream & PassThrough
+  let out = ''
+  stdout.on('data', (d) => (out += d))
+  return {
+    stdout,
+    stdin,
+    /** everything drawn so far, without colours */
+    screen: () => strip(out),
+    /** the last frame Ink drew */
+    since: (mark: number) => strip(out.slice(mark)),
+    mark: () => out.length,
+  }
+}
+
+const tick = (ms = 60) => new Promise((r) => setTimeout(r, ms))
+/**
+ * One key (or string) at a time: waits until Ink has drawn a new frame for it, so keys never
+ * reach the form in one chunk on a loaded machine (a chunk of several keys reads as pasted text).
+ */
+async function type(t: ReturnType<typeof terminal>, text: string) {
+  const before = t.mark()
+  t.stdin.write(text)
+  const end = Date.now() + 2000
+  while (t.mark() === before && Date.now() < end) await tick(10)
+  await tick(10)
+}
+
+/**
+ * Input is live: Ink subscribes a new prompt's input after drawing it, so a paste sent the very
+ * instant a prompt appears can arrive before anyone listens (a person cannot be that fast).
+ * A key in and a key out, each waited for, settle it.
+ */
+async function live(t: ReturnType<typeof terminal>) {
+  await type(t, 'x')
+  await type(t, '\u007f')
+}
+
+/** Waits until the screen shows `text` (the first render loads Ink and React). */
+async function until(t: ReturnType<typeof terminal>, text: string, ms = 10_000) {
+  const end = Date.now() + ms
+  while (!t.screen().includes(text) && Date.now() < end) await tick(25)
+}
+
+let open: {t: ReturnType<typeof terminal>; result: Promise<unknown>} | undefined
+afterEach(async () => {
+  // a failed test leaves its form open: cancel it
+  if (open) {
+    open.t.stdin.write('\u0003')
+    await Promise.race([open.result.catch(() => {}), tick(1000)])
+    open = undefined
+  }
+})
+
+describe('evidence form', () => {
+  it('opens only behind the gate: TTY stdin and a sized TTY stderr, not CI, not --json', () => {
+    const tty = {isTTY: true, columns: 80, rows: 24}
+    expect(canOpenEvidenceForm({json: false, stdin: {isTTY: true}, stream: tty, env: {}})).toBe(true)
+    expect(canOpenEvidenceForm({json: false, stdin: {isTTY: false}, stream: tty, env: {}})).toBe(false)
+    expect(canOpenEvidenceForm({json: true, stdin: {isTTY: true}, stream: tty, env: {}})).toBe(false)
+    expect(canOpenEvidenceForm({json: false, stdin: {isTTY: true}, stream: tty, env: {CI: 'true'}})).toBe(false)
+    expect(canOpenEvidenceForm({json: false, stdin: {isTTY: true}, stream: {isTTY: false}, env: {}})).toBe(false)
+  })
+
+  it('shows the dispute and its checklist, takes fields and HTTPS files, previews, and returns the evidence on "y"', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    const first = t.screen()
+    expect(first).toContain('Dispute dp_123 · reason product_not_received · €20.00 EUR · stage chargeback')
+    expect(first).toContain('(2d 4h left)')
+    expect(first).toContain('1. [ ] tracking_number')
+    expect(first).toContain('2. [ ] service_date')
+    expect(first).toContain('3. [ ] shipping_address')
+    expect(first).toContain('Field key')
+
+    // pick a checklist key by number, then a free-text key
+    await type(t, '1')
+    await type(t, '\r')
+    expect(t.screen()).toContain('Value for tracking_number')
+    await type(t, '1Z999AA10123456784')
+    await type(t, '\r')
+    await type(t, 'courier_note')
+    await type(t, '\r')
+    await type(t, 'left at the door')
+    await type(t, '\r')
+    let m = t.mark()
+    await type(t, '\r') // empty key: on to files
+    expect(t.since(m)).toContain('File URL')
+    expect(t.screen()).toContain('1. [x] tracking_number')
+
+    m = t.mark()
+    await type(t, 'http://shop.example/pod.pdf')
+    await type(t, '\r')
+    expect(t.since(m)).toContain('Not an HTTPS URL: http://shop.example/pod.pdf')
+    await type(t, 'https://shop.example/pod.pdf')
+    await type(t, '\r')
+    m = t.mark()
+    await type(t, '\r') // empty URL: preview
+    const preview = t.since(m)
+    expect(preview).toContain('Preview')
+    expect(preview).toContain('Covers: tracking_number · missing: shipping_address · also: courier_note · 1 file')
+    expect(preview).toContain('One submission per stage: once submitted, dp_123 goes to under_review')
+    expect(preview).toContain('y = submit · e = edit · n = cancel')
+    await type(t, 'y')
+    expect(await result).toEqual({
+      fields: {tracking_number: '1Z999AA10123456784', courier_note: 'left at the door'},
+      files: ['https://shop.example/pod.pdf'],
+    })
+    expect(t.screen()).toContain('Submitting evidence…')
+  })
+
+  it('"e" goes back to editing; an empty value removes a key; "y" on empty evidence is refused', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute({reason: 'credit_not_processed'}), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    await type(t, '\r') // no fields
+    await type(t, '\r') // no files
+    let m = t.mark()
+    await type(t, 'y')
+    expect(t.since(m)).toContain('Nothing to submit yet')
+    await type(t, 'e')
+    await type(t, 'refund_policy')
+    await type(t, '\r')
+    await type(t, '30 days')
+    await type(t, '\r')
+    await type(t, 'refund_policy')
+    await type(t, '\r')
+    // the old value is offered; erase it all to remove the key
+    for (let i = 0; i < '30 days'.length; i++) await type(t, '\u007f')
+    await type(t, '\r')
+    await type(t, '2')
+    await type(t, '\r')
+    await type(t, 'Emails of 3 May')
+    await type(t, '\r')
+    await type(t, '\r')
+    m = t.mark()
+    await type(t, '\r')
+    expect(t.since(m)).toContain('Covers: customer_communication · missing: refund_policy')
+    await type(t, 'y')
+    expect(await result).toEqual({fields: {customer_communication: 'Emails of 3 May'}, files: []})
+  })
+
+  it('"n" and Esc cancel: the form resolves with null', async () => {
+    for (const key of ['n', '\u001B']) {
+      const t = terminal()
+      const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+      open = {t, result}
+      await until(t, 'Field key')
+      if (key === 'n') {
+        await type(t, '\r')
+        await until(t, 'Enter on empty goes on to the preview')
+        await type(t, '\r')
+        await until(t, 'Submit this evidence?')
+      }
+      await type(t, key)
+      expect(await result).toBeNull()
+      // the last frame may land a moment after the promise settles on a loaded machine
+      await until(t, 'Canceled; nothing was submitted.', 5000)
+      expect(t.screen()).toContain('Canceled; nothing was submitted.')
+    }
+  })
+})
+
+describe('evidence form: pastes and fast keys (issue 26 item 3)', () => {
+  it('a multi-line paste survives whole into the preview; "1" then Enter at once picks key 1', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    await live(t)
+    // both keys in one write, as a fast typist or tmux send-keys delivers them
+    t.stdin.write('3')
+    t.stdin.write('\r')
+    await until(t, 'Value for shipping_address')
+    await live(t)
+    await type(t, '1 Main St\rSpringfield, IL 62701\rUSA')
+    await type(t, '\r')
+    await until(t, 'Field key')
+    await type(t, '\r')
+    await until(t, 'File URL')
+    await type(t, '\r')
+    await until(t, 'Submit this evidence?')
+    const screen = t.screen()
+    expect(screen).toContain('shipping_address = 1 Main St\n    Springfield, IL 62701\n    USA')
+    await type(t, 'y')
+    expect(await result).toEqual({fields: {shipping_address: '1 Main St\nSpringfield, IL 62701\nUSA'}, files: []})
+    open = undefined
+  })
+})
+
+describe('evidence form: a near miss of a recognized key (issue 26 item 4)', () => {
+  it('says did-you-mean and keeps the key only when typed again', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    await live(t)
+    await type(t, 'refund_polcy')
+    await type(t, '\r')
+    await until(t, 'Did you mean refund_policy?')
+    expect(t.screen()).not.toContain('Value for refund_polcy')
+    await type(t, 'refund_polcy')
+    await type(t, '\r')
+    await until(t, 'Value for refund_polcy')
+    expect(t.screen()).toContain('Value for refund_polcy')
+  })
+})
+
+describe('evidence form after an escalation (issue 26 item 5)', () => {
+  it("shows what was argued at the earlier stage beside the new stage's empty form", async () => {
+    const t = terminal()
+    const dp = dispute({
+      stage: 'pre_arbitration',
+      previous_evidence: [{stage: 'chargeback', fields: {tracking_number: '1Z999AA10123456784'}, files: ['https://shop.example/pod.pdf'], submitted_at: '2025-02-28T10:00:00.000Z'}],
+    })
+    const result = runEvidenceForm({dispute: dp, now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    const screen = t.screen()
+    expect(screen).toContain('Argued at the chargeback stage')
+    expect(screen).toContain('tracking_number = 1Z999AA10123456784')
+    expect(screen).toContain('file https://shop.example/pod.pdf')
+    await type(t, '\u001B')
+    expect(await result).toBeNull()
+  })
+})
+
+describe('evidence form and hostile data (issue 33)', () => {
+  it('shows control characters in what was argued before in caret notation; none reaches the terminal', async () => {
+    const t = terminal()
+    let raw = ''
+    t.stdout.on('data', (d) => (raw += d))
+    const dp = dispute({
+      stage: 'pre_arbitration',
+      previous_evidence: [{stage: 'chargeback', fields: {customer_name: HOSTILE}, files: [`https://shop.example/${HOSTILE}.pdf`], submitted_at: '2025-02-28T10:00:00.000Z'}],
+    })
+    const result = runEvidenceForm({dispute: dp, now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    expect(raw).toContain(`customer_name = ${SHOWN}`)
+    expect(raw).toContain(`file https://shop.example/${SHOWN}.pdf`)
+    expect(raw).not.toMatch(RAW_CONTROL)
+    await type(t, '\u001B')
+    expect(await result).toBeNull()
+  })
+})
+
+describe('evidence form input rules (issue 14, defect 10)', () => {
+  it('a pasted "value⏎" is submitted at its line break: one Enter, not two', () => {
+    const one = {multiline: false}
+    expect(applyFieldInput('', '1Z999AA10123456784\r', {}, one)).toEqual({text: '1Z999AA10123456784', submit: '1Z999AA10123456784'})
+    expect(applyFieldInput('', 'Emails of 3 May\n', {}, {multiline: true})).toEqual({text: 'Emails of 3 May', submit: 'Emails of 3 May'})
+    expect(applyFieldInput('', 'first line\r\nsecond', {}, one)).toEqual({text: 'first line', submit: 'first line'})
+    expect(applyFieldInput('still', ' typing', {}, one)).toEqual({text: 'still typing'})
+  })
+
+  it('multi-line values (issue 26 item 3): a paste keeps every line; Ctrl+J starts one; Enter submits the whole', () => {
+    const ml = {multiline: true}
+    const pasted = applyFieldInput('', '1 Main St\rSpringfield, IL 62701\rUSA', {}, ml)
+    expect(pasted).toEqual({text: '1 Main St\nSpringfield, IL 62701\nUSA'})
+    // a paste ending in a line break keeps its lines too, and waits for Enter
+    expect(applyFieldInput('', 'From: ada\r\nSubject: order\r\n', {}, ml)).toEqual({text: 'From: ada\nSubject: order'})
+    expect(applyFieldInput('line 1', '\n', {}, ml)).toEqual({text: 'line 1\n'})
+    expect(applyFieldInput(pasted.text, '\r', {return: true}, ml)).toEqual({text: pasted.text, submit: pasted.text})
+  })
+
+  it('keys faster than the screen: each applies to the text the one before left ("1" then Enter submits "1")', () => {
+    let text = ''
+    const submitted: string[] = []
+    for (const [ch, key] of [['1', {}], ['\r', {return: true}]] as const) {
+      const r = applyFieldInput(text, ch, key, {multiline: false})
+      text = r.text
+      if (r.submit !== undefined) submitted.push(r.submit)
+    }
+    expect(submitted).toEqual(['1'])
+    expect(applyFieldInput('abc', '', {backspace: true}, {multiline: false})).toEqual({text: 'ab'})
+    expect(applyFieldInput('abc', 'u', {ctrl: true}, {multiline: false})).toEqual({text: ''})
+    expect(applyFieldInput('a', '\u0007b', {}, {multiline: false})).toEqual({text: 'ab'})
+  })
+
+  it('Esc: back from a value, leave an empty form, ask before throwing entered evidence away', () => {
+    expect(escapeAction('value', false)).toBe('back')
+    expect(escapeAction('key', true)).toBe('cancel')
+    expect(escapeAction('file', true)).toBe('cancel')
+    expect(escapeAction('key', false)).toBe('ask')
+    expect(escapeAction('file', false)).toBe('ask')
+    expect(escapeAction('preview', false)).toBe('ask')
+    expect(escapeAction('discard', false)).toBe('keep')
+  })
+})
+

@@ -1,0 +1,312 @@
+// Ink form for `gw disputes evidence` on a terminal: the dispute (reason, amount, stage,
+// deadline), a checklist of the recognized keys that suit its reason, key/value entry, HTTPS
+// file URLs, then a preview that explains the one-submission-per-stage rule and submits only
+// on "y". Imported only through ./open-form.ts (behind the render gate).
+import {Box, render, useApp, useInput} from 'ink'
+import {Text} from '../../../ui/text.js'
+import {useEffect, useRef, useState} from 'react'
+import type {Dispute} from '../../../api/types.js'
+import {EVIDENCE_BY_REASON, isHttpsUrl, nearMissKey} from '../../../api/dispute-evidence.js'
+import {alsoKeys, attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} from './display.js'
+import type {EvidenceParams} from '../../../client/params.js'
+import {applyFieldInput, escapeAction, type FormStep} from './evidence-input.js'
+import {formatMoney} from '../../../api/money.js'
+
+type Step = FormStep
+
+export interface EvidenceFormProps {
+  dispute: Dispute
+  now: Date
+  /** the 3-D Secure, AVS, CVV results and refund ids that will be attached, when known */
+  facts?: AttachedFacts
+  onDone: (result: EvidenceParams | null) => void
+}
+
+const MAX_KEY = 100
+
+export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProps) {
+  const {exit} = useApp()
+  // state the input handler reads lives in refs too: key events can arrive faster than the
+  // screen redraws (a handler of the last render runs), and each must see the one before
+  const [step, setStep, stepRef] = useRefState<Step>('key')
+  const [fields, setFields, fieldsRef] = useRefState<Record<string, string>>({})
+  const [files, setFiles, filesRef] = useRefState<string[]>([])
+  const [input, setText, inputRef] = useRefState('')
+  const [currentKey, setCurrentKey, currentKeyRef] = useRefState('')
+  /** a near-miss key typed once: typed again, it is kept */
+  const nearMissRef = useRef('')
+  const [error, setError] = useState<string | null>(null)
+  const [outcome, setOutcome] = useState<'submitted' | 'canceled' | null>(null)
+  /** where Esc was pressed, to go back to when the user keeps the evidence */
+  const [before, setBefore] = useState<Step>('key')
+
+  const cov = evidenceCoverage(dp.reason, fields)
+  const info = EVIDENCE_BY_REASON[dp.reason]
+  const empty = Object.keys(fields).length === 0 && files.length === 0
+
+  const finish = (result: EvidenceParams | null) => {
+    setOutcome(result ? 'submitted' : 'canceled')
+    setError(null)
+    setStep('done')
+    onDone(result)
+  }
+
+  // leave only once the last frame ("Submitting…" / "Canceled…") is committed, so it is what
+  // stays on screen even when the machine is slow to render
+  useEffect(() => {
+    if (step === 'done') exit()
+  }, [step, exit])
+
+  const go = (next: Step) => {
+    setError(null)
+    setText('')
+    setStep(next)
+  }
+
+  useInput((ch, key) => {
+    const step = stepRef.current
+    const fields = fieldsRef.current
+    const files = filesRef.current
+    const empty = Object.keys(fields).length === 0 && files.length === 0
+    if (step === 'done') return
+    if (key.ctrl && ch === 'c') return finish(null)
+    if (step === 'discard') {
+      const c = ch.toLowerCase()
+      if (c === 'y') return finish(null)
+      if (c === 'n' || key.escape || key.return) return go(before)
+      return
+    }
+    if (key.escape) {
+      // nothing entered yet: Esc just leaves; otherwise ask before throwing it away
+      const act = escapeAction(step, empty)
+      if (act === 'back') return go('key')
+      if (act === 'cancel') return finish(null)
+      setBefore(step)
+      return go('discard')
+    }
+    if (step === 'key' || step === 'value' || step === 'file') {
+      // the text lives in a ref: events faster than a redraw each see the one before
+      const r = applyFieldInput(inputRef.current, ch, key, {multiline: step === 'value'})
+      setText(r.text)
+      if (r.submit !== undefined) (step === 'key' ? onKey : step === 'value' ? onValue : onFile)(r.submit)
+      return
+    }
+    if (step !== 'preview') return
+    const c = ch.toLowerCase()
+    if (c === 'y') {
+      if (empty) return setError('Nothing to submit yet: press e and add a field or a file.')
+      return finish({fields, files})
+    }
+    if (c === 'e') return go('key')
+    if (c === 'n') return finish(null)
+  })
+
+  const onKey = (raw: string) => {
+    const text = raw.trim()
+    if (text === '') return go('file')
+    let key = text
+    if (/^\d+$/.test(text)) {
+      const list = evidenceCoverage(dp.reason, fieldsRef.current).checklist
+      const picked = list[Number(text) - 1]
+      if (!picked) return setError(`Pick 1 to ${list.length}, or type a key.`)
+      key = picked.key
+    }
+    if (key.length > MAX_KEY) return setError(`A key has at most ${MAX_KEY} characters.`)
+    // a near miss of a recognized key: said, and taken only when typed again (issue 26 item 4)
+    const meant = nearMissKey(key)
+    if (meant && nearMissRef.current !== key) {
+      nearMissRef.current = key
+      setText('')
+      return setError(`Did you mean ${meant}? ${key} is not a recognized key (it would go as free text). Type ${meant}, or ${key} again to keep it.`)
+    }
+    nearMissRef.current = ''
+    setCurrentKey(key)
+    setError(null)
+    setText(fieldsRef.current[key] ?? '')
+    setStep('value')
+  }
+
+  const onValue = (raw: string) => {
+    const next = {...fieldsRef.current}
+    if (raw.trim() === '') delete next[currentKeyRef.current]
+    else next[currentKeyRef.current] = raw
+    setFields(next)
+    go('key')
+  }
+
+  const onFile = (raw: string) => {
+    const text = raw.trim()
+    if (text === '') return go('preview')
+    if (!isHttpsUrl(text)) {
+      setText('')
+      return setError(`Not an HTTPS URL: ${text}. Evidence files are https:// links the service can fetch; type it again.`)
+    }
+    if (!filesRef.current.includes(text)) setFiles([...filesRef.current, text])
+    setError(null)
+    setText('')
+  }
+
+
+  const attached = attachedLine(dp.reason, facts)
+  const due = dp.evidence_due_by ? `${dp.evidence_due_by.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z')} (${timeLeft(dp, now)})` : timeLeft(dp, now)
+
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>Dispute {dp.id}</Text> · reason <Text bold>{dp.reason}</Text> · <Text bold>{formatMoney(dp.amount, dp.currency)}</Text> · stage{' '}
+        <Text bold>{dp.stage}</Text>
+      </Text>
+      <Text>
+        Respond by <Text color="yellow">{due}</Text> · payment {dp.payment}
+      </Text>
+      <Text dimColor>{info?.advice}</Text>
+      <Box flexDirection="column" marginTop={1}>
+        <Text bold>Checklist for {dp.reason}:</Text>
+        {cov.checklist.map((c, i) => (
+          <Text key={c.key}>
+            {' '}
+            {i + 1}. {c.covered ? <Text color="green">[x]</Text> : c.metBy ? <Text dimColor>[-]</Text> : <Text color="yellow">[ ]</Text>} {c.key}{' '}
+            <Text dimColor>{c.metBy ? `not needed: ${c.metBy} given` : c.hint}</Text>
+          </Text>
+        ))}
+        {attached ? <Text dimColor> {attached}</Text> : null}
+      </Box>
+      {(dp.previous_evidence ?? []).map((ev) => (
+        <Box key={ev.stage} flexDirection="column" marginTop={1}>
+          <Text bold>
+            Argued at the {ev.stage} stage <Text dimColor>(submitted {ev.submitted_at}; not resubmitted: send what still applies again)</Text>
+          </Text>
+          {Object.entries(ev.fields).map(([k, v]) => (
+            <Text key={k}>
+              {' '}
+              {k} = {v}
+            </Text>
+          ))}
+          {ev.files.map((f) => (
+            <Text key={f}> file {f}</Text>
+          ))}
+        </Box>
+      ))}
+      <Box flexDirection="column" marginTop={1}>
+        <Text bold>Fields:</Text>
+        {Object.keys(fields).length === 0 ? <Text dimColor> none yet</Text> : null}
+        {Object.entries(fields).map(([k, v]) => (
+          <Text key={k}>
+            {' '}
+            {k} = {indentLines(v)}
+          </Text>
+        ))}
+        <Text bold>Files:</Text>
+        {files.length === 0 ? <Text dimColor> none yet</Text> : null}
+        {files.map((f) => (
+          <Text key={f}> {f}</Text>
+        ))}
+      </Box>
+      <Box flexDirection="column" marginTop={1}>
+        {step === 'key' ? (
+          <>
+            <Box>
+              <Text color="cyan">Field key </Text>
+              <Text dimColor>(1-{cov.checklist.length} picks from the checklist; Enter on empty goes on to files): </Text>
+              <FieldText text={input} />
+            </Box>
+          </>
+        ) : null}
+        {step === 'value' ? (
+          <Box flexDirection="column">
+            <Box>
+              <Text color="cyan">Value for {currentKey}</Text>
+              <Text dimColor> (Enter keeps it; a pasted text keeps all its lines; Ctrl+J starts a new line; empty removes it; Esc goes back): </Text>
+            </Box>
+            <FieldText text={input} multiline />
+          </Box>
+        ) : null}
+        {step === 'file' ? (
+          <Box>
+            <Text color="cyan">File URL </Text>
+            <Text dimColor>(https://...; Enter on empty goes on to the preview): </Text>
+            <FieldText text={input} />
+          </Box>
+        ) : null}
+        {step === 'preview' ? (
+          <Box flexDirection="column">
+            <Text bold>Preview</Text>
+            <Text>
+              {' '}
+              Covers: {cov.checklist.filter((c) => c.covered).map((c) => c.key).join(', ') || 'none of the checklist'}
+              {cov.missing.length ? ` · missing: ${cov.missing.join(', ')}` : ''}
+              {cov.extra.length ? ` · also: ${alsoKeys(cov.extra)}` : ''} · {files.length} file{files.length === 1 ? '' : 's'}
+            </Text>
+            <Text color="yellow">
+              One submission per stage: once submitted, {dp.id} goes to under_review and nothing can be added or changed at the {dp.stage} stage.
+              {cov.missing.length ? ' Missing keys cannot be sent later.' : ''}
+            </Text>
+            <Text>
+              <Text color="cyan">Submit this evidence?</Text> y = submit · e = edit · n = cancel
+            </Text>
+          </Box>
+        ) : null}
+        {step === 'discard' ? (
+          <Text>
+            <Text color="yellow">Discard the evidence you entered?</Text> y = discard and leave · n = keep editing
+          </Text>
+        ) : null}
+        {step === 'done' ? <Text>{outcome === 'submitted' ? 'Submitting evidence…' : 'Canceled; nothing was submitted.'}</Text> : null}
+        {error ? <Text color="red">{error}</Text> : null}
+        {step !== 'done' && step !== 'preview' && step !== 'discard' ? <Text dimColor>Esc cancels{step === 'value' ? ' (here: back to the key)' : empty ? '' : ' (it asks first)'}.</Text> : null}
+      </Box>
+    </Box>
+  )
+}
+
+/** useState whose latest value is also in a ref, set at once (read by handlers of an older render). */
+function useRefState<T>(initial: T): [T, (v: T) => void, {readonly current: T}] {
+  const [value, setValue] = useState(initial)
+  const ref = useRef(initial)
+  const set = (v: T) => {
+    ref.current = v
+    setValue(v)
+  }
+  return [value, set, ref]
+}
+
+/** A value's later lines, indented under its first. */
+const indentLines = (v: string) => v.replace(/\n/g, '\n    ')
+
+/** The text being typed, with a block cursor after it; a multi-line one on lines of its own. */
+function FieldText({text, multiline = false}: {text: string; multiline?: boolean}) {
+  const cursor = <Text inverse> </Text>
+  if (!multiline) return (
+    <Text>
+      {text}
+      {cursor}
+    </Text>
+  )
+  return (
+    <Text>
+      {'  '}
+      {text.replace(/\n/g, '\n  ')}
+      {cursor}
+    </Text>
+  )
+}
+
+/** Renders the form and resolves with the evidence to submit, or null when canceled. */
+export async function mountEvidenceForm(opts: {
+  dispute: Dispute
+  now: Date
+  facts?: AttachedFacts
+  stdout?: NodeJS.WriteStream
+  stdin?: NodeJS.ReadStream
+}): Promise<EvidenceParams | null> {
+  let result: EvidenceParams | null = null
+  const instance = render(<EvidenceForm dispute={opts.dispute} now={opts.now} facts={opts.facts} onDone={(r) => (result = r)} />, {
+    stdout: opts.stdout ?? process.stderr,
+    stdin: opts.stdin ?? process.stdin,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  })
+  await instance.waitUntilExit()
+  instance.cleanup()
+  return result
+}

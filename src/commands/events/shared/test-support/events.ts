@@ -1,0 +1,19 @@
+// Event fixtures for tests of the feed, the forwarder and the events commands.
+import type {GwEvent} from '../../../../api/types.js'
+
+export function ev(n: number, type = 'payment.succeeded'): GwEvent {
+  return {
+    id: `evt_${n}`,
+    object: 'event',
+    type,
+    created_at: `2025-01-01T00:00:${String(n % 60).padStart(2, '0')}.000Z`,
+    livemode: false,
+    request_id: `req_${n}`,
+    data: {object: {id: `pay_${n}`, object: 'payment', amount: 1000 + n, currency: 'EUR', status: 'succeeded'}},
+  }
+}
+
+/** One SSE message as GET /events/stream writes it. */
+export const frame = (e: GwEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`
+
+export const list = (events: GwEvent[], has_more = false) => ({object: 'list', url: '/v1/events', data: events, has_more})

@@ -1,0 +1,58 @@
+// What a topic shares stays with the topic (docs/architecture.md, "The CLI"): a topic's own code
+// lives in src/commands/<topic>/shared/ (the root commands' in src/commands/shared/), which
+// oclif's command discovery skips (package.json oclif.commands.globPatterns, "!**/shared/**").
+// The manifest the build ships lists exactly the command files: none from shared/, none missing.
+import {readdirSync, readFileSync} from 'node:fs'
+import {join, relative, resolve, sep} from 'node:path'
+import {describe, expect, it} from 'vitest'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const COMMANDS = join(ROOT, 'src', 'commands')
+
+const files = (dir: string): string[] =>
+  readdirSync(dir, {withFileTypes: true}).flatMap((e) => {
+    const path = join(dir, e.name)
+    if (e.isDirectory()) return e.name === 'test-support' ? [] : files(path)
+    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path] : []
+  })
+
+const isShared = (file: string) => relative(COMMANDS, file).split(sep).includes('shared')
+/** oclif's id of a command file: topics and name joined by ":", index naming its folder. */
+const commandId = (file: string) =>
+  relative(COMMANDS, file)
+    .replace(/\.tsx?$/, '')
+    .split(sep)
+    .filter((part, i, all) => !(part === 'index' && i === all.length - 1))
+    .join(':')
+
+describe('command discovery', () => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, unknown>}
+  const ids = Object.keys(manifest.commands).sort()
+  const all = files(COMMANDS)
+
+  it('package.json keeps shared/ folders out of the commands', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    expect(pkg.oclif.commands).toMatchObject({strategy: 'pattern', target: './dist/commands'})
+    expect(pkg.oclif.commands.globPatterns).toContain('!**/shared/**')
+  })
+
+  it('the manifest lists every command file and nothing from a shared/ folder', () => {
+    expect(all.filter(isShared).length).toBeGreaterThan(0)
+    expect(ids).toEqual(all.filter((f) => !isShared(f)).map(commandId).sort())
+    expect(ids.filter((id) => id.split(':').includes('shared'))).toEqual([])
+  })
+
+  it('a command file imports no sibling command: what commands share sits in shared/', () => {
+    const offenders = all
+      .filter((f) => !isShared(f))
+      .flatMap((f) => {
+        const text = readFileSync(f, 'utf8')
+        const specs = [...text.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].map((m) => m[1]!)
+        return specs
+          .map((s) => resolve(join(f, '..'), s).replace(/\.js$/, '.ts'))
+          .filter((target) => target.startsWith(COMMANDS + sep) && !isShared(target))
+          .map((target) => `${relative(COMMANDS, f)} -> ${relative(COMMANDS, target)}`)
+      })
+    expect(offenders).toEqual([])
+  })
+})

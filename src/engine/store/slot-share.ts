@@ -1,0 +1,81 @@
+// How an instance's webhook slots are shared (issue 33): accounts first, then endpoints. Both
+// stores' claimDeliveries find each endpoint's due candidates (its per-endpoint cap already
+// applied) and let this decide which to claim.
+import type {SlotShare} from '../ports/store.js'
+
+export type {SlotShare}
+
+/**
+ * The candidates to claim, in claim order, at most `limit` (plus `spare` for accounts below
+ * their fair share). Max-min fair across accounts: the next slot goes to the account holding the
+ * fewest (held here plus taken in this call) that has a candidate left, ties in the order the
+ * accounts come; within an account, round robin over its endpoints. The fair share is this
+ * instance's slots (`limit` plus every claim held) divided by the accounts that have something
+ * due or held. One account alone may take every slot; a second one that has something due gets
+ * slots as soon as it asks, from the free ones and then from the spare ones, up to its share.
+ *
+ * `endpoints`: per endpoint its candidates, earliest due first, all of one account.
+ */
+export function shareSlots<T extends {account: string}>(endpoints: Iterable<readonly T[]>, limit: number, share: SlotShare = {}): T[] {
+  const held = share.held
+  const spare = Math.max(0, share.spare ?? 0)
+  // each account's endpoints, in the order they come
+  const byAccount = new Map<string, {queues: (readonly T[])[]; at: number[]; next: number; level: number}>()
+  for (const list of endpoints) {
+    if (list.length === 0) continue
+    const account = list[0]!.account
+    let a = byAccount.get(account)
+    if (!a) byAccount.set(account, (a = {queues: [], at: [], next: 0, level: held?.get(account) ?? 0}))
+    a.queues.push(list)
+    a.at.push(0)
+  }
+  const out: T[] = []
+  if (byAccount.size === 0 || limit + spare <= 0) return out
+  let holding = 0
+  let others = 0
+  for (const [account, n] of held ?? []) {
+    if (n <= 0) continue
+    holding += n
+    if (!byAccount.has(account)) others++
+  }
+  // (limit is what is free: with every claim held, the instance's slots; below 0 once spare ones are taken)
+  const fair = Math.ceil(Math.max(1, limit + holding) / (byAccount.size + others))
+  const may = (level: number) => out.length < limit || (level < fair && out.length < limit + spare)
+  /** the account's next candidate, round robin over its endpoints; undefined when it has none left */
+  const take = (a: {queues: (readonly T[])[]; at: number[]; next: number}): T | undefined => {
+    for (let tried = 0; tried < a.queues.length; tried++) {
+      const i = (a.next + tried) % a.queues.length
+      const c = a.queues[i]![a.at[i]!]
+      if (c === undefined) continue
+      a.at[i]!++
+      a.next = (i + 1) % a.queues.length
+      return c
+    }
+    return undefined
+  }
+  // water-filling: the accounts at the lowest level take one each, then the level rises
+  const waiting = [...byAccount.values()].sort((x, y) => x.level - y.level)
+  let level = waiting[0]!.level
+  let joined = 0
+  let round: typeof waiting = []
+  while (joined < waiting.length || round.length > 0) {
+    while (joined < waiting.length && waiting[joined]!.level <= level) round.push(waiting[joined++]!)
+    if (round.length === 0) {
+      level = waiting[joined]!.level
+      continue
+    }
+    const next: typeof waiting = []
+    for (const a of round) {
+      // the lowest level goes first: if it may not take, no one after it may
+      if (!may(level)) return out
+      const c = take(a)
+      if (c === undefined) continue
+      out.push(c)
+      a.level++
+      next.push(a)
+    }
+    round = next
+    level++
+  }
+  return out
+}
