@@ -514,14 +514,15 @@ describe('webhook delivery', () => {
     const started = Date.now()
     const p1 = await pay(t)
     await waitFor('hanging receiver got it', () => hang.received.length === 1)
-    await waitFor('healthy receiver got it', () => ok.received.length === 1, 1000)
+    // (bounds well under the 10 s hang, with room for a loaded machine: stalled work would wait out the hang)
+    await waitFor('healthy receiver got it', () => ok.received.length === 1, 4000)
     // more work flows while the first attempt hangs: payments, deliveries, clock advances
     const t0 = Date.now()
     await t.advance(5)
-    expect(Date.now() - t0).toBeLessThan(1000)
+    expect(Date.now() - t0).toBeLessThan(4000)
     await pay(t)
-    await waitFor('second delivery', () => ok.received.length === 2, 1000)
-    expect(Date.now() - started).toBeLessThan(5000)
+    await waitFor('second delivery', () => ok.received.length === 2, 4000)
+    expect(Date.now() - started).toBeLessThan(9000)
 
     const evt = await eventOf(t, p1.body.id, 'payment.succeeded')
     const timedOut = await waitFor(
