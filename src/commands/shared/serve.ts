@@ -4,6 +4,7 @@ import {fstatSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import type {Context, GwFlags} from '../../base/command.js'
+import {parseDuration} from '../../base/parse.js'
 import {UsageError} from '../../errors.js'
 import {defaultDataDir} from '../../local-engine.js'
 import {terminalSafe} from '../../output/terminal.js'
@@ -18,6 +19,9 @@ export type ServeOptions = GwFlags<typeof Serve>
  * --exit-with-parent); a start-up problem is a usage error naming the flag.
  */
 export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
+  const storeUrl = flags.store ?? (/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined)
+  // checked before anything starts; a fleet's instance (PostgreSQL: behind a balancer) drains 5 s by default, a lone one stops at once
+  const drainMs = flags.drain === undefined ? (storeUrl !== undefined && storeUrl.toLowerCase() !== 'sqlite' && !flags.ephemeral ? DEFAULT_FLEET_DRAIN_MS : 0) : parseDuration(flags.drain, '--drain') * 1000
   const [{startEngine, EngineConfigError}, {tuneHeapForServing}] = await Promise.all([import('../../engine/index.js'), import('../../engine/heap.js')])
   tuneHeapForServing()
   const ephemeral = flags.ephemeral ? mkdtempSync(join(tmpdir(), 'gw-ephemeral-')) : undefined
@@ -36,7 +40,7 @@ export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
       snapshotMaxBytes: flags['snapshot-max-bytes'],
       durability: flags.durability as 'full' | 'normal',
       payoutCurrency: flags['payout-currency'],
-      storeUrl: flags.store ?? (/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined),
+      storeUrl,
       importFrom: flags['import-from'],
       secretsKeyFile: flags['secrets-key-file'],
       claimLeaseMs: flags['claim-lease'] * 1000,
@@ -73,17 +77,31 @@ export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
   const started = engine
   const stopped = new Promise<void>((resolve) => {
     let stopping = false
+    let draining = false
     const stop = (sig: string) => {
-      if (stopping) return
+      if (stopping) {
+        // a second signal ends the drain (the listener closes now; requests in flight still finish)
+        if (draining) {
+          draining = false
+          ctx.io.stderr.write(`${sig} again: ending the drain.\n`)
+          void started.close({drainMs: 0})
+        }
+        return
+      }
       stopping = true
-      ctx.io.stderr.write(`\n${sig}: finishing in-flight requests and closing the store...\n`)
-      started.close().then(resolve, (e) => {
+      draining = drainMs > 0
+      ctx.io.stderr.write(
+        draining
+          ? `\n${sig}: draining for ${drainMs / 1000} s (/readyz answers 503, requests are still served), then finishing in-flight requests and closing the store...\n`
+          : `\n${sig}: finishing in-flight requests and closing the store...\n`,
+      )
+      started.close({drainMs}).then(resolve, (e) => {
         ctx.io.stderr.write(`shutdown error: ${(e as Error).message}\n`)
         resolve()
       })
     }
-    process.once('SIGINT', () => stop('SIGINT'))
-    process.once('SIGTERM', () => stop('SIGTERM'))
+    process.on('SIGINT', () => stop('SIGINT'))
+    process.on('SIGTERM', () => stop('SIGTERM'))
     if (flags['exit-with-parent']) watchParent(stop)
   })
   const info = {
@@ -124,6 +142,9 @@ export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
   // a graceful stop is success; exit now rather than wait for stray handles
   process.exit(0)
 }
+
+/** --drain's default for an instance of a fleet (a shared PostgreSQL store); 0 for one on SQLite. */
+const DEFAULT_FLEET_DRAIN_MS = 5000
 
 /** Whether --port or GW_PORT was given (the flag's default is not a request). */
 function portGiven(): boolean {
