@@ -301,6 +301,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
       )
     },
   })
+  metrics.watchRequestLog(() => requestLog.outage)
   const operations = createOperations(app, metrics, state, {metricsElsewhere: metricsAt !== undefined})
   const handler = createPipeline({
     app,

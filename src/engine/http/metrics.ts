@@ -147,6 +147,27 @@ export class Metrics {
     })
   }
 
+  /** The request log's outage buffer (request-log.ts): entries waiting for the store, and those dropped because too many waited. */
+  watchRequestLog(outage: () => {buffered: number; dropped: number}): void {
+    new Gauge({
+      name: 'gw_request_log_buffered',
+      help: "Request-log entries this instance keeps in memory because the store did not take them (written when it is back).",
+      registers: [this.registry],
+      collect() {
+        this.set(outage().buffered)
+      },
+    })
+    new Counter({
+      name: 'gw_request_log_dropped_total',
+      help: 'Request-log entries this instance dropped (the oldest) because more waited for an unreachable store than it keeps.',
+      registers: [this.registry],
+      collect() {
+        this.reset()
+        this.inc(outage().dropped)
+      },
+    })
+  }
+
   /** One API request answered. */
   request(method: string, operation: string, status: number, seconds: number): void {
     this.requests.inc(`${method} ${operation} ${status}`, () => ({method, operation, status: String(status)}))

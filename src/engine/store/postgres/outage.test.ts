@@ -66,6 +66,20 @@ describe('PostgreSQL restarted under two instances', () => {
     expect(again.text).toBe(done.text)
     for (const t of [a, b]) expect((await t.api('GET', `/payments/${kept.body.id}`)).body).toEqual(kept.body)
 
+    // the requests answered while it was down reach the fleet's request log, and the metrics name their operation
+    for (const t of [a, b]) {
+      await waitFor('the outage\'s 503s in the request log', async () => {
+        const r = await t.api('GET', '/request_logs?status=503&limit=100')
+        const mine = (r.body.data ?? []) as {path: string; method: string; instance: string}[]
+        return r.status === 200 && mine.some((e) => e.method === 'POST' && e.path === '/v1/payments') && mine.some((e) => e.path === `/v1/payments/${kept.body.id}`)
+      })
+      const metrics = (await t.raw('GET', t.engine.baseUrl.replace(/\/v1$/, '/metrics'))).text
+      expect(metrics).toMatch(/^gw_http_requests_total\{[^}]*operation="createPayment"[^}]*status="503"[^}]*\} [1-9]/m)
+      expect(metrics).toMatch(/^gw_http_requests_total\{[^}]*operation="retrievePayment"[^}]*status="503"[^}]*\} [1-9]/m)
+      expect(metrics).not.toMatch(/operation="none"/)
+      expect(metrics).toMatch(/^gw_request_log_dropped_total(\{[^}]*\})? 0$/m)
+    }
+
     // the change feed reconnected: what B commits now reaches A's stream
     const after = await b.api('POST', '/payments', body('after-the-outage'))
     expect(after.status).toBe(201)
