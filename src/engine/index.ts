@@ -389,7 +389,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
         streams.closeAll()
         requestLog.closeStreams()
         keys.close()
-        await Promise.all([server.close(), app.stop(), metricsServer?.close()])
+        await Promise.all([server.close(), app.stop(), metricsServer?.close(), metrics.close()])
         // the last entries reach the fleet's log before the store closes
         await requestLog.close()
         await store.close()

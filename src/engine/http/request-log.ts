@@ -9,7 +9,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {Clock} from '../ports/clock.js'
 import {invalid} from '../domain/errors.js'
-import {PLATFORM_ACCOUNT, type RequestLogStore} from '../ports/store.js'
+import {PLATFORM_ACCOUNT, StoreUnavailableError, type RequestLogStore} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {SseStreams} from './sse.js'
@@ -117,6 +117,7 @@ class StoreBackend implements Backend {
   private lastTrim = Date.now()
   /** the store did not take the last batch: entries wait in `pending` until it does */
   private down = false
+  private saidDown = false
   /** entries dropped (the oldest) because the outage outlasted OUTAGE_BUFFER entries: since start, and in this outage */
   dropped = 0
   private droppedNow = 0
@@ -166,7 +167,10 @@ class StoreBackend implements Backend {
         await this.store.append(batch.map((e) => ({account: e.account, entry: JSON.stringify(entryJson(e)), created_at: e.created_at})))
         if (this.down) {
           this.down = false
-          this.log(`request log: the store is back; ${batch.length} entries kept during the outage are written${this.droppedNow ? ` (${this.droppedNow} older ones were dropped: more than ${this.buffer} waited)` : ''}`)
+          // (an unreachable store's outage and recovery are said once by the engine: this adds only what was lost)
+          if (this.saidDown || this.droppedNow)
+            this.log(`request log: the store is back; ${batch.length} entries kept during the outage are written${this.droppedNow ? ` (${this.droppedNow} older ones were dropped: more than ${this.buffer} waited)` : ''}`)
+          this.saidDown = false
           this.droppedNow = 0
           // what arrived while this batch was written
           if (this.pending.length) this.schedule(FLUSH_MS)
@@ -181,7 +185,8 @@ class StoreBackend implements Backend {
         if (this.pending.length > this.buffer) this.drop(this.pending.length - this.buffer)
         if (!this.down) {
           this.down = true
-          this.log(`request log: entries not written (${(e as Error).message}); up to ${this.buffer} are kept in memory and written when the store is back`)
+          this.saidDown = !(e instanceof StoreUnavailableError)
+          if (this.saidDown) this.log(`request log: entries not written (${(e as Error).message}); up to ${this.buffer} are kept in memory and written when the store is back`)
         }
         this.schedule(RETRY_MS)
       }
