@@ -295,6 +295,9 @@ export class FleetReporter {
   async close(): Promise<void> {
     this.stopped = true
     this.wake?.()
-    await this.loop
+    // the lock is released on the way out; a database that does not answer does not hold the stop up (closing the store frees it)
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([this.loop, new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)))])
+    clearTimeout(timer)
   }
 }
