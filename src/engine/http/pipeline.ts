@@ -356,6 +356,11 @@ export function createPipeline(deps: PipelineDeps) {
         throw new ApiError(400, 'invalid_request_error', 'version_invalid', `Service-Version '${String(version)}' is not a version of this API. Send 'v1' or omit the header.`)
       }
       if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
+      const method = req.method ?? 'GET'
+      const path = url.pathname.slice(3) || '/'
+      // the operation is known before anything reads the store: a request answered 503 while it is down is logged and counted with it
+      const match = deps.router.match(method, path)
+      if (logged && match) logged.operation = match.route.operationId
       const rate = deps.rateLimit.rateLimit
       // an address whose failed authentications ran out is refused before its key is looked at
       const refused = rate > 0 ? failures.refusal(req) : undefined
@@ -376,11 +381,7 @@ export function createPipeline(deps: PipelineDeps) {
         const whose = auth.key.type === 'publishable' ? ` for this account's publishable key (browsers; its secret and restricted keys have a budget of their own)` : ''
         throw tooManyRequests(`Too many requests: the limit is ${rate} requests per second${whose}. ${retryAdvice(req, rl.retryAfter)}`, rl.retryAfter, rate)
       }
-      const method = req.method ?? 'GET'
-      const path = url.pathname.slice(3) || '/'
-      const match = deps.router.match(method, path)
       if (!match) throw new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${method} ${url.pathname}).`)
-      if (logged) logged.operation = match.route.operationId
       // the key must hold the operation's permission (x-permission in the OpenAPI document), checked before the body is read
       authorize(auth, match.route.operationId, method, url.pathname)
       const core = deps.app.loaded(auth.account) ?? (await deps.app.account(auth.account))
