@@ -162,6 +162,13 @@ export function shortDuration(seconds: number): string {
   return `${m}m`
 }
 
+/** 144 -> "2m 24s", 604800 -> "7d", 93784 -> "1d 2h 3m 4s": every unit, for a window a person typed (nothing rounded away). */
+export function exactDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds))
+  const units: [number, string][] = [[Math.floor(s / 86_400), 'd'], [Math.floor((s % 86_400) / 3600), 'h'], [Math.floor((s % 3600) / 60), 'm'], [s % 60, 's']]
+  return units.filter(([n]) => n > 0).map(([n, u]) => `${n}${u}`).join(' ') || '0s'
+}
+
 /** What is left to answer a dispute: "2d 4h left", "overdue 3h", or "none (…)" once it cannot be answered. */
 export function timeLeft(dp: Pick<Dispute, 'status' | 'evidence_due_by'>, now: Date): string {
   if (dp.status === 'under_review') return 'none (under review)'
