@@ -12,6 +12,7 @@ import {measureStorage, runSoak} from './soak.js'
 import {reconcileBench} from './reconcile.js'
 import {accountsBench, printAccounts} from './accounts.js'
 import {printTesting, testingBench} from './testing.js'
+import {printSnapshot, snapshotBench} from './snapshot.js'
 import {printTenants, tenantsBenchAll} from './tenants.js'
 import {localEnginePaths} from '../dist/local-engine.js'
 
@@ -33,7 +34,7 @@ const CONNECTIONS = env('BENCH_CONNECTIONS', 32)
 const RATE = env('BENCH_RATE', 1000)
 const SMALL = env('BENCH_SEED_SMALL', 10_000)
 const LARGE = env('BENCH_SEED_LARGE', 1_000_000)
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,soak,storage,reconcile,listen,pg,startup,accounts,tenants,testing').split(','))
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,soak,storage,reconcile,listen,pg,startup,accounts,tenants,testing,snapshot').split(','))
 const SOAK_MS = env('BENCH_SOAK_MS', 360_000)
 /** open-loop rate of the PostgreSQL part */
 const PG_RATE = env('BENCH_PG_RATE', 500)
@@ -223,6 +224,12 @@ async function main() {
     if (ONLY.has('testing')) {
       results.testing = await testingBench()
       printTesting(results.testing, log)
+      log()
+    }
+    // ---------------------------------------------------------------- (snapshot): a large snapshot loaded while another tenant works (issue 33)
+    if (ONLY.has('snapshot')) {
+      results.snapshot = await snapshotBench(root)
+      printSnapshot(results.snapshot, log)
       log()
     }
     // ---------------------------------------------------------------- (pg)

@@ -36,6 +36,11 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
       min: 0,
       env: 'GW_RATE_LIMIT',
     }),
+    'snapshot-max-bytes': Flags.integer({
+      description: 'The largest snapshot POST /v1/test_helpers/snapshot loads, in bytes (the body is held in memory while it loads; larger ones are refused with 413). [default: 67108864 (64 MiB)]',
+      min: 1024,
+      env: 'GW_SNAPSHOT_MAX_BYTES',
+    }),
     'update-fleet-settings': Flags.boolean({
       description: 'On PostgreSQL, change the fleet\'s settings (--rate-limit, --payout-currency, --webhook-allow) to this instance\'s for every instance, instead of refusing to start with values that disagree.',
       env: 'GW_UPDATE_FLEET_SETTINGS',

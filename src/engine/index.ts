@@ -36,6 +36,8 @@ export interface EngineOptions {
   apiKey?: string
   /** requests per second per account and mode (default 100, bucket of 2 s; publishable keys the same in a bucket of their own); 0 turns the limits off, the failed-authentication one too. A fleet setting (see updateFleetSettings). */
   rateLimit?: number
+  /** the largest snapshot POST /v1/test_helpers/snapshot loads, in bytes (default 64 MiB; gw serve --snapshot-max-bytes) */
+  snapshotMaxBytes?: number
   /** proxies in front (a load balancer) whose X-Forwarded-For entries are believed for the client address of the failed-authentication limit; default 0: the socket's peer */
   trustedProxies?: number
   /** on a shared store (PostgreSQL), change the fleet's settings to this instance's flags (rate limit, payout currency, webhook destinations) instead of refusing a disagreeing start */
@@ -219,6 +221,8 @@ function broughtCertificate(opts: EngineOptions): {key: string; cert: string; ca
 /** Starts the embedded gateway: HTTPS on one port, a store (SQLite in the data dir by default), simulated providers. */
 export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const host = opts.host ?? '127.0.0.1'
+  if (opts.snapshotMaxBytes !== undefined && !(Number.isSafeInteger(opts.snapshotMaxBytes) && opts.snapshotMaxBytes >= 1024))
+    throw new EngineConfigError('--snapshot-max-bytes must be a whole number of bytes, 1024 or more (e.g. 268435456 for 256 MiB).')
   if (opts.payoutCurrency !== undefined && !/^[A-Z]{3}$/.test(opts.payoutCurrency))
     throw new EngineConfigError('--payout-currency must be an uppercase ISO 4217 code such as EUR.')
   const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'))
@@ -275,12 +279,14 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const metrics = new Metrics(app, {instance: opts.instanceName ?? hostname()})
   app.observers.unit = (seconds) => metrics.unit(seconds)
   app.observers.attempt = (ok) => metrics.attempts.inc({outcome: ok ? 'succeeded' : 'failed'})
+  app.observers.contained = (where) => metrics.contained.inc({where})
   const accessLog = opts.accessLog === undefined ? undefined : createWriteStream(opts.accessLog, {flags: 'a'})
   accessLog?.on('error', (e) => log(`access log: ${e.message}`))
   const state = {stopping: false, instance: opts.instanceName ?? hostname()}
   const {router, streams, requestLog} = routes(app, {
     // one log for the fleet where instances share the store (PostgreSQL); this instance's memory otherwise
-    requestLog: {instance: () => state.instance, store: store.requestLog, log},
+    requestLog: {instance: () => state.instance, store: store.requestLog, log, contain: (e, account) => app.contain('request_log', account, e)},
+    snapshotMaxBytes: opts.snapshotMaxBytes,
     onRequest(e, who) {
       const operation = who.operation ?? 'none'
       metrics.request(e.method, operation, e.status, e.latency_ms / 1000)

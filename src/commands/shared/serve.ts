@@ -33,6 +33,7 @@ export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
       apiKey: flags['api-key'],
       rateLimit: flags['rate-limit'],
       trustedProxies: flags['trusted-proxies'],
+      snapshotMaxBytes: flags['snapshot-max-bytes'],
       durability: flags.durability as 'full' | 'normal',
       payoutCurrency: flags['payout-currency'],
       storeUrl: flags.store ?? (/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined),

@@ -30,8 +30,17 @@ export type CreateChaosApi = ChaosApiFaultCreate
 /** The account's rules, cached until the store says they changed (any instance). */
 export class ChaosRules {
   private readonly cache: StoreCache<ChaosRule[]>
-  constructor(private readonly core: Core) {
-    this.cache = new StoreCache(core.store, async () => parseRules(await core.store.getSetting(CHAOS_RULES_SETTING)), {settingPrefix: CHAOS_RULES_SETTING})
+  constructor(
+    private readonly core: Core,
+    /** why a stored rule is not one the API would have made (stored-rows.ts), or undefined */
+    private readonly problemOf: (rule: unknown) => string | undefined,
+  ) {
+    this.cache = new StoreCache(core.store, async () => this.parse(await core.store.getSetting(CHAOS_RULES_SETTING)), {settingPrefix: CHAOS_RULES_SETTING})
+  }
+
+  /** The account's stored rules, read defensively (parseRules), what was left out reported once. */
+  parse(text: string | undefined): ChaosRule[] {
+    return parseRules(text, this.problemOf, (problem) => this.core.contain('setting', problem, 'a stored chaos rule was left out'))
   }
 
   /** The rules still active (not past `until`), as stored. */
@@ -90,14 +99,29 @@ export class ChaosRules {
   }
 }
 
-export function parseRules(text: string | undefined): ChaosRule[] {
+/**
+ * The stored rules. Read defensively (issue 33): a rule that is not one the API would have made
+ * (a store written around it) is left out, and `bad` hears why, instead of failing every request
+ * of the account.
+ */
+export function parseRules(text: string | undefined, problemOf: (rule: unknown) => string | undefined, bad: (problem: string) => void = () => {}): ChaosRule[] {
   if (!text) return []
+  let v: unknown
   try {
-    const v = JSON.parse(text) as unknown
-    return Array.isArray(v) ? (v as ChaosRule[]) : []
+    v = JSON.parse(text)
   } catch {
+    bad(`chaos_rules is not JSON: '${text.slice(0, 40)}'`)
     return []
   }
+  if (!Array.isArray(v)) {
+    bad('chaos_rules is not an array')
+    return []
+  }
+  return v.filter((r, i) => {
+    const problem = problemOf(r)
+    if (problem) bad(`chaos_rules[${i}]: ${problem}`)
+    return problem === undefined
+  }) as ChaosRule[]
 }
 
 /** `/payments`, `/payments/*` (one segment), `/payments/**` (any depth below); a trailing slash is ignored. */
@@ -187,7 +211,7 @@ export function rateOf(b: ChaosCommon, what: string): number {
 export async function rulesIn(u: Unit): Promise<ChaosRule[]> {
   // one change to the rules at a time (the lock is the store's, held until the unit commits)
   await u.lock('chaos_rules')
-  return parseRules(await u.core.store.getSetting(CHAOS_RULES_SETTING))
+  return u.core.chaos.parse(await u.core.store.getSetting(CHAOS_RULES_SETTING))
 }
 
 export function write(u: Unit, rules: ChaosRule[]): void {

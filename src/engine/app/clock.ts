@@ -5,16 +5,60 @@ export const CLOCK_OFFSET_SETTING = 'clock_offset_ms'
 /** When present (engine-time milliseconds), the clock is frozen there: it moves only when advanced or set. */
 export const CLOCK_FROZEN_SETTING = 'clock_frozen_at_ms'
 
+/**
+ * The engine clock stays between these instants (issue 33): every timestamp it makes is an ISO
+ * 8601 date-time with a four-digit year, which the store compares as text. A stored setting that
+ * would put it outside (or is no number at all) is refused by a snapshot load and, read back from
+ * a store that holds it anyway, replaced by a sane value.
+ */
+export const MIN_ENGINE_TIME_MS = Date.UTC(2000, 0, 1)
+export const MAX_ENGINE_TIME_MS = Date.UTC(9999, 0, 1)
+
 /** The clock's stored state: an offset from real time, and where it is frozen, if it is. */
 export interface ClockState {
   offsetMs: number
   frozenAtMs: number | undefined
 }
 
-export const clockStateOf = (settings: Record<string, string | undefined>): ClockState => ({
-  offsetMs: Number(settings[CLOCK_OFFSET_SETTING] ?? '0'),
-  frozenAtMs: settings[CLOCK_FROZEN_SETTING] ? Number(settings[CLOCK_FROZEN_SETTING]) : undefined,
-})
+/**
+ * What is wrong with the stored value of a clock setting (undefined: nothing), by the rules the
+ * API writes it by: the offset is a whole number of milliseconds, 0 or more (the clock never runs
+ * behind real time when set or advanced), and the frozen instant is empty (ticking) or a whole
+ * number of milliseconds; either way the engine time stays between MIN_ENGINE_TIME_MS and
+ * MAX_ENGINE_TIME_MS.
+ */
+export function clockSettingProblem(key: string, value: string | undefined, realNow = Date.now()): string | undefined {
+  if (value === undefined) return undefined
+  const range = `${new Date(MIN_ENGINE_TIME_MS).toISOString()} to ${new Date(MAX_ENGINE_TIME_MS).toISOString()}`
+  if (key === CLOCK_OFFSET_SETTING) {
+    if (!/^\d{1,16}$/.test(value)) return `${key} must be a whole number of milliseconds, 0 or more (the engine clock never runs behind real time); got '${value.slice(0, 40)}'.`
+    if (realNow + Number(value) > MAX_ENGINE_TIME_MS) return `${key} puts the engine clock past ${new Date(MAX_ENGINE_TIME_MS).toISOString()}; the clock stays within ${range}.`
+  }
+  if (key === CLOCK_FROZEN_SETTING && value !== '') {
+    if (!/^\d{1,16}$/.test(value)) return `${key} must be empty (a ticking clock) or the frozen instant in milliseconds since 1970; got '${value.slice(0, 40)}'.`
+    const t = Number(value)
+    if (t < MIN_ENGINE_TIME_MS || t > MAX_ENGINE_TIME_MS) return `${key} must be an instant within ${range}; got ${t}.`
+  }
+  return undefined
+}
+
+/**
+ * The clock's state from its settings. A value that breaks the rules (a store written around the
+ * API) is not taken: the offset falls back to 0 (real time), the frozen instant to a ticking
+ * clock, and `bad` hears of each (issue 33: a poisoned setting costs one log line, not the account).
+ */
+export function clockStateOf(settings: Record<string, string | undefined>, bad?: (key: string, problem: string) => void): ClockState {
+  const offset = settings[CLOCK_OFFSET_SETTING]
+  const frozen = settings[CLOCK_FROZEN_SETTING]
+  const offsetProblem = clockSettingProblem(CLOCK_OFFSET_SETTING, offset)
+  const frozenProblem = clockSettingProblem(CLOCK_FROZEN_SETTING, frozen)
+  if (offsetProblem) bad?.(CLOCK_OFFSET_SETTING, offsetProblem)
+  if (frozenProblem) bad?.(CLOCK_FROZEN_SETTING, frozenProblem)
+  return {
+    offsetMs: offsetProblem ? 0 : Number(offset ?? '0'),
+    frozenAtMs: frozenProblem || !frozen ? undefined : Number(frozen),
+  }
+}
 
 /**
  * The engine clock: real time plus an offset that test helpers advance (decisions.md), or a
@@ -35,14 +79,20 @@ export class EngineClock implements Clock {
     private readonly moved: () => void,
   ) {}
 
-  static async load(store: AccountStore, moved: () => void = () => {}): Promise<EngineClock> {
-    const clock = new EngineClock(await readState(store), moved)
+  /**
+   * The account's clock, read from its settings. `bad` hears of a stored value that breaks the
+   * rules (clockSettingProblem): the clock runs on a sane value instead, which is written back so
+   * that advancing and setting the clock work again.
+   */
+  static async load(store: AccountStore, moved: () => void = () => {}, bad?: (problem: string) => void): Promise<EngineClock> {
+    const read = () => readState(store, bad)
+    const clock = new EngineClock(await read(), moved)
     store.onChange((n) => {
       // a snapshot loaded (here or on another instance): its clock, even an earlier one
       const restored = n.restored === true
       if (!restored && !n.settings.includes(CLOCK_OFFSET_SETTING) && !n.settings.includes(CLOCK_FROZEN_SETTING)) return
       const mine = ++clock.seq
-      void readState(store).then(
+      void read().then(
         (s) => clock.fromFeed(mine, s, restored),
         () => {}, // the store is unreachable: the next notice (or the reconnect's) reads it again
       )
@@ -117,12 +167,22 @@ export class EngineClock implements Clock {
 
 const timeOf = (s: ClockState) => s.frozenAtMs ?? Date.now() + s.offsetMs
 
-/** Reads both settings; read again if the frozen one changed in between (a freeze or unfreeze committed meanwhile). */
-async function readState(store: AccountStore): Promise<ClockState> {
+/**
+ * Reads both settings; read again if the frozen one changed in between (a freeze or unfreeze
+ * committed meanwhile). A value that breaks the rules is reported and replaced in the store by
+ * the sane one the clock runs on.
+ */
+async function readState(store: AccountStore, bad?: (problem: string) => void): Promise<ClockState> {
   for (let i = 0; ; i++) {
     const frozen = await store.getSetting(CLOCK_FROZEN_SETTING)
     const offset = await store.getSetting(CLOCK_OFFSET_SETTING)
     if (i < 3 && (await store.getSetting(CLOCK_FROZEN_SETTING)) !== frozen) continue
-    return clockStateOf({[CLOCK_OFFSET_SETTING]: offset, [CLOCK_FROZEN_SETTING]: frozen})
+    const fixed: Record<string, string> = {}
+    const state = clockStateOf({[CLOCK_OFFSET_SETTING]: offset, [CLOCK_FROZEN_SETTING]: frozen}, (key, problem) => {
+      bad?.(`${problem} The clock runs on ${key === CLOCK_OFFSET_SETTING ? 'real time (offset 0)' : 'unfrozen'} instead, and the setting is replaced.`)
+      fixed[key] = key === CLOCK_OFFSET_SETTING ? '0' : ''
+    })
+    if (Object.keys(fixed).length) await store.commit({settings: fixed}).catch(() => {}) // unreachable: the next reading repairs it
+    return state
   }
 }

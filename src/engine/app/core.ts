@@ -11,7 +11,9 @@ import {SecretBox} from '../adapters/secret-box.js'
 import {FleetSettings} from './fleet.js'
 import {StoreCache} from './cache.js'
 import {clockStateOf, EngineClock} from './clock.js'
+import {Containment, type ContainedWhere} from './containment.js'
 import {ChaosRules} from './chaos.js'
+import {chaosRuleProblem} from './stored-rows.js'
 import {JobRunner} from './jobs.js'
 import {ProviderState} from './provider-state.js'
 import {Unit} from './unit.js'
@@ -25,6 +27,8 @@ export interface Observers {
   attempt?(ok: boolean): void
   /** an account's engine clock moved forward (a test clock advance): what fell due is attempted at once */
   clockMoved?(account: string): void
+  /** a failure was contained to its request or account (issue 33) */
+  contained?(where: ContainedWhere): void
 }
 
 export interface CoreOptions {
@@ -41,8 +45,16 @@ export interface CoreOptions {
   claimLeaseMs?: number
   /** metrics hooks (one object for every account) */
   observers?: Observers
+  /** where failures contained to an account are counted and logged once (one for every account) */
+  containment?: Containment
   /** seals and opens what the engine keeps secret but must use (webhook signing secrets): the engine's secrets key; default: a key of this process only */
   secrets?: SecretBox
+}
+
+/** The containment every account's engine shares: the options' own, made once for them when they have none. */
+function containmentOf(opts: CoreOptions): Containment {
+  opts.containment ??= new Containment(opts.log, (where) => opts.observers?.contained?.(where))
+  return opts.containment
 }
 
 /** Version conflicts are retried this often (re-reading under the same locks) before they surface. */
@@ -66,6 +78,7 @@ export class Core {
   readonly observers: Observers
   /** faults this account switched on to rehearse (issue 29) */
   readonly chaos: ChaosRules
+  private readonly containment: Containment
   /** the engine's secrets key (issue 33): webhook signing secrets are stored sealed with it */
   readonly secrets: SecretBox
 
@@ -84,11 +97,12 @@ export class Core {
     this.fleet = opts.fleet ?? FleetSettings.fixed()
     this.claimLeaseMs = opts.claimLeaseMs
     this.observers = opts.observers ?? {}
+    this.containment = containmentOf(opts)
     this.secrets = opts.secrets ?? (opts.secrets = SecretBox.ephemeral())
     this.jobs = new JobRunner(this)
     this.endpoints = new StoreCache(this.store, () => this.store.all<EndpointRecord>('webhook_endpoint'), {kinds: ['webhook_endpoint']})
     this.rules = new StoreCache(this.store, () => this.store.all<RoutingRule & {created_at: string}>('routing_rule'), {kinds: ['routing_rule']})
-    this.chaos = new ChaosRules(this)
+    this.chaos = new ChaosRules(this, chaosRuleProblem)
   }
 
   /** Convert every settlement to this currency before paying out (§2 money rule 6); null: one payout per currency. The fleet's setting. */
@@ -105,8 +119,18 @@ export class Core {
   static async create(opts: CoreOptions, account: string = PLATFORM_ACCOUNT): Promise<Core> {
     const store = opts.store.account(account)
     const observers = opts.observers
-    const clock = await EngineClock.load(store, () => observers?.clockMoved?.(account))
-    return new Core(opts, account, clock, await ProviderState.load(store, clock.now()))
+    const containment = containmentOf(opts)
+    const clock = await EngineClock.load(
+      store,
+      () => observers?.clockMoved?.(account),
+      (problem) => containment.report('clock', account, problem),
+    )
+    return new Core(opts, account, clock, await ProviderState.load(store, clock.now(), (problem) => containment.report('setting', account, problem)))
+  }
+
+  /** A failure of this account's work, contained to it (issue 33): counted, and logged once per place (containment.ts). */
+  contain(where: ContainedWhere, e: unknown, what?: string): void {
+    this.containment.report(where, this.account, e, what)
   }
 
   /**
@@ -131,10 +155,12 @@ export class Core {
         // read your own writes: the change feed's reload may come after this request's next one
         this.providerState.applyLocalSettings(unit!.settings)
         // a snapshot loaded: its clock, at once (other instances read it when the change feed says so)
-        if (unit!.restoredRows) this.clock.reset(clockStateOf(unit!.restoredRows.settings))
+        if (unit!.stagedRestore) this.clock.reset(clockStateOf(unit!.stagedRestore.settings))
         this.observers.unit?.((performance.now() - started) / 1000)
         return out
       } catch (e) {
+        // rows staged for a commit that did not happen are nobody's: deleted (a retry stages its own)
+        void unit?.stagedRestore?.rows.discard().catch(() => {})
         if (e instanceof VersionConflictError && attempt < CONFLICT_RETRIES) continue
         this.observers.unit?.((performance.now() - started) / 1000)
         throw e

@@ -133,7 +133,7 @@ export class DeliveryWorker {
     }
     this.pumping = true
     void this.pump()
-      .catch((e) => this.app.log(`webhooks: claiming deliveries failed: ${(e as Error).message}`))
+      .catch((e) => this.app.contain('webhook_claim', null, e, 'claiming deliveries'))
       .finally(() => {
         this.pumping = false
         if (this.again) {
@@ -177,7 +177,7 @@ export class DeliveryWorker {
         this.perEndpointInFlight.set(ep, (this.perEndpointInFlight.get(ep) ?? 0) + 1)
         this.perAccountInFlight.set(c.account, (this.perAccountInFlight.get(c.account) ?? 0) + 1)
         void this.attempt(c, abort)
-          .catch((e) => this.app.log(`webhooks: delivery ${c.id} failed: ${(e as Error).stack}`))
+          .catch((e) => this.app.contain('webhook_delivery', c.account, e, `delivery ${c.id}`))
           .finally(() => {
             this.inFlight.delete(key)
             const left = this.perEndpointInFlight.get(ep)! - 1
@@ -199,7 +199,15 @@ export class DeliveryWorker {
    */
   private readonly nowOf = (account: string): string => {
     const core = this.app.loaded(account)
-    if (core) return core.clock.now().toISOString()
+    if (core) {
+      // one account's clock that cannot be read holds back its own deliveries only (issue 33)
+      try {
+        return core.clock.now().toISOString()
+      } catch (e) {
+        this.app.contain('webhook_claim', account, e, "reading the account's clock")
+        return ''
+      }
+    }
     void this.app.account(account).then(
       () => this.wake(),
       () => {},
@@ -361,7 +369,7 @@ export class DeliveryWorker {
           }
         })
       } catch (e) {
-        this.app.log(`webhooks: recording ${batch.length} outcome(s) for ${endpoint} failed: ${(e as Error).message}`)
+        this.app.contain('webhook_delivery', account, e, `recording ${batch.length} outcome(s) for ${endpoint}`)
         // the claims run out and the deliveries are attempted again: at least once (spec §6 rule 5)
       }
       for (const o of batch) o.done?.()

@@ -5,6 +5,7 @@ import {registerChaosJobs} from './chaos-providers.js'
 import {registerCheckoutJobs} from './checkout-sessions.js'
 import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {Core, type CoreOptions, type Observers} from './core.js'
+import type {ContainedWhere} from './containment.js'
 import {DeliveryWorker, type DeliveryWorkerOptions} from './delivery-worker.js'
 import {registerDisputeJobs} from './disputes.js'
 import {EventFeed, housekeeping} from './events.js'
@@ -42,6 +43,8 @@ export class App {
     this.cores.set(core.account, Promise.resolve(core))
     this.ready.set(core.account, core)
     this.deliveries = new DeliveryWorker(this, {leaseMs: opts.claimLeaseMs, ...opts.deliveries})
+    // what a change listener throws (a value it read that it could not take) stays with its account
+    opts.store.onListenerError((e, account) => this.contain('change_feed', account, e))
     // a clock advance (here, or seen through the change feed) makes retries due: claimed at once
     opts.observers!.clockMoved = () => this.deliveries.wake()
   }
@@ -67,6 +70,11 @@ export class App {
 
   get log(): (line: string) => void {
     return this.opts.log
+  }
+
+  /** A failure contained to an account (or to no account: null), counted and logged once per place (containment.ts, issue 33). */
+  contain(where: ContainedWhere, account: string | null, e: unknown, what?: string): void {
+    this.opts.containment!.report(where, account, e, what)
   }
 
   /** The engine of an account, made on first use (its clock and provider state are read then). */
@@ -112,10 +120,13 @@ export class App {
     this.feeds.delete(id)
   }
 
-  /** Starts the background work: timeline jobs as they fall due, webhook attempts, housekeeping. */
+  /**
+   * Starts the background work: timeline jobs as they fall due, webhook attempts, housekeeping.
+   * Each account's part is contained to it (issue 33): whatever one account's data makes throw is
+   * counted and logged once, and the others' jobs and housekeeping go on.
+   */
   start(): void {
-    const log = this.opts.log
-    const runJobs = (core: Core) => void core.jobs.runDue({wait: false}).catch((e) => log(`jobs (${core.account}): ${(e as Error).message}`))
+    const runJobs = (core: Core) => void core.jobs.runDue({wait: false}).catch((e) => core.contain('job_runner', e, 'running due jobs'))
     this.unsubscribe = this.opts.store.onChange((n) => {
       if (n.purged) return this.forget(n.account)
       if (n.dueBy === null) return
@@ -126,29 +137,37 @@ export class App {
     const poll = async () => {
       for (const {account, due_at} of await this.opts.store.nextJobs()) {
         if (this.stopped) return
-        const core = await this.account(account)
-        if (due_at <= core.clock.now().toISOString()) runJobs(core)
+        try {
+          const core = await this.account(account)
+          if (due_at <= core.clock.now().toISOString()) runJobs(core)
+        } catch (e) {
+          this.contain('job_runner', account, e, 'looking for due jobs')
+        }
       }
     }
     this.tick = setInterval(() => {
-      void poll().catch((e) => log(`jobs: ${(e as Error).message}`))
+      void poll().catch((e) => this.contain('job_runner', null, e, 'listing accounts with due jobs'))
       if (Date.now() - this.lastHousekeeping > HOUSEKEEPING_MS) {
         this.lastHousekeeping = Date.now()
-        void this.housekeeping().catch((e) => log(`housekeeping: ${(e as Error).message}`))
+        void this.housekeeping().catch((e) => this.contain('housekeeping', null, e, 'listing accounts'))
       }
     }, JOB_POLL_MS)
     this.tick.unref()
     this.deliveries.start()
-    void poll().catch((e) => log(`jobs: ${(e as Error).message}`))
+    void poll().catch((e) => this.contain('job_runner', null, e, 'listing accounts with due jobs'))
   }
 
-  /** Purges what is past its window in every account with data (on each account's clock). */
+  /** Purges what is past its window in every account with data (on each account's clock), each account's failure its own. */
   private async housekeeping(): Promise<void> {
     const accounts = new Set<string>([PLATFORM_ACCOUNT, ...this.ready.keys()])
     for (const a of await this.core.store.all<{id: string; created_at: string}>('account')) accounts.add(a.id)
     for (const id of accounts) {
       if (this.stopped) return
-      await housekeeping(await this.account(id))
+      try {
+        await housekeeping(await this.account(id))
+      } catch (e) {
+        this.contain('housekeeping', id, e)
+      }
     }
   }
 

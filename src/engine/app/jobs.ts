@@ -54,6 +54,11 @@ export class JobRunner {
     this.handlers.set(kind, {handler, barrier: opts.barrier ?? false})
   }
 
+  /** The kinds of job registered (what a snapshot's jobs may be: stored-rows.ts keeps the same list). */
+  kinds(): string[] {
+    return [...this.handlers.keys()]
+  }
+
   /** Stops taking jobs (shutdown); jobs already running finish. */
   stop(): void {
     this.stopped = true
@@ -164,13 +169,17 @@ export class JobRunner {
       return done.added
     } catch (e) {
       order.staged()
-      this.core.log(`jobs: ${job.kind} ${job.ref} failed: ${(e as Error).stack}`)
+      // contained to this account (issue 33): counted, logged once, and tried again later
+      this.core.contain('timeline_job', e, `job ${job.kind} ${job.ref}`)
+      // (a due time that is no time, from a store written around the API: now)
+      const now = this.core.clock.now()
+      const from = Number.isFinite(at.getTime()) ? at : now
       await this.core
-        .run({at}, async (u) => {
+        .run({at: from}, async (u) => {
           u.complete(job)
-          u.schedule(job.kind, job.ref, new Date(Math.max(this.core.clock.now().getTime(), at.getTime()) + RETRY_AFTER_MS), job.data)
+          u.schedule(job.kind, job.ref, new Date(Math.max(now.getTime(), from.getTime()) + RETRY_AFTER_MS), job.data)
         })
-        .catch((err) => this.core.log(`jobs: rescheduling ${job.kind} ${job.ref} failed: ${(err as Error).message}`))
+        .catch((err) => this.core.contain('timeline_job', err, `rescheduling job ${job.kind} ${job.ref}`))
       return []
     }
   }

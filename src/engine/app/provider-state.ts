@@ -1,4 +1,4 @@
-import type {Provider} from '../../api/types.js'
+import {PROVIDER_STATUSES, type Provider} from '../../api/types.js'
 import {fixedFeeTable, PROVIDERS, providerProfile, type ProviderProfile} from '../domain/providers.js'
 import {notFound} from '../domain/errors.js'
 import type {ProviderState as RoutingState} from '../domain/routing.js'
@@ -29,10 +29,14 @@ export class ProviderState {
   private loadedAt = 0
   private reloading = false
 
-  private constructor(private readonly store: AccountStore) {}
+  private constructor(
+    private readonly store: AccountStore,
+    /** hears of a stored health that is none (issue 33): the provider counts as active instead */
+    private readonly bad: (problem: string) => void,
+  ) {}
 
-  static async load(store: AccountStore, now: Date): Promise<ProviderState> {
-    const s = new ProviderState(store)
+  static async load(store: AccountStore, now: Date, bad: (problem: string) => void = () => {}): Promise<ProviderState> {
+    const s = new ProviderState(store, bad)
     await s.loadStatus()
     await s.loadStats(now)
     store.onChange((n) => {
@@ -51,7 +55,11 @@ export class ProviderState {
   }
 
   private async loadStatus(): Promise<void> {
-    for (const p of PROVIDERS) this.status.set(p.id, ((await this.store.getSetting(STATUS_PREFIX + p.id)) as HealthStatus | undefined) ?? 'active')
+    for (const p of PROVIDERS) {
+      const v = await this.store.getSetting(STATUS_PREFIX + p.id)
+      if (v !== undefined && !(PROVIDER_STATUSES as readonly string[]).includes(v)) this.bad(`${STATUS_PREFIX}${p.id} is '${v.slice(0, 40)}', no health; the provider counts as active`)
+      this.status.set(p.id, v !== undefined && (PROVIDER_STATUSES as readonly string[]).includes(v) ? (v as HealthStatus) : 'active')
+    }
   }
 
   private async loadStats(now: Date): Promise<void> {

@@ -11,6 +11,7 @@ import type {Filter, ListPage} from '../ports/store.js'
 import type {Core} from './core.js'
 import {recordEntry} from './money.js'
 import type {Unit} from './unit.js'
+import {settingProblem} from './stored-rows.js'
 
 const SCHEDULED = 'settlement_scheduled'
 /** Settings key: ids of reports not paid yet (their payout currency's total was not positive), oldest first. */
@@ -36,7 +37,7 @@ export function registerSettlementJobs(core: Core): void {
     // earlier reports still unpaid join this run's payout
     await u.lock(UNPAID)
     const unpaid: {r: SettlementReport; version: number}[] = []
-    for (const id of JSON.parse((await core.store.getSetting(UNPAID)) ?? '[]') as string[]) {
+    for (const id of unpaidReports(core, await core.store.getSetting(UNPAID))) {
       const got = await u.get<SettlementReport>('settlement_report', id)
       if (got && got.obj.payout === null) unpaid.push({r: got.obj, version: got.version})
     }
@@ -83,6 +84,13 @@ export function registerSettlementJobs(core: Core): void {
     if (!got || got.obj.status !== 'in_transit') return
     u.put('payout', {...got.obj, status: 'paid'}, got.version)
   })
+}
+
+/** The ids of the reports left unpaid, read defensively (issue 33): a value that is no list of ids counts as none, and is reported. */
+function unpaidReports(core: Core, text: string | undefined): string[] {
+  const problem = text === undefined ? undefined : settingProblem(UNPAID, text)
+  if (problem) core.contain('setting', problem, 'unpaid settlement reports taken as none')
+  return text === undefined || problem ? [] : (JSON.parse(text) as string[])
 }
 
 /** A new account's settlement: its daily run scheduled, on its own clock (which starts at `now`). */

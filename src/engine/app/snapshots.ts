@@ -4,18 +4,23 @@
 // and account objects are not part of a snapshot: loading never changes who may call. Nor are
 // webhook signing secrets and card numbers, unless asked (issue 33: app/secrets.ts).
 import {invalid} from '../domain/errors.js'
-import {KINDS, PLATFORM_ACCOUNT, type AccountRows, type Kind} from '../ports/store.js'
-import {restoreSecrets, secretsSettings, snapshotSecrets} from './secrets.js'
+import type {AccountRows} from '../ports/store.js'
+import {clockStateOf} from './clock.js'
+import {restoreSecrets, snapshotSecrets} from './secrets.js'
 import {newEndpointSecret} from './webhooks.js'
 import type {Core} from './core.js'
+import {isEngineSetting, RowChecker} from './stored-rows.js'
 import type {SnapshotLoad} from '../../api/types.js'
 import type {Unit} from './unit.js'
 
 export const SNAPSHOT_FORMAT = 'gw.snapshot'
 /** Bumped whenever what a snapshot holds changes shape; older versions are converted or refused by name. */
 export const SNAPSHOT_VERSION = 1
-/** A loaded snapshot may be this large (request body). */
-export const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024
+/**
+ * A loaded snapshot may be this large (request body) unless the operator says otherwise (gw serve
+ * --snapshot-max-bytes, issue 33): the body is held in memory while it loads.
+ */
+export const DEFAULT_SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
 
 export interface Snapshot {
   object: 'snapshot'
@@ -39,6 +44,8 @@ export interface Snapshot {
  */
 export async function saveSnapshot(core: Core, opts: {includeSecrets?: boolean} = {}): Promise<Snapshot> {
   const rows = snapshotSecrets(await core.store.exportRows(), core.secrets, opts.includeSecrets === true)
+  // the engine's own settings (the fleet's, kept with the platform account) are no account's state
+  for (const k of Object.keys(rows.settings)) if (isEngineSetting(k)) delete rows.settings[k]
   return {
     object: 'snapshot',
     format: SNAPSHOT_FORMAT,
@@ -51,7 +58,8 @@ export async function saveSnapshot(core: Core, opts: {includeSecrets?: boolean} 
   }
 }
 
-export async function loadSnapshot(u: Unit, body: Record<string, unknown>): Promise<SnapshotLoad> {
+/** The snapshot's own fields (all but its rows), checked before its rows are read: what it is and which version. */
+function checkHeader(body: Record<string, unknown>): void {
   if (body.format !== SNAPSHOT_FORMAT) throw invalid('format', `This is not a gw snapshot (format must be '${SNAPSHOT_FORMAT}'); save one with gw snapshots save FILE.`)
   if (body.version !== SNAPSHOT_VERSION)
     throw invalid(
@@ -61,42 +69,112 @@ export async function loadSnapshot(u: Unit, body: Record<string, unknown>): Prom
         : `Snapshot version ${String(body.version)} is not one this engine reads (version ${SNAPSHOT_VERSION}).`,
     )
   if (body.livemode === true) throw invalid('livemode', 'Snapshots are of test mode data only.')
-  const rows = checkRows(body.rows)
-  // signing secrets sealed with this engine's key, a new one where the snapshot has none
-  const keep = u.core.account === PLATFORM_ACCOUNT ? await secretsSettings(u.core.store) : {}
-  const renewed = restoreSecrets(rows, u.core.secrets, newEndpointSecret, keep)
-  u.restore(rows)
-  const offset = Number(rows.settings['clock_offset_ms'] ?? '0')
+  if (body.account !== undefined && (typeof body.account !== 'string' || !/^acct_[0-9A-Za-z]+$/.test(body.account))) throw invalid('account', 'account must be the id (acct_...) of the account the snapshot was saved from.')
+}
+
+/** A part of a snapshot's rows as a load reads them: a batch of one array's items, or the settings. */
+export type SnapshotPart = {section: 'objects' | 'events' | 'jobs' | 'idempotency' | 'stats'; first: number; items: unknown[]} | {section: 'settings'; value: unknown}
+
+/**
+ * A snapshot as a load reads it (the HTTP layer makes one of the request body, issue 33): its own
+ * fields, then its rows — which members `rows` has, and their contents a batch at a time.
+ */
+export interface SnapshotSource {
+  header: Record<string, unknown>
+  rows:
+    | undefined
+    | 'not an object'
+    | {
+        /** the members of `rows`, in order, and what each is */
+        members: ReadonlyMap<string, 'object' | 'array' | 'other'>
+        /** the arrays' items in batches and the settings, in the document's order */
+        parts(): AsyncIterable<SnapshotPart>
+      }
+}
+
+/** The sections of a snapshot's rows. */
+export const ROW_SECTIONS = ['objects', 'events', 'jobs', 'idempotency', 'stats', 'settings'] as const
+const ARRAYS = ['objects', 'events', 'jobs', 'idempotency', 'stats'] as const
+
+/**
+ * Replaces the account's rows with a snapshot's, all or nothing. Each row is checked as the API
+ * would check it (stored-rows.ts) and the first problem is a 400 naming its place; the rows are
+ * written a batch at a time as they are checked, to rows staged aside (StagedRows), and the
+ * unit's commit puts them in place of the account's at once — a refused snapshot's staged rows
+ * are deleted, and nothing of the account changed. The event loop is given back between batches:
+ * other tenants are served while a large snapshot loads.
+ */
+export async function loadSnapshot(u: Unit, source: SnapshotSource): Promise<SnapshotLoad> {
+  checkHeader(source.header)
+  const rows = source.rows
+  if (rows === undefined || rows === 'not an object') throw invalid('rows', `A snapshot has rows: ${ROW_SECTIONS.join(', ')}.`)
+  for (const k of rows.members.keys()) if (!(ROW_SECTIONS as readonly string[]).includes(k)) throw invalid(`rows.${k.slice(0, 60)}`, `rows.${k.slice(0, 60)} is not part of a snapshot's rows (${ROW_SECTIONS.join(', ')}).`)
+  for (const k of ARRAYS) if (rows.members.get(k) !== 'array') throw invalid(`rows.${k}`, `rows.${k} must be an array.`)
+  if (!rows.members.has('settings')) throw invalid('rows.settings', 'rows.settings must be an object of settings (key: string value).')
+  const check = new RowChecker(u.core.destinations)
+  const staged = u.core.store.stageRows()
+  const counts = {objects: 0, events: 0, jobs: 0, idempotency: 0, stats: 0}
+  let settings: Record<string, string> = {}
+  let renewed = 0
+  // checked rows go to the store in writes of STAGED_ROWS, one write in flight while the next rows are checked
+  let gathered: Partial<AccountRows> = {}
+  let size = 0
+  let writing: Promise<void> = Promise.resolve()
+  const write = async (all = false) => {
+    if (size < STAGED_ROWS && !all) return
+    const part = gathered
+    ;[gathered, size] = [{}, 0]
+    await writing
+    writing = staged.add(part)
+  }
+  try {
+    for await (const part of rows.parts()) {
+      await check.prepare(part.section, part.section === 'settings' ? [] : part.items)
+      if (part.section === 'settings') {
+        check.settings(part.value, 'rows.settings')
+        settings = part.value as Record<string, string>
+        gathered.settings = settings
+        continue
+      }
+      const one = CHECK[part.section]
+      for (let i = 0; i < part.items.length; i++) one(check, part.items[i], `rows.${part.section}[${part.first + i}]`)
+      // signing secrets sealed with this engine's key (a new one where the snapshot has none), stored answers scrubbed
+      if (part.section === 'objects' || part.section === 'idempotency')
+        renewed += restoreSecrets({objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}, [part.section]: part.items} as AccountRows, u.core.secrets, newEndpointSecret, {})
+      ;((gathered[part.section] ??= []) as unknown[]).push(...part.items)
+      size += part.items.length
+      counts[part.section] += part.items.length
+      await write()
+    }
+    await write(true)
+    await writing
+  } catch (e) {
+    await writing.catch(() => {})
+    await staged.discard().catch(() => {}) // (the store deletes them later if it cannot now)
+    throw e
+  }
+  u.restoreStaged(staged, settings)
+  const clock = clockStateOf(settings)
   return {
     object: 'snapshot_load',
-    from_account: String(body.account),
-    objects: rows.objects.length,
-    events: rows.events.length,
-    jobs: rows.jobs.length,
-    idempotency_keys: rows.idempotency.length,
+    from_account: String(source.header.account),
+    objects: counts.objects,
+    events: counts.events,
+    jobs: counts.jobs,
+    idempotency_keys: counts.idempotency,
     new_webhook_secrets: renewed,
-    engine_time: new Date(Date.now() + offset).toISOString(),
+    engine_time: new Date(clock.frozenAtMs ?? Date.now() + clock.offsetMs).toISOString(),
   }
 }
 
-/** The rows' shape, checked before anything is written: a bad snapshot is a 400 naming the place, never a half-loaded account. */
-function checkRows(raw: unknown): AccountRows {
-  const r = raw as Partial<AccountRows> | null
-  if (!r || typeof r !== 'object') throw invalid('rows', 'A snapshot has rows: objects, events, jobs, idempotency, stats and settings.')
-  for (const k of ['objects', 'events', 'jobs', 'idempotency', 'stats'] as const) if (!Array.isArray(r[k])) throw invalid(`rows.${k}`, `rows.${k} must be an array.`)
-  if (!r.settings || typeof r.settings !== 'object' || Array.isArray(r.settings)) throw invalid('rows.settings', 'rows.settings must be an object of strings.')
-  r.objects!.forEach((o, i) => {
-    if (!o || typeof o !== 'object' || !(o.kind in KINDS) || typeof o.obj?.id !== 'string' || typeof o.obj?.created_at !== 'string' || !Number.isInteger(o.version))
-      throw invalid(`rows.objects[${i}]`, `rows.objects[${i}] must be {kind, obj: {id, created_at, ...}, version} with a known kind (${Object.keys(KINDS).join(', ')}).`)
-    if ((o.kind as Kind) === 'api_key' || o.kind === 'account') throw invalid(`rows.objects[${i}]`, 'Snapshots hold no keys or accounts.')
-  })
-  r.events!.forEach((e, i) => {
-    if (!e || typeof e.id !== 'string' || typeof e.type !== 'string' || typeof e.json !== 'string' || typeof e.created_at !== 'string')
-      throw invalid(`rows.events[${i}]`, `rows.events[${i}] must be {id, type, created_at, json, ...}.`)
-  })
-  r.jobs!.forEach((j, i) => {
-    if (!j || typeof j.id !== 'string' || typeof j.kind !== 'string' || typeof j.due_at !== 'string') throw invalid(`rows.jobs[${i}]`, `rows.jobs[${i}] must be {id, kind, ref, due_at, data}.`)
-  })
-  for (const [k, v] of Object.entries(r.settings!)) if (typeof v !== 'string') throw invalid(`rows.settings.${k}`, `rows.settings.${k} must be a string.`)
-  return r as AccountRows
+/** Rows written to the store at once while a snapshot loads: a short write of its own, between others' commits. */
+const STAGED_ROWS = 500
+
+/** Each array's check of one row. */
+const CHECK: Record<(typeof ARRAYS)[number], (c: RowChecker, row: unknown, at: string) => void> = {
+  objects: (c, r, at) => c.object(r, at),
+  events: (c, r, at) => c.event(r, at),
+  jobs: (c, r, at) => c.job(r, at),
+  idempotency: (c, r, at) => c.idempotency(r, at),
+  stats: (c, r, at) => c.stat(r, at),
 }

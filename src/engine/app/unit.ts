@@ -6,8 +6,8 @@ import type {
   Filter,
   FieldOf,
   IdempotencyClaim,
-  AccountRows,
   IdempotencyRecord,
+  StagedRows,
   Job,
   Kind,
   ListPage,
@@ -42,7 +42,7 @@ export class Unit {
   private settingsMap: Record<string, string> = {}
   private idem: IdempotencyRecord | undefined
   private purged: string | undefined
-  private restored: AccountRows | undefined
+  private staged: {rows: StagedRows; settings: Record<string, string>} | undefined
   private others = new Map<string, {puts: Put[]; addJobs: Job[]; settings: Record<string, string>}>()
   /** each object's public JSON, made once and reused for its events, its row and the response */
   private readonly json = new WeakMap<object, string>()
@@ -181,9 +181,14 @@ export class Unit {
     }
   }
 
-  /** Replaces this account's rows (but its keys and account objects) with a snapshot's, before the rest of the commit. */
-  restore(rows: AccountRows): void {
-    this.restored = rows
+  /** Replaces this account's rows (but its keys and account objects) with rows staged ahead (a snapshot loaded in parts), whose settings these are, before the rest of the commit. */
+  restoreStaged(rows: StagedRows, settings: Record<string, string>): void {
+    this.staged = {rows, settings}
+  }
+
+  /** the staged rows this unit puts in place of the account's, and their settings */
+  get stagedRestore(): {rows: StagedRows; settings: Record<string, string>} | undefined {
+    return this.staged
   }
 
   /** Deletes every row of another account with this unit's commit (deleting an account). */
@@ -201,7 +206,8 @@ export class Unit {
     this.statsList = []
     this.settingsMap = {}
     this.purged = undefined
-    this.restored = undefined
+    void this.staged?.rows.discard().catch(() => {})
+    this.staged = undefined
     this.others.clear()
   }
 
@@ -215,11 +221,6 @@ export class Unit {
 
   get jobsAdded(): readonly Job[] {
     return this.addJobs
-  }
-
-  /** the snapshot rows this unit restores, if any */
-  get restoredRows(): AccountRows | undefined {
-    return this.restored
   }
 
   /** webhook deliveries the commit wrote (its events' outbox), once committed */
@@ -246,7 +247,7 @@ export class Unit {
     if (Object.keys(this.settingsMap).length) cs.settings = this.settingsMap
     if (this.idem) cs.idempotency = this.idem
     if (this.purged !== undefined) cs.purgeAccount = this.purged
-    if (this.restored) cs.restore = this.restored
+    if (this.staged) cs.restoreStaged = this.staged.rows
     if (this.others.size) cs.also = [...this.others].map(([account, o]) => ({account, changes: {puts: o.puts, ...(o.addJobs.length ? {addJobs: o.addJobs} : {}), ...(Object.keys(o.settings).length ? {settings: o.settings} : {})}}))
     return Object.keys(cs).length ? cs : undefined
   }

@@ -1,6 +1,6 @@
 // Shared helpers of the black-box conformance suite: everything goes through HTTPS.
 import {expect} from 'vitest'
-import {card, type Res, type TestEngine} from '../test-support/harness.js'
+import {card, type AsKey, type Res, type TestEngine} from '../test-support/harness.js'
 
 export {card}
 
@@ -64,3 +64,25 @@ export async function customerAction(t: TestEngine, id: string, outcome: 'approv
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * A new account with a little of everything (issue 33's snapshot suites): a customer, payments
+ * (one uncaptured, one refunded in part, one disputed), a webhook endpoint and its deliveries, a
+ * chaos rule, a frozen clock.
+ */
+export async function busyTenant(t: TestEngine, name: string): Promise<AsKey & {id: string}> {
+  const a = await t.account(name)
+  const pay = (extra: Record<string, unknown> = {}) => a.api('POST', '/payments', {amount: 2500, currency: 'EUR', payment_method: 'card', payment_method_data: card(), ...extra})
+  const cus = await a.api('POST', '/customers', {email: 'buyer@example.com', name: 'Buyer', metadata: {tier: 'gold'}})
+  expect(cus.status).toBe(201)
+  expect((await a.api('POST', '/webhook_endpoints', {url: 'https://127.0.0.1:9/hook', enabled_events: ['payment.*', 'refund.succeeded']})).status).toBe(201)
+  const p = await pay({customer: cus.body.id})
+  expect(p.status).toBe(201)
+  expect((await pay({capture_method: 'manual'})).status).toBe(201)
+  expect((await a.api('POST', '/refunds', {payment: p.body.id, amount: 500})).status).toBe(201)
+  const paid = await pay()
+  expect((await a.api('POST', '/test_helpers/disputes', {payment: paid.body.id})).status).toBe(201)
+  expect((await a.api('POST', '/chaos/api', {path: '/customers/*', fault: '503', rate: 0.5, seed: 7})).status).toBe(201)
+  expect((await a.api('POST', '/test_helpers/clock', {frozen: true})).status).toBe(200)
+  return a
+}

@@ -22,6 +22,8 @@ export class Metrics {
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
   )
   readonly attempts: Counter<'outcome'>
+  /** failures contained to their request or account (issue 33), by where they happened */
+  readonly contained: Counter<'where'>
   private readonly defaults: Record<string, string>
 
   constructor(app: App, opts: {instance: string}) {
@@ -30,6 +32,12 @@ export class Metrics {
     r.setDefaultLabels(this.defaults)
     collectDefaultMetrics({register: r, prefix: 'gw_'})
     this.attempts = new Counter({name: 'gw_webhook_attempts_total', help: 'Webhook attempts made by this instance, by outcome (succeeded: a 2xx; failed: anything else).', labelNames: ['outcome'], registers: [r]})
+    this.contained = new Counter({
+      name: 'gw_contained_errors_total',
+      help: "Failures contained to the request or account whose data caused them (issue 33), by where: request_log, timeline_job, job_runner, housekeeping, webhook_delivery, webhook_claim, change_feed, clock, setting. Each place of an account is logged once an hour at most; this counts every one.",
+      labelNames: ['where'],
+      registers: [r],
+    })
     new Gauge({
       name: 'gw_webhook_attempts_in_flight',
       help: 'Webhook attempts this instance is making now.',

@@ -69,12 +69,14 @@ export function httpSchema(schema: unknown, doc: Json = openapiDocument() as Jso
 }
 
 let ajv: Ajv2020 | undefined
-export function newAjv(): Ajv2020 {
+/** An ajv of the document's rules (formats, string lengths); `options` changes how it compiles (stored-rows.ts: the first error only, references not inlined). */
+export function newAjv(options: {allErrors?: boolean; inlineRefs?: boolean; validateSchema?: boolean; optimize?: boolean} = {}): Ajv2020 {
   // strict: false — the document's own x- keywords (x-hint, x-messages) are annotations here;
   // unicode: false — string lengths in UTF-16 code units, as JavaScript's .length (the engine's rule)
   // (ajv still honours `unicode: false` and warns that it is deprecated: that one warning is dropped)
   const logger = {log: console.log, error: console.error, warn: (...args: unknown[]) => void (/option unicode/.test(String(args[0])) || console.warn(...args))}
-  const a = new Ajv2020({strict: false, allErrors: true, unicode: false, logger, code: {source: true, esm: true}})
+  const {optimize, ...rest} = options
+  const a = new Ajv2020({strict: false, allErrors: true, unicode: false, logger, code: {source: true, esm: true, ...(optimize === false ? {optimize: false} : {})}, ...rest})
   addFormats(a)
   return a
 }

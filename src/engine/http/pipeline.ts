@@ -277,17 +277,20 @@ export function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Bu
     if (declared > max) return resolve(undefined)
     const chunks: Buffer[] = []
     let size = 0
+    // a large body of a declared length (a snapshot) is copied into place as it arrives: no copy of it all at the end
+    const into = Number.isSafeInteger(declared) && declared > MAX_BODY_BYTES ? Buffer.allocUnsafe(declared) : undefined
     req.on('data', (c: Buffer) => {
       size += c.length
-      if (size > max) {
+      if (size > max || (into && size > into.length)) {
         req.removeAllListeners('data')
         req.resume()
         resolve(undefined)
         return
       }
-      chunks.push(c)
+      if (into) c.copy(into, size - c.length)
+      else chunks.push(c)
     })
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
+    req.on('end', () => resolve(into ? into.subarray(0, size) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
     req.on('error', (e) => reject(isClientAbort(e, req) ? new ClientAborted() : e))
     // a connection closed mid-body ends the request without 'end'
     req.on('close', () => {
@@ -296,8 +299,21 @@ export function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Bu
   })
 }
 
-const tooLarge = (max = MAX_BODY_BYTES) =>
-  new ApiError(413, 'invalid_request_error', 'request_too_large', `Request bodies ${max === MAX_BODY_BYTES ? '' : 'of this operation '}are limited to ${max / 1048576} MiB (${max} bytes).`)
+const tooLarge = (max = MAX_BODY_BYTES, message?: (max: number) => string) =>
+  new ApiError(413, 'invalid_request_error', 'request_too_large', message?.(max) ?? `Request bodies ${max === MAX_BODY_BYTES ? '' : 'of this operation '}are limited to ${max / 1048576} MiB (${max} bytes).`)
+
+/** Bytes hashed between two turns given back to the event loop (a body of tens of megabytes). */
+const HASH_SLICE = 1024 * 1024
+
+/** The request hash of a body kept as bytes (RouteOptions.rawBody): of the bytes themselves, hashed a slice at a time. */
+async function rawRequestHash(method: string, path: string, raw: Buffer): Promise<string> {
+  const h = crypto.createHash('sha256').update(`${method} ${path}\n`)
+  for (let i = 0; i < raw.length; i += HASH_SLICE) {
+    if (i > 0) await new Promise((r) => setImmediate(r))
+    h.update(raw.subarray(i, i + HASH_SLICE))
+  }
+  return h.digest('hex')
+}
 
 /** What an idempotent write came to: a response to send, or the reason it was not run. */
 type Idempotent =
@@ -387,10 +403,13 @@ export function createPipeline(deps: PipelineDeps) {
         }
       }
       let body: unknown = undefined
+      let rawBody: Buffer | undefined
       if (method === 'POST' || method === 'DELETE') {
         const raw = await readBody(req, match.route.maxBody)
-        if (!raw) throw tooLarge(match.route.maxBody)
-        if (raw.length > 0) {
+        if (!raw) throw tooLarge(match.route.maxBody, match.route.tooLarge)
+        // a body the handler reads in parts (a snapshot): neither parsed nor walked here
+        if (match.route.rawBody) rawBody = raw
+        else if (raw.length > 0) {
           if (jsonDepthExceeds(raw))
             throw invalid('body', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; flatten it (no request needs more than a few levels).`)
           try {
@@ -403,7 +422,7 @@ export function createPipeline(deps: PipelineDeps) {
       browserBody(auth, match.route.operationId, body)
       const keyHeader = req.headers['idempotency-key']
       const idemKey = typeof keyHeader === 'string' ? keyHeader : undefined
-      const ctx: RequestCtx = {requestId, method, path, params: match.params, query: url.searchParams, body, headers: req.headers, account: auth.account, livemode: auth.livemode, core, key: auth.key, idempotencyKey: idemKey, input: {body: {}, query: {}}}
+      const ctx: RequestCtx = {requestId, method, path, params: match.params, query: url.searchParams, body, headers: req.headers, account: auth.account, livemode: auth.livemode, core, key: auth.key, idempotencyKey: idemKey, input: {body: {}, query: {}}, raw: rawBody}
       const route = match.route
       // the request against the operation's schemas in the OpenAPI document (inside the unit of a write, so a 400 is recorded for replay)
       const check = () => void (ctx.input = requestValidator(route.operationId)({body, query: url.searchParams}))
@@ -427,11 +446,12 @@ export function createPipeline(deps: PipelineDeps) {
       // that runs the request, and its record is committed with the request's effects
       if (idemKey.length === 0 || idemKey.length > IDEMPOTENCY_KEY_MAX)
         throw invalid('Idempotency-Key', `The Idempotency-Key header must be 1 to ${IDEMPOTENCY_KEY_MAX} characters; got ${idemKey.length}.`)
-      const hash = sha256Hex(`${method} ${path}\n${canonical(body ?? {})}`)
+      const hash = rawBody ? await rawRequestHash(method, path, rawBody) : sha256Hex(`${method} ${path}\n${canonical(body ?? {})}`)
       const out = await core.run<Idempotent>({requestId}, async (u) => {
         // deferred where the store can: it checks for a live record when this unit commits (a
         // found one fails the commit and core.run runs the unit again, with a claim that looks)
-        const claim = await u.claimIdempotency(scope, idemKey, {defer: true})
+        // (not deferred for a body read in parts: a snapshot's commit replaces the rows its lookup would be made in)
+        const claim = await u.claimIdempotency(scope, idemKey, {defer: !route.rawBody})
         if (claim.state === 'in_flight') return {kind: 'in_flight'}
         const recorded = (record: IdempotencyRecord): Idempotent => (record.request_hash === hash ? {kind: 'replay', record} : {kind: 'mismatch'})
         if (claim.state === 'recorded') return recorded(claim.record)

@@ -49,3 +49,20 @@ describe('a client gone before its request-log stream starts', () => {
     expect((log as unknown as {backend: {subscribers: Set<unknown>}}).backend.subscribers.size).toBe(0)
   })
 })
+
+describe('a request whose record cannot be made (issue 33)', () => {
+  it('is contained: the failure goes to contain() with the account, once, and nothing is thrown from the response\'s event', () => {
+    const contained: {e: unknown; account: string | null}[] = []
+    const log = new RequestLog(
+      () => ({now: () => new Date(NaN)}) as unknown as Clock,
+      1000,
+      undefined,
+      {contain: (e, account) => void contained.push({e, account})},
+    )
+    const finish = tracked(log, 'req_poisoned')
+    expect(finish).not.toThrow()
+    expect(contained).toHaveLength(1)
+    expect(contained[0]!.account).toBe('acct_1')
+    expect(String(contained[0]!.e)).toMatch(/Invalid time value/)
+  })
+})

@@ -222,13 +222,16 @@ export class RequestLog {
     readonly capacity = 1000,
     /** called with every request recorded (metrics, the access log): no listener of its own per request */
     private readonly onEntry?: (e: RequestLogEntry, who: Tracked) => void,
-    opts: {instance?: () => string; store?: RequestLogStore; log?: (line: string) => void} = {},
+    opts: {instance?: () => string; store?: RequestLogStore; log?: (line: string) => void; contain?: (e: unknown, account: string | null) => void} = {},
   ) {
     this.instance = opts.instance ?? (() => 'local')
+    this.contain = opts.contain ?? ((e) => opts.log?.(`request log: ${(e as Error).stack ?? String(e)}`))
     this.backend = opts.store ? new StoreBackend(opts.store, capacity, opts.log ?? (() => {})) : new MemoryBackend(capacity)
   }
 
   private readonly instance: () => string
+  /** where a failure to record a request goes (issue 33): it runs after the response, where nothing else would catch it */
+  private readonly contain: (e: unknown, account: string | null) => void
 
   /** Called by the pipeline for every request; records it when the response is done. */
   track(req: IncomingMessage, res: ServerResponse, requestId: string, pathname: string): Tracked | undefined {
@@ -239,31 +242,40 @@ export class RequestLog {
     const record = () => {
       if (done) return
       done = true
-      const latency = performance.now() - started
-      // when it arrived, on its account's clock
-      const at = iso(new Date(this.clockOf(who.account ?? null).now().getTime() - latency))
-      const entry: Stored = {
-        id: requestId,
-        object: 'request_log',
-        method: req.method ?? 'GET',
-        path: pathname,
-        status: res.statusCode,
-        latency_ms: Math.round(latency),
-        idempotent_replayed: who.replayed === true,
-        instance: this.instance(),
-        api_key: who.key ?? null,
-        livemode: who.livemode ?? false,
-        created_at: at,
-        ...(who.chaos ? {chaos: who.chaos} : {}),
-        account: who.account ?? null,
-        seq: this.seq++,
+      try {
+        this.record(req, res, requestId, pathname, who, started)
+      } catch (e) {
+        this.contain(e, who.account ?? null)
       }
-      this.backend.add(entry)
-      this.onEntry?.(entry, who)
     }
     res.once('finish', record)
     res.once('close', record)
     return who
+  }
+
+  /** Records a finished request (what track() set up). */
+  private record(req: IncomingMessage, res: ServerResponse, requestId: string, pathname: string, who: Tracked, started: number): void {
+    const latency = performance.now() - started
+    // when it arrived, on its account's clock
+    const at = iso(new Date(this.clockOf(who.account ?? null).now().getTime() - latency))
+    const entry: Stored = {
+      id: requestId,
+      object: 'request_log',
+      method: req.method ?? 'GET',
+      path: pathname,
+      status: res.statusCode,
+      latency_ms: Math.round(latency),
+      idempotent_replayed: who.replayed === true,
+      instance: this.instance(),
+      api_key: who.key ?? null,
+      livemode: who.livemode ?? false,
+      created_at: at,
+      ...(who.chaos ? {chaos: who.chaos} : {}),
+      account: who.account ?? null,
+      seq: this.seq++,
+    }
+    this.backend.add(entry)
+    this.onEntry?.(entry, who)
   }
 
   install(router: Router): void {

@@ -19,6 +19,8 @@ export interface RequestCtx {
   core: Core
   /** the key that made the request */
   key: KeyRecord
+  /** the body's bytes, for a route that reads them itself (rawBody): `body` is then undefined */
+  raw?: Buffer
   idempotencyKey: string | undefined
   /** the body and query, checked against the operation's schemas in the OpenAPI document (query values typed) */
   input: {body: any; query: Record<string, string | number | boolean>}
@@ -46,7 +48,20 @@ export type ReadHandler = (ctx: RequestCtx) => Promise<HandlerResult>
 /** A write: runs in one unit of work, committed (with the idempotency record) before the response. */
 export type WriteHandler = (ctx: RequestCtx, u: Unit) => Promise<HandlerResult>
 
-export type Route = {operationId: string; /** a larger request body than MAX_BODY_BYTES (a snapshot loaded) */ maxBody?: number} & ({write: false; handler: ReadHandler} | {write: true; handler: WriteHandler})
+/** What a route may say of its body. */
+export interface BodyOptions {
+  /** a larger request body than MAX_BODY_BYTES (a snapshot loaded) */
+  maxBody?: number
+  /**
+   * the body is handed to the handler as bytes (RequestCtx.raw), unparsed: the handler reads it in
+   * parts (a snapshot of tens of megabytes); an Idempotency-Key's request hash is of the bytes
+   */
+  rawBody?: boolean
+  /** the 413's message for a body over maxBody (what the limit is and who may change it) */
+  tooLarge?: (max: number) => string
+}
+
+export type Route = {operationId: string} & BodyOptions & ({write: false; handler: ReadHandler} | {write: true; handler: WriteHandler})
 
 interface Entry {
   segments: string[]
@@ -69,7 +84,7 @@ export class Router {
 
   /** Routes are named by the operationId of the OpenAPI document, whose schemas check their requests. */
   get = (p: string, operationId: string, h: ReadHandler) => this.add('GET', p, {operationId, write: false, handler: h})
-  post = (p: string, operationId: string, h: WriteHandler, opts: {maxBody?: number} = {}) => this.add('POST', p, {operationId, write: true, handler: h, ...opts})
+  post = (p: string, operationId: string, h: WriteHandler, opts: BodyOptions = {}) => this.add('POST', p, {operationId, write: true, handler: h, ...opts})
   delete = (p: string, operationId: string, h: WriteHandler) => this.add('DELETE', p, {operationId, write: true, handler: h})
 
   match(method: string, path: string): {route: Route; params: Record<string, string>} | undefined {

@@ -32,6 +32,7 @@ import type {ListPage} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import {EventStreams} from './event-stream.js'
 import {RequestLog} from './request-log.js'
+import {snapshotSource} from './snapshot-body.js'
 import {Router, type HandlerResult, type RequestCtx} from './router.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -58,6 +59,10 @@ const time = (ctx: RequestCtx, name: string) => {
   return at.toISOString()
 }
 
+/** The 413 of a snapshot over the limit: the limit, and who may change it how. */
+const snapshotTooLarge = (max: number) =>
+  `Snapshots loaded into this engine are limited to ${+(max / 1048576).toFixed(1)} MiB (${max} bytes). Its operator can raise the limit: gw serve --snapshot-max-bytes BYTES (or GW_SNAPSHOT_MAX_BYTES).`
+
 function testMode(ctx: RequestCtx): void {
   if (ctx.livemode) throw testModeOnly()
 }
@@ -68,8 +73,17 @@ function paymentResult(out: payments.PaymentOutcome, status: number): HandlerRes
   return ok(out.payment, status)
 }
 
-export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof RequestLog>[2]; requestLog?: ConstructorParameters<typeof RequestLog>[3]} = {}): {router: Router; streams: EventStreams; requestLog: RequestLog} {
+export function routes(
+  app: App,
+  opts: {
+    onRequest?: ConstructorParameters<typeof RequestLog>[2]
+    requestLog?: ConstructorParameters<typeof RequestLog>[3]
+    /** the largest snapshot a load takes (gw serve --snapshot-max-bytes); default DEFAULT_SNAPSHOT_MAX_BYTES */
+    snapshotMaxBytes?: number
+  } = {},
+): {router: Router; streams: EventStreams; requestLog: RequestLog} {
   const r = new Router()
+  const snapshotMax = opts.snapshotMaxBytes ?? snapshots.DEFAULT_SNAPSHOT_MAX_BYTES
   const streams = new EventStreams(app)
 
   // ---------------------------------------------------------------- payments
@@ -222,9 +236,9 @@ export function routes(app: App, opts: {onRequest?: ConstructorParameters<typeof
       'testLoadSnapshot',
       async (ctx, u) => {
         testMode(ctx)
-        return ok(await snapshots.loadSnapshot(u, ctx.input.body))
+        return ok(await snapshots.loadSnapshot(u, await snapshotSource(ctx.raw)))
       },
-      {maxBody: snapshots.MAX_SNAPSHOT_BYTES},
+      {maxBody: snapshotMax, rawBody: true, tooLarge: snapshotTooLarge},
     )
     .post('/test_helpers/clock/advance', 'testAdvanceClock', async (ctx) => {
       testMode(ctx)

@@ -282,11 +282,17 @@ export interface ChangeSet {
   /** deletes every row of that account (its objects, events, jobs, deliveries, keys, idempotency records, statistics and settings) */
   purgeAccount?: string
   /**
-   * Replaces every row of this account — but its keys and the account objects it holds (kinds
-   * `api_key` and `account`) — with these (a snapshot loaded: issue 27). Applied before the rest
+   * Replaces every row of this account — but its keys, the account objects it holds (kinds
+   * `api_key` and `account`) and the engine's settings (ENGINE_SETTING_PREFIX) — with these (a snapshot loaded: issue 27). Applied before the rest
    * of the change set. Events get new seqs, in the order given.
    */
   restore?: AccountRows
+  /**
+   * Replaces every row of this account — as `restore` does — with rows written ahead through
+   * AccountStore.stageRows (a large snapshot loaded in parts, issue 33): all at once, in this
+   * commit, however many rows were staged. Applied before the rest of the change set.
+   */
+  restoreStaged?: StagedRows
   /**
    * Changes to other accounts in the same transaction: the platform account creating an account
    * writes the account object in its own rows and the new account's keys and first jobs in the
@@ -307,6 +313,14 @@ export class VersionConflictError extends Error {
 /** The store cannot be reached (database restarting, connection lost): the request may be retried. */
 export class StoreUnavailableError extends Error {}
 
+/**
+ * Settings of the engine as a whole (the fleet's, issue 25), kept with the platform account: a
+ * snapshot neither holds nor replaces them (a restore keeps them).
+ */
+export const ENGINE_SETTING_PREFIX = 'fleet.'
+/** The SQL condition (both stores) of the settings a restore replaces: every one but the engine's. */
+export const RESTORED_SETTINGS_SQL = `substr(key, 1, ${ENGINE_SETTING_PREFIX.length}) <> '${ENGINE_SETTING_PREFIX}'`
+
 /** Kinds a snapshot never holds: credentials, and the accounts a platform account manages. */
 export const UNSNAPSHOTTED: ReadonlySet<Kind> = new Set(['api_key', 'account'])
 
@@ -323,6 +337,24 @@ export interface AccountRows {
   stats: StatIncrement[]
   settings: Record<string, string>
 }
+
+/**
+ * Rows written ahead of the unit of work that puts them in place of an account's rows (a large
+ * snapshot loaded in parts, issue 33). Each `add` is a short write of its own, so other accounts'
+ * commits go on between them; what is staged is seen by nobody — no read of any account, no job
+ * or delivery claim, no `locate` — until a unit commits `ChangeSet.restoreStaged` with it, which
+ * then replaces the account's rows in that one commit (all or nothing). Staged rows a process
+ * left behind (it stopped mid-load) are removed by the store later.
+ */
+export interface StagedRows {
+  /** Writes more rows (objects keep their versions, events get new seqs in order). */
+  add(rows: Partial<AccountRows>): Promise<void>
+  /** Deletes what was staged, unless a commit took it (a load refused or failed); harmless twice. */
+  discard(): Promise<void>
+}
+
+/** The first character of the names stores give staged rows' owners: no account id starts with it (ids are acct_...), and it sorts after them. */
+export const STAGED_ACCOUNT_MARK = '~'
 
 /** An API request-log entry kept in a shared store (the fleet's request log). */
 export interface StoredRequestLog {
@@ -442,6 +474,8 @@ export interface AccountStore extends StoreReader {
 
   /** Every row of this account but its keys and account objects (UNSNAPSHOTTED), read at one moment: a snapshot's contents. */
   exportRows(): Promise<AccountRows>
+  /** Starts writing rows that a later commit puts in place of this account's (see StagedRows). */
+  stageRows(): StagedRows
 
   /** Store.exclusive for a section of this account only (`timeline`: its job runs). */
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>
@@ -513,6 +547,12 @@ export interface Store {
 
   /** Calls `fn` after every commit, by any instance (soon after, on other instances), once per account it touched. Returns an unsubscribe. */
   onChange(fn: (n: ChangeNotice) => void): () => void
+  /**
+   * Where a change listener's failure goes (issue 33): every listener hears every notice whatever
+   * another one throws, and nothing a listener throws reaches the commit that caused the notice.
+   * Default: a line on stderr.
+   */
+  onListenerError(fn: (e: unknown, account: string) => void): void
 
   close(): Promise<void>
 }
@@ -527,6 +567,20 @@ export interface CommitOrder {
   after: Promise<void>
   staged: () => void
 }
+
+/** Calls each listener with the notice, each failure to `failed` (Store.onListenerError). */
+export function notifyEach(listeners: Iterable<(n: ChangeNotice) => void>, n: ChangeNotice, failed: (e: unknown, account: string) => void): void {
+  for (const l of listeners) {
+    try {
+      l(n)
+    } catch (e) {
+      failed(e, n.account)
+    }
+  }
+}
+
+/** The default of Store.onListenerError. */
+export const listenerErrorToStderr = (e: unknown, account: string): void => void process.stderr.write(`change listener of ${account} failed: ${(e as Error)?.stack ?? String(e)}\n`)
 
 /** Makes the store an engine instance runs on; called once at start. */
 export type StoreFactory = () => Promise<Store>

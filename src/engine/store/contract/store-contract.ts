@@ -489,6 +489,25 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
       })
     })
 
+    describe('a change listener that throws (issue 33)', () => {
+      it('the other listeners still hear every notice, the commit is not failed by it, and the failure goes to onListenerError with the account', async () => {
+        const failures: {account: string; message: string}[] = []
+        h.a.onListenerError((e, account) => failures.push({account, message: (e as Error).message}))
+        const offBad = h.a.onChange(() => {
+          throw new Error('a listener that cannot take this value')
+        })
+        const heard: ChangeNotice[] = []
+        const offGood = h.a.onChange((n) => heard.push(n))
+        await a.commit({settings: {clock_offset_ms: '7'}})
+        for (let i = 0; i < 200 && !heard.some((n) => n.settings.includes('clock_offset_ms')); i++) await sleep(5)
+        offBad()
+        offGood()
+        expect(heard.some((n) => n.account === ACCT && n.settings.includes('clock_offset_ms'))).toBe(true)
+        expect(failures.some((f) => f.account === ACCT && f.message.includes('cannot take'))).toBe(true)
+        expect(await a.getSetting('clock_offset_ms')).toBe('7')
+      })
+    })
+
     describe('the fleet-wide exclusive section', () => {
       it('one holder at a time across instances; wait:false gives up while it is held; a failing holder frees it', async () => {
         let inside = 0
@@ -870,6 +889,61 @@ export function storeContract(name: string, open: () => Promise<ContractHandles>
         await a.commit({restore: rows})
         expect((await b.list<Pay>('payment', {limit: 10})).data.map((x) => x.reference)).toEqual(['snap'])
         expect((await b.get('api_key', key.id))!.obj).toEqual(key)
+      })
+
+      it('rows staged in parts are nobody\'s until a commit puts them in place of the account\'s, all at once (issue 33)', async () => {
+        const o = h.a.account(OTHER)
+        const mine = pay({reference: 'mine'})
+        const key = {id: nextId('key'), object: 'api_key', type: 'secret', created_at: iso(T0), _x: {secret_hash: `hash-staged-${mine.id}`}}
+        await o.commit({puts: [put('payment', mine), put('api_key', key)], settings: {'fleet.rate_limit': '7', clock_offset_ms: '1'}})
+        const staged = o.stageRows()
+        const ps = Array.from({length: 5}, (_, i) => pay({reference: `staged-${i}`}))
+        const e = {id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0), json: `{"id":"x","data":{"object":${JSON.stringify({id: ps[0]!.id})}}}`, object_id: ps[0]!.id, payment: ps[0]!.id}
+        const d = {id: nextId('whd'), object: 'webhook_delivery', event: e.id, endpoint: 'wh_1', status: 'pending', next_attempt_at: iso(T0), created_at: iso(T0)}
+        await staged.add({objects: ps.slice(0, 3).map((x) => ({kind: 'payment' as Kind, obj: x, version: 2}))})
+        await staged.add({objects: [...ps.slice(3).map((x) => ({kind: 'payment' as Kind, obj: x, version: 1})), {kind: 'delivery', obj: d, version: 1}], events: [e]})
+        await staged.add({jobs: [{id: nextId('job'), kind: 'k', ref: ps[0]!.id, due_at: iso(T0 + 1)}], idempotency: [{scope: 'test', key: 'k-staged', request_hash: 'h', status: 200, body: '{}', created_at: iso(T0), expires_at: iso(T0 + 60_000)}], stats: [{provider: 'prov_a', day: '2030-01-02', approved: 1, total: 1}], settings: {clock_offset_ms: '9'}})
+        // nobody sees them yet: not the account, not a job or delivery claim across accounts, not locate
+        const r = h.b.account(OTHER)
+        expect(await r.get('payment', ps[0]!.id)).toBeUndefined()
+        expect((await r.list<Pay>('payment', {limit: 10})).data.map((x) => x.reference)).toEqual(['mine'])
+        expect(await r.getSetting('clock_offset_ms')).toBe('1')
+        expect((await h.b.nextJobs()).some((j) => j.due_at === iso(T0 + 1))).toBe(false)
+        expect(await h.b.claimDeliveries(() => iso(T0 + 10), {limit: 10, perEndpoint: 10, leaseMs: 60_000})).toEqual([])
+        expect(await h.b.locate('payment', 'id', ps[0]!.id)).toBeUndefined()
+        const notices: ChangeNotice[] = []
+        const off = h.b.account(OTHER).onChange((n) => notices.push(n))
+        await o.commit({restoreStaged: staged, settings: {after: 'x'}})
+        expect((await r.list<Pay>('payment', {limit: 10})).data.map((x) => x.reference)).toEqual(['staged-4', 'staged-3', 'staged-2', 'staged-1', 'staged-0'])
+        expect((await r.get('payment', ps[0]!.id))!.version).toBe(2)
+        expect(await r.get('payment', mine.id)).toBeUndefined()
+        expect((await r.get('api_key', key.id))!.obj).toEqual(key)
+        expect(await r.getSetting('fleet.rate_limit')).toBe('7')
+        expect(await r.getSetting('clock_offset_ms')).toBe('9')
+        expect(await r.getSetting('after')).toBe('x')
+        expect((await r.getEvent(e.id))!.json).toBe(e.json)
+        expect((await r.listEvents({limit: 5, subject: ps[0]!.id})).data).toHaveLength(1)
+        expect(await r.statsSince('2030-01-02')).toEqual([{provider: 'prov_a', day: '2030-01-02', approved: 1, total: 1}])
+        expect(await r.transact((tx) => tx.claimIdempotency('test', 'k-staged', iso(T0)))).toMatchObject({state: 'recorded'})
+        expect((await h.b.locate('payment', 'id', ps[0]!.id))?.account).toBe(OTHER)
+        expect((await h.b.nextJobs()).find((j) => j.account === OTHER)?.due_at).toBe(iso(T0 + 1))
+        expect((await r.claimJobs(iso(T0 + 5), 5, 60_000)).map((j) => j.ref)).toEqual([ps[0]!.id])
+        for (let i = 0; i < 200 && !notices.some((n) => n.restored); i++) await sleep(5)
+        off()
+        expect(notices.find((n) => n.restored)).toMatchObject({account: OTHER, dueBy: iso(T0 + 1)})
+        // the account writes on as usual; staged rows given up change nothing
+        await o.commit({puts: [put('payment', pay({reference: 'after'}))]})
+        const given = o.stageRows()
+        await given.add({objects: [{kind: 'payment', obj: pay({reference: 'given up'}), version: 1}]})
+        await given.discard()
+        await given.discard()
+        expect((await r.list<Pay>('payment', {limit: 10})).data.map((x) => x.reference)).toEqual(['after', 'staged-4', 'staged-3', 'staged-2', 'staged-1', 'staged-0'])
+        await expect(o.commit({restoreStaged: given})).rejects.toThrow()
+        // an empty staging replaces everything but the keys
+        const empty = o.stageRows()
+        await o.commit({restoreStaged: empty})
+        expect((await r.list<Pay>('payment', {limit: 10})).data).toEqual([])
+        expect((await r.get('api_key', key.id))!.obj).toEqual(key)
       })
     })
 

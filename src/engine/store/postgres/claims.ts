@@ -4,7 +4,7 @@
 // claimed per account; deliveries across accounts, each due on its account's clock.
 import {randomBytes} from 'node:crypto'
 import type pg from 'pg'
-import type {ClaimedDelivery, ClaimedJob} from '../../ports/store.js'
+import {type ClaimedDelivery, type ClaimedJob, STAGED_ACCOUNT_MARK} from '../../ports/store.js'
 import {query, type Queryable, rows} from './sql.js'
 import {shareSlots, type SlotShare} from '../slot-share.js'
 
@@ -43,10 +43,11 @@ export function nextJobs(on: Queryable): Promise<{account: string; due_at: strin
   return rows(
     on,
     `WITH RECURSIVE t AS (
-       (SELECT account, due_at FROM jobs ORDER BY account, due_at LIMIT 1)
+       (SELECT account, due_at FROM jobs WHERE account < $1 ORDER BY account, due_at LIMIT 1)
        UNION ALL
-       SELECT n.account, n.due_at FROM t CROSS JOIN LATERAL (SELECT account, due_at FROM jobs WHERE account > t.account ORDER BY account, due_at LIMIT 1) n
+       SELECT n.account, n.due_at FROM t CROSS JOIN LATERAL (SELECT account, due_at FROM jobs WHERE account > t.account AND account < $1 ORDER BY account, due_at LIMIT 1) n
      ) SELECT account, due_at FROM t`,
+    [STAGED_ACCOUNT_MARK],
   )
 }
 
@@ -58,12 +59,13 @@ export async function claimDeliveries(c: pg.PoolClient, nowOf: (account: string)
   const endpoints = await rows<{account: string; endpoint: string; due: string}>(
     c,
     `WITH RECURSIVE t AS (
-       (SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1)
+       (SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE next_attempt_at IS NOT NULL AND account < $1 ORDER BY account, endpoint, next_attempt_at LIMIT 1)
        UNION ALL
        SELECT n.* FROM t CROSS JOIN LATERAL (
          SELECT account, endpoint, next_attempt_at AS due FROM deliveries
-         WHERE next_attempt_at IS NOT NULL AND (account, endpoint) > (t.account, t.endpoint) ORDER BY account, endpoint, next_attempt_at LIMIT 1) n
+         WHERE next_attempt_at IS NOT NULL AND (account, endpoint) > (t.account, t.endpoint) AND account < $1 ORDER BY account, endpoint, next_attempt_at LIMIT 1) n
      ) SELECT account, endpoint, due FROM t`,
+    [STAGED_ACCOUNT_MARK],
   )
   const due = endpoints.map((e) => ({...e, now: nowOf(e.account)})).filter((e) => e.due <= e.now)
   if (due.length === 0) return []
@@ -113,5 +115,5 @@ export async function releaseDeliveries(on: Queryable, ds: readonly ClaimedDeliv
 }
 
 export function deliveryBacklog(on: Queryable): Promise<{account: string; endpoint: string; pending: number; oldest_due: string}[]> {
-  return rows(on, 'SELECT account, endpoint, count(*) AS pending, min(next_attempt_at) AS oldest_due FROM deliveries WHERE next_attempt_at IS NOT NULL GROUP BY account, endpoint ORDER BY account, endpoint')
+  return rows(on, 'SELECT account, endpoint, count(*) AS pending, min(next_attempt_at) AS oldest_due FROM deliveries WHERE next_attempt_at IS NOT NULL AND account < $1 GROUP BY account, endpoint ORDER BY account, endpoint', [STAGED_ACCOUNT_MARK])
 }

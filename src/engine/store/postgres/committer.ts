@@ -4,10 +4,11 @@
 // makes the group roll back, and each is then committed alone, in order. Change sets that
 // replace or delete a whole account, or write in another one, are committed alone.
 import pg from 'pg'
-import {type AccountRows, type ChangeSet, COLUMNS, type IdempotencyRecord, type Kind, KINDS, type Put, type StatIncrement, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {type AccountRows, type ChangeSet, COLUMNS, RESTORED_SETTINGS_SQL, type IdempotencyRecord, type Kind, KINDS, type Put, type StatIncrement, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {CHANNEL, dueAt, type Notice, Notices, payload} from './feed.js'
 import {TABLE} from './schema.js'
 import {isUnavailable, pgText, query, rowOf, wrap} from './sql.js'
+import {ACCOUNT_TABLES, type PgStaged, swapStaged} from './staging.js'
 
 const MAX_BATCH = 256
 const MAX_ROWS_PER_INSERT = 1000
@@ -20,15 +21,14 @@ interface Pending {
 }
 
 /** Change sets that cannot share a group: their statements must run in order with nothing batched around them. */
-const alone = (cs: ChangeSet) => cs.restore !== undefined || cs.purgeAccount !== undefined || cs.also !== undefined
-
-/** Every table with an account's rows (what replacing or deleting an account empties). */
-const ACCOUNT_TABLES = [...Object.values(TABLE), 'events', 'jobs', 'idempotency_keys', 'provider_stats', 'settings']
+const alone = (cs: ChangeSet) => cs.restore !== undefined || cs.restoreStaged !== undefined || cs.purgeAccount !== undefined || cs.also !== undefined
 
 export class Committer {
   private queue: Pending[] = []
   private running: Promise<void> | undefined
   private client: pg.Client | undefined
+  /** commits of staged rows in progress, each on a connection of its own (see aside) */
+  private readonly asides = new Set<Promise<void>>()
 
   constructor(
     private readonly config: pg.ClientConfig,
@@ -50,6 +50,10 @@ export class Committer {
         // a change set that must be alone ends the group before it, and is a group of its own
         let n = Math.min(MAX_BATCH, this.queue.length)
         const special = this.queue.slice(0, n).findIndex((p) => alone(p.cs))
+        if (special === 0 && this.queue[0]!.cs.restoreStaged) {
+          this.aside(this.queue.shift()!)
+          continue
+        }
         if (special === 0) n = 1
         else if (special > 0) n = special
         await this.commitGroup(this.queue.splice(0, n))
@@ -61,7 +65,46 @@ export class Committer {
   }
 
   async drain(): Promise<void> {
-    while (this.running) await this.running
+    while (this.running || this.asides.size) await Promise.all([this.running, ...this.asides])
+  }
+
+  /**
+   * Commits staged rows in place of an account's (a large snapshot, issue 33) on a connection of
+   * its own: the swap writes every staged row once more, and the group commits of every other
+   * account go on meanwhile instead of waiting behind it. A commit of the same account racing it
+   * lands before or after it, as with any two commits.
+   */
+  private aside(p: Pending): void {
+    const run = (async () => {
+      const c = new pg.Client(this.config)
+      c.on('error', () => {})
+      try {
+        await c.connect()
+      } catch (e) {
+        void c.end().catch(() => {})
+        return p.reject(wrap(e))
+      }
+      const notices = new Notices()
+      try {
+        await query(c, 'BEGIN')
+        await apply(c, [p], notices)
+        const said = payload(this.instanceId, notices.list())
+        if (said) await query(c, 'SELECT pg_notify($1, $2)', [CHANNEL, said])
+        await query(c, 'COMMIT')
+      } catch (e) {
+        if (!isUnavailable(e)) await c.query('ROLLBACK').catch(() => {})
+        return p.reject(isUnavailable(e) ? wrap(e) : e)
+      } finally {
+        void c.end().catch(() => {})
+      }
+      const staged = p.cs.restoreStaged as PgStaged
+      staged.state = 'swapped'
+      staged.release()
+      p.resolve()
+      this.durable(notices.list())
+    })()
+    this.asides.add(run)
+    void run.finally(() => this.asides.delete(run))
   }
 
   async end(): Promise<void> {
@@ -142,6 +185,7 @@ async function apply(c: pg.Client, batch: Pending[], notices: Notices): Promise<
       notices.of(cs.purgeAccount).purged = true
     }
     if (cs.restore) await restore(q, account, cs.restore, notices.of(account))
+    if (cs.restoreStaged) await swapStaged(q, account, cs.restoreStaged as PgStaged, notices.of(account))
   }
   // new objects next, several rows per statement (ids are new: no change set of the group can depend on another's insert)
   const inserts = new Map<Kind, {account: string; put: Put}[]>()
@@ -286,7 +330,7 @@ async function insertEvents(
 /** Replaces an account's rows (but its keys and account objects) with a snapshot's, several rows per statement. */
 async function restore(q: (text: string, params?: unknown[]) => Promise<pg.QueryResult>, account: string, rows: AccountRows, n: Notice): Promise<void> {
   const keep = new Set([...UNSNAPSHOTTED].map((k) => TABLE[k]))
-  for (const t of ACCOUNT_TABLES) if (!keep.has(t)) await q(`DELETE FROM ${t} WHERE account = $1`, [account])
+  for (const t of ACCOUNT_TABLES) if (!keep.has(t)) await q(`DELETE FROM ${t} WHERE account = $1${t === 'settings' ? ` AND ${RESTORED_SETTINGS_SQL}` : ''}`, [account])
   await insertAccountRows(q, account, {...rows, objects: rows.objects.filter((o) => !UNSNAPSHOTTED.has(o.kind))}, n)
   for (const k of Object.keys(KINDS) as Kind[]) if (!UNSNAPSHOTTED.has(k)) n.kinds.add(k)
   n.restored = true

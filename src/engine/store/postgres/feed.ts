@@ -4,7 +4,7 @@
 // every listener gets a notice for account '*' (every account) saying anything may have changed.
 import pg from 'pg'
 import type {ChangeNotice, Kind} from '../../ports/store.js'
-import {KINDS} from '../../ports/store.js'
+import {KINDS, listenerErrorToStderr, notifyEach} from '../../ports/store.js'
 import {type Queryable, rows} from './sql.js'
 
 export const CHANNEL = 'gw_change'
@@ -60,11 +60,14 @@ export class Listeners {
     }
   }
 
+  /** Where a listener's failure goes (Store.onListenerError). */
+  failed: (e: unknown, account: string) => void = listenerErrorToStderr
+
   /** A notice for account '*' reaches every account's listeners. */
   emit(n: ChangeNotice): void {
-    for (const l of this.all) l(n)
-    if (n.account === '*') for (const set of this.byAccount.values()) for (const l of set) l(n)
-    else for (const l of this.byAccount.get(n.account) ?? []) l(n)
+    notifyEach(this.all, n, this.failed)
+    if (n.account === '*') for (const set of this.byAccount.values()) notifyEach(set, n, this.failed)
+    else notifyEach(this.byAccount.get(n.account) ?? [], n, this.failed)
   }
 }
 

@@ -16,12 +16,15 @@ import type {
   SlotShare,
   StatIncrement,
   Store,
+  StagedRows,
   StoredObject,
   StoreTx,
 } from '../../ports/store.js'
+import {STAGED_ACCOUNT_MARK} from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import * as claims from './claims.js'
-import {Committer} from './committer.js'
+import {Committer, insertAccountRows} from './committer.js'
+import {PgStaged, type PgStagingHost, purgeStale} from './staging.js'
 import {CHANNEL, ChangeFeed, emptyNotice, Listeners, type Notice, payload} from './feed.js'
 import * as reads from './reads.js'
 import {PgRequestLog} from './request-log.js'
@@ -135,7 +138,40 @@ export class PostgresStore implements Store {
       await s.close().catch(() => {})
       throw wrap(e)
     }
+    // rows staged by an instance that stopped mid-load: nobody's, deleted in the background
+    void purgeStale(s.readPool).then(
+      (n) => n && s.log(`snapshots: deleted the staged rows of ${n} load(s) an instance left unfinished`),
+      () => {},
+    )
     return s
+  }
+
+  /** Starts rows for an account that a later commit puts in place of its own (StagedRows, staging.ts). */
+  stageRows(account: string): StagedRows {
+    return new PgStaged(this.staging, account)
+  }
+
+  /** loads' own connections, ended at close if a load is still open */
+  private readonly stagingClients = new Set<pg.Client>()
+
+  private readonly staging: PgStagingHost = {
+    connect: async () => {
+      const c = new pg.Client({...this.clientConfig, options: `${this.clientConfig.options} -c synchronous_commit=off`})
+      c.on('error', () => {})
+      try {
+        await c.connect()
+      } catch (e) {
+        void c.end().catch(() => {})
+        throw wrap(e)
+      }
+      this.stagingClients.add(c)
+      return c
+    },
+    release: (c) => {
+      this.stagingClients.delete(c)
+      void c.end().catch(() => {})
+    },
+    insert: (q, owner, part, n) => insertAccountRows(q, owner, {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}, ...part}, n),
   }
 
   private async migrate(): Promise<void> {
@@ -183,7 +219,8 @@ export class PostgresStore implements Store {
   async locate<T extends StoredObject>(kind: Kind, field: 'id' | 'secret_hash', value: string): Promise<{account: string; obj: T} | undefined> {
     if (field !== 'id' && !(kind === 'api_key' && field === 'secret_hash')) throw new Error(`cannot locate ${kind} by ${field}`)
     if (impossibleId(value)) return undefined
-    const r = (await rows<{account: string; data: Record<string, unknown>; internal: unknown}>(this.readPool, `SELECT account, data, internal FROM ${TABLE[kind]} WHERE ${field} = $1 ORDER BY seq LIMIT 1`, [value]))[0]
+    // (staged rows are nobody's yet: their owner sorts after every account)
+    const r = (await rows<{account: string; data: Record<string, unknown>; internal: unknown}>(this.readPool, `SELECT account, data, internal FROM ${TABLE[kind]} WHERE ${field} = $1 AND account < $2 ORDER BY seq LIMIT 1`, [value, STAGED_ACCOUNT_MARK]))[0]
     return r ? {account: r.account, obj: objOf<T>(r)} : undefined
   }
 
@@ -341,6 +378,10 @@ export class PostgresStore implements Store {
     return this.listeners.onChange(fn)
   }
 
+  onListenerError(fn: (e: unknown, account: string) => void): void {
+    this.listeners.failed = fn
+  }
+
   onAccountChange(account: string, fn: (n: ChangeNotice) => void): () => void {
     return this.listeners.onAccountChange(account, fn)
   }
@@ -473,6 +514,7 @@ export class PostgresStore implements Store {
     // a unit still open now never ends by itself (its instance is stopping): its connection goes, which ends its transaction
     for (const c of this.checkedOut) c.release(new Error('store closed'))
     this.checkedOut.clear()
+    for (const c of this.stagingClients) void c.end().catch(() => {})
     await Promise.allSettled([this.feed.close(), this.sectionClient?.end(), this.committer.end(), this.unitPool.end(), this.readPool.end()])
   }
 }
@@ -536,6 +578,9 @@ class PgAccount implements AccountStore {
   }
   exportRows() {
     return this.s.exportRows(this.account)
+  }
+  stageRows() {
+    return this.s.stageRows(this.account)
   }
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}) {
     return this.s.exclusive(`${this.account}:${name}`, fn, opts)

@@ -1,7 +1,7 @@
 // A change set of one account as the statements the writer thread runs (writer.ts), with their
 // parameters, and what it changes for the change notice. Every row written carries the account;
 // every update and delete is bounded to it.
-import {type AccountRows, type ChangeNotice, type ChangeSet, COLUMNS, columnValues, INTERNAL_KINDS, type Kind, KINDS, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {type AccountRows, type ChangeNotice, type ChangeSet, COLUMNS, RESTORED_SETTINGS_SQL, type StagedRows, columnValues, INTERNAL_KINDS, type Kind, KINDS, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {ACCOUNT_TABLES, columnValue, dataObjectOf, INTERNAL} from './rows.js'
 import {TABLE} from './schema.js'
 import type {Op} from './writer.js'
@@ -56,30 +56,64 @@ function row(kind: Kind, obj: Record<string, unknown>, json?: string): {data: st
   return {data, internalJson: internal === undefined ? null : JSON.stringify(internal), colVals}
 }
 
-/** Statements replacing an account's rows (but its keys and account objects) with a snapshot's. */
+/** Statements replacing an account's rows (but its keys, account objects and the engine's settings) with a snapshot's. */
 function restore(rows: AccountRows, account: number, ops: Op[], notice: {kinds: Set<Kind>; settings: string[]; dueBy: string | null; restored?: boolean}): void {
   const keep = new Set([...UNSNAPSHOTTED].map((k) => TABLE[k]))
-  for (const t of ACCOUNT_TABLES) if (!keep.has(t)) ops.push({sql: `DELETE FROM ${t} WHERE account = ?`, params: [account]})
-  for (const o of rows.objects) {
+  for (const t of ACCOUNT_TABLES) if (!keep.has(t)) ops.push({sql: `DELETE FROM ${t} WHERE account = ?${t === 'settings' ? ` AND ${RESTORED_SETTINGS_SQL}` : ''}`, params: [account]})
+  insertRows(rows, account, ops, notice)
+  for (const k of Object.keys(KINDS) as Kind[]) if (!UNSNAPSHOTTED.has(k)) notice.kinds.add(k)
+  notice.restored = true
+}
+
+/** Statements inserting an account's rows as they are (objects with their versions): a snapshot restored, or a part of one staged. */
+export function insertRows(rows: Partial<AccountRows>, account: number, ops: Op[], notice: {settings: string[]; dueBy: string | null}): void {
+  for (const o of rows.objects ?? []) {
     if (UNSNAPSHOTTED.has(o.kind)) continue
     const r = row(o.kind, o.obj as unknown as Record<string, unknown>)
     ops.push({sql: RESTORE_SQL[o.kind], params: [r.data, r.internalJson, o.obj.id, o.obj.created_at, account, o.version, ...r.colVals], pack: INTERNAL_KINDS.has(o.kind) ? undefined : PACK_DATA})
   }
-  for (const e of rows.events)
+  for (const e of rows.events ?? [])
     ops.push({sql: 'INSERT INTO events (json, id, type, created_at, account, object_id, payment) VALUES (?, ?, ?, ?, ?, ?, ?)', params: [e.json, e.id, e.type, e.created_at, account, e.object_id ?? null, e.payment ?? null], check: 'seq', pack: [0]})
-  for (const j of rows.jobs) {
+  for (const j of rows.jobs ?? []) {
     ops.push({sql: 'INSERT INTO jobs (id, kind, ref, due_at, data, account) VALUES (?, ?, ?, ?, ?, ?)', params: [j.id, j.kind, j.ref, j.due_at, j.data ? JSON.stringify(j.data) : null, account]})
     if (notice.dueBy === null || j.due_at < notice.dueBy) notice.dueBy = j.due_at
   }
-  for (const r of rows.idempotency)
+  for (const r of rows.idempotency ?? [])
     ops.push({sql: 'INSERT INTO idempotency_keys (body, scope, key, request_hash, status, body_event, created_at, expires_at, account) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)', params: [r.body, r.scope, r.key, r.request_hash, r.status, r.created_at, r.expires_at, account], pack: PACK_DATA})
-  for (const st of rows.stats) ops.push({sql: 'INSERT INTO provider_stats (account, provider, day, approved, total) VALUES (?, ?, ?, ?, ?)', params: [account, st.provider, st.day, st.approved, st.total]})
-  for (const [k, v] of Object.entries(rows.settings)) {
+  for (const st of rows.stats ?? []) ops.push({sql: 'INSERT INTO provider_stats (account, provider, day, approved, total) VALUES (?, ?, ?, ?, ?)', params: [account, st.provider, st.day, st.approved, st.total]})
+  for (const [k, v] of Object.entries(rows.settings ?? {})) {
     ops.push({sql: 'INSERT INTO settings (account, key, value) VALUES (?, ?, ?)', params: [account, k, v]})
     notice.settings.push(k)
   }
+}
+
+/** What a swap needs to know of rows staged for an account (staging.ts). */
+export interface StagedPart {
+  /** the number the staged rows carry */
+  number: number
+  /** the earliest due time of the staged jobs */
+  dueBy: string | null
+  /** the staged settings' keys */
+  settings: readonly string[]
+}
+
+/**
+ * Statements putting staged rows in place of an account's, whatever their number: the account's
+ * keys, the accounts it holds and the engine's settings move to the staged rows' number, which
+ * becomes the account's; its old number is renamed (its rows, now nobody's, are deleted later).
+ * Returns the number the rest of the change set writes with.
+ */
+function swapStaged(staged: StagedPart, accountId: string, old: number, ops: Op[], notice: {kinds: Set<Kind>; settings: string[]; dueBy: string | null; restored?: boolean}, retired: string): number {
+  const n = staged.number
+  for (const k of UNSNAPSHOTTED) ops.push({sql: `UPDATE ${TABLE[k]} SET account = ? WHERE account = ?`, params: [n, old]})
+  ops.push({sql: `UPDATE settings SET account = ? WHERE account = ? AND NOT (${RESTORED_SETTINGS_SQL})`, params: [n, old]})
+  ops.push({sql: 'UPDATE account_numbers SET id = ? WHERE n = ?', params: [retired, old]})
+  ops.push({sql: 'UPDATE account_numbers SET id = ? WHERE n = ?', params: [accountId, n]})
   for (const k of Object.keys(KINDS) as Kind[]) if (!UNSNAPSHOTTED.has(k)) notice.kinds.add(k)
+  notice.settings.push(...staged.settings)
+  notice.dueBy = staged.dueBy
   notice.restored = true
+  return n
 }
 
 /** What compiling needs of the store's in-process state. */
@@ -92,6 +126,8 @@ export interface CompileState {
   accountNo(account: string, ops: Op[]): number
   /** the number an account's rows carry, 0 (none) for an account never numbered */
   rowsOf(account: string): number
+  /** rows staged by this store (ChangeSet.restoreStaged), numbered (the statement that records a new number pushed); the name its old number takes */
+  staged(s: StagedRows, ops: Op[]): {part: StagedPart; retired: string}
 }
 
 /** The in-process key of an idempotency claim (of an account's scope: its mode). */
@@ -105,7 +141,7 @@ export const idemKey = (account: string, scope: string, key: string) => `${accou
 export function compile(cs: ChangeSet, accountId: string, state: CompileState): {ops: Op[]; notice: ChangeNotice; others: ChangeNotice[]} {
   const ops: Op[] = []
   const others: ChangeNotice[] = []
-  const account = state.accountNo(accountId, ops)
+  let account = state.accountNo(accountId, ops)
   for (const o of cs.also ?? []) {
     if (o.account === accountId || o.changes.also || o.changes.events || o.changes.idempotency || o.changes.purgeAccount) throw new Error('a nested change set writes another account\'s objects, jobs, statistics and settings only')
     const c = compile(o.changes, o.account, state)
@@ -114,6 +150,10 @@ export function compile(cs: ChangeSet, accountId: string, state: CompileState): 
   }
   const notice: {account: string; kinds: Set<Kind>; settings: string[]; eventSeq: null; dueBy: string | null; restored?: boolean} = {account: accountId, kinds: new Set<Kind>(), settings: [], eventSeq: null, dueBy: null}
   if (cs.restore) restore(cs.restore, account, ops, notice)
+  if (cs.restoreStaged) {
+    const {part, retired} = state.staged(cs.restoreStaged, ops)
+    account = swapStaged(part, accountId, account, ops, notice, retired)
+  }
   if (cs.purgeAccount !== undefined) {
     if (cs.purgeAccount === accountId) throw new Error('an account cannot purge itself: the platform account deletes accounts')
     // its number stays in account_numbers: numbers are never given twice

@@ -24,6 +24,8 @@ import {
   type Store,
   type StoredObject,
   type StoreTx,
+  STAGED_ACCOUNT_MARK,
+  type StagedRows,
   UNSNAPSHOTTED,
   VersionConflictError,
   type Versioned,
@@ -34,10 +36,11 @@ import {shareSlots, type SlotShare} from '../slot-share.js'
 import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, SCRUB_SECRETS_MIGRATION, TABLE} from './schema.js'
 import {scrubShownOnce} from '../../domain/secrets.js'
 import {keepPrivate, writePrivateFile} from '../../adapters/private-files.js'
-import {eventSubjects} from '../../ports/store.js'
+import {eventSubjects, listenerErrorToStderr, notifyEach} from '../../ports/store.js'
 import {pack, unpack} from './codec.js'
-import {compile, type CompileState, idemKey} from './compile.js'
-import {dataObjectOf, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
+import {compile, type CompileState, idemKey, insertRows} from './compile.js'
+import {ACCOUNT_TABLES, dataObjectOf, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
+import {retiredName, SqliteStaged, type StagingHost} from './staging.js'
 import {Writer, type ChangeResult, type Op} from './writer.js'
 
 export interface SqliteStoreOptions {
@@ -49,6 +52,8 @@ export interface SqliteStoreOptions {
 
 interface Pending {
   cs: ChangeSet
+  /** statements of the store's own (staged rows, and their deletion), written as they are */
+  ops?: Op[]
   account: string
   resolve: () => void
   reject: (e: unknown) => void
@@ -97,6 +102,8 @@ export class SqliteStore implements Store {
   private stmts = new Map<string, Statement>()
   private queue: Pending[] = []
   private flushScheduled = false
+  /** a swap of staged rows is being written: nothing more is compiled until its numbers are known (staging.ts) */
+  private holding = false
   /** batches sent to the writer and not answered yet */
   private writing = 0
   private idle: (() => void)[] = []
@@ -156,6 +163,65 @@ export class SqliteStore implements Store {
       return n
     },
     rowsOf: (account: string) => this.no(account),
+    staged: (s: StagedRows, ops: Op[]) => {
+      if (!(s instanceof SqliteStaged) || s.state !== 'open') throw new Error('these staged rows are not open rows of this store')
+      s.number ??= this.newNumber(s.name, ops)
+      return {part: {...s.part, number: s.number}, retired: retiredName(s.account)}
+    },
+  }
+
+  /** A number for rows that belong to no account yet (staged rows), recorded with these statements. */
+  private newNumber(name: string, ops: Op[]): number {
+    const n = ++this.lastNumber
+    this.idsByNumber.set(n, name)
+    ops.push({sql: 'INSERT INTO account_numbers (n, id) VALUES (?, ?)', params: [n, name]})
+    return n
+  }
+
+  private readonly staging: StagingHost = {
+    stage: async (s, rows) => {
+      const ops: Op[] = []
+      s.number ??= this.newNumber(s.name, ops)
+      const notice = {settings: s.part.settings, dueBy: s.part.dueBy}
+      insertRows(rows, s.number, ops, notice)
+      s.part.dueBy = notice.dueBy
+      await this.write(ops)
+    },
+    purge: (n) => this.purgeNumber(n),
+  }
+
+  /** Starts rows for an account that a later commit puts in place of its own (StagedRows, staging.ts). */
+  stageRows(account: string): StagedRows {
+    if (this.closed) throw new Error('store is closed')
+    return new SqliteStaged(this.staging, account)
+  }
+
+  /** The store's own statements, written in order with the change sets. */
+  private write(ops: Op[]): Promise<void> {
+    if (this.closed && !this.purging) return Promise.reject(new Error('store is closed'))
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({cs: {}, ops, account: '', resolve, reject})
+      if (!this.flushScheduled && !this.holding) {
+        this.flushScheduled = true
+        setImmediate(() => void this.flush())
+      }
+    })
+  }
+
+  /** deletions in progress (close lets them end at a part's boundary) */
+  private purging = 0
+
+  /** Deletes every row under an account number no account has (staged rows given up, an account's replaced rows), a part at a time, then the number. */
+  private async purgeNumber(n: number): Promise<void> {
+    this.purging++
+    try {
+      for (const t of ACCOUNT_TABLES) await this.purge(t, '1', [n])
+      if (this.closed) return
+      await this.write([{sql: 'DELETE FROM account_numbers WHERE n = ?', params: [n]}])
+      this.idsByNumber.delete(n)
+    } finally {
+      this.purging--
+    }
   }
 
   /** The number an account's rows carry; 0, which no rows carry, for an account that has none. */
@@ -193,6 +259,8 @@ export class SqliteStore implements Store {
       // their own; the writer's automatic checkpoint, every 10000 pages, is the backstop
       this.checkpointer = new Checkpointer(this.db.name)
     }
+    // rows a stopped process staged or replaced: nobody's, deleted in the background
+    for (const [n, id] of this.idsByNumber) if (id.startsWith(STAGED_ACCOUNT_MARK)) setImmediate(() => void this.purgeNumber(n).catch(() => {}))
   }
 
   private migrate(): void {
@@ -347,7 +415,8 @@ export class SqliteStore implements Store {
 
   async locate<T extends StoredObject>(kind: Kind, field: 'id' | 'secret_hash', value: string): Promise<{account: string; obj: T} | undefined> {
     if (field !== 'id' && !(kind === 'api_key' && field === 'secret_hash')) throw new Error(`cannot locate ${kind} by ${field}`)
-    const row = this.stmt(`SELECT ${SELECT[kind]}, account FROM ${TABLE[kind]} WHERE ${field} = ?`).get(value) as (Row & {account: number}) | undefined
+    // (staged rows are nobody's yet)
+    const row = (this.stmt(`SELECT ${SELECT[kind]}, account FROM ${TABLE[kind]} WHERE ${field} = ?`).all(value) as (Row & {account: number})[]).find((r) => !this.idOf(r.account).startsWith(STAGED_ACCOUNT_MARK))
     return row ? {account: this.idOf(row.account), obj: parseRow<T>(kind, row)} : undefined
   }
 
@@ -441,12 +510,24 @@ export class SqliteStore implements Store {
 
   private async flush(): Promise<void> {
     this.flushScheduled = false
-    const batch = this.queue
+    // the change sets after a swap of staged rows wait for it: they write with the number it gives the account
+    if (this.holding) return
+    let batch = this.queue
     this.queue = []
+    const swap = batch.findIndex((p) => p.cs.restoreStaged !== undefined)
+    if (swap >= 0) {
+      this.holding = true
+      this.queue = batch.slice(swap + 1)
+      batch = batch.slice(0, swap + 1)
+    }
     if (batch.length === 0) return
     this.writing++
     const compiled: {p: Pending; ops: Op[]; notices: ChangeNotice[]}[] = []
     for (const p of batch) {
+      if (p.ops) {
+        compiled.push({p, ops: p.ops, notices: []})
+        continue
+      }
       try {
         const c = compile(p.cs, p.account, this.compileState)
         compiled.push({p, ops: c.ops, notices: [c.notice, ...c.others]})
@@ -456,7 +537,9 @@ export class SqliteStore implements Store {
     }
     let results: ChangeResult[]
     try {
-      results = this.writer ? await this.writer.write(compiled.map((c) => c.ops)) : this.writeHere(compiled.map((c) => c.ops))
+      // the store's own statements alone (rows staged, rows nobody has deleted) need no fsync of their own
+      const relaxed = compiled.every((c) => c.p.ops !== undefined)
+      results = this.writer ? await this.writer.write(compiled.map((c) => c.ops), relaxed) : this.writeHere(compiled.map((c) => c.ops))
     } catch (e) {
       results = compiled.map(() => ({ok: false, error: {name: 'Error', message: (e as Error).message}}))
     }
@@ -473,6 +556,7 @@ export class SqliteStore implements Store {
         return c.p.reject(restore(r.error))
       }
       this.settle(c.p.account, c.p.cs)
+      if (c.p.cs.restoreStaged) this.swapped(c.p.account, c.p.cs.restoreStaged as SqliteStaged)
       if (this.unsaved.size) for (const part of c.notices) this.unsaved.delete(part.account)
       if (c.p.cs.purgeAccount !== undefined) purged.push(c.p.cs.purgeAccount)
       for (const [i, part] of c.notices.entries()) {
@@ -490,13 +574,39 @@ export class SqliteStore implements Store {
     for (const n of notices.values()) this.notify(n)
     for (const account of purged) this.notify({account, purged: true, kinds: new Set(), settings: [], eventSeq: null, dueBy: null})
     this.writing--
+    if (swap >= 0) {
+      this.holding = false
+      if (this.queue.length && !this.flushScheduled) {
+        this.flushScheduled = true
+        setImmediate(() => void this.flush())
+      }
+    }
     if (this.writing === 0 && this.queue.length === 0 && !this.flushScheduled) for (const f of this.idle.splice(0)) f()
   }
 
+  /** Staged rows became the account's (their commit is durable): its number is theirs now, and its old rows are deleted in the background. */
+  private swapped(account: string, s: SqliteStaged): void {
+    const old = this.numbers.get(account)
+    s.state = 'swapped'
+    this.numbers.set(account, s.number!)
+    this.idsByNumber.set(s.number!, account)
+    this.unsaved.delete(account)
+    if (old !== undefined) {
+      this.idsByNumber.set(old, retiredName(account))
+      void this.purgeNumber(old).catch(() => {}) // (closing: the next start deletes them)
+    }
+  }
+
   private notify(n: ChangeNotice): void {
-    for (const l of this.listeners) l(n)
+    notifyEach(this.listeners, n, this.listenerFailed)
     const own = this.accountListeners.get(n.account)
-    if (own) for (const l of own) l(n)
+    if (own) notifyEach(own, n, this.listenerFailed)
+  }
+
+  private listenerFailed: (e: unknown, account: string) => void = listenerErrorToStderr
+
+  onListenerError(fn: (e: unknown, account: string) => void): void {
+    this.listenerFailed = fn
   }
 
   /**
@@ -666,7 +776,8 @@ export class SqliteStore implements Store {
     for (let after = -1; ; ) {
       const row = next.get(after) as {account: number; due_at: string} | undefined
       if (!row) return out
-      out.push({account: this.idOf(row.account), due_at: row.due_at})
+      const account = this.idOf(row.account)
+      if (!account.startsWith(STAGED_ACCOUNT_MARK)) out.push({account, due_at: row.due_at})
       after = row.account
     }
   }
@@ -690,7 +801,7 @@ export class SqliteStore implements Store {
       const row = nextEndpoint.get(afterAccount, afterEndpoint) as {endpoint: string; due: string; account: number} | undefined
       if (!row) break
       const account = this.idOf(row.account)
-      const now = nowOf(account)
+      const now = account.startsWith(STAGED_ACCOUNT_MARK) ? '' : nowOf(account)
       if (row.due <= now) endpoints.push({endpoint: row.endpoint, account, now})
       afterAccount = row.account
       afterEndpoint = row.endpoint
@@ -730,7 +841,7 @@ export class SqliteStore implements Store {
     const rows = this.stmt(
       'SELECT account, endpoint, COUNT(*) AS pending, MIN(next_attempt_at) AS oldest_due FROM deliveries WHERE next_attempt_at IS NOT NULL GROUP BY account, endpoint ORDER BY account, endpoint',
     ).all() as {account: number; endpoint: string; pending: number; oldest_due: string}[]
-    return rows.map((r) => ({...r, account: this.idOf(r.account)}))
+    return rows.map((r) => ({...r, account: this.idOf(r.account)})).filter((r) => !r.account.startsWith(STAGED_ACCOUNT_MARK))
   }
 
   // ---------------------------------------------------------------- idempotency, rate limit, stats, settings
@@ -907,6 +1018,9 @@ class SqliteAccount implements AccountStore {
   }
   async exportRows() {
     return this.s.exportRows(this.account)
+  }
+  stageRows() {
+    return this.s.stageRows(this.account)
   }
   onChange(fn: (n: ChangeNotice) => void) {
     return this.s.onAccountChange(this.account, fn)

@@ -215,7 +215,16 @@ parentPort.on('message', (m) => {
       sizes.push(sets.length)
       batch = batch.length === 0 ? sets : batch.concat(sets)
     }
-    results = write(batch)
+    // batches that need no fsync of their own (rows staged ahead of a swap, rows nobody has being
+    // deleted) are written without one when nothing else joins them: the swap's fsync makes the
+    // staged rows durable with it, and a crash before it leaves rows the next start deletes
+    const relaxed = workerData.durability !== 'normal' && msgs.every((x) => x.relaxed === true)
+    if (relaxed) db.pragma('synchronous = NORMAL')
+    try {
+      results = write(batch)
+    } finally {
+      if (relaxed) db.pragma('synchronous = FULL')
+    }
     let at = 0
     for (let j = 0; j < msgs.length; j++) {
       answer.push(msgs[j].id, sizes[j])
@@ -285,12 +294,12 @@ export class Writer {
     }
   }
 
-  /** Writes a batch of change sets (each a list of statements) in one durable transaction. */
-  write(batch: Op[][]): Promise<ChangeResult[]> {
+  /** Writes a batch of change sets (each a list of statements) in one durable transaction; `relaxed`: durable with the next durable one (staging.ts). */
+  write(batch: Op[][], relaxed = false): Promise<ChangeResult[]> {
     if (this.failed) return Promise.resolve(batch.map(() => ({ok: false, error: {name: 'Error', message: `SQLite writer: ${this.failed!.message}`}})))
     const id = this.next++
     const defs: (number | string)[] = []
-    const msg = {id, defs, flat: encode(batch, this.statements, (q, sql) => defs.push(q, sql))}
+    const msg = {id, defs, flat: encode(batch, this.statements, (q, sql) => defs.push(q, sql)), relaxed}
     return new Promise((resolve) => {
       this.waiting.set(id, {size: batch.length, done: resolve})
       this.worker.postMessage(msg)
