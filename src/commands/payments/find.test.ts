@@ -67,6 +67,24 @@ describe('payments list: finding the customer', () => {
   })
 })
 
+describe('payments list: what the customer says (issue 36)', () => {
+  it('--card-last4, --customer-name, --email-domain and --customer-email go to the API by their documented names', async () => {
+    const seen = capture('/v1/payments')
+    const r = await cli.run(PaymentsList, [...at(), '--card-last4', '4242', '--customer-name', 'zoe love', '--email-domain', '@Lovelace-Shop.example', '--customer-email', 'ZOE@Lovelace-Shop.example'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    const q = new URL(seen[0]!, 'https://x').searchParams
+    expect(Object.fromEntries(q)).toMatchObject({card_last4: '4242', customer_name: 'zoe love', email_domain: '@Lovelace-Shop.example', customer_email: 'ZOE@Lovelace-Shop.example'})
+  })
+
+  it('--card-last4 that is not four digits is a usage error before any request', async () => {
+    const seen = capture('/v1/payments')
+    const r = await cli.run(PaymentsList, [...at(), '--card-last4', '42424'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('not four digits')
+    expect(seen).toEqual([])
+  })
+})
+
 describe('customers list --email', () => {
   it('filters by email', async () => {
     const seen = capture('/v1/customers', '/v1/customers')
