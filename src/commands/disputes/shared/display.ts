@@ -10,14 +10,27 @@ import {formatMoney} from '../../../api/money.js'
 import type {Columns} from '../../../output/table.js'
 import {CLOSED_BY, disputeStatus} from './status.js'
 
+/**
+ * The disputes table (issue 36 item 6): STATUS is the time left while a response is due, else the
+ * status in words (no second column saying the same); the PAYMENT id is never cut (an agent copies
+ * it), the reason is cut first and the due date, stage and reason go before it on a narrow terminal.
+ */
 export function disputeColumns(now: Date): Columns<Dispute> {
   return {
-    head: ['ID', 'STATUS', 'AMOUNT', 'REASON', 'STAGE', 'DUE', 'TIME LEFT', 'PAYMENT'],
+    head: ['ID', 'STATUS', 'AMOUNT', 'REASON', 'STAGE', 'DUE', 'PAYMENT'],
     row: (x, p) => {
       const left = timeLeft(x, now)
-      const painted = left.startsWith('overdue') ? p.red(left) : left.endsWith('left') && Date.parse(x.evidence_due_by ?? '') - now.getTime() < 86_400_000 ? p.yellow(left) : left.startsWith('none') ? p.dim(left) : left
-      return [x.id, disputeStatus(x, p), formatMoney(x.amount, x.currency), x.reason, x.stage, date(x.evidence_due_by), painted, x.payment]
+      const status =
+        x.status !== 'needs_response' || !x.evidence_due_by
+          ? disputeStatus(x, p)
+          : left.startsWith('overdue')
+            ? p.red(left)
+            : Date.parse(x.evidence_due_by) - now.getTime() < 86_400_000
+              ? p.yellow(left)
+              : left
+      return [x.id, status, formatMoney(x.amount, x.currency), x.reason, x.stage, date(x.evidence_due_by), x.payment]
     },
+    fit: {flex: ['REASON'], drop: ['DUE', 'STAGE', 'REASON', 'AMOUNT']},
   }
 }
 
