@@ -187,6 +187,11 @@ export function formatError(err: Error, ctx: ErrorContext): string {
 export function apiErrorHint(err: ApiError, profile?: () => string | undefined): string | undefined {
   // the key is valid but may not do this: the message names what it needs
   if (err.status === 403 || err.type === 'permission_error') return 'This key may not do that: use a key that may (gw keys create --permissions ..., with a secret key), or log in with one (gw login).'
+  // the CLI's command, not the API call the message names (issue 36 item 6)
+  if (err.code === 'webhook_endpoint_disabled') {
+    const id = /\bwh_[A-Za-z0-9]+/.exec(err.message)?.[0] ?? 'wh_...'
+    return `Enable it first: gw webhooks update ${id} --enable`
+  }
   switch (exitCodeFor(err)) {
     case ExitCode.AUTH: {
       let name: string | undefined
