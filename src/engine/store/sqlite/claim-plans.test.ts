@@ -24,6 +24,9 @@ const EXPECTED: Record<keyof typeof CLAIM_SQL, RegExp> = {
   nextInAccount: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account=\? AND endpoint>\?\)$/,
   nextAccount: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account>\?\)$/,
   dueSeqs: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account=\? AND endpoint=\? AND next_attempt_at>\? AND next_attempt_at<\?\)$/,
+  sameDueSeqs: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account=\? AND endpoint=\? AND next_attempt_at=\? AND rowid>\?\)$/,
+  laterSeqs: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account=\? AND endpoint=\? AND next_attempt_at>\? AND next_attempt_at<\?\)$/,
+  dueOf: /^SEARCH deliveries USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
   bySeq: /^SEARCH deliveries USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
 }
 
