@@ -6,6 +6,17 @@ import type {SlotShare} from '../ports/store.js'
 export type {SlotShare}
 
 /**
+ * An endpoint's candidates, earliest due first, all of one account, read as the sharing takes
+ * them: a store reads a few rows at a time instead of every due endpoint's whole window when a
+ * round claims a handful across many endpoints (issue 34).
+ */
+export interface CandidateQueue<T> {
+  readonly account: string
+  /** the i-th candidate (asked in order, from 0), reading more when needed; undefined: none left */
+  at(i: number): T | undefined
+}
+
+/**
  * The candidates to claim, in claim order, at most `limit` (plus `spare` for accounts below
  * their fair share). Max-min fair across accounts: the next slot goes to the account holding the
  * fewest (held here plus taken in this call) that has a candidate left, ties in the order the
@@ -14,19 +25,29 @@ export type {SlotShare}
  * due or held. One account alone may take every slot; a second one that has something due gets
  * slots as soon as it asks, from the free ones and then from the spare ones, up to its share.
  *
- * `endpoints`: per endpoint its candidates, earliest due first, all of one account.
+ * `endpoints`: per endpoint its candidates, earliest due first, all of one account: a list, or a
+ * queue read as they are taken (only as far as its first candidate before the sharing starts).
  */
-export function shareSlots<T extends {account: string}>(endpoints: Iterable<readonly T[]>, limit: number, share: SlotShare = {}): T[] {
+export function shareSlots<T extends {account: string}>(endpoints: Iterable<readonly T[] | CandidateQueue<T>>, limit: number, share: SlotShare = {}): T[] {
   const held = share.held
   const spare = Math.max(0, share.spare ?? 0)
   // each account's endpoints, in the order they come
-  const byAccount = new Map<string, {queues: (readonly T[])[]; at: number[]; next: number; level: number}>()
+  const byAccount = new Map<string, {queues: ((i: number) => T | undefined)[]; at: number[]; next: number; level: number}>()
   for (const list of endpoints) {
-    if (list.length === 0) continue
-    const account = list[0]!.account
+    let first: T | undefined
+    let get: (i: number) => T | undefined
+    if (isQueue(list)) {
+      first = list.at(0)
+      get = (i) => list.at(i)
+    } else {
+      first = list[0]
+      get = (i) => list[i]
+    }
+    if (first === undefined) continue
+    const account = first.account
     let a = byAccount.get(account)
     if (!a) byAccount.set(account, (a = {queues: [], at: [], next: 0, level: held?.get(account) ?? 0}))
-    a.queues.push(list)
+    a.queues.push(get)
     a.at.push(0)
   }
   const out: T[] = []
@@ -42,10 +63,10 @@ export function shareSlots<T extends {account: string}>(endpoints: Iterable<read
   const fair = Math.ceil(Math.max(1, limit + holding) / (byAccount.size + others))
   const may = (level: number) => out.length < limit || (level < fair && out.length < limit + spare)
   /** the account's next candidate, round robin over its endpoints; undefined when it has none left */
-  const take = (a: {queues: (readonly T[])[]; at: number[]; next: number}): T | undefined => {
+  const take = (a: {queues: ((i: number) => T | undefined)[]; at: number[]; next: number}): T | undefined => {
     for (let tried = 0; tried < a.queues.length; tried++) {
       const i = (a.next + tried) % a.queues.length
-      const c = a.queues[i]![a.at[i]!]
+      const c = a.queues[i]!(a.at[i]!)
       if (c === undefined) continue
       a.at[i]!++
       a.next = (i + 1) % a.queues.length
@@ -78,4 +99,8 @@ export function shareSlots<T extends {account: string}>(endpoints: Iterable<read
     level++
   }
   return out
+}
+
+function isQueue<T>(x: readonly T[] | CandidateQueue<T>): x is CandidateQueue<T> {
+  return !Array.isArray(x)
 }

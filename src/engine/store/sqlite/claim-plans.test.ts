@@ -24,6 +24,9 @@ const EXPECTED: Record<keyof typeof CLAIM_SQL, RegExp> = {
   nextInAccount: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account=\? AND endpoint>\?\)$/,
   nextAccount: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account>\?\)$/,
   dueSeqs: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account=\? AND endpoint=\? AND next_attempt_at>\? AND next_attempt_at<\?\)$/,
+  sameDueSeqs: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account=\? AND endpoint=\? AND next_attempt_at=\? AND rowid>\?\)$/,
+  laterSeqs: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account=\? AND endpoint=\? AND next_attempt_at>\? AND next_attempt_at<\?\)$/,
+  dueOf: /^SEARCH deliveries USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
   bySeq: /^SEARCH deliveries USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
 }
 
@@ -47,6 +50,39 @@ describe('SQLite delivery claims', () => {
       expect(await store.claimDeliveries(() => iso(T0), {limit: 100, perEndpoint: 10, leaseMs: 60_000})).toEqual([])
       await store.releaseDeliveries(got.filter((d) => d.endpoint === 'wh_c'))
       expect((await store.claimDeliveries(() => iso(T0), {limit: 100, perEndpoint: 10, leaseMs: 60_000})).map((d) => d.id).sort()).toEqual(got.filter((d) => d.endpoint === 'wh_c').map((d) => d.id).sort())
+    } finally {
+      await store.close()
+    }
+  })
+
+  it("reads an endpoint's candidates in chunks as they are taken: the earliest unclaimed, in due order then seq, none twice", async () => {
+    const store = new SqliteStore({path: join(dir(), 'gw.db'), durability: 'normal'})
+    try {
+      // one endpoint: 30 due at the same instant, 30 due a second apart after them; four other endpoints with one due each
+      const same = Array.from({length: 30}, () => delivery('wh_big', T0 - 60_000))
+      const later = Array.from({length: 30}, (_, i) => delivery('wh_big', T0 - 30_000 + i * 1000))
+      const others = ['wh_o1', 'wh_o2', 'wh_o3', 'wh_o4'].map((e) => delivery(e, T0))
+      await store.account('acct_one').commit({puts: [...same, ...later, ...others]})
+      const order = [...same, ...later].map((d) => d.obj.id)
+      const q = {limit: 12, perEndpoint: 100, leaseMs: 60_000}
+      // the first round's first read is a few rows per endpoint; the big endpoint gets most of the 12 and is read on
+      const first = await store.claimDeliveries(() => iso(T0), q)
+      expect(first).toHaveLength(12)
+      const big1 = first.filter((d) => d.endpoint === 'wh_big').map((d) => d.id)
+      expect(big1).toEqual(order.slice(0, big1.length))
+      // the held rows come first and are skipped; the next rounds go on across the same-instant rows into the later ones
+      const seen = new Set(big1)
+      for (let round = 0; round < 6; round++) {
+        const got = (await store.claimDeliveries(() => iso(T0), q)).filter((d) => d.endpoint === 'wh_big').map((d) => d.id)
+        for (const id of got) {
+          expect(seen.has(id)).toBe(false)
+          seen.add(id)
+        }
+      }
+      expect([...seen]).toEqual(order.slice(0, seen.size))
+      expect(seen.size).toBe(60)
+      // every due row is held now (the other endpoints' too): nothing more to claim
+      expect(await store.claimDeliveries(() => iso(T0), q)).toEqual([])
     } finally {
       await store.close()
     }

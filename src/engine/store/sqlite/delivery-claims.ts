@@ -1,3 +1,6 @@
+import type {CandidateQueue} from '../slot-share.js'
+import {LIMIT_PARAM} from './rows.js'
+
 /**
  * The webhook-delivery claims a SQLite store's process holds (one process owns the file): by
  * account and id (ids are unique per account), with what a claim round asks of them kept
@@ -29,9 +32,90 @@ export const CLAIM_SQL = {
   nextInAccount:
     'SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE account = ? AND endpoint > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1',
   nextAccount: 'SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE account > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1',
-  dueSeqs: 'SELECT seq FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',
+  dueSeqs: 'SELECT seq FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC ' + LIMIT_PARAM,
+  /** the due time of the last row read, to go on after it: */
+  dueOf: 'SELECT next_attempt_at FROM deliveries WHERE seq = ?',
+  /** the rows after it, those due at the same time with a later seq, then... */
+  sameDueSeqs: 'SELECT seq FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at = ? AND seq > ? ORDER BY seq ASC ' + LIMIT_PARAM,
+  /** ...those due later, up to now */
+  laterSeqs: 'SELECT seq FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at > ? AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC ' + LIMIT_PARAM,
   bySeq: 'SELECT id, event FROM deliveries WHERE seq = ?',
 } as const
+
+/** A row one claim round may take: found on the index, read in full once it is claimed. */
+export interface Candidate {
+  account: string
+  endpoint: string
+  seq: number
+}
+
+type Seqs = (...params: unknown[]) => number[]
+
+/**
+ * One due endpoint's candidates in a claim round, read from the index as the sharing takes them
+ * (store/slot-share.ts): first the rows claims hold (they stay due until their outcome is
+ * written, and come first) plus `first`, then chunks twice as large after the last row read
+ * (seeks on its due time and seq, so a commit in between neither repeats nor hides a row). A
+ * round that claims 16 across twenty endpoints reads about 16 rows beyond the held ones, not
+ * every endpoint's whole window (issue 34).
+ */
+export class DueQueue implements CandidateQueue<Candidate> {
+  private readonly got: Candidate[] = []
+  private readonly seen = new Set<number>()
+  private lastSeq = -1
+  private chunk: number
+  private done = false
+
+  constructor(
+    private readonly reads: {due: Seqs; dueOf: (seq: number) => string | undefined; sameDue: Seqs; later: Seqs},
+    private readonly claims: DeliveryClaims,
+    readonly account: string,
+    private readonly endpoint: string,
+    /** the account's number in the store */
+    private readonly no: number,
+    /** the account's clock */
+    private readonly now: string,
+    /** candidates at most (the endpoint's room, and what the round may claim) */
+    private readonly most: number,
+    /** claims held on the endpoint */
+    private readonly held: number,
+    /** candidates to read with the held rows at first */
+    first: number,
+  ) {
+    this.chunk = Math.max(1, Math.min(first, most))
+  }
+
+  at(i: number): Candidate | undefined {
+    while (i >= this.got.length && !this.done) this.more()
+    return this.got[i]
+  }
+
+  private more(): void {
+    const want = this.chunk
+    let rows: number[]
+    if (this.lastSeq < 0) rows = this.reads.due(this.no, this.endpoint, this.now, want + this.held)
+    else {
+      // (only the seq of each row is read: its due time only for the last one, when more are needed)
+      const due = this.reads.dueOf(this.lastSeq)
+      rows = due === undefined ? [] : this.reads.sameDue(this.no, this.endpoint, due, this.lastSeq, want)
+      if (due !== undefined && rows.length < want) rows = rows.concat(this.reads.later(this.no, this.endpoint, due, this.now, want - rows.length))
+    }
+    if (rows.length < (this.lastSeq < 0 ? want + this.held : want)) this.done = true
+    this.chunk = Math.min(want * 2, 64)
+    for (const seq of rows) {
+      this.lastSeq = seq
+      // held by a claim, or read already (its due time moved later in between)
+      if (this.claims.claimed(seq) || this.seen.has(seq)) continue
+      this.seen.add(seq)
+      this.got.push({account: this.account, endpoint: this.endpoint, seq})
+      if (this.got.length === this.most) {
+        this.done = true
+        return
+      }
+    }
+    if (rows.length === 0) this.done = true
+  }
+}
 
 export class DeliveryClaims {
   private readonly byKey = new Map<string, Claim>()

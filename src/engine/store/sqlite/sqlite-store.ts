@@ -32,7 +32,7 @@ import {
 } from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
-import {CLAIM_SQL, DeliveryClaims} from './delivery-claims.js'
+import {CLAIM_SQL, DeliveryClaims, DueQueue} from './delivery-claims.js'
 import {shareSlots, type SlotShare} from '../slot-share.js'
 import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, SCRUB_SECRETS_MIGRATION, SEARCH_KEYS_COLUMNS, SEARCH_KEYS_MIGRATION, TABLE} from './schema.js'
 import {scrubShownOnce} from '../../domain/secrets.js'
@@ -40,7 +40,7 @@ import {keepPrivate, writePrivateFile} from '../../adapters/private-files.js'
 import {eventSubjects, fieldValue, listenerErrorToStderr, notifyEach} from '../../ports/store.js'
 import {pack, unpack} from './codec.js'
 import {compile, type CompileState, idemKey, insertRows} from './compile.js'
-import {ACCOUNT_TABLES, columnValue, dataObjectOf, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
+import {ACCOUNT_TABLES, columnValue, dataObjectOf, LIMIT_PARAM, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
 import {retiredName, SqliteStaged, type StagingHost} from './staging.js'
 import {Writer, type ChangeResult, type Op} from './writer.js'
 
@@ -362,6 +362,21 @@ export class SqliteStore implements Store {
     return s
   }
 
+  /**
+   * Runs synchronous reads in one read transaction: each statement outside one starts and ends
+   * its own (the WAL's locks and snapshot: 10–15 µs here, more than most of these reads), and a
+   * claim round makes a few per due endpoint (issue 34). Nothing here may write.
+   */
+  private reading<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn()
+    this.stmt('BEGIN').run()
+    try {
+      return fn()
+    } finally {
+      this.stmt('COMMIT').run()
+    }
+  }
+
   account(id: string): AccountStore {
     let v = this.views.get(id)
     if (!v) this.views.set(id, (v = new SqliteAccount(this, id)))
@@ -405,7 +420,7 @@ export class SqliteStore implements Store {
       params.push(row.seq)
       if (name === 'ending_before') asc = true
     }
-    const rows = this.stmt(`SELECT ${cols} FROM ${table} WHERE ${clauses.join(' AND ')} ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT ?`).all(...params, q.limit + 1) as R[]
+    const rows = this.stmt(`SELECT ${cols} FROM ${table} WHERE ${clauses.join(' AND ')} ORDER BY seq ${asc ? 'ASC' : 'DESC'} ${LIMIT_PARAM}`).all(...params, q.limit + 1) as R[]
     const has_more = rows.length > q.limit
     const data = rows.slice(0, q.limit)
     if (asc) data.reverse()
@@ -756,7 +771,7 @@ export class SqliteStore implements Store {
   }
 
   async eventsAfter(account: string, afterSeq: number, limit: number): Promise<LoggedEvent[]> {
-    return (this.stmt('SELECT seq, id, type, created_at, json FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC LIMIT ?').all(this.no(account), afterSeq, limit) as StoredRow[]).map((r) => logged(r))
+    return (this.stmt(`SELECT seq, id, type, created_at, json FROM events WHERE account = ? AND seq > ? ORDER BY seq ASC ${LIMIT_PARAM}`).all(this.no(account), afterSeq, limit) as StoredRow[]).map((r) => logged(r))
   }
 
   async purgeEvents(account: string, before: string): Promise<number> {
@@ -772,7 +787,7 @@ export class SqliteStore implements Store {
       if (c.until <= t) this.jobClaims.delete(k)
       else if (c.account === account) mine++
     }
-    const rows = this.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE account = ? AND due_at <= ? ORDER BY due_at ASC, rowid ASC LIMIT ?').all(
+    const rows = this.stmt(`SELECT id, kind, ref, due_at, data FROM jobs WHERE account = ? AND due_at <= ? ORDER BY due_at ASC, rowid ASC ${LIMIT_PARAM}`).all(
       this.no(account),
       now,
       limit + mine,
@@ -811,48 +826,57 @@ export class SqliteStore implements Store {
     // the endpoints with a delivery due on their account's clock: one seek per endpoint on
     // (account, endpoint, next_attempt_at), whose first entry per endpoint is its earliest due (a
     // loose index scan, never the backlog; see CLAIM_SQL)
-    const endpoints: {endpoint: string; account: string; no: number; now: string}[] = []
     const nextInAccount = this.stmt(CLAIM_SQL.nextInAccount)
     const nextAccount = this.stmt(CLAIM_SQL.nextAccount)
-    type Next = {endpoint: string; due: string; account: number} | undefined
+    type Next = {endpoint: string; due: string; account: number}
+    const found: Next[] = []
+    this.reading(() => {
+      for (let row = nextAccount.get(-1) as Next | undefined; row; row = (nextInAccount.get(row.account, row.endpoint) ?? nextAccount.get(row.account)) as Next | undefined) found.push(row)
+    })
+    // one clock reading per account (a staged account's rows are nobody's: never due), outside the read transaction
+    const endpoints: {endpoint: string; account: string; no: number; now: string}[] = []
     let nowAccount = -1
     let now = ''
-    for (let row = nextAccount.get(-1) as Next; row; row = (nextInAccount.get(row.account, row.endpoint) ?? nextAccount.get(row.account)) as Next) {
-      const account = this.idOf(row.account)
-      // one clock reading per account (a staged account's rows are nobody's: never due)
+    let account = ''
+    for (const row of found) {
       if (row.account !== nowAccount) {
         nowAccount = row.account
+        account = this.idOf(row.account)
         now = account.startsWith(STAGED_ACCOUNT_MARK) ? '' : nowOf(account)
       }
       if (row.due <= now) endpoints.push({endpoint: row.endpoint, account, no: row.account, now})
     }
+    if (endpoints.length === 0) return []
     // each due endpoint's earliest due rows that no claim holds, found on the index alone (their
     // seq; a claimed row stays due until its outcome is written, so up to `held` of them come
-    // first); a row itself is read once it is claimed, not for every candidate
-    const dueSeqs = this.stmt(CLAIM_SQL.dueSeqs).pluck()
+    // first), read as the sharing takes them; a row itself is read once it is claimed
+    const seqs = (sql: string) => {
+      const s = this.stmt(sql).pluck()
+      return (...params: unknown[]) => s.all(...params) as number[]
+    }
+    const dueOf = this.stmt(CLAIM_SQL.dueOf).pluck()
+    const reads = {due: seqs(CLAIM_SQL.dueSeqs), dueOf: (seq: number) => dueOf.get(seq) as string | undefined, sameDue: seqs(CLAIM_SQL.sameDueSeqs), later: seqs(CLAIM_SQL.laterSeqs)}
     const bySeq = this.stmt(CLAIM_SQL.bySeq)
     // no endpoint can get more than the round may claim (its free slots and the spare ones)
     const most = Math.max(0, q.limit) + Math.max(0, q.share?.spare ?? 0)
-    const candidates = new Map<string, {account: string; endpoint: string; seq: number}[]>()
+    // at first, each endpoint's share of the round's free slots (more are read if the others have fewer)
+    const first = Math.ceil(Math.max(1, q.limit) / Math.max(1, endpoints.length))
+    const candidates: DueQueue[] = []
     for (const e of endpoints) {
       const held = this.deliveryClaims.held(e.account, e.endpoint)
       const n = Math.min(most, Math.max(0, q.perEndpoint - held))
       if (n === 0) continue
-      const rows: {account: string; endpoint: string; seq: number}[] = []
-      for (const seq of dueSeqs.all(e.no, e.endpoint, e.now, n + held) as number[]) {
-        if (this.deliveryClaims.claimed(seq)) continue
-        rows.push({account: e.account, endpoint: e.endpoint, seq})
-        if (rows.length === n) break
-      }
-      candidates.set(own(e.account, e.endpoint), rows)
+      candidates.push(new DueQueue(reads, this.deliveryClaims, e.account, e.endpoint, e.no, e.now, n, held, first))
     }
     // accounts first, then endpoints: one account's backlog cannot take every slot, nor one endpoint's
-    return shareSlots(candidates.values(), q.limit, q.share).map((r) => {
-      const {id, event} = bySeq.get(r.seq) as {id: string; event: string}
-      const claim = token()
-      this.deliveryClaims.take(r.account, id, {claim, endpoint: r.endpoint, seq: r.seq, until: t + q.leaseMs})
-      return {account: r.account, id, endpoint: r.endpoint, event, claim}
-    })
+    return this.reading(() =>
+      shareSlots(candidates, q.limit, q.share).map((r) => {
+        const {id, event} = bySeq.get(r.seq) as {id: string; event: string}
+        const claim = token()
+        this.deliveryClaims.take(r.account, id, {claim, endpoint: r.endpoint, seq: r.seq, until: t + q.leaseMs})
+        return {account: r.account, id, endpoint: r.endpoint, event, claim}
+      }),
+    )
   }
 
   async releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void> {
