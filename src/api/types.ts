@@ -1,37 +1,7 @@
 // Wire types of the gateway API (spec: ../shared/spec/payment-gateway-api.md, decisions.md).
 // Shared by the CLI client and the embedded engine. Money is integer minor units everywhere.
-
-export type PaymentStatus =
-  | 'requires_confirmation'
-  | 'requires_action'
-  | 'processing'
-  | 'requires_capture'
-  | 'succeeded'
-  | 'failed'
-  | 'canceled'
-
-export const PAYMENT_STATUSES: readonly PaymentStatus[] = [
-  'requires_confirmation',
-  'requires_action',
-  'processing',
-  'requires_capture',
-  'succeeded',
-  'failed',
-  'canceled',
-]
-
-export type AttemptOutcome =
-  | 'pending'
-  | 'approved'
-  | 'declined'
-  | 'soft_declined'
-  | 'timeout'
-  | 'error'
-  | 'authentication_failed'
-  | 'abandoned'
-  | 'canceled'
-
-export const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = ['pending', 'approved', 'declined', 'soft_declined', 'timeout', 'error', 'authentication_failed', 'abandoned', 'canceled']
+import type {AttemptOutcome, ChaosApiFault, ChaosProviderFault, ChaosWebhookFault, DeliveryStatus, DisputeReason, DisputeStage, DisputeStatus, KybStatus, PaymentStatus, PayoutStatus, ProviderStatus, RefundStatus} from './vocabulary.js'
+export * from './vocabulary.js'
 
 export interface ProviderAttempt {
   provider: string
@@ -118,12 +88,6 @@ export interface PaymentMethod {
   created_at: string
 }
 
-export type RefundStatus = 'pending' | 'succeeded' | 'failed'
-export const REFUND_STATUSES: readonly RefundStatus[] = ['pending', 'succeeded', 'failed']
-export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const
-/** Why a payment was canceled (POST /payments/{id}/cancel `cancellation_reason`). */
-export const CANCELLATION_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'] as const
-
 export interface Refund {
   id: string
   object: 'refund'
@@ -138,12 +102,6 @@ export interface Refund {
   livemode: boolean
   created_at: string
 }
-
-export type DisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost' | 'accepted'
-export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['needs_response', 'under_review', 'won', 'lost', 'accepted']
-export type DisputeStage = 'chargeback' | 'pre_arbitration' | 'arbitration'
-export const DISPUTE_STAGES: readonly DisputeStage[] = ['chargeback', 'pre_arbitration', 'arbitration']
-export type DisputeReason = 'fraudulent' | 'product_not_received' | 'duplicate' | 'credit_not_processed' | 'general'
 
 export interface Dispute {
   id: string
@@ -205,9 +163,6 @@ export interface WebhookDeliveryAttempt {
   latency_ms: number
   response_excerpt: string | null
 }
-
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed_retrying' | 'undeliverable'
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed_retrying', 'undeliverable']
 
 export interface WebhookDelivery {
   id: string
@@ -339,9 +294,6 @@ export interface SettlementReport {
   created_at: string
 }
 
-export type PayoutStatus = 'in_transit' | 'paid'
-export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['in_transit', 'paid']
-
 export interface Payout {
   id: string
   object: 'payout'
@@ -353,9 +305,6 @@ export interface Payout {
   livemode: boolean
   created_at: string
 }
-
-export type ProviderStatus = 'active' | 'degraded' | 'disabled'
-export const PROVIDER_STATUSES: readonly ProviderStatus[] = ['active', 'degraded', 'disabled']
 
 export interface Provider {
   id: string
@@ -373,8 +322,6 @@ export interface Provider {
   livemode: boolean
 }
 
-export type KybStatus = 'pending' | 'active' | 'restricted' | 'rejected'
-export const KYB_STATUSES: readonly KybStatus[] = ['pending', 'active', 'restricted', 'rejected']
 export type CapabilityStatus = 'pending' | 'active' | 'inactive'
 
 export interface Merchant {
@@ -538,10 +485,6 @@ export interface CheckoutSessionCreate {
   expires_in?: number
 }
 
-/** An injected API fault (issue 29): an error status, a slow answer, or the response lost after the work committed. */
-export type ChaosApiFault = '500' | '503' | '429' | 'slow' | 'response_lost'
-export const CHAOS_API_FAULTS: readonly ChaosApiFault[] = ['500', '503', '429', 'slow', 'response_lost']
-
 /** POST /v1/chaos/api: what to fault, how often, and until when. */
 export interface ChaosApiFaultCreate {
   method?: 'GET' | 'POST' | 'DELETE' | '*'
@@ -555,10 +498,6 @@ export interface ChaosApiFaultCreate {
   seed?: number
 }
 
-/** A provider fault (issue 29): down (every call fails, health degraded), a share of calls timing out or soft-declining, added latency. */
-export type ChaosProviderFault = 'down' | 'timeout' | 'soft_decline' | 'latency'
-export const CHAOS_PROVIDER_FAULTS: readonly ChaosProviderFault[] = ['down', 'timeout', 'soft_decline', 'latency']
-
 /** POST /v1/chaos/providers: which provider, what goes wrong, how often, and until when. */
 export interface ChaosProviderFaultCreate {
   provider: string
@@ -569,10 +508,6 @@ export interface ChaosProviderFaultCreate {
   latency_ms?: number
   seed?: number
 }
-
-/** A webhook fault (issue 29): deliveries duplicated, held and shuffled, delayed, or their first attempts failed. */
-export type ChaosWebhookFault = 'duplicate' | 'shuffle' | 'delay' | 'fail_first'
-export const CHAOS_WEBHOOK_FAULTS: readonly ChaosWebhookFault[] = ['duplicate', 'shuffle', 'delay', 'fail_first']
 
 /** POST /v1/chaos/webhooks: what happens to new deliveries (of one endpoint, or every one). */
 export interface ChaosWebhookFaultCreate {
