@@ -1,7 +1,7 @@
 // Typed API client: one method per operation the CLI uses (spec §4, decisions.md).
-import type {Account, ApiKey, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, Snapshot, SnapshotLoad, TestClock} from '../api/types.js'
+import type {Account, AccountWithKeys, ApiKey, ApiKeyWithSecret, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, Snapshot, SnapshotLoad, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
-import type {GwEvent, WebhookDelivery, WebhookEndpoint, WebhookReplay} from '../api/types.js'
+import type {GwEvent, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookReplay} from '../api/types.js'
 import type {CheckoutSession, CheckoutSessionCreate, ChaosApiFaultCreate, ChaosProviderFaultCreate, ChaosRule, ChaosWebhookFaultCreate, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
 import type {
   CreateMerchantParams,
@@ -76,7 +76,7 @@ export class GwClient extends HttpClient {
   readonly accounts = {
     /** the account of the key in use */
     current: () => this.get<Account>('/account'),
-    create: (body: {name?: string; metadata?: Record<string, string>}, o?: PostOpts) => this.post<Account>('/accounts', body, o),
+    create: (body: {name?: string; metadata?: Record<string, string>}, o?: PostOpts) => this.post<AccountWithKeys>('/accounts', body, o),
     list: (params: ListParams = {}) => this.get<ListEnvelope<Account>>('/accounts', q(params)),
     iterate: (params: ListParams = {}, max?: number) => this.paginate<Account>('/accounts', q(params), {max}),
     get: (id: string) => this.get<Account>(`/accounts/${enc(id)}`),
@@ -87,11 +87,11 @@ export class GwClient extends HttpClient {
   readonly apiKeys = {
     /** the key in use */
     self: () => this.get<ApiKey>('/api_keys/self'),
-    create: (body: {type?: ApiKey['type']; name?: string; permissions?: string[]}, o?: PostOpts) => this.post<ApiKey>('/api_keys', body, o),
+    create: (body: {type?: ApiKey['type']; name?: string; permissions?: string[]}, o?: PostOpts) => this.post<ApiKeyWithSecret>('/api_keys', body, o),
     list: (params: ListParams & {type?: ApiKey['type']} = {}) => this.get<ListEnvelope<ApiKey>>('/api_keys', q(params)),
     iterate: (params: ListParams & {type?: ApiKey['type']} = {}, max?: number) => this.paginate<ApiKey>('/api_keys', q(params), {max}),
     get: (id: string) => this.get<ApiKey>(`/api_keys/${enc(id)}`),
-    roll: (id: string, body: {expires_in?: number} = {}, o?: PostOpts) => this.post<ApiKey>(`/api_keys/${enc(id)}/roll`, body, o),
+    roll: (id: string, body: {expires_in?: number} = {}, o?: PostOpts) => this.post<ApiKeyWithSecret>(`/api_keys/${enc(id)}/roll`, body, o),
     revoke: (id: string, o?: PostOpts) => this.post<ApiKey>(`/api_keys/${enc(id)}/revoke`, {}, o),
   }
 
@@ -224,7 +224,7 @@ export class GwClient extends HttpClient {
   }
 
   readonly webhookEndpoints = {
-    create: (body: CreateWebhookEndpointParams, o?: PostOpts) => this.post<WebhookEndpoint>('/webhook_endpoints', body, o),
+    create: (body: CreateWebhookEndpointParams, o?: PostOpts) => this.post<WebhookEndpointWithSecret>('/webhook_endpoints', body, o),
     list: (params: ListParams & {disabled?: boolean} = {}) => this.get<ListEnvelope<WebhookEndpoint>>('/webhook_endpoints', q(params)),
     iterate: (params: ListParams & {disabled?: boolean} = {}, max?: number) => this.paginate<WebhookEndpoint>('/webhook_endpoints', q(params), {max}),
     get: (id: string) => this.get<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}`),
@@ -232,7 +232,7 @@ export class GwClient extends HttpClient {
     delete: (id: string) => this.delete<{id: string; object: 'webhook_endpoint'; deleted: boolean}>(`/webhook_endpoints/${enc(id)}`),
     replay: (id: string, body: {since?: string; within?: number; status?: string[]}, o?: PostOpts) => this.post<WebhookReplay>(`/webhook_endpoints/${enc(id)}/replay`, body, o),
     rotateSecret: (id: string, o?: PostOpts & {expiresIn?: number}) =>
-      this.post<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}/rotate_secret`, o?.expiresIn === undefined ? {} : {expires_in: o.expiresIn}, o),
+      this.post<WebhookEndpointWithSecret>(`/webhook_endpoints/${enc(id)}/rotate_secret`, o?.expiresIn === undefined ? {} : {expires_in: o.expiresIn}, o),
     deliveries: (id: string, params: ListParams & {status?: string} = {}) =>
       this.get<ListEnvelope<WebhookDelivery>>(`/webhook_endpoints/${enc(id)}/deliveries`, q(params)),
   }

@@ -1,5 +1,5 @@
 // Request shapes the CLI sends (spec §4, decisions.md). Responses use src/api/types.ts.
-import type {DisputeReason, DisputeStatus, PaymentStatus, RoutingRuleConditions} from '../api/types.js'
+import type {DisputeReason, DisputeStatus, PaymentStatus, UpdateRoutingRuleParams} from '../api/types.js'
 
 export interface CardInput {
   number: string
@@ -148,7 +148,7 @@ export interface RoutingRuleParams {
   priority?: number
   action?: 'prefer' | 'split' | 'block'
   providers?: {provider: string; weight?: number}[]
-  conditions?: RoutingRuleConditions
+  conditions?: NonNullable<UpdateRoutingRuleParams['conditions']>
 }
 
 export interface ListRoutingRulesParams extends ListParams {

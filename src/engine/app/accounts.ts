@@ -3,7 +3,7 @@
 // own, whose key `gw login --local` saves) creates, lists and deletes them; an account object is
 // one of its objects. Creating one is a single unit of work of the platform account that also
 // writes, in the new account, its first secret and publishable keys and its settlement schedule.
-import type {Account} from '../../api/types.js'
+import type {Account, AccountWithKeys} from '../../api/types.js'
 import {badState, invalid, notFound} from '../domain/errors.js'
 import {PLATFORM_ACCOUNT, type ListPage} from '../ports/store.js'
 import type {Core} from './core.js'
@@ -28,7 +28,7 @@ export async function ensurePlatformAccount(core: Core): Promise<void> {
 }
 
 /** POST /accounts: the account, with its secret and publishable keys (shown once). */
-export async function createAccount(u: Unit, b: AccountFields): Promise<Account> {
+export async function createAccount(u: Unit, b: AccountFields): Promise<AccountWithKeys> {
   const now = new Date()
   const account: Account = {id: u.core.ids.next('acct'), object: 'account', name: b.name ?? null, metadata: b.metadata ?? {}, livemode: u.livemode, created_at: now.toISOString()}
   u.put('account', account)

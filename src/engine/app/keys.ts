@@ -47,7 +47,7 @@ export function makeKey(core: Pick<Core, 'ids' | 'livemode'>, type: KeyType, opt
 }
 
 /** The key as the API shows it, with its secret when it was just made. */
-const withSecret = (key: KeyRecord, secret: string): KeyRecord => ({...key, secret})
+const withSecret = (key: KeyRecord, secret: string): KeyRecord & {secret: string} => ({...key, secret})
 
 export interface CreateKey {
   type?: KeyType
@@ -56,7 +56,7 @@ export interface CreateKey {
 }
 
 /** POST /api_keys: a restricted key by default (permissions required), or a secret or publishable key. */
-export async function createKey(u: Unit, b: CreateKey): Promise<KeyRecord> {
+export async function createKey(u: Unit, b: CreateKey): Promise<KeyRecord & {secret: string}> {
   const type = b.type ?? 'restricted'
   const platform = u.core.account === PLATFORM_ACCOUNT
   let permissions: string[] | null = null
@@ -92,7 +92,7 @@ export async function retrieveKey(core: Core, id: string): Promise<KeyRecord> {
  * working until `expires_in` seconds from now (wall clock; default 24 h, 0: at once), as Stripe's
  * roll does, so what uses it can be redeployed first.
  */
-export async function rollKey(u: Unit, id: string, b: {expires_in?: number}): Promise<KeyRecord> {
+export async function rollKey(u: Unit, id: string, b: {expires_in?: number}): Promise<KeyRecord & {secret: string}> {
   const expiresIn = b.expires_in ?? DEFAULT_ROLL_EXPIRY_S
   if (!Number.isInteger(expiresIn) || expiresIn < 0 || expiresIn > MAX_ROLL_EXPIRY_S)
     throw invalid('expires_in', `expires_in is the seconds the old key keeps working, 0 (at once) to ${MAX_ROLL_EXPIRY_S} (7 days); got ${JSON.stringify(b.expires_in)}.`)

@@ -138,15 +138,19 @@ function providersParam(raw: unknown, action: RoutingRule['action']): RoutingRul
   return out
 }
 
-async function checkRefs(u: Unit, merchant: string | null | undefined, cond: RoutingRule['conditions'] | undefined): Promise<void> {
+/** Checks what a rule names (its merchant, its conditions' method and currency); the conditions as the rule keeps them. */
+async function checkRefs(u: Unit, merchant: string | null | undefined, cond: RoutingRule['conditions'] = {}): Promise<StoredRule['conditions']> {
   if (merchant) await loadMerchant(u, merchant, 'merchant')
-  if (cond?.payment_method !== undefined && !methodInfo(cond.payment_method)) throw invalid('conditions.payment_method', `conditions.payment_method '${cond.payment_method}' is not a method code.`)
-  if (cond?.currency !== undefined && !/^[A-Z]{3}$/.test(cond.currency)) throw invalid('conditions.currency', 'conditions.currency must be an uppercase ISO 4217 code.')
+  const m = cond.payment_method === undefined ? undefined : methodInfo(cond.payment_method)
+  if (cond.payment_method !== undefined && !m) throw invalid('conditions.payment_method', `conditions.payment_method '${cond.payment_method}' is not a method code.`)
+  if (cond.currency !== undefined && !/^[A-Z]{3}$/.test(cond.currency)) throw invalid('conditions.currency', 'conditions.currency must be an uppercase ISO 4217 code.')
+  const {payment_method: _, ...rest} = cond
+  return m ? {...cond, payment_method: m.code} : rest
 }
 
 export async function createRule(u: Unit, b: RuleFields & {priority: number; action: RoutingRule['action']}): Promise<StoredRule> {
   const providers = providersParam(b.providers, b.action)
-  await checkRefs(u, b.merchant, b.conditions)
+  const conditions = await checkRefs(u, b.merchant, b.conditions)
   const rule: StoredRule = {
     id: u.core.ids.next('rr'),
     object: 'routing_rule',
@@ -154,7 +158,7 @@ export async function createRule(u: Unit, b: RuleFields & {priority: number; act
     priority: b.priority,
     action: b.action,
     providers,
-    conditions: b.conditions ?? {},
+    conditions,
     livemode: u.livemode,
     created_at: u.now.toISOString(),
   }
@@ -186,9 +190,8 @@ export async function updateRule(u: Unit, id: string, b: RuleFields): Promise<St
   if (b.merchant !== undefined) rule.merchant = b.merchant
   if (b.priority !== undefined) rule.priority = b.priority
   if (b.action !== undefined) rule.action = b.action
-  if (b.conditions !== undefined) rule.conditions = b.conditions
   if (b.providers !== undefined || b.action !== undefined) rule.providers = providersParam(b.providers ?? rule.providers, rule.action)
-  await checkRefs(u, rule.merchant, rule.conditions)
+  rule.conditions = await checkRefs(u, rule.merchant, b.conditions ?? rule.conditions)
   u.put('routing_rule', rule, got.version)
   return rule
 }

@@ -6,7 +6,7 @@ import {randomBytes} from 'node:crypto'
 import type {Customer} from '../../api/types.js'
 import {PAYMENT_STATUSES, type PaymentRouting, type RoutingDecision} from '../../api/types.js'
 import {methodInfo, METHOD_CODES} from '../../api/catalog.js'
-import {declineMessage, failsOver} from '../domain/declines.js'
+import {cardErrorCode, declineMessage, failsOver, type CardErrorCode} from '../domain/declines.js'
 import {DomainError, badState, invalid, notFound} from '../domain/errors.js'
 import {currencyExponent, isCurrency} from '../../api/money.js'
 import * as pay from '../domain/payment.js'
@@ -46,7 +46,7 @@ export interface CreatePayment {
 /** A payment as a use case leaves it; `declined` is the issuer's final decline code (the payment is stored failed). */
 export interface PaymentOutcome {
   payment: PaymentRecord
-  declined?: string
+  declined?: CardErrorCode
 }
 
 const ACTION_PATH: Record<pay.SessionStep, string> = {card_form: 'card', challenge: '3ds', method: 'method'}
@@ -449,7 +449,7 @@ async function authorize(u: Unit, p: PaymentRecord, now: Date, list: string[]): 
     if (res.outcome === 'approved') return {payment: apply(u, pay.authorized(p, now), now)}
     if (!failsOver(res.outcome, res.decline_code)) {
       const code = res.decline_code ?? 'card_declined'
-      return {payment: apply(u, pay.fail(p, code, declineMessage(code)), now), declined: code}
+      return {payment: apply(u, pay.fail(p, code, declineMessage(code)), now), declined: cardErrorCode(code)}
     }
     // timeout, error or soft decline: next provider, same call
   }
@@ -485,7 +485,7 @@ export async function incrementAuthorization(u: Unit, id: string, body: {amount:
   if (body.amount <= p.amount) throw invalid('amount', `amount is the new total authorization and must be greater than the current ${p.amount}; got ${body.amount}.`)
   const res = await u.core.providers.get(p.provider!)!.incrementAuthorization({payment_id: p.id, amount: body.amount, currency: p.currency})
   if (res.outcome !== 'approved')
-    throw new DomainError('card', res.decline_code ?? 'card_declined', `The issuer declined the increment (${res.decline_code ?? res.outcome}); the original authorization of ${p.amount} stands.`, {payment: p.id})
+    throw new DomainError('card', cardErrorCode(res.decline_code ?? 'card_declined'), `The issuer declined the increment (${res.decline_code ?? res.outcome}); the original authorization of ${p.amount} stands.`, {payment: p.id})
   const out = apply(u, pay.incremented(p, body.amount), u.now)
   u.put('payment', out, version)
   return out
@@ -596,7 +596,7 @@ export async function simulateRouting(core: Core, q: SimulateRouting): Promise<R
   if (!m.currencies.includes(q.currency)) throw invalid('currency', `${m.name} (${m.code}) accepts ${m.currencies.join(', ')} only; got ${q.currency}.`, 'currency_not_supported')
   if (q.merchant !== undefined && !(await core.store.get('merchant', q.merchant))) throw notFound('merchant', q.merchant, 'merchant')
   const now = core.clock.now()
-  const input: RouteInput = {amount: q.amount, currency: q.currency, payment_method: q.payment_method, card_brand: q.card_brand ?? null, country: q.country ?? null, merchant: q.merchant ?? null}
+  const input: RouteInput = {amount: q.amount, currency: q.currency, payment_method: m.code, card_brand: q.card_brand ?? null, country: q.country ?? null, merchant: q.merchant ?? null}
   return route(input, PROVIDERS, core.providerState.snapshot(now), await core.rules.get(), Math.random, {at: now}).explain()
 }
 

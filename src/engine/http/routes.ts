@@ -191,7 +191,7 @@ export function routes(
     const page = q(ctx)
     const pm = text(ctx, 'payment_method')
     const cur = text(ctx, 'currency')
-    const list = PROVIDERS.filter((p) => (pm === undefined || p.methods.includes(pm)) && (cur === undefined || p.currencies.includes(cur)))
+    const list = PROVIDERS.filter((p) => (pm === undefined || p.methods.some((m) => m === pm)) && (cur === undefined || p.currencies.includes(cur)))
     // providers are a fixed set, in their catalog order: cursors are positions in it
     let start = 0
     let end = list.length
