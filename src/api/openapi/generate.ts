@@ -40,23 +40,34 @@ function asTyped(node: unknown): unknown {
 
 const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1)
 
+/** Each operation that takes parameters, and the name its body or query has in the generated file. Read from any copy of the document (sdk-package-e2e.test.ts reads the packed one). */
+export function operationParams(doc: Json): {id: string; method: string; path: string; name: string; in: 'body' | 'query'}[] {
+  const out: {id: string; method: string; path: string; name: string; in: 'body' | 'query'}[] = []
+  for (const [path, item] of Object.entries(doc.paths as Json)) {
+    for (const [method, op] of Object.entries(item as Json)) {
+      if (method === 'servers') continue
+      const id = (op as Json).operationId as string
+      const bodyRef = (op as Json).requestBody?.content?.['application/json']?.schema?.$ref as string | undefined
+      const hasQuery = ((op as Json).parameters as Json[]).some((p) => p.in === 'query' || /\/parameters\/(limit|starting_after|ending_before)$/.test(p.$ref ?? ''))
+      const name = `${pascal(id)}Params`
+      if (bodyRef && bodyRef !== '#/components/schemas/Empty') out.push({id, method, path, name, in: 'body'})
+      else if (hasQuery) out.push({id, method, path, name, in: 'query'})
+    }
+  }
+  return out
+}
+
 /** What the generated file holds after openapi-typescript's part: a name for each schema and each operation's parameters, and each operation's method. */
 function aliases(doc: Json): string {
   const lines: string[] = ['', '// ---------------------------------------------------------------- named aliases', '', '/** Each schema of the document by its name. */']
   for (const name of Object.keys(doc.components.schemas)) lines.push(`export type ${name} = components['schemas']['${name}']`)
   lines.push('', '/** The parameters of each operation that takes any: its body, or its query (paging included). */')
-  const methods: string[] = []
-  for (const [path, item] of Object.entries(doc.paths as Json)) {
-    for (const [method, op] of Object.entries(item as Json)) {
-      if (method === 'servers') continue
-      const id = (op as Json).operationId as string
-      methods.push(`  ${id}: '${method}'`)
-      const bodyRef = (op as Json).requestBody?.content?.['application/json']?.schema?.$ref as string | undefined
-      const hasQuery = ((op as Json).parameters as Json[]).some((p) => p.in === 'query' || /\/parameters\/(limit|starting_after|ending_before)$/.test(p.$ref ?? ''))
-      if (bodyRef && bodyRef !== '#/components/schemas/Empty') lines.push(`/** ${method.toUpperCase()} ${path}: the body */`, `export type ${pascal(id)}Params = NonNullable<operations['${id}']['requestBody']>['content']['application/json']`)
-      else if (hasQuery) lines.push(`/** ${method.toUpperCase()} ${path}: the query */`, `export type ${pascal(id)}Params = NonNullable<operations['${id}']['parameters']['query']>`)
-    }
+  for (const o of operationParams(doc)) {
+    if (o.in === 'body') lines.push(`/** ${o.method.toUpperCase()} ${o.path}: the body */`, `export type ${o.name} = NonNullable<operations['${o.id}']['requestBody']>['content']['application/json']`)
+    else lines.push(`/** ${o.method.toUpperCase()} ${o.path}: the query */`, `export type ${o.name} = NonNullable<operations['${o.id}']['parameters']['query']>`)
   }
+  const methods: string[] = []
+  for (const item of Object.values(doc.paths as Json)) for (const [method, op] of Object.entries(item as Json)) if (method !== 'servers') methods.push(`  ${(op as Json).operationId}: '${method}'`)
   lines.push('', '/** The HTTP method of each operation. */', 'export interface OperationMethods {', ...methods, '}', '')
   return lines.join('\n')
 }
