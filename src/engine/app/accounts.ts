@@ -10,11 +10,10 @@ import type {Core} from './core.js'
 import {makeKey} from './keys.js'
 import {seedSettlement} from './settlement.js'
 import type {Unit} from './unit.js'
+import type {Body} from '../../api/types.js'
 
-export interface AccountFields {
-  name?: string | null
-  metadata?: Record<string, string>
-}
+/** POST /accounts and POST /accounts/{id}: the body as the document defines it. */
+export type AccountFields = Body<'updateAccount'>
 
 /** The platform account's own object (made once, at start). */
 export async function ensurePlatformAccount(core: Core): Promise<void> {

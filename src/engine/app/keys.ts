@@ -12,6 +12,7 @@ import {DEFAULT_ROLL_EXPIRY_S, keyTypeOf, MAX_ROLL_EXPIRY_S, newSecret, parsePer
 import {PLATFORM_ACCOUNT, type ListPage, type Store} from '../ports/store.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
+import type {Body} from '../../api/types.js'
 
 export type KeyRecord = ApiKey & {_x: {secret_hash: string; /** set on a key the engine was started with: the data dir or instance that registered it */ engine_source?: string}}
 
@@ -49,11 +50,8 @@ export function makeKey(core: Pick<Core, 'ids' | 'livemode'>, type: KeyType, opt
 /** The key as the API shows it, with its secret when it was just made. */
 const withSecret = (key: KeyRecord, secret: string): KeyRecord & {secret: string} => ({...key, secret})
 
-export interface CreateKey {
-  type?: KeyType
-  name?: string
-  permissions?: string[]
-}
+/** POST /api_keys: the body as the document defines it. */
+export type CreateKey = Body<'createApiKey'>
 
 /** POST /api_keys: a restricted key by default (permissions required), or a secret or publishable key. */
 export async function createKey(u: Unit, b: CreateKey): Promise<KeyRecord & {secret: string}> {

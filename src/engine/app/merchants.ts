@@ -7,6 +7,7 @@ import type {RoutingRule} from '../domain/routing.js'
 import type {Filter, ListPage} from '../ports/store.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
+import type {Body} from '../../api/types.js'
 
 export type {StoredRule}
 
@@ -15,14 +16,8 @@ export const KYB_REVIEW_S = 60
 
 type Page = {limit: number; starting_after?: string; ending_before?: string}
 
-export interface MerchantFields {
-  business_name?: string
-  legal_name?: string
-  country?: string
-  email?: string
-  metadata?: Record<string, string>
-  capabilities?: Partial<Record<keyof Merchant['capabilities'], CapabilityStatus>>
-}
+/** POST /merchants and POST /merchants/{id}: the body as the document defines it. */
+export type MerchantFields = Body<'updateMerchant'>
 
 function assertCountry(country: unknown): void {
   if (typeof country === 'string' && !/^[A-Z]{2}$/.test(country)) throw invalid('country', 'country must be a two-letter uppercase ISO 3166 code such as NL.')
@@ -113,13 +108,8 @@ export function registerMerchantJobs(core: Core): void {
 
 // ---------------------------------------------------------------- routing rules
 
-export interface RuleFields {
-  merchant?: string | null
-  priority?: number
-  action?: RoutingRule['action']
-  providers?: unknown
-  conditions?: RoutingRule['conditions']
-}
+/** POST /routing_rules/{id}: the body as the document defines it (creation's requires priority and action). */
+export type RuleFields = Body<'updateRoutingRule'>
 
 function providersParam(raw: unknown, action: RoutingRule['action']): RoutingRule['providers'] {
   if (raw === undefined) raw = []
@@ -139,7 +129,7 @@ function providersParam(raw: unknown, action: RoutingRule['action']): RoutingRul
 }
 
 /** Checks what a rule names (its merchant, its conditions' method and currency); the conditions as the rule keeps them. */
-async function checkRefs(u: Unit, merchant: string | null | undefined, cond: RoutingRule['conditions'] = {}): Promise<StoredRule['conditions']> {
+async function checkRefs(u: Unit, merchant: string | null | undefined, cond: RuleFields['conditions'] = {}): Promise<StoredRule['conditions']> {
   if (merchant) await loadMerchant(u, merchant, 'merchant')
   const m = cond.payment_method === undefined ? undefined : methodInfo(cond.payment_method)
   if (cond.payment_method !== undefined && !m) throw invalid('conditions.payment_method', `conditions.payment_method '${cond.payment_method}' is not a method code.`)

@@ -22,26 +22,14 @@ import {onPaymentSucceeded} from './money.js'
 import {dayOf} from './provider-state.js'
 import type {Unit} from './unit.js'
 import {iso} from '../domain/time.js'
+import type {Body, Query} from '../../api/types.js'
 
 export type {Instrument, PaymentRecord} from '../domain/payment.js'
 type PaymentRecord = pay.PaymentRecord
 type Instrument = pay.Instrument
 
-export interface CreatePayment {
-  amount: number
-  currency: string
-  payment_method?: string
-  payment_method_id?: string
-  payment_method_data?: {type: 'card'; card: {number: string; exp_month: number; exp_year: number; cvc?: string}; customer?: string; billing_details?: {address?: {postal_code?: string; country?: string}}}
-  reference?: string
-  customer?: string | {id?: string; email?: string; name?: string}
-  return_url?: string
-  capture_method?: 'automatic' | 'manual'
-  confirm?: boolean
-  description?: string | null
-  metadata?: Record<string, string>
-  merchant?: string
-}
+/** POST /payments: the body as the document defines it (src/api/openapi/resources/payments.ts). */
+export type CreatePayment = Body<'createPayment'>
 
 /** A payment as a use case leaves it; `declined` is the issuer's final decline code (the payment is stored failed). */
 export interface PaymentOutcome {
@@ -99,22 +87,8 @@ export async function loadPayment(u: Pick<Unit, 'get'>, id: string, param = 'id'
   return {p: got.obj, version: got.version}
 }
 
-export interface PaymentQuery {
-  limit: number
-  starting_after?: string
-  ending_before?: string
-  status?: string
-  customer?: string
-  /** payments of every customer with this email (docs/api.md: a support agent has the email, not the id) */
-  customer_email?: string
-  reference?: string
-  /** references starting with this */
-  reference_prefix?: string
-  /** `key:value`: payments whose metadata has that value under that key */
-  metadata?: string
-  created_gte?: string
-  created_lte?: string
-}
+/** GET /payments: the query as the document defines it, the page size defaulted. */
+export type PaymentQuery = Query<'listPayments'> & {limit: number}
 
 export async function listPayments(core: Core, q: PaymentQuery): Promise<ListPage<PaymentRecord>> {
   const filters: Filter<'payment'>[] = []
@@ -579,14 +553,8 @@ export async function paymentRouting(core: Core, id: string): Promise<PaymentRou
   }
 }
 
-export interface SimulateRouting {
-  amount: number
-  currency: string
-  payment_method: string
-  card_brand?: string
-  country?: string
-  merchant?: string
-}
+/** GET /routing/simulate: the query as the document defines it. */
+export type SimulateRouting = Query<'simulateRouting'>
 
 /** GET /routing/simulate: the decision routing would make now for such a payment; creates nothing. */
 export async function simulateRouting(core: Core, q: SimulateRouting): Promise<RoutingDecision> {
