@@ -282,7 +282,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List checkout sessions */
+        get: operations["listCheckoutSessions"];
         put?: never;
         /**
          * Create a hosted checkout session
@@ -2481,6 +2482,17 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
+        /** @description A page of CheckoutSession objects (list envelope, spec §2). */
+        CheckoutSessionList: {
+            /** @constant */
+            object: "list";
+            /** @description The endpoint path that produced the page. */
+            url: string;
+            /** @description The page, newest first; may be empty. */
+            data: components["schemas"]["CheckoutSession"][];
+            /** @description More results exist beyond this page in the paging direction. */
+            has_more: boolean;
+        };
         /** @description A page of Refund objects (list envelope, spec §2). */
         RefundList: {
             /** @constant */
@@ -4056,6 +4068,49 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCheckoutSessions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["limit"];
+                /** @description Objects older than this id (the last id of the current page). Not with ending_before. */
+                starting_after?: components["parameters"]["starting_after"];
+                /** @description Objects newer than this id (the first id of the current page). Not with starting_after. */
+                ending_before?: components["parameters"]["ending_before"];
+                /** @description Only sessions in this status. */
+                status?: "open" | "complete" | "expired";
+                /** @description Only the session this payment belongs to (its completing payment, or while open its latest try). */
+                payment?: string;
+            };
+            header?: {
+                /** @description Pins the version; anything but v1 is 400 version_invalid. */
+                "Service-Version"?: components["parameters"]["Service-Version"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of checkout sessions, newest first. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSessionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
@@ -7051,6 +7106,7 @@ export type Error = components['schemas']['Error']
 export type PaymentList = components['schemas']['PaymentList']
 export type CustomerList = components['schemas']['CustomerList']
 export type PaymentMethodList = components['schemas']['PaymentMethodList']
+export type CheckoutSessionList = components['schemas']['CheckoutSessionList']
 export type RefundList = components['schemas']['RefundList']
 export type DisputeList = components['schemas']['DisputeList']
 export type EventList = components['schemas']['EventList']
@@ -7124,6 +7180,8 @@ export type UpdateCustomerParams = NonNullable<operations['updateCustomer']['req
 export type ListPaymentMethodsParams = NonNullable<operations['listPaymentMethods']['parameters']['query']>
 /** POST /payment_methods: the body */
 export type CreatePaymentMethodParams = NonNullable<operations['createPaymentMethod']['requestBody']>['content']['application/json']
+/** GET /checkout_sessions: the query */
+export type ListCheckoutSessionsParams = NonNullable<operations['listCheckoutSessions']['parameters']['query']>
 /** POST /checkout_sessions: the body */
 export type CreateCheckoutSessionParams = NonNullable<operations['createCheckoutSession']['requestBody']>['content']['application/json']
 /** GET /refunds: the query */
@@ -7232,6 +7290,7 @@ export interface OperationMethods {
   createPaymentMethod: 'post'
   retrievePaymentMethod: 'get'
   detachPaymentMethod: 'post'
+  listCheckoutSessions: 'get'
   createCheckoutSession: 'post'
   retrieveCheckoutSession: 'get'
   expireCheckoutSession: 'post'

@@ -23,6 +23,7 @@ import type {
   DisputeOutcome,
   ListAccountsParams,
   ListApiKeysParams,
+  ListCheckoutSessionsParams,
   ListCustomersParams,
   ListDisputesParams,
   ListEventDeliveriesParams,
@@ -68,6 +69,8 @@ export class GwClient extends HttpClient {
   /** hosted checkout sessions (issue 28) */
   readonly checkout = {
     create: (body: CreateCheckoutSessionParams, o?: PostOpts) => this.post<CheckoutSession>('/checkout_sessions', body, o),
+    list: (params: ListCheckoutSessionsParams = {}) => this.get<ListEnvelope<CheckoutSession>>('/checkout_sessions', q(params)),
+    iterate: (params: ListCheckoutSessionsParams = {}, max?: number) => this.paginate<CheckoutSession>('/checkout_sessions', q(params), {max}),
     get: (id: string) => this.get<CheckoutSession>(`/checkout_sessions/${enc(id)}`),
     expire: (id: string, o?: PostOpts) => this.post<CheckoutSession>(`/checkout_sessions/${enc(id)}/expire`, {}, o),
   }

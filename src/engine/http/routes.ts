@@ -254,7 +254,8 @@ function providerAndClockRoutes(r: Router, snapshotMax: number): void {
 
 /** Hosted checkout sessions (issue 28). */
 function checkoutRoutes(r: Router): void {
-  r.post('/checkout_sessions', 'createCheckoutSession', async (ctx, u) => ok(await checkout.createCheckoutSession(u, ctx.input.body), 201))
+  r.get('/checkout_sessions', 'listCheckoutSessions', async (ctx) => listOf('/v1/checkout_sessions', await checkout.listCheckoutSessions(ctx.core, q(ctx))))
+    .post('/checkout_sessions', 'createCheckoutSession', async (ctx, u) => ok(await checkout.createCheckoutSession(u, ctx.input.body), 201))
     .get('/checkout_sessions/:id', 'retrieveCheckoutSession', async (ctx) => ok(await checkout.retrieveCheckoutSession(ctx.core, ctx.params.id!)))
     .post('/checkout_sessions/:id/expire', 'expireCheckoutSession', async (ctx, u) => ok(await checkout.expireCheckoutSession(u, ctx.params.id!)))
 }

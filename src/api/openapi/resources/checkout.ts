@@ -1,6 +1,6 @@
 // Hosted checkout sessions (issue 28): a page of {checkout_url} where the customer pays, tries
 // again after a decline, and returns to the shop.
-import {body, idOf, idRef, int, livemode, MAX_AMOUNT, metadata, minor, nullable, obj, ref, required, str, useCase, dateTime, type Family} from '../kit.js'
+import {body, en, idOf, idQ, idRef, int, livemode, MAX_AMOUNT, metadata, minor, nullable, obj, q, ref, required, str, useCase, dateTime, type Family} from '../kit.js'
 import {METHOD_CODES} from '../../catalog.js'
 import {CHECKOUT_SESSION_STATUSES} from '../../vocabulary.js'
 
@@ -45,7 +45,11 @@ export const family: Family = {
       expires_in: {...int(1800, 86_400, 'in seconds, 1800 to 86400'), description: 'Seconds until the session expires (engine clock); default 86400.'},
     }),
   }),
+  lists: ['CheckoutSession'],
   operations: [
+    {id: 'listCheckoutSessions', perm: 'payments:read', method: 'get', path: '/checkout_sessions', tag: 'Checkout sessions', summary: 'List checkout sessions', list: true,
+      query: [q('status', en(CHECKOUT_SESSION_STATUSES), 'Only sessions in this status.'), q('payment', idQ('pay'), 'Only the session this payment belongs to (its completing payment, or while open its latest try).')],
+      response: 'CheckoutSessionList', responseDescription: 'A page of checkout sessions, newest first.'},
     {id: 'createCheckoutSession', perm: 'payments:write', method: 'post', path: '/checkout_sessions', tag: 'Checkout sessions', summary: 'Create a hosted checkout session', body: 'CheckoutSessionCreate', bodyRequired: true, status: 201,
       description: "A page on {checkout_url} (`url`) where the customer pays `amount` with one of `payment_methods` (default: every method that takes the currency and has a customer page; direct debits need mandate data the page does not collect). A declined card or a failed step lets the customer try again; each try is a payment linked to the session. The session completes when a payment succeeds or is processing (`checkout.session.completed`), and expires at `expires_at` (`checkout.session.expired`; default a day, 30 minutes at the least). The customer returns to `success_url` with `session` and `payment` added, or to `cancel_url` with `session`; the return only signals that the customer came back: the webhook tells the outcome.",
       response: 'CheckoutSession', responseDescription: 'The session, with the url to send the customer to.', errors: [404]},
