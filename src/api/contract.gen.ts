@@ -333,6 +333,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout_sessions/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay an open checkout session with a saved card
+         * @description One try at paying the session: a payment of it (its amount, currency, reference, customer and metadata) with the card `payment_method_id` holds, as a try on its hosted page is. The hosted card fields' `confirmCheckoutSession` calls it with the publishable key (the session id is the capability, as a payment's id is for `confirmPayment`); a secret key may too. A decline is 402 card_error with `error.payment`, and the session stays open for another card; a payment that succeeds completes the session (`checkout.session.completed`). A try that needs 3-D Secure answers `requires_action`; an earlier try still waiting for its customer step is canceled, so two tries never both succeed. A complete or expired session is 400 checkout_session_not_open.
+         */
+        post: operations["payCheckoutSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/refunds": {
         parameters: {
             query?: never;
@@ -627,7 +647,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an endpoint's signing secret
-         * @description A new secret; the previous one keeps signing (a second v1 in the signature header) for expires_in seconds, default a day, so a deployed receiver keeps verifying until it has the new one.
+         * @description A new secret, which alone signs from now on (one v1 in the signature header). With `expires_in` the previous one keeps signing alongside it for that long (a second v1), so a deployed receiver keeps verifying until it has the new one.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -1338,7 +1358,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics of the instance
-         * @description Without a key, at the root: the Prometheus text format (requests by operation and status with latency, unit-of-work latency, webhook attempts, backlog per endpoint and its oldest due, due jobs and the oldest lag, process metrics), labelled with the instance. Serve the port on a private network, or start the instance with `gw serve --metrics-listen HOST:PORT`: the metrics are then served there alone (plain HTTP) and this path is 404.
+         * @description Without a key, at the root: the Prometheus text format (requests by operation and status with latency, unit-of-work latency, webhook attempts, backlog per endpoint and its oldest due, due jobs and the oldest lag — the fleet-wide ones from one instance of a fleet at a time —, `gw_store_up`, process metrics under the standard `process_*` and `nodejs_*` names), with no `instance` label (the scraper adds it; `gw_instance_info{instance_id}` names the instance). Serve the port on a private network, or start the instance with `gw serve --metrics-listen HOST:PORT`: the metrics are then served there alone (plain HTTP) and this path is 404.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -2803,6 +2823,10 @@ export interface components {
             /** @description Seconds until the session expires (engine clock); default 86400. */
             expires_in?: number;
         };
+        CheckoutSessionPay: {
+            /** @description Saved card (the hosted card fields save it with the publishable key) id (`pm_...`); an unknown id is 404 resource_missing naming this parameter. */
+            payment_method_id: string;
+        };
         RefundCreate: {
             /** @description The succeeded payment to refund; unknown → 404. */
             payment: string;
@@ -2846,7 +2870,7 @@ export interface components {
             status?: ("pending" | "failed_retrying" | "undeliverable")[];
         };
         WebhookSecretRotate: {
-            /** @description Seconds (engine clock) the previous secret keeps signing alongside the new one: default 86400 (a day); 0 switches at once. */
+            /** @description Seconds (engine clock) the previous secret keeps signing alongside the new one (a second v1); default 0: the new secret alone, at once. */
             expires_in?: number;
         };
         WebhookEndpointCreate: {
@@ -3011,6 +3035,7 @@ export interface components {
         BadRequest: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
@@ -3046,6 +3071,7 @@ export interface components {
         CardError: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
@@ -3064,6 +3090,7 @@ export interface components {
         Forbidden: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                 [name: string]: unknown;
             };
             content: {
@@ -3081,6 +3108,7 @@ export interface components {
         NotFound: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
@@ -3116,6 +3144,7 @@ export interface components {
         IdempotencyConflict: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                 [name: string]: unknown;
             };
             content: {
@@ -3133,6 +3162,7 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                 [name: string]: unknown;
             };
             content: {
@@ -3150,6 +3180,7 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                 "Retry-After": components["headers"]["Retry-After"];
                 /** @description Requests per second allowed (absent when failed authentications ran out). */
                 "RateLimit-Limit"?: number;
@@ -3189,6 +3220,7 @@ export interface components {
         InternalError: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                 [name: string]: unknown;
             };
             content: {
@@ -3206,6 +3238,7 @@ export interface components {
         BadGateway: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                 [name: string]: unknown;
             };
             content: {
@@ -3223,6 +3256,7 @@ export interface components {
         ServiceUnavailable: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -3258,6 +3292,8 @@ export interface components {
         "Idempotent-Replayed": "true";
         /** @description Whole seconds to wait, at least 1. */
         "Retry-After": number;
+        /** @description The account's engine time when the answer was made (ISO 8601, UTC, milliseconds): on every answer to a request whose key was authenticated, whatever the key may do. A test clock (`POST /test_helpers/clock/advance`) runs ahead of real time and deadlines (`evidence_due_by`) follow it: a client shows time left against this, not its own clock (docs/api.md, issue 36). */
+        "Gw-Engine-Time": string;
     };
     pathItems: never;
 }
@@ -3276,8 +3312,14 @@ export interface operations {
                 status?: "requires_confirmation" | "requires_action" | "processing" | "requires_capture" | "succeeded" | "failed" | "canceled";
                 /** @description Only payments of this customer (a `cus_` id; an email is refused naming `customer_email`). */
                 customer?: string;
-                /** @description Only payments of customers with this email (every customer that has it). */
+                /** @description Only payments of customers with this email, compared case-insensitively (every customer that has it). */
                 customer_email?: string;
+                /** @description Only payments of customers whose email is at this domain (case-insensitive; a leading `@` is allowed). */
+                email_domain?: string;
+                /** @description Only payments of customers whose name, or its last word, starts with this (ignoring case, accents and repeated spaces). */
+                customer_name?: string;
+                /** @description Only card payments whose card ends in these four digits. */
+                card_last4?: string;
                 /** @description Only payments with this merchant reference. */
                 reference?: string;
                 /** @description Only payments whose merchant reference starts with this. */
@@ -3302,6 +3344,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3340,6 +3383,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3380,6 +3424,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3416,6 +3461,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3460,6 +3506,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3506,6 +3553,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3552,6 +3600,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3598,6 +3647,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3643,6 +3693,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3688,6 +3739,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3733,6 +3785,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3771,6 +3824,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3809,6 +3863,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3851,6 +3906,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3890,6 +3946,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3935,6 +3992,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3973,6 +4031,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4012,6 +4071,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4054,6 +4114,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4101,6 +4162,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4139,6 +4201,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4178,6 +4241,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4220,6 +4284,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4229,6 +4294,55 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    payCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by the hosted card fields: the origin of the shop's page that mounted them, bound to the payment as for confirmPayment. */
+                "Gw-Parent-Origin"?: string;
+                /** @description Send on every POST: a replay within 24 h returns the original response; the same key with another request is 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description Pins the version; anything but v1 is 400 version_invalid. */
+                "Service-Version"?: components["parameters"]["Service-Version"];
+            };
+            path: {
+                /** @description The checkout session id (`cs_...`). Any other id is 404 resource_missing. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutSessionPay"];
+            };
+        };
+        responses: {
+            /** @description The payment this try made. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CardError"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
@@ -4267,6 +4381,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4305,6 +4420,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4344,6 +4460,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4388,6 +4505,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4423,6 +4541,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4465,6 +4584,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4510,6 +4630,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4552,6 +4673,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4597,6 +4719,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4648,6 +4771,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4687,6 +4811,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4722,6 +4847,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4769,6 +4895,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4811,6 +4938,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4856,6 +4984,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4894,6 +5023,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4932,6 +5062,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4974,6 +5105,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5013,6 +5145,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5056,6 +5189,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5101,6 +5235,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5149,6 +5284,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5185,6 +5321,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5229,6 +5366,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5264,6 +5402,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5310,6 +5449,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5352,6 +5492,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5397,6 +5538,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5435,6 +5577,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5473,6 +5616,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5515,6 +5659,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5560,6 +5705,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5598,6 +5744,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5637,6 +5784,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5679,6 +5827,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5718,6 +5867,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5752,6 +5902,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5797,6 +5948,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5834,6 +5986,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5879,6 +6032,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5914,6 +6068,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5947,6 +6102,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5985,6 +6141,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6026,6 +6183,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6064,6 +6222,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6102,6 +6261,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6143,6 +6303,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6184,6 +6345,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6226,6 +6388,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6262,6 +6425,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6294,6 +6458,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6330,6 +6495,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6377,6 +6543,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6416,6 +6583,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6448,6 +6616,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6487,6 +6656,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6525,6 +6695,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6563,6 +6734,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6605,6 +6777,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6644,6 +6817,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6687,6 +6861,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6725,6 +6900,7 @@ export interface operations {
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6760,6 +6936,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6795,6 +6972,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6837,6 +7015,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6882,6 +7061,7 @@ export interface operations {
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -7131,6 +7311,7 @@ export type TestPaymentReview = components['schemas']['TestPaymentReview']
 export type CustomerFields = components['schemas']['CustomerFields']
 export type PaymentMethodCreate = components['schemas']['PaymentMethodCreate']
 export type CheckoutSessionCreate = components['schemas']['CheckoutSessionCreate']
+export type CheckoutSessionPay = components['schemas']['CheckoutSessionPay']
 export type RefundCreate = components['schemas']['RefundCreate']
 export type DisputeEvidenceSubmit = components['schemas']['DisputeEvidenceSubmit']
 export type TestDisputeCreate = components['schemas']['TestDisputeCreate']
@@ -7184,6 +7365,8 @@ export type CreatePaymentMethodParams = NonNullable<operations['createPaymentMet
 export type ListCheckoutSessionsParams = NonNullable<operations['listCheckoutSessions']['parameters']['query']>
 /** POST /checkout_sessions: the body */
 export type CreateCheckoutSessionParams = NonNullable<operations['createCheckoutSession']['requestBody']>['content']['application/json']
+/** POST /checkout_sessions/{id}/pay: the body */
+export type PayCheckoutSessionParams = NonNullable<operations['payCheckoutSession']['requestBody']>['content']['application/json']
 /** GET /refunds: the query */
 export type ListRefundsParams = NonNullable<operations['listRefunds']['parameters']['query']>
 /** POST /refunds: the body */
@@ -7294,6 +7477,7 @@ export interface OperationMethods {
   createCheckoutSession: 'post'
   retrieveCheckoutSession: 'get'
   expireCheckoutSession: 'post'
+  payCheckoutSession: 'post'
   listRefunds: 'get'
   createRefund: 'post'
   retrieveRefund: 'get'

@@ -9,6 +9,7 @@ import {Agent, request, stream} from './undici.js'
 import type {ListEnvelope} from '../api/types.js'
 import {ApiError, isRetryableNetworkCode, NetworkError, toNetworkError} from './errors.js'
 import {backoffDelay, retryAfterDelay} from './retry.js'
+import {parseEngineTime} from '../api/engine-time.js'
 
 export type QueryValue = string | number | boolean | null | undefined
 export type Query = Record<string, QueryValue>
@@ -36,6 +37,8 @@ export interface ClientOptions {
    */
   retryBudgetMs?: number
   userAgent?: string
+  /** what a TLS verification failure's message tells to do (default: the SDK's `ca` option and NODE_EXTRA_CA_CERTS) */
+  tlsAdvice?: string
   /** verbose log sink (stderr in the CLI) */
   log?: (line: string) => void
   sleep?: (ms: number) => Promise<void>
@@ -74,6 +77,10 @@ export class HttpClient {
   private readonly random: () => number
   private readonly maxRetryAfterSeconds: number
   private readonly retryBudgetMs: number
+  private readonly tlsAdvice: string | undefined
+  /** the last Gw-Engine-Time an answer carried, and the wall clock when it came */
+  private engineSeen?: {engineMs: number; wallMs: number}
+  private engineUnsaid = false
 
   constructor(opts: ClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
@@ -85,6 +92,7 @@ export class HttpClient {
     this.random = opts.random ?? Math.random
     this.maxRetryAfterSeconds = opts.maxRetryAfterSeconds ?? 60
     this.retryBudgetMs = opts.retryBudgetMs ?? 30_000
+    this.tlsAdvice = opts.tlsAdvice
     if (opts.dispatcher) {
       this.dispatcher = opts.dispatcher
       this.ownsDispatcher = false
@@ -104,6 +112,25 @@ export class HttpClient {
       })
       this.ownsDispatcher = true
     }
+  }
+
+  /**
+   * The account's engine time (a test clock may run ahead of real time), as the last answer said
+   * it in Gw-Engine-Time, moved on by the wall time since; undefined before any answer said it.
+   */
+  engineTime(): Date | undefined {
+    return this.engineSeen && new Date(this.engineSeen.engineMs + (Date.now() - this.engineSeen.wallMs))
+  }
+
+  /** Whether a successful answer came without Gw-Engine-Time (a server older than issue 36). */
+  get engineTimeUnsaid(): boolean {
+    return this.engineUnsaid && !this.engineSeen
+  }
+
+  private noteEngineTime(status: number, headers: Record<string, string | string[] | undefined>): void {
+    const at = parseEngineTime(header(headers, 'gw-engine-time'))
+    if (at !== undefined) this.engineSeen = {engineMs: at, wallMs: Date.now()}
+    else if (status >= 200 && status < 300 && this.apiKey) this.engineUnsaid = true
   }
 
   /** Releases the keep-alive sockets so the process can exit. */
@@ -172,7 +199,7 @@ export class HttpClient {
         res = await request(url, {method, headers, body, dispatcher: this.dispatcher})
         text = await res.body.text()
       } catch (error) {
-        const netErr = toNetworkError(error, url)
+        const netErr = toNetworkError(error, url, this.tlsAdvice)
         const ms = Math.round(performance.now() - started)
         this.log?.(`< ${netErr.code} after ${ms}ms: ${netErr.message}`)
         if (attempt < this.maxRetries && isRetryableNetworkCode(netErr.code)) {
@@ -186,6 +213,7 @@ export class HttpClient {
       const ms = Math.round(performance.now() - started)
       spent += ms
       const requestId = header(res.headers, 'request-id')
+      this.noteEngineTime(res.statusCode, res.headers)
       const data = parseBody(text, header(res.headers, 'content-type'))
       this.log?.(`< ${res.statusCode} in ${ms}ms${requestId ? ` request_id=${requestId}` : ''}`)
       if (res.statusCode >= 200 && res.statusCode < 300) {
@@ -240,6 +268,7 @@ export class HttpClient {
         status = statusCode
         requestId = header(h as Record<string, string | string[] | undefined>, 'request-id')
         contentType = header(h as Record<string, string | string[] | undefined>, 'content-type')
+        this.noteEngineTime(statusCode, h as Record<string, string | string[] | undefined>)
         const ok = statusCode >= 200 && statusCode < 300
         this.log?.(`< ${statusCode}${requestId ? ` request_id=${requestId}` : ''}`)
         if (ok) opts.onOpen?.(statusCode)
@@ -253,7 +282,7 @@ export class HttpClient {
       })
     } catch (error) {
       if ((error as Error)?.name === 'AbortError' || opts.signal?.aborted) throw error
-      throw toNetworkError(error, url)
+      throw toNetworkError(error, url, this.tlsAdvice)
     }
     if (status < 200 || status >= 300) throw ApiError.fromResponse(status, parseBody(errorText, contentType), {requestId})
   }

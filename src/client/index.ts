@@ -2,7 +2,7 @@
 import type {Account, AccountWithKeys, ApiKey, ApiKeyWithSecret, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, Snapshot, SnapshotLoad, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
 import type {GwEvent, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookReplay} from '../api/types.js'
-import type {CheckoutSession, ChaosRule, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
+import type {CheckoutSession, CheckoutSessionPay, ChaosRule, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
 import type {
   ActionOutcome,
   CapturePaymentParams,
@@ -73,6 +73,8 @@ export class GwClient extends HttpClient {
     iterate: (params: ListCheckoutSessionsParams = {}, max?: number) => this.paginate<CheckoutSession>('/checkout_sessions', q(params), {max}),
     get: (id: string) => this.get<CheckoutSession>(`/checkout_sessions/${enc(id)}`),
     expire: (id: string, o?: PostOpts) => this.post<CheckoutSession>(`/checkout_sessions/${enc(id)}/expire`, {}, o),
+    /** one try at paying an open session with a saved card (issue 36): the payment it made; a decline throws a card_error and leaves the session open */
+    pay: (id: string, body: CheckoutSessionPay, o?: PostOpts) => this.post<Payment>(`/checkout_sessions/${enc(id)}/pay`, body, o),
   }
 
   readonly payments = {

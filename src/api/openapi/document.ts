@@ -8,6 +8,7 @@
 import {errorResponse, RESPONSE_NAME} from './errors.js'
 import type {ErrorStatus, OpSpec, Param, Schema} from './kit.js'
 import {ref} from './kit.js'
+import {ENGINE_TIME_HEADER} from '../engine-time.js'
 import {FAMILIES, requestSchemas, responseSchemas} from './schemas.js'
 
 
@@ -84,6 +85,7 @@ function operation(o: OpSpec): Schema {
   statuses.sort((a, b) => a - b)
 
   const successHeaders: Record<string, unknown> = {'Request-Id': {$ref: '#/components/headers/Request-Id'}}
+  if (!o.public) successHeaders[ENGINE_TIME_HEADER] = {$ref: `#/components/headers/${ENGINE_TIME_HEADER}`}
   if (o.method === 'post') successHeaders['Idempotent-Replayed'] = {$ref: '#/components/headers/Idempotent-Replayed'}
   const content = typeof o.response === 'string' ? {'application/json': {schema: ref(o.response)}} : o.response
   const responses: Record<string, unknown> = {[String(o.status ?? 200)]: {description: o.responseDescription, headers: successHeaders, content}}
@@ -132,7 +134,7 @@ export function openapiDocument(): Schema {
       summary: 'A REST payment gateway: 43 payment methods routed across several providers.',
       description:
         'The gateway API as the embedded engine (`gw serve`) serves it: spec payment-gateway-api.md, decisions.md and docs/api.md. ' +
-        'JSON over TLS only; money is integer minor units everywhere; every response carries `Request-Id`. ' +
+        'JSON over TLS only; money is integer minor units everywhere; every response carries `Request-Id`, and every answer to an authenticated request the account\'s engine time (`Gw-Engine-Time`). ' +
         'POST requests take an `Idempotency-Key` (replayed for 24 h). Lists are cursor-paginated, newest first.',
       license: {name: 'MIT', identifier: 'MIT'},
     },
@@ -166,6 +168,11 @@ export function openapiDocument(): Schema {
         'Request-Id': {description: 'Unique per response; error bodies repeat it in error.request_id.', schema: {type: 'string', pattern: '^req_[0-9A-Za-z]+$'}},
         'Idempotent-Replayed': {description: '`true` when this is a replay of an earlier request with the same Idempotency-Key.', schema: {type: 'string', const: 'true'}},
         'Retry-After': {description: 'Whole seconds to wait, at least 1.', schema: {type: 'integer', minimum: 1}},
+        [ENGINE_TIME_HEADER]: {
+          description:
+            "The account's engine time when the answer was made (ISO 8601, UTC, milliseconds): on every answer to a request whose key was authenticated, whatever the key may do. A test clock (`POST /test_helpers/clock/advance`) runs ahead of real time and deadlines (`evidence_due_by`) follow it: a client shows time left against this, not its own clock (docs/api.md, issue 36).",
+          schema: {type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$', examples: ['2026-03-14T09:26:53.589Z']},
+        },
       },
       responses,
       schemas: {...responseSchemas(), ...requestSchemas()},

@@ -1,6 +1,7 @@
 // The error envelope (spec §7) and every error an operation may answer: codes by HTTP status,
 // the type of each status, and the responses the document's operations refer to.
 import {obj, idOf, ref, str, type ErrorStatus, type Schema} from './kit.js'
+import {ENGINE_TIME_HEADER} from '../engine-time.js'
 
 /** Final issuer declines answered as 402 card_error (spec §7, engine/domain/declines.ts). */
 export const CARD_ERROR_CODES = [
@@ -86,6 +87,8 @@ export function errorResponse(status: ErrorStatus): Schema {
     503: "The engine's database cannot be reached right now (PostgreSQL restarting): wait Retry-After seconds and retry with the same Idempotency-Key.",
   }
   const headers: Record<string, unknown> = {'Request-Id': {$ref: '#/components/headers/Request-Id'}}
+  // the key was authenticated (not 401), and the request was read (not 408, 431): the account's engine time
+  if (status !== 401 && status !== 408 && status !== 431) headers[ENGINE_TIME_HEADER] = {$ref: `#/components/headers/${ENGINE_TIME_HEADER}`}
   // 4xx outcomes of an idempotent POST are stored and replayed (docs/api.md Idempotency)
   if (status === 400 || status === 402 || status === 404) headers['Idempotent-Replayed'] = {$ref: '#/components/headers/Idempotent-Replayed'}
   if (status === 503) headers['Retry-After'] = {$ref: '#/components/headers/Retry-After'}

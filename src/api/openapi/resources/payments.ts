@@ -159,7 +159,10 @@ export const family: Family = {
   operations: [
     {id: 'listPayments', perm: 'payments:read', method: 'get', path: '/payments', tag: 'Payments', summary: 'List payments', list: true,
       query: [q('status', en(PAYMENT_STATUSES), 'Only payments in this status.'), q('customer', idQ('cus'), 'Only payments of this customer (a `cus_` id; an email is refused naming `customer_email`).'),
-        q('customer_email', {type: 'string', minLength: 1}, 'Only payments of customers with this email (every customer that has it).'),
+        q('customer_email', {type: 'string', minLength: 1}, 'Only payments of customers with this email, compared case-insensitively (every customer that has it).'),
+q('email_domain', {type: 'string', minLength: 1, examples: ['lovelace-shop.example']}, 'Only payments of customers whose email is at this domain (case-insensitive; a leading `@` is allowed).'),
+q('customer_name', {type: 'string', minLength: 2, examples: ['zoe love']}, 'Only payments of customers whose name, or its last word, starts with this (ignoring case, accents and repeated spaces).'),
+q('card_last4', {type: 'string', pattern: '^[0-9]{4}$', examples: ['4242']}, 'Only card payments whose card ends in these four digits.'),
         q('reference', {type: 'string'}, 'Only payments with this merchant reference.'),
         q('reference_prefix', {type: 'string', minLength: 1}, 'Only payments whose merchant reference starts with this.'),
         q('metadata', {type: 'string', pattern: '^[^:]+:', 'x-hint': 'key:value such as order_id:1008', examples: ['order_id:1008']}, 'Only payments whose metadata holds this value under this key, given as `key:value`.'),

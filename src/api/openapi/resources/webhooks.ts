@@ -83,7 +83,7 @@ export const family: Family = {
       status: {type: 'array', minItems: 1, items: {type: 'string', enum: ['pending', 'failed_retrying', 'undeliverable']}, description: 'Which deliveries to send again; default failed_retrying and undeliverable.'},
     }),
     WebhookSecretRotate: body({
-      expires_in: {type: 'integer', minimum: 0, maximum: 604_800, description: 'Seconds (engine clock) the previous secret keeps signing alongside the new one: default 86400 (a day); 0 switches at once.'},
+      expires_in: {type: 'integer', minimum: 0, maximum: 604_800, description: 'Seconds (engine clock) the previous secret keeps signing alongside the new one (a second v1); default 0: the new secret alone, at once.'},
     }),
     WebhookEndpointCreate: body({
       url: reqStr({maxLength: 2048, format: 'uri', pattern: '^https://', 'x-checked-by-use-case': ['format', 'pattern']}),
@@ -132,7 +132,7 @@ export const family: Family = {
     {id: 'updateWebhookEndpoint', perm: 'webhooks:write', method: 'post', path: '/webhook_endpoints/{id}', tag: 'Webhooks', summary: 'Update a webhook endpoint', body: 'WebhookEndpointUpdate', response: 'WebhookEndpoint', responseDescription: 'The updated endpoint.', errors: [404]},
     {id: 'deleteWebhookEndpoint', perm: 'webhooks:write', method: 'delete', path: '/webhook_endpoints/{id}', tag: 'Webhooks', summary: 'Delete a webhook endpoint', response: 'DeletedWebhookEndpoint', responseDescription: 'The deleted endpoint id.', errors: [404]},
     {id: 'rotateWebhookEndpointSecret', perm: 'webhooks:write', method: 'post', path: '/webhook_endpoints/{id}/rotate_secret', tag: 'Webhooks', summary: "Rotate an endpoint's signing secret", body: 'WebhookSecretRotate',
-      description: 'A new secret; the previous one keeps signing (a second v1 in the signature header) for expires_in seconds, default a day, so a deployed receiver keeps verifying until it has the new one.',
+        description: 'A new secret, which alone signs from now on (one v1 in the signature header). With `expires_in` the previous one keeps signing alongside it for that long (a second v1), so a deployed receiver keeps verifying until it has the new one.',
       response: 'WebhookEndpointWithSecret', responseDescription: 'The endpoint with its new secret (returned once).', errors: [404]},
     {id: 'replayWebhookEndpoint', perm: ['webhooks:write', 'events:read'], method: 'post', path: '/webhook_endpoints/{id}/replay', tag: 'Webhooks', summary: 'Send an endpoint every event it missed since a time', body: 'WebhookReplayCreate', bodyRequired: true,
       description: 'Recovery after an outage, in one transaction: of the endpoint\'s deliveries created since `since` (or within the last `within` seconds of engine time) in `status` (default failed_retrying and undeliverable), those still retrying are made due now and those that gave up get a new delivery with a fresh 72 h window — one per event; events the endpoint received (a 2xx) are skipped, and so are events past retention. At most 10,000 deliveries (400 replay_too_large). A disabled endpoint is 400 webhook_endpoint_disabled.',
