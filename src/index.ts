@@ -19,22 +19,11 @@ export type {GwEvent} from './api/types.js'
 // The SDK: the API client the CLI uses, typed from the same vocabulary as the engine's wire objects
 export {Gateway, type GatewayOptions} from './sdk.js'
 export {ApiError, NetworkError} from './client/errors.js'
-export type {
-  Account,
-  ApiKey,
-  Balance,
-  Customer,
-  Dispute,
-  ListEnvelope,
-  Payment,
-  PaymentMethod,
-  Payout,
-  Refund,
-  SettlementReport,
-  Snapshot,
-  SnapshotLoad,
-  TestClock,
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhookReplay,
-} from './api/types.js'
+// The contract's types, every one generated from the OpenAPI document: each schema by its name
+// (Payment, CheckoutSession, ChaosRule, Provider, RoutingDecision...), each operation's body or
+// query by its operationId (CreatePaymentParams, ListPaymentsParams...), and `components`,
+// `paths`, `operations` as openapi-typescript writes them. test/sdk-package-e2e.test.ts imports
+// every one of them from the packed package.
+export type * from './api/contract.gen.js'
+export type {Body, ErrorCode, ListEnvelope, OperationId, PathParams, Query, Response} from './api/types.js'
+export type {ActionOutcome, BillingDetailsInput, CardInput, DisputeOutcome, ListParams, PaymentMethodData, ReviewDecision} from './client/params.js'

@@ -2,10 +2,11 @@
 // gets them without the CLI, the engine or any native module. The package is packed as it would
 // be published, installed into a fresh project, and used against a running gateway.
 import {execFile, execFileSync} from 'node:child_process'
-import {existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
+import {operationParams} from '../src/api/openapi/generate.js'
 
 const REPO = resolve(import.meta.dirname, '..')
 const SDK = join(REPO, 'packages', 'sdk')
@@ -21,8 +22,8 @@ beforeAll(() => {
 
 afterAll(() => rmSync(project, {recursive: true, force: true}))
 
-function run(cmd: string, args: string[], cwd: string): Promise<{stdout: string; stderr: string}> {
-  return new Promise((done) => execFile(cmd, args, {cwd, encoding: 'utf8', timeout: 30_000}, (_e, stdout, stderr) => done({stdout, stderr})))
+function run(cmd: string, args: string[], cwd: string, timeout = 30_000): Promise<{stdout: string; stderr: string}> {
+  return new Promise((done) => execFile(cmd, args, {cwd, encoding: 'utf8', timeout}, (_e, stdout, stderr) => done({stdout, stderr})))
 }
 
 function files(dir: string): string[] {
@@ -36,7 +37,8 @@ it('installs @gw/sdk and undici, nothing else: no native module, no CLI, no engi
   const all = files(nm)
   expect(all.filter((f) => f.endsWith('.node'))).toEqual([])
   const sdkFiles = files(join(nm, '@gw', 'sdk', 'dist')).filter((f) => f.endsWith('.js'))
-  expect(sdkFiles.some((f) => /engine|commands|oclif|ink/.test(f.slice(nm.length)))).toBe(false)
+  // no folder of the engine, the CLI's commands, oclif or ink (api/engine-time.js, the Gw-Engine-Time header's name, is the contract's)
+  expect(sdkFiles.filter((f) => /\/(engine|commands|oclif|ink)\//.test(f.slice(nm.length)))).toEqual([])
   const bytes = all.reduce((n, f) => n + statSync(f).size, 0)
   // printed for the record (figures live in the bench, not in assertions)
   console.log(`@gw/sdk install: ${packages.length} packages, ${all.length} files, ${(bytes / 1048576).toFixed(1)} MiB; the SDK itself ${sdkFiles.length} JS files`)
@@ -80,4 +82,34 @@ console.log('ok')
   } finally {
     await gw.stop()
   }
+}, 60_000)
+
+it('exports a type for every schema of the document and every operation\'s parameters: a consumer importing each compiles', async () => {
+  // the import list comes from the document the package serves, so no type can be forgotten
+  const doc = JSON.parse(readFileSync(join(REPO, 'dist', 'openapi.json'), 'utf8')) as {components: {schemas: Record<string, unknown>}}
+  const names = [...Object.keys(doc.components.schemas), ...operationParams(doc).map((o) => o.name)]
+  expect(names).toEqual(expect.arrayContaining(['CheckoutSession', 'ChaosRule', 'CreatePaymentParams', 'Provider', 'RoutingDecision', 'ListPaymentsParams']))
+  writeFileSync(
+    join(project, 'types.ts'),
+    `import type {${names.join(', ')}} from '@gw/sdk'
+import {Gateway} from '@gw/sdk'
+export type Every = [${names.join(', ')}]
+// the methods take and answer the same types
+export async function use(gw: Gateway, body: CreatePaymentParams, q: ListPaymentsParams): Promise<[Payment, CheckoutSession, ChaosRule[], Provider[], RoutingDecision]> {
+  const p: Payment = await gw.payments.create(body)
+  await gw.payments.list(q)
+  const s: CheckoutSession = await gw.checkout.get('cs_1')
+  const rules: ChaosRule[] = (await gw.chaos.list()).data
+  const providers: Provider[] = (await gw.providers.list()).data
+  const d: RoutingDecision = await gw.routing.simulate({amount: 100, currency: 'EUR', payment_method: 'card'})
+  return [p, s, rules, providers, d]
+}
+`,
+  )
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({compilerOptions: {target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: []}, files: ['types.ts']}),
+  )
+  const r = await run(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], project, 55_000)
+  expect(r.stdout + r.stderr).toBe('')
 }, 60_000)

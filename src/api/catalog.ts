@@ -3,6 +3,10 @@
 // bound to (spec §1 money rule 5) and how it behaves in the engine. Where the spec names
 // currencies they are used exactly; elsewhere the set is the method's real-world market.
 
+import type {MethodCode} from './contract.gen.js'
+
+export type {MethodCode}
+
 export type MethodFamily =
   | 'card'
   | 'wallet'
@@ -28,7 +32,7 @@ export type CustomerFlow =
   | 'none' // no customer step (direct debit: mandate given, the payment clears later)
 
 export interface MethodInfo {
-  code: string
+  code: MethodCode
   /** human name, e.g. 'iDEAL' */
   name: string
   family: MethodFamily
@@ -154,7 +158,7 @@ const LIST: readonly MethodInfo[] = [
 ]
 
 /** All method codes, in the spec's order. */
-export const METHOD_CODES: readonly string[] = Object.freeze(LIST.map((m) => m.code))
+export const METHOD_CODES: readonly MethodCode[] = Object.freeze(LIST.map((m) => m.code))
 
 export const METHODS: ReadonlyMap<string, MethodInfo> = new Map(LIST.map((m) => [m.code, m]))
 

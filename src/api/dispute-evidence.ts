@@ -1,7 +1,7 @@
 // Dispute evidence vocabulary shared by the engine and the CLI (spec §4 Disputes rules 2 and
 // 4): the recognized keys, their meaning, and the evidence that suits each reason. Pure data:
 // the CLI imports it without loading engine code.
-import type {DisputeReason} from './types.js'
+import {DISPUTE_REASONS, type DisputeReason} from './vocabulary.js'
 
 /** The keys the service recognizes in `fields` (spec §4 Disputes rule 2); any other key is accepted and forwarded as free text. */
 export const RECOGNIZED_KEYS = [
@@ -14,7 +14,7 @@ export const RECOGNIZED_KEYS = [
 ] as const
 export type RecognizedKey = (typeof RECOGNIZED_KEYS)[number]
 
-export const DISPUTE_REASONS: readonly DisputeReason[] = ['fraudulent', 'product_not_received', 'duplicate', 'credit_not_processed', 'general']
+export {DISPUTE_REASONS}
 
 /**
  * The evidence that suits each reason (spec §4 Disputes rule 4), as recognized keys, plus what

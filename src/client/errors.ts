@@ -4,6 +4,8 @@ import {networkErrorCode, TLS_CODES} from '../api/network-errors.js'
 import type {ApiErrorBody} from '../api/types.js'
 
 export type ApiErrorType = ApiErrorBody['error']['type']
+/** An error envelope as a client may meet it: the document's, or one built here for an answer without one (code `http_502`). */
+export type ClientErrorBody = {error: Omit<ApiErrorBody['error'], 'code'> & {code: string}}
 
 export class ApiError extends Error {
   override readonly name = 'ApiError'
@@ -25,7 +27,7 @@ export class ApiError extends Error {
   /** the Idempotency-Key the request was sent with (POST): retrying with it is safe */
   idempotencyKey?: string
   /** the error envelope exactly as the API sent it, when it sent one: `--json` prints this, nothing added */
-  envelope?: ApiErrorBody
+  envelope?: ClientErrorBody
 
   constructor(init: {
     status: number
@@ -66,7 +68,7 @@ export class ApiError extends Error {
       docUrl: env?.doc_url,
       retryAfter: headers.retryAfter,
     })
-    if (env && typeof env.message === 'string' && typeof env.type === 'string') err.envelope = body as ApiErrorBody
+    if (env && typeof env.message === 'string' && typeof env.type === 'string') err.envelope = body as ClientErrorBody
     return err
   }
 
@@ -75,9 +77,9 @@ export class ApiError extends Error {
    * one (the OpenAPI document's Error schema allows no other member; the exit code tells the
    * status), else one built from what is known.
    */
-  toJSON(): ApiErrorBody {
+  toJSON(): ClientErrorBody {
     if (this.envelope) return this.envelope
-    const error: ApiErrorBody['error'] = {
+    const error: ClientErrorBody['error'] = {
       type: this.type,
       code: this.code,
       message: this.message,

@@ -1,35 +1,56 @@
 // Typed API client: one method per operation the CLI uses (spec §4, decisions.md).
-import type {Account, ApiKey, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, Snapshot, SnapshotLoad, TestClock} from '../api/types.js'
+import type {Account, AccountWithKeys, ApiKey, ApiKeyWithSecret, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, Snapshot, SnapshotLoad, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
-import type {GwEvent, WebhookDelivery, WebhookEndpoint, WebhookReplay} from '../api/types.js'
-import type {CheckoutSession, CheckoutSessionCreate, CheckoutSessionPay, ChaosApiFaultCreate, ChaosProviderFaultCreate, ChaosRule, ChaosWebhookFaultCreate, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
-import type {
-  CreateMerchantParams,
-  ListMerchantsParams,
-  ListProvidersParams,
-  ListRoutingRulesParams,
-  MerchantParams,
-  RoutingRuleParams,
-  UpdateCustomerParams,
-} from './params.js'
+import type {GwEvent, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookReplay} from '../api/types.js'
+import type {CheckoutSession, CheckoutSessionPay, ChaosRule, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
 import type {
   ActionOutcome,
+  CapturePaymentParams,
+  ConfirmPaymentParams,
+  CreateAccountParams,
+  CreateApiKeyParams,
+  CreateChaosApiFaultParams,
+  CreateChaosProviderFaultParams,
+  CreateChaosWebhookFaultParams,
+  CreateCheckoutSessionParams,
   CreateCustomerParams,
+  CreateMerchantParams,
   CreatePaymentMethodParams,
   CreatePaymentParams,
-  ListParams,
+  CreateRefundParams,
+  CreateRoutingRuleParams,
+  CreateWebhookEndpointParams,
+  DisputeOutcome,
+  ListAccountsParams,
+  ListApiKeysParams,
+  ListCheckoutSessionsParams,
+  ListCustomersParams,
+  ListDisputesParams,
+  ListEventDeliveriesParams,
+  ListEventsParams,
+  ListMerchantsParams,
   ListPaymentMethodsParams,
   ListPaymentsParams,
-  ReviewDecision,
-  CreateRefundParams,
-  DisputeOutcome,
-  EvidenceParams,
-  ListDisputesParams,
   ListPayoutsParams,
+  ListProvidersParams,
   ListRefundsParams,
+  ListRoutingRulesParams,
   ListSettlementReportsParams,
-  SimulateDisputeParams,
+  ListWebhookEndpointDeliveriesParams,
+  ListWebhookEndpointsParams,
+  ReplayWebhookEndpointParams,
+  ResendEventParams,
+  ReviewDecision,
+  RollApiKeyParams,
   SimulateRoutingParams,
+  SubmitDisputeEvidenceParams,
+  TestCreateDisputeParams,
+  TestSetClockParams,
+  UpdateAccountParams,
+  UpdateCustomerParams,
+  UpdateMerchantParams,
+  UpdateRoutingRuleParams,
+  UpdateWebhookEndpointParams,
 } from './params.js'
 
 export {ApiError, NetworkError} from './errors.js'
@@ -47,7 +68,9 @@ export class GwClient extends HttpClient {
 
   /** hosted checkout sessions (issue 28) */
   readonly checkout = {
-    create: (body: CheckoutSessionCreate, o?: PostOpts) => this.post<CheckoutSession>('/checkout_sessions', body, o),
+    create: (body: CreateCheckoutSessionParams, o?: PostOpts) => this.post<CheckoutSession>('/checkout_sessions', body, o),
+    list: (params: ListCheckoutSessionsParams = {}) => this.get<ListEnvelope<CheckoutSession>>('/checkout_sessions', q(params)),
+    iterate: (params: ListCheckoutSessionsParams = {}, max?: number) => this.paginate<CheckoutSession>('/checkout_sessions', q(params), {max}),
     get: (id: string) => this.get<CheckoutSession>(`/checkout_sessions/${enc(id)}`),
     expire: (id: string, o?: PostOpts) => this.post<CheckoutSession>(`/checkout_sessions/${enc(id)}/expire`, {}, o),
     /** one try at paying an open session with a saved card (issue 36): the payment it made; a decline throws a card_error and leaves the session open */
@@ -59,9 +82,9 @@ export class GwClient extends HttpClient {
     list: (params: ListPaymentsParams = {}) => this.get<ListEnvelope<Payment>>('/payments', q(params)),
     iterate: (params: ListPaymentsParams = {}, max?: number) => this.paginate<Payment>('/payments', q(params), {max}),
     get: (id: string) => this.get<Payment>(`/payments/${enc(id)}`),
-    confirm: (id: string, body: {payment_method_id?: string} = {}, o?: PostOpts) =>
+    confirm: (id: string, body: ConfirmPaymentParams = {}, o?: PostOpts) =>
       this.post<Payment>(`/payments/${enc(id)}/confirm`, body, o),
-    capture: (id: string, body: {amount?: number} = {}, o?: PostOpts) =>
+    capture: (id: string, body: CapturePaymentParams = {}, o?: PostOpts) =>
       this.post<Payment>(`/payments/${enc(id)}/capture`, body, o),
     incrementAuthorization: (id: string, amount: number, o?: PostOpts) =>
       this.post<Payment>(`/payments/${enc(id)}/increment_authorization`, {amount}, o),
@@ -78,29 +101,29 @@ export class GwClient extends HttpClient {
   readonly accounts = {
     /** the account of the key in use */
     current: () => this.get<Account>('/account'),
-    create: (body: {name?: string; metadata?: Record<string, string>}, o?: PostOpts) => this.post<Account>('/accounts', body, o),
-    list: (params: ListParams = {}) => this.get<ListEnvelope<Account>>('/accounts', q(params)),
-    iterate: (params: ListParams = {}, max?: number) => this.paginate<Account>('/accounts', q(params), {max}),
+    create: (body: CreateAccountParams, o?: PostOpts) => this.post<AccountWithKeys>('/accounts', body, o),
+    list: (params: ListAccountsParams = {}) => this.get<ListEnvelope<Account>>('/accounts', q(params)),
+    iterate: (params: ListAccountsParams = {}, max?: number) => this.paginate<Account>('/accounts', q(params), {max}),
     get: (id: string) => this.get<Account>(`/accounts/${enc(id)}`),
-    update: (id: string, body: {name?: string | null; metadata?: Record<string, string>}, o?: PostOpts) => this.post<Account>(`/accounts/${enc(id)}`, body, o),
+    update: (id: string, body: UpdateAccountParams, o?: PostOpts) => this.post<Account>(`/accounts/${enc(id)}`, body, o),
     delete: (id: string) => this.delete<Deleted<'account'>>(`/accounts/${enc(id)}`),
   }
 
   readonly apiKeys = {
     /** the key in use */
     self: () => this.get<ApiKey>('/api_keys/self'),
-    create: (body: {type?: ApiKey['type']; name?: string; permissions?: string[]}, o?: PostOpts) => this.post<ApiKey>('/api_keys', body, o),
-    list: (params: ListParams & {type?: ApiKey['type']} = {}) => this.get<ListEnvelope<ApiKey>>('/api_keys', q(params)),
-    iterate: (params: ListParams & {type?: ApiKey['type']} = {}, max?: number) => this.paginate<ApiKey>('/api_keys', q(params), {max}),
+    create: (body: CreateApiKeyParams, o?: PostOpts) => this.post<ApiKeyWithSecret>('/api_keys', body, o),
+    list: (params: ListApiKeysParams = {}) => this.get<ListEnvelope<ApiKey>>('/api_keys', q(params)),
+    iterate: (params: ListApiKeysParams = {}, max?: number) => this.paginate<ApiKey>('/api_keys', q(params), {max}),
     get: (id: string) => this.get<ApiKey>(`/api_keys/${enc(id)}`),
-    roll: (id: string, body: {expires_in?: number} = {}, o?: PostOpts) => this.post<ApiKey>(`/api_keys/${enc(id)}/roll`, body, o),
+    roll: (id: string, body: RollApiKeyParams = {}, o?: PostOpts) => this.post<ApiKeyWithSecret>(`/api_keys/${enc(id)}/roll`, body, o),
     revoke: (id: string, o?: PostOpts) => this.post<ApiKey>(`/api_keys/${enc(id)}/revoke`, {}, o),
   }
 
   readonly customers = {
     create: (body: CreateCustomerParams, o?: PostOpts) => this.post<Customer>('/customers', body, o),
-    list: (params: ListParams & {email?: string} = {}) => this.get<ListEnvelope<Customer>>('/customers', q(params)),
-    iterate: (params: ListParams & {email?: string} = {}, max?: number) => this.paginate<Customer>('/customers', q(params), {max}),
+    list: (params: ListCustomersParams = {}) => this.get<ListEnvelope<Customer>>('/customers', q(params)),
+    iterate: (params: ListCustomersParams = {}, max?: number) => this.paginate<Customer>('/customers', q(params), {max}),
     get: (id: string) => this.get<Customer>(`/customers/${enc(id)}`),
     update: (id: string, body: UpdateCustomerParams, o?: PostOpts) => this.post<Customer>(`/customers/${enc(id)}`, body, o),
     delete: (id: string) => this.delete<Deleted<'customer'>>(`/customers/${enc(id)}`),
@@ -120,15 +143,15 @@ export class GwClient extends HttpClient {
     list: (params: ListMerchantsParams = {}) => this.get<ListEnvelope<Merchant>>('/merchants', q(params)),
     iterate: (params: ListMerchantsParams = {}, max?: number) => this.paginate<Merchant>('/merchants', q(params), {max}),
     get: (id: string) => this.get<Merchant>(`/merchants/${enc(id)}`),
-    update: (id: string, body: MerchantParams, o?: PostOpts) => this.post<Merchant>(`/merchants/${enc(id)}`, body, o),
+    update: (id: string, body: UpdateMerchantParams, o?: PostOpts) => this.post<Merchant>(`/merchants/${enc(id)}`, body, o),
   }
 
   readonly routingRules = {
-    create: (body: RoutingRuleParams, o?: PostOpts) => this.post<RoutingRule>('/routing_rules', body, o),
+    create: (body: CreateRoutingRuleParams, o?: PostOpts) => this.post<RoutingRule>('/routing_rules', body, o),
     list: (params: ListRoutingRulesParams = {}) => this.get<ListEnvelope<RoutingRule>>('/routing_rules', q(params)),
     iterate: (params: ListRoutingRulesParams = {}, max?: number) => this.paginate<RoutingRule>('/routing_rules', q(params), {max}),
     get: (id: string) => this.get<RoutingRule>(`/routing_rules/${enc(id)}`),
-    update: (id: string, body: RoutingRuleParams, o?: PostOpts) => this.post<RoutingRule>(`/routing_rules/${enc(id)}`, body, o),
+    update: (id: string, body: UpdateRoutingRuleParams, o?: PostOpts) => this.post<RoutingRule>(`/routing_rules/${enc(id)}`, body, o),
     delete: (id: string) => this.delete<Deleted<'routing_rule'>>(`/routing_rules/${enc(id)}`),
   }
 
@@ -143,7 +166,7 @@ export class GwClient extends HttpClient {
     list: (params: ListDisputesParams = {}) => this.get<ListEnvelope<Dispute>>('/disputes', q(params)),
     iterate: (params: ListDisputesParams = {}, max?: number) => this.paginate<Dispute>('/disputes', q(params), {max}),
     get: (id: string) => this.get<Dispute>(`/disputes/${enc(id)}`),
-    submitEvidence: (id: string, body: EvidenceParams, o?: PostOpts) => this.post<Dispute>(`/disputes/${enc(id)}/evidence`, body, o),
+    submitEvidence: (id: string, body: SubmitDisputeEvidenceParams, o?: PostOpts) => this.post<Dispute>(`/disputes/${enc(id)}/evidence`, body, o),
     accept: (id: string, o?: PostOpts) => this.post<Dispute>(`/disputes/${enc(id)}/accept`, undefined, o),
   }
 
@@ -179,9 +202,9 @@ export class GwClient extends HttpClient {
 
   /** Failures on purpose (issue 29): faults this account switched on to rehearse (test keys). */
   readonly chaos = {
-    addApiFault: (body: ChaosApiFaultCreate, o?: PostOpts) => this.post<ChaosRule>('/chaos/api', body, o),
-    addProviderFault: (body: ChaosProviderFaultCreate, o?: PostOpts) => this.post<ChaosRule>('/chaos/providers', body, o),
-    addWebhookFault: (body: ChaosWebhookFaultCreate, o?: PostOpts) => this.post<ChaosRule>('/chaos/webhooks', body, o),
+    addApiFault: (body: CreateChaosApiFaultParams, o?: PostOpts) => this.post<ChaosRule>('/chaos/api', body, o),
+    addProviderFault: (body: CreateChaosProviderFaultParams, o?: PostOpts) => this.post<ChaosRule>('/chaos/providers', body, o),
+    addWebhookFault: (body: CreateChaosWebhookFaultParams, o?: PostOpts) => this.post<ChaosRule>('/chaos/webhooks', body, o),
     list: () => this.get<ListEnvelope<ChaosRule>>('/chaos'),
     clear: () => this.delete<ListEnvelope<ChaosRule>>('/chaos'),
     end: (id: string) => this.delete<ChaosRule>(`/chaos/${enc(id)}`),
@@ -193,12 +216,12 @@ export class GwClient extends HttpClient {
     paymentReview: (id: string, decision: ReviewDecision, o?: PostOpts) =>
       this.post<Payment>(`/test_helpers/payments/${enc(id)}/review`, {decision}, o),
     clock: () => this.get<TestClock>('/test_helpers/clock'),
-    setClock: (body: {frozen?: boolean; now?: string}, o?: PostOpts) => this.post<TestClock>('/test_helpers/clock', body, o),
+    setClock: (body: TestSetClockParams, o?: PostOpts) => this.post<TestClock>('/test_helpers/clock', body, o),
     /** includeSecrets: the signing secrets and card numbers too (sensitive; a secret key only) */
     saveSnapshot: (o: {includeSecrets?: boolean} = {}) => this.get<Snapshot>('/test_helpers/snapshot', o.includeSecrets ? {include_secrets: true} : undefined),
     loadSnapshot: (snapshot: unknown, o?: PostOpts) => this.post<SnapshotLoad>('/test_helpers/snapshot', snapshot, o),
     advanceClock: (seconds: number, o?: PostOpts & {wait?: boolean}) => this.post<TestClock>('/test_helpers/clock/advance', o?.wait ? {seconds, wait: true} : {seconds}, o),
-    createDispute: (body: SimulateDisputeParams, o?: PostOpts) => this.post<Dispute>('/test_helpers/disputes', body, o),
+    createDispute: (body: TestCreateDisputeParams, o?: PostOpts) => this.post<Dispute>('/test_helpers/disputes', body, o),
     resolveDispute: (id: string, outcome: DisputeOutcome, o?: PostOpts) =>
       this.post<Dispute>(`/test_helpers/disputes/${enc(id)}/resolve`, {outcome}, o),
   }
@@ -208,11 +231,11 @@ export class GwClient extends HttpClient {
     iterate: (params: ListEventsParams = {}, max?: number) => this.paginate<GwEvent>('/events', q(params), {max}),
     get: (id: string) => this.get<GwEvent>(`/events/${enc(id)}`),
     /** new deliveries of the event: to one endpoint, or to every enabled endpoint subscribed to its type */
-    resend: (id: string, body: {endpoint?: string; all?: boolean} = {}, o?: PostOpts) =>
+    resend: (id: string, body: ResendEventParams = {}, o?: PostOpts) =>
       this.post<ListEnvelope<WebhookDelivery>>(`/events/${enc(id)}/resend`, body, o),
-    deliveries: (id: string, params: ListParams & {endpoint?: string; status?: string} = {}) =>
+    deliveries: (id: string, params: ListEventDeliveriesParams = {}) =>
       this.get<ListEnvelope<WebhookDelivery>>(`/events/${enc(id)}/deliveries`, q(params)),
-    iterateDeliveries: (id: string, params: ListParams & {endpoint?: string; status?: string} = {}, max?: number) =>
+    iterateDeliveries: (id: string, params: ListEventDeliveriesParams = {}, max?: number) =>
       this.paginate<WebhookDelivery>(`/events/${enc(id)}/deliveries`, q(params), {max}),
   }
 
@@ -226,40 +249,16 @@ export class GwClient extends HttpClient {
   }
 
   readonly webhookEndpoints = {
-    create: (body: CreateWebhookEndpointParams, o?: PostOpts) => this.post<WebhookEndpoint>('/webhook_endpoints', body, o),
-    list: (params: ListParams & {disabled?: boolean} = {}) => this.get<ListEnvelope<WebhookEndpoint>>('/webhook_endpoints', q(params)),
-    iterate: (params: ListParams & {disabled?: boolean} = {}, max?: number) => this.paginate<WebhookEndpoint>('/webhook_endpoints', q(params), {max}),
+    create: (body: CreateWebhookEndpointParams, o?: PostOpts) => this.post<WebhookEndpointWithSecret>('/webhook_endpoints', body, o),
+    list: (params: ListWebhookEndpointsParams = {}) => this.get<ListEnvelope<WebhookEndpoint>>('/webhook_endpoints', q(params)),
+    iterate: (params: ListWebhookEndpointsParams = {}, max?: number) => this.paginate<WebhookEndpoint>('/webhook_endpoints', q(params), {max}),
     get: (id: string) => this.get<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}`),
     update: (id: string, body: UpdateWebhookEndpointParams, o?: PostOpts) => this.post<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}`, body, o),
     delete: (id: string) => this.delete<{id: string; object: 'webhook_endpoint'; deleted: boolean}>(`/webhook_endpoints/${enc(id)}`),
-    replay: (id: string, body: {since?: string; within?: number; status?: string[]}, o?: PostOpts) => this.post<WebhookReplay>(`/webhook_endpoints/${enc(id)}/replay`, body, o),
+    replay: (id: string, body: ReplayWebhookEndpointParams, o?: PostOpts) => this.post<WebhookReplay>(`/webhook_endpoints/${enc(id)}/replay`, body, o),
     rotateSecret: (id: string, o?: PostOpts & {expiresIn?: number}) =>
-      this.post<WebhookEndpoint>(`/webhook_endpoints/${enc(id)}/rotate_secret`, o?.expiresIn === undefined ? {} : {expires_in: o.expiresIn}, o),
-    deliveries: (id: string, params: ListParams & {status?: string} = {}) =>
+      this.post<WebhookEndpointWithSecret>(`/webhook_endpoints/${enc(id)}/rotate_secret`, o?.expiresIn === undefined ? {} : {expires_in: o.expiresIn}, o),
+    deliveries: (id: string, params: ListWebhookEndpointDeliveriesParams = {}) =>
       this.get<ListEnvelope<WebhookDelivery>>(`/webhook_endpoints/${enc(id)}/deliveries`, q(params)),
   }
-}
-
-/** GET /events filters (decisions.md): `type` is exact, a `prefix.*`, or a comma-separated list of either. */
-export interface ListEventsParams extends ListParams {
-  type?: string
-  /** one object's story: a payment's own events and its refunds' and disputes' */
-  object?: string
-  created_gte?: string
-  created_lte?: string
-}
-
-export interface CreateWebhookEndpointParams {
-  url: string
-  enabled_events: string[]
-  description?: string
-  metadata?: Record<string, string>
-}
-
-export interface UpdateWebhookEndpointParams {
-  url?: string
-  enabled_events?: string[]
-  description?: string | null
-  metadata?: Record<string, string>
-  disabled?: boolean
 }

@@ -3,7 +3,7 @@
 // test/newcomer-e2e.test.ts.
 import {stripVTControlCharacters} from 'node:util'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import type {ListEnvelope, Payment, Provider} from '../api/types.js'
+import type {ListEnvelope, MethodCode, Payment, Provider} from '../api/types.js'
 import {at, cliEnv, errorBody, json, payment, type CliEnv} from '../base/test-support/cli.js'
 import ClockAdvance from './clock/advance.js'
 import ConfigGet from './config/get.js'
@@ -127,7 +127,7 @@ describe('defect 5: event type filters are checked (wildcards allowed)', () => {
 })
 
 describe('defect 6: tables fit the terminal', () => {
-  const provider = (id: string, methods: string[], currencies: string[]): Provider => ({
+  const provider = (id: string, methods: MethodCode[], currencies: string[]): Provider => ({
     id,
     object: 'provider',
     methods,
@@ -142,7 +142,7 @@ describe('defect 6: tables fit the terminal', () => {
   })
 
   it('providers list at 80 columns: no line wider, no wrapped cells, ids whole', async () => {
-    const many = ['card', 'apple_pay', 'google_pay', 'paypal', 'ideal', 'bancontact', 'eps', 'p24', 'trustly', 'blik', 'mb_way', 'swish', 'satispay', 'mobilepay']
+    const many: MethodCode[] = ['card', 'apple_pay', 'google_pay', 'paypal', 'ideal', 'bancontact', 'eps', 'p24', 'trustly', 'blik', 'mb_way', 'swish', 'satispay', 'mobilepay']
     const curr = ['EUR', 'USD', 'GBP', 'JPY', 'BRL', 'KWD', 'PLN', 'SEK', 'NOK', 'DKK', 'CHF', 'CZK', 'HUF', 'RON', 'CAD', 'AUD']
     cli.pool
       .intercept({path: (p) => p.startsWith('/v1/providers'), method: 'GET'})

@@ -80,6 +80,7 @@ export const COMMAND_OF_OPERATION: Record<string, {command: string; argv: string
   createChaosProviderFault: {command: 'chaos:provider', argv: ['prov_atlas', '--down', '--for', '1m']},
   createChaosWebhookFault: {command: 'chaos:webhooks', argv: ['--duplicate-rate', '0.5']},
   listChaos: {command: 'chaos:status', argv: []},
+  listCheckoutSessions: {command: 'checkout:list', argv: []},
   createCheckoutSession: {command: 'checkout:create', argv: ['--amount', '2000', '--currency', 'EUR']},
   retrieveCheckoutSession: {command: 'checkout:get', argv: ['cs_123']},
   expireCheckoutSession: {command: 'checkout:expire', argv: ['cs_123']},

@@ -109,7 +109,7 @@ describe('payment methods', () => {
 })
 
 describe('clock', () => {
-  const clock = (offset: number): TestClock => ({object: 'test_clock', now: '2025-01-08T00:00:00.000Z', offset_seconds: offset})
+  const clock = (offset: number): TestClock => ({object: 'test_clock', now: '2025-01-08T00:00:00.000Z', offset_seconds: offset, frozen: false})
 
   it('get shows the time and offset', async () => {
     cli.pool.intercept({path: '/v1/test_helpers/clock', method: 'GET'}).reply(200, clock(0))

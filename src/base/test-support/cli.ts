@@ -147,6 +147,7 @@ export function payment(over: Partial<Payment> = {}): Payment {
     failure_message: null,
     livemode: false,
     created_at: '2025-01-01T00:00:00Z',
+    merchant: null,
     ...over,
   }
 }

@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import type {Account, ApiKey} from '../../api/types.js'
+import type {Account, AccountWithKeys, ApiKey, ApiKeyWithSecret} from '../../api/types.js'
 import {at, cliEnv, errorBody, json, type CliEnv} from '../../base/test-support/cli.js'
 import KeysCreate, {parsePermissionsFlag} from '../keys/create.js'
 import KeysList from '../keys/list.js'
@@ -18,8 +18,8 @@ afterEach(async () => {
   await cli.cleanup()
 })
 
-const account = (over: Partial<Account> = {}): Account => ({id: 'acct_new', object: 'account', name: 'ci', metadata: {}, livemode: false, created_at: '2026-11-24T00:00:00.000Z', ...over})
-const key = (over: Partial<ApiKey> = {}): ApiKey => ({
+const account = (over: Partial<AccountWithKeys> = {}): Account & Partial<AccountWithKeys> => ({id: 'acct_new', object: 'account', name: 'ci', metadata: {}, livemode: false, created_at: '2026-11-24T00:00:00.000Z', ...over})
+const key = (over: Partial<ApiKeyWithSecret> = {}): ApiKey & Partial<ApiKeyWithSecret> => ({
   id: 'key_1',
   object: 'api_key',
   type: 'restricted',
@@ -124,7 +124,7 @@ describe('gw keys', () => {
       return {statusCode: 200, data: key({id: 'key_new', type: 'secret', permissions: null, secret: 'sk_test_rolledrolledrolledrolledabcd'}), responseOptions: json}
     })
     cli.pool.intercept({path: '/v1/api_keys/key_me', method: 'GET'}).reply(200, key({id: 'key_me', type: 'secret', permissions: null, expires_at: '2026-11-25T00:00:00.000Z'}), json)
-    const r = await cli.run<ApiKey>(KeysRoll, [...at(), '--expires-in', '1h'])
+    const r = await cli.run<ApiKeyWithSecret>(KeysRoll, [...at(), '--expires-in', '1h'])
     expect(r.exitCode, r.stderr).toBe(0)
     expect(seen[0]).toEqual({expires_in: 3600})
     expect(r.stderr).toMatch(/keeps working until 2026-11-25T00:00:00.000Z/)

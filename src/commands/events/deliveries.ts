@@ -4,6 +4,7 @@ import {idArg, listFlags} from '../../base/flags.js'
 import {deliveryColumns} from '../webhooks/shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
+import {DELIVERY_STATUSES} from '../../api/vocabulary.js'
 
 export default class EventsDeliveries extends GwCommand<typeof EventsDeliveries> {
   static override summary = "List an event's webhook deliveries across endpoints, newest first."
@@ -17,7 +18,7 @@ export default class EventsDeliveries extends GwCommand<typeof EventsDeliveries>
 
   static override args = {id: idArg('evt_', 'event', 'List recent events with: gw events list')}
   static override flags = {
-    status: Flags.string({description: 'Only deliveries in this state.', options: ['pending', 'succeeded', 'failed_retrying', 'undeliverable']}),
+    status: Flags.option({description: 'Only deliveries in this state.', options: DELIVERY_STATUSES})(),
     endpoint: Flags.string({description: 'Only deliveries to this webhook endpoint (wh_...).'}),
     ...listFlags,
   }

@@ -4,12 +4,13 @@ import {listFlags} from '../../base/flags.js'
 import type {ListMerchantsParams} from '../../client/params.js'
 import {merchantColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {KYB_STATUSES} from '../../api/vocabulary.js'
 
 export default class MerchantsList extends GwCommand<typeof MerchantsList> {
   static override summary = 'List sub-merchants, newest first.'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --kyb-status pending', '<%= config.bin %> <%= command.id %> --all --json']
   static override flags = {
-    'kyb-status': Flags.string({description: 'Only merchants with this KYB status.', options: ['pending', 'active', 'restricted', 'rejected']}),
+    'kyb-status': Flags.option({description: 'Only merchants with this KYB status.', options: KYB_STATUSES})(),
     ...listFlags,
   }
 

@@ -3,6 +3,7 @@ import type {ListEnvelope, Payout} from '../../api/types.js'
 import {currencyFlag, listFlags} from '../../base/flags.js'
 import {payoutColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {PAYOUT_STATUSES} from '../../api/vocabulary.js'
 
 export default class PayoutsList extends GwCommand<typeof PayoutsList> {
   static override summary = 'List payouts to the bank account, newest first.'
@@ -11,7 +12,7 @@ export default class PayoutsList extends GwCommand<typeof PayoutsList> {
 
   static override flags = {
     currency: currencyFlag({description: 'Only payouts in this currency.'}),
-    status: Flags.string({description: 'Only payouts in this status.', options: ['in_transit', 'paid']}),
+    status: Flags.option({description: 'Only payouts in this status.', options: PAYOUT_STATUSES})(),
     ...listFlags,
   }
 

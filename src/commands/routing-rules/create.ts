@@ -3,6 +3,7 @@ import {idempotencyKeyFlag} from '../../base/flags.js'
 import {ruleBody, ruleFlags} from './shared/flags.js'
 import {renderRoutingRule} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {UsageError} from '../../errors.js'
 
 export default class RoutingRulesCreate extends GwCommand<typeof RoutingRulesCreate> {
   static override summary = 'Create a routing rule: prefer, split traffic between, or block providers for matching payments.'
@@ -22,7 +23,10 @@ export default class RoutingRulesCreate extends GwCommand<typeof RoutingRulesCre
 
 export async function routingRulesCreate(ctx: Context, flags: GwFlags<typeof RoutingRulesCreate>, args: GwArgs<typeof RoutingRulesCreate>): Promise<RoutingRule> {
   const f = flags
-  const rule = await (await ctx.client()).routingRules.create(ruleBody(f), {idempotencyKey: f['idempotency-key']})
+  const {priority, action, ...rest} = ruleBody(f)
+  // both flags are required here (ruleFlags(true)): oclif has already said so when one is missing
+  if (priority === undefined || action === undefined) throw new UsageError('A routing rule needs --priority and --action.', 'e.g. --priority 10 --action prefer --provider prov_atlas')
+  const rule = await (await ctx.client()).routingRules.create({priority, action, ...rest}, {idempotencyKey: f['idempotency-key']})
   ctx.print(renderRoutingRule(rule, ctx.color))
   return rule
 }

@@ -3,6 +3,7 @@ import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
 import {idArg, listFlags} from '../../base/flags.js'
 import {deliveryColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {DELIVERY_STATUSES} from '../../api/vocabulary.js'
 
 export default class WebhooksDeliveries extends GwCommand<typeof WebhooksDeliveries> {
   static override summary = "List an endpoint's deliveries with their attempts, newest first."
@@ -14,7 +15,7 @@ export default class WebhooksDeliveries extends GwCommand<typeof WebhooksDeliver
 
   static override args = {id: idArg('wh_', 'webhook endpoint', 'List them with: gw webhooks list')}
   static override flags = {
-    status: Flags.string({description: 'Only deliveries in this state.', options: ['pending', 'succeeded', 'failed_retrying', 'undeliverable']}),
+    status: Flags.option({description: 'Only deliveries in this state.', options: DELIVERY_STATUSES})(),
     ...listFlags,
   }
 

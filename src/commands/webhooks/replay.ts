@@ -4,8 +4,12 @@ import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {parseDuration} from '../../base/parse.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
+import type {ReplayWebhookEndpointParams} from '../../client/params.js'
 
-const STATUS_WORDS: Record<string, string> = {failed: 'failed_retrying', failed_retrying: 'failed_retrying', retrying: 'failed_retrying', undeliverable: 'undeliverable', pending: 'pending'}
+type ReplayStatus = NonNullable<ReplayWebhookEndpointParams['status']>[number]
+
+/** The words --status takes, as the statuses the API replays. */
+const STATUS_WORDS: Record<string, ReplayStatus> = {failed: 'failed_retrying', failed_retrying: 'failed_retrying', retrying: 'failed_retrying', undeliverable: 'undeliverable', pending: 'pending'}
 
 export default class WebhooksReplay extends GwCommand<typeof WebhooksReplay> {
   static override summary = 'Send an endpoint every event it missed since a time (after an outage).'
@@ -32,7 +36,7 @@ export async function webhooksReplay(ctx: Context, flags: GwFlags<typeof Webhook
   const since = flags.since.trim()
   const when = /^\d{4}-\d{2}-\d{2}/.test(since) ? (Number.isFinite(Date.parse(since)) ? {since: new Date(Date.parse(since)).toISOString()} : undefined) : {within: parseDuration(since, '--since')}
   if (!when) throw new UsageError(`--since "${since}" is neither a duration nor a date-time.`, 'e.g. --since 2d or --since 2026-11-20T00:00:00Z')
-  let status: string[] | undefined
+  let status: ReplayStatus[] | undefined
   if (flags.status !== undefined) {
     status = flags.status.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean).map((s) => {
       const w = STATUS_WORDS[s]

@@ -37,6 +37,7 @@ function endpoint(over: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
     disabled: false,
     disabled_reason: null,
     failing_since: null,
+    previous_secret_expires_at: null,
     livemode: false,
     created_at: '2025-01-01T00:00:00.000Z',
     ...over,

@@ -3,18 +3,17 @@
 // own, whose key `gw login --local` saves) creates, lists and deletes them; an account object is
 // one of its objects. Creating one is a single unit of work of the platform account that also
 // writes, in the new account, its first secret and publishable keys and its settlement schedule.
-import type {Account} from '../../api/types.js'
+import type {Account, AccountWithKeys} from '../../api/types.js'
 import {badState, invalid, notFound} from '../domain/errors.js'
 import {PLATFORM_ACCOUNT, type ListPage} from '../ports/store.js'
 import type {Core} from './core.js'
 import {makeKey} from './keys.js'
 import {seedSettlement} from './settlement.js'
 import type {Unit} from './unit.js'
+import type {Body} from '../../api/types.js'
 
-export interface AccountFields {
-  name?: string | null
-  metadata?: Record<string, string>
-}
+/** POST /accounts and POST /accounts/{id}: the body as the document defines it. */
+export type AccountFields = Body<'updateAccount'>
 
 /** The platform account's own object (made once, at start). */
 export async function ensurePlatformAccount(core: Core): Promise<void> {
@@ -28,7 +27,7 @@ export async function ensurePlatformAccount(core: Core): Promise<void> {
 }
 
 /** POST /accounts: the account, with its secret and publishable keys (shown once). */
-export async function createAccount(u: Unit, b: AccountFields): Promise<Account> {
+export async function createAccount(u: Unit, b: AccountFields): Promise<AccountWithKeys> {
   const now = new Date()
   const account: Account = {id: u.core.ids.next('acct'), object: 'account', name: b.name ?? null, metadata: b.metadata ?? {}, livemode: u.livemode, created_at: now.toISOString()}
   u.put('account', account)

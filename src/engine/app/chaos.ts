@@ -22,7 +22,8 @@ export const DEFAULT_CHAOS_FOR_S = 600
 const MAX_CHAOS_FOR_S = 7 * 86_400
 const DEFAULT_SLOW_MS = 2_000
 const MAX_SLOW_MS = 30_000
-const METHODS = ['GET', 'POST', 'DELETE', '*']
+const METHODS = ['GET', 'POST', 'DELETE', '*'] as const
+const isMethod = (m: string): m is (typeof METHODS)[number] => (METHODS as readonly string[]).includes(m)
 
 /** The body of POST /v1/chaos/api (validated here: the method and fault may be anything a client sent). */
 export type CreateChaosApi = ChaosApiFaultCreate
@@ -151,7 +152,7 @@ export function draw(seed: number | null, n: number): number {
 /** Validates a new API fault into a rule (the engine clock gives it its end). */
 export function apiRule(b: CreateChaosApi, id: string, now: Date): ChaosApiRule {
   const method = (b.method ?? '*').toUpperCase()
-  if (!METHODS.includes(method)) throw invalid('method', `method must be one of ${METHODS.join(', ')}; got '${b.method}'.`)
+  if (!isMethod(method)) throw invalid('method', `method must be one of ${METHODS.join(', ')}; got '${b.method}'.`)
   if (!/^\/[A-Za-z0-9_\-*/{}]*$/.test(b.path)) throw invalid('path', `path is an API path under /v1 such as /payments, /payments/* or /refunds/**; got '${b.path}'.`)
   const path = b.path.replace(/^\/v1(?=\/)/, '')
   if (!CHAOS_API_FAULTS.includes(b.fault)) throw invalid('fault', `fault must be one of ${CHAOS_API_FAULTS.join(', ')}; got '${b.fault}'.`)

@@ -7,13 +7,13 @@
 // reaches the shop by webhook (checkout.session.completed, checkout.session.expired), since the
 // return to success_url "only signals that the customer came back" (§1).
 import {randomBytes} from 'node:crypto'
-import {methodInfo, METHOD_CODES} from '../../api/catalog.js'
-import type {CheckoutSession, CheckoutSessionCreate} from '../../api/types.js'
+import {methodInfo, METHOD_CODES, type MethodCode} from '../../api/catalog.js'
+import type {CheckoutSession, CheckoutSessionCreate, Query} from '../../api/types.js'
 import {badState, invalid, notFound} from '../domain/errors.js'
 import type {PaymentRecord} from '../domain/payment.js'
 import {PROVIDERS, providerServes} from '../domain/providers.js'
 import {iso} from '../domain/time.js'
-import type {ClaimedJob} from '../ports/store.js'
+import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import type {Core} from './core.js'
 import {assertCurrency, assertUrl, cancelPayment, createPayment, loadPayment, type PaymentOutcome} from './payments.js'
 import type {Unit} from './unit.js'
@@ -39,16 +39,16 @@ export async function createCheckoutSession(u: Unit, b: CheckoutSessionCreate): 
   const cancelUrl = b.cancel_url ?? standIn('cancel')
   if (b.success_url !== undefined) assertUrl(b.success_url, 'success_url')
   if (b.cancel_url !== undefined) assertUrl(b.cancel_url, 'cancel_url')
-  let methods: string[]
+  let methods: MethodCode[]
   if (b.payment_methods !== undefined) {
     if (b.payment_methods.length === 0) throw invalid('payment_methods', 'payment_methods lists at least one method, or leave it out for every method that takes the currency.')
-    methods = [...new Set(b.payment_methods)]
-    for (const [i, code] of methods.entries()) {
+    methods = [...new Set(b.payment_methods)].map((code, i) => {
       const m = methodInfo(code)
       if (!m) throw invalid(`payment_methods[${i}]`, `'${code}' is not a method code. Known codes: ${METHOD_CODES.join(', ')}.`)
       if (!m.currencies.includes(b.currency)) throw invalid(`payment_methods[${i}]`, `${m.name} (${m.code}) accepts ${m.currencies.join(', ')} only; got ${b.currency}.`, 'currency_not_supported')
       if (m.flow === 'none') throw invalid(`payment_methods[${i}]`, `${m.name} needs mandate details that hosted checkout does not collect; create the payment with the API instead.`)
-    }
+      return m.code
+    })
   } else {
     methods = METHOD_CODES.filter((c) => offerable(c, b.currency))
     if (methods.length === 0) throw invalid('currency', `No method a hosted checkout offers takes ${b.currency}.`, 'currency_not_supported')
@@ -88,6 +88,16 @@ export async function retrieveCheckoutSession(core: Core, id: string): Promise<C
   const got = await core.store.get<CheckoutSessionRecord>('checkout_session', id)
   if (!got) throw notFound('checkout session', id)
   return got.obj
+}
+
+/** GET /v1/checkout_sessions: newest first, by status and by payment (the query the document defines). */
+export async function listCheckoutSessions(core: Core, q: Query<'listCheckoutSessions'> & {limit: number}): Promise<ListPage<CheckoutSessionRecord>> {
+  const filters: Filter<'checkout_session'>[] = []
+  if (q.status !== undefined) filters.push({field: 'status', op: 'eq', value: q.status})
+  if (q.payment !== undefined) filters.push({field: 'payment', op: 'eq', value: q.payment})
+  const page = await core.store.list<CheckoutSessionRecord, 'checkout_session'>('checkout_session', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
+  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such checkout session '${q[page.cursor_missing]}'.`)
+  return page
 }
 
 /** POST /v1/checkout_sessions/{id}/expire: the shop ends an open session (its page then says so). */

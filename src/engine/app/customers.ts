@@ -6,15 +6,12 @@ import type {Filter, ListPage} from '../ports/store.js'
 import type {Core} from './core.js'
 import {INTERNAL} from './internal.js'
 import type {Unit} from './unit.js'
+import type {Body} from '../../api/types.js'
 
 export type PaymentMethodRecord = PaymentMethod & {_x: {instrument: Instrument}}
 type Page = {limit: number; starting_after?: string; ending_before?: string}
-export interface CustomerFields {
-  email?: string | null
-  name?: string | null
-  description?: string | null
-  metadata?: Record<string, string>
-}
+/** POST /customers and POST /customers/{id}: the body as the document defines it. */
+export type CustomerFields = Body<'updateCustomer'>
 
 async function loadCustomer(u: Pick<Unit, 'get'>, id: string, param = 'id') {
   const got = id.startsWith('cus_') ? await u.get<Customer>('customer', id) : undefined
@@ -69,12 +66,8 @@ export async function listCustomers(core: Core, q: Page & {email?: string}): Pro
 
 // ---------------------------------------------------------------- payment methods
 
-export interface CreatePaymentMethod {
-  type: 'card'
-  card: {number: string; exp_month: number; exp_year: number; cvc?: string}
-  customer?: string
-  billing_details?: {name?: string; email?: string; address?: {line1?: string; postal_code?: string; country?: string}}
-}
+/** POST /payment_methods: the body as the document defines it. */
+export type CreatePaymentMethod = Body<'createPaymentMethod'>
 
 export async function createPaymentMethod(u: Unit, b: CreatePaymentMethod): Promise<PaymentMethodRecord> {
   if (u.livemode) throw invalid('card.number', 'Raw card numbers are accepted in test mode only; use hosted checkout in live mode.')

@@ -12,6 +12,7 @@ import {DEFAULT_ROLL_EXPIRY_S, keyTypeOf, MAX_ROLL_EXPIRY_S, newSecret, parsePer
 import {PLATFORM_ACCOUNT, type ListPage, type Store} from '../ports/store.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
+import type {Body} from '../../api/types.js'
 
 export type KeyRecord = ApiKey & {_x: {secret_hash: string; /** set on a key the engine was started with: the data dir or instance that registered it */ engine_source?: string}}
 
@@ -47,16 +48,13 @@ export function makeKey(core: Pick<Core, 'ids' | 'livemode'>, type: KeyType, opt
 }
 
 /** The key as the API shows it, with its secret when it was just made. */
-const withSecret = (key: KeyRecord, secret: string): KeyRecord => ({...key, secret})
+const withSecret = (key: KeyRecord, secret: string): KeyRecord & {secret: string} => ({...key, secret})
 
-export interface CreateKey {
-  type?: KeyType
-  name?: string
-  permissions?: string[]
-}
+/** POST /api_keys: the body as the document defines it. */
+export type CreateKey = Body<'createApiKey'>
 
 /** POST /api_keys: a restricted key by default (permissions required), or a secret or publishable key. */
-export async function createKey(u: Unit, b: CreateKey): Promise<KeyRecord> {
+export async function createKey(u: Unit, b: CreateKey): Promise<KeyRecord & {secret: string}> {
   const type = b.type ?? 'restricted'
   const platform = u.core.account === PLATFORM_ACCOUNT
   let permissions: string[] | null = null
@@ -92,7 +90,7 @@ export async function retrieveKey(core: Core, id: string): Promise<KeyRecord> {
  * working until `expires_in` seconds from now (wall clock; default 24 h, 0: at once), as Stripe's
  * roll does, so what uses it can be redeployed first.
  */
-export async function rollKey(u: Unit, id: string, b: {expires_in?: number}): Promise<KeyRecord> {
+export async function rollKey(u: Unit, id: string, b: {expires_in?: number}): Promise<KeyRecord & {secret: string}> {
   const expiresIn = b.expires_in ?? DEFAULT_ROLL_EXPIRY_S
   if (!Number.isInteger(expiresIn) || expiresIn < 0 || expiresIn > MAX_ROLL_EXPIRY_S)
     throw invalid('expires_in', `expires_in is the seconds the old key keeps working, 0 (at once) to ${MAX_ROLL_EXPIRY_S} (7 days); got ${JSON.stringify(b.expires_in)}.`)

@@ -7,6 +7,7 @@ import type {RoutingRule} from '../domain/routing.js'
 import type {Filter, ListPage} from '../ports/store.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
+import type {Body} from '../../api/types.js'
 
 export type {StoredRule}
 
@@ -15,14 +16,8 @@ export const KYB_REVIEW_S = 60
 
 type Page = {limit: number; starting_after?: string; ending_before?: string}
 
-export interface MerchantFields {
-  business_name?: string
-  legal_name?: string
-  country?: string
-  email?: string
-  metadata?: Record<string, string>
-  capabilities?: Partial<Record<keyof Merchant['capabilities'], CapabilityStatus>>
-}
+/** POST /merchants and POST /merchants/{id}: the body as the document defines it. */
+export type MerchantFields = Body<'updateMerchant'>
 
 function assertCountry(country: unknown): void {
   if (typeof country === 'string' && !/^[A-Z]{2}$/.test(country)) throw invalid('country', 'country must be a two-letter uppercase ISO 3166 code such as NL.')
@@ -113,13 +108,8 @@ export function registerMerchantJobs(core: Core): void {
 
 // ---------------------------------------------------------------- routing rules
 
-export interface RuleFields {
-  merchant?: string | null
-  priority?: number
-  action?: RoutingRule['action']
-  providers?: unknown
-  conditions?: RoutingRule['conditions']
-}
+/** POST /routing_rules/{id}: the body as the document defines it (creation's requires priority and action). */
+export type RuleFields = Body<'updateRoutingRule'>
 
 function providersParam(raw: unknown, action: RoutingRule['action']): RoutingRule['providers'] {
   if (raw === undefined) raw = []
@@ -138,15 +128,19 @@ function providersParam(raw: unknown, action: RoutingRule['action']): RoutingRul
   return out
 }
 
-async function checkRefs(u: Unit, merchant: string | null | undefined, cond: RoutingRule['conditions'] | undefined): Promise<void> {
+/** Checks what a rule names (its merchant, its conditions' method and currency); the conditions as the rule keeps them. */
+async function checkRefs(u: Unit, merchant: string | null | undefined, cond: RuleFields['conditions'] = {}): Promise<StoredRule['conditions']> {
   if (merchant) await loadMerchant(u, merchant, 'merchant')
-  if (cond?.payment_method !== undefined && !methodInfo(cond.payment_method)) throw invalid('conditions.payment_method', `conditions.payment_method '${cond.payment_method}' is not a method code.`)
-  if (cond?.currency !== undefined && !/^[A-Z]{3}$/.test(cond.currency)) throw invalid('conditions.currency', 'conditions.currency must be an uppercase ISO 4217 code.')
+  const m = cond.payment_method === undefined ? undefined : methodInfo(cond.payment_method)
+  if (cond.payment_method !== undefined && !m) throw invalid('conditions.payment_method', `conditions.payment_method '${cond.payment_method}' is not a method code.`)
+  if (cond.currency !== undefined && !/^[A-Z]{3}$/.test(cond.currency)) throw invalid('conditions.currency', 'conditions.currency must be an uppercase ISO 4217 code.')
+  const {payment_method: _, ...rest} = cond
+  return m ? {...cond, payment_method: m.code} : rest
 }
 
 export async function createRule(u: Unit, b: RuleFields & {priority: number; action: RoutingRule['action']}): Promise<StoredRule> {
   const providers = providersParam(b.providers, b.action)
-  await checkRefs(u, b.merchant, b.conditions)
+  const conditions = await checkRefs(u, b.merchant, b.conditions)
   const rule: StoredRule = {
     id: u.core.ids.next('rr'),
     object: 'routing_rule',
@@ -154,7 +148,7 @@ export async function createRule(u: Unit, b: RuleFields & {priority: number; act
     priority: b.priority,
     action: b.action,
     providers,
-    conditions: b.conditions ?? {},
+    conditions,
     livemode: u.livemode,
     created_at: u.now.toISOString(),
   }
@@ -186,9 +180,8 @@ export async function updateRule(u: Unit, id: string, b: RuleFields): Promise<St
   if (b.merchant !== undefined) rule.merchant = b.merchant
   if (b.priority !== undefined) rule.priority = b.priority
   if (b.action !== undefined) rule.action = b.action
-  if (b.conditions !== undefined) rule.conditions = b.conditions
   if (b.providers !== undefined || b.action !== undefined) rule.providers = providersParam(b.providers ?? rule.providers, rule.action)
-  await checkRefs(u, rule.merchant, rule.conditions)
+  rule.conditions = await checkRefs(u, rule.merchant, b.conditions ?? rule.conditions)
   u.put('routing_rule', rule, got.version)
   return rule
 }

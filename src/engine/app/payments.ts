@@ -6,7 +6,7 @@ import {randomBytes} from 'node:crypto'
 import type {Customer} from '../../api/types.js'
 import {PAYMENT_STATUSES, type PaymentRouting, type RoutingDecision} from '../../api/types.js'
 import {methodInfo, METHOD_CODES} from '../../api/catalog.js'
-import {declineMessage, failsOver} from '../domain/declines.js'
+import {cardErrorCode, declineMessage, failsOver, type CardErrorCode} from '../domain/declines.js'
 import {DomainError, badState, invalid, notFound} from '../domain/errors.js'
 import {currencyExponent, isCurrency} from '../../api/money.js'
 import * as pay from '../domain/payment.js'
@@ -22,32 +22,20 @@ import {onPaymentSucceeded} from './money.js'
 import {dayOf} from './provider-state.js'
 import type {Unit} from './unit.js'
 import {iso} from '../domain/time.js'
+import type {Body, Query} from '../../api/types.js'
 import {domainKey, emailKey, nameKey} from '../ports/search-keys.js'
 
 export type {Instrument, PaymentRecord} from '../domain/payment.js'
 type PaymentRecord = pay.PaymentRecord
 type Instrument = pay.Instrument
 
-export interface CreatePayment {
-  amount: number
-  currency: string
-  payment_method?: string
-  payment_method_id?: string
-  payment_method_data?: {type: 'card'; card: {number: string; exp_month: number; exp_year: number; cvc?: string}; customer?: string; billing_details?: {address?: {postal_code?: string; country?: string}}}
-  reference?: string
-  customer?: string | {id?: string; email?: string; name?: string}
-  return_url?: string
-  capture_method?: 'automatic' | 'manual'
-  confirm?: boolean
-  description?: string | null
-  metadata?: Record<string, string>
-  merchant?: string
-}
+/** POST /payments: the body as the document defines it (src/api/openapi/resources/payments.ts). */
+export type CreatePayment = Body<'createPayment'>
 
 /** A payment as a use case leaves it; `declined` is the issuer's final decline code (the payment is stored failed). */
 export interface PaymentOutcome {
   payment: PaymentRecord
-  declined?: string
+  declined?: CardErrorCode
 }
 
 const ACTION_PATH: Record<pay.SessionStep, string> = {card_form: 'card', challenge: '3ds', method: 'method'}
@@ -100,28 +88,8 @@ export async function loadPayment(u: Pick<Unit, 'get'>, id: string, param = 'id'
   return {p: got.obj, version: got.version}
 }
 
-export interface PaymentQuery {
-  limit: number
-  starting_after?: string
-  ending_before?: string
-  status?: string
-  customer?: string
-  /** payments of every customer with this email, in any case (docs/api.md: a support agent has the email, not the id) */
-  customer_email?: string
-  /** the customer's email domain, in any case (issue 36) */
-  email_domain?: string
-  /** a prefix of the customer's name or of its last word, ignoring case and accents (issue 36) */
-  customer_name?: string
-  /** the card's last four digits (issue 36) */
-  card_last4?: string
-  reference?: string
-  /** references starting with this */
-  reference_prefix?: string
-  /** `key:value`: payments whose metadata has that value under that key */
-  metadata?: string
-  created_gte?: string
-  created_lte?: string
-}
+/** GET /payments: the query as the document defines it, the page size defaulted. */
+export type PaymentQuery = Query<'listPayments'> & {limit: number}
 
 export async function listPayments(core: Core, q: PaymentQuery): Promise<ListPage<PaymentRecord>> {
   const filters: Filter<'payment'>[] = []
@@ -484,7 +452,7 @@ async function authorize(u: Unit, p: PaymentRecord, now: Date, list: string[]): 
     if (res.outcome === 'approved') return {payment: apply(u, pay.authorized(p, now), now)}
     if (!failsOver(res.outcome, res.decline_code)) {
       const code = res.decline_code ?? 'card_declined'
-      return {payment: apply(u, pay.fail(p, code, declineMessage(code)), now), declined: code}
+      return {payment: apply(u, pay.fail(p, code, declineMessage(code)), now), declined: cardErrorCode(code)}
     }
     // timeout, error or soft decline: next provider, same call
   }
@@ -520,7 +488,7 @@ export async function incrementAuthorization(u: Unit, id: string, body: {amount:
   if (body.amount <= p.amount) throw invalid('amount', `amount is the new total authorization and must be greater than the current ${p.amount}; got ${body.amount}.`)
   const res = await u.core.providers.get(p.provider!)!.incrementAuthorization({payment_id: p.id, amount: body.amount, currency: p.currency})
   if (res.outcome !== 'approved')
-    throw new DomainError('card', res.decline_code ?? 'card_declined', `The issuer declined the increment (${res.decline_code ?? res.outcome}); the original authorization of ${p.amount} stands.`, {payment: p.id})
+    throw new DomainError('card', cardErrorCode(res.decline_code ?? 'card_declined'), `The issuer declined the increment (${res.decline_code ?? res.outcome}); the original authorization of ${p.amount} stands.`, {payment: p.id})
   const out = apply(u, pay.incremented(p, body.amount), u.now)
   u.put('payment', out, version)
   return out
@@ -614,14 +582,8 @@ export async function paymentRouting(core: Core, id: string): Promise<PaymentRou
   }
 }
 
-export interface SimulateRouting {
-  amount: number
-  currency: string
-  payment_method: string
-  card_brand?: string
-  country?: string
-  merchant?: string
-}
+/** GET /routing/simulate: the query as the document defines it. */
+export type SimulateRouting = Query<'simulateRouting'>
 
 /** GET /routing/simulate: the decision routing would make now for such a payment; creates nothing. */
 export async function simulateRouting(core: Core, q: SimulateRouting): Promise<RoutingDecision> {
@@ -631,7 +593,7 @@ export async function simulateRouting(core: Core, q: SimulateRouting): Promise<R
   if (!m.currencies.includes(q.currency)) throw invalid('currency', `${m.name} (${m.code}) accepts ${m.currencies.join(', ')} only; got ${q.currency}.`, 'currency_not_supported')
   if (q.merchant !== undefined && !(await core.store.get('merchant', q.merchant))) throw notFound('merchant', q.merchant, 'merchant')
   const now = core.clock.now()
-  const input: RouteInput = {amount: q.amount, currency: q.currency, payment_method: q.payment_method, card_brand: q.card_brand ?? null, country: q.country ?? null, merchant: q.merchant ?? null}
+  const input: RouteInput = {amount: q.amount, currency: q.currency, payment_method: m.code, card_brand: q.card_brand ?? null, country: q.country ?? null, merchant: q.merchant ?? null}
   return route(input, PROVIDERS, core.providerState.snapshot(now), await core.rules.get(), Math.random, {at: now}).explain()
 }
 

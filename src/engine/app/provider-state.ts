@@ -1,6 +1,6 @@
-import {PROVIDER_STATUSES, type Provider} from '../../api/types.js'
+import {PROVIDER_STATUSES, type Provider, type Query} from '../../api/types.js'
 import {fixedFeeTable, PROVIDERS, providerProfile, type ProviderProfile} from '../domain/providers.js'
-import {notFound} from '../domain/errors.js'
+import {invalid, notFound} from '../domain/errors.js'
 import type {ProviderState as RoutingState} from '../domain/routing.js'
 import type {AccountStore, StatIncrement} from '../ports/store.js'
 import type {Core} from './core.js'
@@ -175,4 +175,27 @@ export function writeHealth(u: Unit, p: ProviderProfile, status: HealthStatus, c
 export async function lockedHealth(u: Unit, id: string): Promise<HealthStatus> {
   await u.lock(STATUS_PREFIX + id)
   return ((await u.core.store.getSetting(STATUS_PREFIX + id)) as HealthStatus | undefined) ?? 'active'
+}
+
+/**
+ * GET /providers: the providers serving a method and a currency, a page at a time. Providers
+ * are a fixed set in their catalog order, not stored objects: cursors are positions in it.
+ */
+export function listProviders(core: Core, q: Query<'listProviders'> & {limit: number}): {data: Provider[]; has_more: boolean} {
+  const list = PROVIDERS.filter((p) => (q.payment_method === undefined || p.methods.some((m) => m === q.payment_method)) && (q.currency === undefined || p.currencies.includes(q.currency)))
+  let start = 0
+  let end = list.length
+  if (q.starting_after) {
+    const i = list.findIndex((p) => p.id === q.starting_after)
+    if (i < 0) throw invalid('starting_after', `starting_after: no such provider '${q.starting_after}'.`)
+    start = i + 1
+  }
+  if (q.ending_before) {
+    const i = list.findIndex((p) => p.id === q.ending_before)
+    if (i < 0) throw invalid('ending_before', `ending_before: no such provider '${q.ending_before}'.`)
+    end = i
+    start = Math.max(0, end - q.limit)
+  }
+  const data = list.slice(start, Math.min(end, start + q.limit)).map((p) => providerView(core, p))
+  return {data, has_more: q.ending_before ? start > 0 : start + q.limit < end}
 }

@@ -13,15 +13,12 @@ import {openDisputeOf} from './disputes.js'
 import {INTERNAL} from './internal.js'
 import {entriesFor, recordEntry} from './money.js'
 import type {Unit} from './unit.js'
+import type {Body} from '../../api/types.js'
 
 export type {RefundRecord} from '../domain/refund.js'
 
-export interface CreateRefund {
-  payment: string
-  amount?: number
-  reason?: (typeof REFUND_REASONS)[number] | null
-  metadata?: Record<string, string>
-}
+/** POST /refunds: the body as the document defines it. */
+export type CreateRefund = Body<'createRefund'>
 
 function cardOf(p: PaymentRecord | undefined): ProviderCardInput | undefined {
   const i = p?._x.instrument

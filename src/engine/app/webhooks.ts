@@ -11,6 +11,7 @@ import {INTERNAL} from './internal.js'
 import type {Unit} from './unit.js'
 import {newDelivery} from './webhook-outbox.js'
 import {DELIVERY_STATUSES, type DeliveryRecord, type EndpointRecord, type WebhookEndpoint} from './webhook-types.js'
+import type {Body} from '../../api/types.js'
 
 export type {DeliveryRecord, EndpointRecord, WebhookEndpoint} from './webhook-types.js'
 
@@ -56,13 +57,8 @@ async function loadEndpoint(core: Core, u: Pick<Unit, 'get'>, id: string, param 
   return got
 }
 
-export interface EndpointFields {
-  url?: string
-  enabled_events?: string[]
-  description?: string | null
-  metadata?: Record<string, string>
-  disabled?: boolean
-}
+/** POST /webhook_endpoints/{id}: the body as the document defines it (creation's is the same with url and enabled_events required). */
+export type EndpointFields = Body<'updateWebhookEndpoint'>
 
 export async function createEndpoint(u: Unit, b: EndpointFields & {url: string; enabled_events: string[]}): Promise<WebhookEndpoint & {secret?: string}> {
   const url = parseUrl(b.url, u.core.destinations)

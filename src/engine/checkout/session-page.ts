@@ -91,7 +91,7 @@ export async function sessionRoute(core: Core, id: string, url: RequestTarget, r
   if (!form) return html(res, 413, page('Too large', '<h1>Form too large</h1><p class="muted">A checkout form is at most 64 KiB. Go back and submit the page again.</p>'), requestId)
   if (form.get('outcome') === 'cancel') return redirect(res, withParams(s.cancel_url, {session: s.id}), requestId)
   const method = form.get('method') ?? ''
-  if (!s.payment_methods.includes(method)) return html(res, 400, sessionPage(s, {message: 'Choose one of the ways to pay below.'}), requestId)
+  if (!s.payment_methods.some((m) => m === method)) return html(res, 400, sessionPage(s, {message: 'Choose one of the ways to pay below.'}), requestId)
   let card: {number: string; exp_month: number; exp_year: number; cvc?: string} | undefined
   if (method === 'card') {
     const exp = parseExpiry(form.get('exp') ?? '')

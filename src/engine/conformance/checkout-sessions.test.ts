@@ -186,6 +186,31 @@ describe('checkout sessions', () => {
     expect((await t.raw('POST', u.toString(), form({method: 'card', number: 'x'.repeat(70_000), exp: '12/34'}))).status).toBe(413)
     expect((await get(a, s.id)).status).toBe('open')
   })
+
+  it('list: newest first in the list envelope, by status and by payment, with cursors; another account sees none', async () => {
+    const a = await t.account('cs-list')
+    const paid = await session(a)
+    const to = location(await t.raw('POST', paid.url, form(cardFields('4242424242424242'))))
+    const open1 = await session(a)
+    const open2 = await session(a)
+    const all = await a.api('GET', '/checkout_sessions')
+    expect(all.status, all.text).toBe(200)
+    expect(all.body).toMatchObject({object: 'list', url: '/v1/checkout_sessions', has_more: false})
+    expect(all.body.data.map((x: {id: string}) => x.id)).toEqual([open2.id, open1.id, paid.id])
+    expect((await a.api('GET', '/checkout_sessions?status=open')).body.data.map((x: {id: string}) => x.id)).toEqual([open2.id, open1.id])
+    const complete = (await a.api('GET', `/checkout_sessions?payment=${to.searchParams.get('payment')}`)).body.data
+    expect(complete).toEqual([expect.objectContaining({id: paid.id, status: 'complete'})])
+    const first = (await a.api('GET', '/checkout_sessions?limit=1')).body
+    expect(first).toMatchObject({has_more: true, data: [expect.objectContaining({id: open2.id})]})
+    expect((await a.api('GET', `/checkout_sessions?starting_after=${open2.id}&limit=1`)).body.data[0].id).toBe(open1.id)
+    expect((await a.api('GET', `/checkout_sessions?ending_before=${open1.id}`)).body.data.map((x: {id: string}) => x.id)).toEqual([open2.id])
+    // the engine's own part never shows, and bad filters answer 400 naming the parameter
+    expect(all.text).not.toContain('_x')
+    expect(expectError(await a.api('GET', '/checkout_sessions?status=paid'), 400, 'invalid_request_error').param).toBe('status')
+    expect(expectError(await a.api('GET', '/checkout_sessions?starting_after=cs_nowhere'), 400, 'invalid_request_error').param).toBe('starting_after')
+    const b = await t.account('cs-list-other')
+    expect((await b.api('GET', '/checkout_sessions')).body.data).toEqual([])
+  })
 })
 
 describe('paying a session with a saved card (issue 36: the hosted card fields)', () => {

@@ -1,7 +1,11 @@
 // Decline codes: the one table saying which declines are soft (retried on the next
 // provider inside the same API call, spec §1) and which are final (never retried), with
 // the human message used for `failure_message`.
+import {CARD_ERROR_CODES} from '../../api/openapi/errors.js'
 import type {AttemptOutcome} from '../../api/types.js'
+
+/** The codes a final decline answers with (402 card_error): the document's list. */
+export type CardErrorCode = (typeof CARD_ERROR_CODES)[number]
 
 export type DeclineKind = 'soft' | 'final'
 
@@ -45,6 +49,11 @@ export function declineKind(code: string): DeclineKind {
 
 export function declineMessage(code: string): string {
   return lookup(code)?.message ?? `The payment was declined (${code}).`
+}
+
+/** A final decline's code as the 402 error's: one of the document's card codes (document.test.ts checks the simulated issuers give no other); card_declined for any other. */
+export function cardErrorCode(code: string): CardErrorCode {
+  return CARD_ERROR_CODES.find((c) => c === code) ?? 'card_declined'
 }
 
 /** True when the attempt's result lets routing try the next provider within the same call. */

@@ -1,5 +1,6 @@
 // Errors of the application layer. They say what went wrong in the domain's words; the HTTP
 // layer (http/wire.ts) decides the status and the envelope.
+import type {ErrorCode} from '../../api/types.js'
 import {closest, distance} from '../../suggest.js'
 
 export type ErrorKind =
@@ -19,7 +20,7 @@ export type ErrorKind =
 export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly detail: {param?: string; payment?: string; permission?: string} = {},
   ) {
@@ -27,7 +28,7 @@ export class DomainError extends Error {
   }
 }
 
-export const invalid = (param: string, message: string, code = 'parameter_invalid') => new DomainError('invalid_request', code, message, {param})
+export const invalid = (param: string, message: string, code: ErrorCode = 'parameter_invalid') => new DomainError('invalid_request', code, message, {param})
 
 export const missing = (param: string, hint = '') =>
   new DomainError('invalid_request', 'parameter_missing', `Missing required parameter: ${param}.${hint ? ` ${hint}` : ''}`, {param})
@@ -47,7 +48,7 @@ export const unknownParam = (param: string, known: readonly string[] = []) => {
 export const notFound = (what: string, id: string, param = 'id') => new DomainError('not_found', 'resource_missing', `No such ${what}: '${id}'`, {param})
 
 /** An object is not in a state for this action (payment_not_capturable, dispute_not_actionable, ...). */
-export const badState = (code: string, message: string) => new DomainError('invalid_request', code, message)
+export const badState = (code: ErrorCode, message: string) => new DomainError('invalid_request', code, message)
 
 /** 403 permission_denied naming the permission the call needs (none for what any secret or restricted key may call). */
 export const forbidden = (permission: string, message: string) => new DomainError('permission', 'permission_denied', message, permission === 'none' ? {} : {permission})

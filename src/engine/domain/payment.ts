@@ -2,7 +2,7 @@
 // as it is, what happened and the engine-clock time, and returns the payment as it becomes
 // plus the effects the application layer carries out (events to emit, timers to set or drop,
 // captured funds to book). Nothing here reads a clock, the store or a provider.
-import type {CardDetails, Payment, PaymentStatus, ProviderAttempt} from '../../api/types.js'
+import type {CardDetails, Payment, PaymentMethodDetails, PaymentStatus, ProviderAttempt} from '../../api/types.js'
 import {expiryProblem, parseCardNumber, type TestCardBehaviour} from './cards.js'
 import {methodInfo, type MethodInfo} from '../../api/catalog.js'
 import {invalid} from './errors.js'
@@ -117,7 +117,7 @@ export const cardDetails = (i: Instrument): CardDetails => ({
 })
 
 /** Deterministic bank/account details shown once the customer completed a non-card method. */
-export function methodDetails(p: Payment, m: MethodInfo): Record<string, unknown> {
+export function methodDetails(p: Payment, m: MethodInfo): PaymentMethodDetails {
   const seed = parseInt(p.id.slice(-4).replace(/[^0-9a-f]/gi, '0') || '0', 16) % 10000
   const last4 = String(seed).padStart(4, '0')
   switch (m.family) {
@@ -230,7 +230,7 @@ export function customerCompleted(p0: PaymentRecord, detailsOf: MethodInfo | nul
   delete p._x.session
   if (step === 'challenge') {
     p._x.challenge_passed = true
-    const card = (p.payment_method_details as {card?: Record<string, unknown>} | null)?.card
+    const card = p.payment_method_details?.card
     if (card) p.payment_method_details = {card: {...card, three_d_secure: {result: 'authenticated'}}}
   } else if (detailsOf) {
     p._x.customer_done = true

@@ -3,13 +3,13 @@
 // that smart routing has real choices: every catalog method in every currency it allows is
 // served by at least one provider, and cards in EUR, USD, GBP, BRL and JPY by at least two
 // (failover). providers.test.ts checks this exhaustively.
-import {GLOBAL_CURRENCIES} from '../../api/catalog.js'
+import {GLOBAL_CURRENCIES, type MethodCode} from '../../api/catalog.js'
 import {currencyExponent, fromHundredths} from '../../api/money.js'
 
 export interface ProviderProfile {
   id: string
   name: string
-  methods: readonly string[]
+  methods: readonly MethodCode[]
   currencies: readonly string[]
   regions: readonly string[]
   fees: {
@@ -133,7 +133,7 @@ export function providerProfile(id: string): ProviderProfile | undefined {
 }
 
 export function providerServes(p: ProviderProfile, payment_method: string, currency: string): boolean {
-  return p.methods.includes(payment_method) && p.currencies.includes(currency)
+  return p.methods.some((m) => m === payment_method) && p.currencies.includes(currency)
 }
 
 /** The fixed part of the fee in the currency's minor unit (rounded half up). */

@@ -1,7 +1,7 @@
 // Smart routing (spec §1): score every eligible provider on cost, 7-day authorization
 // rate, currency and method; merchant routing rules override it. Pure and deterministic:
 // the only randomness (split rules) comes from the `random` argument.
-import type {RoutingDecision, RoutingExclusion} from '../../api/types.js'
+import type {MethodCode, RoutingDecision, RoutingExclusion} from '../../api/types.js'
 import {feeFor, type ProviderProfile} from './providers.js'
 import {iso} from './time.js'
 
@@ -12,7 +12,7 @@ export interface RoutingRule {
   action: 'prefer' | 'split' | 'block'
   providers: {provider: string; weight?: number}[]
   conditions: {
-    payment_method?: string
+    payment_method?: MethodCode
     currency?: string
     amount_gte?: number
     amount_lte?: number
@@ -24,7 +24,7 @@ export interface RoutingRule {
 export interface RouteInput {
   amount: number
   currency: string
-  payment_method: string
+  payment_method: MethodCode
   card_brand?: string | null
   country?: string | null
   merchant?: string | null
@@ -219,7 +219,7 @@ function decide(
     record.state[p.id] = [s.status, s.authRate7d]
     let excluded: RoutingExclusion | null = null
     if (!p.currencies.includes(input.currency)) excluded = 'currency_not_processed'
-    else if (!p.methods.includes(input.payment_method)) excluded = 'method_not_supported'
+    else if (!p.methods.some((m) => m === input.payment_method)) excluded = 'method_not_supported'
     else if (s.status === 'disabled') excluded = 'provider_disabled'
     else eligibleProfiles.push({p, s, cost: feeFor(p, input.amount, input.currency)})
     if (excluded === null && tried.includes(p.id)) excluded = 'already_tried'

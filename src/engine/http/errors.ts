@@ -1,4 +1,4 @@
-import type {ApiErrorBody} from '../../api/types.js'
+import type {ApiErrorBody, ErrorCode} from '../../api/types.js'
 import {DomainError} from '../domain/errors.js'
 import {StoreUnavailableError} from '../ports/store.js'
 
@@ -11,7 +11,7 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly type: ErrorType,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly extra: {param?: string; payment?: string; permission?: string; headers?: Record<string, string>} = {},
   ) {

@@ -13,6 +13,7 @@
 import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import {openapiDocument} from '../../api/openapi/document.js'
+import type {Body, OperationId, Query} from '../../api/types.js'
 import {DomainError, invalid, missing, unknownParam} from '../domain/errors.js'
 
 
@@ -20,13 +21,14 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020, formats?: strin
 
 type Json = Record<string, any>
 
-export interface ValidatedRequest<B = Record<string, unknown>> {
-  body: B
+/** A request of operation O as its schemas let it through: the types generated from the same document (src/api/contract.gen.ts). */
+export interface ValidatedRequest<O extends OperationId = OperationId> {
+  body: Body<O>
   /** query values by name, integers and booleans converted; absent ones omitted */
-  query: Record<string, string | number | boolean>
+  query: Query<O>
 }
 
-export type RequestValidator<B = Record<string, unknown>> = (req: {body?: unknown; query?: URLSearchParams}) => ValidatedRequest<B>
+export type RequestValidator<O extends OperationId = OperationId> = (req: {body?: unknown; query?: URLSearchParams}) => ValidatedRequest<O>
 
 interface QueryParam {
   name: string
@@ -119,14 +121,15 @@ export function compileAll(): number {
  * The validator of one operation (by operationId): checks the query, then the body, and
  * returns them; throws the engine's ApiError (400) naming the first problem.
  */
-export function requestValidator<B = Record<string, unknown>>(operationId: string): RequestValidator<B> {
+export function requestValidator<O extends OperationId = OperationId>(operationId: O | string): RequestValidator<O> {
   const c = compile(operationId)
   return (req) => {
     const query = req.query ? checkQuery(c, req.query) : {}
     let body: unknown = req.body ?? {}
     if (c.bodySchema) body = checkBody(c, body)
     else if (req.body !== undefined && req.body !== null) body = checkBody({...c, bodySchema: EMPTY, validateBody: emptyValidator()}, body)
-    return {body: body as B, query}
+    // what the schemas of the document let through is what the types generated from it describe
+    return {body: body as Body<O>, query: query as Query<O>}
   }
 }
 

@@ -370,10 +370,10 @@ export class RequestLog {
   }
 
   /** GET /request_logs: newest first, cursors, filters status, method, path. */
-  async list(ctx: RequestCtx): Promise<HandlerResult> {
+  async list(ctx: RequestCtx<'listRequestLogs'>): Promise<HandlerResult> {
     // the query was checked against the operation's schemas (OpenAPI) before this runs
     const v = ctx.input.query
-    const page = {limit: (v.limit as number | undefined) ?? 20, starting_after: v.starting_after as string | undefined, ending_before: v.ending_before as string | undefined}
+    const page = {limit: v.limit ?? 20, starting_after: v.starting_after, ending_before: v.ending_before}
     const f = this.filter(ctx.query)
     const all = (await this.backend.recent(ctx)).filter((e) => this.visible(e, ctx, f))
     // newest first

@@ -2,9 +2,17 @@ import type {IncomingHttpHeaders, IncomingMessage, ServerResponse} from 'node:ht
 import type {Core} from '../app/core.js'
 import type {KeyRecord} from '../app/keys.js'
 import type {Unit} from '../app/unit.js'
+import type {OperationId, OperationMethods} from '../../api/types.js'
 import type {ApiError} from './errors.js'
+import type {ValidatedRequest} from './openapi-validate.js'
 
-export interface RequestCtx {
+/** The operations of one HTTP method: `r.get` takes only a GET operation's id. */
+type OperationsOf<M extends string> = {[O in OperationId]: OperationMethods[O] extends M ? O : never}[OperationId]
+
+/** What the pipeline hands a route of operation O: its body and query, checked against O's schemas in the OpenAPI document. */
+export type OperationInput<O extends OperationId> = ValidatedRequest<O>
+
+export interface RequestCtx<O extends OperationId = OperationId> {
   requestId: string
   method: string
   /** path below /v1, e.g. /payments/pay_123 */
@@ -23,7 +31,7 @@ export interface RequestCtx {
   raw?: Buffer
   idempotencyKey: string | undefined
   /** the body and query, checked against the operation's schemas in the OpenAPI document (query values typed) */
-  input: {body: any; query: Record<string, string | number | boolean>}
+  input: OperationInput<O>
 }
 
 export interface HandlerResult {
@@ -44,9 +52,9 @@ export interface HandlerResult {
 }
 
 /** A read: no unit of work. */
-export type ReadHandler = (ctx: RequestCtx) => Promise<HandlerResult>
+export type ReadHandler<O extends OperationId = OperationId> = (ctx: RequestCtx<O>) => Promise<HandlerResult>
 /** A write: runs in one unit of work, committed (with the idempotency record) before the response. */
-export type WriteHandler = (ctx: RequestCtx, u: Unit) => Promise<HandlerResult>
+export type WriteHandler<O extends OperationId = OperationId> = (ctx: RequestCtx<O>, u: Unit) => Promise<HandlerResult>
 
 /** What a route may say of its body. */
 export interface BodyOptions {
@@ -61,7 +69,7 @@ export interface BodyOptions {
   tooLarge?: (max: number) => string
 }
 
-export type Route = {operationId: string} & BodyOptions & ({write: false; handler: ReadHandler} | {write: true; handler: WriteHandler})
+export type Route = {operationId: OperationId} & BodyOptions & ({write: false; handler: ReadHandler} | {write: true; handler: WriteHandler})
 
 interface Entry {
   segments: string[]
@@ -82,10 +90,14 @@ export class Router {
     return this
   }
 
-  /** Routes are named by the operationId of the OpenAPI document, whose schemas check their requests. */
-  get = (p: string, operationId: string, h: ReadHandler) => this.add('GET', p, {operationId, write: false, handler: h})
-  post = (p: string, operationId: string, h: WriteHandler, opts: BodyOptions = {}) => this.add('POST', p, {operationId, write: true, handler: h, ...opts})
-  delete = (p: string, operationId: string, h: WriteHandler) => this.add('DELETE', p, {operationId, write: true, handler: h})
+  /**
+   * Routes are named by the operationId of the OpenAPI document, whose schemas check their
+   * requests: a handler's ctx.input is typed by its operation (Body<'createPayment'>,
+   * Query<'listPayments'>), and the id must be an operation of that method.
+   */
+  get = <O extends OperationsOf<'get'>>(p: string, operationId: O, h: ReadHandler<O>) => this.add('GET', p, {operationId, write: false, handler: erase(h)})
+  post = <O extends OperationsOf<'post'>>(p: string, operationId: O, h: WriteHandler<O>, opts: BodyOptions = {}) => this.add('POST', p, {operationId, write: true, handler: erase(h), ...opts})
+  delete = <O extends OperationsOf<'delete'>>(p: string, operationId: O, h: WriteHandler<O>) => this.add('DELETE', p, {operationId, write: true, handler: erase(h)})
 
   match(method: string, path: string): {route: Route; params: Record<string, string>} | undefined {
     const parts = path.split('/').filter(Boolean)
@@ -109,6 +121,17 @@ export class Router {
     for (const [key, entries] of this.routes) for (const e of entries) out.push(`${key.split(' ')[0]} /${e.segments.join('/')} ${e.route.operationId}`)
     return out.sort()
   }
+}
+
+/**
+ * A handler of one operation, kept among all the others. The one place the operation's input type
+ * is taken on trust: the pipeline runs a route's handler only with the input that operation's
+ * request validator returned (pipeline.ts `check`), which is what OperationInput<O> says.
+ */
+function erase<O extends OperationId>(h: ReadHandler<O>): ReadHandler
+function erase<O extends OperationId>(h: WriteHandler<O>): WriteHandler
+function erase(h: ReadHandler<never> | WriteHandler<never>): ReadHandler | WriteHandler {
+  return h as ReadHandler | WriteHandler
 }
 
 /** A malformed %-escape is not an id of ours: keep it raw, so the lookup 404s instead of throwing. */

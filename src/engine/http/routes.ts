@@ -19,14 +19,13 @@ import {toApi} from '../app/internal.js'
 import * as merchants from '../app/merchants.js'
 import {balance} from '../app/money.js'
 import * as payments from '../app/payments.js'
-import {loadProvider, providerView, setProviderHealth} from '../app/provider-state.js'
+import {listProviders, loadProvider, providerView, setProviderHealth} from '../app/provider-state.js'
 import * as refunds from '../app/refunds.js'
 import * as settlement from '../app/settlement.js'
 import {setClock, advanceClock, clockView} from '../app/test-clock.js'
 import * as webhooks from '../app/webhooks.js'
 import {forbidden, invalid, testModeOnly} from '../domain/errors.js'
 import {redactShownOnce} from '../domain/secrets.js'
-import {PROVIDERS} from '../domain/providers.js'
 import {reportCsv} from '../domain/settlement.js'
 import type {ListPage} from '../ports/store.js'
 import {ApiError} from './errors.js'
@@ -44,14 +43,12 @@ const shownOnce = (body: object, status = 200): HandlerResult => ({status, body,
 const listOf = (url: string, page: ListPage<unknown>): HandlerResult => ({status: 200, body: {object: 'list', url, data: page.data.map(toApi), has_more: page.has_more}})
 
 /** The checked query: paging (limit defaults to 20) plus the operation's filters, as typed by the document. */
-function q(ctx: RequestCtx) {
+function q<Q extends {limit?: number; starting_after?: string; ending_before?: string}>(ctx: {input: {query: Q}}): Q & {limit: number} {
   const v = ctx.input.query
-  return {...v, limit: (v.limit as number | undefined) ?? 20, starting_after: v.starting_after as string | undefined, ending_before: v.ending_before as string | undefined}
+  return {...v, limit: v.limit ?? 20}
 }
-const text = (ctx: RequestCtx, name: string) => ctx.input.query[name] as string | undefined
 /** A date-time filter in the stored form (UTC, milliseconds). */
-const time = (ctx: RequestCtx, name: string) => {
-  const v = text(ctx, name)
+const time = (name: string, v: string | undefined) => {
   if (v === undefined) return undefined
   // the document's pattern only asks for a leading YYYY-MM-DD: 2026-99-99 gets here and is no date
   const at = new Date(v)
@@ -86,12 +83,30 @@ export function routes(
   const snapshotMax = opts.snapshotMaxBytes ?? snapshots.DEFAULT_SNAPSHOT_MAX_BYTES
   const streams = new EventStreams(app)
 
-  // ---------------------------------------------------------------- payments
-  r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await payments.listPayments(ctx.core, {...q(ctx), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})))
+  paymentRoutes(r)
+  customerRoutes(r)
+  moneyRoutes(r)
+  settlementRoutes(r)
+  eventRoutes(r, streams)
+  merchantRoutes(r)
+  providerAndClockRoutes(r, snapshotMax)
+  checkoutRoutes(r)
+  chaosRoutes(r)
+  accountRoutes(r)
+
+  // the API request log (GET /request_logs, /request_logs/stream): the pipeline feeds it, each entry on its account's clock
+  const requestLog = new RequestLog((account) => (account ? app.loaded(account)?.clock : undefined) ?? app.core.clock, 1000, opts.onRequest, opts.requestLog)
+  requestLog.install(r)
+  return {router: r, streams, requestLog}
+}
+
+/** Payments. */
+function paymentRoutes(r: Router): void {
+  r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await payments.listPayments(ctx.core, {...q(ctx), created_gte: time('created_gte', ctx.input.query.created_gte), created_lte: time('created_lte', ctx.input.query.created_lte)})))
     .post('/payments', 'createPayment', async (ctx, u) => paymentResult(await payments.createPayment(u, ctx.input.body), 201))
     .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await payments.loadPayment(ctx.core.store, ctx.params.id!)).p))
     .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await payments.paymentRouting(ctx.core, ctx.params.id!)))
-    .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await payments.simulateRouting(ctx.core, ctx.input.query as unknown as payments.SimulateRouting)))
+    .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await payments.simulateRouting(ctx.core, ctx.input.query)))
     .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) =>
       paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 200),
     )
@@ -108,8 +123,10 @@ export function routes(
       u.standIn() // the operator's decision
       return ok(await payments.reviewPayment(u, ctx.params.id!, ctx.input.body.decision))
     })
+}
 
-  // ---------------------------------------------------------------- customers and payment methods
+/** Customers and payment methods. */
+function customerRoutes(r: Router): void {
   r.get('/customers', 'listCustomers', async (ctx) => listOf('/v1/customers', await customers.listCustomers(ctx.core, q(ctx))))
     .post('/customers', 'createCustomer', async (ctx, u) => ok(await customers.createCustomer(u, ctx.input.body), 201))
     .get('/customers/:id', 'retrieveCustomer', async (ctx) => ok(await customers.retrieveCustomer(ctx.core, ctx.params.id!)))
@@ -119,8 +136,10 @@ export function routes(
     .post('/payment_methods', 'createPaymentMethod', async (ctx, u) => ok(await customers.createPaymentMethod(u, ctx.input.body), 201))
     .get('/payment_methods/:id', 'retrievePaymentMethod', async (ctx) => ok(await customers.retrievePaymentMethod(ctx.core, ctx.params.id!)))
     .post('/payment_methods/:id/detach', 'detachPaymentMethod', async (ctx, u) => ok(await customers.detachPaymentMethod(u, ctx.params.id!)))
+}
 
-  // ---------------------------------------------------------------- refunds, disputes, balance
+/** Refunds, disputes, balance. */
+function moneyRoutes(r: Router): void {
   r.get('/balance', 'retrieveBalance', async (ctx) => ok(await balance(ctx.core)))
     .post('/refunds', 'createRefund', async (ctx, u) => ok(await refunds.createRefund(u, ctx.input.body), 201))
     .get('/refunds', 'listRefunds', async (ctx) => listOf('/v1/refunds', await refunds.listRefunds(ctx.core, q(ctx))))
@@ -139,8 +158,10 @@ export function routes(
       u.standIn() // the network decides it
       return ok(await disputes.resolveDispute(u, ctx.params.id!, ctx.input.body.outcome))
     })
+}
 
-  // ---------------------------------------------------------------- settlement and payouts
+/** Settlement and payouts. */
+function settlementRoutes(r: Router): void {
   r.get('/settlement_reports', 'listSettlementReports', async (ctx) => listOf('/v1/settlement_reports', await settlement.listReports(ctx.core, q(ctx))))
     .get('/settlement_reports/:id', 'retrieveSettlementReport', async (ctx) => {
       const report = await settlement.retrieveReport(ctx.core, ctx.params.id!)
@@ -149,10 +170,12 @@ export function routes(
     })
     .get('/payouts', 'listPayouts', async (ctx) => listOf('/v1/payouts', await settlement.listPayouts(ctx.core, q(ctx))))
     .get('/payouts/:id', 'retrievePayout', async (ctx) => ok(await settlement.retrievePayout(ctx.core, ctx.params.id!)))
+}
 
-  // ---------------------------------------------------------------- events and webhooks
+/** Events and webhooks. */
+function eventRoutes(r: Router, streams: EventStreams): void {
   r.get('/events', 'listEvents', async (ctx) => {
-    const res = await events.listEvents(ctx.core, {...q(ctx), type: text(ctx, 'type'), object: text(ctx, 'object'), created_gte: time(ctx, 'created_gte'), created_lte: time(ctx, 'created_lte')})
+    const res = await events.listEvents(ctx.core, {...q(ctx), type: ctx.input.query.type, object: ctx.input.query.object, created_gte: time('created_gte', ctx.input.query.created_gte), created_lte: time('created_lte', ctx.input.query.created_lte)})
     // the exact stored bytes of each event, as delivered to webhooks
     return {status: 200, text: {contentType: JSON_TYPE, body: `{"object":"list","url":"/v1/events","data":[${res.data.map((e) => e.json).join(',')}],"has_more":${res.has_more}}`}}
   })
@@ -163,7 +186,7 @@ export function routes(
       const ds = await webhooks.resendEvent(u, ctx.params.id!, ctx.input.body)
       return {status: 200, body: {object: 'list', url: `/v1/events/${ctx.params.id}/resend`, data: ds.map(toApi), has_more: false}}
     })
-    .get('/webhook_endpoints', 'listWebhookEndpoints', async (ctx) => listOf('/v1/webhook_endpoints', await webhooks.listEndpoints(ctx.core, {...q(ctx), disabled: ctx.input.query.disabled as boolean | undefined})))
+    .get('/webhook_endpoints', 'listWebhookEndpoints', async (ctx) => listOf('/v1/webhook_endpoints', await webhooks.listEndpoints(ctx.core, {...q(ctx), disabled: ctx.input.query.disabled})))
     .post('/webhook_endpoints', 'createWebhookEndpoint', async (ctx, u) => shownOnce(await webhooks.createEndpoint(u, ctx.input.body), 201))
     .get('/webhook_endpoints/:id', 'retrieveWebhookEndpoint', async (ctx) => ok(await webhooks.retrieveEndpoint(ctx.core, ctx.params.id!)))
     .post('/webhook_endpoints/:id', 'updateWebhookEndpoint', async (ctx, u) => ok(await webhooks.updateEndpoint(u, ctx.params.id!, ctx.input.body)))
@@ -174,8 +197,10 @@ export function routes(
       listOf(`/v1/webhook_endpoints/${ctx.params.id}/deliveries`, await webhooks.listEndpointDeliveries(ctx.core, ctx.params.id!, q(ctx))),
     )
     .get('/webhook_deliveries/:id', 'retrieveWebhookDelivery', async (ctx) => ok(await webhooks.retrieveDelivery(ctx.core, ctx.params.id!)))
+}
 
-  // ---------------------------------------------------------------- merchants and routing rules
+/** Merchants and routing rules. */
+function merchantRoutes(r: Router): void {
   r.get('/merchants', 'listMerchants', async (ctx) => listOf('/v1/merchants', await merchants.listMerchants(ctx.core, q(ctx))))
     .post('/merchants', 'createMerchant', async (ctx, u) => ok(await merchants.createMerchant(u, ctx.input.body), 201))
     .get('/merchants/:id', 'retrieveMerchant', async (ctx) => ok(await merchants.retrieveMerchant(ctx.core, ctx.params.id!)))
@@ -185,31 +210,11 @@ export function routes(
     .get('/routing_rules/:id', 'retrieveRoutingRule', async (ctx) => ok(await merchants.retrieveRule(ctx.core, ctx.params.id!)))
     .post('/routing_rules/:id', 'updateRoutingRule', async (ctx, u) => ok(await merchants.updateRule(u, ctx.params.id!, ctx.input.body)))
     .delete('/routing_rules/:id', 'deleteRoutingRule', async (ctx, u) => ok(await merchants.deleteRule(u, ctx.params.id!)))
+}
 
-  // ---------------------------------------------------------------- providers and the test clock
-  r.get('/providers', 'listProviders', async (ctx) => {
-    const page = q(ctx)
-    const pm = text(ctx, 'payment_method')
-    const cur = text(ctx, 'currency')
-    const list = PROVIDERS.filter((p) => (pm === undefined || p.methods.includes(pm)) && (cur === undefined || p.currencies.includes(cur)))
-    // providers are a fixed set, in their catalog order: cursors are positions in it
-    let start = 0
-    let end = list.length
-    if (page.starting_after) {
-      const i = list.findIndex((p) => p.id === page.starting_after)
-      if (i < 0) throw invalid('starting_after', `starting_after: no such provider '${page.starting_after}'.`)
-      start = i + 1
-    }
-    if (page.ending_before) {
-      const i = list.findIndex((p) => p.id === page.ending_before)
-      if (i < 0) throw invalid('ending_before', `ending_before: no such provider '${page.ending_before}'.`)
-      end = i
-      start = Math.max(0, end - page.limit)
-    }
-    const data = list.slice(start, Math.min(end, start + page.limit)).map((p) => providerView(ctx.core, p))
-    const has_more = page.ending_before ? start > 0 : start + page.limit < end
-    return {status: 200, body: {object: 'list', url: '/v1/providers', data, has_more}}
-  })
+/** Providers and the test clock. */
+function providerAndClockRoutes(r: Router, snapshotMax: number): void {
+  r.get('/providers', 'listProviders', async (ctx) => ({status: 200, body: {object: 'list', url: '/v1/providers', ...listProviders(ctx.core, q(ctx))}}))
     .get('/providers/:id', 'retrieveProvider', async (ctx) => ok(providerView(ctx.core, loadProvider(ctx.params.id!))))
     .post('/test_helpers/providers/:id/health', 'testSetProviderHealth', async (ctx, u) => {
       testMode(ctx)
@@ -245,17 +250,22 @@ export function routes(
       const {clock, fired, pending} = await advanceClock(ctx.core, ctx.input.body.seconds, {wait: ctx.input.body.wait === true})
       return ok({...clock, fired, ...(pending ? {pending_attempts: pending} : {})})
     })
+}
 
-  // ---------------------------------------------------------------- hosted checkout sessions (issue 28)
-  r.post('/checkout_sessions', 'createCheckoutSession', async (ctx, u) => ok(await checkout.createCheckoutSession(u, ctx.input.body), 201))
+/** Hosted checkout sessions (issue 28). */
+function checkoutRoutes(r: Router): void {
+  r.get('/checkout_sessions', 'listCheckoutSessions', async (ctx) => listOf('/v1/checkout_sessions', await checkout.listCheckoutSessions(ctx.core, q(ctx))))
+    .post('/checkout_sessions', 'createCheckoutSession', async (ctx, u) => ok(await checkout.createCheckoutSession(u, ctx.input.body), 201))
     .get('/checkout_sessions/:id', 'retrieveCheckoutSession', async (ctx) => ok(await checkout.retrieveCheckoutSession(ctx.core, ctx.params.id!)))
     .post('/checkout_sessions/:id/expire', 'expireCheckoutSession', async (ctx, u) => ok(await checkout.expireCheckoutSession(u, ctx.params.id!)))
     // issue 36: card fields pay a session, each try a payment of it
     .post('/checkout_sessions/:id/pay', 'payCheckoutSession', async (ctx, u) =>
-      paymentResult(await checkout.payCheckoutSession(u, ctx.params.id!, ctx.input.body as {payment_method_id: string}, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 201),
+      paymentResult(await checkout.payCheckoutSession(u, ctx.params.id!, ctx.input.body, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 201),
     )
+}
 
-  // ---------------------------------------------------------------- failure on purpose (issue 29)
+/** Failure on purpose (issue 29). */
+function chaosRoutes(r: Router): void {
   r.post('/chaos/api', 'createChaosApiFault', async (ctx, u) => {
     testMode(ctx)
     return ok(await chaos.addApiFault(u, ctx.input.body), 201)
@@ -280,23 +290,20 @@ export function routes(
       testMode(ctx)
       return ok((await chaos.clearChaos(u, ctx.params.id!))[0])
     })
+}
 
-  // ---------------------------------------------------------------- accounts and keys (issue 24)
+/** Accounts and keys (issue 24). */
+function accountRoutes(r: Router): void {
   r.get('/account', 'retrieveCurrentAccount', async (ctx) => ok(await accounts.currentAccount(ctx.core)))
     .get('/accounts', 'listAccounts', async (ctx) => listOf('/v1/accounts', await accounts.listAccounts(ctx.core, q(ctx))))
     .post('/accounts', 'createAccount', async (ctx, u) => shownOnce(await accounts.createAccount(u, ctx.input.body), 201))
     .get('/accounts/:id', 'retrieveAccount', async (ctx) => ok(await accounts.retrieveAccount(ctx.core, ctx.params.id!)))
     .post('/accounts/:id', 'updateAccount', async (ctx, u) => ok(await accounts.updateAccount(u, ctx.params.id!, ctx.input.body)))
     .delete('/accounts/:id', 'deleteAccount', async (ctx, u) => ok(await accounts.deleteAccount(u, ctx.params.id!)))
-    .get('/api_keys', 'listApiKeys', async (ctx) => listOf('/v1/api_keys', await keys.listKeys(ctx.core, {...q(ctx), type: text(ctx, 'type')})))
+    .get('/api_keys', 'listApiKeys', async (ctx) => listOf('/v1/api_keys', await keys.listKeys(ctx.core, {...q(ctx), type: ctx.input.query.type})))
     .post('/api_keys', 'createApiKey', async (ctx, u) => shownOnce(await keys.createKey(u, ctx.input.body), 201))
     .get('/api_keys/self', 'retrieveCurrentApiKey', async (ctx) => ok(ctx.key))
     .get('/api_keys/:id', 'retrieveApiKey', async (ctx) => ok(await keys.retrieveKey(ctx.core, ctx.params.id!)))
     .post('/api_keys/:id/roll', 'rollApiKey', async (ctx, u) => shownOnce(await keys.rollKey(u, ctx.params.id!, ctx.input.body)))
     .post('/api_keys/:id/revoke', 'revokeApiKey', async (ctx, u) => ok(await keys.revokeKey(u, ctx.params.id!)))
-
-  // the API request log (GET /request_logs, /request_logs/stream): the pipeline feeds it, each entry on its account's clock
-  const requestLog = new RequestLog((account) => (account ? app.loaded(account)?.clock : undefined) ?? app.core.clock, 1000, opts.onRequest, opts.requestLog)
-  requestLog.install(r)
-  return {router: r, streams, requestLog}
 }

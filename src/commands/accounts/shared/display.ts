@@ -1,6 +1,6 @@
 // How accounts are shown (issue 24): the list and one account's view, with its first keys
 // right after it is created.
-import type {Account} from '../../../api/types.js'
+import type {Account, AccountWithKeys} from '../../../api/types.js'
 import type {Painter} from '../../../output/color.js'
 import {compactTime as date, metadataText as metadata, renderFields} from '../../../output/detail.js'
 import type {Columns} from '../../../output/table.js'
@@ -11,7 +11,8 @@ export const accountColumns: Columns<Account> = {
   fit: {drop: ['METADATA']},
 }
 
-export function renderAccount(a: Account, p: Painter): string {
+/** An account; just created, with its keys. */
+export function renderAccount(a: Account & Partial<AccountWithKeys>, p: Painter): string {
   return renderFields(
     p.bold(a.id),
     [

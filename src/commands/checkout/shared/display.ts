@@ -2,7 +2,8 @@
 import {methodInfo} from '../../../api/catalog.js'
 import type {CheckoutSession} from '../../../api/types.js'
 import {paintStatus, type Painter} from '../../../output/color.js'
-import {renderFields} from '../../../output/detail.js'
+import {compactTime as date, renderFields} from '../../../output/detail.js'
+import type {Columns} from '../../../output/table.js'
 import {formatMoney} from '../../../api/money.js'
 
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z') : undefined)
@@ -24,4 +25,11 @@ export function renderCheckoutSession(s: CheckoutSession, p: Painter): string {
     ],
     p,
   )
+}
+
+/** The list (gw checkout list). */
+export const checkoutColumns: Columns<CheckoutSession> = {
+  head: ['ID', 'STATUS', 'AMOUNT', 'REFERENCE', 'PAYMENT', 'CREATED'],
+  row: (s, p) => [s.id, paintStatus(p, s.status), formatMoney(s.amount, s.currency), s.reference, s.payment ?? '', date(s.created_at)],
+  fit: {drop: ['REFERENCE']},
 }

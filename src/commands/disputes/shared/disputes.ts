@@ -3,7 +3,7 @@
 // against the engine's clock, evidence input from flags or a JSON file, and what
 // dispute_not_actionable means in words.
 import {readFileSync} from 'node:fs'
-import type {Dispute, DisputeReason, DisputeStage, DisputeStatus} from '../../../api/types.js'
+import type {Dispute, DisputeReason} from '../../../api/types.js'
 import {ApiError} from '../../../client/errors.js'
 import type {GwClient} from '../../../client/index.js'
 import type {EvidenceParams} from '../../../client/params.js'
@@ -13,8 +13,7 @@ import type {ParamFlags} from '../../../base/flag-errors.js'
 import {engineNow} from '../../clock/shared/now.js'
 
 export {DISPUTE_REASONS} from '../../../api/dispute-evidence.js'
-export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['needs_response', 'under_review', 'won', 'lost', 'accepted']
-export const DISPUTE_STAGES: readonly DisputeStage[] = ['chargeback', 'pre_arbitration', 'arbitration']
+export {DISPUTE_STATUSES, DISPUTE_STAGES} from '../../../api/vocabulary.js'
 
 export {RECOGNIZED_KEYS, KEY_HINTS, EVIDENCE_BY_REASON, isHttpsUrl, type RecognizedKey} from '../../../api/dispute-evidence.js'
 import {isHttpsUrl} from '../../../api/dispute-evidence.js'

@@ -1,5 +1,5 @@
 // How API keys are shown (issue 24): the list (the one in use marked), one key's view, its state.
-import type {ApiKey} from '../../../api/types.js'
+import type {ApiKey, ApiKeyWithSecret} from '../../../api/types.js'
 import type {Painter} from '../../../output/color.js'
 import {compactTime as date, renderFields} from '../../../output/detail.js'
 import type {Columns} from '../../../output/table.js'
@@ -17,7 +17,8 @@ export const keyColumns = (inUse?: string): Columns<ApiKey> => ({
   fit: {drop: ['PERMISSIONS', 'LAST USED']},
 })
 
-export function renderKey(k: ApiKey, p: Painter): string {
+/** A key; just made or rolled, with its secret. */
+export function renderKey(k: ApiKey & Partial<ApiKeyWithSecret>, p: Painter): string {
   return renderFields(
     p.bold(k.id),
     [

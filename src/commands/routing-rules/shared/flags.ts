@@ -1,6 +1,5 @@
 // Flags shared by `gw routing-rules create` and `update`.
 import {Flags} from '@oclif/core'
-import type {RoutingRuleConditions} from '../../../api/types.js'
 import type {RoutingRuleParams} from '../../../client/params.js'
 import {amountFlag, countryFlag, currencyFlag} from '../../../base/flags.js'
 import {UsageError} from '../../../errors.js'
@@ -48,7 +47,7 @@ export function ruleBody(f: RuleFlagValues): RoutingRuleParams {
   if (f.action !== undefined) body.action = f.action as RoutingRuleParams['action']
   if (f.provider?.length) body.providers = f.provider
   if (f.merchant !== undefined) body.merchant = f.merchant
-  const c: RoutingRuleConditions = {}
+  const c: NonNullable<RoutingRuleParams['conditions']> = {}
   if (f['payment-method'] !== undefined) c.payment_method = f['payment-method']
   if (f.currency !== undefined) c.currency = f.currency
   if (f['amount-gte'] !== undefined) c.amount_gte = f['amount-gte']

@@ -6,7 +6,7 @@ import {painter} from '../../../output/color.js'
 import {deliveryAttemptColumns, deliveryColumns, renderDelivery} from './display.js'
 
 const p = painter(false)
-const attempt = {at: '2026-01-01T00:00:00.000Z', status_code: null, error: 'chaos_fail_first', error_message: 'Failed on purpose by chaos rule chaos_1 (attempt 1 of 2 to fail); nothing was sent.', latency_ms: 0, response_excerpt: null}
+const attempt = {at: '2026-01-01T00:00:00.000Z', status_code: null, error: 'chaos_fail_first' as const, error_message: 'Failed on purpose by chaos rule chaos_1 (attempt 1 of 2 to fail); nothing was sent.', latency_ms: 0, response_excerpt: null}
 const delivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
   id: 'whd_1', object: 'webhook_delivery', event: 'evt_1', event_type: 'payment.succeeded', endpoint: 'wh_1', status: 'failed_retrying', attempts: [attempt],
   next_attempt_at: '2026-01-01T00:01:00.000Z', undeliverable_reason: null, livemode: false, created_at: '2026-01-01T00:00:00.000Z', ...over,

@@ -1,10 +1,10 @@
 // Webhook endpoint secrets are shown once by the API (spec §2). The CLI keeps the one it is
 // shown (create, rotate-secret) in the profile's credential storage, beside the API key, so
 // `gw listen --load-from-webhooks-api` can sign each endpoint's forwards with it.
-import type {WebhookEndpoint} from '../../../api/types.js'
+import type {WebhookEndpointWithSecret} from '../../../api/types.js'
 import type {Context} from '../../../base/context.js'
 
-export async function keepEndpointSecret(ctx: Context, ep: WebhookEndpoint): Promise<void> {
+export async function keepEndpointSecret(ctx: Context, ep: WebhookEndpointWithSecret): Promise<void> {
   if (!ep.secret) return
   const profile = ctx.settings().profile.value
   try {

@@ -1,0 +1,94 @@
+// Generates src/api/contract.gen.ts: the TypeScript types of every shape and operation of the
+// OpenAPI document, by openapi-typescript (the document is the source; nothing else writes a wire
+// type). `npm run contract` writes the file; contract.test.ts fails when it is stale. Not part of
+// the build (tsconfig.build.json leaves it out): openapi-typescript is a dev dependency.
+//
+// Two readings of the document differ from openapi-typescript's defaults, both so that a type
+// says exactly what the request validator guarantees (the engine's use cases take these types):
+// - a keyword the validator leaves to the use case (`x-checked-by-use-case`) does not narrow the
+//   type: a body's `payment_method` is a string the use case still checks, not the 43 codes;
+// - an object schema with neither properties nor additionalProperties takes any member
+//   (JSON Schema's rule): `Record<string, unknown>`, not `Record<string, never>`;
+// - an object with named properties and a schema for the others (payment_method_details: card
+//   details under card, bank details under any other code) gets an index signature that covers
+//   the named ones too, as TypeScript requires of an index signature.
+import {readFileSync, writeFileSync} from 'node:fs'
+import {resolve} from 'node:path'
+import {openapiDocument} from './document.js'
+
+type Json = Record<string, any>
+
+export const CONTRACT_FILE = resolve(import.meta.dirname, '../contract.gen.ts')
+
+/** A copy of the document as its types read it (see above). */
+function asTyped(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(asTyped)
+  if (!node || typeof node !== 'object') return node
+  const s = node as Json
+  const left = new Set<string>(Array.isArray(s['x-checked-by-use-case']) ? s['x-checked-by-use-case'] : [])
+  const out: Json = {}
+  for (const [k, v] of Object.entries(s)) if (!((k === 'enum' || k === 'const') && left.has(k))) out[k] = asTyped(v)
+  const open = out.type === 'object' && out.properties === undefined && out.additionalProperties === undefined && !out.anyOf && !out.oneOf && !out.allOf
+  if (open) out.additionalProperties = true
+  if (out.properties && out.additionalProperties && typeof out.additionalProperties === 'object') {
+    const kinds = new Map<string, unknown>()
+    for (const v of [...Object.values(out.properties as Json), out.additionalProperties]) kinds.set(JSON.stringify(v), v)
+    if (kinds.size > 1) out.additionalProperties = {anyOf: [...kinds.values()]}
+  }
+  return out
+}
+
+const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1)
+
+/** Each operation that takes parameters, and the name its body or query has in the generated file. Read from any copy of the document (sdk-package-e2e.test.ts reads the packed one). */
+export function operationParams(doc: Json): {id: string; method: string; path: string; name: string; in: 'body' | 'query'}[] {
+  const out: {id: string; method: string; path: string; name: string; in: 'body' | 'query'}[] = []
+  for (const [path, item] of Object.entries(doc.paths as Json)) {
+    for (const [method, op] of Object.entries(item as Json)) {
+      if (method === 'servers') continue
+      const id = (op as Json).operationId as string
+      const bodyRef = (op as Json).requestBody?.content?.['application/json']?.schema?.$ref as string | undefined
+      const hasQuery = ((op as Json).parameters as Json[]).some((p) => p.in === 'query' || /\/parameters\/(limit|starting_after|ending_before)$/.test(p.$ref ?? ''))
+      const name = `${pascal(id)}Params`
+      if (bodyRef && bodyRef !== '#/components/schemas/Empty') out.push({id, method, path, name, in: 'body'})
+      else if (hasQuery) out.push({id, method, path, name, in: 'query'})
+    }
+  }
+  return out
+}
+
+/** What the generated file holds after openapi-typescript's part: a name for each schema and each operation's parameters, and each operation's method. */
+function aliases(doc: Json): string {
+  const lines: string[] = ['', '// ---------------------------------------------------------------- named aliases', '', '/** Each schema of the document by its name. */']
+  for (const name of Object.keys(doc.components.schemas)) lines.push(`export type ${name} = components['schemas']['${name}']`)
+  lines.push('', '/** The parameters of each operation that takes any: its body, or its query (paging included). */')
+  for (const o of operationParams(doc)) {
+    if (o.in === 'body') lines.push(`/** ${o.method.toUpperCase()} ${o.path}: the body */`, `export type ${o.name} = NonNullable<operations['${o.id}']['requestBody']>['content']['application/json']`)
+    else lines.push(`/** ${o.method.toUpperCase()} ${o.path}: the query */`, `export type ${o.name} = NonNullable<operations['${o.id}']['parameters']['query']>`)
+  }
+  const methods: string[] = []
+  for (const item of Object.values(doc.paths as Json)) for (const [method, op] of Object.entries(item as Json)) if (method !== 'servers') methods.push(`  ${(op as Json).operationId}: '${method}'`)
+  lines.push('', '/** The HTTP method of each operation. */', 'export interface OperationMethods {', ...methods, '}', '')
+  return lines.join('\n')
+}
+
+export async function contractTypes(): Promise<string> {
+  const {default: openapiTS, astToString} = await import('openapi-typescript')
+  const doc = asTyped(openapiDocument()) as Json
+  const ast = await openapiTS(doc as never, {silent: true})
+  const header = '// Generated from the OpenAPI document (src/api/openapi/) by `npm run contract` (src/api/openapi/generate.ts): do not edit.\n// contract.test.ts fails when this file is stale.\n\n'
+  return header + astToString(ast) + aliases(doc)
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const text = await contractTypes()
+  const before = (() => {
+    try {
+      return readFileSync(CONTRACT_FILE, 'utf8')
+    } catch {
+      return ''
+    }
+  })()
+  if (before !== text) writeFileSync(CONTRACT_FILE, text)
+  process.stdout.write(`${before === text ? 'unchanged' : 'wrote'} ${CONTRACT_FILE}\n`)
+}

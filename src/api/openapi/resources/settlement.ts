@@ -1,0 +1,76 @@
+// The balance, settlement reports and payouts (decisions.md).
+import {date, en, idOf, idQ, livemode, minor, nullable, obj, q, ref, str, dateTime, type Family} from '../kit.js'
+import {PAYOUT_STATUSES} from '../../vocabulary.js'
+
+export const family: Family = {
+  responses: () => ({
+    BalanceAmount: obj({amount: minor('Signed amount.'), currency: ref('Currency')}),
+    Balance: obj({
+      object: {type: 'string', const: 'balance'},
+      available: {type: 'array', items: ref('BalanceAmount')},
+      pending: {type: 'array', items: ref('BalanceAmount')},
+    }),
+    SettlementLine: obj(
+      {
+        type: {type: 'string', enum: ['payment', 'refund', 'fee', 'dispute', 'dispute_reversal', 'conversion']},
+        payment: nullable(idOf('pay')),
+        reference: nullable(str()),
+        amount: minor('Signed amount of `currency`.'),
+        currency: ref('Currency'),
+        created_at: dateTime(),
+        rate: {type: 'number', exclusiveMinimum: 0},
+        converted_amount: {type: 'integer'},
+        converted_currency: ref('Currency'),
+      },
+      {optional: ['rate', 'converted_amount', 'converted_currency'], description: 'Conversion lines carry rate, converted_amount and converted_currency.'},
+    ),
+    SettlementReport: obj({
+      id: idOf('stl'),
+      object: {type: 'string', const: 'settlement_report'},
+      provider: idOf('prov'),
+      date: date('Engine-clock day the report covers.'),
+      currency: ref('Currency'),
+      gross: minor('Captured payments.'),
+      refunds: minor('Refunds (negative).'),
+      fees: minor('Provider fees (negative).'),
+      net: minor('gross + refunds + fees.'),
+      adjustments: minor('Dispute debits and reversals.'),
+      payout_amount: minor('net + adjustments.'),
+      payout_currency: ref('Currency'),
+      converted_payout_amount: minor('payout_amount in payout_currency.'),
+      lines: {type: 'array', items: ref('SettlementLine')},
+      payout: nullable(idOf('po')),
+      livemode,
+      created_at: dateTime(),
+    }),
+    Payout: obj({
+      id: idOf('po'),
+      object: {type: 'string', const: 'payout'},
+      amount: minor('Paid out amount.', {minimum: 1}),
+      currency: ref('Currency'),
+      status: {type: 'string', enum: [...PAYOUT_STATUSES]},
+      arrival_date: date(),
+      settlement_reports: {type: 'array', items: idOf('stl')},
+      livemode,
+      created_at: dateTime(),
+    }),
+  }),
+  lists: ['SettlementReport', 'Payout'],
+  operations: [
+    {id: 'retrieveBalance', perm: 'settlement:read', method: 'get', path: '/balance', tag: 'Balance', summary: 'Retrieve the balance', response: 'Balance', responseDescription: 'Available and pending amounts per currency. Captured funds are pending until their day\'s settlement run, which pays them out: paid-out money is in the payouts, not the balance.'},
+    {id: 'listSettlementReports', perm: 'settlement:read', method: 'get', path: '/settlement_reports', tag: 'Settlement', summary: 'List settlement reports', list: true,
+      query: [q('provider', idQ('prov'), 'Only reports of this provider.'), q('currency', {type: 'string'}, 'Only reports in this currency.'), q('date', {type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-hint': 'YYYY-MM-DD'}, 'Only reports of this day (YYYY-MM-DD).')],
+      response: 'SettlementReportList', responseDescription: 'A page of reports.'},
+    {id: 'retrieveSettlementReport', perm: 'settlement:read', method: 'get', path: '/settlement_reports/{id}', tag: 'Settlement', summary: 'Retrieve a settlement report (JSON or CSV)',
+      description: 'JSON by default; `Accept: text/csv` returns one CSV row per line: report, date, provider, type, payment, reference, amount (minor units), currency, rate, converted_amount, converted_currency, created_at.',
+      headers: [{name: 'Accept', schema: {type: 'string', examples: ['application/json', 'text/csv']}, description: '`text/csv` for CSV; otherwise JSON.'}],
+      response: {
+        'application/json': {schema: ref('SettlementReport')},
+        'text/csv': {schema: {type: 'string', description: 'CSV with a header row; every row carries the payment reference.'}},
+      },
+      responseDescription: 'The report.', errors: [404]},
+    {id: 'listPayouts', perm: 'settlement:read', method: 'get', path: '/payouts', tag: 'Settlement', summary: 'List payouts', list: true,
+      query: [q('currency', {type: 'string'}, 'Only payouts in this currency.'), q('status', en(PAYOUT_STATUSES), 'Only payouts in this status.')], response: 'PayoutList', responseDescription: 'A page of payouts.'},
+    {id: 'retrievePayout', perm: 'settlement:read', method: 'get', path: '/payouts/{id}', tag: 'Settlement', summary: 'Retrieve a payout', response: 'Payout', responseDescription: 'The payout.', errors: [404]},
+  ],
+}
