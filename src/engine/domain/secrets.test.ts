@@ -33,7 +33,7 @@ describe('card numbers in snapshots', () => {
         expect(b.ok).toBe(true)
         if (a.ok && b.ok) expect({brand: b.card.brand, length: m.length, test: b.card.test, funding: b.card.funding, country: b.card.country}).toEqual({brand: a.card.brand, length: n.length, test: a.card.test, funding: a.card.funding, country: a.card.country})
       }),
-      {numRuns: 200},
+      {numRuns: 200, examples: [['370000000000002']]},
     )
   })
 })

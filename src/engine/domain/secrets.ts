@@ -49,7 +49,7 @@ function luhnValid(digits: string): boolean {
 /**
  * A card number as a snapshot keeps it: a published test card as it is; any other with only its
  * first six and last four digits kept (as a receipt may show them), the middle zeros but for one
- * digit chosen so the number still passes the Luhn check — the same brand, length and last four,
+ * digit (two where one would give the number back) chosen so the number still passes the Luhn check — the same brand, length and last four,
  * so a loaded card behaves as before (any number but a published test card succeeds as a US
  * credit card), and never one of the published test cards.
  */
@@ -65,5 +65,16 @@ export function maskCardNumber(number: string): string {
       const masked = head + fill + tail
       if (luhnValid(masked) && !isPublishedTestCard(masked) && masked !== number) return masked
     }
+  // a middle of zeros whose own number is the only one-digit fill that passes: two digits
+  for (let p1 = middle - 1; p1 >= 0; p1--)
+    for (let p2 = p1 - 1; p2 >= 0; p2--)
+      for (let d1 = 1; d1 <= 9; d1++)
+        for (let d2 = 1; d2 <= 9; d2++) {
+          const digits = Array.from({length: middle}, () => '0')
+          digits[p1] = String(d1)
+          digits[p2] = String(d2)
+          const masked = head + digits.join('') + tail
+          if (luhnValid(masked) && !isPublishedTestCard(masked)) return masked
+        }
   return head + '0'.repeat(middle) + tail
 }
