@@ -49,7 +49,7 @@ export function refundPayment(session: ConsoleSession, p: Payment): Promise<stri
     if (p.status !== 'succeeded') throw new NotDone(`${p.id} is ${p.status}: only a succeeded payment can be refunded.`)
     const left = refundable(p)
     if (left <= 0) throw new NotDone(`Nothing is left to refund on ${p.id}.`)
-    const typed = (await session.ask(`Refund how much of ${p.id}? (${money(left, p.currency)} refundable; Enter: all of it)`, {placeholder: 'e.g. 5.00'})).trim()
+    const typed = (await session.ask(`Refund how much? ${money(left, p.currency)} refundable; Enter: all of it`, {placeholder: 'e.g. 5.00'})).trim()
     let amount: number | undefined
     if (typed !== '') {
       try {

@@ -2,17 +2,17 @@
 // ahead, the connection), the views' tabs, a reconnecting banner while the engine is away, the
 // view, a message line and the footer with the keys that work here. Imported only behind the
 // render gate (./run.ts), after the terminal went to the alternate screen (./screen.ts).
-import {TextInput} from '@inkjs/ui'
 import {Box, render, useApp, useInput, useStdout} from 'ink'
 import {useCallback, useEffect, useMemo, useRef, useState, type ReactElement} from 'react'
 import {Text} from '../../../ui/text.js'
 import {clockText, fit} from './format.js'
-import {FrameContext, RouteContext, useEmitter, useFrame, useTick, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
+import {FrameContext, LineInput, RouteContext, useEmitter, useFrame, useTick, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
 import {GLOBAL_KEYS, matchView, VIEW_KEYS, VIEW_TITLES, VIEWS, type ViewName} from './keys.js'
 import {ageText, type ConsoleSession} from './session.js'
 import type {Theme} from './theme.js'
 import {HomeView} from './views/home.js'
 import {PaymentsView, PaymentView} from './views/payments.js'
+import {DisputesView, DisputeView} from './views/disputes.js'
 
 /** A view this build does not have yet: the commands that do its work meanwhile. */
 function NotYet({view, commands}: {view: string; commands: string}) {
@@ -23,8 +23,8 @@ const VIEW_OF: Record<Route['view'], () => ReactElement> = {
   home: () => <HomeView />,
   payments: () => <PaymentsView />,
   payment: () => <PaymentView />,
-  disputes: () => <NotYet view="Disputes" commands="gw disputes due, gw disputes evidence" />,
-  dispute: () => <NotYet view="A dispute" commands="gw disputes get, gw disputes evidence" />,
+  disputes: () => <DisputesView />,
+  dispute: () => <DisputeView />,
   events: () => <NotYet view="Events" commands="gw events tail" />,
   event: () => <NotYet view="An event" commands="gw events get, gw events resend" />,
   webhooks: () => <NotYet view="Webhooks" commands="gw webhooks list" />,
@@ -194,14 +194,13 @@ export function App({session, theme, initial, onRoute}: AppProps) {
         </Box>
         <Box height={1}>
           {prompt ? (
-            <Box>
-              <Text color={theme.tone('accent')} bold wrap="truncate">{`${prompt.question} `}</Text>
-              <TextInput placeholder={prompt.placeholder} onSubmit={answer} />
-            </Box>
+            <Text color={theme.tone('accent')} bold wrap="truncate">
+              {prompt.question}
+            </Text>
           ) : overlay === 'jump' ? (
             <Box>
               <Text color={theme.tone('accent')} bold>{':'}</Text>
-              <TextInput suggestions={[...VIEWS]} onSubmit={onJump} />
+              <LineInput suggestions={VIEWS} onSubmit={onJump} />
               {jumpError ? <Text color={theme.tone('bad')} wrap="truncate">{`  ${jumpError}`}</Text> : null}
             </Box>
           ) : flash ? (
@@ -212,7 +211,17 @@ export function App({session, theme, initial, onRoute}: AppProps) {
             <Text> </Text>
           )}
         </Box>
-        <Footer keys={keysHere} width={columns} />
+        {prompt ? (
+          // a question takes the footer's line for its answer (Enter answers, Esc cancels)
+          <Box>
+            <Text color={theme.tone('accent')} bold>
+              {'> '}
+            </Text>
+            <LineInput key={prompt.question} placeholder={`${prompt.placeholder ? `${prompt.placeholder} · ` : ''}Enter answers · Esc cancels`} onSubmit={answer} />
+          </Box>
+        ) : (
+          <Footer keys={keysHere} width={columns} />
+        )}
       </Box>
     </FrameContext.Provider>
   )
@@ -232,8 +241,12 @@ function StatusLine({width}: {width: number}) {
   const clock = session.clock.source === 'wall' ? `wall ${time}` : `engine ${time}${session.clock.frozen ? ' (frozen)' : ''}`
   const conn = session.connection.state === 'live' ? '● live' : '○ reconnecting'
   const restricted = session.key?.type === 'restricted' ? ' (restricted)' : ''
-  const left = ` gw console · ${acct} · `
-  const right = ` · ${session.keyRedacted}${restricted} · ${clock}${ahead ? ` ${ahead}` : ''} · `
+  const left = width >= 100 ? ` gw console · ${acct} · ` : ` ${acct} · `
+  // the clock and the connection always fit; the key where there is room
+  const clockPart = ` · ${clock}${ahead ? ` ${ahead}` : ''} · `
+  const keyPart = ` · ${session.keyRedacted}${restricted}`
+  const room = width - left.length - mode.length - conn.length - 1
+  const right = room >= keyPart.length + clockPart.length ? `${keyPart}${clockPart}` : clockPart
   return (
     <Text wrap="truncate">
       <Text bold>{left}</Text>

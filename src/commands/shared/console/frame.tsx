@@ -1,9 +1,10 @@
 // What every view of the console gets from the frame: the session, the theme, the size of the
 // body, navigation, the footer's keys, and the keyboard (one input handler, the top view's, sees
 // a key before the frame's own keys do). Plus the small widgets views share.
-import {Box} from 'ink'
+import {Box, useInput} from 'ink'
 import {createContext, memo, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode} from 'react'
 import {Text} from '../../../ui/text.js'
+import {applyFieldInput} from '../../disputes/shared/evidence-input.js'
 import type {ViewName} from './keys.js'
 import {ageText, type ConsoleSession, type Emitter, type Resource} from './session.js'
 import type {Theme} from './theme.js'
@@ -118,9 +119,11 @@ export function Age({at, loading, error}: {at: number | undefined; loading?: boo
   const offline = session.connection.state === 'reconnecting'
   const text = `${loading && at === undefined ? 'loading…' : `updated ${ageText(at, session.now())}`}${offline ? ' (engine unreachable)' : ''}`
   return (
-    <Text color={offline || error ? theme.tone('warn') : undefined} dimColor={!offline && !error} wrap="truncate">
-      {text}
-    </Text>
+    <Box flexShrink={0} marginLeft={1}>
+      <Text color={offline || error ? theme.tone('warn') : undefined} dimColor={!offline && !error} wrap="truncate">
+        {text}
+      </Text>
+    </Box>
   )
 }
 
@@ -189,4 +192,41 @@ export function useLatest<T>(v: T): {current: T} {
   const r = useRef(v)
   r.current = v
   return r
+}
+
+/**
+ * A one-line text field: typing, Backspace, Ctrl-U, a paste, Enter submits (Esc is the caller's).
+ * Its text lives in a ref as well as in state, as the evidence form's fields do: keys that arrive
+ * faster than a redraw ("12.50" and Enter in one go) each see the one before, so nothing typed is
+ * lost or submitted stale. Tab completes from `suggestions`. Give it a `key` per question: a new
+ * question starts empty.
+ */
+export function LineInput({initial = '', placeholder, suggestions, onSubmit}: {initial?: string; placeholder?: string; suggestions?: readonly string[]; onSubmit: (text: string) => void}) {
+  const [text, setText] = useState(initial)
+  const ref = useRef(initial)
+  useInput((input, key) => {
+    if (key.tab && suggestions) {
+      const hit = suggestions.find((s) => ref.current && s.startsWith(ref.current))
+      if (hit) {
+        ref.current = hit
+        setText(hit)
+      }
+      return
+    }
+    const r = applyFieldInput(ref.current, input, key, {multiline: false})
+    if (r.text !== ref.current) {
+      ref.current = r.text
+      setText(r.text)
+    }
+    if (r.submit !== undefined) onSubmit(r.submit)
+  })
+  return (
+    <Box flexShrink={1}>
+      <Text wrap="truncate">
+        {text}
+        <Text inverse> </Text>
+        {text === '' && placeholder ? <Text dimColor>{` ${placeholder}`}</Text> : null}
+      </Text>
+    </Box>
+  )
 }

@@ -10,7 +10,7 @@ import type {Payment} from '../../../../api/types.js'
 export type Search =
   | {kind: 'all'}
   | {kind: 'id'; id: string}
-  | {kind: 'email'; email: string}
+  | {kind: 'email'; email: string; lowered?: boolean}
   | {kind: 'domain'; domain: string}
   | {kind: 'last4'; last4: string}
   | {kind: 'amount'; text: string; currency?: string}
@@ -80,7 +80,7 @@ export function describeSearch(s: Search): string {
     case 'id':
       return `payment ${s.id}`
     case 'email':
-      return `customer email ${s.email} (any case)`
+      return s.lowered ? `customer email ${s.email} (as typed it found none: searched in lower case)` : `customer email ${s.email}`
     case 'domain':
       return `customer emails at ${s.domain}`
     case 'last4':
@@ -98,8 +98,8 @@ export function describeSearch(s: Search): string {
 
 /**
  * The query parameters of GET /v1/payments for a search (undefined: not a list search). The
- * names of the filters issue 36 adds (card last four, customer name, email domain) are those the
- * engine's OpenAPI document gives them.
+ * names of the filters issue 36 adds (card last four, customer name, email domain) are those
+ * docs/api.md gives them ("Where features meet (issue 36)"): card_last4, customer_name, email_domain.
  */
 export function searchParams(s: Search): Record<string, string> | undefined {
   switch (s.kind) {
@@ -111,7 +111,7 @@ export function searchParams(s: Search): Record<string, string> | undefined {
     case 'email':
       return {customer_email: s.email}
     case 'domain':
-      return {customer_email_domain: s.domain}
+      return {email_domain: s.domain}
     case 'last4':
       return {card_last4: s.last4}
     case 'reference':
@@ -121,4 +121,15 @@ export function searchParams(s: Search): Record<string, string> | undefined {
     case 'words':
       return {reference: s.text}
   }
+}
+
+/**
+ * What to search next when a search found nothing: words that are no reference may be a
+ * customer's name; an email typed in mixed case is tried in lower case (an engine whose
+ * customer_email filter compares exactly, before issue 36, still finds the usual lower-case one).
+ */
+export function fallbackSearch(s: Search): Search | undefined {
+  if (s.kind === 'words') return {kind: 'name', name: s.text}
+  if (s.kind === 'email' && !s.lowered && s.email !== s.email.toLowerCase()) return {kind: 'email', email: s.email.toLowerCase(), lowered: true}
+  return undefined
 }

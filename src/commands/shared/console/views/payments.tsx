@@ -1,7 +1,6 @@
 // Payments: a search box over the API's filters, a list that pages as you scroll, and a
 // payment's view: its details (provider attempts, refunds, disputes), its timeline, and the
 // actions refund, capture and cancel, each confirmed as the CLI confirms money movements.
-import {TextInput} from '@inkjs/ui'
 import {Box} from 'ink'
 import {useEffect, useState} from 'react'
 import type {Dispute, Payment, Refund} from '../../../../api/types.js'
@@ -9,10 +8,10 @@ import {painter} from '../../../../output/color.js'
 import {Text} from '../../../../ui/text.js'
 import {renderPayment} from '../../../payments/shared/display.js'
 import {buildTimeline, renderTimeline} from '../../../payments/shared/timeline.js'
-import {Age, Lines, moveKey, Problem, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
+import {Age, LineInput, Lines, moveKey, Problem, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
 import {fit, fitId, money, scrollWindow, shortTime} from '../format.js'
 import {PagedList} from '../models/paging.js'
-import {amountMatches, describeSearch, parseSearch, searchParams, type Search} from '../models/search.js'
+import {amountMatches, describeSearch, fallbackSearch, parseSearch, searchParams, type Search} from '../models/search.js'
 import {capturePayment, cancelPayment, refundPayment} from '../actions.js'
 import {Resource, type ConsoleSession} from '../session.js'
 
@@ -39,7 +38,7 @@ export function paymentSource(session: ConsoleSession, search: Search) {
 /** A filter this engine's GET /v1/payments does not have yet, in words (the API answered 400 naming it). */
 function unsupported(search: Search, error: string | undefined): string | undefined {
   if (!error) return undefined
-  const names: Partial<Record<Search['kind'], string>> = {last4: 'card_last4', domain: 'customer_email_domain', name: 'customer_name'}
+  const names: Partial<Record<Search['kind'], string>> = {last4: 'card_last4', domain: 'email_domain', name: 'customer_name'}
   const param = names[search.kind]
   if (param && error.includes(param)) return `This engine cannot search payments by ${describeSearch(search).replace(/ .*/, '')} yet: GET /v1/payments has no ${param} filter. Search by reference, email or id, or update the engine.`
   return undefined
@@ -65,13 +64,15 @@ export function PaymentsView() {
   const first = scrollWindow(rows.length, sel, listHeight, st.top)
   st.top = first
 
-  // a "words" search that is no reference: the customer's name next
+  // a "words" search that is no reference: the customer's name next; an email in mixed case
+  // that found nothing: in lower case (an engine before issue 36 compares emails exactly)
   useEffect(() => {
-    if (st.search.kind === 'words' && !list.loading && !list.hasMore && rows.length === 0 && !list.error && !st.fellBack) {
-      st.fellBack = true
-      st.search = {kind: 'name', name: st.search.text}
-      list.reset(paymentSource(session, st.search))
-    }
+    if (list.loading || list.hasMore || rows.length > 0 || list.error || st.fellBack) return
+    const next = fallbackSearch(st.search)
+    if (!next) return
+    st.fellBack = true
+    st.search = next
+    list.reset(paymentSource(session, st.search))
   })
   // the engine came back: the list is read again
   useEffect(() => {
@@ -144,7 +145,8 @@ export function PaymentsView() {
         ],
   )
 
-  const w = {id: Math.min(30, Math.max(12, width - 56)), status: 18, amount: 16, method: 7, created: 12}
+  // 80 columns: id, status, amount, reference, created; the method where there is room
+  const w = {id: width >= 100 ? 30 : 22, status: width >= 100 ? 18 : 16, amount: width >= 100 ? 16 : 14, method: width >= 100 ? 7 : 0, created: 12}
   const refWidth = Math.max(0, width - w.id - w.status - w.amount - w.method - w.created - 1)
   const head = `${fit('ID', w.id)}${fit('STATUS', w.status)}${fit('AMOUNT', w.amount)}${fit('METHOD', w.method)}${fit('REFERENCE', refWidth)}${fit('CREATED', w.created)}`
   const problem = unsupported(st.search, list.error)
@@ -154,12 +156,16 @@ export function PaymentsView() {
   return (
     <Box flexDirection="column">
       <Box>
-        <Text bold>{'Search '}</Text>
+        <Box flexShrink={0}>
+          <Text bold>{'Search '}</Text>
+        </Box>
         {editing ? (
-          <TextInput defaultValue={st.query} placeholder="pay_… · email · @domain · name · last four · 12.50 EUR · ref:ORDER" onSubmit={apply} />
+          <LineInput initial={st.query} placeholder="pay_… · email · @domain · name · last four · 12.50 EUR · ref:ORDER" onSubmit={apply} />
         ) : (
           <Box justifyContent="space-between" flexGrow={1}>
-            <Text dimColor wrap="truncate">{st.query ? `${st.query}  → ${describeSearch(st.search)}` : '/ to search · all payments, newest first'}</Text>
+            <Box flexShrink={1}>
+              <Text dimColor wrap="truncate">{st.query ? `${st.query}  → ${describeSearch(st.search)}` : '/ to search · all payments, newest first'}</Text>
+            </Box>
             <Age at={list.at} loading={list.loading} error={list.error} />
           </Box>
         )}
