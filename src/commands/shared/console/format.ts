@@ -50,11 +50,11 @@ export function span(seconds: number): string {
   return `${m}m`
 }
 
-/** The engine clock for the status line: "2026-12-04 10:00:03 UTC", and how far ahead of the wall. */
+/** The engine clock for the status line: "2026-12-04 10:00:03 UTC", and how far ahead of the wall ("(+7d 2h)") or behind. */
 export function clockText(engine: Date, offsetMs: number): {time: string; ahead: string} {
   const time = `${engine.toISOString().slice(0, 19).replace('T', ' ')} UTC`
   const s = Math.round(offsetMs / 1000)
-  const ahead = Math.abs(s) < 60 ? '' : s > 0 ? `+${span(s)} ahead` : `${span(-s)} behind`
+  const ahead = Math.abs(s) < 60 ? '' : s > 0 ? `(+${span(s)})` : `(-${span(-s)})`
   return {time, ahead}
 }
 

@@ -110,7 +110,7 @@ export interface SessionOptions {
   profile: string
   /** probe interval while reconnecting; default 1 s */
   probeMs?: number
-  /** how often the clock is read again; default 10 s */
+  /** how often the clock is read again; default 5 s */
   clockMs?: number
   now?: () => number
 }
@@ -146,7 +146,7 @@ export class ConsoleSession extends Emitter {
     this.keyRedacted = redactKey(opts.apiKey)
     this.mode = modeOfKey(opts.apiKey)
     this.probeMs = opts.probeMs ?? 1000
-    this.clockMs = opts.clockMs ?? 10_000
+    this.clockMs = opts.clockMs ?? 5_000
     this.now = opts.now ?? Date.now
     this.connection = {state: 'live', lastOkAt: this.now()}
     this.clock = {offsetMs: 0, source: 'wall', readAt: this.now()}

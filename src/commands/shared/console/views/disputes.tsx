@@ -93,9 +93,10 @@ export function DisputesView() {
         ],
   )
 
-  const w = {id: 18, left: 15, amount: 14, stage: 16}
-  const reasonWidth = Math.max(8, Math.min(24, width - w.id - w.left - w.amount - w.stage - 20))
-  const payWidth = Math.max(0, width - w.id - w.left - w.amount - w.stage - reasonWidth)
+  // 80 columns: id, time left, amount, reason, stage; the payment where there is room
+  const w = {id: 18, left: 14, amount: 13, stage: 16}
+  const payWidth = width >= 110 ? Math.min(30, width - 80) : 0
+  const reasonWidth = Math.max(8, width - w.id - w.left - w.amount - w.stage - payWidth)
   const head = `${fit('ID', w.id)}${fit('TIME LEFT', w.left)}${fit('AMOUNT', w.amount)}${fit('REASON', reasonWidth)}${fit('STAGE', w.stage)}${fit('PAYMENT', payWidth)}`
   const scope = st.all ? 'every dispute: those needing a response first, by due date' : 'needing a response, soonest due first'
   return (
