@@ -25,6 +25,7 @@ const EXIT_CODES: Record<string, number> = {SIGINT: 130, SIGTERM: 143, SIGHUP: 1
 
 export function enterScreen(io: ScreenStreams, proc: NodeJS.Process = process): Screen {
   let restored = false
+  let keepSignals = false
   const screen: Screen = {
     restore() {
       if (restored) return
@@ -37,15 +38,18 @@ export function enterScreen(io: ScreenStreams, proc: NodeJS.Process = process): 
         }
       }
       io.stdout.write(LEAVE)
-      for (const s of SIGNALS) proc.removeListener(s, onSignal)
+      if (!keepSignals) for (const s of SIGNALS) proc.removeListener(s, onSignal)
       proc.removeListener('uncaughtException', onCrash)
       proc.removeListener('unhandledRejection', onCrash)
       proc.removeListener('exit', onExit)
     },
   }
   function onSignal(signal: NodeJS.Signals) {
-    screen.restore()
+    // the app lets go first (Ink draws its last frame on the alternate screen, not over the
+    // shell's); our listeners stay, so Ink's signal-exit does not raise the signal again
     screen.onInterrupt?.(signal)
+    keepSignals = true
+    screen.restore()
     // the process ends with the signal's conventional code once the console let go
     proc.exitCode = EXIT_CODES[signal] ?? 1
     setTimeout(() => proc.exit(EXIT_CODES[signal] ?? 1), 200).unref()
