@@ -4,14 +4,16 @@
 // Measures what users rely on: deliveries keep pace with creates, the healthy endpoint has every
 // payment.succeeded soon after the load stops, clock advances answer under load, memory stays
 // flat, refunds settle despite the failing endpoint, SIGTERM exits promptly with a backlog, and
-// the data dir's bytes per payment. Used by `npm run bench` (BENCH_ONLY=soak) and, at a reduced
-// scale, by test/soak.e2e.test.ts. Prints nothing itself: returns figures.
+// the data dir's bytes per payment, and the CPU the engine process spent per payment (every thread).
+// With `accounts: N` the same load is spread over N accounts, each with its own two endpoints and
+// its own clock (BENCH_ONLY=soak10). Used by `npm run bench` (BENCH_ONLY=soak, soak10) and, at a
+// reduced scale, by test/soak.e2e.test.ts. Prints nothing itself: returns figures.
 import {mkdtempSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {createServer} from 'node:https'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
-import {API_KEY, PAYMENT_BODY, makePool, nextKey, startEngine} from './lib.js'
+import {API_KEY, PAYMENT_BODY, cpuSeconds, mainThreadCpuSeconds, makePool, nextKey, startEngine} from './lib.js'
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
@@ -83,8 +85,11 @@ async function receiver(tlsDir, status) {
       res.writeHead(status).end()
     })
   })
+  // TLS connections the engine opened to this receiver (each a handshake on both sides)
+  let connections = 0
+  server.on('secureConnection', () => connections++)
   await new Promise((r) => server.listen(0, '127.0.0.1', r))
-  return {url: `https://127.0.0.1:${server.address().port}/hook`, seen, perSecond, hits: () => hits, close: () => new Promise((r) => server.close(r))}
+  return {url: `https://127.0.0.1:${server.address().port}/hook`, seen, perSecond, hits: () => hits, connections: () => connections, close: () => new Promise((r) => server.close(r))}
 }
 
 /**
@@ -92,20 +97,24 @@ async function receiver(tlsDir, status) {
  * @param {number} o.durationMs   load phase
  * @param {number} o.connections  closed-loop clients
  * @param {number} o.refundEvery  every n-th request is a refund of an earlier payment (0: none)
- * @param {number} o.advanceEveryMs, o.advanceSeconds  clock advances during the load
+ * @param {number} o.advanceEveryMs, o.advanceSeconds  clock advances during the load (each account's clock, spread over the interval)
  * @param {number} o.drainLimitMs how long to wait, after the load, for every payment.succeeded to reach the healthy endpoint
+ * @param {number} o.accounts     1: the platform account takes the load; N > 1: N accounts made for it, the connections
+ *                                spread over them, each with its own two endpoints and clock
+ * @param {number} o.rate         0: closed loop (as fast as the engine answers); N: N requests per second in all, each
+ *                                connection sending on its schedule (builds compared on the same work: CPU per payment)
  */
-export async function runSoak({durationMs = 180_000, connections = 32, refundEvery = 10, advanceEveryMs = 20_000, advanceSeconds = 60, drainLimitMs = 60_000, onProgress = () => {}} = {}) {
+export async function runSoak({durationMs = 180_000, connections = 32, refundEvery = 10, advanceEveryMs = 20_000, advanceSeconds = 60, drainLimitMs = 60_000, accounts: accountCount = 1, rate = 0, onProgress = () => {}} = {}) {
   const root = mkdtempSync(join(tmpdir(), 'gw-soak-'))
   const dataDir = join(root, 'engine')
-  const engine = await startEngine(dataDir, {label: 'engine-soak'})
+  const engine = await startEngine(dataDir, {label: accountCount > 1 ? `engine-soak${accountCount}` : 'engine-soak'})
   const pid = engine.child.pid
   const dispatcher = new Agent({connect: {ca: engine.ca}})
-  const api = async (method, path, body) => {
+  const api = async (method, path, body, key = API_KEY) => {
     const res = await request(`${engine.base_url}${path}`, {
       method,
       dispatcher,
-      headers: {authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...(method === 'POST' ? {'idempotency-key': nextKey()} : {})},
+      headers: {authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(method === 'POST' ? {'idempotency-key': nextKey()} : {})},
       body: body === undefined ? undefined : JSON.stringify(body),
     })
     const text = await res.body.text()
@@ -113,33 +122,56 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
   }
   const healthy = await receiver(engine.tlsDir, 204)
   const failing = await receiver(engine.tlsDir, 500)
-  const out = {}
+  const out = {accounts: accountCount}
   try {
-    for (const rx of [healthy, failing]) {
-      const r = await api('POST', '/webhook_endpoints', {url: rx.url, enabled_events: ['*']})
-      if (r.status !== 201) throw new Error(`endpoint: ${r.status} ${JSON.stringify(r.body)}`)
-    }
+    // the accounts that take the load: the platform account, or N made for the soak
+    const keys = []
+    if (accountCount <= 1) keys.push(API_KEY)
+    else
+      for (let i = 0; i < accountCount; i++) {
+        const r = await api('POST', '/accounts', {name: `soak-${i}`})
+        if (r.status !== 201) throw new Error(`account: ${r.status} ${JSON.stringify(r.body)}`)
+        keys.push(r.body.secret_key)
+      }
+    for (const [i, key] of keys.entries())
+      for (const rx of [healthy, failing]) {
+        // each account's endpoints are its own (a path of their own at the shared receivers)
+        const r = await api('POST', '/webhook_endpoints', {url: `${rx.url}/${i}`, enabled_events: ['*']}, key)
+        if (r.status !== 201) throw new Error(`endpoint: ${r.status} ${JSON.stringify(r.body)}`)
+      }
 
     // ---- the load: payments, some refunds, clock advances
     const pool = makePool(engine.origin, engine.ca, connections)
     const succeeded = [] // payment ids whose create answered succeeded
-    const refundable = []
+    const refundable = keys.map(() => [])
     let creates = 0
     let refunds = 0
     let errors = 0
     let firstError
     let stop = false
-    let n = 0
     const started = performance.now()
-    const worker = async () => {
+    const worker = async (w) => {
+      // connection w sends for account w mod N
+      const a = w % keys.length
+      const key = keys[a]
+      let n = 0
+      // at a fixed rate: this connection's requests are due every connections / rate seconds, staggered
+      const every = rate > 0 ? (connections * 1000) / rate : 0
+      let due = performance.now() + (every * w) / connections
       while (!stop) {
-        const refund = refundEvery > 0 && ++n % refundEvery === 0 && refundable.length > 0
-        const body = refund ? JSON.stringify({payment: refundable.pop(), amount: 100}) : PAYMENT_BODY
+        if (every) {
+          const wait = due - performance.now()
+          if (wait > 0) await sleep(wait)
+          due += every
+          if (stop) break
+        }
+        const refund = refundEvery > 0 && ++n % refundEvery === 0 && refundable[a].length > 0
+        const body = refund ? JSON.stringify({payment: refundable[a].pop(), amount: 100}) : PAYMENT_BODY
         try {
           const res = await pool.request({
             path: refund ? '/v1/refunds' : '/v1/payments',
             method: 'POST',
-            headers: {authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', 'idempotency-key': nextKey()},
+            headers: {authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': nextKey()},
             body,
           })
           const text = await res.body.text()
@@ -154,7 +186,7 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
             const p = JSON.parse(text)
             if (p.status === 'succeeded') {
               succeeded.push(p.id)
-              refundable.push(p.id)
+              refundable[a].push(p.id)
             }
           }
         } catch (e) {
@@ -166,26 +198,33 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
     const rss = []
     const advances = []
     const sampler = setInterval(() => rss.push([performance.now() - started, rssMiB(pid)]), 2000)
-    const advancer = (async () => {
+    // every account's clock moves every advanceEveryMs; the accounts' advances are spread over the interval
+    const advancer = async (a) => {
+      await sleep((advanceEveryMs * a) / keys.length)
       while (!stop) {
         await sleep(advanceEveryMs)
         if (stop) break
         const t0 = performance.now()
-        const r = await api('POST', '/test_helpers/clock/advance', {seconds: advanceSeconds}).catch((e) => ({status: 0, body: e.message}))
+        const r = await api('POST', '/test_helpers/clock/advance', {seconds: advanceSeconds}, keys[a]).catch((e) => ({status: 0, body: e.message}))
         advances.push({ms: performance.now() - t0, status: r.status})
-        onProgress(`advance ${advances.length}: ${r.status} in ${Math.round(performance.now() - t0)} ms; ${creates} payments, ${healthy.seen.size} events at the healthy endpoint`)
+        onProgress(`advance ${advances.length}: ${r.status} in ${Math.round(performance.now() - t0)} ms; ${creates} payments, ${healthy.seen.size} events at the healthy endpoints`)
       }
-    })()
-    const workers = Array.from({length: connections}, worker)
+    }
+    const cpu0 = cpuSeconds(pid)
+    const main0 = mainThreadCpuSeconds(pid)
+    const advancers = keys.map((_, a) => advancer(a))
+    const workers = Array.from({length: connections}, (_, w) => worker(w))
     await sleep(durationMs)
     stop = true
     const loadMs = performance.now() - started
+    const cpu = cpuSeconds(pid) - cpu0
+    const mainCpu = mainThreadCpuSeconds(pid) - main0
     await Promise.all(workers)
-    await advancer
+    await Promise.all(advancers)
     await pool.close()
     const loadEnd = performance.now()
 
-    // ---- after the load: every payment.succeeded at the healthy endpoint?
+    // ---- after the load: every payment.succeeded at the healthy endpoints?
     const ids = new Set(succeeded)
     const delivered = () => {
       let k = 0
@@ -198,17 +237,23 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
     clearInterval(sampler)
     rss.push([performance.now() - started, rssMiB(pid)])
 
-    // deliveries per second to the healthy endpoint during the load, next to creates per second
+    // deliveries per second to the healthy endpoints during the load, next to creates per second
     const secs = [...healthy.perSecond.entries()]
     const loadSecs = secs.filter(([s]) => s * 1000 >= started && s * 1000 < started + loadMs)
     out.deliveriesPerSec = loadSecs.reduce((a, [, c]) => a + c, 0) / (loadMs / 1000)
     out.failingPerSec = [...failing.perSecond.entries()].filter(([s]) => s * 1000 >= started && s * 1000 < started + loadMs).reduce((a, [, c]) => a + c, 0) / (loadMs / 1000)
 
     // ---- refunds settle although one endpoint fails every delivery: move 31 min (card refunds answer after 30)
-    const t0 = performance.now()
-    const adv = await api('POST', '/test_helpers/clock/advance', {seconds: 31 * 60})
-    const refundAdvanceMs = performance.now() - t0
-    const pendingRefunds = (await api('GET', '/refunds?status=pending&limit=1')).body
+    let refundAdvanceMs = 0
+    let refundAdvanceStatus = 200
+    let refundsStillPending = 0
+    for (const key of keys) {
+      const t0 = performance.now()
+      const adv = await api('POST', '/test_helpers/clock/advance', {seconds: 31 * 60}, key)
+      refundAdvanceMs = Math.max(refundAdvanceMs, performance.now() - t0)
+      if (adv.status !== 200) refundAdvanceStatus = adv.status
+      refundsStillPending += (await api('GET', '/refunds?status=pending&limit=1', undefined, key)).body?.data?.length ?? NaN
+    }
 
     Object.assign(out, {
       loadMs,
@@ -224,8 +269,13 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
       advanceP100: Math.max(0, ...advances.map((a) => a.ms)),
       advanceFailures: advances.filter((a) => a.status !== 200).length,
       refundAdvanceMs,
-      refundAdvanceStatus: adv.status,
-      refundsStillPending: pendingRefunds?.data?.length ?? NaN,
+      refundAdvanceStatus,
+      refundsStillPending,
+      // CPU the engine process used during the load (every thread; its main thread apart), per payment created:
+      // the payment, its share of the refunds, its webhook attempts and the clock's jobs all included
+      cpuSeconds: cpu,
+      cpuPerPaymentUs: creates ? (cpu * 1e6) / creates : NaN,
+      mainThreadCpuPerPaymentUs: creates ? (mainCpu * 1e6) / creates : NaN,
       rssStartMiB: rss[0]?.[1],
       rssEndMiB: rss[rss.length - 1]?.[1],
       rssPeakMiB: Math.max(...rss.map((r) => r[1])),
@@ -235,6 +285,7 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
       rssSecondHalfSlopeMiBPerMin: slopePerMin(rss.filter(([t]) => t >= loadMs / 2 && t <= loadMs)),
       rssByMinute: rssEachMinute(rss, loadMs),
       failingHits: failing.hits(),
+      webhookConnections: healthy.connections() + failing.connections(),
       rss: rss.map(([t, v]) => [Math.round(t / 1000), Math.round(v)]),
     })
   } finally {

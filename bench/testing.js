@@ -3,7 +3,8 @@
 //   BENCH_ONLY=testing npm run bench        (part of the default run)
 //   BENCH_SNAPSHOT_PAYMENTS=10000
 import {execFileSync} from 'node:child_process'
-import {readFileSync, statSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {env, PAYMENT_BODY} from './lib.js'
@@ -41,9 +42,42 @@ function reachableBytes(entry) {
   return {files: seen.size, bytes}
 }
 
+/**
+ * The first startGateway() of a process (issue 36 item 13): a fresh node imports gw/testing and
+ * starts a gateway, as a test file does; median of 5 by wall time, with the process's CPU time
+ * then (user + system, all threads: less noisy on a busy machine). `tlsDir`: a certificate
+ * directory made before (the README's one CA for a test run); without it, a fresh data dir makes
+ * its CA and certificate.
+ */
+function coldStart(tlsDir) {
+  const code = `
+const t0 = performance.now()
+const {startGateway} = await import(${JSON.stringify(join(ROOT, 'dist', 'testing.js'))})
+const t1 = performance.now()
+const gw = await startGateway(${tlsDir ? `{tlsDir: ${JSON.stringify(tlsDir)}}` : ''})
+const t2 = performance.now()
+const cpu = process.cpuUsage()
+await gw.stop()
+console.log(JSON.stringify({node: t0, importMs: t1 - t0, startMs: t2 - t1, cpuMs: (cpu.user + cpu.system) / 1000}))
+`
+  const runs = Array.from({length: 5}, () => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], {cwd: ROOT, encoding: 'utf8'}).trim()))
+  const m = (k) => median(runs.map((r) => r[k]))
+  return {nodeMs: m('node'), importMs: m('importMs'), startMs: m('startMs'), readyMs: median(runs.map((r) => r.node + r.importMs + r.startMs)), cpuMs: m('cpuMs')}
+}
+
 export async function testingBench() {
   const sdkImportMs = importMs(join(ROOT, 'dist', 'index.js'))
   const testingImportMs = importMs(join(ROOT, 'dist', 'testing.js'))
+  const tlsDir = mkdtempSync(join(tmpdir(), 'gw-bench-tls-'))
+  let cold, coldTls
+  try {
+    cold = coldStart()
+    // the directory made once (by the first of its runs), then reused as a test run's engines do
+    coldStart(tlsDir)
+    coldTls = coldStart(tlsDir)
+  } finally {
+    rmSync(tlsDir, {recursive: true, force: true})
+  }
   const sdk = reachableBytes(join(ROOT, 'dist', 'index.js'))
 
   const {startGateway} = await import(join(ROOT, 'dist', 'testing.js'))
@@ -90,7 +124,7 @@ export async function testingBench() {
     const loaded = await b.api('POST', '/test_helpers/snapshot', saved.body)
     const loadMs = performance.now() - t
     if (loaded.status !== 200) throw new Error(`load: ${loaded.status} ${JSON.stringify(loaded.body).slice(0, 200)}`)
-    return {sdkImportMs, testingImportMs, sdk, startMs: median(starts), accountMs: median(accountMs), seedMs, saveMs, loadMs, snapshotBytes: size, objects: loaded.body.objects}
+    return {sdkImportMs, testingImportMs, sdk, cold, coldTls, startMs: median(starts), accountMs: median(accountMs), seedMs, saveMs, loadMs, snapshotBytes: size, objects: loaded.body.objects}
   } finally {
     await gw.stop()
   }
@@ -99,6 +133,8 @@ export async function testingBench() {
 export function printTesting(r, log) {
   log(`(testing) import 'gw' (the SDK and webhook helpers) ${f1(r.sdkImportMs)} ms in a fresh node; its own code ${r.sdk.files} files, ${f0(r.sdk.bytes / 1024)} KiB (plus undici)`)
   log(`(testing) import 'gw/testing' ${f1(r.testingImportMs)} ms; startGateway() ready in ${f0(r.startMs)} ms from a warm module cache   target < 300 ms: ${r.startMs < 300 ? 'met' : 'MISSED'}`)
+  for (const [what, c] of [['a fresh data dir (its own CA)', r.cold], ['a tlsDir made before', r.coldTls]])
+    log(`(testing) first startGateway() in a fresh node, ${what}: ${f0(c.startMs)} ms (import 'gw/testing' ${f0(c.importMs)} ms before it; ready ${f0(c.readyMs)} ms after node started); process CPU ${f0(c.cpuMs)} ms (median of 5)`)
   log(`(testing) gw.account() ${f1(r.accountMs)} ms (median of ${ACCOUNTS})   target < 20 ms: ${r.accountMs < 20 ? 'met' : 'MISSED'}`)
   log(`(testing) snapshot of ${f0(SNAPSHOT_PAYMENTS)} payments (${f0(r.objects)} objects, ${f1(r.snapshotBytes / 1048576)} MiB): save ${f0(r.saveMs)} ms, load into a fresh account ${f0(r.loadMs)} ms (seeding took ${f1(r.seedMs / 1000)} s)`)
 }

@@ -7,14 +7,13 @@
 // Node process to boot and no start-up line to read), and it cannot outlive the test process —
 // whatever kills the test run kills the engine with it.
 import {createServer, type Server} from 'node:https'
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request, type Dispatcher} from 'undici'
 import {SIGNATURE_HEADER, verifySignature} from './api/webhook-signature.js'
 import {parseDuration} from './base/parse.js'
 import {clockSteps, MAX_CLOCK_STEPS} from './api/clock-steps.js'
 import type {GwEvent, TestClock} from './api/types.js'
+import {makeThrowawayDir} from './temp-dirs.js'
 
 export interface StartGatewayOptions {
   /** where the engine keeps its data; default a temporary directory removed by stop() */
@@ -94,19 +93,26 @@ const DEFAULT_KEY = 'sk_test_gw_testing_0123456789abcdef'
 
 /** Starts a gateway for a test suite. */
 export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gateway> {
-  const temp = opts.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'gw-testing-'))
-  const dataDir = opts.dataDir ?? temp!
-  const {startEngine} = await import('./engine/index.js')
-  const engine = await startEngine({
-    dataDir,
-    port: 0,
-    apiKey: opts.secretKey ?? DEFAULT_KEY,
-    rateLimit: 0,
-    durability: 'normal',
-    storeUrl: opts.store,
-    tlsDir: opts.tlsDir,
-    log: opts.log ?? (() => {}),
-  })
+  // a temporary dir records its owner: one a killed test run left is swept at the next start (issue 36)
+  const temp = opts.dataDir ? undefined : makeThrowawayDir('gw-testing-')
+  const dataDir = opts.dataDir ?? temp!.path
+  let engine: Awaited<ReturnType<typeof import('./engine/index.js').startEngine>>
+  try {
+    const {startEngine} = await import('./engine/index.js')
+    engine = await startEngine({
+      dataDir,
+      port: 0,
+      apiKey: opts.secretKey ?? DEFAULT_KEY,
+      rateLimit: 0,
+      durability: 'normal',
+      storeUrl: opts.store,
+      tlsDir: opts.tlsDir,
+      log: opts.log ?? (() => {}),
+    })
+  } catch (e) {
+    temp?.remove()
+    throw e
+  }
   const ca = engine.caCertPem!
   const dispatcher = new Agent({connect: {ca}, keepAliveTimeout: 2000})
   const caller = (key: string): ApiCaller => async (method, path, body, headers = {}) => {
@@ -173,7 +179,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
       await Promise.allSettled(receivers.map((r) => r.close()))
       await dispatcher.close()
       await engine.close()
-      if (temp) rmSync(temp, {recursive: true, force: true})
+      temp?.remove()
     },
   }
   return gateway

@@ -27,6 +27,28 @@ function framesPage(req: http.IncomingMessage, res: http.ServerResponse) {
 ${srcs.map((src, i) => `<iframe id="f${i}" title="f${i}" src="${src.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" onload="loaded.push(${i})"></iframe>`).join('\n')}`)
 }
 
+/**
+ * A shop's order page as examples/shop writes it (issue 36): its server creates the order's
+ * checkout session with the order's Idempotency-Key (a reload replays the same open session), and
+ * the page pays it with the card fields, one try per click.
+ */
+async function orderPage(req: http.IncomingMessage, res: http.ServerResponse) {
+  const order = req.url!.slice('/order/'.length)
+  const s = await a.api('POST', '/checkout_sessions', {amount: 4200, currency: 'EUR', reference: order, payment_methods: ['card']}, {'idempotency-key': `order-${order}`})
+  res.writeHead(200, {'Content-Type': 'text/html; charset=utf-8'})
+  res.end(`<!doctype html><title>Shop: order ${order}</title>
+<div id="card"></div><button id="pay">Pay</button><pre id="out"></pre>
+<script src="${t.engine.checkoutUrl}/gw.js"></script>
+<script>
+  window.session = ${JSON.stringify(s.body.id)}
+  const card = GW(${JSON.stringify(a.publishableKey)}).mountCard('#card')
+  document.getElementById('pay').onclick = async () => {
+    document.getElementById('out').textContent = ''
+    document.getElementById('out').textContent = JSON.stringify(await card.confirmCheckoutSession(window.session))
+  }
+</script>`)
+}
+
 beforeAll(async () => {
   ;[t, browser] = await Promise.all([
     bootEngine({rateLimit: 0}),
@@ -35,6 +57,7 @@ beforeAll(async () => {
   a = await t.account('fields-shop')
   shop = http.createServer((req, res) => {
     if (req.url?.startsWith('/frame')) return framesPage(req, res)
+    if (req.url?.startsWith('/order/')) return void orderPage(req, res)
     res.writeHead(200, {'Content-Type': 'text/html; charset=utf-8'})
     res.end(`<!doctype html><title>Shop: save your card</title>
 <div id="card"></div><button id="save">Save card</button><pre id="out"></pre>
@@ -72,7 +95,10 @@ describe('hosted card fields (gw.js)', () => {
     await frame.locator('input[autocomplete="cc-csc"]').fill('123')
     await page.click('#save')
     await page.waitForFunction(() => document.getElementById('out')!.textContent !== '')
-    expect(JSON.parse(await page.locator('#out').innerText())).toEqual({error: 'Your card number is incorrect. Check it for a typo.'})
+    // an error as the API's: its type, code and field, the message in the customer's words (issue 36)
+    expect(JSON.parse(await page.locator('#out').innerText())).toEqual({
+      error: {type: 'invalid_request_error', code: 'card_number_invalid', decline_code: null, param: 'card.number', message: 'Your card number is incorrect. Check it for a typo.'},
+    })
     await expect(frame.getByRole('alert').innerText()).resolves.toBe('Your card number is incorrect. Check it for a typo.')
     await expect(frame.getByLabel('Card number').getAttribute('aria-invalid')).resolves.toBe('true')
 
@@ -119,8 +145,56 @@ describe('hosted card fields (gw.js)', () => {
     expect((await a.api('GET', `/payments/${challenged.id}`)).body).toMatchObject({status: 'succeeded', payment_method_details: {card: {last4: '3220'}}})
 
     const declined = await pay('4000000000000002')
-    expect(await declined.result).toEqual({error: 'Your card was declined. Try another card.'})
+    expect(await declined.result).toEqual({error: {type: 'card_error', code: 'card_declined', decline_code: 'card_declined', message: 'Your card was declined. Try another card.', payment: declined.id}})
     expect((await a.api('GET', `/payments/${declined.id}`)).body).toMatchObject({status: 'failed', failure_code: 'card_declined'})
+    // the same payment cannot be tried again: the answer says what to do instead (issue 36)
+    await frame.getByLabel('Card number').fill('4242424242424242')
+    const again = (await page.evaluate((id) => (window as any).card.confirmPayment(id), declined.id)) as {error: {code: string; message: string}}
+    expect(again.error.code).toBe('payment_unexpected_state')
+    expect(again.error.message).toContain("card.confirmCheckoutSession('cs_…')")
+    await expect(frame.getByRole('alert').innerText()).resolves.toBe('This payment can no longer be made here.')
+    await page.close()
+  })
+
+  it('a declined card, then another on the same order (issue 36): the page pays the order\'s checkout session, one try per card', async () => {
+    const page = await browser.newPage()
+    const order = `order-${Date.now()}`
+    const frame = page.frameLocator('iframe[title="Card details"]')
+    const tryCard = async (number: string) => {
+      await frame.getByLabel('Card number').fill(number)
+      await frame.locator('input[autocomplete="cc-exp"]').fill('12/34')
+      await frame.locator('input[autocomplete="cc-csc"]').fill('123')
+      await page.click('#pay')
+      await page.waitForFunction(() => document.getElementById('out')!.textContent !== '')
+      return JSON.parse(await page.locator('#out').innerText())
+    }
+    await page.goto(`${shopUrl}order/${order}`)
+    const session = (await page.evaluate(() => (window as any).session)) as string
+    expect(session).toMatch(/^cs_/)
+    const declined = await tryCard('4000000000000002')
+    // what the API says, for the page: the code and the issuer's decline code besides the customer's words
+    expect(declined).toEqual({error: {type: 'card_error', code: 'card_declined', decline_code: 'card_declined', message: 'Your card was declined. Try another card.', payment: expect.stringMatching(/^pay_/)}})
+    await expect(frame.getByRole('alert').innerText()).resolves.toBe('Your card was declined. Try another card.')
+    expect((await a.api('GET', `/checkout_sessions/${session}`)).body).toMatchObject({status: 'open', payment: declined.error.payment})
+
+    // the customer reloads: the shop's server asks again with the order's key and gets the same open session
+    await page.reload()
+    expect(await page.evaluate(() => (window as any).session)).toBe(session)
+    const paid = await tryCard('4242424242424242')
+    expect(paid).toEqual({payment: {id: expect.stringMatching(/^pay_/), status: 'succeeded', next_action_url: null}})
+    await expect(frame.getByRole('alert').isHidden()).resolves.toBe(true)
+
+    // the session is complete with the succeeded payment; the order has two tries, one paid
+    expect((await a.api('GET', `/checkout_sessions/${session}`)).body).toMatchObject({status: 'complete', payment: paid.payment.id})
+    const tries = (await a.api('GET', `/payments?reference=${order}`)).body.data as {id: string; status: string}[]
+    expect(tries.map((p) => p.status).sort()).toEqual(['failed', 'succeeded'])
+    expect(tries.find((p) => p.status === 'succeeded')!.id).toBe(paid.payment.id)
+    const completed = ((await a.api('GET', '/events?type=checkout.session.completed&limit=100')).body.data as {data: {object: {id: string}}}[]).filter((e) => e.data.object.id === session)
+    expect(completed).toHaveLength(1)
+    expect(completed[0].data.object).toMatchObject({id: session, status: 'complete', payment: paid.payment.id})
+    // paying again is refused: nothing is paid twice
+    const again = await tryCard('4242424242424242')
+    expect(again.error).toMatchObject({type: 'invalid_request_error', code: 'checkout_session_not_open', decline_code: null})
     await page.close()
   })
 

@@ -402,6 +402,7 @@ describe('exit codes of each error class', () => {
     const r = await gw(['payments', 'list', '--base-url', engine.baseUrl, '--api-key', '-'], {stdin: engine.secretKey, env: {XDG_CONFIG_HOME: join(home, 'empty')}})
     expect(r.code).toBe(8)
     expect(r.stderr).toMatch(/TLS verification/)
+    expect(r.stderr).toContain('gw login --local')
     const insecure = await gw(['payments', 'list', '--base-url', engine.baseUrl, '--api-key', '-', '--insecure', '--limit', '1'], {stdin: engine.secretKey, env: {XDG_CONFIG_HOME: join(home, 'empty')}})
     expect(insecure.code).toBe(0)
     expect(insecure.stderr).toContain('NOT verified')

@@ -2,7 +2,7 @@
 // package and imports only its public exports (`gw`, `gw/testing`: the package's "exports" map
 // refuses anything else), run with plain node against the built package.
 import {spawnSync} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
@@ -165,3 +165,49 @@ it('gateways of one test run share one CA (tlsDir); plain fetch trusts it throug
     await new Promise((r) => child.once('exit', r))
   }
 }, 60_000)
+
+// Nothing left behind (issue 36): a test run killed with SIGKILL (or a Ctrl-C that never reached a
+// handler) leaves its gateway's temporary dir — database, CA key, secret key; the next start of a
+// gateway sweeps it, since its owner is gone. Both runs are `node --input-type=module -e`, whose
+// flag the engine's threads once inherited (the SQLite writer died at its first write).
+const RUN = (then: string) => `
+import {startGateway} from 'gw/testing'
+const gw = await startGateway()
+const a = await gw.account()
+const p = await a.api('POST', '/payments', {amount: 1200, currency: 'EUR', payment_method: 'card', payment_method_data: {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}}})
+if (p.status !== 201) throw new Error('a payment: ' + p.status)
+console.log(JSON.stringify({status: p.body.status}))
+${then}
+`
+
+it('a test run killed with SIGKILL leaves its temporary dir; the next start sweeps it, and a run that stops leaves nothing (node --input-type=module -e)', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'gw-killed-run-'))
+  const env = {...process.env, TMPDIR: tmp}
+  const left = () => readdirSync(tmp).filter((n) => n.startsWith('gw-testing-'))
+  try {
+    const {spawn} = await import('node:child_process')
+    // a run that hangs after its first payment, killed as a CI job's timeout or kill -9 would
+    const killed = spawn(process.execPath, ['--input-type=module', '-e', RUN('setInterval(() => {}, 1000)')], {cwd: project, env, stdio: ['ignore', 'pipe', 'pipe']})
+    let out = ''
+    let err = ''
+    killed.stdout.on('data', (d) => (out += d))
+    killed.stderr.on('data', (d) => (err += d))
+    const end = Date.now() + 30_000
+    while (!out.includes('\n') && Date.now() < end && killed.exitCode === null) await new Promise((r) => setTimeout(r, 50))
+    expect(err).toBe('')
+    expect(JSON.parse(out.trim())).toEqual({status: 'succeeded'})
+    expect(left()).toHaveLength(1)
+    const gone = new Promise((r) => killed.once('exit', r))
+    killed.kill('SIGKILL')
+    await gone
+    expect(left()).toHaveLength(1)
+
+    // the next run, which stops its gateway: the dead run's dir is swept at its start, its own removed at stop
+    const next = spawnSync(process.execPath, ['--input-type=module', '-e', RUN('await gw.stop()')], {cwd: project, env, encoding: 'utf8', timeout: 60_000})
+    expect(next.stderr).toBe('')
+    expect(JSON.parse(next.stdout.trim())).toEqual({status: 'succeeded'})
+    expect(left()).toEqual([])
+  } finally {
+    rmSync(tmp, {recursive: true, force: true})
+  }
+}, 90_000)

@@ -538,6 +538,11 @@ export interface CheckoutSessionCreate {
   expires_in?: number
 }
 
+/** POST /v1/checkout_sessions/{id}/pay (issue 36): one try at paying the session with a saved card */
+export interface CheckoutSessionPay {
+  payment_method_id: string
+}
+
 /** An injected API fault (issue 29): an error status, a slow answer, or the response lost after the work committed. */
 export type ChaosApiFault = '500' | '503' | '429' | 'slow' | 'response_lost'
 export const CHAOS_API_FAULTS: readonly ChaosApiFault[] = ['500', '503', '429', 'slow', 'response_lost']

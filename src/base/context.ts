@@ -20,6 +20,9 @@ import type {ListOptions} from '../output/list.js'
 import {Renderer, type IO} from '../output/renderer.js'
 import type {Columns} from '../output/table.js'
 
+/** What the CLI's TLS failures tell to do: its own flags (the SDK's message names its `ca` option). */
+const CLI_TLS_ADVICE = 'For a local engine run `gw login --local` so the CLI trusts its CA, or pass --ca-file.'
+
 /** Test seams: an undici dispatcher (MockAgent), a fast sleep, scripted prompts. */
 export interface Seams {
   dispatcher?: Dispatcher
@@ -309,6 +312,7 @@ export class Context {
       maxRetries: envInt(this.env.GW_MAX_RETRIES, 3),
       retryBudgetMs: envInt(this.env.GW_RETRY_BUDGET, 30) * 1000,
       userAgent: `gw/${this.version} node/${process.versions.node}`,
+      tlsAdvice: CLI_TLS_ADVICE,
       log: this.inputs.verbose ? (line) => this.verboseLog(line) : undefined,
     })
     this.clients.push(client)

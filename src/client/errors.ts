@@ -125,8 +125,15 @@ export class NetworkError extends Error {
 
 export {isRetryableNetworkCode} from '../api/network-errors.js'
 
+/**
+ * What to do about a certificate the client does not trust, in the words of the code that made
+ * the client: the SDK's options (the default), or the CLI's flags (ClientOptions.tlsAdvice).
+ */
+export const SDK_TLS_ADVICE =
+  "Pass the gateway's CA certificate (PEM) to the client, new Gateway({baseUrl, apiKey, ca}) — gw/testing's startGateway() gives it as `ca`, `gw serve` as the file `ca_file` — or start node with NODE_EXTRA_CA_CERTS=/path/to/ca.crt."
+
 /** Turns whatever undici threw into a NetworkError with a readable message. */
-export function toNetworkError(err: unknown, url: string): NetworkError {
+export function toNetworkError(err: unknown, url: string, tlsAdvice = SDK_TLS_ADVICE): NetworkError {
   const e = err as {code?: string; message?: string; cause?: {code?: string; message?: string}}
   const code = networkErrorCode(err) || 'UNKNOWN'
   const origin = safeOrigin(url)
@@ -154,7 +161,7 @@ export function toNetworkError(err: unknown, url: string): NetworkError {
       break
     default:
       if (TLS_CODES.has(code)) {
-        message = `TLS verification of ${origin} failed (${code}). For a local engine run \`gw login --local\` so the CLI trusts its CA, or pass --ca-file.`
+        message = `TLS verification of ${origin} failed (${code}). ${tlsAdvice}`
       } else {
         message = `Request to ${origin} failed: ${e?.cause?.message ?? e?.message ?? String(err)}`
       }

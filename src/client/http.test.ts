@@ -225,7 +225,14 @@ describe('retries', () => {
     const err = (await client().payments.get('pay_1').catch((e) => e)) as NetworkError
     expect(err.isTls).toBe(true)
     expect(err.retries).toBe(0)
-    expect(err.message).toContain('gw login --local')
+    // the SDK's words (issue 36): its own `ca` option and NODE_EXTRA_CA_CERTS, never the CLI's flags
+    expect(err.message).toContain('new Gateway({baseUrl, apiKey, ca})')
+    expect(err.message).toContain('NODE_EXTRA_CA_CERTS')
+    expect(err.message).not.toMatch(/gw login|--ca-file/)
+    // the CLI gives its own advice
+    mock.get(ORIGIN).intercept({path: '/v1/payments/pay_1', method: 'GET'}).replyWithError(tls)
+    const cli = (await client({tlsAdvice: 'Run `gw login --local`, or pass --ca-file.'}).payments.get('pay_1').catch((e) => e)) as NetworkError
+    expect(cli.message).toContain('pass --ca-file')
   })
 })
 

@@ -36,6 +36,8 @@ export interface ClientOptions {
    */
   retryBudgetMs?: number
   userAgent?: string
+  /** what a TLS verification failure's message tells to do (default: the SDK's `ca` option and NODE_EXTRA_CA_CERTS) */
+  tlsAdvice?: string
   /** verbose log sink (stderr in the CLI) */
   log?: (line: string) => void
   sleep?: (ms: number) => Promise<void>
@@ -74,6 +76,7 @@ export class HttpClient {
   private readonly random: () => number
   private readonly maxRetryAfterSeconds: number
   private readonly retryBudgetMs: number
+  private readonly tlsAdvice: string | undefined
 
   constructor(opts: ClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
@@ -85,6 +88,7 @@ export class HttpClient {
     this.random = opts.random ?? Math.random
     this.maxRetryAfterSeconds = opts.maxRetryAfterSeconds ?? 60
     this.retryBudgetMs = opts.retryBudgetMs ?? 30_000
+    this.tlsAdvice = opts.tlsAdvice
     if (opts.dispatcher) {
       this.dispatcher = opts.dispatcher
       this.ownsDispatcher = false
@@ -172,7 +176,7 @@ export class HttpClient {
         res = await request(url, {method, headers, body, dispatcher: this.dispatcher})
         text = await res.body.text()
       } catch (error) {
-        const netErr = toNetworkError(error, url)
+        const netErr = toNetworkError(error, url, this.tlsAdvice)
         const ms = Math.round(performance.now() - started)
         this.log?.(`< ${netErr.code} after ${ms}ms: ${netErr.message}`)
         if (attempt < this.maxRetries && isRetryableNetworkCode(netErr.code)) {
@@ -253,7 +257,7 @@ export class HttpClient {
       })
     } catch (error) {
       if ((error as Error)?.name === 'AbortError' || opts.signal?.aborted) throw error
-      throw toNetworkError(error, url)
+      throw toNetworkError(error, url, this.tlsAdvice)
     }
     if (status < 200 || status >= 300) throw ApiError.fromResponse(status, parseBody(errorText, contentType), {requestId})
   }

@@ -2,7 +2,7 @@
 import type {Account, ApiKey, Balance, Customer, Dispute, ListEnvelope, Payment, PaymentMethod, PaymentRouting, Payout, Refund, RoutingDecision, SettlementReport, Snapshot, SnapshotLoad, TestClock} from '../api/types.js'
 import {HttpClient, type ClientOptions, type Query} from './http.js'
 import type {GwEvent, WebhookDelivery, WebhookEndpoint, WebhookReplay} from '../api/types.js'
-import type {CheckoutSession, CheckoutSessionCreate, ChaosApiFaultCreate, ChaosProviderFaultCreate, ChaosRule, ChaosWebhookFaultCreate, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
+import type {CheckoutSession, CheckoutSessionCreate, CheckoutSessionPay, ChaosApiFaultCreate, ChaosProviderFaultCreate, ChaosRule, ChaosWebhookFaultCreate, Deleted, Merchant, Provider, ProviderStatus, RoutingRule} from '../api/types.js'
 import type {
   CreateMerchantParams,
   ListMerchantsParams,
@@ -50,6 +50,8 @@ export class GwClient extends HttpClient {
     create: (body: CheckoutSessionCreate, o?: PostOpts) => this.post<CheckoutSession>('/checkout_sessions', body, o),
     get: (id: string) => this.get<CheckoutSession>(`/checkout_sessions/${enc(id)}`),
     expire: (id: string, o?: PostOpts) => this.post<CheckoutSession>(`/checkout_sessions/${enc(id)}/expire`, {}, o),
+    /** one try at paying an open session with a saved card (issue 36): the payment it made; a decline throws a card_error and leaves the session open */
+    pay: (id: string, body: CheckoutSessionPay, o?: PostOpts) => this.post<Payment>(`/checkout_sessions/${enc(id)}/pay`, body, o),
   }
 
   readonly payments = {

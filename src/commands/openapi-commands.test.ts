@@ -83,6 +83,7 @@ export const COMMAND_OF_OPERATION: Record<string, {command: string; argv: string
   createCheckoutSession: {command: 'checkout:create', argv: ['--amount', '2000', '--currency', 'EUR']},
   retrieveCheckoutSession: {command: 'checkout:get', argv: ['cs_123']},
   expireCheckoutSession: {command: 'checkout:expire', argv: ['cs_123']},
+  payCheckoutSession: {command: 'checkout:pay', argv: ['cs_123', '--payment-method-id', 'pm_123']},
   clearChaos: {command: 'chaos:clear', argv: []},
   deleteChaosRule: {command: 'chaos:clear', argv: ['chaos_123']},
   testSaveSnapshot: {command: 'snapshots:save', argv: ['-']},

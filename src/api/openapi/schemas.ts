@@ -857,6 +857,8 @@ export function requestSchemas(): Record<string, Schema> {
       metadata: metadataReq,
       expires_in: {...int(1800, 86_400, 'in seconds, 1800 to 86400'), description: 'Seconds until the session expires (engine clock); default 86400.'},
     }),
+    // issue 36: the body of payCheckoutSession
+    CheckoutSessionPay: body({payment_method_id: required(idRef('pm', 'Saved card (the hosted card fields save it with the publishable key)'))}),
     PaymentConfirm: body({payment_method_id: idRef('pm', 'Saved payment method'), return_url: useCase(str({maxLength: 2048, format: 'uri'}), 'format')}),
     PaymentCapture: body({
       amount: {...int(1, MAX_SAFE, "in the currency's minor unit"), description: 'Omit to capture the rest of the authorization.'},
@@ -890,7 +892,7 @@ export function requestSchemas(): Record<string, Schema> {
       status: {type: 'array', minItems: 1, items: {type: 'string', enum: ['pending', 'failed_retrying', 'undeliverable']}, description: 'Which deliveries to send again; default failed_retrying and undeliverable.'},
     }),
     WebhookSecretRotate: body({
-      expires_in: {type: 'integer', minimum: 0, maximum: 604_800, description: 'Seconds (engine clock) the previous secret keeps signing alongside the new one: default 86400 (a day); 0 switches at once.'},
+      expires_in: {type: 'integer', minimum: 0, maximum: 604_800, description: 'Seconds (engine clock) the previous secret keeps signing alongside the new one (a second v1); default 0: the new secret alone, at once.'},
     }),
     RefundCreate: body({
       payment: required(useCase({type: 'string', minLength: 1, pattern: '^pay_[0-9A-Za-z]+$', description: 'The succeeded payment to refund; unknown → 404.'}, 'pattern')),

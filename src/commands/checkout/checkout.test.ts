@@ -1,10 +1,11 @@
 // gw checkout (issue 28): create a session with flags named as a person says them, read it, end it.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {CheckoutSession} from '../../api/types.js'
-import {at, cliEnv, json, type CliEnv} from '../../base/test-support/cli.js'
+import {at, cliEnv, errorBody, json, payment, type CliEnv} from '../../base/test-support/cli.js'
 import CheckoutCreate from './create.js'
 import CheckoutExpire from './expire.js'
 import CheckoutGet from './get.js'
+import CheckoutPay from './pay.js'
 
 let cli: CliEnv
 beforeEach(async () => {
@@ -44,6 +45,23 @@ describe('gw checkout', () => {
     expect(g.stdout).toContain('pay_9')
     cli.pool.intercept({path: '/v1/checkout_sessions/cs_1/expire', method: 'POST'}).reply(200, session({status: 'expired'}), json)
     expect((await cli.run(CheckoutExpire, [...at(), 'cs_1'])).stdout).toContain('expired')
+  })
+
+  it('pay (issue 36): a declined card exits 4 with the session open; another card pays it', async () => {
+    const bodies: unknown[] = []
+    const pm = (id: string) => ({id, object: 'payment_method', type: 'card', card: {brand: 'visa', last4: '0002', exp_month: 12, exp_year: 2034}, customer: null, livemode: false, created_at: '2026-01-01T00:00:00.000Z'})
+    cli.pool.intercept({path: '/v1/payment_methods', method: 'POST'}).reply((o) => (bodies.push(JSON.parse(String(o.body))), {statusCode: 201, data: pm('pm_1'), responseOptions: json}))
+    cli.pool.intercept({path: '/v1/checkout_sessions/cs_1/pay', method: 'POST'}).reply((o) => (bodies.push(JSON.parse(String(o.body))), {statusCode: 402, data: errorBody('card_error', 'card_declined', 'The card was declined.', {payment: 'pay_1'}), responseOptions: json}))
+    const declined = await cli.run(CheckoutPay, [...at(), 'cs_1', '--card', '4000000000000002'])
+    expect(declined.exitCode).toBe(4)
+    expect(bodies).toEqual([{type: 'card', card: expect.objectContaining({number: '4000000000000002'})}, {payment_method_id: 'pm_1'}])
+    cli.pool.intercept({path: '/v1/checkout_sessions/cs_1/pay', method: 'POST'}).reply(201, payment({id: 'pay_2', status: 'succeeded'}), json)
+    const paid = await cli.run(CheckoutPay, [...at(), 'cs_1', '--payment-method-id', 'pm_2'])
+    expect(paid.exitCode).toBe(0)
+    expect(paid.stdout).toContain('pay_2')
+    expect(paid.stdout).toContain('Checkout session cs_1 is complete.')
+    // one way to name the card
+    expect((await cli.run(CheckoutPay, [...at(), 'cs_1'])).exitCode).toBe(2)
   })
 
   it('mistakes are usage errors before anything is sent', async () => {

@@ -1,12 +1,11 @@
 // `gw serve`'s work: the embedded engine started, announced and stopped; the command
 // (../serve.ts) keeps the flags. The engine is imported only here, when serve runs.
-import {fstatSync, mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {fstatSync} from 'node:fs'
 import type {Context, GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 import {defaultDataDir} from '../../local-engine.js'
 import {terminalSafe} from '../../output/terminal.js'
+import {makeThrowawayDir} from '../../temp-dirs.js'
 import type Serve from '../serve.js'
 
 /** Serve's flags, as the command declares them (each goes to startEngine under its own name). */
@@ -18,9 +17,19 @@ export type ServeOptions = GwFlags<typeof Serve>
  * --exit-with-parent); a start-up problem is a usage error naming the flag.
  */
 export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
+  // an ephemeral dir records its owner, so one a killed engine left is swept at the next start; it
+  // goes on every exit path: a start that fails, a stop, any other end of the process (issue 36)
+  const ephemeral = flags.ephemeral ? makeThrowawayDir('gw-ephemeral-') : undefined
+  try {
+    await serveIn(ctx, flags, ephemeral?.path)
+  } finally {
+    ephemeral?.remove()
+  }
+}
+
+async function serveIn(ctx: Context, flags: ServeOptions, ephemeral: string | undefined): Promise<void> {
   const [{startEngine, EngineConfigError}, {tuneHeapForServing}] = await Promise.all([import('../../engine/index.js'), import('../../engine/heap.js')])
   tuneHeapForServing()
-  const ephemeral = flags.ephemeral ? mkdtempSync(join(tmpdir(), 'gw-ephemeral-')) : undefined
   const dataDir = ephemeral ?? flags['data-dir'] ?? defaultDataDir()
   // --ephemeral takes a free port unless one was asked for
   const port = ephemeral && !portGiven() ? 0 : flags.port
@@ -97,7 +106,7 @@ export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
     ...(engine.metricsUrl ? {metrics_url: engine.metricsUrl} : {}),
   }
   // one line, at once: scripts, tests and the bench read it to find the engine
-  if (ctx.json) ctx.io.stdout.write(JSON.stringify(info) + '\n')
+  if (ctx.json) ctx.out.ndjson(info)
   else {
     ctx.io.stdout.write(
       [
@@ -119,9 +128,8 @@ export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
   }
   if (!ctx.json) ctx.io.stderr.write('Press Ctrl-C to stop.\n')
   await stopped
-  if (ephemeral) rmSync(ephemeral, {recursive: true, force: true})
   ctx.io.stderr.write('stopped.\n')
-  // a graceful stop is success; exit now rather than wait for stray handles
+  // a graceful stop is success; exit now rather than wait for stray handles (the exit removes an ephemeral dir)
   process.exit(0)
 }
 

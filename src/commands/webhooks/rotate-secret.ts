@@ -11,16 +11,16 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotateSecret> {
   static override summary = "Replace an endpoint's signing secret; prints the new one once."
   static override description =
-    'For a day (or --expires-in) every delivery is signed with both the new and the previous secret (two v1 values in the Service-Signature header), so the receiver you have deployed keeps verifying until you redeploy it with the new secret; then the new one only. --expires-in 0 switches at once.'
+    'The new secret signs every delivery from now on, and the previous one no longer does (one v1 in the Service-Signature header). With --expires-in the previous secret keeps signing alongside the new one for that long (two v1 values; receivers that check every v1 accept either), so a receiver you have deployed keeps verifying until you redeploy it with the new secret. A receiver that reads the header into a map keeps only the last v1 (the previous secret): rotate without an overlap for it.'
   static override examples = [
-    {description: 'Rotate; the old secret keeps signing for a day', command: '<%= config.bin %> <%= command.id %> wh_123'},
+    {description: 'Rotate: the new secret signs from now on', command: '<%= config.bin %> <%= command.id %> wh_123'},
+    {description: 'The old secret keeps signing for a day (time to redeploy the receiver)', command: '<%= config.bin %> <%= command.id %> wh_123 --expires-in 24h'},
     {description: 'A week to redeploy the receiver', command: '<%= config.bin %> <%= command.id %> wh_123 --expires-in 7d'},
-    {description: 'Switch at once (a leaked secret)', command: '<%= config.bin %> <%= command.id %> wh_123 --expires-in 0'},
     '<%= config.bin %> <%= command.id %> wh_123 --json | jq -r .secret',
   ]
   static override args = {id: idArg('wh_', 'webhook endpoint', 'List them with: gw webhooks list')}
   static override flags = {
-    'expires-in': Flags.string({description: 'How long the previous secret keeps signing alongside the new one (engine clock): 30m, 24h, 7d at most; 0 switches at once. [default: 24h]', env: 'GW_EXPIRES_IN'}),
+    'expires-in': Flags.string({description: 'How long the previous secret keeps signing alongside the new one (engine clock): 30m, 24h, 7d at most. [default: 0, the new secret alone from now on]', env: 'GW_EXPIRES_IN'}),
     'idempotency-key': idempotencyKeyFlag(),
   }
 

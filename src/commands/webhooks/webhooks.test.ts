@@ -136,13 +136,17 @@ describe('webhooks list, get, update, delete, rotate-secret, deliveries', () => 
     expect(missing.exitCode).toBe(5)
   })
 
-  it('rotate-secret prints the new secret once with the note', async () => {
-    const seen = capture('POST', '/v1/webhook_endpoints/wh_1/rotate_secret', {...endpoint(), secret: SECRET})
+  it('rotate-secret prints the new secret once with the note; without --expires-in the previous one stops at once (issue 36)', async () => {
+    const seen = capture('POST', '/v1/webhook_endpoints/wh_1/rotate_secret', {...endpoint(), secret: SECRET, previous_secret_expires_at: null})
     const r = await cli.run(WebhooksRotateSecret, [...at(), 'wh_1'])
     expect(seen).toHaveLength(1)
     expect(r.stdout.split(SECRET)).toHaveLength(2)
     expect(r.stdout).toContain('shown only this once')
+    expect(r.stdout).toContain('no longer signs')
     expect(seen[0]!.body).toEqual({})
+    // the help says what the default does, and how to ask for an overlap
+    expect(WebhooksRotateSecret.description).toMatch(/^The new secret signs every delivery from now on, and the previous one no longer does/)
+    expect(WebhooksRotateSecret.flags['expires-in'].description).toContain('[default: 0')
   })
 
   it('rotate-secret --expires-in sends the overlap in seconds and says until when the old secret signs', async () => {

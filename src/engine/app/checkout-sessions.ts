@@ -15,7 +15,7 @@ import {PROVIDERS, providerServes} from '../domain/providers.js'
 import {iso} from '../domain/time.js'
 import type {ClaimedJob} from '../ports/store.js'
 import type {Core} from './core.js'
-import {assertCurrency, assertUrl} from './payments.js'
+import {assertCurrency, assertUrl, cancelPayment, createPayment, loadPayment, type PaymentOutcome} from './payments.js'
 import type {Unit} from './unit.js'
 
 export type CheckoutSessionRecord = CheckoutSession & {_x: {token: string}}
@@ -134,6 +134,39 @@ export async function sessionPaymentChanged(u: Unit, p: PaymentRecord): Promise<
     u.unschedule(EXPIRY_JOB, id)
     u.emit('checkout.session.completed', s, u.now, null)
   }
+}
+
+/**
+ * POST /v1/checkout_sessions/{id}/pay (issue 36): one try at paying an open session with a saved
+ * card, as a try on its hosted page is — a payment of the session (its amount, currency,
+ * reference, customer and metadata), recorded as its latest; a decline leaves the session open
+ * for another card, a success completes it. The hosted card fields call it with the publishable
+ * key (the session id is the capability); `frameOrigin` binds the 3-D Secure step to the shop's
+ * page (Gw-Parent-Origin), as for confirmPayment. An earlier try still waiting for its customer
+ * step is canceled first, so two tries can never both succeed.
+ */
+export async function payCheckoutSession(u: Unit, id: string, b: {payment_method_id: string}, opts: {frameOrigin?: string} = {}): Promise<PaymentOutcome> {
+  await u.lock(id)
+  const got = await u.get<CheckoutSessionRecord>('checkout_session', id)
+  if (!got) throw notFound('checkout session', id)
+  const s = got.obj
+  if (s.status === 'complete') throw badState('checkout_session_not_open', `Checkout session ${id} is complete: payment ${s.payment} paid it. Nothing more to pay.`)
+  if (s.status !== 'open') throw badState('checkout_session_not_open', `Checkout session ${id} is ${s.status}; create a new session for the order.`)
+  if (!s.payment_methods.includes('card'))
+    throw invalid('payment_method_id', `Checkout session ${id} does not take cards (payment_methods: ${s.payment_methods.join(', ')}); its customer pays on its page (url).`)
+  if (s.payment) {
+    const {p: last} = await loadPayment(u, s.payment)
+    if (last.status === 'requires_action') await cancelPayment(u, last.id)
+    else if (last.status === 'processing')
+      throw badState('payment_unexpected_state', `The session's latest payment ${last.id} is held for risk review; the session completes if it is approved, and takes another try if it is blocked.`)
+  }
+  const out = await createPayment(
+    u,
+    {amount: s.amount, currency: s.currency, payment_method: 'card', payment_method_id: b.payment_method_id, reference: s.reference, metadata: s.metadata, ...(s.customer ? {customer: s.customer} : {})},
+    {checkoutSession: s.id, frameOrigin: opts.frameOrigin},
+  )
+  await sessionPaymentChanged(u, out.payment)
+  return out
 }
 
 export function registerCheckoutJobs(core: Core): void {

@@ -83,6 +83,8 @@ export class DeliveryWorker {
   private readonly recent = new Map<string, LoggedEvent>()
   private pumping = false
   private again = false
+  /** a claim round is queued for the end of this turn of the event loop */
+  private wakeQueued = false
   private closed = false
   private timer: NodeJS.Timeout | undefined
   private unsubscribe: (() => void) | undefined
@@ -125,7 +127,19 @@ export class DeliveryWorker {
     return this.inFlight.size
   }
 
+  /**
+   * Asks for a claim round. Wake-ups of one turn of the event loop (a group commit's notice, the
+   * attempts that ended in it) make one round, run after that turn's callbacks: under load a
+   * round per wake-up was several per commit, each reading every due endpoint.
+   */
   wake(): void {
+    if (this.closed || this.wakeQueued) return
+    this.wakeQueued = true
+    setImmediate(this.claimRound)
+  }
+
+  private readonly claimRound = (): void => {
+    this.wakeQueued = false
     if (this.closed) return
     if (this.pumping) {
       this.again = true
@@ -190,6 +204,9 @@ export class DeliveryWorker {
             if (left <= this.claimsPerEndpoint - this.claimBatch || this.inFlight.size === 0) this.wake()
           })
       }
+      // fewer than asked: nothing else is due now, or its endpoints are at their limit (a commit
+      // or an ended attempt wakes the worker again); another query would find nothing
+      if (claims.length < free) return
     }
   }
 

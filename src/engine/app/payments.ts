@@ -224,7 +224,7 @@ async function savedInstrument(u: Unit, id: string, param: string): Promise<{id:
   return {id, instrument: {...inst, cvc: inst.network_token ? 'cryptogram' : 'missing'}, customer: got.obj.customer}
 }
 
-export async function createPayment(u: Unit, body: CreatePayment, internal: {checkoutSession?: string} = {}): Promise<PaymentOutcome> {
+export async function createPayment(u: Unit, body: CreatePayment, internal: {checkoutSession?: string; frameOrigin?: string} = {}): Promise<PaymentOutcome> {
   const now = u.now
   assertCurrency(body.currency)
   if (body.payment_method_id !== undefined && body.payment_method_data !== undefined)
@@ -310,7 +310,7 @@ export async function createPayment(u: Unit, body: CreatePayment, internal: {che
     livemode: u.livemode,
     created_at: iso(now),
     merchant: body.merchant ?? null,
-    _x: {instrument, tried: [], ...(internal.checkoutSession ? {checkout_session: internal.checkoutSession} : {})},
+    _x: {instrument, tried: [], ...(internal.checkoutSession ? {checkout_session: internal.checkoutSession} : {}), ...(internal.frameOrigin ? {frame_origin: internal.frameOrigin} : {})},
   }
   let outcome: PaymentOutcome = {payment: p}
   if (body.confirm !== false) outcome = await proceed(u, p, now)
@@ -318,6 +318,13 @@ export async function createPayment(u: Unit, body: CreatePayment, internal: {che
   u.put('payment', p)
   return outcome
 }
+
+/**
+ * What a confirm of a payment that can no longer be paid says to do (issue 36): a payment is one
+ * try; a customer who may try another card needs a checkout session, each try a payment of it.
+ */
+const RETRY_WITH_A_SESSION =
+  " A payment is one try: to let the customer try another card on the same order, create one checkout session per order on your server (POST /v1/checkout_sessions, the order's Idempotency-Key) and pay it from the page with card.confirmCheckoutSession('cs_…') (gw.js): each try is a payment of the session."
 
 /**
  * The origin the hosted card fields confirm from (header Gw-Parent-Origin): an http(s) origin and
@@ -341,7 +348,7 @@ export async function confirmPayment(u: Unit, id: string, body: {payment_method_
   await u.lock(id)
   const loaded = await loadPayment(u, id)
   let p = loaded.p
-  if (p.status !== 'requires_confirmation') throw badState('payment_unexpected_state', `Payment ${p.id} is ${p.status}; only a payment in requires_confirmation can be confirmed.`)
+  if (p.status !== 'requires_confirmation') throw badState('payment_unexpected_state', `Payment ${p.id} is ${p.status}; only a payment in requires_confirmation can be confirmed.${p.status === 'failed' || p.status === 'canceled' ? RETRY_WITH_A_SESSION : ''}`)
   p = {...p}
   p._x = {...p._x}
   if (body.payment_method_id !== undefined) {

@@ -137,17 +137,18 @@ export async function deleteEndpoint(u: Unit, id: string): Promise<{id: string; 
   return {id: obj.id, object: 'webhook_endpoint', deleted: true}
 }
 
-/** How long the previous secret keeps signing after a rotation unless told (a deployed receiver has a day to take the new one). */
-export const DEFAULT_ROTATION_OVERLAP_S = 86_400
 export const MAX_ROTATION_OVERLAP_S = 7 * 86_400
 
 /**
- * A new signing secret. For `expires_in` seconds (engine clock; default a day, 0 = switch at
- * once) every delivery carries a v1 for the new secret and one for the previous, so a receiver
- * still verifying with the old secret keeps working until it is redeployed with the new one.
+ * A new signing secret. Without `expires_in` (or 0) it replaces the old one at once: one v1 per
+ * header, as spec §6 shows it (issue 36: a receiver that splits the header into a map keeps the
+ * last v1, so a default overlap made the one redeployed with the new secret fail for a day). With
+ * `expires_in` seconds (engine clock) every delivery carries a v1 for the new secret and one for
+ * the previous, so a receiver still verifying with the old secret keeps working until it is
+ * redeployed with the new one.
  */
 export async function rotateSecret(u: Unit, id: string, b: {expires_in?: number} = {}): Promise<WebhookEndpoint & {secret?: string}> {
-  const overlap = b.expires_in ?? DEFAULT_ROTATION_OVERLAP_S
+  const overlap = b.expires_in ?? 0
   if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_ROTATION_OVERLAP_S)
     throw invalid('expires_in', `expires_in is whole seconds from 0 (switch at once) to ${MAX_ROTATION_OVERLAP_S} (7 days); got ${String(b.expires_in)}.`)
   await u.lock(id)

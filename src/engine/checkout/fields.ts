@@ -7,10 +7,19 @@
 //   <script src="https://GATEWAY/checkout/gw.js"></script>
 //   <script>
 //     const card = GW('pk_test_…').mountCard('#card')
-//     const {paymentMethod, error} = await card.save()   // then your server pays with payment_method_id
-//     // or: your server creates the payment (confirm: false) and the page pays it, 3-D Secure in a modal
+//     // your server creates one checkout session per order (the order's Idempotency-Key); each try
+//     // is a payment of it, so a declined card can be followed by another (issue 36)
+//     const {payment, error} = await card.confirmCheckoutSession('cs_…')   // 3-D Secure in a modal
+//     // or: the card alone, then your server pays with payment_method_id
+//     const {paymentMethod, error} = await card.save()
+//     // or: one payment your server created (confirm: false): one try, no second card
 //     const {payment, error} = await card.confirmPayment('pay_…')
 //   </script>
+//
+// An error is {type, code, decline_code, message, param?, payment?} as the API's are: `code` the
+// API's code (a decline's is the issuer's, e.g. insufficient_funds, and `decline_code` repeats
+// it; null for other errors), `message` in the customer's words for card and validation errors
+// (the frame shows it on its field), the API's own message for the rest (meant for you).
 import {randomBytes} from 'node:crypto'
 import type {ServerResponse} from 'node:http'
 import type {RequestTarget} from '../http/pipeline.js'
@@ -69,10 +78,17 @@ const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
               window.removeEventListener('message', done)
               overlay.remove()
               var p = e.data.payment
-              resolve(p.status === 'failed' ? {payment: p, error: 'Your bank could not confirm it was you. Try again or use another card.'} : {payment: p})
+              if (p.status !== 'failed') return resolve({payment: {id: p.id, status: p.status}})
+              var code = p.failure_code || 'authentication_required'
+              resolve({payment: {id: p.id, status: p.status}, error: {type: 'card_error', code: code, decline_code: code === 'authentication_required' ? null : code, message: 'Your bank could not confirm it was you. Try again or use another card.', payment: p.id}})
             }
             window.addEventListener('message', done)
           })
+        }
+        /** A payment that needs 3-D Secure goes through the modal; anything else is the answer. */
+        function stepUp(r) {
+          if (r.error || !r.payment || r.payment.status !== 'requires_action' || !r.payment.next_action_url) return r
+          return challenge(r.payment)
         }
         return {
           frame: frame,
@@ -80,12 +96,17 @@ const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
           save: function () {
             return ask({type: 'gw:save'})
           },
-          /** Pays a payment your server created (confirm: false) with this card; 3-D Secure in a modal: {payment: {id, status}} or {error}. */
+          /**
+           * Pays a checkout session your server created for the order with this card, one try; 3-D
+           * Secure in a modal: {payment: {id, status}} or {error: {code, decline_code, message, ...}}.
+           * After a decline the session stays open: call it again with another card.
+           */
+          confirmCheckoutSession: function (sessionId) {
+            return ask({type: 'gw:pay', session: sessionId}).then(stepUp)
+          },
+          /** Pays one payment your server created (confirm: false) with this card; 3-D Secure in a modal: {payment: {id, status}} or {error}. A declined payment cannot be tried again: use confirmCheckoutSession for that. */
           confirmPayment: function (paymentId) {
-            return ask({type: 'gw:confirm', payment: paymentId}).then(function (r) {
-              if (r.error || !r.payment || r.payment.status !== 'requires_action' || !r.payment.next_action_url) return r
-              return challenge(r.payment)
-            })
+            return ask({type: 'gw:confirm', payment: paymentId}).then(stepUp)
           },
         }
       },
@@ -100,18 +121,25 @@ export function serveScript(res: ServerResponse, requestId: string): void {
   res.end(SCRIPT)
 }
 
-/** The card errors the API answers, in the customer's words (as the hosted pages say them). */
+/** What the frame shows the customer (and the page gets as `error.message` for card and validation errors). */
 const WORDS = {
   card_number_invalid: 'Your card number is incorrect. Check it for a typo.',
   card_expiry_invalid: "Your card's expiry date is in the past or not valid.",
   cvc_invalid: "Your card's security code is incomplete.",
   expiry_format: 'Enter the expiry date as MM/YY, for example 12/30.',
   other: 'This card could not be saved. Check the details and try again.',
+  // declines, by the issuer's code
   declined: 'Your card was declined. Try another card.',
+  insufficient_funds: 'Your card has insufficient funds. Try another card.',
+  expired_card: 'Your card has expired. Try another card.',
+  incorrect_cvc: "Your card's security code is incorrect. Check it and try again.",
+  // what the customer can do about the rest
+  payment_unexpected_state: 'This payment can no longer be made here.',
+  checkout_session_not_open: 'This checkout has ended: it is already paid, or it expired.',
   not_paid: 'The payment could not be made. Try again.',
 }
 
-/** {checkout_url}/fields?key=pk_…: the card inputs, and a script that saves them when the page asks. */
+/** {checkout_url}/fields?key=pk_…: the card inputs, and a script that saves them (and pays with them) when the page asks. */
 export function serveFields(url: RequestTarget, apiBase: string, res: ServerResponse, requestId: string): void {
   const key = url.searchParams.get('key') ?? ''
   if (!/^pk_(test|live)_[0-9A-Za-z]+$/.test(key)) return html(res, 400, page('Card details', '<h1>Not set up</h1><p class="muted">The card field needs your publishable key: GW(\'pk_test_...\').</p>'), requestId, {frameOrigin: '*'})
@@ -124,9 +152,16 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
     alert.textContent = message || ''
     alert.hidden = !message
   }
+  // an error as the API's (issue 36): its type and code, the issuer's decline_code, and a message
+  function failure(type, code, message, more) {
+    var e = {type: type, code: code, decline_code: null, message: message}
+    for (var k in more || {}) e[k] = more[k]
+    return e
+  }
+  var offline = function () { return {error: failure('api_connection_error', 'network_error', words.not_paid)} }
   function save() {
     var m = /^\\s*(\\d{1,2})\\s*\\/\\s*(\\d{2}|\\d{4})\\s*$/.exec(document.getElementById('exp').value)
-    if (!m) return Promise.resolve({field: 'exp', error: words.expiry_format})
+    if (!m) return Promise.resolve({field: 'exp', error: failure('invalid_request_error', 'card_expiry_invalid', words.expiry_format, {param: 'card.exp_month'})})
     var year = m[2].length === 2 ? 2000 + Number(m[2]) : Number(m[2])
     var card = {number: document.getElementById('number').value.replace(/[\\s-]/g, ''), exp_month: Number(m[1]), exp_year: year}
     var cvc = document.getElementById('cvc').value.trim()
@@ -135,35 +170,45 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
       .then(function (r) { return r.json() })
       .then(function (b) {
         if (b.error) {
-          var field = /number/.test(b.error.param || '') ? 'number' : /exp/.test(b.error.param || '') ? 'exp' : /cvc/.test(b.error.param || '') ? 'cvc' : undefined
-          return {field: field, error: words[b.error.code] || words.other}
+          var p = b.error.param || ''
+          var field = /number/.test(p) ? 'number' : /exp/.test(p) ? 'exp' : /cvc/.test(p) ? 'cvc' : undefined
+          return {field: field, error: failure(b.error.type, b.error.code, words[b.error.code] || words.other, p ? {param: p} : {})}
         }
         return {paymentMethod: {id: b.id, brand: b.card.brand, last4: b.card.last4, exp_month: b.card.exp_month, exp_year: b.card.exp_year}}
-      }, function () { return {error: words.other} })
+      }, function () { return {error: failure('api_connection_error', 'network_error', words.other)} })
+  }
+  // the answer of a confirm or a session's pay: the payment, or the error as the API gave it
+  function paid(res) {
+    return res.json().then(function (b) {
+      if (!b.error) return {payment: {id: b.id, status: b.status, next_action_url: b.next_action && b.next_action.url}}
+      var e = b.error
+      // a decline: the issuer's code, in the customer's words
+      if (e.type === 'card_error') return {error: failure(e.type, e.code, words[e.code] || words.declined, {decline_code: e.code, payment: e.payment})}
+      // anything else is for the shop's developer (the API's message says what to do); the customer reads words
+      return {error: failure(e.type, e.code, e.message, e.param ? {param: e.param} : {}), words: words[e.code] || words.not_paid}
+    }, offline)
   }
   // parent: the origin of the shop's page that asked (MessageEvent.origin, set by the browser): the
   // 3-D Secure step may be framed by that origin alone, and tells it the outcome
-  function confirm(paymentId, parent) {
+  function pay(path, parent) {
     return save().then(function (r) {
       if (r.error) return r
       var headers = {Authorization: 'Bearer ' + key, 'Content-Type': 'application/json'}
       if (/^https?:/.test(parent)) headers['Gw-Parent-Origin'] = parent
-      return fetch(api + '/payments/' + encodeURIComponent(paymentId) + '/confirm', {method: 'POST', headers: headers, body: JSON.stringify({payment_method_id: r.paymentMethod.id})})
-        .then(function (res) { return res.json() })
-        .then(function (b) {
-          if (b.error) return {error: b.error.type === 'card_error' ? words.declined : words.not_paid}
-          return {payment: {id: b.id, status: b.status, next_action_url: b.next_action && b.next_action.url}}
-        }, function () { return {error: words.not_paid} })
+      return fetch(api + path, {method: 'POST', headers: headers, body: JSON.stringify({payment_method_id: r.paymentMethod.id})}).then(paid, offline)
     })
   }
   window.addEventListener('message', function (e) {
-    if (!e.data || (e.data.type !== 'gw:save' && e.data.type !== 'gw:confirm') || e.source !== window.parent) return
-    var work = e.data.type === 'gw:save' ? save() : confirm(String(e.data.payment), e.origin)
+    var d = e.data
+    if (!d || (d.type !== 'gw:save' && d.type !== 'gw:confirm' && d.type !== 'gw:pay') || e.source !== window.parent) return
+    var work = d.type === 'gw:save' ? save()
+      : d.type === 'gw:confirm' ? pay('/payments/' + encodeURIComponent(String(d.payment)) + '/confirm', e.origin)
+      : pay('/checkout_sessions/' + encodeURIComponent(String(d.session)) + '/pay', e.origin)
     work.then(function (r) {
-      show(r.field, r.error)
+      show(r.field, r.error && (r.words || r.error.message))
       // only ids, the status, the brand and the last four digits leave this frame, never the number
       var result = r.error ? {error: r.error} : r.paymentMethod ? {paymentMethod: r.paymentMethod} : {payment: r.payment}
-      window.parent.postMessage({type: 'gw:done', id: e.data.id, result: result}, e.origin)
+      window.parent.postMessage({type: 'gw:done', id: d.id, result: result}, e.origin)
     })
   })
 })()`

@@ -109,10 +109,12 @@ function finish(res: ServerResponse, p: PaymentRecord, requestId: string) {
     return redirect(res, u.toString(), requestId)
   }
   // shown in the card fields' modal (gw.js), the page tells the shop's page the outcome — the id
-  // and status only, to the origin whose card fields confirmed the payment and to no other
+  // and status (and a failure's code, issue 36) only, to the origin whose card fields confirmed
+  // the payment and to no other
   const to = p._x.frame_origin
   const nonce = to ? randomBytes(12).toString('base64') : undefined
-  const tell = to ? `<script nonce="${nonce}">if (window.parent !== window) window.parent.postMessage({type: 'gw:payment', payment: {id: ${JSON.stringify(p.id)}, status: ${JSON.stringify(p.status)}}}, ${JSON.stringify(to)})</script>` : ''
+  const outcome = {id: p.id, status: p.status, ...(p.status === 'failed' ? {failure_code: p.failure_code} : {})}
+  const tell = to ? `<script nonce="${nonce}">if (window.parent !== window) window.parent.postMessage({type: 'gw:payment', payment: ${JSON.stringify(outcome)}}, ${JSON.stringify(to)})</script>` : ''
   html(
     res,
     200,

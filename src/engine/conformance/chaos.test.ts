@@ -26,7 +26,8 @@ describe('API faults', () => {
     expect(rule.body.id).toMatch(/^chaos_/)
     for (let i = 0; i < 2; i++) {
       const r = await a.api('POST', '/payments', cardPayment({reference: 'c503'}))
-      expectError(r, 503, 'api_error', 'service_unavailable')
+      const e = expectError(r, 503, 'api_error', 'service_unavailable')
+      expect(e.message).toContain('Retry after 1s with the same Idempotency-Key.')
       expect(r.headers['retry-after']).toBe('1')
       expect(r.headers['gw-chaos']).toBe(rule.body.id)
     }
@@ -42,10 +43,16 @@ describe('API faults', () => {
     const a = await fresh('chaos-429')
     await a.api('POST', '/chaos/api', {method: 'GET', path: '/payments', fault: '429', count: 1})
     const limited = expectError(await a.api('GET', '/payments'), 429, 'rate_limit_error', 'rate_limit_exceeded')
-    expect(limited.message).toContain('same Idempotency-Key')
+    // a GET is safe to repeat as it is: no Idempotency-Key to speak of
+    expect(limited.message).toBe('Too many requests. Retry after 1s.')
     await a.api('POST', '/chaos/api', {path: '/customers', fault: '500', count: 1})
     expectError(await a.api('GET', '/customers'), 500, 'api_error', 'internal_error')
     expect((await a.api('GET', '/customers')).status).toBe(200)
+    // a POST that sent no Idempotency-Key is told to send one, not to reuse the one it never sent (issue 36)
+    await a.api('POST', '/chaos/api', {method: 'POST', path: '/customers', fault: '503', count: 1})
+    const keyless = expectError(await a.api('POST', '/customers', {email: 'k@example.com'}, {'idempotency-key': ''}), 503, 'api_error', 'service_unavailable')
+    expect(keyless.message).not.toContain('same Idempotency-Key')
+    expect(keyless.message).toContain('send an Idempotency-Key header with this POST')
   })
 
   it('response lost: the naive client (no Idempotency-Key) retries and pays twice; the careful one (same key) pays once, answered from the record', async () => {

@@ -187,3 +187,57 @@ describe('checkout sessions', () => {
     expect((await get(a, s.id)).status).toBe('open')
   })
 })
+
+describe('paying a session with a saved card (issue 36: the hosted card fields)', () => {
+  const pm = async (k: AsKey, number: string) => (await k.api('POST', '/payment_methods', {type: 'card', card: {number, exp_month: 12, exp_year: 2034, cvc: '123'}})).body.id as string
+
+  it('a decline leaves the session open for another card; a success completes it; then nothing more is paid', async () => {
+    const a = await t.account('cs-pay')
+    const pk = a.as(a.publishableKey)
+    const s = await session(a, {payment_methods: ['card', 'ideal'], metadata: {order_id: '77'}})
+    const declined = await pk.api('POST', `/checkout_sessions/${s.id}/pay`, {payment_method_id: await pm(pk, '4000000000000002')}, {origin: 'https://shop.example'})
+    expectError(declined, 402, 'card_error', 'card_declined')
+    expect(declined.headers['access-control-allow-origin']).toBe('*')
+    expect(await get(a, s.id)).toMatchObject({status: 'open', payment: declined.body.error.payment})
+    const paid = await pk.api('POST', `/checkout_sessions/${s.id}/pay`, {payment_method_id: await pm(pk, '4242424242424242')})
+    expect(paid.status, paid.text).toBe(201)
+    // a payment of the session: its amount, reference and metadata
+    expect(paid.body).toMatchObject({status: 'succeeded', amount: 2500, currency: 'EUR', reference: 'order-1', metadata: {order_id: '77'}})
+    expect(await get(a, s.id)).toMatchObject({status: 'complete', payment: paid.body.id})
+    expect(await events(a, 'checkout.session.completed')).toEqual([expect.objectContaining({id: s.id, payment: paid.body.id})])
+    const again = await pk.api('POST', `/checkout_sessions/${s.id}/pay`, {payment_method_id: await pm(pk, '4242424242424242')})
+    expect(expectError(again, 400, 'invalid_request_error', 'checkout_session_not_open').message).toContain(paid.body.id)
+    expect(((await a.api('GET', '/payments?reference=order-1')).body.data as {status: string}[]).map((p) => p.status).sort()).toEqual(['failed', 'succeeded'])
+  })
+
+  it('3-D Secure: the step is bound to the shop\'s origin; a new try cancels a try still waiting, so two never both succeed', async () => {
+    const a = await t.account('cs-pay-3ds')
+    const pk = a.as(a.publishableKey)
+    const s = await session(a)
+    const first = await pk.api('POST', `/checkout_sessions/${s.id}/pay`, {payment_method_id: await pm(pk, '4000000000003220')}, {'gw-parent-origin': 'https://shop.example'})
+    expect(first.body).toMatchObject({status: 'requires_action'})
+    expect((await t.raw('GET', first.body.next_action.url)).headers['content-security-policy']).toContain('frame-ancestors https://shop.example')
+    const second = await pk.api('POST', `/checkout_sessions/${s.id}/pay`, {payment_method_id: await pm(pk, '4000000000003220')}, {'gw-parent-origin': 'https://shop.example'})
+    expect(second.body.status).toBe('requires_action')
+    expect((await a.api('GET', `/payments/${first.body.id}`)).body.status).toBe('canceled')
+    expect((await a.api('POST', `/test_helpers/payments/${second.body.id}/action`, {outcome: 'approve'})).body.status).toBe('succeeded')
+    expect(await get(a, s.id)).toMatchObject({status: 'complete', payment: second.body.id})
+  })
+
+  it('what a publishable key may not do, and sessions it cannot pay', async () => {
+    const a = await t.account('cs-pay-refused')
+    const pk = a.as(a.publishableKey)
+    const card = await pm(pk, '4242424242424242')
+    const s = await session(a)
+    // its body is the saved card alone; another account's key finds nothing
+    expectError(await pk.api('POST', `/checkout_sessions/${s.id}/pay`, {payment_method_id: card, amount: 1}), 400, 'invalid_request_error', 'parameter_unknown')
+    expectError(await pk.api('POST', `/checkout_sessions/${s.id}/pay`, {}), 400, 'invalid_request_error', 'parameter_missing')
+    const b = await t.account('cs-pay-other')
+    expectError(await b.as(b.publishableKey).api('POST', `/checkout_sessions/${s.id}/pay`, {payment_method_id: await pm(b.as(b.publishableKey), '4242424242424242')}), 404, 'invalid_request_error', 'resource_missing')
+    // a session without cards, and an expired one
+    const bank = await session(a, {payment_methods: ['ideal']})
+    expect(expectError(await pk.api('POST', `/checkout_sessions/${bank.id}/pay`, {payment_method_id: card}), 400, 'invalid_request_error', 'parameter_invalid').param).toBe('payment_method_id')
+    await a.api('POST', `/checkout_sessions/${s.id}/expire`, {})
+    expectError(await pk.api('POST', `/checkout_sessions/${s.id}/pay`, {payment_method_id: card}), 400, 'invalid_request_error', 'checkout_session_not_open')
+  })
+})

@@ -63,8 +63,22 @@ export class DestinationPolicy {
     }
   }
 
+  /**
+   * Answers by address, kept: a webhook attempt asks for its endpoint's address every time, and
+   * each check builds SocketAddress objects (a policy never changes; a fleet's new one is a new policy)
+   */
+  private readonly answers = new Map<string, string | undefined>()
+
   /** Why an address may not be reached, or undefined when it may. */
   refusal(address: string): string | undefined {
+    if (this.answers.has(address)) return this.answers.get(address)
+    const why = this.decide(address)
+    if (this.answers.size >= 1024) this.answers.clear()
+    this.answers.set(address, why)
+    return why
+  }
+
+  private decide(address: string): string | undefined {
     const v = isIP(address)
     if (!v) return `${address} is not an IP address`
     if (v === 4) return this.refusedAs(address, 'ipv4', address)

@@ -1,5 +1,6 @@
 // Errors of the application layer. They say what went wrong in the domain's words; the HTTP
 // layer (http/wire.ts) decides the status and the envelope.
+import {closest, distance} from '../../suggest.js'
 
 export type ErrorKind =
   /** the request cannot be carried out as sent: a bad value, a missing or unknown parameter, an object in the wrong state */
@@ -31,8 +32,17 @@ export const invalid = (param: string, message: string, code = 'parameter_invali
 export const missing = (param: string, hint = '') =>
   new DomainError('invalid_request', 'parameter_missing', `Missing required parameter: ${param}.${hint ? ` ${hint}` : ''}`, {param})
 
-export const unknownParam = (param: string) =>
-  new DomainError('invalid_request', 'parameter_unknown', `Received unknown parameter: ${param}. Remove it, or check its spelling against the API reference.`, {param})
+/**
+ * A field the operation does not take; `known` (the fields it takes where this one was found)
+ * gives a did-you-mean for a typo, as the CLI's flags do: `captur_method` → `capture_method`.
+ */
+export const unknownParam = (param: string, known: readonly string[] = []) => {
+  const name = param.slice(param.lastIndexOf('.') + 1)
+  // a near spelling only: a field far from every known one gets no guess
+  const near = closest(name, known, 1).find((c) => distance(name.toLowerCase(), c.toLowerCase()) <= Math.max(1, Math.floor(name.length / 3)))
+  const fix = near ? ` Did you mean ${param.slice(0, param.length - name.length)}${near}?` : ' Remove it, or check its spelling against the API reference.'
+  return new DomainError('invalid_request', 'parameter_unknown', `Received unknown parameter: ${param}.${fix}`, {param})
+}
 
 export const notFound = (what: string, id: string, param = 'id') => new DomainError('not_found', 'resource_missing', `No such ${what}: '${id}'`, {param})
 

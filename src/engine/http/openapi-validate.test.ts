@@ -325,3 +325,28 @@ describe('validator compiled from the OpenAPI document ≡ the engine’s hand-w
     }
   })
 })
+
+describe('an unknown field gets a did-you-mean (issue 36), as the CLI\'s flags do', () => {
+  const problem = (op: string, req: {body?: unknown; query?: string}) => {
+    try {
+      requestValidator(op)({body: req.body, query: req.query === undefined ? undefined : new URLSearchParams(req.query)})
+    } catch (e) {
+      return toApiError(e)
+    }
+    throw new Error('the validator let it through')
+  }
+
+  it('names the operation\'s field one typo away, in the body, nested, and in the query; a far-off name gets the plain advice', () => {
+    const typo = problem('createPayment', {body: {amount: 2000, currency: 'EUR', payment_method: 'card', captur_method: 'manual'}})!
+    expect(typo.code).toBe('parameter_unknown')
+    expect(typo.extra.param).toBe('captur_method')
+    expect(typo.message).toBe('Received unknown parameter: captur_method. Did you mean capture_method?')
+    expect(problem('createPayment', {body: {amount: 2000, currency: 'EUR', payment_method_data: {type: 'card', card: {nuber: '4242424242424242', exp_month: 12, exp_year: 2034}}}})!.message).toBe(
+      'Received unknown parameter: payment_method_data.card.nuber. Did you mean payment_method_data.card.number?',
+    )
+    expect(problem('listPayments', {query: 'stauts=failed'})!.message).toBe('Received unknown parameter: stauts. Did you mean status?')
+    expect(problem('createPayment', {body: {amount: 2000, currency: 'EUR', payment_method: 'card', wholly_unrelated: 1}})!.message).toBe(
+      'Received unknown parameter: wholly_unrelated. Remove it, or check its spelling against the API reference.',
+    )
+  })
+})

@@ -138,7 +138,7 @@ const emptyValidator = () => (emptyV ??= (ajv ??= newAjv()).compile(EMPTY))
 
 function checkQuery(c: Compiled, q: URLSearchParams): Record<string, string | number | boolean> {
   const known = new Set([...(c.paged ? ['limit', 'starting_after', 'ending_before'] : []), ...c.query.map((p) => p.name)])
-  for (const k of q.keys()) if (!known.has(k)) throw unknownParam(k)
+  for (const k of q.keys()) if (!known.has(k)) throw unknownParam(k, [...known])
   const out: Record<string, string | number | boolean> = {}
   if (c.paged) {
     const raw = q.get('limit')
@@ -300,7 +300,7 @@ function fault(e: ErrorObject, root: Json, body: Json): Fault | undefined {
         key: [...key, 0, Object.keys(here.value as Json).indexOf(k)],
         error: () => {
           const custom = node['x-messages']?.additionalProperties
-          return custom ? invalid(path, message({...here, path}, custom, {}), 'parameter_unknown') : unknownParam(path)
+          return custom ? invalid(path, message({...here, path}, custom, {}), 'parameter_unknown') : unknownParam(path, Object.keys(node.properties ?? {}))
         },
       }
     }

@@ -80,12 +80,15 @@ const KEY_WORD: Record<KeyType, string> = {secret: 'secret key', restricted: 're
  * What a browser may call with a publishable key (issue 28): saving a card as a payment method
  * from the hosted card fields (gw.js), never attached to a customer (that needs a secret key), and
  * confirming a payment the shop's server created with that card (the payment's id, which only the
- * server and its customer know, is the capability; its routes check the rest).
+ * server and its customer know, is the capability; its routes check the rest), or paying a
+ * checkout session the server created with it (issue 36: the session's id is the capability).
  */
 type BrowserBody = Record<string, unknown> | undefined
 const BROWSER_OPERATIONS: ReadonlyMap<string, {permission: Permission; refuses: (body: BrowserBody) => boolean; why: string}> = new Map([
   ['createPaymentMethod', {permission: 'payment_methods:write' as Permission, refuses: (b: BrowserBody) => b?.customer !== undefined, why: 'A publishable key saves a card without a customer; attach it on your server with a secret key (customer on POST /v1/payment_methods, or payment_method_id on a payment).'}],
   ['confirmPayment', {permission: 'payments:write' as Permission, refuses: (b: BrowserBody) => b?.payment_method_id === undefined || b?.return_url !== undefined, why: 'A publishable key confirms a payment with the card the hosted card fields saved: send payment_method_id (and no return_url); anything else needs a secret key.'}],
+  // issue 36: a try at paying a checkout session (its id is the capability); its body is payment_method_id alone
+  ['payCheckoutSession', {permission: 'payments:write' as Permission, refuses: () => false, why: ''}],
 ])
 
 /** 403 when a publishable key asks a browser operation for more than a browser may (read once the body is). */
@@ -111,7 +114,7 @@ function authorize(caller: Caller, operationId: string, method: string, pathname
   const need = permissionName(needs)
   const what = `${method} ${pathname}`
   if (key.type === 'publishable')
-    throw forbidden(need, `Publishable keys (${key.redacted}) work only where a browser may call (saving a card from the hosted card fields); ${what} needs a secret or restricted key${need === 'none' ? '' : ` with ${need}`}.`)
+    throw forbidden(need, `Publishable keys (${key.redacted}) work only where a browser may call (the hosted card fields: saving a card, confirming a payment, paying a checkout session); ${what} needs a secret or restricted key${need === 'none' ? '' : ` with ${need}`}.`)
   if (need.startsWith('api_keys:')) throw forbidden(need, `Managing API keys needs a secret key; this ${KEY_WORD[key.type]} (${key.redacted}) cannot ${what}.`)
   if (need.startsWith('accounts:') && !platform)
     throw forbidden(need, `Accounts are managed with a key of the engine's own account (${PLATFORM_ACCOUNT}, the key gw login --local saves); this key belongs to ${caller.account}.`)
@@ -371,7 +374,7 @@ export function createPipeline(deps: PipelineDeps) {
       const rl = await engineStore.takeToken(bucketOf(auth), rate, Math.max(1, rate * 2))
       if (rl.retryAfter > 0) {
         const whose = auth.key.type === 'publishable' ? ` for this account's publishable key (browsers; its secret and restricted keys have a budget of their own)` : ''
-        throw tooManyRequests(`Too many requests: the limit is ${rate} requests per second${whose}. Retry after ${rl.retryAfter}s with the same Idempotency-Key.`, rl.retryAfter, rate)
+        throw tooManyRequests(`Too many requests: the limit is ${rate} requests per second${whose}. ${retryAdvice(req, rl.retryAfter)}`, rl.retryAfter, rate)
       }
       const method = req.method ?? 'GET'
       const path = url.pathname.slice(3) || '/'
@@ -389,7 +392,7 @@ export function createPipeline(deps: PipelineDeps) {
           res.setHeader('Gw-Chaos', fault.id)
           if (fault.fault === 'slow') await new Promise((r) => setTimeout(r, fault.latency_ms ?? 0))
           else if (fault.fault === 'response_lost') loseResponse(res)
-          else throw injectedError(fault.fault)
+          else throw injectedError(fault.fault, req)
         }
       }
       let body: unknown = undefined
@@ -529,11 +532,24 @@ export function createPipeline(deps: PipelineDeps) {
 export const JSON_CONTENT_TYPE = JSON_TYPE
 
 /** An injected 500, 503 or 429: what a real gateway answers now and then (Retry-After on 503 and 429). */
-function injectedError(fault: '500' | '503' | '429' | string): ApiError {
-  if (fault === '503')
-    return new ApiError(503, 'api_error', 'service_unavailable', 'The service is briefly unavailable. Retry after 1s with the same Idempotency-Key.', {headers: {'Retry-After': '1'}})
-  if (fault === '429') return new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', 'Too many requests. Retry after 1s with the same Idempotency-Key.', {headers: {'Retry-After': '1'}})
-  return new ApiError(500, 'api_error', 'internal_error', 'An internal error occurred. Retry with the same Idempotency-Key.')
+function injectedError(fault: '500' | '503' | '429' | string, req: IncomingMessage): ApiError {
+  if (fault === '503') return new ApiError(503, 'api_error', 'service_unavailable', `The service is briefly unavailable. ${retryAdvice(req, 1)}`, {headers: {'Retry-After': '1'}})
+  if (fault === '429') return new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', `Too many requests. ${retryAdvice(req, 1)}`, {headers: {'Retry-After': '1'}})
+  return new ApiError(500, 'api_error', 'internal_error', `An internal error occurred. ${retryAdvice(req)}`)
+}
+
+/**
+ * How to retry a request refused before it ran (issue 36), fitted to it: a POST with an
+ * Idempotency-Key retries with the same key; a POST without one is told to send one (the same on
+ * each retry), since "the same Idempotency-Key" means nothing to it and a retry of a POST without
+ * a key could run it twice; GET and DELETE are safe to repeat as they are.
+ */
+export function retryAdvice(req: Pick<IncomingMessage, 'method' | 'headers'>, afterSeconds?: number): string {
+  const retry = afterSeconds === undefined ? 'Retry' : `Retry after ${afterSeconds}s`
+  if (req.method !== 'POST') return `${retry}.`
+  const key = req.headers['idempotency-key']
+  if (typeof key === 'string' && key !== '') return `${retry} with the same Idempotency-Key.`
+  return `${retry}, and send an Idempotency-Key header with this POST (the same one on every retry): without one a retry may run the request twice.`
 }
 
 /**

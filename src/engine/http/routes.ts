@@ -250,6 +250,10 @@ export function routes(
   r.post('/checkout_sessions', 'createCheckoutSession', async (ctx, u) => ok(await checkout.createCheckoutSession(u, ctx.input.body), 201))
     .get('/checkout_sessions/:id', 'retrieveCheckoutSession', async (ctx) => ok(await checkout.retrieveCheckoutSession(ctx.core, ctx.params.id!)))
     .post('/checkout_sessions/:id/expire', 'expireCheckoutSession', async (ctx, u) => ok(await checkout.expireCheckoutSession(u, ctx.params.id!)))
+    // issue 36: card fields pay a session, each try a payment of it
+    .post('/checkout_sessions/:id/pay', 'payCheckoutSession', async (ctx, u) =>
+      paymentResult(await checkout.payCheckoutSession(u, ctx.params.id!, ctx.input.body as {payment_method_id: string}, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 201),
+    )
 
   // ---------------------------------------------------------------- failure on purpose (issue 29)
   r.post('/chaos/api', 'createChaosApiFault', async (ctx, u) => {

@@ -42,3 +42,24 @@ it('an engine on another host widens the shared certificate without dropping the
   expect(alt).toContain('DNS:localhost')
   expect(alt).toContain('IP Address:127.0.0.1')
 })
+
+it('a certificate read from the directory (node:crypto, without the generator loaded) is remade 30 days before it ends, by the same CA; one without its CA is remade with a new CA', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-tls-'))
+  dirs.push(dir)
+  const paths = tlsPathsIn(dir)
+  const first = await ensureCertificates(paths, '127.0.0.1')
+  const ends = Date.parse(new X509Certificate(first.cert).validTo)
+  // 31 days before its end: kept
+  expect((await ensureCertificates(paths, '127.0.0.1', new Date(ends - 31 * 86_400_000))).cert).toBe(first.cert)
+  // 29 days before: a new one, signed by the same CA
+  const renewed = await ensureCertificates(paths, '127.0.0.1', new Date(ends - 29 * 86_400_000))
+  expect(renewed.cert).not.toBe(first.cert)
+  expect(renewed.caCert).toBe(first.caCert)
+  expect(new X509Certificate(renewed.cert).verify(new X509Certificate(first.caCert).publicKey)).toBe(true)
+  // the CA's files gone: the server certificate it signed is not served with a new CA
+  rmSync(paths.caCert)
+  rmSync(paths.caKey)
+  const fresh = await ensureCertificates(paths, '127.0.0.1')
+  expect(fresh.caCert).not.toBe(first.caCert)
+  expect(new X509Certificate(fresh.cert).verify(new X509Certificate(fresh.caCert).publicKey)).toBe(true)
+})

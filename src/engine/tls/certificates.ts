@@ -1,14 +1,27 @@
-import {webcrypto} from 'node:crypto'
+import {webcrypto, X509Certificate} from 'node:crypto'
 import {chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {isIP} from 'node:net'
 import {dirname, join} from 'node:path'
-import 'reflect-metadata'
-import * as x509 from '@peculiar/x509'
+import type * as X509 from '@peculiar/x509'
 
 type CryptoKey = webcrypto.CryptoKey
 type CryptoKeyPair = webcrypto.CryptoKeyPair
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0])
+/**
+ * @peculiar/x509, loaded only to make a certificate: it is a third of the engine's first start in a
+ * process (~0.5 s of module loading), and an engine whose certificate directory is already made
+ * (`--tls-dir`, startGateway's tlsDir, a data dir started before) reads its files with node:crypto.
+ */
+let loaded: Promise<typeof X509> | undefined
+function x509lib(): Promise<typeof X509> {
+  loaded ??= (async () => {
+    await import('reflect-metadata')
+    const x509 = await import('@peculiar/x509')
+    x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0])
+    return x509
+  })()
+  return loaded
+}
 
 const ALG = {name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256'} as const
 
@@ -26,12 +39,12 @@ export interface TlsPaths {
   serverKey: string
 }
 
-async function exportKey(key: CryptoKey): Promise<string> {
+async function exportKey(x509: typeof X509, key: CryptoKey): Promise<string> {
   const der = await webcrypto.subtle.exportKey('pkcs8', key as webcrypto.CryptoKey)
   return x509.PemConverter.encode(der, 'PRIVATE KEY')
 }
 
-async function importKey(pem: string): Promise<CryptoKey> {
+async function importKey(x509: typeof X509, pem: string): Promise<CryptoKey> {
   const der = x509.PemConverter.decode(pem)[0]!
   return (await webcrypto.subtle.importKey('pkcs8', der, ALG, true, ['sign'])) as unknown as CryptoKey
 }
@@ -96,42 +109,43 @@ export async function ensureCertificates(paths: TlsPaths, host: string, now = ne
 }
 
 async function ensureUnlocked(paths: TlsPaths, host: string, now: Date): Promise<TlsMaterial> {
-  let caKey: CryptoKey
-  let caCert: x509.X509Certificate
-  if (existsSync(paths.caCert) && existsSync(paths.caKey)) {
-    caCert = new x509.X509Certificate(readFileSync(paths.caCert, 'utf8'))
-    caKey = await importKey(readFileSync(paths.caKey, 'utf8'))
-  } else {
-    const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair
-    caCert = await x509.X509CertificateGenerator.createSelfSigned({
-      name: 'CN=gw local development CA',
-      notBefore: new Date(now.getTime() - DAY),
-      notAfter: new Date(now.getTime() + 3650 * DAY),
-      keys,
-      signingAlgorithm: ALG,
-      extensions: [
-        new x509.BasicConstraintsExtension(true, 0, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-      ],
-    })
-    caKey = keys.privateKey
-    writeSecret(paths.caKey, await exportKey(caKey))
-    writeWhole(paths.caCert, caCert.toString('pem'))
-  }
-
   const hosts = new Set(['localhost', '127.0.0.1', '::1'])
   if (host && host !== '0.0.0.0' && host !== '::') hosts.add(host)
   const hostsFile = join(dirname(paths.serverCert), 'server-hosts.json')
-  let reuse = existsSync(paths.serverCert) && existsSync(paths.serverKey) && existsSync(hostsFile)
+  const haveCa = existsSync(paths.caCert) && existsSync(paths.caKey)
+  let reuse = haveCa && existsSync(paths.serverCert) && existsSync(paths.serverKey) && existsSync(hostsFile)
   if (reuse) {
-    const cert = new x509.X509Certificate(readFileSync(paths.serverCert, 'utf8'))
+    const notAfter = Date.parse(new X509Certificate(readFileSync(paths.serverCert, 'utf8')).validTo)
     const covered = new Set(JSON.parse(readFileSync(hostsFile, 'utf8')) as string[])
-    reuse = cert.notAfter.getTime() - now.getTime() > 30 * DAY && [...hosts].every((h) => covered.has(h))
+    reuse = notAfter - now.getTime() > 30 * DAY && [...hosts].every((h) => covered.has(h))
     // a shared directory's certificate covers every host any of its engines listens on
     for (const h of covered) hosts.add(h)
   }
   if (!reuse) {
+    const x509 = await x509lib()
+    let caKey: CryptoKey
+    let caCert: X509.X509Certificate
+    if (haveCa) {
+      caCert = new x509.X509Certificate(readFileSync(paths.caCert, 'utf8'))
+      caKey = await importKey(x509, readFileSync(paths.caKey, 'utf8'))
+    } else {
+      const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair
+      caCert = await x509.X509CertificateGenerator.createSelfSigned({
+        name: 'CN=gw local development CA',
+        notBefore: new Date(now.getTime() - DAY),
+        notAfter: new Date(now.getTime() + 3650 * DAY),
+        keys,
+        signingAlgorithm: ALG,
+        extensions: [
+          new x509.BasicConstraintsExtension(true, 0, true),
+          new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+          await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+        ],
+      })
+      caKey = keys.privateKey
+      writeSecret(paths.caKey, await exportKey(x509, caKey))
+      writeWhole(paths.caCert, caCert.toString('pem'))
+    }
     const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair
     const cert = await x509.X509CertificateGenerator.create({
       subject: 'CN=localhost',
@@ -151,7 +165,7 @@ async function ensureUnlocked(paths: TlsPaths, host: string, now: Date): Promise
         await x509.AuthorityKeyIdentifierExtension.create(caCert.publicKey),
       ],
     })
-    writeSecret(paths.serverKey, await exportKey(keys.privateKey))
+    writeSecret(paths.serverKey, await exportKey(x509, keys.privateKey))
     writeWhole(paths.serverCert, cert.toString('pem'))
     writeWhole(hostsFile, JSON.stringify([...hosts]))
   }

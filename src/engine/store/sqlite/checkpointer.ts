@@ -1,27 +1,5 @@
-import {createRequire} from 'node:module'
-import {Worker} from 'node:worker_threads'
-
-// The worker: its own connection to the same database file, running PASSIVE checkpoints on
-// request. PASSIVE never waits for the writer, so the event loop's connection keeps writing.
-const SOURCE = `
-const {parentPort, workerData} = require('node:worker_threads')
-const Database = require(workerData.module)
-const db = new Database(workerData.path, {fileMustExist: true})
-db.pragma('busy_timeout = 0')
-parentPort.on('message', (m) => {
-  if (m === 'close') {
-    db.close()
-    parentPort.close()
-    return
-  }
-  try {
-    db.pragma('wal_checkpoint(PASSIVE)')
-    parentPort.postMessage('done')
-  } catch (e) {
-    parentPort.postMessage(String((e && e.message) || e))
-  }
-})
-`
+import type {Worker} from 'node:worker_threads'
+import {startThread} from './thread.js'
 
 /**
  * Copies WAL pages back into the database file on a worker thread, at most every
@@ -40,10 +18,7 @@ export class Checkpointer {
     path: string,
     private intervalMs = 100,
   ) {
-    this.worker = new Worker(SOURCE, {
-      eval: true,
-      workerData: {path, module: createRequire(import.meta.url).resolve('better-sqlite3')},
-    })
+    this.worker = startThread('./checkpointer-thread.mjs', {path})
     this.worker.unref()
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()))
     this.worker.on('message', () => {

@@ -32,6 +32,7 @@ import {
 } from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
+import {CLAIM_SQL, DeliveryClaims} from './delivery-claims.js'
 import {shareSlots, type SlotShare} from '../slot-share.js'
 import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, SCRUB_SECRETS_MIGRATION, TABLE} from './schema.js'
 import {scrubShownOnce} from '../../domain/secrets.js'
@@ -120,7 +121,7 @@ export class SqliteStore implements Store {
   private readonly idemRecheck = new Set<string>()
   /** claims by account and id (ids are unique per account): see `own` */
   private readonly jobClaims = new Map<string, {claim: string; until: number; account: string}>()
-  private readonly deliveryClaims = new Map<string, {claim: string; endpoint: string; until: number; account: string}>()
+  private readonly deliveryClaims = new DeliveryClaims()
   /** rate-limit buckets: tokens at `at`, full again at `full` (performance.now() ms) */
   private readonly buckets = new Map<string, {tokens: number; at: number; full: number}>()
   private bucketSweepAt = BUCKETS_SWEPT_AT
@@ -618,11 +619,11 @@ export class SqliteStore implements Store {
    */
   private settle(account: string, cs: ChangeSet): void {
     for (const j of cs.completeJobs ?? []) this.jobClaims.delete(own(account, j.id))
-    for (const put of cs.puts ?? []) if (put.kind === 'delivery' && put.expectVersion !== undefined) this.deliveryClaims.delete(own(account, put.obj.id))
+    for (const put of cs.puts ?? []) if (put.kind === 'delivery' && put.expectVersion !== undefined) this.deliveryClaims.drop(account, put.obj.id)
     const gone = cs.purgeAccount
     if (gone !== undefined) {
       for (const [id, c] of this.jobClaims) if (c.account === gone) this.jobClaims.delete(id)
-      for (const [id, c] of this.deliveryClaims) if (c.account === gone) this.deliveryClaims.delete(id)
+      this.deliveryClaims.dropAccount(gone)
       for (const scope of this.buckets.keys()) if (scope.startsWith(`${gone}:`)) this.buckets.delete(scope)
     }
   }
@@ -784,56 +785,56 @@ export class SqliteStore implements Store {
 
   async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
     const t = Date.now()
-    // claims held per endpoint (of an account: ids are unique per account)
-    const held = new Map<string, number>()
-    for (const [k, c] of this.deliveryClaims) {
-      if (c.until <= t) this.deliveryClaims.delete(k)
-      else held.set(own(c.account, c.endpoint), (held.get(own(c.account, c.endpoint)) ?? 0) + 1)
-    }
+    this.deliveryClaims.expire(t)
     // the endpoints with a delivery due on their account's clock: one seek per endpoint on
     // (account, endpoint, next_attempt_at), whose first entry per endpoint is its earliest due (a
-    // loose index scan, never the backlog)
-    const endpoints: {endpoint: string; account: string; now: string}[] = []
-    const nextEndpoint = this.stmt(
-      'SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE (account, endpoint) > (?, ?) AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1',
-    )
-    for (let afterAccount = -1, afterEndpoint = ''; ; ) {
-      const row = nextEndpoint.get(afterAccount, afterEndpoint) as {endpoint: string; due: string; account: number} | undefined
-      if (!row) break
+    // loose index scan, never the backlog; see CLAIM_SQL)
+    const endpoints: {endpoint: string; account: string; no: number; now: string}[] = []
+    const nextInAccount = this.stmt(CLAIM_SQL.nextInAccount)
+    const nextAccount = this.stmt(CLAIM_SQL.nextAccount)
+    type Next = {endpoint: string; due: string; account: number} | undefined
+    let nowAccount = -1
+    let now = ''
+    for (let row = nextAccount.get(-1) as Next; row; row = (nextInAccount.get(row.account, row.endpoint) ?? nextAccount.get(row.account)) as Next) {
       const account = this.idOf(row.account)
-      const now = account.startsWith(STAGED_ACCOUNT_MARK) ? '' : nowOf(account)
-      if (row.due <= now) endpoints.push({endpoint: row.endpoint, account, now})
-      afterAccount = row.account
-      afterEndpoint = row.endpoint
+      // one clock reading per account (a staged account's rows are nobody's: never due)
+      if (row.account !== nowAccount) {
+        nowAccount = row.account
+        now = account.startsWith(STAGED_ACCOUNT_MARK) ? '' : nowOf(account)
+      }
+      if (row.due <= now) endpoints.push({endpoint: row.endpoint, account, no: row.account, now})
     }
-    const perEndpoint = this.stmt(
-      'SELECT id, endpoint, event FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC LIMIT ?',
-    )
-    const candidates = new Map<string, {id: string; endpoint: string; event: string; account: string}[]>()
+    // each due endpoint's earliest due rows that no claim holds, found on the index alone (their
+    // seq; a claimed row stays due until its outcome is written, so up to `held` of them come
+    // first); a row itself is read once it is claimed, not for every candidate
+    const dueSeqs = this.stmt(CLAIM_SQL.dueSeqs).pluck()
+    const bySeq = this.stmt(CLAIM_SQL.bySeq)
+    // no endpoint can get more than the round may claim (its free slots and the spare ones)
+    const most = Math.max(0, q.limit) + Math.max(0, q.share?.spare ?? 0)
+    const candidates = new Map<string, {account: string; endpoint: string; seq: number}[]>()
     for (const e of endpoints) {
-      const key = own(e.account, e.endpoint)
-      const n = Math.max(0, q.perEndpoint - (held.get(key) ?? 0))
+      const held = this.deliveryClaims.held(e.account, e.endpoint)
+      const n = Math.min(most, Math.max(0, q.perEndpoint - held))
       if (n === 0) continue
-      // this endpoint's claimed deliveries are the only rows to skip: they stay due until their outcome is written
-      const rows = perEndpoint.all(this.no(e.account), e.endpoint, e.now, n + (held.get(key) ?? 0)) as {id: string; endpoint: string; event: string}[]
-      candidates.set(
-        key,
-        rows
-          .filter((r) => !this.deliveryClaims.has(own(e.account, r.id)))
-          .slice(0, n)
-          .map((r) => ({account: e.account, ...r})),
-      )
+      const rows: {account: string; endpoint: string; seq: number}[] = []
+      for (const seq of dueSeqs.all(e.no, e.endpoint, e.now, n + held) as number[]) {
+        if (this.deliveryClaims.claimed(seq)) continue
+        rows.push({account: e.account, endpoint: e.endpoint, seq})
+        if (rows.length === n) break
+      }
+      candidates.set(own(e.account, e.endpoint), rows)
     }
     // accounts first, then endpoints: one account's backlog cannot take every slot, nor one endpoint's
     return shareSlots(candidates.values(), q.limit, q.share).map((r) => {
+      const {id, event} = bySeq.get(r.seq) as {id: string; event: string}
       const claim = token()
-      this.deliveryClaims.set(own(r.account, r.id), {claim, endpoint: r.endpoint, until: t + q.leaseMs, account: r.account})
-      return {...r, claim}
+      this.deliveryClaims.take(r.account, id, {claim, endpoint: r.endpoint, seq: r.seq, until: t + q.leaseMs})
+      return {account: r.account, id, endpoint: r.endpoint, event, claim}
     })
   }
 
   async releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void> {
-    for (const d of ds) if (this.deliveryClaims.get(own(d.account, d.id))?.claim === d.claim) this.deliveryClaims.delete(own(d.account, d.id))
+    for (const d of ds) this.deliveryClaims.drop(d.account, d.id, d.claim)
   }
 
   async deliveryBacklog(): Promise<{account: string; endpoint: string; pending: number; oldest_due: string}[]> {

@@ -1,0 +1,54 @@
+// What a delivery claim round costs does not grow with the backlog (issue 34): each of its
+// queries is a seek on a range of an index's leading columns. A row value such as
+// `(account, endpoint) > (?, ?)` read as a SEARCH too, yet SQLite seeked it on the account
+// alone and stepped through every retrying delivery of the account on every round, so the plan
+// is held to the constraints it may use, and a claim is checked to find every endpoint behind
+// another's backlog.
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {tempDirs} from '../../test-support/tmp.js'
+import {CLAIM_SQL} from './delivery-claims.js'
+import {SqliteStore} from './sqlite-store.js'
+
+const dir = tempDirs('gw-claim-plans-')
+const T0 = Date.parse('2030-01-01T00:00:00.000Z')
+const iso = (ms: number) => new Date(ms).toISOString()
+let n = 0
+const delivery = (endpoint: string, due: number) => ({
+  kind: 'delivery' as const,
+  obj: {id: `whd_${String(++n).padStart(8, '0')}`, object: 'webhook_delivery', event: `evt_${n}`, endpoint, status: 'failed_retrying', next_attempt_at: iso(due), created_at: iso(T0)},
+})
+
+/** The constraints each query may seek with: equality or range on the index's leading columns, never a row value. */
+const EXPECTED: Record<keyof typeof CLAIM_SQL, RegExp> = {
+  nextInAccount: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account=\? AND endpoint>\?\)$/,
+  nextAccount: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account>\?\)$/,
+  dueSeqs: /^SEARCH deliveries USING COVERING INDEX deliveries_due \(account=\? AND endpoint=\? AND next_attempt_at>\? AND next_attempt_at<\?\)$/,
+  bySeq: /^SEARCH deliveries USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+}
+
+describe('SQLite delivery claims', () => {
+  it('seek ranges of the due index, never a row value, and find every endpoint of every account behind another endpoint\'s backlog', async () => {
+    const store = new SqliteStore({path: join(dir(), 'gw.db'), durability: 'normal'})
+    try {
+      // two accounts; in each, an endpoint with a backlog of retries due later sorts before the endpoints with something due
+      for (const account of ['acct_one', 'acct_two']) {
+        const backlog = Array.from({length: 500}, () => delivery('wh_a_backlog', T0 + 3_600_000))
+        await store.account(account).commit({puts: [...backlog, delivery('wh_b', T0), delivery('wh_b', T0), delivery('wh_c', T0 - 1000)]})
+      }
+      for (const [name, sql] of Object.entries(CLAIM_SQL) as [keyof typeof CLAIM_SQL, string][]) {
+        const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({length: (sql.match(/\?/g) ?? []).length}, () => 1)) as {detail: string}[]).map((r) => r.detail)
+        expect(plan, name).toHaveLength(1)
+        expect(plan[0], name).toMatch(EXPECTED[name])
+      }
+      const got = await store.claimDeliveries(() => iso(T0), {limit: 100, perEndpoint: 10, leaseMs: 60_000})
+      expect(got.map((d) => `${d.account} ${d.endpoint}`).sort()).toEqual(['acct_one wh_b', 'acct_one wh_b', 'acct_one wh_c', 'acct_two wh_b', 'acct_two wh_b', 'acct_two wh_c'])
+      // claimed rows stay due until their outcome is written: the next round skips them
+      expect(await store.claimDeliveries(() => iso(T0), {limit: 100, perEndpoint: 10, leaseMs: 60_000})).toEqual([])
+      await store.releaseDeliveries(got.filter((d) => d.endpoint === 'wh_c'))
+      expect((await store.claimDeliveries(() => iso(T0), {limit: 100, perEndpoint: 10, leaseMs: 60_000})).map((d) => d.id).sort()).toEqual(got.filter((d) => d.endpoint === 'wh_c').map((d) => d.id).sort())
+    } finally {
+      await store.close()
+    }
+  })
+})
