@@ -2,6 +2,7 @@
 // characters are shown, since their caret form is what takes room), amounts and times. No Ink.
 import {formatMoney} from '../../../api/money.js'
 import {terminalSafe} from '../../../output/terminal.js'
+import {shortDuration} from '../../disputes/shared/display.js'
 
 /** Data in a column of `width`: control characters shown, then cut with … or padded. */
 export function fit(data: string | null | undefined, width: number, align: 'left' | 'right' = 'left'): string {
@@ -38,17 +39,8 @@ export function shortTime(iso: string | null | undefined, now: Date): string {
   return sameDay ? iso.slice(11, 19) : `${day.slice(5)} ${iso.slice(11, 16)}`
 }
 
-/** Seconds as the two largest units: "2d 4h", "1h 30m", "45s". */
-export function span(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds))
-  if (s < 60) return `${s}s`
-  const d = Math.floor(s / 86_400)
-  const h = Math.floor((s % 86_400) / 3600)
-  const m = Math.floor((s % 3600) / 60)
-  if (d > 0) return h ? `${d}d ${h}h` : `${d}d`
-  if (h > 0) return m ? `${h}h ${m}m` : `${h}h`
-  return `${m}m`
-}
+/** Seconds as the two largest units, as the disputes commands say them: "2d 4h", "1h 30m". */
+export const span = shortDuration
 
 /** The engine clock for the status line: "2026-12-04 10:00:03 UTC", and how far ahead of the wall ("(+7d 2h)") or behind. */
 export function clockText(engine: Date, offsetMs: number): {time: string; ahead: string} {

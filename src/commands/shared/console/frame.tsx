@@ -230,3 +230,31 @@ export function LineInput({initial = '', placeholder, suggestions, onSubmit}: {i
     </Box>
   )
 }
+
+/**
+ * A view's `/` field: `editing` while it has the keyboard (the frame's letter keys type into it);
+ * `keys` takes `/` to start and Esc to stop, and every key while editing (true: used).
+ */
+export function useTextField(): {editing: boolean; stop(): void; keys(input: string, key: InputKey): boolean} {
+  const {setCapture} = useFrame()
+  const [editing, setEditing] = useState(false)
+  const set = (on: boolean) => {
+    setEditing(on)
+    setCapture(on)
+  }
+  return {
+    editing,
+    stop: () => set(false),
+    keys(input, key) {
+      if (editing) {
+        if (key.escape) set(false)
+        return true
+      }
+      if (input === '/') {
+        set(true)
+        return true
+      }
+      return false
+    },
+  }
+}

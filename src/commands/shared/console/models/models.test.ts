@@ -211,6 +211,7 @@ describe('text helpers', () => {
     expect(clockText(new Date('2025-03-08T10:00:03Z'), 7 * 86_400_000 + 7_200_000)).toEqual({time: '2025-03-08 10:00:03 UTC', ahead: '(+7d 2h)'})
     expect(clockText(NOW, 20_000).ahead).toBe('')
     expect(span(5400)).toBe('1h 30m')
+    expect(span(20)).toBe('<1m')
   })
 })
 

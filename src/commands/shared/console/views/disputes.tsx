@@ -13,7 +13,7 @@ import {renderDispute, timeLeft, type AttachedFacts} from '../../../disputes/sha
 import {attachedFacts, notActionableReason} from '../../../disputes/shared/disputes.js'
 import {EvidenceForm} from '../../../disputes/shared/evidence-form.js'
 import {acceptDispute, submitEvidence} from '../actions.js'
-import {Age, LineInput, Lines, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
+import {Age, LineInput, useTextField, Lines, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
 import {fit, fitId, money, scrollWindow} from '../format.js'
 import {disputeQueue} from '../models/queue.js'
 import {Resource, type ConsoleSession} from '../session.js'
@@ -41,11 +41,12 @@ interface QueueState {
 }
 
 export function DisputesView() {
-  const {session, theme, height, width, open, setCapture} = useFrame()
+  const {session, theme, height, width, open} = useFrame()
   const st = useCached<QueueState>('disputes', () => ({all: false, filter: '', sel: 0, top: 0}))
   const res = useResource(useCached(`disputes:${st.all ? 'all' : 'open'}`, () => queueResource(session, st.all)))
   const [, rerender] = useState(0)
-  const [editing, setEditing] = useState(false)
+  const field = useTextField()
+  const editing = field.editing
   useTick(5000)
   const now = session.engineNow()
   const rows = res.value ? disputeQueue(res.value.disputes, {all: st.all, filter: st.filter}) : []
@@ -60,18 +61,7 @@ export function DisputesView() {
 
   useKeys(
     (input, key) => {
-      if (editing) {
-        if (key.escape) {
-          setEditing(false)
-          setCapture(false)
-        }
-        return true
-      }
-      if (input === '/') {
-        setEditing(true)
-        setCapture(true)
-        return true
-      }
+      if (field.keys(input, key)) return true
       if (input === 'a') return update(() => ((st.all = !st.all), (st.sel = 0))), true
       const next = moveKey(input, key, sel, rows.length, listHeight)
       if (next !== undefined) return update(() => (st.sel = next)), true
@@ -110,8 +100,7 @@ export function DisputesView() {
             initial={st.filter}
             placeholder="dp_… · pay_… · reason · status · stage"
             onSubmit={(v) => {
-              setEditing(false)
-              setCapture(false)
+              field.stop()
               update(() => ((st.filter = v), (st.sel = 0)))
             }}
           />

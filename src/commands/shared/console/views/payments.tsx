@@ -8,7 +8,7 @@ import {painter} from '../../../../output/color.js'
 import {Text} from '../../../../ui/text.js'
 import {renderPayment} from '../../../payments/shared/display.js'
 import {buildTimeline, renderTimeline} from '../../../payments/shared/timeline.js'
-import {Age, LineInput, Lines, moveKey, Problem, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
+import {Age, LineInput, useTextField, Lines, moveKey, Problem, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
 import {fit, fitId, money, scrollWindow, shortTime} from '../format.js'
 import {PagedList} from '../models/paging.js'
 import {amountMatches, describeSearch, fallbackSearch, parseSearch, searchParams, type Search} from '../models/search.js'
@@ -45,7 +45,7 @@ function unsupported(search: Search, error: string | undefined): string | undefi
 }
 
 export function PaymentsView() {
-  const {session, theme, height, width, open, setCapture} = useFrame()
+  const {session, theme, height, width, open} = useFrame()
   const st = useCached<PaymentsState>('payments', () => {
     const search: Search = {kind: 'all'}
     const list = new PagedList<Payment>(session, paymentSource(session, search))
@@ -56,7 +56,8 @@ export function PaymentsView() {
   useEmitter(list)
   useEmitter(session)
   const [, rerender] = useState(0)
-  const [editing, setEditing] = useState(false)
+  const field = useTextField()
+  const editing = field.editing
   const now = session.engineNow()
   const rows = list.rows
   const listHeight = Math.max(1, height - 4)
@@ -89,8 +90,7 @@ export function PaymentsView() {
   }
 
   const apply = (query: string) => {
-    setEditing(false)
-    setCapture(false)
+    field.stop()
     const search = parseSearch(query)
     if (search.kind === 'id') {
       open({view: 'payment', id: search.id})
@@ -107,18 +107,7 @@ export function PaymentsView() {
 
   useKeys(
     (input, key) => {
-      if (editing) {
-        if (key.escape) {
-          setEditing(false)
-          setCapture(false)
-        }
-        return true
-      }
-      if (input === '/') {
-        setEditing(true)
-        setCapture(true)
-        return true
-      }
+      if (field.keys(input, key)) return true
       if (input === 'G' || key.end) {
         void list.all().then(() => move(Math.max(0, list.rows.length - 1)))
         move(Math.max(0, rows.length - 1))
