@@ -4,8 +4,8 @@ import {keysHelp} from './shared/console/keys.js'
 import {openConsole} from './shared/console/run.js'
 
 export default class Console extends GwCommand<typeof Console> {
-  static override summary = 'A full-screen terminal view: what needs attention, payments, disputes, live events, webhooks and the gateway.'
-  static override description = `One screen for a support agent working a queue and an operator watching the gateway, with the profile's key (--profile picks the account): Home lists what needs attention now; Payments searches and acts (refund, capture, cancel, confirmed as the commands confirm); Disputes answers the queue by due date with the evidence form; Events and Webhooks follow deliveries live; Gateway shows each instance from the request log. Under a restricted key a view it may not read names the permission it needs. It needs a terminal; the terminal is left as it was found on q, Ctrl-C, SIGTERM and a crash. NO_COLOR turns colours off; GW_CONSOLE_THEME=light (or COLORFGBG) suits a light background.
+  static override summary = 'A full-screen terminal view: what needs attention, payments and disputes (events, webhooks and the gateway are to come).'
+  static override description = `One screen for a support agent working a queue and an operator watching the gateway, with the profile's key (--profile picks the account): Home lists what needs attention now; Payments searches and acts (refund, capture, cancel, confirmed as the commands confirm); Disputes answers the queue by due date with the evidence form. Events, Webhooks and Gateway are not built yet: their tabs name the commands that do their work (gw events tail, gw webhooks list, gw logs tail). Actions always ask, whatever --yes says. Under a restricted key a view it may not read names the permission it needs. It needs a terminal; the terminal is left as it was found on q, Ctrl-C, SIGTERM and a crash. NO_COLOR turns colours off; GW_CONSOLE_THEME=light (or COLORFGBG) suits a light background.
 
 ${keysHelp()}`
 
