@@ -165,7 +165,9 @@ describe('a support person answers a dispute through the CLI', () => {
     expect((await gwJson<Dispute[]>(['disputes', 'due', '--within', '1d'])).map((d) => d.id)).not.toContain(id)
     const listed = await gw(['disputes', 'list', '--payment', pay.id])
     expect(listed.stdout).toContain(id)
-    expect(listed.stdout).toContain('TIME LEFT')
+    expect(listed.stdout).toMatch(/\dd( \d+h)? left/)
+    // the payment id whole, to act on (issue 36 item 6)
+    expect(listed.stdout).toContain(pay.id)
 
     // the dispute, with the checklist for product_not_received
     const got = await gw(['disputes', 'get', id])
@@ -259,7 +261,7 @@ describe('a support person answers a dispute through the CLI', () => {
     expect(won.stderr).toContain('Won: €20.00 EUR returns to the balance.')
     expect(available(await gwJson<Balance>(['balance']))).toBe(before)
     const listedAfter = await gw(['disputes', 'list', '--payment', pay.id])
-    expect(listedAfter.stdout).toContain('none (won)')
+    expect(listedAfter.stdout).toMatch(new RegExp(`${id}\\s+│?\\s*won`))
     expect(await gwJson<Dispute[]>(['disputes', 'due', '--within', '30d'])).not.toContainEqual(expect.objectContaining({id}))
 
     // looking a dispute up stays cheap: no Ink, React, table or engine code is loaded

@@ -4,6 +4,7 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {randomBytes} from 'node:crypto'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import https from 'node:https'
 import {createServer, type Server} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
@@ -91,6 +92,79 @@ describe('gw serve', () => {
     expect(exit.stdout.trim().split('\n')).toHaveLength(1)
     expect(exit.stderr).toContain('SIGTERM: finishing in-flight requests')
     expect(exit.stderr).toContain('stopped.')
+  })
+
+  it('SIGTERM under load drains (--drain): a balancer-like poller of /readyz sees 503 before any refused connection, and no request fails', async () => {
+    const {child, exited, firstLine} = serve(['--port', '0', '--data-dir', join(tmp, 'engine-drain'), '--json', '--drain', '2s'])
+    const info = JSON.parse(await firstLine) as {base_url: string; ca_file: string; secret_key: string}
+    const ca = readFileSync(info.ca_file)
+    const readyz = new URL(info.base_url.replace(/\/v1$/, '/readyz'))
+    // the balancer's health check: a new connection each time, every 50 ms; after two 503s in a row it sends the instance no more requests
+    const seen: string[] = []
+    let routed = true
+    let drainingSince = Infinity
+    const check = () =>
+      new Promise<string>((resolve) => {
+        const req = https.get({host: readyz.hostname, port: readyz.port, path: readyz.pathname, ca, agent: false}, (res) => {
+          res.resume()
+          res.on('end', () => resolve(String(res.statusCode)))
+        })
+        req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : `error ${e.code ?? e.message}`))
+      })
+    const poller = (async () => {
+      for (;;) {
+        const r = await check()
+        seen.push(r)
+        if (r === '503') {
+          drainingSince = Math.min(drainingSince, answered)
+          if (seen.at(-2) === '503') routed = false
+        }
+        if (r === 'refused' || r.startsWith('error')) return
+        await new Promise((t) => setTimeout(t, 50))
+      }
+    })()
+    // the clients: four keep-alive connections making payments while the balancer routes them here
+    const load = new Agent({connect: {ca}, connections: 4})
+    const failures: string[] = []
+    let answered = 0
+    const client = async (n: number) => {
+      for (let i = 0; routed; i++) {
+        try {
+          const r = await request(`${info.base_url}/payments`, {
+            method: 'POST',
+            headers: {authorization: `Bearer ${info.secret_key}`, 'content-type': 'application/json'},
+            body: JSON.stringify({amount: 1000, currency: 'EUR', payment_method: 'card', payment_method_data: {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '123'}}, reference: `drain-${n}-${i}`}),
+            dispatcher: load,
+          })
+          const text = await r.body.text()
+          if (r.statusCode === 201) answered++
+          else failures.push(`${r.statusCode} ${text}`)
+        } catch (e) {
+          failures.push(String(e))
+        }
+      }
+    }
+    const clients = [0, 1, 2, 3].map(client)
+    try {
+      // under load, then the signal
+      while (answered < 40) await new Promise((t) => setTimeout(t, 20))
+      child.kill('SIGTERM')
+      await Promise.all(clients)
+      await poller
+    } finally {
+      await load.close()
+    }
+    const exit = await exited
+    expect(failures).toEqual([])
+    expect(exit.code).toBe(0)
+    expect(exit.stderr).toContain('SIGTERM: draining for 2 s')
+    // ready, then not ready, then (only then) refused: the balancer noticed through its check, not through a failure
+    expect(seen[0]).toBe('200')
+    expect(seen.at(-1)).toBe('refused')
+    expect(seen.indexOf('503')).toBeGreaterThan(0)
+    expect(seen.slice(seen.indexOf('503'), -1).every((r) => r === '503')).toBe(true)
+    // requests kept being served while /readyz said 503
+    expect(answered).toBeGreaterThan(drainingSince)
   })
 
   it('--metrics-listen (GW_METRICS_LISTEN) serves /metrics on its own address over plain HTTP, and the API port no longer does; without it the API port does', async () => {

@@ -69,9 +69,26 @@ it("tells a payment's story: creation, provider attempts, its refund's and dispu
   expect([...times].sort()).toEqual(times)
   expect(timeline[0]!.kind).toBe('created')
 
+  // the refund's creation, not only its outcome (issue 36 item 6)
+  const created = timeline.find((t) => t.what === 'refund created')
+  expect(created?.object).toBe(rf.id)
+  expect(timeline.indexOf(created!)).toBeLessThan(timeline.findIndex((t) => t.what === 'refund.succeeded'))
+  expect(JSON.parse(r.stdout).unavailable).toEqual([])
+
   const text = await gw(['payments', 'timeline', p.id])
   expect(text.stdout).toContain('refund.succeeded')
   expect(text.stdout).toContain('↳ dispute.created')
+  // the ids to act on, beside the events' ids
+  expect(text.stdout).toMatch(new RegExp(`refund created\\s+${rf.id}`))
+  expect(text.stdout).toMatch(new RegExp(`dispute\\.created\\s+${dp.id}`))
+
+  // a key that may read the payment and its events but not refunds nor webhooks: says what it left out (issue 36 item 3)
+  const key = await api('POST', '/api_keys', {name: 'tl-support', permissions: ['payments:read', 'events:read']})
+  const limited = await gw(['payments', 'timeline', p.id, '--json', '--api-key', key.secret])
+  expect(limited.code, limited.stderr).toBe(0)
+  expect(JSON.parse(limited.stdout).unavailable).toEqual([{what: 'refunds created', permission: 'refunds:read'}, {what: 'webhook attempts', permission: 'webhooks:read'}])
+  expect(limited.stderr).toContain('refunds:read')
+  expect(limited.stderr).toContain('webhooks:read')
   const quiet = JSON.parse((await gw(['payments', 'timeline', p.id, '--no-webhooks', '--json'])).stdout)
   expect(quiet.timeline.some((t: {kind: string}) => t.kind === 'webhook_attempt')).toBe(false)
 }, 60_000)

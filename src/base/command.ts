@@ -101,6 +101,10 @@ export abstract class GwCommand<T extends typeof Command> extends Command {
       commandId: this.id,
       flags,
       profile: () => this.ctx.settings().profile.value,
+      localEngine: () => {
+        const s = this.ctx.settings()
+        return s.baseUrl.source === 'profile' && Boolean(s.profileData?.data_dir)
+      },
     }
   }
 

@@ -6,7 +6,7 @@ import PaymentsList from '../commands/payments/list.js'
 import PaymentsReview from '../commands/payments/review.js'
 import Login from '../commands/login.js'
 import {flagEnvName, flagsForParse, listsFromEnv, NO_ENV_FLAGS, RESERVED_ENV, withFlagEnv} from './flag-env.js'
-import {at, cliEnv, json, payment, type CliEnv} from './test-support/cli.js'
+import {apiKeySelf, at, cliEnv, json, payment, type CliEnv} from './test-support/cli.js'
 
 describe('flag env names', () => {
   it('GW_ and the flag name in upper snake case', () => {
@@ -123,7 +123,7 @@ describe('commands read their flags from GW_ variables', () => {
   })
 
   it('GW_DATA_DIR does not make `login --data-dir` apply without --local', async () => {
-    cli.pool.intercept({path: (p) => p.startsWith('/v1/payments?'), method: 'GET'}).reply(200, {object: 'list', data: [], has_more: false, url: '/v1/payments'}, json)
+    cli.pool.intercept({path: '/v1/api_keys/self', method: 'GET'}).reply(200, apiKeySelf(), json)
     const r = await cli.run(Login, ['--base-url', 'https://api.test/v1', '--api-key', 'sk_test_unit_0123456789abcdefWXYZ'], {env: {GW_DATA_DIR: '/nonexistent/engine'}})
     expect(r.stderr).not.toContain('--data-dir')
     expect(r.exitCode).toBe(0)

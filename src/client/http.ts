@@ -9,6 +9,7 @@ import {Agent, request, stream} from './undici.js'
 import type {ListEnvelope} from '../api/types.js'
 import {ApiError, isRetryableNetworkCode, NetworkError, toNetworkError} from './errors.js'
 import {backoffDelay, retryAfterDelay} from './retry.js'
+import {parseEngineTime} from '../api/engine-time.js'
 
 export type QueryValue = string | number | boolean | null | undefined
 export type Query = Record<string, QueryValue>
@@ -77,6 +78,9 @@ export class HttpClient {
   private readonly maxRetryAfterSeconds: number
   private readonly retryBudgetMs: number
   private readonly tlsAdvice: string | undefined
+  /** the last Gw-Engine-Time an answer carried, and the wall clock when it came */
+  private engineSeen?: {engineMs: number; wallMs: number}
+  private engineUnsaid = false
 
   constructor(opts: ClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
@@ -108,6 +112,25 @@ export class HttpClient {
       })
       this.ownsDispatcher = true
     }
+  }
+
+  /**
+   * The account's engine time (a test clock may run ahead of real time), as the last answer said
+   * it in Gw-Engine-Time, moved on by the wall time since; undefined before any answer said it.
+   */
+  engineTime(): Date | undefined {
+    return this.engineSeen && new Date(this.engineSeen.engineMs + (Date.now() - this.engineSeen.wallMs))
+  }
+
+  /** Whether a successful answer came without Gw-Engine-Time (a server older than issue 36). */
+  get engineTimeUnsaid(): boolean {
+    return this.engineUnsaid && !this.engineSeen
+  }
+
+  private noteEngineTime(status: number, headers: Record<string, string | string[] | undefined>): void {
+    const at = parseEngineTime(header(headers, 'gw-engine-time'))
+    if (at !== undefined) this.engineSeen = {engineMs: at, wallMs: Date.now()}
+    else if (status >= 200 && status < 300 && this.apiKey) this.engineUnsaid = true
   }
 
   /** Releases the keep-alive sockets so the process can exit. */
@@ -190,6 +213,7 @@ export class HttpClient {
       const ms = Math.round(performance.now() - started)
       spent += ms
       const requestId = header(res.headers, 'request-id')
+      this.noteEngineTime(res.statusCode, res.headers)
       const data = parseBody(text, header(res.headers, 'content-type'))
       this.log?.(`< ${res.statusCode} in ${ms}ms${requestId ? ` request_id=${requestId}` : ''}`)
       if (res.statusCode >= 200 && res.statusCode < 300) {
@@ -244,6 +268,7 @@ export class HttpClient {
         status = statusCode
         requestId = header(h as Record<string, string | string[] | undefined>, 'request-id')
         contentType = header(h as Record<string, string | string[] | undefined>, 'content-type')
+        this.noteEngineTime(statusCode, h as Record<string, string | string[] | undefined>)
         const ok = statusCode >= 200 && statusCode < 300
         this.log?.(`< ${statusCode}${requestId ? ` request_id=${requestId}` : ''}`)
         if (ok) opts.onOpen?.(statusCode)

@@ -47,8 +47,14 @@ export interface ListParams {
 export interface ListPaymentsParams extends ListParams {
   status?: PaymentStatus
   customer?: string
-  /** payments of every customer with this email */
+  /** payments of every customer with this email (any case) */
   customer_email?: string
+  /** the customer's email domain (any case) */
+  email_domain?: string
+  /** a prefix of the customer's name or of its last word */
+  customer_name?: string
+  /** the card's last four digits */
+  card_last4?: string
   reference?: string
   reference_prefix?: string
   /** key:value */

@@ -1,7 +1,7 @@
 import {mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {BASE_URL, cliEnv, errorBody, TEST_KEY, type CliEnv} from '../base/test-support/cli.js'
+import {apiKeySelf, BASE_URL, cliEnv, errorBody, TEST_KEY, type CliEnv} from '../base/test-support/cli.js'
 import {testHooks} from '../base/command.js'
 import {CredentialStore, type Keyring} from '../config/credentials.js'
 import ConfigGet from './config/get.js'
@@ -21,7 +21,8 @@ afterEach(async () => {
   await cli.cleanup()
 })
 
-const okList = () => cli.pool.intercept({path: (p) => p.startsWith('/v1/payments?'), method: 'GET'}).reply(200, {object: 'list', url: '/v1/payments', data: [], has_more: false})
+/** the key check of `gw login` (GET /v1/api_keys/self): a secret key */
+const okList = () => cli.pool.intercept({path: '/v1/api_keys/self', method: 'GET'}).reply(200, apiKeySelf())
 const configFile = () => join(cli.dir, 'config', 'gw', 'config.json')
 const credFile = () => join(cli.dir, 'config', 'gw', 'credentials.json')
 
@@ -30,7 +31,7 @@ describe('login', () => {
     okList()
     const r = await cli.run<LoginResult>(Login, ['--base-url', BASE_URL, '--api-key', '-'], {stdin: `${TEST_KEY}\n`})
     expect(r.exitCode).toBe(0)
-    expect(r.result).toEqual({profile: 'default', base_url: BASE_URL, mode: 'test', api_key: 'sk_test_…WXYZ', key_storage: 'file', ca_file: null, verified: true, default: true})
+    expect(r.result).toEqual({profile: 'default', base_url: BASE_URL, mode: 'test', api_key: 'sk_test_…WXYZ', key_type: 'secret', permissions: null, key_storage: 'file', ca_file: null, verified: true, default: true})
     expect(r.stdout + r.stderr).not.toContain(TEST_KEY)
     expect(r.stdout).toContain('sk_test_…WXYZ')
     expect(r.stderr.match(/No OS keychain/g)).toHaveLength(1)
@@ -69,7 +70,7 @@ describe('login', () => {
   })
 
   it('rejects a key the API refuses (exit 3) and saves nothing', async () => {
-    cli.pool.intercept({path: (p) => p.startsWith('/v1/payments?'), method: 'GET'}).reply(401, errorBody('authentication_error', 'api_key_invalid', 'Invalid API key.'))
+    cli.pool.intercept({path: '/v1/api_keys/self', method: 'GET'}).reply(401, errorBody('authentication_error', 'api_key_invalid', 'Invalid API key.'))
     const r = await cli.run(Login, ['--base-url', BASE_URL, '--api-key', '-'], {stdin: TEST_KEY})
     expect(r.exitCode).toBe(3)
     expect(r.stderr).toContain('Nothing was saved')
@@ -79,7 +80,7 @@ describe('login', () => {
 
   it.each([
     ['pk_test_abcdefghijklmnop', /publishable key/],
-    ['hello', /should start with sk_test_ or sk_live_/],
+    ['hello', /should start with sk_test_ or sk_live_ \(a secret key\), or rk_test_ or rk_live_ \(a restricted key\)/],
   ])('rejects %s with a usage error', async (key, message) => {
     const r = await cli.run(Login, ['--base-url', BASE_URL, '--api-key', '-'], {stdin: key})
     expect(r.exitCode).toBe(2)

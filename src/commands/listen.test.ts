@@ -129,6 +129,26 @@ describe('gw listen', () => {
     expect(out.stdout).toMatch(/evt_2 {2}\[500\] \d+ms attempt 2 retry 3 in 2s/)
   })
 
+  it("shows times on the gateway's clock and says so once (issue 36 item 7)", async () => {
+    const r = await receiver((hits) => {
+      if (hits.length === 1) stopSoon()
+    })
+    // the gateway's clock: 6 days and 20 hours ahead of this machine
+    const ahead = (6 * 24 + 20) * 3600_000 + 1_800_000
+    const engineSaid = {headers: {...json.headers, 'gw-engine-time': new Date(Date.now() + ahead).toISOString()}}
+    cli.pool.intercept({path: '/v1/events?limit=1', method: 'GET'}).reply(200, list([ev(1)]), engineSaid)
+    cli.pool.intercept({path: (p) => p.startsWith('/v1/events/stream'), method: 'GET'}).reply(200, frame(ev(2)), {headers: {...sse.headers, 'gw-engine-time': new Date(Date.now() + ahead).toISOString()}})
+    cli.pool.intercept({path: (p) => p.startsWith('/v1/events'), method: 'GET'}).reply(200, list([]), engineSaid).persist()
+    const out = await cli.run(Listen, [...at(), ...profileArgs, '--forward-to', `http://127.0.0.1:${r.port}/`])
+    expect(out.stderr).toContain("Times are UTC on the gateway's clock (6d 20h ahead of this machine's)")
+    const shown = /^(\d\d:\d\d:\d\d) {2}\S+\s+evt_2/m.exec(out.stdout)?.[1]
+    // the forward's time on the engine clock (within a minute: the run took some time), not this machine's
+    const secs = (hms: string) => hms.split(':').reduce((a, x) => a * 60 + Number(x), 0)
+    const engineNow = secs(new Date(Date.now() + ahead).toISOString().slice(11, 19))
+    const diff = Math.abs(engineNow - secs(shown!))
+    expect(Math.min(diff, 86_400 - diff)).toBeLessThan(60)
+  })
+
   it('needs --forward-to and rejects a bad one', async () => {
     expect((await cli.run(Listen, [...at(), ...profileArgs])).exitCode).toBe(2)
     const bad = await cli.run(Listen, [...at(), ...profileArgs, '--forward-to', 'ftp://x'])

@@ -2,14 +2,14 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, expect, it} from 'vitest'
-import {BASE_URL, cliEnv, LIVE_KEY, TEST_KEY, type CliEnv} from '../base/test-support/cli.js'
+import {apiKeySelf, BASE_URL, cliEnv, LIVE_KEY, TEST_KEY, type CliEnv} from '../base/test-support/cli.js'
 import Login from './login.js'
 import type {LoginResult} from './shared/login.js'
 
 let cli: CliEnv
 beforeEach(async () => {
   cli = await cliEnv()
-  cli.pool.intercept({path: (p) => p.startsWith('/v1/payments?'), method: 'GET'}).reply(200, {object: 'list', url: '/v1/payments', data: [], has_more: false}).persist()
+  cli.pool.intercept({path: '/v1/api_keys/self', method: 'GET'}).reply(200, apiKeySelf()).persist()
 })
 afterEach(async () => {
   await cli.cleanup()

@@ -82,6 +82,11 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
       description: 'Serve GET /metrics on this HOST:PORT instead of the API port, over plain HTTP as Prometheus exporters do (e.g. 127.0.0.1:9464, or a private address a scraper reaches); the API port then answers 404 there. The metrics name every account and endpoint id. Default: on the API port, without a key.',
       env: 'GW_METRICS_LISTEN',
     }),
+    drain: Flags.string({
+      description:
+        'On SIGTERM or SIGINT, first answer /readyz 503 for this long while still serving every request (so a balancer takes the instance out without a failed request), then close the listener and let requests in flight finish; a second signal ends the drain. 0 stops at once. Set it above the balancer\'s time to notice (check interval x failures). [default: 5s on PostgreSQL, 0 on SQLite]',
+      env: 'GW_DRAIN',
+    }),
     'access-log': Flags.string({description: 'Append one JSON line per API request to this file (time, instance, request id, account, operation, method, path, status, latency).', env: 'GW_ACCESS_LOG'}),
     ephemeral: Flags.boolean({
       description: 'A throwaway engine for a test run or CI job: a free port (unless --port is given), a fresh temporary data dir removed when it stops; prints the same start-up information (--json: one JSON line).',

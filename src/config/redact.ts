@@ -14,8 +14,16 @@ export function scrub(text: string, secret: string | undefined | null): string {
 
 export type KeyMode = 'test' | 'live' | 'unknown'
 
+/** The mode of a key the CLI can use: a secret key (sk_) or a restricted one (rk_, issue 36); publishable keys are for browsers. */
 export function keyMode(key: string | undefined | null): KeyMode {
-  if (key?.startsWith('sk_test_')) return 'test'
-  if (key?.startsWith('sk_live_')) return 'live'
+  if (key?.startsWith('sk_test_') || key?.startsWith('rk_test_')) return 'test'
+  if (key?.startsWith('sk_live_') || key?.startsWith('rk_live_')) return 'live'
   return 'unknown'
+}
+
+/** A key's type by its prefix: secret (sk_) or restricted (rk_); undefined for anything else. */
+export function keyType(key: string | undefined | null): 'secret' | 'restricted' | undefined {
+  if (key?.startsWith('sk_')) return 'secret'
+  if (key?.startsWith('rk_')) return 'restricted'
+  return undefined
 }

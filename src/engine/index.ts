@@ -145,7 +145,13 @@ export interface EngineHandle {
   app: App
   /** where the data lives: 'sqlite (DATABASE FILE)' or the PostgreSQL URL with its password hidden */
   store: string
-  close(): Promise<void>
+  /**
+   * Stops gracefully. `drainMs` (gw serve --drain): first that long not ready (/readyz 503, so a
+   * balancer takes the instance out) while requests, new and in flight, are still served, each
+   * response closing its connection; then the listener closes and requests in flight finish.
+   * Called again during the drain with `drainMs: 0`, it ends the drain at once (a second Ctrl-C).
+   */
+  close(opts?: {drainMs?: number}): Promise<void>
 }
 
 const KEY_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
@@ -295,6 +301,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
       )
     },
   })
+  metrics.watchRequestLog(() => requestLog.outage)
   const operations = createOperations(app, metrics, state, {metricsElsewhere: metricsAt !== undefined})
   const handler = createPipeline({
     app,
@@ -350,6 +357,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   app.start()
 
   let closing: Promise<void> | undefined
+  let endDrain: (() => void) | undefined
   return {
     baseUrl: urls.baseUrl,
     checkoutUrl: urls.checkoutUrl,
@@ -360,16 +368,28 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     metricsUrl: metricsServer?.url,
     app,
     store: opts.store ? 'custom' : opts.storeUrl && opts.storeUrl.toLowerCase() !== 'sqlite' ? redactStoreUrl(opts.storeUrl) : `sqlite (${paths.database})`,
-    close() {
-      closing ??= (async () => {
+    close({drainMs = 0} = {}) {
+      if (closing) {
+        if (drainMs === 0) endDrain?.()
+        return closing
+      }
+      closing = (async () => {
         // not ready from now on: a balancer stops sending new requests while these finish
         state.stopping = true
+        if (drainMs > 0) {
+          server.drain()
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, drainMs)
+            endDrain = () => (clearTimeout(timer), resolve())
+          })
+          endDrain = undefined
+        }
         // stop claiming jobs and deliveries and abandon attempts in flight (they stay due and are
         // made again after a restart) while the server lets requests in flight finish
         streams.closeAll()
         requestLog.closeStreams()
         keys.close()
-        await Promise.all([server.close(), app.stop(), metricsServer?.close()])
+        await Promise.all([server.close(), app.stop(), metricsServer?.close(), metrics.close()])
         // the last entries reach the fleet's log before the store closes
         await requestLog.close()
         await store.close()

@@ -17,6 +17,8 @@ export interface ErrorContext {
   flags?: Record<string, {description?: string; char?: string; options?: readonly string[]; helpValue?: string}>
   /** "for profile \"local\"" in the 401 hint, when known */
   profile?: () => string | undefined
+  /** whether the base URL is the local engine's of a profile `gw login --local` made (for the hint on a connection failure) */
+  localEngine?: () => boolean
 }
 
 const PARSE_WRAPPER = /^The following errors? occurred:\s*/
@@ -112,6 +114,28 @@ function retryWithKey(err: ApiError | NetworkError): string | undefined {
   return `Retry with the same Idempotency-Key, so it is done once: --idempotency-key ${err.idempotencyKey}`
 }
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
+
+/**
+ * What to check when nothing answered (issue 36): the local engine only for a local base URL (a
+ * loopback host, or the profile `gw login --local` made); for a remote one its host, and the
+ * balancer in front of it. TLS failures have hints of their own (in the message).
+ */
+export function networkHint(err: NetworkError, localEngine?: () => boolean): string | undefined {
+  if (err.isTls) return undefined
+  let url: URL
+  try {
+    url = new URL(err.url)
+  } catch {
+    return undefined
+  }
+  const local = LOOPBACK.has(url.hostname) || /^127\./.test(url.hostname) || (localEngine?.() ?? false)
+  if (local) return 'Is the local engine running? Start it with `gw serve`.'
+  if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `The host ${url.hostname} was not found: check the base URL (gw config get base_url) and this machine's DNS.`
+  const at = `${url.hostname}:${url.port || (url.protocol === 'http:' ? '80' : '443')}`
+  return `Check that ${at} is up and reachable from here (network, firewall, VPN); behind a load balancer, that it has a ready instance (GET /readyz on each).`
+}
+
 /** The lines printed on stderr for an error. */
 export function formatError(err: Error, ctx: ErrorContext): string {
   const c = ctx.color
@@ -138,7 +162,8 @@ export function formatError(err: Error, ctx: ErrorContext): string {
     const bits = [`network error ${err.code}`, 'request_id (none: no response)']
     if (err.retries) bits.push(`after ${err.retries} ${err.retries === 1 ? 'retry' : 'retries'}`)
     lines.push(c.dim(`  ${bits.join(' · ')}`))
-    if (!err.isTls && /\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(err.url)) lines.push('  Is the local engine running? Start it with `gw serve`.')
+    const hint = networkHint(err, ctx.localEngine)
+    if (hint) lines.push(`  ${hint}`)
     const retry = retryWithKey(err)
     if (retry) lines.push(`  ${retry}`)
   } else {
@@ -162,6 +187,11 @@ export function formatError(err: Error, ctx: ErrorContext): string {
 export function apiErrorHint(err: ApiError, profile?: () => string | undefined): string | undefined {
   // the key is valid but may not do this: the message names what it needs
   if (err.status === 403 || err.type === 'permission_error') return 'This key may not do that: use a key that may (gw keys create --permissions ..., with a secret key), or log in with one (gw login).'
+  // the CLI's command, not the API call the message names (issue 36 item 6)
+  if (err.code === 'webhook_endpoint_disabled') {
+    const id = /\bwh_[A-Za-z0-9]+/.exec(err.message)?.[0] ?? 'wh_...'
+    return `Enable it first: gw webhooks update ${id} --enable`
+  }
   switch (exitCodeFor(err)) {
     case ExitCode.AUTH: {
       let name: string | undefined

@@ -5,6 +5,7 @@
 import {ERROR_CODES, ERROR_TYPE_OF_STATUS, ref, requestSchemas, responseSchemas, type Schema} from './schemas.js'
 import {DELIVERY_STATUSES, DISPUTE_STATUSES, KYB_STATUSES, PAYOUT_STATUSES, REFUND_STATUSES} from './schemas.js'
 import {PAYMENT_STATUSES} from '../types.js'
+import {ENGINE_TIME_HEADER} from '../engine-time.js'
 
 type Method = 'get' | 'post' | 'delete'
 type ErrorStatus = keyof typeof ERROR_CODES
@@ -105,7 +106,10 @@ const OPS: OpSpec[] = [
   // ---- payments
   {id: 'listPayments', perm: 'payments:read', method: 'get', path: '/payments', tag: 'Payments', summary: 'List payments', list: true,
     query: [q('status', en(PAYMENT_STATUSES), 'Only payments in this status.'), q('customer', idQ('cus'), 'Only payments of this customer (a `cus_` id; an email is refused naming `customer_email`).'),
-      q('customer_email', {type: 'string', minLength: 1}, 'Only payments of customers with this email (every customer that has it).'),
+      q('customer_email', {type: 'string', minLength: 1}, 'Only payments of customers with this email, compared case-insensitively (every customer that has it).'),
+      q('email_domain', {type: 'string', minLength: 1, examples: ['lovelace-shop.example']}, 'Only payments of customers whose email is at this domain (case-insensitive; a leading `@` is allowed).'),
+      q('customer_name', {type: 'string', minLength: 2, examples: ['zoe love']}, 'Only payments of customers whose name, or its last word, starts with this (ignoring case, accents and repeated spaces).'),
+      q('card_last4', {type: 'string', pattern: '^[0-9]{4}$', examples: ['4242']}, 'Only card payments whose card ends in these four digits.'),
       q('reference', {type: 'string'}, 'Only payments with this merchant reference.'),
       q('reference_prefix', {type: 'string', minLength: 1}, 'Only payments whose merchant reference starts with this.'),
       q('metadata', {type: 'string', pattern: '^[^:]+:', 'x-hint': 'key:value such as order_id:1008', examples: ['order_id:1008']}, 'Only payments whose metadata holds this value under this key, given as `key:value`.'),
@@ -322,7 +326,7 @@ const OPS: OpSpec[] = [
     description: 'Without a key, not rate limited, at the root. 200 when the store answers a read within 2 s and the instance is not stopping; 503 otherwise, with the reason: a balancer sends no traffic to an instance until it is ready.',
     response: {'application/json': {schema: {type: 'object', properties: {status: {type: 'string', const: 'ready'}}, required: ['status'], additionalProperties: false}}}, responseDescription: 'The instance can serve.'},
   {id: 'getMetrics', method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics of the instance', public: true, root: true, errors: [404],
-    description: 'Without a key, at the root: the Prometheus text format (requests by operation and status with latency, unit-of-work latency, webhook attempts, backlog per endpoint and its oldest due, due jobs and the oldest lag, process metrics), labelled with the instance. Serve the port on a private network, or start the instance with `gw serve --metrics-listen HOST:PORT`: the metrics are then served there alone (plain HTTP) and this path is 404.',
+    description: 'Without a key, at the root: the Prometheus text format (requests by operation and status with latency, unit-of-work latency, webhook attempts, backlog per endpoint and its oldest due, due jobs and the oldest lag — the fleet-wide ones from one instance of a fleet at a time —, `gw_store_up`, process metrics under the standard `process_*` and `nodejs_*` names), with no `instance` label (the scraper adds it; `gw_instance_info{instance_id}` names the instance). Serve the port on a private network, or start the instance with `gw serve --metrics-listen HOST:PORT`: the metrics are then served there alone (plain HTTP) and this path is 404.',
     response: {'text/plain': {schema: {type: 'string', description: 'Prometheus exposition format 0.0.4.'}}}, responseDescription: 'The metrics.'},
   // ---- the contract itself
   {id: 'getOpenApiDocument', method: 'get', path: '/openapi.json', tag: 'Meta', summary: 'This OpenAPI document', public: true,
@@ -374,6 +378,8 @@ function errorResponse(status: ErrorStatus): Schema {
     503: "The engine's database cannot be reached right now (PostgreSQL restarting): wait Retry-After seconds and retry with the same Idempotency-Key.",
   }
   const headers: Record<string, unknown> = {'Request-Id': {$ref: '#/components/headers/Request-Id'}}
+  // the key was authenticated (not 401), and the request was read (not 408, 431): the account's engine time
+  if (status !== 401 && status !== 408 && status !== 431) headers[ENGINE_TIME_HEADER] = {$ref: `#/components/headers/${ENGINE_TIME_HEADER}`}
   // 4xx outcomes of an idempotent POST are stored and replayed (docs/api.md Idempotency)
   if (status === 400 || status === 402 || status === 404) headers['Idempotent-Replayed'] = {$ref: '#/components/headers/Idempotent-Replayed'}
   if (status === 503) headers['Retry-After'] = {$ref: '#/components/headers/Retry-After'}
@@ -435,6 +441,7 @@ function operation(o: OpSpec): Schema {
   statuses.sort((a, b) => a - b)
 
   const successHeaders: Record<string, unknown> = {'Request-Id': {$ref: '#/components/headers/Request-Id'}}
+  if (!o.public) successHeaders[ENGINE_TIME_HEADER] = {$ref: `#/components/headers/${ENGINE_TIME_HEADER}`}
   if (o.method === 'post') successHeaders['Idempotent-Replayed'] = {$ref: '#/components/headers/Idempotent-Replayed'}
   const content = typeof o.response === 'string' ? {'application/json': {schema: ref(o.response)}} : o.response
   const responses: Record<string, unknown> = {[String(o.status ?? 200)]: {description: o.responseDescription, headers: successHeaders, content}}
@@ -483,7 +490,7 @@ export function openapiDocument(): Schema {
       summary: 'A REST payment gateway: 43 payment methods routed across several providers.',
       description:
         'The gateway API as the embedded engine (`gw serve`) serves it: spec payment-gateway-api.md, decisions.md and docs/api.md. ' +
-        'JSON over TLS only; money is integer minor units everywhere; every response carries `Request-Id`. ' +
+        'JSON over TLS only; money is integer minor units everywhere; every response carries `Request-Id`, and every answer to an authenticated request the account\'s engine time (`Gw-Engine-Time`). ' +
         'POST requests take an `Idempotency-Key` (replayed for 24 h). Lists are cursor-paginated, newest first.',
       license: {name: 'MIT', identifier: 'MIT'},
     },
@@ -517,6 +524,11 @@ export function openapiDocument(): Schema {
         'Request-Id': {description: 'Unique per response; error bodies repeat it in error.request_id.', schema: {type: 'string', pattern: '^req_[0-9A-Za-z]+$'}},
         'Idempotent-Replayed': {description: '`true` when this is a replay of an earlier request with the same Idempotency-Key.', schema: {type: 'string', const: 'true'}},
         'Retry-After': {description: 'Whole seconds to wait, at least 1.', schema: {type: 'integer', minimum: 1}},
+        [ENGINE_TIME_HEADER]: {
+          description:
+            "The account's engine time when the answer was made (ISO 8601, UTC, milliseconds): on every answer to a request whose key was authenticated, whatever the key may do. A test clock (`POST /test_helpers/clock/advance`) runs ahead of real time and deadlines (`evidence_due_by`) follow it: a client shows time left against this, not its own clock (docs/api.md, issue 36).",
+          schema: {type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$', examples: ['2026-03-14T09:26:53.589Z']},
+        },
       },
       responses,
       schemas: {...responseSchemas(), ...requestSchemas()},

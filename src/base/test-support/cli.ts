@@ -6,7 +6,7 @@ import {join, resolve} from 'node:path'
 import {Config} from '@oclif/core'
 import {MockAgent} from 'undici'
 import {afterEach, beforeEach} from 'vitest'
-import type {Payment} from '../../api/types.js'
+import type {ApiKey, Payment} from '../../api/types.js'
 import {testHooks} from '../command.js'
 
 export const ROOT = resolve(import.meta.dirname, '../../..')
@@ -145,6 +145,25 @@ export function payment(over: Partial<Payment> = {}): Payment {
     partially_refunded: false,
     failure_code: null,
     failure_message: null,
+    livemode: false,
+    created_at: '2025-01-01T00:00:00Z',
+    ...over,
+  }
+}
+
+/** GET /v1/api_keys/self's answer (what `gw login` checks a key with): a secret key, or a restricted one with these permissions. */
+export function apiKeySelf(permissions: string[] | null = null, over: Partial<ApiKey> = {}): ApiKey {
+  return {
+    id: 'key_unit_1',
+    object: 'api_key',
+    type: permissions ? 'restricted' : 'secret',
+    name: permissions ? 'support' : 'engine',
+    redacted: permissions ? 'rk_test_…WXYZ' : 'sk_test_…WXYZ',
+    permissions,
+    status: 'active',
+    expires_at: null,
+    last_used_at: null,
+    revoked_at: null,
     livemode: false,
     created_at: '2025-01-01T00:00:00Z',
     ...over,

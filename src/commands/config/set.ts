@@ -28,7 +28,10 @@ export default class ConfigSet extends GwCommand<typeof ConfigSet> {
 export async function configSet(ctx: Context, flags: GwFlags<typeof ConfigSet>, args: GwArgs<typeof ConfigSet>): Promise<{key: string; value: string | null; profile: string | null}> {
   const {key, value} = args
   if (key === 'api_key' || key === 'api-key') {
-    throw new UsageError('API keys are not stored in the config file.', 'Use `gw login` (hidden prompt) or `gw login --api-key -` (stdin).')
+    throw new UsageError(
+      'API keys are not stored in the config file: `gw login` checks a key and keeps it in the OS keychain.',
+      'Secret (sk_) and restricted (rk_) keys alike: `gw login --profile NAME --base-url URL` asks for it hidden, or pipe it: printf %s "$KEY" | gw login --profile NAME --base-url URL --api-key -',
+    )
   }
   if (!isConfigKey(key)) throw new UsageError(`Unknown key "${key}".`, `Keys: ${Object.keys(CONFIG_KEYS).join(', ')}.`)
   const store = ctx.configStore

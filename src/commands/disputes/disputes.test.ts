@@ -90,9 +90,22 @@ describe('disputes list', () => {
     expect(res.stdout).toContain('overdue 3h')
     expect(res.stdout).toContain('2d 4h left')
     expect(res.stdout).toContain('5d left')
-    expect(res.stdout).toContain('none (won)')
-    expect(res.stdout).toContain('none (under review)')
-    expect(res.stdout).toContain('TIME LEFT')
+    // one STATUS column: the time left while a response is due, else the status (issue 36 item 6)
+    expect(res.stdout).toMatch(/dp_done\s+│?\s*won/)
+    expect(res.stdout).toMatch(/dp_rev\s+│?\s*under_review/)
+    expect(res.stdout).not.toContain('TIME LEFT')
+  })
+
+  it('--status needs_response reads every page and shows the soonest deadlines first, --limit of them, the hint below the table (issue 36 item 6)', async () => {
+    clock()
+    const pages = [env([b], true), env([a], false)]
+    let n = 0
+    cli.pool.intercept({path: (p) => p.startsWith('/v1/disputes?'), method: 'GET'}).reply(() => ({statusCode: 200, data: pages[n++], responseOptions: json})).times(2)
+    const res = await cli.run(DisputesList, [...at(), '--status', 'needs_response', '--limit', '1'])
+    expect(res.exitCode, res.stderr).toBe(0)
+    expect(res.stdout).toContain('dp_soon')
+    expect(res.stdout).not.toContain('dp_late')
+    expect(res.stderr).toContain('1 of 2 matching disputes shown')
   })
 
   it('passes --status, --payment and paging; the next-page hint uses the API order', async () => {
@@ -104,8 +117,10 @@ describe('disputes list', () => {
         query = Object.fromEntries(new URL(o.path, 'https://x').searchParams)
         return {statusCode: 200, data: env([a, b], true), responseOptions: json}
       })
-    const res = await cli.run(DisputesList, [...at(), '--status', 'needs_response', '--payment', 'pay_123', '--limit', '2'])
-    expect(query).toEqual({status: 'needs_response', payment: 'pay_123', limit: '2'})
+    const res = await cli.run(DisputesList, [...at(), '--status', 'under_review', '--payment', 'pay_123', '--limit', '2'])
+    expect(query).toEqual({status: 'under_review', payment: 'pay_123', limit: '2'})
+    // the hint below the table, as payments list puts it
+    expect(res.stderr).toContain('--starting-after dp_soon')
     expect(res.stderr).toContain('--starting-after dp_soon')
   })
 

@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import type {Dispute} from '../../api/types.js'
-import {disputeNow, shortDuration, timeLeft} from './shared/disputes.js'
+import {disputeNow, timeLeft} from './shared/disputes.js'
 import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
-import {disputeColumns} from './shared/display.js'
+import {disputeColumns, exactDuration} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
@@ -31,14 +31,14 @@ export async function disputesDue(ctx: Context, flags: GwFlags<typeof DisputesDu
   const seconds = parseDuration(flags.within, '--within')
   if (seconds <= 0) throw new UsageError('--within must be more than zero.', 'e.g. --within 72h')
   const client = await ctx.client()
+  const open: Dispute[] = []
+  for await (const d of client.disputes.iterate({status: 'needs_response', limit: 100})) if (d.status === 'needs_response' && d.evidence_due_by) open.push(d)
+  // the engine clock as the list's answers said it (no request of its own)
   const now = await disputeNow(ctx, client)
   const until = now.getTime() + seconds * 1000
-  const due: Dispute[] = []
-  for await (const d of client.disputes.iterate({status: 'needs_response', limit: 100})) {
-    if (d.status === 'needs_response' && d.evidence_due_by && Date.parse(d.evidence_due_by) <= until) due.push(d)
-  }
+  const due = open.filter((d) => Date.parse(d.evidence_due_by!) <= until)
   due.sort((a, b) => Date.parse(a.evidence_due_by!) - Date.parse(b.evidence_due_by!))
-  const window = shortDuration(seconds)
+  const window = exactDuration(seconds)
   if (due.length === 0) {
     ctx.print(`No disputes need a response within ${window}.`)
     return due

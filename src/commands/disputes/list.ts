@@ -10,7 +10,7 @@ import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '..
 export default class DisputesList extends GwCommand<typeof DisputesList> {
   static override summary = 'List disputes, soonest deadline first, with the time left to respond.'
   static override description = `Fetches one page (20 by default; --all for every page) and shows it sorted by evidence deadline, with the time left ("2d 4h left", "overdue 3h"), or "none" once a dispute is under review or resolved. Deadlines follow the engine's clock in test mode (a notice says when it is ahead of the wall clock). A lost dispute says what lost it: "lost (deadline missed)" or "lost (ruling)".
---sort due sorts every matching dispute by deadline, not just one page (it reads every page; --limit then keeps the first N). --reason, --stage and --currency read every page too.
+--status needs_response (in a table) and --sort due sort every matching dispute by deadline, not just one page (it reads every page; --limit then keeps the first N). --reason, --stage and --currency read every page too.
 --json prints the API's list envelope as it came (newest first), so cursors keep working; with --sort, --reason, --stage or --currency it prints the matching disputes as a JSON array in the order shown.`
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -45,7 +45,9 @@ export async function disputesList(ctx: Context, flags: GwFlags<typeof DisputesL
     ending_before: f['ending-before'],
   }
   const client = await ctx.client()
-  if (f.sort || f.reason || f.stage || f.currency) return wholeList(ctx, f, params)
+  // waiting for a response, the soonest deadlines are what an agent needs: every page, by deadline (issue 36 item 6)
+  const byDue = f.status === 'needs_response' && !ctx.json && !f.all && !f['starting-after'] && !f['ending-before']
+  if (f.sort || f.reason || f.stage || f.currency || byDue) return wholeList(ctx, f, params)
   if (ctx.json) {
     // the API's order and envelope, so cursors and NDJSON streaming work as for every list
     return ctx.list({
@@ -71,9 +73,6 @@ export async function disputesList(ctx: Context, flags: GwFlags<typeof DisputesL
     const env = await client.disputes.list(params)
     items = env.data
     result = env
-    if (env.has_more && env.data.length) {
-      ctx.notice(ctx.errColor.dim(`More disputes: add --starting-after ${env.data[env.data.length - 1].id}, or --all for every page.`))
-    }
   }
   if (items.length === 0) {
     ctx.print('No disputes.')
@@ -81,6 +80,8 @@ export async function disputesList(ctx: Context, flags: GwFlags<typeof DisputesL
   }
   const now = await disputeNow(ctx, client)
   ctx.print(await ctx.table([...items].sort(byDeadline), disputeColumns(now)))
+  // below the table, as payments list says it
+  if (!Array.isArray(result) && result.has_more && items.length) ctx.notice(ctx.errColor.dim(`More disputes: add --starting-after ${result.data[result.data.length - 1]!.id}, or --all for every page.`))
   return result
 }
 

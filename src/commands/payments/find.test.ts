@@ -67,6 +67,24 @@ describe('payments list: finding the customer', () => {
   })
 })
 
+describe('payments list: what the customer says (issue 36)', () => {
+  it('--card-last4, --customer-name, --email-domain and --customer-email go to the API by their documented names', async () => {
+    const seen = capture('/v1/payments')
+    const r = await cli.run(PaymentsList, [...at(), '--card-last4', '4242', '--customer-name', 'zoe love', '--email-domain', '@Lovelace-Shop.example', '--customer-email', 'ZOE@Lovelace-Shop.example'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    const q = new URL(seen[0]!, 'https://x').searchParams
+    expect(Object.fromEntries(q)).toMatchObject({card_last4: '4242', customer_name: 'zoe love', email_domain: '@Lovelace-Shop.example', customer_email: 'ZOE@Lovelace-Shop.example'})
+  })
+
+  it('--card-last4 that is not four digits is a usage error before any request', async () => {
+    const seen = capture('/v1/payments')
+    const r = await cli.run(PaymentsList, [...at(), '--card-last4', '42424'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('not four digits')
+    expect(seen).toEqual([])
+  })
+})
+
 describe('customers list --email', () => {
   it('filters by email', async () => {
     const seen = capture('/v1/customers', '/v1/customers')
@@ -113,5 +131,18 @@ describe('payments get: the refunds and disputes beside the payment', () => {
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toContain('re_1')
     expect(r.stdout).not.toContain('Disputes')
+    // said, with the permission that shows them (issue 36 item 3)
+    expect(r.stderr).toContain('disputes (needs disputes:read)')
+    expect(r.stderr).not.toContain('refunds:read')
+  })
+
+  it('another error reading a part is said too, and the payment is still shown', async () => {
+    cli.pool.intercept({path: '/v1/payments/pay_story', method: 'GET'}).reply(200, pay, json)
+    cli.pool.intercept({path: (p: string) => p.startsWith('/v1/refunds?'), method: 'GET'}).reply(() => list('/v1/refunds', [refund]))
+    cli.pool.intercept({path: (p: string) => p.startsWith('/v1/disputes?'), method: 'GET'}).reply(400, errorBody('invalid_request_error', 'parameter_invalid', 'bad payment'), json)
+    const r = await cli.run<Payment>(PaymentsGet, [...at(), 'pay_story'])
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toContain('re_1')
+    expect(r.stderr).toContain('disputes could not be read (bad payment)')
   })
 })

@@ -1,11 +1,12 @@
 import type {Payment} from '../../api/types.js'
 import {idArg} from '../../base/args.js'
 import {showPayment} from './shared/show.js'
+import {noticeUnavailable, readIfAllowed, type Unavailable} from './shared/unavailable.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
 export default class PaymentsGet extends GwCommand<typeof PaymentsGet> {
   static override summary = 'Show one payment, with its provider attempts, risk result, refunds and disputes.'
-  static override description = 'With --json, prints the payment object as the API returned it (refunds and disputes are separate objects: gw refunds list --payment, gw disputes list --payment). For everything in time order, including webhook deliveries: gw payments timeline.'
+  static override description = 'With --json, prints the payment object as the API returned it and reads nothing else (refunds and disputes are separate objects: gw refunds list --payment, gw disputes list --payment). A key that may not read refunds or disputes is told on stderr which permission shows them. For everything in time order, including webhook deliveries: gw payments timeline.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> pay_123',
     {description: 'Only the status, with jq', command: '<%= config.bin %> <%= command.id %> pay_123 --json | jq -r .status'},
@@ -24,12 +25,14 @@ export async function paymentsGet(ctx: Context, flags: GwFlags<typeof PaymentsGe
   const client = await ctx.client()
   const payment = await client.payments.get(args.id)
   if (ctx.json) return payment
-  // its refunds and disputes beside it; a key that may not read them shows the payment alone
+  // its refunds and disputes beside it; what a key may not read is said, with the permission that shows it
+  const unavailable: Unavailable[] = []
   const [refunds, disputes] = await Promise.all([
-    client.refunds.list({payment: payment.id, limit: 100}).then((l) => l.data, () => undefined),
-    client.disputes.list({payment: payment.id, limit: 100}).then((l) => l.data, () => undefined),
+    readIfAllowed(() => client.refunds.list({payment: payment.id, limit: 100}).then((l) => l.data), 'refunds', 'refunds:read', unavailable),
+    readIfAllowed(() => client.disputes.list({payment: payment.id, limit: 100}).then((l) => l.data), 'disputes', 'disputes:read', unavailable),
   ])
   showPayment(ctx, payment, {refunds, disputes})
+  noticeUnavailable(ctx, unavailable)
   if (payment.amount_refunded > 0 || disputes?.length) ctx.notice(ctx.errColor.dim(`The whole story, in time order: gw payments timeline ${payment.id}`))
   return payment
 }

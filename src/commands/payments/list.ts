@@ -12,6 +12,8 @@ export default class PaymentsList extends GwCommand<typeof PaymentsList> {
     '<%= config.bin %> <%= command.id %>',
     {description: 'Succeeded payments of one customer', command: '<%= config.bin %> <%= command.id %> --status succeeded --customer cus_123'},
     {description: 'Every payment of the customer with this email (all their cus_ ids)', command: '<%= config.bin %> <%= command.id %> --customer ada@example.com'},
+    {description: 'What a customer tells support: the card\'s last four digits and part of their name', command: '<%= config.bin %> <%= command.id %> --card-last4 4242 --customer-name "zoe love"'},
+    {description: 'Every payment of customers at one email domain (any case)', command: '<%= config.bin %> <%= command.id %> --email-domain lovelace-shop.example'},
     {description: 'Orders 1000 to 1099, by reference prefix', command: '<%= config.bin %> <%= command.id %> --reference-prefix 10'},
     {description: 'By a metadata value', command: '<%= config.bin %> <%= command.id %> --metadata order_id=1008'},
     {description: 'Everything created in January, as NDJSON for jq', command: '<%= config.bin %> <%= command.id %> --created-gte 2025-01-01 --created-lte 2025-01-31T23:59:59Z --all --json | jq .id'},
@@ -20,7 +22,11 @@ export default class PaymentsList extends GwCommand<typeof PaymentsList> {
 
   static override flags = {
     status: Flags.string({description: 'Only payments in this status.', options: [...PAYMENT_STATUSES]}),
-    customer: Flags.string({description: 'Only payments of this customer: a cus_ id, or an email (every customer with it).'}),
+    customer: Flags.string({description: 'Only payments of this customer: a cus_ id, or an email (every customer with it, in any case).'}),
+    'customer-email': Flags.string({description: 'Only payments of customers with this email, in any case.', exclusive: ['customer']}),
+    'customer-name': Flags.string({description: 'Only payments of customers whose name, or its last word, starts with this (case and accents ignored).'}),
+    'email-domain': Flags.string({description: 'Only payments of customers whose email is at this domain (any case).'}),
+    'card-last4': Flags.string({description: 'Only card payments whose card ends in these four digits.'}),
     reference: Flags.string({description: 'Only payments with exactly this merchant reference.', exclusive: ['reference-prefix']}),
     'reference-prefix': Flags.string({description: 'Only payments whose merchant reference starts with this.'}),
     metadata: Flags.string({description: 'Only payments whose metadata has this value: key=value.'}),
@@ -39,6 +45,10 @@ export async function paymentsList(ctx: Context, flags: GwFlags<typeof PaymentsL
   const params: ListPaymentsParams = {
     status: f.status as PaymentStatus | undefined,
     ...customerFilter(f.customer),
+    ...(f['customer-email'] === undefined ? {} : {customer_email: f['customer-email']}),
+    customer_name: f['customer-name'],
+    email_domain: f['email-domain'],
+    card_last4: last4Filter(f['card-last4']),
     reference: f.reference,
     reference_prefix: f['reference-prefix'],
     metadata: metadataFilter(f.metadata),
@@ -75,4 +85,12 @@ function metadataFilter(value: string | undefined): string | undefined {
   const at = value.search(/[=:]/)
   if (at <= 0) throw new UsageError(`--metadata "${value}" is not key=value.`, 'e.g. --metadata order_id=1008')
   return `${value.slice(0, at)}:${value.slice(at + 1)}`
+}
+
+/** --card-last4 takes four digits, checked before a request is made. */
+function last4Filter(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const digits = value.trim()
+  if (!/^[0-9]{4}$/.test(digits)) throw new UsageError(`--card-last4 "${value}" is not four digits.`, "Pass the card's last four digits, e.g. --card-last4 4242")
+  return digits
 }

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {idArg} from '../../base/args.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {buildTimeline, renderTimeline, type PaymentTimeline, type TimelineEntry} from './shared/timeline.js'
+import {noticeUnavailable} from './shared/unavailable.js'
 
 export type {PaymentTimeline, TimelineEntry}
 
@@ -26,7 +27,8 @@ export default class PaymentsTimeline extends GwCommand<typeof PaymentsTimeline>
 }
 
 export async function paymentsTimeline(ctx: Context, flags: GwFlags<typeof PaymentsTimeline>, args: GwArgs<typeof PaymentsTimeline>): Promise<PaymentTimeline> {
-  const {payment, timeline} = await buildTimeline(await ctx.client(), args.id, {webhooks: flags.webhooks})
+  const {payment, timeline, unavailable} = await buildTimeline(await ctx.client(), args.id, {webhooks: flags.webhooks})
   ctx.print(renderTimeline(payment, timeline, ctx.color))
-  return {payment, timeline}
+  noticeUnavailable(ctx, unavailable)
+  return {payment, timeline, unavailable}
 }

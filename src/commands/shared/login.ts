@@ -4,7 +4,7 @@ import {existsSync, readFileSync} from 'node:fs'
 import {isAbsolute, resolve} from 'node:path'
 import type {Context} from '../../base/context.js'
 import {ApiError, NetworkError} from '../../client/errors.js'
-import {keyMode, redactKey} from '../../config/redact.js'
+import {keyMode, keyType, redactKey} from '../../config/redact.js'
 import {ENV} from '../../config/resolve.js'
 import {validProfileName, type KeyStorage} from '../../config/store.js'
 import {AuthError, GwError, UsageError} from '../../errors.js'
@@ -15,6 +15,10 @@ export interface LoginResult {
   base_url: string
   mode: 'test' | 'live'
   api_key: string
+  /** secret (sk_) or restricted (rk_) */
+  key_type: 'secret' | 'restricted'
+  /** a restricted key's permissions, as the API said them (null: a secret key, or not checked) */
+  permissions: string[] | null
   key_storage: KeyStorage
   ca_file: string | null
   verified: boolean
@@ -34,7 +38,9 @@ export interface LoginOptions {
 /**
  * Reads the key (a hidden prompt, stdin, or the local engine's data dir), checks it against the
  * API, stores it (keychain, else a 0600 file) and the profile, and says whether the profile is
- * now the default.
+ * now the default. Secret and restricted keys, test and live (issue 36: a support agent gets a
+ * restricted key); --local takes the base URL and CA from the engine's data dir and its key only
+ * when none was given (--api-key, GW_API_KEY, stdin).
  */
 export async function login(ctx: Context, flags: LoginOptions): Promise<LoginResult> {
   const f = flags
@@ -60,11 +66,16 @@ export async function login(ctx: Context, flags: LoginOptions): Promise<LoginRes
     baseUrl = info.base_url
     // null: the engine serves a certificate of a public CA (gw serve --tls-cert without --tls-ca): the system's trust store
     caFile = info.ca_file === null ? undefined : info.ca_file ? (isAbsolute(info.ca_file) ? info.ca_file : resolve(dataDir, info.ca_file)) : paths.caCert
-    const keyFile = info.secret_key_file ? (isAbsolute(info.secret_key_file) ? info.secret_key_file : resolve(dataDir, info.secret_key_file)) : paths.secretKey
-    try {
-      key = readFileSync(keyFile, 'utf8').trim()
-    } catch {
-      throw new GwError(`Cannot read the engine's key file ${keyFile}.`, {hint: 'Start the engine once with `gw serve`; it creates the key.'})
+    // a key given (--api-key, GW_API_KEY, stdin) is the one saved: the engine's own key only when none was
+    const given = await givenKey(ctx)
+    if (given !== undefined) key = given
+    else {
+      const keyFile = info.secret_key_file ? (isAbsolute(info.secret_key_file) ? info.secret_key_file : resolve(dataDir, info.secret_key_file)) : paths.secretKey
+      try {
+        key = readFileSync(keyFile, 'utf8').trim()
+      } catch {
+        throw new GwError(`Cannot read the engine's key file ${keyFile}.`, {hint: 'Start the engine once with `gw serve`; it creates the key.'})
+      }
     }
     if (caFile !== undefined && !existsSync(caFile)) throw new GwError(`The engine's CA certificate ${caFile} is missing.`, {hint: 'Start the engine once with `gw serve`; it creates the CA.'})
   } else {
@@ -78,9 +89,8 @@ export async function login(ctx: Context, flags: LoginOptions): Promise<LoginRes
     }
     baseUrl = url
     caFile = explicit.caFile ?? process.env[ENV.caFile] ?? (s.profile.value === profile ? s.caFile.value : undefined)
-    const given = await ctx.apiKey()
-    if (given.value && (given.source === 'flag' || given.source === 'env' || given.source === 'stdin')) key = given.value
-    else if (given.source === 'stdin') throw new UsageError('--api-key - read an empty stdin.', 'Pipe the key in: echo "$KEY" | gw login --api-key -')
+    const given = await givenKey(ctx)
+    if (given !== undefined) key = given
     else {
       if (!ctx.interactive()) {
         throw new UsageError('No API key given and no terminal to ask for one.', 'Pipe it in with --api-key - (e.g. `pass show gw | gw login --base-url URL --api-key -`) or set GW_API_KEY.')
@@ -91,19 +101,23 @@ export async function login(ctx: Context, flags: LoginOptions): Promise<LoginRes
   ctx.rememberSecret(key)
   baseUrl = ctx.checkBaseUrl(baseUrl, f.local ? 'the engine data dir' : '--base-url')
   const mode = keyMode(key)
-  if (mode === 'unknown') {
+  const type = keyType(key)
+  if (mode === 'unknown' || type === undefined) {
     throw new UsageError(
-      key.startsWith('pk_') ? 'That is a publishable key (pk_...); the CLI needs a secret key (sk_test_... or sk_live_...).' : 'That does not look like a secret key: it should start with sk_test_ or sk_live_.',
-      'Copy the secret key from your dashboard, or use `gw login --local` for the local engine.',
+      key.startsWith('pk_')
+        ? 'That is a publishable key (pk_...), for browsers only; the CLI needs a secret key (sk_test_..., sk_live_...) or a restricted key (rk_test_..., rk_live_...).'
+        : 'That does not look like an API key: it should start with sk_test_ or sk_live_ (a secret key), or rk_test_ or rk_live_ (a restricted key).',
+      'Copy the key from whoever manages the account (`gw keys create` makes restricted keys), or use `gw login --local` for the local engine.',
     )
   }
   if (caFile && !existsSync(caFile)) throw new UsageError(`The CA file ${caFile} does not exist.`)
 
   let verified = false
+  let permissions: string[] | null = null
   if (!f['skip-key-check']) {
     const client = ctx.makeClient({baseUrl, apiKey: key, ca: caFile ? readFileSync(caFile) : undefined})
     try {
-      await client.payments.list({limit: 1})
+      permissions = await checkKey(client)
       verified = true
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
@@ -127,14 +141,39 @@ export async function login(ctx: Context, flags: LoginOptions): Promise<LoginRes
 
   const where = storage === 'keyring' ? 'the OS keychain' : 'the credentials file'
   const c = ctx.color
-  ctx.print(`${c.green('✓')} Logged in to ${baseUrl} as profile "${profile}" (${mode === 'live' ? c.red('live') : 'test'} mode, key ${redactKey(key)} in ${where}).`)
+  ctx.print(`${c.green('✓')} Logged in to ${baseUrl} as profile "${profile}" (${mode === 'live' ? c.red('live') : 'test'} mode, ${type} key ${redactKey(key)} in ${where}).`)
+  if (permissions) ctx.print(`  It may: ${permissions.join(', ') || 'nothing (no permission)'}. Anything else is refused (403, exit 3).`)
   const unchecked = verified ? '' : ' The key was not checked.'
   if (makeDefault || previous === profile) ctx.print(`  "${profile}" is ${previous === profile ? 'still' : 'now'} the default profile.${unchecked}`)
   else {
     ctx.print(`  "${profile}" is not the default profile${previous ? ` ("${previous}" still is)` : ''}: use it with --profile ${profile}.${unchecked}`)
     if (mode === 'live') ctx.notice(ctx.errColor.dim(`To make it the default anyway: gw config set default_profile ${profile}`))
   }
-  return {profile, base_url: baseUrl, mode, api_key: redactKey(key), key_storage: storage, ca_file: caFile ?? null, verified, default: makeDefault || previous === profile}
+  return {profile, base_url: baseUrl, mode, api_key: redactKey(key), key_type: type, permissions, key_storage: storage, ca_file: caFile ?? null, verified, default: makeDefault || previous === profile}
+}
+
+/** The key given on the command line, in GW_API_KEY or on stdin (`--api-key -`); undefined when none was. */
+async function givenKey(ctx: Context): Promise<string | undefined> {
+  const given = await ctx.apiKey()
+  if (given.value && (given.source === 'flag' || given.source === 'env' || given.source === 'stdin')) return given.value.trim()
+  if (given.source === 'stdin') throw new UsageError('--api-key - read an empty stdin.', 'Pipe the key in: printf %s "$KEY" | gw login --api-key -')
+  return undefined
+}
+
+/**
+ * Checks the key against the API: GET /api_keys/self, which any secret or restricted key may call
+ * (a restricted key may lack payments:read), answering its permissions (null for a secret key); a
+ * server without it (404: older than keys) is asked for a page of payments instead.
+ */
+async function checkKey(client: ReturnType<Context['makeClient']>): Promise<string[] | null> {
+  try {
+    const self = await client.apiKeys.self()
+    return self.type === 'restricted' ? (self.permissions ?? []) : null
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) throw error
+  }
+  await client.payments.list({limit: 1})
+  return null
 }
 
 /**

@@ -2,6 +2,7 @@
 // (../serve.ts) keeps the flags. The engine is imported only here, when serve runs.
 import {fstatSync} from 'node:fs'
 import type {Context, GwFlags} from '../../base/command.js'
+import {parseDuration} from '../../base/parse.js'
 import {UsageError} from '../../errors.js'
 import {defaultDataDir} from '../../local-engine.js'
 import {terminalSafe} from '../../output/terminal.js'
@@ -17,17 +18,20 @@ export type ServeOptions = GwFlags<typeof Serve>
  * --exit-with-parent); a start-up problem is a usage error naming the flag.
  */
 export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
+  const storeUrl = flags.store ?? (/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined)
+  // checked before anything starts; a fleet's instance (PostgreSQL: behind a balancer) drains 5 s by default, a lone one stops at once
+  const drainMs = flags.drain === undefined ? (storeUrl !== undefined && storeUrl.toLowerCase() !== 'sqlite' && !flags.ephemeral ? DEFAULT_FLEET_DRAIN_MS : 0) : parseDuration(flags.drain, '--drain') * 1000
   // an ephemeral dir records its owner, so one a killed engine left is swept at the next start; it
   // goes on every exit path: a start that fails, a stop, any other end of the process (issue 36)
   const ephemeral = flags.ephemeral ? makeThrowawayDir('gw-ephemeral-') : undefined
   try {
-    await serveIn(ctx, flags, ephemeral?.path)
+    await serveIn(ctx, flags, ephemeral?.path, {storeUrl, drainMs})
   } finally {
     ephemeral?.remove()
   }
 }
 
-async function serveIn(ctx: Context, flags: ServeOptions, ephemeral: string | undefined): Promise<void> {
+async function serveIn(ctx: Context, flags: ServeOptions, ephemeral: string | undefined, {storeUrl, drainMs}: {storeUrl: string | undefined; drainMs: number}): Promise<void> {
   const [{startEngine, EngineConfigError}, {tuneHeapForServing}] = await Promise.all([import('../../engine/index.js'), import('../../engine/heap.js')])
   tuneHeapForServing()
   const dataDir = ephemeral ?? flags['data-dir'] ?? defaultDataDir()
@@ -45,7 +49,7 @@ async function serveIn(ctx: Context, flags: ServeOptions, ephemeral: string | un
       snapshotMaxBytes: flags['snapshot-max-bytes'],
       durability: flags.durability as 'full' | 'normal',
       payoutCurrency: flags['payout-currency'],
-      storeUrl: flags.store ?? (/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined),
+      storeUrl,
       importFrom: flags['import-from'],
       secretsKeyFile: flags['secrets-key-file'],
       claimLeaseMs: flags['claim-lease'] * 1000,
@@ -82,17 +86,31 @@ async function serveIn(ctx: Context, flags: ServeOptions, ephemeral: string | un
   const started = engine
   const stopped = new Promise<void>((resolve) => {
     let stopping = false
+    let draining = false
     const stop = (sig: string) => {
-      if (stopping) return
+      if (stopping) {
+        // a second signal ends the drain (the listener closes now; requests in flight still finish)
+        if (draining) {
+          draining = false
+          ctx.io.stderr.write(`${sig} again: ending the drain.\n`)
+          void started.close({drainMs: 0})
+        }
+        return
+      }
       stopping = true
-      ctx.io.stderr.write(`\n${sig}: finishing in-flight requests and closing the store...\n`)
-      started.close().then(resolve, (e) => {
+      draining = drainMs > 0
+      ctx.io.stderr.write(
+        draining
+          ? `\n${sig}: draining for ${drainMs / 1000} s (/readyz answers 503, requests are still served), then finishing in-flight requests and closing the store...\n`
+          : `\n${sig}: finishing in-flight requests and closing the store...\n`,
+      )
+      started.close({drainMs}).then(resolve, (e) => {
         ctx.io.stderr.write(`shutdown error: ${(e as Error).message}\n`)
         resolve()
       })
     }
-    process.once('SIGINT', () => stop('SIGINT'))
-    process.once('SIGTERM', () => stop('SIGTERM'))
+    process.on('SIGINT', () => stop('SIGINT'))
+    process.on('SIGTERM', () => stop('SIGTERM'))
     if (flags['exit-with-parent']) watchParent(stop)
   })
   const info = {
@@ -132,6 +150,9 @@ async function serveIn(ctx: Context, flags: ServeOptions, ephemeral: string | un
   // a graceful stop is success; exit now rather than wait for stray handles (the exit removes an ephemeral dir)
   process.exit(0)
 }
+
+/** --drain's default for an instance of a fleet (a shared PostgreSQL store); 0 for one on SQLite. */
+const DEFAULT_FLEET_DRAIN_MS = 5000
 
 /** Whether --port or GW_PORT was given (the flag's default is not a request). */
 function portGiven(): boolean {

@@ -2,6 +2,8 @@
 // place while they last (again after the repeat interval, with how many were left out).
 import {describe, expect, it} from 'vitest'
 import {Containment} from './containment.js'
+import {StoreUnavailableError} from '../ports/store.js'
+import {waitFor} from '../test-support/wait.js'
 
 describe('Containment', () => {
   it('counts every failure and logs each account and place once, then again after the interval with the count left out', () => {
@@ -38,5 +40,37 @@ describe('Containment', () => {
     )
     expect(() => c.report('request_log', null, new Error('x'))).not.toThrow()
     expect(lines[0]).toMatch(/account none/)
+  })
+})
+
+describe('the store unreachable (issue 36)', () => {
+  it('is said once when it goes and once when it is back (asked meanwhile), whatever fails while it lasts; each failure is still counted', async () => {
+    const lines: string[] = []
+    const counted: string[] = []
+    let up = false
+    let asked = 0
+    const c = new Containment(
+      (l) => void lines.push(l),
+      (w) => void counted.push(w),
+      undefined,
+      async () => {
+        asked++
+        if (!up) throw new StoreUnavailableError('PostgreSQL is not reachable: connect ECONNREFUSED')
+      },
+      10,
+    )
+    for (let i = 0; i < 5; i++) for (const where of ['job_runner', 'webhook_claim'] as const) c.report(where, null, new StoreUnavailableError('PostgreSQL is not reachable: connect ECONNREFUSED'))
+    await waitFor('asked twice', async () => asked >= 2)
+    up = true
+    await waitFor('back', async () => lines.length === 2)
+    expect(lines[0]).toMatch(/^store unreachable: PostgreSQL is not reachable/)
+    expect(lines[1]).toMatch(/^store back after \d+ s$/)
+    expect(counted).toHaveLength(10)
+    // a later outage is said again
+    up = false
+    c.report('job_runner', null, new StoreUnavailableError('PostgreSQL is not reachable: again'))
+    expect(lines).toHaveLength(3)
+    up = true
+    await waitFor('back again', async () => lines.length === 4)
   })
 })

@@ -53,7 +53,7 @@ export interface CoreOptions {
 
 /** The containment every account's engine shares: the options' own, made once for them when they have none. */
 function containmentOf(opts: CoreOptions): Containment {
-  opts.containment ??= new Containment(opts.log, (where) => opts.observers?.contained?.(where))
+  opts.containment ??= new Containment(opts.log, (where) => opts.observers?.contained?.(where), undefined, () => opts.store.account(PLATFORM_ACCOUNT).getSetting('readiness_probe'))
   return opts.containment
 }
 

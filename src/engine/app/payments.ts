@@ -22,6 +22,7 @@ import {onPaymentSucceeded} from './money.js'
 import {dayOf} from './provider-state.js'
 import type {Unit} from './unit.js'
 import {iso} from '../domain/time.js'
+import {domainKey, emailKey, nameKey} from '../ports/search-keys.js'
 
 export type {Instrument, PaymentRecord} from '../domain/payment.js'
 type PaymentRecord = pay.PaymentRecord
@@ -105,8 +106,14 @@ export interface PaymentQuery {
   ending_before?: string
   status?: string
   customer?: string
-  /** payments of every customer with this email (docs/api.md: a support agent has the email, not the id) */
+  /** payments of every customer with this email, in any case (docs/api.md: a support agent has the email, not the id) */
   customer_email?: string
+  /** the customer's email domain, in any case (issue 36) */
+  email_domain?: string
+  /** a prefix of the customer's name or of its last word, ignoring case and accents (issue 36) */
+  customer_name?: string
+  /** the card's last four digits (issue 36) */
+  card_last4?: string
   reference?: string
   /** references starting with this */
   reference_prefix?: string
@@ -132,10 +139,11 @@ export async function listPayments(core: Core, q: PaymentQuery): Promise<ListPag
       )
     filters.push({field: 'customer', op: 'eq', value: q.customer})
   }
-  if (q.customer_email !== undefined) {
-    const ids = await customerIdsByEmail(core, q.customer_email)
-    if (ids.length === 0) return {data: [], has_more: false}
-    filters.push({field: 'customer', op: 'in', value: ids})
+  const of = customerFilter(q)
+  if (of) filters.push(of)
+  if (q.card_last4 !== undefined) {
+    if (!/^[0-9]{4}$/.test(q.card_last4)) throw invalid('card_last4', `card_last4 takes the card's last four digits (for example 4242); got '${q.card_last4}'.`)
+    filters.push({field: 'card_last4', op: 'eq', value: q.card_last4})
   }
   if (q.reference !== undefined) filters.push({field: 'reference', op: 'eq', value: q.reference})
   if (q.reference_prefix !== undefined) filters.push({field: 'reference', op: 'prefix', value: q.reference_prefix})
@@ -149,16 +157,34 @@ export async function listPayments(core: Core, q: PaymentQuery): Promise<ListPag
   return page
 }
 
-/** Every customer id with this email (several when customers were created inline before reuse). */
-async function customerIdsByEmail(core: Core, email: string): Promise<string[]> {
-  const ids: string[] = []
-  let after: string | undefined
-  for (;;) {
-    const page = await core.store.list<Customer & {id: string; created_at: string}, 'customer'>('customer', {limit: 1000, starting_after: after, filters: [{field: 'email', op: 'eq', value: email}]})
-    ids.push(...page.data.map((c) => c.id))
-    if (!page.has_more || page.data.length === 0) return ids
-    after = page.data[page.data.length - 1]!.id
+/**
+ * The customer filters (issue 36) as one store filter: payments whose customer matches all of them,
+ * read in one query through the customers' indexes (never a list of ids gathered first). A name
+ * matches by a prefix of the whole name or of its last word, so it is two alternatives.
+ */
+function customerFilter(q: PaymentQuery): Filter<'payment'> | undefined {
+  const base: Filter<'customer'>[] = []
+  if (q.customer_email !== undefined) {
+    const key = emailKey(q.customer_email)
+    if (key === null) throw invalid('customer_email', 'customer_email takes an email (for example zoe@example.com); got an empty value.')
+    base.push({field: 'email_key', op: 'eq', value: key})
   }
+  if (q.email_domain !== undefined) {
+    const domain = domainKey(q.email_domain)
+    if (domain === '' || domain.includes('@')) throw invalid('email_domain', `email_domain takes a domain (for example example.com, or @example.com); got '${q.email_domain}'.`)
+    base.push({field: 'email_domain', op: 'eq', value: domain})
+  }
+  let any: Filter<'customer'>[][] = [base]
+  if (q.customer_name !== undefined) {
+    const name = nameKey(q.customer_name)
+    if (name === null || name.length < 2) throw invalid('customer_name', `customer_name takes at least 2 letters of the customer's name (its start, or its family name's); got '${q.customer_name}'.`)
+    any = [
+      [...base, {field: 'name_key', op: 'prefix', value: name}],
+      // a single word may start the family name too
+      ...(name.includes(' ') ? [] : [[...base, {field: 'surname_key', op: 'prefix', value: name} as Filter<'customer'>]]),
+    ]
+  }
+  return any[0]!.length === 0 ? undefined : {field: 'customer', op: 'of', kind: 'customer', any}
 }
 
 function metadataMatch(pair: string): (p: PaymentRecord) => boolean {
@@ -199,8 +225,10 @@ async function scanWhere(core: Core, q: PaymentQuery, filters: Filter<'payment'>
  */
 async function inlineCustomer(u: Unit, fields: {email?: string; name?: string}, now: Date): Promise<Customer> {
   if (fields.email !== undefined) {
-    await u.lock(`customer_email:${fields.email}`)
-    const known = await u.list<Customer & {created_at: string}, 'customer'>('customer', {limit: 1, filters: [{field: 'email', op: 'eq', value: fields.email}]})
+    // one email in any case, one customer (issue 36: an email is compared case-insensitively)
+    const key = emailKey(fields.email) ?? fields.email
+    await u.lock(`customer_email:${key}`)
+    const known = await u.list<Customer & {created_at: string}, 'customer'>('customer', {limit: 1, filters: [{field: 'email_key', op: 'eq', value: key}]})
     const existing = known.data[0]
     if (existing) {
       // a name given now fills one the customer lacks; a different one is not overwritten by a payment

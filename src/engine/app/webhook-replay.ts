@@ -23,7 +23,7 @@ export async function replayEndpoint(u: Unit, id: string, b: {since?: string; wi
   if (!got || got.obj.livemode !== u.livemode) throw notFound('webhook endpoint', id)
   const ep = got.obj
   if (ep.disabled)
-    throw new DomainError('invalid_request', 'webhook_endpoint_disabled', `Webhook endpoint ${ep.id} is disabled; enable it (POST /v1/webhook_endpoints/${ep.id} {"disabled": false}) before replaying to it.`, {param: 'id'})
+    throw new DomainError('invalid_request', 'webhook_endpoint_disabled', `Webhook endpoint ${ep.id} is disabled; enable it (update it with disabled: false) before replaying to it.`, {param: 'id'})
 
   const sinceIso = iso(since)
   const matching = await u.all<DeliveryRecord, 'delivery'>('delivery', [

@@ -209,7 +209,7 @@ export async function resendEvent(u: Unit, id: string, b: {endpoint?: string; al
   if (b.endpoint !== undefined) {
     const {obj} = await loadEndpoint(u.core, u, b.endpoint, 'endpoint')
     if (obj.disabled)
-      throw new DomainError('invalid_request', 'webhook_endpoint_disabled', `Webhook endpoint ${obj.id} is disabled; enable it (POST /v1/webhook_endpoints/${obj.id} {"disabled": false}) before resending.`, {param: 'endpoint'})
+      throw new DomainError('invalid_request', 'webhook_endpoint_disabled', `Webhook endpoint ${obj.id} is disabled; enable it (update it with disabled: false) before resending.`, {param: 'endpoint'})
     targets = [obj]
   } else {
     targets = (await u.core.endpoints.get()).filter((ep) => !ep.disabled && ep.livemode === u.livemode && subscribes(ep.enabled_events, e.type))

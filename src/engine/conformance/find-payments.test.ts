@@ -78,3 +78,59 @@ describe('finding payments', () => {
     expect(bad.param).toBe('metadata')
   })
 })
+
+describe('finding a payment from what the customer says (issue 36)', () => {
+  let zoe: string[]
+  beforeAll(async () => {
+    const made = []
+    made.push(await createPayment(a as TestEngine, cardPayment({customer: {email: 'zoe@lovelace-shop.example', name: 'Zoë  Lovelace'}, reference: 'z-1'})))
+    // the same person typing her email in another case is the same customer
+    made.push(await createPayment(a as TestEngine, cardPayment({customer: {email: 'Zoe@Lovelace-Shop.Example'}, reference: 'z-2'}, '5555555555554444')))
+    await createPayment(a as TestEngine, cardPayment({customer: {email: 'zed@other.example', name: 'Zed Lovell'}, reference: 'o-1'}))
+    zoe = made.map((p) => p.id).reverse()
+  })
+  const find = async (query: string) => {
+    const r = await a.api('GET', `/payments?${query}`)
+    expect(r.status, r.text).toBe(200)
+    return ids(r)
+  }
+
+  it('customer_email is compared case-insensitively; an inline email in another case reuses the customer', async () => {
+    expect(await find('customer_email=ZOE%40Lovelace-Shop.example')).toEqual(zoe)
+    expect(await find('customer_email=zoe%40lovelace-shop.example')).toEqual(zoe)
+  })
+
+  it('card_last4 finds card payments by their last four digits, and composes with the customer filters', async () => {
+    const by4444 = await find('card_last4=4444')
+    expect(by4444).toContain(zoe[0])
+    expect(await find('card_last4=4444&customer_email=zoe%40lovelace-shop.example')).toEqual([zoe[0]])
+    expect(await find('card_last4=4242&email_domain=lovelace-shop.example')).toEqual([zoe[1]])
+    expect(await find('card_last4=0000')).toEqual([])
+    const bad = expectError(await a.api('GET', '/payments?card_last4=42'), 400, 'invalid_request_error')
+    expect(bad.param).toBe('card_last4')
+  })
+
+  it('email_domain (any case, @ allowed) and customer_name (a prefix of the name or its last word, accents and case ignored)', async () => {
+    expect(await find('email_domain=LOVELACE-SHOP.example')).toEqual(zoe)
+    expect(await find('email_domain=%40lovelace-shop.example')).toEqual(zoe)
+    expect(await find('email_domain=shop.example')).toEqual([])
+    expect(await find('customer_name=zoe%20love')).toEqual(zoe)
+    // Ada Lovelace's payments (above) too: a family name finds every customer bearing it
+    expect(await find('customer_name=Lovelace')).toEqual(expect.arrayContaining(zoe))
+    expect(await find('customer_name=Lovelace&email_domain=lovelace-shop.example')).toEqual(zoe)
+    const love = await find('customer_name=love')
+    expect(love).toEqual(expect.arrayContaining(zoe))
+    expect(await find('customer_name=love&email_domain=other.example')).toHaveLength(1)
+    expect(love).toEqual(expect.arrayContaining(await find('customer_name=love&email_domain=other.example')))
+    expect(await find('customer_name=elace')).toEqual([])
+    const bad = expectError(await a.api('GET', '/payments?customer_name=z'), 400, 'invalid_request_error')
+    expect(bad.param).toBe('customer_name')
+  })
+
+  it('pages through a customer filter with cursors like any list', async () => {
+    const first = await a.api('GET', '/payments?email_domain=lovelace-shop.example&limit=1')
+    expect(first.body).toMatchObject({has_more: true})
+    expect(ids(first)).toEqual([zoe[0]])
+    expect(await find(`email_domain=lovelace-shop.example&limit=1&starting_after=${zoe[0]}`)).toEqual([zoe[1]])
+  })
+})

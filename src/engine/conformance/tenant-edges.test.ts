@@ -96,7 +96,7 @@ describe('item 8: who may frame the hosted pages, and what they send as Referer'
     const last = await t.raw('POST', p.next_action.url, {body: 'outcome=approve', headers: {'content-type': 'application/x-www-form-urlencoded'}})
     expect(last.status).toBe(200)
     expect(framing(last).ancestors).toBe(shop)
-    expect(last.text).toContain(`postMessage({type: 'gw:payment', payment: {id: "${p.id}", status: "succeeded"}}, "${shop}")`)
+    expect(last.text).toContain(`postMessage({type: 'gw:payment', payment: {"id":"${p.id}","status":"succeeded"}}, "${shop}")`)
     expect(last.text).not.toContain("'*'")
   })
 })

@@ -11,6 +11,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import Database from 'better-sqlite3'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {SEARCH_KEYS_COLUMNS} from '../store/sqlite/schema.js'
 import {openapiDocument} from '../../api/openapi/document.js'
 import {verifySignature} from '../../api/webhook-signature.js'
 import {startEngine, type EngineOptions} from '../index.js'
@@ -315,13 +316,16 @@ describe('data stored before secrets were sealed (an upgrade)', () => {
       expect(await databaseText(e, own.url)).toContain(plain.slice(6))
       // back to before this gw: no key check recorded, the scrubbing migration not applied
       await e.engine.close()
+      // (and the migrations after it undone: the search columns of issue 36)
       if (own.url) {
         const {sql} = await import('../test-support/pg.js')
         await sql(own.url, "DELETE FROM settings WHERE key IN ('fleet.secrets_key_check', 'fleet.secrets_sealed')")
-        await sql(own.url, 'DELETE FROM gw_schema_migrations WHERE version = 3')
+        for (const [table, cols] of Object.entries(SEARCH_KEYS_COLUMNS)) for (const c of cols) await sql(own.url, `ALTER TABLE ${table} DROP COLUMN ${c}`)
+        await sql(own.url, 'DELETE FROM gw_schema_migrations WHERE version >= 3')
       } else {
         const db = new Database(join(e.dataDir, 'gw.db'))
-        db.exec("DELETE FROM settings WHERE key IN ('fleet.secrets_key_check', 'fleet.secrets_sealed'); DELETE FROM schema_migrations WHERE version = 7")
+        db.exec("DELETE FROM settings WHERE key IN ('fleet.secrets_key_check', 'fleet.secrets_sealed'); DELETE FROM schema_migrations WHERE version >= 7")
+        for (const [table, cols] of Object.entries(SEARCH_KEYS_COLUMNS)) for (const c of cols) db.exec(`DROP INDEX ${table}_${c}; ALTER TABLE ${table} DROP COLUMN ${c}`)
         db.close()
       }
       await e.restart()

@@ -3,14 +3,21 @@
 // attempts and the backlog per endpoint, due timeline jobs and the oldest one's lag, the process
 // (CPU, memory, event-loop lag). Gauges that need the store are read when scraped. prom-client
 // writes the exposition format; a registry per engine (tests run several in one process).
+// As Prometheus users expect (issue 36): no `instance` label (the scraper adds its own; this
+// instance's name is gw_instance_info's instance_id), the process under prom-client's standard
+// names (process_*, nodejs_*), gw_store_up read by the scrape itself, and the fleet-wide gauges
+// (read from the shared store) reported by one instance of the fleet only, so sum() does not
+// count them once per instance: the one holding the fleet's metrics lock (FleetReporter).
 import {collectDefaultMetrics, Counter, Gauge, Registry} from 'prom-client'
 import type {App} from '../app/index.js'
+import {PLATFORM_ACCOUNT, type Store as EngineStore} from '../ports/store.js'
 import {CounterFamily, HistogramFamily} from './metric-families.js'
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
 
 export class Metrics {
   readonly registry = new Registry()
+  private readonly fleetRegistry = new Registry()
   /** written on every request and unit of work: kept as plain numbers (metric-families.ts) */
   private readonly requests = new CounterFamily('gw_http_requests_total', 'API requests answered, by method, operation (the OpenAPI operationId; route_unknown, health, ...) and status.')
   private readonly requestSeconds = new HistogramFamily('gw_http_request_duration_seconds', 'Time from a request arriving to its response finishing, by operation.', [
@@ -24,13 +31,29 @@ export class Metrics {
   readonly attempts: Counter<'outcome'>
   /** failures contained to their request or account (issue 33), by where they happened */
   readonly contained: Counter<'where'>
-  private readonly defaults: Record<string, string>
+  private instanceId: string
+  /** whether this instance reports the fleet-wide gauges (see FleetReporter) */
+  readonly fleet: FleetReporter
 
   constructor(app: App, opts: {instance: string}) {
     const r = this.registry
-    this.defaults = {instance: opts.instance}
-    r.setDefaultLabels(this.defaults)
-    collectDefaultMetrics({register: r, prefix: 'gw_'})
+    this.instanceId = opts.instance
+    // prom-client's process and Node.js metrics under their standard names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds, ...)
+    collectDefaultMetrics({register: r})
+    const self = this
+    new Gauge({
+      name: 'gw_instance_info',
+      help: "This instance's name (host:port, or the engine's instanceName): join on it to tell a fleet's instances apart beyond the scraper's own instance label.",
+      labelNames: ['instance_id'],
+      registers: [r],
+      collect() {
+        this.reset()
+        this.set({instance_id: self.instanceId}, 1)
+      },
+    })
+    this.fleet = new FleetReporter(app.core.engineStore)
+    // the gauges read from the shared store, in a registry of their own: in the text of the fleet's reporter only
+    const fleetOnly = this.fleetRegistry
     this.attempts = new Counter({name: 'gw_webhook_attempts_total', help: 'Webhook attempts made by this instance, by outcome (succeeded: a 2xx; failed: anything else).', labelNames: ['outcome'], registers: [r]})
     this.contained = new Counter({
       name: 'gw_contained_errors_total',
@@ -47,29 +70,27 @@ export class Metrics {
       },
     })
     const store = app.core.engineStore
-    // gauges read from the store: a database that does not answer leaves them empty and store_up 0
-    let storeUp = 1
+    // gauges read from the store: a database that does not answer leaves them empty (gw_store_up says so)
     const fromStore = async (read: () => Promise<void>) => {
       try {
         await read()
-        storeUp = 1
       } catch {
-        storeUp = 0
+        // gw_store_up is 0 in the same scrape
       }
     }
     new Gauge({
       name: 'gw_store_up',
-      help: 'Whether the store answered the reads of the last scrape (0: the database is unreachable).',
+      help: 'Whether the store answers a read now, within 2 s (read by this scrape; 0: the database is unreachable).',
       registers: [r],
-      collect() {
-        this.set(storeUp)
+      async collect() {
+        this.set((await storeAnswers(store)) ? 1 : 0)
       },
     })
     new Gauge({
       name: 'gw_webhook_backlog',
       help: 'Deliveries waiting for an attempt (due now or retrying later), per account and endpoint (the whole fleet: read from the store).',
       labelNames: ['account', 'endpoint'],
-      registers: [r],
+      registers: [fleetOnly],
       async collect() {
         this.reset()
         await fromStore(async () => {
@@ -81,7 +102,7 @@ export class Metrics {
       name: 'gw_webhook_backlog_oldest_due_seconds',
       help: "Per account and endpoint, how long its earliest delivery has been due on the account's clock (0: none due yet).",
       labelNames: ['account', 'endpoint'],
-      registers: [r],
+      registers: [fleetOnly],
       async collect() {
         this.reset()
         await fromStore(async () => {
@@ -124,7 +145,7 @@ export class Metrics {
     new Gauge({
       name: 'gw_jobs_accounts_due',
       help: "Accounts with a timeline job due now on their own clock (fleet-wide; a few is normal, a growing number means jobs are not keeping up).",
-      registers: [r],
+      registers: [fleetOnly],
       async collect() {
         this.set((await jobs()).due)
       },
@@ -132,7 +153,7 @@ export class Metrics {
     new Gauge({
       name: 'gw_jobs_oldest_due_lag_seconds',
       help: "How long the oldest due timeline job has been due on its account's clock (fleet-wide; 0 when none is due).",
-      registers: [r],
+      registers: [fleetOnly],
       async collect() {
         this.set((await jobs()).lag)
       },
@@ -143,6 +164,27 @@ export class Metrics {
       registers: [r],
       collect() {
         this.set(app.loadedCores().length)
+      },
+    })
+  }
+
+  /** The request log's outage buffer (request-log.ts): entries waiting for the store, and those dropped because too many waited. */
+  watchRequestLog(outage: () => {buffered: number; dropped: number}): void {
+    new Gauge({
+      name: 'gw_request_log_buffered',
+      help: "Request-log entries this instance keeps in memory because the store did not take them (written when it is back).",
+      registers: [this.registry],
+      collect() {
+        this.set(outage().buffered)
+      },
+    })
+    new Counter({
+      name: 'gw_request_log_dropped_total',
+      help: 'Request-log entries this instance dropped (the oldest) because more waited for an unreachable store than it keeps.',
+      registers: [this.registry],
+      collect() {
+        this.reset()
+        this.inc(outage().dropped)
       },
     })
   }
@@ -158,15 +200,104 @@ export class Metrics {
     this.commitSeconds.observe('', () => ({}), seconds)
   }
 
-  /** The instance name on every series (a fleet's instances told apart). */
+  /** This instance's name, in gw_instance_info (known once the port is). */
   setInstance(instance: string): void {
-    this.defaults.instance = instance
-    this.registry.setDefaultLabels(this.defaults)
+    this.instanceId = instance
   }
 
   /** The exposition text (what GET /metrics answers). */
   async text(): Promise<string> {
-    const rest = await this.registry.metrics()
-    return [this.requests, this.requestSeconds, this.commitSeconds].map((f) => f.text(this.defaults)).join('\n') + '\n' + rest
+    const [own, fleet] = await Promise.all([this.registry.metrics(), this.fleet.reporting ? this.fleetRegistry.metrics() : ''])
+    const rest = fleet ? `${own}\n${fleet}` : own
+    return [this.requests, this.requestSeconds, this.commitSeconds].map((f) => f.text({})).join('\n') + '\n' + rest
+  }
+
+  /** Stops taking part in the fleet's reporter election (before the store closes). */
+  close(): Promise<void> {
+    return this.fleet.close()
+  }
+}
+
+const STORE_UP_TIMEOUT_MS = 2000
+
+/** Whether the store answers a read within 2 s (what /readyz asks too). */
+export async function storeAnswers(store: EngineStore): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  try {
+    await Promise.race([
+      store.account(PLATFORM_ACCOUNT).getSetting('readiness_probe'),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), STORE_UP_TIMEOUT_MS))),
+    ])
+    return true
+  } catch {
+    return false
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** How long an instance reports the fleet's gauges before it lets the others ask (and asks again at once). */
+const FLEET_TERM_MS = 5000
+const FLEET_LOCK = 'gw:metrics:fleet-reporter'
+
+/**
+ * Which instance of a fleet reports the gauges read from the shared store (the webhook backlog,
+ * due jobs): the one holding the fleet-wide section FLEET_LOCK (a PostgreSQL advisory lock, freed
+ * when its instance dies). It holds it for a term of 5 s and asks again at once, so it keeps it;
+ * the others ask every term. One instance alone on its store (SQLite) always reports. After the
+ * database dropped the holder's connection, two instances may both report for up to one term.
+ */
+export class FleetReporter {
+  private held = false
+  private stopped = false
+  private wake: (() => void) | undefined
+  private readonly loop: Promise<void>
+
+  constructor(private readonly store: EngineStore) {
+    this.loop = store.shared ? this.run() : Promise.resolve()
+  }
+
+  /** whether this instance reports the fleet-wide gauges now */
+  get reporting(): boolean {
+    return !this.store.shared || this.held
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms)
+      this.wake = () => (clearTimeout(timer), resolve())
+    })
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let ran = false
+      try {
+        ran = (
+          await this.store.exclusive(
+            FLEET_LOCK,
+            async () => {
+              this.held = true
+              await this.pause(FLEET_TERM_MS)
+            },
+            {wait: false},
+          )
+        ).ran
+      } catch {
+        // the store is unreachable: nobody reports what cannot be read
+      } finally {
+        this.held = false
+      }
+      if (!ran && !this.stopped) await this.pause(FLEET_TERM_MS)
+    }
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true
+    this.wake?.()
+    // the lock is released on the way out; a database that does not answer does not hold the stop up (closing the store frees it)
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([this.loop, new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)))])
+    clearTimeout(timer)
   }
 }

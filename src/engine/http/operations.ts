@@ -8,8 +8,7 @@
 import http, {type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import type {App} from '../app/index.js'
-import {PLATFORM_ACCOUNT} from '../ports/store.js'
-import {METRICS_CONTENT_TYPE, type Metrics} from './metrics.js'
+import {METRICS_CONTENT_TYPE, storeAnswers, type Metrics} from './metrics.js'
 
 const READY_TIMEOUT_MS = 2000
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -34,18 +33,7 @@ export function createOperations(app: App, metrics: Metrics, state: {stopping: b
   }
   const ready = async (): Promise<string | undefined> => {
     if (state.stopping) return 'the instance is stopping'
-    let timer: NodeJS.Timeout | undefined
-    try {
-      await Promise.race([
-        app.core.engineStore.account(PLATFORM_ACCOUNT).getSetting('readiness_probe'),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS))),
-      ])
-      return undefined
-    } catch (e) {
-      return `the store does not answer: ${(e as Error).message}`
-    } finally {
-      clearTimeout(timer)
-    }
+    return (await storeAnswers(app.core.engineStore)) ? undefined : `the store does not answer a read within ${READY_TIMEOUT_MS / 1000} s`
   }
   const scrape = async (res: ServerResponse, requestId: string, head: boolean): Promise<void> => {
     let text: string

@@ -16,6 +16,8 @@ import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {iso} from '../domain/time.js'
 import {jsonString} from '../domain/json.js'
 import {bucketOf, FailedAuthentications, tooManyRequests} from './rate-limits.js'
+import {ENGINE_TIME_HEADER} from '../../api/engine-time.js'
+import type {Clock} from '../ports/clock.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 export const IDEMPOTENCY_KEY_MAX = 255
@@ -332,6 +334,11 @@ export function createPipeline(deps: PipelineDeps) {
     const requestId = engine.ids.next('req')
     const url = requestTarget(req.url)
     const logged = deps.requestLog?.track(req, res, requestId, url?.pathname ?? '/')
+    // the account's clock once the key is known: every answer from then on says its engine time
+    let clock: Clock | undefined
+    const stamp = () => {
+      if (clock && !res.headersSent) res.setHeader(ENGINE_TIME_HEADER, clock.now().toISOString())
+    }
     try {
       // `GET //` once threw here, outside any handler, and stopped the engine
       if (!url) throw new ApiError(400, 'invalid_request_error', 'request_malformed', `The request target ${JSON.stringify(req.url)} is not a path. Send a path such as /v1/payments.`)
@@ -356,6 +363,11 @@ export function createPipeline(deps: PipelineDeps) {
         throw new ApiError(400, 'invalid_request_error', 'version_invalid', `Service-Version '${String(version)}' is not a version of this API. Send 'v1' or omit the header.`)
       }
       if (url.pathname === OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD')) return await serveOpenApi(res, requestId)
+      const method = req.method ?? 'GET'
+      const path = url.pathname.slice(3) || '/'
+      // the operation is known before anything reads the store: a request answered 503 while it is down is logged and counted with it
+      const match = deps.router.match(method, path)
+      if (logged && match) logged.operation = match.route.operationId
       const rate = deps.rateLimit.rateLimit
       // an address whose failed authentications ran out is refused before its key is looked at
       const refused = rate > 0 ? failures.refusal(req) : undefined
@@ -369,6 +381,8 @@ export function createPipeline(deps: PipelineDeps) {
         throw e
       }
       if (logged) Object.assign(logged, {account: auth.account, livemode: auth.livemode, key: auth.key.id})
+      // (an account not loaded yet on this instance gets its clock below, before anything is answered but a 429)
+      clock = deps.app.loaded(auth.account)?.clock
       // idempotency records are the account's (its store view), by mode; the rate limit's bucket is the account's and mode's (the publishable key's its own)
       const scope = auth.livemode ? 'live' : 'test'
       const rl = await engineStore.takeToken(bucketOf(auth), rate, Math.max(1, rate * 2))
@@ -376,14 +390,11 @@ export function createPipeline(deps: PipelineDeps) {
         const whose = auth.key.type === 'publishable' ? ` for this account's publishable key (browsers; its secret and restricted keys have a budget of their own)` : ''
         throw tooManyRequests(`Too many requests: the limit is ${rate} requests per second${whose}. ${retryAdvice(req, rl.retryAfter)}`, rl.retryAfter, rate)
       }
-      const method = req.method ?? 'GET'
-      const path = url.pathname.slice(3) || '/'
-      const match = deps.router.match(method, path)
       if (!match) throw new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${method} ${url.pathname}).`)
-      if (logged) logged.operation = match.route.operationId
       // the key must hold the operation's permission (x-permission in the OpenAPI document), checked before the body is read
       authorize(auth, match.route.operationId, method, url.pathname)
       const core = deps.app.loaded(auth.account) ?? (await deps.app.account(auth.account))
+      clock = core.clock
       // the account's chaos rules (issue 29): test mode only, and never on /chaos itself
       if (!auth.livemode && !core.chaos.none && !path.startsWith('/chaos')) {
         const fault = await core.chaos.faultFor(method, path)
@@ -421,7 +432,9 @@ export function createPipeline(deps: PipelineDeps) {
       const check = () => void (ctx.input = requestValidator(route.operationId)({body, query: url.searchParams}))
       if (!route.write) {
         check()
-        return respond(res, requestId, await route.handler(ctx), apiJson)
+        const result = await route.handler(ctx)
+        stamp()
+        return respond(res, requestId, result, apiJson)
       }
       if (method !== 'POST' || idemKey === undefined) {
         const [result, text] = await core.run({requestId}, async (u) => {
@@ -429,6 +442,7 @@ export function createPipeline(deps: PipelineDeps) {
           const r = await route.handler(ctx, u)
           return [r, r.body === undefined ? '{}' : u.publicJson(r.body as object)] as const
         })
+        stamp()
         return respond(res, requestId, result, () => text)
       }
 
@@ -478,6 +492,7 @@ export function createPipeline(deps: PipelineDeps) {
         u.idempotency(record)
         return {kind: 'respond', status, body: text, headers}
       })
+      stamp()
       switch (out.kind) {
         case 'in_flight':
           throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry once it has finished.')
@@ -506,6 +521,7 @@ export function createPipeline(deps: PipelineDeps) {
         res.destroy()
         return
       }
+      stamp()
       const ae = toApiError(e)
       if (ae) return sendError(res, requestId, ae)
       deps.log?.(`internal error ${requestId}: ${(e as Error).stack ?? String(e)}`)

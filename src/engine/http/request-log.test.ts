@@ -4,6 +4,8 @@ import type http from 'node:http'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {Clock} from '../ports/clock.js'
+import type {RequestLogStore} from '../ports/store.js'
+import {waitFor} from '../test-support/wait.js'
 import {clientGoneEarly, expectEndedCleanly, streamOnce} from '../test-support/sse.js'
 import {RequestLog} from './request-log.js'
 import type {RequestCtx} from './router.js'
@@ -64,5 +66,36 @@ describe('a request whose record cannot be made (issue 33)', () => {
     expect(contained).toHaveLength(1)
     expect(contained[0]!.account).toBe('acct_1')
     expect(String(contained[0]!.e)).toMatch(/Invalid time value/)
+  })
+})
+
+describe('the fleet\'s request log while the store is down (issue 36)', () => {
+  it('keeps the entries in memory (the newest, up to its bound, counting those dropped), says so once, and writes them in order when the store is back', async () => {
+    let up = false
+    let attempts = 0
+    const written: string[] = []
+    const store = {
+      async append(entries: readonly {entry: string}[]) {
+        attempts++
+        if (!up) throw new Error('connection refused')
+        for (const e of entries) written.push((JSON.parse(e.entry) as {id: string}).id)
+      },
+      async trim() {},
+      onAppend: () => () => {},
+    } as unknown as RequestLogStore
+    const lines: string[] = []
+    const log = new RequestLog(() => ({now: () => new Date()}) as unknown as Clock, 1000, undefined, {store, log: (l) => void lines.push(l), outageBuffer: 3})
+    for (const id of ['req_1', 'req_2']) tracked(log, id)()
+    await waitFor('a first write tried', async () => attempts >= 1)
+    for (const id of ['req_3', 'req_4', 'req_5']) tracked(log, id)()
+    await waitFor('a second write tried', async () => attempts >= 2)
+    expect(log.outage).toEqual({buffered: 3, dropped: 2})
+    expect(lines.filter((l) => l.includes('not written'))).toHaveLength(1)
+    up = true
+    await waitFor('the kept entries written', async () => written.length === 3)
+    expect(written).toEqual(['req_3', 'req_4', 'req_5'])
+    expect(log.outage).toEqual({buffered: 0, dropped: 2})
+    expect(lines.at(-1)).toMatch(/store is back; 3 entries .* \(2 older ones were dropped/)
+    await log.close()
   })
 })

@@ -9,7 +9,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {Clock} from '../ports/clock.js'
 import {invalid} from '../domain/errors.js'
-import {PLATFORM_ACCOUNT, type RequestLogStore} from '../ports/store.js'
+import {PLATFORM_ACCOUNT, StoreUnavailableError, type RequestLogStore} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import type {HandlerResult, RequestCtx, Router} from './router.js'
 import {SseStreams} from './sse.js'
@@ -71,6 +71,9 @@ interface Backend {
   /** every entry as it is recorded (here, or on any instance), in order */
   subscribe(fn: (e: Stored) => void): () => void
   close(): Promise<void>
+  /** entries waiting for the store (through an outage), and those dropped since start because too many waited */
+  readonly buffered?: number
+  readonly dropped?: number
 }
 
 /** The last `capacity` requests of this instance. */
@@ -97,6 +100,9 @@ class MemoryBackend implements Backend {
 /** How often this instance writes its entries to the fleet's log, and trims it. */
 const FLUSH_MS = 100
 const TRIM_MS = 30_000
+/** While the store is unreachable: how many entries wait in memory (the oldest go first beyond it), and how often writing them is tried again. */
+export const OUTAGE_BUFFER = 10_000
+const RETRY_MS = 1000
 
 /** The fleet's log in a shared store: entries go there in batches; streams follow it in order, every instance's entries alike. */
 class StoreBackend implements Backend {
@@ -109,21 +115,46 @@ class StoreBackend implements Backend {
   private wanted = 0
   private readonly unsubscribe: () => void
   private lastTrim = Date.now()
+  /** the store did not take the last batch: entries wait in `pending` until it does */
+  private down = false
+  private saidDown = false
+  /** entries dropped (the oldest) because the outage outlasted OUTAGE_BUFFER entries: since start, and in this outage */
+  dropped = 0
+  private droppedNow = 0
+  private closed = false
 
   constructor(
     private readonly store: RequestLogStore,
     private readonly capacity: number,
     private readonly log: (line: string) => void,
+    private readonly buffer = OUTAGE_BUFFER,
   ) {
     this.unsubscribe = store.onAppend((seq) => this.follow(seq))
   }
 
+  /** entries waiting to be written (kept through an outage) */
+  get buffered(): number {
+    return this.pending.length
+  }
+
   add(e: Stored): void {
     this.pending.push(e)
+    if (this.pending.length > this.buffer) this.drop(this.pending.length - this.buffer)
+    this.schedule(this.down ? RETRY_MS : FLUSH_MS)
+  }
+
+  private drop(n: number): void {
+    this.pending.splice(0, n)
+    this.dropped += n
+    this.droppedNow += n
+  }
+
+  private schedule(ms: number): void {
+    if (this.closed) return
     this.timer ??= setTimeout(() => {
       this.timer = undefined
       void this.flush()
-    }, FLUSH_MS)
+    }, ms)
   }
 
   private flush(): Promise<void> {
@@ -134,13 +165,30 @@ class StoreBackend implements Backend {
     const run = prev.then(async () => {
       try {
         await this.store.append(batch.map((e) => ({account: e.account, entry: JSON.stringify(entryJson(e)), created_at: e.created_at})))
+        if (this.down) {
+          this.down = false
+          // (an unreachable store's outage and recovery are said once by the engine: this adds only what was lost)
+          if (this.saidDown || this.droppedNow)
+            this.log(`request log: the store is back; ${batch.length} entries kept during the outage are written${this.droppedNow ? ` (${this.droppedNow} older ones were dropped: more than ${this.buffer} waited)` : ''}`)
+          this.saidDown = false
+          this.droppedNow = 0
+          // what arrived while this batch was written
+          if (this.pending.length) this.schedule(FLUSH_MS)
+        }
         if (Date.now() - this.lastTrim > TRIM_MS) {
           this.lastTrim = Date.now()
           await this.store.trim(this.capacity)
         }
       } catch (e) {
-        // the database is unreachable: these entries are lost (the request log is a window, not a ledger)
-        this.log(`request log: ${batch.length} entries not written: ${(e as Error).message}`)
+        // the database is unreachable: the entries wait (in order, before newer ones) and are tried again; said once per outage
+        this.pending = batch.concat(this.pending)
+        if (this.pending.length > this.buffer) this.drop(this.pending.length - this.buffer)
+        if (!this.down) {
+          this.down = true
+          this.saidDown = !(e instanceof StoreUnavailableError)
+          if (this.saidDown) this.log(`request log: entries not written (${(e as Error).message}); up to ${this.buffer} are kept in memory and written when the store is back`)
+        }
+        this.schedule(RETRY_MS)
       }
     })
     this.flushing = run.finally(() => {
@@ -196,10 +244,12 @@ class StoreBackend implements Backend {
   }
 
   async close(): Promise<void> {
+    this.closed = true
     clearTimeout(this.timer)
     this.timer = undefined
     this.unsubscribe()
     await this.flush()
+    if (this.pending.length) this.log(`request log: ${this.pending.length} entries not written: the store did not take them before the instance stopped`)
   }
 }
 
@@ -222,11 +272,11 @@ export class RequestLog {
     readonly capacity = 1000,
     /** called with every request recorded (metrics, the access log): no listener of its own per request */
     private readonly onEntry?: (e: RequestLogEntry, who: Tracked) => void,
-    opts: {instance?: () => string; store?: RequestLogStore; log?: (line: string) => void; contain?: (e: unknown, account: string | null) => void} = {},
+    opts: {instance?: () => string; store?: RequestLogStore; log?: (line: string) => void; contain?: (e: unknown, account: string | null) => void; outageBuffer?: number} = {},
   ) {
     this.instance = opts.instance ?? (() => 'local')
     this.contain = opts.contain ?? ((e) => opts.log?.(`request log: ${(e as Error).stack ?? String(e)}`))
-    this.backend = opts.store ? new StoreBackend(opts.store, capacity, opts.log ?? (() => {})) : new MemoryBackend(capacity)
+    this.backend = opts.store ? new StoreBackend(opts.store, capacity, opts.log ?? (() => {}), opts.outageBuffer) : new MemoryBackend(capacity)
   }
 
   private readonly instance: () => string
@@ -366,6 +416,11 @@ export class RequestLog {
   /** Ends every open stream (shutdown): unsubscribed first, so requests still finishing are not written after the end. */
   closeStreams(): void {
     this.streams.closeAll()
+  }
+
+  /** Entries waiting for the fleet's log (the store is unreachable), and those dropped since start because more than OUTAGE_BUFFER waited. */
+  get outage(): {buffered: number; dropped: number} {
+    return {buffered: this.backend.buffered ?? 0, dropped: this.backend.dropped ?? 0}
   }
 
   /** Writes what is left to the fleet's log (shutdown). */

@@ -7,8 +7,10 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 export interface ListeningServer {
   port: number
   host: string
-  /** stop accepting, let in-flight requests finish, close idle keep-alive sockets */
-  close(): Promise<void>
+  /** draining (before close): every response from now on closes its connection, so clients reconnect (through the balancer) elsewhere */
+  drain(): void
+  /** stop accepting, let in-flight requests finish (within `graceMs`, default 10 s), close idle keep-alive sockets */
+  close(graceMs?: number): Promise<void>
 }
 
 const TLS_REQUIRED = JSON.stringify({
@@ -136,12 +138,15 @@ export async function listen(opts: {
   const addr = front.address() as net.AddressInfo
   let active = 0
   let drained: (() => void) | undefined
+  let draining = false
   // one listener per request for all the listener keeps (a listener per concern cost the event loop measurably):
   // the first request ends the silent-connection timeout; the response joins its connection's unfinished ones
   // (until 'finish': see onClientError) and the count that close() waits for (until 'close')
   httpsServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket
     if (socket.timeout === idleMs) socket.setTimeout(0)
+    // a connection kept alive past the drain would be cut at close, maybe as its next request is sent
+    if (draining) res.shouldKeepAlive = false
     let list = inFlight.get(socket)
     if (!list) inFlight.set(socket, (list = []))
     const entry = {req, res}
@@ -161,7 +166,11 @@ export async function listen(opts: {
   return {
     port: addr.port,
     host: opts.host,
+    drain() {
+      draining = true
+    },
     async close(graceMs = 10_000) {
+      draining = true
       const closed = new Promise<void>((resolve) => front.close(() => resolve()))
       // sockets that never sent a byte carry no request
       for (const s of sockets) if (s.bytesRead === 0) s.destroy()

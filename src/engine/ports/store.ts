@@ -26,6 +26,8 @@
 //   inside the unit of work that applies them.
 // - *Deliveries* (webhook attempts) are a queue of their own, claimed fairly per endpoint.
 
+import {cardLast4, emailDomain, emailKey, nameKey, surnameKey} from './search-keys.js'
+
 /** Type of a filter field: its values, in the store and in filters. */
 export type FieldType = 'text' | 'int' | 'bool' | 'time'
 
@@ -36,8 +38,10 @@ export type FieldType = 'text' | 'int' | 'bool' | 'time'
  * name on every write. `delivery.next_attempt_at` also drives the delivery queue.
  */
 export const KINDS = {
-  payment: {status: 'text', customer: 'text', reference: 'text', merchant: 'text'},
-  customer: {email: 'text'},
+  /** card_last4: derived (DERIVED) */
+  payment: {status: 'text', customer: 'text', reference: 'text', merchant: 'text', card_last4: 'text'},
+  /** email_key, email_domain, name_key, surname_key: derived (DERIVED), what a support agent searches by (issue 36) */
+  customer: {email: 'text', email_key: 'text', email_domain: 'text', name_key: 'text', surname_key: 'text'},
   payment_method: {customer: 'text'},
   refund: {payment: 'text', status: 'text'},
   dispute: {payment: 'text', status: 'text', evidence_due_by: 'time'},
@@ -70,15 +74,33 @@ export const COLUMNS: Readonly<Record<Kind, readonly string[]>> = Object.fromEnt
 /** Filter fields kept in an object's internal part (`_x`) rather than its public JSON. */
 export const INTERNAL_FIELDS: Readonly<Partial<Record<Kind, ReadonlySet<string>>>> = {api_key: new Set(['secret_hash'])}
 
-/** The value of a typed column: the object's member of that name, or its internal part's for INTERNAL_FIELDS. */
-export function fieldValue(kind: Kind, obj: Record<string, unknown>, field: string): unknown {
-  return INTERNAL_FIELDS[kind]?.has(field) ? (obj._x as Record<string, unknown> | undefined)?.[field] : obj[field]
+/**
+ * Filter fields computed from the object rather than read from a member of that name (issue 36):
+ * the forms a support agent searches by, so each search is one indexed read. The query's value is
+ * put in the same form (ports/search-keys.ts) by the use case.
+ */
+export const DERIVED: Readonly<Partial<Record<Kind, Readonly<Record<string, (obj: Record<string, unknown>) => unknown>>>>> = {
+  payment: {card_last4: cardLast4},
+  customer: {email_key: (o) => emailKey(o.email), email_domain: (o) => emailDomain(o.email), name_key: (o) => nameKey(o.name), surname_key: (o) => surnameKey(o.name)},
 }
 
-/** Each kind's typed columns as [name, type, whether its value is in `_x`], for the writes of every put. */
-export const COLUMN_SPECS: Readonly<Record<Kind, readonly (readonly [string, FieldType, boolean])[]>> = Object.fromEntries(
-  (Object.keys(KINDS) as Kind[]).map((k) => [k, COLUMNS[k].map((c) => [c, (KINDS[k] as Record<string, FieldType>)[c]!, INTERNAL_FIELDS[k]?.has(c) === true] as const)]),
-) as unknown as Record<Kind, readonly (readonly [string, FieldType, boolean])[]>
+/** How a typed column's value is read from an object: derived, from its internal part, or its member of that name. */
+function reader(kind: Kind, field: string): (obj: Record<string, unknown>) => unknown {
+  const derived = DERIVED[kind]?.[field]
+  if (derived) return derived
+  if (INTERNAL_FIELDS[kind]?.has(field)) return (obj) => (obj._x as Record<string, unknown> | undefined)?.[field]
+  return (obj) => obj[field]
+}
+
+/** The value of a typed column of an object. */
+export function fieldValue(kind: Kind, obj: Record<string, unknown>, field: string): unknown {
+  return reader(kind, field)(obj)
+}
+
+/** Each kind's typed columns as [name, type, how its value is read], for the writes of every put. */
+export const COLUMN_SPECS: Readonly<Record<Kind, readonly (readonly [string, FieldType, (obj: Record<string, unknown>) => unknown])[]>> = Object.fromEntries(
+  (Object.keys(KINDS) as Kind[]).map((k) => [k, COLUMNS[k].map((c) => [c, (KINDS[k] as Record<string, FieldType>)[c]!, reader(k, c)] as const)]),
+) as unknown as Record<Kind, readonly (readonly [string, FieldType, (obj: Record<string, unknown>) => unknown])[]>
 
 /** The typed columns' values of an object (before a store's own conversion, see `convert`). */
 export function columnValues<V>(kind: Kind, obj: Record<string, unknown>, convert: (type: FieldType, v: unknown) => V): V[] {
@@ -86,8 +108,7 @@ export function columnValues<V>(kind: Kind, obj: Record<string, unknown>, conver
   const out = new Array<V>(specs.length)
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i]!
-    const c = spec[0]
-    out[i] = convert(spec[1], spec[2] ? (obj._x as Record<string, unknown> | undefined)?.[c] : obj[c])
+    out[i] = convert(spec[1], spec[2](obj))
   }
   return out
 }
@@ -121,6 +142,19 @@ export type Filter<K extends Kind = Kind> =
   | {field: FieldOf<K>; op: 'gte' | 'lte'; value: string | number}
   | {field: FieldOf<K>; op: 'prefix'; value: string}
   | {field: FieldOf<K>; op: 'in'; value: readonly (string | number)[]}
+  | OfFilter<K>
+
+/**
+ * `field` holds the id of an object of `kind` (of the same account) that matches one of the
+ * filter sets of `any` (each set: all of its filters): a payment whose customer has this email
+ * domain (issue 36). One query, each side read through its indexes, however many objects match.
+ */
+export interface OfFilter<K extends Kind = Kind> {
+  field: FieldOf<K>
+  op: 'of'
+  kind: Kind
+  any: readonly (readonly Filter[])[]
+}
 
 /**
  * One page of a list. Order: newest first, by insertion order (which is creation order: ids

@@ -10,14 +10,27 @@ import {formatMoney} from '../../../api/money.js'
 import type {Columns} from '../../../output/table.js'
 import {CLOSED_BY, disputeStatus} from './status.js'
 
+/**
+ * The disputes table (issue 36 item 6): STATUS is the time left while a response is due, else the
+ * status in words (no second column saying the same); the PAYMENT id is never cut (an agent copies
+ * it), the reason is cut first and the due date, stage and reason go before it on a narrow terminal.
+ */
 export function disputeColumns(now: Date): Columns<Dispute> {
   return {
-    head: ['ID', 'STATUS', 'AMOUNT', 'REASON', 'STAGE', 'DUE', 'TIME LEFT', 'PAYMENT'],
+    head: ['ID', 'STATUS', 'AMOUNT', 'REASON', 'STAGE', 'DUE', 'PAYMENT'],
     row: (x, p) => {
       const left = timeLeft(x, now)
-      const painted = left.startsWith('overdue') ? p.red(left) : left.endsWith('left') && Date.parse(x.evidence_due_by ?? '') - now.getTime() < 86_400_000 ? p.yellow(left) : left.startsWith('none') ? p.dim(left) : left
-      return [x.id, disputeStatus(x, p), formatMoney(x.amount, x.currency), x.reason, x.stage, date(x.evidence_due_by), painted, x.payment]
+      const status =
+        x.status !== 'needs_response' || !x.evidence_due_by
+          ? disputeStatus(x, p)
+          : left.startsWith('overdue')
+            ? p.red(left)
+            : Date.parse(x.evidence_due_by) - now.getTime() < 86_400_000
+              ? p.yellow(left)
+              : left
+      return [x.id, status, formatMoney(x.amount, x.currency), x.reason, x.stage, date(x.evidence_due_by), x.payment]
     },
+    fit: {flex: ['REASON'], drop: ['DUE', 'STAGE', 'REASON', 'AMOUNT']},
   }
 }
 
@@ -160,6 +173,13 @@ export function shortDuration(seconds: number): string {
   if (d > 0) return h ? `${d}d ${h}h` : `${d}d`
   if (h > 0) return m ? `${h}h ${m}m` : `${h}h`
   return `${m}m`
+}
+
+/** 144 -> "2m 24s", 604800 -> "7d", 93784 -> "1d 2h 3m 4s": every unit, for a window a person typed (nothing rounded away). */
+export function exactDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds))
+  const units: [number, string][] = [[Math.floor(s / 86_400), 'd'], [Math.floor((s % 86_400) / 3600), 'h'], [Math.floor((s % 3600) / 60), 'm'], [s % 60, 's']]
+  return units.filter(([n]) => n > 0).map(([n, u]) => `${n}${u}`).join(' ') || '0s'
 }
 
 /** What is left to answer a dispute: "2d 4h left", "overdue 3h", or "none (…)" once it cannot be answered. */

@@ -158,9 +158,9 @@ export class NotActionableError extends GwError {
 
 // ----- what the disputes commands share (was a base class of their own)
 
-/** "Now" for deadlines: the engine clock in test mode, real time otherwise. */
+/** "Now" for deadlines: the account's engine clock (a test clock may run ahead of real time), said when it is ahead. */
 export async function disputeNow(ctx: Context, client: GwClient): Promise<Date> {
-  const now = await engineNow(client, (await ctx.apiKey()).value)
+  const now = await engineNow(ctx, client)
   const notice = clockAheadNotice(now, new Date())
   if (notice) ctx.notice(ctx.errColor.yellow(notice))
   return now

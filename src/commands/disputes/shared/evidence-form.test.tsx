@@ -222,6 +222,60 @@ describe('evidence form: pastes and fast keys (issue 26 item 3)', () => {
   })
 })
 
+describe('evidence form: a paste at the key prompt, tabs, and the review screen (issue 36 item 5)', () => {
+  it('a multi-line paste at the key prompt is refused whole: no key, no value, nothing submitted', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    await live(t)
+    // an email pasted where the key goes: seven lines, ending in blank lines and a "y"
+    await type(t, 'Hello,\rThe parcel was delivered on 3 May.\rTracking 1Z999\rSigned by A. Customer\r\r\ry')
+    await until(t, 'Pasted 7 lines at the key prompt: nothing was taken')
+    expect(t.screen()).not.toContain('Value for')
+    expect(t.screen()).not.toContain('Submitting')
+    // a one-line sentence at the key prompt is not a key either
+    await type(t, 'The parcel was delivered')
+    await type(t, '\r')
+    await until(t, 'A key has no spaces')
+    expect(t.screen()).not.toContain('Value for')
+    await type(t, '\u001B')
+    expect(await result).toBeNull()
+    open = undefined
+  })
+
+  it('tabs in a pasted value are kept; "y" typed before the preview is drawn submits nothing', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    await live(t)
+    await type(t, 'courier_note')
+    await type(t, '\r')
+    await until(t, 'Value for courier_note')
+    await live(t)
+    await type(t, 'date\tparcel\r3 May\t1Z999')
+    await type(t, '\r')
+    await until(t, 'Field key')
+    await type(t, '\r')
+    await until(t, 'File URL')
+    await live(t)
+    // Enter and "y" at once: the "y" reaches the form before the preview is on screen
+    t.stdin.write('\r')
+    t.stdin.write('y')
+    // as two events: the "y" is ignored; as one chunk ("⏎y", two lines at the URL prompt): refused
+    const end = Date.now() + 10_000
+    while (!/Submit this evidence\?|Pasted 2 lines/.test(t.screen()) && Date.now() < end) await tick(25)
+    if (!t.screen().includes('Submit this evidence?')) await type(t, '\r')
+    await until(t, 'Submit this evidence?')
+    const settled = await Promise.race([result.then(() => 'submitted'), tick(300).then(() => 'waiting')])
+    expect(settled).toBe('waiting')
+    await type(t, 'y')
+    expect(await result).toEqual({fields: {courier_note: 'date\tparcel\n3 May\t1Z999'}, files: []})
+    open = undefined
+  })
+})
+
 describe('evidence form: a near miss of a recognized key (issue 26 item 4)', () => {
   it('says did-you-mean and keeps the key only when typed again', async () => {
     const t = terminal()
@@ -284,7 +338,8 @@ describe('evidence form input rules (issue 14, defect 10)', () => {
     const one = {multiline: false}
     expect(applyFieldInput('', '1Z999AA10123456784\r', {}, one)).toEqual({text: '1Z999AA10123456784', submit: '1Z999AA10123456784'})
     expect(applyFieldInput('', 'Emails of 3 May\n', {}, {multiline: true})).toEqual({text: 'Emails of 3 May', submit: 'Emails of 3 May'})
-    expect(applyFieldInput('', 'first line\r\nsecond', {}, one)).toEqual({text: 'first line', submit: 'first line'})
+    // several lines where one goes: refused whole, nothing taken (issue 36 item 5)
+    expect(applyFieldInput('', 'first line\r\nsecond', {}, one)).toEqual({text: '', refused: 2})
     expect(applyFieldInput('still', ' typing', {}, one)).toEqual({text: 'still typing'})
   })
 
@@ -296,6 +351,10 @@ describe('evidence form input rules (issue 14, defect 10)', () => {
     expect(applyFieldInput('', 'From: ada\r\nSubject: order\r\n', {}, ml)).toEqual({text: 'From: ada\nSubject: order'})
     expect(applyFieldInput('line 1', '\n', {}, ml)).toEqual({text: 'line 1\n'})
     expect(applyFieldInput(pasted.text, '\r', {return: true}, ml)).toEqual({text: pasted.text, submit: pasted.text})
+    // tabs are kept in a value, typed or pasted (issue 36 item 5); dropped from a key
+    expect(applyFieldInput('', 'date\tparcel\r3 May\t1Z999', {}, ml)).toEqual({text: 'date\tparcel\n3 May\t1Z999'})
+    expect(applyFieldInput('a', '\t', {tab: true}, ml)).toEqual({text: 'a\t'})
+    expect(applyFieldInput('a', 'b\tc', {}, {multiline: false})).toEqual({text: 'abc'})
   })
 
   it('keys faster than the screen: each applies to the text the one before left ("1" then Enter submits "1")', () => {

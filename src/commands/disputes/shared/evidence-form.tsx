@@ -54,6 +54,12 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave}: Evidenc
     onDone(result)
   }
 
+  /** the step whose screen has been drawn (set after React commits it) */
+  const shownRef = useRef<Step | null>(null)
+  useEffect(() => {
+    shownRef.current = step
+  }, [step])
+
   // leave only once the last frame ("Submitting…" / "Canceled…") is committed, so it is what
   // stays on screen even when the machine is slow to render
   useEffect(() => {
@@ -90,11 +96,20 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave}: Evidenc
     if (step === 'key' || step === 'value' || step === 'file') {
       // the text lives in a ref: events faster than a redraw each see the one before
       const r = applyFieldInput(inputRef.current, ch, key, {multiline: step === 'value'})
+      if (r.refused !== undefined)
+        return setError(
+          step === 'key'
+            ? `Pasted ${r.refused} lines at the key prompt: nothing was taken. Type a key (or its number), press Enter, then paste its value.`
+            : `Pasted ${r.refused} lines: one URL at a time. Nothing was taken.`,
+        )
       setText(r.text)
       if (r.submit !== undefined) (step === 'key' ? onKey : step === 'value' ? onValue : onFile)(r.submit)
       return
     }
     if (step !== 'preview') return
+    // only an answer to a preview on screen: keys that arrive before it is drawn (the tail of a
+    // paste, keys typed ahead) never submit what the agent has not seen (issue 36 item 5)
+    if (shownRef.current !== 'preview') return
     const c = ch.toLowerCase()
     if (c === 'y') {
       if (empty) return setError('Nothing to submit yet: press e and add a field or a file.')
@@ -115,6 +130,11 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave}: Evidenc
       key = picked.key
     }
     if (key.length > MAX_KEY) return setError(`A key has at most ${MAX_KEY} characters.`)
+    // a key is one word: text with spaces is a value typed or pasted at the wrong prompt
+    if (/\s/.test(key)) {
+      setText('')
+      return setError(`A key has no spaces ("${key.length > 40 ? `${key.slice(0, 40)}…` : key}" looks like a value): type a key (or its number), press Enter, then the value.`)
+    }
     // a near miss of a recognized key: said, and taken only when typed again (issue 26 item 4)
     const meant = nearMissKey(key)
     if (meant && nearMissRef.current !== key) {

@@ -30,9 +30,13 @@ export interface FieldKey {
  * submits "1"). Enter submits. A chunk with a line break inside is a paste: in a multi-line field
  * (a value) every line is kept, and Enter then submits; a chunk that only ends in a line break
  * ("value⏎", typed fast or pasted) submits at it. Ctrl+J (a lone line feed) starts a new line in
- * a multi-line field. Other control characters are dropped.
+ * a multi-line field. A paste of several lines into a one-line field (a key, a URL) is refused
+ * whole (`refused`: its number of lines): nothing of it is taken or submitted. A value keeps tabs;
+ * other control characters are dropped.
  */
-export function applyFieldInput(text: string, input: string, key: FieldKey, opts: {multiline: boolean}): {text: string; submit?: string} {
+export function applyFieldInput(text: string, input: string, key: FieldKey, opts: {multiline: boolean}): {text: string; submit?: string; refused?: number} {
+  // a tab in a value is kept (a pasted table keeps its columns: issue 36 item 5)
+  if (key.tab && opts.multiline && input === '\t') return {text: `${text}\t`}
   if (key.escape || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return {text}
   if (key.backspace || key.delete) return {text: Array.from(text).slice(0, -1).join('')}
   if (key.ctrl && input === 'u') return {text: ''}
@@ -40,11 +44,15 @@ export function applyFieldInput(text: string, input: string, key: FieldKey, opts
   if (key.return && (input === '\r' || input === '')) return {text, submit: text}
   const chunk = input.replace(/\r\n/g, '\n').replace(/\r/g, '\n')
   if (opts.multiline && chunk === '\n') return {text: `${text}\n`}
-  const printable = (s: string) => s.replace(/[\u0000-\u0009\u000B-\u001F\u007F]/g, '')
+  // control characters dropped; a value keeps its tabs and line breaks
+  const printable = (s: string) => (opts.multiline ? s.replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '') : s.replace(/[\u0000-\u0009\u000B-\u001F\u007F]/g, ''))
   const br = chunk.indexOf('\n')
   if (br < 0) return {text: text + printable(chunk)}
   const body = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk
   if (opts.multiline && body.includes('\n')) return {text: text + printable(body)}
+  // several lines pasted where one line goes (a key, a URL): none of it is taken, nor submitted
+  // (issue 36 item 5: line 1 became a key and the rest was lost)
+  if (body.includes('\n')) return {text, refused: body.split('\n').length}
   // one line, then a line break: what was typed or pasted up to it, submitted
   const line = text + printable(chunk.slice(0, br))
   return {text: line, submit: line}

@@ -84,9 +84,22 @@ export async function listen(ctx: Context, flags: ListenOptions): Promise<Listen
   let failed = 0
   if (ctx.json) ctx.out.streamed = true
 
+  // one clock, the gateway's, as gw events tail shows it (issue 36 item 7): the forward's wall
+  // time moved by the engine clock's offset (every answer says it), said once when it is ahead;
+  // a date line where the day changes
+  let lastDay: string | undefined
+  let clockSaid = false
   const show = (r: DeliveryResult) => {
     if (ctx.json) return ctx.out.ndjson(r)
-    const time = new Date(r.at).toISOString().slice(11, 19)
+    const engine = client.engineTime()
+    const offset = engine ? engine.getTime() - Date.now() : 0
+    const at = new Date(Date.parse(r.at) + offset).toISOString()
+    if (!clockSaid && Math.abs(offset) >= 60_000) say(e.dim(`Times are UTC on the gateway's clock (${gatewayAhead(offset)} this machine's), as gw events tail shows them.`))
+    clockSaid = true
+    const day = at.slice(0, 10)
+    if (lastDay !== undefined && day !== lastDay) ctx.print(c.dim(`── ${day} ──`))
+    lastDay = day
+    const time = at.slice(11, 19)
     const outcome = r.status_code !== null ? (r.ok ? c.green(`[${r.status_code}]`) : c.red(`[${r.status_code}]`)) : c.red(`[${r.error}]`)
     const retry = r.ok ? '' : r.retry_in_ms !== null ? c.yellow(` retry ${r.attempt + 1} in ${(r.retry_in_ms / 1000).toFixed(r.retry_in_ms < 1000 ? 2 : 0)}s`) : c.red(' gave up')
     const back = r.backfilled ? c.yellow(' (backfilled)') : ''
@@ -250,4 +263,14 @@ class CursorTracker {
     }
     if (last) this.onCursor(last)
   }
+}
+
+/** "6d 18h ahead of" / "5m behind": the gateway clock against this machine's. */
+function gatewayAhead(offsetMs: number): string {
+  const abs = Math.abs(offsetMs) / 1000
+  const d = Math.floor(abs / 86_400)
+  const h = Math.floor((abs % 86_400) / 3600)
+  const m = Math.floor((abs % 3600) / 60)
+  const text = [d ? `${d}d` : '', h ? `${h}h` : '', !d && m ? `${m}m` : ''].filter(Boolean).join(' ') || '1m'
+  return `${text} ${offsetMs > 0 ? 'ahead of' : 'behind'}`
 }

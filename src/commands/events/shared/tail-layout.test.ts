@@ -46,3 +46,21 @@ describe('gw events tail columns (issue 23 item 10)', () => {
     expect(shortId('pay_1', 12)).toBe('pay_1')
   })
 })
+
+describe('the date where the day changes (issue 36 item 7)', () => {
+  const days = ['2026-11-27', '2026-11-27', '2026-11-28', '2026-11-28', '2026-11-29']
+  it('a date line before each row of a new day, each in place of a row: following, the oldest give way', async () => {
+    const {windowWithDays} = await import('./tail-layout.js')
+    expect(windowWithDays(days, 0, 10, null)).toEqual({start: 0, end: 5, breaks: new Set([2, 4])})
+    // 5 lines: the newest rows and their date lines fit, the oldest gave way
+    const w = windowWithDays(days, 0, 5, null)
+    expect(w.end - w.start + w.breaks.size).toBeLessThanOrEqual(5)
+    expect(w.end).toBe(5)
+    // a selected row stays in the window
+    const sel = windowWithDays(days, 0, 5, 1)
+    expect(sel.start).toBeLessThanOrEqual(1)
+    expect(sel.end).toBeGreaterThan(1)
+    expect(sel.end - sel.start + sel.breaks.size).toBeLessThanOrEqual(5)
+    expect(windowWithDays(['2026-11-27', '2026-11-27'], 0, 5, null).breaks.size).toBe(0)
+  })
+})

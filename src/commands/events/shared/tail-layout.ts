@@ -57,3 +57,27 @@ export function shortId(id: string, width: number): string {
   const tail = Math.max(2, Math.floor((width - 1) / 3))
   return `${id.slice(0, width - 1 - tail)}…${id.slice(-tail)}`
 }
+
+/**
+ * The rows shown in a list of `height` lines when a date line goes before each row whose day
+ * (UTC, the gateway's clock) is not the row's before it (issue 36 item 7: after a clock advance
+ * 02:00, 23:59, 00:00 read as one day). Each date line takes a row's place: following the newest
+ * (`keep` null), the oldest rows give way; else the rows after the selected row `keep`, then
+ * those before it. `days[i]` is row i's day.
+ */
+export function windowWithDays(days: readonly string[], start: number, height: number, keep: number | null): {start: number; end: number; breaks: Set<number>} {
+  let s = start
+  let e = Math.min(days.length, start + height)
+  const breaksIn = () => {
+    const b = new Set<number>()
+    for (let i = Math.max(1, s); i < e; i++) if (days[i] !== days[i - 1]) b.add(i)
+    return b
+  }
+  let breaks = breaksIn()
+  while (e - s > 1 && e - s + breaks.size > height) {
+    if (keep !== null && e - 1 > keep) e--
+    else s++
+    breaks = breaksIn()
+  }
+  return {start: s, end: e, breaks}
+}

@@ -4,9 +4,9 @@
 import {Box, render, useApp, useInput, useStdin, useStdout} from 'ink'
 import {Text} from '../../../ui/text.js'
 import {terminalSafe} from '../../../output/terminal.js'
-import {useEffect, useState, useSyncExternalStore} from 'react'
+import {Fragment, useEffect, useState, useSyncExternalStore} from 'react'
 import type {TailModel, TailRow} from './tail-model.js'
-import {shortId, tailColumns, type TailColumns} from './tail-layout.js'
+import {shortId, tailColumns, windowWithDays, type TailColumns} from './tail-layout.js'
 
 const STATUS_COLORS: Record<string, string> = {
   succeeded: 'green',
@@ -143,7 +143,10 @@ export function TailView({model, title}: {model: TailModel; title: string}) {
   let start = Math.max(0, rows.length - listHeight)
   if (selected !== null && sel < start) start = sel
   if (selected !== null && sel >= start + listHeight) start = sel - listHeight + 1
-  const visible = rows.slice(start, start + listHeight)
+  // a date line where the day changes (the time column has no date), in place of a row
+  const win = windowWithDays(rows.map((r) => r.event.created_at.slice(0, 10)), start, listHeight, selected === null ? null : sel)
+  start = win.start
+  const visible = rows.slice(win.start, win.end)
   const cols = tailColumns(Math.max(30, columns - 1))
   return (
     <Box flexDirection="column">
@@ -153,7 +156,10 @@ export function TailView({model, title}: {model: TailModel; title: string}) {
       </Text>
       {visible.length === 0 ? <Text dimColor>{'  Waiting for events… (gw trigger payment.succeeded in another terminal makes one)'}</Text> : null}
       {visible.map((r, i) => (
-        <Row key={r.event.id} row={r} selected={start + i === sel && selected !== null} cols={cols} />
+        <Fragment key={r.event.id}>
+          {win.breaks.has(start + i) ? <Text dimColor wrap="truncate">{`  ── ${r.event.created_at.slice(0, 10)} ──`}</Text> : null}
+          <Row row={r} selected={start + i === sel && selected !== null} cols={cols} />
+        </Fragment>
       ))}
       <Text dimColor wrap="truncate">{model.notice ? `${model.notice}` : ' '}</Text>
       <Text dimColor wrap="truncate">

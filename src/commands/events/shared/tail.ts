@@ -34,8 +34,7 @@ export async function eventsTail(ctx: Context, flags: TailOptions): Promise<void
   const tty = canRenderInk({json: ctx.json, stream: ctx.io.stdout})
   keepOptimizing()
   // one clock for every time shown: the gateway's (events carry created_at on it)
-  const key = (await ctx.apiKey()).value
-  const now = tty || flags.since !== undefined ? await engineNow(client, key).catch(() => new Date()) : new Date()
+  const now = tty || flags.since !== undefined ? await engineNow(ctx, client) : new Date()
   const clockOffsetMs = now.getTime() - Date.now()
   let history: History | undefined
   if (flags.since !== undefined || flags.last !== undefined) {

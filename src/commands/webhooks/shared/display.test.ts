@@ -26,3 +26,24 @@ describe('deliveries shaped by chaos', () => {
     expect(deliveryAttemptColumns.row({...attempt, n: 1}, p)[2]).toContain('Failed on purpose by chaos rule chaos_1')
   })
 })
+
+describe('the endpoints list on a narrow terminal (issue 36 item 6)', () => {
+  it('keeps WHY whole: the URL and events give way, then the created date and the events go', async () => {
+    const {fitColumns, renderTable} = await import('../../../output/table.js')
+    const {endpointColumns} = await import('./display.js')
+    const {ApiError} = await import('../../../client/errors.js')
+    const {apiErrorHint} = await import('../../../output/errors.js')
+    const ep = {id: 'wh_1', object: 'webhook_endpoint', url: 'https://shop.example/a/very/long/path/to/the/webhooks/receiver', enabled_events: ['payment.succeeded', 'refund.succeeded'], disabled: true, disabled_reason: 'failing', status: 'failing', failing_since: '2026-01-01T00:00:00.000Z', description: null, metadata: {}, livemode: false, created_at: '2026-01-01T00:00:00.000Z'} as never
+    const row = endpointColumns.row(ep, p)
+    const why = row[4]!
+    expect(why).toContain('no successful delivery since')
+    const {keep, widths} = fitColumns(endpointColumns.head, [row], 90, endpointColumns.fit)
+    const at = keep.indexOf(4)
+    expect(at).toBeGreaterThan(0)
+    expect(widths?.[at] ?? why.length).toBeGreaterThanOrEqual(why.length)
+    expect(await renderTable([ep], endpointColumns, p, {width: 90})).toContain(why)
+    // replaying to it: the CLI's command to enable it, not a raw API call
+    const err = new ApiError({status: 400, type: 'invalid_request_error', code: 'webhook_endpoint_disabled', message: 'Webhook endpoint wh_1 is disabled; enable it (update it with disabled: false) before replaying to it.'})
+    expect(apiErrorHint(err)).toBe('Enable it first: gw webhooks update wh_1 --enable')
+  })
+})

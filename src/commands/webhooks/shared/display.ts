@@ -11,6 +11,8 @@ const when = date
 export const endpointColumns: Columns<WebhookEndpoint> = {
   head: ['ID', 'URL', 'EVENTS', 'STATUS', 'WHY', 'CREATED'],
   row: (w, p) => [w.id, w.url, w.enabled_events.join(', '), paintStatus(p, endpointStatus(w)), p.dim(endpointReason(w)), date(w.created_at)],
+  // WHY is what support reads the list for: the URL and events give way first, never WHY (issue 36 item 6)
+  fit: {flex: ['URL', 'EVENTS'], drop: ['CREATED', 'EVENTS']},
 }
 
 /** Why an endpoint is not simply enabled: what a support person needs to see in the list. */

@@ -177,14 +177,32 @@ describe('a fleet behind a load balancer', () => {
 
   it('readiness is false while PostgreSQL is stopped and true again after; liveness stays true', async () => {
     const probe = async (t: TestEngine, path: string) => (await t.raw('GET', `https://127.0.0.1:${t.engine.port}${path}`)).status
+    // gw_store_up is what the scrape itself found, not the previous scrape's (it once lagged one scrape)
+    const storeUp = async (t: TestEngine) => Number(/^gw_store_up (\S+)$/m.exec((await t.raw('GET', `https://127.0.0.1:${t.engine.port}/metrics`)).body)?.[1])
     expect([await probe(one, '/readyz'), await probe(two, '/readyz')]).toEqual([200, 200])
+    expect([await storeUp(one), await storeUp(two)]).toEqual([1, 1])
     await cluster.stopServer('fast')
     try {
       await waitFor('not ready', async () => (await probe(one, '/readyz')) === 503 && (await probe(two, '/readyz')) === 503)
+      expect([await storeUp(one), await storeUp(two)]).toEqual([0, 0])
       expect([await probe(one, '/healthz'), await probe(two, '/healthz')]).toEqual([200, 200])
     } finally {
       await cluster.startServer()
     }
     await waitFor('ready again', async () => (await probe(one, '/readyz')) === 200 && (await probe(two, '/readyz')) === 200)
+    expect([await storeUp(one), await storeUp(two)]).toEqual([1, 1])
+  })
+
+  it('the fleet-wide gauges (read from the shared database) are reported by one instance, so sum() counts them once', async () => {
+    const scrape = async (t: TestEngine) => (await t.raw('GET', `https://127.0.0.1:${t.engine.port}/metrics`)).body
+    const reports = (text: string) => /^gw_jobs_oldest_due_lag_seconds /m.test(text)
+    // (after a restart of the database the reporter is chosen again within a term of 5 s)
+    const both = await waitFor('one reporter', async () => {
+      const r = [reports(await scrape(one)), reports(await scrape(two))]
+      return r.filter(Boolean).length === 1 && r
+    })
+    expect(both.filter(Boolean)).toHaveLength(1)
+    // every instance still reports its own: the process, its requests
+    for (const t of [one, two]) expect(await scrape(t)).toMatch(/^process_resident_memory_bytes /m)
   })
 })

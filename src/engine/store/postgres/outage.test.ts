@@ -16,12 +16,13 @@ describe('PostgreSQL restarted under two instances', () => {
   let cluster: Cluster
   let a: TestEngine
   let b: TestEngine
+  const lines: {a: string[]; b: string[]} = {a: [], b: []}
   beforeAll(async () => {
     cluster = await startCluster()
     const url = await cluster.createDatabase('outage')
     const secretsKeyFile = fleetSecretsKeyFile()
-    a = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2}), secretsKeyFile})
-    b = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2}), secretsKeyFile})
+    a = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2}), secretsKeyFile, log: (l) => void lines.a.push(l)})
+    b = await bootEngine({store: postgresStore(url, {unitConnections: 4, readConnections: 2}), secretsKeyFile, log: (l) => void lines.b.push(l)})
   })
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()])
@@ -54,6 +55,8 @@ describe('PostgreSQL restarted under two instances', () => {
       const r = await t.api('GET', `/payments/${kept.body.id}`)
       expect(r.status).toBe(503)
     }
+    // the background work fails meanwhile (job polls, delivery claims): each instance says so once
+    await sleep(1500)
     await cluster.startServer()
 
     // the client retries with the same key, on either instance, until it is answered: one payment
@@ -65,6 +68,28 @@ describe('PostgreSQL restarted under two instances', () => {
     expect(again.status).toBe(201)
     expect(again.text).toBe(done.text)
     for (const t of [a, b]) expect((await t.api('GET', `/payments/${kept.body.id}`)).body).toEqual(kept.body)
+
+    // the requests answered while it was down reach the fleet's request log, and the metrics name their operation
+    for (const t of [a, b]) {
+      await waitFor('the outage\'s 503s in the request log', async () => {
+        const r = await t.api('GET', '/request_logs?status=503&limit=100')
+        const mine = (r.body.data ?? []) as {path: string; method: string; instance: string}[]
+        return r.status === 200 && mine.some((e) => e.method === 'POST' && e.path === '/v1/payments') && mine.some((e) => e.path === `/v1/payments/${kept.body.id}`)
+      })
+      const metrics = (await t.raw('GET', t.engine.baseUrl.replace(/\/v1$/, '/metrics'))).text
+      expect(metrics).toMatch(/^gw_http_requests_total\{[^}]*operation="createPayment"[^}]*status="503"[^}]*\} [1-9]/m)
+      expect(metrics).toMatch(/^gw_http_requests_total\{[^}]*operation="retrievePayment"[^}]*status="503"[^}]*\} [1-9]/m)
+      expect(metrics).not.toMatch(/operation="none"/)
+      expect(metrics).toMatch(/^gw_request_log_dropped_total(\{[^}]*\})? 0$/m)
+    }
+
+    // the outage and the recovery, one line each per instance (not a line per failing poll)
+    for (const l of [lines.a, lines.b]) {
+      await waitFor('the recovery logged', async () => l.some((x) => x.startsWith('store back after')))
+      expect(l.filter((x) => x.startsWith('store unreachable: PostgreSQL is not reachable'))).toHaveLength(1)
+      expect(l.filter((x) => x.startsWith('store back after'))).toHaveLength(1)
+      expect(l.filter((x) => /contained|request log/.test(x))).toEqual([])
+    }
 
     // the change feed reconnected: what B commits now reaches A's stream
     const after = await b.api('POST', '/payments', body('after-the-outage'))

@@ -20,7 +20,7 @@ import type {
   StoredObject,
   StoreTx,
 } from '../../ports/store.js'
-import {STAGED_ACCOUNT_MARK} from '../../ports/store.js'
+import {fieldValue, STAGED_ACCOUNT_MARK} from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import * as claims from './claims.js'
 import {Committer, insertAccountRows} from './committer.js'
@@ -28,8 +28,8 @@ import {PgStaged, type PgStagingHost, purgeStale} from './staging.js'
 import {CHANNEL, ChangeFeed, emptyNotice, Listeners, type Notice, payload} from './feed.js'
 import * as reads from './reads.js'
 import {PgRequestLog} from './request-log.js'
-import {MIGRATIONS, TABLE} from './schema.js'
-import {impossibleId, isUnavailable, objOf, pgText, query, type Queryable, rows, typeParsers, wrap} from './sql.js'
+import {MIGRATIONS, SEARCH_KEYS_COLUMNS, SEARCH_KEYS_MIGRATION, TABLE} from './schema.js'
+import {columnValue, impossibleId, isUnavailable, objOf, pgText, query, type Queryable, rows, typeParsers, wrap} from './sql.js'
 
 export {isUnavailable, pgText} from './sql.js'
 
@@ -187,6 +187,7 @@ export class PostgresStore implements Store {
         throw new Error(`The database's schema is version ${current}, newer than this gw knows (${MIGRATIONS.length}): upgrade gw on this instance.`)
       for (let i = current; i < MIGRATIONS.length; i++) {
         await c.query(MIGRATIONS[i]!)
+        if (i + 1 === SEARCH_KEYS_MIGRATION) await backfillSearchKeys(c)
         await c.query('INSERT INTO gw_schema_migrations (version, applied_at) VALUES ($1, now())', [i + 1])
       }
       await c.query('COMMIT')
@@ -592,3 +593,22 @@ class PgAccount implements AccountStore {
 
 /** The store factory of `gw serve --store postgres://…`. */
 export const postgresStore = (url: string, opts: Omit<PostgresStoreOptions, 'url'> = {}) => async () => PostgresStore.open({url, ...opts})
+
+/**
+ * Migration 4 (issue 36): the search columns of every stored payment and customer, computed as
+ * every write computes them (ports/store.ts DERIVED), a page of rows at a time.
+ */
+async function backfillSearchKeys(c: pg.Client): Promise<void> {
+  for (const [table, cols] of Object.entries(SEARCH_KEYS_COLUMNS)) {
+    const kind = (Object.keys(TABLE) as Kind[]).find((k) => TABLE[k] === table)!
+    for (let after = 0; ; ) {
+      const page = (await c.query<{seq: number; data: Record<string, unknown>; internal: unknown}>(`SELECT seq, data, internal FROM ${table} WHERE seq > $1 ORDER BY seq LIMIT 1000`, [after])).rows
+      if (page.length === 0) break
+      for (const r of page) {
+        const obj = objOf<Record<string, unknown>>(r)
+        await c.query(`UPDATE ${table} SET ${cols.map((col, j) => `${col} = $${j + 2}`).join(', ')} WHERE seq = $1`, [r.seq, ...cols.map((col) => columnValue('text', fieldValue(kind, obj, col)))])
+      }
+      after = Number(page[page.length - 1]!.seq)
+    }
+  }
+}

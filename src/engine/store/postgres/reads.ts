@@ -50,6 +50,10 @@ export function whereOf(kind: Kind, account: string, filters: readonly Filter[] 
       case 'in':
         clauses.push(f.value.length === 0 ? 'false' : `${f.field} = ANY(${p(f.value.map((v) => (typeof v === 'string' ? pgText(v) : v)))}::${ARRAY_TYPE[type]})`)
         break
+      case 'of':
+        // the ids of the other kind's matching objects, each alternative through its own index
+        clauses.push(f.any.length === 0 ? 'false' : `${f.field} IN (${f.any.map((set) => `SELECT id FROM ${TABLE[f.kind]} WHERE ${whereOf(f.kind, account, set, params).join(' AND ')}`).join(' UNION ')})`)
+        break
     }
   }
   return clauses

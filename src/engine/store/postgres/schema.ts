@@ -1,5 +1,5 @@
 import {type FieldType, type Kind} from '../../ports/store.js'
-import {TABLE} from '../sqlite/schema.js'
+import {SEARCH_KEYS_COLUMNS, TABLE} from '../sqlite/schema.js'
 import {SHOWN_ONCE_PATTERN} from '../../domain/secrets.js'
 
 export {TABLE}
@@ -161,6 +161,17 @@ CREATE INDEX request_logs_account ON request_logs (account, seq);`)
   return out.join('\n')
 }
 
+/** Migration 4's search columns (issue 36), the same as SQLite's migration 8; filled in from the stored objects in JavaScript (postgres-store.ts). */
+export const SEARCH_KEYS_MIGRATION = 4
+export {SEARCH_KEYS_COLUMNS}
+
+function searchKeysMigration(): string {
+  const out: string[] = []
+  for (const [t, cols] of Object.entries(SEARCH_KEYS_COLUMNS))
+    for (const c of cols) out.push(`ALTER TABLE ${t} ADD COLUMN ${c} ${PG_TYPE.text};`, `CREATE INDEX ${t}_${c} ON ${t} (account, ${c}, seq) WHERE ${c} IS NOT NULL;`)
+  return out.join('\n')
+}
+
 /**
  * Ordered migrations; each runs once, all pending ones in one transaction under an advisory
  * lock, so instances starting at the same moment apply them once. Append only.
@@ -257,5 +268,8 @@ CREATE UNLOGGED TABLE rate_buckets (
   // 3: secrets at rest (issue 33): idempotency records of answers that showed a secret once (a new
   // key, account or webhook endpoint, stored before the engine kept them redacted) keep it redacted
   `UPDATE idempotency_keys SET body = regexp_replace(body, '${SHOWN_ONCE_PATTERN}', '"\\1":"\\2…\\3"', 'g') WHERE body ~ '${SHOWN_ONCE_PATTERN}';`,
+  // 4: what a support agent searches payments by (issue 36): a card's last four digits, a customer's
+  // email (any case), its domain, its name and family name, each an indexed column
+  searchKeysMigration(),
 ]
 

@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import Database from 'better-sqlite3'
 import {afterEach, describe, expect, it} from 'vitest'
-import {MIGRATIONS} from './schema.js'
+import {MIGRATIONS, SEARCH_KEYS_COLUMNS} from './schema.js'
 import {SqliteStore} from './sqlite-store.js'
 import {PLATFORM_ACCOUNT} from '../../ports/store.js'
 
@@ -127,6 +127,36 @@ describe('migrations', () => {
     await store.close()
   })
 
+  it('migration 8 fills the search columns of stored payments and customers (issue 36): found by last four digits, email in any case, domain, name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-mig-'))
+    dirs.push(dir)
+    const path = join(dir, 'gw.db')
+    const old = new Database(path)
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)')
+    for (const [i, sql] of MIGRATIONS.slice(0, 7).entries()) {
+      old.exec(sql)
+      old.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(i + 1, new Date().toISOString())
+    }
+    const at = '2026-01-01T00:00:00.000Z'
+    const customer = {id: 'cus_zoe', object: 'customer', email: 'Zoe@Lovelace-Shop.example', name: 'Zoë  Lovelace', created_at: at}
+    old.prepare('INSERT INTO customers (account, id, created_at, version, data, email) VALUES (1, ?, ?, 1, ?, ?)').run('cus_zoe', at, JSON.stringify(customer), customer.email)
+    const payment = {id: 'pay_zoe', object: 'payment', status: 'succeeded', customer: 'cus_zoe', reference: 'order-1', created_at: at}
+    old.prepare('INSERT INTO payments (account, id, created_at, version, data, internal, status, customer, reference) VALUES (1, ?, ?, 1, ?, ?, ?, ?, ?)').run('pay_zoe', at, JSON.stringify(payment), JSON.stringify({instrument: {brand: 'visa', last4: '4242'}}), 'succeeded', 'cus_zoe', 'order-1')
+    old.close()
+
+    const store = new SqliteStore({path, durability: 'normal'})
+    expect(store.schemaVersion()).toBe(MIGRATIONS.length)
+    const platform = store.account(PLATFORM_ACCOUNT)
+    const found = async (filters: Parameters<typeof platform.all>[1]) => (await platform.all<{id: string; created_at: string}>('payment', filters)).map((p) => p.id)
+    expect(await found([{field: 'card_last4', op: 'eq', value: '4242'}])).toEqual(['pay_zoe'])
+    const of = (filters: Parameters<typeof platform.all>[1] & object) => [{field: 'customer' as const, op: 'of' as const, kind: 'customer' as const, any: [filters]}]
+    expect(await found(of([{field: 'email_key', op: 'eq', value: 'zoe@lovelace-shop.example'}]))).toEqual(['pay_zoe'])
+    expect(await found(of([{field: 'email_domain', op: 'eq', value: 'lovelace-shop.example'}]))).toEqual(['pay_zoe'])
+    expect(await found(of([{field: 'name_key', op: 'prefix', value: 'zoe lov'}]))).toEqual(['pay_zoe'])
+    expect(await found(of([{field: 'surname_key', op: 'prefix', value: 'love'}]))).toEqual(['pay_zoe'])
+    await store.close()
+  })
+
   it('a data dir written by a newer gw is refused with a message to upgrade', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-mig-'))
     dirs.push(dir)
@@ -159,9 +189,10 @@ describe('secrets at rest (issue 33)', () => {
     await acct.commit({idempotency: rec('k2', large)})
     await acct.commit({idempotency: rec('k3', payment)})
     await store.close()
-    // as before this gw: migration 7 not applied
+    // as before this gw: migration 7 not applied (nor the later ones, whose columns go too)
     const old = new Database(path)
-    old.prepare('DELETE FROM schema_migrations WHERE version = 7').run()
+    old.prepare('DELETE FROM schema_migrations WHERE version >= 7').run()
+    for (const [t, cols] of Object.entries(SEARCH_KEYS_COLUMNS)) for (const c of cols) old.exec(`DROP INDEX ${t}_${c}; ALTER TABLE ${t} DROP COLUMN ${c};`)
     old.close()
     expect(fileText(path)).toContain(sk.slice(8))
 

@@ -66,8 +66,10 @@ export function whereOf(kind: Kind, account: number, filters: readonly Filter[] 
         params.push(f.value)
         break
       case 'prefix':
-        clauses.push(`substr(${f.field}, 1, ?) = ?`)
-        params.push(f.value.length, f.value)
+        // a range of the column's index (every string that starts with the prefix sorts in
+        // [prefix, prefix + U+10FFFF)), then the exact test
+        clauses.push(`${f.field} >= ? AND ${f.field} < ? AND substr(${f.field}, 1, ?) = ?`)
+        params.push(f.value, f.value + '\u{10FFFF}', Array.from(f.value).length, f.value)
         break
       case 'in':
         if (f.value.length === 0) clauses.push('0')
@@ -75,6 +77,11 @@ export function whereOf(kind: Kind, account: number, filters: readonly Filter[] 
           clauses.push(`${f.field} IN (${f.value.map(() => '?').join(',')})`)
           params.push(...f.value)
         }
+        break
+      case 'of':
+        // the ids of the other kind's matching objects, each alternative through its own index
+        if (f.any.length === 0) clauses.push('0')
+        else clauses.push(`${f.field} IN (${f.any.map((set) => `SELECT id FROM ${TABLE[f.kind]} WHERE ${whereOf(f.kind, account, set, params).join(' AND ')}`).join(' UNION ')})`)
         break
     }
   }

@@ -165,6 +165,26 @@ ALTER TABLE settings_v6 RENAME TO settings;`)
   return out.join('\n')
 }
 
+/** Migration 8's typed columns, by table (frozen). */
+const V8_COLUMNS: Record<string, string[]> = {payments: ['card_last4'], customers: ['email_key', 'email_domain', 'name_key', 'surname_key']}
+
+function searchKeysMigration(): string {
+  const out: string[] = []
+  for (const [t, cols] of Object.entries(V8_COLUMNS))
+    for (const c of cols) out.push(`ALTER TABLE ${t} ADD COLUMN ${c} TEXT;`, `CREATE INDEX ${t}_${c} ON ${t}(account, ${c}, seq) WHERE ${c} IS NOT NULL;`)
+  return out.join('\n')
+}
+
+/** The migration whose search columns are filled in from the stored objects, in JavaScript; its tables and columns. */
+export const SEARCH_KEYS_MIGRATION = 8
+export const SEARCH_KEYS_COLUMNS: Readonly<Record<string, readonly string[]>> = V8_COLUMNS
+
+/** The migration that scrubs secrets shown once from stored answers, in JavaScript. */
+export const SCRUB_SECRETS_MIGRATION = 7
+
+/** The migration whose event columns are filled in from the stored event bytes, in JavaScript. */
+export const EVENT_SUBJECTS_MIGRATION = 6
+
 /** Ordered migrations; each runs once, in its own transaction. Append only: never edit one that shipped. */
 export const MIGRATIONS: readonly string[] = [
   // 1: all tables (objects as JSON documents plus TEXT filter columns)
@@ -391,10 +411,8 @@ CREATE INDEX events_created ON events(created_at);`,
   // 7: secrets at rest (issue 33): idempotency records of answers that showed a secret once keep
   // it redacted (done in JavaScript: sqlite-store.ts; bodies may be packed)
   '',
+  // 8: what a support agent searches payments by (issue 36): a card's last four digits, a customer's
+  // email (any case), its domain, its name and family name, each a column with an index (filled
+  // in from the stored objects in JavaScript: sqlite-store.ts, as every later write fills them)
+  searchKeysMigration(),
 ]
-
-/** The migration that scrubs secrets shown once from stored answers, in JavaScript. */
-export const SCRUB_SECRETS_MIGRATION = 7
-
-/** The migration whose event columns are filled in from the stored event bytes, in JavaScript. */
-export const EVENT_SUBJECTS_MIGRATION = 6

@@ -34,13 +34,13 @@ import {KeyedLock} from '../keyed-lock.js'
 import {Checkpointer} from './checkpointer.js'
 import {CLAIM_SQL, DeliveryClaims} from './delivery-claims.js'
 import {shareSlots, type SlotShare} from '../slot-share.js'
-import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, SCRUB_SECRETS_MIGRATION, TABLE} from './schema.js'
+import {EVENT_SUBJECTS_MIGRATION, MIGRATIONS, SCRUB_SECRETS_MIGRATION, SEARCH_KEYS_COLUMNS, SEARCH_KEYS_MIGRATION, TABLE} from './schema.js'
 import {scrubShownOnce} from '../../domain/secrets.js'
 import {keepPrivate, writePrivateFile} from '../../adapters/private-files.js'
-import {eventSubjects, listenerErrorToStderr, notifyEach} from '../../ports/store.js'
+import {eventSubjects, fieldValue, listenerErrorToStderr, notifyEach} from '../../ports/store.js'
 import {pack, unpack} from './codec.js'
 import {compile, type CompileState, idemKey, insertRows} from './compile.js'
-import {ACCOUNT_TABLES, dataObjectOf, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
+import {ACCOUNT_TABLES, columnValue, dataObjectOf, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
 import {retiredName, SqliteStaged, type StagingHost} from './staging.js'
 import {Writer, type ChangeResult, type Op} from './writer.js'
 
@@ -279,6 +279,7 @@ export class SqliteStore implements Store {
         this.db.exec(MIGRATIONS[i]!)
         if (i + 1 === EVENT_SUBJECTS_MIGRATION) this.backfillEventSubjects()
         if (i + 1 === SCRUB_SECRETS_MIGRATION) scrubbed = this.scrubShownOnceSecrets() > 0
+        if (i + 1 === SEARCH_KEYS_MIGRATION) this.backfillSearchKeys()
         this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(i + 1, new Date().toISOString())
       })()
       if (i + 1 === SCRUB_SECRETS_MIGRATION) this.db.pragma(`secure_delete = ${secureDelete}`)
@@ -308,6 +309,27 @@ export class SqliteStore implements Store {
         }
       }
       after = rows[rows.length - 1]!.r
+    }
+  }
+
+  /**
+   * Migration 8 (issue 36): the search columns of every stored payment and customer, computed as
+   * every write computes them (ports/store.ts DERIVED); read in JavaScript (the JSON may be packed).
+   */
+  private backfillSearchKeys(): void {
+    for (const [table, cols] of Object.entries(SEARCH_KEYS_COLUMNS)) {
+      const kind = (Object.keys(TABLE) as Kind[]).find((k) => TABLE[k] === table)!
+      const update = this.db.prepare(`UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE seq = ?`)
+      const page = this.db.prepare(`SELECT seq, ${SELECT[kind]} FROM ${table} WHERE seq > ? ORDER BY seq LIMIT 1000`)
+      for (let after = 0; ; ) {
+        const rows = page.all(after) as (Row & {seq: number})[]
+        if (rows.length === 0) break
+        for (const row of rows) {
+          const obj = parseRow<Record<string, unknown>>(kind, row)
+          update.run(...cols.map((c) => columnValue('text', fieldValue(kind, obj, c))), row.seq)
+        }
+        after = rows[rows.length - 1]!.seq
+      }
     }
   }
 
