@@ -20,12 +20,15 @@ export interface EvidenceFormProps {
   /** the 3-D Secure, AVS, CVV results and refund ids that will be attached, when known */
   facts?: AttachedFacts
   onDone: (result: EvidenceParams | null) => void
+  /** called once the last frame is drawn; default: the Ink app exits (the form is the whole app) */
+  onLeave?: () => void
 }
 
 const MAX_KEY = 100
 
-export function EvidenceForm({dispute: dp, now, facts, onDone}: EvidenceFormProps) {
-  const {exit} = useApp()
+export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave}: EvidenceFormProps) {
+  const {exit: exitApp} = useApp()
+  const exit = onLeave ?? exitApp
   // state the input handler reads lives in refs too: key events can arrive faster than the
   // screen redraws (a handler of the last render runs), and each must see the one before
   const [step, setStep, stepRef] = useRefState<Step>('key')

@@ -1,0 +1,25 @@
+import {Flags} from '@oclif/core'
+import {GwCommand} from '../base/command.js'
+import {keysHelp} from './shared/console/keys.js'
+import {openConsole} from './shared/console/run.js'
+
+export default class Console extends GwCommand<typeof Console> {
+  static override summary = 'A full-screen terminal view: what needs attention, payments and disputes (events, webhooks and the gateway are to come).'
+  static override description = `One screen for a support agent working a queue and an operator watching the gateway, with the profile's key (--profile picks the account): Home lists what needs attention now; Payments searches and acts (refund, capture, cancel, confirmed as the commands confirm); Disputes answers the queue by due date with the evidence form. Events, Webhooks and Gateway are not built yet: their tabs name the commands that do their work (gw events tail, gw webhooks list, gw logs tail). Actions always ask, whatever --yes says. Under a restricted key a view it may not read names the permission it needs. It needs a terminal; the terminal is left as it was found on q, Ctrl-C, SIGTERM and a crash. NO_COLOR turns colours off; GW_CONSOLE_THEME=light (or COLORFGBG) suits a light background.
+
+${keysHelp()}`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    {description: 'Open on the disputes queue', command: '<%= config.bin %> <%= command.id %> --view disputes'},
+    {description: 'As the support profile (a restricted key)', command: '<%= config.bin %> <%= command.id %> --profile support'},
+  ]
+
+  static override flags = {
+    view: Flags.string({description: 'The view to open first: home, payments, disputes, events, webhooks or gateway.'}),
+  }
+
+  async run(): Promise<void> {
+    return openConsole(this.ctx, {view: this.flags.view})
+  }
+}

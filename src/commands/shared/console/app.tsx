@@ -1,0 +1,329 @@
+// `gw console`: the frame. A status line (account, mode, key, the engine clock and how far it is
+// ahead, the connection), the views' tabs, a reconnecting banner while the engine is away, the
+// view, a message line and the footer with the keys that work here. Imported only behind the
+// render gate (./run.ts), after the terminal went to the alternate screen (./screen.ts).
+import {Box, render, useApp, useInput, useStdout} from 'ink'
+import {useCallback, useEffect, useMemo, useRef, useState, type ReactElement} from 'react'
+import {Text} from '../../../ui/text.js'
+import {clockText, fit} from './format.js'
+import {FrameContext, LineInput, RouteContext, useEmitter, useFrame, useTick, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
+import {GLOBAL_KEYS, matchView, VIEW_KEYS, VIEW_TITLES, VIEWS, type ViewName} from './keys.js'
+import {ageText, type ConsoleSession} from './session.js'
+import type {Theme} from './theme.js'
+import {HomeView} from './views/home.js'
+import {PaymentsView, PaymentView} from './views/payments.js'
+import {DisputesView, DisputeView} from './views/disputes.js'
+
+/** A view this build does not have yet: the commands that do its work meanwhile. */
+function NotYet({view, commands}: {view: string; commands: string}) {
+  return <Text wrap="wrap">{`${view} is not in this build of the console yet. Meanwhile: ${commands}.`}</Text>
+}
+
+const VIEW_OF: Record<Route['view'], () => ReactElement> = {
+  home: () => <HomeView />,
+  payments: () => <PaymentsView />,
+  payment: () => <PaymentView />,
+  disputes: () => <DisputesView />,
+  dispute: () => <DisputeView />,
+  events: () => <NotYet view="Events" commands="gw events tail" />,
+  event: () => <NotYet view="An event" commands="gw events get, gw events resend" />,
+  webhooks: () => <NotYet view="Webhooks" commands="gw webhooks list" />,
+  webhook: () => <NotYet view="An endpoint" commands="gw webhooks get, gw webhooks replay" />,
+  gateway: () => <NotYet view="Gateway" commands="gw logs tail, gw providers list, gw chaos list" />,
+}
+
+/** The tab a route belongs to (a payment's view is under Payments). */
+export function tabOf(route: Route): ViewName {
+  const parent: Record<string, ViewName> = {payment: 'payments', dispute: 'disputes', event: 'events', webhook: 'webhooks'}
+  return parent[route.view] ?? (route.view as ViewName)
+}
+
+function useSize() {
+  const {stdout} = useStdout()
+  const read = () => ({columns: stdout.columns || 80, rows: stdout.rows || 24})
+  const [size, setSize] = useState(read)
+  useEffect(() => {
+    const on = () => setSize(read())
+    stdout.on('resize', on)
+    return () => {
+      stdout.off('resize', on)
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stdout])
+  return size
+}
+
+export interface AppProps {
+  session: ConsoleSession
+  theme: Theme
+  initial?: Route[]
+  /** the route stack, each time it changes (tests, and the journey's screenshots) */
+  onRoute?: (stack: Route[]) => void
+}
+
+interface Prompt {
+  question: string
+  placeholder?: string
+  resolve: (answer: string) => void
+}
+
+export function App({session, theme, initial, onRoute}: AppProps) {
+  const {exit} = useApp()
+  const {columns, rows} = useSize()
+  useEmitter(session)
+  const [stack, setStack] = useState<Route[]>(initial?.length ? initial : [{view: 'home'}])
+  const [overlay, setOverlay] = useState<'help' | 'jump' | null>(null)
+  const [prompt, setPrompt] = useState<Prompt | null>(null)
+  const [footer, setFooter] = useState<readonly (readonly [string, string])[]>([])
+  const [capture, setCaptureState] = useState(false)
+  const [flash, setFlash] = useState<{text: string; tone: 'ok' | 'warn' | 'error'; at: number} | null>(null)
+  const [jumpError, setJumpError] = useState('')
+  const handler = useRef<KeyHandler | undefined>(undefined)
+  const captureRef = useRef(false)
+  const cache = useRef(new Map<string, unknown>()).current
+  const top = stack[stack.length - 1]!
+
+  useEffect(() => onRoute?.(stack), [stack, onRoute])
+
+  // the session asks through the frame: a question on the message line, a typed answer
+  useEffect(() => {
+    session.ask = (question, opts) => new Promise<string>((resolve) => setPrompt({question, placeholder: opts?.placeholder, resolve}))
+    session.flash = (text, tone = 'ok') => setFlash({text, tone, at: Date.now()})
+  }, [session])
+
+  // a message fades after 8 s
+  useEffect(() => {
+    if (!flash) return
+    const t = setTimeout(() => setFlash((f) => (f === flash ? null : f)), 8000)
+    return () => clearTimeout(t)
+  }, [flash])
+
+  const open = useCallback((route: Route) => {
+    handler.current = undefined
+    setStack((s) => [...s, route])
+  }, [])
+  const back = useCallback(() => {
+    handler.current = undefined
+    setStack((s) => (s.length > 1 ? s.slice(0, -1) : s))
+  }, [])
+  const jump = useCallback((view: ViewName) => {
+    handler.current = undefined
+    captureRef.current = false
+    setCaptureState(false)
+    setStack(view === 'home' ? [{view: 'home'}] : [{view: 'home'}, {view}])
+  }, [])
+  const setCapture = useCallback((on: boolean) => {
+    captureRef.current = on
+    setCaptureState(on)
+  }, [])
+
+  const bannerShown = session.connection.state === 'reconnecting'
+  // the frame takes one line less than the terminal: a frame as tall as the terminal makes Ink
+  // clear the screen at every redraw (flicker)
+  const bodyHeight = Math.max(3, rows - 1 - 2 - (bannerShown ? 1 : 0) - 2)
+
+  const api: FrameApi = useMemo(
+    () => ({session, theme, width: columns, height: bodyHeight, open, back, setKeys: setFooter, setCapture, handler, cache}),
+    [session, theme, columns, bodyHeight, open, back, setCapture, cache],
+  )
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') return exit()
+    if (prompt) {
+      if (key.escape) {
+        prompt.resolve('')
+        setPrompt(null)
+      }
+      return
+    }
+    if (overlay === 'help') {
+      setOverlay(null)
+      return
+    }
+    if (overlay === 'jump') {
+      if (key.escape) setOverlay(null)
+      return
+    }
+    if (handler.current?.(input, key as InputKey)) return
+    if (captureRef.current) return
+    if (input === 'q') return exit()
+    if (key.escape) return back()
+    if (input === ':') {
+      setJumpError('')
+      return setOverlay('jump')
+    }
+    if (input === '?') return setOverlay('help')
+    if (/^[1-6]$/.test(input)) return jump(VIEWS[Number(input) - 1]!)
+  })
+
+  const answer = (value: string) => {
+    const p = prompt
+    setPrompt(null)
+    p?.resolve(value)
+  }
+
+  const onJump = (value: string) => {
+    const v = matchView(value)
+    if (!v) {
+      setJumpError(`No view "${value}": ${VIEWS.join(', ')}.`)
+      return
+    }
+    setOverlay(null)
+    jump(v)
+  }
+
+  const tab = tabOf(top)
+  const keysHere: readonly (readonly [string, string])[] = prompt
+    ? [['Enter', 'answer'], ['Esc', 'cancel']]
+    : overlay === 'jump'
+      ? [['Enter', 'go'], ['Esc', 'cancel']]
+      : overlay === 'help'
+        ? [['any key', 'close']]
+        : capture
+          ? footer
+          : [...footer, ...(stack.length > 1 ? [['Esc', 'back'] as const] : []), [':', 'jump'], ['?', 'keys'], ['q', 'quit']]
+
+  return (
+    <FrameContext.Provider value={api}>
+      <Box flexDirection="column" width={columns} height={rows - 1}>
+        <StatusLine width={columns} />
+        <Tabs current={tab} width={columns} />
+        {bannerShown ? <Banner width={columns} /> : null}
+        <Box flexDirection="column" height={bodyHeight} overflow="hidden">
+          {overlay === 'help' ? <Help route={top} height={bodyHeight} /> : <Screen key={`${stack.length}:${top.view}:${top.id ?? ''}`} route={top} />}
+        </Box>
+        <Box height={1}>
+          {prompt ? (
+            <Text color={theme.tone('accent')} bold wrap="truncate">
+              {prompt.question}
+            </Text>
+          ) : overlay === 'jump' ? (
+            <Box>
+              <Text color={theme.tone('accent')} bold>{':'}</Text>
+              <LineInput suggestions={VIEWS} onSubmit={onJump} />
+              {jumpError ? <Text color={theme.tone('bad')} wrap="truncate">{`  ${jumpError}`}</Text> : null}
+            </Box>
+          ) : flash ? (
+            <Text color={theme.tone(flash.tone === 'ok' ? 'ok' : flash.tone === 'warn' ? 'warn' : 'bad')} wrap="truncate">
+              {flash.text}
+            </Text>
+          ) : (
+            <Text> </Text>
+          )}
+        </Box>
+        {prompt ? (
+          // a question takes the footer's line for its answer (Enter answers, Esc cancels)
+          <Box>
+            <Text color={theme.tone('accent')} bold>
+              {'> '}
+            </Text>
+            <LineInput key={prompt.question} placeholder={`${prompt.placeholder ? `${prompt.placeholder} · ` : ''}Enter answers · Esc cancels`} onSubmit={answer} />
+          </Box>
+        ) : (
+          <Footer keys={keysHere} width={columns} />
+        )}
+      </Box>
+    </FrameContext.Provider>
+  )
+}
+
+/** The top route's view; its own key so a new route starts with fresh view state. */
+function Screen({route}: {route: Route}) {
+  return <RouteContext.Provider value={route}>{VIEW_OF[route.view]()}</RouteContext.Provider>
+}
+
+function StatusLine({width}: {width: number}) {
+  const {session, theme} = useFrame()
+  useTick(1000)
+  const acct = session.account ? `${session.account.name ? `${session.account.name} ` : ''}${session.account.id}` : session.profile
+  const {time, ahead} = clockText(session.engineNow(), session.clock.offsetMs)
+  const mode = session.mode === 'live' ? ' LIVE ' : session.mode === 'test' ? ' TEST ' : ' ? '
+  const clock = session.clock.source === 'wall' ? `wall ${time}` : `engine ${time}${session.clock.frozen ? ' (frozen)' : ''}`
+  const conn = session.connection.state === 'live' ? '● live' : '○ reconnecting'
+  const restricted = session.key?.type === 'restricted' ? ' (restricted)' : ''
+  const left = width >= 100 ? ` gw console · ${acct} · ` : ` ${acct} · `
+  // the clock and the connection always fit; the key where there is room
+  const clockPart = ` · ${clock}${ahead ? ` ${ahead}` : ''} · `
+  const keyPart = ` · ${session.keyRedacted}${restricted}`
+  const room = width - left.length - mode.length - conn.length - 1
+  const right = room >= keyPart.length + clockPart.length ? `${keyPart}${clockPart}` : clockPart
+  return (
+    <Text wrap="truncate">
+      <Text bold>{left}</Text>
+      <Text inverse={session.mode === 'live'} bold color={session.mode === 'live' ? theme.tone('bad') : theme.tone('ok')}>
+        {mode}
+      </Text>
+      <Text>{fit(right, Math.max(0, width - left.length - mode.length - conn.length - 1))}</Text>
+      <Text color={session.connection.state === 'live' ? theme.tone('ok') : theme.tone('warn')}>{conn}</Text>
+    </Text>
+  )
+}
+
+function Tabs({current, width}: {current: ViewName; width: number}) {
+  const {theme} = useFrame()
+  return (
+    <Box width={width}>
+      {VIEWS.map((v, i) => (
+        <Text key={v} inverse={v === current} bold={v === current} color={v === current ? theme.tone('accent') : undefined} wrap="truncate">
+          {` ${i + 1} ${VIEW_TITLES[v]} `}
+        </Text>
+      ))}
+    </Box>
+  )
+}
+
+function Banner({width}: {width: number}) {
+  const {session, theme} = useFrame()
+  useTick(1000)
+  const c = session.connection
+  const text = `⟳ Reconnecting to ${session.host}: ${c.reason ?? 'no answer'} · tried ${c.attempts ?? 0}× · last answer ${ageText(c.lastOkAt, session.now())}; what you see is from then`
+  return (
+    <Text inverse bold color={theme.tone('warn')} wrap="truncate">
+      {fit(text, width)}
+    </Text>
+  )
+}
+
+function Footer({keys, width}: {keys: readonly (readonly [string, string])[]; width: number}) {
+  const text = keys.map(([k, v]) => `${k} ${v}`).join(' · ')
+  return (
+    <Text dimColor wrap="truncate">
+      {fit(text, width)}
+    </Text>
+  )
+}
+
+function Help({route, height}: {route: Route; height: number}) {
+  const own = VIEW_KEYS[route.view] ?? []
+  const lines = [
+    `Keys of ${route.view}`,
+    ...own.map((k) => `  ${k.keys.padEnd(16)} ${k.does}`),
+    '',
+    'Everywhere',
+    ...GLOBAL_KEYS.map((k) => `  ${k.keys.padEnd(16)} ${k.does}`),
+  ]
+  return (
+    <Box flexDirection="column">
+      {lines.slice(0, height).map((l, i) => (
+        <Text key={i} bold={i === 0 || l === 'Everywhere'} wrap="truncate">
+          {l || ' '}
+        </Text>
+      ))}
+    </Box>
+  )
+}
+
+/** Mounts the console; resolves when the person quits. */
+export async function mountConsole(opts: AppProps & {stdout: NodeJS.WriteStream; stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream; onRender?: () => void}): Promise<{unmount(): void; done: Promise<void>}> {
+  const instance = render(<App session={opts.session} theme={opts.theme} initial={opts.initial} onRoute={opts.onRoute} />, {
+    stdout: opts.stdout,
+    stdin: opts.stdin,
+    stderr: opts.stderr,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    incrementalRendering: false,
+    maxFps: 30,
+    onRender: opts.onRender,
+  })
+  return {unmount: () => instance.unmount(), done: instance.waitUntilExit().then(() => undefined)}
+}

@@ -1,0 +1,63 @@
+// Text helpers of the console's views: columns cut or padded to a width (after control
+// characters are shown, since their caret form is what takes room), amounts and times. No Ink.
+import {formatMoney} from '../../../api/money.js'
+import {terminalSafe} from '../../../output/terminal.js'
+import {shortDuration} from '../../disputes/shared/display.js'
+
+/** Data in a column of `width`: control characters shown, then cut with … or padded. */
+export function fit(data: string | null | undefined, width: number, align: 'left' | 'right' = 'left'): string {
+  if (width <= 0) return ''
+  const text = terminalSafe(data ?? '').replace(/[\n\t]/g, ' ')
+  const chars = Array.from(text)
+  if (chars.length > width) return width > 1 ? `${chars.slice(0, width - 1).join('')}…` : chars.slice(0, width).join('')
+  return align === 'right' ? text.padStart(width) : text.padEnd(width)
+}
+
+/** An id cut in the middle to fit (pay_1a2b…9z8y), keeping its prefix and its end. */
+export function fitId(id: string, width: number): string {
+  if (width <= 0) return ''
+  if (id.length <= width) return id.padEnd(width)
+  if (width < 8) return fit(id, width)
+  const tail = Math.floor((width - 1) / 2)
+  return `${id.slice(0, width - 1 - tail)}…${id.slice(id.length - tail)}`
+}
+
+/** Money in the CLI's words (€12.50 EUR); an unknown currency as the raw minor units. */
+export function money(amount: number, currency: string): string {
+  try {
+    return formatMoney(amount, currency)
+  } catch {
+    return `${amount} ${currency}`
+  }
+}
+
+/** An engine timestamp as a list shows it: the time on the day of `now`, else the date and time. */
+export function shortTime(iso: string | null | undefined, now: Date): string {
+  if (!iso) return ''
+  const day = iso.slice(0, 10)
+  const sameDay = day === now.toISOString().slice(0, 10)
+  return sameDay ? iso.slice(11, 19) : `${day.slice(5)} ${iso.slice(11, 16)}`
+}
+
+/** Seconds as the two largest units, as the disputes commands say them: "2d 4h", "1h 30m". */
+export const span = shortDuration
+
+/** The engine clock for the status line: "2026-12-04 10:00:03 UTC", and how far ahead of the wall ("(+7d 2h)") or behind. */
+export function clockText(engine: Date, offsetMs: number): {time: string; ahead: string} {
+  const time = `${engine.toISOString().slice(0, 19).replace('T', ' ')} UTC`
+  const s = Math.round(offsetMs / 1000)
+  const ahead = Math.abs(s) < 60 ? '' : s > 0 ? `(+${span(s)})` : `(-${span(-s)})`
+  return {time, ahead}
+}
+
+/**
+ * The window of rows a list of `height` shows so that `selected` is in it, moving as little as
+ * it can from `top` (the first row shown before).
+ */
+export function scrollWindow(total: number, selected: number, height: number, top: number): number {
+  if (total <= height) return 0
+  let t = Math.min(Math.max(0, top), total - height)
+  if (selected < t) t = selected
+  if (selected >= t + height) t = selected - height + 1
+  return Math.max(0, Math.min(t, total - height))
+}

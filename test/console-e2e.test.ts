@@ -1,0 +1,278 @@
+// `gw console` in a real terminal: tmux on its own socket runs the built CLI (a snapshot of bin/
+// and dist/), keys go in with send-keys and the screen comes back with capture-pane. One engine
+// in this process for the file. The frame: it fits 80×24, its keys, and q, Ctrl-C and SIGTERM
+// leave the terminal as they found it (the normal screen, the cursor, the tty's modes). The
+// support agent's journey: a payment found by an email typed in mixed case, part of it refunded,
+// a dispute answered with a pasted multi-line text, and the ruling seen after a clock advance.
+import {execFileSync} from 'node:child_process'
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import type {Dispute, Payment} from '../src/api/types.js'
+import {GwClient} from '../src/client/index.js'
+import {startEngine, type EngineHandle} from '../src/engine/index.js'
+import {cliEnv, REPO, runCli, snapshotCli} from './support/cli-snapshot.js'
+
+let ROOT: string
+let BIN: string
+let home: string
+let dataDir: string
+let engine: EngineHandle
+let api: GwClient
+
+const SOCKET = `gw-console-${process.pid}`
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']})
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const screen = () => tmux('capture-pane', '-p', '-t', 'gw')
+const paneFlag = (name: string) => tmux('display-message', '-p', '-t', 'gw', `#{${name}}`).trim()
+
+async function waitForScreen(text: string | RegExp, ms = 20_000): Promise<string> {
+  const end = Date.now() + ms
+  let last = ''
+  while (Date.now() < end) {
+    last = screen()
+    if (typeof text === 'string' ? last.includes(text) : text.test(last)) return last
+    await sleep(100)
+  }
+  throw new Error(`the terminal never showed ${String(text)}; it shows:\n${last}`)
+}
+
+const keys = (...k: string[]) => tmux('send-keys', '-t', 'gw', ...k)
+const type = (text: string) => tmux('send-keys', '-t', 'gw', '-l', text)
+
+/**
+ * Runs `gw console ARGS` in a tmux session of the given size. The shell saves the tty's modes
+ * before and after (stty -g), and prints EXIT=<code> when the console ends.
+ */
+function openConsole(size: {x: number; y: number}, args: string[] = []) {
+  const script = join(home, `console-${Date.now()}.sh`)
+  writeFileSync(
+    script,
+    [
+      // the render gate stays shut in CI; this terminal is real
+      'unset CI CONTINUOUS_INTEGRATION GITHUB_ACTIONS BUILDKITE GITLAB_CI NO_COLOR',
+      ...Object.keys(process.env)
+        .filter((k) => k.startsWith('GW_'))
+        .map((k) => `unset ${k}`),
+      ...Object.entries({HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_NO_KEYRING: '1', GW_DATA_DIR: dataDir}).map(([k, v]) => `export ${k}='${v}'`),
+      `cd '${ROOT}'`,
+      `stty -g > '${home}/stty.before'`,
+      'echo BEFORE-THE-CONSOLE',
+      `'${process.execPath}' '${BIN}' console ${args.map((a) => `'${a}'`).join(' ')}`,
+      'echo "EXIT=$?"',
+      `stty -g > '${home}/stty.after'`,
+      'sleep 600',
+    ].join('\n'),
+  )
+  tmux('new-session', '-d', '-s', 'gw', '-x', String(size.x), '-y', String(size.y), `sh '${script}'`)
+}
+
+/** After the console ended: the shell's screen back, the cursor shown, the tty's modes as before. */
+async function expectTerminalRestored(code: number) {
+  const after = await waitForScreen(/EXIT=\d+/)
+  expect(after).toContain(`EXIT=${code}`)
+  expect(after).toContain('BEFORE-THE-CONSOLE')
+  expect(after).not.toContain('q quit')
+  expect(paneFlag('alternate_on')).toBe('0')
+  expect(paneFlag('cursor_flag')).toBe('1')
+  await waitForFile(join(home, 'stty.after'))
+  expect(readFileSync(join(home, 'stty.after'), 'utf8')).toBe(readFileSync(join(home, 'stty.before'), 'utf8'))
+}
+
+async function waitForFile(path: string) {
+  for (let i = 0; i < 100 && !existsSync(path); i++) await sleep(50)
+}
+
+function closeConsole() {
+  try {
+    tmux('kill-session', '-t', 'gw')
+  } catch {
+    // closed already
+  }
+  rmSync(join(home, 'stty.before'), {force: true})
+  rmSync(join(home, 'stty.after'), {force: true})
+}
+
+let zoePaid: Payment
+let zoeDisputed: Payment
+let dispute: Dispute
+
+beforeAll(async () => {
+  if (!existsSync(join(REPO, 'dist', 'commands', 'console.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
+    throw new Error('dist/ or oclif.manifest.json is missing: run `npm run build` first (`npm test` does).')
+  }
+  ROOT = snapshotCli('gw-e2e-console-cli-')
+  BIN = join(ROOT, 'bin', 'run.js')
+  home = mkdtempSync(join(tmpdir(), 'gw-e2e-console-home-'))
+  dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-console-engine-'))
+  engine = await startEngine({dataDir, port: 0, durability: 'normal', log: () => {}})
+  api = new GwClient({baseUrl: engine.baseUrl, apiKey: engine.secretKey, ca: engine.caCertPem, maxRetries: 0})
+  const login = await runCli(BIN, ['login', '--local'], {cwd: ROOT, env: cliEnv(home, dataDir)})
+  expect(login.code).toBe(0)
+  // the customer's payments: one disputed, then a newer one the agent refunds part of (the
+  // customer's email stored as the shop took it, in lower case)
+  const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
+  zoeDisputed = await api.payments.create({amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: {email: 'zoe@lovelace-shop.example', name: 'Zoë Lovelace'}, reference: 'ORDER-1'})
+  dispute = await api.testHelpers.createDispute({payment: zoeDisputed.id, reason: 'product_not_received'})
+  zoePaid = await api.payments.create({amount: 4000, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: {email: 'zoe@lovelace-shop.example'}, reference: 'ORDER-2'})
+  await api.payments.create({amount: 999, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: {email: 'someone@else.example'}, reference: 'ORDER-3'})
+  expect(zoePaid.status).toBe('succeeded')
+  expect(dispute.status).toBe('needs_response')
+}, 60_000)
+
+// a test that failed half-way leaves no session for the next
+afterEach(() => closeConsole())
+
+afterAll(async () => {
+  try {
+    tmux('kill-server')
+  } catch {
+    // no session left
+  }
+  await engine?.close()
+  for (const dir of [home, dataDir, ROOT]) if (dir) rmSync(dir, {recursive: true, force: true})
+})
+
+describe('gw console: the frame', () => {
+  it('fits 80×24: status line, tabs, body and footer; ? shows the keys, : jumps, j/k move; q restores the terminal', async () => {
+    openConsole({x: 80, y: 24})
+    const home1 = await waitForScreen(/Disputes due \(1\)/)
+    const lines = home1.split('\n')
+    expect(lines.length).toBeLessThanOrEqual(25) // capture-pane ends with a newline
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80)
+    expect(lines[0]).toMatch(/ TEST .*engine \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC.*● live/)
+    expect(lines[1]).toContain('1 Home  2 Payments  3 Disputes')
+    expect(home1).toContain(dispute.id)
+    expect(home1).toMatch(/↑↓ move · Enter open .*q quit/)
+
+    keys('?')
+    await waitForScreen('Keys of home')
+    expect(screen()).toContain('quit (the terminal is left as it was found)')
+    keys('x') // any key closes the help
+    await waitForScreen('Needs attention now')
+
+    keys(':')
+    await waitForScreen('Enter go · Esc cancel')
+    type('pay')
+    keys('Enter')
+    const payments = await waitForScreen(/3 payments/)
+    expect(payments).toContain('REFERENCE')
+    // j moves the selection (reverse video) to the second row; k back
+    // (below the status line and the tabs, whose current tab is in reverse video too)
+    const inverse = (line: string) => [...line.matchAll(/\u001B\[([0-9;]*)m/g)].some((m) => m[1]!.split(';').includes('7'))
+    const selected = () => tmux('capture-pane', '-p', '-e', '-t', 'gw').split('\n').findIndex((l, i) => i > 2 && inverse(l))
+    const first = selected()
+    keys('j')
+    for (let i = 0; i < 50 && selected() === first; i++) await sleep(50)
+    expect(selected()).toBe(first + 1)
+    keys('k')
+    for (let i = 0; i < 50 && selected() !== first; i++) await sleep(50)
+    expect(selected()).toBe(first)
+    // Enter opens, Esc comes back
+    keys('Enter')
+    await waitForScreen(/Captured +€/)
+    keys('Escape')
+    await waitForScreen('3 payments')
+
+    keys('q')
+    await expectTerminalRestored(0)
+    closeConsole()
+  }, 60_000)
+
+  it('Ctrl-C and SIGTERM leave the terminal as they found it too', async () => {
+    openConsole({x: 80, y: 24}, ['--view', 'disputes'])
+    await waitForScreen('needing a response')
+    keys('C-c')
+    await expectTerminalRestored(0)
+    closeConsole()
+
+    openConsole({x: 80, y: 24})
+    await waitForScreen('Needs attention now')
+    // the console's own process: the child of the pane's shell that runs bin/run.js
+    const shell = paneFlag('pane_pid')
+    const node = Number(execFileSync('pgrep', ['-P', shell, '-f', 'bin/run.js console'], {encoding: 'utf8'}).trim().split('\n')[0])
+    expect(node).toBeGreaterThan(1)
+    process.kill(node, 'SIGTERM')
+    await expectTerminalRestored(143)
+    closeConsole()
+  }, 60_000)
+})
+
+describe("gw console: the support agent's journey", () => {
+  it('finds the payment by an email typed in mixed case, refunds part of it, answers the dispute with a pasted text, and sees it won', async () => {
+    openConsole({x: 120, y: 40})
+    await waitForScreen('Needs attention now')
+
+    // Payments: the customer said "Zoe@Lovelace-Shop.Example"
+    keys('2')
+    await waitForScreen('/ to search')
+    keys('/')
+    await waitForScreen('pay_… · email')
+    type('Zoe@Lovelace-Shop.Example')
+    keys('Enter')
+    const found = await waitForScreen(/2 payments/)
+    expect(found).toContain('ORDER-2')
+    expect(found).toContain('ORDER-1')
+    expect(found).not.toContain('ORDER-3')
+
+    // the newest first: open it, refund €12.50 of its €40.00
+    keys('Enter')
+    await waitForScreen(`${zoePaid.id}  succeeded  €40.00 EUR`)
+    keys('f')
+    await waitForScreen('Refund how much? €40.00 EUR refundable')
+    type('12.50')
+    keys('Enter')
+    await waitForScreen(`This will refund €12.50 EUR of ${zoePaid.id}. Continue? [y/N]`)
+    type('y')
+    keys('Enter')
+    await waitForScreen(/Refund rf_\w+ of €12\.50 EUR created/)
+    await waitForScreen(/Refunded +€12\.50 EUR \(partial\)/)
+    const refunds = await api.refunds.list({payment: zoePaid.id})
+    expect(refunds.data.map((r) => r.amount)).toEqual([1250])
+
+    // Disputes: the queue, the dispute, the evidence form with a pasted address
+    keys(':')
+    await waitForScreen('Enter go · Esc cancel')
+    type('disputes')
+    keys('Enter')
+    await waitForScreen(/1 dispute\b/)
+    keys('Enter')
+    await waitForScreen('[ ] shipping_address')
+    keys('e')
+    await waitForScreen('Field key')
+    keys('3', 'Enter')
+    await waitForScreen('Esc cancels (here: back to the key)') // the value of shipping_address
+    tmux('set-buffer', '-b', 'addr', '1 Main St\nSpringfield, IL 62701\nUSA')
+    tmux('paste-buffer', '-b', 'addr', '-t', 'gw')
+    await waitForScreen('Springfield, IL 62701')
+    keys('Enter')
+    await waitForScreen('3. [x] shipping_address')
+    keys('1', 'Enter')
+    await waitForScreen('Esc cancels (here: back to the key)') // the value of tracking_number
+    type('1Z999AA10123456784')
+    keys('Enter')
+    await waitForScreen('1. [x] tracking_number')
+    keys('Enter') // on to files
+    await waitForScreen('File URL')
+    keys('Enter') // on to the review
+    const review = await waitForScreen('Submit this evidence?')
+    expect(review).toContain('Covers: tracking_number, shipping_address')
+    type('y')
+    await waitForScreen(`Evidence sent: ${dispute.id} is under_review`)
+    await waitForScreen('Under review at the chargeback stage')
+    const sent = await api.disputes.get(dispute.id)
+    expect(sent.evidence?.fields).toEqual({shipping_address: '1 Main St\nSpringfield, IL 62701\nUSA', tracking_number: '1Z999AA10123456784'})
+
+    // the issuer rules for the merchant, and a day passes on the engine clock: the view follows
+    await api.testHelpers.resolveDispute(dispute.id, 'won')
+    await api.testHelpers.advanceClock(86_400)
+    const won = await waitForScreen('Won: €20.00 EUR returns to the balance.')
+    expect(won).toContain(`${dispute.id}  won`)
+    await waitForScreen('(+1d)')
+
+    keys('q')
+    await expectTerminalRestored(0)
+    closeConsole()
+  }, 120_000)
+})
