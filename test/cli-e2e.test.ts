@@ -269,7 +269,8 @@ describe('lists and paging', () => {
 
     const byRef = await gwJson<ListEnvelope<Payment>>(['payments', 'list', '--reference', `${ref}-3`])
     expect(byRef.body.data.map((p) => p.amount)).toEqual([103])
-  })
+    // eleven CLI processes one after another (a second or two of start-up each on a loaded machine)
+  }, 90_000)
 })
 
 describe('customers, payment methods, clock, raw api', () => {
