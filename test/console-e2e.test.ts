@@ -13,6 +13,7 @@ import type {Dispute, Payment} from '../src/api/types.js'
 import {GwClient} from '../src/client/index.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {cliEnv, REPO, runCli, snapshotCli} from './support/cli-snapshot.js'
+import {tmuxOn} from './support/tmux.js'
 
 let ROOT: string
 let BIN: string
@@ -22,21 +23,12 @@ let engine: EngineHandle
 let api: GwClient
 
 const SOCKET = `gw-console-${process.pid}`
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']})
+const term = tmuxOn(SOCKET)
+const tmux = term.run
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const screen = () => tmux('capture-pane', '-p', '-t', 'gw')
+const screen = term.screen
 const paneFlag = (name: string) => tmux('display-message', '-p', '-t', 'gw', `#{${name}}`).trim()
-
-async function waitForScreen(text: string | RegExp, ms = 20_000): Promise<string> {
-  const end = Date.now() + ms
-  let last = ''
-  while (Date.now() < end) {
-    last = screen()
-    if (typeof text === 'string' ? last.includes(text) : text.test(last)) return last
-    await sleep(100)
-  }
-  throw new Error(`the terminal never showed ${String(text)}; it shows:\n${last}`)
-}
+const waitForScreen = term.waitForScreen
 
 const keys = (...k: string[]) => tmux('send-keys', '-t', 'gw', ...k)
 const type = (text: string) => tmux('send-keys', '-t', 'gw', '-l', text)

@@ -10,6 +10,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Balance, Dispute, ListEnvelope, Payment, Payout, Refund, SettlementReport} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {snapshotCli} from './support/cli-snapshot.js'
+import {tmuxOn} from './support/tmux.js'
 
 const REPO = resolve(import.meta.dirname, '..')
 let ROOT: string
@@ -66,20 +67,11 @@ async function cardPayment(amount: number): Promise<Payment> {
 // ----- a pseudo-terminal: tmux on its own socket -----
 
 const SOCKET = `gw-e2e-${process.pid}`
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], {encoding: 'utf8'})
+const term = tmuxOn(SOCKET, {history: 200})
+const tmux = term.run
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const screen = () => tmux('capture-pane', '-p', '-t', 'gw', '-S', '-200')
-
-async function waitForScreen(text: string | RegExp, ms = 20_000): Promise<string> {
-  const end = Date.now() + ms
-  let last = ''
-  while (Date.now() < end) {
-    last = screen()
-    if (typeof text === 'string' ? last.includes(text) : text.test(last)) return last
-    await sleep(100)
-  }
-  throw new Error(`the terminal never showed ${String(text)}; it shows:\n${last}`)
-}
+const screen = term.screen
+const waitForScreen = term.waitForScreen
 
 /** Types text (literally), then waits for the form to draw it. */
 async function typeText(text: string) {
