@@ -57,3 +57,47 @@ it('nothing under src/engine/ reaches src/output/, src/base/, src/ui/ or src/com
   // the walk does leave the engine (src/api/ is shared): the test sees imports it must follow
   expect([...via.keys()].some((f) => f.startsWith(join(SRC, 'api') + '/'))).toBe(true)
 })
+
+/** The engine files a file imports for their values (an import or re-export that is not `type` only): what runs when it loads. */
+function valueImportsOf(file: string): string[] {
+  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const out: string[] = []
+  for (const s of sf.statements) {
+    if (ts.isImportDeclaration(s)) {
+      const c = s.importClause
+      if (c?.isTypeOnly) continue
+      const b = c?.namedBindings
+      // `import {type A, type B}`: nothing of it is loaded for its value
+      if (c && !c.name && b && ts.isNamedImports(b) && b.elements.length > 0 && b.elements.every((e) => e.isTypeOnly)) continue
+      const dep = resolveSpecifier(file, (s.moduleSpecifier as ts.StringLiteral).text)
+      if (dep) out.push(dep)
+    } else if (ts.isExportDeclaration(s) && s.moduleSpecifier && !s.isTypeOnly) {
+      const dep = resolveSpecifier(file, (s.moduleSpecifier as ts.StringLiteral).text)
+      if (dep) out.push(dep)
+    }
+  }
+  return out
+}
+
+it('no import circle with values inside src/engine/: a use case reacts to another through the core (app/reactions.ts), never by importing it back (issue 35)', () => {
+  const files = sourceFiles(join(SRC, 'engine')).filter((f) => !/\.test\.tsx?$/.test(f) && !f.includes('/test-support/'))
+  const graph = new Map(files.map((f) => [f, valueImportsOf(f).filter((d) => d.startsWith(join(SRC, 'engine') + '/'))]))
+  // depth first; a back edge closes a circle, named from where it starts
+  const circles: string[] = []
+  const state = new Map<string, 'open' | 'done'>()
+  const path: string[] = []
+  const visit = (f: string) => {
+    state.set(f, 'open')
+    path.push(f)
+    for (const d of graph.get(f) ?? []) {
+      if (state.get(d) === 'open') circles.push([...path.slice(path.indexOf(d)), d].map((x) => relative(SRC, x)).join(' -> '))
+      else if (!state.has(d)) visit(d)
+    }
+    path.pop()
+    state.set(f, 'done')
+  }
+  for (const f of files) if (!state.has(f)) visit(f)
+  expect(circles).toEqual([])
+  // the walk sees the engine's value imports (an import it could not parse would pass as none)
+  expect([...graph.values()].reduce((n, ds) => n + ds.length, 0)).toBeGreaterThan(200)
+})

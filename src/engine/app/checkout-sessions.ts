@@ -180,6 +180,8 @@ export async function payCheckoutSession(u: Unit, id: string, b: {payment_method
 }
 
 export function registerCheckoutJobs(core: Core): void {
+  // a payment of a session changed (payments.ts announces it): the session records it
+  core.reactions.onPaymentChanged(sessionPaymentChanged)
   core.jobs.register(EXPIRY_JOB, async (u: Unit, job: ClaimedJob) => {
     const got = await u.get<CheckoutSessionRecord>('checkout_session', job.ref)
     if (got?.obj.status === 'open') expire(u, got.obj, got.version)

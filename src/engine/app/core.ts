@@ -18,6 +18,7 @@ import {JobRunner} from './jobs.js'
 import {ProviderState} from './provider-state.js'
 import {Unit} from './unit.js'
 import type {EndpointRecord} from './webhook-types.js'
+import {Reactions} from './reactions.js'
 
 /** What the engine reports as it works (metrics): set once, shared by every account's engine. */
 export interface Observers {
@@ -78,6 +79,8 @@ export class Core {
   readonly observers: Observers
   /** faults this account switched on to rehearse (issue 29) */
   readonly chaos: ChaosRules
+  /** what use cases do when another's object changes, registered by them (see reactions.ts) */
+  readonly reactions = new Reactions()
   private readonly containment: Containment
   /** the engine's secrets key (issue 33): webhook signing secrets are stored sealed with it */
   readonly secrets: SecretBox

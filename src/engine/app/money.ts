@@ -5,7 +5,6 @@ import type {PaymentRecord} from '../domain/payment.js'
 import {feeFor, providerProfile} from '../domain/providers.js'
 import {settlementRunOf} from '../domain/settlement.js'
 import type {Core} from './core.js'
-import {scheduleTestCardDispute} from './disputes.js'
 import type {Unit} from './unit.js'
 import {iso} from '../domain/time.js'
 
@@ -44,7 +43,7 @@ export function entriesFor(u: Pick<Unit, 'all'>, paymentId: string): Promise<Led
   return u.all<LedgerEntry, 'ledger_entry'>('ledger_entry', [{field: 'payment', op: 'eq', value: paymentId}])
 }
 
-/** Funds were captured: the amount (pending until its day's settlement run) and the provider's fee; then the test card that gets disputed. */
+/** Funds were captured: the amount (pending until its day's settlement run) and the provider's fee. */
 export function onPaymentSucceeded(u: Unit, p: PaymentRecord, at: Date): void {
   if (p.amount_captured > 0) {
     const available_at = settlementRunOf(at)
@@ -54,7 +53,6 @@ export function onPaymentSucceeded(u: Unit, p: PaymentRecord, at: Date): void {
     const fee = profile ? feeFor(profile, p.amount_captured, p.currency) : 0
     if (fee > 0) recordEntry(u, entry('fee', -fee))
   }
-  scheduleTestCardDispute(u, p, at)
 }
 
 /**

@@ -16,9 +16,9 @@ import {explainRecord, route, type RouteInput} from '../domain/routing.js'
 import type {ProviderCardInput} from '../ports/provider.js'
 import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import {providerChaos} from './chaos-providers.js'
-import {sessionPaymentChanged} from './checkout-sessions.js'
 import type {Core} from './core.js'
 import {onPaymentSucceeded} from './money.js'
+import {scheduleTestCardDispute} from './disputes.js'
 import {dayOf} from './provider-state.js'
 import type {Unit} from './unit.js'
 import {iso} from '../domain/time.js'
@@ -75,7 +75,11 @@ export function apply(u: Unit, step: pay.Step, at: Date): PaymentRecord {
     if ('emit' in e) u.emit(e.emit, p, at)
     else if ('schedule' in e) u.schedule(e.schedule, p.id, e.due, e.data)
     else if ('unschedule' in e) u.unschedule(e.unschedule, p.id)
-    else onPaymentSucceeded(u, p, at)
+    else {
+      onPaymentSucceeded(u, p, at)
+      // a test card that disputes (decisions.md): its dispute is scheduled as the payment succeeds
+      scheduleTestCardDispute(u, p, at)
+    }
   }
   return p
 }
@@ -536,8 +540,8 @@ export async function customerAction(u: Unit, id: string, outcome: 'approve' | '
     }
   }
   u.put('payment', p, loaded.version)
-  // paid through a hosted checkout session: the session learns of it (issue 28)
-  await sessionPaymentChanged(u, p)
+  // paid through a hosted checkout session: the session learns of it (issue 28), through the core's reactions
+  await u.core.reactions.paymentChanged(u, p)
   return p
 }
 
@@ -562,7 +566,7 @@ export async function reviewPayment(u: Unit, id: string, decision: 'approve' | '
   if (decision === 'block') p = apply(u, pay.reviewBlocked(p), u.now)
   else p = (await routeAndRun(u, pay.reviewApproved(p).payment, u.now)).payment
   u.put('payment', p, loaded.version)
-  await sessionPaymentChanged(u, p)
+  await u.core.reactions.paymentChanged(u, p)
   return p
 }
 
