@@ -98,6 +98,7 @@ describe('every human writer goes through it', () => {
     'hooks/command-not-found.ts': "the user's own mistyped command",
     'config/credentials.ts': 'a default notice about the credential store (commands pass Context.notice)',
     'api/openapi/emit.ts': 'the build step',
+    'api/openapi/generate.ts': 'the build step that writes src/api/contract.gen.ts (npm run contract)',
   }
 
   it('no file writes to stdout or stderr but the renderer and the listed ones (a new view prints through ctx.print)', () => {
