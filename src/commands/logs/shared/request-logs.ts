@@ -2,28 +2,13 @@
 // same filters as GET /request_logs; reconnects with backoff and fills a gap from the list
 // (GET /request_logs?ending_before=<last seen>), so a dropped connection loses no line.
 import {createParser} from 'eventsource-parser'
-import type {ListEnvelope} from '../../../api/types.js'
+import type {ListEnvelope, RequestLog} from '../../../api/types.js'
 import {ApiError} from '../../../client/errors.js'
 import type {GwClient} from '../../../client/index.js'
 import {abortableSleep, describeFailure} from '../../events/shared/feed.js'
 
-export interface RequestLogEntry {
-  id: string
-  object: 'request_log'
-  method: string
-  path: string
-  status: number
-  latency_ms: number
-  idempotent_replayed: boolean
-  /** the engine instance that answered (engines from before fleets: absent) */
-  instance?: string
-  /** the key that made the request */
-  api_key?: string | null
-  livemode: boolean
-  created_at: string
-  /** a fault the account's chaos rules injected (`chaos_… 503`) */
-  chaos?: string
-}
+/** An entry as the API writes it (the document's RequestLog); an engine from before fleets leaves out instance and api_key. */
+export type RequestLogEntry = Omit<RequestLog, 'instance' | 'api_key'> & Partial<Pick<RequestLog, 'instance' | 'api_key'>>
 
 export interface RequestLogFilters {
   status?: string
