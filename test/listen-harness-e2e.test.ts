@@ -1,54 +1,28 @@
 // `gw listen` from a test harness (issue 27): a secret the harness chose, a start position that
 // includes what happened before listen started (--from-start), and a ready line on stdout (--json).
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
-import {mkdtempSync, rmSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {Agent, request} from 'undici'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {verifySignature} from '../src/api/webhook-signature.js'
-import {startEngine, type EngineHandle} from '../src/engine/index.js'
-import {cliEnv, runCli, snapshotCli} from './support/cli-snapshot.js'
+import {startCliWorld, type CliWorld} from './support/cli-world.js'
 
-let ROOT: string
-let BIN: string
-let engine: EngineHandle
-let home: string
-let dataDir: string
-let agent: Agent
+let w: CliWorld
 let child: ChildProcessWithoutNullStreams | undefined
 let server: Server
 
-const env = () => cliEnv(home, dataDir, {NO_COLOR: '1'})
-
 beforeAll(async () => {
-  ROOT = snapshotCli('gw-e2e-listen-harness-')
-  BIN = join(ROOT, 'bin', 'run.js')
-  home = mkdtempSync(join(tmpdir(), 'gw-e2e-listen-home-'))
-  dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-listen-engine-'))
-  engine = await startEngine({dataDir, port: 0, durability: 'normal', rateLimit: 0, log: () => {}})
-  agent = new Agent({connect: {ca: engine.caCertPem}})
-  expect((await runCli(BIN, ['login', '--local'], {cwd: ROOT, env: env()})).code).toBe(0)
+  w = await startCliWorld('gw-e2e-listen-harness-', 'commands/listen.js', {env: {NO_COLOR: '1'}, rateLimit: 0})
 }, 60_000)
 
 afterAll(async () => {
   child?.kill('SIGKILL')
   server?.close()
-  await agent?.close()
-  await engine?.close()
-  for (const d of [home, dataDir, ROOT]) if (d) rmSync(d, {recursive: true, force: true})
+  await w?.close()
 })
 
 it('forwards a payment made before it started (--from-start), signed with the secret it was given, after a ready line on stdout', async () => {
   const card = {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}}
-  const r = await request(`${engine.baseUrl}/payments`, {
-    method: 'POST',
-    dispatcher: agent,
-    headers: {authorization: `Bearer ${engine.secretKey}`, 'content-type': 'application/json', 'idempotency-key': 'before-listen'},
-    body: JSON.stringify({amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card}),
-  })
-  const before = (await r.body.json()) as {id: string}
+  const before = await w.api<{id: string}>('POST', '/payments', {amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card})
 
   const got: {body: string; header: string}[] = []
   server = createServer((req, res) => {
@@ -62,7 +36,7 @@ it('forwards a payment made before it started (--from-start), signed with the se
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res))
   const port = (server.address() as {port: number}).port
   const secret = 'whsec_harness_chosen_0001'
-  child = spawn(process.execPath, [BIN, 'listen', '--forward-to', `http://127.0.0.1:${port}/hook`, '--secret', secret, '--from-start', '--json'], {cwd: ROOT, env: env()})
+  child = spawn(process.execPath, [w.bin, 'listen', '--forward-to', `http://127.0.0.1:${port}/hook`, '--secret', secret, '--from-start', '--json'], {cwd: w.work, env: w.env})
   let out = ''
   child.stdout.on('data', (d) => (out += d))
   const ready = await new Promise<Record<string, unknown>>((res, rej) => {

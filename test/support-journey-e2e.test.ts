@@ -3,51 +3,26 @@
 // the rk_ key from stdin, whoami, find the payment from what the customer says (an email in
 // another case, the card's last four), the disputes due within a day with the right time left,
 // answer one with evidence, and see it answered after a clock advance.
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {Agent, request} from 'undici'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {startEngine, type EngineHandle} from '../src/engine/index.js'
-import {cliEnv, runCli, snapshotCli} from './support/cli-snapshot.js'
+import {startCliWorld, type CliWorld} from './support/cli-world.js'
 
-let ROOT: string
-let BIN: string
-let engine: EngineHandle
-let home: string
-let dataDir: string
-let agent: Agent
+let w: CliWorld
 
-const gw = (args: string[], stdin?: string) => runCli(BIN, args, {cwd: ROOT, env: cliEnv(home, dataDir, {NO_COLOR: '1', COLUMNS: '200'}), stdin})
-const gwJson = async <T>(args: string[]): Promise<T> => {
-  const r = await gw([...args, '--json'])
-  expect(r.code, `gw ${args.join(' ')}: ${r.stderr}`).toBe(0)
-  return JSON.parse(r.stdout) as T
-}
+const gw = (args: string[], stdin?: string) => w.gw(args, stdin)
+const gwJson = <T>(args: string[]) => w.gwJson<T>(args)
 /** the shop's side, with the engine's own key: what the agent's key may not do */
-async function api(method: 'GET' | 'POST', path: string, body?: unknown) {
-  const r = await request(`${engine.baseUrl}${path}`, {method, dispatcher: agent, headers: {authorization: `Bearer ${engine.secretKey}`, ...(body ? {'content-type': 'application/json', 'idempotency-key': `sj-${Math.random()}`} : {})}, body: body ? JSON.stringify(body) : undefined})
-  const json = (await r.body.json()) as any
-  expect(r.statusCode, JSON.stringify(json)).toBeLessThan(300)
-  return json
-}
+const api = (method: 'GET' | 'POST', path: string, body?: unknown) => w.api(method, path, body)
 const card = (number: string) => ({type: 'card', card: {number, exp_month: 12, exp_year: 2034, cvc: '123'}})
 const H = 3600
 
 beforeAll(async () => {
-  ROOT = snapshotCli('gw-e2e-support-')
-  BIN = join(ROOT, 'bin', 'run.js')
-  home = mkdtempSync(join(tmpdir(), 'gw-e2e-support-home-'))
-  dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-support-engine-'))
-  engine = await startEngine({dataDir, port: 0, durability: 'normal', rateLimit: 0, log: () => {}})
-  agent = new Agent({connect: {ca: engine.caCertPem}})
+  // not logged in: the agent logs in with the key they were given
+  w = await startCliWorld('gw-e2e-support-', 'commands/login.js', {env: {NO_COLOR: '1', COLUMNS: '200'}, rateLimit: 0, login: false})
 }, 60_000)
 
-afterAll(async () => {
-  await agent?.close()
-  await engine?.close()
-  for (const d of [home, dataDir, ROOT]) if (d) rmSync(d, {recursive: true, force: true})
-})
+afterAll(async () => w?.close())
 
 it("a support agent with the README's restricted key: login, whoami, find the payment, the disputes due, evidence, the answer seen after a clock advance", async () => {
   // the shop's payments and disputes: Zoë's (card …4444) disputed first, another a day and 6 hours later

@@ -1,33 +1,24 @@
 // Issue 33 item 11 end to end: a tenant's data holding terminal control sequences (a screen clear,
 // an OSC title, a carriage-return overwrite, C1's CSI) reaches the built CLI's tables, detail views,
 // timeline and error messages shown in caret notation, and its --json byte-exact.
-import {Agent, request} from 'undici'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {HOSTILE, RAW_CONTROL, SHOWN} from '../src/output/test-support/hostile.js'
 import {startCliWorld, type CliWorld} from './support/cli-world.js'
 
 let w: CliWorld
-let agent: Agent
 let customer: {id: string}
 let payment: {id: string}
 
-async function api(method: 'POST', path: string, body: unknown) {
-  const r = await request(`${w.engine.baseUrl}${path}`, {method, dispatcher: agent, headers: {authorization: `Bearer ${w.engine.secretKey}`, 'content-type': 'application/json'}, body: JSON.stringify(body)})
-  const json = (await r.body.json()) as any
-  expect(r.statusCode, JSON.stringify(json)).toBeLessThan(300)
-  return json
-}
+const api = (method: 'POST', path: string, body: unknown) => w.api(method, path, body)
 
 beforeAll(async () => {
   w = await startCliWorld('gw-e2e-terminal-', 'output/terminal.js')
-  agent = new Agent({connect: {ca: w.engine.caCertPem}})
   customer = await api('POST', '/customers', {email: 'ada@example.com', name: HOSTILE, description: HOSTILE, metadata: {note: HOSTILE}})
   const card = {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}}
   payment = await api('POST', '/payments', {amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: customer.id, reference: HOSTILE, description: HOSTILE, metadata: {order: HOSTILE}})
 }, 60_000)
 
 afterAll(async () => {
-  await agent?.close()
   await w?.close()
 })
 

@@ -1,45 +1,24 @@
 // `gw payments timeline` (issue 26 item 1): a payment's whole story from the built CLI against an
 // engine in this process — creation, provider attempts, its events and its refund's and
 // dispute's, and the webhook attempts made for them, in time order.
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {Agent, request} from 'undici'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {testReceiver, type TestReceiver} from '../src/engine/test-support/tls-receiver.js'
-import {cliEnv, runCli, snapshotCli} from './support/cli-snapshot.js'
+import {startCliWorld, type CliWorld} from './support/cli-world.js'
 
-let ROOT: string
-let BIN: string
-let engine: EngineHandle
-let home: string
-let dataDir: string
-let agent: Agent
+let w: CliWorld
 let rx: TestReceiver
 
-const gw = (args: string[]) => runCli(BIN, args, {cwd: ROOT, env: cliEnv(home, dataDir, {NO_COLOR: '1'})})
-async function api(method: 'GET' | 'POST', path: string, body?: unknown) {
-  const r = await request(`${engine.baseUrl}${path}`, {method, dispatcher: agent, headers: {authorization: `Bearer ${engine.secretKey}`, ...(body ? {'content-type': 'application/json', 'idempotency-key': `tl-${Math.random()}`} : {})}, body: body ? JSON.stringify(body) : undefined})
-  return (await r.body.json()) as any
-}
+const gw = (args: string[]) => w.gw(args)
+const api = (method: 'GET' | 'POST', path: string, body?: unknown) => w.api(method, path, body)
 
 beforeAll(async () => {
-  ROOT = snapshotCli('gw-e2e-timeline-')
-  BIN = join(ROOT, 'bin', 'run.js')
-  home = mkdtempSync(join(tmpdir(), 'gw-e2e-timeline-home-'))
-  dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-timeline-engine-'))
-  engine = await startEngine({dataDir, port: 0, durability: 'normal', rateLimit: 0, log: () => {}})
-  agent = new Agent({connect: {ca: engine.caCertPem}})
+  w = await startCliWorld('gw-e2e-timeline-', 'commands/payments/timeline.js', {env: {NO_COLOR: '1'}, rateLimit: 0})
   rx = await testReceiver()
-  expect((await gw(['login', '--local'])).code).toBe(0)
 }, 60_000)
 
 afterAll(async () => {
   await rx?.close()
-  await agent?.close()
-  await engine?.close()
-  for (const d of [home, dataDir, ROOT]) if (d) rmSync(d, {recursive: true, force: true})
+  await w?.close()
 })
 
 it("tells a payment's story: creation, provider attempts, its refund's and dispute's events, and the webhook attempts, in time order", async () => {
