@@ -60,6 +60,11 @@ export {isUnavailable, pgText} from './sql.js'
 //   table, updated atomically; rows untouched for 10 minutes (full) are swept now and then.
 // - The database going away: every operation fails fast with StoreUnavailableError (HTTP 503
 //   with Retry-After); pools open new connections once it is back.
+//
+// This class holds the pools and what the concerns share, and composes them, one file each as in
+// the SQLite adapter: reads.ts, units.ts, committer.ts, feed.ts, claims.ts, purges.ts, settings.ts,
+// rate-limit.ts, sections.ts, staging.ts (staged rows of snapshots), migrations.ts, account.ts.
+// Its non-private fields are the adapter's own: the modules of this folder read them.
 
 export interface PostgresStoreOptions {
   /** postgres://user@host:port/db */
