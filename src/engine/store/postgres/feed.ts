@@ -4,8 +4,11 @@
 // every listener gets a notice for account '*' (every account) saying anything may have changed.
 import pg from 'pg'
 import type {ChangeNotice, Kind} from '../../ports/store.js'
-import {KINDS, listenerErrorToStderr, notifyEach} from '../../ports/store.js'
+import {KINDS} from '../../ports/store.js'
 import {type Queryable, rows} from './sql.js'
+import type {Listeners} from '../listeners.js'
+
+export {Listeners} from '../listeners.js'
 
 export const CHANNEL = 'gw_change'
 
@@ -38,37 +41,6 @@ export function payload(instanceId: string, notices: readonly Notice[]): string 
   const full = JSON.stringify({o: instanceId, n: notices.map((n) => [n.account, [...n.kinds], n.settings, n.eventSeq, n.dueBy, (n.purged ? 1 : 0) | (n.restored ? 2 : 0)])})
   // NOTIFY payloads are limited to 8000 bytes: too much to say means "everything may have changed"
   return full.length < 7900 ? full : JSON.stringify({o: instanceId, all: true})
-}
-
-/** The listeners of one instance: of every account's notices, and of one account's. */
-export class Listeners {
-  private readonly all = new Set<(n: ChangeNotice) => void>()
-  private readonly byAccount = new Map<string, Set<(n: ChangeNotice) => void>>()
-
-  onChange(fn: (n: ChangeNotice) => void): () => void {
-    this.all.add(fn)
-    return () => this.all.delete(fn)
-  }
-
-  onAccountChange(account: string, fn: (n: ChangeNotice) => void): () => void {
-    let set = this.byAccount.get(account)
-    if (!set) this.byAccount.set(account, (set = new Set()))
-    set.add(fn)
-    return () => {
-      set.delete(fn)
-      if (set.size === 0 && this.byAccount.get(account) === set) this.byAccount.delete(account)
-    }
-  }
-
-  /** Where a listener's failure goes (Store.onListenerError). */
-  failed: (e: unknown, account: string) => void = listenerErrorToStderr
-
-  /** A notice for account '*' reaches every account's listeners. */
-  emit(n: ChangeNotice): void {
-    notifyEach(this.all, n, this.failed)
-    if (n.account === '*') for (const set of this.byAccount.values()) notifyEach(set, n, this.failed)
-    else notifyEach(this.byAccount.get(n.account) ?? [], n, this.failed)
-  }
 }
 
 /**

@@ -6,7 +6,7 @@
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {type AccountRows, type Kind, UNSNAPSHOTTED, type StoredObject} from '../../ports/store.js'
-import {TABLE} from '../sqlite/schema.js'
+import {TABLE} from '../tables.js'
 import {SqliteStore} from '../sqlite/sqlite-store.js'
 import {insertAccountRows} from './committer.js'
 import {emptyNotice} from './feed.js'

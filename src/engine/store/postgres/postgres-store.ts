@@ -20,16 +20,23 @@ import type {
   StoredObject,
   StoreTx,
 } from '../../ports/store.js'
-import {fieldValue, STAGED_ACCOUNT_MARK} from '../../ports/store.js'
+import {STAGED_ACCOUNT_MARK} from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
+import {PgAccount} from './account.js'
 import * as claims from './claims.js'
 import {Committer, insertAccountRows} from './committer.js'
-import {PgStaged, type PgStagingHost, purgeStale} from './staging.js'
-import {CHANNEL, ChangeFeed, emptyNotice, Listeners, type Notice, payload} from './feed.js'
+import {ChangeFeed, Listeners, type Notice} from './feed.js'
+import {migrate} from './migrations.js'
+import * as purges from './purges.js'
+import * as rateLimit from './rate-limit.js'
 import * as reads from './reads.js'
 import {PgRequestLog} from './request-log.js'
-import {MIGRATIONS, SEARCH_KEYS_COLUMNS, SEARCH_KEYS_MIGRATION, TABLE} from './schema.js'
-import {columnValue, impossibleId, isUnavailable, objOf, pgText, query, type Queryable, rows, typeParsers, wrap} from './sql.js'
+import {TABLE} from './schema.js'
+import {Sections} from './sections.js'
+import * as settings from './settings.js'
+import {impossibleId, isUnavailable, objOf, query, type Queryable, rows, typeParsers, wrap} from './sql.js'
+import {PgStaged, type PgStagingHost, purgeStale} from './staging.js'
+import * as units from './units.js'
 
 export {isUnavailable, pgText} from './sql.js'
 
@@ -53,6 +60,11 @@ export {isUnavailable, pgText} from './sql.js'
 //   table, updated atomically; rows untouched for 10 minutes (full) are swept now and then.
 // - The database going away: every operation fails fast with StoreUnavailableError (HTTP 503
 //   with Retry-After); pools open new connections once it is back.
+//
+// This class holds the pools and what the concerns share, and composes them, one file each as in
+// the SQLite adapter: reads.ts, units.ts, committer.ts, feed.ts, claims.ts, purges.ts, settings.ts,
+// rate-limit.ts, sections.ts, staging.ts (staged rows of snapshots), migrations.ts, account.ts.
+// Its non-private fields are the adapter's own: the modules of this folder read them.
 
 export interface PostgresStoreOptions {
   /** postgres://user@host:port/db */
@@ -66,12 +78,8 @@ export interface PostgresStoreOptions {
   log?: (line: string) => void
 }
 
-/** advisory lock key of the migrations (the bigint form; per-key locks hash text into the same space) */
-const MIGRATION_LOCK = 7_263_101
 /** a transaction left idle (its instance stalled or cut off) is ended by the database after this long, releasing its locks */
 export const IDLE_IN_TRANSACTION_MS = 60_000
-/** how often a waiting exclusive section asks again (try-locks: the section connection never blocks) */
-const SECTION_POLL_MS = 25
 
 const token = () => randomBytes(9).toString('base64url')
 
@@ -81,24 +89,22 @@ export class PostgresStore implements Store {
   readonly instanceId: string
   readonly requestLog: PgRequestLog
   private readonly unitPool: pg.Pool
-  private readonly readPool: pg.Pool
-  private readonly clientConfig: pg.ClientConfig
+  readonly readPool: pg.Pool
+  readonly clientConfig: pg.ClientConfig
   private readonly log: (line: string) => void
   private readonly listeners = new Listeners()
-  private readonly committer: Committer
+  readonly committer: Committer
   private readonly feed: ChangeFeed
   private readonly views = new Map<string, PgAccount>()
-  private readonly sections = new KeyedLock()
+  private readonly sections: Sections
   /** per-key queues of this instance's units, in front of the database's advisory locks */
-  private readonly localLocks = new KeyedLock()
+  readonly localLocks = new KeyedLock()
   private connectTail: Promise<unknown> = Promise.resolve()
-  private sectionClient: pg.Client | undefined
-  private sectionConnecting: Promise<pg.Client> | undefined
-  private closed = false
+  closed = false
   /** tokens taken from rate-limit buckets by this instance (every 4096th sweeps the full ones) */
-  private tokensTaken = 0
+  tokensTaken = 0
   /** units' connections, checked out of the pool until the unit ends */
-  private readonly checkedOut = new Set<pg.PoolClient>()
+  readonly checkedOut = new Set<pg.PoolClient>()
 
   private constructor(opts: PostgresStoreOptions) {
     this.instanceId = opts.instanceId ?? `gw-${token()}`
@@ -125,6 +131,7 @@ export class PostgresStore implements Store {
     this.readPool.on('connect', (c) => void c.on('error', () => {}))
     this.committer = new Committer(this.clientConfig, this.instanceId, (ns) => this.notifyLocal(ns))
     this.requestLog = new PgRequestLog(this.readPool, this.instanceId)
+    this.sections = new Sections(this.clientConfig, () => this.closed)
     this.feed = new ChangeFeed(this.clientConfig, this.instanceId, this.listeners, this.readPool, this.log, (seq) => this.requestLog.appended(seq))
   }
 
@@ -132,7 +139,7 @@ export class PostgresStore implements Store {
   static async open(opts: PostgresStoreOptions): Promise<PostgresStore> {
     const s = new PostgresStore(opts)
     try {
-      await s.migrate()
+      await migrate(s.clientConfig)
       await s.feed.start()
     } catch (e) {
       await s.close().catch(() => {})
@@ -172,31 +179,6 @@ export class PostgresStore implements Store {
       void c.end().catch(() => {})
     },
     insert: (q, owner, part, n) => insertAccountRows(q, owner, {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}, ...part}, n),
-  }
-
-  private async migrate(): Promise<void> {
-    const c = new pg.Client(this.clientConfig)
-    c.on('error', () => {})
-    await c.connect()
-    try {
-      await c.query('BEGIN')
-      await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
-      await c.query('CREATE TABLE IF NOT EXISTS gw_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)')
-      const current = Number((await c.query<{v: number | null}>('SELECT max(version) AS v FROM gw_schema_migrations')).rows[0]!.v ?? 0)
-      if (current > MIGRATIONS.length)
-        throw new Error(`The database's schema is version ${current}, newer than this gw knows (${MIGRATIONS.length}): upgrade gw on this instance.`)
-      for (let i = current; i < MIGRATIONS.length; i++) {
-        await c.query(MIGRATIONS[i]!)
-        if (i + 1 === SEARCH_KEYS_MIGRATION) await backfillSearchKeys(c)
-        await c.query('INSERT INTO gw_schema_migrations (version, applied_at) VALUES ($1, now())', [i + 1])
-      }
-      await c.query('COMMIT')
-    } catch (e) {
-      await c.query('ROLLBACK').catch(() => {})
-      throw e
-    } finally {
-      await c.end().catch(() => {})
-    }
   }
 
   /** The schema version the database is at. */
@@ -275,83 +257,8 @@ export class PostgresStore implements Store {
 
   // ---------------------------------------------------------------- units of work
 
-  async transact<T>(account: string, fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
-    if (this.closed) throw new Error('store is closed')
-    const store = this
-    let client: pg.PoolClient | undefined
-    let opening: Promise<pg.PoolClient> | undefined
-    let staged: ChangeSet | undefined
-    const held: (() => void)[] = []
-    let begun = false
-    /** 'BEGIN; ' before the first statement that needs the unit's transaction */
-    const begin = () => (begun ? '' : ((begun = true), 'BEGIN; '))
-    // the unit's connection, opened (with BEGIN) at its first lock or claim
-    const conn = () =>
-      (opening ??= (async () => {
-        let c: pg.PoolClient
-        try {
-          c = await store.unitConnect()
-        } catch (e) {
-          throw wrap(e)
-        }
-        store.checkedOut.add(c)
-        client = c
-        return c
-      })())
-    const on = (): Queryable => client ?? store.readPool
-    const tx: StoreTx = {
-      get: (kind, id) => reads.get(on(), account, kind, id),
-      list: (kind, q) => reads.list(on(), account, kind, q),
-      all: (kind, filters) => reads.all(on(), account, kind, filters),
-      sum: (kind, q) => reads.sum(on(), account, kind, q),
-      count: (kind, filters) => reads.count(on(), account, kind, filters),
-      async lock(key) {
-        const c = await conn()
-        // ids are unique per account, and other keys (settings, provider health) are the account's own: the lock is the account's.
-        // Units of this instance queue for a key in the order they got their connections (which
-        // is the order they asked for them), so the job runner's pipeline, which commits in due
-        // order, never has a later job holding a key or the last connection an earlier one waits
-        // for; only the head of that queue waits for the database's lock
-        const k = `k:${pgText(account)}\n${pgText(key)}`
-        held.push(await store.localLocks.acquire(k))
-        await query(c, `${begin()}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(k)}, 0))`)
-      },
-      async claimIdempotency(scope, key, now) {
-        const c = await conn()
-        // one round trip: the transaction, the claim (a try-lock) and the record read after it
-        const res = await query(c, `${begin()}SELECT * FROM gw_claim_idempotency(${c.escapeLiteral(pgText(account))}, ${c.escapeLiteral(pgText(scope))}, ${c.escapeLiteral(pgText(key))})`)
-        const r = (Array.isArray(res) ? res[res.length - 1]! : res).rows[0] as {got: boolean; request_hash: string | null; status: number; body: string; created_at: string; expires_at: string}
-        if (r.request_hash !== null && r.expires_at > now)
-          return {state: 'recorded', record: {scope, key, request_hash: r.request_hash, status: r.status, body: r.body, created_at: r.created_at, expires_at: r.expires_at}}
-        return r.got ? {state: 'claimed'} : ({state: 'in_flight'} as IdempotencyClaim)
-      },
-      commit(cs) {
-        if (staged) throw new Error('a unit of work commits once')
-        staged = cs
-      },
-    }
-    let durable: Promise<void> | undefined
-    try {
-      const out = await fn(tx)
-      if (order) await order.after
-      // queued synchronously here, so units staged in order are written in that order
-      if (staged) durable = this.committer.enqueue(account, staged)
-      order?.staged()
-      await durable
-      return out
-    } finally {
-      if (order && !durable) order.staged()
-      // ending the unit's transaction releases its locks and claims (it wrote nothing)
-      if (opening) {
-        const c = await opening.catch(() => undefined)
-        if (c && this.checkedOut.delete(c)) {
-          let broken: Error | undefined
-          await c.query('ROLLBACK').catch((e: Error) => (broken = e))
-          c.release(broken)
-        }
-      }
-      for (let i = held.length - 1; i >= 0; i--) held[i]!()
-    }
+  transact<T>(account: string, fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
+    return units.transact(this, account, fn, order)
   }
 
   /**
@@ -359,7 +266,7 @@ export class PostgresStore implements Store {
    * may hand a newly opened connection to a later asker), so that units that take their locks
    * in order keep that order.
    */
-  private unitConnect(): Promise<pg.PoolClient> {
+  unitConnect(): Promise<pg.PoolClient> {
     const p = this.connectTail.then(() => this.unitPool.connect())
     this.connectTail = p.catch(() => {})
     return p
@@ -371,7 +278,7 @@ export class PostgresStore implements Store {
   }
 
   /** Called once a commit is durable: this instance's listeners hear of it at once. */
-  private notifyLocal(notices: readonly Notice[]): void {
+  notifyLocal(notices: readonly Notice[]): void {
     for (const n of notices) this.listeners.emit(n)
   }
 
@@ -387,43 +294,26 @@ export class PostgresStore implements Store {
     return this.listeners.onAccountChange(account, fn)
   }
 
-  // ---------------------------------------------------------------- one account's events, idempotency, stats, settings
+  // ---------------------------------------------------------------- purges (purges.ts), settings and stats (settings.ts), snapshots
 
-  async purgeEvents(account: string, before: string): Promise<number> {
-    return (await query(this.readPool, 'DELETE FROM events WHERE account = $1 AND created_at < $2', [account, before])).rowCount ?? 0
+  purgeEvents(account: string, before: string): Promise<number> {
+    return purges.purgeEvents(this, account, before)
   }
 
-  async purgeIdempotency(account: string, now: string): Promise<number> {
-    return (await query(this.readPool, 'DELETE FROM idempotency_keys WHERE account = $1 AND expires_at <= $2', [account, now])).rowCount ?? 0
+  purgeIdempotency(account: string, now: string): Promise<number> {
+    return purges.purgeIdempotency(this, account, now)
   }
 
   statsSince(account: string, day: string): Promise<StatIncrement[]> {
-    return rows<StatIncrement>(this.readPool, 'SELECT provider, day, approved, total FROM provider_stats WHERE account = $1 AND day >= $2 ORDER BY provider, day', [account, day])
+    return settings.statsSince(this, account, day)
   }
 
-  async getSetting(account: string, key: string): Promise<string | undefined> {
-    return (await rows<{value: string}>(this.readPool, 'SELECT value FROM settings WHERE account = $1 AND key = $2', [account, key]))[0]?.value
+  getSetting(account: string, key: string): Promise<string | undefined> {
+    return settings.getSetting(this, account, key)
   }
 
-  async addToSetting(account: string, key: string, delta: number): Promise<number> {
-    const n: Notice = {...emptyNotice(account), settings: [key]}
-    const next = await this.inTx(async (c) => {
-      await query(c, 'SET LOCAL synchronous_commit = on')
-      const v = Number(
-        (
-          await rows<{value: string}>(
-            c,
-            `INSERT INTO settings AS s (account, key, value) VALUES ($1, $2, $3::bigint::text)
-             ON CONFLICT (account, key) DO UPDATE SET value = (s.value::bigint + $3::bigint)::text RETURNING value`,
-            [account, key, delta],
-          )
-        )[0]!.value,
-      )
-      await query(c, 'SELECT pg_notify($1, $2)', [CHANNEL, payload(this.instanceId, [n])])
-      return v
-    })
-    this.notifyLocal([n])
-    return next
+  addToSetting(account: string, key: string, delta: number): Promise<number> {
+    return settings.addToSetting(this, account, key, delta)
   }
 
   /** Every row of an account but its keys and account objects, read at one moment (REPEATABLE READ). */
@@ -431,81 +321,16 @@ export class PostgresStore implements Store {
     return this.inTx((c) => reads.exportRows(c, account), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
   }
 
-  // ---------------------------------------------------------------- rate limit
+  // ---------------------------------------------------------------- rate limit (rate-limit.ts)
 
-  async takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
-    if (rate <= 0) return {retryAfter: 0, remaining: capacity}
-    // buckets untouched for minutes are full (every rate refills its bucket within seconds): swept now and then
-    if (++this.tokensTaken % 4096 === 0) void query(this.readPool, "DELETE FROM rate_buckets WHERE at < clock_timestamp() - interval '10 minutes'").catch(() => {})
-    // the bucket's level now: what it held plus the refill since, at most its capacity
-    const level = `least($3::double precision, b.tokens + greatest(0, extract(epoch FROM clock_timestamp() - b.at)) * $2::double precision)`
-    const r = (
-      await rows<{tokens: number; ok: boolean}>(
-        this.readPool,
-        `INSERT INTO rate_buckets AS b (scope, tokens, at, ok) VALUES ($1, $3::double precision - 1, clock_timestamp(), true)
-         ON CONFLICT (scope) DO UPDATE SET
-           tokens = CASE WHEN ${level} >= 1 THEN ${level} - 1 ELSE ${level} END,
-           ok = ${level} >= 1,
-           at = clock_timestamp()
-         RETURNING tokens, ok`,
-        [pgText(scope), rate, capacity],
-      )
-    )[0]!
-    if (r.ok) return {retryAfter: 0, remaining: Math.floor(r.tokens)}
-    return {retryAfter: Math.max(1, Math.ceil((1 - r.tokens) / rate)), remaining: 0}
+  takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
+    return rateLimit.takeToken(this, scope, rate, capacity)
   }
 
-  // ---------------------------------------------------------------- exclusive sections
+  // ---------------------------------------------------------------- exclusive sections (sections.ts)
 
-  private async section(): Promise<pg.Client> {
-    if (this.sectionClient) return this.sectionClient
-    this.sectionConnecting ??= (async () => {
-      const c = new pg.Client(this.clientConfig)
-      c.on('error', () => {
-        if (this.sectionClient === c) this.sectionClient = undefined
-      })
-      c.on('end', () => {
-        if (this.sectionClient === c) this.sectionClient = undefined
-      })
-      try {
-        await c.connect()
-      } catch (e) {
-        throw wrap(e)
-      }
-      this.sectionClient = c
-      return c
-    })().finally(() => (this.sectionConnecting = undefined))
-    return this.sectionConnecting
-  }
-
-  /**
-   * Sections are session advisory locks on one connection of this instance, several names held
-   * at once (one per account's job runs). A waiting section asks with a try-lock every few ms
-   * rather than blocking: a blocking lock would hold the connection, and every other section of
-   * this instance (other accounts') would wait behind it.
-   */
-  async exclusive<T>(name: string, fn: () => Promise<T>, opts: {wait?: boolean} = {}): Promise<{ran: true; value: T} | {ran: false}> {
-    const wait = opts.wait ?? true
-    const release = await this.sections.acquire(name)
-    try {
-      const key = `x:${pgText(name)}`
-      let c: pg.Client
-      for (;;) {
-        if (this.closed) throw new Error('store is closed')
-        c = await this.section()
-        if ((await rows<{ok: boolean}>(c, 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [key]))[0]!.ok) break
-        if (!wait) return {ran: false}
-        await new Promise((r) => setTimeout(r, SECTION_POLL_MS))
-      }
-      try {
-        return {ran: true, value: await fn()}
-      } finally {
-        // a connection lost meanwhile took the lock with it
-        if (this.sectionClient === c) await c.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]).catch(() => {})
-      }
-    } finally {
-      release()
-    }
+  exclusive<T>(name: string, fn: () => Promise<T>, opts: {wait?: boolean} = {}): Promise<{ran: true; value: T} | {ran: false}> {
+    return this.sections.exclusive(name, fn, opts)
   }
 
   async close(): Promise<void> {
@@ -516,99 +341,9 @@ export class PostgresStore implements Store {
     for (const c of this.checkedOut) c.release(new Error('store closed'))
     this.checkedOut.clear()
     for (const c of this.stagingClients) void c.end().catch(() => {})
-    await Promise.allSettled([this.feed.close(), this.sectionClient?.end(), this.committer.end(), this.unitPool.end(), this.readPool.end()])
-  }
-}
-
-/** One account's data in a PostgreSQL store: every operation bounded to the account. */
-class PgAccount implements AccountStore {
-  constructor(
-    private readonly s: PostgresStore,
-    readonly account: string,
-  ) {}
-  get<T extends StoredObject>(kind: Kind, id: string) {
-    return reads.get<T>(this.s.reader, this.account, kind, id)
-  }
-  list<T extends StoredObject, K extends Kind = Kind>(kind: K, q: ListQuery<K>) {
-    return reads.list<T, K>(this.s.reader, this.account, kind, q)
-  }
-  all<T extends StoredObject, K extends Kind = Kind>(kind: K, filters?: Filter<K>[]) {
-    return reads.all<T, K>(this.s.reader, this.account, kind, filters)
-  }
-  sum<K extends Kind>(kind: K, q: {field: string; groupBy: string; filters?: Filter<K>[]}) {
-    return reads.sum(this.s.reader, this.account, kind, q)
-  }
-  count<K extends Kind>(kind: K, filters?: Filter<K>[]) {
-    return reads.count(this.s.reader, this.account, kind, filters)
-  }
-  transact<T>(fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder) {
-    return this.s.transact(this.account, fn, order)
-  }
-  commit(cs: ChangeSet) {
-    return this.s.commit(this.account, cs)
-  }
-  getEvent(id: string) {
-    return reads.getEvent(this.s.reader, this.account, id)
-  }
-  listEvents(q: EventQuery) {
-    return reads.listEvents(this.s.reader, this.account, q)
-  }
-  eventsAfter(afterSeq: number, limit: number) {
-    return reads.eventsAfter(this.s.reader, this.account, afterSeq, limit)
-  }
-  purgeEvents(before: string) {
-    return this.s.purgeEvents(this.account, before)
-  }
-  claimJobs(now: string, limit: number, leaseMs: number) {
-    return claims.claimJobs(this.s.reader, this.account, now, limit, leaseMs)
-  }
-  releaseJobs(jobs: readonly ClaimedJob[]) {
-    return claims.releaseJobs(this.s.reader, this.account, jobs)
-  }
-  purgeIdempotency(now: string) {
-    return this.s.purgeIdempotency(this.account, now)
-  }
-  statsSince(day: string) {
-    return this.s.statsSince(this.account, day)
-  }
-  getSetting(key: string) {
-    return this.s.getSetting(this.account, key)
-  }
-  addToSetting(key: string, deltaMs: number) {
-    return this.s.addToSetting(this.account, key, deltaMs)
-  }
-  exportRows() {
-    return this.s.exportRows(this.account)
-  }
-  stageRows() {
-    return this.s.stageRows(this.account)
-  }
-  exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}) {
-    return this.s.exclusive(`${this.account}:${name}`, fn, opts)
-  }
-  onChange(fn: (n: ChangeNotice) => void) {
-    return this.s.onAccountChange(this.account, fn)
+    await Promise.allSettled([this.feed.close(), this.sections.end(), this.committer.end(), this.unitPool.end(), this.readPool.end()])
   }
 }
 
 /** The store factory of `gw serve --store postgres://…`. */
 export const postgresStore = (url: string, opts: Omit<PostgresStoreOptions, 'url'> = {}) => async () => PostgresStore.open({url, ...opts})
-
-/**
- * Migration 4 (issue 36): the search columns of every stored payment and customer, computed as
- * every write computes them (ports/store.ts DERIVED), a page of rows at a time.
- */
-async function backfillSearchKeys(c: pg.Client): Promise<void> {
-  for (const [table, cols] of Object.entries(SEARCH_KEYS_COLUMNS)) {
-    const kind = (Object.keys(TABLE) as Kind[]).find((k) => TABLE[k] === table)!
-    for (let after = 0; ; ) {
-      const page = (await c.query<{seq: number; data: Record<string, unknown>; internal: unknown}>(`SELECT seq, data, internal FROM ${table} WHERE seq > $1 ORDER BY seq LIMIT 1000`, [after])).rows
-      if (page.length === 0) break
-      for (const r of page) {
-        const obj = objOf<Record<string, unknown>>(r)
-        await c.query(`UPDATE ${table} SET ${cols.map((col, j) => `${col} = $${j + 2}`).join(', ')} WHERE seq = $1`, [r.seq, ...cols.map((col) => columnValue('text', fieldValue(kind, obj, col)))])
-      }
-      after = Number(page[page.length - 1]!.seq)
-    }
-  }
-}

@@ -1,5 +1,5 @@
 import {type FieldType, type Kind} from '../../ports/store.js'
-import {SEARCH_KEYS_COLUMNS, TABLE} from '../sqlite/schema.js'
+import {SEARCH_KEYS_COLUMNS, TABLE} from '../tables.js'
 import {SHOWN_ONCE_PATTERN} from '../../domain/secrets.js'
 
 export {TABLE}

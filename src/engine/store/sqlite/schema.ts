@@ -1,24 +1,6 @@
-import type {Kind} from '../../ports/store.js'
+import {SEARCH_KEYS_COLUMNS, TABLE} from '../tables.js'
 
-/** The table of each kind. Columns: seq (insertion order), id, created_at, version, data (public JSON), internal (JSON or NULL), and the kind's typed filter fields (ports/store.ts KINDS). */
-export const TABLE: Record<Kind, string> = {
-  payment: 'payments',
-  customer: 'customers',
-  payment_method: 'payment_methods',
-  refund: 'refunds',
-  dispute: 'disputes',
-  webhook_endpoint: 'webhook_endpoints',
-  delivery: 'deliveries',
-  merchant: 'merchants',
-  routing_rule: 'routing_rules',
-  settlement_report: 'settlement_reports',
-  payout: 'payouts',
-  ledger_entry: 'ledger_entries',
-  account: 'accounts',
-  api_key: 'api_keys',
-  checkout_session: 'checkout_sessions',
-  chaos_fault: 'chaos_faults',
-}
+export {SEARCH_KEYS_COLUMNS, TABLE}
 
 /** The object tables of migration 3's shape (migration 3 moves their internal state to a column of its own). */
 const OBJECT_TABLES = ['payments', 'customers', 'payment_methods', 'refunds', 'disputes', 'webhook_endpoints', 'deliveries', 'merchants', 'routing_rules', 'settlement_reports', 'payouts', 'ledger_entries']
@@ -165,19 +147,15 @@ ALTER TABLE settings_v6 RENAME TO settings;`)
   return out.join('\n')
 }
 
-/** Migration 8's typed columns, by table (frozen). */
-const V8_COLUMNS: Record<string, string[]> = {payments: ['card_last4'], customers: ['email_key', 'email_domain', 'name_key', 'surname_key']}
-
 function searchKeysMigration(): string {
   const out: string[] = []
-  for (const [t, cols] of Object.entries(V8_COLUMNS))
+  for (const [t, cols] of Object.entries(SEARCH_KEYS_COLUMNS))
     for (const c of cols) out.push(`ALTER TABLE ${t} ADD COLUMN ${c} TEXT;`, `CREATE INDEX ${t}_${c} ON ${t}(account, ${c}, seq) WHERE ${c} IS NOT NULL;`)
   return out.join('\n')
 }
 
 /** The migration whose search columns are filled in from the stored objects, in JavaScript; its tables and columns. */
 export const SEARCH_KEYS_MIGRATION = 8
-export const SEARCH_KEYS_COLUMNS: Readonly<Record<string, readonly string[]>> = V8_COLUMNS
 
 /** The migration that scrubs secrets shown once from stored answers, in JavaScript. */
 export const SCRUB_SECRETS_MIGRATION = 7

@@ -10,7 +10,9 @@
 // below), not as objects: the structured clone writes every property name of every object, and
 // a payment is ~12 statements, so objects cost the event loop about twice as much to send.
 import type {Worker} from 'node:worker_threads'
-import {CURRENT, DICTIONARIES, PACK_MIN, ZSTD_PARAMETERS} from './codec.js'
+import type {Database as Db, Statement} from 'better-sqlite3'
+import {type Kind, VersionConflictError} from '../../ports/store.js'
+import {CURRENT, DICTIONARIES, pack, PACK_MIN, ZSTD_PARAMETERS} from './codec.js'
 import {startThread} from './thread.js'
 
 /** One statement: SQL, parameters, and what its result must be. */
@@ -127,4 +129,38 @@ export class Writer {
     this.worker.postMessage('close')
     await exited
   }
+}
+
+/** The in-memory database's writer (it has no second connection): the same statements, in this thread (savepoints cost nothing on disk there). */
+export function writeHere(s: {readonly db: Db; stmt(sql: string): Statement}, batch: Op[][]): ChangeResult[] {
+  const db = s.db
+  const results: ChangeResult[] = []
+  db.exec('BEGIN IMMEDIATE')
+  for (const ops of batch) {
+    db.exec('SAVEPOINT cs')
+    try {
+      let seq: number | null = null
+      for (const op of ops) {
+        if (op.pack) for (const i of op.pack) op.params[i] = pack(op.params[i] as string)
+        const r = s.stmt(op.sql).run(op.params)
+        if (op.check === 'one' && r.changes !== 1) throw new VersionConflictError(op.kind as Kind, op.id!)
+        if (op.check === 'seq') seq = Number(r.lastInsertRowid)
+      }
+      db.exec('RELEASE cs')
+      results.push({ok: true, seq})
+    } catch (e) {
+      db.exec('ROLLBACK TO cs')
+      db.exec('RELEASE cs')
+      const err = e as VersionConflictError & {code?: string}
+      results.push({ok: false, error: {name: err.name, message: err.message, code: err.code, kind: err.kind, id: err.id}})
+    }
+  }
+  db.exec('COMMIT')
+  return results
+}
+
+/** An error reported by the writer, as the error it was. */
+export function restore(e: ChangeError): Error {
+  if (e.name === 'VersionConflictError') return new VersionConflictError(e.kind as Kind | 'job' | 'idempotency_key', e.id!)
+  return Object.assign(new Error(e.message), {name: e.name === 'SqliteError' ? 'SqliteError' : e.name, code: e.code})
 }

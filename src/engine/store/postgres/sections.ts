@@ -1,0 +1,75 @@
+// Exclusive sections of the PostgreSQL adapter (Store.exclusive): session advisory locks on one
+// connection of this instance, so a section excludes on every instance.
+import pg from 'pg'
+import {KeyedLock} from '../keyed-lock.js'
+import {pgText, rows, wrap} from './sql.js'
+
+/** how often a waiting exclusive section asks again (try-locks: the section connection never blocks) */
+const SECTION_POLL_MS = 25
+
+export class Sections {
+  private readonly locks = new KeyedLock()
+  private client: pg.Client | undefined
+  private connecting: Promise<pg.Client> | undefined
+
+  constructor(
+    private readonly clientConfig: pg.ClientConfig,
+    private readonly closed: () => boolean,
+  ) {}
+
+  private async connection(): Promise<pg.Client> {
+    if (this.client) return this.client
+    this.connecting ??= (async () => {
+      const c = new pg.Client(this.clientConfig)
+      c.on('error', () => {
+        if (this.client === c) this.client = undefined
+      })
+      c.on('end', () => {
+        if (this.client === c) this.client = undefined
+      })
+      try {
+        await c.connect()
+      } catch (e) {
+        throw wrap(e)
+      }
+      this.client = c
+      return c
+    })().finally(() => (this.connecting = undefined))
+    return this.connecting
+  }
+
+  /**
+   * Sections are session advisory locks on one connection of this instance, several names held
+   * at once (one per account's job runs). A waiting section asks with a try-lock every few ms
+   * rather than blocking: a blocking lock would hold the connection, and every other section of
+   * this instance (other accounts') would wait behind it.
+   */
+  async exclusive<T>(name: string, fn: () => Promise<T>, opts: {wait?: boolean} = {}): Promise<{ran: true; value: T} | {ran: false}> {
+    const wait = opts.wait ?? true
+    const release = await this.locks.acquire(name)
+    try {
+      const key = `x:${pgText(name)}`
+      let c: pg.Client
+      for (;;) {
+        if (this.closed()) throw new Error('store is closed')
+        c = await this.connection()
+        if ((await rows<{ok: boolean}>(c, 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [key]))[0]!.ok) break
+        if (!wait) return {ran: false}
+        await new Promise((r) => setTimeout(r, SECTION_POLL_MS))
+      }
+      try {
+        return {ran: true, value: await fn()}
+      } finally {
+        // a connection lost meanwhile took the lock with it
+        if (this.client === c) await c.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]).catch(() => {})
+      }
+    } finally {
+      release()
+    }
+  }
+
+  /** Ends the section connection (closing the store). */
+  end(): Promise<void> | undefined {
+    return this.client?.end()
+  }
+}
