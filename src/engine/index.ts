@@ -284,7 +284,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   }
   const metrics = new Metrics(app, {instance: opts.instanceName ?? hostname()})
   app.observers.unit = (seconds) => metrics.unit(seconds)
-  app.observers.attempt = (ok) => metrics.attempts.inc({outcome: ok ? 'succeeded' : 'failed'})
+  app.observers.attempt = (ok) => metrics.attempt(ok)
   app.observers.contained = (where) => metrics.contained.inc({where})
   const accessLog = opts.accessLog === undefined ? undefined : createWriteStream(opts.accessLog, {flags: 'a'})
   accessLog?.on('error', (e) => log(`access log: ${e.message}`))

@@ -2,6 +2,7 @@
 // `Gw-Engine-Time`, so a key that may not read the clock (a support agent's restricted key) still
 // shows deadlines against it. The OpenAPI checker (test-support/openapi-check.ts) also requires it
 // on every success any conformance test gets.
+import {request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type AsKey, type TestEngine} from '../test-support/harness.js'
 import {cardPayment, createPayment, expectError} from './helpers.js'
@@ -60,6 +61,36 @@ describe('Gw-Engine-Time', () => {
     expect(advanced.status, advanced.text).toBe(200)
     expect(engineTime(advanced)).toBe(new Date(Date.parse(at) + 3_600_000).toISOString())
     expect((await a.api('POST', '/test_helpers/clock', {frozen: false})).status).toBe(200)
+  })
+
+  it('is written with every kind of answer: a POST and its replay, a body kept as text (an event), a stream', async () => {
+    // (the pipeline keeps the time until the answer's head is written: issue 34)
+    const at = new Date(Date.now() + 40 * DAY_MS).toISOString().slice(0, 10) + 'T10:00:00.000Z'
+    expect((await a.api('POST', '/test_helpers/clock', {frozen: true, now: at})).status).toBe(200)
+    try {
+      const key = {'idempotency-key': `engine-time-${process.pid}`}
+      const made = await a.api('POST', '/payments', cardPayment(), key)
+      expect(made.status, made.text).toBe(201)
+      expect(engineTime(made)).toBe(at)
+      const again = await a.api('POST', '/payments', cardPayment(), key)
+      expect(again.headers['idempotent-replayed']).toBe('true')
+      expect(engineTime(again)).toBe(at)
+      const events = await a.api('GET', '/events?limit=1')
+      expect(events.status, events.text).toBe(200)
+      expect(engineTime(events)).toBe(at)
+      const event = await a.api('GET', `/events/${events.body.data[0].id}`)
+      expect(event.status, event.text).toBe(200)
+      expect(engineTime(event)).toBe(at)
+      const stream = await request(`${t.engine.baseUrl}/events/stream`, {headers: {authorization: `Bearer ${a.key}`, accept: 'text/event-stream'}, dispatcher: t.agent})
+      try {
+        expect(stream.statusCode).toBe(200)
+        expect(stream.headers['gw-engine-time']).toBe(at)
+      } finally {
+        stream.body.destroy()
+      }
+    } finally {
+      expect((await a.api('POST', '/test_helpers/clock', {frozen: false})).status).toBe(200)
+    }
   })
 
   it('is not sent where no key was authenticated: a 401, the public OpenAPI document', async () => {

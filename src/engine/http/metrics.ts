@@ -15,6 +15,9 @@ import {CounterFamily, HistogramFamily} from './metric-families.js'
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
 
+const SUCCEEDED = () => ({outcome: 'succeeded'})
+const FAILED = () => ({outcome: 'failed'})
+
 export class Metrics {
   readonly registry = new Registry()
   private readonly fleetRegistry = new Registry()
@@ -28,7 +31,8 @@ export class Metrics {
     'Time a unit of work takes from its start to its commit being durable (the store latency a write sees).',
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
   )
-  readonly attempts: Counter<'outcome'>
+  /** written on every webhook attempt (four or so per payment under the soak): a plain number too, not prom-client's label hashing (issue 34) */
+  private readonly attempts = new CounterFamily('gw_webhook_attempts_total', 'Webhook attempts made by this instance, by outcome (succeeded: a 2xx; failed: anything else).')
   /** failures contained to their request or account (issue 33), by where they happened */
   readonly contained: Counter<'where'>
   private instanceId: string
@@ -54,7 +58,6 @@ export class Metrics {
     this.fleet = new FleetReporter(app.core.engineStore)
     // the gauges read from the shared store, in a registry of their own: in the text of the fleet's reporter only
     const fleetOnly = this.fleetRegistry
-    this.attempts = new Counter({name: 'gw_webhook_attempts_total', help: 'Webhook attempts made by this instance, by outcome (succeeded: a 2xx; failed: anything else).', labelNames: ['outcome'], registers: [r]})
     this.contained = new Counter({
       name: 'gw_contained_errors_total',
       help: "Failures contained to the request or account whose data caused them (issue 33), by where: request_log, timeline_job, job_runner, housekeeping, webhook_delivery, webhook_claim, change_feed, clock, setting. Each place of an account is logged once an hour at most; this counts every one.",
@@ -195,6 +198,12 @@ export class Metrics {
     this.requestSeconds.observe(operation, () => ({operation}), seconds)
   }
 
+  /** One webhook attempt made, by its outcome. */
+  attempt(ok: boolean): void {
+    if (ok) this.attempts.inc('succeeded', SUCCEEDED)
+    else this.attempts.inc('failed', FAILED)
+  }
+
   /** One unit of work committed (durable), in seconds from its start. */
   unit(seconds: number): void {
     this.commitSeconds.observe('', () => ({}), seconds)
@@ -209,7 +218,7 @@ export class Metrics {
   async text(): Promise<string> {
     const [own, fleet] = await Promise.all([this.registry.metrics(), this.fleet.reporting ? this.fleetRegistry.metrics() : ''])
     const rest = fleet ? `${own}\n${fleet}` : own
-    return [this.requests, this.requestSeconds, this.commitSeconds].map((f) => f.text({})).join('\n') + '\n' + rest
+    return [this.requests, this.requestSeconds, this.commitSeconds, this.attempts].map((f) => f.text({})).join('\n') + '\n' + rest
   }
 
   /** Stops taking part in the fleet's reporter election (before the store closes). */
