@@ -13,6 +13,7 @@ import type {Theme} from './theme.js'
 import {HomeView} from './views/home.js'
 import {PaymentsView, PaymentView} from './views/payments.js'
 import {DisputesView, DisputeView} from './views/disputes.js'
+import {GatewayView} from './views/gateway.js'
 
 /** A view this build does not have yet: the commands that do its work meanwhile. */
 function NotYet({view, commands}: {view: string; commands: string}) {
@@ -29,7 +30,7 @@ const VIEW_OF: Record<Route['view'], () => ReactElement> = {
   event: () => <NotYet view="An event" commands="gw events get, gw events resend" />,
   webhooks: () => <NotYet view="Webhooks" commands="gw webhooks list" />,
   webhook: () => <NotYet view="An endpoint" commands="gw webhooks get, gw webhooks replay" />,
-  gateway: () => <NotYet view="Gateway" commands="gw logs tail, gw providers list, gw chaos list" />,
+  gateway: () => <GatewayView />,
 }
 
 /** The tab a route belongs to (a payment's view is under Payments). */
