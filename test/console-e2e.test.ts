@@ -37,7 +37,7 @@ const type = (text: string) => tmux('send-keys', '-t', 'gw', '-l', text)
  * Runs `gw console ARGS` in a tmux session of the given size. The shell saves the tty's modes
  * before and after (stty -g), and prints EXIT=<code> when the console ends.
  */
-function openConsole(size: {x: number; y: number}, args: string[] = []) {
+function openConsole(size: {x: number; y: number}, args: string[] = [], env: Record<string, string> = {}) {
   const script = join(home, `console-${Date.now()}.sh`)
   writeFileSync(
     script,
@@ -47,7 +47,7 @@ function openConsole(size: {x: number; y: number}, args: string[] = []) {
       ...Object.keys(process.env)
         .filter((k) => k.startsWith('GW_'))
         .map((k) => `unset ${k}`),
-      ...Object.entries({HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_NO_KEYRING: '1', GW_DATA_DIR: dataDir}).map(([k, v]) => `export ${k}='${v}'`),
+      ...Object.entries({HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_NO_KEYRING: '1', GW_DATA_DIR: dataDir, ...env}).map(([k, v]) => `export ${k}='${v}'`),
       `cd '${ROOT}'`,
       `stty -g > '${home}/stty.before'`,
       'echo BEFORE-THE-CONSOLE',
@@ -187,6 +187,26 @@ describe('gw console: the frame', () => {
     expect(node).toBeGreaterThan(1)
     process.kill(node, 'SIGTERM')
     await expectTerminalRestored(143)
+    closeConsole()
+  }, 60_000)
+
+  it('a crash leaves the terminal as it found it too, exits 1 and says what happened', async () => {
+    // a view that throws as it renders (Ink lets go, the command restores and reports)
+    openConsole({x: 80, y: 24}, [], {GW_CONSOLE_TEST_CRASH: '1'})
+    await waitForScreen('Needs attention now')
+    keys('!')
+    await expectTerminalRestored(1)
+    const said = screen()
+    expect(said).toContain('gw console stopped on an unexpected error in a view: a test crash')
+    expect(said).toContain('The terminal is as it was found.')
+    closeConsole()
+
+    // an error thrown outside React (a timer's): the process's crash handler restores, then prints it
+    openConsole({x: 80, y: 24}, [], {GW_CONSOLE_TEST_CRASH: '1'})
+    await waitForScreen('Needs attention now')
+    keys('@')
+    await expectTerminalRestored(1)
+    expect(screen()).toContain('gw console stopped on an unexpected error: Error: a test crash')
     closeConsole()
   }, 60_000)
 })
