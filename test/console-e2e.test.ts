@@ -76,6 +76,17 @@ async function waitForFile(path: string) {
   for (let i = 0; i < 100 && !existsSync(path); i++) await sleep(50)
 }
 
+/** From a queue of one dispute: open it, the evidence form, and the value of shipping_address (3rd of its checklist). */
+async function openShippingAddress() {
+  await waitForScreen(/1 dispute\b/)
+  keys('Enter')
+  await waitForScreen('[ ] shipping_address')
+  keys('e')
+  await waitForScreen('Field key')
+  keys('3', 'Enter')
+  await waitForScreen('Esc cancels (here: back to the key)')
+}
+
 function closeConsole() {
   try {
     tmux('kill-session', '-t', 'gw')
@@ -248,13 +259,7 @@ describe("gw console: the support agent's journey", () => {
     await waitForScreen('Enter go · Esc cancel')
     type('disputes')
     keys('Enter')
-    await waitForScreen(/1 dispute\b/)
-    keys('Enter')
-    await waitForScreen('[ ] shipping_address')
-    keys('e')
-    await waitForScreen('Field key')
-    keys('3', 'Enter')
-    await waitForScreen('Esc cancels (here: back to the key)') // the value of shipping_address
+    await openShippingAddress()
     tmux('set-buffer', '-b', 'addr', '1 Main St\nSpringfield, IL 62701\nUSA')
     tmux('paste-buffer', '-b', 'addr', '-t', 'gw')
     await waitForScreen('Springfield, IL 62701')
@@ -296,13 +301,7 @@ describe('gw console: the evidence form at 80×24', () => {
     const paid = await api.payments.create({amount: 1500, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference: 'ORDER-80x24'})
     const dp = await api.testHelpers.createDispute({payment: paid.id, reason: 'product_not_received'})
     openConsole({x: 80, y: 24}, ['--view', 'disputes'])
-    await waitForScreen(/1 dispute\b/)
-    keys('Enter')
-    await waitForScreen('[ ] shipping_address')
-    keys('e')
-    await waitForScreen('Field key')
-    keys('3', 'Enter')
-    await waitForScreen('Value for shipping_address')
+    await openShippingAddress()
     const text = Array.from({length: 40}, (_, i) => `line ${i + 1} of what the customer wrote about the parcel that never came`).join('\n')
     tmux('set-buffer', '-b', 'long', text)
     tmux('paste-buffer', '-b', 'long', '-t', 'gw')

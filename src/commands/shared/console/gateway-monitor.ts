@@ -149,6 +149,11 @@ export class GatewayMonitor extends BatchedEmitter {
     const {session} = this
     const account = session.account?.id
     const at = session.now()
+    if (!account) {
+      // the metrics name every account: without knowing its own, the console shows none
+      this.backlog = {error: 'the account of this key could not be read, so its backlog cannot be picked out of /metrics'}
+      return this.touch()
+    }
     try {
       const r = await session.client.operations('/metrics')
       if (r.status === 404) {

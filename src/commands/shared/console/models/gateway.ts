@@ -152,7 +152,7 @@ export type Backlog =
   /** this instance does not report the fleet's gauges (another one of the fleet does), or is too old to */
   | {reported: false}
 
-export function backlogFromMetrics(text: string, account: string | undefined): Backlog {
+export function backlogFromMetrics(text: string, account: string): Backlog {
   if (!/^# TYPE gw_webhook_backlog gauge$/m.test(text)) return {reported: false}
   let pending = 0
   let endpoints = 0
@@ -161,7 +161,7 @@ export function backlogFromMetrics(text: string, account: string | undefined): B
     const m = /^(gw_webhook_backlog|gw_webhook_backlog_oldest_due_seconds)\{([^}]*)\} ([0-9.eE+-]+)$/.exec(line)
     if (!m) continue
     const acct = /account="([^"]*)"/.exec(m[2]!)?.[1]
-    if (account !== undefined && acct !== account) continue
+    if (acct !== account) continue
     const v = Number(m[3])
     if (m[1] === 'gw_webhook_backlog') {
       pending += v
