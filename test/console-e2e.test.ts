@@ -37,7 +37,7 @@ const type = (text: string) => tmux('send-keys', '-t', 'gw', '-l', text)
  * Runs `gw console ARGS` in a tmux session of the given size. The shell saves the tty's modes
  * before and after (stty -g), and prints EXIT=<code> when the console ends.
  */
-function openConsole(size: {x: number; y: number}, args: string[] = []) {
+function openConsole(size: {x: number; y: number}, args: string[] = [], env: Record<string, string> = {}) {
   const script = join(home, `console-${Date.now()}.sh`)
   writeFileSync(
     script,
@@ -47,7 +47,7 @@ function openConsole(size: {x: number; y: number}, args: string[] = []) {
       ...Object.keys(process.env)
         .filter((k) => k.startsWith('GW_'))
         .map((k) => `unset ${k}`),
-      ...Object.entries({HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_NO_KEYRING: '1', GW_DATA_DIR: dataDir}).map(([k, v]) => `export ${k}='${v}'`),
+      ...Object.entries({HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_NO_KEYRING: '1', GW_DATA_DIR: dataDir, ...env}).map(([k, v]) => `export ${k}='${v}'`),
       `cd '${ROOT}'`,
       `stty -g > '${home}/stty.before'`,
       'echo BEFORE-THE-CONSOLE',
@@ -74,6 +74,17 @@ async function expectTerminalRestored(code: number) {
 
 async function waitForFile(path: string) {
   for (let i = 0; i < 100 && !existsSync(path); i++) await sleep(50)
+}
+
+/** From a queue of one dispute: open it, the evidence form, and the value of shipping_address (3rd of its checklist). */
+async function openShippingAddress() {
+  await waitForScreen(/1 dispute\b/)
+  keys('Enter')
+  await waitForScreen('[ ] shipping_address')
+  keys('e')
+  await waitForScreen('Field key')
+  keys('3', 'Enter')
+  await waitForScreen('Esc cancels (here: back to the key)')
 }
 
 function closeConsole() {
@@ -189,6 +200,26 @@ describe('gw console: the frame', () => {
     await expectTerminalRestored(143)
     closeConsole()
   }, 60_000)
+
+  it('a crash leaves the terminal as it found it too, exits 1 and says what happened', async () => {
+    // a view that throws as it renders (Ink lets go, the command restores and reports)
+    openConsole({x: 80, y: 24}, [], {GW_CONSOLE_TEST_CRASH: '1'})
+    await waitForScreen('Needs attention now')
+    keys('!')
+    await expectTerminalRestored(1)
+    const said = screen()
+    expect(said).toContain('gw console stopped on an unexpected error in a view: a test crash')
+    expect(said).toContain('The terminal is as it was found.')
+    closeConsole()
+
+    // an error thrown outside React (a timer's): the process's crash handler restores, then prints it
+    openConsole({x: 80, y: 24}, [], {GW_CONSOLE_TEST_CRASH: '1'})
+    await waitForScreen('Needs attention now')
+    keys('@')
+    await expectTerminalRestored(1)
+    expect(screen()).toContain('gw console stopped on an unexpected error: Error: a test crash')
+    closeConsole()
+  }, 60_000)
 })
 
 describe("gw console: the support agent's journey", () => {
@@ -228,13 +259,7 @@ describe("gw console: the support agent's journey", () => {
     await waitForScreen('Enter go · Esc cancel')
     type('disputes')
     keys('Enter')
-    await waitForScreen(/1 dispute\b/)
-    keys('Enter')
-    await waitForScreen('[ ] shipping_address')
-    keys('e')
-    await waitForScreen('Field key')
-    keys('3', 'Enter')
-    await waitForScreen('Esc cancels (here: back to the key)') // the value of shipping_address
+    await openShippingAddress()
     tmux('set-buffer', '-b', 'addr', '1 Main St\nSpringfield, IL 62701\nUSA')
     tmux('paste-buffer', '-b', 'addr', '-t', 'gw')
     await waitForScreen('Springfield, IL 62701')
@@ -267,4 +292,44 @@ describe("gw console: the support agent's journey", () => {
     await expectTerminalRestored(0)
     closeConsole()
   }, 120_000)
+})
+
+describe('gw console: the evidence form at 80×24', () => {
+  it('keeps a long pasted text inside the frame: the last lines shown under a count of those above, nothing past the footer', async () => {
+    // a dispute of its own (the journey's is answered by now: the queue shows only this one)
+    const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
+    const paid = await api.payments.create({amount: 1500, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference: 'ORDER-80x24'})
+    const dp = await api.testHelpers.createDispute({payment: paid.id, reason: 'product_not_received'})
+    openConsole({x: 80, y: 24}, ['--view', 'disputes'])
+    await openShippingAddress()
+    const text = Array.from({length: 40}, (_, i) => `line ${i + 1} of what the customer wrote about the parcel that never came`).join('\n')
+    tmux('set-buffer', '-b', 'long', text)
+    tmux('paste-buffer', '-b', 'long', '-t', 'gw')
+    const pasted = await waitForScreen('line 40 of what the customer wrote')
+    const rows = pasted.replace(/\n$/, '').split('\n')
+    expect(rows.length).toBeLessThanOrEqual(24)
+    for (const r of rows) expect(r.length).toBeLessThanOrEqual(80)
+    // the frame around it: the status line and tabs on top, the footer last
+    expect(rows[0]).toContain(' TEST ')
+    expect(rows[1]).toContain('1 Home')
+    expect(rows.filter((r) => r.trim()).at(-1)).toContain('Esc leave the form')
+    expect(pasted).toMatch(/↑ \d+ lines above/)
+    expect(pasted).toContain(`Dispute ${dp.id}`)
+    // kept, listed on one line with its count; then the review, inside the frame as well
+    keys('Enter')
+    await waitForScreen('shipping_address = (40 lines) line 1 of what the customer wrote')
+    keys('Enter')
+    await waitForScreen('File URL')
+    keys('Enter')
+    const review = await waitForScreen('Submit this evidence?')
+    expect(review.replace(/\n$/, '').split('\n').length).toBeLessThanOrEqual(24)
+    expect(review).toContain('Esc leave the form')
+    // nothing is sent: n cancels
+    type('n')
+    await waitForScreen('Canceled; no evidence was submitted.')
+    expect((await api.disputes.get(dp.id)).status).toBe('needs_response')
+    keys('q')
+    await expectTerminalRestored(0)
+    closeConsole()
+  }, 60_000)
 })

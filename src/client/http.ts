@@ -241,6 +241,23 @@ export class HttpClient {
   }
 
   /**
+   * GET one of the engine's operations endpoints (/healthz, /readyz, /metrics: they take no key)
+   * at the base URL's origin, or at another instance's (`https://host:port`, a fleet's member):
+   * once, no retries, within `timeoutMs`; the key is never sent. Any status is an answer; a
+   * connection that fails throws NetworkError (ECONNREFUSED: nothing listens there).
+   */
+  async operations(path: '/healthz' | '/readyz' | '/metrics', opts: {origin?: string; timeoutMs?: number} = {}): Promise<{status: number; text: string}> {
+    const url = `${opts.origin ?? new URL(this.baseUrl).origin}${path}`
+    try {
+      const res = await request(url, {method: 'GET', headers: {accept: '*/*', 'user-agent': this.userAgent}, dispatcher: this.dispatcher, signal: AbortSignal.timeout(opts.timeoutMs ?? 2000)})
+      return {status: res.statusCode, text: await res.body.text()}
+    } catch (error) {
+      if ((error as Error)?.name === 'TimeoutError') throw new NetworkError(`${new URL(url).origin} did not answer ${path} within ${opts.timeoutMs ?? 2000} ms.`, 'UND_ERR_HEADERS_TIMEOUT', url, {cause: error})
+      throw toNetworkError(error, url, this.tlsAdvice)
+    }
+  }
+
+  /**
    * A long-lived GET (Server-Sent Events): no retries (the caller reconnects), the body handed
    * to `onChunk` as it arrives. Resolves when the server ends the body; a non-2xx answer
    * throws ApiError, a failed connection NetworkError, `signal` aborts it.

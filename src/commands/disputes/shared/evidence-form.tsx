@@ -22,11 +22,19 @@ export interface EvidenceFormProps {
   onDone: (result: EvidenceParams | null) => void
   /** called once the last frame is drawn; default: the Ink app exits (the form is the whole app) */
   onLeave?: () => void
+  /**
+   * The rows and columns it may use (inside `gw console`'s frame): each line then takes one row
+   * (cut with …), values listed on one line each, and the text being typed shows its last lines
+   * with a count of those above — nothing goes past the frame's footer. Without it, the form
+   * flows in the terminal as `gw disputes evidence` draws it.
+   */
+  height?: number
+  width?: number
 }
 
 const MAX_KEY = 100
 
-export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave}: EvidenceFormProps) {
+export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, width = 80}: EvidenceFormProps) {
   const {exit: exitApp} = useApp()
   const exit = onLeave ?? exitApp
   // state the input handler reads lives in refs too: key events can arrive faster than the
@@ -173,28 +181,53 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave}: Evidenc
   const attached = attachedLine(dp.reason, facts)
   const due = dp.evidence_due_by ? `${dp.evidence_due_by.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z')} (${timeLeft(dp, now)})` : timeLeft(dp, now)
 
+  // inside a frame of `height` rows: one row per line, and the text being typed gets what is left
+  const compact = height !== undefined
+  const wrap = compact ? ('truncate' as const) : undefined
+  const gap = compact ? 0 : 1
+  const fieldEntries = Object.entries(fields).filter(([k]) => !(compact && step === 'value' && k === currentKey))
+  const rowsOf = (text: string) => Math.max(1, Math.ceil(text.length / Math.max(20, width)))
+  const previewRows = step === 'preview' ? 2 + rowsOf(`One submission per stage: once submitted, ${dp.id} goes to under_review and nothing can be added or changed at the ${dp.stage} stage. Missing keys cannot be sent later.`) + 1 : 0
+  const fixedRows =
+    3 + 1 + cov.checklist.length + (attached ? 1 : 0) + (dp.previous_evidence ?? []).length + 1 + Math.max(1, fieldEntries.length) + 1 + Math.max(1, files.length) +
+    (step === 'value' ? 1 : step === 'key' || step === 'file' ? 1 : 0) + previewRows + (step === 'discard' || step === 'done' ? 1 : 0) + (error ? 1 : 0) + (step !== 'done' && step !== 'preview' && step !== 'discard' ? 1 : 0)
+  const valueRows = compact ? Math.max(2, (height ?? 0) - fixedRows) : undefined
+
   return (
     <Box flexDirection="column">
-      <Text>
+      <Text wrap={wrap}>
         <Text bold>Dispute {dp.id}</Text> · reason <Text bold>{dp.reason}</Text> · <Text bold>{formatMoney(dp.amount, dp.currency)}</Text> · stage{' '}
         <Text bold>{dp.stage}</Text>
       </Text>
-      <Text>
+      <Text wrap={wrap}>
         Respond by <Text color="yellow">{due}</Text> · payment {dp.payment}
       </Text>
-      <Text dimColor>{info?.advice}</Text>
-      <Box flexDirection="column" marginTop={1}>
+      <Text dimColor wrap={wrap}>
+        {info?.advice}
+      </Text>
+      <Box flexDirection="column" marginTop={gap}>
         <Text bold>Checklist for {dp.reason}:</Text>
         {cov.checklist.map((c, i) => (
-          <Text key={c.key}>
+          <Text key={c.key} wrap={wrap}>
             {' '}
             {i + 1}. {c.covered ? <Text color="green">[x]</Text> : c.metBy ? <Text dimColor>[-]</Text> : <Text color="yellow">[ ]</Text>} {c.key}{' '}
             <Text dimColor>{c.metBy ? `not needed: ${c.metBy} given` : c.hint}</Text>
           </Text>
         ))}
-        {attached ? <Text dimColor> {attached}</Text> : null}
+        {attached ? (
+          <Text dimColor wrap={wrap}>
+            {' '}
+            {attached}
+          </Text>
+        ) : null}
       </Box>
-      {(dp.previous_evidence ?? []).map((ev) => (
+      {compact
+        ? (dp.previous_evidence ?? []).map((ev) => (
+            <Text key={ev.stage} dimColor wrap="truncate">
+              {`Argued at the ${ev.stage} stage: ${[...Object.keys(ev.fields), ...ev.files.map(() => 'a file')].join(', ') || 'nothing'} (send what still applies again)`}
+            </Text>
+          ))
+        : (dp.previous_evidence ?? []).map((ev) => (
         <Box key={ev.stage} flexDirection="column" marginTop={1}>
           <Text bold>
             Argued at the {ev.stage} stage <Text dimColor>(submitted {ev.submitted_at}; not resubmitted: send what still applies again)</Text>
@@ -210,51 +243,54 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave}: Evidenc
           ))}
         </Box>
       ))}
-      <Box flexDirection="column" marginTop={1}>
+      <Box flexDirection="column" marginTop={gap}>
         <Text bold>Fields:</Text>
-        {Object.keys(fields).length === 0 ? <Text dimColor> none yet</Text> : null}
-        {Object.entries(fields).map(([k, v]) => (
-          <Text key={k}>
+        {fieldEntries.length === 0 ? <Text dimColor> {Object.keys(fields).length ? 'only the one being edited' : 'none yet'}</Text> : null}
+        {fieldEntries.map(([k, v]) => (
+          <Text key={k} wrap={wrap}>
             {' '}
-            {k} = {indentLines(v)}
+            {k} = {compact ? oneLine(v) : indentLines(v)}
           </Text>
         ))}
         <Text bold>Files:</Text>
         {files.length === 0 ? <Text dimColor> none yet</Text> : null}
         {files.map((f) => (
-          <Text key={f}> {f}</Text>
+          <Text key={f} wrap={wrap}>
+            {' '}
+            {f}
+          </Text>
         ))}
       </Box>
-      <Box flexDirection="column" marginTop={1}>
+      <Box flexDirection="column" marginTop={gap}>
         {step === 'key' ? (
           <>
-            <Box>
+            <Box height={compact ? 1 : undefined} overflow={compact ? 'hidden' : undefined}>
               <Text color="cyan">Field key </Text>
-              <Text dimColor>(1-{cov.checklist.length} picks from the checklist; Enter on empty goes on to files): </Text>
+              <Text dimColor>{compact ? `(1-${cov.checklist.length} or a key; Enter on empty: files): ` : `(1-${cov.checklist.length} picks from the checklist; Enter on empty goes on to files): `}</Text>
               <FieldText text={input} />
             </Box>
           </>
         ) : null}
         {step === 'value' ? (
           <Box flexDirection="column">
-            <Box>
+            <Text wrap={wrap}>
               <Text color="cyan">Value for {currentKey}</Text>
-              <Text dimColor> (Enter keeps it; a pasted text keeps all its lines; Ctrl+J starts a new line; empty removes it; Esc goes back): </Text>
-            </Box>
-            <FieldText text={input} multiline />
+              <Text dimColor>{compact ? ' (Enter keeps it; Ctrl+J: a new line; empty removes it): ' : ' (Enter keeps it; a pasted text keeps all its lines; Ctrl+J starts a new line; empty removes it; Esc goes back): '}</Text>
+            </Text>
+            <FieldText text={input} multiline rows={valueRows} />
           </Box>
         ) : null}
         {step === 'file' ? (
-          <Box>
+          <Box height={compact ? 1 : undefined} overflow={compact ? 'hidden' : undefined}>
             <Text color="cyan">File URL </Text>
-            <Text dimColor>(https://...; Enter on empty goes on to the preview): </Text>
+            <Text dimColor>{compact ? '(https://…; Enter on empty: review): ' : '(https://...; Enter on empty goes on to the preview): '}</Text>
             <FieldText text={input} />
           </Box>
         ) : null}
         {step === 'preview' ? (
           <Box flexDirection="column">
             <Text bold>Preview</Text>
-            <Text>
+            <Text wrap={wrap}>
               {' '}
               Covers: {cov.checklist.filter((c) => c.covered).map((c) => c.key).join(', ') || 'none of the checklist'}
               {cov.missing.length ? ` · missing: ${cov.missing.join(', ')}` : ''}
@@ -275,8 +311,12 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave}: Evidenc
           </Text>
         ) : null}
         {step === 'done' ? <Text>{outcome === 'submitted' ? 'Submitting evidence…' : 'Canceled; nothing was submitted.'}</Text> : null}
-        {error ? <Text color="red">{error}</Text> : null}
-        {step !== 'done' && step !== 'preview' && step !== 'discard' ? <Text dimColor>Esc cancels{step === 'value' ? ' (here: back to the key)' : empty ? '' : ' (it asks first)'}.</Text> : null}
+        {error ? (
+          <Text color="red" wrap={wrap}>
+            {error}
+          </Text>
+        ) : null}
+        {step !== 'done' && step !== 'preview' && step !== 'discard' ? <Text dimColor wrap={wrap}>Esc cancels{step === 'value' ? ' (here: back to the key)' : empty ? '' : ' (it asks first)'}.</Text> : null}
       </Box>
     </Box>
   )
@@ -296,8 +336,18 @@ function useRefState<T>(initial: T): [T, (v: T) => void, {readonly current: T}] 
 /** A value's later lines, indented under its first. */
 const indentLines = (v: string) => v.replace(/\n/g, '\n    ')
 
-/** The text being typed, with a block cursor after it; a multi-line one on lines of its own. */
-function FieldText({text, multiline = false}: {text: string; multiline?: boolean}) {
+/** A value on one line: how many lines it has, and its first. */
+const oneLine = (v: string) => {
+  const lines = v.split('\n')
+  return lines.length > 1 ? `(${lines.length} lines) ${lines[0]}` : v
+}
+
+/**
+ * The text being typed, with a block cursor after it; a multi-line one on lines of its own. With
+ * `rows`, its last rows (each cut to one) under a line counting those above: the end, where
+ * typing goes on, always shows.
+ */
+function FieldText({text, multiline = false, rows}: {text: string; multiline?: boolean; rows?: number}) {
   const cursor = <Text inverse> </Text>
   if (!multiline) return (
     <Text>
@@ -305,6 +355,24 @@ function FieldText({text, multiline = false}: {text: string; multiline?: boolean
       {cursor}
     </Text>
   )
+  if (rows !== undefined) {
+    const lines = text.split('\n')
+    const room = lines.length > rows ? Math.max(1, rows - 1) : rows
+    const above = Math.max(0, lines.length - room)
+    const shown = lines.slice(above)
+    return (
+      <Box flexDirection="column">
+        {above ? <Text dimColor>{`  ↑ ${above} line${above === 1 ? '' : 's'} above (all kept; the review shows the total)`}</Text> : null}
+        {shown.map((l, i) => (
+          <Text key={above + i} wrap="truncate">
+            {'  '}
+            {l}
+            {i === shown.length - 1 ? cursor : null}
+          </Text>
+        ))}
+      </Box>
+    )
+  }
   return (
     <Text>
       {'  '}

@@ -13,6 +13,7 @@ import type {Theme} from './theme.js'
 import {HomeView} from './views/home.js'
 import {PaymentsView, PaymentView} from './views/payments.js'
 import {DisputesView, DisputeView} from './views/disputes.js'
+import {GatewayView} from './views/gateway.js'
 
 /** A view this build does not have yet: the commands that do its work meanwhile. */
 function NotYet({view, commands}: {view: string; commands: string}) {
@@ -29,7 +30,7 @@ const VIEW_OF: Record<Route['view'], () => ReactElement> = {
   event: () => <NotYet view="An event" commands="gw events get, gw events resend" />,
   webhooks: () => <NotYet view="Webhooks" commands="gw webhooks list" />,
   webhook: () => <NotYet view="An endpoint" commands="gw webhooks get, gw webhooks replay" />,
-  gateway: () => <NotYet view="Gateway" commands="gw logs tail, gw providers list, gw chaos list" />,
+  gateway: () => <GatewayView />,
 }
 
 /** The tab a route belongs to (a payment's view is under Payments). */
@@ -78,6 +79,7 @@ export function App({session, theme, initial, onRoute}: AppProps) {
   const [capture, setCaptureState] = useState(false)
   const [flash, setFlash] = useState<{text: string; tone: 'ok' | 'warn' | 'error'; at: number} | null>(null)
   const [jumpError, setJumpError] = useState('')
+  const [crash, setCrash] = useState(false)
   const handler = useRef<KeyHandler | undefined>(undefined)
   const captureRef = useRef(false)
   const cache = useRef(new Map<string, unknown>()).current
@@ -154,6 +156,15 @@ export function App({session, theme, initial, onRoute}: AppProps) {
     }
     if (input === '?') return setOverlay('help')
     if (/^[1-6]$/.test(input)) return jump(VIEWS[Number(input) - 1]!)
+    // tests only: a view that throws while it renders (the terminal must be restored all the same)
+    // and an error thrown outside React (a timer's), which screen.ts restores the terminal for
+    if (process.env.GW_CONSOLE_TEST_CRASH === '1') {
+      if (input === '!') setCrash(true)
+      if (input === '@')
+        setTimeout(() => {
+          throw new Error('a test crash outside the views (GW_CONSOLE_TEST_CRASH=1)')
+        }, 0)
+    }
   })
 
   const answer = (value: string) => {
@@ -190,7 +201,7 @@ export function App({session, theme, initial, onRoute}: AppProps) {
         <Tabs current={tab} width={columns} />
         {bannerShown ? <Banner width={columns} /> : null}
         <Box flexDirection="column" height={bodyHeight} overflow="hidden">
-          {overlay === 'help' ? <Help route={top} height={bodyHeight} /> : <Screen key={`${stack.length}:${top.view}:${top.id ?? ''}`} route={top} />}
+          {crash ? <Crash /> : overlay === 'help' ? <Help route={top} height={bodyHeight} /> : <Screen key={`${stack.length}:${top.view}:${top.id ?? ''}`} route={top} />}
         </Box>
         <Box height={1}>
           {prompt ? (
@@ -225,6 +236,11 @@ export function App({session, theme, initial, onRoute}: AppProps) {
       </Box>
     </FrameContext.Provider>
   )
+}
+
+/** A view that fails as it renders (GW_CONSOLE_TEST_CRASH=1 and `!`): what a bug in a view does. */
+function Crash(): ReactElement {
+  throw new Error('a test crash inside a view (GW_CONSOLE_TEST_CRASH=1)')
 }
 
 /** The top route's view; its own key so a new route starts with fresh view state. */

@@ -78,7 +78,10 @@ export const VIEW_KEYS: Record<string, readonly KeyHelp[]> = {
     {keys: 'R', does: 'replay what it should have received since a time (30m, 2h, 1d)'},
     {keys: 'E / D', does: 'enable / disable the endpoint'},
   ],
-  gateway: [{keys: '—', does: 'live: instances from the request-log stream, readiness probed every 2 s'}],
+  gateway: [
+    {keys: '↑ ↓ / j k', does: 'scroll the report (instances, providers, backlog, chaos)'},
+    {keys: 'r', does: 'probe readiness and read providers, chaos and /metrics now (live anyway: the request log as it streams, readiness every 2 s)'},
+  ],
 }
 
 /** The keys section of `gw console --help`. */

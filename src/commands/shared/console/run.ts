@@ -3,7 +3,7 @@
 // the alternate screen, and the Ink app — both loaded only now, so no other command pays for them.
 import type {Context} from '../../../base/context.js'
 import {keepOptimizing} from '../../../client/runtime.js'
-import {UsageError} from '../../../errors.js'
+import {GwError, UsageError} from '../../../errors.js'
 import {canRenderInk} from '../../../ui/gate.js'
 import type {ViewName} from './keys.js'
 import {matchView} from './keys.js'
@@ -39,7 +39,12 @@ export async function openConsole(ctx: Context, opts: ConsoleOptions): Promise<v
     const [{mountConsole}] = await Promise.all([import('./app.js'), session.start()])
     const app = await mountConsole({session, theme, initial: view && view !== 'home' ? [{view: 'home'}, {view}] : undefined, stdout: out, stdin: input, stderr: stderr as NodeJS.WriteStream})
     screen.onInterrupt = () => app.unmount()
-    await app.done
+    await app.done.catch((e: unknown) => {
+      // a view threw as it rendered: Ink let go; the terminal is restored below, then this is said
+      throw new GwError(`gw console stopped on an unexpected error in a view: ${(e as Error)?.message ?? String(e)}`, {
+        hint: 'The terminal is as it was found. This is a bug in gw console: please report it with what you did just before.',
+      })
+    })
   } finally {
     session.close()
     screen.restore()

@@ -163,7 +163,7 @@ export function outcomeLine(dp: Dispute): string | undefined {
 }
 
 export function DisputeView() {
-  const {session, theme, height, open, setCapture} = useFrame()
+  const {session, theme, height, width, open, setCapture} = useFrame()
   const id = useRoute().id!
   const res = useResource(useCached(`dispute:${id}`, () => disputeResource(session, id)))
   const [top, setTop] = useState(0)
@@ -227,6 +227,8 @@ export function DisputeView() {
         dispute={dp}
         now={now}
         facts={res.value?.facts}
+        height={height}
+        width={width}
         onDone={(result) => (answer.current = result)}
         onLeave={() => {
           setForm(false)
