@@ -147,6 +147,7 @@ export class EventsModel extends BatchedEmitter {
     super(batchMs)
     this.rows = new Ring(cap)
     this.held = new Ring(cap)
+    session.onClose(() => this.stop())
   }
 
   /** Takes an event from the feed: kept (or held while paused) when it passes the filter. */

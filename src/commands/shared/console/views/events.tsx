@@ -198,7 +198,7 @@ export function EventView() {
   const [top, setTop] = useState(0)
   const [busy, setBusy] = useState(false)
   const d = res.value
-  const payload = d ? renderEvent(d.event, plain).split('\n') : []
+  const payload = d ? renderEvent(d.event, plain).split('\n').slice(1) : []
   const deliveries = d && Array.isArray(d.deliveries) ? d.deliveries : []
   const dHeight = Math.min(8, Math.max(2, deliveries.length + 2))
   const page = Math.max(3, height - 2 - dHeight)
