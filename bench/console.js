@@ -40,10 +40,8 @@ function terminal(socket) {
         await sleep(every)
       }
     },
-    pid() {
-      const shell = tmux('display-message', '-p', '-t', 'gw', '#{pane_pid}').trim()
-      return Number(execFileSync('pgrep', ['-P', shell, '-f', 'bin/run.js console'], {encoding: 'utf8'}).trim().split('\n')[0])
-    },
+    /** the console's pid: the pane's shell exec'd it */
+    pid: () => Number(tmux('display-message', '-p', '-t', 'gw', '#{pane_pid}').trim()),
     close() {
       try {
         tmux('kill-server')
@@ -176,6 +174,7 @@ export async function consoleBench() {
         const load0 = loadavg()[0]
         out.keys = await keysPart(t)
         out.keys.load = [load0, loadavg()[0]]
+        process.stderr.write(`console keys: ${JSON.stringify(out.keys)}\n`)
       } finally {
         t.close()
       }
