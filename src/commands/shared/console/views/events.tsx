@@ -11,7 +11,7 @@ import {painter} from '../../../../output/color.js'
 import {Text} from '../../../../ui/text.js'
 import {renderEvent} from '../../../events/shared/format.js'
 import {resendEvent} from '../actions.js'
-import {Age, LineInput, Lines, moveKey, Problem, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute, useTextField} from '../frame.js'
+import {Age, useAction, LineInput, Lines, moveKey, Problem, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute, useTextField} from '../frame.js'
 import {fit, fitId, scrollWindow} from '../format.js'
 import {describeEventFilter, EventsModel, type EventRow} from '../models/events.js'
 import {ageText, Resource, type ConsoleSession} from '../session.js'
@@ -196,25 +196,14 @@ export function EventView() {
   const id = useRoute().id!
   const res = useResource(useCached(`event:${id}`, () => eventResource(session, id)))
   const [top, setTop] = useState(0)
-  const [busy, setBusy] = useState(false)
   const d = res.value
   const payload = d ? renderEvent(d.event, plain).split('\n').slice(1) : []
   const deliveries = d && Array.isArray(d.deliveries) ? d.deliveries : []
   const dHeight = Math.min(8, Math.max(2, deliveries.length + 2))
   const page = Math.max(3, height - 2 - dHeight)
 
-  const resend = async () => {
-    setBusy(true)
-    try {
-      const endpoints = [...new Set(deliveries.map((x) => x.endpoint))]
-      session.flash(await resendEvent(session, id, endpoints), 'ok')
-    } catch (error) {
-      session.flash((error as Error).message, 'error')
-    } finally {
-      setBusy(false)
-      void res.refresh()
-    }
-  }
+  const {busy, act} = useAction(res)
+  const resend = () => act('resend', () => resendEvent(session, id, [...new Set(deliveries.map((x) => x.endpoint))]))
 
   useKeys(
     (input, key) => {
@@ -236,7 +225,7 @@ export function EventView() {
   const lastWidth = Math.max(0, width - w.id - w.endpoint - w.status - w.attempts)
   return (
     <Box flexDirection="column">
-      <Title right={<Age at={res.at} loading={res.loading} error={res.error} />}>{`${id}${d ? `  ${d.event.type}` : ''}${busy ? '  · resending…' : ''}`}</Title>
+      <Title right={<Age at={res.at} loading={res.loading} error={res.error} />}>{`${id}${d ? `  ${d.event.type}` : ''}${busy ? `  · ${busy}…` : ''}`}</Title>
       {res.permission || (res.error && !d) ? <Problem message={res.error ?? ''} permission={res.permission} /> : null}
       <Box flexDirection="column" height={page} overflow="hidden">
         <Lines lines={payload} top={top} height={page} />

@@ -9,7 +9,7 @@ import {painter} from '../../../../output/color.js'
 import {Text} from '../../../../ui/text.js'
 import {endpointReason, endpointStatus, renderEndpoint} from '../../../webhooks/shared/display.js'
 import {replayEndpoint, setEndpointDisabled} from '../actions.js'
-import {Age, Lines, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
+import {Age, Lines, useAction, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
 import {fit, fitId, scrollWindow, shortTime} from '../format.js'
 import {Resource, type ConsoleSession} from '../session.js'
 import {lastResult} from './events.js'
@@ -117,24 +117,13 @@ export function WebhookView() {
   const id = useRoute().id!
   const res = useResource(useCached(`webhook:${id}`, () => endpointResource(session, id)))
   const [top, setTop] = useState(0)
-  const [busy, setBusy] = useState('')
   const d = res.value
   const details = d ? renderEndpoint(d.endpoint, plain).split('\n') : []
   const deliveries = d?.deliveries ?? []
   const listHeight = Math.max(1, height - 2 - Math.min(details.length, 8))
   const now = session.engineNow()
 
-  const act = async (what: string, fn: () => Promise<string>) => {
-    setBusy(what)
-    try {
-      session.flash(await fn(), 'ok')
-    } catch (error) {
-      session.flash((error as Error).message, 'error')
-    } finally {
-      setBusy('')
-      void res.refresh()
-    }
-  }
+  const {busy, act} = useAction(res)
 
   useKeys(
     (input, key) => {
