@@ -140,10 +140,14 @@ describe('gw console: Webhooks', () => {
     await t.waitForScreen(ep.id.slice(0, 12))
     await t.waitForScreen(/HTTP 503 · \d+ ms/)
 
-    // three days of failures: failing; six more: disabled (spec §6)
+    // three days of failures: failing; past five: disabled (spec §6)
     await api.testHelpers.advanceClock(3 * 86_400, {wait: true})
     await t.waitForScreen(/failing: failing since/)
-    for (let i = 0; i < 3 && !(await api.webhookEndpoints.get(ep.id)).disabled; i++) await api.testHelpers.advanceClock(3 * 86_400, {wait: true})
+    // (a new payment after each step: a delivery attempted, and failed, at that time)
+    for (let i = 0; i < 4 && !(await api.webhookEndpoints.get(ep.id)).disabled; i++) {
+      await api.testHelpers.advanceClock(3 * 86_400, {wait: true})
+      await pay(990 + i, `WH-STEP-${i}`)
+    }
     await t.waitForScreen(/disabled: no successful delivery since/)
 
     // the endpoint: its deliveries as `gw webhooks deliveries` shows them
