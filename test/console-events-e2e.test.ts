@@ -1,7 +1,8 @@
 // `gw console`'s Events and Webhooks views in a real terminal (tmux), against one engine in this
 // process and a local HTTPS receiver that answers 200 or 503 as the test says. Events: they
 // arrive live while watched; pause holds and counts them and resume shows them; a filter by
-// object; an event's payload and deliveries; a resend seen as a new delivery. Webhooks: an
+// object; an event's payload and deliveries; a resend seen as a new delivery; the engine stopped
+// and started again under the view (the rows stay, the stream resumes). Webhooks: an
 // endpoint failing, then disabled, as the engine clock moves; enabled again and replayed, and the
 // replayed deliveries seen succeeding.
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
@@ -72,7 +73,7 @@ afterAll(async () => {
 })
 
 describe('gw console: Events', () => {
-  it('events arrive live; pause holds and counts them; a filter; an event opens with its payload and deliveries; a resend is a new delivery', async () => {
+  it('events arrive live; pause holds and counts them; a filter; an event opens with its payload and deliveries; a resend is a new delivery; the engine restarted, the rows stay and the stream goes on', async () => {
     answer = 200
     const ep = await api.webhookEndpoints.create({url: receiverUrl, enabled_events: ['payment.*']})
     const t = open(['--view', 'events'])
@@ -125,6 +126,25 @@ describe('gw console: Events', () => {
 
     t.keys('Escape')
     await t.waitForScreen(`about ${p1.id}`)
+
+    // the engine goes away: the rows stay, the view says the stream is down; back, it goes on
+    t.keys('/')
+    await t.waitForScreen('Enter filter · Esc cancel')
+    t.keys('C-u')
+    t.keys('Enter')
+    await t.waitForScreen(new RegExp(`payment\\.succeeded +${p2.id}`))
+    const port = Number(new URL(engine.baseUrl).port)
+    await engine.close()
+    const down = await t.waitForScreen(/Stream down since/)
+    expect(down).toContain(p2.id)
+    await t.waitForScreen('Reconnecting to')
+    engine = await startEngine({dataDir, port, durability: 'normal', log: () => {}})
+    api = new GwClient({baseUrl: engine.baseUrl, apiKey: engine.secretKey, ca: engine.caCertPem, maxRetries: 0})
+    await t.waitForScreen('● live', 30_000)
+    const p3 = await pay(3750, 'EV-THREE')
+    await t.waitForScreen(new RegExp(`payment\\.succeeded +${p3.id}`))
+    expect(t.screen()).toContain(p2.id)
+
     t.keys('q')
     await t.waitForScreen('EXIT=0')
     await api.webhookEndpoints.delete(ep.id)
