@@ -42,6 +42,20 @@ function terminal(socket) {
     },
     /** the console's pid: the pane's shell exec'd it */
     pid: () => Number(tmux('display-message', '-p', '-t', 'gw', '#{pane_pid}').trim()),
+    /** q, then the pane's end (the console exits; a profile is written), then the server */
+    async quit() {
+      try {
+        tmux('send-keys', '-t', 'gw', 'q')
+        const end = Date.now() + 10_000
+        while (Date.now() < end) {
+          tmux('has-session', '-t', 'gw')
+          await sleep(100)
+        }
+      } catch {
+        // the session ended with the console
+      }
+      this.close()
+    },
     close() {
       try {
         tmux('kill-server')
@@ -56,8 +70,10 @@ function terminal(socket) {
 function openConsole(socket, home, dataDir, args, extraEnv = {}) {
   const t = terminal(socket)
   const script = join(home, `console-${Date.now()}.sh`)
+  // BENCH_PROFILE=DIR: the console writes a CPU profile there when it quits (q, below)
+  const prof = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir='${process.env.BENCH_PROFILE}' ` : ''
   const vars = {HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_DATA_DIR: dataDir, GW_NO_KEYRING: '1', ...extraEnv}
-  writeFileSync(script, ['unset CI NO_COLOR', ...Object.entries(vars).map(([k, v]) => `export ${k}='${v}'`), `exec '${process.execPath}' '${join(ROOT, 'bin/run.js')}' console ${args.join(' ')}`].join('\n'))
+  writeFileSync(script, ['unset CI NO_COLOR', ...Object.entries(vars).map(([k, v]) => `export ${k}='${v}'`), `exec '${process.execPath}' ${prof}'${join(ROOT, 'bin/run.js')}' console ${args.join(' ')}`].join('\n'))
   t.tmux('new-session', '-d', '-s', 'gw', '-x', '120', '-y', '40', `sh '${script}'`)
   return t
 }
@@ -180,7 +196,7 @@ export async function consoleBench() {
         out.keys.load = [load0, loadavg()[0]]
         process.stderr.write(`console keys: ${JSON.stringify(out.keys)}\n`)
       } finally {
-        t.close()
+        await t.quit()
       }
 
       const trace = join(root, 'trace.txt')
@@ -188,7 +204,7 @@ export async function consoleBench() {
       try {
         out.events = await eventsPart(engine, t, trace)
       } finally {
-        t.close()
+        await t.quit()
       }
     } finally {
       await engine.stop()
