@@ -8,6 +8,7 @@ import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, env, closedLoopFleet, cpu
 import {extractTemplate, seed} from './seed.js'
 import {printStartup, startupBench} from './startup.js'
 import {listenBench, printListen} from './listen.js'
+import {consoleBench, printConsole} from './console.js'
 import {measureStorage, runSoak} from './soak.js'
 import {claimRoundsBench} from './claim-rounds.js'
 import {reconcileBench} from './reconcile.js'
@@ -35,7 +36,7 @@ const CONNECTIONS = env('BENCH_CONNECTIONS', 32)
 const RATE = env('BENCH_RATE', 1000)
 const SMALL = env('BENCH_SEED_SMALL', 10_000)
 const LARGE = env('BENCH_SEED_LARGE', 1_000_000)
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,claims,soak,soak10,storage,reconcile,listen,pg,startup,accounts,tenants,testing,snapshot').split(','))
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'a,b,c,claims,soak,soak10,storage,reconcile,listen,pg,startup,accounts,tenants,testing,snapshot,console').split(','))
 const SOAK_MS = env('BENCH_SOAK_MS', 360_000)
 /** the soak over 10 accounts (soak10): its rate is what matters, not its memory plateau */
 const SOAK10_MS = env('BENCH_SOAK10_MS', 120_000)
@@ -245,6 +246,12 @@ async function main() {
   if (ONLY.has('listen')) {
     results.listen = await listenBench()
     printListen(results.listen)
+    log()
+  }
+
+  if (ONLY.has('console')) {
+    results.console = await consoleBench()
+    printConsole(results.console, log)
     log()
   }
 

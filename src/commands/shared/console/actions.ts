@@ -104,10 +104,17 @@ export function submitEvidence(session: ConsoleSession, dp: Dispute, ev: Evidenc
   })
 }
 
-export function resendEvent(session: ConsoleSession, eventId: string): Promise<string> {
+/**
+ * Resends an event as `gw events resend` does: to one endpoint (typed, or picked from those it
+ * was delivered to), or with Enter to every enabled endpoint subscribed to it (`--all`).
+ */
+export function resendEvent(session: ConsoleSession, eventId: string, known: readonly string[] = []): Promise<string> {
   return attempt(async () => {
-    await confirm(session, `send ${eventId} again to every endpoint subscribed to it`)
-    const list = await send(session, 'resend the event', () => session.client.events.resend(eventId, {all: true}))
+    const typed = (await session.ask(`Resend ${eventId} to which endpoint? Enter: every subscribed endpoint`, {placeholder: known.length ? known.slice(0, 3).join(', ') : 'wh_…'})).trim()
+    const endpoint = typed === '' ? undefined : typed
+    if (endpoint !== undefined && !/^wh_[0-9A-Za-z]+$/.test(endpoint)) throw new NotDone(`Not resent: "${endpoint}" is not a webhook endpoint id (wh_…).`)
+    await confirm(session, endpoint ? `send ${eventId} again to ${endpoint}` : `send ${eventId} again to every endpoint subscribed to it`)
+    const list = await send(session, 'resend the event', () => session.client.events.resend(eventId, endpoint ? {endpoint} : {all: true}))
     return list.data.length ? `${list.data.length} new ${list.data.length === 1 ? 'delivery' : 'deliveries'}: ${list.data.map((d) => `${d.id} to ${d.endpoint}`).join(', ')}.` : 'No enabled endpoint is subscribed to it: nothing was sent.'
   })
 }

@@ -14,11 +14,8 @@ import {HomeView} from './views/home.js'
 import {PaymentsView, PaymentView} from './views/payments.js'
 import {DisputesView, DisputeView} from './views/disputes.js'
 import {GatewayView} from './views/gateway.js'
-
-/** A view this build does not have yet: the commands that do its work meanwhile. */
-function NotYet({view, commands}: {view: string; commands: string}) {
-  return <Text wrap="wrap">{`${view} is not in this build of the console yet. Meanwhile: ${commands}.`}</Text>
-}
+import {EventsView, EventView} from './views/events.js'
+import {WebhooksView, WebhookView} from './views/webhooks.js'
 
 const VIEW_OF: Record<Route['view'], () => ReactElement> = {
   home: () => <HomeView />,
@@ -26,10 +23,10 @@ const VIEW_OF: Record<Route['view'], () => ReactElement> = {
   payment: () => <PaymentView />,
   disputes: () => <DisputesView />,
   dispute: () => <DisputeView />,
-  events: () => <NotYet view="Events" commands="gw events tail" />,
-  event: () => <NotYet view="An event" commands="gw events get, gw events resend" />,
-  webhooks: () => <NotYet view="Webhooks" commands="gw webhooks list" />,
-  webhook: () => <NotYet view="An endpoint" commands="gw webhooks get, gw webhooks replay" />,
+  events: () => <EventsView />,
+  event: () => <EventView />,
+  webhooks: () => <WebhooksView />,
+  webhook: () => <WebhookView />,
   gateway: () => <GatewayView />,
 }
 

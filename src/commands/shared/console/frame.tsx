@@ -175,6 +175,29 @@ export function Lines({lines, top, height}: {lines: readonly string[]; top: numb
   )
 }
 
+/**
+ * An action's run: `busy` names it while it runs; its message (or why not) goes to the message
+ * line, and `res` is read again after it.
+ */
+export function useAction(res: {refresh(): Promise<void>}): {busy: string; act(what: string, fn: () => Promise<string>): Promise<void>} {
+  const {session} = useFrame()
+  const [busy, setBusy] = useState('')
+  return {
+    busy,
+    async act(what, fn) {
+      setBusy(what)
+      try {
+        session.flash(await fn(), 'ok')
+      } catch (error) {
+        session.flash((error as Error).message, 'error')
+      } finally {
+        setBusy('')
+        void res.refresh()
+      }
+    },
+  }
+}
+
 /** Up/down/page/home/end over `total` rows: the next index, or undefined when the key is not a move. */
 export function moveKey(input: string, key: InputKey, at: number, total: number, page: number): number | undefined {
   if (total === 0) return undefined

@@ -26,6 +26,10 @@ export async function openConsole(ctx: Context, opts: ConsoleOptions): Promise<v
       'For scripts, the commands it is made of print JSON: gw payments list --json, gw disputes due --json, gw events tail, gw logs tail.',
     )
   }
+  // React in production mode (its development build, the default without NODE_ENV, spent a third
+  // of the console's CPU per key press in a profile: dev-only checks and console.createTask);
+  // set before React is first loaded, below
+  process.env.NODE_ENV ??= 'production'
   const client = await ctx.client()
   const key = (await ctx.apiKey()).value ?? ''
   keepOptimizing()

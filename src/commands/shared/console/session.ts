@@ -137,6 +137,7 @@ export class ConsoleSession extends Emitter {
   private readonly clockMs: number
   readonly now: () => number
   private closed = false
+  private closers: (() => void)[] = []
 
   constructor(opts: SessionOptions) {
     super()
@@ -171,8 +172,14 @@ export class ConsoleSession extends Emitter {
     this.changed()
   }
 
+  /** Runs `fn` when the console closes (a live stream that would keep the process up). */
+  onClose(fn: () => void): void {
+    this.closers.push(fn)
+  }
+
   close(): void {
     this.closed = true
+    for (const fn of this.closers.splice(0)) fn()
     if (this.probeTimer) clearTimeout(this.probeTimer)
     if (this.clockTimer) clearInterval(this.clockTimer)
   }

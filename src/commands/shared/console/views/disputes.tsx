@@ -13,7 +13,7 @@ import {renderDispute, timeLeft, type AttachedFacts} from '../../../disputes/sha
 import {attachedFacts, notActionableReason} from '../../../disputes/shared/disputes.js'
 import {EvidenceForm} from '../../../disputes/shared/evidence-form.js'
 import {acceptDispute, submitEvidence} from '../actions.js'
-import {Age, LineInput, useTextField, Lines, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
+import {Age, LineInput, useAction, useTextField, Lines, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
 import {fit, fitId, money, scrollWindow} from '../format.js'
 import {disputeQueue} from '../models/queue.js'
 import {Resource, type ConsoleSession} from '../session.js'
@@ -168,7 +168,6 @@ export function DisputeView() {
   const res = useResource(useCached(`dispute:${id}`, () => disputeResource(session, id)))
   const [top, setTop] = useState(0)
   const [form, setForm] = useState(false)
-  const [busy, setBusy] = useState('')
   /** what the form gave (it calls onDone, then onLeave once its last frame is drawn) */
   const answer = useRef<EvidenceParams | null>(null)
   useTick(5000)
@@ -178,17 +177,7 @@ export function DisputeView() {
   const page = Math.max(1, height - 3)
   const outcome = dp ? outcomeLine(dp) : undefined
 
-  const act = async (what: string, fn: () => Promise<string>) => {
-    setBusy(what)
-    try {
-      session.flash(await fn(), 'ok')
-    } catch (error) {
-      session.flash((error as Error).message, 'error')
-    } finally {
-      setBusy('')
-      void res.refresh()
-    }
-  }
+  const {busy, act} = useAction(res)
 
   useKeys(
     (input, key) => {

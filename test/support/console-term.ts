@@ -1,0 +1,69 @@
+// `gw console` in a tmux pane of its own socket, for the console's e2e tests and its bench part:
+// the built CLI run by a shell with the user's HOME, keys in with send-keys, the screen back with
+// capture-pane (test/support/tmux.ts).
+import {execFileSync} from 'node:child_process'
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {tmuxOn, type Tmux} from './tmux.js'
+
+export interface ConsoleTerm extends Tmux {
+  /** send-keys: key names (Enter, Escape, Down, NPage, C-c) */
+  keys(...k: string[]): void
+  /** send-keys -l: literal text */
+  type(text: string): void
+  /** the console's node process (the pane shell's child) */
+  pid(): number
+  /** ends the session (and the console in it) */
+  close(): void
+}
+
+export interface ConsoleRun {
+  /** where the snapshot of the CLI is (bin/run.js inside) */
+  root: string
+  home: string
+  dataDir: string
+  args?: string[]
+  size?: {x: number; y: number}
+  /** more environment for the console (GW_CONSOLE_TRACE) */
+  env?: Record<string, string>
+}
+
+/** Starts `gw console ARGS` in a new tmux session `gw` on `socket`. */
+export function openConsoleTerm(socket: string, o: ConsoleRun): ConsoleTerm {
+  const term = tmuxOn(socket)
+  const size = o.size ?? {x: 120, y: 40}
+  const script = join(o.home, `console-${process.pid}-${Date.now()}.sh`)
+  const exports = {HOME: o.home, XDG_CONFIG_HOME: join(o.home, '.config'), GW_NO_KEYRING: '1', GW_DATA_DIR: o.dataDir, ...o.env}
+  writeFileSync(
+    script,
+    [
+      // the render gate stays shut in CI; this terminal is real
+      'unset CI CONTINUOUS_INTEGRATION GITHUB_ACTIONS BUILDKITE GITLAB_CI NO_COLOR',
+      ...Object.keys(process.env)
+        .filter((k) => k.startsWith('GW_'))
+        .map((k) => `unset ${k}`),
+      ...Object.entries(exports).map(([k, v]) => `export ${k}='${v}'`),
+      `cd '${o.root}'`,
+      `'${process.execPath}' '${join(o.root, 'bin', 'run.js')}' console ${(o.args ?? []).map((a) => `'${a}'`).join(' ')}`,
+      'echo "EXIT=$?"',
+      'sleep 600',
+    ].join('\n'),
+  )
+  term.run('new-session', '-d', '-s', 'gw', '-x', String(size.x), '-y', String(size.y), `sh '${script}'`)
+  return {
+    ...term,
+    keys: (...k) => void term.run('send-keys', '-t', 'gw', ...k),
+    type: (text) => void term.run('send-keys', '-t', 'gw', '-l', text),
+    pid: () => {
+      const shell = term.run('display-message', '-p', '-t', 'gw', '#{pane_pid}').trim()
+      return Number(execFileSync('pgrep', ['-P', shell, '-f', 'bin/run.js console'], {encoding: 'utf8'}).trim().split('\n')[0])
+    },
+    close: () => {
+      try {
+        term.run('kill-server')
+      } catch {
+        // gone already
+      }
+    },
+  }
+}
