@@ -101,3 +101,14 @@ it('no import circle with values inside src/engine/: a use case reacts to anothe
   // the walk sees the engine's value imports (an import it could not parse would pass as none)
   expect([...graph.values()].reduce((n, ds) => n + ds.length, 0)).toBeGreaterThan(200)
 })
+
+it('the core (src/engine/core/) imports no use case (src/engine/app/) for its values: use cases run on the core, never the other way (issue 35 item 3)', () => {
+  const core = join(SRC, 'engine', 'core') + '/'
+  const app = join(SRC, 'engine', 'app') + '/'
+  const files = sourceFiles(core).filter((f) => !/\.test\.tsx?$/.test(f))
+  expect(files.length).toBeGreaterThan(10)
+  const reaching = files.flatMap((f) => valueImportsOf(f).filter((d) => d.startsWith(app)).map((d) => `${relative(SRC, f)} -> ${relative(SRC, d)}`))
+  expect(reaching).toEqual([])
+  // the check sees the core's value imports (e.g. core.ts -> unit.ts)
+  expect(files.flatMap(valueImportsOf).some((d) => d.startsWith(core))).toBe(true)
+})

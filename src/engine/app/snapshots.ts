@@ -5,13 +5,13 @@
 // webhook signing secrets and card numbers, unless asked (issue 33: app/secrets.ts).
 import {invalid} from '../domain/errors.js'
 import type {AccountRows} from '../ports/store.js'
-import {clockStateOf} from './clock.js'
-import {restoreSecrets, snapshotSecrets} from './secrets.js'
+import {clockStateOf} from '../core/clock.js'
+import {restoreSecrets, snapshotSecrets} from '../core/secrets.js'
 import {newEndpointSecret} from './webhooks.js'
-import type {Core} from './core.js'
-import {isEngineSetting, RowChecker} from './stored-rows.js'
+import type {Core} from '../core/core.js'
+import {isEngineSetting, RowChecker} from '../core/stored-rows.js'
 import type {SnapshotLoad} from '../../api/types.js'
-import type {Unit} from './unit.js'
+import type {Unit} from '../core/unit.js'
 
 export const SNAPSHOT_FORMAT = 'gw.snapshot'
 /** Bumped whenever what a snapshot holds changes shape; older versions are converted or refused by name. */

@@ -8,11 +8,13 @@
 // and always end: after `count` faults or at `until` on the engine clock (10 minutes when
 // neither is given), so a forgotten fault cannot break tomorrow's tests. Counts are the store's
 // (an atomic counter per rule), so a fleet injects exactly `count` faults between its instances.
-import {CHAOS_API_FAULTS, type ChaosApiFaultCreate, type ChaosApiRule, type ChaosRule} from '../../api/types.js'
+import {CHAOS_API_FAULTS, CHAOS_PROVIDER_FAULTS, CHAOS_WEBHOOK_FAULTS, type ChaosApiFaultCreate, type ChaosApiRule, type ChaosProviderFaultCreate, type ChaosProviderRule, type ChaosRule, type ChaosWebhookFaultCreate, type ChaosWebhookRule} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
+import {providerProfile} from '../domain/providers.js'
+import {iso} from '../domain/time.js'
 import {StoreCache} from './cache.js'
 import type {Core} from './core.js'
-import type {Unit} from './unit.js'
+import type {DeliveryRecord} from './webhook-types.js'
 
 export const CHAOS_RULES_SETTING = 'chaos_rules'
 const HITS = (id: string) => `chaos_hits:${id}`
@@ -207,50 +209,88 @@ export function rateOf(b: ChaosCommon, what: string): number {
   return rate
 }
 
-// ---------------------------------------------------------------- use cases
+// ---------------------------------------------------------------- provider and webhook rules
 
-export async function rulesIn(u: Unit): Promise<ChaosRule[]> {
-  // one change to the rules at a time (the lock is the store's, held until the unit commits)
-  await u.lock('chaos_rules')
-  return u.core.chaos.parse(await u.core.store.getSetting(CHAOS_RULES_SETTING))
+const DEFAULT_LATENCY_MS = 1000
+const MAX_LATENCY_MS = 30_000
+
+export function providerRule(b: ChaosProviderFaultCreate, id: string, now: Date): ChaosProviderRule {
+  const p = providerProfile(b.provider)
+  if (!p) throw notFound('provider', b.provider, 'provider')
+  if (!CHAOS_PROVIDER_FAULTS.includes(b.fault)) throw invalid('fault', `fault must be one of ${CHAOS_PROVIDER_FAULTS.join(', ')}; got '${b.fault}'.`)
+  if (b.fault === 'down' && (b.rate !== undefined || b.count !== undefined))
+    throw invalid(b.rate !== undefined ? 'rate' : 'count', 'A provider is down for a while, for every call: give for_seconds, not a rate or a count (use the timeout fault for a share of calls).')
+  const rate = rateOf(b, 'calls')
+  checkCommon(b)
+  checkOption(b.latency_ms, 'latency_ms', b.fault === 'latency', 'the latency fault', 1, MAX_LATENCY_MS)
+  return {
+    id,
+    object: 'chaos_rule',
+    kind: 'provider',
+    provider: p.id,
+    fault: b.fault,
+    rate,
+    latency_ms: b.fault === 'latency' ? (b.latency_ms ?? DEFAULT_LATENCY_MS) : null,
+    ...ending(b, now),
+  }
 }
 
-export function write(u: Unit, rules: ChaosRule[]): void {
-  // spent and ended rules go when the rules next change
-  const now = u.now.toISOString()
-  u.setting(CHAOS_RULES_SETTING, JSON.stringify(rules.filter((r) => r.until > now)))
+const DEFAULT_SHUFFLE_WINDOW_S = 10
+const MAX_DELAY_S = 86_400
+const MAX_FAIL_FIRST = 10
+/** A duplicate follows its original this much later (engine time), so it arrives second. */
+const DUPLICATE_AFTER_MS = 1000
+
+export function webhookRule(b: ChaosWebhookFaultCreate, id: string, now: Date): ChaosWebhookRule {
+  if (!CHAOS_WEBHOOK_FAULTS.includes(b.fault)) throw invalid('fault', `fault must be one of ${CHAOS_WEBHOOK_FAULTS.join(', ')}; got '${b.fault}'.`)
+  const rate = rateOf(b, 'deliveries')
+  checkCommon(b)
+  const usesDelay = b.fault === 'delay' || b.fault === 'shuffle'
+  checkOption(b.delay_seconds, 'delay_seconds', usesDelay, 'the delay and shuffle faults', 1, MAX_DELAY_S, ' (a day)')
+  if (b.fault === 'delay' && b.delay_seconds === undefined) throw invalid('delay_seconds', 'The delay fault needs delay_seconds: how long each delivery is held, e.g. 30.')
+  checkOption(b.attempts, 'attempts', b.fault === 'fail_first', 'the fail_first fault', 1, MAX_FAIL_FIRST)
+  return {
+    id,
+    object: 'chaos_rule',
+    kind: 'webhooks',
+    endpoint: b.endpoint ?? null,
+    fault: b.fault,
+    rate,
+    delay_seconds: usesDelay ? (b.delay_seconds ?? DEFAULT_SHUFFLE_WINDOW_S) : null,
+    attempts: b.fault === 'fail_first' ? (b.attempts ?? 1) : null,
+    ...ending(b, now),
+  }
 }
 
-export async function addApiFault(u: Unit, b: CreateChaosApi): Promise<ChaosRule> {
-  return addRule(u, apiRule(b, u.core.ids.next('chaos'), u.now))
-}
-
-/** Adds a validated rule to the account's. */
-export async function addRule<R extends ChaosRule>(u: Unit, rule: R): Promise<R> {
-  const rules = await rulesIn(u)
-  write(u, [...rules, rule])
-  return rule
-}
-
-/** What ending a rule undoes (a provider marked degraded by a down rule recovers), registered by the kinds that need it. */
-const onEnd: ((u: Unit, r: ChaosRule) => Promise<void>)[] = []
-export function whenRuleEnds(fn: (u: Unit, r: ChaosRule) => Promise<void>): void {
-  onEnd.push(fn)
-}
-
-/** Ends one rule (`id`) or every rule of the account; returns what was active. */
-export async function clearChaos(u: Unit, id?: string): Promise<ChaosRule[]> {
-  const rules = await rulesIn(u)
-  const now = u.now.toISOString()
-  if (id !== undefined && !rules.some((r) => r.id === id && r.until > now)) throw notFound('chaos rule', id, 'id')
-  const cleared = rules.filter((r) => (id === undefined || r.id === id) && r.until > now)
-  write(u, id === undefined ? [] : rules.filter((r) => r.id !== id))
-  for (const r of cleared) for (const fn of onEnd) await fn(u, r)
-  return cleared
-}
-
-/** The active rules, each with how many faults it injected. */
-export async function chaosStatus(core: Core): Promise<ChaosRule[]> {
-  const rules = await core.chaos.active()
-  return Promise.all(rules.map(async (r) => ({...r, injected: await core.chaos.injected(r)})))
+/** The outbox's deliveries as the account's webhook faults shape them (the same array when none is active). */
+export async function shapeDeliveries(core: Core, deliveries: DeliveryRecord[], now: Date): Promise<DeliveryRecord[]> {
+  const rules = await core.chaos.ofKind('webhooks')
+  if (rules.length === 0) return deliveries
+  const out: DeliveryRecord[] = []
+  for (const d of deliveries) {
+    out.push(d)
+    for (const r of rules) {
+      if ((r.endpoint !== null && r.endpoint !== d.endpoint) || !(await core.chaos.take(r))) continue
+      d.chaos = r.id
+      switch (r.fault) {
+        case 'delay':
+          d.next_attempt_at = iso(new Date(Date.parse(d.next_attempt_at!) + r.delay_seconds! * 1000))
+          break
+        case 'shuffle': {
+          // the n-th delivery shaped gets the n-th hold of the seed's sequence: the same holds every run
+          const n = await core.store.addToSetting(`chaos_seen:${r.id}:holds`, 1)
+          const hold = Math.floor(draw(r.seed, n) * r.delay_seconds! * 1000)
+          d.next_attempt_at = iso(new Date(now.getTime() + hold))
+          break
+        }
+        case 'fail_first':
+          d._x = {...d._x, fail_first: r.attempts!}
+          break
+        case 'duplicate':
+          out.push({...d, id: core.ids.next('whd'), attempts: [], chaos: r.id, next_attempt_at: iso(new Date(Date.parse(d.next_attempt_at!) + DUPLICATE_AFTER_MS)), _x: {...d._x}})
+          break
+      }
+    }
+  }
+  return out
 }

@@ -14,10 +14,9 @@ import {SecretBox, SecretOpenError} from '../adapters/secret-box.js'
 import {signatureHeader, SIGNATURE_HEADER} from '../../api/webhook-signature.js'
 import {DELIVERY_TIMEOUT_MS, isLoopbackHost, looksLikePause, nextAttemptAt, nextHealth, STREAK_GAP_MS, type EndpointHealth} from '../domain/webhooks.js'
 import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
+import type {ContainedWhere} from './containment.js'
 import type {Core} from './core.js'
-import type {App} from './index.js'
-import {isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
-import {endpointView} from './webhooks.js'
+import {endpointView, isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
 import type {Unit} from './unit.js'
 
 const USER_AGENT = 'gw-webhooks/1 (+https://docs.gw.dev/webhooks)'
@@ -60,6 +59,14 @@ export interface DeliveryWorkerOptions {
   pollMs?: number
 }
 
+/** What the worker needs of the engine (app/index.ts App): the platform core, each account's core, containment. */
+export interface Accounts {
+  readonly core: Core
+  account(id: string): Promise<Core>
+  loaded(id: string): Core | undefined
+  contain(where: ContainedWhere, account: string | null, e: unknown, what?: string): void
+}
+
 export class DeliveryWorker {
   private readonly perEndpoint: number
   private readonly claimsPerEndpoint: number
@@ -93,7 +100,7 @@ export class DeliveryWorker {
 
   constructor(
     /** every account's engine: deliveries are claimed across accounts, each on its account's clock */
-    private readonly app: App,
+    private readonly app: Accounts,
     opts: DeliveryWorkerOptions = {},
   ) {
     this.perEndpoint = opts.perEndpoint ?? 32

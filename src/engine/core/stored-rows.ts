@@ -28,9 +28,7 @@ import {providerProfile, PROVIDERS} from '../domain/providers.js'
 import {checkEndpointUrl, normaliseEnabledEvents} from '../domain/webhooks.js'
 import {newAjv} from '../http/openapi-validate.js'
 import {ENGINE_SETTING_PREFIX, eventSubjects, type Kind, KINDS, UNSNAPSHOTTED} from '../ports/store.js'
-import {apiRule} from './chaos.js'
-import {providerRule} from './chaos-providers.js'
-import {webhookRule} from './chaos-webhooks.js'
+import {apiRule, providerRule, webhookRule} from './chaos-rules.js'
 import {CLOCK_FROZEN_SETTING, CLOCK_OFFSET_SETTING, clockSettingProblem} from './clock.js'
 
 type Schema = Record<string, unknown>

@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {App} from '../app/index.js'
-import {apiJson} from '../app/internal.js'
+import {apiJson} from '../core/internal.js'
 import {VersionConflictError, type IdempotencyRecord} from '../ports/store.js'
 import {ApiError, apiError, toApiError} from './errors.js'
 import {OPENAPI_PATH, serveOpenApi} from './openapi-route.js'
