@@ -12,7 +12,7 @@ import type {Core} from '../core/core.js'
 import {createPayment} from '../app/payments.js'
 import {DomainError} from '../domain/errors.js'
 import {parseInstrument, type PaymentRecord} from '../domain/payment.js'
-import type {RequestTarget} from '../http/pipeline.js'
+import type {RequestTarget} from '../http/request.js'
 import {cardInputs, customerCardError, esc, EXPIRY_ERROR, html, page, parseExpiry, readForm, redirect, type CardError} from './ui.js'
 
 /** Why the last try failed, as the customer reads it. */
