@@ -79,7 +79,7 @@ function valueImportsOf(file: string): string[] {
   return out
 }
 
-it('no import circle with values inside src/engine/: a use case reacts to another through the core (app/reactions.ts), never by importing it back (issue 35)', () => {
+it('no import circle with values inside src/engine/: a use case reacts to another through the core (core/reactions.ts), never by importing it back (issue 35)', () => {
   const files = sourceFiles(join(SRC, 'engine')).filter((f) => !/\.test\.tsx?$/.test(f) && !f.includes('/test-support/'))
   const graph = new Map(files.map((f) => [f, valueImportsOf(f).filter((d) => d.startsWith(join(SRC, 'engine') + '/'))]))
   // depth first; a back edge closes a circle, named from where it starts

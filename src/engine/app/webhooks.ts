@@ -1,5 +1,5 @@
 // Webhook endpoints (create, list, update, delete, rotate the secret), their deliveries, and
-// resending an event. The outbox is app/webhook-outbox.ts; attempts are app/delivery-worker.ts.
+// resending an event. The outbox is core/webhook-outbox.ts; attempts are core/delivery-worker.ts.
 import {randomBytes} from 'node:crypto'
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
 import {checkEndpointUrl, normaliseEnabledEvents, RETRY_WINDOW_MS, subscribes} from '../domain/webhooks.js'

@@ -132,7 +132,7 @@ const INTERNAL: Partial<Record<Kind, {schema: Schema; required: boolean}>> = {
   },
   webhook_endpoint: {
     required: true,
-    // a signing secret in the clear (include_secrets), sealed (gwenc1:, adapters/secret-box.ts), or none: the load gives it a new one (app/secrets.ts)
+    // a signing secret in the clear (include_secrets), sealed (gwenc1:, adapters/secret-box.ts), or none: the load gives it a new one (core/secrets.ts)
     schema: closed({secret: nullable(SIGNING_SECRET), streak_started_at: nullable(time), last_failure_at: nullable(time), previous_secret: nullable(SIGNING_SECRET)}, ['previous_secret']),
   },
   delivery: {required: true, schema: closed({retry_until: time, fail_first: int(1, 10)}, ['fail_first'])},
