@@ -15,7 +15,9 @@ import {PROVIDERS, providerServes} from '../domain/providers.js'
 import {iso} from '../domain/time.js'
 import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
-import {assertCurrency, assertUrl, cancelPayment, createPayment, loadPayment, type PaymentOutcome} from './payments.js'
+import {assertCurrency, assertUrl, createPayment, type PaymentOutcome} from './payments.js'
+import {cancelPayment} from './payment-changes.js'
+import {loadPayment} from './payment-queries.js'
 import type {Unit} from '../core/unit.js'
 
 export type CheckoutSessionRecord = CheckoutSession & {_x: {token: string}}

@@ -19,6 +19,8 @@ import {toApi} from '../core/internal.js'
 import * as merchants from '../app/merchants.js'
 import {balance} from '../app/money.js'
 import * as payments from '../app/payments.js'
+import * as paymentChanges from '../app/payment-changes.js'
+import * as paymentQueries from '../app/payment-queries.js'
 import {listProviders, loadProvider, providerView, setProviderHealth} from '../core/provider-state.js'
 import * as refunds from '../app/refunds.js'
 import * as settlement from '../app/settlement.js'
@@ -102,26 +104,26 @@ export function routes(
 
 /** Payments. */
 function paymentRoutes(r: Router): void {
-  r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await payments.listPayments(ctx.core, {...q(ctx), created_gte: time('created_gte', ctx.input.query.created_gte), created_lte: time('created_lte', ctx.input.query.created_lte)})))
+  r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await paymentQueries.listPayments(ctx.core, {...q(ctx), created_gte: time('created_gte', ctx.input.query.created_gte), created_lte: time('created_lte', ctx.input.query.created_lte)})))
     .post('/payments', 'createPayment', async (ctx, u) => paymentResult(await payments.createPayment(u, ctx.input.body), 201))
-    .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await payments.loadPayment(ctx.core.store, ctx.params.id!)).p))
-    .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await payments.paymentRouting(ctx.core, ctx.params.id!)))
-    .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await payments.simulateRouting(ctx.core, ctx.input.query)))
+    .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await paymentQueries.loadPayment(ctx.core.store, ctx.params.id!)).p))
+    .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await paymentQueries.paymentRouting(ctx.core, ctx.params.id!)))
+    .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await paymentQueries.simulateRouting(ctx.core, ctx.input.query)))
     .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) =>
       paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 200),
     )
-    .post('/payments/:id/capture', 'capturePayment', async (ctx, u) => ok(await payments.capturePayment(u, ctx.params.id!, ctx.input.body)))
-    .post('/payments/:id/increment_authorization', 'incrementAuthorization', async (ctx, u) => ok(await payments.incrementAuthorization(u, ctx.params.id!, ctx.input.body)))
-    .post('/payments/:id/cancel', 'cancelPayment', async (ctx, u) => ok(await payments.cancelPayment(u, ctx.params.id!)))
+    .post('/payments/:id/capture', 'capturePayment', async (ctx, u) => ok(await paymentChanges.capturePayment(u, ctx.params.id!, ctx.input.body)))
+    .post('/payments/:id/increment_authorization', 'incrementAuthorization', async (ctx, u) => ok(await paymentChanges.incrementAuthorization(u, ctx.params.id!, ctx.input.body)))
+    .post('/payments/:id/cancel', 'cancelPayment', async (ctx, u) => ok(await paymentChanges.cancelPayment(u, ctx.params.id!)))
     .post('/test_helpers/payments/:id/action', 'testPaymentAction', async (ctx, u) => {
       testMode(ctx)
       u.standIn() // the customer's step: its events carry request_id null
-      return ok(await payments.testHelperAction(u, ctx.params.id!, ctx.input.body.outcome))
+      return ok(await paymentChanges.testHelperAction(u, ctx.params.id!, ctx.input.body.outcome))
     })
     .post('/test_helpers/payments/:id/review', 'testPaymentReview', async (ctx, u) => {
       testMode(ctx)
       u.standIn() // the operator's decision
-      return ok(await payments.reviewPayment(u, ctx.params.id!, ctx.input.body.decision))
+      return ok(await paymentChanges.reviewPayment(u, ctx.params.id!, ctx.input.body.decision))
     })
 }
 
