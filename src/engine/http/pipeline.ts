@@ -269,7 +269,8 @@ function contextOf(f: Flight, auth: Caller, core: Core, method: string, path: st
     requestId,
     method,
     path,
-    params,
+    // the router matched the operation's path template: its parameters are the operation's (router.ts)
+    params: params as RequestCtx['params'],
     query: f.url!.searchParams,
     body: undefined,
     headers: req.headers,
