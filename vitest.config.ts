@@ -21,7 +21,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'conformance-postgres',
-          include: ['src/engine/conformance/**/*.test.ts', 'src/engine/app/**/*.test.ts'],
+          include: ['src/engine/conformance/**/*.test.ts', 'src/engine/app/**/*.test.ts', 'src/engine/core/**/*.test.ts'],
           env: {CI: 'false', CONTINUOUS_INTEGRATION: 'false', GW_TEST_STORE: 'postgres'},
         },
       },

@@ -79,7 +79,7 @@ function valueImportsOf(file: string): string[] {
   return out
 }
 
-it('no import circle with values inside src/engine/: a use case reacts to another through the core (app/reactions.ts), never by importing it back (issue 35)', () => {
+it('no import circle with values inside src/engine/: a use case reacts to another through the core (core/reactions.ts), never by importing it back (issue 35)', () => {
   const files = sourceFiles(join(SRC, 'engine')).filter((f) => !/\.test\.tsx?$/.test(f) && !f.includes('/test-support/'))
   const graph = new Map(files.map((f) => [f, valueImportsOf(f).filter((d) => d.startsWith(join(SRC, 'engine') + '/'))]))
   // depth first; a back edge closes a circle, named from where it starts
@@ -100,4 +100,15 @@ it('no import circle with values inside src/engine/: a use case reacts to anothe
   expect(circles).toEqual([])
   // the walk sees the engine's value imports (an import it could not parse would pass as none)
   expect([...graph.values()].reduce((n, ds) => n + ds.length, 0)).toBeGreaterThan(200)
+})
+
+it('the core (src/engine/core/) imports no use case (src/engine/app/) for its values: use cases run on the core, never the other way (issue 35 item 3)', () => {
+  const core = join(SRC, 'engine', 'core') + '/'
+  const app = join(SRC, 'engine', 'app') + '/'
+  const files = sourceFiles(core).filter((f) => !/\.test\.tsx?$/.test(f))
+  expect(files.length).toBeGreaterThan(10)
+  const reaching = files.flatMap((f) => valueImportsOf(f).filter((d) => d.startsWith(app)).map((d) => `${relative(SRC, f)} -> ${relative(SRC, d)}`))
+  expect(reaching).toEqual([])
+  // the check sees the core's value imports (e.g. core.ts -> unit.ts)
+  expect(files.flatMap(valueImportsOf).some((d) => d.startsWith(core))).toBe(true)
 })

@@ -1,5 +1,5 @@
 import {randomBytes} from 'node:crypto'
-import {closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync} from 'node:fs'
+import {closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, type WriteStream} from 'node:fs'
 import {hostname} from 'node:os'
 import {createSecureContext} from 'node:tls'
 import {join, resolve} from 'node:path'
@@ -7,21 +7,21 @@ import {localEnginePaths, tlsPathsIn, type LocalEngineInfo} from '../local-engin
 import {RandomIds} from './adapters/system.js'
 import {createKeyFile, readKeyFile} from './adapters/secret-box.js'
 import {keepPrivate, privateDataDir, writePrivateFile} from './adapters/private-files.js'
-import {agreeSecretsKey, SecretsKeyError} from './app/secrets.js'
+import {agreeSecretsKey, SecretsKeyError} from './core/secrets.js'
 import {App} from './app/index.js'
-import type {DeliveryWorkerOptions} from './app/delivery-worker.js'
+import type {DeliveryWorkerOptions} from './core/delivery-worker.js'
 import {createCheckout} from './checkout/pages.js'
 import {createPipeline} from './http/pipeline.js'
 import {Metrics} from './http/metrics.js'
 import {createOperations, parseListen, serveMetrics} from './http/operations.js'
 import {ensurePlatformAccount} from './app/accounts.js'
 import {DestinationPolicy} from './domain/destinations.js'
-import {FleetConfigError, FleetSettings} from './app/fleet.js'
+import {FleetConfigError, FleetSettings} from './core/fleet.js'
 import {KeyAuthority, registerEngineKey} from './app/keys.js'
 import {routes} from './http/routes.js'
-import {listen} from './http/server.js'
+import {listen, type ListeningServer} from './http/server.js'
 import type {ProviderConnection} from './ports/provider.js'
-import type {StoreFactory} from './ports/store.js'
+import type {Store, StoreFactory} from './ports/store.js'
 import {createSimulatedProviders} from './providers/simulated.js'
 import {SqliteStore} from './store/sqlite/sqlite-store.js'
 import {ensureCertificates} from './tls/certificates.js'
@@ -227,13 +227,47 @@ function broughtCertificate(opts: EngineOptions): {key: string; cert: string; ca
 /** Starts the embedded gateway: HTTPS on one port, a store (SQLite in the data dir by default), simulated providers. */
 export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const host = opts.host ?? '127.0.0.1'
+  const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'))
+  // the flags are checked before anything is opened
+  const metricsAt = checkFlags(opts)
+  const paths = prepareDataDir(opts, log)
+  const secretKey = secretKeyFor(opts.dataDir, opts.apiKey)
+  const publicOrigin = opts.publicUrl === undefined ? undefined : checkPublicUrl(opts.publicUrl)
+  const tls = opts.tlsCert !== undefined || opts.tlsKey !== undefined ? broughtCertificate(opts) : await ensureCertificates(opts.tlsDir === undefined ? paths : tlsPathsIn(resolve(opts.tlsDir)), host)
+  // (a file that cannot be written is refused before anything is opened)
+  if (opts.accessLog !== undefined) privateLogFile(opts.accessLog)
+  const store = await (opts.store ?? storeFromUrl(opts.storeUrl, {database: paths.database, durability: opts.durability, log, importFrom: opts.importFrom}))()
+  // the port is known only after listening; URLs are filled in then
+  const urls = {baseUrl: '', checkoutUrl: ''}
+  const {app, fleet} = await openApp(opts, store, urls, log)
+  const keys = await engineKeys(app, store, secretKey, opts.dataDir)
+  const served = serving(opts, app, store, keys, fleet, metricsAt !== undefined, log)
+  const {server, metricsServer} = await listenOn(opts, host, tls, served, app, store, metricsAt)
+  advertise(opts, host, publicOrigin, server.port, urls, served.state, served.metrics)
+  writePrivateFile(paths.info, JSON.stringify(engineInfo(urls, tls.caFile, paths.secretKey), null, 2) + '\n')
+  // timeline jobs as they fall due, webhook attempts, housekeeping
+  app.start()
+  return {
+    baseUrl: urls.baseUrl,
+    checkoutUrl: urls.checkoutUrl,
+    caCertPem: tls.caCert,
+    caFile: tls.caFile,
+    secretKey,
+    port: server.port,
+    metricsUrl: metricsServer?.url,
+    app,
+    store: opts.store ? 'custom' : opts.storeUrl && opts.storeUrl.toLowerCase() !== 'sqlite' ? redactStoreUrl(opts.storeUrl) : `sqlite (${paths.database})`,
+    close: closer(served, server, metricsServer, app, keys, store),
+  }
+}
+
+/** The flags that need no file or store, checked; where --metrics-listen serves, if it does. */
+function checkFlags(opts: EngineOptions): ReturnType<typeof parseListen> {
   if (opts.snapshotMaxBytes !== undefined && !(Number.isSafeInteger(opts.snapshotMaxBytes) && opts.snapshotMaxBytes >= 1024))
     throw new EngineConfigError('--snapshot-max-bytes must be a whole number of bytes, 1024 or more (e.g. 268435456 for 256 MiB).')
   if (opts.payoutCurrency !== undefined && !/^[A-Z]{3}$/.test(opts.payoutCurrency))
     throw new EngineConfigError('--payout-currency must be an uppercase ISO 4217 code such as EUR.')
-  const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'))
   try {
-    // the flags are checked before anything is opened
     new DestinationPolicy(opts.webhookAllow)
   } catch (e) {
     throw new EngineConfigError((e as Error).message)
@@ -241,7 +275,11 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   const metricsAt = opts.metricsListen === undefined ? undefined : parseListen(opts.metricsListen)
   if (opts.metricsListen !== undefined && !metricsAt)
     throw new EngineConfigError(`--metrics-listen takes HOST:PORT, such as 127.0.0.1:9464 or [::1]:9464; got '${opts.metricsListen}'.`)
-  // the data dir is the engine's own: made 0700, or a warning when others may read it
+  return metricsAt
+}
+
+/** The data dir is the engine's own: made 0700 (or a warning when others may read it), its TLS dir made, its files kept private. */
+function prepareDataDir(opts: EngineOptions, log: (line: string) => void): ReturnType<typeof localEnginePaths> {
   privateDataDir(opts.dataDir, log)
   const paths = localEnginePaths(opts.dataDir)
   // --tls-dir: a certificate directory shared by several engines (a test run trusts one CA)
@@ -249,39 +287,50 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
   mkdirSync(tlsPaths.tlsDir, {recursive: true, mode: 0o700})
   // files an older gw wrote with another mode (certificates were 0644)
   for (const f of [paths.info, paths.caCert, paths.caKey, paths.serverCert, paths.serverKey, join(paths.tlsDir, 'server-hosts.json')]) keepPrivate(f)
-  const secretKey = secretKeyFor(opts.dataDir, opts.apiKey)
-  const publicOrigin = opts.publicUrl === undefined ? undefined : checkPublicUrl(opts.publicUrl)
-  const tls = opts.tlsCert !== undefined || opts.tlsKey !== undefined ? broughtCertificate(opts) : await ensureCertificates(tlsPaths, host)
-  // (a file that cannot be written is refused before anything is opened)
-  if (opts.accessLog !== undefined) privateLogFile(opts.accessLog)
-  const store = await (opts.store ?? storeFromUrl(opts.storeUrl, {database: paths.database, durability: opts.durability, log, importFrom: opts.importFrom}))()
+  return paths
+}
 
-  // the port is known only after listening; URLs are filled in then
-  const urls = {baseUrl: '', checkoutUrl: ''}
-  let app: App
-  let fleet: FleetSettings
+/** The App on the store, with the settings every instance agrees on and the secrets key; the store closed if that fails. */
+async function openApp(opts: EngineOptions, store: Store, urls: {baseUrl: string; checkoutUrl: string}, log: (line: string) => void): Promise<{app: App; fleet: FleetSettings}> {
   try {
     // the settings every instance on this data agrees on (rate limit, payout currency, webhook destinations)
-    fleet = await FleetSettings.agree(store, {rateLimit: opts.rateLimit, payoutCurrency: opts.payoutCurrency, webhookAllow: opts.webhookAllow}, {shared: store.shared, update: opts.updateFleetSettings ?? false, notes: log})
+    const fleet = await FleetSettings.agree(store, {rateLimit: opts.rateLimit, payoutCurrency: opts.payoutCurrency, webhookAllow: opts.webhookAllow}, {shared: store.shared, update: opts.updateFleetSettings ?? false, notes: log})
     // and the secrets key webhook signing secrets are sealed with (a file outside the database)
     const keyFile = resolve(opts.secretsKeyFile ?? join(opts.dataDir, SECRETS_KEY_FILE))
     const secrets = await agreeSecretsKey(store, {path: keyFile, given: opts.secretsKeyFile !== undefined, read: () => (keepPrivate(keyFile), readKeyFile(keyFile)), create: () => createKeyFile(keyFile)}, log)
-    app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, fleet, secrets, deliveries: opts.deliveries, claimLeaseMs: opts.claimLeaseMs})
+    const app = await App.create({store, ids: new RandomIds(), providers: opts.providers ?? createSimulatedProviders(), urls, log, fleet, secrets, deliveries: opts.deliveries, claimLeaseMs: opts.claimLeaseMs})
+    return {app, fleet}
   } catch (error) {
     await store.close().catch(() => {})
     if (error instanceof FleetConfigError || error instanceof SecretsKeyError) throw new EngineConfigError(error.message)
     throw error
   }
-  let keys: KeyAuthority
+}
+
+/** The engine's own account and its key (the data dir's, or --api-key), registered by its hash; the keys every request is authenticated with. */
+async function engineKeys(app: App, store: Store, secretKey: string, dataDir: string): Promise<KeyAuthority> {
   try {
-    // the engine's own account, and its key (the data dir's, or --api-key), registered by its hash
     await ensurePlatformAccount(app.core)
-    await registerEngineKey(app.core, secretKey, resolve(opts.dataDir))
-    keys = new KeyAuthority(store, (id) => app.account(id))
+    await registerEngineKey(app.core, secretKey, resolve(dataDir))
+    return new KeyAuthority(store, (id) => app.account(id))
   } catch (error) {
     await store.close().catch(() => {})
     throw error
   }
+}
+
+/** What answers requests: metrics, the access log, the route table and request log, health, the pipeline. */
+interface Serving {
+  readonly state: {stopping: boolean; instance: string}
+  readonly metrics: Metrics
+  readonly accessLog: WriteStream | undefined
+  readonly streams: ReturnType<typeof routes>['streams']
+  readonly requestLog: ReturnType<typeof routes>['requestLog']
+  readonly operations: ReturnType<typeof createOperations>
+  readonly handler: ReturnType<typeof createPipeline>
+}
+
+function serving(opts: EngineOptions, app: App, store: Store, keys: KeyAuthority, fleet: FleetSettings, metricsElsewhere: boolean, log: (line: string) => void): Serving {
   const metrics = new Metrics(app, {instance: opts.instanceName ?? hostname()})
   app.observers.unit = (seconds) => metrics.unit(seconds)
   app.observers.attempt = (ok) => metrics.attempt(ok)
@@ -302,7 +351,7 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     },
   })
   metrics.watchRequestLog(() => requestLog.outage)
-  const operations = createOperations(app, metrics, state, {metricsElsewhere: metricsAt !== undefined})
+  const operations = createOperations(app, metrics, state, {metricsElsewhere})
   const handler = createPipeline({
     app,
     router,
@@ -315,10 +364,22 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
     requestLog,
     operations,
   })
-  let server: Awaited<ReturnType<typeof listen>>
-  let metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined
+  return {state, metrics, accessLog, streams, requestLog, operations, handler}
+}
+
+/** The API port (and --metrics-listen's, if given); nothing served (a port in use, ...) closes the store so the process can exit. */
+async function listenOn(
+  opts: EngineOptions,
+  host: string,
+  tls: {key: string; cert: string},
+  served: Serving,
+  app: App,
+  store: Store,
+  metricsAt: ReturnType<typeof parseListen>,
+): Promise<{server: ListeningServer; metricsServer: Awaited<ReturnType<typeof serveMetrics>> | undefined}> {
+  const {handler} = served
   try {
-    server = await listen({
+    const server = await listen({
       host,
       port: opts.port ?? 8443,
       key: tls.key,
@@ -326,76 +387,66 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
       handler: (req, res) => void handler(req, res),
       newRequestId: () => app.core.ids.next('req'),
     })
-    if (metricsAt) metricsServer = await serveMetrics(metricsAt, operations, () => app.core.ids.next('req')).catch(async (e) => {
-      await server.close()
-      throw e
-    })
+    const metricsServer = !metricsAt
+      ? undefined
+      : await serveMetrics(metricsAt, served.operations, () => app.core.ids.next('req')).catch(async (e) => {
+          await server.close()
+          throw e
+        })
+    return {server, metricsServer}
   } catch (error) {
-    // nothing is served (port in use, ...): release what was opened so the process can exit
     await store.close().catch(() => {})
     throw error
   }
+}
+
+/** What the engine advertises (next_action.url, checkout and base URLs): the balancer's address when it has one, else the port's. */
+function advertise(opts: EngineOptions, host: string, publicOrigin: string | undefined, port: number, urls: {baseUrl: string; checkoutUrl: string}, state: Serving['state'], metrics: Metrics): void {
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
-  // what the engine advertises (next_action.url, checkout and base URLs): the balancer's address when it has one
-  const origin = publicOrigin ?? `https://${urlHost}:${server.port}`
+  const origin = publicOrigin ?? `https://${urlHost}:${port}`
   urls.baseUrl = `${origin}/v1`
   urls.checkoutUrl = `${origin}/checkout`
-  if (opts.instanceName === undefined) state.instance = `${hostname()}:${server.port}`
+  if (opts.instanceName === undefined) state.instance = `${hostname()}:${port}`
   metrics.setInstance(state.instance)
+}
 
-  const info: LocalEngineInfo = {
-    base_url: urls.baseUrl,
-    checkout_url: urls.checkoutUrl,
-    ca_file: tls.caFile,
-    secret_key_file: paths.secretKey,
-    pid: process.pid,
-    started_at: new Date().toISOString(),
-  }
-  writePrivateFile(paths.info, JSON.stringify(info, null, 2) + '\n')
+/** The data dir's engine.json: how `gw login --local` and the harnesses find this engine. */
+function engineInfo(urls: {baseUrl: string; checkoutUrl: string}, caFile: string | null, secretKeyFile: string): LocalEngineInfo {
+  return {base_url: urls.baseUrl, checkout_url: urls.checkoutUrl, ca_file: caFile, secret_key_file: secretKeyFile, pid: process.pid, started_at: new Date().toISOString()}
+}
 
-  // timeline jobs as they fall due, webhook attempts, housekeeping
-  app.start()
-
+/** EngineHandle.close: drain if asked, then stop serving, stop the app's work, flush the logs, close the store. */
+function closer(served: Serving, server: ListeningServer, metricsServer: {close(): Promise<void>} | undefined, app: App, keys: KeyAuthority, store: Store): EngineHandle['close'] {
   let closing: Promise<void> | undefined
   let endDrain: (() => void) | undefined
-  return {
-    baseUrl: urls.baseUrl,
-    checkoutUrl: urls.checkoutUrl,
-    caCertPem: tls.caCert,
-    caFile: tls.caFile,
-    secretKey,
-    port: server.port,
-    metricsUrl: metricsServer?.url,
-    app,
-    store: opts.store ? 'custom' : opts.storeUrl && opts.storeUrl.toLowerCase() !== 'sqlite' ? redactStoreUrl(opts.storeUrl) : `sqlite (${paths.database})`,
-    close({drainMs = 0} = {}) {
-      if (closing) {
-        if (drainMs === 0) endDrain?.()
-        return closing
-      }
-      closing = (async () => {
-        // not ready from now on: a balancer stops sending new requests while these finish
-        state.stopping = true
-        if (drainMs > 0) {
-          server.drain()
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, drainMs)
-            endDrain = () => (clearTimeout(timer), resolve())
-          })
-          endDrain = undefined
-        }
-        // stop claiming jobs and deliveries and abandon attempts in flight (they stay due and are
-        // made again after a restart) while the server lets requests in flight finish
-        streams.closeAll()
-        requestLog.closeStreams()
-        keys.close()
-        await Promise.all([server.close(), app.stop(), metricsServer?.close(), metrics.close()])
-        // the last entries reach the fleet's log before the store closes
-        await requestLog.close()
-        await store.close()
-        await new Promise<void>((resolve) => (accessLog ? accessLog.end(resolve) : resolve()))
-      })()
+  return ({drainMs = 0} = {}) => {
+    if (closing) {
+      if (drainMs === 0) endDrain?.()
       return closing
-    },
+    }
+    closing = (async () => {
+      // not ready from now on: a balancer stops sending new requests while these finish
+      served.state.stopping = true
+      if (drainMs > 0) {
+        server.drain()
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, drainMs)
+          endDrain = () => (clearTimeout(timer), resolve())
+        })
+        endDrain = undefined
+      }
+      // stop claiming jobs and deliveries and abandon attempts in flight (they stay due and are
+      // made again after a restart) while the server lets requests in flight finish
+      served.streams.closeAll()
+      served.requestLog.closeStreams()
+      keys.close()
+      await Promise.all([server.close(), app.stop(), metricsServer?.close(), served.metrics.close()])
+      // the last entries reach the fleet's log before the store closes
+      await served.requestLog.close()
+      await store.close()
+      const {accessLog} = served
+      await new Promise<void>((resolve) => (accessLog ? accessLog.end(resolve) : resolve()))
+    })()
+    return closing
   }
 }

@@ -6,10 +6,10 @@
 import type {Account, AccountWithKeys} from '../../api/types.js'
 import {badState, invalid, notFound} from '../domain/errors.js'
 import {PLATFORM_ACCOUNT, type ListPage} from '../ports/store.js'
-import type {Core} from './core.js'
+import type {Core} from '../core/core.js'
 import {makeKey} from './keys.js'
 import {seedSettlement} from './settlement.js'
-import type {Unit} from './unit.js'
+import type {Unit} from '../core/unit.js'
 import type {Body} from '../../api/types.js'
 
 /** POST /accounts and POST /accounts/{id}: the body as the document defines it. */

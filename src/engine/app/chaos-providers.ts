@@ -5,39 +5,17 @@
 // the first call that finds it down, and active again when the rule ends — at its end on the
 // engine clock (a timeline job) or when it is cleared — unless somebody else changed its health
 // meanwhile.
-import {CHAOS_PROVIDER_FAULTS, type ChaosProviderFaultCreate, type ChaosProviderRule, type ChaosRule} from '../../api/types.js'
-import {invalid, notFound} from '../domain/errors.js'
+import {type ChaosProviderFaultCreate, type ChaosProviderRule, type ChaosRule} from '../../api/types.js'
 import {providerProfile} from '../domain/providers.js'
 import type {ProviderResult} from '../ports/provider.js'
-import {addRule, checkCommon, checkOption, ending, rateOf, whenRuleEnds} from './chaos.js'
-import type {Core} from './core.js'
-import {CHAOS_HEALTH_MARK, loadProvider, lockedHealth, writeHealth} from './provider-state.js'
-import type {Unit} from './unit.js'
+import {providerRule} from '../core/chaos-rules.js'
+import {addRule, whenRuleEnds} from './chaos.js'
+import type {Core} from '../core/core.js'
+import {CHAOS_HEALTH_MARK, loadProvider, lockedHealth, writeHealth} from '../core/provider-state.js'
+import type {Unit} from '../core/unit.js'
 
-const DEFAULT_LATENCY_MS = 1000
-const MAX_LATENCY_MS = 30_000
 const ENDED_JOB = 'chaos.provider_down_ended'
 
-export function providerRule(b: ChaosProviderFaultCreate, id: string, now: Date): ChaosProviderRule {
-  const p = providerProfile(b.provider)
-  if (!p) throw notFound('provider', b.provider, 'provider')
-  if (!CHAOS_PROVIDER_FAULTS.includes(b.fault)) throw invalid('fault', `fault must be one of ${CHAOS_PROVIDER_FAULTS.join(', ')}; got '${b.fault}'.`)
-  if (b.fault === 'down' && (b.rate !== undefined || b.count !== undefined))
-    throw invalid(b.rate !== undefined ? 'rate' : 'count', 'A provider is down for a while, for every call: give for_seconds, not a rate or a count (use the timeout fault for a share of calls).')
-  const rate = rateOf(b, 'calls')
-  checkCommon(b)
-  checkOption(b.latency_ms, 'latency_ms', b.fault === 'latency', 'the latency fault', 1, MAX_LATENCY_MS)
-  return {
-    id,
-    object: 'chaos_rule',
-    kind: 'provider',
-    provider: p.id,
-    fault: b.fault,
-    rate,
-    latency_ms: b.fault === 'latency' ? (b.latency_ms ?? DEFAULT_LATENCY_MS) : null,
-    ...ending(b, now),
-  }
-}
 
 /** POST /v1/chaos/providers. A down rule's end is a job on the engine clock: the provider recovers then. */
 export async function addProviderFault(u: Unit, b: ChaosProviderFaultCreate): Promise<ChaosProviderRule> {

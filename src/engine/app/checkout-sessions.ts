@@ -14,9 +14,11 @@ import type {PaymentRecord} from '../domain/payment.js'
 import {PROVIDERS, providerServes} from '../domain/providers.js'
 import {iso} from '../domain/time.js'
 import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
-import type {Core} from './core.js'
-import {assertCurrency, assertUrl, cancelPayment, createPayment, loadPayment, type PaymentOutcome} from './payments.js'
-import type {Unit} from './unit.js'
+import type {Core} from '../core/core.js'
+import {assertCurrency, assertUrl, createPayment, type PaymentOutcome} from './payments.js'
+import {cancelPayment} from './payment-changes.js'
+import {loadPayment} from './payment-queries.js'
+import type {Unit} from '../core/unit.js'
 
 export type CheckoutSessionRecord = CheckoutSession & {_x: {token: string}}
 

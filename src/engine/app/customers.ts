@@ -3,9 +3,9 @@ import type {Customer, PaymentMethod} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
 import {parseInstrument, type Instrument} from '../domain/payment.js'
 import type {Filter, ListPage} from '../ports/store.js'
-import type {Core} from './core.js'
-import {INTERNAL} from './internal.js'
-import type {Unit} from './unit.js'
+import type {Core} from '../core/core.js'
+import {INTERNAL} from '../core/internal.js'
+import type {Unit} from '../core/unit.js'
 import type {Body} from '../../api/types.js'
 
 export type PaymentMethodRecord = PaymentMethod & {_x: {instrument: Instrument}}

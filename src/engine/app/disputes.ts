@@ -10,9 +10,9 @@ import {refundableOf} from '../domain/ledger.js'
 import type {PaymentRecord} from '../domain/payment.js'
 import type {RefundRecord} from '../domain/refund.js'
 import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
-import type {Core} from './core.js'
+import type {Core} from '../core/core.js'
 import {entriesFor, recordEntry} from './money.js'
-import type {Unit} from './unit.js'
+import type {Unit} from '../core/unit.js'
 
 export type {DisputeRecord} from '../domain/dispute.js'
 

@@ -1,7 +1,7 @@
 // The immutable event log: list and retrieve, and the live feed behind GET /events/stream.
 import {invalid, notFound} from '../domain/errors.js'
 import type {AccountStore, ListPage, LoggedEvent} from '../ports/store.js'
-import type {Core} from './core.js'
+import type {Core} from '../core/core.js'
 
 export const EVENT_RETENTION_MS = 30 * 86_400_000
 

@@ -10,8 +10,8 @@ import type {ApiKey} from '../../api/types.js'
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
 import {DEFAULT_ROLL_EXPIRY_S, keyTypeOf, MAX_ROLL_EXPIRY_S, newSecret, parsePermissions, redactKey, type KeyType} from '../domain/keys.js'
 import {PLATFORM_ACCOUNT, type ListPage, type Store} from '../ports/store.js'
-import type {Core} from './core.js'
-import type {Unit} from './unit.js'
+import type {Core} from '../core/core.js'
+import type {Unit} from '../core/unit.js'
 import type {Body} from '../../api/types.js'
 
 export type KeyRecord = ApiKey & {_x: {secret_hash: string; /** set on a key the engine was started with: the data dir or instance that registered it */ engine_source?: string}}

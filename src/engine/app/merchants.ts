@@ -5,8 +5,8 @@ import {invalid, notFound} from '../domain/errors.js'
 import {PROVIDERS} from '../domain/providers.js'
 import type {RoutingRule} from '../domain/routing.js'
 import type {Filter, ListPage} from '../ports/store.js'
-import type {Core} from './core.js'
-import type {Unit} from './unit.js'
+import type {Core} from '../core/core.js'
+import type {Unit} from '../core/unit.js'
 import type {Body} from '../../api/types.js'
 
 export type {StoredRule}

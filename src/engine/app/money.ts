@@ -4,8 +4,8 @@ import type {LedgerEntry, LedgerEntryType} from '../domain/ledger.js'
 import type {PaymentRecord} from '../domain/payment.js'
 import {feeFor, providerProfile} from '../domain/providers.js'
 import {settlementRunOf} from '../domain/settlement.js'
-import type {Core} from './core.js'
-import type {Unit} from './unit.js'
+import type {Core} from '../core/core.js'
+import type {Unit} from '../core/unit.js'
 import {iso} from '../domain/time.js'
 
 export interface EntryInput {

@@ -8,10 +8,10 @@ import {invalid, notFound} from '../domain/errors.js'
 import type {LedgerEntry} from '../domain/ledger.js'
 import {buildReports, DAY_MS, nextRun, PAYOUT_TRANSIT_DAYS, type Payout, type SettlementReport} from '../domain/settlement.js'
 import type {Filter, ListPage} from '../ports/store.js'
-import type {Core} from './core.js'
+import type {Core} from '../core/core.js'
 import {recordEntry} from './money.js'
-import type {Unit} from './unit.js'
-import {settingProblem} from './stored-rows.js'
+import type {Unit} from '../core/unit.js'
+import {settingProblem} from '../core/stored-rows.js'
 
 const SCHEDULED = 'settlement_scheduled'
 /** Settings key: ids of reports not paid yet (their payout currency's total was not positive), oldest first. */

@@ -2,16 +2,16 @@
 // idempotency records, provider statistics and settings (the test clock among them) — saved as
 // one JSON document and loaded back, into the same account or another, in one unit of work. Keys
 // and account objects are not part of a snapshot: loading never changes who may call. Nor are
-// webhook signing secrets and card numbers, unless asked (issue 33: app/secrets.ts).
+// webhook signing secrets and card numbers, unless asked (issue 33: core/secrets.ts).
 import {invalid} from '../domain/errors.js'
 import type {AccountRows} from '../ports/store.js'
-import {clockStateOf} from './clock.js'
-import {restoreSecrets, snapshotSecrets} from './secrets.js'
+import {clockStateOf} from '../core/clock.js'
+import {restoreSecrets, snapshotSecrets} from '../core/secrets.js'
 import {newEndpointSecret} from './webhooks.js'
-import type {Core} from './core.js'
-import {isEngineSetting, RowChecker} from './stored-rows.js'
+import type {Core} from '../core/core.js'
+import {isEngineSetting, RowChecker} from '../core/stored-rows.js'
 import type {SnapshotLoad} from '../../api/types.js'
-import type {Unit} from './unit.js'
+import type {Unit} from '../core/unit.js'
 
 export const SNAPSHOT_FORMAT = 'gw.snapshot'
 /** Bumped whenever what a snapshot holds changes shape; older versions are converted or refused by name. */
@@ -40,7 +40,7 @@ export interface Snapshot {
 /**
  * The account's state as a snapshot. Without `includeSecrets` it holds no webhook signing secret
  * and no card number but the published test cards' (a snapshot goes into bug reports); with it,
- * both in the clear (app/secrets.ts snapshotSecrets).
+ * both in the clear (core/secrets.ts snapshotSecrets).
  */
 export async function saveSnapshot(core: Core, opts: {includeSecrets?: boolean} = {}): Promise<Snapshot> {
   const rows = snapshotSecrets(await core.store.exportRows(), core.secrets, opts.includeSecrets === true)

@@ -1,9 +1,9 @@
 // The engine clock as test helpers move it (decisions.md "Test helpers").
-import {CLOCK_FROZEN_SETTING, CLOCK_OFFSET_SETTING, type ClockState} from './clock.js'
+import {CLOCK_FROZEN_SETTING, CLOCK_OFFSET_SETTING, type ClockState} from '../core/clock.js'
 import {invalid} from '../domain/errors.js'
-import type {Core} from './core.js'
+import type {Core} from '../core/core.js'
 import {housekeeping} from './events.js'
-import type {RunSummary} from './jobs.js'
+import type {RunSummary} from '../core/jobs.js'
 import type {Filter} from '../ports/store.js'
 
 import {MAX_ADVANCE_S} from '../../api/clock-steps.js'

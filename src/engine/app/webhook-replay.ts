@@ -5,9 +5,9 @@ import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
 import {RETRY_WINDOW_MS} from '../domain/webhooks.js'
 import {iso} from '../domain/time.js'
 import type {WebhookReplay} from '../../api/types.js'
-import type {Unit} from './unit.js'
-import {newDelivery} from './webhook-outbox.js'
-import type {DeliveryRecord, EndpointRecord} from './webhook-types.js'
+import type {Unit} from '../core/unit.js'
+import {newDelivery} from '../core/webhook-outbox.js'
+import type {DeliveryRecord, EndpointRecord} from '../core/webhook-types.js'
 
 /** A replay touches at most this many deliveries (one transaction): more is a narrower `since` or a second call. */
 export const MAX_REPLAY = 10_000

@@ -1,19 +1,19 @@
 // Webhook endpoints (create, list, update, delete, rotate the secret), their deliveries, and
-// resending an event. The outbox is app/webhook-outbox.ts; attempts are app/delivery-worker.ts.
+// resending an event. The outbox is core/webhook-outbox.ts; attempts are core/delivery-worker.ts.
 import {randomBytes} from 'node:crypto'
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
 import {checkEndpointUrl, normaliseEnabledEvents, RETRY_WINDOW_MS, subscribes} from '../domain/webhooks.js'
 import type {Filter, ListPage, LoggedEvent} from '../ports/store.js'
-import type {Core} from './core.js'
+import type {Core} from '../core/core.js'
 import type {DestinationPolicy} from '../domain/destinations.js'
 import {EVENT_RETENTION_MS} from './events.js'
-import {INTERNAL} from './internal.js'
-import type {Unit} from './unit.js'
-import {newDelivery} from './webhook-outbox.js'
-import {DELIVERY_STATUSES, type DeliveryRecord, type EndpointRecord, type WebhookEndpoint} from './webhook-types.js'
+import {INTERNAL} from '../core/internal.js'
+import type {Unit} from '../core/unit.js'
+import {newDelivery} from '../core/webhook-outbox.js'
+import {DELIVERY_STATUSES, endpointView, type DeliveryRecord, type EndpointRecord, type WebhookEndpoint} from '../core/webhook-types.js'
 import type {Body} from '../../api/types.js'
 
-export type {DeliveryRecord, EndpointRecord, WebhookEndpoint} from './webhook-types.js'
+export type {DeliveryRecord, EndpointRecord, WebhookEndpoint} from '../core/webhook-types.js'
 
 /** Endpoints per mode; bounds the fan-out of every event. */
 export const MAX_ENDPOINTS = 16
@@ -23,18 +23,6 @@ type Page = {limit: number; starting_after?: string; ending_before?: string}
 /** A new signing secret (shown once; stored sealed with the engine's secrets key). */
 export const newEndpointSecret = () => `whsec_${randomBytes(32).toString('base64url')}`
 
-/**
- * The endpoint as served, with its secret (in the clear: the store keeps it sealed) only where
- * the caller is entitled to see it: the answers of create and rotate.
- */
-export function endpointView(ep: EndpointRecord, secret?: string): WebhookEndpoint & {secret?: string} {
-  const {_x, ...stored} = ep
-  // endpoints made before rotations had an overlap have no such field
-  const pub = {...stored, previous_secret_expires_at: stored.previous_secret_expires_at ?? null}
-  if (secret === undefined) return pub
-  const {id, object, url, ...rest} = pub
-  return {id, object, url, secret, ...rest}
-}
 
 function parseEvents(list: string[]): string[] {
   const r = normaliseEnabledEvents(list)
@@ -223,3 +211,5 @@ export async function resendEvent(u: Unit, id: string, b: {endpoint?: string; al
   for (const d of deliveries) u.put('delivery', d)
   return deliveries
 }
+
+export {endpointView}

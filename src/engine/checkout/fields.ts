@@ -22,7 +22,7 @@
 // (the frame shows it on its field), the API's own message for the rest (meant for you).
 import {randomBytes} from 'node:crypto'
 import type {ServerResponse} from 'node:http'
-import type {RequestTarget} from '../http/pipeline.js'
+import type {RequestTarget} from '../http/request.js'
 import {cardInputs, esc, html, page, pageHeaders} from './ui.js'
 
 /** The script a shop's page includes. Plain ES5-style JavaScript: it runs in any browser as is. */

@@ -8,11 +8,11 @@ import {methodInfo} from '../../api/catalog.js'
 import {formatMoney as money} from '../../api/money.js'
 import type {CheckoutSessionRecord} from '../app/checkout-sessions.js'
 import {sessionForPage, sessionPaymentChanged} from '../app/checkout-sessions.js'
-import type {Core} from '../app/core.js'
+import type {Core} from '../core/core.js'
 import {createPayment} from '../app/payments.js'
 import {DomainError} from '../domain/errors.js'
 import {parseInstrument, type PaymentRecord} from '../domain/payment.js'
-import type {RequestTarget} from '../http/pipeline.js'
+import type {RequestTarget} from '../http/request.js'
 import {cardInputs, customerCardError, esc, EXPIRY_ERROR, html, page, parseExpiry, readForm, redirect, type CardError} from './ui.js'
 
 /** Why the last try failed, as the customer reads it. */

@@ -2,7 +2,7 @@
 // conventions, card errors in the customer's words, reading a posted form, answering HTML.
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {DomainError} from '../domain/errors.js'
-import {readBody} from '../http/pipeline.js'
+import {readBody} from '../http/request.js'
 
 export const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)

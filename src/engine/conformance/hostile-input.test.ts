@@ -5,7 +5,7 @@ import net from 'node:net'
 import tls from 'node:tls'
 import {Agent, request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {MAX_JSON_DEPTH} from '../http/pipeline.js'
+import {MAX_JSON_DEPTH} from '../http/request.js'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 import {cardPayment, createPayment, expectError} from './helpers.js'
 

@@ -1,8 +1,8 @@
 import type {IncomingHttpHeaders, IncomingMessage, ServerResponse} from 'node:http'
-import type {Core} from '../app/core.js'
+import type {Core} from '../core/core.js'
 import type {KeyRecord} from '../app/keys.js'
-import type {Unit} from '../app/unit.js'
-import type {OperationId, OperationMethods} from '../../api/types.js'
+import type {Unit} from '../core/unit.js'
+import type {OperationId, OperationMethods, PathParams} from '../../api/types.js'
 import type {ApiError} from './errors.js'
 import type {ValidatedRequest} from './openapi-validate.js'
 
@@ -17,7 +17,8 @@ export interface RequestCtx<O extends OperationId = OperationId> {
   method: string
   /** path below /v1, e.g. /payments/pay_123 */
   path: string
-  params: Record<string, string>
+  /** the path's parameters, typed by the operation's path in the document (`/payments/{id}` gives {id: string}) */
+  params: PathParams<O> & Record<string, string>
   query: URLSearchParams
   body: unknown
   headers: IncomingHttpHeaders

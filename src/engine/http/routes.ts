@@ -15,11 +15,13 @@ import * as keys from '../app/keys.js'
 import * as disputes from '../app/disputes.js'
 import * as events from '../app/events.js'
 import type {App} from '../app/index.js'
-import {toApi} from '../app/internal.js'
+import {toApi} from '../core/internal.js'
 import * as merchants from '../app/merchants.js'
 import {balance} from '../app/money.js'
 import * as payments from '../app/payments.js'
-import {listProviders, loadProvider, providerView, setProviderHealth} from '../app/provider-state.js'
+import * as paymentChanges from '../app/payment-changes.js'
+import * as paymentQueries from '../app/payment-queries.js'
+import {listProviders, loadProvider, providerView, setProviderHealth} from '../core/provider-state.js'
 import * as refunds from '../app/refunds.js'
 import * as settlement from '../app/settlement.js'
 import {setClock, advanceClock, clockView} from '../app/test-clock.js'
@@ -102,26 +104,26 @@ export function routes(
 
 /** Payments. */
 function paymentRoutes(r: Router): void {
-  r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await payments.listPayments(ctx.core, {...q(ctx), created_gte: time('created_gte', ctx.input.query.created_gte), created_lte: time('created_lte', ctx.input.query.created_lte)})))
+  r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await paymentQueries.listPayments(ctx.core, {...q(ctx), created_gte: time('created_gte', ctx.input.query.created_gte), created_lte: time('created_lte', ctx.input.query.created_lte)})))
     .post('/payments', 'createPayment', async (ctx, u) => paymentResult(await payments.createPayment(u, ctx.input.body), 201))
-    .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await payments.loadPayment(ctx.core.store, ctx.params.id!)).p))
-    .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await payments.paymentRouting(ctx.core, ctx.params.id!)))
-    .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await payments.simulateRouting(ctx.core, ctx.input.query)))
+    .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await paymentQueries.loadPayment(ctx.core.store, ctx.params.id)).p))
+    .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await paymentQueries.paymentRouting(ctx.core, ctx.params.id)))
+    .get('/routing/simulate', 'simulateRouting', async (ctx) => ok(await paymentQueries.simulateRouting(ctx.core, ctx.input.query)))
     .post('/payments/:id/confirm', 'confirmPayment', async (ctx, u) =>
-      paymentResult(await payments.confirmPayment(u, ctx.params.id!, ctx.input.body, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 200),
+      paymentResult(await payments.confirmPayment(u, ctx.params.id, ctx.input.body, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 200),
     )
-    .post('/payments/:id/capture', 'capturePayment', async (ctx, u) => ok(await payments.capturePayment(u, ctx.params.id!, ctx.input.body)))
-    .post('/payments/:id/increment_authorization', 'incrementAuthorization', async (ctx, u) => ok(await payments.incrementAuthorization(u, ctx.params.id!, ctx.input.body)))
-    .post('/payments/:id/cancel', 'cancelPayment', async (ctx, u) => ok(await payments.cancelPayment(u, ctx.params.id!)))
+    .post('/payments/:id/capture', 'capturePayment', async (ctx, u) => ok(await paymentChanges.capturePayment(u, ctx.params.id, ctx.input.body)))
+    .post('/payments/:id/increment_authorization', 'incrementAuthorization', async (ctx, u) => ok(await paymentChanges.incrementAuthorization(u, ctx.params.id, ctx.input.body)))
+    .post('/payments/:id/cancel', 'cancelPayment', async (ctx, u) => ok(await paymentChanges.cancelPayment(u, ctx.params.id)))
     .post('/test_helpers/payments/:id/action', 'testPaymentAction', async (ctx, u) => {
       testMode(ctx)
       u.standIn() // the customer's step: its events carry request_id null
-      return ok(await payments.testHelperAction(u, ctx.params.id!, ctx.input.body.outcome))
+      return ok(await paymentChanges.testHelperAction(u, ctx.params.id, ctx.input.body.outcome))
     })
     .post('/test_helpers/payments/:id/review', 'testPaymentReview', async (ctx, u) => {
       testMode(ctx)
       u.standIn() // the operator's decision
-      return ok(await payments.reviewPayment(u, ctx.params.id!, ctx.input.body.decision))
+      return ok(await paymentChanges.reviewPayment(u, ctx.params.id, ctx.input.body.decision))
     })
 }
 
@@ -129,13 +131,13 @@ function paymentRoutes(r: Router): void {
 function customerRoutes(r: Router): void {
   r.get('/customers', 'listCustomers', async (ctx) => listOf('/v1/customers', await customers.listCustomers(ctx.core, q(ctx))))
     .post('/customers', 'createCustomer', async (ctx, u) => ok(await customers.createCustomer(u, ctx.input.body), 201))
-    .get('/customers/:id', 'retrieveCustomer', async (ctx) => ok(await customers.retrieveCustomer(ctx.core, ctx.params.id!)))
-    .post('/customers/:id', 'updateCustomer', async (ctx, u) => ok(await customers.updateCustomer(u, ctx.params.id!, ctx.input.body)))
-    .delete('/customers/:id', 'deleteCustomer', async (ctx, u) => ok(await customers.deleteCustomer(u, ctx.params.id!)))
+    .get('/customers/:id', 'retrieveCustomer', async (ctx) => ok(await customers.retrieveCustomer(ctx.core, ctx.params.id)))
+    .post('/customers/:id', 'updateCustomer', async (ctx, u) => ok(await customers.updateCustomer(u, ctx.params.id, ctx.input.body)))
+    .delete('/customers/:id', 'deleteCustomer', async (ctx, u) => ok(await customers.deleteCustomer(u, ctx.params.id)))
     .get('/payment_methods', 'listPaymentMethods', async (ctx) => listOf('/v1/payment_methods', await customers.listPaymentMethods(ctx.core, q(ctx))))
     .post('/payment_methods', 'createPaymentMethod', async (ctx, u) => ok(await customers.createPaymentMethod(u, ctx.input.body), 201))
-    .get('/payment_methods/:id', 'retrievePaymentMethod', async (ctx) => ok(await customers.retrievePaymentMethod(ctx.core, ctx.params.id!)))
-    .post('/payment_methods/:id/detach', 'detachPaymentMethod', async (ctx, u) => ok(await customers.detachPaymentMethod(u, ctx.params.id!)))
+    .get('/payment_methods/:id', 'retrievePaymentMethod', async (ctx) => ok(await customers.retrievePaymentMethod(ctx.core, ctx.params.id)))
+    .post('/payment_methods/:id/detach', 'detachPaymentMethod', async (ctx, u) => ok(await customers.detachPaymentMethod(u, ctx.params.id)))
 }
 
 /** Refunds, disputes, balance. */
@@ -143,11 +145,11 @@ function moneyRoutes(r: Router): void {
   r.get('/balance', 'retrieveBalance', async (ctx) => ok(await balance(ctx.core)))
     .post('/refunds', 'createRefund', async (ctx, u) => ok(await refunds.createRefund(u, ctx.input.body), 201))
     .get('/refunds', 'listRefunds', async (ctx) => listOf('/v1/refunds', await refunds.listRefunds(ctx.core, q(ctx))))
-    .get('/refunds/:id', 'retrieveRefund', async (ctx) => ok(await refunds.retrieveRefund(ctx.core, ctx.params.id!)))
+    .get('/refunds/:id', 'retrieveRefund', async (ctx) => ok(await refunds.retrieveRefund(ctx.core, ctx.params.id)))
     .get('/disputes', 'listDisputes', async (ctx) => listOf('/v1/disputes', await disputes.listDisputes(ctx.core, q(ctx))))
-    .get('/disputes/:id', 'retrieveDispute', async (ctx) => ok(await disputes.retrieveDispute(ctx.core, ctx.params.id!)))
-    .post('/disputes/:id/evidence', 'submitDisputeEvidence', async (ctx, u) => ok(await disputes.submitEvidence(u, ctx.params.id!, {fields: ctx.input.body.fields ?? {}, files: ctx.input.body.files ?? []})))
-    .post('/disputes/:id/accept', 'acceptDispute', async (ctx, u) => ok(await disputes.acceptDispute(u, ctx.params.id!)))
+    .get('/disputes/:id', 'retrieveDispute', async (ctx) => ok(await disputes.retrieveDispute(ctx.core, ctx.params.id)))
+    .post('/disputes/:id/evidence', 'submitDisputeEvidence', async (ctx, u) => ok(await disputes.submitEvidence(u, ctx.params.id, {fields: ctx.input.body.fields ?? {}, files: ctx.input.body.files ?? []})))
+    .post('/disputes/:id/accept', 'acceptDispute', async (ctx, u) => ok(await disputes.acceptDispute(u, ctx.params.id)))
     .post('/test_helpers/disputes', 'testCreateDispute', async (ctx, u) => {
       testMode(ctx)
       u.standIn() // the network opens it
@@ -156,7 +158,7 @@ function moneyRoutes(r: Router): void {
     .post('/test_helpers/disputes/:id/resolve', 'testResolveDispute', async (ctx, u) => {
       testMode(ctx)
       u.standIn() // the network decides it
-      return ok(await disputes.resolveDispute(u, ctx.params.id!, ctx.input.body.outcome))
+      return ok(await disputes.resolveDispute(u, ctx.params.id, ctx.input.body.outcome))
     })
 }
 
@@ -164,12 +166,12 @@ function moneyRoutes(r: Router): void {
 function settlementRoutes(r: Router): void {
   r.get('/settlement_reports', 'listSettlementReports', async (ctx) => listOf('/v1/settlement_reports', await settlement.listReports(ctx.core, q(ctx))))
     .get('/settlement_reports/:id', 'retrieveSettlementReport', async (ctx) => {
-      const report = await settlement.retrieveReport(ctx.core, ctx.params.id!)
+      const report = await settlement.retrieveReport(ctx.core, ctx.params.id)
       if (String(ctx.headers.accept ?? '').includes('text/csv')) return {status: 200, text: {contentType: 'text/csv; charset=utf-8', body: reportCsv(report)}}
       return ok(report)
     })
     .get('/payouts', 'listPayouts', async (ctx) => listOf('/v1/payouts', await settlement.listPayouts(ctx.core, q(ctx))))
-    .get('/payouts/:id', 'retrievePayout', async (ctx) => ok(await settlement.retrievePayout(ctx.core, ctx.params.id!)))
+    .get('/payouts/:id', 'retrievePayout', async (ctx) => ok(await settlement.retrievePayout(ctx.core, ctx.params.id)))
 }
 
 /** Events and webhooks. */
@@ -180,45 +182,45 @@ function eventRoutes(r: Router, streams: EventStreams): void {
     return {status: 200, text: {contentType: JSON_TYPE, body: `{"object":"list","url":"/v1/events","data":[${res.data.map((e) => e.json).join(',')}],"has_more":${res.has_more}}`}}
   })
     .get('/events/stream', 'streamEvents', (ctx) => streams.handle(ctx))
-    .get('/events/:id', 'retrieveEvent', async (ctx) => ({status: 200, text: {contentType: JSON_TYPE, body: (await events.retrieveEvent(ctx.core, ctx.params.id!)).json}}))
-    .get('/events/:id/deliveries', 'listEventDeliveries', async (ctx) => listOf(`/v1/events/${ctx.params.id}/deliveries`, await webhooks.listEventDeliveries(ctx.core, ctx.params.id!, q(ctx))))
+    .get('/events/:id', 'retrieveEvent', async (ctx) => ({status: 200, text: {contentType: JSON_TYPE, body: (await events.retrieveEvent(ctx.core, ctx.params.id)).json}}))
+    .get('/events/:id/deliveries', 'listEventDeliveries', async (ctx) => listOf(`/v1/events/${ctx.params.id}/deliveries`, await webhooks.listEventDeliveries(ctx.core, ctx.params.id, q(ctx))))
     .post('/events/:id/resend', 'resendEvent', async (ctx, u) => {
-      const ds = await webhooks.resendEvent(u, ctx.params.id!, ctx.input.body)
+      const ds = await webhooks.resendEvent(u, ctx.params.id, ctx.input.body)
       return {status: 200, body: {object: 'list', url: `/v1/events/${ctx.params.id}/resend`, data: ds.map(toApi), has_more: false}}
     })
     .get('/webhook_endpoints', 'listWebhookEndpoints', async (ctx) => listOf('/v1/webhook_endpoints', await webhooks.listEndpoints(ctx.core, {...q(ctx), disabled: ctx.input.query.disabled})))
     .post('/webhook_endpoints', 'createWebhookEndpoint', async (ctx, u) => shownOnce(await webhooks.createEndpoint(u, ctx.input.body), 201))
-    .get('/webhook_endpoints/:id', 'retrieveWebhookEndpoint', async (ctx) => ok(await webhooks.retrieveEndpoint(ctx.core, ctx.params.id!)))
-    .post('/webhook_endpoints/:id', 'updateWebhookEndpoint', async (ctx, u) => ok(await webhooks.updateEndpoint(u, ctx.params.id!, ctx.input.body)))
-    .delete('/webhook_endpoints/:id', 'deleteWebhookEndpoint', async (ctx, u) => ok(await webhooks.deleteEndpoint(u, ctx.params.id!)))
-    .post('/webhook_endpoints/:id/replay', 'replayWebhookEndpoint', async (ctx, u) => ok(await replayEndpoint(u, ctx.params.id!, ctx.input.body)))
-    .post('/webhook_endpoints/:id/rotate_secret', 'rotateWebhookEndpointSecret', async (ctx, u) => shownOnce(await webhooks.rotateSecret(u, ctx.params.id!, ctx.input.body)))
+    .get('/webhook_endpoints/:id', 'retrieveWebhookEndpoint', async (ctx) => ok(await webhooks.retrieveEndpoint(ctx.core, ctx.params.id)))
+    .post('/webhook_endpoints/:id', 'updateWebhookEndpoint', async (ctx, u) => ok(await webhooks.updateEndpoint(u, ctx.params.id, ctx.input.body)))
+    .delete('/webhook_endpoints/:id', 'deleteWebhookEndpoint', async (ctx, u) => ok(await webhooks.deleteEndpoint(u, ctx.params.id)))
+    .post('/webhook_endpoints/:id/replay', 'replayWebhookEndpoint', async (ctx, u) => ok(await replayEndpoint(u, ctx.params.id, ctx.input.body)))
+    .post('/webhook_endpoints/:id/rotate_secret', 'rotateWebhookEndpointSecret', async (ctx, u) => shownOnce(await webhooks.rotateSecret(u, ctx.params.id, ctx.input.body)))
     .get('/webhook_endpoints/:id/deliveries', 'listWebhookEndpointDeliveries', async (ctx) =>
-      listOf(`/v1/webhook_endpoints/${ctx.params.id}/deliveries`, await webhooks.listEndpointDeliveries(ctx.core, ctx.params.id!, q(ctx))),
+      listOf(`/v1/webhook_endpoints/${ctx.params.id}/deliveries`, await webhooks.listEndpointDeliveries(ctx.core, ctx.params.id, q(ctx))),
     )
-    .get('/webhook_deliveries/:id', 'retrieveWebhookDelivery', async (ctx) => ok(await webhooks.retrieveDelivery(ctx.core, ctx.params.id!)))
+    .get('/webhook_deliveries/:id', 'retrieveWebhookDelivery', async (ctx) => ok(await webhooks.retrieveDelivery(ctx.core, ctx.params.id)))
 }
 
 /** Merchants and routing rules. */
 function merchantRoutes(r: Router): void {
   r.get('/merchants', 'listMerchants', async (ctx) => listOf('/v1/merchants', await merchants.listMerchants(ctx.core, q(ctx))))
     .post('/merchants', 'createMerchant', async (ctx, u) => ok(await merchants.createMerchant(u, ctx.input.body), 201))
-    .get('/merchants/:id', 'retrieveMerchant', async (ctx) => ok(await merchants.retrieveMerchant(ctx.core, ctx.params.id!)))
-    .post('/merchants/:id', 'updateMerchant', async (ctx, u) => ok(await merchants.updateMerchant(u, ctx.params.id!, ctx.input.body)))
+    .get('/merchants/:id', 'retrieveMerchant', async (ctx) => ok(await merchants.retrieveMerchant(ctx.core, ctx.params.id)))
+    .post('/merchants/:id', 'updateMerchant', async (ctx, u) => ok(await merchants.updateMerchant(u, ctx.params.id, ctx.input.body)))
     .get('/routing_rules', 'listRoutingRules', async (ctx) => listOf('/v1/routing_rules', await merchants.listRules(ctx.core, q(ctx))))
     .post('/routing_rules', 'createRoutingRule', async (ctx, u) => ok(await merchants.createRule(u, ctx.input.body), 201))
-    .get('/routing_rules/:id', 'retrieveRoutingRule', async (ctx) => ok(await merchants.retrieveRule(ctx.core, ctx.params.id!)))
-    .post('/routing_rules/:id', 'updateRoutingRule', async (ctx, u) => ok(await merchants.updateRule(u, ctx.params.id!, ctx.input.body)))
-    .delete('/routing_rules/:id', 'deleteRoutingRule', async (ctx, u) => ok(await merchants.deleteRule(u, ctx.params.id!)))
+    .get('/routing_rules/:id', 'retrieveRoutingRule', async (ctx) => ok(await merchants.retrieveRule(ctx.core, ctx.params.id)))
+    .post('/routing_rules/:id', 'updateRoutingRule', async (ctx, u) => ok(await merchants.updateRule(u, ctx.params.id, ctx.input.body)))
+    .delete('/routing_rules/:id', 'deleteRoutingRule', async (ctx, u) => ok(await merchants.deleteRule(u, ctx.params.id)))
 }
 
 /** Providers and the test clock. */
 function providerAndClockRoutes(r: Router, snapshotMax: number): void {
   r.get('/providers', 'listProviders', async (ctx) => ({status: 200, body: {object: 'list', url: '/v1/providers', ...listProviders(ctx.core, q(ctx))}}))
-    .get('/providers/:id', 'retrieveProvider', async (ctx) => ok(providerView(ctx.core, loadProvider(ctx.params.id!))))
+    .get('/providers/:id', 'retrieveProvider', async (ctx) => ok(providerView(ctx.core, loadProvider(ctx.params.id))))
     .post('/test_helpers/providers/:id/health', 'testSetProviderHealth', async (ctx, u) => {
       testMode(ctx)
-      return ok(await setProviderHealth(u, ctx.params.id!, ctx.input.body.status))
+      return ok(await setProviderHealth(u, ctx.params.id, ctx.input.body.status))
     })
     .get('/test_helpers/clock', 'testGetClock', async (ctx) => {
       testMode(ctx)
@@ -256,11 +258,11 @@ function providerAndClockRoutes(r: Router, snapshotMax: number): void {
 function checkoutRoutes(r: Router): void {
   r.get('/checkout_sessions', 'listCheckoutSessions', async (ctx) => listOf('/v1/checkout_sessions', await checkout.listCheckoutSessions(ctx.core, q(ctx))))
     .post('/checkout_sessions', 'createCheckoutSession', async (ctx, u) => ok(await checkout.createCheckoutSession(u, ctx.input.body), 201))
-    .get('/checkout_sessions/:id', 'retrieveCheckoutSession', async (ctx) => ok(await checkout.retrieveCheckoutSession(ctx.core, ctx.params.id!)))
-    .post('/checkout_sessions/:id/expire', 'expireCheckoutSession', async (ctx, u) => ok(await checkout.expireCheckoutSession(u, ctx.params.id!)))
+    .get('/checkout_sessions/:id', 'retrieveCheckoutSession', async (ctx) => ok(await checkout.retrieveCheckoutSession(ctx.core, ctx.params.id)))
+    .post('/checkout_sessions/:id/expire', 'expireCheckoutSession', async (ctx, u) => ok(await checkout.expireCheckoutSession(u, ctx.params.id)))
     // issue 36: card fields pay a session, each try a payment of it
     .post('/checkout_sessions/:id/pay', 'payCheckoutSession', async (ctx, u) =>
-      paymentResult(await checkout.payCheckoutSession(u, ctx.params.id!, ctx.input.body, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 201),
+      paymentResult(await checkout.payCheckoutSession(u, ctx.params.id, ctx.input.body, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 201),
     )
 }
 
@@ -288,7 +290,7 @@ function chaosRoutes(r: Router): void {
     })
     .delete('/chaos/:id', 'deleteChaosRule', async (ctx, u) => {
       testMode(ctx)
-      return ok((await chaos.clearChaos(u, ctx.params.id!))[0])
+      return ok((await chaos.clearChaos(u, ctx.params.id))[0])
     })
 }
 
@@ -297,13 +299,13 @@ function accountRoutes(r: Router): void {
   r.get('/account', 'retrieveCurrentAccount', async (ctx) => ok(await accounts.currentAccount(ctx.core)))
     .get('/accounts', 'listAccounts', async (ctx) => listOf('/v1/accounts', await accounts.listAccounts(ctx.core, q(ctx))))
     .post('/accounts', 'createAccount', async (ctx, u) => shownOnce(await accounts.createAccount(u, ctx.input.body), 201))
-    .get('/accounts/:id', 'retrieveAccount', async (ctx) => ok(await accounts.retrieveAccount(ctx.core, ctx.params.id!)))
-    .post('/accounts/:id', 'updateAccount', async (ctx, u) => ok(await accounts.updateAccount(u, ctx.params.id!, ctx.input.body)))
-    .delete('/accounts/:id', 'deleteAccount', async (ctx, u) => ok(await accounts.deleteAccount(u, ctx.params.id!)))
+    .get('/accounts/:id', 'retrieveAccount', async (ctx) => ok(await accounts.retrieveAccount(ctx.core, ctx.params.id)))
+    .post('/accounts/:id', 'updateAccount', async (ctx, u) => ok(await accounts.updateAccount(u, ctx.params.id, ctx.input.body)))
+    .delete('/accounts/:id', 'deleteAccount', async (ctx, u) => ok(await accounts.deleteAccount(u, ctx.params.id)))
     .get('/api_keys', 'listApiKeys', async (ctx) => listOf('/v1/api_keys', await keys.listKeys(ctx.core, {...q(ctx), type: ctx.input.query.type})))
     .post('/api_keys', 'createApiKey', async (ctx, u) => shownOnce(await keys.createKey(u, ctx.input.body), 201))
     .get('/api_keys/self', 'retrieveCurrentApiKey', async (ctx) => ok(ctx.key))
-    .get('/api_keys/:id', 'retrieveApiKey', async (ctx) => ok(await keys.retrieveKey(ctx.core, ctx.params.id!)))
-    .post('/api_keys/:id/roll', 'rollApiKey', async (ctx, u) => shownOnce(await keys.rollKey(u, ctx.params.id!, ctx.input.body)))
-    .post('/api_keys/:id/revoke', 'revokeApiKey', async (ctx, u) => ok(await keys.revokeKey(u, ctx.params.id!)))
+    .get('/api_keys/:id', 'retrieveApiKey', async (ctx) => ok(await keys.retrieveKey(ctx.core, ctx.params.id)))
+    .post('/api_keys/:id/roll', 'rollApiKey', async (ctx, u) => shownOnce(await keys.rollKey(u, ctx.params.id, ctx.input.body)))
+    .post('/api_keys/:id/revoke', 'revokeApiKey', async (ctx, u) => ok(await keys.revokeKey(u, ctx.params.id)))
 }

@@ -23,11 +23,7 @@ const TLS_REQUIRED = JSON.stringify({
   },
 })
 
-/**
- * One port, HTTPS only. The first byte of each connection tells a TLS handshake (0x16)
- * from plain text; plain HTTP gets `400 tls_required` as a JSON envelope rather than a hang.
- */
-export async function listen(opts: {
+type ListenOptions = {
   host: string
   port: number
   key: string
@@ -40,7 +36,56 @@ export async function listen(opts: {
   headersTimeoutMs?: number
   requestTimeoutMs?: number
   timeoutCheckIntervalMs?: number
-}): Promise<ListeningServer> {
+}
+
+/** What the listener keeps of its connections: for answering a client's error, draining and closing. */
+class Connections {
+  /** the responses of each HTTPS connection not yet finished, in request order (pipelined requests queue theirs) */
+  readonly inFlight = new WeakMap<net.Socket, {req: IncomingMessage; res: ServerResponse}[]>()
+  /** connections whose parser failed: the first report decided */
+  readonly failed = new WeakSet<net.Socket>()
+  readonly sockets = new Set<net.Socket>()
+  /** requests not yet closed: what close() waits for */
+  active = 0
+  draining = false
+  drained: (() => void) | undefined
+  constructor(
+    /** how long a connection may stay silent before its first byte (and a TLS one before its first request) */
+    readonly idleMs: number,
+  ) {}
+}
+
+/**
+ * One port, HTTPS only. The first byte of each connection tells a TLS handshake (0x16)
+ * from plain text; plain HTTP gets `400 tls_required` as a JSON envelope rather than a hang.
+ */
+export async function listen(opts: ListenOptions): Promise<ListeningServer> {
+  const c = new Connections(opts.firstByteTimeoutMs ?? 60_000)
+  const {httpsServer, plainServer} = createServers(opts)
+  // a TLS connection silent after its handshake: Node's headersTimeout starts only with a request's first byte
+  // (the http server's own 'timeout' listener destroys the socket; from the first request on, Node sets its timeouts)
+  httpsServer.on('secureConnection', (s: tls.TLSSocket) => s.setTimeout(c.idleMs))
+  httpsServer.on('clientError', answerClientError(c, opts.newRequestId, false))
+  plainServer.on('clientError', answerClientError(c, opts.newRequestId, true))
+  httpsServer.on('request', trackRequests(c))
+  const front = frontServer(c, httpsServer, plainServer)
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject)
+    front.listen(opts.port, opts.host, () => resolve())
+  })
+  const addr = front.address() as net.AddressInfo
+  return {
+    port: addr.port,
+    host: opts.host,
+    drain() {
+      c.draining = true
+    },
+    close: (graceMs = 10_000) => closeGracefully(c, front, httpsServer, plainServer, graceMs),
+  }
+}
+
+/** The HTTPS server (the engine's handler) and the plain one that answers `400 tls_required`, neither listening on a port of its own. */
+function createServers(opts: ListenOptions): {httpsServer: https.Server; plainServer: http.Server} {
   const timeouts = {
     ...(opts.headersTimeoutMs !== undefined ? {headersTimeout: opts.headersTimeoutMs} : {}),
     ...(opts.requestTimeoutMs !== undefined ? {requestTimeout: opts.requestTimeoutMs} : {}),
@@ -62,39 +107,21 @@ export async function listen(opts: {
   // never listen (the front socket hands them connections), so without this no slow request ever timed out
   httpsServer.emit('listening')
   plainServer.emit('listening')
-  // the responses of each HTTPS connection not yet finished, in request order (pipelined requests queue theirs)
-  const inFlight = new WeakMap<net.Socket, {req: IncomingMessage; res: ServerResponse}[]>()
-  const failed = new WeakSet<net.Socket>()
-  // requests Node cannot parse (garbage, an oversized header block) still get the JSON
-  // envelope and a Request-Id instead of Node's bare 400/431
-  const onClientError = (plain: boolean) => (err: Error & {code?: string}, socket: net.Socket) => {
+  return {httpsServer, plainServer}
+}
+
+/**
+ * Requests Node cannot parse (garbage, an oversized header block) still get the JSON envelope and
+ * a Request-Id instead of Node's bare 400/431.
+ */
+function answerClientError(c: Connections, newRequestId: () => string, plain: boolean) {
+  return (err: Error & {code?: string}, socket: net.Socket): void => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
     // an errored parser reports every later chunk again: the first report decided
-    if (failed.has(socket)) return
-    failed.add(socket)
-    // Requests parsed before the error may still be answering (a pipelined POST that may commit money):
-    // an error written now would be read as their answer. Those the client sent whole are let finish,
-    // then the connection closes; the unparseable one gets no answer. A request whose own body broke
-    // (not complete) cannot be answered by its handler: the error is its answer when nothing of one is
-    // on the wire yet, else the connection is cut (as Node does).
-    const open = inFlight.get(socket) ?? []
-    const whole = open.filter((x) => x.req.complete)
-    const broken = open.find((x) => !x.req.complete)
-    if (whole.length > 0) {
-      const last = whole[whole.length - 1]!
-      // its headers tell the client the connection closes after it (Node then ends the socket itself)
-      if (!last.res.headersSent) last.res.shouldKeepAlive = false
-      let left = whole.length
-      const next = () => {
-        if (--left > 0) return
-        if (broken) socket.destroy()
-        else socket.end()
-      }
-      for (const x of whole) x.res.once('finish', next)
-      return
-    }
-    if (broken?.res.headersSent) return void socket.destroy()
-    const rid = opts.newRequestId()
+    if (c.failed.has(socket)) return
+    c.failed.add(socket)
+    if (letParsedRequestsFinish(c, socket)) return
+    const rid = newRequestId()
     const [status, reason, code, message] = plain
       ? [400, 'Bad Request', 'tls_required', 'This service only speaks HTTPS. Use https:// in your base URL.']
       : err.code === 'HPE_HEADER_OVERFLOW'
@@ -109,18 +136,46 @@ export async function listen(opts: {
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${rid}\r\nConnection: close\r\n\r\n${body}`,
     )
   }
-  // a TLS connection silent after its handshake: Node's headersTimeout starts only with a request's first byte
-  // (the http server's own 'timeout' listener destroys the socket; from the first request on, Node sets its timeouts)
-  const idleMs = opts.firstByteTimeoutMs ?? 60_000
-  httpsServer.on('secureConnection', (s: tls.TLSSocket) => s.setTimeout(idleMs))
-  httpsServer.on('clientError', onClientError(false))
-  plainServer.on('clientError', onClientError(true))
-  const sockets = new Set<net.Socket>()
-  const front = net.createServer((socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
+}
+
+/**
+ * Requests parsed before a client's error may still be answering (a pipelined POST that may commit money):
+ * an error written now would be read as their answer. Those the client sent whole are let finish,
+ * then the connection closes; the unparseable one gets no answer. A request whose own body broke
+ * (not complete) cannot be answered by its handler: the error is its answer when nothing of one is
+ * on the wire yet, else the connection is cut (as Node does). True when the error gets no answer of its own.
+ */
+function letParsedRequestsFinish(c: Connections, socket: net.Socket): boolean {
+  const open = c.inFlight.get(socket) ?? []
+  const whole = open.filter((x) => x.req.complete)
+  const broken = open.find((x) => !x.req.complete)
+  if (whole.length > 0) {
+    const last = whole[whole.length - 1]!
+    // its headers tell the client the connection closes after it (Node then ends the socket itself)
+    if (!last.res.headersSent) last.res.shouldKeepAlive = false
+    let left = whole.length
+    const next = () => {
+      if (--left > 0) return
+      if (broken) socket.destroy()
+      else socket.end()
+    }
+    for (const x of whole) x.res.once('finish', next)
+    return true
+  }
+  if (broken?.res.headersSent) {
+    socket.destroy()
+    return true
+  }
+  return false
+}
+
+/** The port's own server: each connection goes to the HTTPS or the plain server by its first byte. */
+function frontServer(c: Connections, httpsServer: https.Server, plainServer: http.Server): net.Server {
+  return net.createServer((socket) => {
+    c.sockets.add(socket)
+    socket.on('close', () => c.sockets.delete(socket))
     // until it is handed to a server, whose timeouts then apply, nothing else would ever close a silent connection
-    socket.setTimeout(idleMs, () => socket.destroy())
+    socket.setTimeout(c.idleMs, () => socket.destroy())
     socket.once('data', (first) => {
       socket.setTimeout(0)
       socket.pause()
@@ -131,24 +186,21 @@ export async function listen(opts: {
     })
     socket.on('error', () => socket.destroy())
   })
-  await new Promise<void>((resolve, reject) => {
-    front.once('error', reject)
-    front.listen(opts.port, opts.host, () => resolve())
-  })
-  const addr = front.address() as net.AddressInfo
-  let active = 0
-  let drained: (() => void) | undefined
-  let draining = false
-  // one listener per request for all the listener keeps (a listener per concern cost the event loop measurably):
-  // the first request ends the silent-connection timeout; the response joins its connection's unfinished ones
-  // (until 'finish': see onClientError) and the count that close() waits for (until 'close')
-  httpsServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+}
+
+/**
+ * One listener per request for all the listener keeps (a listener per concern cost the event loop measurably):
+ * the first request ends the silent-connection timeout; the response joins its connection's unfinished ones
+ * (until 'finish': see answerClientError) and the count that close() waits for (until 'close').
+ */
+function trackRequests(c: Connections) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
     const socket = req.socket
-    if (socket.timeout === idleMs) socket.setTimeout(0)
+    if (socket.timeout === c.idleMs) socket.setTimeout(0)
     // a connection kept alive past the drain would be cut at close, maybe as its next request is sent
-    if (draining) res.shouldKeepAlive = false
-    let list = inFlight.get(socket)
-    if (!list) inFlight.set(socket, (list = []))
+    if (c.draining) res.shouldKeepAlive = false
+    let list = c.inFlight.get(socket)
+    if (!list) c.inFlight.set(socket, (list = []))
     const entry = {req, res}
     list.push(entry)
     const done = () => {
@@ -156,41 +208,36 @@ export async function listen(opts: {
       if (i >= 0) list.splice(i, 1)
     }
     res.once('finish', done)
-    active++
+    c.active++
     res.once('close', () => {
       done()
-      active--
-      if (active === 0 && drained) drained()
+      c.active--
+      if (c.active === 0 && c.drained) c.drained()
     })
-  })
-  return {
-    port: addr.port,
-    host: opts.host,
-    drain() {
-      draining = true
-    },
-    async close(graceMs = 10_000) {
-      draining = true
-      const closed = new Promise<void>((resolve) => front.close(() => resolve()))
-      // sockets that never sent a byte carry no request
-      for (const s of sockets) if (s.bytesRead === 0) s.destroy()
-      const deadline = setTimeout(() => {
-        for (const s of sockets) s.destroy()
-      }, graceMs)
-      const finish = () => {
-        if (active > 0) return
-        httpsServer.closeIdleConnections()
-        plainServer.closeIdleConnections()
-        setImmediate(() => {
-          for (const s of sockets) s.destroy()
-        })
-      }
-      drained = () => setImmediate(finish)
-      finish()
-      await closed
-      clearTimeout(deadline)
-      httpsServer.close()
-      plainServer.close()
-    },
   }
+}
+
+/** Stop accepting, let in-flight requests finish (within graceMs), close idle keep-alive sockets. */
+async function closeGracefully(c: Connections, front: net.Server, httpsServer: https.Server, plainServer: http.Server, graceMs: number): Promise<void> {
+  c.draining = true
+  const closed = new Promise<void>((resolve) => front.close(() => resolve()))
+  // sockets that never sent a byte carry no request
+  for (const s of c.sockets) if (s.bytesRead === 0) s.destroy()
+  const deadline = setTimeout(() => {
+    for (const s of c.sockets) s.destroy()
+  }, graceMs)
+  const finish = () => {
+    if (c.active > 0) return
+    httpsServer.closeIdleConnections()
+    plainServer.closeIdleConnections()
+    setImmediate(() => {
+      for (const s of c.sockets) s.destroy()
+    })
+  }
+  c.drained = () => setImmediate(finish)
+  finish()
+  await closed
+  clearTimeout(deadline)
+  httpsServer.close()
+  plainServer.close()
 }

@@ -7,7 +7,7 @@ import type {SnapshotPart, SnapshotSource} from '../app/snapshots.js'
 import {DomainError, invalid} from '../domain/errors.js'
 import {JsonScanError, JsonScanner, type Member} from './json-scan.js'
 import {requestValidator} from './openapi-validate.js'
-import {MAX_JSON_DEPTH} from './pipeline.js'
+import {MAX_JSON_DEPTH} from './request.js'
 
 /** Bytes of rows parsed and checked at a time: a slice of a few milliseconds. */
 const BATCH_BYTES = 64 * 1024

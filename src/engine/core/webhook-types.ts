@@ -27,3 +27,16 @@ export type EndpointRecord = WebhookEndpoint & {
 }
 
 export const isTerminal = (s: Delivery['status']) => s === 'succeeded' || s === 'undeliverable'
+
+/**
+ * The endpoint as served, with its secret (in the clear: the store keeps it sealed) only where
+ * the caller is entitled to see it: the answers of create and rotate.
+ */
+export function endpointView(ep: EndpointRecord, secret?: string): WebhookEndpoint & {secret?: string} {
+  const {_x, ...stored} = ep
+  // endpoints made before rotations had an overlap have no such field
+  const pub = {...stored, previous_secret_expires_at: stored.previous_secret_expires_at ?? null}
+  if (secret === undefined) return pub
+  const {id, object, url, ...rest} = pub
+  return {id, object, url, secret, ...rest}
+}

@@ -6,8 +6,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {RandomIds} from '../adapters/system.js'
 import {SqliteStore} from '../store/sqlite/sqlite-store.js'
-import {apiRule} from './chaos.js'
-import {App} from './index.js'
+import {apiRule} from './chaos-rules.js'
+import {App} from '../app/index.js'
 import {chaosRuleProblem, isEngineTime, JOB_KINDS, settingProblem} from './stored-rows.js'
 
 describe('stored rows', () => {

@@ -1,7 +1,7 @@
 // The webhook outbox: one delivery per enabled endpoint subscribed to an event's type, written
 // in the same transaction as the event. A delivery references the event (its bytes are the
 // event's, read when the attempt is made); it is due at once.
-import {shapeDeliveries} from './chaos-webhooks.js'
+import {shapeDeliveries} from './chaos-rules.js'
 import {RETRY_WINDOW_MS, subscribes} from '../domain/webhooks.js'
 import type {StoredEvent} from '../ports/store.js'
 import type {Core} from './core.js'

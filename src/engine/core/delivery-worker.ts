@@ -14,10 +14,10 @@ import {SecretBox, SecretOpenError} from '../adapters/secret-box.js'
 import {signatureHeader, SIGNATURE_HEADER} from '../../api/webhook-signature.js'
 import {DELIVERY_TIMEOUT_MS, isLoopbackHost, looksLikePause, nextAttemptAt, nextHealth, STREAK_GAP_MS, type EndpointHealth} from '../domain/webhooks.js'
 import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
+import type {ContainedWhere} from './containment.js'
+import {AttemptSignal, Slots} from './delivery-slots.js'
 import type {Core} from './core.js'
-import type {App} from './index.js'
-import {isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
-import {endpointView} from './webhooks.js'
+import {endpointView, isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
 import type {Unit} from './unit.js'
 
 const USER_AGENT = 'gw-webhooks/1 (+https://docs.gw.dev/webhooks)'
@@ -60,6 +60,14 @@ export interface DeliveryWorkerOptions {
   pollMs?: number
 }
 
+/** What the worker needs of the engine (app/index.ts App): the platform core, each account's core, containment. */
+export interface Accounts {
+  readonly core: Core
+  account(id: string): Promise<Core>
+  loaded(id: string): Core | undefined
+  contain(where: ContainedWhere, account: string | null, e: unknown, what?: string): void
+}
+
 export class DeliveryWorker {
   private readonly perEndpoint: number
   private readonly claimsPerEndpoint: number
@@ -93,7 +101,7 @@ export class DeliveryWorker {
 
   constructor(
     /** every account's engine: deliveries are claimed across accounts, each on its account's clock */
-    private readonly app: App,
+    private readonly app: Accounts,
     opts: DeliveryWorkerOptions = {},
   ) {
     this.perEndpoint = opts.perEndpoint ?? 32
@@ -464,58 +472,4 @@ function withHealth(ep: EndpointRecord, ok: boolean, at: Date, core: Core, attem
   if (n.disabled) core.log(`webhooks: endpoint ${ep.id} disabled: no successful delivery since ${n.failing_since}`)
   const {streak_started_at, last_failure_at, ...pub} = n
   return {...ep, ...pub, _x: {...ep._x, streak_started_at, last_failure_at}}
-}
-
-/** HTTP requests in flight per endpoint: a FIFO semaphore per key. */
-class Slots {
-  private active = new Map<string, number>()
-  private waiting = new Map<string, (() => void)[]>()
-  constructor(private readonly limit: number) {}
-
-  async acquire(key: string): Promise<void> {
-    const n = this.active.get(key) ?? 0
-    if (n < this.limit) return void this.active.set(key, n + 1)
-    await new Promise<void>((resolve) => {
-      const q = this.waiting.get(key)
-      if (q) q.push(resolve)
-      else this.waiting.set(key, [resolve])
-    })
-  }
-
-  release(key: string): void {
-    const q = this.waiting.get(key)
-    const next = q?.shift()
-    if (q && q.length === 0) this.waiting.delete(key)
-    if (next) return next() // the slot passes to the next waiter
-    const n = (this.active.get(key) ?? 1) - 1
-    if (n <= 0) this.active.delete(key)
-    else this.active.set(key, n)
-  }
-}
-
-/**
- * What aborts one attempt (shutdown or its timeout): the part of an AbortSignal undici uses
- * (`aborted`, `reason`, one 'abort' listener), without an EventTarget per attempt.
- */
-class AttemptSignal {
-  aborted = false
-  reason: unknown = undefined
-  private listener: (() => void) | null = null
-
-  addEventListener(_type: 'abort', listener: () => void): void {
-    this.listener = listener
-  }
-
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    if (this.listener === listener) this.listener = null
-  }
-
-  abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
-    if (this.aborted) return
-    this.aborted = true
-    this.reason = reason
-    const l = this.listener
-    this.listener = null
-    l?.()
-  }
 }
