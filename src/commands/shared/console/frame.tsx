@@ -186,14 +186,19 @@ export function useAction(res: {refresh(): Promise<void>}): {busy: string; act(w
     busy,
     async act(what, fn) {
       setBusy(what)
+      let said: string
+      let kind: 'ok' | 'error' = 'ok'
       try {
-        session.flash(await fn(), 'ok')
+        said = await fn()
       } catch (error) {
-        session.flash((error as Error).message, 'error')
-      } finally {
-        setBusy('')
-        void res.refresh()
+        said = (error as Error).message
+        kind = 'error'
       }
+      // the view shows (and its next action reads) what this one changed before the outcome is
+      // said: a key pressed on seeing it acts on fresh data (an endpoint just enabled can be replayed)
+      await res.refresh().catch(() => {})
+      setBusy('')
+      session.flash(said, kind)
     },
   }
 }

@@ -57,6 +57,13 @@ export function enterScreen(io: ScreenStreams, proc: NodeJS.Process = process): 
     setTimeout(() => proc.exit(EXIT_CODES[signal] ?? 1), 200).unref()
   }
   function onCrash(error: unknown) {
+    // the app lets go first, as on a signal: Ink's last frame goes to the alternate screen, not,
+    // from its exit handler, over the shell's screen and this message
+    try {
+      screen.onInterrupt?.('crash')
+    } catch {
+      // it is crashing already: the terminal is restored all the same
+    }
     screen.restore()
     io.stderr.write(`gw console stopped on an unexpected error: ${terminalSafe((error as Error)?.stack ?? String(error))}\n`)
     proc.exit(1)
