@@ -1,6 +1,7 @@
 // Dispute use cases. Only the card network opens a dispute: the test helper, or test card
 // 4000 0000 0000 0259 a minute after it succeeds. Every dispute event carries request_id null
 // (spec §6: dispute events originate from the network), including changes an API call caused.
+import type {Query} from '../../api/types.js'
 import {methodInfo} from '../../api/catalog.js'
 import * as dispute from '../domain/dispute.js'
 import {DISPUTE_STATUSES, type DisputeRecord} from '../domain/dispute.js'
@@ -164,7 +165,7 @@ export async function retrieveDispute(core: Core, id: string): Promise<DisputeRe
   return (await loadDispute(core.store, id)).dp
 }
 
-export async function listDisputes(core: Core, q: {limit: number; starting_after?: string; ending_before?: string; status?: string; payment?: string}): Promise<ListPage<DisputeRecord>> {
+export async function listDisputes(core: Core, q: Query<'listDisputes'> & {limit: number}): Promise<ListPage<DisputeRecord>> {
   const filters: Filter<'dispute'>[] = []
   if (q.status !== undefined) {
     if (!(DISPUTE_STATUSES as readonly string[]).includes(q.status)) throw invalid('status', `status must be one of ${DISPUTE_STATUSES.join(', ')}; got '${q.status}'.`)

@@ -1,4 +1,5 @@
 // The immutable event log: list and retrieve, and the live feed behind GET /events/stream.
+import type {Query} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
 import type {AccountStore, ListPage, LoggedEvent} from '../ports/store.js'
 import type {Core} from '../core/core.js'
@@ -33,7 +34,7 @@ export function retentionFloor(core: Core): string {
   return new Date(core.clock.now().getTime() - EVENT_RETENTION_MS).toISOString()
 }
 
-export async function listEvents(core: Core, q: {limit: number; starting_after?: string; ending_before?: string; type?: string; created_gte?: string; created_lte?: string; object?: string}): Promise<ListPage<LoggedEvent>> {
+export async function listEvents(core: Core, q: Query<'listEvents'> & {limit: number}): Promise<ListPage<LoggedEvent>> {
   const tf = parseTypeFilter(q.type)
   const floor = retentionFloor(core)
   const story = q.object === undefined ? {} : await storyOf(core, q.object)

@@ -6,7 +6,7 @@
 // key's old secret must stop working when the person rolling it expects, whatever a test run
 // does to its account's clock.
 import * as crypto from 'node:crypto'
-import type {ApiKey} from '../../api/types.js'
+import type {ApiKey, Query} from '../../api/types.js'
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
 import {DEFAULT_ROLL_EXPIRY_S, keyTypeOf, MAX_ROLL_EXPIRY_S, newSecret, parsePermissions, redactKey, type KeyType} from '../domain/keys.js'
 import {PLATFORM_ACCOUNT, type ListPage, type Store} from '../ports/store.js'
@@ -75,7 +75,7 @@ async function loadKey(u: Pick<Unit, 'get'>, id: string): Promise<{obj: KeyRecor
   return got
 }
 
-export async function listKeys(core: Core, q: {limit: number; starting_after?: string; ending_before?: string; type?: string; status?: string}): Promise<ListPage<KeyRecord>> {
+export async function listKeys(core: Core, q: Query<'listApiKeys'> & {limit: number}): Promise<ListPage<KeyRecord>> {
   const page = await core.store.list<KeyRecord, 'api_key'>('api_key', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters: q.type ? [{field: 'type', op: 'eq', value: q.type}] : []})
   if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such api key.`)
   return page

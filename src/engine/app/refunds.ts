@@ -13,7 +13,7 @@ import {openDisputeOf} from './disputes.js'
 import {INTERNAL} from '../core/internal.js'
 import {entriesFor, recordEntry} from './money.js'
 import type {Unit} from '../core/unit.js'
-import type {Body} from '../../api/types.js'
+import type {Body, Query} from '../../api/types.js'
 
 export type {RefundRecord} from '../domain/refund.js'
 
@@ -107,7 +107,7 @@ export async function retrieveRefund(core: Core, id: string): Promise<RefundReco
   return got.obj
 }
 
-export async function listRefunds(core: Core, q: {limit: number; starting_after?: string; ending_before?: string; payment?: string; status?: string}): Promise<ListPage<RefundRecord>> {
+export async function listRefunds(core: Core, q: Query<'listRefunds'> & {limit: number}): Promise<ListPage<RefundRecord>> {
   const filters: Filter<'refund'>[] = []
   if (q.payment !== undefined) filters.push({field: 'payment', op: 'eq', value: q.payment})
   if (q.status !== undefined) {

@@ -1,4 +1,5 @@
 // The engine clock as test helpers move it (decisions.md "Test helpers").
+import type {Body} from '../../api/types.js'
 import {CLOCK_FROZEN_SETTING, CLOCK_OFFSET_SETTING, type ClockState} from '../core/clock.js'
 import {invalid} from '../domain/errors.js'
 import type {Core} from '../core/core.js'
@@ -29,7 +30,7 @@ export function clockView(core: Core): TestClock {
  * where it stood (or from real time, if real time has passed it). Jobs that fell due run, as
  * after an advance.
  */
-export async function setClock(core: Core, b: {frozen?: boolean; now?: string}): Promise<TestClock> {
+export async function setClock(core: Core, b: Body<'testSetClock'>): Promise<TestClock> {
   const current = core.clock.now().getTime()
   let target = current
   if (b.now !== undefined) {
