@@ -4,8 +4,7 @@
 // leave the terminal as they found it (the normal screen, the cursor, the tty's modes). The
 // support agent's journey: a payment found by an email typed in mixed case, part of it refunded,
 // a dispute answered with a pasted multi-line text, and the ruling seen after a clock advance.
-import {execFileSync} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
@@ -13,6 +12,7 @@ import type {Dispute, Payment} from '../src/api/types.js'
 import {GwClient} from '../src/client/index.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {cliEnv, REPO, runCli, snapshotCli} from './support/cli-snapshot.js'
+import {openConsoleTerm, type ConsoleTerm} from './support/console-term.js'
 import {tmuxOn} from './support/tmux.js'
 
 let ROOT: string
@@ -37,27 +37,8 @@ const type = (text: string) => tmux('send-keys', '-t', 'gw', '-l', text)
  * Runs `gw console ARGS` in a tmux session of the given size. The shell saves the tty's modes
  * before and after (stty -g), and prints EXIT=<code> when the console ends.
  */
-function openConsole(size: {x: number; y: number}, args: string[] = [], env: Record<string, string> = {}) {
-  const script = join(home, `console-${Date.now()}.sh`)
-  writeFileSync(
-    script,
-    [
-      // the render gate stays shut in CI; this terminal is real
-      'unset CI CONTINUOUS_INTEGRATION GITHUB_ACTIONS BUILDKITE GITLAB_CI NO_COLOR',
-      ...Object.keys(process.env)
-        .filter((k) => k.startsWith('GW_'))
-        .map((k) => `unset ${k}`),
-      ...Object.entries({HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_NO_KEYRING: '1', GW_DATA_DIR: dataDir, ...env}).map(([k, v]) => `export ${k}='${v}'`),
-      `cd '${ROOT}'`,
-      `stty -g > '${home}/stty.before'`,
-      'echo BEFORE-THE-CONSOLE',
-      `'${process.execPath}' '${BIN}' console ${args.map((a) => `'${a}'`).join(' ')}`,
-      'echo "EXIT=$?"',
-      `stty -g > '${home}/stty.after'`,
-      'sleep 600',
-    ].join('\n'),
-  )
-  tmux('new-session', '-d', '-s', 'gw', '-x', String(size.x), '-y', String(size.y), `sh '${script}'`)
+function openConsole(size: {x: number; y: number}, args: string[] = [], env: Record<string, string> = {}): ConsoleTerm {
+  return openConsoleTerm(SOCKET, {root: ROOT, home, dataDir, args, size, env, stty: true, banner: 'BEFORE-THE-CONSOLE'})
 }
 
 /** After the console ended: the shell's screen back, the cursor shown, the tty's modes as before. */
@@ -190,11 +171,10 @@ describe('gw console: the frame', () => {
     await expectTerminalRestored(0)
     closeConsole()
 
-    openConsole({x: 80, y: 24})
+    const opened = openConsole({x: 80, y: 24})
     await waitForScreen('Needs attention now')
     // the console's own process: the child of the pane's shell that runs bin/run.js
-    const shell = paneFlag('pane_pid')
-    const node = Number(execFileSync('pgrep', ['-P', shell, '-f', 'bin/run.js console'], {encoding: 'utf8'}).trim().split('\n')[0])
+    const node = opened.pid()
     expect(node).toBeGreaterThan(1)
     process.kill(node, 'SIGTERM')
     await expectTerminalRestored(143)

@@ -5,7 +5,7 @@
 // old as they are, while the console keeps working; then the instance the console talks to is
 // restarted: the reconnecting banner, then live again with both views of the fleet.
 import {spawn, type ChildProcess} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {hostname, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {createInterface} from 'node:readline'
@@ -13,6 +13,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {GwClient} from '../src/client/index.js'
 import {freshDatabase} from '../src/engine/test-support/pg.js'
 import {cliEnv, REPO, runCli, snapshotCli} from './support/cli-snapshot.js'
+import {openConsoleTerm} from './support/console-term.js'
 import {tmuxOn} from './support/tmux.js'
 
 const KEY = 'sk_test_console_operator_0123456789'
@@ -114,24 +115,8 @@ afterAll(async () => {
 
 describe("gw console: the operator's journey", () => {
   it('shows both PostgreSQL instances live, one killed marked down with its figures aging, and recovers when its own instance restarts', async () => {
-    const script = join(home, 'console.sh')
-    writeFileSync(
-      script,
-      [
-        'unset CI CONTINUOUS_INTEGRATION GITHUB_ACTIONS BUILDKITE GITLAB_CI NO_COLOR',
-        ...Object.keys(process.env)
-          .filter((k) => k.startsWith('GW_'))
-          .map((k) => `unset ${k}`),
-        ...Object.entries({HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_NO_KEYRING: '1'}).map(([k, v]) => `export ${k}='${v}'`),
-        `cd '${ROOT}'`,
-        `stty -g > '${home}/stty.before'`,
-        `'${process.execPath}' '${BIN}' console --view gateway`,
-        'echo "EXIT=$?"',
-        `stty -g > '${home}/stty.after'`,
-        'sleep 600',
-      ].join('\n'),
-    )
-    tmux('new-session', '-d', '-s', 'gw', '-x', '100', '-y', '30', `sh '${script}'`)
+    // the shell saves the tty's modes before and after (stty -g) and prints EXIT=<code> at the end
+    openConsoleTerm(SOCKET, {root: ROOT, home, args: ['--view', 'gateway'], size: {x: 100, y: 30}, stty: true})
     const [a, b] = fleet as [Instance, Instance]
     const row = (i: Instance, state: string) => new RegExp(`${esc(i.name)}(?: \\*)? +${state}`)
 

@@ -21,19 +21,28 @@ export interface ConsoleRun {
   /** where the snapshot of the CLI is (bin/run.js inside) */
   root: string
   home: string
-  dataDir: string
+  /** GW_DATA_DIR for the console (unset: none) */
+  dataDir?: string
   args?: string[]
   size?: {x: number; y: number}
   /** more environment for the console (GW_CONSOLE_TRACE) */
   env?: Record<string, string>
+  /** the shell saves the tty's modes (stty -g) before and after the console: HOME/stty.before, HOME/stty.after */
+  stty?: boolean
+  /** a line the shell prints before the console starts */
+  banner?: string
 }
 
-/** Starts `gw console ARGS` in a new tmux session `gw` on `socket`. */
+/**
+ * Starts `gw console ARGS` in a new tmux session `gw` on `socket`: a shell script with the user's
+ * HOME and no GW_ variable nor CI flag of this process, which prints EXIT=<code> when the console
+ * ends and then stays (the screen can be read).
+ */
 export function openConsoleTerm(socket: string, o: ConsoleRun): ConsoleTerm {
   const term = tmuxOn(socket)
   const size = o.size ?? {x: 120, y: 40}
   const script = join(o.home, `console-${process.pid}-${Date.now()}.sh`)
-  const exports = {HOME: o.home, XDG_CONFIG_HOME: join(o.home, '.config'), GW_NO_KEYRING: '1', GW_DATA_DIR: o.dataDir, ...o.env}
+  const exports = {HOME: o.home, XDG_CONFIG_HOME: join(o.home, '.config'), GW_NO_KEYRING: '1', ...(o.dataDir ? {GW_DATA_DIR: o.dataDir} : {}), ...o.env}
   writeFileSync(
     script,
     [
@@ -44,8 +53,11 @@ export function openConsoleTerm(socket: string, o: ConsoleRun): ConsoleTerm {
         .map((k) => `unset ${k}`),
       ...Object.entries(exports).map(([k, v]) => `export ${k}='${v}'`),
       `cd '${o.root}'`,
+      ...(o.stty ? [`stty -g > '${o.home}/stty.before'`] : []),
+      ...(o.banner ? [`echo '${o.banner}'`] : []),
       `'${process.execPath}' '${join(o.root, 'bin', 'run.js')}' console ${(o.args ?? []).map((a) => `'${a}'`).join(' ')}`,
       'echo "EXIT=$?"',
+      ...(o.stty ? [`stty -g > '${o.home}/stty.after'`] : []),
       'sleep 600',
     ].join('\n'),
   )
