@@ -4,14 +4,13 @@
 // shows both live; one is killed with SIGKILL and is marked down, its figures said to be as
 // old as they are, while the console keeps working; then the instance the console talks to is
 // restarted: the reconnecting banner, then live again with both views of the fleet.
-import {spawn, type ChildProcess} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {hostname, tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {createInterface} from 'node:readline'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {GwClient} from '../src/client/index.js'
 import {freshDatabase} from '../src/engine/test-support/pg.js'
+import {startServe, type ServeProcess} from '../src/engine/test-support/serve-process.js'
 import {cliEnv, REPO, runCli, snapshotCli} from './support/cli-snapshot.js'
 import {openConsoleTerm} from './support/console-term.js'
 import {tmuxOn} from './support/tmux.js'
@@ -24,11 +23,7 @@ const keys = (...k: string[]) => tmux('send-keys', '-t', 'gw', ...k)
 const paneFlag = (name: string) => tmux('display-message', '-p', '-t', 'gw', `#{${name}}`).trim()
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-interface Instance {
-  child: ChildProcess
-  port: number
-  baseUrl: string
-  exited: Promise<unknown>
+interface Instance extends ServeProcess {
   name: string
 }
 
@@ -44,19 +39,9 @@ let stopTraffic = false
 
 /** `gw serve` on the shared store: on a free port, or on `port` (a restart). */
 async function serve(dir: string, port = 0): Promise<Instance> {
-  const args = ['serve', '--store', storeUrl, '--port', String(port), '--data-dir', dir, '--tls-dir', tls, '--api-key', KEY, '--secrets-key-file', join(tls, 'fleet-secrets.key'), '--json', '--rate-limit', '0', '--drain', '0']
-  const child = spawn(process.execPath, [BIN, ...args], {cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: {...cliEnv(home, dir), GW_STORE: '', DATABASE_URL: ''}})
-  let stderr = ''
-  child.stderr!.on('data', (c) => (stderr += c))
-  const exited = new Promise((r) => child.once('exit', r))
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({input: child.stdout!}).once('line', resolve)
-    void exited.then(() => reject(new Error(`gw serve exited early: ${stderr}`)))
-  })
-  child.stdout!.resume()
-  const info = JSON.parse(line) as {base_url: string}
-  const p = Number(new URL(info.base_url).port)
-  return {child, port: p, baseUrl: info.base_url, exited, name: `${hostname()}:${p}`}
+  const args = ['--store', storeUrl, '--port', String(port), '--data-dir', dir, '--tls-dir', tls, '--api-key', KEY, '--secrets-key-file', join(tls, 'fleet-secrets.key'), '--rate-limit', '0', '--drain', '0']
+  const proc = await startServe(BIN, args, {cwd: ROOT, env: {...cliEnv(home, dir), GW_STORE: '', DATABASE_URL: ''}})
+  return {...proc, name: `${hostname()}:${proc.port}`}
 }
 
 /** Requests to each live instance, a few a second, until stopped (a killed one's fail: ignored). */
@@ -106,10 +91,7 @@ afterAll(async () => {
   } catch {
     // no session left
   }
-  for (const i of fleet) {
-    if (i.child.exitCode === null && i.child.signalCode === null) i.child.kill('SIGKILL')
-    await i.exited
-  }
+  for (const i of fleet) await i.stop('SIGKILL')
   for (const d of [home, tls, ROOT, ...dirs]) if (d) rmSync(d, {recursive: true, force: true})
 })
 
@@ -129,8 +111,7 @@ describe("gw console: the operator's journey", () => {
     expect(both).toContain('Webhook backlog')
 
     // SIGKILL one: marked down, its figures those of its last minute seen, with their age
-    b.child.kill('SIGKILL')
-    await b.exited
+    await b.stop('SIGKILL')
     const down = await term.waitForScreen(row(b, 'down +refused'))
     expect(down).toMatch(/figures as of (?:just now|\d+s ago), when last seen · nothing listens at/)
     expect(down).toMatch(row(a, 'up +ready'))
@@ -139,8 +120,7 @@ describe("gw console: the operator's journey", () => {
     await term.waitForScreen(/figures as of (?:[5-9]|\d\d)s ago/)
 
     // the instance the console talks to restarts (SIGTERM, same port): the banner, then live again
-    a.child.kill('SIGTERM')
-    await a.exited
+    await a.stop('SIGTERM')
     await term.waitForScreen(/Reconnecting to 127\.0\.0\.1:\d+/)
     fleet[0] = await serve(dirs[0]!, a.port)
     await term.waitForScreen(/● live/, 30_000)

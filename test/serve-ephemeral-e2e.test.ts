@@ -7,6 +7,7 @@ import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {Agent, request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {startServe} from '../src/engine/test-support/serve-process.js'
 import {snapshotCli} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
@@ -52,18 +53,8 @@ async function gone(pid: number, ms: number): Promise<boolean> {
 
 describe('gw serve --ephemeral', () => {
   it('starts on a free port with a temporary data dir, answers, and removes the dir when stopped', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--ephemeral', '--json'], {env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe']})
-    let out = ''
-    let err = ''
-    child.stderr!.on('data', (d) => (err += d))
-    const line = await new Promise<string>((res, rej) => {
-      child.stdout!.on('data', (d) => {
-        out += d
-        if (out.includes('\n')) res(out.slice(0, out.indexOf('\n')))
-      })
-      child.once('exit', (code) => rej(new Error(`exited ${code}: ${err}`)))
-    })
-    const info = JSON.parse(line)
+    const engine = await startServe(BIN, ['--ephemeral'], {env: cleanEnv()})
+    const info = engine.info
     expect(info).toMatchObject({base_url: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/v1$/), secret_key: expect.stringMatching(/^sk_test_/), data_dir: expect.stringContaining('gw-ephemeral-')})
     expect(new URL(info.base_url).port).not.toBe('8443')
     expect(existsSync(info.data_dir)).toBe(true)
@@ -72,9 +63,7 @@ describe('gw serve --ephemeral', () => {
     expect(r.statusCode).toBe(200)
     await r.body.dump()
     await agent.close()
-    const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)))
-    child.kill('SIGTERM')
-    expect(await exited).toBe(0)
+    expect((await engine.stop('SIGTERM')).code).toBe(0)
     expect(existsSync(info.data_dir)).toBe(false)
   }, 30_000)
 
@@ -137,19 +126,10 @@ describe('gw serve --ephemeral leaves nothing behind', () => {
 
   it('a killed engine leaves its dir; the next start, which fails on a port in use, sweeps it, prints one JSON error line, exits 2 and leaves no dir of its own', async () => {
     const env = {...cleanEnv(), TMPDIR: own}
-    const first = spawn(process.execPath, [BIN, 'serve', '--ephemeral', '--json'], {env, stdio: ['ignore', 'pipe', 'pipe']})
-    let out = ''
-    const info = await new Promise<{data_dir: string; pid: number}>((res, rej) => {
-      first.stdout!.on('data', (d) => {
-        out += d
-        if (out.includes('\n')) res(JSON.parse(out.slice(0, out.indexOf('\n'))))
-      })
-      first.once('exit', (code) => rej(new Error(`exited ${code}`)))
-    })
+    const first = await startServe(BIN, ['--ephemeral'], {env})
+    const info = first.info
     expect(left()).toEqual([info.data_dir.slice(own.length + 1)])
-    const killed = new Promise((r) => first.once('exit', r))
-    first.kill('SIGKILL')
-    await killed
+    await first.stop('SIGKILL')
     expect(existsSync(info.data_dir)).toBe(true)
 
     const next = spawnSync(process.execPath, [BIN, 'serve', '--ephemeral', '--json', '--port', String(busyPort)], {env, encoding: 'utf8', timeout: 30_000})

@@ -6,16 +6,15 @@
 // requests answered 503 or 429 or their answers lost after the commit, the first provider timing
 // out now and then, webhooks duplicated — the drill holds all the same. Needs the build (npm test
 // builds first).
-import {spawn, type ChildProcess} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {createServer as createHttpsServer} from 'node:https'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
-import {createInterface} from 'node:readline'
 import {fileURLToPath} from 'node:url'
 import {Agent, request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {freshDatabase} from '../../test-support/pg.js'
+import {startServe, type ServeProcess} from '../../test-support/serve-process.js'
 import {ensureCertificates} from '../../tls/certificates.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../..')
@@ -24,29 +23,16 @@ const LEASE_S = 2
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 interface Instance {
-  child: ChildProcess
+  proc: ServeProcess
   baseUrl: string
   agent: Agent
   dead: boolean
-  exited: Promise<unknown>
 }
 
 async function serve(url: string, dir: string, secretsKeyFile: string): Promise<Instance> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'serve', '--store', url, '--port', '0', '--data-dir', dir, '--api-key', KEY, '--secrets-key-file', secretsKeyFile, '--json', '--rate-limit', '0', '--claim-lease', String(LEASE_S)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {...process.env, GW_STORE: '', DATABASE_URL: ''},
-  })
-  let stderr = ''
-  child.stderr!.on('data', (c) => (stderr += c))
-  const exited = new Promise((r) => child.once('exit', r))
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({input: child.stdout!}).once('line', resolve)
-    void exited.then(() => reject(new Error(`gw serve exited early: ${stderr}`)))
-  })
-  child.stdout!.resume()
-  const info = JSON.parse(line) as {base_url: string; ca_file: string}
-  return {child, baseUrl: info.base_url, agent: new Agent({connect: {ca: readFileSync(info.ca_file, 'utf8')}}), dead: false, exited}
+  const args = ['--store', url, '--port', '0', '--data-dir', dir, '--api-key', KEY, '--secrets-key-file', secretsKeyFile, '--rate-limit', '0', '--claim-lease', String(LEASE_S)]
+  const proc = await startServe(join(ROOT, 'bin/run.js'), args, {cwd: ROOT, env: {...process.env, GW_STORE: '', DATABASE_URL: ''}})
+  return {proc, baseUrl: proc.baseUrl, agent: new Agent({connect: {ca: readFileSync(proc.info.ca_file, 'utf8')}}), dead: false}
 }
 
 async function call(i: Instance, method: string, path: string, body?: unknown, key?: string): Promise<{status: number; body: any; text: string}> {
@@ -88,8 +74,7 @@ describe('an instance killed with SIGKILL under load', () => {
   })
   afterAll(async () => {
     for (const i of fleet) {
-      if (!i.dead) i.child.kill('SIGTERM')
-      await i.exited
+      await i.proc.stop('SIGTERM')
       await i.agent.close()
     }
     rx?.closeAllConnections()
@@ -154,7 +139,7 @@ describe('an instance killed with SIGKILL under load', () => {
     await sleep(1500)
     const victim = fleet[2]!
     victim.dead = true
-    victim.child.kill('SIGKILL')
+    victim.proc.child.kill('SIGKILL')
     const killedAt = Date.now()
     await sleep(1500)
     stop = true
