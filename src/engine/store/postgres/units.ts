@@ -5,85 +5,108 @@
 // (committer.ts); only when that is durable is the unit's transaction ended, which releases its
 // locks and claims.
 import type pg from 'pg'
-import type {ChangeSet, CommitOrder, IdempotencyClaim, StoreTx} from '../../ports/store.js'
+import type {ChangeSet, CommitOrder, Filter, IdempotencyClaim, Kind, ListQuery, StoredObject, StoreTx} from '../../ports/store.js'
+import {runUnit, type Unit} from '../units.js'
 import type {PostgresStore} from './postgres-store.js'
 import * as reads from './reads.js'
 import {pgText, query, type Queryable, wrap} from './sql.js'
 
-export async function transact<T>(s: PostgresStore, account: string, fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
-  if (s.closed) throw new Error('store is closed')
-  let client: pg.PoolClient | undefined
-  let opening: Promise<pg.PoolClient> | undefined
-  let staged: ChangeSet | undefined
-  const held: (() => void)[] = []
-  let begun = false
+export function transact<T>(s: PostgresStore, account: string, fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
+  if (s.closed) return Promise.reject(new Error('store is closed'))
+  return runUnit(s.committer, account, new PgUnit(s, account), fn, order)
+}
+
+/** One unit of work: reads on the read pool until it has a connection of its own, then on that. */
+class PgUnit implements Unit {
+  staged: ChangeSet | undefined = undefined
+  private client: pg.PoolClient | undefined = undefined
+  private opening: Promise<pg.PoolClient> | undefined = undefined
+  private readonly held: (() => void)[] = []
+  private begun = false
+  constructor(
+    private readonly s: PostgresStore,
+    private readonly account: string,
+  ) {}
   /** 'BEGIN; ' before the first statement that needs the unit's transaction */
-  const begin = () => (begun ? '' : ((begun = true), 'BEGIN; '))
-  // the unit's connection, opened (with BEGIN) at its first lock or claim
-  const conn = () =>
-    (opening ??= (async () => {
-      let c: pg.PoolClient
-      try {
-        c = await s.unitConnect()
-      } catch (e) {
-        throw wrap(e)
-      }
-      s.checkedOut.add(c)
-      client = c
-      return c
-    })())
-  const on = (): Queryable => client ?? s.readPool
-  const tx: StoreTx = {
-    get: (kind, id) => reads.get(on(), account, kind, id),
-    list: (kind, q) => reads.list(on(), account, kind, q),
-    all: (kind, filters) => reads.all(on(), account, kind, filters),
-    sum: (kind, q) => reads.sum(on(), account, kind, q),
-    count: (kind, filters) => reads.count(on(), account, kind, filters),
-    async lock(key) {
-      const c = await conn()
-      // ids are unique per account, and other keys (settings, provider health) are the account's own: the lock is the account's.
-      // Units of this instance queue for a key in the order they got their connections (which
-      // is the order they asked for them), so the job runner's pipeline, which commits in due
-      // order, never has a later job holding a key or the last connection an earlier one waits
-      // for; only the head of that queue waits for the database's lock
-      const k = `k:${pgText(account)}\n${pgText(key)}`
-      held.push(await s.localLocks.acquire(k))
-      await query(c, `${begin()}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(k)}, 0))`)
-    },
-    async claimIdempotency(scope, key, now) {
-      const c = await conn()
-      // one round trip: the transaction, the claim (a try-lock) and the record read after it
-      const res = await query(c, `${begin()}SELECT * FROM gw_claim_idempotency(${c.escapeLiteral(pgText(account))}, ${c.escapeLiteral(pgText(scope))}, ${c.escapeLiteral(pgText(key))})`)
-      const r = (Array.isArray(res) ? res[res.length - 1]! : res).rows[0] as {got: boolean; request_hash: string | null; status: number; body: string; created_at: string; expires_at: string}
-      if (r.request_hash !== null && r.expires_at > now)
-        return {state: 'recorded', record: {scope, key, request_hash: r.request_hash, status: r.status, body: r.body, created_at: r.created_at, expires_at: r.expires_at}}
-      return r.got ? {state: 'claimed'} : ({state: 'in_flight'} as IdempotencyClaim)
-    },
-    commit(cs) {
-      if (staged) throw new Error('a unit of work commits once')
-      staged = cs
-    },
+  private begin() {
+    if (this.begun) return ''
+    this.begun = true
+    return 'BEGIN; '
   }
-  let durable: Promise<void> | undefined
-  try {
-    const out = await fn(tx)
-    if (order) await order.after
-    // queued synchronously here, so units staged in order are written in that order
-    if (staged) durable = s.committer.enqueue(account, staged)
-    order?.staged()
-    await durable
-    return out
-  } finally {
-    if (order && !durable) order.staged()
-    // ending the unit's transaction releases its locks and claims (it wrote nothing)
-    if (opening) {
-      const c = await opening.catch(() => undefined)
-      if (c && s.checkedOut.delete(c)) {
-        let broken: Error | undefined
-        await c.query('ROLLBACK').catch((e: Error) => (broken = e))
-        c.release(broken)
-      }
+  /** the unit's connection, opened (with BEGIN) at its first lock or claim */
+  private conn() {
+    return (this.opening ??= this.open())
+  }
+  private async open() {
+    let c: pg.PoolClient
+    try {
+      c = await this.s.unitConnect()
+    } catch (e) {
+      throw wrap(e)
     }
+    this.s.checkedOut.add(c)
+    this.client = c
+    return c
+  }
+  private on(): Queryable {
+    return this.client ?? this.s.readPool
+  }
+  get<T extends StoredObject>(kind: Kind, id: string) {
+    return reads.get<T>(this.on(), this.account, kind, id)
+  }
+  list<T extends StoredObject, K extends Kind = Kind>(kind: K, q: ListQuery<K>) {
+    return reads.list<T, K>(this.on(), this.account, kind, q)
+  }
+  all<T extends StoredObject, K extends Kind = Kind>(kind: K, filters?: Filter<K>[]) {
+    return reads.all<T, K>(this.on(), this.account, kind, filters)
+  }
+  sum<K extends Kind>(kind: K, q: {field: string; groupBy: string; filters?: Filter<K>[]}) {
+    return reads.sum(this.on(), this.account, kind, q)
+  }
+  count<K extends Kind>(kind: K, filters?: Filter<K>[]) {
+    return reads.count(this.on(), this.account, kind, filters)
+  }
+  async lock(key: string) {
+    const c = await this.conn()
+    // ids are unique per account, and other keys (settings, provider health) are the account's own: the lock is the account's.
+    // Units of this instance queue for a key in the order they got their connections (which
+    // is the order they asked for them), so the job runner's pipeline, which commits in due
+    // order, never has a later job holding a key or the last connection an earlier one waits
+    // for; only the head of that queue waits for the database's lock
+    const k = `k:${pgText(this.account)}\n${pgText(key)}`
+    this.held.push(await this.s.localLocks.acquire(k))
+    await query(c, `${this.begin()}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(k)}, 0))`)
+  }
+  async claimIdempotency(scope: string, key: string, now: string): Promise<IdempotencyClaim> {
+    const c = await this.conn()
+    // one round trip: the transaction, the claim (a try-lock) and the record read after it
+    const res = await query(c, `${this.begin()}SELECT * FROM gw_claim_idempotency(${c.escapeLiteral(pgText(this.account))}, ${c.escapeLiteral(pgText(scope))}, ${c.escapeLiteral(pgText(key))})`)
+    const r = (Array.isArray(res) ? res[res.length - 1]! : res).rows[0] as {got: boolean; request_hash: string | null; status: number; body: string; created_at: string; expires_at: string}
+    if (r.request_hash !== null && r.expires_at > now)
+      return {state: 'recorded', record: {scope, key, request_hash: r.request_hash, status: r.status, body: r.body, created_at: r.created_at, expires_at: r.expires_at}}
+    return r.got ? {state: 'claimed'} : {state: 'in_flight'}
+  }
+  commit(cs: ChangeSet) {
+    if (this.staged) throw new Error('a unit of work commits once')
+    this.staged = cs
+  }
+  end() {
+    // ending the unit's transaction releases its locks and claims (it wrote nothing)
+    if (this.opening) return this.close(this.opening)
+    this.release()
+    return undefined
+  }
+  private async close(opening: Promise<pg.PoolClient>) {
+    const c = await opening.catch(() => undefined)
+    if (c && this.s.checkedOut.delete(c)) {
+      let broken: Error | undefined
+      await c.query('ROLLBACK').catch((e: Error) => (broken = e))
+      c.release(broken)
+    }
+    this.release()
+  }
+  private release() {
+    const held = this.held
     for (let i = held.length - 1; i >= 0; i--) held[i]!()
   }
 }

@@ -1,47 +1,57 @@
 // Units of work of the SQLite adapter (Store.transact): per-key locks and idempotency claims in
 // this process (one process owns the file), reads on the store's connection, and the unit's
 // change set handed to the committer (committer.ts).
-import type {CommitOrder, ChangeSet, IdempotencyClaim, IdempotencyRecord, StoreTx} from '../../ports/store.js'
+import type {CommitOrder, ChangeSet, Filter, IdempotencyClaim, IdempotencyRecord, Kind, ListQuery, StoredObject, StoreTx} from '../../ports/store.js'
+import {runUnit, type Unit} from '../units.js'
 import {unpack} from './codec.js'
 import {idemKey} from './compile.js'
 import * as reads from './reads.js'
 import {dataObjectOf} from './rows.js'
 import type {SqliteStore} from './sqlite-store.js'
 
-export async function transact<T>(s: SqliteStore, account: string, fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
-  if (s.closed) throw new Error('store is closed')
-  const held: (() => void)[] = []
-  let staged: ChangeSet | undefined
-  const tx: StoreTx = {
-    get: async (kind, id) => reads.get(s, account, kind, id),
-    list: async (kind, q) => reads.list(s, account, kind, q),
-    all: async (kind, filters) => reads.all(s, account, kind, filters),
-    sum: async (kind, q) => reads.sum(s, account, kind, q),
-    count: async (kind, filters) => reads.count(s, account, kind, filters),
-    async lock(key) {
-      // ids are unique across accounts; other keys (settings, provider health) are the account's own
-      held.push(await s.locks.acquire(`${account}\u0000${key}`))
-    },
-    async claimIdempotency(scope, key, now, opts) {
-      return claimIdempotency(s, account, scope, key, now, held, opts?.defer === true)
-    },
-    commit(cs) {
-      if (staged) throw new Error('a unit of work commits once')
-      staged = cs
-    },
+export function transact<T>(s: SqliteStore, account: string, fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
+  if (s.closed) return Promise.reject(new Error('store is closed'))
+  return runUnit(s.committer, account, new SqliteUnit(s, account), fn, order)
+}
+
+/** One unit of work: its reads on the store's connection, its locks and claims in this process. */
+class SqliteUnit implements Unit {
+  staged: ChangeSet | undefined = undefined
+  private readonly held: (() => void)[] = []
+  constructor(
+    private readonly s: SqliteStore,
+    private readonly account: string,
+  ) {}
+  async get<T extends StoredObject>(kind: Kind, id: string) {
+    return reads.get<T>(this.s, this.account, kind, id)
   }
-  let durable: Promise<void> | undefined
-  try {
-    const out = await fn(tx)
-    if (order) await order.after
-    // queued synchronously here, so units staged in order are written in that order
-    if (staged) durable = s.committer.enqueue(account, staged)
-    order?.staged()
-    await durable
-    return out
-  } finally {
-    if (order && !durable) order.staged()
+  async list<T extends StoredObject, K extends Kind = Kind>(kind: K, q: ListQuery<K>) {
+    return reads.list<T, K>(this.s, this.account, kind, q)
+  }
+  async all<T extends StoredObject, K extends Kind = Kind>(kind: K, filters?: Filter<K>[]) {
+    return reads.all<T, K>(this.s, this.account, kind, filters)
+  }
+  async sum<K extends Kind>(kind: K, q: {field: string; groupBy: string; filters?: Filter<K>[]}) {
+    return reads.sum(this.s, this.account, kind, q)
+  }
+  async count<K extends Kind>(kind: K, filters?: Filter<K>[]) {
+    return reads.count(this.s, this.account, kind, filters)
+  }
+  async lock(key: string) {
+    // ids are unique across accounts; other keys (settings, provider health) are the account's own
+    this.held.push(await this.s.locks.acquire(`${this.account}\u0000${key}`))
+  }
+  async claimIdempotency(scope: string, key: string, now: string, opts?: {defer?: boolean}) {
+    return claimIdempotency(this.s, this.account, scope, key, now, this.held, opts?.defer === true)
+  }
+  commit(cs: ChangeSet) {
+    if (this.staged) throw new Error('a unit of work commits once')
+    this.staged = cs
+  }
+  end() {
+    const held = this.held
     for (let i = held.length - 1; i >= 0; i--) held[i]!()
+    return undefined
   }
 }
 
