@@ -17,6 +17,7 @@ import {
   UNSNAPSHOTTED,
   type Versioned,
 } from '../../ports/store.js'
+import {CURSORS, cursorMissing, type PageQuery, pageOf, seqOrder} from '../pages.js'
 import {TABLE} from './schema.js'
 import {ARRAY_TYPE, bind, impossibleId, objOf, pgText, type Queryable, rows} from './sql.js'
 
@@ -64,33 +65,24 @@ export async function page<R extends Record<string, unknown>>(
   on: Queryable,
   table: string,
   account: string,
-  q: {limit: number; starting_after?: string; ending_before?: string},
+  q: PageQuery,
   whereFn: (params: unknown[]) => string[],
   cols: string,
 ): Promise<ListPage<R>> {
   const params: unknown[] = []
   const clauses = whereFn(params)
-  let asc = false
-  for (const [name, op] of [
-    ['starting_after', '<'],
-    ['ending_before', '>'],
-  ] as const) {
+  for (const [name, op] of CURSORS) {
     const cursor = q[name]
     if (cursor === undefined) continue
-    if (impossibleId(cursor)) return {data: [], has_more: false, cursor_missing: name}
+    if (impossibleId(cursor)) return cursorMissing(name)
     // a cursor of another account is no cursor here
     const row = (await rows<{seq: number}>(on, `SELECT seq FROM ${table} WHERE account = $1 AND id = $2`, [account, cursor]))[0]
-    if (!row) return {data: [], has_more: false, cursor_missing: name}
+    if (!row) return cursorMissing(name)
     params.push(row.seq)
     clauses.push(`seq ${op} $${params.length}`)
-    if (name === 'ending_before') asc = true
   }
   params.push(q.limit + 1)
-  const got = await rows<R>(on, `SELECT ${cols} FROM ${table} WHERE ${clauses.join(' AND ')} ORDER BY seq ${asc ? 'ASC' : 'DESC'} LIMIT $${params.length}`, params)
-  const has_more = got.length > q.limit
-  const data = got.slice(0, q.limit)
-  if (asc) data.reverse()
-  return {data, has_more}
+  return pageOf(await rows<R>(on, `SELECT ${cols} FROM ${table} WHERE ${clauses.join(' AND ')} ORDER BY seq ${seqOrder(q)} LIMIT $${params.length}`, params), q)
 }
 
 export async function list<T extends StoredObject, K extends Kind = Kind>(on: Queryable, account: string, kind: K, q: ListQuery<K>): Promise<ListPage<T>> {

@@ -20,6 +20,7 @@ import {
 } from '../../ports/store.js'
 import {unpack} from './codec.js'
 import {dataObjectOf, LIMIT_PARAM, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
+import {CURSORS, cursorMissing, type PageQuery, pageOf, seqOrder} from '../pages.js'
 import {TABLE} from './schema.js'
 import type {SqliteStore} from './sqlite-store.js'
 
@@ -39,31 +40,22 @@ function page<R>(
   s: SqliteStore,
   table: string,
   account: string,
-  q: {limit: number; starting_after?: string; ending_before?: string},
+  q: PageQuery,
   whereFn: (params: unknown[]) => string[],
   cols: string,
 ): ListPage<R> {
   const params: unknown[] = []
   const clauses = whereFn(params)
-  let asc = false
-  for (const [name, op] of [
-    ['starting_after', '<'],
-    ['ending_before', '>'],
-  ] as const) {
+  for (const [name, op] of CURSORS) {
     const cursor = q[name]
     if (cursor === undefined) continue
     // a cursor of another account is no cursor here
     const row = s.stmt(`SELECT seq FROM ${table} WHERE id = ? AND account = ?`).get(cursor, s.no(account)) as {seq: number} | undefined
-    if (!row) return {data: [], has_more: false, cursor_missing: name}
+    if (!row) return cursorMissing(name)
     clauses.push(`seq ${op} ?`)
     params.push(row.seq)
-    if (name === 'ending_before') asc = true
   }
-  const rows = s.stmt(`SELECT ${cols} FROM ${table} WHERE ${clauses.join(' AND ')} ORDER BY seq ${asc ? 'ASC' : 'DESC'} ${LIMIT_PARAM}`).all(...params, q.limit + 1) as R[]
-  const has_more = rows.length > q.limit
-  const data = rows.slice(0, q.limit)
-  if (asc) data.reverse()
-  return {data, has_more}
+  return pageOf(s.stmt(`SELECT ${cols} FROM ${table} WHERE ${clauses.join(' AND ')} ORDER BY seq ${seqOrder(q)} ${LIMIT_PARAM}`).all(...params, q.limit + 1) as R[], q)
 }
 
 export function all<T extends StoredObject, K extends Kind = Kind>(s: SqliteStore, account: string, kind: K, filters?: Filter<K>[]): T[] {
