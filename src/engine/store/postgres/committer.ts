@@ -3,11 +3,11 @@
 // group: one WAL flush for them all). A change set that breaks its group (a version conflict)
 // makes the group roll back, and each is then committed alone, in order. Change sets that
 // replace or delete a whole account, or write in another one, are committed alone.
-import pg from 'pg'
+import type pg from 'pg'
 import {type AccountRows, type ChangeSet, COLUMNS, RESTORED_SETTINGS_SQL, type IdempotencyRecord, type Kind, KINDS, type Put, type StatIncrement, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {CHANNEL, dueAt, type Notice, Notices, payload} from './feed.js'
 import {TABLE} from './schema.js'
-import {isUnavailable, pgText, query, rowOf, wrap} from './sql.js'
+import {connectClient, isUnavailable, pgText, query, rowOf, wrap} from './sql.js'
 import {ACCOUNT_TABLES, type PgStaged, swapStaged} from './staging.js'
 
 const MAX_BATCH = 256
@@ -76,13 +76,11 @@ export class Committer {
    */
   private aside(p: Pending): void {
     const run = (async () => {
-      const c = new pg.Client(this.config)
-      c.on('error', () => {})
+      let c: pg.Client
       try {
-        await c.connect()
+        c = await connectClient(this.config)
       } catch (e) {
-        void c.end().catch(() => {})
-        return p.reject(wrap(e))
+        return p.reject(e)
       }
       const notices = new Notices()
       try {
@@ -113,21 +111,13 @@ export class Committer {
     await c?.end()
   }
 
+  private readonly forget = (c: pg.Client) => {
+    if (this.client === c) this.client = undefined
+  }
+
   private async connection(): Promise<pg.Client> {
     if (this.client) return this.client
-    const c = new pg.Client(this.config)
-    c.on('error', () => {
-      if (this.client === c) this.client = undefined
-    })
-    c.on('end', () => {
-      if (this.client === c) this.client = undefined
-    })
-    try {
-      await c.connect()
-    } catch (e) {
-      void c.end().catch(() => {})
-      throw wrap(e)
-    }
+    const c = await connectClient(this.config, this.forget)
     this.client = c
     return c
   }

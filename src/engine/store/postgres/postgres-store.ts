@@ -34,7 +34,7 @@ import {PgRequestLog} from './request-log.js'
 import {TABLE} from './schema.js'
 import {Sections} from './sections.js'
 import * as settings from './settings.js'
-import {impossibleId, isUnavailable, objOf, query, type Queryable, rows, typeParsers, wrap} from './sql.js'
+import {connectClient, impossibleId, isUnavailable, objOf, query, type Queryable, rows, typeParsers, wrap} from './sql.js'
 import {PgStaged, type PgStagingHost, purgeStale} from './staging.js'
 import * as units from './units.js'
 
@@ -163,14 +163,7 @@ export class PostgresStore implements Store {
 
   private readonly staging: PgStagingHost = {
     connect: async () => {
-      const c = new pg.Client({...this.clientConfig, options: `${this.clientConfig.options} -c synchronous_commit=off`})
-      c.on('error', () => {})
-      try {
-        await c.connect()
-      } catch (e) {
-        void c.end().catch(() => {})
-        throw wrap(e)
-      }
+      const c = await connectClient({...this.clientConfig, options: `${this.clientConfig.options} -c synchronous_commit=off`})
       this.stagingClients.add(c)
       return c
     },

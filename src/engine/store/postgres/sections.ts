@@ -1,8 +1,8 @@
 // Exclusive sections of the PostgreSQL adapter (Store.exclusive): session advisory locks on one
 // connection of this instance, so a section excludes on every instance.
-import pg from 'pg'
+import type pg from 'pg'
 import {KeyedLock} from '../keyed-lock.js'
-import {pgText, rows, wrap} from './sql.js'
+import {connectClient, pgText, rows} from './sql.js'
 
 /** how often a waiting exclusive section asks again (try-locks: the section connection never blocks) */
 const SECTION_POLL_MS = 25
@@ -17,21 +17,14 @@ export class Sections {
     private readonly closed: () => boolean,
   ) {}
 
+  private readonly forget = (c: pg.Client) => {
+    if (this.client === c) this.client = undefined
+  }
+
   private async connection(): Promise<pg.Client> {
     if (this.client) return this.client
     this.connecting ??= (async () => {
-      const c = new pg.Client(this.clientConfig)
-      c.on('error', () => {
-        if (this.client === c) this.client = undefined
-      })
-      c.on('end', () => {
-        if (this.client === c) this.client = undefined
-      })
-      try {
-        await c.connect()
-      } catch (e) {
-        throw wrap(e)
-      }
+      const c = await connectClient(this.clientConfig, this.forget)
       this.client = c
       return c
     })().finally(() => (this.connecting = undefined))

@@ -53,6 +53,24 @@ export function wrap(e: unknown): unknown {
   return new StoreUnavailableError(`PostgreSQL is not reachable: ${(e as Error).message}`)
 }
 
+/**
+ * A connection of its own (not pooled), connected: its errors never reach the process, and
+ * `gone` hears when it errors or ends (its holder forgets it). A failed connect ends it and
+ * throws StoreUnavailableError where the database is unreachable.
+ */
+export async function connectClient(config: pg.ClientConfig, gone: (c: pg.Client) => void = () => {}): Promise<pg.Client> {
+  const c = new pg.Client(config)
+  c.on('error', () => gone(c))
+  c.on('end', () => gone(c))
+  try {
+    await c.connect()
+  } catch (e) {
+    void c.end().catch(() => {})
+    throw wrap(e)
+  }
+  return c
+}
+
 export type Queryable = pg.Pool | pg.PoolClient | pg.Client
 
 /** A query with the database's unavailability as StoreUnavailableError. */
