@@ -6,7 +6,7 @@ import PaymentsList from '../commands/payments/list.js'
 import PaymentsReview from '../commands/payments/review.js'
 import Login from '../commands/login.js'
 import {flagEnvName, flagsForParse, listsFromEnv, NO_ENV_FLAGS, RESERVED_ENV, withFlagEnv} from './flag-env.js'
-import {apiKeySelf, at, cliEnv, json, payment, type CliEnv} from './test-support/cli.js'
+import {apiKeySelf, at, capturePostBodies, cliEnv, json, payment, type CliEnv} from './test-support/cli.js'
 
 describe('flag env names', () => {
   it('GW_ and the flag name in upper snake case', () => {
@@ -79,17 +79,7 @@ describe('commands read their flags from GW_ variables', () => {
     await cli.cleanup()
   })
 
-  function capturePost(path: string, reply: object, status = 201) {
-    const seen: Record<string, unknown>[] = []
-    cli.pool
-      .intercept({path, method: 'POST'})
-      .reply((o) => {
-        seen.push(JSON.parse(String(o.body ?? '{}')))
-        return {statusCode: status, data: reply, responseOptions: json}
-      })
-      .persist()
-    return seen
-  }
+  const capturePost = (path: string, reply: object, status = 201) => capturePostBodies(cli, path, reply, status)
 
   it('payments create takes --amount, --currency, --card and --metadata from the environment', async () => {
     const seen = capturePost('/v1/payments', payment())

@@ -4,7 +4,7 @@
 import {stripVTControlCharacters} from 'node:util'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {ListEnvelope, MethodCode, Payment, Provider} from '../api/types.js'
-import {at, cliEnv, errorBody, json, payment, type CliEnv} from '../base/test-support/cli.js'
+import {at, capturePostBodies, cliEnv, errorBody, json, payment, type CliEnv} from '../base/test-support/cli.js'
 import ClockAdvance from './clock/advance.js'
 import ConfigGet from './config/get.js'
 import DisputesDue from './disputes/due.js'
@@ -25,17 +25,7 @@ afterEach(async () => {
   await cli.cleanup()
 })
 
-function capturePost(path: string, reply: object, status = 201) {
-  const seen: Record<string, unknown>[] = []
-  cli.pool
-    .intercept({path, method: 'POST'})
-    .reply((o) => {
-      seen.push(JSON.parse(String(o.body ?? '{}')))
-      return {statusCode: status, data: reply, responseOptions: json}
-    })
-    .persist()
-  return seen
-}
+const capturePost = (path: string, reply: object, status = 201) => capturePostBodies(cli, path, reply, status)
 
 const card = (body: Record<string, unknown>) => (body.payment_method_data as {card: Record<string, unknown>}).card
 

@@ -177,6 +177,34 @@ export const errorBody = (type: string, code: string, message: string, extra: Re
 
 export const json = {headers: {'content-type': 'application/json', 'request-id': 'req_ok_1'}}
 
+export interface CapturedPost {
+  /** the request's JSON body ({} when it had none) */
+  body: Record<string, unknown>
+  headers: Record<string, string>
+}
+
+type Intercepted = {body?: unknown; headers?: unknown}
+const bodyOf = (o: Intercepted) => JSON.parse(String(o.body ?? '{}')) as Record<string, unknown>
+
+/** Answers every POST to `path` on the mock API with `reply`, keeping what `read` takes of each request (a live list). */
+function capture<T>(cli: CliEnv, path: string, reply: object, status: number, read: (o: Intercepted) => T): T[] {
+  const seen: T[] = []
+  cli.pool
+    .intercept({path, method: 'POST'})
+    .reply((o) => {
+      seen.push(read(o))
+      return {statusCode: status, data: reply, responseOptions: json}
+    })
+    .persist()
+  return seen
+}
+
+/** Every POST to `path` (its body and headers), each answered with `reply`. */
+export const capturePosts = (cli: CliEnv, path: string, reply: object, status = 201): CapturedPost[] => capture(cli, path, reply, status, (o) => ({body: bodyOf(o), headers: o.headers as Record<string, string>}))
+
+/** The JSON body of every POST to `path`, each answered with `reply`. */
+export const capturePostBodies = (cli: CliEnv, path: string, reply: object, status = 201): Record<string, unknown>[] => capture(cli, path, reply, status, bodyOf)
+
 /**
  * Per test of the calling file (vitest hooks): a fresh temp dir as HOME, and a MockAgent as the
  * only network. `env()` points gw at the mock API with the test key.

@@ -1,6 +1,6 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {ListEnvelope, Merchant} from '../../api/types.js'
-import {at, cliEnv, errorBody, json, type CliEnv} from '../../base/test-support/cli.js'
+import {at, capturePostBodies, cliEnv, errorBody, json, type CliEnv} from '../../base/test-support/cli.js'
 import MerchantsCreate from './create.js'
 import MerchantsGet from './get.js'
 import MerchantsList from './list.js'
@@ -32,17 +32,7 @@ function merchant(over: Partial<Merchant> = {}): Merchant {
   }
 }
 
-function capturePost(path: string, reply: object, status = 200) {
-  const seen: Record<string, unknown>[] = []
-  cli.pool
-    .intercept({path, method: 'POST'})
-    .reply((o) => {
-      seen.push(JSON.parse(String(o.body ?? '{}')))
-      return {statusCode: status, data: reply, responseOptions: json}
-    })
-    .persist()
-  return seen
-}
+const capturePost = (path: string, reply: object, status = 200) => capturePostBodies(cli, path, reply, status)
 
 describe('merchants create', () => {
   it('sends the names, an uppercased country, email and metadata', async () => {

@@ -1,6 +1,6 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {ListEnvelope, Payment} from '../../api/types.js'
-import {at, cliEnv, errorBody, json, LIVE_KEY, payment, TEST_KEY, type CliEnv} from '../../base/test-support/cli.js'
+import {at, capturePosts, cliEnv, errorBody, json, LIVE_KEY, payment, TEST_KEY, type CliEnv} from '../../base/test-support/cli.js'
 import PaymentsAction from './action.js'
 import PaymentsCancel from './cancel.js'
 import PaymentsCapture from './capture.js'
@@ -20,17 +20,7 @@ afterEach(async () => {
 })
 
 /** Records the body of every POST to `path` and answers with `reply`. */
-function capturePost(path: string, reply: object, status = 201) {
-  const seen: {body: Record<string, unknown>; headers: Record<string, string>}[] = []
-  cli.pool
-    .intercept({path, method: 'POST'})
-    .reply((o) => {
-      seen.push({body: JSON.parse(String(o.body ?? '{}')), headers: o.headers as Record<string, string>})
-      return {statusCode: status, data: reply, responseOptions: json}
-    })
-    .persist()
-  return seen
-}
+const capturePost = (path: string, reply: object, status = 201) => capturePosts(cli, path, reply, status)
 
 describe('payments create', () => {
   it('sends a card payment built from the flags and prints a succeeded payment', async () => {

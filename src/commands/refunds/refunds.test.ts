@@ -1,6 +1,6 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {ListEnvelope, Refund} from '../../api/types.js'
-import {at, cliEnv, errorBody, json, LIVE_KEY, payment, type CliEnv} from '../../base/test-support/cli.js'
+import {at, capturePosts, cliEnv, errorBody, json, LIVE_KEY, payment, type CliEnv} from '../../base/test-support/cli.js'
 import RefundsCreate from './create.js'
 import RefundsGet from './get.js'
 import RefundsList from './list.js'
@@ -31,17 +31,7 @@ function refund(over: Partial<Refund> = {}): Refund {
   }
 }
 
-function capturePost(path: string, reply: object, status = 201) {
-  const seen: {body: Record<string, unknown>; headers: Record<string, string>}[] = []
-  cli.pool
-    .intercept({path, method: 'POST'})
-    .reply((o) => {
-      seen.push({body: JSON.parse(String(o.body ?? '{}')), headers: o.headers as Record<string, string>})
-      return {statusCode: status, data: reply, responseOptions: json}
-    })
-    .persist()
-  return seen
-}
+const capturePost = (path: string, reply: object, status = 201) => capturePosts(cli, path, reply, status)
 
 describe('refunds create', () => {
   it('sends payment, amount, reason and metadata, and prints the pending refund with a hint', async () => {

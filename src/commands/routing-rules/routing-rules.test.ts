@@ -1,6 +1,6 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {RoutingRule} from '../../api/types.js'
-import {at, cliEnv, errorBody, json, type CliEnv} from '../../base/test-support/cli.js'
+import {at, capturePostBodies, cliEnv, errorBody, json, type CliEnv} from '../../base/test-support/cli.js'
 import RoutingRulesCreate from './create.js'
 import RoutingRulesDelete from './delete.js'
 import RoutingRulesGet from './get.js'
@@ -30,17 +30,7 @@ function rule(over: Partial<RoutingRule> = {}): RoutingRule {
   }
 }
 
-function capturePost(path: string, reply: object, status = 200) {
-  const seen: Record<string, unknown>[] = []
-  cli.pool
-    .intercept({path, method: 'POST'})
-    .reply((o) => {
-      seen.push(JSON.parse(String(o.body ?? '{}')))
-      return {statusCode: status, data: reply, responseOptions: json}
-    })
-    .persist()
-  return seen
-}
+const capturePost = (path: string, reply: object, status = 200) => capturePostBodies(cli, path, reply, status)
 
 function captureDelete(path: string, object: string) {
   const seen: string[] = []
