@@ -91,4 +91,15 @@ export const timestampFlag = Flags.custom<string>({
   parse: async (input, _ctx, opts) => parseTimestamp(input, `--${opts.name}`),
 })
 
+/** --created-gte and --created-lte: a list's window of creation times. */
+export const createdFlags = {
+  'created-gte': timestampFlag({description: 'Created at or after this ISO 8601 date or date-time.'}),
+  'created-lte': timestampFlag({description: 'Created at or before this ISO 8601 date or date-time.'}),
+}
+
+/** The API's page parameters from listFlags. */
+export function pageParams(f: {limit?: number; 'starting-after'?: string; 'ending-before'?: string}) {
+  return {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+}
+
 export {idArg} from './args.js'

@@ -1,5 +1,5 @@
 import type {Account, ListEnvelope} from '../../api/types.js'
-import {listFlags} from '../../base/flags.js'
+import {listFlags, pageParams} from '../../base/flags.js'
 import {accountColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
@@ -15,7 +15,7 @@ export default class AccountsList extends GwCommand<typeof AccountsList> {
 }
 
 export async function accountsList(ctx: Context, flags: GwFlags<typeof AccountsList>, args: GwArgs<typeof AccountsList>): Promise<ListEnvelope<Account> | Account[]> {
-  const params = {limit: flags.limit, starting_after: flags['starting-after'], ending_before: flags['ending-before']}
+  const params = {...pageParams(flags)}
   const client = await ctx.client()
   return ctx.list({
     all: flags.all,

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {CheckoutSession, ListEnvelope} from '../../api/types.js'
 import {CHECKOUT_SESSION_STATUSES} from '../../api/vocabulary.js'
-import {listFlags} from '../../base/flags.js'
+import {listFlags, pageParams} from '../../base/flags.js'
 import type {ListCheckoutSessionsParams} from '../../client/params.js'
 import {checkoutColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -27,7 +27,7 @@ export default class CheckoutList extends GwCommand<typeof CheckoutList> {
 }
 
 export async function checkoutList(ctx: Context, f: GwFlags<typeof CheckoutList>, _args: GwArgs<typeof CheckoutList>): Promise<ListEnvelope<CheckoutSession> | CheckoutSession[]> {
-  const params: ListCheckoutSessionsParams = {status: f.status, payment: f.payment, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params: ListCheckoutSessionsParams = {status: f.status, payment: f.payment, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({
     all: f.all,

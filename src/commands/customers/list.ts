@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {Customer, ListEnvelope} from '../../api/types.js'
-import {listFlags} from '../../base/flags.js'
+import {listFlags, pageParams} from '../../base/flags.js'
 import {customerColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
@@ -23,7 +23,7 @@ export default class CustomersList extends GwCommand<typeof CustomersList> {
 
 export async function customersList(ctx: Context, flags: GwFlags<typeof CustomersList>, args: GwArgs<typeof CustomersList>): Promise<ListEnvelope<Customer> | Customer[]> {
   const f = flags
-  const params = {email: f.email, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params = {email: f.email, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({
     all: f.all,

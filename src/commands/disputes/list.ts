@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {Dispute, DisputeStatus, ListEnvelope} from '../../api/types.js'
 import {DISPUTE_REASONS, DISPUTE_STAGES, DISPUTE_STATUSES, byDeadline, disputeNow} from './shared/disputes.js'
-import {listFlags} from '../../base/flags.js'
+import {listFlags, pageParams} from '../../base/flags.js'
 import type {ListDisputesParams} from '../../client/params.js'
 import {disputeColumns} from './shared/display.js'
 import {startProgress} from '../../ui/progress.js'
@@ -40,9 +40,7 @@ export async function disputesList(ctx: Context, flags: GwFlags<typeof DisputesL
   const params: ListDisputesParams = {
     status: f.status as DisputeStatus | undefined,
     payment: f.payment,
-    limit: f.limit,
-    starting_after: f['starting-after'],
-    ending_before: f['ending-before'],
+    ...pageParams(f),
   }
   const client = await ctx.client()
   // waiting for a response, the soonest deadlines are what an agent needs: every page, by deadline (issue 36 item 6)

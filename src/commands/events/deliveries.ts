@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
-import {idArg, listFlags} from '../../base/flags.js'
+import {idArg, listFlags, pageParams} from '../../base/flags.js'
 import {deliveryColumns} from '../webhooks/shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
@@ -32,7 +32,7 @@ export async function eventsDeliveries(ctx: Context, flags: GwFlags<typeof Event
   const f = flags
   const endpoint = f.endpoint?.trim()
   if (endpoint !== undefined && !endpoint.startsWith('wh_')) throw new UsageError(`--endpoint "${endpoint}" is not a webhook endpoint id; they start with wh_.`, 'List them with: gw webhooks list')
-  const params = {status: f.status, endpoint, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params = {status: f.status, endpoint, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({
     all: f.all,

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {GwEvent, ListEnvelope} from '../../api/types.js'
-import {listFlags, timestampFlag} from '../../base/flags.js'
+import {createdFlags, listFlags, pageParams} from '../../base/flags.js'
 import type {ListEventsParams} from '../../client/index.js'
 import {typeFilter} from './shared/flags.js'
 import {eventColumns} from './shared/format.js'
@@ -20,8 +20,7 @@ export default class EventsList extends GwCommand<typeof EventsList> {
   static override flags = {
     events: Flags.string({char: 't', aliases: ['type'], description: "Only these event types: exact types or prefixes like 'payment.*'; comma-separated or repeated (--type is the old name).", multiple: true}),
     object: Flags.string({description: "Only one object's story: a payment's events and its refunds' and disputes', or a refund's, dispute's or other object's own."}),
-    'created-gte': timestampFlag({description: 'Created at or after this ISO 8601 date or date-time.'}),
-    'created-lte': timestampFlag({description: 'Created at or before this ISO 8601 date or date-time.'}),
+    ...createdFlags,
     ...listFlags,
   }
 
@@ -37,9 +36,7 @@ export async function eventsList(ctx: Context, flags: GwFlags<typeof EventsList>
     object: f.object?.trim() || undefined,
     created_gte: f['created-gte'],
     created_lte: f['created-lte'],
-    limit: f.limit,
-    starting_after: f['starting-after'],
-    ending_before: f['ending-before'],
+    ...pageParams(f),
   }
   const client = await ctx.client()
   return ctx.list({

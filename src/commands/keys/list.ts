@@ -1,5 +1,5 @@
 import type {ApiKey, ListEnvelope} from '../../api/types.js'
-import {listFlags} from '../../base/flags.js'
+import {listFlags, pageParams} from '../../base/flags.js'
 import {keyColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
@@ -15,7 +15,7 @@ export default class KeysList extends GwCommand<typeof KeysList> {
 }
 
 export async function keysList(ctx: Context, flags: GwFlags<typeof KeysList>, args: GwArgs<typeof KeysList>): Promise<ListEnvelope<ApiKey> | ApiKey[]> {
-  const params = {limit: flags.limit, starting_after: flags['starting-after'], ending_before: flags['ending-before']}
+  const params = {...pageParams(flags)}
   const client = await ctx.client()
   const inUse = ctx.json ? undefined : (await client.apiKeys.self()).id
   return ctx.list({

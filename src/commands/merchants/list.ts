@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Merchant} from '../../api/types.js'
-import {listFlags} from '../../base/flags.js'
+import {listFlags, pageParams} from '../../base/flags.js'
 import type {ListMerchantsParams} from '../../client/params.js'
 import {merchantColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -21,7 +21,7 @@ export default class MerchantsList extends GwCommand<typeof MerchantsList> {
 
 export async function merchantsList(ctx: Context, flags: GwFlags<typeof MerchantsList>, args: GwArgs<typeof MerchantsList>): Promise<ListEnvelope<Merchant> | Merchant[]> {
   const f = flags
-  const params: ListMerchantsParams = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params: ListMerchantsParams = {...pageParams(f)}
   if (f['kyb-status']) params.kyb_status = f['kyb-status']
   const client = await ctx.client()
   return ctx.list({

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, PaymentMethod} from '../../api/types.js'
-import {listFlags} from '../../base/flags.js'
+import {listFlags, pageParams} from '../../base/flags.js'
 import {paymentMethodColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
@@ -19,7 +19,7 @@ export default class PaymentMethodsList extends GwCommand<typeof PaymentMethodsL
 
 export async function paymentMethodsList(ctx: Context, flags: GwFlags<typeof PaymentMethodsList>, args: GwArgs<typeof PaymentMethodsList>): Promise<ListEnvelope<PaymentMethod> | PaymentMethod[]> {
   const f = flags
-  const params = {customer: f.customer, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params = {customer: f.customer, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({
     all: f.all,

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {PAYMENT_STATUSES, type ListEnvelope, type Payment, type PaymentStatus} from '../../api/types.js'
-import {listFlags, timestampFlag} from '../../base/flags.js'
+import {createdFlags, listFlags, pageParams} from '../../base/flags.js'
 import type {ListPaymentsParams} from '../../client/params.js'
 import {paymentColumns} from './shared/display.js'
 import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -30,8 +30,7 @@ export default class PaymentsList extends GwCommand<typeof PaymentsList> {
     reference: Flags.string({description: 'Only payments with exactly this merchant reference.', exclusive: ['reference-prefix']}),
     'reference-prefix': Flags.string({description: 'Only payments whose merchant reference starts with this.'}),
     metadata: Flags.string({description: 'Only payments whose metadata has this value: key=value.'}),
-    'created-gte': timestampFlag({description: 'Created at or after this ISO 8601 date or date-time.'}),
-    'created-lte': timestampFlag({description: 'Created at or before this ISO 8601 date or date-time.'}),
+    ...createdFlags,
     ...listFlags,
   }
 
@@ -54,9 +53,7 @@ export async function paymentsList(ctx: Context, flags: GwFlags<typeof PaymentsL
     metadata: metadataFilter(f.metadata),
     created_gte: f['created-gte'],
     created_lte: f['created-lte'],
-    limit: f.limit,
-    starting_after: f['starting-after'],
-    ending_before: f['ending-before'],
+    ...pageParams(f),
   }
   const client = await ctx.client()
   return ctx.list({

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Payout} from '../../api/types.js'
-import {currencyFlag, listFlags} from '../../base/flags.js'
+import {currencyFlag, listFlags, pageParams} from '../../base/flags.js'
 import {payoutColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {PAYOUT_STATUSES} from '../../api/vocabulary.js'
@@ -23,7 +23,7 @@ export default class PayoutsList extends GwCommand<typeof PayoutsList> {
 
 export async function payoutsList(ctx: Context, flags: GwFlags<typeof PayoutsList>, args: GwArgs<typeof PayoutsList>): Promise<ListEnvelope<Payout> | Payout[]> {
   const f = flags
-  const params = {currency: f.currency, status: f.status, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params = {currency: f.currency, status: f.status, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({
     all: f.all,

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Provider} from '../../api/types.js'
-import {currencyFlag, listFlags} from '../../base/flags.js'
+import {currencyFlag, listFlags, pageParams} from '../../base/flags.js'
 import type {ListProvidersParams} from '../../client/params.js'
 import {providerColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -26,7 +26,7 @@ export default class ProvidersList extends GwCommand<typeof ProvidersList> {
 
 export async function providersList(ctx: Context, flags: GwFlags<typeof ProvidersList>, args: GwArgs<typeof ProvidersList>): Promise<ListEnvelope<Provider> | Provider[]> {
   const f = flags
-  const params: ListProvidersParams = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params: ListProvidersParams = {...pageParams(f)}
   if (f['payment-method']) params.payment_method = f['payment-method']
   if (f.currency) params.currency = f.currency
   const client = await ctx.client()

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Refund} from '../../api/types.js'
-import {listFlags} from '../../base/flags.js'
+import {listFlags, pageParams} from '../../base/flags.js'
 import type {ListRefundsParams} from '../../client/params.js'
 import {refundColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -30,9 +30,7 @@ export async function refundsList(ctx: Context, flags: GwFlags<typeof RefundsLis
   const params: ListRefundsParams = {
     payment: f.payment,
     status: f.status as ListRefundsParams['status'],
-    limit: f.limit,
-    starting_after: f['starting-after'],
-    ending_before: f['ending-before'],
+    ...pageParams(f),
   }
   const client = await ctx.client()
   return ctx.list({

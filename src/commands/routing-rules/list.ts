@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, RoutingRule} from '../../api/types.js'
-import {listFlags} from '../../base/flags.js'
+import {listFlags, pageParams} from '../../base/flags.js'
 import type {ListRoutingRulesParams} from '../../client/params.js'
 import {routingRuleColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -20,7 +20,7 @@ export default class RoutingRulesList extends GwCommand<typeof RoutingRulesList>
 
 export async function routingRulesList(ctx: Context, flags: GwFlags<typeof RoutingRulesList>, args: GwArgs<typeof RoutingRulesList>): Promise<ListEnvelope<RoutingRule> | RoutingRule[]> {
   const f = flags
-  const params: ListRoutingRulesParams = {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params: ListRoutingRulesParams = {...pageParams(f)}
   if (f.merchant) params.merchant = f.merchant
   const client = await ctx.client()
   return ctx.list({

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, SettlementReport} from '../../api/types.js'
-import {currencyFlag, listFlags} from '../../base/flags.js'
+import {currencyFlag, listFlags, pageParams} from '../../base/flags.js'
 import {settlementColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
@@ -34,7 +34,7 @@ export default class SettlementList extends GwCommand<typeof SettlementList> {
 
 export async function settlementList(ctx: Context, flags: GwFlags<typeof SettlementList>, args: GwArgs<typeof SettlementList>): Promise<ListEnvelope<SettlementReport> | SettlementReport[]> {
   const f = flags
-  const params = {provider: f.provider, currency: f.currency, date: f.date, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params = {provider: f.provider, currency: f.currency, date: f.date, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({
     all: f.all,

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
-import {idArg, listFlags} from '../../base/flags.js'
+import {idArg, listFlags, pageParams} from '../../base/flags.js'
 import {deliveryColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {DELIVERY_STATUSES} from '../../api/vocabulary.js'
@@ -26,7 +26,7 @@ export default class WebhooksDeliveries extends GwCommand<typeof WebhooksDeliver
 
 export async function webhooksDeliveries(ctx: Context, flags: GwFlags<typeof WebhooksDeliveries>, args: GwArgs<typeof WebhooksDeliveries>): Promise<ListEnvelope<WebhookDelivery> | WebhookDelivery[]> {
   const f = flags
-  const params = {status: f.status, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params = {status: f.status, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({
     all: f.all,

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookEndpoint} from '../../api/types.js'
-import {listFlags} from '../../base/flags.js'
+import {listFlags, pageParams} from '../../base/flags.js'
 import {endpointColumns} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
@@ -19,7 +19,7 @@ export default class WebhooksList extends GwCommand<typeof WebhooksList> {
 
 export async function webhooksList(ctx: Context, flags: GwFlags<typeof WebhooksList>, args: GwArgs<typeof WebhooksList>): Promise<ListEnvelope<WebhookEndpoint> | WebhookEndpoint[]> {
   const f = flags
-  const params = {disabled: f.disabled, limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
+  const params = {disabled: f.disabled, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({
     all: f.all,
