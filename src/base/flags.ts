@@ -97,6 +97,11 @@ export const createdFlags = {
   'created-lte': timestampFlag({description: 'Created at or before this ISO 8601 date or date-time.'}),
 }
 
+/** The API's creation-time window from createdFlags. */
+export function createdParams(f: {'created-gte'?: string; 'created-lte'?: string}) {
+  return {created_gte: f['created-gte'], created_lte: f['created-lte']}
+}
+
 /** The API's page parameters from listFlags. */
 export function pageParams(f: {limit?: number; 'starting-after'?: string; 'ending-before'?: string}) {
   return {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {GwEvent, ListEnvelope} from '../../api/types.js'
-import {createdFlags, listFlags, pageParams} from '../../base/flags.js'
+import {createdFlags, createdParams, listFlags, pageParams} from '../../base/flags.js'
 import type {ListEventsParams} from '../../client/index.js'
 import {typeFilter} from './shared/flags.js'
 import {eventColumns} from './shared/format.js'
@@ -34,8 +34,7 @@ export async function eventsList(ctx: Context, flags: GwFlags<typeof EventsList>
   const params: ListEventsParams = {
     type: typeFilter(f.events),
     object: f.object?.trim() || undefined,
-    created_gte: f['created-gte'],
-    created_lte: f['created-lte'],
+    ...createdParams(f),
     ...pageParams(f),
   }
   const client = await ctx.client()

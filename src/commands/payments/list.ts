@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {PAYMENT_STATUSES, type ListEnvelope, type Payment, type PaymentStatus} from '../../api/types.js'
-import {createdFlags, listFlags, pageParams} from '../../base/flags.js'
+import {createdFlags, createdParams, listFlags, pageParams} from '../../base/flags.js'
 import type {ListPaymentsParams} from '../../client/params.js'
 import {paymentColumns} from './shared/display.js'
 import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -51,8 +51,7 @@ export async function paymentsList(ctx: Context, flags: GwFlags<typeof PaymentsL
     reference: f.reference,
     reference_prefix: f['reference-prefix'],
     metadata: metadataFilter(f.metadata),
-    created_gte: f['created-gte'],
-    created_lte: f['created-lte'],
+    ...createdParams(f),
     ...pageParams(f),
   }
   const client = await ctx.client()
