@@ -2,6 +2,7 @@
 // lines printed above it. Imported only through ./progress.ts (the render gate).
 import {Box, render, Static} from 'ink'
 import {Text} from './text.js'
+import {liveLines} from './live-lines.js'
 import type {ProgressBar} from './progress.js'
 
 interface State {
@@ -37,38 +38,25 @@ export function mountProgressBar(label: string, stream: NodeJS.WriteStream): Pro
   const lines: string[] = []
   const columns = () => stream.columns ?? 80
   const instance = render(<Bar state={state} lines={[...lines]} columns={columns()} />, {stdout: stream, patchConsole: false, exitOnCtrlC: true})
-  let stopped = false
   let timer: NodeJS.Timeout | undefined
   const redraw = () => instance.rerender(<Bar state={state} lines={[...lines]} columns={columns()} />)
+  const view = liveLines(instance, stream, lines, redraw, () => clearTimeout(timer))
   // many updates a second (rows of a large file) become one redraw every 50 ms
   const schedule = () => {
     timer ??= setTimeout(() => {
       timer = undefined
-      if (!stopped) redraw()
+      if (!view.stopped) redraw()
     }, 50)
   }
   return {
     set(next, done, total) {
-      if (stopped) return
+      if (view.stopped) return
       const first = next !== state.label || total !== state.total
       state = {label: next, done, total}
       if (first) redraw()
       else schedule()
     },
-    log(line) {
-      if (stopped) {
-        stream.write(line + '\n')
-        return
-      }
-      lines.push(line)
-      redraw()
-    },
-    stop() {
-      if (stopped) return
-      stopped = true
-      if (timer) clearTimeout(timer)
-      instance.clear()
-      instance.unmount()
-    },
+    log: view.log,
+    stop: view.stop,
   }
 }

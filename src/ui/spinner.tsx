@@ -3,6 +3,7 @@
 import {Box, render, Static} from 'ink'
 import {Text} from './text.js'
 import {useEffect, useState} from 'react'
+import {liveLines} from './live-lines.js'
 import type {Progress} from './progress.js'
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
@@ -28,27 +29,15 @@ export function mountSpinner(label: string, stream: NodeJS.WriteStream): Progres
   let current = label
   const lines: string[] = []
   const instance = render(<Spinner label={current} lines={[...lines]} />, {stdout: stream, patchConsole: false, exitOnCtrlC: true})
-  let stopped = false
   const redraw = () => instance.rerender(<Spinner label={current} lines={[...lines]} />)
+  const view = liveLines(instance, stream, lines, redraw)
   return {
     update(next) {
-      if (stopped) return
+      if (view.stopped) return
       current = next
       redraw()
     },
-    log(line) {
-      if (stopped) {
-        stream.write(line + '\n')
-        return
-      }
-      lines.push(line)
-      redraw()
-    },
-    stop() {
-      if (stopped) return
-      stopped = true
-      instance.clear()
-      instance.unmount()
-    },
+    log: view.log,
+    stop: view.stop,
   }
 }
