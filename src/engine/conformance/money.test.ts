@@ -2,6 +2,7 @@
 // binding for all 43 codes, card details, refund flags.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {METHODS} from '../../api/catalog.js'
+import {SPEC_CODES} from '../../api/test-support/spec-methods.js'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 import {cardPayment, createPayment, expectError, RETURN_URL} from './helpers.js'
 
@@ -10,19 +11,6 @@ beforeAll(async () => {
   t = await bootEngine()
 })
 afterAll(async () => t.stop())
-
-const SPEC_CODES = [
-  'card',
-  'apple_pay', 'google_pay', 'paypal', 'satispay', 'mobilepay', 'vipps', 'twint', 'cashapp', 'alipay', 'wechat_pay', 'kakao_pay', 'grabpay', 'gopay',
-  'usdc',
-  'ideal', 'bancontact', 'p24', 'trustly', 'eps', 'fpx',
-  'blik', 'mb_way', 'swish', 'pix', 'upi', 'paynow', 'promptpay',
-  'multibanco', 'boleto', 'oxxo', 'konbini',
-  'klarna', 'affirm', 'afterpay_clearpay',
-  'sepa_debit', 'bacs_debit', 'ach', 'acss_debit', 'becs_debit',
-  'sepa_credit', 'spei',
-  'mpesa',
-]
 
 /** Currencies bound by the spec's catalog table (§4) and money rule 5. */
 const SPEC_BOUND: Record<string, string[]> = {
