@@ -1,8 +1,8 @@
 // §2/§6 events and decisions.md: GET /events (filters, newest first), GET /events/{id},
 // request_id, 30-day retention on the engine clock, GET /events/stream (SSE, Last-Event-ID).
-import {request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
+import {openEventStream} from '../test-support/sse.js'
 import {cardPayment, createPayment, eventsFor, expectError} from './helpers.js'
 
 let t: TestEngine
@@ -15,61 +15,6 @@ const listEvents = async (q = '') => {
   const r = await t.api('GET', `/events${q}`)
   expect(r.status, r.text).toBe(200)
   return r.body
-}
-
-/** An open SSE stream that collects parsed events. */
-async function openStream(lastEventId?: string, query = '') {
-  const ac = new AbortController()
-  const headers: Record<string, string> = {authorization: `Bearer ${t.key}`, accept: 'text/event-stream'}
-  if (lastEventId) headers['last-event-id'] = lastEventId
-  const res = await request(`${t.engine.baseUrl}/events/stream${query}`, {headers, dispatcher: t.agent, signal: ac.signal})
-  const events: {id: string; event: string; data: any}[] = []
-  let buf = ''
-  const waiters: (() => void)[] = []
-  const pump = (async () => {
-    try {
-      for await (const chunk of res.body) {
-        buf += chunk.toString('utf8')
-        let i: number
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i)
-          buf = buf.slice(i + 2)
-          const f: Record<string, string> = {}
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) continue
-            const c = line.indexOf(':')
-            if (c < 0) continue
-            f[line.slice(0, c)] = (f[line.slice(0, c)] ? f[line.slice(0, c)] + '\n' : '') + line.slice(c + 1).replace(/^ /, '')
-          }
-          if (f.data !== undefined) events.push({id: f.id!, event: f.event!, data: JSON.parse(f.data)})
-          for (const w of waiters.splice(0)) w()
-        }
-      }
-    } catch {
-      /* aborted */
-    }
-  })()
-  return {
-    status: res.statusCode,
-    headers: res.headers,
-    events,
-    async waitFor(pred: (e: {id: string; event: string; data: any}) => boolean, ms = 5000) {
-      const deadline = Date.now() + ms
-      for (;;) {
-        const hit = events.find(pred)
-        if (hit) return hit
-        if (Date.now() > deadline) throw new Error(`no matching SSE event; got ${events.map((e) => e.event).join(', ')}`)
-        await new Promise<void>((r) => {
-          waiters.push(r)
-          setTimeout(r, 100)
-        })
-      }
-    },
-    async close() {
-      ac.abort()
-      await pump
-    },
-  }
 }
 
 describe('GET /events', () => {
@@ -283,7 +228,7 @@ describe('GET /events?object=: one story (issue 26)', () => {
 
 describe('GET /events/stream', () => {
   it('delivers new events live and resumes after Last-Event-ID', async () => {
-    const s = await openStream()
+    const s = await openEventStream(t)
     expect(s.status).toBe(200)
     expect(String(s.headers['content-type'])).toMatch(/^text\/event-stream/)
     expect(s.headers['request-id']).toMatch(/^req_/)
@@ -297,7 +242,7 @@ describe('GET /events/stream', () => {
     // events while disconnected
     const p2 = await createPayment(t, cardPayment())
     const p3 = await createPayment(t, cardPayment({}, '4000000000003220'))
-    const s2 = await openStream(got.id)
+    const s2 = await openEventStream(t, got.id)
     await s2.waitFor((e) => e.data.data.object.id === p3.id)
     const ids = s2.events.map((e) => e.data.data.object.id)
     expect(ids).toContain(p2.id)
@@ -312,7 +257,7 @@ describe('GET /events/stream', () => {
   })
 
   it('the stream takes a type filter', async () => {
-    const s = await openStream(undefined, '?type=payment.failed')
+    const s = await openEventStream(t, undefined, '?type=payment.failed')
     await createPayment(t, cardPayment())
     const f = await t.api('POST', '/payments', cardPayment({}, '4000000000000002'))
     const got = await s.waitFor((e) => e.data.data.object.id === f.body.error.payment)

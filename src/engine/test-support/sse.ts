@@ -1,8 +1,11 @@
-// A stream handler served once on a plain HTTP server, for tests of the SSE streams.
+// For tests of the SSE streams: a stream handler served once on a plain HTTP server, and a client
+// of an engine's event stream.
 import http from 'node:http'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
+import {request} from 'undici'
 import {expect} from 'vitest'
+import type {TestEngine} from './harness.js'
 
 /**
  * Serves `start` on a plain HTTP server, connects one client and waits until `start` has run:
@@ -59,4 +62,59 @@ export async function clientGoneEarly(start: (req: IncomingMessage, res: ServerR
   await ran
   await new Promise((r) => setTimeout(r, 20))
   return server
+}
+
+/** An open SSE stream of GET /events/stream (after `lastEventId`, with `query`), collecting its events as they come. */
+export async function openEventStream(t: TestEngine, lastEventId?: string, query = '') {
+  const ac = new AbortController()
+  const headers: Record<string, string> = {authorization: `Bearer ${t.key}`, accept: 'text/event-stream'}
+  if (lastEventId) headers['last-event-id'] = lastEventId
+  const res = await request(`${t.engine.baseUrl}/events/stream${query}`, {headers, dispatcher: t.agent, signal: ac.signal})
+  const events: {id: string; event: string; data: any}[] = []
+  let buf = ''
+  const waiters: (() => void)[] = []
+  const pump = (async () => {
+    try {
+      for await (const chunk of res.body) {
+        buf += chunk.toString('utf8')
+        let i: number
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i)
+          buf = buf.slice(i + 2)
+          const f: Record<string, string> = {}
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) continue
+            const c = line.indexOf(':')
+            if (c < 0) continue
+            f[line.slice(0, c)] = (f[line.slice(0, c)] ? f[line.slice(0, c)] + '\n' : '') + line.slice(c + 1).replace(/^ /, '')
+          }
+          if (f.data !== undefined) events.push({id: f.id!, event: f.event!, data: JSON.parse(f.data)})
+          for (const w of waiters.splice(0)) w()
+        }
+      }
+    } catch {
+      /* aborted */
+    }
+  })()
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    events,
+    async waitFor(pred: (e: {id: string; event: string; data: any}) => boolean, ms = 5000) {
+      const deadline = Date.now() + ms
+      for (;;) {
+        const hit = events.find(pred)
+        if (hit) return hit
+        if (Date.now() > deadline) throw new Error(`no matching SSE event; got ${events.map((e) => e.event).join(', ')}`)
+        await new Promise<void>((r) => {
+          waiters.push(r)
+          setTimeout(r, 100)
+        })
+      }
+    },
+    async close() {
+      ac.abort()
+      await pump
+    },
+  }
 }

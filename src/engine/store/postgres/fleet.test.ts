@@ -6,10 +6,10 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {createServer as createHttpsServer, type Server} from 'node:https'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, fleetSecretsKeyFile, type Res, type TestEngine} from '../../test-support/harness.js'
 import {freshDatabase} from '../../test-support/pg.js'
+import {openEventStream} from '../../test-support/sse.js'
 import {ensureCertificates, type TlsMaterial} from '../../tls/certificates.js'
 import {postgresStore} from './postgres-store.js'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -39,33 +39,8 @@ async function listAll(t: TestEngine, path: string): Promise<any[]> {
   }
 }
 
-/** A live SSE stream of one instance. */
-async function openStream(t: TestEngine, lastEventId?: string) {
-  const ac = new AbortController()
-  const headers: Record<string, string> = {authorization: `Bearer ${t.key}`, accept: 'text/event-stream'}
-  if (lastEventId) headers['last-event-id'] = lastEventId
-  const res = await request(`${t.engine.baseUrl}/events/stream`, {headers, dispatcher: t.agent, signal: ac.signal})
-  expect(res.statusCode).toBe(200)
-  const ids: string[] = []
-  let buf = ''
-  void (async () => {
-    try {
-      for await (const chunk of res.body) {
-        buf += chunk.toString('utf8')
-        let i: number
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i)
-          buf = buf.slice(i + 2)
-          const id = block.split('\n').find((l) => l.startsWith('id: '))
-          if (id) ids.push(id.slice(4))
-        }
-      }
-    } catch {
-      /* closed */
-    }
-  })()
-  return {ids, close: () => ac.abort()}
-}
+/** the ids of the events a stream has given so far */
+const streamed = (s: {events: {id: string}[]}) => s.events.map((e) => e.id)
 
 describe('three instances on one database', () => {
   let ts: TestEngine[]
@@ -160,7 +135,8 @@ describe('three instances on one database', () => {
   })
 
   it('an SSE client on one instance sees what the others commit, in order and without gaps, and resumes with Last-Event-ID on a third', async () => {
-    const stream = await openStream(ts[0]!)
+    const stream = await openEventStream(ts[0]!)
+    expect(stream.status).toBe(200)
     const made = [] as string[]
     for (let round = 0; round < 4; round++) {
       // concurrent commits on two other instances
@@ -171,16 +147,17 @@ describe('three instances on one database', () => {
     const all = await listAll(ts[2]!, '/events?limit=100')
     const first = all.findIndex((e) => madeSet.has(e.data.object.id))
     const expected = all.slice(first).map((e) => e.id as string)
-    await waitFor('every event on the stream', () => expected.every((id) => stream.ids.includes(id)))
-    stream.close()
+    await waitFor('every event on the stream', () => expected.every((id) => streamed(stream).includes(id)))
+    await stream.close()
     // in the log's order, with nothing missing in between
-    const seen = stream.ids.slice(stream.ids.indexOf(expected[0]!))
+    const seen = streamed(stream).slice(streamed(stream).indexOf(expected[0]!))
     expect(seen.slice(0, expected.length)).toEqual(expected)
 
-    const resumed = await openStream(ts[2]!, expected[4])
-    await waitFor('the replay after Last-Event-ID', () => resumed.ids.length >= expected.length - 5)
-    resumed.close()
-    expect(resumed.ids.slice(0, expected.length - 5)).toEqual(expected.slice(5))
+    const resumed = await openEventStream(ts[2]!, expected[4])
+    expect(resumed.status).toBe(200)
+    await waitFor('the replay after Last-Event-ID', () => resumed.events.length >= expected.length - 5)
+    await resumed.close()
+    expect(streamed(resumed).slice(0, expected.length - 5)).toEqual(expected.slice(5))
   })
 })
 
