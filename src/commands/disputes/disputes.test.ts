@@ -2,6 +2,7 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {Dispute, ListEnvelope} from '../../api/types.js'
+import {dispute} from '../../api/test-support/objects.js'
 import {at, cliEnv, errorBody, json, LIVE_KEY, type CliEnv} from '../../base/test-support/cli.js'
 import DisputesAccept from './accept.js'
 import DisputesDue from './due.js'
@@ -25,23 +26,6 @@ const later = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000).to
 const H = 3600
 const D = 86_400
 
-function dispute(over: Partial<Dispute> = {}): Dispute {
-  return {
-    id: 'dp_123',
-    object: 'dispute',
-    payment: 'pay_123',
-    amount: 2000,
-    currency: 'EUR',
-    reason: 'fraudulent',
-    stage: 'chargeback',
-    status: 'needs_response',
-    evidence_due_by: later(7 * D),
-    evidence: null,
-    livemode: false,
-    created_at: '2025-02-28T00:00:00.000Z',
-    ...over,
-  }
-}
 
 function clock(now = NOW) {
   cli.pool

@@ -3,6 +3,7 @@
 // and the key cannot read the clock, it says once on stderr what it counts from.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {Dispute, ListEnvelope} from '../../api/types.js'
+import {dispute as baseDispute} from '../../api/test-support/objects.js'
 import {apiKeySelf, at, cliEnv, errorBody, json, type CliEnv} from '../../base/test-support/cli.js'
 import {exactDuration} from './shared/display.js'
 import DisputesDue from './due.js'
@@ -21,9 +22,7 @@ afterEach(async () => {
   await cli.cleanup()
 })
 
-function dispute(over: Partial<Dispute> = {}): Dispute {
-  return {id: 'dp_1', object: 'dispute', payment: 'pay_1', amount: 2000, currency: 'EUR', reason: 'fraudulent', stage: 'chargeback', status: 'needs_response', evidence_due_by: null, evidence: null, livemode: false, created_at: '2025-01-01T00:00:00.000Z', ...over}
-}
+const dispute = (over: Partial<Dispute> = {}) => baseDispute({id: 'dp_1', payment: 'pay_1', evidence_due_by: null, created_at: '2025-01-01T00:00:00.000Z', ...over})
 const env = (data: Dispute[]): ListEnvelope<Dispute> => ({object: 'list', url: '/v1/disputes', data, has_more: false})
 /** an answer of a gw that says its engine time */
 const saying = (engine: number) => ({headers: {...json.headers, 'gw-engine-time': new Date(engine).toISOString()}})

@@ -3,6 +3,7 @@
 // evidence argued at earlier stages shown after an escalation.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {Dispute} from '../../api/types.js'
+import {dispute as baseDispute} from '../../api/test-support/objects.js'
 import {at, cliEnv, json, type CliEnv} from '../../base/test-support/cli.js'
 import DisputesGet from './get.js'
 import DisputesList from './list.js'
@@ -20,9 +21,7 @@ const D = 86_400_000
 const NOW = new Date(Date.now() + 10 * D + 60_000)
 const later = (ms: number) => new Date(NOW.getTime() + ms).toISOString()
 
-function dispute(over: Partial<Dispute>): Dispute {
-  return {id: 'dp_x', object: 'dispute', payment: 'pay_x', amount: 2000, currency: 'EUR', reason: 'fraudulent', stage: 'chargeback', status: 'needs_response', evidence_due_by: later(3 * D), evidence: null, livemode: false, created_at: '2026-01-01T00:00:00.000Z', ...over}
-}
+const dispute = (over: Partial<Dispute>) => baseDispute({id: 'dp_x', payment: 'pay_x', evidence_due_by: later(3 * D), created_at: '2026-01-01T00:00:00.000Z', ...over})
 
 function clock() {
   cli.pool.intercept({path: '/v1/test_helpers/clock', method: 'GET'}).reply(200, {object: 'test_clock', now: NOW.toISOString(), offset_seconds: 864_000, frozen: false}, json).persist()

@@ -3,6 +3,7 @@
 // an evidence field naming the flag it was typed with.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {Dispute} from '../../api/types.js'
+import {dispute as baseDispute} from '../../api/test-support/objects.js'
 import {at, cliEnv, errorBody, json, payment, type CliEnv} from '../../base/test-support/cli.js'
 import RefundsCreate from '../refunds/create.js'
 import DisputesEvidence from './evidence.js'
@@ -17,9 +18,7 @@ afterEach(async () => {
 })
 
 const NOW = '2025-03-01T00:00:00.000Z'
-function dispute(over: Partial<Dispute> = {}): Dispute {
-  return {id: 'dp_123', object: 'dispute', payment: 'pay_123', amount: 2000, currency: 'EUR', reason: 'general', stage: 'chargeback', status: 'needs_response', evidence_due_by: '2025-03-08T00:00:00.000Z', evidence: null, livemode: false, created_at: NOW, ...over}
-}
+const dispute = (over: Partial<Dispute> = {}) => baseDispute({reason: 'general', created_at: NOW, ...over})
 
 function engine() {
   const sent: unknown[] = []

@@ -2,29 +2,14 @@
 import {PassThrough} from 'node:stream'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {Dispute} from '../../../api/types.js'
+import {dispute as baseDispute} from '../../../api/test-support/objects.js'
 import {canOpenEvidenceForm, runEvidenceForm} from './open-form.js'
 import {applyFieldInput, escapeAction} from './evidence-input.js'
 import {HOSTILE, RAW_CONTROL, SHOWN} from '../../../output/test-support/hostile.js'
 
 const NOW = new Date('2025-03-01T00:00:00Z')
 
-function dispute(over: Partial<Dispute> = {}): Dispute {
-  return {
-    id: 'dp_123',
-    object: 'dispute',
-    payment: 'pay_123',
-    amount: 2000,
-    currency: 'EUR',
-    reason: 'product_not_received',
-    stage: 'chargeback',
-    status: 'needs_response',
-    evidence_due_by: new Date(NOW.getTime() + (2 * 86_400 + 4 * 3600) * 1000).toISOString(),
-    evidence: null,
-    livemode: false,
-    created_at: '2025-02-28T00:00:00Z',
-    ...over,
-  }
-}
+const dispute = (over: Partial<Dispute> = {}) => baseDispute({reason: 'product_not_received', evidence_due_by: new Date(NOW.getTime() + (2 * 86_400 + 4 * 3600) * 1000).toISOString(), created_at: '2025-02-28T00:00:00Z', ...over})
 
 const strip = (s: string) => s.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '')
 

@@ -2,6 +2,7 @@
 // paged list, Home's lines, and the text helpers the views draw with.
 import {describe, expect, it} from 'vitest'
 import type {Dispute, ListEnvelope, Payment} from '../../../../api/types.js'
+import {dispute as baseDispute} from '../../../../api/test-support/objects.js'
 import type {GwClient} from '../../../../client/index.js'
 import {NetworkError} from '../../../../client/errors.js'
 import {clockText, fit, fitId, scrollWindow, span} from '../format.js'
@@ -16,23 +17,7 @@ import {amountMatches, describeSearch, fallbackSearch, parseSearch, searchParams
 const NOW = new Date('2025-03-01T00:00:00.000Z')
 const inDays = (d: number) => new Date(NOW.getTime() + d * 86_400_000).toISOString()
 
-function dispute(over: Partial<Dispute> = {}): Dispute {
-  return {
-    id: 'dp_1',
-    object: 'dispute',
-    payment: 'pay_1',
-    amount: 2000,
-    currency: 'EUR',
-    reason: 'fraudulent',
-    stage: 'chargeback',
-    status: 'needs_response',
-    evidence_due_by: inDays(7),
-    evidence: null,
-    livemode: false,
-    created_at: '2025-02-28T00:00:00.000Z',
-    ...over,
-  }
-}
+const dispute = (over: Partial<Dispute> = {}) => baseDispute({id: 'dp_1', payment: 'pay_1', evidence_due_by: inDays(7), ...over})
 
 function session(): ConsoleSession {
   return new ConsoleSession({client: {baseUrl: 'https://127.0.0.1:1/v1'} as GwClient, apiKey: 'sk_test_abc', profile: 'default'})
