@@ -197,7 +197,10 @@ export function App({session, theme, initial, onRoute}: AppProps) {
         <StatusLine width={columns} />
         <Tabs current={tab} width={columns} />
         {bannerShown ? <Banner width={columns} /> : null}
-        <Box flexDirection="column" height={bodyHeight} overflow="hidden">
+        {/* clipped below only: every line is already cut to the width (wrap="truncate"), and a
+            horizontal clip made Ink slice every line of the body again at each redraw (slice-ansi
+            and string-width over each character: a sixth of a redraw's CPU) */}
+        <Box flexDirection="column" height={bodyHeight} overflowY="hidden">
           {crash ? <Crash /> : overlay === 'help' ? <Help route={top} height={bodyHeight} /> : <Screen key={`${stack.length}:${top.view}:${top.id ?? ''}`} route={top} />}
         </Box>
         <Box height={1}>

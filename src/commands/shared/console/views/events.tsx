@@ -227,7 +227,7 @@ export function EventView() {
     <Box flexDirection="column">
       <Title right={<Age at={res.at} loading={res.loading} error={res.error} />}>{`${id}${d ? `  ${d.event.type}` : ''}${busy ? `  · ${busy}…` : ''}`}</Title>
       {res.permission || (res.error && !d) ? <Problem message={res.error ?? ''} permission={res.permission} /> : null}
-      <Box flexDirection="column" height={page} overflow="hidden">
+      <Box flexDirection="column" height={page} overflowY="hidden">
         <Lines lines={payload} top={top} height={page} />
       </Box>
       {d && !Array.isArray(d.deliveries) ? (
