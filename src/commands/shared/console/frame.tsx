@@ -6,7 +6,7 @@ import {createContext, memo, useContext, useEffect, useRef, useState, useSyncExt
 import {Text} from '../../../ui/text.js'
 import {applyFieldInput} from '../../disputes/shared/evidence-input.js'
 import type {ViewName} from './keys.js'
-import {ageText, Emitter, type ConsoleSession, type Resource} from './session.js'
+import {ageText, type ConsoleSession, type Emitter, type Resource, type Ticker, type TickReader} from './session.js'
 import type {Theme} from './theme.js'
 
 export interface Route {
@@ -54,41 +54,6 @@ export interface FrameApi {
   cache: Map<string, unknown>
   /** the one clock of the texts that age (useTickText) */
   ticker: Ticker
-}
-
-/**
- * The one clock of every text that changes with time (the engine clock, "updated 12s ago"): each
- * second it reads them all, and only when one of them reads differently does the frame redraw,
- * once for all of them (a timer per text redrew the whole frame once for each, with nothing new
- * most of the time).
- */
-export class Ticker extends Emitter {
-  private readonly readers = new Set<TickReader>()
-  /** Reads `r.read()` at each tick from now on (`r.last`: what is on screen); returns the way to stop. */
-  watch(r: TickReader): () => void {
-    this.readers.add(r)
-    return () => {
-      this.readers.delete(r)
-    }
-  }
-  /** One tick: a redraw when any text reads differently. */
-  check(): void {
-    let changed = false
-    for (const r of this.readers) {
-      const t = r.read()
-      if (t !== r.last) {
-        r.last = t
-        changed = true
-      }
-    }
-    if (changed) this.changed()
-  }
-}
-
-export interface TickReader {
-  read: () => string
-  /** the text as last drawn */
-  last: string
 }
 
 /** The ticker's version, given by the frame (one subscriber, so one redraw per tick for all). */

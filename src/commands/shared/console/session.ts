@@ -76,6 +76,41 @@ export class BatchedEmitter extends Emitter {
   }
 }
 
+/**
+ * The one clock of every text that changes with time (the engine clock, "updated 12s ago"): each
+ * second it reads them all, and only when one of them reads differently does the frame redraw,
+ * once for all of them (a timer per text redrew the whole frame once for each, with nothing new
+ * most of the time).
+ */
+export class Ticker extends Emitter {
+  private readonly readers = new Set<TickReader>()
+  /** Reads `r.read()` at each tick from now on (`r.last`: what is on screen); returns the way to stop. */
+  watch(r: TickReader): () => void {
+    this.readers.add(r)
+    return () => {
+      this.readers.delete(r)
+    }
+  }
+  /** One tick: a redraw when any text reads differently. */
+  check(): void {
+    let changed = false
+    for (const r of this.readers) {
+      const t = r.read()
+      if (t !== r.last) {
+        r.last = t
+        changed = true
+      }
+    }
+    if (changed) this.changed()
+  }
+}
+
+export interface TickReader {
+  read: () => string
+  /** the text as last drawn */
+  last: string
+}
+
 /** What a call gave: the value, or why not in words, with the permission a 403 names. */
 export type Outcome<T> = {ok: true; value: T} | {ok: false; message: string; permission?: string; offline?: boolean; error: unknown}
 
