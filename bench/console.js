@@ -23,6 +23,35 @@ const EVENTS_RATE = env('BENCH_CONSOLE_EVENTS_RATE', 1000)
 const EVENTS_MS = env('BENCH_CONSOLE_EVENTS_MS', 10_000)
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
+/**
+ * What this part started outside its own process, so that an aborted run (Ctrl-C, SIGTERM, an
+ * exception) leaves nothing behind: tmux servers (daemons, outside the bench's process group),
+ * the consoles in them, the engine children, the temporary directory. `leftovers()` is
+ * synchronous: it runs from a signal handler and from 'exit'.
+ */
+const started = {sockets: new Set(), pids: new Set(), children: new Set(), dirs: new Set()}
+function leftovers() {
+  for (const pid of started.pids) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // gone already
+    }
+  }
+  for (const socket of started.sockets) spawnSync('tmux', ['-L', socket, 'kill-server'], {stdio: 'ignore'})
+  for (const child of started.children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  for (const dir of started.dirs) rmSync(dir, {recursive: true, force: true})
+  started.pids.clear()
+  started.sockets.clear()
+  started.children.clear()
+  started.dirs.clear()
+}
+function onSignal(signal) {
+  process.stderr.write(`console bench: ${signal}: stopping its tmux server, console and engine\n`)
+  leftovers()
+  process.exit(signal === 'SIGINT' ? 130 : 143)
+}
+
 function terminal(socket) {
   const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']})
   // -e: the selection is reverse video, which only the escapes show
@@ -62,6 +91,8 @@ function terminal(socket) {
       } catch {
         // gone already
       }
+      started.sockets.delete(socket)
+      started.pids.clear()
     },
   }
 }
@@ -74,7 +105,9 @@ function openConsole(socket, home, dataDir, args, extraEnv = {}) {
   const prof = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir='${process.env.BENCH_PROFILE}' ` : ''
   const vars = {HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_DATA_DIR: dataDir, GW_NO_KEYRING: '1', ...extraEnv}
   writeFileSync(script, ['unset CI NO_COLOR', ...Object.entries(vars).map(([k, v]) => `export ${k}='${v}'`), `exec '${process.execPath}' ${prof}'${join(ROOT, 'bin/run.js')}' console ${args.join(' ')}`].join('\n'))
+  started.sockets.add(socket)
   t.tmux('new-session', '-d', '-s', 'gw', '-x', '120', '-y', '40', `sh '${script}'`)
+  started.pids.add(t.pid())
   return t
 }
 
@@ -163,9 +196,14 @@ export async function consoleBench() {
   const home = join(root, 'home')
   const socket = `gw-bench-console-${process.pid}`
   const out = {}
+  started.dirs.add(root)
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  process.on('exit', leftovers)
   try {
     // a template payment from a throwaway engine, then 10,000 copies of it in the bench's store
     const a = await startEngine(join(root, 'a'), {label: 'engine-console-template'})
+    started.children.add(a.child)
     let template
     try {
       const agent = new Agent({connect: {ca: a.ca}})
@@ -185,6 +223,7 @@ export async function consoleBench() {
     const seeded = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--seed', dataDir, String(STORED), templateFile], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']})
     if (seeded.status !== 0) throw new Error(`seeding ${STORED} payments failed: ${seeded.stderr}`)
     const engine = await startEngine(dataDir, {label: 'engine-console', durability: 'normal'})
+    started.children.add(engine.child)
     try {
       const login = spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), 'login', '--local'], {env: {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_DATA_DIR: dataDir, GW_NO_KEYRING: '1'}, encoding: 'utf8'})
       if (login.status !== 0) throw new Error(`gw login --local failed: ${login.stderr}`)
@@ -210,7 +249,11 @@ export async function consoleBench() {
       await engine.stop()
     }
   } finally {
-    rmSync(root, {recursive: true, force: true})
+    // an exception included: whatever is still running goes with the directory
+    leftovers()
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    process.off('exit', leftovers)
   }
   return out
 }

@@ -3,12 +3,12 @@
 // view, a message line and the footer with the keys that work here. Imported only behind the
 // render gate (./run.ts), after the terminal went to the alternate screen (./screen.ts).
 import {Box, render, useApp, useInput, useStdout} from 'ink'
-import {useCallback, useEffect, useMemo, useRef, useState, type ReactElement} from 'react'
+import {memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement} from 'react'
 import {Text} from '../../../ui/text.js'
 import {clockText, fit} from './format.js'
-import {FrameContext, LineInput, RouteContext, useEmitter, useFrame, useTick, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
+import {FrameContext, LineInput, RouteContext, TickContext, useEmitter, useFrame, useTickText, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
 import {GLOBAL_KEYS, matchView, VIEW_KEYS, VIEW_TITLES, VIEWS, type ViewName} from './keys.js'
-import {ageText, type ConsoleSession} from './session.js'
+import {ageText, Ticker, type ConsoleSession} from './session.js'
 import type {Theme} from './theme.js'
 import {HomeView} from './views/home.js'
 import {PaymentsView, PaymentView} from './views/payments.js'
@@ -80,7 +80,15 @@ export function App({session, theme, initial, onRoute}: AppProps) {
   const handler = useRef<KeyHandler | undefined>(undefined)
   const captureRef = useRef(false)
   const cache = useRef(new Map<string, unknown>()).current
+  const ticker = useRef(new Ticker()).current
+  const tick = useSyncExternalStore(ticker.subscribe, ticker.getVersion)
   const top = stack[stack.length - 1]!
+
+  // the texts that age are read once a second; the frame redraws only when one reads differently
+  useEffect(() => {
+    const t = setInterval(() => ticker.check(), 1000)
+    return () => clearInterval(t)
+  }, [ticker])
 
   useEffect(() => onRoute?.(stack), [stack, onRoute])
 
@@ -122,8 +130,8 @@ export function App({session, theme, initial, onRoute}: AppProps) {
   const bodyHeight = Math.max(3, rows - 1 - 2 - (bannerShown ? 1 : 0) - 2)
 
   const api: FrameApi = useMemo(
-    () => ({session, theme, width: columns, height: bodyHeight, open, back, setKeys: setFooter, setCapture, handler, cache}),
-    [session, theme, columns, bodyHeight, open, back, setCapture, cache],
+    () => ({session, theme, width: columns, height: bodyHeight, open, back, setKeys: setFooter, setCapture, handler, cache, ticker}),
+    [session, theme, columns, bodyHeight, open, back, setCapture, cache, ticker],
   )
 
   useInput((input, key) => {
@@ -193,44 +201,49 @@ export function App({session, theme, initial, onRoute}: AppProps) {
 
   return (
     <FrameContext.Provider value={api}>
-      <Box flexDirection="column" width={columns} height={rows - 1}>
-        <StatusLine width={columns} />
-        <Tabs current={tab} width={columns} />
-        {bannerShown ? <Banner width={columns} /> : null}
-        <Box flexDirection="column" height={bodyHeight} overflow="hidden">
-          {crash ? <Crash /> : overlay === 'help' ? <Help route={top} height={bodyHeight} /> : <Screen key={`${stack.length}:${top.view}:${top.id ?? ''}`} route={top} />}
-        </Box>
-        <Box height={1}>
+      <TickContext.Provider value={tick}>
+        <Box flexDirection="column" width={columns} height={rows - 1}>
+          <StatusLine width={columns} />
+          <Tabs current={tab} width={columns} />
+          {bannerShown ? <Banner width={columns} /> : null}
+          {/* clipped below only: every line is already cut to the width (wrap="truncate"), and a
+              horizontal clip made Ink slice every line of the body again at each redraw (slice-ansi
+              and string-width over each character: a sixth of a redraw's CPU) */}
+          <Box flexDirection="column" height={bodyHeight} overflowY="hidden">
+            {crash ? <Crash /> : overlay === 'help' ? <Help route={top} height={bodyHeight} /> : <Screen key={`${stack.length}:${top.view}:${top.id ?? ''}`} route={top} />}
+          </Box>
+          <Box height={1}>
+            {prompt ? (
+              <Text color={theme.tone('accent')} bold wrap="truncate">
+                {prompt.question}
+              </Text>
+            ) : overlay === 'jump' ? (
+              <Box>
+                <Text color={theme.tone('accent')} bold>{':'}</Text>
+                <LineInput suggestions={VIEWS} onSubmit={onJump} />
+                {jumpError ? <Text color={theme.tone('bad')} wrap="truncate">{`  ${jumpError}`}</Text> : null}
+              </Box>
+            ) : flash ? (
+              <Text color={theme.tone(flash.tone === 'ok' ? 'ok' : flash.tone === 'warn' ? 'warn' : 'bad')} wrap="truncate">
+                {flash.text}
+              </Text>
+            ) : (
+              <Text> </Text>
+            )}
+          </Box>
           {prompt ? (
-            <Text color={theme.tone('accent')} bold wrap="truncate">
-              {prompt.question}
-            </Text>
-          ) : overlay === 'jump' ? (
+            // a question takes the footer's line for its answer (Enter answers, Esc cancels)
             <Box>
-              <Text color={theme.tone('accent')} bold>{':'}</Text>
-              <LineInput suggestions={VIEWS} onSubmit={onJump} />
-              {jumpError ? <Text color={theme.tone('bad')} wrap="truncate">{`  ${jumpError}`}</Text> : null}
+              <Text color={theme.tone('accent')} bold>
+                {'> '}
+              </Text>
+              <LineInput key={prompt.question} placeholder={`${prompt.placeholder ? `${prompt.placeholder} · ` : ''}Enter answers · Esc cancels`} onSubmit={answer} />
             </Box>
-          ) : flash ? (
-            <Text color={theme.tone(flash.tone === 'ok' ? 'ok' : flash.tone === 'warn' ? 'warn' : 'bad')} wrap="truncate">
-              {flash.text}
-            </Text>
           ) : (
-            <Text> </Text>
+            <Footer keys={keysHere} width={columns} />
           )}
         </Box>
-        {prompt ? (
-          // a question takes the footer's line for its answer (Enter answers, Esc cancels)
-          <Box>
-            <Text color={theme.tone('accent')} bold>
-              {'> '}
-            </Text>
-            <LineInput key={prompt.question} placeholder={`${prompt.placeholder ? `${prompt.placeholder} · ` : ''}Enter answers · Esc cancels`} onSubmit={answer} />
-          </Box>
-        ) : (
-          <Footer keys={keysHere} width={columns} />
-        )}
-      </Box>
+      </TickContext.Provider>
     </FrameContext.Provider>
   )
 }
@@ -240,14 +253,17 @@ function Crash(): ReactElement {
   throw new Error('a test crash inside a view (GW_CONSOLE_TEST_CRASH=1)')
 }
 
-/** The top route's view; its own key so a new route starts with fresh view state. */
-function Screen({route}: {route: Route}) {
+/**
+ * The top route's view; its own key so a new route starts with fresh view state. Memoized: the
+ * frame's own redraws (a tick, a message, the footer) do not draw the view again.
+ */
+const Screen = memo(function Screen({route}: {route: Route}) {
   return <RouteContext.Provider value={route}>{VIEW_OF[route.view]()}</RouteContext.Provider>
-}
+})
 
 function StatusLine({width}: {width: number}) {
   const {session, theme} = useFrame()
-  useTick(1000)
+  useTickText(() => clockText(session.engineNow(), session.clock.offsetMs).time)
   const acct = session.account ? `${session.account.name ? `${session.account.name} ` : ''}${session.account.id}` : session.profile
   const {time, ahead} = clockText(session.engineNow(), session.clock.offsetMs)
   const mode = session.mode === 'live' ? ' LIVE ' : session.mode === 'test' ? ' TEST ' : ' ? '
@@ -287,8 +303,8 @@ function Tabs({current, width}: {current: ViewName; width: number}) {
 
 function Banner({width}: {width: number}) {
   const {session, theme} = useFrame()
-  useTick(1000)
   const c = session.connection
+  useTickText(() => ageText(session.connection.lastOkAt, session.now()))
   const text = `⟳ Reconnecting to ${session.host}: ${c.reason ?? 'no answer'} · tried ${c.attempts ?? 0}× · last answer ${ageText(c.lastOkAt, session.now())}; what you see is from then`
   return (
     <Text inverse bold color={theme.tone('warn')} wrap="truncate">

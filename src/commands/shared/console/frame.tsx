@@ -6,7 +6,7 @@ import {createContext, memo, useContext, useEffect, useRef, useState, useSyncExt
 import {Text} from '../../../ui/text.js'
 import {applyFieldInput} from '../../disputes/shared/evidence-input.js'
 import type {ViewName} from './keys.js'
-import {ageText, type ConsoleSession, type Emitter, type Resource} from './session.js'
+import {ageText, type ConsoleSession, type Emitter, type Resource, type Ticker, type TickReader} from './session.js'
 import type {Theme} from './theme.js'
 
 export interface Route {
@@ -52,7 +52,12 @@ export interface FrameApi {
   handler: {current: KeyHandler | undefined}
   /** per-view state that outlives the view (its search, its selection) while the console runs */
   cache: Map<string, unknown>
+  /** the one clock of the texts that age (useTickText) */
+  ticker: Ticker
 }
+
+/** The ticker's version, given by the frame (one subscriber, so one redraw per tick for all). */
+export const TickContext = createContext(0)
 
 export const FrameContext = createContext<FrameApi | null>(null)
 
@@ -106,6 +111,21 @@ export function useTick(ms = 1000): number {
   return n
 }
 
+/**
+ * A text that changes with time (`read` is called as the view draws and at each tick of the
+ * frame's ticker): the view redraws when it reads differently, not at every tick.
+ */
+export function useTickText(read: () => string): string {
+  const {ticker} = useFrame()
+  useContext(TickContext)
+  const text = read()
+  const reader = useRef<TickReader>({read, last: text}).current
+  reader.read = read
+  reader.last = text
+  useEffect(() => ticker.watch(reader), [ticker, reader])
+  return text
+}
+
 /** A resource's value and state, subscribed while the view shows it. */
 export function useResource<T>(r: Resource<T>): Resource<T> {
   useEmitter(r)
@@ -115,9 +135,8 @@ export function useResource<T>(r: Resource<T>): Resource<T> {
 /** "updated 12s ago" (or why not), for data that can be stale. */
 export function Age({at, loading, error}: {at: number | undefined; loading?: boolean; error?: string}) {
   const {session, theme} = useFrame()
-  useTick(1000)
   const offline = session.connection.state === 'reconnecting'
-  const text = `${loading && at === undefined ? 'loading…' : `updated ${ageText(at, session.now())}`}${offline ? ' (engine unreachable)' : ''}`
+  const text = useTickText(() => `${loading && at === undefined ? 'loading…' : `updated ${ageText(at, session.now())}`}${offline ? ' (engine unreachable)' : ''}`)
   return (
     <Box flexShrink={0} marginLeft={1}>
       <Text color={offline || error ? theme.tone('warn') : undefined} dimColor={!offline && !error} wrap="truncate">

@@ -39,26 +39,76 @@ export class Emitter {
 
 /**
  * An Emitter whose changes reach the views at most once per `ms` (a stream of 1,000 events a
- * second redraws 20 times a second, each time with everything that arrived).
+ * second redraws 10 times a second, each time with everything that arrived).
  */
 export class BatchedEmitter extends Emitter {
   private timer: NodeJS.Timeout | undefined
+  private due = 0
   constructor(private readonly ms = 50) {
     super()
   }
-  /** marks a change; the views hear of it at the end of the batch */
-  touch(): void {
-    if (this.timer) return
+  /**
+   * Marks a change; the views hear of it at the end of the batch (`ms` from the first change of
+   * the batch; a shorter `ms` brings a pending batch forward).
+   */
+  touch(ms = this.ms): void {
+    const due = Date.now() + ms
+    if (this.timer) {
+      if (this.due <= due) return
+      clearTimeout(this.timer)
+    }
+    this.due = due
     this.timer = setTimeout(() => {
       this.timer = undefined
       this.changed()
-    }, this.ms)
+    }, ms)
     this.timer.unref?.()
+  }
+  override changed(): void {
+    // whatever made this change, a batch pending is in it
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = undefined
+    super.changed()
   }
   dispose(): void {
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
   }
+}
+
+/**
+ * The one clock of every text that changes with time (the engine clock, "updated 12s ago"): each
+ * second it reads them all, and only when one of them reads differently does the frame redraw,
+ * once for all of them (a timer per text redrew the whole frame once for each, with nothing new
+ * most of the time).
+ */
+export class Ticker extends Emitter {
+  private readonly readers = new Set<TickReader>()
+  /** Reads `r.read()` at each tick from now on (`r.last`: what is on screen); returns the way to stop. */
+  watch(r: TickReader): () => void {
+    this.readers.add(r)
+    return () => {
+      this.readers.delete(r)
+    }
+  }
+  /** One tick: a redraw when any text reads differently. */
+  check(): void {
+    let changed = false
+    for (const r of this.readers) {
+      const t = r.read()
+      if (t !== r.last) {
+        r.last = t
+        changed = true
+      }
+    }
+    if (changed) this.changed()
+  }
+}
+
+export interface TickReader {
+  read: () => string
+  /** the text as last drawn */
+  last: string
 }
 
 /** What a call gave: the value, or why not in words, with the permission a 403 names. */
@@ -272,22 +322,31 @@ export class ConsoleSession extends Emitter {
       const header = res.headers['gw-engine-time']
       const text = Array.isArray(header) ? header[0] : header
       if (text && !Number.isNaN(Date.parse(text))) {
-        this.clock = {offsetMs: Date.parse(text) - Math.round((at + this.now()) / 2), source: 'header', readAt: this.now()}
-        this.changed()
+        this.setClock({offsetMs: Date.parse(text) - Math.round((at + this.now()) / 2), source: 'header', readAt: this.now()})
         return
       }
     } catch (error) {
       if (isOffline(error)) return this.lost(errorText(error))
     }
     if (this.mode === 'live') {
-      this.clock = {offsetMs: 0, source: 'wall', note: 'live mode runs on real time', readAt: this.now()}
-      this.changed()
+      this.setClock({offsetMs: 0, source: 'wall', note: 'live mode runs on real time', readAt: this.now()})
       return
     }
     const r = await this.call(() => this.client.testHelpers.clock())
-    if (r.ok) this.clock = {offsetMs: Date.parse(r.value.now) - Math.round((at + this.now()) / 2), source: 'engine', frozen: r.value.frozen, readAt: this.now()}
-    else if (!r.offline) this.clock = {offsetMs: 0, source: 'wall', note: r.permission ? `this key cannot read the engine clock (${r.permission}): times left use the wall clock` : `the engine clock could not be read: ${r.message}`, readAt: this.now()}
-    this.changed()
+    if (r.ok) this.setClock({offsetMs: Date.parse(r.value.now) - Math.round((at + this.now()) / 2), source: 'engine', frozen: r.value.frozen, readAt: this.now()})
+    else if (!r.offline) this.setClock({offsetMs: 0, source: 'wall', note: r.permission ? `this key cannot read the engine clock (${r.permission}): times left use the wall clock` : `the engine clock could not be read: ${r.message}`, readAt: this.now()})
+    else this.changed()
+  }
+
+  /**
+   * A new reading of the clock: the views hear of it when it moved by a second or more or says
+   * something else; a reading within a second of the last (every 5 s, a few ms of jitter) is
+   * taken quietly, and the status line's clock shows it at its next tick.
+   */
+  private setClock(c: ClockState): void {
+    const was = this.clock
+    this.clock = c
+    if (Math.abs(c.offsetMs - was.offsetMs) >= 1000 || c.source !== was.source || c.frozen !== was.frozen || c.note !== was.note) this.changed()
   }
 }
 
@@ -339,7 +398,9 @@ export class Resource<T> extends Emitter {
     if (this.inflight) return this.inflight
     this.loading = true
     this.epoch = this.session.epoch
-    this.changed()
+    // a refresh's start is drawn only where nothing was read yet ("loading…" instead of the age);
+    // over a value already shown it changes nothing on screen, and its end redraws anyway
+    if (this.at === undefined) this.changed()
     this.inflight = this.session.call(this.load).then((r) => {
       this.inflight = undefined
       this.loading = false

@@ -114,4 +114,33 @@ describe('EventsModel', () => {
     unsub()
     m.dispose()
   })
+
+  it('paused or scrolled up, where a new event changes only a count, the views hear of it more slowly', () => {
+    vi.useFakeTimers()
+    const m = new EventsModel(session(), 2000, 100, 500)
+    let heard = 0
+    const unsub = m.subscribe(() => heard++)
+    m.following = false
+    m.add(fe(event('payment.succeeded')))
+    vi.advanceTimersByTime(100)
+    expect(heard).toBe(0)
+    vi.advanceTimersByTime(400)
+    expect(heard).toBe(1)
+    // back to the newest: a batch pending is brought forward
+    m.add(fe(event('payment.succeeded')))
+    m.following = true
+    m.add(fe(event('payment.succeeded')))
+    vi.advanceTimersByTime(100)
+    expect(heard).toBe(2)
+    m.togglePause()
+    expect(heard).toBe(3)
+    m.add(fe(event('payment.succeeded')))
+    vi.advanceTimersByTime(100)
+    expect(heard).toBe(3)
+    vi.advanceTimersByTime(400)
+    expect(heard).toBe(4)
+    expect(m.heldCount).toBe(1)
+    unsub()
+    m.dispose()
+  })
 })

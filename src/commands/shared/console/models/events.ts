@@ -2,8 +2,8 @@
 // feed.ts: SSE, reconnect, backfill by Last-Event-ID), kept in a ring buffer of the newest 2,000,
 // narrowed by the `/` filter (type prefixes go to the stream's own `type` filter; an object id to
 // GET /v1/events?object= for what came before, and is matched on each live event), paused with a
-// count of what is held, and heard by the views at most once per batch (20 redraws a second at
-// 1,000 events a second). No Ink.
+// count of what is held, and heard by the views at most once per batch (10 redraws a second at
+// 1,000 events a second; 2 while paused or scrolled up, when only a count changes). No Ink.
 import type {GwEvent} from '../../../../api/types.js'
 import {EventFeed, type FeedEvent, type FeedStatus} from '../../../events/shared/feed.js'
 import {summarize, type EventSummary} from '../../../events/shared/format.js'
@@ -119,6 +119,15 @@ export interface FeedState {
 /** How many events are kept on screen (newest); older ones scroll out. */
 export const EVENTS_KEPT = 2000
 
+/**
+ * Redraws of the stream: every 100 ms while the newest rows are shown (a frame of Ink costs
+ * 20–30 ms of CPU: 10 a second keep the console under half a core at 1,000 events/s, and an
+ * event on screen within 100 ms plus a frame); every 500 ms while paused or scrolled up, when
+ * a new event only changes a count.
+ */
+export const EVENTS_BATCH_MS = 100
+export const EVENTS_QUIET_MS = 500
+
 export class EventsModel extends BatchedEmitter {
   rows: Ring<EventRow>
   /** arrived while paused: shown on resume (the newest `cap` of them; `heldCount` counts them all) */
@@ -134,6 +143,8 @@ export class EventsModel extends BatchedEmitter {
   /** events that arrived since the trace last took them (kept only while tracing) */
   arrivals: EventRow[] = []
   tracing = false
+  /** the view shows the newest rows (set as it draws); when not, a new event changes only a count */
+  following = true
   /** ids already kept: the history read before the stream and the stream's backfill overlap */
   private seen = new Set<string>()
   private ac: AbortController | undefined
@@ -142,7 +153,8 @@ export class EventsModel extends BatchedEmitter {
   constructor(
     private readonly session: ConsoleSession,
     readonly cap = EVENTS_KEPT,
-    batchMs = 50,
+    batchMs = EVENTS_BATCH_MS,
+    private readonly quietMs = EVENTS_QUIET_MS,
   ) {
     super(batchMs)
     this.rows = new Ring(cap)
@@ -166,7 +178,8 @@ export class EventsModel extends BatchedEmitter {
       this.rows.push(row)
       if (this.tracing) this.arrivals.push(row)
     }
-    this.touch()
+    if (this.paused || !this.following) this.touch(this.quietMs)
+    else this.touch()
   }
 
   /** Pauses (new events are held and counted) or resumes (the held ones join the list). */

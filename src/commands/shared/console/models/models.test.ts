@@ -1,13 +1,13 @@
 // The console's models without a terminal: what the search box means, the disputes queue, the
 // paged list, Home's lines, and the text helpers the views draw with.
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import type {Dispute, ListEnvelope, Payment} from '../../../../api/types.js'
 import {dispute as baseDispute} from '../../../../api/test-support/objects.js'
 import type {GwClient} from '../../../../client/index.js'
 import {NetworkError} from '../../../../client/errors.js'
 import {clockText, fit, fitId, scrollWindow, span} from '../format.js'
 import {keysHelp, matchView} from '../keys.js'
-import {ConsoleSession, modeOfKey} from '../session.js'
+import {ConsoleSession, modeOfKey, Ticker} from '../session.js'
 import {isLightBackground, makeTheme} from '../theme.js'
 import {attentionLines} from './attention.js'
 import {PagedList} from './paging.js'
@@ -115,6 +115,58 @@ describe('the paged list', () => {
     list.dispose()
   })
 
+  it('a page fetched ahead is no redraw of its own: it arrives with the next draw, or a quiet one a second later', async () => {
+    vi.useFakeTimers()
+    try {
+      const many = Array.from({length: 1000}, (_, i) => ({id: `pay_${String(5000 - i).padStart(4, '0')}`}))
+      const list = new PagedList(session(), {
+        page: async (cursor: string | undefined, limit: number): Promise<ListEnvelope<(typeof many)[number]>> => {
+          const from = cursor ? many.findIndex((r) => r.id === cursor) + 1 : 0
+          return {object: 'list', url: '/v1/payments', data: many.slice(from, from + limit), has_more: from + limit < many.length}
+        },
+      })
+      let heard = 0
+      const unsub = list.subscribe(() => heard++)
+      // the first page: the view waits on it (nothing loaded), so it is heard at once
+      await list.more()
+      expect(heard).toBe(1)
+      // the view shows rows 0..30 and moves: the page fetched ahead says nothing as it starts…
+      list.drawn(31)
+      list.ensure(10)
+      expect(list.loading).toBe(true)
+      expect(list.waiting).toBe(false)
+      expect(heard).toBe(1)
+      await list.more()
+      // …nor as it arrives (the rows shown did not need it)…
+      expect(list.rows).toHaveLength(200)
+      expect(heard).toBe(1)
+      // …and the next draw shows it: no redraw a second later
+      list.drawn(62)
+      await vi.advanceTimersByTimeAsync(1500)
+      expect(heard).toBe(1)
+      // a page that arrives while no draw comes: one quiet redraw a second later (the count of rows loaded)
+      list.ensure(150)
+      await list.more()
+      expect(heard).toBe(1)
+      await vi.advanceTimersByTimeAsync(1000)
+      expect(heard).toBe(2)
+      // the rows shown reach past what is loaded: the view waits ("loading more…"), and the arrival is heard at once
+      list.drawn(300)
+      expect(list.waiting).toBe(true)
+      await list.more()
+      expect(heard).toBe(3)
+      // the last page is heard at once too: "more below" goes
+      list.drawn(331)
+      await list.all()
+      expect(list.hasMore).toBe(false)
+      expect(heard).toBeGreaterThan(3)
+      unsub()
+      list.dispose()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('a filter the API lacks is applied page by page, up to its scan limit, and says so', async () => {
     const calls: (string | undefined)[] = []
     const list = new PagedList(session(), {...source(calls), keep: (r) => r.n % 50 === 0, scanLimit: 200})
@@ -190,6 +242,24 @@ describe('text helpers', () => {
     expect(scrollWindow(100, 2, 10, 3)).toBe(2)
     expect(scrollWindow(100, 99, 10, 0)).toBe(90)
     expect(scrollWindow(5, 4, 10, 3)).toBe(0)
+  })
+
+  it('the ticker redraws once a tick, and only when a text it reads changed', () => {
+    const ticker = new Ticker()
+    let heard = 0
+    ticker.subscribe(() => heard++)
+    let age = 'updated 3s ago'
+    let clock = '10:00:03'
+    ticker.watch({read: () => age, last: age})
+    ticker.watch({read: () => clock, last: clock})
+    ticker.check()
+    expect(heard).toBe(0)
+    age = 'updated 4s ago'
+    clock = '10:00:04'
+    ticker.check()
+    expect(heard).toBe(1)
+    ticker.check()
+    expect(heard).toBe(1)
   })
 
   it('the clock says how far the engine runs ahead', () => {

@@ -1,6 +1,11 @@
 // A list that pages as you scroll: pages of the API's cursor pagination (starting_after the
 // last row), fetched ahead of the selection so that moving through ten thousand rows never waits
 // on the network; a filter the API lacks is applied to each page (and said so). No Ink.
+//
+// A page fetched ahead is not a redraw of its own: its start draws nothing, and its arrival
+// draws at once only when the view is waiting on it (the rows shown reach the end of what is
+// loaded, or nothing is loaded yet); otherwise the next redraw (the next key) shows it, or a
+// quiet one a second later if none comes (the count of rows loaded in the status line).
 import type {ListEnvelope} from '../../../../api/types.js'
 import {BatchedEmitter, type ConsoleSession} from '../session.js'
 
@@ -25,8 +30,14 @@ export class PagedList<T extends {id: string}> extends BatchedEmitter {
   at: number | undefined
   /** `keep` stopped at its scan limit */
   scanCapped = false
+  /** the row just past the last one the view shows (set by the view as it draws) */
+  shownTo = 0
   private generation = 0
   private pending: Promise<void> | undefined
+  /** bumped when rows arrive; `drawn` is what the view last drew */
+  private dataVersion = 0
+  private drawnVersion = 0
+  private quiet: NodeJS.Timeout | undefined
 
   constructor(
     private readonly session: ConsoleSession,
@@ -34,6 +45,17 @@ export class PagedList<T extends {id: string}> extends BatchedEmitter {
     readonly pageSize = 100,
   ) {
     super(16)
+  }
+
+  /** The view waits on the next page: the rows it shows reach past what is loaded (or none is). */
+  get waiting(): boolean {
+    return this.hasMore && (this.rows.length === 0 || this.shownTo >= this.rows.length)
+  }
+
+  /** The view drew rows up to `to` (exclusive) of what is loaded now. */
+  drawn(to: number): void {
+    this.shownTo = to
+    this.drawnVersion = this.dataVersion
   }
 
   /** Starts over with another source (a new search). */
@@ -63,8 +85,9 @@ export class PagedList<T extends {id: string}> extends BatchedEmitter {
   more(): Promise<void> {
     if (this.pending || !this.hasMore) return this.pending ?? Promise.resolve()
     const gen = this.generation
+    // no redraw for the start: the view says "loading" only where it waits (see `waiting`)
     this.loading = true
-    this.touch()
+    const before = this.rows.length
     this.pending = (async () => {
       for (;;) {
         const cursor = this.lastScanned
@@ -93,9 +116,28 @@ export class PagedList<T extends {id: string}> extends BatchedEmitter {
       if (gen !== this.generation) return
       this.pending = undefined
       this.loading = false
-      this.changed()
+      this.dataVersion++
+      // waited: the rows shown reached past what was loaded when it started (or none was)
+      if (before === 0 || this.shownTo >= before || this.error !== undefined || this.permission !== undefined || !this.hasMore) this.changed()
+      else this.later()
     })
     return this.pending
+  }
+
+  /** A redraw in a second, unless one came meanwhile (it drew these rows already). */
+  private later(): void {
+    if (this.quiet) return
+    this.quiet = setTimeout(() => {
+      this.quiet = undefined
+      if (this.drawnVersion !== this.dataVersion) this.changed()
+    }, 1000)
+    this.quiet.unref?.()
+  }
+
+  override dispose(): void {
+    super.dispose()
+    if (this.quiet) clearTimeout(this.quiet)
+    this.quiet = undefined
   }
 
   /** the last row the API sent (a filtered page may keep none): where the next page starts */

@@ -1,8 +1,9 @@
 // Events: the live stream (the feed `gw events tail` uses), newest at the bottom as the tail
 // reads, following the newest unless you moved up; `/` filters by type prefix and object, space
 // or p pauses with a count of what is held, Enter opens an event: its payload (pretty JSON,
-// scrollable) and its deliveries, and `s` resends it. The list redraws at most 20 times a second
-// whatever the rate (the model batches), and only the rows on screen are drawn, each memoized.
+// scrollable) and its deliveries, and `s` resends it. The list redraws at most 10 times a second
+// whatever the rate (the model batches; twice a second while paused or scrolled up), and only
+// the rows on screen are drawn, each memoized.
 import {closeSync, openSync, writeSync} from 'node:fs'
 import {Box} from 'ink'
 import {useEffect, useState} from 'react'
@@ -61,6 +62,7 @@ export function EventsView() {
   const sel = st.follow || st.selAbs < 0 ? rows.size - 1 : Math.max(0, Math.min(rows.size - 1, st.selAbs - base))
   const first = st.follow ? Math.max(0, rows.size - listHeight) : scrollWindow(rows.size, sel, listHeight, st.top)
   st.top = first
+  m.following = st.follow
 
   // the engine came back after the stream stopped for good (a 401 meanwhile, say): start again
   useEffect(() => {
@@ -227,7 +229,7 @@ export function EventView() {
     <Box flexDirection="column">
       <Title right={<Age at={res.at} loading={res.loading} error={res.error} />}>{`${id}${d ? `  ${d.event.type}` : ''}${busy ? `  · ${busy}…` : ''}`}</Title>
       {res.permission || (res.error && !d) ? <Problem message={res.error ?? ''} permission={res.permission} /> : null}
-      <Box flexDirection="column" height={page} overflow="hidden">
+      <Box flexDirection="column" height={page} overflowY="hidden">
         <Lines lines={payload} top={top} height={page} />
       </Box>
       {d && !Array.isArray(d.deliveries) ? (

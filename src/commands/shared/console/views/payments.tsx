@@ -64,6 +64,8 @@ export function PaymentsView() {
   const sel = Math.min(st.sel, Math.max(0, rows.length - 1))
   const first = scrollWindow(rows.length, sel, listHeight, st.top)
   st.top = first
+  // what this draw shows: a page that arrives for rows below it waits for the next draw
+  list.drawn(first + listHeight)
 
   // a "words" search that is no reference: the customer's name next; an email in mixed case
   // that found nothing: in lower case (an engine before issue 36 compares emails exactly)
@@ -139,7 +141,8 @@ export function PaymentsView() {
   const refWidth = Math.max(0, width - w.id - w.status - w.amount - w.method - w.created - 1)
   const head = `${fit('ID', w.id)}${fit('STATUS', w.status)}${fit('AMOUNT', w.amount)}${fit('METHOD', w.method)}${fit('REFERENCE', refWidth)}${fit('CREATED', w.created)}`
   const problem = unsupported(st.search, list.error)
-  const status = list.loading
+  // "loading" only where the rows shown wait on it (a page fetched ahead is not news)
+  const status = list.loading && list.waiting
     ? `${rows.length.toLocaleString('en-US')} loaded, loading more…`
     : `${rows.length.toLocaleString('en-US')} ${rows.length === 1 ? 'payment' : 'payments'}${list.hasMore ? ', more below' : ''}${list.scanCapped ? ` (scanned the newest ${list.scanned.toLocaleString('en-US')}: the API has no amount filter)` : st.search.kind === 'amount' ? ` (matched in ${list.scanned.toLocaleString('en-US')} scanned: the API has no amount filter)` : ''}`
   return (
