@@ -634,6 +634,72 @@ describe('webhook delivery', () => {
     expect((await t.api('GET', '/events/evt_missing/deliveries')).status).toBe(404)
   })
 
+  it("records an account's outcomes on all its endpoints in one unit; an endpoint whose outcomes cannot be written holds back only its own", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-outcomes-'))
+    cleanups.push(() => rmSync(dataDir, {recursive: true, force: true}))
+    // the endpoints of each unit that wrote deliveries; a poisoned endpoint's delivery writes fail
+    const units: Set<string>[] = []
+    let poisoned: string | undefined
+    const t = await bootEngine({
+      rateLimit: 0,
+      dataDir,
+      store: async () => {
+        const s = new SqliteStore({path: join(dataDir, 'outcomes.db'), durability: 'normal'})
+        const transact = s.transact.bind(s)
+        s.transact = (account, fn, order) =>
+          transact(
+            account,
+            (tx) =>
+              fn({
+                ...tx,
+                commit(cs) {
+                  const eps = new Set((cs.puts ?? []).filter((p) => p.kind === 'delivery' && p.expectVersion !== undefined).map((p) => (p.obj as unknown as {endpoint: string}).endpoint))
+                  if (eps.size) units.push(eps)
+                  if (poisoned && eps.has(poisoned)) throw new Error('this endpoint cannot be written')
+                  tx.commit(cs)
+                },
+              }),
+            order,
+          )
+        return s
+      },
+    })
+    cleanups.push(() => t.stop())
+    // both receivers hold their answers until each has every attempt of a round: the outcomes end together
+    let want = 0
+    const held: (() => void)[] = []
+    const gated = async () => {
+      const server: Server = createHttpsServer({key: tls.key, cert: tls.cert}, (req, res) => {
+        req.resume().on('end', () => {
+          held.push(() => res.writeHead(200).end())
+          if (held.length >= want) for (const f of held.splice(0)) f()
+        })
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      cleanups.push(() => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))))
+      return `https://127.0.0.1:${(server.address() as {port: number}).port}/hooks`
+    }
+    const a = await endpoint(t, await gated(), ['payment.succeeded'])
+    const b = await endpoint(t, await gated(), ['payment.succeeded'])
+    const round = async (n: number) => {
+      want = 2 * n
+      const ps = await Promise.all(Array.from({length: n}, () => pay(t)))
+      return Promise.all(ps.map((p) => eventOf(t, p.body.id, 'payment.succeeded')))
+    }
+    const statuses = async (evts: {id: string}[]) => (await Promise.all(evts.map((e) => deliveriesOf(t, e.id)))).flat().map((d) => `${d.endpoint === a.id ? 'a' : 'b'}:${d.status}`)
+    const first = await round(8)
+    await waitFor('every outcome recorded', async () => ((await statuses(first)).every((x) => x.endsWith(':succeeded')) ? true : undefined), 20_000)
+    expect((await statuses(first)).sort()).toEqual([...Array(8).fill('a:succeeded'), ...Array(8).fill('b:succeeded')])
+    expect(units.some((eps) => eps.has(a.id) && eps.has(b.id))).toBe(true)
+
+    poisoned = b.id
+    const second = await round(8)
+    await waitFor("a's outcomes recorded", async () => ((await statuses(second)).filter((x) => x === 'a:succeeded').length === 8 ? true : undefined), 20_000)
+    // b's outcomes were not written (their claims run out and they are attempted again); a's were, alone
+    expect((await statuses(second)).filter((x) => x.startsWith('b:'))).toEqual(Array(8).fill('b:pending'))
+    expect(units.some((eps) => eps.size === 1 && eps.has(a.id))).toBe(true)
+  }, 60_000)
+
   it('flags an endpoint failing for 3 days and disables it after 5; pending deliveries stop', async () => {
     const t = await boot()
     const port = await freePort()
