@@ -78,6 +78,23 @@ async function boot(): Promise<TestEngine> {
   return t
 }
 
+/** An engine on a SQLite store of its own that the test may instrument first (`wrap`). */
+async function bootOnSqlite(name: string, wrap: (s: SqliteStore) => void): Promise<TestEngine> {
+  const dataDir = mkdtempSync(join(tmpdir(), `gw-${name}-`))
+  cleanups.push(() => rmSync(dataDir, {recursive: true, force: true}))
+  const t = await bootEngine({
+    rateLimit: 0,
+    dataDir,
+    store: async () => {
+      const s = new SqliteStore({path: join(dataDir, `${name}.db`), durability: 'normal'})
+      wrap(s)
+      return s
+    },
+  })
+  cleanups.push(() => t.stop())
+  return t
+}
+
 /** Receivers check `t=` against their own (wall) clock, never the engine's test clock. */
 const wallNowS = () => Math.floor(Date.now() / 1000)
 
@@ -543,23 +560,14 @@ describe('webhook delivery', () => {
   }, 30_000)
 
   it('a backlog falling due at once is claimed in batches: each delivery made once, far fewer claim queries than attempts', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'gw-claims-'))
-    cleanups.push(() => rmSync(dataDir, {recursive: true, force: true}))
     let claims = 0
-    const t = await bootEngine({
-      rateLimit: 0,
-      dataDir,
-      store: async () => {
-        const s = new SqliteStore({path: join(dataDir, 'claims.db'), durability: 'normal'})
-        const claim = s.claimDeliveries.bind(s)
-        s.claimDeliveries = (now, q) => {
-          claims++
-          return claim(now, q)
-        }
-        return s
-      },
+    const t = await bootOnSqlite('claims', (s) => {
+      const claim = s.claimDeliveries.bind(s)
+      s.claimDeliveries = (now, q) => {
+        claims++
+        return claim(now, q)
+      }
     })
-    cleanups.push(() => t.stop())
     let status = 500
     const rx = await receiver(0, () => ({status}))
     await endpoint(t, rx.url, ['payment.succeeded'])
@@ -635,36 +643,27 @@ describe('webhook delivery', () => {
   })
 
   it("records an account's outcomes on all its endpoints in one unit; an endpoint whose outcomes cannot be written holds back only its own", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'gw-outcomes-'))
-    cleanups.push(() => rmSync(dataDir, {recursive: true, force: true}))
     // the endpoints of each unit that wrote deliveries; a poisoned endpoint's delivery writes fail
     const units: Set<string>[] = []
     let poisoned: string | undefined
-    const t = await bootEngine({
-      rateLimit: 0,
-      dataDir,
-      store: async () => {
-        const s = new SqliteStore({path: join(dataDir, 'outcomes.db'), durability: 'normal'})
-        const transact = s.transact.bind(s)
-        s.transact = (account, fn, order) =>
-          transact(
-            account,
-            (tx) =>
-              fn({
-                ...tx,
-                commit(cs) {
-                  const eps = new Set((cs.puts ?? []).filter((p) => p.kind === 'delivery' && p.expectVersion !== undefined).map((p) => (p.obj as unknown as {endpoint: string}).endpoint))
-                  if (eps.size) units.push(eps)
-                  if (poisoned && eps.has(poisoned)) throw new Error('this endpoint cannot be written')
-                  tx.commit(cs)
-                },
-              }),
-            order,
-          )
-        return s
-      },
+    const t = await bootOnSqlite('outcomes', (s) => {
+      const transact = s.transact.bind(s)
+      s.transact = (account, fn, order) =>
+        transact(
+          account,
+          (tx) =>
+            fn({
+              ...tx,
+              commit(cs) {
+                const eps = new Set((cs.puts ?? []).filter((p) => p.kind === 'delivery' && p.expectVersion !== undefined).map((p) => (p.obj as unknown as {endpoint: string}).endpoint))
+                if (eps.size) units.push(eps)
+                if (poisoned && eps.has(poisoned)) throw new Error('this endpoint cannot be written')
+                tx.commit(cs)
+              },
+            }),
+          order,
+        )
     })
-    cleanups.push(() => t.stop())
     // both receivers hold their answers until each has every attempt of a round: the outcomes end together
     let want = 0
     const held: (() => void)[] = []
