@@ -283,6 +283,8 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
       rssSlopeMiBPerMin: slopePerMin(rss.filter(([t]) => t >= Math.min(60_000, loadMs / 3))),
       // the plateau is what matters: the slope over the load's second half, and RSS at each minute
       rssSecondHalfSlopeMiBPerMin: slopePerMin(rss.filter(([t]) => t >= loadMs / 2 && t <= loadMs)),
+      // the minutes that slope is read over: short soaks still hold the allocator's warm-up there (bench/README, issue 34)
+      rssSlopeMinutes: [loadMs / 2 / 60_000, loadMs / 60_000],
       rssByMinute: rssEachMinute(rss, loadMs),
       failingHits: failing.hits(),
       webhookConnections: healthy.connections() + failing.connections(),

@@ -78,6 +78,23 @@ async function boot(): Promise<TestEngine> {
   return t
 }
 
+/** An engine on a SQLite store of its own that the test may instrument first (`wrap`). */
+async function bootOnSqlite(name: string, wrap: (s: SqliteStore) => void): Promise<TestEngine> {
+  const dataDir = mkdtempSync(join(tmpdir(), `gw-${name}-`))
+  cleanups.push(() => rmSync(dataDir, {recursive: true, force: true}))
+  const t = await bootEngine({
+    rateLimit: 0,
+    dataDir,
+    store: async () => {
+      const s = new SqliteStore({path: join(dataDir, `${name}.db`), durability: 'normal'})
+      wrap(s)
+      return s
+    },
+  })
+  cleanups.push(() => t.stop())
+  return t
+}
+
 /** Receivers check `t=` against their own (wall) clock, never the engine's test clock. */
 const wallNowS = () => Math.floor(Date.now() / 1000)
 
@@ -543,23 +560,14 @@ describe('webhook delivery', () => {
   }, 30_000)
 
   it('a backlog falling due at once is claimed in batches: each delivery made once, far fewer claim queries than attempts', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'gw-claims-'))
-    cleanups.push(() => rmSync(dataDir, {recursive: true, force: true}))
     let claims = 0
-    const t = await bootEngine({
-      rateLimit: 0,
-      dataDir,
-      store: async () => {
-        const s = new SqliteStore({path: join(dataDir, 'claims.db'), durability: 'normal'})
-        const claim = s.claimDeliveries.bind(s)
-        s.claimDeliveries = (now, q) => {
-          claims++
-          return claim(now, q)
-        }
-        return s
-      },
+    const t = await bootOnSqlite('claims', (s) => {
+      const claim = s.claimDeliveries.bind(s)
+      s.claimDeliveries = (now, q) => {
+        claims++
+        return claim(now, q)
+      }
     })
-    cleanups.push(() => t.stop())
     let status = 500
     const rx = await receiver(0, () => ({status}))
     await endpoint(t, rx.url, ['payment.succeeded'])
@@ -633,6 +641,63 @@ describe('webhook delivery', () => {
     })
     expect((await t.api('GET', '/events/evt_missing/deliveries')).status).toBe(404)
   })
+
+  it("records an account's outcomes on all its endpoints in one unit; an endpoint whose outcomes cannot be written holds back only its own", async () => {
+    // the endpoints of each unit that wrote deliveries; a poisoned endpoint's delivery writes fail
+    const units: Set<string>[] = []
+    let poisoned: string | undefined
+    const t = await bootOnSqlite('outcomes', (s) => {
+      const transact = s.transact.bind(s)
+      s.transact = (account, fn, order) =>
+        transact(
+          account,
+          (tx) =>
+            fn({
+              ...tx,
+              commit(cs) {
+                const eps = new Set((cs.puts ?? []).filter((p) => p.kind === 'delivery' && p.expectVersion !== undefined).map((p) => (p.obj as unknown as {endpoint: string}).endpoint))
+                if (eps.size) units.push(eps)
+                if (poisoned && eps.has(poisoned)) throw new Error('this endpoint cannot be written')
+                tx.commit(cs)
+              },
+            }),
+          order,
+        )
+    })
+    // both receivers hold their answers until each has every attempt of a round: the outcomes end together
+    let want = 0
+    const held: (() => void)[] = []
+    const gated = async () => {
+      const server: Server = createHttpsServer({key: tls.key, cert: tls.cert}, (req, res) => {
+        req.resume().on('end', () => {
+          held.push(() => res.writeHead(200).end())
+          if (held.length >= want) for (const f of held.splice(0)) f()
+        })
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      cleanups.push(() => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))))
+      return `https://127.0.0.1:${(server.address() as {port: number}).port}/hooks`
+    }
+    const a = await endpoint(t, await gated(), ['payment.succeeded'])
+    const b = await endpoint(t, await gated(), ['payment.succeeded'])
+    const round = async (n: number) => {
+      want = 2 * n
+      const ps = await Promise.all(Array.from({length: n}, () => pay(t)))
+      return Promise.all(ps.map((p) => eventOf(t, p.body.id, 'payment.succeeded')))
+    }
+    const statuses = async (evts: {id: string}[]) => (await Promise.all(evts.map((e) => deliveriesOf(t, e.id)))).flat().map((d) => `${d.endpoint === a.id ? 'a' : 'b'}:${d.status}`)
+    const first = await round(8)
+    await waitFor('every outcome recorded', async () => ((await statuses(first)).every((x) => x.endsWith(':succeeded')) ? true : undefined), 20_000)
+    expect((await statuses(first)).sort()).toEqual([...Array(8).fill('a:succeeded'), ...Array(8).fill('b:succeeded')])
+    expect(units.some((eps) => eps.has(a.id) && eps.has(b.id))).toBe(true)
+
+    poisoned = b.id
+    const second = await round(8)
+    await waitFor("a's outcomes recorded", async () => ((await statuses(second)).filter((x) => x === 'a:succeeded').length === 8 ? true : undefined), 20_000)
+    // b's outcomes were not written (their claims run out and they are attempted again); a's were, alone
+    expect((await statuses(second)).filter((x) => x.startsWith('b:'))).toEqual(Array(8).fill('b:pending'))
+    expect(units.some((eps) => eps.size === 1 && eps.has(a.id))).toBe(true)
+  }, 60_000)
 
   it('flags an endpoint failing for 3 days and disables it after 5; pending deliveries stop', async () => {
     const t = await boot()

@@ -12,13 +12,13 @@ import {classifyNetworkError} from '../../api/network-errors.js'
 import {guardedLookup} from '../adapters/guarded-lookup.js'
 import {SecretBox, SecretOpenError} from '../adapters/secret-box.js'
 import {signatureHeader, SIGNATURE_HEADER} from '../../api/webhook-signature.js'
-import {DELIVERY_TIMEOUT_MS, isLoopbackHost, looksLikePause, nextAttemptAt, nextHealth, STREAK_GAP_MS, type EndpointHealth} from '../domain/webhooks.js'
+import {DELIVERY_TIMEOUT_MS, isLoopbackHost} from '../domain/webhooks.js'
 import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
 import type {ContainedWhere} from './containment.js'
+import {recordForEndpoint, type Outcome} from './delivery-outcomes.js'
 import {AttemptSignal, Slots} from './delivery-slots.js'
 import type {Core} from './core.js'
-import {endpointView, isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
-import type {Unit} from './unit.js'
+import {isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
 
 const USER_AGENT = 'gw-webhooks/1 (+https://docs.gw.dev/webhooks)'
 const EXCERPT_CHARS = 500
@@ -32,7 +32,6 @@ export const DELIVERY_LEASE_MS = 60_000
  */
 const RECENT_EVENTS = 128
 
-type Outcome = ({claim: ClaimedDelivery; attempt: DeliveryAttempt; ok: boolean} | {claim: ClaimedDelivery; stop: string}) & {done?: () => void}
 
 export interface DeliveryWorkerOptions {
   /** HTTP requests in flight per endpoint on this instance (default 32) */
@@ -86,6 +85,7 @@ export class DeliveryWorker {
   private readonly perEndpointInFlight = new Map<string, number>()
   /** attempts in flight here per account: how the slots are shared (accounts first, then endpoints) */
   private readonly perAccountInFlight = new Map<string, number>()
+  /** outcomes waiting for their account's next batch, and the batch being recorded, by account */
   private readonly outcomes = new Map<string, Outcome[]>()
   private readonly recording = new Map<string, Promise<void>>()
   private readonly recent = new Map<string, LoggedEvent>()
@@ -338,67 +338,57 @@ export class DeliveryWorker {
     }
   }
 
-  /** Queues an outcome for its endpoint's next batch; resolves once that batch is committed (or failed). */
+  /**
+   * Queues an outcome for its account's next batch; resolves once that batch is committed (or
+   * failed). One unit of work records an account's outcomes on all its endpoints: a unit per
+   * endpoint made the units (and their commits, change notices and claim rounds) multiply with
+   * the endpoints that had attempts end, not with the outcomes (issue 34: 10 accounts).
+   */
   private record(o: Outcome): Promise<void> {
-    const endpoint = o.claim.endpoint
-    const key = own(o.claim.account, endpoint)
+    const account = o.claim.account
     const done = new Promise<void>((resolve) => (o.done = resolve))
-    const q = this.outcomes.get(key)
+    const q = this.outcomes.get(account)
     if (q) q.push(o)
-    else this.outcomes.set(key, [o])
-    if (!this.recording.has(key)) this.recording.set(key, this.flush(o.claim.account, endpoint).finally(() => this.recording.delete(key)))
+    else this.outcomes.set(account, [o])
+    if (!this.recording.has(account)) this.recording.set(account, this.flush(account).finally(() => this.recording.delete(account)))
     return done
   }
 
-  private async flush(account: string, endpoint: string): Promise<void> {
-    const key = own(account, endpoint)
+  private async flush(account: string): Promise<void> {
     for (;;) {
-      const batch = this.outcomes.get(key)
-      this.outcomes.delete(key)
+      const batch = this.outcomes.get(account)
+      this.outcomes.delete(account)
       if (!batch?.length) return
+      const byEndpoint = new Map<string, Outcome[]>()
+      for (const o of batch) {
+        const q = byEndpoint.get(o.claim.endpoint)
+        if (q) q.push(o)
+        else byEndpoint.set(o.claim.endpoint, [o])
+      }
       try {
-        const core = await this.app.account(account)
-        await core.run({}, async (u) => {
-          await u.lock(endpoint)
-          const epGot = await u.get<EndpointRecord>('webhook_endpoint', endpoint)
-          let ep = epGot?.obj
-          for (const o of batch) {
-            const got = await u.get<DeliveryRecord>('delivery', o.claim.id)
-            if (!got || isTerminal(got.obj.status)) continue
-            const d: DeliveryRecord = {...got.obj, attempts: got.obj.attempts.slice()}
-            if ('stop' in o) {
-              Object.assign(d, {status: 'undeliverable', undeliverable_reason: o.stop, next_attempt_at: null})
-            } else {
-              d.attempts.push(o.attempt)
-              if (o.ok) Object.assign(d, {status: 'succeeded', next_attempt_at: null})
-              else {
-                // from the attempt's due time: the schedule does not drift with how soon the worker got to it
-                const next = nextAttemptAt(d.attempts.length, new Date(o.attempt.at), new Date(d._x.retry_until))
-                if (next) Object.assign(d, {status: 'failed_retrying', next_attempt_at: next.toISOString()})
-                else Object.assign(d, {status: 'undeliverable', undeliverable_reason: 'retry_window_expired', next_attempt_at: null})
-              }
-              if (ep) {
-                const at = new Date(o.attempt.at)
-                // after a clock jump, a long pause may only look like one: attempts due inside it are recorded later
-                const h = {streak_started_at: ep._x.streak_started_at, last_failure_at: ep._x.last_failure_at}
-                const attemptsDueBetween = !o.ok && looksLikePause(h, at) && (await dueBetween(u, endpoint, new Date(Date.parse(h.last_failure_at!) + STREAK_GAP_MS)))
-                ep = withHealth(ep, o.ok, at, core, attemptsDueBetween)
-              }
-            }
-            u.put('delivery', d, got.version)
-          }
-          if (ep && epGot && ep !== epGot.obj) {
-            u.put('webhook_endpoint', ep, epGot.version)
-            // the merchant hears of it: an event of its own when the endpoint is flagged, and when it is disabled
-            if (ep.status !== epGot.obj.status && (ep.status === 'failing' || ep.status === 'disabled')) u.emit(`webhook_endpoint.${ep.status}`, endpointView(ep))
-          }
-        })
+        await this.recordOutcomes(account, byEndpoint)
       } catch (e) {
-        this.app.contain('webhook_delivery', account, e, `recording ${batch.length} outcome(s) for ${endpoint}`)
+        if (byEndpoint.size === 1) this.app.contain('webhook_delivery', account, e, `recording ${batch.length} outcome(s) for ${batch[0]!.claim.endpoint}`)
+        // one endpoint's outcomes that cannot be written hold back that endpoint's only: each is tried alone
+        else
+          for (const [endpoint, os] of byEndpoint)
+            await this.recordOutcomes(account, new Map([[endpoint, os]])).catch((err) =>
+              this.app.contain('webhook_delivery', account, err, `recording ${os.length} outcome(s) for ${endpoint}`),
+            )
         // the claims run out and the deliveries are attempted again: at least once (spec §6 rule 5)
       }
       for (const o of batch) o.done?.()
     }
+  }
+
+  /** One unit of work: the outcomes' deliveries, and each endpoint's health once (its lock held; endpoints locked in order). */
+  private async recordOutcomes(account: string, byEndpoint: ReadonlyMap<string, readonly Outcome[]>): Promise<void> {
+    const core = await this.app.account(account)
+    await core.run({}, async (u) => {
+      const endpoints = [...byEndpoint.keys()].sort()
+      for (const endpoint of endpoints) await u.lock(endpoint)
+      for (const endpoint of endpoints) await recordForEndpoint(u, core, endpoint, byEndpoint.get(endpoint)!)
+    })
   }
 
   /** Stops claiming and aborts attempts in flight; their deliveries stay due (at least once, spec §6). */
@@ -445,31 +435,4 @@ const own = (account: string, id: string) => `${account}\u0000${id}`
 function scheduled(d: DeliveryRecord, now: Date): Date {
   const t = d.next_attempt_at === null ? NaN : Date.parse(d.next_attempt_at)
   return Number.isFinite(t) && t < now.getTime() ? new Date(t) : now
-}
-
-/** Whether a delivery of the endpoint still waits for an attempt that was due by `until` (one not recorded yet). */
-async function dueBetween(u: Unit, endpoint: string, until: Date): Promise<boolean> {
-  const waiting = await u.all<DeliveryRecord, 'delivery'>('delivery', [
-    {field: 'endpoint', op: 'eq', value: endpoint},
-    {field: 'status', op: 'in', value: ['pending', 'failed_retrying']},
-    {field: 'next_attempt_at', op: 'lte', value: until.toISOString()},
-  ])
-  return waiting.length > 0
-}
-
-/** The endpoint after an attempt's outcome (spec §6 rule 4); the same object when nothing changes. */
-function withHealth(ep: EndpointRecord, ok: boolean, at: Date, core: Core, attemptsDueBetween = false): EndpointRecord {
-  const cur: EndpointHealth = {
-    status: ep.status,
-    disabled: ep.disabled,
-    disabled_reason: ep.disabled_reason,
-    failing_since: ep.failing_since,
-    streak_started_at: ep._x.streak_started_at,
-    last_failure_at: ep._x.last_failure_at,
-  }
-  const n = nextHealth(cur, ok, at, {attemptsDueBetween})
-  if (!n) return ep
-  if (n.disabled) core.log(`webhooks: endpoint ${ep.id} disabled: no successful delivery since ${n.failing_since}`)
-  const {streak_started_at, last_failure_at, ...pub} = n
-  return {...ep, ...pub, _x: {...ep._x, streak_started_at, last_failure_at}}
 }
