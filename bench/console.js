@@ -6,7 +6,9 @@
 //  - events: payments created at a steady rate so that events arrive at ~1,000/s, watched in the
 //    Events view: lag = when the console drew an event (its GW_CONSOLE_TRACE file) − the event's
 //    created_at (its commit, on the engine clock, the wall clock of this engine), p50/p99, and the
-//    console's CPU over the window (/proc/PID/stat) as a fraction of one core.
+//    console's CPU over the window (/proc/PID/stat) as a fraction of one core. The lag is split at
+//    the wall time the console received each event (the trace's `created:received`): the engine's
+//    part (commit, stream; on the same 2 cores) and the console's (its batch and its frame).
 // Prints figures and targets; asserts nothing. `BENCH_ONLY=console node --expose-gc bench/run.js`.
 import {execFileSync, spawnSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -173,21 +175,28 @@ async function eventsPart(engine, t, tracePath) {
   const load1 = loadavg()[0]
   await sleep(1000)
   const lags = []
+  const engineLags = []
+  const consoleLags = []
   let first = Infinity
   let last = 0
   for (const line of readFileSync(tracePath, 'utf8').split('\n')) {
     if (!line) continue
     const [at, list] = line.split(' ')
     for (const c of list.split(',')) {
-      const created = Number(c)
+      const [created, received] = c.split(':').map(Number)
       if (created < wallStart) continue
       lags.push(Number(at) - created)
+      if (Number.isFinite(received)) {
+        engineLags.push(received - created)
+        consoleLags.push(Number(at) - received)
+      }
       first = Math.min(first, created)
       last = Math.max(last, created)
     }
   }
-  lags.sort((a, b) => a - b)
-  return {cpuMsPerEvent: (cpuS * 1000) / Math.max(1, lags.length), perPayment: per, created: r.count, errors: r.errors, events: lags.length, rate: lags.length / Math.max(0.001, (last - first) / 1000), p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags[lags.length - 1], cpu, load: [load0, load1]}
+  for (const l of [lags, engineLags, consoleLags]) l.sort((a, b) => a - b)
+  const split = engineLags.length ? {engine: {p50: percentile(engineLags, 50), p99: percentile(engineLags, 99)}, console: {p50: percentile(consoleLags, 50), p99: percentile(consoleLags, 99)}} : undefined
+  return {cpuMsPerEvent: (cpuS * 1000) / Math.max(1, lags.length), perPayment: per, created: r.count, errors: r.errors, events: lags.length, rate: lags.length / Math.max(0.001, (last - first) / 1000), p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags[lags.length - 1], split, cpu, load: [load0, load1]}
 }
 
 export async function consoleBench() {
@@ -268,6 +277,7 @@ export function printConsole(r, log = console.log) {
   log(`  keys: ${f0(STORED)} payments stored, Payments scrolled to the end with PageDown/Down: ${f0(k.presses)} presses${k.reachedEnd ? '' : ' (the end was NOT reached)'}; key sent → screen changed p50 ${f1(k.p50)} ms, p99 ${f1(k.p99)} ms, max ${f1(k.max)} ms   target < 100 ms: ${met(k.p99 < 100)}; the console's CPU ${f1(k.cpuMs)} ms per press   (load ${f2(k.load[0])} → ${f2(k.load[1])})`)
   const e = r.events
   log(`  events: ${f0(e.created)} payments × ${e.perPayment} events at ${f0(EVENTS_RATE)} events/s offered; ${f0(e.events)} drawn at ${f0(e.rate)} events/s; lag (drawn − created_at) p50 ${f0(e.p50)} ms, p99 ${f0(e.p99)} ms, max ${f0(e.max)} ms   target p99 <= 200 ms: ${met(e.p99 <= 200)}`)
+  if (e.split) log(`          of which created_at → received by the console (the engine's commit and stream) p50 ${f0(e.split.engine.p50)} ms, p99 ${f0(e.split.engine.p99)} ms; received → drawn (the console's batch and frame) p50 ${f0(e.split.console.p50)} ms, p99 ${f0(e.split.console.p99)} ms`)
   log(`          console CPU ${f2(e.cpu)} of a core   target < 0.5: ${met(e.cpu < 0.5)}; ${f2(e.cpuMsPerEvent)} ms of CPU per event drawn   (load ${f2(e.load[0])} → ${f2(e.load[1])}${e.errors ? `; ${e.errors} create errors` : ''})`)
 }
 

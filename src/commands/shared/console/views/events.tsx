@@ -28,8 +28,9 @@ interface EventsState {
 
 /**
  * GW_CONSOLE_TRACE=<file>: after each redraw of the list, a line per batch of events it shows
- * for the first time: the wall ms of the redraw, then each event's created_at in ms (the bench's
- * lag). Off unless set.
+ * for the first time: the wall ms of the redraw, then each event's created_at and the wall ms the
+ * console received it (`created:received`; the bench's lag, split into the engine's part and the
+ * console's). Off unless set.
  */
 function useTrace(model: EventsModel, version: number) {
   const path = process.env.GW_CONSOLE_TRACE
@@ -39,7 +40,7 @@ function useTrace(model: EventsModel, version: number) {
   useEffect(() => {
     if (fd === undefined) return
     const rows = model.takeArrivals()
-    if (rows.length) writeSync(fd, `${Date.now()} ${rows.map((r) => Date.parse(r.event.created_at)).join(',')}\n`)
+    if (rows.length) writeSync(fd, `${Date.now()} ${rows.map((r) => `${Date.parse(r.event.created_at)}:${r.receivedAt}`).join(',')}\n`)
   }, [fd, model, version])
 }
 
