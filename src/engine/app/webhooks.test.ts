@@ -651,16 +651,17 @@ describe('webhook delivery', () => {
       s.transact = (account, fn, order) =>
         transact(
           account,
-          (tx) =>
-            fn({
-              ...tx,
-              commit(cs) {
-                const eps = new Set((cs.puts ?? []).filter((p) => p.kind === 'delivery' && p.expectVersion !== undefined).map((p) => (p.obj as unknown as {endpoint: string}).endpoint))
-                if (eps.size) units.push(eps)
-                if (poisoned && eps.has(poisoned)) throw new Error('this endpoint cannot be written')
-                tx.commit(cs)
-              },
-            }),
+          (tx) => {
+            // the unit is a class instance (its methods on the prototype): its commit is wrapped in place
+            const commit = tx.commit.bind(tx)
+            tx.commit = (cs) => {
+              const eps = new Set((cs.puts ?? []).filter((p) => p.kind === 'delivery' && p.expectVersion !== undefined).map((p) => (p.obj as unknown as {endpoint: string}).endpoint))
+              if (eps.size) units.push(eps)
+              if (poisoned && eps.has(poisoned)) throw new Error('this endpoint cannot be written')
+              commit(cs)
+            }
+            return fn(tx)
+          },
           order,
         )
     })
