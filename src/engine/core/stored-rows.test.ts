@@ -26,7 +26,7 @@ describe('stored rows', () => {
 
   it('times are the engine\'s own form: what toISOString gives, of a real day', () => {
     for (const t of ['2026-01-31T12:00:00.000Z', '2024-02-29T23:59:59.999Z', new Date().toISOString()]) expect(isEngineTime(t), t).toBe(true)
-    for (const t of ['2026-01-31T12:00:00Z', '2026-01-31', '2025-02-29T00:00:00.000Z', '2026-13-01T00:00:00.000Z', '2026-01-31T24:00:00.000Z', '+275760-09-13T00:00:00.000Z', '2026-01-31T12:00:00.000+01:00', ''])
+    for (const t of ['2026-01-31T12:00:00Z', '2026-01-31', '2025-02-29T00:00:00.000Z', '2026-13-01T00:00:00.000Z', '2026-01-31T24:00:00.000Z', '+275760-09-13T00:00:00.000Z', '2026-01-31T12:00:00.000+01:00', '0000-01-01T00:00:00.000Z', ''])
       expect(isEngineTime(t), t).toBe(false)
   })
 

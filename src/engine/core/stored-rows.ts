@@ -35,7 +35,7 @@ import {ENGINE_TIME, INTERNAL, INTERNAL_OBJECTS, JOB_SHAPES, MAY_LACK, RESPONSE,
 
 const ENGINE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z$/
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-/** Whether `s` is a time as the engine writes it: what Date.toISOString() gives, a real day and time of a four-digit year. */
+/** Whether `s` is a time as the engine writes it: what Date.toISOString() gives, a real day and time of a four-digit year from 0001 (there is no year 0000 in PostgreSQL's timestamptz: a snapshot holding one was a 500 there). */
 export function isEngineTime(s: string): boolean {
   const m = ENGINE_TIME_RE.exec(s)
   if (!m) return false
@@ -43,7 +43,7 @@ export function isEngineTime(s: string): boolean {
   const mo = Number(m[2])
   const d = Number(m[3])
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= (mo === 2 && leap ? 29 : DAYS[mo - 1]!) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 60
+  return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= (mo === 2 && leap ? 29 : DAYS[mo - 1]!) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 60
 }
 
 const STORED = 'gw:stored'
