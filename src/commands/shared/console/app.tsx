@@ -8,6 +8,7 @@ import {Text} from '../../../ui/text.js'
 import {clockText, fit} from './format.js'
 import {FrameContext, LineInput, RouteContext, TickContext, useEmitter, useFrame, useTickText, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
 import {GLOBAL_KEYS, matchView, VIEW_KEYS, VIEW_TITLES, VIEWS, type ViewName} from './keys.js'
+import {ListPainter} from './painter.js'
 import {ageText, Ticker, type ConsoleSession} from './session.js'
 import type {Theme} from './theme.js'
 import {HomeView} from './views/home.js'
@@ -57,6 +58,8 @@ export interface AppProps {
   initial?: Route[]
   /** the route stack, each time it changes (tests, and the journey's screenshots) */
   onRoute?: (stack: Route[]) => void
+  /** the lists' own renderer, writing to the terminal Ink draws on (mountConsole makes it) */
+  painter: ListPainter
 }
 
 interface Prompt {
@@ -65,7 +68,7 @@ interface Prompt {
   resolve: (answer: string) => void
 }
 
-export function App({session, theme, initial, onRoute}: AppProps) {
+export function App({session, theme, initial, onRoute, painter}: AppProps) {
   const {exit} = useApp()
   const {columns, rows} = useSize()
   useEmitter(session)
@@ -130,8 +133,8 @@ export function App({session, theme, initial, onRoute}: AppProps) {
   const bodyHeight = Math.max(3, rows - 1 - 2 - (bannerShown ? 1 : 0) - 2)
 
   const api: FrameApi = useMemo(
-    () => ({session, theme, width: columns, height: bodyHeight, open, back, setKeys: setFooter, setCapture, handler, cache, ticker}),
-    [session, theme, columns, bodyHeight, open, back, setCapture, cache, ticker],
+    () => ({session, theme, width: columns, height: bodyHeight, open, back, setKeys: setFooter, setCapture, handler, cache, ticker, painter}),
+    [session, theme, columns, bodyHeight, open, back, setCapture, cache, ticker, painter],
   )
 
   useInput((input, key) => {
@@ -343,9 +346,12 @@ function Help({route, height}: {route: Route; height: number}) {
 }
 
 /** Mounts the console; resolves when the person quits. */
-export async function mountConsole(opts: AppProps & {stdout: NodeJS.WriteStream; stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream; onRender?: () => void}): Promise<{unmount(): void; done: Promise<void>}> {
-  const instance = render(<App session={opts.session} theme={opts.theme} initial={opts.initial} onRoute={opts.onRoute} />, {
-    stdout: opts.stdout,
+export async function mountConsole(opts: Omit<AppProps, 'painter'> & {stdout: NodeJS.WriteStream; stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream; onRender?: () => void}): Promise<{unmount(): void; done: Promise<void>}> {
+  // the lists' rows are painted on the terminal after each of Ink's writes (painter.ts), which
+  // needs Ink to rewrite every line of its frame at each write: incrementalRendering stays off
+  const painter = new ListPainter(opts.stdout)
+  const instance = render(<App session={opts.session} theme={opts.theme} initial={opts.initial} onRoute={opts.onRoute} painter={painter} />, {
+    stdout: painter.hookWrites(opts.stdout),
     stdin: opts.stdin,
     stderr: opts.stderr,
     exitOnCtrlC: false,

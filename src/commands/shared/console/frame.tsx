@@ -1,11 +1,12 @@
 // What every view of the console gets from the frame: the session, the theme, the size of the
 // body, navigation, the footer's keys, and the keyboard (one input handler, the top view's, sees
 // a key before the frame's own keys do). Plus the small widgets views share.
-import {Box, useInput} from 'ink'
+import {Box, useInput, type DOMElement} from 'ink'
 import {createContext, memo, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode} from 'react'
 import {Text} from '../../../ui/text.js'
 import {applyFieldInput} from '../../disputes/shared/evidence-input.js'
 import type {ViewName} from './keys.js'
+import type {ListPainter, PaintedLine} from './painter.js'
 import {ageText, type ConsoleSession, type Emitter, type Resource, type Ticker, type TickReader} from './session.js'
 import type {Theme} from './theme.js'
 
@@ -54,6 +55,8 @@ export interface FrameApi {
   cache: Map<string, unknown>
   /** the one clock of the texts that age (useTickText) */
   ticker: Ticker
+  /** draws a list's rows without Ink (PaintedList) */
+  painter: ListPainter
 }
 
 /** The ticker's version, given by the frame (one subscriber, so one redraw per tick for all). */
@@ -179,6 +182,36 @@ export const Row = memo(function Row({text, selected, color, dim, bold}: {text: 
     </Text>
   )
 })
+
+/**
+ * A list whose rows are drawn by the frame's painter, not by Ink (painter.ts: Ink's frame walks
+ * every cell of the screen at each redraw): Ink lays out an empty box `height` rows tall, and
+ * `lines` (read at each paint: keep it reading the latest state) fills it. The rows are painted
+ * again when `changes` emits (a batch of events), after each of Ink's frames, and after each
+ * render of the view (a key moved the selection) — only those that changed.
+ */
+export function PaintedList({height, lines, changes, painted}: {height: number; lines: () => readonly PaintedLine[]; changes?: Emitter; painted?: () => void}) {
+  const {painter} = useFrame()
+  const ref = useRef<DOMElement>(null)
+  const latest = useLatest({lines, painted})
+  useEffect(() => {
+    const region = {
+      get node() {
+        return ref.current
+      },
+      lines: () => latest.current.lines(),
+      painted: () => latest.current.painted?.(),
+    }
+    painter.attach(region)
+    const unsub = changes?.subscribe(() => painter.paint())
+    return () => {
+      unsub?.()
+      painter.detach(region)
+    }
+  }, [painter, changes, latest])
+  useEffect(() => painter.paint())
+  return <Box ref={ref} height={height} flexShrink={0} flexDirection="column" />
+}
 
 /** Lines of plain text (a detail view from the CLI's own renderer), scrolled from `top`, `height` of them. */
 export function Lines({lines, top, height}: {lines: readonly string[]; top: number; height: number}) {

@@ -6,13 +6,14 @@
 // the rows on screen are drawn, each memoized.
 import {closeSync, openSync, writeSync} from 'node:fs'
 import {Box} from 'ink'
-import {useEffect, useState} from 'react'
+import {useEffect, useMemo, useState, useSyncExternalStore} from 'react'
 import type {GwEvent, WebhookDelivery} from '../../../../api/types.js'
 import {painter} from '../../../../output/color.js'
 import {Text} from '../../../../ui/text.js'
 import {renderEvent} from '../../../events/shared/format.js'
 import {resendEvent} from '../actions.js'
-import {Age, useAction, LineInput, Lines, moveKey, Problem, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute, useTextField} from '../frame.js'
+import {Age, useAction, LineInput, Lines, moveKey, PaintedList, Problem, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute, useTextField} from '../frame.js'
+import type {PaintedLine} from '../painter.js'
 import {fit, fitId, scrollWindow} from '../format.js'
 import {describeEventFilter, EventsModel, type EventRow} from '../models/events.js'
 import {ageText, Resource, type ConsoleSession} from '../session.js'
@@ -27,21 +28,46 @@ interface EventsState {
 }
 
 /**
- * GW_CONSOLE_TRACE=<file>: after each redraw of the list, a line per batch of events it shows
- * for the first time: the wall ms of the redraw, then each event's created_at and the wall ms the
+ * GW_CONSOLE_TRACE=<file>: after each paint of the list, a line per batch of events it shows
+ * for the first time: the wall ms of the paint, then each event's created_at and the wall ms the
  * console received it (`created:received`; the bench's lag, split into the engine's part and the
- * console's). Off unless set.
+ * console's). Off unless set. Returns what to call after each paint.
  */
-function useTrace(model: EventsModel, version: number) {
+function useTrace(model: EventsModel): (() => void) | undefined {
   const path = process.env.GW_CONSOLE_TRACE
   const [fd] = useState(() => (path ? openSync(path, 'a') : undefined))
   model.tracing = fd !== undefined
   useEffect(() => () => (fd === undefined ? undefined : closeSync(fd)), [fd])
-  useEffect(() => {
-    if (fd === undefined) return
+  if (fd === undefined) return undefined
+  return () => {
     const rows = model.takeArrivals()
     if (rows.length) writeSync(fd, `${Date.now()} ${rows.map((r) => `${Date.parse(r.event.created_at)}:${r.receivedAt}`).join(',')}\n`)
-  }, [fd, model, version])
+  }
+}
+
+/** What the view draws through Ink (all but the rows): it redraws when this reads differently, not at each batch. */
+function chromeOf(m: EventsModel): string {
+  const f = m.feed
+  return [m.paused, m.paused ? m.heldCount : 0, f.state, f.text, f.downSince, m.error, m.permission, m.notice, m.filterText, m.rows.size].join('\u0000')
+}
+
+interface Widths {
+  time: number
+  type: number
+  object: number
+  status: number
+  amount: number
+}
+
+/** A row's text, made once per event and width (the rows on screen are painted 10–20 times a second). */
+const rowTexts = new WeakMap<EventRow, {w: Widths; text: string}>()
+function rowText(r: EventRow, w: Widths): string {
+  const hit = rowTexts.get(r)
+  if (hit?.w === w) return hit.text
+  const s = r.summary
+  const text = `${r.backfilled ? '↺ ' : '  '}${fit(s.time, w.time)}${fit(s.type, w.type)}${fitId(s.object_id, w.object - 1)} ${fit(s.status, w.status)}${fit(s.amount, w.amount)}`
+  rowTexts.set(r, {w, text})
+  return text
 }
 
 export function EventsView() {
@@ -52,18 +78,30 @@ export function EventsView() {
     return {model, selAbs: -1, follow: true, top: 0}
   })
   const m = st.model
-  const version = useEmitter(m)
+  // the rows are painted at each batch (PaintedList); the view itself redraws only when its
+  // header, notices or footer read differently
+  useSyncExternalStore(m.subscribe, () => chromeOf(m))
   useEmitter(session)
-  useTrace(m, version)
+  const trace = useTrace(m)
   const [, rerender] = useState(0)
   const field = useTextField()
-  const rows = m.rows
-  const base = rows.pushed - rows.size
   const listHeight = Math.max(1, height - 4)
-  const sel = st.follow || st.selAbs < 0 ? rows.size - 1 : Math.max(0, Math.min(rows.size - 1, st.selAbs - base))
-  const first = st.follow ? Math.max(0, rows.size - listHeight) : scrollWindow(rows.size, sel, listHeight, st.top)
-  st.top = first
-  m.following = st.follow
+  const w = useMemo<Widths>(() => {
+    const base = {time: 9, type: width >= 100 ? 28 : 24, object: width >= 100 ? 30 : 22, status: width >= 100 ? 18 : 15}
+    return {...base, amount: Math.max(0, width - 2 - base.time - base.type - base.object - base.status)}
+  }, [width])
+
+  /** The selection and the first row shown, as of now (the rows change between the view's renders). */
+  const place = () => {
+    const rows = m.rows
+    const base = rows.pushed - rows.size
+    const sel = st.follow || st.selAbs < 0 ? rows.size - 1 : Math.max(0, Math.min(rows.size - 1, st.selAbs - base))
+    const first = st.follow ? Math.max(0, rows.size - listHeight) : scrollWindow(rows.size, sel, listHeight, st.top)
+    st.top = first
+    m.following = st.follow
+    return {rows, base, sel, first}
+  }
+  place()
 
   // the engine came back after the stream stopped for good (a 401 meanwhile, say): start again
   useEffect(() => {
@@ -73,12 +111,6 @@ export function EventsView() {
     return unsub
   }, [session, m])
 
-  const move = (to: number) => {
-    st.follow = to >= rows.size - 1 && !m.paused ? true : false
-    st.selAbs = base + to
-    rerender((n) => n + 1)
-  }
-
   useKeys(
     (input, key) => {
       if (field.keys(input, key)) return true
@@ -87,8 +119,13 @@ export function EventsView() {
         st.follow = true
         return rerender((n) => n + 1), true
       }
+      const {rows, base, sel} = place()
       const next = moveKey(input, key, sel, rows.size, listHeight)
-      if (next !== undefined) return move(next), true
+      if (next !== undefined) {
+        st.follow = next >= rows.size - 1 && !m.paused ? true : false
+        st.selAbs = base + next
+        return rerender((n) => n + 1), true
+      }
       const row = rows.at(sel)
       if (key.return && row) return open({view: 'event', id: row.event.id}), true
       if (input === 'r') return m.start(), true
@@ -109,10 +146,16 @@ export function EventsView() {
         ],
   )
 
-  const w = {time: 9, type: width >= 100 ? 28 : 24, object: width >= 100 ? 30 : 22, status: width >= 100 ? 18 : 15}
-  const amountWidth = Math.max(0, width - 2 - w.time - w.type - w.object - w.status)
-  const head = `  ${fit('TIME', w.time)}${fit('TYPE', w.type)}${fit('OBJECT', w.object)}${fit('STATUS', w.status)}${fit('AMOUNT', amountWidth)}`
-  const shown = rows.slice(first, first + listHeight)
+  const lines = (): PaintedLine[] => {
+    const {rows, sel, first} = place()
+    return rows.slice(first, first + listHeight).map((r, i) => {
+      const selected = first + i === sel
+      return {text: rowText(r, w), inverse: selected, color: selected ? undefined : theme.status(r.summary.status)}
+    })
+  }
+
+  const head = `  ${fit('TIME', w.time)}${fit('TYPE', w.type)}${fit('OBJECT', w.object)}${fit('STATUS', w.status)}${fit('AMOUNT', w.amount)}`
+  const rows = m.rows
   const f = m.feed
   const state = m.paused
     ? `⏸ paused · ${m.heldCount.toLocaleString('en-US')} held`
@@ -122,6 +165,7 @@ export function EventsView() {
         ? `○ ${f.text}`
         : '… connecting'
   const stale = f.state === 'down' ? `Stream down since ${ageText(f.downSince, session.now())}: the list is as of ${ageText(f.lastOkAt, session.now())}; missed events are backfilled (↺) when it is back.` : undefined
+  const empty = !m.error && rows.size === 0
   return (
     <Box flexDirection="column">
       <Box>
@@ -147,21 +191,13 @@ export function EventsView() {
         {head}
       </Text>
       {m.permission ? <Problem message={m.error ?? ''} permission={m.permission} /> : m.error ? <Text color={theme.tone('bad')}>{m.error}</Text> : null}
-      {!m.error && rows.size === 0 ? <Text dimColor>{`No ${m.filterText ? 'matching ' : ''}event yet: they appear here as they happen.`}</Text> : null}
-      {shown.map((r, i) => (
-        <EventLine key={r.event.id} r={r} selected={first + i === sel} w={w} amountWidth={amountWidth} statusColor={theme.status(r.summary.status)} />
-      ))}
+      {empty ? <Text dimColor>{`No ${m.filterText ? 'matching ' : ''}event yet: they appear here as they happen.`}</Text> : null}
+      <PaintedList height={empty ? 0 : Math.min(listHeight, rows.size)} lines={lines} changes={m} painted={trace} />
       <Text color={stale ? theme.tone('warn') : undefined} dimColor={!stale} wrap="truncate">
         {stale ?? `${rows.size.toLocaleString('en-US')} shown (the newest ${m.cap.toLocaleString('en-US')} are kept)${st.follow ? ' · following the newest' : ' · G follows the newest'}${m.notice ? ` · ${m.notice}` : ''}`}
       </Text>
     </Box>
   )
-}
-
-function EventLine({r, selected, w, amountWidth, statusColor}: {r: EventRow; selected: boolean; w: {time: number; type: number; object: number; status: number}; amountWidth: number; statusColor?: string}) {
-  const s = r.summary
-  const text = `${r.backfilled ? '↺ ' : '  '}${fit(s.time, w.time)}${fit(s.type, w.type)}${fitId(s.object_id, w.object - 1)} ${fit(s.status, w.status)}${fit(s.amount, amountWidth)}`
-  return <Row text={text} selected={selected} color={selected ? undefined : statusColor} />
 }
 
 // ----- one event
