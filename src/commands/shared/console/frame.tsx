@@ -104,16 +104,6 @@ export function useCached<T>(key: string, make: () => T): T {
   return v
 }
 
-/** Re-renders every `ms` (ages, countdowns). */
-export function useTick(ms = 1000): number {
-  const [n, setN] = useState(0)
-  useEffect(() => {
-    const t = setInterval(() => setN((x) => x + 1), ms)
-    return () => clearInterval(t)
-  }, [ms])
-  return n
-}
-
 /**
  * A text that changes with time (`read` is called as the view draws and at each tick of the
  * frame's ticker): the view redraws when it reads differently, not at every tick.

@@ -13,7 +13,7 @@ import {renderDispute, timeLeft, type AttachedFacts} from '../../../disputes/sha
 import {attachedFacts, notActionableReason} from '../../../disputes/shared/disputes.js'
 import {EvidenceForm} from '../../../disputes/shared/evidence-form.js'
 import {acceptDispute, submitEvidence} from '../actions.js'
-import {Age, LineInput, useAction, useTextField, Lines, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
+import {Age, LineInput, useAction, useTextField, Lines, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTickText} from '../frame.js'
 import {fit, fitId, money, scrollWindow} from '../format.js'
 import {disputeQueue} from '../models/queue.js'
 import {Resource, type ConsoleSession} from '../session.js'
@@ -47,9 +47,13 @@ export function DisputesView() {
   const [, rerender] = useState(0)
   const field = useTextField()
   const editing = field.editing
-  useTick(5000)
-  const now = session.engineNow()
   const rows = res.value ? disputeQueue(res.value.disputes, {all: st.all, filter: st.filter}) : []
+  // the time left of each row, and whether it is under a day: a redraw when one reads differently
+  useTickText(() => {
+    const t = session.engineNow()
+    return rows.map((d) => `${timeLeft(d, t)}${d.evidence_due_by && Date.parse(d.evidence_due_by) - t.getTime() < 86_400_000 ? '!' : ''}`).join(',')
+  })
+  const now = session.engineNow()
   const listHeight = Math.max(1, height - 4)
   const sel = Math.min(st.sel, Math.max(0, rows.length - 1))
   const first = scrollWindow(rows.length, sel, listHeight, st.top)
@@ -170,8 +174,9 @@ export function DisputeView() {
   const [form, setForm] = useState(false)
   /** what the form gave (it calls onDone, then onLeave once its last frame is drawn) */
   const answer = useRef<EvidenceParams | null>(null)
-  useTick(5000)
   const dp = res.value?.dispute
+  // the dispute's text reads the engine clock (time left, overdue): a redraw when it reads differently
+  useTickText(() => (dp ? renderDispute(dp, session.engineNow(), plain, res.value?.facts) : ''))
   const now = session.engineNow()
   const lines = dp ? renderDispute(dp, now, plain, res.value?.facts).split('\n') : []
   const page = Math.max(1, height - 3)

@@ -6,7 +6,7 @@
 import {Box} from 'ink'
 import {useState} from 'react'
 import type {ChaosRule, Provider} from '../../../../api/types.js'
-import {Age, moveKey, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useTick} from '../frame.js'
+import {Age, moveKey, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useTickText} from '../frame.js'
 import {fit} from '../format.js'
 import {GatewayMonitor} from '../gateway-monitor.js'
 import {gatewayLines} from '../models/gateway.js'
@@ -20,25 +20,27 @@ export function GatewayView() {
   const {session, theme, height, width} = useFrame()
   const monitor = useCached('gateway:monitor', () => new GatewayMonitor(session))
   useEmitter(monitor)
-  useTick(1000)
   const providers = useResource(useCached('gateway:providers', () => new Resource<Provider[]>(session, async () => (await session.client.providers.list({limit: 100})).data, {refreshMs: 5000})))
   const chaos = useResource(
     useCached('gateway:chaos', () => new Resource<ChaosRule[]>(session, async () => (session.mode === 'live' ? [] : (await session.client.chaos.list()).data), {refreshMs: 5000})),
   )
   const [top, setTop] = useState(0)
-  const now = session.now()
-  const lines = gatewayLines({
-    now,
-    since: monitor.window.since,
-    host: session.host,
-    base: monitor.base,
-    instances: monitor.rows(),
-    stream: monitor.stream,
-    providers: asPart(providers),
-    backlog: monitor.backlog,
-    chaos: session.mode === 'live' ? undefined : asPart(chaos),
-    self: monitor.self,
-  })
+  const linesNow = () =>
+    gatewayLines({
+      now: session.now(),
+      since: monitor.window.since,
+      host: session.host,
+      base: monitor.base,
+      instances: monitor.rows(),
+      stream: monitor.stream,
+      providers: asPart(providers),
+      backlog: monitor.backlog,
+      chaos: session.mode === 'live' ? undefined : asPart(chaos),
+      self: monitor.self,
+    })
+  // its ages and rates over the last minute: a redraw when one reads differently
+  useTickText(() => linesNow().map((l) => l.text).join('\n'))
+  const lines = linesNow()
   const listHeight = Math.max(1, height - 1)
   const first = Math.min(top, Math.max(0, lines.length - listHeight))
 

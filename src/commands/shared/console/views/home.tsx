@@ -3,7 +3,7 @@ import {Box} from 'ink'
 import {useState} from 'react'
 import {Text} from '../../../../ui/text.js'
 import {clockAheadNotice} from '../../../disputes/shared/disputes.js'
-import {Age, moveKey, Row, Title, useCached, useFrame, useKeys, useResource, useTick} from '../frame.js'
+import {Age, moveKey, Row, Title, useCached, useFrame, useKeys, useResource, useTickText} from '../frame.js'
 import {fit, scrollWindow} from '../format.js'
 import {attentionLines, type AttentionData, type Part} from '../models/attention.js'
 import {Resource, type ConsoleSession, type Outcome} from '../session.js'
@@ -37,17 +37,22 @@ export function attentionResource(session: ConsoleSession): Resource<AttentionDa
   )
 }
 
+function homeNotice(session: ConsoleSession): string | undefined {
+  return session.clock.source === 'wall' && session.clock.note ? `Times left use the wall clock: ${session.clock.note}.` : clockAheadNotice(session.engineNow(), new Date(session.now()))
+}
+
 export function HomeView() {
   const {session, theme, height, width, open} = useFrame()
   const res = useResource(useCached('home', () => attentionResource(session)))
-  useTick(5000)
+  // times left ("due in 2h"): a redraw when one reads differently
+  useTickText(() => (res.value ? attentionLines(res.value, session.engineNow()).map((l) => l.text).join('\n') : '') + homeNotice(session))
   const [sel, setSel] = useState(0)
   const [top, setTop] = useState(0)
   const now = session.engineNow()
   const lines = res.value ? attentionLines(res.value, now) : []
   const openable = lines.map((l, i) => (l.route ? i : -1)).filter((i) => i >= 0)
   const at = openable[Math.min(sel, openable.length - 1)] ?? -1
-  const notice = session.clock.source === 'wall' && session.clock.note ? `Times left use the wall clock: ${session.clock.note}.` : clockAheadNotice(now, new Date(session.now()))
+  const notice = homeNotice(session)
   const listHeight = Math.max(1, height - 2 - (notice ? 1 : 0))
   const first = scrollWindow(lines.length, Math.max(0, at), listHeight, top)
   if (first !== top) setTop(first)

@@ -8,7 +8,8 @@ import {painter} from '../../../../output/color.js'
 import {Text} from '../../../../ui/text.js'
 import {renderPayment} from '../../../payments/shared/display.js'
 import {buildTimeline, renderTimeline} from '../../../payments/shared/timeline.js'
-import {Age, LineInput, useTextField, Lines, moveKey, Problem, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
+import {Age, LineInput, useTextField, Lines, moveKey, PaintedList, Problem, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute} from '../frame.js'
+import type {PaintedLine} from '../painter.js'
 import {fit, fitId, money, scrollWindow, shortTime} from '../format.js'
 import {PagedList} from '../models/paging.js'
 import {amountMatches, describeSearch, fallbackSearch, parseSearch, searchParams, type Search} from '../models/search.js'
@@ -141,6 +142,11 @@ export function PaymentsView() {
   const refWidth = Math.max(0, width - w.id - w.status - w.amount - w.method - w.created - 1)
   const head = `${fit('ID', w.id)}${fit('STATUS', w.status)}${fit('AMOUNT', w.amount)}${fit('METHOD', w.method)}${fit('REFERENCE', refWidth)}${fit('CREATED', w.created)}`
   const problem = unsupported(st.search, list.error)
+  const lines = (): PaintedLine[] =>
+    rows.slice(first, first + listHeight).map((p, i) => {
+      const selected = first + i === sel
+      return {text: paymentRow(p, w, refWidth, now), inverse: selected, color: selected ? undefined : theme.status(p.status)}
+    })
   // "loading" only where the rows shown wait on it (a page fetched ahead is not news)
   const status = list.loading && list.waiting
     ? `${rows.length.toLocaleString('en-US')} loaded, loading more…`
@@ -167,9 +173,7 @@ export function PaymentsView() {
       </Text>
       {list.permission ? <Problem message={list.error ?? ''} permission={list.permission} /> : problem ? <Text color={theme.tone('warn')} wrap="wrap">{problem}</Text> : list.error ? <Text color={theme.tone('bad')}>{list.error}</Text> : null}
       {!list.loading && rows.length === 0 && !list.error ? <Text dimColor>{`No payment matches ${describeSearch(st.search)}.`}</Text> : null}
-      {rows.slice(first, first + listHeight).map((p, i) => (
-        <PaymentRow key={p.id} p={p} selected={first + i === sel} w={w} refWidth={refWidth} now={now} statusColor={theme.status(p.status)} />
-      ))}
+      <PaintedList height={Math.max(0, Math.min(listHeight, rows.length - first))} lines={lines} />
       <Text dimColor wrap="truncate">
         {status}
       </Text>
@@ -177,9 +181,9 @@ export function PaymentsView() {
   )
 }
 
-function PaymentRow({p, selected, w, refWidth, now, statusColor}: {p: Payment; selected: boolean; w: {id: number; status: number; amount: number; method: number; created: number}; refWidth: number; now: Date; statusColor?: string}) {
-  const text = `${fitId(p.id, w.id - 1)} ${fit(p.status, w.status)}${fit(money(p.amount, p.currency), w.amount - 1, 'right')} ${fit(p.payment_method, w.method)}${fit(p.reference, refWidth)}${fit(shortTime(p.created_at, now), w.created)}`
-  return <Row text={text} selected={selected} color={selected ? undefined : statusColor} />
+/** A row's text (painted by the frame's painter, not Ink: every row changes on PageDown). */
+function paymentRow(p: Payment, w: {id: number; status: number; amount: number; method: number; created: number}, refWidth: number, now: Date): string {
+  return `${fitId(p.id, w.id - 1)} ${fit(p.status, w.status)}${fit(money(p.amount, p.currency), w.amount - 1, 'right')} ${fit(p.payment_method, w.method)}${fit(p.reference, refWidth)}${fit(shortTime(p.created_at, now), w.created)}`
 }
 
 // ----- one payment
@@ -225,7 +229,6 @@ export function PaymentView() {
   const [tab, setTab] = useState<'details' | 'timeline'>('details')
   const [top, setTop] = useState(0)
   const [busy, setBusy] = useState('')
-  useTick(5000)
   const d = res.value
   const p = d?.payment
   const lines = tab === 'details' ? (d ? paymentLines(d) : []) : timeline.value ? renderTimeline(timeline.value.payment, timeline.value.timeline, plain).split('\n').slice(2) : []

@@ -9,7 +9,7 @@ import {painter} from '../../../../output/color.js'
 import {Text} from '../../../../ui/text.js'
 import {endpointReason, endpointStatus, renderEndpoint} from '../../../webhooks/shared/display.js'
 import {replayEndpoint, setEndpointDisabled} from '../actions.js'
-import {Age, Lines, useAction, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTick} from '../frame.js'
+import {Age, Lines, useAction, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTickText} from '../frame.js'
 import {fit, fitId, scrollWindow, shortTime} from '../format.js'
 import {Resource, type ConsoleSession} from '../session.js'
 import {lastResult} from './events.js'
@@ -48,7 +48,8 @@ export function healthText(w: WebhookEndpoint): string {
 export function WebhooksView() {
   const {session, theme, height, width, open} = useFrame()
   const res = useResource(useCached('webhooks', () => endpointsResource(session)))
-  useTick(5000)
+  // a last delivery's time shows its date once the engine's day is another
+  useTickText(() => session.engineNow().toISOString().slice(0, 10))
   const [sel, setSel] = useState(0)
   const [top, setTop] = useState(0)
   const rows = res.value ?? []
