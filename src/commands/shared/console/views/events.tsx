@@ -2,7 +2,7 @@
 // reads, following the newest unless you moved up; `/` filters by type prefix and object, space
 // or p pauses with a count of what is held, Enter opens an event: its payload (pretty JSON,
 // scrollable) and its deliveries, and `s` resends it. The rows are painted by the frame's list
-// painter (painter.ts), not by Ink, at most 20 times a second whatever the rate (the model
+// painter (painter.ts), not by Ink, at most 40 times a second whatever the rate (the model
 // batches; twice a second while paused or scrolled up), only the rows on screen and only those
 // that changed, each row's text made once per event; Ink redraws the view only when its header,
 // notices or footer read differently.
