@@ -1,6 +1,6 @@
 import type {DOMElement} from 'ink'
 import {describe, expect, it} from 'vitest'
-import {ListPainter, type PaintedLine} from './painter.js'
+import {ListPainter, toWidth, type PaintedLine} from './painter.js'
 
 /** An Ink box laid out at (x, y) inside a parent at (0, top), `height` rows of `width`. */
 function box(x: number, y: number, width: number, height: number, top = 0): DOMElement {
@@ -84,5 +84,13 @@ describe('ListPainter', () => {
     const p = new ListPainter(t.out)
     p.attach({node: box(0, 1, 3, 10), lines: () => Array.from({length: 10}, () => ({text: 'x'}))})
     expect(moves(t.writes[0]!).map((m) => m[0])).toEqual([2, 3])
+  })
+
+  it('measures wide characters (a customer\'s reference in CJK, an emoji) so that a row never runs past its box', () => {
+    expect(toWidth('order-12', 5)).toBe('order')
+    expect(toWidth('€12.50 EUR', 12)).toBe('€12.50 EUR  ')
+    expect(toWidth('注文番号', 5)).toBe('注文 ') // two wide characters, then one column left over
+    expect(toWidth('a😀b', 4)).toBe('a😀b')
+    expect(toWidth('e\u0301t\u00e9', 4)).toBe('e\u0301t\u00e9 ')
   })
 })
