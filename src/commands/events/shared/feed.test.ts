@@ -33,7 +33,8 @@ async function runFeed(opts: {types?: string; cursor?: string | null; until: (ev
     types: opts.types,
     cursor: opts.cursor,
     signal: ac.signal,
-    sleep: async () => {},
+    // no real wait, but a turn of the event loop: a feed retrying in a loop cannot starve the timeout below
+    sleep: () => new Promise((r) => setImmediate(r)),
     pollIntervalMs: opts.pollIntervalMs,
     onEvent: (e) => {
       events.push(e)
@@ -113,7 +114,7 @@ describe('EventFeed over SSE', () => {
     expect(statuses[1]).toMatchObject({state: 'live', resumed: false, backfilled: 2})
   })
 
-  it('with an empty log at the start, a drop backfills everything there is', async () => {
+  it('with an empty log at the start, the stream once open reads everything there is (nothing committed before it subscribed is lost), then resumes from it', async () => {
     const pool = mock.get(BASE)
     pool.intercept({path: '/v1/events?limit=1', method: 'GET'}).reply(200, list([]), json)
     let header: string | undefined = 'unset'
@@ -123,7 +124,9 @@ describe('EventFeed over SSE', () => {
         header = (o.headers as Record<string, string>)['last-event-id']
         return {statusCode: 200, data: ': connected\n\n', responseOptions: sse}
       })
+    // evt_1 and evt_2 were committed between the empty read and the stream's subscription
     pool.intercept({path: '/v1/events?limit=100', method: 'GET'}).reply(200, list([ev(2), ev(1)]), json)
+    pool.intercept({path: '/v1/events?ending_before=evt_2&limit=100', method: 'GET'}).reply(200, list([]), json)
     pool.intercept({path: '/v1/events/stream', method: 'GET', headers: {'last-event-id': 'evt_2'}}).reply(200, frame(ev(3)), sse)
     const {events} = await runFeed({until: (e) => e.length >= 3})
     expect(header).toBeUndefined()
@@ -132,6 +135,28 @@ describe('EventFeed over SSE', () => {
       ['evt_2', true],
       ['evt_3', false],
     ])
+  })
+
+  it('with an empty log at the start, an event streamed while the log is read stays the resume point; the older one read is emitted once', async () => {
+    const pool = mock.get(BASE)
+    pool.intercept({path: '/v1/events?limit=1', method: 'GET'}).reply(200, list([]), json)
+    // evt_1 was committed before the stream subscribed (not streamed); evt_2 after (streamed and also read)
+    pool.intercept({path: '/v1/events/stream', method: 'GET'}).reply(200, `: connected\n\n${frame(ev(2))}`, sse)
+    pool.intercept({path: '/v1/events?limit=100', method: 'GET'}).reply(200, list([ev(2), ev(1)]), json)
+    pool.intercept({path: '/v1/events?ending_before=evt_2&limit=100', method: 'GET'}).reply(200, list([]), json)
+    let resumedFrom: string | undefined
+    pool
+      .intercept({path: '/v1/events/stream', method: 'GET'})
+      .reply((o) => {
+        resumedFrom = (o.headers as Record<string, string>)['last-event-id']
+        return {statusCode: 200, data: frame(ev(3)), responseOptions: sse}
+      })
+    const {events} = await runFeed({until: (e) => e.length >= 3})
+    const byId = new Map(events.map((e) => [e.event.id, e.backfilled]))
+    expect(events.map((e) => e.event.id).sort()).toEqual(['evt_1', 'evt_2', 'evt_3'])
+    expect(byId.get('evt_1')).toBe(true)
+    expect(byId.get('evt_3')).toBe(false)
+    expect(resumedFrom).toBe('evt_2')
   })
 
   it('resuming from an empty log (a cursor saved before any event existed) backfills every event', async () => {

@@ -225,6 +225,20 @@ export class EventFeed {
     }
   }
 
+  /**
+   * After a stream opened with no resume point: every event the log holds now (at most
+   * maxBackfill), oldest first, emitted unless already streamed. The resume point stays the newest
+   * event streamed meanwhile, if any (those are newer than anything the read found missing).
+   */
+  private async catchUpFromEmpty(): Promise<void> {
+    const {client, types} = this.o
+    const all: GwEvent[] = []
+    for await (const e of client.events.iterate({type: types}, this.o.maxBackfill ?? 10_000)) all.push(e)
+    const streamed = this.lastId
+    for (const e of all.reverse()) this.emit(e, JSON.stringify(e), true)
+    if (streamed !== null) this.lastId = streamed
+  }
+
   /** One SSE connection, resumed from lastId; resolves when the server ends it. */
   private async streamOnce(onLive: () => void): Promise<void> {
     const {client, types, signal} = this.o
@@ -255,19 +269,38 @@ export class EventFeed {
         this.emit(event, m.data, false)
       },
     })
+    // Opened with no resume point (the log was empty when the feed started), the server streams
+    // only what is committed after it subscribes: an event committed between that empty read and
+    // this moment would be lost. So once open, everything the log holds now is read once and what
+    // was not streamed yet is emitted (marked backfilled; duplicates are dropped by id).
+    const fromNothing = this.lastId === null
+    let catchUp: Promise<void> | undefined
+    let catchUpError: unknown
+    const opened = () => {
+      onLive()
+      if (fromNothing)
+        catchUp = this.catchUpFromEmpty().catch((e: unknown) => {
+          catchUpError = e
+          ac.abort()
+        })
+    }
     try {
       arm()
       await client.openStream('/events/stream', {
         query: {type: types},
         headers: this.lastId ? {'last-event-id': this.lastId} : {},
         signal: ac.signal,
-        onOpen: onLive,
+        onOpen: opened,
         onChunk: (chunk) => {
           arm()
           parser.feed(decoder.decode(chunk, {stream: true}))
         },
       })
+      await catchUp
+      if (catchUpError) throw catchUpError
     } catch (e) {
+      await catchUp
+      if (catchUpError && !signal.aborted) throw catchUpError
       if (idle) throw new StreamClosed(`no data for ${Math.round(idleMs / 1000)} s (the connection is gone)`)
       if (signal.aborted) return
       if (e instanceof ApiError && e.status === 404) throw new NoStreamError()
