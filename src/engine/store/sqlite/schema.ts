@@ -154,6 +154,36 @@ function searchKeysMigration(): string {
   return out.join('\n')
 }
 
+/**
+ * Migration 9 (issue 34, storage per payment): an index whose keys grow at its end takes, in a
+ * group commit, one dirty leaf page per run of equal leading keys: one per account when it leads
+ * with the account. Indexes on a reference to an object made at about the same time (an event's
+ * deliveries, a payment's ledger entries, refunds, disputes and checkout sessions, an event's
+ * subject) lead with that reference instead — ids sort by creation time, so every account's new
+ * entries append at one end — and then the account: a lookup is an equality on both, a seek to
+ * the account's own rows. (These columns are only ever compared for equality; a range on them
+ * would cross accounts.) Deliveries lose the two indexes no query needs: they are listed by
+ * endpoint or by event (the status filter applies to those few rows), and the endpoint index,
+ * no longer partial (every delivery has one), serves what reads an account's deliveries whole
+ * (snapshots, purges).
+ */
+const STORAGE_MIGRATION_SQL = `DROP INDEX deliveries_status;
+DROP INDEX deliveries_account;
+DROP INDEX deliveries_endpoint;
+CREATE INDEX deliveries_endpoint ON deliveries(account, endpoint, seq);
+DROP INDEX deliveries_event;
+CREATE INDEX deliveries_event ON deliveries(event, account, seq) WHERE event IS NOT NULL;
+DROP INDEX ledger_entries_payment;
+CREATE INDEX ledger_entries_payment ON ledger_entries(payment, account, seq) WHERE payment IS NOT NULL;
+DROP INDEX refunds_payment;
+CREATE INDEX refunds_payment ON refunds(payment, account, seq) WHERE payment IS NOT NULL;
+DROP INDEX disputes_payment;
+CREATE INDEX disputes_payment ON disputes(payment, account, seq) WHERE payment IS NOT NULL;
+DROP INDEX checkout_sessions_payment;
+CREATE INDEX checkout_sessions_payment ON checkout_sessions(payment, account, seq) WHERE payment IS NOT NULL;
+DROP INDEX events_subject;
+CREATE INDEX events_subject ON events(COALESCE(payment, object_id), account, seq);`
+
 /** The migration whose search columns are filled in from the stored objects, in JavaScript; its tables and columns. */
 export const SEARCH_KEYS_MIGRATION = 8
 
@@ -393,4 +423,6 @@ CREATE INDEX events_created ON events(created_at);`,
   // email (any case), its domain, its name and family name, each a column with an index (filled
   // in from the stored objects in JavaScript: sqlite-store.ts, as every later write fills them)
   searchKeysMigration(),
+  // 9: the bytes a payment writes with many accounts (issue 34): see STORAGE_MIGRATION_SQL
+  STORAGE_MIGRATION_SQL,
 ]
