@@ -1,5 +1,5 @@
 import {type FieldType, type Kind} from '../../ports/store.js'
-import {SEARCH_KEYS_COLUMNS, TABLE} from '../tables.js'
+import {referenceKeyedIndexes, SEARCH_KEYS_COLUMNS, TABLE} from '../tables.js'
 import {SHOWN_ONCE_PATTERN} from '../../domain/secrets.js'
 
 export {TABLE}
@@ -277,22 +277,9 @@ CREATE UNLOGGED TABLE rate_buckets (
   // at one end per account, and a lookup is an equality on both — a seek to the account's own rows
   // (these columns are only compared for equality). Deliveries are listed by endpoint or event:
   // their status and account indexes go, and the endpoint index (every delivery has one) is no
-  // longer partial, so it serves reads of an account's deliveries whole (snapshots, purges). Each
-  // DROP is IF EXISTS: a database rolled back to an earlier version (tests) runs it again.
-  `DROP INDEX IF EXISTS deliveries_status;
-DROP INDEX IF EXISTS deliveries_account;
-DROP INDEX IF EXISTS deliveries_endpoint;
-CREATE INDEX deliveries_endpoint ON deliveries (account, endpoint, seq);
-DROP INDEX IF EXISTS deliveries_event;
-CREATE INDEX deliveries_event ON deliveries (event, account, seq) WHERE event IS NOT NULL;
-DROP INDEX IF EXISTS ledger_entries_payment;
-CREATE INDEX ledger_entries_payment ON ledger_entries (payment, account, seq) WHERE payment IS NOT NULL;
-DROP INDEX IF EXISTS refunds_payment;
-CREATE INDEX refunds_payment ON refunds (payment, account, seq) WHERE payment IS NOT NULL;
-DROP INDEX IF EXISTS disputes_payment;
-CREATE INDEX disputes_payment ON disputes (payment, account, seq) WHERE payment IS NOT NULL;
-DROP INDEX IF EXISTS checkout_sessions_payment;
-CREATE INDEX checkout_sessions_payment ON checkout_sessions (payment, account, seq) WHERE payment IS NOT NULL;
+  // longer partial, so it serves reads of an account's deliveries whole (snapshots, purges) —
+  // tables.ts referenceKeyedIndexes, shared with SQLite's migration 9.
+  `${referenceKeyedIndexes()}
 DROP INDEX IF EXISTS events_subject;
 CREATE INDEX events_subject ON events ((COALESCE(payment, object_id)), account, seq);`,
 ]

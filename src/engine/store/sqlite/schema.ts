@@ -1,4 +1,4 @@
-import {SEARCH_KEYS_COLUMNS, TABLE} from '../tables.js'
+import {referenceKeyedIndexes, SEARCH_KEYS_COLUMNS, TABLE} from '../tables.js'
 
 export {SEARCH_KEYS_COLUMNS, TABLE}
 
@@ -165,23 +165,9 @@ function searchKeysMigration(): string {
  * would cross accounts.) Deliveries lose the two indexes no query needs: they are listed by
  * endpoint or by event (the status filter applies to those few rows), and the endpoint index,
  * no longer partial (every delivery has one), serves what reads an account's deliveries whole
- * (snapshots, purges). Each DROP is IF EXISTS: a data dir rolled back to an earlier version (a
- * test of an earlier migration) runs it again.
+ * (snapshots, purges). The statements are PostgreSQL's migration 5's (tables.ts).
  */
-const STORAGE_MIGRATION_SQL = `DROP INDEX IF EXISTS deliveries_status;
-DROP INDEX IF EXISTS deliveries_account;
-DROP INDEX IF EXISTS deliveries_endpoint;
-CREATE INDEX deliveries_endpoint ON deliveries(account, endpoint, seq);
-DROP INDEX IF EXISTS deliveries_event;
-CREATE INDEX deliveries_event ON deliveries(event, account, seq) WHERE event IS NOT NULL;
-DROP INDEX IF EXISTS ledger_entries_payment;
-CREATE INDEX ledger_entries_payment ON ledger_entries(payment, account, seq) WHERE payment IS NOT NULL;
-DROP INDEX IF EXISTS refunds_payment;
-CREATE INDEX refunds_payment ON refunds(payment, account, seq) WHERE payment IS NOT NULL;
-DROP INDEX IF EXISTS disputes_payment;
-CREATE INDEX disputes_payment ON disputes(payment, account, seq) WHERE payment IS NOT NULL;
-DROP INDEX IF EXISTS checkout_sessions_payment;
-CREATE INDEX checkout_sessions_payment ON checkout_sessions(payment, account, seq) WHERE payment IS NOT NULL;
+const STORAGE_MIGRATION_SQL = `${referenceKeyedIndexes()}
 DROP INDEX IF EXISTS events_subject;
 CREATE INDEX events_subject ON events(COALESCE(payment, object_id), account, seq);`
 
