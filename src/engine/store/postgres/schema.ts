@@ -1,5 +1,5 @@
 import {type FieldType, type Kind} from '../../ports/store.js'
-import {SEARCH_KEYS_COLUMNS, TABLE} from '../tables.js'
+import {referenceKeyedIndexes, SEARCH_KEYS_COLUMNS, TABLE} from '../tables.js'
 import {SHOWN_ONCE_PATTERN} from '../../domain/secrets.js'
 
 export {TABLE}
@@ -271,5 +271,16 @@ CREATE UNLOGGED TABLE rate_buckets (
   // 4: what a support agent searches payments by (issue 36): a card's last four digits, a customer's
   // email (any case), its domain, its name and family name, each an indexed column
   searchKeysMigration(),
+  // 5: the bytes a payment writes with many accounts (issue 34), as SQLite's migration 9: indexes on
+  // a reference to an object made at about the same time (ids sort by creation time) lead with it,
+  // then the account, so every account's new entries append at one end of the index rather than
+  // at one end per account, and a lookup is an equality on both — a seek to the account's own rows
+  // (these columns are only compared for equality). Deliveries are listed by endpoint or event:
+  // their status and account indexes go, and the endpoint index (every delivery has one) is no
+  // longer partial, so it serves reads of an account's deliveries whole (snapshots, purges) —
+  // tables.ts referenceKeyedIndexes, shared with SQLite's migration 9.
+  `${referenceKeyedIndexes()}
+DROP INDEX IF EXISTS events_subject;
+CREATE INDEX events_subject ON events ((COALESCE(payment, object_id)), account, seq);`,
 ]
 

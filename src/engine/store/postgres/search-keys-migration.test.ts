@@ -4,7 +4,7 @@ import {rmSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
 import {bootEngine, card} from '../../test-support/harness.js'
 import {freshDatabase, sql} from '../../test-support/pg.js'
-import {SEARCH_KEYS_COLUMNS} from './schema.js'
+import {MIGRATIONS, SEARCH_KEYS_COLUMNS} from './schema.js'
 
 describe('PostgreSQL migration 4: search columns of rows stored before it', () => {
   it('fills card_last4 and the customer keys from the stored objects; the filters find them', async () => {
@@ -18,7 +18,7 @@ describe('PostgreSQL migration 4: search columns of rows stored before it', () =
     await first.engine.close()
     // the database as a gw before migration 4 left it: no search columns, version 3
     for (const [table, cols] of Object.entries(SEARCH_KEYS_COLUMNS)) for (const c of cols) await sql(url, `ALTER TABLE ${table} DROP COLUMN ${c}`)
-    await sql(url, 'DELETE FROM gw_schema_migrations WHERE version = 4')
+    await sql(url, 'DELETE FROM gw_schema_migrations WHERE version >= 4')
 
     const again = await bootEngine({storeUrl: url, dataDir: first.dataDir})
     try {
@@ -27,7 +27,7 @@ describe('PostgreSQL migration 4: search columns of rows stored before it', () =
       expect(await found('customer_email=ZOE@lovelace-shop.EXAMPLE')).toEqual([zoe.body.id])
       expect(await found('email_domain=other.example')).toEqual([bob.body.id])
       expect(await found('customer_name=lovelace')).toEqual([zoe.body.id])
-      expect((await sql(url, 'SELECT max(version) AS v FROM gw_schema_migrations'))[0].v).toBe(4)
+      expect((await sql(url, 'SELECT max(version) AS v FROM gw_schema_migrations'))[0].v).toBe(MIGRATIONS.length)
     } finally {
       await again.stop()
       rmSync(first.dataDir, {recursive: true, force: true})

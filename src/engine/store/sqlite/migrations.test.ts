@@ -157,6 +157,50 @@ describe('migrations', () => {
     await store.close()
   })
 
+  it("migration 9 re-keys the reference indexes on rows stored before it (issue 34): each account still finds exactly its own deliveries, ledger entries, refunds and events", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-mig-'))
+    dirs.push(dir)
+    const path = join(dir, 'gw.db')
+    const old = new Database(path)
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)')
+    for (const [i, sql] of MIGRATIONS.slice(0, 8).entries()) {
+      old.exec(sql)
+      old.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(i + 1, new Date().toISOString())
+    }
+    old.prepare("INSERT INTO account_numbers (n, id) VALUES (2, 'acct_two')").run()
+    const at = '2026-01-01T00:00:00.000Z'
+    // the same ids in both accounts (a snapshot loaded twice): only the account tells them apart
+    for (const n of [1, 2]) {
+      const mark = {mine: n}
+      for (const [id, status] of [['whd_1', 'succeeded'], ['whd_2', 'failed']])
+        old.prepare('INSERT INTO deliveries (account, id, created_at, version, data, event, endpoint, status) VALUES (?, ?, ?, 1, ?, ?, ?, ?)').run(n, id, at, JSON.stringify({id, object: 'webhook_delivery', ...mark, created_at: at}), 'evt_1', 'wh_1', status)
+      old.prepare('INSERT INTO ledger_entries (account, id, created_at, version, data, currency, payment, type, available_at, amount) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)').run(n, 'le_1', at, JSON.stringify({id: 'le_1', ...mark}), 'EUR', 'pay_1', 'payment', at, 100 * n)
+      old.prepare('INSERT INTO refunds (account, id, created_at, version, data, payment, status) VALUES (?, ?, ?, 1, ?, ?, ?)').run(n, 're_1', at, JSON.stringify({id: 're_1', object: 'refund', ...mark, created_at: at}), 'pay_1', 'pending')
+      old.prepare('INSERT INTO events (account, id, type, created_at, json, object_id, payment) VALUES (?, ?, ?, ?, ?, ?, ?)').run(n, 'evt_1', 'refund.created', at, JSON.stringify({id: 'evt_1', ...mark}), 're_1', 'pay_1')
+    }
+    old.close()
+
+    const store = new SqliteStore({path, durability: 'normal'})
+    expect(store.schemaVersion()).toBe(MIGRATIONS.length)
+    const indexes = Object.fromEntries((store.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as {name: string; sql: string}[]).map((r) => [r.name, r.sql]))
+    expect(indexes.deliveries_status).toBeUndefined()
+    expect(indexes.deliveries_account).toBeUndefined()
+    expect(indexes.deliveries_event).toMatch(/\(event, account, seq\)/)
+    expect(indexes.ledger_entries_payment).toMatch(/\(payment, account, seq\)/)
+    expect(indexes.events_subject).toMatch(/\(COALESCE\(payment, object_id\), account, seq\)/)
+    for (const [account, n] of [[PLATFORM_ACCOUNT, 1], ['acct_two', 2]] as const) {
+      const a = store.account(account)
+      const mine = (objs: {mine?: number}[]) => objs.map((o) => o.mine)
+      expect(mine((await a.list<{id: string; created_at: string; mine: number}>('delivery', {limit: 10, filters: [{field: 'event', op: 'eq', value: 'evt_1'}]})).data)).toEqual([n, n])
+      expect((await a.list<{id: string; created_at: string}>('delivery', {limit: 10, filters: [{field: 'endpoint', op: 'eq', value: 'wh_1'}, {field: 'status', op: 'eq', value: 'failed'}]})).data.map((d) => d.id)).toEqual(['whd_2'])
+      expect(await a.sum('ledger_entry', {field: 'amount', groupBy: 'currency', filters: [{field: 'payment', op: 'eq', value: 'pay_1'}]})).toEqual([{group: 'EUR', sum: 100 * n}])
+      expect(mine(await a.all<{id: string; created_at: string; mine: number}>('refund', [{field: 'payment', op: 'eq', value: 'pay_1'}]))).toEqual([n])
+      expect((await a.listEvents({limit: 10, subject: 'pay_1'})).data.map((e) => JSON.parse(e.json).mine)).toEqual([n])
+      expect(store.exportRows(account).objects.filter((o) => o.kind === 'delivery')).toHaveLength(2)
+    }
+    await store.close()
+  })
+
   it('a data dir written by a newer gw is refused with a message to upgrade', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-mig-'))
     dirs.push(dir)
@@ -193,6 +237,13 @@ describe('secrets at rest (issue 33)', () => {
     const old = new Database(path)
     old.prepare('DELETE FROM schema_migrations WHERE version >= 7').run()
     for (const [t, cols] of Object.entries(SEARCH_KEYS_COLUMNS)) for (const c of cols) old.exec(`DROP INDEX ${t}_${c}; ALTER TABLE ${t} DROP COLUMN ${c};`)
+    // migration 9's indexes as migration 6 made them
+    for (const [t, c] of [['deliveries', 'event'], ['deliveries', 'endpoint'], ['ledger_entries', 'payment'], ['refunds', 'payment'], ['disputes', 'payment'], ['checkout_sessions', 'payment']])
+      old.exec(`DROP INDEX ${t}_${c}; CREATE INDEX ${t}_${c} ON ${t}(account, ${c}, seq) WHERE ${c} IS NOT NULL;`)
+    old.exec(`CREATE INDEX deliveries_status ON deliveries(account, status, seq) WHERE status IS NOT NULL;
+CREATE INDEX deliveries_account ON deliveries(account, seq);
+DROP INDEX events_subject;
+CREATE INDEX events_subject ON events(account, COALESCE(payment, object_id), seq);`)
     old.close()
     expect(fileText(path)).toContain(sk.slice(8))
 

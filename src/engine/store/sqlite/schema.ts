@@ -1,4 +1,4 @@
-import {SEARCH_KEYS_COLUMNS, TABLE} from '../tables.js'
+import {referenceKeyedIndexes, SEARCH_KEYS_COLUMNS, TABLE} from '../tables.js'
 
 export {SEARCH_KEYS_COLUMNS, TABLE}
 
@@ -153,6 +153,23 @@ function searchKeysMigration(): string {
     for (const c of cols) out.push(`ALTER TABLE ${t} ADD COLUMN ${c} TEXT;`, `CREATE INDEX ${t}_${c} ON ${t}(account, ${c}, seq) WHERE ${c} IS NOT NULL;`)
   return out.join('\n')
 }
+
+/**
+ * Migration 9 (issue 34, storage per payment): an index whose keys grow at its end takes, in a
+ * group commit, one dirty leaf page per run of equal leading keys: one per account when it leads
+ * with the account. Indexes on a reference to an object made at about the same time (an event's
+ * deliveries, a payment's ledger entries, refunds, disputes and checkout sessions, an event's
+ * subject) lead with that reference instead — ids sort by creation time, so every account's new
+ * entries append at one end — and then the account: a lookup is an equality on both, a seek to
+ * the account's own rows. (These columns are only ever compared for equality; a range on them
+ * would cross accounts.) Deliveries lose the two indexes no query needs: they are listed by
+ * endpoint or by event (the status filter applies to those few rows), and the endpoint index,
+ * no longer partial (every delivery has one), serves what reads an account's deliveries whole
+ * (snapshots, purges). The statements are PostgreSQL's migration 5's (tables.ts).
+ */
+const STORAGE_MIGRATION_SQL = `${referenceKeyedIndexes()}
+DROP INDEX IF EXISTS events_subject;
+CREATE INDEX events_subject ON events(COALESCE(payment, object_id), account, seq);`
 
 /** The migration whose search columns are filled in from the stored objects, in JavaScript; its tables and columns. */
 export const SEARCH_KEYS_MIGRATION = 8
@@ -393,4 +410,6 @@ CREATE INDEX events_created ON events(created_at);`,
   // email (any case), its domain, its name and family name, each a column with an index (filled
   // in from the stored objects in JavaScript: sqlite-store.ts, as every later write fills them)
   searchKeysMigration(),
+  // 9: the bytes a payment writes with many accounts (issue 34): see STORAGE_MIGRATION_SQL
+  STORAGE_MIGRATION_SQL,
 ]
