@@ -4,7 +4,7 @@
 import {randomBytes} from 'node:crypto'
 import {type ClaimedDelivery, type ClaimedJob, STAGED_ACCOUNT_MARK} from '../../ports/store.js'
 import {shareSlots, type SlotShare} from '../slot-share.js'
-import {CLAIM_SQL, DueQueue, type DueRow, SCAN_CHUNK} from './delivery-claims.js'
+import {CLAIM_SQL, DueQueue} from './delivery-claims.js'
 import {LIMIT_PARAM} from './rows.js'
 import type {SqliteStore} from './sqlite-store.js'
 
@@ -67,68 +67,50 @@ export function nextJobs(s: SqliteStore): {account: string; due_at: string}[] {
 export function claimDeliveries(s: SqliteStore, nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): ClaimedDelivery[] {
   const t = Date.now()
   s.deliveryClaims.expire(t)
-  // every endpoint's first pending entries on (account, endpoint, next_attempt_at), a chunk of
-  // the index at a time: an endpoint read to its end within a chunk costs no statement of its
-  // own, one that fills the chunk is skipped past (a loose index scan, never the backlog; see CLAIM_SQL)
+  // the endpoints with a delivery due on their account's clock: one seek per endpoint on
+  // (account, endpoint, next_attempt_at), whose first entry per endpoint is its earliest due (a
+  // loose index scan, never the backlog; see CLAIM_SQL)
   const nextInAccount = s.stmt(CLAIM_SQL.nextInAccount)
   const nextAccount = s.stmt(CLAIM_SQL.nextAccount)
-  type Row = {account: number; endpoint: string; due: string; seq: number}
-  type Found = {account: number; endpoint: string; rows: DueRow[]; whole: boolean}
-  const found: Found[] = []
+  type Next = {endpoint: string; due: string; account: number}
+  const found: Next[] = []
   s.reading(() => {
-    let rows = nextAccount.all(-1, SCAN_CHUNK) as Row[]
-    let acrossAccounts = true
-    while (rows.length > 0) {
-      let last: Found | undefined
-      for (const r of rows) {
-        if (!last || r.account !== last.account || r.endpoint !== last.endpoint) found.push((last = {account: r.account, endpoint: r.endpoint, rows: [], whole: true}))
-        last.rows.push({due: r.due, seq: r.seq})
-      }
-      if (rows.length === SCAN_CHUNK) {
-        // the last endpoint may go on past the chunk: on from the next endpoint, its own rest read as it is taken
-        last!.whole = false
-        rows = nextInAccount.all(last!.account, last!.endpoint, SCAN_CHUNK) as Row[]
-        acrossAccounts = false
-        if (rows.length > 0) continue
-      } else if (acrossAccounts) break // the index's end
-      // the account's end: on from the next account
-      rows = nextAccount.all(last!.account, SCAN_CHUNK) as Row[]
-      acrossAccounts = true
-    }
+    for (let row = nextAccount.get(-1) as Next | undefined; row; row = (nextInAccount.get(row.account, row.endpoint) ?? nextAccount.get(row.account)) as Next | undefined) found.push(row)
   })
   // one clock reading per account (a staged account's rows are nobody's: never due), outside the read transaction
-  const endpoints: (Found & {id: string; now: string})[] = []
+  const endpoints: {endpoint: string; account: string; no: number; now: string}[] = []
   let nowAccount = -1
   let now = ''
   let account = ''
-  for (const f of found) {
-    if (f.account !== nowAccount) {
-      nowAccount = f.account
-      account = s.idOf(f.account)
+  for (const row of found) {
+    if (row.account !== nowAccount) {
+      nowAccount = row.account
+      account = s.idOf(row.account)
       now = account.startsWith(STAGED_ACCOUNT_MARK) ? '' : nowOf(account)
     }
-    if (f.rows[0]!.due <= now) endpoints.push({...f, id: account, now})
+    if (row.due <= now) endpoints.push({endpoint: row.endpoint, account, no: row.account, now})
   }
   if (endpoints.length === 0) return []
-  // each due endpoint's earliest due rows that no claim holds, from the scan's rows and then read
-  // on the index alone as the sharing takes them (their seq); a row itself is read once it is claimed
-  const sameDue = s.stmt(CLAIM_SQL.sameDueSeqs).pluck()
-  const later = s.stmt(CLAIM_SQL.laterSeqs)
-  const reads = {
-    sameDue: (no: number, endpoint: string, due: string, seq: number, limit: number) => sameDue.all(no, endpoint, due, seq, limit) as number[],
-    later: (no: number, endpoint: string, due: string, upTo: string, limit: number) => later.all(no, endpoint, due, upTo, limit) as DueRow[],
+  // each due endpoint's earliest due rows that no claim holds, found on the index alone (their
+  // seq; a claimed row stays due until its outcome is written, so up to `held` of them come
+  // first), read as the sharing takes them; a row itself is read once it is claimed
+  const seqs = (sql: string) => {
+    const st = s.stmt(sql).pluck()
+    return (...params: unknown[]) => st.all(...params) as number[]
   }
+  const dueOf = s.stmt(CLAIM_SQL.dueOf).pluck()
+  const reads = {due: seqs(CLAIM_SQL.dueSeqs), dueOf: (seq: number) => dueOf.get(seq) as string | undefined, sameDue: seqs(CLAIM_SQL.sameDueSeqs), later: seqs(CLAIM_SQL.laterSeqs)}
   const bySeq = s.stmt(CLAIM_SQL.bySeq)
   // no endpoint can get more than the round may claim (its free slots and the spare ones)
   const most = Math.max(0, q.limit) + Math.max(0, q.share?.spare ?? 0)
-  // beyond the scan's rows, each endpoint's share of the round's free slots at first (more are read if the others have fewer)
+  // at first, each endpoint's share of the round's free slots (more are read if the others have fewer)
   const first = Math.ceil(Math.max(1, q.limit) / Math.max(1, endpoints.length))
   const candidates: DueQueue[] = []
   for (const e of endpoints) {
-    const held = s.deliveryClaims.held(e.id, e.endpoint)
+    const held = s.deliveryClaims.held(e.account, e.endpoint)
     const n = Math.min(most, Math.max(0, q.perEndpoint - held))
     if (n === 0) continue
-    candidates.push(new DueQueue(reads, s.deliveryClaims, e.id, e.endpoint, e.account, e.now, n, e.rows, e.whole, first))
+    candidates.push(new DueQueue(reads, s.deliveryClaims, e.account, e.endpoint, e.no, e.now, n, held, first))
   }
   // accounts first, then endpoints: one account's backlog cannot take every slot, nor one endpoint's
   return s.reading(() =>

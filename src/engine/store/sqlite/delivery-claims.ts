@@ -22,38 +22,25 @@ const key = (account: string, id: string) => `${account}\u0000${id}`
 /**
  * What a claim round asks SQLite, each a seek on a range of the leading columns of an index
  * (claim-plans.test.ts holds them to that): on deliveries_due (account, endpoint,
- * next_attempt_at), the entries after an endpoint of the same account, else of the next
- * account, in index order and a chunk at a time (SCAN_CHUNK): an endpoint with a few pending
- * rows is read whole with its neighbours in one statement, its rows due on its account's clock
- * are its candidates; one whose pending rows fill the chunk is skipped past (its further rows
- * are read as the slot sharing takes them). A round costs about a statement per account plus
- * one per endpoint with a backlog, not three per endpoint (issue 34: 10 accounts, 20 endpoints).
+ * next_attempt_at), the first entry after an endpoint of the same account, else of the next
+ * account, gives each endpoint's earliest due; an endpoint's due rows come from the index alone.
  * Never a row value such as `(account, endpoint) > (?, ?)`: SQLite seeks it on its first column
  * and steps through every entry of the account up to the endpoint (every retrying delivery of
  * every endpoint before it), on every round (issue 34).
  */
 export const CLAIM_SQL = {
   nextInAccount:
-    'SELECT account, endpoint, next_attempt_at AS due, seq FROM deliveries WHERE account = ? AND endpoint > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at, seq ' +
-    LIMIT_PARAM,
-  nextAccount:
-    'SELECT account, endpoint, next_attempt_at AS due, seq FROM deliveries WHERE account > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at, seq ' + LIMIT_PARAM,
-  /** an endpoint's rows after the last one read: those due at the same time with a later seq, then... */
+    'SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE account = ? AND endpoint > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1',
+  nextAccount: 'SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE account > ? AND next_attempt_at IS NOT NULL ORDER BY account, endpoint, next_attempt_at LIMIT 1',
+  dueSeqs: 'SELECT seq FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC ' + LIMIT_PARAM,
+  /** the due time of the last row read, to go on after it: */
+  dueOf: 'SELECT next_attempt_at FROM deliveries WHERE seq = ?',
+  /** the rows after it, those due at the same time with a later seq, then... */
   sameDueSeqs: 'SELECT seq FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at = ? AND seq > ? ORDER BY seq ASC ' + LIMIT_PARAM,
   /** ...those due later, up to now */
-  laterSeqs:
-    'SELECT next_attempt_at AS due, seq FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at > ? AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC ' + LIMIT_PARAM,
+  laterSeqs: 'SELECT seq FROM deliveries WHERE account = ? AND endpoint = ? AND next_attempt_at > ? AND next_attempt_at <= ? ORDER BY next_attempt_at ASC, seq ASC ' + LIMIT_PARAM,
   bySeq: 'SELECT id, event FROM deliveries WHERE seq = ?',
 } as const
-
-/** Entries of the due index a scan statement reads at most. */
-export const SCAN_CHUNK = 32
-
-/** An entry of the due index. */
-export interface DueRow {
-  due: string
-  seq: number
-}
 
 /** A row one claim round may take: found on the index, read in full once it is claimed. */
 export interface Candidate {
@@ -62,25 +49,25 @@ export interface Candidate {
   seq: number
 }
 
+type Seqs = (...params: unknown[]) => number[]
+
 /**
  * One due endpoint's candidates in a claim round, read from the index as the sharing takes them
- * (store/slot-share.ts): first the rows the round's scan read (claimed ones skipped: a claimed
- * row stays due until its outcome is written), then, if the scan did not read the endpoint to
- * its end, chunks after the last row read (seeks on its due time and seq, so a commit in between
- * neither repeats nor hides a row). A round that claims 16 across twenty endpoints reads about 16
- * rows beyond the held ones, not every endpoint's whole window (issue 34).
+ * (store/slot-share.ts): first the rows claims hold (they stay due until their outcome is
+ * written, and come first) plus `first`, then chunks twice as large after the last row read
+ * (seeks on its due time and seq, so a commit in between neither repeats nor hides a row). A
+ * round that claims 16 across twenty endpoints reads about 16 rows beyond the held ones, not
+ * every endpoint's whole window (issue 34).
  */
 export class DueQueue implements CandidateQueue<Candidate> {
   private readonly got: Candidate[] = []
   private readonly seen = new Set<number>()
   private lastSeq = -1
-  private lastDue = ''
   private chunk: number
   private done = false
-  private scanned: readonly DueRow[] | undefined
 
   constructor(
-    private readonly reads: {sameDue: (account: number, endpoint: string, due: string, seq: number, limit: number) => number[]; later: (account: number, endpoint: string, due: string, now: string, limit: number) => DueRow[]},
+    private readonly reads: {due: Seqs; dueOf: (seq: number) => string | undefined; sameDue: Seqs; later: Seqs},
     private readonly claims: DeliveryClaims,
     readonly account: string,
     private readonly endpoint: string,
@@ -90,14 +77,11 @@ export class DueQueue implements CandidateQueue<Candidate> {
     private readonly now: string,
     /** candidates at most (the endpoint's room, and what the round may claim) */
     private readonly most: number,
-    /** the endpoint's first entries, as the round's scan read them (due order, then seq) */
-    scanned: readonly DueRow[],
-    /** whether those are every entry of the endpoint */
-    private readonly whole: boolean,
-    /** rows to read at first after the scanned ones */
+    /** claims held on the endpoint */
+    private readonly held: number,
+    /** candidates to read with the held rows at first */
     first: number,
   ) {
-    this.scanned = scanned
     this.chunk = Math.max(1, Math.min(first, most))
   }
 
@@ -107,33 +91,23 @@ export class DueQueue implements CandidateQueue<Candidate> {
   }
 
   private more(): void {
-    let rows: readonly DueRow[]
-    let want: number
-    if (this.scanned) {
-      rows = this.scanned
-      want = this.whole ? Infinity : rows.length
-      this.scanned = undefined
-    } else {
-      want = this.chunk
-      const same = this.reads.sameDue(this.no, this.endpoint, this.lastDue, this.lastSeq, want)
-      const due = this.lastDue
-      rows = same.map((seq) => ({due, seq}))
-      if (same.length < want) rows = rows.concat(this.reads.later(this.no, this.endpoint, due, this.now, want - same.length))
-      this.chunk = Math.min(want * 2, 64)
+    const want = this.chunk
+    let rows: number[]
+    if (this.lastSeq < 0) rows = this.reads.due(this.no, this.endpoint, this.now, want + this.held)
+    else {
+      // (only the seq of each row is read: its due time only for the last one, when more are needed)
+      const due = this.reads.dueOf(this.lastSeq)
+      rows = due === undefined ? [] : this.reads.sameDue(this.no, this.endpoint, due, this.lastSeq, want)
+      if (due !== undefined && rows.length < want) rows = rows.concat(this.reads.later(this.no, this.endpoint, due, this.now, want - rows.length))
     }
-    if (rows.length < want) this.done = true
-    for (const r of rows) {
-      // due later on its account's clock: so is every row after it
-      if (r.due > this.now) {
-        this.done = true
-        return
-      }
-      this.lastSeq = r.seq
-      this.lastDue = r.due
+    if (rows.length < (this.lastSeq < 0 ? want + this.held : want)) this.done = true
+    this.chunk = Math.min(want * 2, 64)
+    for (const seq of rows) {
+      this.lastSeq = seq
       // held by a claim, or read already (its due time moved later in between)
-      if (this.claims.claimed(r.seq) || this.seen.has(r.seq)) continue
-      this.seen.add(r.seq)
-      this.got.push({account: this.account, endpoint: this.endpoint, seq: r.seq})
+      if (this.claims.claimed(seq) || this.seen.has(seq)) continue
+      this.seen.add(seq)
+      this.got.push({account: this.account, endpoint: this.endpoint, seq})
       if (this.got.length === this.most) {
         this.done = true
         return
