@@ -700,6 +700,51 @@ describe('webhook delivery', () => {
     expect(units.some((eps) => eps.size === 1 && eps.has(a.id))).toBe(true)
   }, 60_000)
 
+  it("accounts' outcome units wait for a turn (two at once), never for an account whose unit hangs: another account's outcomes are written meanwhile", async () => {
+    // the accounts whose outcome units (deliveries written over their version) hang until released
+    const hung = new Set<string>()
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const t = await bootOnSqlite('turns', (s) => {
+      const transact = s.transact.bind(s)
+      s.transact = (account, fn, order) =>
+        transact(
+          account,
+          async (tx) => {
+            let outcomes = false
+            const commit = tx.commit.bind(tx)
+            tx.commit = (cs) => {
+              outcomes ||= (cs.puts ?? []).some((p) => p.kind === 'delivery' && p.expectVersion !== undefined)
+              commit(cs)
+            }
+            const out = await fn(tx)
+            if (outcomes && hung.has(account)) await released
+            return out
+          },
+          order,
+        )
+    })
+    const rx = await receiver()
+    cleanups.push(() => rx.close())
+    const [a, b, c] = await Promise.all(['turns-a', 'turns-b', 'turns-c'].map((n) => t.account(n)))
+    for (const x of [a, b, c]) expect((await x.api('POST', '/webhook_endpoints', {url: rx.url, enabled_events: ['payment.succeeded']})).status).toBe(201)
+    const payOf = async (x: typeof a) => {
+      const p = await x.api('POST', '/payments', {amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card()})
+      const e = (await x.api('GET', '/events?type=payment.succeeded&limit=10')).body.data.find((v: any) => v.data.object.id === p.body.id)
+      return async () => ((await x.api('GET', `/events/${e.id}/deliveries`)).body.data as {status: string}[]).map((d) => d.status)
+    }
+    // two accounts' outcome units hang: every turn is taken
+    hung.add(a.id).add(c.id)
+    const [ofA, ofC] = await Promise.all([payOf(a), payOf(c)])
+    await waitFor('both attempts made', () => (rx.received.length >= 2 ? true : undefined), 20_000)
+    // the third account's attempt is recorded all the same (after a short wait for a turn)
+    const ofB = await payOf(b)
+    await waitFor("b's delivery recorded while a's and c's units hang", async () => ((await ofB()).join() === 'succeeded' ? true : undefined), 20_000)
+    expect([...(await ofA()), ...(await ofC())]).toEqual(['pending', 'pending'])
+    release()
+    await waitFor("a's and c's recorded once released", async () => ([...(await ofA()), ...(await ofC())].join() === 'succeeded,succeeded' ? true : undefined), 20_000)
+  }, 60_000)
+
   it('flags an endpoint failing for 3 days and disables it after 5; pending deliveries stop', async () => {
     const t = await boot()
     const port = await freePort()

@@ -31,6 +31,16 @@ export const DELIVERY_LEASE_MS = 60_000
  * (A long one keeps every event alive for seconds, for the collector to move and sweep.)
  */
 const RECENT_EVENTS = 128
+/**
+ * Accounts' outcome units being written at once; an account waits for a turn at most
+ * OUTCOME_TURN_WAIT_MS, then writes anyway. Each account's outcomes were a unit of their own as
+ * soon as the previous one committed, so ten accounts made ten times the units (each an endpoint
+ * read, a commit, a change notice and a claim round) for the same outcomes (issue 34); waiting
+ * for a turn, an account's outcomes gather into fewer, larger units. An account whose unit hangs
+ * (a lock held) delays another's by at most the wait, never holds it back.
+ */
+const OUTCOME_UNITS_AT_ONCE = 2
+const OUTCOME_TURN_WAIT_MS = 100
 
 
 export interface DeliveryWorkerOptions {
@@ -88,7 +98,12 @@ export class DeliveryWorker {
   /** outcomes waiting for their account's next batch, and the batch being recorded, by account */
   private readonly outcomes = new Map<string, Outcome[]>()
   private readonly recording = new Map<string, Promise<void>>()
+  /** outcome units being written, and the accounts waiting for a turn to write theirs (OUTCOME_UNITS_AT_ONCE) */
+  private outcomeUnits = 0
+  private readonly outcomeTurns: (() => void)[] = []
   private readonly recent = new Map<string, LoggedEvent>()
+  /** event reads in flight, shared by the attempts that want the same event */
+  private readonly reading = new Map<string, Promise<LoggedEvent | undefined>>()
   private pumping = false
   private again = false
   /** a claim round is queued for the end of this turn of the event loop */
@@ -240,16 +255,33 @@ export class DeliveryWorker {
     return ''
   }
 
-  private async event(core: Core, id: string): Promise<LoggedEvent | undefined> {
+  /**
+   * An event for an attempt, read once for the attempts of one round: the endpoints' attempts of
+   * an event start in the same turn, so each would miss the memory before the first read returns
+   * (issue 34: 2.4 event reads per payment for ~1.1 events); a read in flight is shared.
+   */
+  private event(core: Core, id: string): Promise<LoggedEvent | undefined> {
     const key = own(core.account, id)
     const hit = this.recent.get(key)
-    if (hit) return hit
-    const e = await core.store.getEvent(id)
-    if (e) {
-      this.recent.set(key, e)
-      if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value!)
-    }
-    return e
+    if (hit) return Promise.resolve(hit)
+    const reading = this.reading.get(key)
+    if (reading) return reading
+    const read = core.store.getEvent(id).then(
+      (e) => {
+        this.reading.delete(key)
+        if (e) {
+          this.recent.set(key, e)
+          if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value!)
+        }
+        return e
+      },
+      (err: unknown) => {
+        this.reading.delete(key)
+        throw err
+      },
+    )
+    this.reading.set(key, read)
+    return read
   }
 
   private async attempt(c: ClaimedDelivery, abort: AttemptSignal): Promise<void> {
@@ -354,31 +386,69 @@ export class DeliveryWorker {
     return done
   }
 
+  /** A turn to write an outcome unit: at once while fewer than OUTCOME_UNITS_AT_ONCE are being written, else after the next ends or OUTCOME_TURN_WAIT_MS. */
+  private outcomeTurn(): Promise<void> | undefined {
+    if (this.outcomeUnits < OUTCOME_UNITS_AT_ONCE || this.closed) {
+      this.outcomeUnits++
+      return undefined
+    }
+    return new Promise<void>((resolve) => {
+      let taken = false
+      const go = () => {
+        if (taken) return
+        taken = true
+        clearTimeout(timer)
+        this.outcomeUnits++
+        resolve()
+      }
+      const timer = setTimeout(go, OUTCOME_TURN_WAIT_MS)
+      this.outcomeTurns.push(go)
+    })
+  }
+
+  private endOutcomeTurn(): void {
+    this.outcomeUnits--
+    // (a waiter whose wait ran out has its turn already: calling it again does nothing)
+    while (this.outcomeUnits < OUTCOME_UNITS_AT_ONCE && this.outcomeTurns.length > 0) this.outcomeTurns.shift()!()
+  }
+
   private async flush(account: string): Promise<void> {
     for (;;) {
+      // the outcomes gather while the account waits for its turn
+      const turn = this.outcomeTurn()
+      if (turn) await turn
       const batch = this.outcomes.get(account)
       this.outcomes.delete(account)
-      if (!batch?.length) return
-      const byEndpoint = new Map<string, Outcome[]>()
-      for (const o of batch) {
-        const q = byEndpoint.get(o.claim.endpoint)
-        if (q) q.push(o)
-        else byEndpoint.set(o.claim.endpoint, [o])
-      }
+      if (!batch?.length) return this.endOutcomeTurn()
       try {
-        await this.recordOutcomes(account, byEndpoint)
-      } catch (e) {
-        if (byEndpoint.size === 1) this.app.contain('webhook_delivery', account, e, `recording ${batch.length} outcome(s) for ${batch[0]!.claim.endpoint}`)
-        // one endpoint's outcomes that cannot be written hold back that endpoint's only: each is tried alone
-        else
-          for (const [endpoint, os] of byEndpoint)
-            await this.recordOutcomes(account, new Map([[endpoint, os]])).catch((err) =>
-              this.app.contain('webhook_delivery', account, err, `recording ${os.length} outcome(s) for ${endpoint}`),
-            )
-        // the claims run out and the deliveries are attempted again: at least once (spec §6 rule 5)
+        await this.flushBatch(account, batch)
+      } finally {
+        this.endOutcomeTurn()
       }
-      for (const o of batch) o.done?.()
     }
+  }
+
+  /** One batch of an account's outcomes: one unit for all its endpoints, else one per endpoint (an endpoint that cannot be written holds back its own only). */
+  private async flushBatch(account: string, batch: Outcome[]): Promise<void> {
+    const byEndpoint = new Map<string, Outcome[]>()
+    for (const o of batch) {
+      const q = byEndpoint.get(o.claim.endpoint)
+      if (q) q.push(o)
+      else byEndpoint.set(o.claim.endpoint, [o])
+    }
+    try {
+      await this.recordOutcomes(account, byEndpoint)
+    } catch (e) {
+      if (byEndpoint.size === 1) this.app.contain('webhook_delivery', account, e, `recording ${batch.length} outcome(s) for ${batch[0]!.claim.endpoint}`)
+      // one endpoint's outcomes that cannot be written hold back that endpoint's only: each is tried alone
+      else
+        for (const [endpoint, os] of byEndpoint)
+          await this.recordOutcomes(account, new Map([[endpoint, os]])).catch((err) =>
+            this.app.contain('webhook_delivery', account, err, `recording ${os.length} outcome(s) for ${endpoint}`),
+          )
+      // the claims run out and the deliveries are attempted again: at least once (spec §6 rule 5)
+    }
+    for (const o of batch) o.done?.()
   }
 
   /** One unit of work: the outcomes' deliveries, and each endpoint's health once (its lock held; endpoints locked in order). */

@@ -5,6 +5,7 @@
 // is held to the constraints it may use, and a claim is checked to find every endpoint behind
 // another's backlog.
 import {join} from 'node:path'
+import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {tempDirs} from '../../test-support/tmp.js'
 import {CLAIM_SQL} from './delivery-claims.js'
@@ -83,6 +84,53 @@ describe('SQLite delivery claims', () => {
       expect(seen.size).toBe(60)
       // every due row is held now (the other endpoints' too): nothing more to claim
       expect(await store.claimDeliveries(() => iso(T0), q)).toEqual([])
+    } finally {
+      await store.close()
+    }
+  })
+
+  it("across endpoints and accounts, with backlogs around a claim's reading sizes: each endpoint's due rows are claimed in due order up to its cap, never twice, none missed", async () => {
+    const store = new SqliteStore({path: join(dir(), 'gw.db'), durability: 'normal'})
+    let run = 0
+    try {
+      // per account: its clock (seconds after T0) and endpoints, each with rows due at offsets (seconds) around it;
+      // sizes around the candidates read at first (a round's share) and the chunks read after them
+      const endpointRows = fc.array(fc.integer({min: -5, max: 5}), {maxLength: 40})
+      const account = fc.record({clock: fc.integer({min: -2, max: 2}), endpoints: fc.array(endpointRows, {minLength: 1, maxLength: 5})})
+      await fc.assert(
+        fc.asyncProperty(fc.array(account, {minLength: 1, maxLength: 4}), fc.integer({min: 1, max: 40}), fc.integer({min: 1, max: 12}), async (accounts, limit, cap) => {
+          run++
+          const clocks = new Map<string, string>()
+          const expected = new Map<string, string[]>() // account endpoint -> due ids in claim order
+          for (const [i, a] of accounts.entries()) {
+            const id = `acct_r${run}_${i}`
+            clocks.set(id, iso(T0 + a.clock * 1000))
+            const puts = a.endpoints.flatMap((dues, e) => dues.map((d) => delivery(`wh_${e}`, T0 + d * 1000)))
+            if (puts.length) await store.account(id).commit({puts})
+            for (const [e, dues] of a.endpoints.entries()) {
+              const mine = puts.filter((p) => p.obj.endpoint === `wh_${e}`)
+              const due = mine.map((p, k) => ({id: p.obj.id, at: dues[k]!})).filter((r) => r.at <= a.clock)
+              due.sort((x, y) => x.at - y.at) // stable: seq order among rows due at the same time
+              expected.set(`${id} wh_${e}`, due.map((r) => r.id).slice(0, cap))
+            }
+          }
+          const nowOf = (acct: string) => clocks.get(acct) ?? ''
+          const claimed = new Map<string, string[]>()
+          for (let round = 0; round < 200; round++) {
+            const got = await store.claimDeliveries(nowOf, {limit, perEndpoint: cap, leaseMs: 600_000})
+            expect(got.length).toBeLessThanOrEqual(limit)
+            if (got.length === 0) break
+            for (const d of got) {
+              const k = `${d.account} ${d.endpoint}`
+              if (!claimed.has(k)) claimed.set(k, [])
+              claimed.get(k)!.push(d.id)
+            }
+          }
+          for (const [k, ids] of expected) expect(claimed.get(k) ?? [], k).toEqual(ids)
+          for (const k of claimed.keys()) if (k.includes(`acct_r${run}_`)) expect(expected.has(k), k).toBe(true)
+        }),
+        {numRuns: 40},
+      )
     } finally {
       await store.close()
     }
