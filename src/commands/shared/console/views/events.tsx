@@ -61,7 +61,7 @@ interface Widths {
   amount: number
 }
 
-/** A row's text, made once per event and width (the rows on screen are painted 10–20 times a second). */
+/** A row's text, made once per event and width (the rows on screen are painted up to 40 times a second). */
 const rowTexts = new WeakMap<EventRow, {w: Widths; text: string}>()
 function rowText(r: EventRow, w: Widths): string {
   const hit = rowTexts.get(r)
