@@ -269,7 +269,7 @@ export async function openLoop({origin, ca, rate = 1000, connections = 32, warmu
 }
 
 /** The fields of /proc/<pid>/stat after the command name (which may hold spaces); undefined once the process is gone. */
-function statFields(pid, file = `/proc/${pid}/stat`) {
+export function statFields(pid, file = `/proc/${pid}/stat`) {
   try {
     const stat = readFileSync(file, 'utf8')
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
@@ -277,9 +277,9 @@ function statFields(pid, file = `/proc/${pid}/stat`) {
     return undefined
   }
 }
-const CLOCK_TICKS = 100
+export const CLOCK_TICKS = 100
 // utime, stime (fields 14 and 15), and with `children` cutime, cstime (16, 17): indexes counted from the state (field 3)
-const ticks = (f, children = false) => Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0)
+export const ticks = (f, children = false) => Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0)
 
 /** Seconds of CPU (user + system, every thread) a process has used so far (Linux /proc; NaN elsewhere). */
 export function cpuSeconds(pid) {

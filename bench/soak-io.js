@@ -7,20 +7,20 @@ import {readFileSync, readdirSync, statSync, existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {createRequire} from 'node:module'
 import {loadavg} from 'node:os'
+import {CLOCK_TICKS, statFields, ticks} from './lib.js'
 const [dir, ms, accounts = '1'] = process.argv.slice(2)
 const {runSoak} = await import(`${dir}/bench/soak.js`)
 const Database = createRequire(`${dir}/package.json`)('better-sqlite3')
 const read = (f) => { try { return readFileSync(f, 'utf8') } catch { return undefined } }
-const children = () => { for (const n of readdirSync('/proc')) { if (!/^\d+$/.test(n)) continue; const st = read(`/proc/${n}/stat`); if (!st) continue; const f = st.slice(st.lastIndexOf(')') + 2).split(' '); if (Number(f[1]) === process.pid && (read(`/proc/${n}/cmdline`) ?? '').includes('serve')) return Number(n) } }
+const children = () => { for (const n of readdirSync('/proc')) { if (!/^\d+$/.test(n)) continue; const f = statFields(n); if (f && Number(f[1]) === process.pid && (read(`/proc/${n}/cmdline`) ?? '').includes('serve')) return Number(n) } }
 const tasks = (pid) => {
   const out = {}
   let procIo
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const st = read(`/proc/${pid}/task/${tid}/stat`); if (!st) continue
-    const f = st.slice(st.lastIndexOf(')') + 2).split(' ')
-    const comm = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')'))
+    const f = statFields(pid, `/proc/${pid}/task/${tid}/stat`); if (!f) continue
+    const comm = (read(`/proc/${pid}/task/${tid}/comm`) ?? '').trim()
     const io = read(`/proc/${pid}/task/${tid}/io`) ?? ''
-    out[tid] = {comm, cpu: (Number(f[11]) + Number(f[12])) * 10000, wb: Number(/write_bytes: (\d+)/.exec(io)?.[1] ?? 0), wchar: Number(/wchar: (\d+)/.exec(io)?.[1] ?? 0)}
+    out[tid] = {comm, cpu: (ticks(f) * 1e6) / CLOCK_TICKS, wb: Number(/write_bytes: (\d+)/.exec(io)?.[1] ?? 0), wchar: Number(/wchar: (\d+)/.exec(io)?.[1] ?? 0)}
   }
   const pio = read(`/proc/${pid}/io`) ?? ''
   return {tasks: out, wb: Number(/write_bytes: (\d+)/.exec(pio)?.[1] ?? 0), wchar: Number(/wchar: (\d+)/.exec(pio)?.[1] ?? 0)}
