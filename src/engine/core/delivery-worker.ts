@@ -7,7 +7,7 @@
 // stays in the store, and only what is in flight is here. A slow or failing endpoint holds
 // only its own slots; retries are due later and never block first attempts of others.
 import {performance} from 'node:perf_hooks'
-import {Agent, request} from 'undici'
+import {request} from 'undici'
 import {classifyNetworkError} from '../../api/network-errors.js'
 import {guardedLookup} from '../adapters/guarded-lookup.js'
 import {SecretBox, SecretOpenError} from '../adapters/secret-box.js'
@@ -17,6 +17,7 @@ import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
 import type {ContainedWhere} from './containment.js'
 import {recordForEndpoint, type Outcome} from './delivery-outcomes.js'
 import {AttemptSignal, Slots} from './delivery-slots.js'
+import {webhookAgents, type WebhookAgents} from './webhook-agents.js'
 import type {Core} from './core.js'
 import {isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
 
@@ -111,8 +112,7 @@ export class DeliveryWorker {
   private closed = false
   private timer: NodeJS.Timeout | undefined
   private unsubscribe: (() => void) | undefined
-  private readonly agent: Agent
-  private readonly loopbackAgent: Agent
+  private readonly agents: WebhookAgents
 
   constructor(
     /** every account's engine: deliveries are claimed across accounts, each on its account's clock */
@@ -127,12 +127,8 @@ export class DeliveryWorker {
     this.leaseMs = opts.leaseMs ?? DELIVERY_LEASE_MS
     this.pollMs = opts.pollMs ?? 1000
     this.slots = new Slots(this.perEndpoint)
-    const agentOpts = {headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, keepAliveTimeout: 4000}
     // resolved addresses the destination policy refuses are never connected to (link-local, cloud metadata, --webhook-allow)
-    const lookup = guardedLookup(() => app.core.destinations)
-    this.agent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS, lookup}})
-    // test mode only, loopback hosts only: a local receiver with a self-signed certificate works (decisions.md)
-    this.loopbackAgent = new Agent({...agentOpts, connect: {timeout: DELIVERY_TIMEOUT_MS, rejectUnauthorized: false, lookup}})
+    this.agents = webhookAgents(guardedLookup(() => app.core.destinations))
   }
 
   start(): void {
@@ -327,7 +323,7 @@ export class DeliveryWorker {
     // an address in the URL itself is connected to without a lookup: the policy is asked here
     const refused = core.destinations.urlRefusal(url)
     if (refused) return {at, status_code: null, error: 'destination_blocked', error_message: refused, latency_ms: 0, response_excerpt: null}
-    const dispatcher = !core.livemode && isLoopbackHost(url.hostname) ? this.loopbackAgent : this.agent
+    const dispatcher = !core.livemode && isLoopbackHost(url.hostname) ? this.agents.loopbackAgent : this.agents.agent
     // one signal per attempt, aborted by shutdown or by its own timer, which is cleared when the
     // attempt ends (AbortSignal.timeout would keep a timer and a signal alive for the full timeout
     // after every attempt, and AbortSignal.any adds a composite signal per attempt)
@@ -470,7 +466,7 @@ export class DeliveryWorker {
     for (const f of claims) f.abort.abort()
     await Promise.allSettled([...this.recording.values()])
     await this.app.core.engineStore.releaseDeliveries(claims.map((f) => f.claim)).catch(() => {})
-    await Promise.allSettled([this.agent.destroy(), this.loopbackAgent.destroy()])
+    await Promise.allSettled([this.agents.agent.destroy(), this.agents.loopbackAgent.destroy()])
   }
 }
 

@@ -1,0 +1,30 @@
+// The HTTP agents webhook attempts go out through (delivery-worker.ts): one that verifies the
+// receiver's certificate against the default trusted roots, and one for test mode's loopback
+// receivers, which may have a self-signed certificate (decisions.md).
+import type {LookupFunction} from 'node:net'
+import {createSecureContext} from 'node:tls'
+import {Agent} from 'undici'
+import {DELIVERY_TIMEOUT_MS} from '../domain/webhooks.js'
+
+export interface WebhookAgents {
+  /** verifies every receiver's certificate */
+  agent: Agent
+  /** test mode only, loopback hosts only: a local receiver with a self-signed certificate works */
+  loopbackAgent: Agent
+}
+
+/**
+ * Both agents connect through `lookup` (the destination policy's guarded resolver) and share one
+ * TLS context: given none, each tls.connect builds its own from its options (~0.3 ms of CPU a
+ * connection), and a burst of retries to many endpoints opens hundreds of connections (issue 34).
+ * A context holds the trusted roots and protocol settings only; the certificate and host name are
+ * still checked on every connection.
+ */
+export function webhookAgents(lookup: LookupFunction): WebhookAgents {
+  const opts = {headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, keepAliveTimeout: 4000}
+  const secureContext = createSecureContext()
+  return {
+    agent: new Agent({...opts, connect: {timeout: DELIVERY_TIMEOUT_MS, lookup, secureContext}}),
+    loopbackAgent: new Agent({...opts, connect: {timeout: DELIVERY_TIMEOUT_MS, rejectUnauthorized: false, lookup, secureContext}}),
+  }
+}
