@@ -4,7 +4,7 @@
 import {type AccountRows, type ChangeNotice, type ChangeSet, COLUMNS, RESTORED_SETTINGS_SQL, type StagedRows, columnValues, INTERNAL_KINDS, type Kind, KINDS, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {ACCOUNT_TABLES, columnValue, dataObjectOf, INTERNAL} from './rows.js'
 import {TABLE} from './schema.js'
-import type {Op} from './writer.js'
+import type {Narrow, Op} from './writer.js'
 
 /** The statements that write an object of each kind, built once. */
 const INSERT_SQL: Record<Kind, string> = Object.fromEntries(
@@ -13,6 +13,10 @@ const INSERT_SQL: Record<Kind, string> = Object.fromEntries(
 const UPDATE_SQL: Record<Kind, string> = Object.fromEntries(
   (Object.keys(KINDS) as Kind[]).map((k) => [k, `UPDATE ${TABLE[k]} SET data = ?, internal = ?, version = version + 1${COLUMNS[k].map((c) => `, ${c} = ?`).join('')} WHERE id = ? AND version = ? AND account = ?`]),
 ) as Record<Kind, string>
+/** An update's typed columns, set only where they change (writer.ts, Narrow). */
+const NARROW: Record<Kind, Narrow | undefined> = Object.fromEntries(
+  (Object.keys(KINDS) as Kind[]).map((k) => [k, COLUMNS[k].length > 0 ? {table: TABLE[k], columns: COLUMNS[k]} : undefined]),
+) as Record<Kind, Narrow | undefined>
 /** An object as it was (a snapshot restored): its version kept. */
 const RESTORE_SQL: Record<Kind, string> = Object.fromEntries(
   (Object.keys(KINDS) as Kind[]).map((k) => [k, `INSERT INTO ${TABLE[k]} (data, internal, id, created_at, account, version${COLUMNS[k].map((c) => `, ${c}`).join('')}) VALUES (?, ?, ?, ?, ?, ?${COLUMNS[k].map(() => ', ?').join('')})`]),
@@ -174,6 +178,7 @@ export function compile(cs: ChangeSet, accountId: string, state: CompileState): 
         kind: put.kind,
         id: put.obj.id,
         pack: packed,
+        narrow: NARROW[put.kind],
       })
     }
     notice.kinds.add(put.kind)

@@ -36,6 +36,36 @@ db.pragma('secure_delete = FAST')
 // new statements are prepared before any of it runs (a change set that fails part-way may hold
 // the text of a statement that later ones use by number)
 const stmts = []
+// narrowing updates by statement number (writer.ts, Narrow): the read of a row's typed columns,
+// and an update per set of changed columns, prepared when first needed
+const narrows = []
+const narrowOf = (table, columns) => ({
+  columns,
+  read: db.prepare(`SELECT seq, ${columns.join(', ')} FROM ${table} WHERE id = ? AND account = ? AND version = ?`).raw(),
+  table,
+  updates: new Map(),
+})
+// runs an update of every typed column as one of only those that change; its changes, as run's
+const narrowed = (n, params) => {
+  const k = n.columns.length
+  const row = n.read.get(params[2 + k], params[4 + k], params[3 + k])
+  if (row === undefined) return {changes: 0}
+  let key = ''
+  const values = [params[0], params[1]]
+  for (let c = 0; c < k; c++)
+    if (row[1 + c] !== params[2 + c]) {
+      key += c + ','
+      values.push(params[2 + c])
+    }
+  let st = n.updates.get(key)
+  if (st === undefined) {
+    const set = key === '' ? [] : key.slice(0, -1).split(',').map((c) => `, ${n.columns[Number(c)]} = ?`)
+    st = db.prepare(`UPDATE ${n.table} SET data = ?, internal = ?, version = version + 1${set.join('')} WHERE seq = ? AND version = ?`)
+    n.updates.set(key, st)
+  }
+  values.push(row[0], params[3 + k])
+  return st.run(values)
+}
 // a message: {id, defs: [q, sql, ...], flat} where flat is, per change set, its number of
 // statements, then per statement: q, flags (bits 0-1: 0 none, 1 'one', 2 'seq'; bit 2 on: kind
 // and id follow), the number of parameters, a bit mask of those to pack, kind, id, the parameters
@@ -48,6 +78,14 @@ const decode = (m) => {
       stmts[defs[i]] = db.prepare(defs[i + 1])
     } catch (e) {
       stmts[defs[i]] = {run() { throw e }}
+    }
+  }
+  for (let i = 0; i < (m.narrows?.length ?? 0); i += 3) {
+    if (narrows[m.narrows[i]] !== undefined) continue
+    try {
+      narrows[m.narrows[i]] = narrowOf(m.narrows[i + 1], m.narrows[i + 2])
+    } catch (e) {
+      stmts[m.narrows[i]] = {run() { throw e }}
     }
   }
   const f = m.flat
@@ -69,7 +107,7 @@ const decode = (m) => {
       i += np
       // packed once: a batch written again reuses the packed values
       if (mask) for (let b = 0; b < np; b++) if (mask & (1 << b)) params[b] = pack(params[b])
-      ops[k] = {stmt: stmts[q], check: flags & 3, kind, id, params}
+      ops[k] = {stmt: stmts[q], narrow: narrows[q], check: flags & 3, kind, id, params}
     }
     sets.push(ops)
   }
@@ -96,7 +134,7 @@ class Conflict extends Error {
 const runOps = (ops) => {
   let seq = -1
   for (const op of ops) {
-    const r = op.stmt.run(op.params)
+    const r = op.narrow ? narrowed(op.narrow, op.params) : op.stmt.run(op.params)
     if (op.check === 1 && r.changes !== 1) throw new Conflict(op.kind, op.id)
     if (op.check === 2) seq = Number(r.lastInsertRowid)
   }

@@ -1,5 +1,6 @@
 // The writer thread's side of a batch: statements by number, checks, event seqs, one result per
 // change set whatever fails (a statement, the whole batch, the thread).
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import Database from 'better-sqlite3'
 import {describe, expect, it} from 'vitest'
@@ -17,7 +18,69 @@ const database = () => {
 const insert = (id: string, v: unknown = 'x', n = 0): Op => ({sql: 'INSERT INTO t (id, v, n) VALUES (?, ?, ?)', params: [id, v, n], check: 'seq'})
 const bump = (id: string, n: number): Op => ({sql: 'UPDATE t SET n = n + 1 WHERE id = ? AND n = ?', params: [id, n], check: 'one', kind: 'thing', id})
 
+/** The b-trees whose pages the WAL holds (frames since its last reset), by name, with their number of frames. */
+function walFrames(db: Database.Database, path: string): Record<string, number> {
+  const wal = readFileSync(`${path}-wal`)
+  const size = wal.readUInt32BE(8)
+  const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)]
+  const owner = new Map((db.prepare('SELECT pageno, name FROM dbstat').all() as {pageno: number; name: string}[]).map((r) => [r.pageno, r.name]))
+  const out: Record<string, number> = {}
+  for (let o = 32; o + 24 + size <= wal.length && wal.readUInt32BE(o + 8) === salts[0] && wal.readUInt32BE(o + 12) === salts[1]; o += 24 + size) {
+    const name = owner.get(wal.readUInt32BE(o)) ?? '?'
+    out[name] = (out[name] ?? 0) + 1
+  }
+  return out
+}
+
 describe('Writer', () => {
+  it('sets only the typed columns an update changes: the index of one it leaves alone is not written again', async () => {
+    const path = join(dir(), 'n.db')
+    const db = new Database(path)
+    db.pragma('journal_mode = WAL')
+    db.exec(`CREATE TABLE things (seq INTEGER PRIMARY KEY, account INTEGER NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL, data TEXT NOT NULL, internal TEXT, status TEXT, endpoint TEXT, UNIQUE (id, account));
+CREATE INDEX things_status ON things (account, status, seq) WHERE status IS NOT NULL;
+CREATE INDEX things_endpoint ON things (account, endpoint, seq);`)
+    const add = db.prepare("INSERT INTO things (account, id, version, data, status, endpoint) VALUES (1, ?, 1, '{}', 'pending', ?)")
+    // enough rows that each index spans many pages
+    db.transaction(() => {
+      for (let i = 0; i < 4000; i++) add.run(`t${i}`, `wh_${String(i).padStart(6, '0')}`)
+    })()
+    const full = 'UPDATE things SET data = ?, internal = ?, version = version + 1, status = ?, endpoint = ? WHERE id = ? AND version = ? AND account = ?'
+    const narrow = {table: 'things', columns: ['status', 'endpoint']}
+    const attempt = (i: number, version: number, narrowed: boolean): Op => ({
+      // (a statement's narrowing is fixed by its text: the control is another text)
+      sql: narrowed ? full : `${full} -- every column`,
+      params: [`{"n":${version}}`, null, 'failed', `wh_${String(i).padStart(6, '0')}`, `t${i}`, version, 1],
+      check: 'one',
+      kind: 'delivery',
+      id: `t${i}`,
+      ...(narrowed ? {narrow} : {}),
+    })
+    const spread = Array.from({length: 20}, (_, k) => k * 200)
+    const w = new Writer(path, 'full')
+    // the statement as it was: every index on a column it sets is written again, changed or not
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    expect((await w.write([spread.map((i) => attempt(i, 1, false))]))[0]).toEqual({ok: true, seq: null})
+    expect(walFrames(db, path).things_endpoint).toBeGreaterThanOrEqual(10)
+    // narrowed: the endpoint is the same, so its index is not touched; the status index is
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    expect((await w.write([spread.map((i) => ({...attempt(i, 2, true), params: [...attempt(i, 2, true).params.slice(0, 2), 'succeeded', ...attempt(i, 2, true).params.slice(3)]}))]))[0]).toEqual({ok: true, seq: null})
+    const frames = walFrames(db, path)
+    expect(frames.things_endpoint).toBeUndefined()
+    expect(frames.things_status).toBeGreaterThanOrEqual(1)
+    expect(db.prepare("SELECT version, data, status, endpoint FROM things WHERE id = 't200'").get()).toEqual({version: 3, data: '{"n":2}', status: 'succeeded', endpoint: 'wh_000200'})
+    // a changed column is set, and an unchanged one keeps its value
+    expect((await w.write([[{...attempt(400, 3, true), params: ['{"n":3}', '{"x":1}', 'succeeded', 'wh_other', 't400', 3, 1]}]]))[0]).toEqual({ok: true, seq: null})
+    expect(db.prepare("SELECT version, internal, status, endpoint FROM things WHERE id = 't400'").get()).toEqual({version: 4, internal: '{"x":1}', status: 'succeeded', endpoint: 'wh_other'})
+    expect(db.prepare("SELECT count(*) AS n FROM things INDEXED BY things_endpoint WHERE account = 1 AND endpoint = 'wh_other'").get()).toEqual({n: 1})
+    // a version that is not the row's, or a row of another account: a conflict, nothing written
+    const r = await w.write([[attempt(600, 1, true)], [{...attempt(800, 3, true), params: [...attempt(800, 3, true).params.slice(0, 6), 2]}]])
+    expect(r.map((x) => x.ok || x.error.name)).toEqual(['VersionConflictError', 'VersionConflictError'])
+    expect(db.prepare("SELECT version FROM things WHERE id IN ('t600', 't800') ORDER BY seq").all()).toEqual([{version: 3}, {version: 3}])
+    await w.close()
+    db.close()
+  })
+
   it('writes each change set, answering its seq or why it failed, and numbers each statement once', async () => {
     const {path, db} = database()
     const w = new Writer(path, 'full')
