@@ -20,9 +20,12 @@ import {createKeyFile} from '../adapters/secret-box.js'
 import {canonical, sha256Hex} from '../http/request.js'
 import {bootEngine, card, fleetSecretsKeyFile, type AsKey, type Res, type TestEngine} from '../test-support/harness.js'
 import {testReceiver, type Received, type TestReceiver} from '../test-support/tls-receiver.js'
+import {tempDirs} from '../test-support/tmp.js'
 import {waitFor} from '../test-support/wait.js'
 
 const onPostgres = process.env.GW_TEST_STORE === 'postgres'
+/** directories for copies of a secrets key, removed after each test */
+const keyCopies = tempDirs('gw-key-copy-')
 /** The shape of any working key or signing secret the engine makes. */
 const WORKING = /[srp]k_(?:test|live)_[0-9A-Za-z]{32}|whsec_[A-Za-z0-9_-]{43}/g
 
@@ -251,7 +254,7 @@ describe('secrets at rest (issue 33)', () => {
   })
 
   it('deliveries verify after a restart, and on an instance started with a copy of the secrets key; another key is refused', async () => {
-    const copy = join(mkdtempSync(join(tmpdir(), 'gw-key-copy-')), 'fleet.key')
+    const copy = join(keyCopies(), 'fleet.key')
     copyFileSync(join(t.dataDir, 'secrets.key'), copy)
     await t.restart()
     expect(verifies(await paidAndDelivered(a), endpoint.rotated)).toBe(true)

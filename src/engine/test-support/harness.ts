@@ -4,6 +4,7 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
+import {afterAll} from 'vitest'
 import {startEngine, type EngineHandle, type EngineOptions} from '../index.js'
 import {assertDocumented} from './openapi-check.js'
 
@@ -43,9 +44,17 @@ export interface TestEngine {
 
 let counter = 0
 
+/** The directories of the fleets' secrets key files made by this test file, removed after it. */
+const keyDirs: string[] = []
+afterAll(() => {
+  for (const d of keyDirs.splice(0)) rmSync(d, {recursive: true, force: true})
+})
+
 /** A secrets key file for the instances of one fleet (every instance on one database must use the same key); made by the first that starts. */
 export function fleetSecretsKeyFile(): string {
-  return join(mkdtempSync(join(tmpdir(), 'gw-fleet-key-')), 'secrets.key')
+  const dir = mkdtempSync(join(tmpdir(), 'gw-fleet-key-'))
+  keyDirs.push(dir)
+  return join(dir, 'secrets.key')
 }
 
 /**

@@ -25,14 +25,21 @@ export interface TestReceiver {
   close(): Promise<void>
 }
 
-let material: Promise<{tls: TlsMaterial; dir: string}> | undefined
+let material: Promise<{tls: TlsMaterial}> | undefined
 
-function tlsOnce(): Promise<{tls: TlsMaterial; dir: string}> {
+/**
+ * The receivers' certificate, made once per test process. Its files are removed as soon as it is
+ * read: a test process may end without an 'exit' event (vitest stops its workers), which left
+ * one directory in the temp dir per test file that used a receiver.
+ */
+function tlsOnce(): Promise<{tls: TlsMaterial}> {
   material ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-test-receiver-'))
-    process.once('exit', () => rmSync(dir, {recursive: true, force: true}))
-    const tls = await ensureCertificates({caCert: join(dir, 'ca.pem'), caKey: join(dir, 'ca-key.pem'), serverCert: join(dir, 'cert.pem'), serverKey: join(dir, 'key.pem')}, '127.0.0.1')
-    return {tls, dir}
+    try {
+      return {tls: await ensureCertificates({caCert: join(dir, 'ca.pem'), caKey: join(dir, 'ca-key.pem'), serverCert: join(dir, 'cert.pem'), serverKey: join(dir, 'key.pem')}, '127.0.0.1')}
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
   })()
   return material
 }
