@@ -66,7 +66,7 @@ const narrowed = (n, params) => {
   values.push(row[0], params[3 + k])
   return st.run(values)
 }
-// a message: {id, defs: [q, sql, ...], flat} where flat is, per change set, its number of
+// a message: {id, defs: [q, sql, ...], narrows: [q, table, columns, ...], flat} where flat is, per change set, its number of
 // statements, then per statement: q, flags (bits 0-1: 0 none, 1 'one', 2 'seq'; bit 2 on: kind
 // and id follow), the number of parameters, a bit mask of those to pack, kind, id, the parameters
 const decode = (m) => {
