@@ -4,9 +4,9 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
-import {afterAll} from 'vitest'
 import {startEngine, type EngineHandle, type EngineOptions} from '../index.js'
 import {assertDocumented} from './openapi-check.js'
+import {tempDirs} from './tmp.js'
 
 export interface Res<T = any> {
   status: number
@@ -44,17 +44,12 @@ export interface TestEngine {
 
 let counter = 0
 
-/** The directories of the fleets' secrets key files made by this test file, removed after it. */
-const keyDirs: string[] = []
-afterAll(() => {
-  for (const d of keyDirs.splice(0)) rmSync(d, {recursive: true, force: true})
-})
+/** The directories of the fleets' secrets key files, removed after the test file that made them (its tests share a fleet). */
+const keyDirs = tempDirs('gw-fleet-key-', 'file')
 
 /** A secrets key file for the instances of one fleet (every instance on one database must use the same key); made by the first that starts. */
 export function fleetSecretsKeyFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-fleet-key-'))
-  keyDirs.push(dir)
-  return join(dir, 'secrets.key')
+  return join(keyDirs(), 'secrets.key')
 }
 
 /**

@@ -25,18 +25,18 @@ export interface TestReceiver {
   close(): Promise<void>
 }
 
-let material: Promise<{tls: TlsMaterial}> | undefined
+let material: Promise<TlsMaterial> | undefined
 
 /**
  * The receivers' certificate, made once per test process. Its files are removed as soon as it is
  * read: a test process may end without an 'exit' event (vitest stops its workers), which left
  * one directory in the temp dir per test file that used a receiver.
  */
-function tlsOnce(): Promise<{tls: TlsMaterial}> {
+function tlsOnce(): Promise<TlsMaterial> {
   material ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-test-receiver-'))
     try {
-      return {tls: await ensureCertificates({caCert: join(dir, 'ca.pem'), caKey: join(dir, 'ca-key.pem'), serverCert: join(dir, 'cert.pem'), serverKey: join(dir, 'key.pem')}, '127.0.0.1')}
+      return await ensureCertificates({caCert: join(dir, 'ca.pem'), caKey: join(dir, 'ca-key.pem'), serverCert: join(dir, 'cert.pem'), serverKey: join(dir, 'key.pem')}, '127.0.0.1')
     } finally {
       rmSync(dir, {recursive: true, force: true})
     }
@@ -45,7 +45,7 @@ function tlsOnce(): Promise<{tls: TlsMaterial}> {
 }
 
 export async function testReceiver(status = 200): Promise<TestReceiver> {
-  const {tls} = await tlsOnce()
+  const tls = await tlsOnce()
   const r = {received: [] as Received[], status} as TestReceiver
   const server: Server = createServer({key: tls.key, cert: tls.cert}, (req, res) => {
     const chunks: Buffer[] = []

@@ -1,12 +1,13 @@
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach} from 'vitest'
+import {afterAll, afterEach} from 'vitest'
 
-/** A maker of fresh temporary directories, each removed after the test that made it. */
-export function tempDirs(prefix: string): () => string {
+/** A maker of fresh temporary directories, each removed after the test that made it (`'file'`: after the test file, for what several tests share). */
+export function tempDirs(prefix: string, until: 'test' | 'file' = 'test'): () => string {
   const dirs: string[] = []
-  afterEach(() => {
+  const after = until === 'file' ? afterAll : afterEach
+  after(() => {
     for (const d of dirs.splice(0)) rmSync(d, {recursive: true, force: true})
   })
   return () => {
