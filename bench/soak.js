@@ -67,6 +67,9 @@ async function receiver(tlsDir, status) {
   const seen = new Map() // event id -> {type, object id, first arrival ms}
   let hits = 0
   const perSecond = new Map()
+  // a failing receiver's retries per second (an event it answered before, at the same path)
+  const attempted = new Set()
+  const retriesPerSecond = new Map()
   const server = createServer({key: readFileSync(join(tlsDir, 'server.key')), cert: readFileSync(join(tlsDir, 'server.crt'))}, (req, res) => {
     const chunks = []
     req.on('data', (c) => chunks.push(c))
@@ -74,6 +77,15 @@ async function receiver(tlsDir, status) {
       hits++
       const sec = Math.floor(performance.now() / 1000)
       perSecond.set(sec, (perSecond.get(sec) ?? 0) + 1)
+      if (status >= 300) {
+        // a failing endpoint's attempt: a retry when this endpoint saw the event before (ids are per account: the path names the account's endpoint)
+        const id = /"id":"([^"]+)"/.exec(Buffer.concat(chunks).toString('latin1', 0, 200))?.[1]
+        if (id !== undefined) {
+          const k = `${req.url} ${id}`
+          if (attempted.has(k)) retriesPerSecond.set(sec, (retriesPerSecond.get(sec) ?? 0) + 1)
+          else attempted.add(k)
+        }
+      }
       if (status < 300) {
         try {
           const e = JSON.parse(Buffer.concat(chunks).toString('utf8'))
@@ -89,7 +101,7 @@ async function receiver(tlsDir, status) {
   let connections = 0
   server.on('secureConnection', () => connections++)
   await new Promise((r) => server.listen(0, '127.0.0.1', r))
-  return {url: `https://127.0.0.1:${server.address().port}/hook`, seen, perSecond, hits: () => hits, connections: () => connections, close: () => new Promise((r) => server.close(r))}
+  return {url: `https://127.0.0.1:${server.address().port}/hook`, seen, perSecond, retriesPerSecond, hits: () => hits, connections: () => connections, close: () => new Promise((r) => server.close(r))}
 }
 
 /**
@@ -241,6 +253,8 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
     const secs = [...healthy.perSecond.entries()]
     const loadSecs = secs.filter(([s]) => s * 1000 >= started && s * 1000 < started + loadMs)
     out.deliveriesPerSec = loadSecs.reduce((a, [, c]) => a + c, 0) / (loadMs / 1000)
+    const inLoad = (m) => [...m.entries()].filter(([s]) => s * 1000 >= started && s * 1000 < started + loadMs).reduce((a, [, c]) => a + c, 0) / (loadMs / 1000)
+    out.failingRetriesPerSec = inLoad(failing.retriesPerSecond)
     out.failingPerSec = [...failing.perSecond.entries()].filter(([s]) => s * 1000 >= started && s * 1000 < started + loadMs).reduce((a, [, c]) => a + c, 0) / (loadMs / 1000)
 
     // ---- refunds settle although one endpoint fails every delivery: move 31 min (card refunds answer after 30)
