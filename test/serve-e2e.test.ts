@@ -160,7 +160,10 @@ describe('gw serve', () => {
     expect(exit.stderr).toContain('SIGTERM: draining for 2 s')
     // ready, then not ready, then (only then) refused: the balancer noticed through its check, not through a failure
     expect(seen[0]).toBe('200')
-    expect(seen.at(-1)).toBe('refused')
+    // the end: refused, or reset when the check connected just as the listener closed (a connection that has sent no
+    // request yet is closed then, server.ts closeGracefully, and one still in the kernel's accept queue is reset; a
+    // balancer reads both as down)
+    expect(['refused', 'error ECONNRESET']).toContain(seen.at(-1))
     expect(seen.indexOf('503')).toBeGreaterThan(0)
     expect(seen.slice(seen.indexOf('503'), -1).every((r) => r === '503')).toBe(true)
     // requests kept being served while /readyz said 503
