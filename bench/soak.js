@@ -249,13 +249,11 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
     clearInterval(sampler)
     rss.push([performance.now() - started, rssMiB(pid)])
 
-    // deliveries per second to the healthy endpoints during the load, next to creates per second
-    const secs = [...healthy.perSecond.entries()]
-    const loadSecs = secs.filter(([s]) => s * 1000 >= started && s * 1000 < started + loadMs)
-    out.deliveriesPerSec = loadSecs.reduce((a, [, c]) => a + c, 0) / (loadMs / 1000)
+    // deliveries per second to the healthy and the failing endpoints during the load (a receiver counts by second), next to creates per second
     const inLoad = (m) => [...m.entries()].filter(([s]) => s * 1000 >= started && s * 1000 < started + loadMs).reduce((a, [, c]) => a + c, 0) / (loadMs / 1000)
+    out.deliveriesPerSec = inLoad(healthy.perSecond)
+    out.failingPerSec = inLoad(failing.perSecond)
     out.failingRetriesPerSec = inLoad(failing.retriesPerSecond)
-    out.failingPerSec = [...failing.perSecond.entries()].filter(([s]) => s * 1000 >= started && s * 1000 < started + loadMs).reduce((a, [, c]) => a + c, 0) / (loadMs / 1000)
 
     // ---- refunds settle although one endpoint fails every delivery: move 31 min (card refunds answer after 30)
     let refundAdvanceMs = 0
