@@ -261,6 +261,40 @@ describe('evidence form: a paste at the key prompt, tabs, and the review screen 
   })
 })
 
+describe('evidence form: the review answers a key read after it is drawn', () => {
+  it('"y" read in a later turn than the Enter that drew the preview submits, before React\'s passive effects ran', async () => {
+    const t = terminal()
+    // the "y" goes in once the preview's frame is written, from a microtask: it is read in the
+    // turn after the one that drew the preview, as a key typed on a busy machine is, whether or
+    // not React's scheduler has run the commit's passive effects by then
+    let answered = false
+    const write = t.stdout.write.bind(t.stdout)
+    t.stdout.write = ((chunk: string, ...rest: never[]) => {
+      if (!answered && strip(String(chunk)).includes('Submit this evidence?')) {
+        answered = true
+        queueMicrotask(() => t.stdin.write('y'))
+      }
+      return write(chunk, ...rest)
+    }) as typeof t.stdout.write
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    await live(t)
+    await type(t, 'courier_note')
+    await type(t, '\r')
+    await until(t, 'Value for courier_note')
+    await type(t, 'left at the door')
+    await type(t, '\r')
+    await until(t, 'Field key')
+    await type(t, '\r')
+    await until(t, 'File URL')
+    await type(t, '\r')
+    expect(await Promise.race([result, tick(5000).then(() => 'no answer')])).toEqual({fields: {courier_note: 'left at the door'}, files: []})
+    expect(answered).toBe(true)
+    open = undefined
+  })
+})
+
 describe('evidence form: a near miss of a recognized key (issue 26 item 4)', () => {
   it('says did-you-mean and keeps the key only when typed again', async () => {
     const t = terminal()

@@ -2,9 +2,10 @@
 // deadline), a checklist of the recognized keys that suit its reason, key/value entry, HTTPS
 // file URLs, then a preview that explains the one-submission-per-stage rule and submits only
 // on "y". Imported only through ./open-form.ts (behind the render gate).
-import {Box, render, useApp, useInput} from 'ink'
+import {Box, render, useApp} from 'ink'
+import {useKeyInput} from '../../../ui/keyboard.js'
 import {Text} from '../../../ui/text.js'
-import {useEffect, useRef, useState} from 'react'
+import {useEffect, useLayoutEffect, useRef, useState} from 'react'
 import type {Dispute} from '../../../api/types.js'
 import {EVIDENCE_BY_REASON, isHttpsUrl, nearMissKey} from '../../../api/dispute-evidence.js'
 import {alsoKeys, attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} from './display.js'
@@ -62,11 +63,18 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
     onDone(result)
   }
 
-  /** the step whose screen has been drawn (set after React commits it) */
+  /**
+   * The step whose screen has been drawn: set once the read that led to it is over. Keys of the
+   * same read (the tail of a paste, keys typed ahead in one burst) come before it; any key read
+   * after it does not (a passive effect here could come after the next read on a busy machine,
+   * and an answer typed to the preview on screen was dropped).
+   */
   const shownRef = useRef<Step | null>(null)
-  useEffect(() => {
-    shownRef.current = step
-  }, [step])
+  useLayoutEffect(() => {
+    queueMicrotask(() => {
+      if (stepRef.current === step) shownRef.current = step
+    })
+  }, [step, stepRef])
 
   // leave only once the last frame ("Submitting…" / "Canceled…") is committed, so it is what
   // stays on screen even when the machine is slow to render
@@ -80,7 +88,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
     setStep(next)
   }
 
-  useInput((ch, key) => {
+  useKeyInput((ch, key) => {
     const step = stepRef.current
     const fields = fieldsRef.current
     const files = filesRef.current

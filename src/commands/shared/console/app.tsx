@@ -2,8 +2,9 @@
 // ahead, the connection), the views' tabs, a reconnecting banner while the engine is away, the
 // view, a message line and the footer with the keys that work here. Imported only behind the
 // render gate (./run.ts), after the terminal went to the alternate screen (./screen.ts).
-import {Box, render, useApp, useInput, useStdout} from 'ink'
+import {Box, render, useApp, useStdout, type Key} from 'ink'
 import {memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement} from 'react'
+import {KeyboardProvider} from '../../../ui/keyboard.js'
 import {Text} from '../../../ui/text.js'
 import {clockText, fit} from './format.js'
 import {FrameContext, LineInput, RouteContext, TickContext, useEmitter, useFrame, useTickText, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
@@ -137,7 +138,9 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
     [session, theme, columns, bodyHeight, open, back, setCapture, cache, ticker, painter],
   )
 
-  useInput((input, key) => {
+  // the frame's keys (the top view's handler sees each key first). The keyboard's first listener:
+  // a field that opens joins it in the commit that draws it, so a key typed once it shows is heard
+  const onKey = (input: string, key: Key) => {
     if (key.ctrl && input === 'c') return exit()
     if (prompt) {
       if (key.escape) {
@@ -173,7 +176,7 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
           throw new Error('a test crash outside the views (GW_CONSOLE_TEST_CRASH=1)')
         }, 0)
     }
-  })
+  }
 
   const answer = (value: string) => {
     const p = prompt
@@ -203,51 +206,53 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
           : [...footer, ...(stack.length > 1 ? [['Esc', 'back'] as const] : []), [':', 'jump'], ['?', 'keys'], ['q', 'quit']]
 
   return (
-    <FrameContext.Provider value={api}>
-      <TickContext.Provider value={tick}>
-        <Box flexDirection="column" width={columns} height={rows - 1}>
-          <StatusLine width={columns} />
-          <Tabs current={tab} width={columns} />
-          {bannerShown ? <Banner width={columns} /> : null}
-          {/* clipped below only: every line is already cut to the width (wrap="truncate"), and a
-              horizontal clip made Ink slice every line of the body again at each redraw (slice-ansi
-              and string-width over each character: a sixth of a redraw's CPU) */}
-          <Box flexDirection="column" height={bodyHeight} overflowY="hidden">
-            {crash ? <Crash /> : overlay === 'help' ? <Help route={top} height={bodyHeight} /> : <Screen key={`${stack.length}:${top.view}:${top.id ?? ''}`} route={top} />}
-          </Box>
-          <Box height={1}>
+    <KeyboardProvider onKey={onKey}>
+      <FrameContext.Provider value={api}>
+        <TickContext.Provider value={tick}>
+          <Box flexDirection="column" width={columns} height={rows - 1}>
+            <StatusLine width={columns} />
+            <Tabs current={tab} width={columns} />
+            {bannerShown ? <Banner width={columns} /> : null}
+            {/* clipped below only: every line is already cut to the width (wrap="truncate"), and a
+                horizontal clip made Ink slice every line of the body again at each redraw (slice-ansi
+                and string-width over each character: a sixth of a redraw's CPU) */}
+            <Box flexDirection="column" height={bodyHeight} overflowY="hidden">
+              {crash ? <Crash /> : overlay === 'help' ? <Help route={top} height={bodyHeight} /> : <Screen key={`${stack.length}:${top.view}:${top.id ?? ''}`} route={top} />}
+            </Box>
+            <Box height={1}>
+              {prompt ? (
+                <Text color={theme.tone('accent')} bold wrap="truncate">
+                  {prompt.question}
+                </Text>
+              ) : overlay === 'jump' ? (
+                <Box>
+                  <Text color={theme.tone('accent')} bold>{':'}</Text>
+                  <LineInput suggestions={VIEWS} onSubmit={onJump} />
+                  {jumpError ? <Text color={theme.tone('bad')} wrap="truncate">{`  ${jumpError}`}</Text> : null}
+                </Box>
+              ) : flash ? (
+                <Text color={theme.tone(flash.tone === 'ok' ? 'ok' : flash.tone === 'warn' ? 'warn' : 'bad')} wrap="truncate">
+                  {flash.text}
+                </Text>
+              ) : (
+                <Text> </Text>
+              )}
+            </Box>
             {prompt ? (
-              <Text color={theme.tone('accent')} bold wrap="truncate">
-                {prompt.question}
-              </Text>
-            ) : overlay === 'jump' ? (
+              // a question takes the footer's line for its answer (Enter answers, Esc cancels)
               <Box>
-                <Text color={theme.tone('accent')} bold>{':'}</Text>
-                <LineInput suggestions={VIEWS} onSubmit={onJump} />
-                {jumpError ? <Text color={theme.tone('bad')} wrap="truncate">{`  ${jumpError}`}</Text> : null}
+                <Text color={theme.tone('accent')} bold>
+                  {'> '}
+                </Text>
+                <LineInput key={prompt.question} placeholder={`${prompt.placeholder ? `${prompt.placeholder} · ` : ''}Enter answers · Esc cancels`} onSubmit={answer} />
               </Box>
-            ) : flash ? (
-              <Text color={theme.tone(flash.tone === 'ok' ? 'ok' : flash.tone === 'warn' ? 'warn' : 'bad')} wrap="truncate">
-                {flash.text}
-              </Text>
             ) : (
-              <Text> </Text>
+              <Footer keys={keysHere} width={columns} />
             )}
           </Box>
-          {prompt ? (
-            // a question takes the footer's line for its answer (Enter answers, Esc cancels)
-            <Box>
-              <Text color={theme.tone('accent')} bold>
-                {'> '}
-              </Text>
-              <LineInput key={prompt.question} placeholder={`${prompt.placeholder ? `${prompt.placeholder} · ` : ''}Enter answers · Esc cancels`} onSubmit={answer} />
-            </Box>
-          ) : (
-            <Footer keys={keysHere} width={columns} />
-          )}
-        </Box>
-      </TickContext.Provider>
-    </FrameContext.Provider>
+        </TickContext.Provider>
+      </FrameContext.Provider>
+    </KeyboardProvider>
   )
 }
 

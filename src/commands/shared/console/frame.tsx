@@ -1,8 +1,9 @@
 // What every view of the console gets from the frame: the session, the theme, the size of the
 // body, navigation, the footer's keys, and the keyboard (one input handler, the top view's, sees
 // a key before the frame's own keys do). Plus the small widgets views share.
-import {Box, useInput, type DOMElement} from 'ink'
+import {Box, type DOMElement} from 'ink'
 import {createContext, memo, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode} from 'react'
+import {useKeyInput} from '../../../ui/keyboard.js'
 import {Text} from '../../../ui/text.js'
 import {applyFieldInput} from '../../disputes/shared/evidence-input.js'
 import type {ViewName} from './keys.js'
@@ -274,7 +275,7 @@ export function useLatest<T>(v: T): {current: T} {
 export function LineInput({initial = '', placeholder, suggestions, onSubmit}: {initial?: string; placeholder?: string; suggestions?: readonly string[]; onSubmit: (text: string) => void}) {
   const [text, setText] = useState(initial)
   const ref = useRef(initial)
-  useInput((input, key) => {
+  useKeyInput((input, key) => {
     if (key.tab && suggestions) {
       const hit = suggestions.find((s) => ref.current && s.startsWith(ref.current))
       if (hit) {

@@ -1,0 +1,84 @@
+// The keyboard closes the window between a field being drawn and it hearing keys: a key read
+// right after the frame that shows the field (before React's passive effects ran) reaches it.
+import {PassThrough} from 'node:stream'
+import {render, useInput} from 'ink'
+import {useState} from 'react'
+import {afterEach, describe, expect, it} from 'vitest'
+import {KeyboardProvider, useKeyInput} from './keyboard.js'
+import {Text} from './text.js'
+
+const strip = (s: string) => s.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '')
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Fake TTY streams. `onFrame(text, stdin)` sees each write as Ink makes it, inside the commit
+ * that drew it: a key written to stdin there is read before the passive effects run.
+ */
+function terminal(onFrame: (frame: string, stdin: PassThrough) => void) {
+  const stdout = Object.assign(new PassThrough(), {isTTY: true, columns: 80, rows: 10}) as unknown as NodeJS.WriteStream & PassThrough
+  const stdin = Object.assign(new PassThrough(), {isTTY: true, isRaw: false, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin}) as unknown as NodeJS.ReadStream & PassThrough
+  let out = ''
+  const write = stdout.write.bind(stdout)
+  stdout.write = ((chunk: string, ...rest: never[]) => {
+    out += String(chunk)
+    onFrame(strip(String(chunk)), stdin)
+    return write(chunk, ...rest)
+  }) as typeof stdout.write
+  return {stdout, stdin, screen: () => strip(out)}
+}
+
+/** `/` opens a field that shows what it was typed: on the keyboard, or on Ink's own useInput. */
+function FieldOnKeyboard() {
+  const [text, setText] = useState('')
+  useKeyInput((input) => setText((t) => t + input))
+  return <Text>{`FIELD[${text}]`}</Text>
+}
+
+function FieldOnInk() {
+  const [text, setText] = useState('')
+  useInput((input) => setText((t) => t + input))
+  return <Text>{`FIELD[${text}]`}</Text>
+}
+
+function Screen({onInk}: {onInk: boolean}) {
+  const [open, setOpen] = useState(false)
+  const onKey = (input: string) => {
+    if (!open && input === '/') setOpen(true)
+  }
+  return <KeyboardProvider onKey={onKey}>{!open ? <Text>closed</Text> : onInk ? <FieldOnInk /> : <FieldOnKeyboard />}</KeyboardProvider>
+}
+
+let unmount: (() => void) | undefined
+afterEach(() => {
+  unmount?.()
+  unmount = undefined
+})
+
+async function typeAsTheFieldAppears(onInk: boolean) {
+  let sent = false
+  const t = terminal((frame, stdin) => {
+    if (!sent && frame.includes('FIELD[')) {
+      sent = true
+      stdin.write('abc')
+    }
+  })
+  const app = render(<Screen onInk={onInk} />, {stdout: t.stdout, stdin: t.stdin, exitOnCtrlC: false, patchConsole: false, debug: true})
+  unmount = () => app.unmount()
+  await tick(50)
+  t.stdin.write('/')
+  for (let i = 0; i < 50 && !/FIELD\[abc\]/.test(t.screen()); i++) await tick()
+  expect(sent).toBe(true)
+  return t.screen()
+}
+
+describe('keyboard', () => {
+  it('a field opened by a key hears the very next key, read as the frame that shows it is written', async () => {
+    expect(await typeAsTheFieldAppears(false)).toContain('FIELD[abc]')
+  })
+
+  it("(the window it closes: a field on Ink's own useInput is deaf to that key)", async () => {
+    const screen = await typeAsTheFieldAppears(true)
+    expect(screen).toContain('FIELD[]')
+    expect(screen).not.toContain('FIELD[abc]')
+  })
+})
