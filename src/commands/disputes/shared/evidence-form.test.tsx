@@ -207,6 +207,21 @@ describe('evidence form: pastes and fast keys (issue 26 item 3)', () => {
   })
 })
 
+/** From the form's first prompt: one field, courier_note, with `value` typed, then on to the file prompt. */
+async function toTheFilePrompt(t: ReturnType<typeof terminal>, value: string) {
+  await until(t, 'Field key')
+  await live(t)
+  await type(t, 'courier_note')
+  await type(t, '\r')
+  await until(t, 'Value for courier_note')
+  await live(t)
+  await type(t, value)
+  await type(t, '\r')
+  await until(t, 'Field key')
+  await type(t, '\r')
+  await until(t, 'File URL')
+}
+
 describe('evidence form: a paste at the key prompt, tabs, and the review screen (issue 36 item 5)', () => {
   it('a multi-line paste at the key prompt is refused whole: no key, no value, nothing submitted', async () => {
     const t = terminal()
@@ -233,17 +248,7 @@ describe('evidence form: a paste at the key prompt, tabs, and the review screen 
     const t = terminal()
     const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
     open = {t, result}
-    await until(t, 'Field key')
-    await live(t)
-    await type(t, 'courier_note')
-    await type(t, '\r')
-    await until(t, 'Value for courier_note')
-    await live(t)
-    await type(t, 'date\tparcel\r3 May\t1Z999')
-    await type(t, '\r')
-    await until(t, 'Field key')
-    await type(t, '\r')
-    await until(t, 'File URL')
+    await toTheFilePrompt(t, 'date\tparcel\r3 May\t1Z999')
     await live(t)
     // Enter and "y" at once: the "y" reaches the form before the preview is on screen
     t.stdin.write('\r')
@@ -278,16 +283,7 @@ describe('evidence form: the review answers a key read after it is drawn', () =>
     }) as typeof t.stdout.write
     const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
     open = {t, result}
-    await until(t, 'Field key')
-    await live(t)
-    await type(t, 'courier_note')
-    await type(t, '\r')
-    await until(t, 'Value for courier_note')
-    await type(t, 'left at the door')
-    await type(t, '\r')
-    await until(t, 'Field key')
-    await type(t, '\r')
-    await until(t, 'File URL')
+    await toTheFilePrompt(t, 'left at the door')
     await type(t, '\r')
     expect(await Promise.race([result, tick(5000).then(() => 'no answer')])).toEqual({fields: {courier_note: 'left at the door'}, files: []})
     expect(answered).toBe(true)
