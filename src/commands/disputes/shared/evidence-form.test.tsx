@@ -43,9 +43,8 @@ async function type(t: ReturnType<typeof terminal>, text: string) {
 }
 
 /**
- * Input is live: Ink subscribes a new prompt's input after drawing it, so a paste sent the very
- * instant a prompt appears can arrive before anyone listens (a person cannot be that fast).
- * A key in and a key out, each waited for, settle it.
+ * Input is live: a key in and a key out, each drawn before the next, show the form hears keys at
+ * this prompt before a test sends the ones it checks (a frame on screen alone does not say so).
  */
 async function live(t: ReturnType<typeof terminal>) {
   await type(t, 'x')
