@@ -6,13 +6,31 @@
 // Ink once, and each input joins in a layout effect: in the same commit that draws it, before
 // any later key is read. A component outside a keyboard (a standalone form) uses Ink's useInput.
 import {useInput, type Key} from 'ink'
-import {createContext, useCallback, useContext, useLayoutEffect, useRef, type ReactNode} from 'react'
+import {createContext, useCallback, useContext, useLayoutEffect, useState, type ReactNode} from 'react'
+import {useLatest} from './latest.js'
 
 export type KeyListener = (input: string, key: Key) => void
 
 interface Keyboard {
   /** adds a listener; the function returned removes it */
   add(listener: {current: KeyListener}): () => void
+  /** one key to every listener, in the order they joined */
+  send(input: string, key: Key): void
+}
+
+/** The listeners, the provider's own first. */
+function keyboardOf(own: {current: KeyListener}): Keyboard {
+  const listeners = new Set([own])
+  return {
+    add(l) {
+      listeners.add(l)
+      return () => void listeners.delete(l)
+    },
+    // a listener that joins because of this key (a field opened by it) hears the next key, not this one
+    send(input, key) {
+      for (const l of [...listeners]) if (listeners.has(l)) l.current(input, key)
+    },
+  }
 }
 
 const KeyboardContext = createContext<Keyboard | null>(null)
@@ -23,18 +41,8 @@ const KeyboardContext = createContext<Keyboard | null>(null)
  */
 export function KeyboardProvider({onKey, children}: {onKey: KeyListener; children: ReactNode}) {
   const own = useLatest(onKey)
-  const listeners = useRef<Set<{current: KeyListener}>>(new Set([own])).current
-  const keyboard = useRef<Keyboard>({
-    add(l) {
-      listeners.add(l)
-      return () => void listeners.delete(l)
-    },
-  }).current
-  // a listener that joins because of this key (a field opened by it) hears the next key, not this one
-  const dispatch = useCallback((input: string, key: Key) => {
-    for (const l of [...listeners]) if (listeners.has(l)) l.current(input, key)
-  }, [listeners])
-  useInput(dispatch)
+  const [keyboard] = useState(() => keyboardOf(own))
+  useInput(keyboard.send)
   return <KeyboardContext.Provider value={keyboard}>{children}</KeyboardContext.Provider>
 }
 
@@ -48,13 +56,4 @@ export function useKeyInput(handler: KeyListener): void {
   useLayoutEffect(() => keyboard?.add(latest), [keyboard, latest])
   const stable = useCallback((input: string, key: Key) => latest.current(input, key), [latest])
   useInput(stable, {isActive: keyboard === null})
-}
-
-/** A ref that holds the last committed value (set in the commit, before any later event). */
-function useLatest<T>(value: T): {current: T} {
-  const ref = useRef(value)
-  useLayoutEffect(() => {
-    ref.current = value
-  })
-  return ref
 }

@@ -4,6 +4,7 @@
 import {Box, type DOMElement} from 'ink'
 import {createContext, memo, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode} from 'react'
 import {useKeyInput} from '../../../ui/keyboard.js'
+import {useLatest} from '../../../ui/latest.js'
 import {Text} from '../../../ui/text.js'
 import {applyFieldInput} from '../../disputes/shared/evidence-input.js'
 import type {ViewName} from './keys.js'
@@ -256,13 +257,6 @@ export function moveKey(input: string, key: InputKey, at: number, total: number,
   if (input === 'g' || key.home) return 0
   if (input === 'G' || key.end) return total - 1
   return undefined
-}
-
-/** A ref that follows a value (handlers of an older render read the latest). */
-export function useLatest<T>(v: T): {current: T} {
-  const r = useRef(v)
-  r.current = v
-  return r
 }
 
 /**
