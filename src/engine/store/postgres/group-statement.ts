@@ -106,6 +106,8 @@ export function groupStatement(batch: readonly Part[], instanceId: string, notic
     for (const e of cs.events ?? []) {
       events.push({account, e})
       eventSeqs.set(account, events.length)
+      // (a placeholder until the statement ran: the notice says something)
+      n.eventSeq = 0
     }
   }
   if (jobs.length) withs.push(`INSERT INTO jobs (account, id, kind, ref, due_at, data) VALUES ${jobs.join(', ')}`)
@@ -181,6 +183,6 @@ function payloadSql(instanceId: string, notices: readonly Notice[], eventSeqs: M
   texts.push(text + ']}')
   // NOTIFY payloads are limited to 8000 bytes (a seq is at most 19 digits): too much to say means "everything may have changed"
   if (texts.reduce((a, x) => a + x.length, 0) + 19 * seqs.length >= 7900) return `${p(JSON.stringify({o: instanceId, all: true}))}::text`
-  const first = `(SELECT last FROM s) - ${p(total)}::bigint`
+  const first = seqs.length ? `(SELECT last FROM s) - ${p(total)}::bigint` : ''
   return texts.map((x, i) => (i < seqs.length ? `${p(x)}::text || (${first} + ${seqs[i]})::text || ` : `${p(x)}::text`)).join('')
 }
