@@ -14,7 +14,7 @@ export default defineConfig({
     // a throwaway PostgreSQL cluster per project for the run (the PostgreSQL store's tests)
     globalSetup: ['src/engine/test-support/pg-global-setup.ts'],
     projects: [
-      {extends: true, test: {name: 'default', include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts']}},
+      {extends: true, test: {name: 'default', include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'], exclude: ['test/release/**']}},
       // the engine's HTTPS conformance tests and its use-case tests, unchanged, with every test
       // engine (test-support/harness.ts bootEngine) on a fresh PostgreSQL database
       {
@@ -38,6 +38,9 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      // packaging and build tools (npm pack/install, the quiet build, tsc over a generated client,
+      // the SDK package): slow and about the release, so they run last, after every other project
+      {extends: true, test: {name: 'release', include: ['test/release/**/*.test.ts'], sequence: {groupOrder: 1}}},
     ],
   },
 })
