@@ -4,11 +4,11 @@
 // makes the group roll back, and each is then committed alone, in order. Change sets that
 // replace or delete a whole account, or write in another one, are committed alone.
 import type pg from 'pg'
-import {type AccountRows, type ChangeSet, type StoreCounters, COLUMNS, RESTORED_SETTINGS_SQL, type IdempotencyRecord, type Kind, KINDS, type Put, type StatIncrement, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {type AccountRows, type ChangeSet, type StoreCounters, COLUMNS, RESTORED_SETTINGS_SQL, type Kind, KINDS, type Put, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {CHANNEL, dueAt, type Notice, Notices, payload} from './feed.js'
 import {TABLE} from './schema.js'
-import {connectClient, freshCounters, isUnavailable, type PgConfig, pgText, query, rowOf, wrap} from './sql.js'
-import {groupStatement} from './group-statement.js'
+import {bind, connectClient, freshCounters, isUnavailable, type PgConfig, pgText, query, rowOf, wrap} from './sql.js'
+import {groupStatement, Merged} from './group-statement.js'
 import {ACCOUNT_TABLES, type PgStaged, swapStaged} from './staging.js'
 
 const MAX_BATCH = 256
@@ -227,9 +227,7 @@ async function apply(c: pg.Client, batch: Pending[], notices: Notices): Promise<
       await q(`INSERT INTO ${TABLE[kind]} (account, id, created_at, data, internal${cols.map((x) => `, ${x}`).join('')}, version) VALUES ${values.join(', ')}`, params)
     }
   }
-  const stats = new Map<string, StatIncrement & {account: string}>()
-  const settings = new Map<string, {account: string; key: string; value: string}>()
-  const idem = new Map<string, IdempotencyRecord & {account: string}>()
+  const merged = new Merged()
   const events: {account: string; id: string; type: string; created_at: string; json: string; object_id?: string | null; payment?: string | null}[] = []
   const rest = (account: string, cs: ChangeSet) => ({account, cs})
   const parts = batch.flatMap(({account, cs}) => [rest(account, cs), ...(cs.also ?? []).map((o) => rest(o.account, o.changes))])
@@ -271,45 +269,12 @@ async function apply(c: pg.Client, batch: Pending[], notices: Notices): Promise<
       })
       await q(`INSERT INTO jobs (account, id, kind, ref, due_at, data) VALUES ${values.join(', ')}`, params)
     }
-    if (cs.idempotency) idem.set(JSON.stringify([account, cs.idempotency.scope, cs.idempotency.key]), {...cs.idempotency, account})
-    for (const s of cs.stats ?? []) {
-      const k = `${account}\n${s.provider}\n${s.day}`
-      const prev = stats.get(k)
-      stats.set(k, prev ? {...prev, approved: prev.approved + s.approved, total: prev.total + s.total} : {...s, account})
-    }
-    for (const [k, v] of Object.entries(cs.settings ?? {})) {
-      settings.set(`${account}\n${k}`, {account, key: k, value: v})
-      if (!n.settings.includes(k)) n.settings.push(k)
-    }
+    merged.add(account, cs, n)
     for (const e of cs.events ?? []) events.push({...e, account})
   }
-  if (idem.size) {
+  for (const make of merged.statements()) {
     const params: unknown[] = []
-    const values = [...idem.values()].map((r, i) => {
-      params.push(r.account, pgText(r.scope), pgText(r.key), r.request_hash, r.status, r.body, r.created_at, r.expires_at)
-      return `(${Array.from({length: 8}, (_, k) => `$${i * 8 + k + 1}`).join(', ')})`
-    })
-    await q(
-      `INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, created_at, expires_at) VALUES ${values.join(', ')}
-       ON CONFLICT (account, scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-      params,
-    )
-  }
-  if (stats.size) {
-    const ss = [...stats.values()]
-    await q(
-      `INSERT INTO provider_stats AS p (account, provider, day, approved, total) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[])
-       ON CONFLICT (account, provider, day) DO UPDATE SET approved = p.approved + excluded.approved, total = p.total + excluded.total`,
-      [ss.map((s) => s.account), ss.map((s) => s.provider), ss.map((s) => s.day), ss.map((s) => s.approved), ss.map((s) => s.total)],
-    )
-  }
-  if (settings.size) {
-    const ss = [...settings.values()]
-    await q('INSERT INTO settings (account, key, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (account, key) DO UPDATE SET value = excluded.value', [
-      ss.map((s) => s.account),
-      ss.map((s) => s.key),
-      ss.map((s) => s.value),
-    ])
+    await q(make(bind(params)), params)
   }
   if (events.length) await insertEvents(q, events, notices)
 }

@@ -82,9 +82,7 @@ export function groupStatement(batch: readonly Part[], instanceId: string, notic
   }
   updates.forEach((u) => withs.push(u))
   const jobs: string[] = []
-  const idem = new Map<string, IdempotencyRecord & {account: string}>()
-  const stats = new Map<string, StatIncrement & {account: string}>()
-  const settings = new Map<string, {account: string; key: string; value: string}>()
+  const merged = new Merged()
   const events: {account: string; e: NonNullable<ChangeSet['events']>[number]}[] = []
   const eventSeqs = new Map<string, number>()
   for (const {account, cs} of batch) {
@@ -93,16 +91,7 @@ export function groupStatement(batch: readonly Part[], instanceId: string, notic
       jobs.push(`(${p(account)}, ${p(j.id)}, ${p(j.kind)}, ${p(j.ref)}, ${p(j.due_at)}, ${p(j.data ? JSON.stringify(j.data) : null)}::json)`)
       dueAt(n, j.due_at)
     }
-    if (cs.idempotency) idem.set(JSON.stringify([account, cs.idempotency.scope, cs.idempotency.key]), {...cs.idempotency, account})
-    for (const s of cs.stats ?? []) {
-      const k = `${account}\n${s.provider}\n${s.day}`
-      const prev = stats.get(k)
-      stats.set(k, prev ? {...prev, approved: prev.approved + s.approved, total: prev.total + s.total} : {...s, account})
-    }
-    for (const [k, v] of Object.entries(cs.settings ?? {})) {
-      settings.set(`${account}\n${k}`, {account, key: k, value: v})
-      if (!n.settings.includes(k)) n.settings.push(k)
-    }
+    merged.add(account, cs, n)
     for (const e of cs.events ?? []) {
       events.push({account, e})
       eventSeqs.set(account, events.length)
@@ -111,26 +100,7 @@ export function groupStatement(batch: readonly Part[], instanceId: string, notic
     }
   }
   if (jobs.length) withs.push(`INSERT INTO jobs (account, id, kind, ref, due_at, data) VALUES ${jobs.join(', ')}`)
-  if (idem.size)
-    withs.push(
-      `INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, created_at, expires_at) VALUES ${[...idem.values()]
-        .map((r) => `(${[r.account, pgText(r.scope), pgText(r.key), r.request_hash, r.status, r.body, r.created_at, r.expires_at].map(p).join(', ')})`)
-        .join(', ')}
-       ON CONFLICT (account, scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-    )
-  if (stats.size) {
-    const ss = [...stats.values()]
-    withs.push(
-      `INSERT INTO provider_stats AS p (account, provider, day, approved, total) SELECT * FROM unnest(${p(ss.map((s) => s.account))}::text[], ${p(ss.map((s) => s.provider))}::text[], ${p(ss.map((s) => s.day))}::text[], ${p(ss.map((s) => s.approved))}::bigint[], ${p(ss.map((s) => s.total))}::bigint[])
-       ON CONFLICT (account, provider, day) DO UPDATE SET approved = p.approved + excluded.approved, total = p.total + excluded.total`,
-    )
-  }
-  if (settings.size) {
-    const ss = [...settings.values()]
-    withs.push(
-      `INSERT INTO settings (account, key, value) SELECT * FROM unnest(${p(ss.map((s) => s.account))}::text[], ${p(ss.map((s) => s.key))}::text[], ${p(ss.map((s) => s.value))}::text[]) ON CONFLICT (account, key) DO UPDATE SET value = excluded.value`,
-    )
-  }
+  for (const make of merged.statements()) withs.push(make(p))
   // the counter: its row lock orders this commit among every instance's until it is durable, so seqs are commit order
   const counter = events.length ? `s AS (UPDATE event_seq SET last = last + ${p(events.length)}::bigint RETURNING last), ` : ''
   if (events.length) {
@@ -185,4 +155,53 @@ function payloadSql(instanceId: string, notices: readonly Notice[], eventSeqs: M
   if (texts.reduce((a, x) => a + x.length, 0) + 19 * seqs.length >= 7900) return `${p(JSON.stringify({o: instanceId, all: true}))}::text`
   const first = seqs.length ? `(SELECT last FROM s) - ${p(total)}::bigint` : ''
   return texts.map((x, i) => (i < seqs.length ? `${p(x)}::text || (${first} + ${seqs[i]})::text || ` : `${p(x)}::text`)).join('')
+}
+
+/**
+ * A group's idempotency records, statistics and settings, each written by one statement (either
+ * way a group is committed): the last record of a key wins, statistics of a provider and day add up.
+ */
+export class Merged {
+  private readonly idem = new Map<string, IdempotencyRecord & {account: string}>()
+  private readonly stats = new Map<string, StatIncrement & {account: string}>()
+  private readonly settings = new Map<string, {account: string; key: string; value: string}>()
+
+  add(account: string, cs: ChangeSet, n: Notice): void {
+    if (cs.idempotency) this.idem.set(JSON.stringify([account, cs.idempotency.scope, cs.idempotency.key]), {...cs.idempotency, account})
+    for (const s of cs.stats ?? []) {
+      const k = `${account}\n${s.provider}\n${s.day}`
+      const prev = this.stats.get(k)
+      this.stats.set(k, prev ? {...prev, approved: prev.approved + s.approved, total: prev.total + s.total} : {...s, account})
+    }
+    for (const [k, v] of Object.entries(cs.settings ?? {})) {
+      this.settings.set(`${account}\n${k}`, {account, key: k, value: v})
+      if (!n.settings.includes(k)) n.settings.push(k)
+    }
+  }
+
+  /** The statements, each made with the parameter binder it is given. */
+  statements(): ((p: (v: unknown) => string) => string)[] {
+    const out: ((p: (v: unknown) => string) => string)[] = []
+    const idem = [...this.idem.values()]
+    if (idem.length)
+      out.push(
+        (p) => `INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, created_at, expires_at) VALUES ${idem
+          .map((r) => `(${[r.account, pgText(r.scope), pgText(r.key), r.request_hash, r.status, r.body, r.created_at, r.expires_at].map(p).join(', ')})`)
+          .join(', ')}
+       ON CONFLICT (account, scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+      )
+    const ss = [...this.stats.values()]
+    if (ss.length)
+      out.push(
+        (p) => `INSERT INTO provider_stats AS p (account, provider, day, approved, total) SELECT * FROM unnest(${p(ss.map((s) => s.account))}::text[], ${p(ss.map((s) => s.provider))}::text[], ${p(ss.map((s) => s.day))}::text[], ${p(ss.map((s) => s.approved))}::bigint[], ${p(ss.map((s) => s.total))}::bigint[])
+       ON CONFLICT (account, provider, day) DO UPDATE SET approved = p.approved + excluded.approved, total = p.total + excluded.total`,
+      )
+    const st = [...this.settings.values()]
+    if (st.length)
+      out.push(
+        (p) =>
+          `INSERT INTO settings (account, key, value) SELECT * FROM unnest(${p(st.map((s) => s.account))}::text[], ${p(st.map((s) => s.key))}::text[], ${p(st.map((s) => s.value))}::text[]) ON CONFLICT (account, key) DO UPDATE SET value = excluded.value`,
+      )
+    return out
+  }
 }
