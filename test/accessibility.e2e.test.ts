@@ -126,3 +126,60 @@ describe('hosted pages pass axe-core (WCAG 2.1 A and AA)', () => {
     }, 120_000)
   }
 })
+
+describe('a checkout with the keyboard alone', () => {
+  /** What has the focus: its accessible name (label, text) and how its focus is drawn. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLElement
+      const label = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : undefined
+      const style = getComputedStyle(el)
+      return {name: (label ?? el.getAttribute('aria-label') ?? el.textContent ?? '').trim(), role: el.getAttribute('role'), outline: `${style.outlineStyle} ${style.outlineWidth}`}
+    })
+  /** Tabs to the next control; it must show where the focus is. */
+  const tab = async (page: Page) => {
+    await page.keyboard.press('Tab')
+    const f = await focused(page)
+    expect(f.outline, `the focus on ${f.name} is visible`).toBe('solid 3px')
+    return f.name
+  }
+
+  it('tab order, visible focus, errors announced and focused, a decline, then paid — no mouse', async () => {
+    const s = (await a.api('POST', '/checkout_sessions', {amount: 4250, currency: 'EUR', reference: 'order-keys', payment_methods: ['card', 'ideal']})).body
+    const page = await browser.newPage({viewport: WIDTHS.phone})
+    await page.goto(s.url)
+    // the order a customer meets them in: the card fields, pay, the other way to pay, back to the shop
+    const order: string[] = []
+    for (let i = 0; i < 6; i++) order.push(await tab(page))
+    expect(order).toEqual(['Card number', 'Expiry (MM/YY)', 'CVC', 'Pay €42.50', 'iDEAL', 'Back to the shop'])
+
+    // a typo, typed and sent with the keyboard: the page comes back with the error focused (read out at once), the field marked
+    const typeCard = async (number: string) => {
+      await page.keyboard.type(number)
+      await page.keyboard.press('Tab')
+      await page.keyboard.type('12/34')
+      await page.keyboard.press('Tab')
+      await page.keyboard.type('123')
+      await page.keyboard.press('Enter')
+      await page.waitForLoadState()
+    }
+    await page.reload()
+    await tab(page)
+    await typeCard('4242 4242 4242 4241')
+    const error = await focused(page)
+    expect(error).toMatchObject({role: 'alert', name: 'Your card number is incorrect. Check it for a typo.'})
+    expect(await page.getByLabel('Card number').getAttribute('aria-invalid')).toBe('true')
+    expect(await page.getByLabel('Card number').getAttribute('aria-describedby')).toBe('card-error')
+    // from the error the next Tab is the field it is about
+    expect(await tab(page)).toBe('Card number')
+
+    // a declined card: the reason is focused and read out; the session is still open for another card
+    await typeCard('4000 0000 0000 0002')
+    expect(await focused(page)).toMatchObject({role: 'alert', name: 'Your card was declined. Try another card or another way to pay.'})
+    expect(await tab(page)).toBe('Card number')
+    await typeCard('4242 4242 4242 4242')
+    await page.waitForURL(/returned\/success/)
+    expect((await a.api('GET', `/checkout_sessions/${s.id}`)).body.status).toBe('complete')
+    await page.close()
+  }, 60_000)
+})
