@@ -2134,7 +2134,7 @@ export interface components {
             /** Format: date-time */
             now: string;
             offset_seconds: number;
-            /** @description Advance only: what it set off — events the clock caused, by type, plus payout.created and payout.paid (docs/api.md). */
+            /** @description Advance only: what it set off — events the clock caused, by type, plus payout.created and payout.paid, and webhook.delivery_attempt: with `wait`, every webhook attempt made at an engine time inside the stretch (catch-up retries included); without it, the attempts due when it answered, one per delivery (docs/api.md#clock-fired). */
             fired?: {
                 [key: string]: number;
             };
