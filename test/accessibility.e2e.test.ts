@@ -2,44 +2,30 @@
 // on every hosted page a customer meets — the checkout session (fresh, and after a declined card),
 // the card form (fresh, and after a declined card), 3-D Secure, iDEAL, PIX, Klarna, Boleto and the
 // card fields — at a phone's and a desktop's width; and a checkout made with the keyboard alone.
-import {once} from 'node:events'
 import {readFileSync} from 'node:fs'
-import http from 'node:http'
 import {createRequire} from 'node:module'
-import type {AddressInfo} from 'node:net'
 import type {Browser, Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {bootEngine, type AsKey, type TestEngine} from '../src/engine/test-support/harness.js'
-import {launchChromium} from './support/browser.js'
+import type {TestEngine} from '../src/engine/test-support/harness.js'
+import {shopSite, type ShopSite} from './support/shop-site.js'
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 const WIDTHS = {phone: {width: 375, height: 740}, desktop: {width: 1280, height: 800}}
 
+let site: ShopSite
 let t: TestEngine
-let a: AsKey & {id: string; publishableKey: string}
+let a: ShopSite['a']
 let browser: Browser
-let shop: http.Server
 let shopUrl: string
 
 beforeAll(async () => {
-  ;[t, browser] = await Promise.all([bootEngine({rateLimit: 0}), launchChromium()])
-  a = await t.account('accessible shop')
   // a shop's page with the card fields (gw.js mounts the gateway's frame)
-  shop = http.createServer((_req, res) => {
-    res.writeHead(200, {'Content-Type': 'text/html; charset=utf-8'})
-    res.end(`<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width,initial-scale=1"><title>Shop: pay</title></head><body><main><h1>Pay</h1><div id="card"></div></main>
+  site = await shopSite('accessible shop', (_req, {t, a}) => `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width,initial-scale=1"><title>Shop: pay</title></head><body><main><h1>Pay</h1><div id="card"></div></main>
 <script src="${t.engine.checkoutUrl}/gw.js"></script><script>window.card = GW(${JSON.stringify(a.publishableKey)}).mountCard('#card')</script></body></html>`)
-  })
-  shop.listen(0, '127.0.0.1')
-  await once(shop, 'listening')
-  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/`
+  ;({t, a, browser, url: shopUrl} = site)
 })
 
-afterAll(async () => {
-  await browser?.close()
-  shop?.close()
-  await t?.stop()
-})
+afterAll(async () => site?.close())
 
 type Violation = {id: string; impact: string; help: string; nodes: {target: string[]; failureSummary: string}[]}
 

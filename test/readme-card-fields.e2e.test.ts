@@ -2,43 +2,28 @@
 // chromium, for every kind of result: paid, paid after 3-D Secure, held for a risk review
 // (`processing`, amount 4991), declined. Only its placeholders are filled in: the gateway's
 // gw.js URL, the publishable key and the order's checkout session.
-import {once} from 'node:events'
-import http from 'node:http'
-import type {AddressInfo} from 'node:net'
 import type {Browser, Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {bootEngine, type AsKey, type TestEngine} from '../src/engine/test-support/harness.js'
-import {launchChromium} from './support/browser.js'
 import {readmeBlock} from './support/readme.js'
+import {shopSite, type ShopSite} from './support/shop-site.js'
 
 const SNIPPET = readmeBlock('Card fields on your shop', 'html')
-let t: TestEngine
-let a: AsKey & {id: string; publishableKey: string}
+let site: ShopSite
 let browser: Browser
-let shop: http.Server
 let shopUrl: string
 
 beforeAll(async () => {
-  ;[t, browser] = await Promise.all([bootEngine({rateLimit: 0}), launchChromium()])
-  a = await t.account('readme shop')
-  shop = http.createServer(async (req, res) => {
-    res.writeHead(200, {'Content-Type': 'text/html; charset=utf-8'})
-    if (req.url === '/thanks') return void res.end('<!doctype html><title>Thanks</title><h1>Thanks for your order</h1>')
+  site = await shopSite('readme shop', async (req, {t, a}) => {
+    if (req.url === '/thanks') return '<!doctype html><title>Thanks</title><h1>Thanks for your order</h1>'
     const amount = Number(new URL(req.url!, 'http://x').searchParams.get('amount'))
     const s = await a.api('POST', '/checkout_sessions', {amount, currency: 'EUR', payment_methods: ['card']})
     const page = SNIPPET.replace('https://127.0.0.1:8443/checkout/gw.js', `${t.engine.checkoutUrl}/gw.js`).replace("'pk_test_…'", JSON.stringify(a.publishableKey)).replace("'cs_…'", JSON.stringify(s.body.id))
-    res.end(`<!doctype html><html lang="en"><title>Order</title><body>${page}</body></html>`)
+    return `<!doctype html><html lang="en"><title>Order</title><body>${page}</body></html>`
   })
-  shop.listen(0, '127.0.0.1')
-  await once(shop, 'listening')
-  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/`
+  ;({browser, url: shopUrl} = site)
 })
 
-afterAll(async () => {
-  await browser?.close()
-  shop?.close()
-  await t?.stop()
-})
+afterAll(async () => site?.close())
 
 /** The order page of `amount`, the card typed into the frame, Pay clicked; what the page then shows, and any error it threw. */
 async function pay(amount: number, number: string, step?: (page: Page) => Promise<void>) {

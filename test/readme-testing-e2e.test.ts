@@ -3,37 +3,32 @@
 // a project that depends on the built package; and the `gw ca install --ca` it tells Playwright
 // users to run is a flag the command has.
 import {spawnSync} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join, resolve} from 'node:path'
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
+import {gwProject, REPO} from './support/gw-project.js'
 import {readmeBlock} from './support/readme.js'
 
-const REPO = resolve(import.meta.dirname, '..')
 const SECTION = 'Testing your shop against gw from Node'
-let project: string
+let project: ReturnType<typeof gwProject>
 
 beforeAll(() => {
-  if (!existsSync(join(REPO, 'dist', 'testing.js'))) throw new Error('dist/ is missing: run `npm run build` first (`npm test` does).')
-  project = mkdtempSync(join(tmpdir(), 'gw-readme-project-'))
-  writeFileSync(join(project, 'package.json'), JSON.stringify({name: 'shop', private: true, type: 'module', dependencies: {gw: 'file:' + REPO}}))
-  mkdirSync(join(project, 'node_modules'))
-  symlinkSync(REPO, join(project, 'node_modules', 'gw'), 'dir')
+  project = gwProject('gw-readme-project-')
 })
 
-afterAll(() => rmSync(project, {recursive: true, force: true}))
+afterAll(() => project?.remove())
 
-const node = (args: string[]) => spawnSync(process.execPath, args, {cwd: project, encoding: 'utf8', timeout: 120_000})
+const node = (args: string[]) => spawnSync(process.execPath, args, {cwd: project.dir, encoding: 'utf8', timeout: 120_000})
 
 it("the section's first example runs as a script: a receiver, a payment's webhook, a failing endpoint and the clock", () => {
-  writeFileSync(join(project, 'example.mjs'), readmeBlock(SECTION, 'js', 0))
+  writeFileSync(join(project.dir, 'example.mjs'), readmeBlock(SECTION, 'js', 0))
   const r = node(['example.mjs'])
   expect(r.stderr).toBe('')
   expect(r.status).toBe(0)
 }, 150_000)
 
 it('snapshots between tests: each test starts from the same world and the receiver keeps verifying (node --test)', () => {
-  writeFileSync(join(project, 'snapshots.test.mjs'), readmeBlock(SECTION, 'js', 1))
+  writeFileSync(join(project.dir, 'snapshots.test.mjs'), readmeBlock(SECTION, 'js', 1))
   const r = node(['--test', '--test-reporter=tap', 'snapshots.test.mjs'])
   expect(r.stdout).toMatch(/^# pass 2$/m)
   expect(r.stdout).toMatch(/^# fail 0$/m)

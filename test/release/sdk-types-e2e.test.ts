@@ -2,31 +2,22 @@
 // checked by tsc in a project that depends on the built package (its .d.ts files, through the
 // package's "exports"); and what `npm pack` ships: no source map that points at a file it leaves out.
 import {execFileSync, spawnSync} from 'node:child_process'
-import {copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {dirname, join, normalize, resolve} from 'node:path'
+import {readFileSync} from 'node:fs'
+import {dirname, join, normalize} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
+import {gwProject, REPO} from '../support/gw-project.js'
 
-const REPO = resolve(import.meta.dirname, '..', '..')
-let project: string
+let project: ReturnType<typeof gwProject>
 
 beforeAll(() => {
-  if (!existsSync(join(REPO, 'dist', 'index.d.ts'))) throw new Error('dist/ is missing: run `npm run build` first (`npm test` does).')
-  project = mkdtempSync(join(tmpdir(), 'gw-types-project-'))
-  writeFileSync(join(project, 'package.json'), JSON.stringify({name: 'shop', private: true, type: 'module', dependencies: {gw: 'file:' + REPO}}))
-  writeFileSync(
-    join(project, 'tsconfig.json'),
-    JSON.stringify({compilerOptions: {target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(REPO, 'node_modules', '@types')]}, files: ['types.ts']}),
-  )
-  mkdirSync(join(project, 'node_modules'))
-  symlinkSync(REPO, join(project, 'node_modules', 'gw'), 'dir')
-  copyFileSync(join(REPO, 'test', 'fixtures', 'sdk-types.ts'), join(project, 'types.ts'))
+  const tsconfig = {compilerOptions: {target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(REPO, 'node_modules', '@types')]}, files: ['types.ts']}
+  project = gwProject('gw-types-project-', {files: {'tsconfig.json': JSON.stringify(tsconfig), 'types.ts': readFileSync(join(REPO, 'test', 'fixtures', 'sdk-types.ts'), 'utf8')}})
 })
 
-afterAll(() => rmSync(project, {recursive: true, force: true}))
+afterAll(() => project?.remove())
 
 it('narrows events by type, types ApiError (decline_code, an open union of codes), Currency, PostOpts and TestGateway as a merchant imports them', () => {
-  const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {encoding: 'utf8', timeout: 120_000})
+  const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project.dir], {encoding: 'utf8', timeout: 120_000})
   expect(tsc.stdout + tsc.stderr).toBe('')
   expect(tsc.status).toBe(0)
 }, 150_000)
