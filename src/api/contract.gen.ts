@@ -3483,7 +3483,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Sent by the hosted card fields: the origin of the shop's page that mounted them. A customer step the payment needs (3-D Secure) may then be framed by that origin alone, and its last page tells that origin the outcome (docs/api.md, issue 33). Anything but an origin is 400 parameter_invalid. */
+                /** @description Sent by the hosted card fields: the origin of the shop's page that mounted them. A customer step the payment needs (3-D Secure) may then be framed by that origin alone, and its last page tells that origin the outcome (docs/api.md#permissions-pages-destinations-metrics-and-the-terminal). Anything but an origin is 400 parameter_invalid. */
                 "Gw-Parent-Origin"?: string;
                 /** @description Send on every POST: a replay within 24 h returns the original response; the same key with another request is 409. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
