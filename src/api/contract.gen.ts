@@ -1399,7 +1399,7 @@ export interface components {
          */
         MethodCode: "card" | "apple_pay" | "google_pay" | "paypal" | "satispay" | "mobilepay" | "vipps" | "twint" | "cashapp" | "alipay" | "wechat_pay" | "kakao_pay" | "grabpay" | "gopay" | "usdc" | "ideal" | "bancontact" | "p24" | "trustly" | "eps" | "fpx" | "blik" | "mb_way" | "swish" | "pix" | "upi" | "paynow" | "promptpay" | "multibanco" | "boleto" | "oxxo" | "konbini" | "klarna" | "affirm" | "afterpay_clearpay" | "sepa_debit" | "bacs_debit" | "ach" | "acss_debit" | "becs_debit" | "sepa_credit" | "spei" | "mpesa";
         /** @description Uppercase ISO 4217 code. */
-        Currency: string;
+        Currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG" | (string & {});
         /** @enum {string} */
         PaymentStatus: "requires_confirmation" | "requires_action" | "processing" | "requires_capture" | "succeeded" | "failed" | "canceled";
         /** @description Key/value strings: at most 50 keys, keys up to 40 characters, values up to 500. */
@@ -2134,7 +2134,7 @@ export interface components {
             /** Format: date-time */
             now: string;
             offset_seconds: number;
-            /** @description Advance only: what it set off — events the clock caused, by type, plus payout.created and payout.paid (docs/api.md). */
+            /** @description Advance only: what it set off — events the clock caused, by type, plus payout.created and payout.paid, and webhook.delivery_attempt: with `wait`, every webhook attempt made at an engine time inside the stretch (catch-up retries included); without it, the attempts due when it answered, one per delivery (docs/api.md#clock-fired). */
             fired?: {
                 [key: string]: number;
             };
@@ -3483,7 +3483,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Sent by the hosted card fields: the origin of the shop's page that mounted them. A customer step the payment needs (3-D Secure) may then be framed by that origin alone, and its last page tells that origin the outcome (docs/api.md, issue 33). */
+                /** @description Sent by the hosted card fields: the origin of the shop's page that mounted them. A customer step the payment needs (3-D Secure) may then be framed by that origin alone, and its last page tells that origin the outcome (docs/api.md#permissions-pages-destinations-metrics-and-the-terminal). Anything but an origin is 400 parameter_invalid. */
                 "Gw-Parent-Origin"?: string;
                 /** @description Send on every POST: a replay within 24 h returns the original response; the same key with another request is 409. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
@@ -4309,7 +4309,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Sent by the hosted card fields: the origin of the shop's page that mounted them, bound to the payment as for confirmPayment. */
+                /** @description Sent by the hosted card fields: the origin of the shop's page that mounted them, bound to the payment as for confirmPayment. Anything but an origin is 400 parameter_invalid. */
                 "Gw-Parent-Origin"?: string;
                 /** @description Send on every POST: a replay within 24 h returns the original response; the same key with another request is 409. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];

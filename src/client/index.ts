@@ -57,7 +57,8 @@ export {ApiError, NetworkError} from './errors.js'
 export {HttpClient, type ClientOptions, type Query, type RequestOptions, type ApiResponse, type Method} from './http.js'
 export type * from './params.js'
 
-type PostOpts = {idempotencyKey?: string}
+/** Options of every POST: the Idempotency-Key to send (default a new one per call, reused by its retries). */
+export type PostOpts = {idempotencyKey?: string}
 const enc = encodeURIComponent
 const q = (p: object): Query => p as Query
 

@@ -34,8 +34,8 @@ const RETRY_AFTER_MS = 60_000
 export interface RunSummary {
   jobs: Record<string, number>
   events: Record<string, number>
-  /** webhook deliveries the jobs' events created (their first attempts) */
-  deliveries: number
+  /** the ids of the webhook deliveries the jobs' events created (their first attempts) */
+  deliveries: string[]
 }
 
 export class JobRunner {
@@ -82,7 +82,7 @@ export class JobRunner {
     const run = this.chain.then(async () => {
       this.queued = undefined
       const r = await this.core.store.exclusive('timeline', () => this.drain(this.core.clock.now()), {wait: this.queuedWait})
-      return r.ran ? r.value : {jobs: {}, events: {}, deliveries: 0}
+      return r.ran ? r.value : {jobs: {}, events: {}, deliveries: []}
     })
     this.queued = run
     this.chain = run.catch(() => {})
@@ -93,14 +93,14 @@ export class JobRunner {
   runUntil(until: Date): Promise<RunSummary> {
     const run = this.chain.then(async () => {
       const r = await this.core.store.exclusive('timeline', () => this.drain(until))
-      return r.ran ? r.value : {jobs: {}, events: {}, deliveries: 0}
+      return r.ran ? r.value : {jobs: {}, events: {}, deliveries: []}
     })
     this.chain = run.catch(() => {})
     return run
   }
 
   private async drain(until: Date): Promise<RunSummary> {
-    const summary: RunSummary = {jobs: {}, events: {}, deliveries: 0}
+    const summary: RunSummary = {jobs: {}, events: {}, deliveries: []}
     const untilIso = until.toISOString()
     const running = new Map<Promise<void>, number>()
     let previous: Promise<void> = Promise.resolve()
@@ -161,7 +161,7 @@ export class JobRunner {
         u.complete(job)
         return {events: u.eventsEmitted.map((e) => e.type), added: u.jobsAdded.map((j) => j.due_at), unit: u}
       })
-      summary.deliveries += done.unit.deliveriesWritten
+      summary.deliveries.push(...done.unit.deliveriesWritten)
       summary.jobs[job.kind] = (summary.jobs[job.kind] ?? 0) + 1
       for (const t of done.events) summary.events[t] = (summary.events[t] ?? 0) + 1
       for (const a of done.added)

@@ -43,7 +43,7 @@ export const family: Family = {
         offset_seconds: {type: 'integer', minimum: 0},
         fired: {
           type: 'object',
-          description: 'Advance only: what it set off — events the clock caused, by type, plus payout.created and payout.paid (docs/api.md).',
+          description: 'Advance only: what it set off — events the clock caused, by type, plus payout.created and payout.paid, and webhook.delivery_attempt: with `wait`, every webhook attempt made at an engine time inside the stretch (catch-up retries included); without it, the attempts due when it answered, one per delivery (docs/api.md#clock-fired).',
           additionalProperties: {type: 'integer', minimum: 1},
         },
         frozen: {type: 'boolean', description: 'Frozen: the clock moves only when advanced or set (POST /test_helpers/clock).'},
