@@ -11,6 +11,7 @@ import {listenBench, printListen} from './listen.js'
 import {consoleBench, printConsole} from './console.js'
 import {measureStorage, runSoak} from './soak.js'
 import {claimRoundsBench} from './claim-rounds.js'
+import {fleetBench, printFleet} from './pg-fleet.js'
 import {reconcileBench} from './reconcile.js'
 import {accountsBench, printAccounts} from './accounts.js'
 import {printTesting, testingBench} from './testing.js'
@@ -237,7 +238,13 @@ async function main() {
       log()
     }
     // ---------------------------------------------------------------- (pg)
-    if (ONLY.has('pg')) await pgPart(root, results, sink)
+    if (ONLY.has('pg')) {
+      await pgPart(root, results, sink)
+      // the fleet's fixed and per-payment costs by instance count, and the projection (bench/pg-fleet.js)
+      results.pgFleet = await fleetBench(root)
+      printFleet(results.pgFleet, log)
+      log()
+    }
   } finally {
     rmSync(root, {recursive: true, force: true})
   }

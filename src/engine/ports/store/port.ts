@@ -203,7 +203,26 @@ export interface Store {
    */
   onListenerError(fn: (e: unknown, account: string) => void): void
 
+  /**
+   * What this instance has asked of a database server so far (PostgreSQL: round trips, commit
+   * groups and the change sets in them, change notices from other instances), for the metrics
+   * (gw_store_*_total); none where the store is in process (SQLite).
+   */
+  counters?(): StoreCounters
+
   close(): Promise<void>
+}
+
+/** Counters of a store's work with its database server (Store.counters), each since the instance started. */
+export interface StoreCounters {
+  /** requests sent that waited for their answer (a statement, or several sent as one) */
+  roundTrips: number
+  /** transactions the committer wrote (each one WAL flush for its change sets) */
+  commitGroups: number
+  /** change sets in those transactions */
+  committedChangeSets: number
+  /** change notices received from other instances */
+  notices: number
 }
 
 /**

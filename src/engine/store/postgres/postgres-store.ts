@@ -18,6 +18,7 @@ import type {
   Store,
   StagedRows,
   StoredObject,
+  StoreCounters,
   StoreTx,
 } from '../../ports/store.js'
 import {STAGED_ACCOUNT_MARK} from '../../ports/store.js'
@@ -34,8 +35,9 @@ import {PgRequestLog} from './request-log.js'
 import {TABLE} from './schema.js'
 import {Sections} from './sections.js'
 import * as settings from './settings.js'
-import {connectClient, impossibleId, isUnavailable, objOf, query, type Queryable, rows, typeParsers, wrap} from './sql.js'
+import {connectClient, countingClient, freshCounters, impossibleId, isUnavailable, objOf, type PgConfig, query, type Queryable, rows, typeParsers, wrap} from './sql.js'
 import {PgStaged, type PgStagingHost, purgeStale} from './staging.js'
+import {UnitConnections} from './unit-connections.js'
 import * as units from './units.js'
 
 export {isUnavailable, pgText} from './sql.js'
@@ -90,7 +92,9 @@ export class PostgresStore implements Store {
   readonly requestLog: PgRequestLog
   private readonly unitPool: pg.Pool
   readonly readPool: pg.Pool
-  readonly clientConfig: pg.ClientConfig
+  readonly clientConfig: PgConfig
+  /** round trips, commit groups, notices (Store.counters) */
+  readonly counts: StoreCounters = freshCounters()
   private readonly log: (line: string) => void
   private readonly listeners = new Listeners()
   readonly committer: Committer
@@ -99,17 +103,19 @@ export class PostgresStore implements Store {
   private readonly sections: Sections
   /** per-key queues of this instance's units, in front of the database's advisory locks */
   readonly localLocks = new KeyedLock()
-  private connectTail: Promise<unknown> = Promise.resolve()
   closed = false
   /** tokens taken from rate-limit buckets by this instance (every 4096th sweeps the full ones) */
   tokensTaken = 0
+  /** how units get their connections and give them back (unit-connections.ts) */
+  readonly unitConnections: UnitConnections
   /** units' connections, checked out of the pool until the unit ends */
   readonly checkedOut = new Set<pg.PoolClient>()
 
   private constructor(opts: PostgresStoreOptions) {
     this.instanceId = opts.instanceId ?? `gw-${token()}`
     this.log = opts.log ?? (() => {})
-    const base: pg.ClientConfig = {
+    const base: PgConfig = {
+      Client: countingClient(this.counts),
       connectionString: opts.url,
       application_name: this.instanceId,
       types: typeParsers(),
@@ -120,6 +126,7 @@ export class PostgresStore implements Store {
     const serverSide = `-c timezone=UTC -c datestyle=ISO -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`
     this.clientConfig = {...base, options: serverSide}
     this.unitPool = new pg.Pool({...this.clientConfig, max: opts.unitConnections ?? 16, idleTimeoutMillis: 30_000})
+    this.unitConnections = new UnitConnections(this.unitPool, () => this.closed)
     // outside units of work only reads and claims commit: a claim lost to a crash of the
     // database is claimed again (at least once), so they do not wait for the WAL flush
     this.readPool = new pg.Pool({...base, options: `${serverSide} -c synchronous_commit=off`, max: opts.readConnections ?? 6, idleTimeoutMillis: 30_000})
@@ -129,10 +136,10 @@ export class PostgresStore implements Store {
     // a checked-out connection that breaks fails its queries (StoreUnavailableError); its 'error' event must not end the process
     this.unitPool.on('connect', (c) => void c.on('error', () => {}))
     this.readPool.on('connect', (c) => void c.on('error', () => {}))
-    this.committer = new Committer(this.clientConfig, this.instanceId, (ns) => this.notifyLocal(ns))
+    this.committer = new Committer(this.clientConfig, this.instanceId, (ns) => this.notifyLocal(ns), this.counts)
     this.requestLog = new PgRequestLog(this.readPool, this.instanceId)
     this.sections = new Sections(this.clientConfig, () => this.closed)
-    this.feed = new ChangeFeed(this.clientConfig, this.instanceId, this.listeners, this.readPool, this.log, (seq) => this.requestLog.appended(seq))
+    this.feed = new ChangeFeed(this.clientConfig, this.instanceId, this.listeners, this.readPool, this.log, (seq) => this.requestLog.appended(seq), this.counts)
   }
 
   /** Connects, applies pending migrations (once, whoever starts first), and listens for other instances' commits. */
@@ -236,8 +243,9 @@ export class PostgresStore implements Store {
   }
 
   claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
+    // a round with nothing due is one query; one with deliveries due takes the claimers' turn and claims them
     if (q.limit + (q.share?.spare ?? 0) <= 0 || q.perEndpoint <= 0) return Promise.resolve([])
-    return this.inTx((c) => claims.claimDeliveries(c, nowOf, q))
+    return claims.dueEndpoints(this.readPool, nowOf).then((due) => (due.length ? this.inTx((c) => claims.claimDeliveries(c, due, q), claims.CLAIMERS_TURN) : []), (e) => Promise.reject(wrap(e)))
   }
 
   releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void> {
@@ -254,17 +262,6 @@ export class PostgresStore implements Store {
     return units.transact(this, account, fn, order)
   }
 
-  /**
-   * A connection for a unit of work, handed out strictly in the order asked for (the pool alone
-   * may hand a newly opened connection to a later asker), so that units that take their locks
-   * in order keep that order.
-   */
-  unitConnect(): Promise<pg.PoolClient> {
-    const p = this.connectTail.then(() => this.unitPool.connect())
-    this.connectTail = p.catch(() => {})
-    return p
-  }
-
   commit(account: string, cs: ChangeSet): Promise<void> {
     if (this.closed) return Promise.reject(new Error('store is closed'))
     return this.committer.enqueue(account, cs)
@@ -273,6 +270,10 @@ export class PostgresStore implements Store {
   /** Called once a commit is durable: this instance's listeners hear of it at once. */
   notifyLocal(notices: readonly Notice[]): void {
     for (const n of notices) this.listeners.emit(n)
+  }
+
+  counters(): StoreCounters {
+    return {...this.counts}
   }
 
   onChange(fn: (n: ChangeNotice) => void): () => void {
@@ -333,6 +334,7 @@ export class PostgresStore implements Store {
     // a unit still open now never ends by itself (its instance is stopping): its connection goes, which ends its transaction
     for (const c of this.checkedOut) c.release(new Error('store closed'))
     this.checkedOut.clear()
+    await this.unitConnections.close()
     for (const c of this.stagingClients) void c.end().catch(() => {})
     await Promise.allSettled([this.feed.close(), this.sections.end(), this.committer.end(), this.unitPool.end(), this.readPool.end()])
   }
