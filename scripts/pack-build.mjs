@@ -19,6 +19,10 @@ if (!which) {
   process.stderr.write(`usage: node scripts/pack-build.mjs ${Object.keys(PACKAGES).join('|')}\n`)
   process.exit(2)
 }
+// `npm run pack` runs the script named prepack first, as the pre-script of "pack": nothing to do
+// then — the npm pack that scripts/pack.mjs starts for each package runs this for real
+if (process.env.npm_command === 'run' || process.env.npm_command === 'run-script') process.exit(0)
+
 const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'})
 try {
   run('npm', ['run', '--silent', which.build])

@@ -13,9 +13,11 @@ import {spawn} from 'node:child_process'
 import {copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {diskUsage, installedPackages, mkdirs, ok, prebuilds, readmeInstall, readmeLine, REPO, sh, tempDir, userEnv, VERSION} from './support/install.js'
+// @ts-expect-error plain ESM of the bench, no types
+import {diskUsage, installedPackages, mkdirs, ok, prebuilds, REPO, sh, tempDir, userEnv, VERSION} from '../../bench/install-lib.js'
+import {readmeInstall, readmeLine} from './support/install.js'
 
-const TARBALLS = {gw: `gw-${VERSION}.tgz`, testing: `gw-testing-${VERSION}.tgz`, sdk: `gw-sdk-${VERSION}.tgz`}
+const TARBALLS: {gw: string; testing: string; sdk: string} = {gw: `gw-${VERSION}.tgz`, testing: `gw-testing-${VERSION}.tgz`, sdk: `gw-sdk-${VERSION}.tgz`}
 // what the CLI needs and a test helper must not bring
 const CLI_ONLY = ['@oclif/core', '@oclif/plugin-autocomplete', 'ink', 'ink-text-input', 'react', 'cli-table3', '@napi-rs/keyring', 'chalk']
 const CARD = ['--method', 'card', '--card', '4242424242424242']
@@ -49,7 +51,7 @@ afterAll(() => {
 })
 
 /** A fresh npm cache and the native modules' prebuilt binaries, for one install. */
-const installEnv = (extra: Record<string, string> = {}) => userEnv({...natives, npm_config_cache: temp('gw-npm-cache-'), ...extra})
+const installEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => userEnv({...natives, npm_config_cache: temp('gw-npm-cache-'), ...extra})
 
 it("the README's install commands are the ones tested, with the package's version; none installs what the registry lacks", () => {
   readmeLine(readme.section, new RegExp(`^npm install -g \\./out/${TARBALLS.gw.replaceAll('.', '\\.')}$`), 'installs the CLI from its tarball')
