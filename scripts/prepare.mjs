@@ -22,8 +22,25 @@ function builtHere() {
 }
 
 if (process.env.npm_command === 'pack' || process.env.npm_command === 'publish') process.exit(0)
+// the install that installBuildTools() starts runs this script again: it has nothing to do
+if (process.env.GW_PREPARE_NESTED === '1') process.exit(0)
+
+/**
+ * `npm install -g <git url>` runs prepare in the clone without installing its dependencies (npm
+ * passes its global setting on to the install it runs in the clone: an open npm bug), so the build
+ * finds no tsc. Then the clone's dependencies are installed here first, from its lock file, as a
+ * local install.
+ */
+function installBuildTools() {
+  if (existsSync(join(root, 'node_modules', '.bin', 'tsc'))) return
+  process.stderr.write('gw: the build tools are not installed in this clone; installing them (npm ci)\n')
+  const env = {...process.env, GW_PREPARE_NESTED: '1'}
+  for (const k of Object.keys(env)) if (/^npm_config_(global|location|prefix)$/i.test(k)) delete env[k]
+  execFileSync('npm', ['ci', '--include=dev', '--no-audit', '--no-fund', `--prefix=${root}`], {cwd: root, stdio: 'inherit', env})
+}
 
 try {
+  installBuildTools()
   if (builtHere()) process.stderr.write('gw: dist/ is built from this commit; checking it\n')
   else run('npm', ['run', '--silent', 'build'])
   run(process.execPath, [join(root, 'scripts', 'check-package.mjs'), root])

@@ -11,7 +11,7 @@
 //   - gw from a git URL (a git+file:// clone of this repository at HEAD): npm builds it (prepare).
 import {spawn} from 'node:child_process'
 import {copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 // @ts-expect-error plain ESM of the bench, no types
 import {diskUsage, installedPackages, mkdirs, ok, prebuilds, REPO, sh, tempDir, userEnv, VERSION} from '../../bench/install-lib.js'
@@ -41,7 +41,8 @@ beforeAll(async () => {
     expect(existsSync(join(REPO, 'out', file)), `npm run pack wrote out/${file}`).toBe(true)
     copyFileSync(join(REPO, 'out', file), join(out, file))
   }
-  expect(r.stdout.trim().split('\n').sort()).toEqual(Object.values(TARBALLS).map((f) => join(REPO, 'out', f)).sort())
+  // it prints the tarballs' paths (after npm's own lines about the script it runs)
+  expect(r.stdout.split('\n').filter((l) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(REPO, 'out', f)).sort())
   natives = prebuilds()
   for (const n of Object.values(natives)) temps.push(n)
 }, 900_000)
@@ -145,31 +146,29 @@ describe("a shop's project: @gw/testing and @gw/sdk from its vendor/ folder", ()
   }, 1_800_000)
 
   it("@gw/testing brings the engine's dependencies only: none of the CLI's (oclif, Ink, React, cli-table3, keychain)", () => {
-    // the installed tree under @gw/testing: its dependencies, theirs, and so on (npm's lock of the project)
-    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {packages: Record<string, {dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>}>}
-    const closure = (root: string) => {
-      const seen = new Set<string>()
-      const visit = (path: string) => {
-        const entry = lock.packages[path]
-        if (!entry || seen.has(path)) return
-        seen.add(path)
-        for (const dep of Object.keys({...entry.dependencies, ...entry.optionalDependencies})) {
-          // node resolution: the nearest node_modules up from the package
-          const parts = path.split('/node_modules/')
-          for (let i = parts.length; i >= 1; i--) {
-            const candidate = [...parts.slice(0, i), dep].join('/node_modules/')
-            if (lock.packages[candidate]) {
-              visit(candidate)
+    // the installed tree under @gw/testing: its dependencies, theirs, and so on, found as node finds them
+    const closure = (name: string) => {
+      const seen = new Map<string, string>() // directory -> package name
+      const visit = (dir: string, pkgName: string) => {
+        if (seen.has(dir)) return
+        seen.set(dir, pkgName)
+        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>}
+        for (const dep of Object.keys({...pkg.dependencies, ...pkg.optionalDependencies})) {
+          // the nearest node_modules holding it, from the package's own up to the project's
+          for (let at = dir; at.startsWith(project); at = dirname(at)) {
+            const candidate = join(at, 'node_modules', dep)
+            if (existsSync(join(candidate, 'package.json'))) {
+              visit(candidate, dep)
               break
             }
           }
         }
       }
-      visit(root)
-      return [...seen].map((p) => p.slice(p.lastIndexOf('node_modules/') + 'node_modules/'.length)).sort()
+      visit(join(project, 'node_modules', name), name)
+      return [...new Set(seen.values())].sort()
     }
-    const testing = closure('node_modules/@gw/testing')
-    const sdk = closure('node_modules/@gw/sdk')
+    const testing = closure('@gw/testing')
+    const sdk = closure('@gw/sdk')
     expect(testing).toEqual(expect.arrayContaining(['@gw/testing', 'better-sqlite3', 'undici', 'ajv', '@peculiar/x509']))
     expect(testing.filter((p) => CLI_ONLY.includes(p) || p.startsWith('@oclif/'))).toEqual([])
     expect(sdk).toEqual(['@gw/sdk', 'undici'])
