@@ -5,8 +5,7 @@
 // the second finds dist/ built from this very commit with no local change, and only checks it.
 // `npm pack` and `npm publish` run prepare too, after prepack, which has built and checked.
 import {execFileSync} from 'node:child_process'
-import {cpSync, existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {existsSync, readFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {gitState} from './build-info.mjs'
@@ -23,40 +22,25 @@ function builtHere() {
 }
 
 if (process.env.npm_command === 'pack' || process.env.npm_command === 'publish') process.exit(0)
-// the install that buildInCopy() runs in its copy runs this script again: it has nothing to do
-if (process.env.GW_PREPARE_NESTED === '1') process.exit(0)
 
 /**
- * `npm install -g <git url>` runs prepare in the clone without its dev dependencies: npm passes its
- * global setting on to the install it runs there (an open npm bug), which links the clone as a
- * global package and installs only the production dependencies into it — while it may still be
- * writing them, so this does not touch the clone's node_modules. The build then happens in a copy
- * of the commit with every dependency installed from the lock file, and dist/ and the manifest come
- * back into the clone.
+ * `npm install -g <git url>` runs prepare in a clone that has none of its dev dependencies: npm passes
+ * its global setting on to the install it runs in the clone (an open npm bug), which links the clone
+ * as a global package with its production dependencies only. No build can work so; say what does.
  */
-function buildInCopy() {
-  process.stderr.write('gw: the build tools are not installed in this clone (a global git install); building in a copy\n')
-  const copy = mkdtempSync(join(tmpdir(), 'gw-prepare-'))
-  const env = {...process.env, GW_PREPARE_NESTED: '1'}
-  for (const k of Object.keys(env)) if (/^npm_config_(global|location|prefix)$/i.test(k)) delete env[k]
-  const inCopy = (cmd, args) => execFileSync(cmd, args, {cwd: copy, stdio: ['ignore', 'inherit', 'inherit'], env})
-  try {
-    execFileSync('sh', ['-c', `git archive --format=tar HEAD | tar -x -C '${copy}'`], {cwd: root, stdio: ['ignore', 'inherit', 'inherit']})
-    inCopy('npm', ['ci', '--include=dev', '--no-audit', '--no-fund'])
-    inCopy('npm', ['run', '--silent', 'build'])
-    rmSync(join(root, 'dist'), {recursive: true, force: true})
-    cpSync(join(copy, 'dist'), join(root, 'dist'), {recursive: true})
-    cpSync(join(copy, 'oclif.manifest.json'), join(root, 'oclif.manifest.json'))
-    // the copy has no git: the build's version and commit are the clone's
-    run(process.execPath, [join(root, 'scripts', 'build-info.mjs')])
-  } finally {
-    rmSync(copy, {recursive: true, force: true})
-  }
+function noBuildTools() {
+  process.stderr.write(
+    '\ngw: cannot build here: the build tools (tsc, oclif) are not installed in this checkout.\n' +
+      '  npm does not install them for `npm install -g <git url>` (a global install from git).\n' +
+      '  Install the CLI from a tarball instead: in a clone, `npm ci && npm run pack && npm install -g ./out/gw-<version>.tgz`,\n' +
+      '  or as a project dependency from git: `npm install -D <git url>` (README.md, "Install").\n\n',
+  )
+  process.exit(1)
 }
 
 try {
   if (builtHere()) process.stderr.write('gw: dist/ is built from this commit; checking it\n')
-  else if (!existsSync(join(root, 'node_modules', '.bin', 'tsc'))) buildInCopy()
+  else if (!existsSync(join(root, 'node_modules', '.bin', 'tsc'))) noBuildTools()
   else run('npm', ['run', '--silent', 'build'])
   run(process.execPath, [join(root, 'scripts', 'check-package.mjs'), root])
 } catch (e) {

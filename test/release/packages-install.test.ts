@@ -8,7 +8,9 @@
 //   - a shop's project (a copy of examples/shop) with @gw/testing and @gw/sdk from its vendor/
 //     folder: the engine's dependencies only, a gateway started that takes a payment, the SDK's
 //     types and calls, and the shop's own `npm test`;
-//   - gw from a git URL (a git+file:// clone of this repository at HEAD): npm builds it (prepare).
+//   - gw as a project's dependency from a git URL (a git+file:// clone of this repository at HEAD):
+//     npm builds it (prepare). (A global install from git cannot build: npm installs no dev
+//     dependency in the clone then; prepare says so. The README's way from git is a clone, packed.)
 import {spawn} from 'node:child_process'
 import {copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
@@ -56,7 +58,7 @@ const installEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => us
 
 it("the README's install commands are the ones tested, with the package's version; none installs what the registry lacks", () => {
   readmeLine(readme.section, new RegExp(`^npm install -g \\./out/${TARBALLS.gw.replaceAll('.', '\\.')}$`), 'installs the CLI from its tarball')
-  readmeLine(readme.section, /^npm install -g git\+\S+$/, 'installs the CLI from a git URL')
+  readmeLine(readme.section, /^npm install -D git\+\S+$/, 'installs gw from a git URL')
   readmeLine(readme.section, new RegExp(`^npm install -D \\./vendor/${TARBALLS.testing.replaceAll('.', '\\.')}$`), 'installs @gw/testing from the project')
   readmeLine(readme.section, new RegExp(`^npm install \\./vendor/${TARBALLS.sdk.replaceAll('.', '\\.')}$`), 'installs @gw/sdk from the project')
   // anywhere in the README (the CI recipes too): a tarball of this version or a git URL, never a registry name
@@ -219,23 +221,22 @@ export const wrong: CreatePaymentParams = {amount: '20.00', currency: 'EUR', pay
   }, 660_000)
 })
 
-describe('gw, installed globally from a git URL', () => {
-  it('npm builds it from the clone (prepare); the installed gw runs and names the commit', async () => {
-    const work = temp('gw-git-')
-    const prefix = join(work, 'prefix')
+describe("gw as a project's dependency from a git URL", () => {
+  it('npm clones it, installs its dependencies and builds it (prepare); npx gw runs and names the commit; gw/testing works', async () => {
+    const project = temp('gw-git-')
+    writeFileSync(join(project, 'package.json'), JSON.stringify({name: 'ops-scripts', private: true, type: 'module'}))
     const head = ok(await sh('git rev-parse HEAD', {cwd: REPO, env: userEnv()}), 'git rev-parse').stdout.trim()
-    const cmd = readmeLine(readme.section, /^npm install -g git\+\S+$/, 'installs the CLI from a git URL')
-    // the README's command, with this repository's HEAD for the URL
+    const cmd = readmeLine(readme.section, /^npm install -D git\+\S+$/, 'installs gw from a git URL')
+    // the README's command, with this repository (a git+file:// clone of its HEAD) for the URL
     const local = cmd.replace(/git\+\S+$/, `git+file://${REPO}#${head}`)
-    const r = ok(await sh(local, {cwd: work, env: installEnv({npm_config_prefix: prefix}), timeout: 1_500_000}), local)
-    console.log(`gw (git URL, built by npm): installed in ${(r.ms / 1000).toFixed(1)} s`)
-    const env = userEnv({PATH: `${join(prefix, 'bin')}:${userEnv().PATH}`, HOME: work, XDG_CONFIG_HOME: join(work, 'config'), GW_NO_KEYRING: '1'})
-    const v = ok(await sh('gw --version', {cwd: work, env}), 'gw --version')
+    const r = ok(await sh(local, {cwd: project, env: installEnv(), timeout: 1_500_000}), local)
+    console.log(`gw from a git URL (cloned, dependencies installed, built by npm): ${(r.ms / 1000).toFixed(1)} s`)
+    const env = userEnv({HOME: project, XDG_CONFIG_HOME: join(project, 'config'), GW_NO_KEYRING: '1'})
+    const v = ok(await sh('npx gw --version', {cwd: project, env}), 'npx gw --version')
     expect(v.stdout.trim()).toMatch(new RegExp(`^gw/${VERSION.replaceAll('.', '\\.')} .* \\(commit ${head.slice(0, 12)}\\)$`))
     // the engine and gw/testing are there too: built, with their native modules
-    const script = join(prefix, 'lib', 'smoke.mjs')
-    writeFileSync(script, SMOKE('gw', 'gw/testing'))
-    const s = ok(await sh(`node '${script}'`, {cwd: work, env, timeout: 120_000}), 'gw/testing smoke')
+    writeFileSync(join(project, 'smoke.mjs'), SMOKE('gw', 'gw/testing'))
+    const s = ok(await sh('node smoke.mjs', {cwd: project, env, timeout: 120_000}), 'gw/testing smoke')
     expect(JSON.parse(s.stdout.trim())).toEqual({payment: 'succeeded', event: 'payment.succeeded', sdk: 'succeeded'})
   }, 1_800_000)
 })
