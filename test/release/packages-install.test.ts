@@ -44,7 +44,7 @@ beforeAll(async () => {
     copyFileSync(join(REPO, 'out', file), join(out, file))
   }
   // it prints the tarballs' paths (after npm's own lines about the script it runs)
-  expect(r.stdout.split('\n').filter((l) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(REPO, 'out', f)).sort())
+  expect(r.stdout.split('\n').filter((l: string) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(REPO, 'out', f)).sort())
   natives = prebuilds()
   for (const n of Object.values(natives)) temps.push(n)
 }, 900_000)
