@@ -26,14 +26,14 @@ export function userEnv(extra = {}) {
 }
 
 /**
- * `sh -c cmd`, as a user types it; resolves with {status, stdout, stderr, ms} (never rejects).
+ * `sh -c cmd` (or opts.shell), as a user types it; resolves with {status, stdout, stderr, ms} (never rejects).
  * @param {string} cmd
- * @param {{cwd: string, env: NodeJS.ProcessEnv, timeout?: number}} opts
+ * @param {{cwd: string, env: NodeJS.ProcessEnv, timeout?: number, shell?: string}} opts
  */
 export function sh(cmd, opts) {
   const started = performance.now()
   return new Promise((done) => {
-    const child = spawn('sh', ['-c', cmd], {cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(opts.shell ?? 'sh', ['-c', cmd], {cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))

@@ -5,8 +5,9 @@
 //   BENCH_ONLY=packages npm run bench          (not in the default run: it packs and installs)
 //   BENCH_PACKAGES_COMPILE=1                   also installs with no prebuilt native module to find
 //                                              (as on a machine that reaches only the npm registry)
+//   BENCH_PACKAGES_REUSE=1                     measures the tarballs already in out/ instead of packing
 import {execFileSync} from 'node:child_process'
-import {rmSync, writeFileSync} from 'node:fs'
+import {readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {diskUsage, installedPackages, ok, prebuilds, REPO, sh, tempDir, userEnv} from './install-lib.js'
 
@@ -17,7 +18,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 /** `cmd` in bash with its wall time and its CPU (user + system of everything it started), in seconds. */
 async function timed(cmd, opts) {
-  const r = ok(await sh(`TIMEFORMAT='@@ %R %U %S'; time ( ${cmd} )`, {...opts, timeout: 3_600_000}), cmd)
+  const r = ok(await sh(`TIMEFORMAT='@@ %R %U %S'; time ( ${cmd} )`, {...opts, shell: 'bash', timeout: 3_600_000}), cmd)
   const m = r.stderr.match(/@@ ([\d.]+) ([\d.]+) ([\d.]+)\s*$/)
   return {...r, wallS: Number(m[1]), cpuS: Number(m[2]) + Number(m[3])}
 }
@@ -55,8 +56,19 @@ console.log(JSON.stringify({wall, cpu: (cpu.user + cpu.system) / 1000}))`
   return {wallMs: median(runs.map((r) => r.wall)), cpuMs: median(runs.map((r) => r.cpu))}
 }
 
+/** npm's report of each tarball in out/, as `npm run pack --json` gives it. */
+function alreadyPacked() {
+  return readdirSync(join(REPO, 'out'))
+    .filter((f) => f.endsWith('.tgz'))
+    .map((f) => {
+      const path = join(REPO, 'out', f)
+      const [report] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', path], {cwd: tempDir('gw-bench-report-'), encoding: 'utf8', env: userEnv()}))
+      return {...report, size: statSync(path).size, path}
+    })
+}
+
 export async function packagesBench() {
-  const packed = JSON.parse(execFileSync(process.execPath, [join(REPO, 'scripts', 'pack.mjs'), '--json'], {cwd: REPO, encoding: 'utf8', env: userEnv(), stdio: ['ignore', 'pipe', 'inherit']}))
+  const packed = process.env.BENCH_PACKAGES_REUSE === '1' ? alreadyPacked() : JSON.parse(execFileSync(process.execPath, [join(REPO, 'scripts', 'pack.mjs'), '--json'], {cwd: REPO, encoding: 'utf8', env: userEnv(), stdio: ['ignore', 'pipe', 'inherit']}))
   const byName = Object.fromEntries(packed.map((p) => [p.name, p]))
   const natives = prebuilds()
   const how = {gw: {global: true}, '@gw/testing': {dev: true}, '@gw/sdk': {}}
