@@ -33,9 +33,11 @@ const temp = (prefix: string) => {
 }
 let out: string // the tarballs, copied outside the repository
 let natives: Record<string, string>
+let packedFrom: string // the commit `npm run pack` built from
 
 beforeAll(async () => {
   const pack = readmeLine(readme.section, /^npm (ci && npm )?run pack$/, 'packs every package')
+  packedFrom = ok(await sh('git rev-parse HEAD', {cwd: REPO, env: userEnv()}), 'git rev-parse').stdout.trim()
   const r = ok(await sh(pack.replace(/^npm ci && /, ''), {cwd: REPO, env: userEnv(), timeout: 900_000}), pack)
   out = join(temp('gw-release-'), 'out')
   mkdirs(out)
@@ -87,7 +89,7 @@ describe('gw, installed globally from its tarball', () => {
   }, 900_000)
 
   it('gw --version names the version and the commit it was built from', async () => {
-    const head = ok(await sh('git rev-parse HEAD', {cwd: REPO, env: userEnv()}), 'git rev-parse').stdout.trim()
+    const head = packedFrom
     const r = ok(await sh('command -v gw && gw --version', {cwd: work, env}), 'gw --version')
     const [where, line] = r.stdout.trim().split('\n')
     expect(where).toBe(join(prefix, 'bin', 'gw'))
