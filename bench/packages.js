@@ -58,13 +58,18 @@ console.log(JSON.stringify({wall, cpu: (cpu.user + cpu.system) / 1000}))`
 
 /** npm's report of each tarball in out/, as `npm run pack --json` gives it. */
 function alreadyPacked() {
-  return readdirSync(join(REPO, 'out'))
-    .filter((f) => f.endsWith('.tgz'))
-    .map((f) => {
-      const path = join(REPO, 'out', f)
-      const [report] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', path], {cwd: tempDir('gw-bench-report-'), encoding: 'utf8', env: userEnv()}))
-      return {...report, size: statSync(path).size, path}
-    })
+  const cwd = tempDir('gw-bench-report-')
+  try {
+    return readdirSync(join(REPO, 'out'))
+      .filter((f) => f.endsWith('.tgz'))
+      .map((f) => {
+        const path = join(REPO, 'out', f)
+        const [report] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', path], {cwd, encoding: 'utf8', env: userEnv()}))
+        return {...report, size: statSync(path).size, path}
+      })
+  } finally {
+    rmSync(cwd, {recursive: true, force: true})
+  }
 }
 
 export async function packagesBench() {
