@@ -35,19 +35,6 @@ export default defineConfig({
           env: {CI: 'false', CONTINUOUS_INTEGRATION: 'false', GW_TEST_STORE: 'postgres'},
         },
       },
-      // examples/shop: a merchant's app and its own suite, through the package's public exports only
-      {
-        test: {
-          name: 'example-shop',
-          root: 'examples/shop',
-          include: ['test/**/*.test.ts'],
-          globalSetup: ['test/link-gw.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          pool: 'forks',
-          maxWorkers: 2,
-        },
-      },
       // packaging and build tools (npm pack/install, the quiet build, tsc over a generated client,
       // the SDK package): slow and about the release, so they run last, after every other project
       {extends: true, test: {name: 'release', include: ['test/release/**/*.test.ts'], sequence: {groupOrder: 1}}},

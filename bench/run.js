@@ -15,6 +15,7 @@ import {fleetBench, printFleet} from './pg-fleet.js'
 import {reconcileBench} from './reconcile.js'
 import {accountsBench, printAccounts} from './accounts.js'
 import {printTesting, testingBench} from './testing.js'
+import {packagesBench, printPackages} from './packages.js'
 import {printSnapshot, snapshotBench} from './snapshot.js'
 import {printTenants, tenantsBenchAll} from './tenants.js'
 import {localEnginePaths} from '../dist/local-engine.js'
@@ -229,6 +230,12 @@ async function main() {
     if (ONLY.has('testing')) {
       results.testing = await testingBench()
       printTesting(results.testing, log)
+      log()
+    }
+    // ---------------------------------------------------------------- (packages): the tarballs, installed as users do (not in the default run)
+    if (ONLY.has('packages')) {
+      results.packages = await packagesBench()
+      printPackages(results.packages, log)
       log()
     }
     // ---------------------------------------------------------------- (snapshot): a large snapshot loaded while another tenant works (issue 33)

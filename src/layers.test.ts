@@ -112,3 +112,32 @@ it('the core (src/engine/core/) imports no use case (src/engine/app/) for its va
   // the check sees the core's value imports (e.g. core.ts -> unit.ts)
   expect(files.flatMap(valueImportsOf).some((d) => d.startsWith(core))).toBe(true)
 })
+
+it("src/testing.ts (the package @gw/testing) reaches, through every import, only packages that packages/testing/package.json depends on: the engine's, none of the CLI's", () => {
+  const pkg = JSON.parse(readFileSync(join(SRC, '..', 'packages', 'testing', 'package.json'), 'utf8')) as {dependencies: Record<string, string>}
+  const deps = Object.keys(pkg.dependencies)
+  const cliOnly = ['@oclif/core', '@oclif/plugin-autocomplete', 'ink', 'ink-text-input', 'react', 'cli-table3', '@napi-rs/keyring', 'chalk']
+  expect(deps.filter((d) => cliOnly.includes(d))).toEqual([])
+  const seen = new Set([join(SRC, 'testing.ts')])
+  const queue = [...seen]
+  const packages = new Map<string, string>() // package -> the first file importing it
+  while (queue.length) {
+    const file = queue.shift()!
+    for (const {fileName: spec} of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+      const dep = resolveSpecifier(file, spec)
+      if (dep && !seen.has(dep)) {
+        seen.add(dep)
+        queue.push(dep)
+      } else if (!dep && !spec.startsWith('.') && !spec.startsWith('node:')) {
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!
+        if (!packages.has(name)) packages.set(name, relative(SRC, file))
+      }
+    }
+  }
+  expect([...packages].filter(([name]) => !deps.includes(name)).map(([name, file]) => `${file} imports ${name}`)).toEqual([])
+  // of the CLI's layers, only the duration parser (src/base/parse.ts, which imports errors.ts alone)
+  expect([...seen].filter((f) => CLI_LAYERS.some((d) => f.startsWith(d)) && !f.endsWith('/base/parse.ts')).map((f) => relative(SRC, f))).toEqual([])
+  // the walk reaches the engine and its packages (a graph it could not follow would pass as empty)
+  expect(seen.size).toBeGreaterThan(150)
+  expect([...packages.keys()]).toEqual(expect.arrayContaining(['better-sqlite3', 'undici', 'ajv']))
+})

@@ -1,7 +1,7 @@
-// Each test file: a gateway started in-process by gw/testing (shared by the files of one worker
+// Each test file: a gateway started in-process by @gw/testing (shared by the files of one worker
 // would also do; one per file keeps this example simple), an account of its own, and the shop
 // wired to it. Imports only the package's public exports.
-import {startGateway, type GatewayAccount, type TestGateway} from 'gw/testing'
+import {startGateway, type GatewayAccount, type TestGateway} from '@gw/testing'
 import {Shop} from '../src/shop.js'
 
 export const CARD = {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}
