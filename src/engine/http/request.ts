@@ -128,6 +128,26 @@ export function authorize(caller: Caller, operationId: string, method: string, p
   )
 }
 
+/**
+ * 403 permission_error unless the caller's key also holds `needs`: what a request's content asks
+ * beyond its operation's own permission (`operation`) — a payment filter that reads customers, an
+ * endpoint that would receive payloads. error.permission names the missing ones; `what` says
+ * what needs them (docs/api.md#what-a-key-reaches).
+ */
+export function authorizeAlso(caller: Pick<Caller, 'account' | 'key'>, needs: readonly Permission[], what: string, operation: Permission): void {
+  const {key} = caller
+  const platform = caller.account === PLATFORM_ACCOUNT
+  let holds = true
+  for (const need of needs) if (!allows(key.type, key.permissions, need, platform)) holds = false
+  if (holds) return
+  const missing = needs.filter((need) => !allows(key.type, key.permissions, need, platform))
+  const name = permissionName(missing)
+  throw forbidden(
+    name,
+    `This ${KEY_WORD[key.type]} (${key.redacted}) lacks ${missing.join(' and ')}, which ${what} needs. It has ${key.permissions?.join(', ') || 'no permission'}; create a key that includes them (gw keys create --permissions ${operation},${name}).`,
+  )
+}
+
 /** A browser's preflight: any origin, the methods and headers the API reads; the key decides the rest. */
 export function preflight(res: ServerResponse, requestId: string): void {
   res.writeHead(204, {
