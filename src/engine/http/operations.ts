@@ -56,7 +56,7 @@ export function scopedMetrics(text: string, scope: MetricsScope): string {
 export function createOperations(app: App, metrics: Metrics, state: {stopping: boolean}, opts: {metricsElsewhere?: boolean} = {}) {
   const send = (res: ServerResponse, status: number, requestId: string, contentType: string, body: string, head: boolean) => {
     if (res.headersSent) return
-    res.writeHead(status, {'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Request-Id': requestId, 'Cache-Control': 'no-store'})
+    res.writeHead(status, {'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Request-Id': requestId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff'})
     res.end(head ? undefined : body)
   }
   const ready = async (): Promise<string | undefined> => {
@@ -103,7 +103,7 @@ export async function serveMetrics(at: {host: string; port: number}, operations:
     const requestId = newRequestId()
     const path = (req.url ?? '/').split('?')[0]
     if (path === '/metrics') return void operations(req, res, '/metrics', requestId, 'all', true).catch(() => res.destroy())
-    res.writeHead(404, {'Content-Type': 'text/plain; charset=utf-8', 'Request-Id': requestId})
+    res.writeHead(404, {'Content-Type': 'text/plain; charset=utf-8', 'Request-Id': requestId, 'X-Content-Type-Options': 'nosniff'})
     res.end('Only /metrics is served here.\n')
   })
   server.keepAliveTimeout = 30_000

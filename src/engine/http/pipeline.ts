@@ -28,6 +28,7 @@ import {
   browserBody,
   canonical,
   checkInput,
+  checkJsonBody,
   engineTimeOf,
   injectedError,
   isClientAbort,
@@ -127,7 +128,10 @@ export function createPipeline(deps: PipelineDeps) {
       if (!auth.livemode && !core.chaos.none && !path.startsWith('/chaos')) await injectChaos(f, core, method, path)
       const route = match.route
       const ctx = contextOf(f, auth, core, method, path, match.params)
-      if (method === 'POST' || method === 'DELETE') parseBody(ctx, route, await readBody(req, route.maxBody))
+      if (method === 'POST' || method === 'DELETE') {
+        checkJsonBody(req)
+        parseBody(ctx, route, await readBody(req, route.maxBody))
+      }
       browserBody(auth, route.operationId, ctx.body)
       if (!route.write) {
         checkInput(ctx, route)
@@ -243,7 +247,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
     if (result.text) {
       if (res.headersSent) return
-      res.writeHead(result.status, {'Content-Type': result.text.contentType, 'Content-Length': Buffer.byteLength(result.text.body), 'Request-Id': requestId, ...engineTimeOf(res), ...result.headers})
+      res.writeHead(result.status, {'Content-Type': result.text.contentType, 'Content-Length': Buffer.byteLength(result.text.body), 'Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', ...engineTimeOf(res), ...result.headers})
       res.end(result.text.body)
       return
     }
