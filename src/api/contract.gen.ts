@@ -3194,7 +3194,7 @@ export interface components {
                 } & components["schemas"]["Error"];
             };
         };
-        /** @description Over the rate limit (100 requests/s per account and mode, bursts to 200; the account's publishable key has a budget of the same size of its own), or too many failed authentications from this client address (5/s, bursts of 20: refused before the key is looked at): wait Retry-After seconds, reuse the Idempotency-Key. */
+        /** @description Over the rate limit (100 requests/s per account and mode, bursts to 200; the account's publishable key has a budget of the same size of its own), or too many failed authentications from this client address (5/s, bursts of 20: only failures are refused, a key that authenticates is served): wait Retry-After seconds, reuse the Idempotency-Key. */
         TooManyRequests: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];

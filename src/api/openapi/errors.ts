@@ -83,7 +83,7 @@ export function errorResponse(status: ErrorStatus): Schema {
     409: 'Idempotency-Key reused with a different request, or a request with it is still running (idempotency_error).',
     413: 'The request body is over 1 MiB.',
     415: 'The request body is not JSON (Content-Type other than application/json) or is encoded in a way the engine does not decode (Content-Encoding other than gzip): the message names it.',
-    429: "Over the rate limit (100 requests/s per account and mode, bursts to 200; the account's publishable key has a budget of the same size of its own), or too many failed authentications from this client address (5/s, bursts of 20: refused before the key is looked at): wait Retry-After seconds, reuse the Idempotency-Key.",
+    429: "Over the rate limit (100 requests/s per account and mode, bursts to 200; the account's publishable key has a budget of the same size of its own), or too many failed authentications from this client address (5/s, bursts of 20: only failures are refused, a key that authenticates is served): wait Retry-After seconds, reuse the Idempotency-Key.",
     431: 'The request header block is too large.',
     500: 'Internal error (api_error): retry with the same Idempotency-Key.',
     502: 'The provider did not confirm (api_error): retry with the same Idempotency-Key.',

@@ -7,6 +7,8 @@
 // and a secret key's include_secrets snapshot carries them whole to load elsewhere, where they are
 // sealed again. Published test cards stay whole: public, and their digits are their behaviour.
 // (docs/api.md#secrets-at-rest)
+import {join} from 'node:path'
+import Database from 'better-sqlite3'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {isPublishedTestCard} from '../domain/secrets.js'
 import {bootEngine, card, type AsKey, type TestEngine} from '../test-support/harness.js'
@@ -111,5 +113,39 @@ describe('cards customers type rest nowhere whole', () => {
     // and a snapshot of that account with include_secrets gives them back whole
     const again = await b.api('GET', '/test_helpers/snapshot?include_secrets=true')
     for (const n of Object.values(TYPED)) expect(again.text, n).toContain(n)
+  })
+})
+
+describe('a database from before cards were sealed', () => {
+  it('its whole card numbers are sealed at the first start, and rest nowhere after', async () => {
+    const old = luhn('498765123456789')
+    expect(isPublishedTestCard(old)).toBe(false)
+    // a payment as an older gw stored it: the number whole, nothing sealed
+    const store = t.engine.app.core.engineStore.account(a.id)
+    await store.transact(async (tx) => {
+      const got = (await tx.get<any>('payment', made.api))!
+      const {sealed_number: _s, fingerprint: _f, ...instrument} = got.obj._x.instrument
+      tx.commit({puts: [{kind: 'payment', obj: {...got.obj, _x: {...got.obj._x, instrument: {...instrument, number: old}}}, expectVersion: got.version}]})
+    })
+    expect(await databaseText(t, url)).toContain(old)
+    // back to before this gw: the sealing not done
+    await t.engine.close()
+    if (url) {
+      const {sql} = await import('../test-support/pg.js')
+      await sql(url, "DELETE FROM settings WHERE key = 'fleet.cards_sealed'")
+    } else {
+      const db = new Database(join(t.dataDir, 'gw.db'))
+      db.exec("DELETE FROM settings WHERE key = 'fleet.cards_sealed'")
+      db.close()
+    }
+    await t.restart()
+    const p = (await t.engine.app.core.engineStore.account(a.id).get<any>('payment', made.api))!.obj
+    expect(p._x.instrument.sealed_number).toMatch(/^gwenc1:/)
+    expect(p._x.instrument.number).not.toBe(old)
+    expect(p._x.instrument.number.slice(-4)).toBe(old.slice(-4))
+    await t.restart() // (SQLite: the file after a close's checkpoint)
+    expect((await databaseText(t, url)).includes(old)).toBe(false)
+    // and its refund still works
+    expect((await a.api('POST', '/refunds', {payment: made.api, amount: 100})).status).toBe(201)
   })
 })

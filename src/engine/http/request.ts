@@ -317,7 +317,7 @@ function collect(req: IncomingMessage, source: NodeJS.ReadableStream, max: numbe
     const drop = () => {
       source.removeAllListeners('data')
       if (source !== req) {
-        req.unpipe(source as NodeJS.WritableStream)
+        req.unpipe(source as unknown as NodeJS.WritableStream)
         ;(source as zlib.Gunzip).destroy()
       }
       req.resume()
