@@ -102,7 +102,7 @@ const CARD_KINDS = ['payment', 'payment_method'] as const
 
 /** Seals every card number of every account still stored whole (before cards were sealed), a batch of objects per unit; how many changed. */
 export async function sealStoredCards(store: Store, box: SecretBox): Promise<number> {
-  const accounts = [PLATFORM_ACCOUNT, ...(await store.account(PLATFORM_ACCOUNT).all<StoredObject>('account')).map((a) => a.id).filter((id) => id !== PLATFORM_ACCOUNT)]
+  const accounts = await allAccounts(store)
   const whole = (o: WithCard) => o._x?.instrument !== undefined && o._x.instrument.fingerprint === undefined
   let changed = 0
   for (const account of accounts) {
@@ -127,14 +127,19 @@ export async function sealStoredCards(store: Store, box: SecretBox): Promise<num
   return changed
 }
 
-/** Seals every webhook signing secret still stored in the clear (written before sealing existed), in every account; how many endpoints changed. */
 /** The database's secrets settings as an account has them (the platform account's matter), to keep them through a snapshot load. */
 export async function secretsSettings(store: {getSetting(key: string): Promise<string | undefined>}): Promise<Record<string, string | undefined>> {
   return Object.fromEntries(await Promise.all(SECRETS_SETTINGS.map(async (k) => [k, await store.getSetting(k)] as const)))
 }
 
+/** Every account of the store, the platform account first. */
+async function allAccounts(store: Store): Promise<string[]> {
+  return [PLATFORM_ACCOUNT, ...(await store.account(PLATFORM_ACCOUNT).all<StoredObject>('account')).map((a) => a.id).filter((id) => id !== PLATFORM_ACCOUNT)]
+}
+
+/** Seals every webhook signing secret still stored in the clear (written before sealing existed), in every account; how many endpoints changed. */
 export async function sealStoredSecrets(store: Store, box: SecretBox): Promise<number> {
-  const accounts = [PLATFORM_ACCOUNT, ...(await store.account(PLATFORM_ACCOUNT).all<StoredObject>('account')).map((a) => a.id).filter((id) => id !== PLATFORM_ACCOUNT)]
+  const accounts = await allAccounts(store)
   let changed = 0
   for (const account of accounts) {
     const view = store.account(account)

@@ -103,17 +103,23 @@ export function browserBody(caller: Caller, operationId: string, body: unknown):
 
 const NONE: readonly Permission[] = ['none']
 
+/** The permissions of `needs` the caller's key lacks; undefined when it holds them all (a loop, not a filter: no array per request on the hot path). */
+function lacking(caller: Pick<Caller, 'account' | 'key'>, needs: readonly Permission[]): Permission[] | undefined {
+  const {type, permissions} = caller.key
+  const platform = caller.account === PLATFORM_ACCOUNT
+  let holds = true
+  for (const need of needs) if (!allows(type, permissions, need, platform)) holds = false
+  return holds ? undefined : needs.filter((need) => !allows(type, permissions, need, platform))
+}
+
 /** 403 permission_error unless the caller's key may perform the operation: every permission it needs (docs/api.md "Keys"). */
 export function authorize(caller: Caller, operationId: string, method: string, pathname: string): void {
   const needs = (OPERATION_PERMISSIONS.get(operationId) ?? NONE) as readonly Permission[]
   const {key} = caller
   const platform = caller.account === PLATFORM_ACCOUNT
   if (key.type === 'publishable' && BROWSER_OPERATIONS.has(operationId)) return
-  // (a loop, not a filter: no array per request on the hot path)
-  let holds = true
-  for (const need of needs) if (!allows(key.type, key.permissions, need, platform)) holds = false
-  if (holds) return
-  const missing = needs.filter((need) => !allows(key.type, key.permissions, need, platform))
+  const missing = lacking(caller, needs)
+  if (!missing) return
   // error.permission names all the operation needs (one, or several joined by commas)
   const need = permissionName(needs)
   const what = `${method} ${pathname}`
@@ -137,11 +143,8 @@ export function authorize(caller: Caller, operationId: string, method: string, p
  */
 export function authorizeAlso(caller: Pick<Caller, 'account' | 'key'>, needs: readonly Permission[], what: string, operation: Permission): void {
   const {key} = caller
-  const platform = caller.account === PLATFORM_ACCOUNT
-  let holds = true
-  for (const need of needs) if (!allows(key.type, key.permissions, need, platform)) holds = false
-  if (holds) return
-  const missing = needs.filter((need) => !allows(key.type, key.permissions, need, platform))
+  const missing = lacking(caller, needs)
+  if (!missing) return
   const name = permissionName(missing)
   throw forbidden(
     name,
