@@ -157,7 +157,7 @@ export interface Param {
 }
 
 /** An HTTP status an operation may answer with the error envelope (errors.ts). */
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 408 | 409 | 413 | 429 | 431 | 500 | 502 | 503
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 431 | 500 | 502 | 503
 
 export interface OpSpec {
   id: string

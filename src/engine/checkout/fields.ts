@@ -158,7 +158,7 @@ const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
 `
 
 export function serveScript(res: ServerResponse, requestId: string): void {
-  res.writeHead(200, {'Content-Type': 'text/javascript; charset=utf-8', 'Content-Length': Buffer.byteLength(SCRIPT), 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*', 'Request-Id': requestId})
+  res.writeHead(200, {'Content-Type': 'text/javascript; charset=utf-8', 'Content-Length': Buffer.byteLength(SCRIPT), 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*', 'Request-Id': requestId, 'X-Content-Type-Options': 'nosniff'})
   res.end(SCRIPT)
 }
 
@@ -252,6 +252,7 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
     'Content-Length': Buffer.byteLength(body),
     'Request-Id': requestId,
     'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
     // embeddable by any shop's page; its one script is this one; it talks to the API only
     'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src ${new URL(apiBase).origin}; ${framing.csp}`,
     ...framing.headers,

@@ -101,6 +101,7 @@ export function html(res: ServerResponse, status: number, body: string, requestI
     'Content-Length': Buffer.byteLength(body),
     'Request-Id': requestId,
     'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:${opts.nonce ? `; script-src 'nonce-${opts.nonce}'` : ''}; ${framing.csp}`,
     ...framing.headers,
   })
@@ -109,7 +110,7 @@ export function html(res: ServerResponse, status: number, body: string, requestI
 
 /** 303 to the next page: a redirect from a page whose URL holds a token sends no Referer either. */
 export function redirect(res: ServerResponse, location: string, requestId: string): void {
-  res.writeHead(303, {Location: location, 'Request-Id': requestId, 'Content-Length': 0, 'Referrer-Policy': 'no-referrer'})
+  res.writeHead(303, {Location: location, 'Request-Id': requestId, 'Content-Length': 0, 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff'})
   res.end()
 }
 

@@ -3,6 +3,7 @@
 // browser's publishable key may do), the body (readBody, its nesting, its canonical form and
 // hash for the Idempotency-Key), chaos's injected faults, and how an answer is sent.
 import * as crypto from 'node:crypto'
+import zlib from 'node:zlib'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {ApiError} from './errors.js'
 import {ENGINE_TIME_HEADER} from '../../api/engine-time.js'
@@ -102,17 +103,23 @@ export function browserBody(caller: Caller, operationId: string, body: unknown):
 
 const NONE: readonly Permission[] = ['none']
 
+/** The permissions of `needs` the caller's key lacks; undefined when it holds them all (a loop, not a filter: no array per request on the hot path). */
+function lacking(caller: Pick<Caller, 'account' | 'key'>, needs: readonly Permission[]): Permission[] | undefined {
+  const {type, permissions} = caller.key
+  const platform = caller.account === PLATFORM_ACCOUNT
+  let holds = true
+  for (const need of needs) if (!allows(type, permissions, need, platform)) holds = false
+  return holds ? undefined : needs.filter((need) => !allows(type, permissions, need, platform))
+}
+
 /** 403 permission_error unless the caller's key may perform the operation: every permission it needs (docs/api.md "Keys"). */
 export function authorize(caller: Caller, operationId: string, method: string, pathname: string): void {
   const needs = (OPERATION_PERMISSIONS.get(operationId) ?? NONE) as readonly Permission[]
   const {key} = caller
   const platform = caller.account === PLATFORM_ACCOUNT
   if (key.type === 'publishable' && BROWSER_OPERATIONS.has(operationId)) return
-  // (a loop, not a filter: no array per request on the hot path)
-  let holds = true
-  for (const need of needs) if (!allows(key.type, key.permissions, need, platform)) holds = false
-  if (holds) return
-  const missing = needs.filter((need) => !allows(key.type, key.permissions, need, platform))
+  const missing = lacking(caller, needs)
+  if (!missing) return
   // error.permission names all the operation needs (one, or several joined by commas)
   const need = permissionName(needs)
   const what = `${method} ${pathname}`
@@ -128,6 +135,23 @@ export function authorize(caller: Caller, operationId: string, method: string, p
   )
 }
 
+/**
+ * 403 permission_error unless the caller's key also holds `needs`: what a request's content asks
+ * beyond its operation's own permission (`operation`) — a payment filter that reads customers, an
+ * endpoint that would receive payloads. error.permission names the missing ones; `what` says
+ * what needs them (docs/api.md#what-a-key-reaches).
+ */
+export function authorizeAlso(caller: Pick<Caller, 'account' | 'key'>, needs: readonly Permission[], what: string, operation: Permission): void {
+  const {key} = caller
+  const missing = lacking(caller, needs)
+  if (!missing) return
+  const name = permissionName(missing)
+  throw forbidden(
+    name,
+    `This ${KEY_WORD[key.type]} (${key.redacted}) lacks ${missing.join(' and ')}, which ${what} needs. It has ${key.permissions?.join(', ') || 'no permission'}; create a key that includes them (gw keys create --permissions ${operation},${name}).`,
+  )
+}
+
 /** A browser's preflight: any origin, the methods and headers the API reads; the key decides the rest. */
 export function preflight(res: ServerResponse, requestId: string): void {
   res.writeHead(204, {
@@ -136,6 +160,7 @@ export function preflight(res: ServerResponse, requestId: string): void {
     'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Service-Version, Gw-Parent-Origin',
     'Access-Control-Max-Age': '600',
     'Request-Id': requestId,
+    'X-Content-Type-Options': 'nosniff',
   })
   res.end()
 }
@@ -253,6 +278,7 @@ export function send(res: ServerResponse, status: number, requestId: string, bod
     'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(body),
     'Request-Id': requestId,
+    'X-Content-Type-Options': 'nosniff',
     ...engineTimeOf(res),
     ...headers,
   })
@@ -266,34 +292,79 @@ export function sendError(res: ServerResponse, requestId: string, e: ApiError) {
 /**
  * A request's body, at most `max` bytes; undefined when it is larger (declared or sent: what was
  * sent is read and dropped, so the answer can still go out). A client gone mid-body rejects with
- * ClientAborted. The API's JSON bodies and the hosted pages' forms both come this way.
+ * ClientAborted. The API's JSON bodies and the hosted pages' forms both come this way. A body sent
+ * with `Content-Encoding: gzip` is decoded as it arrives, and `max` bounds what it decodes to (a
+ * gzip bomb stops at the limit, never held whole); any other encoding is 415 naming it.
  */
 export function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Buffer | undefined> {
+  const encoding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase()
+  if (encoding === '' || encoding === 'identity') return collect(req, req, max, Number(req.headers['content-length'] ?? 0))
+  if (encoding === 'gzip' || encoding === 'x-gzip') {
+    const gunzip = zlib.createGunzip()
+    req.pipe(gunzip)
+    return collect(req, gunzip, max, undefined)
+  }
+  return Promise.reject(
+    new ApiError(415, 'invalid_request_error', 'media_type_unsupported', `Content-Encoding ${JSON.stringify(String(req.headers['content-encoding']))} is not one the engine decodes: send the body as it is, or gzip it (Content-Encoding: gzip).`),
+  )
+}
+
+/** The bytes of `source` (the request, or what its body decodes to), at most `max`; `declared`: the request's Content-Length when the bytes are the body's own. */
+function collect(req: IncomingMessage, source: NodeJS.ReadableStream, max: number, declared: number | undefined): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0)
-    if (declared > max) return resolve(undefined)
+    if (declared !== undefined && declared > max) return resolve(undefined)
     const chunks: Buffer[] = []
     let size = 0
     // a large body of a declared length (a snapshot) is copied into place as it arrives: no copy of it all at the end
-    const into = Number.isSafeInteger(declared) && declared > MAX_BODY_BYTES ? Buffer.allocUnsafe(declared) : undefined
-    req.on('data', (c: Buffer) => {
+    const into = declared !== undefined && Number.isSafeInteger(declared) && declared > MAX_BODY_BYTES ? Buffer.allocUnsafe(declared) : undefined
+    const drop = () => {
+      source.removeAllListeners('data')
+      if (source !== req) {
+        req.unpipe(source as unknown as NodeJS.WritableStream)
+        ;(source as zlib.Gunzip).destroy()
+      }
+      req.resume()
+    }
+    source.on('data', (c: Buffer) => {
       size += c.length
       if (size > max || (into && size > into.length)) {
-        req.removeAllListeners('data')
-        req.resume()
+        drop()
         resolve(undefined)
         return
       }
       if (into) c.copy(into, size - c.length)
       else chunks.push(c)
     })
-    req.on('end', () => resolve(into ? into.subarray(0, size) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
+    source.on('end', () => resolve(into ? into.subarray(0, size) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
     req.on('error', (e) => reject(isClientAbort(e, req) ? new ClientAborted() : e))
+    if (source !== req)
+      source.on('error', (e: Error) => {
+        drop()
+        reject(new ApiError(400, 'invalid_request_error', 'parameter_invalid', `The request body is not valid gzip (${e.message}); send it as it is, without Content-Encoding, or gzip it whole.`, {param: 'body'}))
+      })
     // a connection closed mid-body ends the request without 'end'
     req.on('close', () => {
       if (!req.complete) reject(new ClientAborted())
     })
   })
+}
+
+/** Whether a request carries a body (a length over 0, or chunks). */
+const hasBody = (req: IncomingMessage): boolean => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+
+/** JSON media types: application/json (any parameters), application/<something>+json. */
+const JSON_MEDIA = /^application\/(?:[a-z0-9.!#$&^_-]+\+)?json$/
+
+/**
+ * 415 unless a body, if sent, is declared JSON or not declared at all: a text/plain or form body
+ * (what a browser may send to any origin without asking) is never read as JSON.
+ */
+export function checkJsonBody(req: IncomingMessage): void {
+  const type = req.headers['content-type']
+  if (type === undefined) return
+  const media = type.split(';')[0]!.trim().toLowerCase()
+  if (media === '' || JSON_MEDIA.test(media) || !hasBody(req)) return
+  throw new ApiError(415, 'invalid_request_error', 'media_type_unsupported', `Content-Type ${JSON.stringify(type)} is not JSON: send the body as JSON with Content-Type: application/json.`)
 }
 
 export const tooLarge = (max = MAX_BODY_BYTES, message?: (max: number) => string) =>

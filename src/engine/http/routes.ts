@@ -34,6 +34,10 @@ import {ApiError} from './errors.js'
 import {EventStreams} from './event-stream.js'
 import {RequestLog} from './request-log.js'
 import {snapshotSource} from './snapshot-body.js'
+import {authorizeAlso} from './request.js'
+import {allows} from '../domain/keys.js'
+import {eventReadPermissions} from '../domain/webhooks.js'
+import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {Router, type HandlerResult, type RequestCtx} from './router.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -104,7 +108,12 @@ export function routes(
 
 /** Payments. */
 function paymentRoutes(r: Router): void {
-  r.get('/payments', 'listPayments', async (ctx) => listOf('/v1/payments', await paymentQueries.listPayments(ctx.core, {...q(ctx), created_gte: time('created_gte', ctx.input.query.created_gte), created_lte: time('created_lte', ctx.input.query.created_lte)})))
+  r.get('/payments', 'listPayments', async (ctx) => {
+    // a filter that matches customers' data answers questions about it: it needs customers:read too
+    const by = paymentQueries.CUSTOMER_DATA_FILTERS.filter((f) => ctx.input.query[f] !== undefined)
+    if (by.length > 0) authorizeAlso(ctx, ['customers:read'], `filtering payments by ${by.join(' and ')}`, 'payments:read')
+    return listOf('/v1/payments', await paymentQueries.listPayments(ctx.core, {...q(ctx), created_gte: time('created_gte', ctx.input.query.created_gte), created_lte: time('created_lte', ctx.input.query.created_lte)}))
+  })
     .post('/payments', 'createPayment', async (ctx, u) => paymentResult(await payments.createPayment(u, ctx.input.body), 201))
     .get('/payments/:id', 'retrievePayment', async (ctx) => ok((await paymentQueries.loadPayment(ctx.core.store, ctx.params.id)).p))
     .get('/payments/:id/routing', 'retrievePaymentRouting', async (ctx) => ok(await paymentQueries.paymentRouting(ctx.core, ctx.params.id)))
@@ -174,6 +183,14 @@ function settlementRoutes(r: Router): void {
     .get('/payouts/:id', 'retrievePayout', async (ctx) => ok(await settlement.retrievePayout(ctx.core, ctx.params.id)))
 }
 
+/** An endpoint receives whole payloads: its subscriber must hold what reading them needs (events:read covers them all). */
+const mayReceive =
+  (ctx: RequestCtx): webhooks.MayReceive =>
+  (enabled) => {
+    if (allows(ctx.key.type, ctx.key.permissions, 'events:read', ctx.account === PLATFORM_ACCOUNT)) return
+    authorizeAlso(ctx, eventReadPermissions(enabled), `an endpoint receiving ${enabled.join(', ')}`, 'webhooks:write')
+  }
+
 /** Events and webhooks. */
 function eventRoutes(r: Router, streams: EventStreams): void {
   r.get('/events', 'listEvents', async (ctx) => {
@@ -189,9 +206,9 @@ function eventRoutes(r: Router, streams: EventStreams): void {
       return {status: 200, body: {object: 'list', url: `/v1/events/${ctx.params.id}/resend`, data: ds.map(toApi), has_more: false}}
     })
     .get('/webhook_endpoints', 'listWebhookEndpoints', async (ctx) => listOf('/v1/webhook_endpoints', await webhooks.listEndpoints(ctx.core, {...q(ctx), disabled: ctx.input.query.disabled})))
-    .post('/webhook_endpoints', 'createWebhookEndpoint', async (ctx, u) => shownOnce(await webhooks.createEndpoint(u, ctx.input.body), 201))
+    .post('/webhook_endpoints', 'createWebhookEndpoint', async (ctx, u) => shownOnce(await webhooks.createEndpoint(u, ctx.input.body, mayReceive(ctx)), 201))
     .get('/webhook_endpoints/:id', 'retrieveWebhookEndpoint', async (ctx) => ok(await webhooks.retrieveEndpoint(ctx.core, ctx.params.id)))
-    .post('/webhook_endpoints/:id', 'updateWebhookEndpoint', async (ctx, u) => ok(await webhooks.updateEndpoint(u, ctx.params.id, ctx.input.body)))
+    .post('/webhook_endpoints/:id', 'updateWebhookEndpoint', async (ctx, u) => ok(await webhooks.updateEndpoint(u, ctx.params.id, ctx.input.body, mayReceive(ctx))))
     .delete('/webhook_endpoints/:id', 'deleteWebhookEndpoint', async (ctx, u) => ok(await webhooks.deleteEndpoint(u, ctx.params.id)))
     .post('/webhook_endpoints/:id/replay', 'replayWebhookEndpoint', async (ctx, u) => ok(await replayEndpoint(u, ctx.params.id, ctx.input.body)))
     .post('/webhook_endpoints/:id/rotate_secret', 'rotateWebhookEndpointSecret', async (ctx, u) => shownOnce(await webhooks.rotateSecret(u, ctx.params.id, ctx.input.body)))

@@ -99,6 +99,7 @@ function createServers(opts: ListenOptions): {httpsServer: https.Server; plainSe
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(body),
       'Request-Id': rid,
+      'X-Content-Type-Options': 'nosniff',
       Connection: 'close',
     })
     res.end(body)
@@ -132,10 +133,41 @@ function answerClientError(c: Connections, newRequestId: () => string, plain: bo
     const body = JSON.stringify({
       error: {type: 'invalid_request_error', code, message, doc_url: `https://docs.gw.dev/errors#${code}`, request_id: rid},
     })
-    socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${rid}\r\nConnection: close\r\n\r\n${body}`,
-    )
+    const answer = `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${rid}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`
+    // a head too large is refused while its client is still sending it
+    if (status === 431) {
+      socket.write(answer)
+      lingerThenEnd(socket)
+    } else socket.end(answer)
   }
+}
+
+/** How long a client still sending after its answer is read (and what it sends dropped) before the connection closes. */
+const LINGER_QUIET_MS = 100
+const LINGER_MAX_MS = 2000
+
+/**
+ * Closes a connection whose client may still be sending (a request target of 80 KB goes on
+ * arriving after its 431 is written): closing with unread bytes makes the kernel reset the
+ * connection, and a reset can drop the answer before the client reads it. So what it sends is read
+ * and dropped until it has been quiet for LINGER_QUIET_MS (at most LINGER_MAX_MS), then the
+ * connection is ended — the lingering close HTTP servers do.
+ */
+function lingerThenEnd(socket: net.Socket): void {
+  const done = () => {
+    clearTimeout(quiet)
+    clearTimeout(deadline)
+    socket.off('data', onData)
+    socket.end()
+  }
+  let quiet = setTimeout(done, LINGER_QUIET_MS)
+  const deadline = setTimeout(done, LINGER_MAX_MS)
+  const onData = () => {
+    clearTimeout(quiet)
+    quiet = setTimeout(done, LINGER_QUIET_MS)
+  }
+  socket.on('data', onData)
+  socket.resume()
 }
 
 /**

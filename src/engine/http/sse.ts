@@ -16,7 +16,7 @@ export class SseStreams {
    */
   start(req: IncomingMessage, res: ServerResponse, requestId: string, subscribe: () => () => void): boolean {
     if (req.destroyed || res.destroyed) return false
-    res.writeHead(200, {'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no'})
+    res.writeHead(200, {'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no', 'X-Content-Type-Options': 'nosniff'})
     res.flushHeaders()
     const unsubscribe = subscribe()
     res.write(`retry: 1000\n: connected ${requestId}\n\n`)
