@@ -101,12 +101,20 @@ export function commandOf(argv: string[]): {id: string; file: string; rest: stri
   return undefined
 }
 
+export interface RunOptions {
+  /** its whole environment */
+  env: Record<string, string>
+  /** its input (not a terminal, as in a pipe); empty when not given */
+  stdin?: string
+  /** its working directory (the process's, for the time of the run) */
+  cwd?: string
+}
+
 /**
- * Runs `gw ARGV` in this process with exactly `env` as its environment and `stdin` as its input
- * (not a terminal, as in a pipe); resolves with its exit code and output, as runCli does for a
- * spawned CLI.
+ * Runs `gw ARGV` in this process with exactly `env` as its environment; resolves with its exit
+ * code and output, as runCli does for a spawned CLI.
  */
-export function runInProcess(argv: string[], o: {env: Record<string, string>; stdin?: string}): Promise<CliRun> {
+export function runInProcess(argv: string[], o: RunOptions): Promise<CliRun> {
   const found = commandOf(argv)
   if (!found) throw new Error(`gw ${argv.join(' ')}: not a command of src/commands (help, --version and typos need the built CLI: runCli)`)
   const turn = queue.then(() => runOne(found, o))
@@ -114,7 +122,7 @@ export function runInProcess(argv: string[], o: {env: Record<string, string>; st
   return turn
 }
 
-async function runOne(found: {id: string; file: string; rest: string[]}, o: {env: Record<string, string>; stdin?: string}): Promise<CliRun> {
+async function runOne(found: {id: string; file: string; rest: string[]}, o: RunOptions): Promise<CliRun> {
   install()
   config ??= Config.load(REPO)
   const cfg = await config
@@ -126,10 +134,13 @@ async function runOne(found: {id: string; file: string; rest: string[]}, o: {env
   // a pipe: nothing to prompt on, stdin read whole (an empty one when the test gives none)
   Object.assign(testHooks, {stdin: async () => current.getStore()?.stdin ?? '', interactive: false, prompt: undefined, sleep: undefined, dispatcher: undefined, credentials: undefined})
   process.exitCode = undefined
+  const cwd = process.cwd()
+  if (o.cwd) process.chdir(o.cwd)
   try {
     await current.run(run, () => Cmd.run(found.rest, cfg))
     return {code: Number(process.exitCode ?? 0), ...run.out}
   } finally {
+    process.chdir(cwd)
     process.exitCode = undefined
     for (const k of Object.keys(testHooks) as (keyof typeof testHooks)[]) delete testHooks[k]
     Object.assign(testHooks, saved)
