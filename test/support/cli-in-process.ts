@@ -8,30 +8,15 @@
 // help and the command-not-found hook (they read the built manifest), signals, commands that run
 // until stopped. Runs take turns (one at a time in a file): process.exitCode is the process's.
 import {AsyncLocalStorage} from 'node:async_hooks'
-import {readdirSync} from 'node:fs'
-import {join, relative, resolve, sep} from 'node:path'
+import {resolve} from 'node:path'
 import {StringDecoder} from 'node:string_decoder'
 import {pathToFileURL} from 'node:url'
 import {Config} from '@oclif/core'
 import {testHooks} from '../../src/base/context.js'
+import {commandFiles} from '../../src/base/test-support/command-files.js'
 import type {CliRun} from './cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..', '..')
-const COMMANDS = join(REPO, 'src', 'commands')
-
-/** Command id (`payments:create`) → its source file: what package.json's oclif.commands globs take in dist/ (no shared/, no tests). */
-function commandFiles(): Map<string, string> {
-  const out = new Map<string, string>()
-  for (const e of readdirSync(COMMANDS, {recursive: true, withFileTypes: true})) {
-    if (!e.isFile() || !/\.tsx?$/.test(e.name) || /\.(test|d)\.tsx?$/.test(e.name)) continue
-    const file = join(e.parentPath, e.name)
-    const parts = relative(COMMANDS, file).replace(/\.tsx?$/, '').split(sep)
-    if (parts.includes('shared')) continue
-    if (parts.at(-1) === 'index') parts.pop()
-    out.set(parts.join(':'), file)
-  }
-  return out
-}
 
 interface Run {
   env: Record<string, string>
