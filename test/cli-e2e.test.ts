@@ -1,6 +1,6 @@
 import {stripVTControlCharacters} from 'node:util'
 // End-to-end: the CLI against an engine running in this process on port 0, with HOME and
-// XDG_CONFIG_HOME in a temp dir. The commands run in this process (support/cli-in-process.ts:
+// XDG_CONFIG_HOME in a temp dir. The commands run in this process (src/base/test-support/cli-in-process.ts:
 // oclif's parsing, GwCommand, the exit codes; no build needed); what only a process shows — a
 // command left running (--wait) while others run, start-up and lazy loading, help and the
 // not-found hook — runs the built CLI (`node bin/run.js`, a snapshot of dist/; `npm test` builds first).
@@ -13,7 +13,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ListEnvelope, Payment} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {localEnginePaths} from '../src/local-engine.js'
-import {runInProcess, uninstallInProcess} from './support/cli-in-process.js'
+import {runInProcess, uninstallInProcess} from '../src/base/test-support/cli-in-process.js'
 import {snapshotCli} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
@@ -187,7 +187,8 @@ describe('payments against the engine', () => {
     // a process of its own: it keeps running while the steps below run
     const waiting = gwJson(['payments', 'create', '--amount', '3000', ...CARD, '4000000000003220', '--wait', '--timeout', '60s'], {}, gwSpawned)
     let id: string | undefined
-    for (let i = 0; i < 50 && !id; i++) {
+    // (the process's start-up takes a while on a loaded machine: up to 30 s)
+    for (let i = 0; i < 150 && !id; i++) {
       await new Promise((r) => setTimeout(r, 200))
       const list = await gwJson<ListEnvelope<Payment>>(['payments', 'list', '--status', 'requires_action', '--limit', '5'])
       id = list.body.data.find((p) => p.amount === 3000)?.id
@@ -198,7 +199,7 @@ describe('payments against the engine', () => {
     expect(run.code).toBe(0)
     expect(body).toMatchObject({id, status: 'succeeded'})
     expect(run.stderr).toContain('requires_action →')
-  })
+  }, 60_000)
 
   it('a declined card exits 4 with the code and request_id', async () => {
     const r = await gw(['payments', 'create', '--amount', '2000', ...CARD, '4000000000000002'])

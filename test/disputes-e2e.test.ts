@@ -1,5 +1,5 @@
 // End-to-end: refunds, disputes, balance and settlement through the CLI against an engine running
-// in this process; the commands run in this process too (test/support/cli-in-process.ts). The
+// in this process; the commands run in this process too (src/base/test-support/cli-in-process.ts). The
 // evidence form runs the built CLI (a snapshot of bin/ and dist/, so a concurrent rebuild cannot
 // pull files from under it) in a real pseudo-terminal (tmux), driven by send-keys and read back
 // with capture-pane, and so does the check of what a lookup loads.
@@ -10,7 +10,7 @@ import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Balance, Dispute, ListEnvelope, Payment, Payout, Refund, SettlementReport} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
-import {runInProcess, uninstallInProcess} from './support/cli-in-process.js'
+import {runInProcess, uninstallInProcess} from '../src/base/test-support/cli-in-process.js'
 import {snapshotCli} from './support/cli-snapshot.js'
 import {tmuxOn} from './support/tmux.js'
 
@@ -35,7 +35,7 @@ function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_DATA_DIR: dataDir, GW_NO_KEYRING: '1', ...extra}
 }
 
-/** `gw ARGS` in this process (test/support/cli-in-process.ts); with `preload`, the built CLI in a process of its own */
+/** `gw ARGS` in this process (src/base/test-support/cli-in-process.ts); with `preload`, the built CLI in a process of its own */
 async function gw(args: string[], opts: {env?: Record<string, string>; stdin?: string; preload?: string} = {}): Promise<Run> {
   const run = opts.preload ? await gwSpawned(args, opts) : await runInProcess(args, {env: cliEnv(opts.env), stdin: opts.stdin})
   outputs.push(run.stdout, run.stderr)

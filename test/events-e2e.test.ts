@@ -1,7 +1,7 @@
 // End-to-end for events and webhooks: the CLI against an engine running in this process on a
 // fixed free port (so it can be restarted under a running `gw events tail`), with HOME and
 // XDG_CONFIG_HOME in a temp dir. One-shot commands run in this process
-// (test/support/cli-in-process.ts); the commands left running (listen, tail) are the built CLI
+// (src/base/test-support/cli-in-process.ts); the commands left running (listen, tail) are the built CLI
 // (`node bin/run.js`, from dist/ — `npm test` builds first), and the live view is driven in a
 // real pseudo-terminal through tmux.
 import {execFileSync, spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
@@ -16,7 +16,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {GwEvent, ListEnvelope} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {localEnginePaths} from '../src/local-engine.js'
-import {runInProcess, uninstallInProcess} from './support/cli-in-process.js'
+import {runInProcess, uninstallInProcess} from '../src/base/test-support/cli-in-process.js'
 import type {CliRun} from './support/cli-snapshot.js'
 
 const ROOT = resolve(import.meta.dirname, '..')

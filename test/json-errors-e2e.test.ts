@@ -1,5 +1,5 @@
 // `--json` errors are the API's envelope as it came and nothing else (issue 23 item 4): the CLI
-// (in this process: test/support/cli-in-process.ts) against an engine in this process, each
+// (in this process: src/base/test-support/cli-in-process.ts) against an engine in this process, each
 // error's stdout checked against the OpenAPI
 // document's response for that status (its Error schema allows no other member); the exit code
 // tells the status.
@@ -9,7 +9,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {assertDocumented} from '../src/engine/test-support/openapi-check.js'
-import {runInProcess, uninstallInProcess} from './support/cli-in-process.js'
+import {runInProcess, uninstallInProcess} from '../src/base/test-support/cli-in-process.js'
 import {cliEnv} from './support/cli-snapshot.js'
 
 let engine: EngineHandle

@@ -2,7 +2,7 @@
 // a newcomer follows the README — help, every README test card, a retried payment, the request
 // log, what a clock advance fired, fixture files, listen to configured endpoints with their own
 // secrets, a tail that starts with history. Commands run in this process
-// (test/support/cli-in-process.ts); help and typos (they read the built manifest), a terminal's
+// (src/base/test-support/cli-in-process.ts); help and typos (they read the built manifest), a terminal's
 // prompt and the commands left running use the built CLI (a snapshot of dist/).
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
 import {existsSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
@@ -14,7 +14,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Payment, TestClock} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {verifySignature} from '../src/api/webhook-signature.js'
-import {runInProcess, uninstallInProcess} from './support/cli-in-process.js'
+import {runInProcess, uninstallInProcess} from '../src/base/test-support/cli-in-process.js'
 import {cliEnv, runCli, snapshotCli, type CliRun} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')

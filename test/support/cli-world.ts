@@ -1,7 +1,7 @@
 // An end-to-end world: a user's HOME, a working dir, and an engine booted in this process that
 // the CLI is logged in to (`gw login --local`), plus `api()` for the shop's side of a test (the
 // engine's own key, straight over HTTPS). `gw()` runs a command in this process
-// (cli-in-process.ts); `bin` is the built CLI (a snapshot, made when first asked for) for what
+// (src/base/test-support/cli-in-process.ts); `bin` is the built CLI (a snapshot, made when first asked for) for what
 // needs a process of its own.
 import {existsSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -9,7 +9,7 @@ import {join} from 'node:path'
 import {Agent, request} from 'undici'
 import {expect} from 'vitest'
 import {startEngine, type EngineHandle} from '../../src/engine/index.js'
-import {runInProcess, uninstallInProcess} from './cli-in-process.js'
+import {runInProcess, uninstallInProcess} from '../../src/base/test-support/cli-in-process.js'
 import {cliEnv, REPO, snapshotCli, type CliRun} from './cli-snapshot.js'
 
 export interface CliWorld {

@@ -4,7 +4,7 @@
 // environment, stdin and captured stdout and stderr. No build and no process start per command:
 // an end-to-end step costs what the command does, not a Node start-up and a module load.
 //
-// What only a process shows stays with a spawned CLI (cli-snapshot.ts): start-up and lazy loading,
+// What only a process shows stays with a spawned CLI (test/support/cli-snapshot.ts): start-up and lazy loading,
 // help and the command-not-found hook (they read the built manifest), signals, commands that run
 // until stopped. Runs take turns (one at a time in a file): process.exitCode is the process's.
 import {AsyncLocalStorage} from 'node:async_hooks'
@@ -12,11 +12,16 @@ import {resolve} from 'node:path'
 import {StringDecoder} from 'node:string_decoder'
 import {pathToFileURL} from 'node:url'
 import {Config} from '@oclif/core'
-import {testHooks} from '../../src/base/context.js'
-import {commandFiles} from '../../src/base/test-support/command-files.js'
-import type {CliRun} from './cli-snapshot.js'
+import {testHooks} from '../context.js'
+import {commandFiles} from './command-files.js'
+/** What a run of the CLI gave (as test/support/cli-snapshot.ts's runCli gives it for a spawned one). */
+export interface CliRun {
+  code: number
+  stdout: string
+  stderr: string
+}
 
-const REPO = resolve(import.meta.dirname, '..', '..')
+const REPO = resolve(import.meta.dirname, '..', '..', '..')
 
 interface Run {
   env: Record<string, string>
