@@ -36,7 +36,8 @@ export default defineConfig({
     // (fake TTY streams, tmux), so they run with CI off; the gate's CI rule has its own tests.
     env: {CI: 'false', CONTINUOUS_INTEGRATION: 'false'},
     // GW_TEST_CPU_LOG=FILE: each file's wall and CPU time, for npm run test:slowest
-    setupFiles: ['test/support/cpu-probe.ts'],
+    // GW_TEST_STORE_REACH=DIR: the store code each file ran, for node scripts/pg-reach.mjs
+    setupFiles: ['test/support/cpu-probe.ts', 'test/support/store-reach.ts'],
     // `npm run test:coverage`: line and branch coverage of src/ as the build ships it (the files
     // tsconfig.build.json leaves out are the tests' own code). Code run by spawned processes
     // (bin/run.js, gw serve, worker threads) is not measured: v8 sees this process's modules only.
