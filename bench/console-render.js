@@ -12,9 +12,9 @@ import {pathToFileURL} from 'node:url'
 process.env.NODE_ENV ??= 'production'
 // RENDER_DIST=<another worktree's dist>: the same parts against another build (A/B in the same minutes)
 const DIST = process.env.RENDER_DIST ? pathToFileURL(`${process.env.RENDER_DIST}/`).href : new URL('../dist/', import.meta.url).href
-const {ConsoleSession} = await import(`${DIST}commands/shared/console/session.js`)
-const {makeTheme} = await import(`${DIST}commands/shared/console/theme.js`)
-const {mountConsole} = await import(`${DIST}commands/shared/console/app.js`)
+const {ConsoleSession} = await import(`${DIST}console/session.js`)
+const {makeTheme} = await import(`${DIST}console/theme.js`)
+const {mountConsole} = await import(`${DIST}console/app.js`)
 
 const PRESSES = Number(process.env.RENDER_PRESSES ?? 120)
 const EVENTS_RATE = Number(process.env.RENDER_EVENTS_RATE ?? 1000)

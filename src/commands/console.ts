@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {GwCommand} from '../base/command.js'
-import {keysHelp} from './shared/console/keys.js'
-import {openConsole} from './shared/console/run.js'
+import {keysHelp} from '../console/keymap.js'
+import {openConsole} from '../console/run.js'
 
 export default class Console extends GwCommand<typeof Console> {
   static override summary = 'A full-screen terminal view: what needs attention, payments, disputes, the live events, the webhook endpoints and the gateway.'

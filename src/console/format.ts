@@ -1,8 +1,8 @@
 // Text helpers of the console's views: columns cut or padded to a width (after control
 // characters are shown, since their caret form is what takes room), amounts and times. No Ink.
-import {formatMoney} from '../../../api/money.js'
-import {terminalSafe} from '../../../output/terminal.js'
-import {shortDuration} from '../../disputes/shared/display.js'
+import {formatMoney} from '../api/money.js'
+import {terminalSafe} from '../output/terminal.js'
+import {shortDuration} from '../commands/disputes/shared/display.js'
 
 /** Data in a column of `width`: control characters shown, then cut with … or padded. */
 export function fit(data: string | null | undefined, width: number, align: 'left' | 'right' = 'left'): string {

@@ -1,12 +1,12 @@
 // The console's models without a terminal: what the search box means, the disputes queue, the
 // paged list, Home's lines, and the text helpers the views draw with.
 import {describe, expect, it, vi} from 'vitest'
-import type {Dispute, ListEnvelope, Payment} from '../../../../api/types.js'
-import {dispute as baseDispute} from '../../../../api/test-support/objects.js'
-import type {GwClient} from '../../../../client/index.js'
-import {NetworkError} from '../../../../client/errors.js'
+import type {Dispute, ListEnvelope, Payment} from '../../api/types.js'
+import {dispute as baseDispute} from '../../api/test-support/objects.js'
+import type {GwClient} from '../../client/index.js'
+import {NetworkError} from '../../client/errors.js'
 import {clockText, fit, fitId, scrollWindow, span} from '../format.js'
-import {keysHelp, matchView} from '../keys.js'
+import {keysHelp, matchView} from '../keymap.js'
 import {ConsoleSession, modeOfKey, Ticker} from '../session.js'
 import {isLightBackground, makeTheme} from '../theme.js'
 import {attentionLines} from './attention.js'

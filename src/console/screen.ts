@@ -4,7 +4,7 @@
 // out: q, Ctrl-C (read as a key in raw mode), SIGINT, SIGTERM, SIGHUP, and a crash (an uncaught
 // exception or rejection is printed after the terminal is restored, then the process exits 1).
 
-import {terminalSafe} from '../../../output/terminal.js'
+import {terminalSafe} from '../output/terminal.js'
 
 const ENTER = '\u001B[?1049h\u001B[H\u001B[2J\u001B[?25l\u001B[?1007h'
 const LEAVE = '\u001B[?1007l\u001B[?25h\u001B[?1049l'

@@ -2,13 +2,13 @@
 // resend an event, replay to an endpoint, enable or disable it. Each asks first as the CLI asks
 // (src/base/confirm.ts): y/N on a test key, the typed word "live" on a live key, and says what it
 // did, or why not: the status that does not allow it, or the permission the key lacks. No Ink.
-import type {Dispute, Payment, WebhookEndpoint} from '../../../api/types.js'
-import {parseDisplayAmount} from '../../../api/money.js'
-import {confirmDestructive} from '../../../base/confirm.js'
-import {parseDuration} from '../../../base/parse.js'
-import type {EvidenceParams} from '../../../client/params.js'
-import {AbortedError} from '../../../errors.js'
-import {explained, notActionableReason} from '../../disputes/shared/disputes.js'
+import type {Dispute, Payment, WebhookEndpoint} from '../api/types.js'
+import {parseDisplayAmount} from '../api/money.js'
+import {confirmDestructive} from '../base/confirm.js'
+import {parseDuration} from '../base/parse.js'
+import type {EvidenceParams} from '../client/params.js'
+import {AbortedError} from '../errors.js'
+import {explained, notActionableReason} from '../commands/disputes/shared/disputes.js'
 import {money, span} from './format.js'
 import {deniedPermission, errorText, type ConsoleSession} from './session.js'
 

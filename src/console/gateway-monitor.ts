@@ -4,8 +4,8 @@
 // or gone) and its /metrics (the webhook backlog; every 5 s). Runs while the view shows it; the
 // window and the last readings stay for when it comes back.
 import {hostname} from 'node:os'
-import {ApiError, NetworkError} from '../../../client/errors.js'
-import {tailRequestLogs} from '../../logs/shared/request-logs.js'
+import {ApiError, NetworkError} from '../client/errors.js'
+import {tailRequestLogs} from '../commands/logs/shared/request-logs.js'
 import {backlogFromMetrics, instanceRows, probeOrigins, RequestWindow, type Backlog, type InstanceRow, type Probe} from './models/gateway.js'
 import type {Part} from './models/attention.js'
 import {BatchedEmitter, deniedPermission, errorText, type ConsoleSession} from './session.js'

@@ -5,7 +5,7 @@
 // what is shown; each line is a memoized row, so only lines whose text changed are redrawn.
 import {Box} from 'ink'
 import {useState} from 'react'
-import type {ChaosRule, Provider} from '../../../../api/types.js'
+import type {ChaosRule, Provider} from '../../api/types.js'
 import {Age, moveKey, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useTickText} from '../frame.js'
 import {fit} from '../format.js'
 import {GatewayMonitor} from '../gateway-monitor.js'

@@ -3,10 +3,10 @@
 // remember when they were read (nothing is shown older than it says) and refetch when the engine
 // comes back. A request that cannot reach the engine turns the connection to "reconnecting": a
 // probe asks again every second until it answers; the views keep what they show meanwhile.
-import type {Account, ApiKey} from '../../../api/types.js'
-import {ApiError, NetworkError} from '../../../client/errors.js'
-import type {GwClient} from '../../../client/index.js'
-import {redactKey} from '../../../config/redact.js'
+import type {Account, ApiKey} from '../api/types.js'
+import {ApiError, NetworkError} from '../client/errors.js'
+import type {GwClient} from '../client/index.js'
+import {redactKey} from '../config/redact.js'
 
 export type Mode = 'test' | 'live' | 'unknown'
 

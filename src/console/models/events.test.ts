@@ -1,8 +1,8 @@
 // The Events view's model without a terminal: the ring buffer, the `/` filter, pause with its
 // held count, and one redraw per batch whatever the rate.
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import type {GwEvent} from '../../../../api/types.js'
-import type {GwClient} from '../../../../client/index.js'
+import type {GwEvent} from '../../api/types.js'
+import type {GwClient} from '../../client/index.js'
 import {ConsoleSession} from '../session.js'
 import {EventsModel, objectMatches, parseEventFilter, Ring, typeMatches} from './events.js'
 

@@ -1,8 +1,8 @@
 // Home: what needs attention now, each line one Enter away from what it is about.
 import {Box} from 'ink'
 import {useState} from 'react'
-import {Text} from '../../../../ui/text.js'
-import {clockAheadNotice} from '../../../disputes/shared/disputes.js'
+import {Text} from '../../ui/text.js'
+import {clockAheadNotice} from '../../commands/disputes/shared/disputes.js'
 import {Age, moveKey, Row, Title, useCached, useFrame, useKeys, useResource, useTickText} from '../frame.js'
 import {fit, scrollWindow} from '../format.js'
 import {attentionLines, type AttentionData, type Part} from '../models/attention.js'

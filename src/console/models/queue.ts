@@ -1,8 +1,8 @@
 // The Disputes queue apart from Ink: every dispute read (across every page), the ones that need a
 // response first, soonest due first (then the rest, newest first), narrowed by what is typed at
 // `/` (an id, a payment id, a reason, a status or a stage, any case). No Ink.
-import type {Dispute} from '../../../../api/types.js'
-import {byDeadline} from '../../../disputes/shared/display.js'
+import type {Dispute} from '../../api/types.js'
+import {byDeadline} from '../../commands/disputes/shared/display.js'
 
 export interface QueueOptions {
   /** only those that need a response (the default), or every dispute */

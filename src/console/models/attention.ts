@@ -1,10 +1,10 @@
 // Home's "needs attention now", apart from Ink: disputes due soonest with the time left, webhook
 // endpoints failing or disabled, providers degraded, chaos rules active, payments held in a risk
 // review. Each section is what the key may read, or the permission it lacks.
-import type {ChaosRule, Dispute, Payment, Provider, WebhookEndpoint} from '../../../../api/types.js'
-import {endpointReason, endpointStatus} from '../../../webhooks/shared/display.js'
-import {describeRule} from '../../../chaos/shared/display.js'
-import {byDeadline, timeLeft} from '../../../disputes/shared/display.js'
+import type {ChaosRule, Dispute, Payment, Provider, WebhookEndpoint} from '../../api/types.js'
+import {endpointReason, endpointStatus} from '../../commands/webhooks/shared/display.js'
+import {describeRule} from '../../commands/chaos/shared/display.js'
+import {byDeadline, timeLeft} from '../../commands/disputes/shared/display.js'
 import {money} from '../format.js'
 import type {Route} from '../frame.js'
 import type {Tone} from '../theme.js'

@@ -4,9 +4,9 @@
 // GET /v1/events?object= for what came before, and is matched on each live event), paused with a
 // count of what is held, and heard by the views at most once per batch (40 paints a second at
 // 1,000 events a second; 2 while paused or scrolled up, when only a count changes). No Ink.
-import type {GwEvent} from '../../../../api/types.js'
-import {EventFeed, type FeedEvent, type FeedStatus} from '../../../events/shared/feed.js'
-import {summarize, type EventSummary} from '../../../events/shared/format.js'
+import type {GwEvent} from '../../api/types.js'
+import {EventFeed, type FeedEvent, type FeedStatus} from '../../commands/events/shared/feed.js'
+import {summarize, type EventSummary} from '../../commands/events/shared/format.js'
 import {BatchedEmitter, deniedPermission, errorText, type ConsoleSession} from '../session.js'
 
 /** A fixed-size buffer of the newest `cap` items: pushing past it drops the oldest, in O(1). */

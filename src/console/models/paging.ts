@@ -6,7 +6,7 @@
 // draws at once only when the view is waiting on it (the rows shown reach the end of what is
 // loaded, or nothing is loaded yet); otherwise the next redraw (the next key) shows it, or a
 // quiet one a second later if none comes (the count of rows loaded in the status line).
-import type {ListEnvelope} from '../../../../api/types.js'
+import type {ListEnvelope} from '../../api/types.js'
 import {BatchedEmitter, type ConsoleSession} from '../session.js'
 
 export interface PagedSource<T> {

@@ -2,7 +2,7 @@
 // selection in reverse video and emphasis in bold. A light background (GW_CONSOLE_THEME=light,
 // or COLORFGBG saying so, as rxvt, Konsole and iTerm set it): no yellow or white text, which
 // vanish on white; darker equivalents instead.
-import {colorEnabled} from '../../../output/color.js'
+import {colorEnabled} from '../output/color.js'
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'info' | 'muted' | 'accent'
 

@@ -1,12 +1,12 @@
 // `gw console`'s work: a full-screen view needs a terminal (stdin and stdout), outside CI and
 // without --json; then the session (the API client every command uses, the key, the clock),
 // the alternate screen, and the Ink app — both loaded only now, so no other command pays for them.
-import type {Context} from '../../../base/context.js'
-import {keepOptimizing} from '../../../client/runtime.js'
-import {GwError, UsageError} from '../../../errors.js'
-import {canRenderInk} from '../../../ui/gate.js'
-import type {ViewName} from './keys.js'
-import {matchView} from './keys.js'
+import type {Context} from '../base/context.js'
+import {keepOptimizing} from '../client/runtime.js'
+import {GwError, UsageError} from '../errors.js'
+import {canRenderInk} from '../ui/gate.js'
+import type {ViewName} from './keymap.js'
+import {matchView} from './keymap.js'
 
 export interface ConsoleOptions {
   /** the view to open first (home, payments, disputes, events, webhooks, gateway) */

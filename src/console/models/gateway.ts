@@ -2,8 +2,8 @@
 // requests/s, p50/p99 latency and 5xx over the last minute, and when it was last seen), what an
 // instance's state is from that and its readiness probe, the webhook backlog read from the
 // Prometheus text, and the view's lines. Times are wall ms as the console received them.
-import type {ChaosRule, Provider} from '../../../../api/types.js'
-import {describeRule} from '../../../chaos/shared/display.js'
+import type {ChaosRule, Provider} from '../../api/types.js'
+import {describeRule} from '../../commands/chaos/shared/display.js'
 import type {Tone} from '../theme.js'
 import type {Part} from './attention.js'
 

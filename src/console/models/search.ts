@@ -4,8 +4,8 @@
 // the card's last four; a decimal or an amount with a currency the amount (the API has no amount
 // filter: the newest pages are scanned, and the view says so); other words a reference, else
 // the customer's name. A prefix says which outright: ref:, email:, name:, last4:, amount:.
-import {parseDisplayAmount} from '../../../../api/money.js'
-import type {Payment} from '../../../../api/types.js'
+import {parseDisplayAmount} from '../../api/money.js'
+import type {Payment} from '../../api/types.js'
 
 export type Search =
   | {kind: 'all'}
