@@ -1,6 +1,7 @@
 import type {DOMElement} from 'ink'
 import {describe, expect, it} from 'vitest'
-import {ListPainter, toWidth, type PaintedLine} from './painter.js'
+import {ListPainter, type PaintedLine} from './painter.js'
+import {toWidth} from './width.js'
 
 /** An Ink box laid out at (x, y) inside a parent at (0, top), `height` rows of `width`. */
 function box(x: number, y: number, width: number, height: number, top = 0): DOMElement {

@@ -13,8 +13,11 @@ import {renderDispute, timeLeft, type AttachedFacts} from '../../commands/disput
 import {attachedFacts, notActionableReason} from '../../commands/disputes/shared/disputes.js'
 import {EvidenceForm} from '../../commands/disputes/shared/evidence-form.js'
 import {acceptDispute, submitEvidence} from '../actions.js'
-import {Age, LineInput, useAction, useTextField, Lines, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTickText} from '../frame.js'
-import {fit, fitId, money, scrollWindow} from '../format.js'
+import {Age, useAction, Lines, moveKey, Problem, Title, useCached, useFrame, useKeys, useResource, useRoute, useTickText} from '../frame.js'
+import {money} from '../format.js'
+import type {Column} from './list/columns.js'
+import {resourceData} from './list/data.js'
+import {newListState, ResourceList, type ListState} from './list/list.js'
 import {disputeQueue} from '../models/queue.js'
 import {Resource, type ConsoleSession} from '../session.js'
 
@@ -33,106 +36,61 @@ function queueResource(session: ConsoleSession, all: boolean): Resource<{dispute
   )
 }
 
-interface QueueState {
+interface QueueState extends ListState {
   all: boolean
-  filter: string
-  sel: number
-  top: number
+}
+
+/** 80 columns: id, time left, amount, reason, stage; the payment where there is room. */
+function queueColumns(now: Date): Column<Dispute>[] {
+  return [
+    {title: 'ID', width: 18, id: true, cell: (d) => d.id},
+    {title: 'TIME LEFT', width: 14, cell: (d) => (d.status === 'needs_response' ? timeLeft(d, now) : d.status)},
+    {title: 'AMOUNT', width: 13, align: 'right', cell: (d) => money(d.amount, d.currency)},
+    {title: 'REASON', width: 8, grow: true, cell: (d) => d.reason},
+    {title: 'STAGE', width: 16, cell: (d) => d.stage},
+    {title: 'PAYMENT', width: (total) => (total >= 110 ? Math.min(30, total - 80) : 0), cell: (d) => d.payment},
+  ]
 }
 
 export function DisputesView() {
-  const {session, theme, height, width, open} = useFrame()
-  const st = useCached<QueueState>('disputes', () => ({all: false, filter: '', sel: 0, top: 0}))
+  const {session, theme} = useFrame()
+  const st = useCached<QueueState>('disputes', () => ({...newListState(), all: false}))
   const res = useResource(useCached(`disputes:${st.all ? 'all' : 'open'}`, () => queueResource(session, st.all)))
   const [, rerender] = useState(0)
-  const field = useTextField()
-  const editing = field.editing
-  const rows = res.value ? disputeQueue(res.value.disputes, {all: st.all, filter: st.filter}) : []
+  const data = resourceData(res, (v) => disputeQueue(v.disputes, {all: st.all, filter: st.query}))
+  const rows = data.rows
   // the time left of each row, and whether it is under a day: a redraw when one reads differently
   useTickText(() => {
     const t = session.engineNow()
     return rows.map((d) => `${timeLeft(d, t)}${d.evidence_due_by && Date.parse(d.evidence_due_by) - t.getTime() < 86_400_000 ? '!' : ''}`).join(',')
   })
   const now = session.engineNow()
-  const listHeight = Math.max(1, height - 4)
-  const sel = Math.min(st.sel, Math.max(0, rows.length - 1))
-  const first = scrollWindow(rows.length, sel, listHeight, st.top)
-  st.top = first
-  const update = (f: () => void) => {
-    f()
-    rerender((n) => n + 1)
+  const tone = (d: Dispute) => {
+    const soon = d.evidence_due_by ? Date.parse(d.evidence_due_by) - now.getTime() < 86_400_000 : false
+    return timeLeft(d, now).startsWith('overdue') ? theme.tone('bad') : d.status === 'needs_response' && soon ? theme.tone('warn') : d.status === 'needs_response' ? undefined : theme.status(d.status)
   }
-
-  useKeys(
-    (input, key) => {
-      if (field.keys(input, key)) return true
-      if (input === 'a') return update(() => ((st.all = !st.all), (st.sel = 0))), true
-      const next = moveKey(input, key, sel, rows.length, listHeight)
-      if (next !== undefined) return update(() => (st.sel = next)), true
-      if (key.return && rows[sel]) return open({view: 'dispute', id: rows[sel]!.id}), true
-      if (input === 'r') return void res.refresh(), true
-      return false
-    },
-    editing
-      ? [
-          ['Enter', 'filter'],
-          ['Esc', 'cancel'],
-        ]
-      : [
-          ['↑↓', 'move'],
-          ['Enter', 'open'],
-          ['/', 'filter'],
-          ['a', st.all ? 'only needing a response' : 'all disputes'],
-          ['r', 'reload'],
-        ],
-  )
-
-  // 80 columns: id, time left, amount, reason, stage; the payment where there is room
-  const w = {id: 18, left: 14, amount: 13, stage: 16}
-  const payWidth = width >= 110 ? Math.min(30, width - 80) : 0
-  const reasonWidth = Math.max(8, width - w.id - w.left - w.amount - w.stage - payWidth)
-  const head = `${fit('ID', w.id)}${fit('TIME LEFT', w.left)}${fit('AMOUNT', w.amount)}${fit('REASON', reasonWidth)}${fit('STAGE', w.stage)}${fit('PAYMENT', payWidth)}`
   const scope = st.all ? 'every dispute: those needing a response first, by due date' : 'needing a response, soonest due first'
   return (
-    <Box flexDirection="column">
-      <Box>
-        <Box flexShrink={0}>
-          <Text bold>{'Filter '}</Text>
-        </Box>
-        {editing ? (
-          <LineInput
-            initial={st.filter}
-            placeholder="dp_… · pay_… · reason · status · stage"
-            onSubmit={(v) => {
-              field.stop()
-              update(() => ((st.filter = v), (st.sel = 0)))
-            }}
-          />
-        ) : (
-          <Box justifyContent="space-between" flexGrow={1}>
-            <Box flexShrink={1}>
-              <Text dimColor wrap="truncate">{st.filter ? `"${st.filter}" · ${scope}` : scope}</Text>
-            </Box>
-            <Age at={res.at} loading={res.loading} error={res.error} />
-          </Box>
-        )}
-      </Box>
-      <Text bold wrap="truncate">
-        {head}
-      </Text>
-      {res.permission || (res.error && !res.value) ? <Problem message={res.error ?? ''} permission={res.permission} /> : null}
-      {res.value && rows.length === 0 ? <Text dimColor>{st.filter ? `No dispute matches "${st.filter}".` : st.all ? 'No disputes.' : 'No dispute needs a response. (a: all disputes)'}</Text> : null}
-      {rows.slice(first, first + listHeight).map((d, i) => {
-        const left = timeLeft(d, now)
-        const soon = d.evidence_due_by ? Date.parse(d.evidence_due_by) - now.getTime() < 86_400_000 : false
-        const tone = left.startsWith('overdue') ? theme.tone('bad') : d.status === 'needs_response' && soon ? theme.tone('warn') : d.status === 'needs_response' ? undefined : theme.status(d.status)
-        const text = `${fitId(d.id, w.id - 1)} ${fit(d.status === 'needs_response' ? left : d.status, w.left)}${fit(money(d.amount, d.currency), w.amount - 1, 'right')} ${fit(d.reason, reasonWidth)}${fit(d.stage, w.stage)}${fit(d.payment, payWidth)}`
-        return <Row key={d.id} text={text} selected={first + i === sel} color={first + i === sel ? undefined : tone} />
-      })}
-      <Text dimColor wrap="truncate">
-        {res.value ? `${rows.length} ${rows.length === 1 ? 'dispute' : 'disputes'}${res.value.capped ? ` (the first ${QUEUE_MAX.toLocaleString('en-US')} read)` : ''}` : ''}
-      </Text>
-    </Box>
+    <ResourceList
+      state={st}
+      data={data}
+      columns={queueColumns(now)}
+      search={{label: 'Filter', placeholder: 'dp_… · pay_… · reason · status · stage', describe: (q) => (q ? `"${q}" · ${scope}` : scope), apply: () => undefined}}
+      open={(d) => ({view: 'dispute', id: d.id})}
+      tone={tone}
+      status={res.value ? `${rows.length} ${rows.length === 1 ? 'dispute' : 'disputes'}${res.value.capped ? ` (the first ${QUEUE_MAX.toLocaleString('en-US')} read)` : ''}` : ''}
+      empty={st.query ? `No dispute matches "${st.query}".` : st.all ? 'No disputes.' : 'No dispute needs a response. (a: all disputes)'}
+      keys={{
+        handle(input) {
+          if (input !== 'a') return false
+          st.all = !st.all
+          st.sel = 0
+          rerender((n) => n + 1)
+          return true
+        },
+        footer: [['a', st.all ? 'only needing a response' : 'all disputes']],
+      }}
+    />
   )
 }
 

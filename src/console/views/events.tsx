@@ -17,6 +17,7 @@ import {resendEvent} from '../actions.js'
 import {Age, useAction, LineInput, Lines, moveKey, PaintedList, Problem, Row, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute, useTextField} from '../frame.js'
 import type {PaintedLine} from '../painter.js'
 import {fit, fitId, scrollWindow} from '../format.js'
+import {headerText, layoutColumns, rowText, type Column} from './list/columns.js'
 import {describeEventFilter, EventsModel, type EventRow} from '../models/events.js'
 import {ageText, Resource, type ConsoleSession} from '../session.js'
 
@@ -53,21 +54,22 @@ function chromeOf(m: EventsModel): string {
   return [m.paused, m.paused ? m.heldCount : 0, f.state, f.text, f.downSince, m.error, m.permission, m.notice, m.filterText, m.rows.size].join('\u0000')
 }
 
-interface Widths {
-  time: number
-  type: number
-  object: number
-  status: number
-  amount: number
-}
+/** The stream's columns: ↺ for a backfilled event, time, type, object, status; the amount takes the rest. */
+const EVENT_COLUMNS: readonly Column<EventRow>[] = [
+  {title: '', width: 2, cell: (r) => (r.backfilled ? '↺' : '')},
+  {title: 'TIME', width: 9, cell: (r) => r.summary.time},
+  {title: 'TYPE', width: (t) => (t >= 100 ? 28 : 24), cell: (r) => r.summary.type},
+  {title: 'OBJECT', width: (t) => (t >= 100 ? 30 : 22), id: true, cell: (r) => r.summary.object_id},
+  {title: 'STATUS', width: (t) => (t >= 100 ? 18 : 15), cell: (r) => r.summary.status},
+  {title: 'AMOUNT', width: 0, grow: true, cell: (r) => r.summary.amount},
+]
 
 /** A row's text, made once per event and width (the rows on screen are painted up to 40 times a second). */
-const rowTexts = new WeakMap<EventRow, {w: Widths; text: string}>()
-function rowText(r: EventRow, w: Widths): string {
+const rowTexts = new WeakMap<EventRow, {w: readonly number[]; text: string}>()
+function eventRowText(r: EventRow, w: readonly number[]): string {
   const hit = rowTexts.get(r)
   if (hit?.w === w) return hit.text
-  const s = r.summary
-  const text = `${r.backfilled ? '↺ ' : '  '}${fit(s.time, w.time)}${fit(s.type, w.type)}${fitId(s.object_id, w.object - 1)} ${fit(s.status, w.status)}${fit(s.amount, w.amount)}`
+  const text = rowText(r, EVENT_COLUMNS, w)
   rowTexts.set(r, {w, text})
   return text
 }
@@ -88,10 +90,7 @@ export function EventsView() {
   const [, rerender] = useState(0)
   const field = useTextField()
   const listHeight = Math.max(1, height - 4)
-  const w = useMemo<Widths>(() => {
-    const base = {time: 9, type: width >= 100 ? 28 : 24, object: width >= 100 ? 30 : 22, status: width >= 100 ? 18 : 15}
-    return {...base, amount: Math.max(0, width - 2 - base.time - base.type - base.object - base.status)}
-  }, [width])
+  const w = useMemo(() => layoutColumns(EVENT_COLUMNS, width), [width])
 
   /** The selection and the first row shown, as of now (the rows change between the view's renders). */
   const place = () => {
@@ -152,11 +151,11 @@ export function EventsView() {
     const {rows, sel, first} = place()
     return rows.slice(first, first + listHeight).map((r, i) => {
       const selected = first + i === sel
-      return {text: rowText(r, w), inverse: selected, color: selected ? undefined : theme.status(r.summary.status)}
+      return {text: eventRowText(r, w), inverse: selected, color: selected ? undefined : theme.status(r.summary.status)}
     })
   }
 
-  const head = `  ${fit('TIME', w.time)}${fit('TYPE', w.type)}${fit('OBJECT', w.object)}${fit('STATUS', w.status)}${fit('AMOUNT', w.amount)}`
+  const head = headerText(EVENT_COLUMNS, w)
   const rows = m.rows
   const f = m.feed
   const state = m.paused

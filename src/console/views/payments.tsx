@@ -8,22 +8,20 @@ import {painter} from '../../output/color.js'
 import {Text} from '../../ui/text.js'
 import {renderPayment} from '../../commands/payments/shared/display.js'
 import {buildTimeline, renderTimeline} from '../../commands/payments/shared/timeline.js'
-import {Age, LineInput, useTextField, Lines, moveKey, PaintedList, Problem, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute} from '../frame.js'
-import type {PaintedLine} from '../painter.js'
-import {fit, fitId, money, scrollWindow, shortTime} from '../format.js'
+import {Age, Lines, moveKey, Problem, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute} from '../frame.js'
+import {money, shortTime} from '../format.js'
+import type {Column} from './list/columns.js'
+import {newListState, ResourceList, type ListState} from './list/list.js'
 import {PagedList} from '../models/paging.js'
 import {amountMatches, describeSearch, fallbackSearch, parseSearch, searchParams, type Search} from '../models/search.js'
 import {capturePayment, cancelPayment, refundPayment} from '../actions.js'
 import {Resource, type ConsoleSession} from '../session.js'
 
-interface PaymentsState {
+interface PaymentsState extends ListState {
   list: PagedList<Payment>
-  query: string
   search: Search
   /** a "words" search that found no reference went on to the customer's name */
   fellBack: boolean
-  sel: number
-  top: number
 }
 
 /** What the API is asked for a search; the amount, which it cannot filter, is matched page by page. */
@@ -45,28 +43,31 @@ function unsupported(search: Search, error: string | undefined): string | undefi
   return undefined
 }
 
+/** 80 columns: id, status, amount, reference, created; the method where there is room. */
+export function paymentColumns(now: Date): Column<Payment>[] {
+  const wide = (a: number, b: number) => (total: number) => (total >= 100 ? a : b)
+  return [
+    {title: 'ID', width: wide(30, 22), id: true, cell: (p) => p.id},
+    {title: 'STATUS', width: wide(18, 16), cell: (p) => p.status},
+    {title: 'AMOUNT', width: wide(16, 14), align: 'right', cell: (p) => money(p.amount, p.currency)},
+    {title: 'METHOD', width: wide(8, 0), cell: (p) => p.payment_method},
+    {title: 'REFERENCE', width: 0, grow: true, cell: (p) => p.reference ?? ''},
+    {title: 'CREATED', width: 12, cell: (p) => shortTime(p.created_at, now)},
+  ]
+}
+
 export function PaymentsView() {
-  const {session, theme, height, width, open} = useFrame()
+  const {session, theme} = useFrame()
   const st = useCached<PaymentsState>('payments', () => {
     const search: Search = {kind: 'all'}
     const list = new PagedList<Payment>(session, paymentSource(session, search))
     void list.more()
-    return {list, query: '', search, fellBack: false, sel: 0, top: 0}
+    return {...newListState(), list, search, fellBack: false}
   })
   const list = st.list
   useEmitter(list)
   useEmitter(session)
-  const [, rerender] = useState(0)
-  const field = useTextField()
-  const editing = field.editing
-  const now = session.engineNow()
   const rows = list.rows
-  const listHeight = Math.max(1, height - 4)
-  const sel = Math.min(st.sel, Math.max(0, rows.length - 1))
-  const first = scrollWindow(rows.length, sel, listHeight, st.top)
-  st.top = first
-  // what this draw shows: a page that arrives for rows below it waits for the next draw
-  list.drawn(first + listHeight)
 
   // a "words" search that is no reference: the customer's name next; an email in mixed case
   // that found nothing: in lower case (an engine before issue 36 compares emails exactly)
@@ -86,104 +87,36 @@ export function PaymentsView() {
     return unsub
   })
 
-  const move = (to: number) => {
-    st.sel = to
-    list.ensure(to)
-    rerender((n) => n + 1)
-  }
-
-  const apply = (query: string) => {
-    field.stop()
-    const search = parseSearch(query)
-    if (search.kind === 'id') {
-      open({view: 'payment', id: search.id})
-      return
-    }
-    st.query = query
-    st.search = search
-    st.fellBack = false
-    st.sel = 0
-    st.top = 0
-    list.reset(paymentSource(session, search))
-    rerender((n) => n + 1)
-  }
-
-  useKeys(
-    (input, key) => {
-      if (field.keys(input, key)) return true
-      if (input === 'G' || key.end) {
-        void list.all().then(() => move(Math.max(0, list.rows.length - 1)))
-        move(Math.max(0, rows.length - 1))
-        return true
-      }
-      const next = moveKey(input, key, sel, rows.length, listHeight)
-      if (next !== undefined) return move(next), true
-      if (key.return && rows[sel]) return open({view: 'payment', id: rows[sel]!.id}), true
-      if (input === 'r') return list.reload(), true
-      return false
-    },
-    editing
-      ? [
-          ['Enter', 'search'],
-          ['Esc', 'cancel'],
-          ['', 'pay_… · email · @domain · name · 4242 · 12.50 EUR · ref:…'],
-        ]
-      : [
-          ['/', 'search'],
-          ['↑↓ PgUp PgDn', 'move'],
-          ['G', 'end'],
-          ['Enter', 'open'],
-          ['r', 'reload'],
-        ],
-  )
-
-  // 80 columns: id, status, amount, reference, created; the method where there is room
-  const w = {id: width >= 100 ? 30 : 22, status: width >= 100 ? 18 : 16, amount: width >= 100 ? 16 : 14, method: width >= 100 ? 7 : 0, created: 12}
-  const refWidth = Math.max(0, width - w.id - w.status - w.amount - w.method - w.created - 1)
-  const head = `${fit('ID', w.id)}${fit('STATUS', w.status)}${fit('AMOUNT', w.amount)}${fit('METHOD', w.method)}${fit('REFERENCE', refWidth)}${fit('CREATED', w.created)}`
   const problem = unsupported(st.search, list.error)
-  const lines = (): PaintedLine[] =>
-    rows.slice(first, first + listHeight).map((p, i) => {
-      const selected = first + i === sel
-      return {text: paymentRow(p, w, refWidth, now), inverse: selected, color: selected ? undefined : theme.status(p.status)}
-    })
   // "loading" only where the rows shown wait on it (a page fetched ahead is not news)
   const status = list.loading && list.waiting
     ? `${rows.length.toLocaleString('en-US')} loaded, loading more…`
     : `${rows.length.toLocaleString('en-US')} ${rows.length === 1 ? 'payment' : 'payments'}${list.hasMore ? ', more below' : ''}${list.scanCapped ? ` (scanned the newest ${list.scanned.toLocaleString('en-US')}: the API has no amount filter)` : st.search.kind === 'amount' ? ` (matched in ${list.scanned.toLocaleString('en-US')} scanned: the API has no amount filter)` : ''}`
   return (
-    <Box flexDirection="column">
-      <Box>
-        <Box flexShrink={0}>
-          <Text bold>{'Search '}</Text>
-        </Box>
-        {editing ? (
-          <LineInput initial={st.query} placeholder="pay_… · email · @domain · name · last four · 12.50 EUR · ref:ORDER" onSubmit={apply} />
-        ) : (
-          <Box justifyContent="space-between" flexGrow={1}>
-            <Box flexShrink={1}>
-              <Text dimColor wrap="truncate">{st.query ? `${st.query}  → ${describeSearch(st.search)}` : '/ to search · all payments, newest first'}</Text>
-            </Box>
-            <Age at={list.at} loading={list.loading} error={list.error} />
-          </Box>
-        )}
-      </Box>
-      <Text bold wrap="truncate">
-        {head}
-      </Text>
-      {list.permission ? <Problem message={list.error ?? ''} permission={list.permission} /> : problem ? <Text color={theme.tone('warn')} wrap="wrap">{problem}</Text> : list.error ? <Text color={theme.tone('bad')}>{list.error}</Text> : null}
-      {!list.loading && rows.length === 0 && !list.error ? <Text dimColor>{`No payment matches ${describeSearch(st.search)}.`}</Text> : null}
-      <PaintedList height={Math.max(0, Math.min(listHeight, rows.length - first))} lines={lines} />
-      <Text dimColor wrap="truncate">
-        {status}
-      </Text>
-    </Box>
+    <ResourceList
+      state={st}
+      data={list}
+      columns={paymentColumns(session.engineNow())}
+      search={{
+        label: 'Search',
+        placeholder: 'pay_… · email · @domain · name · last four · 12.50 EUR · ref:ORDER',
+        hint: 'pay_… · email · @domain · name · 4242 · 12.50 EUR · ref:…',
+        describe: (q) => (q ? `${q}  → ${describeSearch(st.search)}` : '/ to search · all payments, newest first'),
+        apply(query) {
+          const search = parseSearch(query)
+          if (search.kind === 'id') return {view: 'payment', id: search.id}
+          st.search = search
+          st.fellBack = false
+          list.reset(paymentSource(session, search))
+        },
+      }}
+      open={(p) => ({view: 'payment', id: p.id})}
+      tone={(p) => theme.status(p.status)}
+      status={status}
+      empty={`No payment matches ${describeSearch(st.search)}.`}
+      notice={problem ? {text: problem, color: theme.tone('warn')} : undefined}
+    />
   )
-}
-
-/** A row's text (painted by the frame's painter, not Ink: every row changes on PageDown). */
-function paymentRow(p: Payment, w: {id: number; status: number; amount: number; method: number; created: number}, refWidth: number, now: Date): string {
-  return `${fitId(p.id, w.id - 1)} ${fit(p.status, w.status)}${fit(money(p.amount, p.currency), w.amount - 1, 'right')} ${fit(p.payment_method, w.method)}${fit(p.reference, refWidth)}${fit(shortTime(p.created_at, now), w.created)}`
 }
 
 // ----- one payment

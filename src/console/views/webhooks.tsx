@@ -10,7 +10,10 @@ import {Text} from '../../ui/text.js'
 import {endpointReason, endpointStatus, renderEndpoint} from '../../commands/webhooks/shared/display.js'
 import {replayEndpoint, setEndpointDisabled} from '../actions.js'
 import {Age, Lines, useAction, moveKey, Problem, Row, Title, useCached, useFrame, useKeys, useResource, useRoute, useTickText} from '../frame.js'
-import {fit, fitId, scrollWindow, shortTime} from '../format.js'
+import {fit, shortTime} from '../format.js'
+import type {Column} from './list/columns.js'
+import {resourceData} from './list/data.js'
+import {newListState, ResourceList, type ListState} from './list/list.js'
 import {Resource, type ConsoleSession} from '../session.js'
 import {lastResult} from './events.js'
 
@@ -45,50 +48,38 @@ export function healthText(w: WebhookEndpoint): string {
   return why ? `${endpointStatus(w)}: ${why}` : endpointStatus(w)
 }
 
+/** The endpoints' columns: id, health, the last delivery; the URL takes the rest. */
+function endpointColumns(now: Date): Column<EndpointHealth>[] {
+  return [
+    {title: 'ID', width: (t) => (t >= 100 ? 30 : 22), id: true, cell: (h) => h.endpoint.id},
+    {title: 'HEALTH', width: (t) => (t >= 100 ? 46 : 30), cell: (h) => healthText(h.endpoint)},
+    {title: 'LAST DELIVERY', width: (t) => (t >= 100 ? 24 : 20), cell: (h) => (h.last === null ? 'none yet' : 'error' in h.last ? 'unreadable' : `${lastResult(h.last)} ${shortTime(h.last.created_at, now)}`)},
+    {title: 'URL', width: 0, grow: true, cell: (h) => h.endpoint.url},
+  ]
+}
+
 export function WebhooksView() {
-  const {session, theme, height, width, open} = useFrame()
+  const {session, theme} = useFrame()
   const res = useResource(useCached('webhooks', () => endpointsResource(session)))
+  const st = useCached<ListState>('webhooks:list', newListState)
   // a last delivery's time shows its date once the engine's day is another
   useTickText(() => session.engineNow().toISOString().slice(0, 10))
-  const [sel, setSel] = useState(0)
-  const [top, setTop] = useState(0)
-  const rows = res.value ?? []
-  const listHeight = Math.max(1, height - 3)
-  const at = Math.min(sel, Math.max(0, rows.length - 1))
-  const first = scrollWindow(rows.length, at, listHeight, top)
-  if (first !== top) setTop(first)
-  const now = session.engineNow()
-
-  useKeys(
-    (input, key) => {
-      const next = moveKey(input, key, at, rows.length, listHeight)
-      if (next !== undefined) return setSel(next), true
-      if (key.return && rows[at]) return open({view: 'webhook', id: rows[at]!.endpoint.id}), true
-      if (input === 'r') return void res.refresh(), true
-      return false
-    },
-    [
-      ['↑↓', 'move'],
-      ['Enter', 'open'],
-      ['r', 'refresh'],
-    ],
-  )
-
-  const w = {id: width >= 100 ? 30 : 22, health: width >= 100 ? 46 : 30, last: width >= 100 ? 24 : 20}
-  const urlWidth = Math.max(0, width - w.id - w.health - w.last)
+  const data = resourceData(res, (v) => {
+    const words = st.query.trim().toLowerCase().split(/\s+/).filter(Boolean)
+    return v.filter((h) => words.every((w) => `${h.endpoint.id} ${h.endpoint.url} ${healthText(h.endpoint)}`.toLowerCase().includes(w)))
+  })
+  const count = res.value ? ` (${data.rows.length}${st.query ? ` of ${res.value.length}` : ''})` : ''
   return (
-    <Box flexDirection="column">
-      <Title right={<Age at={res.at} loading={res.loading} error={res.error} />}>{`Webhook endpoints${res.value ? ` (${rows.length})` : ''}`}</Title>
-      <Text bold wrap="truncate">{`${fit('ID', w.id)}${fit('HEALTH', w.health)}${fit('LAST DELIVERY', w.last)}${fit('URL', urlWidth)}`}</Text>
-      {res.permission || (res.error && !res.value) ? <Problem message={res.error ?? ''} permission={res.permission} /> : null}
-      {res.value && rows.length === 0 ? <Text dimColor>No webhook endpoint: gw webhooks create --url https://… --events 'payment.*'</Text> : null}
-      {rows.slice(first, first + listHeight).map((h, i) => {
-        const e = h.endpoint
-        const last = h.last === null ? 'none yet' : 'error' in h.last ? 'unreadable' : `${lastResult(h.last)} ${shortTime(h.last.created_at, now)}`
-        const tone = e.disabled ? 'bad' : e.status === 'failing' ? 'warn' : 'ok'
-        return <Row key={e.id} text={`${fitId(e.id, w.id - 1)} ${fit(healthText(e), w.health)}${fit(last, w.last)}${fit(e.url, urlWidth)}`} selected={first + i === at} color={theme.tone(tone)} />
-      })}
-    </Box>
+    <ResourceList
+      state={st}
+      data={data}
+      columns={endpointColumns(session.engineNow())}
+      search={{label: 'Filter', placeholder: 'wh_… · part of the URL · failing · disabled', describe: (q) => (q ? `Webhook endpoints${count} matching "${q}"` : `Webhook endpoints${count} · / to filter`), apply: () => undefined}}
+      open={(h) => ({view: 'webhook', id: h.endpoint.id})}
+      tone={(h) => theme.tone(h.endpoint.disabled ? 'bad' : h.endpoint.status === 'failing' ? 'warn' : 'ok')}
+      status=""
+      empty={st.query ? `No endpoint matches "${st.query}".` : "No webhook endpoint: gw webhooks create --url https://… --events 'payment.*'"}
+    />
   )
 }
 
