@@ -6,8 +6,9 @@
 
 import {terminalSafe} from '../output/terminal.js'
 
-const ENTER = '\u001B[?1049h\u001B[H\u001B[2J\u001B[?25l\u001B[?1007h'
-const LEAVE = '\u001B[?1007l\u001B[?25h\u001B[?1049l'
+// bracketed paste (?2004h): the terminal marks a paste, which stays text (ui/key-reader.ts)
+const ENTER = '\u001B[?1049h\u001B[H\u001B[2J\u001B[?25l\u001B[?1007h\u001B[?2004h'
+const LEAVE = '\u001B[?2004l\u001B[?1007l\u001B[?25h\u001B[?1049l'
 
 export interface ScreenStreams {
   stdout: NodeJS.WriteStream
@@ -75,6 +76,11 @@ export function enterScreen(io: ScreenStreams, proc: NodeJS.Process = process): 
   proc.on('uncaughtException', onCrash)
   proc.on('unhandledRejection', onCrash)
   proc.on('exit', onExit)
+  // raw input before anything is drawn: Ink turns it on only after its first frame (a passive
+  // effect), and a Ctrl-C typed as that frame shows was the terminal's interrupt, not a key — it
+  // went to the whole foreground process group (a script's shell too: a tmux pane closed under
+  // its test on a loaded machine)
+  if (io.stdin.isTTY) io.stdin.setRawMode(true)
   io.stdout.write(ENTER)
   return screen
 }
