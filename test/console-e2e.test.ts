@@ -167,6 +167,36 @@ describe('gw console: the terminal, left as it was found', () => {
   }, 60_000)
 })
 
+describe('gw console: keys as a terminal sends them', () => {
+  it('acts on every key of one read, in order (send-keys -l jj, Down Down, 3 2), and an escape sequence split across reads is one key', async () => {
+    openConsole({x: 120, y: 40}, ['--view', 'payments'])
+    await waitForScreen(/3 payments/)
+    const inverse = (line: string) => [...line.matchAll(/\u001B\[([0-9;]*)m/g)].some((m) => m[1]!.split(';').includes('7'))
+    const selected = () => tmux('capture-pane', '-p', '-e', '-t', 'gw').split('\n').findIndex((l, i) => i > 2 && inverse(l))
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 100 && !ok(); i++) await sleep(50)
+      return ok()
+    }
+    const first = selected()
+    type('jj')
+    expect(await until(() => selected() === first + 2)).toBe(true)
+    keys('Up', 'Up')
+    expect(await until(() => selected() === first)).toBe(true)
+    // ESC now, the rest of Down a moment later: Down (not Esc, back to Home, then "[B")
+    tmux('send-keys', '-t', 'gw', '-H', '1b')
+    await sleep(15)
+    type('[B')
+    expect(await until(() => selected() === first + 1)).toBe(true)
+    expect(screen()).toContain('3 payments')
+    // 3 then 1 in one read: Disputes, then Home
+    type('31')
+    await waitForScreen('Needs attention now')
+    keys('q')
+    await expectTerminalRestored(0)
+    closeConsole()
+  }, 60_000)
+})
+
 describe("gw console: the support agent's journey", () => {
   it('finds the payment by an email typed in mixed case, refunds part of it, answers the dispute with a pasted text, and sees it won', async () => {
     openConsole({x: 120, y: 40})
@@ -206,7 +236,8 @@ describe("gw console: the support agent's journey", () => {
     keys('Enter')
     await openShippingAddress()
     tmux('set-buffer', '-b', 'addr', '1 Main St\nSpringfield, IL 62701\nUSA')
-    tmux('paste-buffer', '-b', 'addr', '-t', 'gw')
+    // -p: bracketed, as a terminal pastes into an app that asked for it (the console does)
+    tmux('paste-buffer', '-p', '-b', 'addr', '-t', 'gw')
     await waitForScreen('Springfield, IL 62701')
     keys('Enter')
     await waitForScreen('3. [x] shipping_address')

@@ -2,9 +2,9 @@
 // ahead, the connection), the views' tabs, a reconnecting banner while the engine is away, the
 // view, a message line and the footer with the keys that work here. Imported only behind the
 // render gate (./run.ts), after the terminal went to the alternate screen (./screen.ts).
-import {Box, render, useApp, useStdout, type Key} from 'ink'
+import {Box, render, useApp, useStdout} from 'ink'
 import {memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement} from 'react'
-import {KeyboardProvider} from '../ui/keyboard.js'
+import {KeyboardProvider, type Key} from '../ui/keyboard.js'
 import {Text} from '../ui/text.js'
 import {clockText, fit} from './format.js'
 import {FrameContext, LineInput, RouteContext, TickContext, useEmitter, useFrame, useTickText, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
@@ -142,6 +142,8 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
   // a field that opens joins it in the commit that draws it, so a key typed once it shows is heard
   const onKey = (input: string, key: Key) => {
     if (key.ctrl && input === 'c') return exit()
+    // a paste is text for the field that has the keyboard (it hears it itself), never keys
+    if (key.paste) return
     if (prompt) {
       if (key.escape) {
         prompt.resolve('')

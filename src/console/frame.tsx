@@ -34,6 +34,8 @@ export interface InputKey {
   backspace: boolean
   delete: boolean
   meta: boolean
+  /** text pasted (it means nothing as keys) */
+  paste?: boolean
 }
 
 /** A view's key handler: true when it used the key (the frame's own keys then leave it alone). */

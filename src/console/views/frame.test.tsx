@@ -86,3 +86,43 @@ describe('gw console in process: Payments', () => {
     await c.waitFor(`${zoePaid.id}  succeeded  €40.00 EUR`)
   })
 })
+
+describe('gw console in process: every key of a read', () => {
+  it('acts on each key of a read, in order; joins an escape sequence split across reads; keeps a paste into a field as text', async () => {
+    c = await openConsoleInProcess(t, {cols: 120, rows: 40, initial: [{view: 'home'}, {view: 'payments'}]})
+    await c.waitFor('3 payments')
+    const selected = () => c!.inverseRows().find((y) => y > 2)
+    const first = selected()!
+    // two j in one read: two rows down; Up Up in one read: back
+    c.send('jj')
+    await c.waitFor(() => selected() === first + 2)
+    c.send('\u001b[A\u001b[A')
+    await c.waitFor(() => selected() === first)
+    // ESC, then the rest of Down a moment later: one Down, not Esc (back) and "[B"
+    c.send('\u001b')
+    await new Promise((r) => setTimeout(r, 10))
+    c.send('[B')
+    await c.waitFor(() => selected() === first + 1)
+    expect(c.stack().at(-1)?.view).toBe('payments')
+    // 3 then 2 in one read: Disputes, then Payments
+    c.send('32')
+    await c.waitFor(() => c!.stack().at(-1)?.view === 'payments' && c!.screen().includes('3 payments'))
+    // `/`, a search and Enter in one read
+    c.send('/Zoe@Lovelace-Shop.Example\r')
+    await c.waitFor(/2 payments/)
+    // a paste into the field stays text (its line break submits nothing); Enter then searches
+    c.send('/')
+    await c.waitFor('Enter search · Esc cancel')
+    c.send('\u0015\u001b[200~ORDER-3\r\u001b[201~')
+    await c.waitFor(/Search ORDER-3 /)
+    expect(c.screen()).toContain('Enter search · Esc cancel')
+    c.send('\r')
+    await c.waitFor(/1 payment\b/)
+    // a paste outside a field is no key: a pasted "q" does not quit
+    c.send('\u001b[200~q\u001b[201~')
+    c.send('j')
+    await c.settle()
+    expect(c.screen()).toContain('1 payment')
+  })
+})
+

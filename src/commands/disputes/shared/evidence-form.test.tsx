@@ -31,15 +31,20 @@ function terminal() {
 
 const tick = (ms = 60) => new Promise((r) => setTimeout(r, ms))
 /**
- * One key (or string) at a time: waits until Ink has drawn a new frame for it, so keys never
- * reach the form in one chunk on a loaded machine (a chunk of several keys reads as pasted text).
+ * One write at a time: waits until Ink has drawn a new frame for it and then nothing more for a
+ * moment (the keys of a write reach the form one by one, each drawn before the next), so the
+ * next write finds the form as these keys left it.
  */
 async function type(t: ReturnType<typeof terminal>, text: string) {
   const before = t.mark()
   t.stdin.write(text)
   const end = Date.now() + 2000
   while (t.mark() === before && Date.now() < end) await tick(10)
-  await tick(10)
+  // Ink draws at most 30 frames a second: a frame it holds back comes within ~35 ms
+  for (let last = -1; t.mark() !== last && Date.now() < end; ) {
+    last = t.mark()
+    await tick(100)
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
 // file URLs, then a preview that explains the one-submission-per-stage rule and submits only
 // on "y". Imported only through ./open-form.ts (behind the render gate).
 import {Box, render, useApp} from 'ink'
-import {useKeyInput} from '../../../ui/keyboard.js'
+import {KeyboardProvider, readsSoFar, useKeyInput} from '../../../ui/keyboard.js'
 import {Text} from '../../../ui/text.js'
 import {useEffect, useLayoutEffect, useRef, useState} from 'react'
 import type {Dispute} from '../../../api/types.js'
@@ -70,7 +70,10 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
    * and an answer typed to the preview on screen was dropped).
    */
   const shownRef = useRef<Step | null>(null)
+  /** on the keyboard: the reads of the terminal taken when the step's screen was drawn (a key of one of them was typed ahead) */
+  const shownAtRead = useRef(0)
   useLayoutEffect(() => {
+    shownAtRead.current = readsSoFar()
     queueMicrotask(() => {
       if (stepRef.current === step) shownRef.current = step
     })
@@ -95,6 +98,8 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
     const empty = Object.keys(fields).length === 0 && files.length === 0
     if (step === 'done') return
     if (key.ctrl && ch === 'c') return finish(null)
+    // a paste is text for a field; at a question it answers nothing
+    if (key.paste && step !== 'key' && step !== 'value' && step !== 'file') return
     if (step === 'discard') {
       const c = ch.toLowerCase()
       if (c === 'y') return finish(null)
@@ -125,7 +130,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
     if (step !== 'preview') return
     // only an answer to a preview on screen: keys that arrive before it is drawn (the tail of a
     // paste, keys typed ahead) never submit what the agent has not seen (issue 36 item 5)
-    if (shownRef.current !== 'preview') return
+    if (shownRef.current !== 'preview' || (key.read !== undefined && key.read <= shownAtRead.current)) return
     const c = ch.toLowerCase()
     if (c === 'y') {
       if (empty) return setError('Nothing to submit yet: press e and add a field or a file.')
@@ -399,7 +404,13 @@ export async function mountEvidenceForm(opts: {
   stdin?: NodeJS.ReadStream
 }): Promise<EvidenceParams | null> {
   let result: EvidenceParams | null = null
-  const instance = render(<EvidenceForm dispute={opts.dispute} now={opts.now} facts={opts.facts} onDone={(r) => (result = r)} />, {
+  // on the keyboard: every key of a read acts in order, a paste stays text
+  const form = (
+    <KeyboardProvider onKey={() => {}}>
+      <EvidenceForm dispute={opts.dispute} now={opts.now} facts={opts.facts} onDone={(r) => (result = r)} />
+    </KeyboardProvider>
+  )
+  const instance = render(form, {
     stdout: opts.stdout ?? process.stderr,
     stdin: opts.stdin ?? process.stdin,
     patchConsole: false,
