@@ -96,10 +96,11 @@ export function acceptDispute(session: ConsoleSession, dp: Dispute): Promise<str
 }
 
 /** Sends evidence the person reviewed in the form (the form's own review is the confirmation; a live key types "live" too). */
-export function submitEvidence(session: ConsoleSession, dp: Dispute, ev: EvidenceParams): Promise<string> {
+export function submitEvidence(session: ConsoleSession, dp: Dispute, ev: EvidenceParams, onSent?: () => void): Promise<string> {
   return attempt(async () => {
     if (session.mode === 'live') await confirm(session, `submit this evidence for ${dp.id}`)
     const after = await send(session, 'submit evidence', () => explained(session.client, dp.id, () => session.client.disputes.submitEvidence(dp.id, ev)))
+    onSent?.()
     return `Evidence sent: ${after.id} is ${after.status}. The issuer rules later (in test mode: advance the clock or resolve it).`
   })
 }

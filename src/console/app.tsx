@@ -127,6 +127,10 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
     captureRef.current = on
     setCaptureState(on)
   }, [])
+  const formRef = useRef(false)
+  const setForm = useCallback((on: boolean) => {
+    formRef.current = on
+  }, [])
 
   const bannerShown = session.connection.state === 'reconnecting'
   // the frame takes one line less than the terminal: a frame as tall as the terminal makes Ink
@@ -134,14 +138,15 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
   const bodyHeight = Math.max(3, rows - 1 - 2 - (bannerShown ? 1 : 0) - 2)
 
   const api: FrameApi = useMemo(
-    () => ({session, theme, width: columns, height: bodyHeight, open, back, setKeys: setFooter, setCapture, handler, cache, ticker, painter}),
-    [session, theme, columns, bodyHeight, open, back, setCapture, cache, ticker, painter],
+    () => ({session, theme, width: columns, height: bodyHeight, open, back, setKeys: setFooter, setCapture, setForm, quit: exit, handler, cache, ticker, painter}),
+    [session, theme, columns, bodyHeight, open, back, setCapture, setForm, exit, cache, ticker, painter],
   )
 
   // the frame's keys (the top view's handler sees each key first). The keyboard's first listener:
   // a field that opens joins it in the commit that draws it, so a key typed once it shows is heard
   const onKey = (input: string, key: Key) => {
-    if (key.ctrl && input === 'c') return exit()
+    // Ctrl-C quits, but in a form: the form asks first, as Esc does (it hears the key itself)
+    if (key.ctrl && input === 'c') return formRef.current ? undefined : exit()
     // a paste is text for the field that has the keyboard (it hears it itself), never keys
     if (key.paste) return
     if (prompt) {

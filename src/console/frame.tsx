@@ -53,6 +53,10 @@ export interface FrameApi {
   setKeys(keys: readonly (readonly [string, string])[]): void
   /** a text field has the keyboard: the frame's single-letter keys (q, :, ?, digits) type into it */
   setCapture(on: boolean): void
+  /** a form is open: Ctrl-C goes to it (it asks before anything entered is lost) instead of quitting */
+  setForm(on: boolean): void
+  /** quits the console */
+  quit(): void
   /** the top view's key handler */
   handler: {current: KeyHandler | undefined}
   /** per-view state that outlives the view (its search, its selection) while the console runs */

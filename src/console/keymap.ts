@@ -62,7 +62,7 @@ export const VIEW_KEYS: Record<string, readonly KeyHelp[]> = {
     {keys: 'Enter', does: 'open the dispute'},
   ],
   dispute: [
-    {keys: 'e', does: 'answer: the evidence form (a paste keeps every line; a review before anything is sent)'},
+    {keys: 'e', does: 'answer: the evidence form (a paste keeps every line; a review before anything is sent; a draft is kept until sent; Ctrl-C asks as Esc does)'},
     {keys: 'A', does: 'accept the dispute (the debit stands)'},
     {keys: 'p', does: 'open its payment'},
   ],

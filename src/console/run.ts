@@ -3,6 +3,7 @@
 // the alternate screen, and the Ink app — both loaded only now, so no other command pays for them.
 import type {Context} from '../base/context.js'
 import {keepOptimizing} from '../client/runtime.js'
+import {configDir} from '../config/paths.js'
 import {GwError, UsageError} from '../errors.js'
 import {canRenderInk} from '../ui/gate.js'
 import type {ViewName} from './keymap.js'
@@ -34,7 +35,7 @@ export async function openConsole(ctx: Context, opts: ConsoleOptions): Promise<v
   const key = (await ctx.apiKey()).value ?? ''
   keepOptimizing()
   const [{ConsoleSession}, {makeTheme}, {enterScreen}] = await Promise.all([import('./session.js'), import('./theme.js'), import('./screen.js')])
-  const session = new ConsoleSession({client, apiKey: key, profile: ctx.settings().profile.value})
+  const session = new ConsoleSession({client, apiKey: key, profile: ctx.settings().profile.value, configDir: configDir(ctx.env)})
   const theme = makeTheme(ctx.env, stdout)
   const out = stdout as NodeJS.WriteStream
   const input = stdin as NodeJS.ReadStream

@@ -7,6 +7,7 @@ import type {Account, ApiKey} from '../api/types.js'
 import {ApiError, NetworkError} from '../client/errors.js'
 import type {GwClient} from '../client/index.js'
 import {redactKey} from '../config/redact.js'
+import {DraftStore} from './drafts.js'
 
 export type Mode = 'test' | 'live' | 'unknown'
 
@@ -158,6 +159,8 @@ export interface SessionOptions {
   client: GwClient
   apiKey: string
   profile: string
+  /** the config dir, where evidence drafts are kept (none: drafts live while the console runs) */
+  configDir?: string
   /** probe interval while reconnecting; default 1 s */
   probeMs?: number
   /** how often the clock is read again; default 5 s */
@@ -170,6 +173,8 @@ export class ConsoleSession extends Emitter {
   readonly profile: string
   readonly host: string
   readonly keyRedacted: string
+  /** evidence drafts, one per dispute, kept until sent */
+  readonly drafts: DraftStore
   mode: Mode
   account: Account | null = null
   key: ApiKey | null = null
@@ -199,6 +204,7 @@ export class ConsoleSession extends Emitter {
     this.probeMs = opts.probeMs ?? 1000
     this.clockMs = opts.clockMs ?? 5_000
     this.now = opts.now ?? Date.now
+    this.drafts = new DraftStore(opts.configDir, opts.profile, this.now)
     this.connection = {state: 'live', lastOkAt: this.now()}
     this.clock = {offsetMs: 0, source: 'wall', readAt: this.now()}
   }

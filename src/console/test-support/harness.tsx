@@ -36,6 +36,8 @@ export interface ConsoleUnderTest {
   written(): string
   /** a new terminal size (a resize event, as a terminal sends one) */
   resize(cols: number, rows: number): void
+  /** resolves when the console quits by itself (q, Ctrl-C) */
+  done: Promise<void>
   /** unmounts and closes the session */
   close(): Promise<void>
 }
@@ -47,6 +49,8 @@ export interface ConsoleOptions {
   /** the key the console uses (default: the engine's) */
   apiKey?: string
   env?: NodeJS.ProcessEnv
+  /** the config dir (evidence drafts); none: drafts live while this console runs */
+  configDir?: string
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -74,7 +78,7 @@ export async function openConsoleInProcess(t: TestEngine, o: ConsoleOptions = {}
   const stderr = Object.assign(new PassThrough(), {isTTY: true}) as unknown as NodeJS.WriteStream & PassThrough
   const apiKey = o.apiKey ?? t.key
   const client = new GwClient({baseUrl: t.engine.baseUrl, apiKey, ca: t.engine.caCertPem, maxRetries: 0})
-  const session = new ConsoleSession({client, apiKey, profile: 'default'})
+  const session = new ConsoleSession({client, apiKey, profile: 'default', configDir: o.configDir})
   await session.start()
   const env = o.env ?? {TERM: 'xterm-256color', FORCE_COLOR: '1'}
   let stack: readonly Route[] = o.initial ?? [{view: 'home'}]
@@ -146,6 +150,7 @@ export async function openConsoleInProcess(t: TestEngine, o: ConsoleOptions = {}
       }
     },
     written: () => raw,
+    done: app.done,
     resize(c, r) {
       term.resize(c, r)
       Object.assign(stdout, {columns: c, rows: r})

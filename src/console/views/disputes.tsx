@@ -19,7 +19,8 @@ import type {Column} from './list/columns.js'
 import {resourceData} from './list/data.js'
 import {newListState, ResourceList, type ListState} from './list/list.js'
 import {disputeQueue} from '../models/queue.js'
-import {Resource, type ConsoleSession} from '../session.js'
+import {ageText, Resource, type ConsoleSession} from '../session.js'
+import {draftSummary, type EvidenceDraft, type SavedDraft} from '../drafts.js'
 
 /** Most disputes read for the queue (the API pages them 100 at a time). */
 const QUEUE_MAX = 5000
@@ -124,12 +125,41 @@ export function outcomeLine(dp: Dispute): string | undefined {
   return undefined
 }
 
+/** Keeps what the form holds as the dispute's draft; a draft that cannot be written is said once. */
+function keepDraft(session: ConsoleSession, id: string, d: EvidenceDraft): void {
+  try {
+    session.drafts.save(id, d)
+  } catch (error) {
+    session.flash(`Your draft could not be kept on disk (${(error as Error).message}): it lives while the console runs.`, 'warn')
+  }
+}
+
+/** Sends the evidence; sent, its draft goes; not sent, the draft stays and the message says so. */
+async function sendEvidence(session: ConsoleSession, dp: Dispute, ev: EvidenceParams): Promise<string> {
+  try {
+    return await submitEvidence(session, dp, ev, () => session.drafts.remove(dp.id))
+  } catch (error) {
+    throw new Error(`${(error as Error).message} Your evidence is kept as a draft: press e to review it and send it again.`)
+  }
+}
+
+/** Why the review cannot send now: the banner says the engine cannot be reached. */
+function offlineHold(session: ConsoleSession): string | undefined {
+  if (session.connection.state !== 'reconnecting') return undefined
+  return 'The engine cannot be reached (see the banner): nothing was sent. Your evidence is kept as a draft; press y again once the banner is gone.'
+}
+
+/** The form's notice when a draft is taken up again. */
+function draftNotice(d: SavedDraft, now: number): string {
+  return `Your draft, kept ${ageText(d.saved_at, now)}: ${draftSummary(d)}. It goes on from here (Esc, then y, discards it).`
+}
+
 export function DisputeView() {
-  const {session, theme, height, width, open, setCapture} = useFrame()
+  const {session, theme, height, width, open, setCapture, setForm, quit} = useFrame()
   const id = useRoute().id!
   const res = useResource(useCached(`dispute:${id}`, () => disputeResource(session, id)))
   const [top, setTop] = useState(0)
-  const [form, setForm] = useState(false)
+  const [form, setFormState] = useState<{draft: SavedDraft | undefined} | null>(null)
   /** what the form gave (it calls onDone, then onLeave once its last frame is drawn) */
   const answer = useRef<EvidenceParams | null>(null)
   const dp = res.value?.dispute
@@ -155,8 +185,9 @@ export function DisputeView() {
         if (why) return session.flash(why, 'warn'), true
         if (!session.may('disputes:write')) return session.flash('This key may not answer disputes: it needs disputes:write.', 'warn'), true
         answer.current = null
-        setForm(true)
+        setFormState({draft: session.drafts.load(dp.id)})
         setCapture(true)
+        setForm(true)
         return true
       }
       if (input === 'A') return void act('accepting', () => acceptDispute(session, dp)), true
@@ -174,6 +205,7 @@ export function DisputeView() {
   )
 
   if (form && dp) {
+    const draft = form.draft
     return (
       <EvidenceForm
         dispute={dp}
@@ -181,14 +213,21 @@ export function DisputeView() {
         facts={res.value?.facts}
         height={height}
         width={width}
+        initial={draft}
+        notice={draft ? draftNotice(draft, session.now()) : undefined}
+        onChange={(d) => keepDraft(session, dp.id, d)}
+        onDiscard={() => session.drafts.remove(dp.id)}
+        holdSubmit={() => offlineHold(session)}
+        onInterrupt={quit}
         onDone={(result) => (answer.current = result)}
         onLeave={() => {
-          setForm(false)
+          setFormState(null)
           setCapture(false)
+          setForm(false)
           const result = answer.current
           answer.current = null
-          if (result) void act('submitting evidence', () => submitEvidence(session, dp, result))
-          else session.flash('Canceled; no evidence was submitted.', 'warn')
+          if (result) void act('submitting evidence', () => sendEvidence(session, dp, result))
+          else session.flash(`Canceled; no evidence was submitted.${session.drafts.load(dp.id) ? ' What you entered is kept as a draft (e goes on from it).' : ''}`, 'warn')
         }}
       />
     )

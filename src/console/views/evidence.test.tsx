@@ -1,7 +1,11 @@
 // The evidence form inside the console, in process (test-support/harness.tsx): at 80×24 a long
 // pasted text stays inside the frame (its last lines under a count of those above, nothing past
 // the footer), the value is listed on one line with its count, the review fits, and n sends
-// nothing.
+// nothing. A draft is never lost: the review holds while the engine cannot be reached, Ctrl-C
+// asks as Esc does, and what was entered outlives the console and is offered again.
+import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import type {Dispute} from '../../api/types.js'
 import {bootEngine, card, type TestEngine} from '../../engine/test-support/harness.js'
@@ -68,5 +72,60 @@ describe('gw console in process: the evidence form at 80×24', () => {
     c.send('n')
     await c.waitFor('Canceled; no evidence was submitted.')
     expect((await t.api('GET', `/disputes/${dp.id}`)).body.status).toBe('needs_response')
+  })
+})
+
+describe('gw console in process: an evidence draft is never lost', () => {
+  it('holds the review while the engine cannot be reached; Ctrl-C asks as Esc does; the draft outlives the console (0600) and is offered again, and goes once sent', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'gw-console-drafts-'))
+    try {
+      const dp = await soleDispute('ORDER-DRAFT')
+      c = await openConsoleInProcess(t, {initial: [{view: 'home'}, {view: 'disputes'}], configDir: config})
+      await openShippingAddress(c)
+      await c.press('1 Main St', '\r')
+      await c.waitFor('3. [x] shipping_address')
+      await c.press('\r', '\r') // on to files, on to the review
+      await c.waitFor('Submit this evidence?')
+      // the engine goes away: the review holds, nothing is lost
+      const port = Number(new URL(t.engine.baseUrl).port)
+      await t.engine.close()
+      await c.waitFor('Reconnecting to')
+      await c.press('y')
+      await c.waitFor('The engine cannot be reached (see the banner): nothing was sent.')
+      expect(c.screen()).toContain('Submit this evidence?')
+      // Ctrl-C asks, as Esc does; n goes back
+      await c.press('\u0003')
+      await c.waitFor('Discard the evidence you entered?')
+      await c.press('n')
+      await c.waitFor('Submit this evidence?')
+      // a second Ctrl-C at the question quits, keeping the draft
+      await c.press('\u0003')
+      await c.waitFor('Ctrl-C: quit, keeping it as a draft')
+      await c.press('\u0003')
+      await c.done
+      await c.close()
+      c = undefined
+      const file = join(config, 'console-drafts', 'default', `${dp.id}.json`)
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+      expect(JSON.parse(readFileSync(file, 'utf8')).fields).toEqual({shipping_address: '1 Main St'})
+
+      // the engine is back; a new console: the draft is offered on opening the form, and sent
+      await t.restart({port})
+      c = await openConsoleInProcess(t, {initial: [{view: 'home'}, {view: 'disputes'}], configDir: config})
+      await c.waitFor(/1 dispute\b/)
+      await c.press('\r')
+      await c.waitFor('[ ] shipping_address')
+      await c.press('e')
+      await c.waitFor(/Your draft, kept .*: 1 field \(shipping_address\)/)
+      expect(c.screen()).toContain('3. [x] shipping_address')
+      await c.press('\r', '\r')
+      await c.waitFor('Submit this evidence?')
+      await c.press('y')
+      await c.waitFor(`Evidence sent: ${dp.id} is under_review`)
+      expect(existsSync(file)).toBe(false)
+      expect((await t.api('GET', `/disputes/${dp.id}`)).body.evidence.fields).toEqual({shipping_address: '1 Main St'})
+    } finally {
+      rmSync(config, {recursive: true, force: true})
+    }
   })
 })

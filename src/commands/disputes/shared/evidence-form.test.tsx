@@ -66,7 +66,8 @@ let open: {t: ReturnType<typeof terminal>; result: Promise<unknown>} | undefined
 afterEach(async () => {
   // a failed test leaves its form open: cancel it
   if (open) {
-    open.t.stdin.write('\u0003')
+    // Ctrl-C asks when something was entered; a second one leaves
+    open.t.stdin.write('\u0003\u0003')
     await Promise.race([open.result.catch(() => {}), tick(1000)])
     open = undefined
   }
@@ -181,6 +182,29 @@ describe('evidence form', () => {
       await until(t, 'Canceled; nothing was submitted.', 5000)
       expect(t.screen()).toContain('Canceled; nothing was submitted.')
     }
+  })
+})
+
+describe('evidence form: Ctrl-C', () => {
+  it('asks as Esc does when something was entered (n keeps editing); a second Ctrl-C at the question leaves with nothing sent', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    await type(t, '1\r')
+    await type(t, '1Z999AA10123456784\r')
+    await until(t, '1. [x] tracking_number')
+    await type(t, '\u0003')
+    await until(t, 'Discard the evidence you entered?')
+    expect(await Promise.race([result.then(() => 'left'), tick(200).then(() => 'asking')])).toBe('asking')
+    await type(t, 'n')
+    const back = t.mark()
+    await type(t, '\u0003')
+    await until(t, 'Discard the evidence you entered?')
+    expect(t.since(back)).toContain('Discard the evidence you entered?')
+    await type(t, '\u0003')
+    expect(await result).toBeNull()
+    open = undefined
   })
 })
 

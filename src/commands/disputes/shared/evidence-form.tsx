@@ -31,20 +31,39 @@ export interface EvidenceFormProps {
    */
   height?: number
   width?: number
+  /** what was entered before (a draft kept by `gw console`): the form goes on from it */
+  initial?: EvidenceDraft
+  /** called as what is entered changes (the console keeps it as a draft) */
+  onChange?: (draft: EvidenceDraft) => void
+  /** called when the person confirms discarding what they entered */
+  onDiscard?: () => void
+  /** why "y" at the review cannot send now (the engine cannot be reached), or undefined */
+  holdSubmit?: () => string | undefined
+  /** a line above the form (a draft taken up again) */
+  notice?: string
+  /** Ctrl-C at the discard question (a second Ctrl-C): the console quits, the draft kept; default: the form is canceled */
+  onInterrupt?: () => void
+}
+
+/** What has been entered in the form: its fields, its files, and a value being typed. */
+export interface EvidenceDraft {
+  fields: Record<string, string>
+  files: string[]
+  typing?: {key: string; text: string}
 }
 
 const MAX_KEY = 100
 
-export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, width = 80}: EvidenceFormProps) {
+export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, width = 80, initial, onChange, onDiscard, holdSubmit, notice, onInterrupt}: EvidenceFormProps) {
   const {exit: exitApp} = useApp()
   const exit = onLeave ?? exitApp
   // state the input handler reads lives in refs too: key events can arrive faster than the
   // screen redraws (a handler of the last render runs), and each must see the one before
-  const [step, setStep, stepRef] = useRefState<Step>('key')
-  const [fields, setFields, fieldsRef] = useRefState<Record<string, string>>({})
-  const [files, setFiles, filesRef] = useRefState<string[]>([])
-  const [input, setText, inputRef] = useRefState('')
-  const [currentKey, setCurrentKey, currentKeyRef] = useRefState('')
+  const [step, setStep, stepRef] = useRefState<Step>(initial?.typing ? 'value' : 'key')
+  const [fields, setFields, fieldsRef] = useRefState<Record<string, string>>(initial?.fields ?? {})
+  const [files, setFiles, filesRef] = useRefState<string[]>(initial?.files ?? [])
+  const [input, setText, inputRef] = useRefState(initial?.typing?.text ?? '')
+  const [currentKey, setCurrentKey, currentKeyRef] = useRefState(initial?.typing?.key ?? '')
   /** a near-miss key typed once: typed again, it is kept */
   const nearMissRef = useRef('')
   const [error, setError] = useState<string | null>(null)
@@ -79,6 +98,16 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
     })
   }, [step, stepRef])
 
+  // what is entered, as it changes: a draft the console keeps (nothing is lost to an error, a
+  // reconnect, leaving the view, a crash or Ctrl-C)
+  const latestChange = useRef(onChange)
+  latestChange.current = onChange
+  useEffect(() => {
+    if (step === 'done') return
+    const typing = step === 'value' && input ? {key: currentKey, text: input} : undefined
+    latestChange.current?.({fields, files, ...(typing ? {typing} : {})})
+  }, [fields, files, input, step, currentKey])
+
   // leave only once the last frame ("Submitting…" / "Canceled…") is committed, so it is what
   // stays on screen even when the machine is slow to render
   useEffect(() => {
@@ -97,16 +126,22 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
     const files = filesRef.current
     const empty = Object.keys(fields).length === 0 && files.length === 0
     if (step === 'done') return
-    if (key.ctrl && ch === 'c') return finish(null)
+    const interrupt = key.ctrl && ch === 'c'
     // a paste is text for a field; at a question it answers nothing
     if (key.paste && step !== 'key' && step !== 'value' && step !== 'file') return
     if (step === 'discard') {
+      // a second Ctrl-C: leave (the console quits and keeps the draft)
+      if (interrupt) return onInterrupt ? onInterrupt() : finish(null)
       const c = ch.toLowerCase()
-      if (c === 'y') return finish(null)
+      if (c === 'y') {
+        onDiscard?.()
+        return finish(null)
+      }
       if (c === 'n' || key.escape || key.return) return go(before)
       return
     }
-    if (key.escape) {
+    // Ctrl-C asks as Esc does: nothing entered is thrown away without a yes
+    if (key.escape || interrupt) {
       // nothing entered yet: Esc just leaves; otherwise ask before throwing it away
       const act = escapeAction(step, empty)
       if (act === 'back') return go('key')
@@ -134,6 +169,8 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
     const c = ch.toLowerCase()
     if (c === 'y') {
       if (empty) return setError('Nothing to submit yet: press e and add a field or a file.')
+      const held = holdSubmit?.()
+      if (held) return setError(held)
       return finish({fields, files})
     }
     if (c === 'e') return go('key')
@@ -202,12 +239,17 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
   const rowsOf = (text: string) => Math.max(1, Math.ceil(text.length / Math.max(20, width)))
   const previewRows = step === 'preview' ? 2 + rowsOf(`One submission per stage: once submitted, ${dp.id} goes to under_review and nothing can be added or changed at the ${dp.stage} stage. Missing keys cannot be sent later.`) + 1 : 0
   const fixedRows =
-    3 + 1 + cov.checklist.length + (attached ? 1 : 0) + (dp.previous_evidence ?? []).length + 1 + Math.max(1, fieldEntries.length) + 1 + Math.max(1, files.length) +
+    (notice ? 1 : 0) + 3 + 1 + cov.checklist.length + (attached ? 1 : 0) + (dp.previous_evidence ?? []).length + 1 + Math.max(1, fieldEntries.length) + 1 + Math.max(1, files.length) +
     (step === 'value' ? 1 : step === 'key' || step === 'file' ? 1 : 0) + previewRows + (step === 'discard' || step === 'done' ? 1 : 0) + (error ? 1 : 0) + (step !== 'done' && step !== 'preview' && step !== 'discard' ? 1 : 0)
   const valueRows = compact ? Math.max(2, (height ?? 0) - fixedRows) : undefined
 
   return (
     <Box flexDirection="column">
+      {notice ? (
+        <Text color="cyan" wrap={wrap}>
+          {notice}
+        </Text>
+      ) : null}
       <Text wrap={wrap}>
         <Text bold>Dispute {dp.id}</Text> · reason <Text bold>{dp.reason}</Text> · <Text bold>{formatMoney(dp.amount, dp.currency)}</Text> · stage{' '}
         <Text bold>{dp.stage}</Text>
@@ -320,7 +362,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
         ) : null}
         {step === 'discard' ? (
           <Text>
-            <Text color="yellow">Discard the evidence you entered?</Text> y = discard and leave · n = keep editing
+            <Text color="yellow">Discard the evidence you entered?</Text> y = discard and leave · n = keep editing{onInterrupt ? ' · Ctrl-C: quit, keeping it as a draft' : ''}
           </Text>
         ) : null}
         {step === 'done' ? <Text>{outcome === 'submitted' ? 'Submitting evidence…' : 'Canceled; nothing was submitted.'}</Text> : null}
