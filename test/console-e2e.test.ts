@@ -177,15 +177,16 @@ describe('gw console: keys as a terminal sends them', () => {
       for (let i = 0; i < 100 && !ok(); i++) await sleep(50)
       return ok()
     }
+    // the rows are painted just after Ink's frame that says "3 payments"
+    expect(await until(() => selected() > 2)).toBe(true)
     const first = selected()
     type('jj')
     expect(await until(() => selected() === first + 2)).toBe(true)
     keys('Up', 'Up')
     expect(await until(() => selected() === first)).toBe(true)
-    // ESC now, the rest of Down a moment later: Down (not Esc, back to Home, then "[B")
-    tmux('send-keys', '-t', 'gw', '-H', '1b')
-    await sleep(15)
-    type('[B')
+    // ESC now, the rest of Down 15 ms later (one tmux command: the server waits between the two
+    // writes): Down, not Esc (back to Home) and then "[B"
+    tmux('send-keys', '-t', 'gw', '-H', '1b', ';', 'run-shell', 'sleep 0.015', ';', 'send-keys', '-t', 'gw', '-l', '[B')
     expect(await until(() => selected() === first + 1)).toBe(true)
     expect(screen()).toContain('3 payments')
     // 3 then 1 in one read: Disputes, then Home

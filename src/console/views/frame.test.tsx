@@ -92,6 +92,8 @@ describe('gw console in process: every key of a read', () => {
     c = await openConsoleInProcess(t, {cols: 120, rows: 40, initial: [{view: 'home'}, {view: 'payments'}]})
     await c.waitFor('3 payments')
     const selected = () => c!.inverseRows().find((y) => y > 2)
+    // the rows are painted just after Ink's frame that says "3 payments"
+    await c.waitFor(() => selected() !== undefined)
     const first = selected()!
     // two j in one read: two rows down; Up Up in one read: back
     c.send('jj')
