@@ -6,7 +6,7 @@
 // a dispute answered with a pasted multi-line text, and the ruling seen after a clock advance.
 // The views' own behaviour (the frame at 80×24, its keys, the lists, the evidence form, Events,
 // Webhooks) is tested in process: src/console/views/*.test.tsx.
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
@@ -269,4 +269,56 @@ describe("gw console: the support agent's journey", () => {
     await expectTerminalRestored(0)
     closeConsole()
   }, 120_000)
+})
+
+describe('gw console: an evidence draft outlives Ctrl-C', () => {
+  it('Ctrl-C in the form asks as Esc does; a second one quits with the draft kept (0600, under the config dir); reopened, the form offers it', async () => {
+    const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
+    const paid = await api.payments.create({amount: 1500, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference: 'ORDER-DRAFT'})
+    const dp = await api.testHelpers.createDispute({payment: paid.id, reason: 'product_not_received'})
+    const openTheForm = async () => {
+      await waitForScreen('needing a response')
+      keys('/')
+      await waitForScreen('Enter filter · Esc cancel')
+      type(dp.id)
+      keys('Enter')
+      await waitForScreen(/1 dispute\b/)
+      keys('Enter')
+      await waitForScreen('shipping_address')
+      keys('e')
+      await waitForScreen('Field key')
+    }
+    openConsole({x: 120, y: 40}, ['--view', 'disputes'])
+    await openTheForm()
+    type('3')
+    keys('Enter')
+    await waitForScreen('Esc cancels (here: back to the key)')
+    type('1 Main St')
+    keys('Enter')
+    await waitForScreen('3. [x] shipping_address')
+    // Ctrl-C asks, as Esc does; a second Ctrl-C quits, keeping the draft
+    keys('C-c')
+    await waitForScreen('Discard the evidence you entered?')
+    keys('C-c')
+    await expectTerminalRestored(0)
+    closeConsole()
+    // `gw login --local` saved the profile "local": its drafts are in a folder of their own
+    const file = join(home, '.config', 'gw', 'console-drafts', 'local', `${dp.id}.json`)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(readFileSync(file, 'utf8')).fields).toEqual({shipping_address: '1 Main St'})
+
+    // reopened: the form goes on from the draft; discarded (Esc, y), it is gone
+    openConsole({x: 120, y: 40}, ['--view', 'disputes'])
+    await openTheForm()
+    await waitForScreen(/Your draft, kept .*: 1 field \(shipping_address\)/)
+    expect(screen()).toContain('3. [x] shipping_address')
+    keys('Escape')
+    await waitForScreen('Discard the evidence you entered?')
+    type('y')
+    await waitForScreen('Canceled; no evidence was submitted.')
+    expect(existsSync(file)).toBe(false)
+    keys('q')
+    await expectTerminalRestored(0)
+    closeConsole()
+  }, 90_000)
 })
