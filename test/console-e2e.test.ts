@@ -16,6 +16,7 @@ import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {cliEnv, REPO, runCli, snapshotCli} from './support/cli-snapshot.js'
 import {openConsoleTerm, type ConsoleTerm} from './support/console-term.js'
 import {tmuxOn} from './support/tmux.js'
+import stringWidth from 'string-width'
 
 let ROOT: string
 let BIN: string
@@ -320,5 +321,29 @@ describe('gw console: an evidence draft outlives Ctrl-C', () => {
     keys('q')
     await expectTerminalRestored(0)
     closeConsole()
+  }, 90_000)
+})
+
+describe('gw console: columns by display width', () => {
+  it('lines up every row with its heading whatever the reference holds: CJK, an emoji, accents, ß (at 120 and 80 columns)', async () => {
+    const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
+    for (const reference of ['注文番号-12345-🎁', 'ORDER-注文-ß-300111', 'e\u0301te\u0301-Ñúñez'])
+      await api.payments.create({amount: 700, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference})
+    for (const x of [120, 80]) {
+      openConsole({x, y: 30}, ['--view', 'payments'])
+      await waitForScreen('ORDER-注文')
+      const lines = screen().split('\n')
+      const head = lines.find((l) => l.includes('REFERENCE'))!
+      // the cell where CREATED starts, and where each row's time does (string-width: an
+      // independent measure, East Asian wide and emoji 2 cells, combining marks none)
+      const at = stringWidth(head.slice(0, head.indexOf('CREATED')))
+      const rows = lines.filter((l) => /\d\d:\d\d:\d\d/.test(l) && /^pay_/.test(l))
+      expect(rows.length).toBeGreaterThanOrEqual(3)
+      for (const row of rows) expect(stringWidth(row.slice(0, row.search(/\d\d:\d\d:\d\d/))), row).toBe(at)
+      for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(x)
+      keys('q')
+      await expectTerminalRestored(0)
+      closeConsole()
+    }
   }, 90_000)
 })

@@ -7,6 +7,7 @@ import {memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternal
 import {KeyboardProvider, type Key} from '../ui/keyboard.js'
 import {Text} from '../ui/text.js'
 import {clockText, fit} from './format.js'
+import {displayWidth} from './width.js'
 import {FrameContext, LineInput, RouteContext, TickContext, useEmitter, useFrame, useTickText, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
 import {GLOBAL_KEYS, matchView, VIEW_KEYS, VIEW_TITLES, VIEWS, type ViewName} from './keymap.js'
 import {ListPainter} from './painter.js'
@@ -289,7 +290,9 @@ function StatusLine({width}: {width: number}) {
   // the clock and the connection always fit; the key where there is room
   const clockPart = ` · ${clock}${ahead ? ` ${ahead}` : ''} · `
   const keyPart = ` · ${session.keyRedacted}${restricted}`
-  const room = width - left.length - mode.length - conn.length - 1
+  // by display width: an account named in CJK takes two cells a character
+  const leftWidth = Math.min(displayWidth(left), width)
+  const room = width - leftWidth - mode.length - conn.length - 1
   const right = room >= keyPart.length + clockPart.length ? `${keyPart}${clockPart}` : clockPart
   return (
     <Text wrap="truncate">
@@ -297,7 +300,7 @@ function StatusLine({width}: {width: number}) {
       <Text inverse={session.mode === 'live'} bold color={session.mode === 'live' ? theme.tone('bad') : theme.tone('ok')}>
         {mode}
       </Text>
-      <Text>{fit(right, Math.max(0, width - left.length - mode.length - conn.length - 1))}</Text>
+      <Text>{fit(right, Math.max(0, room))}</Text>
       <Text color={session.connection.state === 'live' ? theme.tone('ok') : theme.tone('warn')}>{conn}</Text>
     </Text>
   )

@@ -1,23 +1,33 @@
-// Text helpers of the console's views: columns cut or padded to a width (after control
+// Text helpers of the console's views: columns cut or padded to a width in cells (after control
 // characters are shown, since their caret form is what takes room), amounts and times. No Ink.
 import {formatMoney} from '../api/money.js'
 import {terminalSafe} from '../output/terminal.js'
 import {shortDuration} from '../commands/disputes/shared/display.js'
+import {cutToWidth, displayWidth, toWidth} from './width.js'
 
-/** Data in a column of `width`: control characters shown, then cut with … or padded. */
+/**
+ * Data in a column of `width` cells: control characters shown, then cut with … or padded, by
+ * display width (width.ts: East Asian wide and emoji 2 cells, combining marks none), so the next
+ * column starts where its heading does whatever the data holds.
+ */
 export function fit(data: string | null | undefined, width: number, align: 'left' | 'right' = 'left'): string {
   if (width <= 0) return ''
   const text = terminalSafe(data ?? '').replace(/[\n\t]/g, ' ')
-  const chars = Array.from(text)
-  if (chars.length > width) return width > 1 ? `${chars.slice(0, width - 1).join('')}…` : chars.slice(0, width).join('')
-  return align === 'right' ? text.padStart(width) : text.padEnd(width)
+  const w = displayWidth(text)
+  if (w > width) {
+    if (width === 1) return toWidth(text, 1)
+    const cut = cutToWidth(text, width - 1)
+    return `${cut.text}…${' '.repeat(width - 1 - cut.width)}`
+  }
+  const pad = ' '.repeat(width - w)
+  return align === 'right' ? pad + text : text + pad
 }
 
 /** An id cut in the middle to fit (pay_1a2b…9z8y), keeping its prefix and its end. */
 export function fitId(id: string, width: number): string {
   if (width <= 0) return ''
-  if (id.length <= width) return id.padEnd(width)
-  if (width < 8) return fit(id, width)
+  if (displayWidth(id) <= width) return fit(id, width)
+  if (width < 8 || !/^[\x20-\x7e]*$/.test(id)) return fit(id, width)
   const tail = Math.floor((width - 1) / 2)
   return `${id.slice(0, width - 1 - tail)}…${id.slice(id.length - tail)}`
 }
