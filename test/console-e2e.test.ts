@@ -347,3 +347,40 @@ describe('gw console: columns by display width', () => {
     }
   }, 90_000)
 })
+
+describe('gw console: a small terminal', () => {
+  it('at 60×15 keeps how to get help and quit in the footer, and draws the evidence form line by line, the prompt on its own', async () => {
+    const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
+    const paid = await api.payments.create({amount: 1500, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference: 'ORDER-60x15'})
+    const dp = await api.testHelpers.createDispute({payment: paid.id, reason: 'product_not_received'})
+    openConsole({x: 60, y: 15}, ['--view', 'payments'])
+    const list = await waitForScreen(/\d+ payments/)
+    const rows = list.replace(/\n$/, '').split('\n')
+    expect(rows.filter((r) => r.trim()).at(-1)).toMatch(/ · \? keys · q quit *$/)
+    for (const r of rows) expect(stringWidth(r)).toBeLessThanOrEqual(60)
+
+    keys('3')
+    await waitForScreen('needing a response')
+    keys('/')
+    await waitForScreen('Enter filter · Esc cancel')
+    type(dp.id)
+    keys('Enter')
+    await waitForScreen(/1 dispute\b/)
+    keys('Enter')
+    await waitForScreen('Evidence due')
+    keys('e')
+    const form = await waitForScreen(/^Field key \(1-3/m)
+    const lines = form.replace(/\n$/, '').split('\n')
+    expect(lines.length).toBeLessThanOrEqual(15)
+    // each line whole: the title, the checklist, the prompt; nothing drawn over another
+    expect(lines.some((l) => l.startsWith(`Dispute ${dp.id}`))).toBe(true)
+    expect(lines.some((l) => l.includes('[ ] shipping_address'))).toBe(true)
+    expect(lines.filter((l) => l.includes('Esc cancels') && l.includes('or a key'))).toEqual([])
+    expect(lines.filter((l) => l.trim()).at(-1)).toContain('Esc leave the form')
+    keys('Escape')
+    await waitForScreen('Canceled; no evidence was submitted.')
+    keys('q')
+    await expectTerminalRestored(0)
+    closeConsole()
+  }, 90_000)
+})

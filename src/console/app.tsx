@@ -6,7 +6,7 @@ import {Box, render, useApp, useStdout} from 'ink'
 import {memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement} from 'react'
 import {KeyboardProvider, type Key} from '../ui/keyboard.js'
 import {Text} from '../ui/text.js'
-import {clockText, fit} from './format.js'
+import {clockText, fit, footerText} from './format.js'
 import {displayWidth} from './width.js'
 import {FrameContext, LineInput, RouteContext, TickContext, useEmitter, useFrame, useTickText, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
 import {GLOBAL_KEYS, matchView, VIEW_KEYS, VIEW_TITLES, VIEWS, type ViewName} from './keymap.js'
@@ -203,15 +203,17 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
   }
 
   const tab = tabOf(top)
-  const keysHere: readonly (readonly [string, string])[] = prompt
-    ? [['Enter', 'answer'], ['Esc', 'cancel']]
+  type Keys = readonly (readonly [string, string])[]
+  // how to get help and quit are the last to go at a narrow width
+  const [keysHere, tail]: [Keys, Keys] = prompt
+    ? [[['Enter', 'answer'], ['Esc', 'cancel']], []]
     : overlay === 'jump'
-      ? [['Enter', 'go'], ['Esc', 'cancel']]
+      ? [[['Enter', 'go'], ['Esc', 'cancel']], []]
       : overlay === 'help'
-        ? [['any key', 'close']]
+        ? [[['any key', 'close']], []]
         : capture
-          ? footer
-          : [...footer, ...(stack.length > 1 ? [['Esc', 'back'] as const] : []), [':', 'jump'], ['?', 'keys'], ['q', 'quit']]
+          ? [footer, []]
+          : [[...footer, ...(stack.length > 1 ? [['Esc', 'back'] as const] : []), [':', 'jump']], [['?', 'keys'], ['q', 'quit']]]
 
   return (
     <KeyboardProvider onKey={onKey}>
@@ -255,7 +257,7 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
                 <LineInput key={prompt.question} placeholder={`${prompt.placeholder ? `${prompt.placeholder} · ` : ''}Enter answers · Esc cancels`} onSubmit={answer} />
               </Box>
             ) : (
-              <Footer keys={keysHere} width={columns} />
+              <Footer keys={keysHere} tail={tail} width={columns} />
             )}
           </Box>
         </TickContext.Provider>
@@ -331,11 +333,10 @@ function Banner({width}: {width: number}) {
   )
 }
 
-function Footer({keys, width}: {keys: readonly (readonly [string, string])[]; width: number}) {
-  const text = keys.map(([k, v]) => `${k} ${v}`).join(' · ')
+function Footer({keys, tail, width}: {keys: readonly (readonly [string, string])[]; tail: readonly (readonly [string, string])[]; width: number}) {
   return (
     <Text dimColor wrap="truncate">
-      {fit(text, width)}
+      {fit(footerText(keys, tail, width), width)}
     </Text>
   )
 }

@@ -71,3 +71,22 @@ export function scrollWindow(total: number, selected: number, height: number, to
   if (selected >= t + height) t = selected - height + 1
   return Math.max(0, Math.min(t, total - height))
 }
+
+/**
+ * The footer's keys in `width` cells: the view's keys as far as they fit, then those of `tail`
+ * (how to get help and quit), which are the last to go; what had to go is marked "…".
+ */
+export function footerText(keys: readonly (readonly [string, string])[], tail: readonly (readonly [string, string])[], width: number): string {
+  const join = (ps: readonly (readonly [string, string])[]) => ps.map(([k, v]) => (k ? `${k} ${v}` : v)).join(' · ')
+  const full = join([...keys, ...tail])
+  if (displayWidth(full) <= width) return full
+  if (!tail.length) return fit(full, width)
+  const shown = [...keys]
+  while (shown.length) {
+    shown.pop()
+    const text = [join(shown), '…', join(tail)].filter(Boolean).join(' · ')
+    if (displayWidth(text) <= width) return text
+  }
+  return fit(join(tail), width)
+}
+

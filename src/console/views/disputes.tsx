@@ -48,8 +48,8 @@ function queueColumns(now: Date): Column<Dispute>[] {
     {title: 'TIME LEFT', width: 14, cell: (d) => (d.status === 'needs_response' ? timeLeft(d, now) : d.status)},
     {title: 'AMOUNT', width: 13, align: 'right', cell: (d) => money(d.amount, d.currency)},
     {title: 'REASON', width: 8, grow: true, cell: (d) => d.reason},
-    {title: 'STAGE', width: 16, cell: (d) => d.stage},
-    {title: 'PAYMENT', width: (total) => (total >= 110 ? Math.min(30, total - 80) : 0), cell: (d) => d.payment},
+    {title: 'STAGE', width: 16, optional: true, cell: (d) => d.stage},
+    {title: 'PAYMENT', width: (total) => (total >= 110 ? Math.min(30, total - 80) : 0), optional: true, cell: (d) => d.payment},
   ]
 }
 

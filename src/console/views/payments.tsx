@@ -50,9 +50,9 @@ export function paymentColumns(now: Date): Column<Payment>[] {
     {title: 'ID', width: wide(30, 22), id: true, cell: (p) => p.id},
     {title: 'STATUS', width: wide(18, 16), cell: (p) => p.status},
     {title: 'AMOUNT', width: wide(16, 14), align: 'right', cell: (p) => money(p.amount, p.currency)},
-    {title: 'METHOD', width: wide(8, 0), cell: (p) => p.payment_method},
+    {title: 'METHOD', width: wide(8, 0), optional: true, cell: (p) => p.payment_method},
     {title: 'REFERENCE', width: 0, grow: true, cell: (p) => p.reference ?? ''},
-    {title: 'CREATED', width: 12, cell: (p) => shortTime(p.created_at, now)},
+    {title: 'CREATED', width: 12, optional: true, cell: (p) => shortTime(p.created_at, now)},
   ]
 }
 

@@ -53,7 +53,7 @@ function endpointColumns(now: Date): Column<EndpointHealth>[] {
   return [
     {title: 'ID', width: (t) => (t >= 100 ? 30 : 22), id: true, cell: (h) => h.endpoint.id},
     {title: 'HEALTH', width: (t) => (t >= 100 ? 46 : 30), cell: (h) => healthText(h.endpoint)},
-    {title: 'LAST DELIVERY', width: (t) => (t >= 100 ? 24 : 20), cell: (h) => (h.last === null ? 'none yet' : 'error' in h.last ? 'unreadable' : `${lastResult(h.last)} ${shortTime(h.last.created_at, now)}`)},
+    {title: 'LAST DELIVERY', width: (t) => (t >= 100 ? 24 : 20), optional: true, cell: (h) => (h.last === null ? 'none yet' : 'error' in h.last ? 'unreadable' : `${lastResult(h.last)} ${shortTime(h.last.created_at, now)}`)},
     {title: 'URL', width: 0, grow: true, cell: (h) => h.endpoint.url},
   ]
 }

@@ -11,6 +11,7 @@ import {EVIDENCE_BY_REASON, isHttpsUrl, nearMissKey} from '../../../api/dispute-
 import {alsoKeys, attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} from './display.js'
 import type {EvidenceParams} from '../../../client/params.js'
 import {applyFieldInput, escapeAction, type FormStep} from './evidence-input.js'
+import {compactPlan, wrappedRows} from './evidence-layout.js'
 import {formatMoney} from '../../../api/money.js'
 
 type Step = FormStep
@@ -236,16 +237,29 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
   const wrap = compact ? ('truncate' as const) : undefined
   const gap = compact ? 0 : 1
   const fieldEntries = Object.entries(fields).filter(([k]) => !(compact && step === 'value' && k === currentKey))
-  const rowsOf = (text: string) => Math.max(1, Math.ceil(text.length / Math.max(20, width)))
-  const previewRows = step === 'preview' ? 2 + rowsOf(`One submission per stage: once submitted, ${dp.id} goes to under_review and nothing can be added or changed at the ${dp.stage} stage. Missing keys cannot be sent later.`) + 1 : 0
-  const fixedRows =
-    (notice ? 1 : 0) + 3 + 1 + cov.checklist.length + (attached ? 1 : 0) + (dp.previous_evidence ?? []).length + 1 + Math.max(1, fieldEntries.length) + 1 + Math.max(1, files.length) +
-    (step === 'value' ? 1 : step === 'key' || step === 'file' ? 1 : 0) + previewRows + (step === 'discard' || step === 'done' ? 1 : 0) + (error ? 1 : 0) + (step !== 'done' && step !== 'preview' && step !== 'discard' ? 1 : 0)
-  const valueRows = compact ? Math.max(2, (height ?? 0) - fixedRows) : undefined
+  const rowsOf = (text: string) => wrappedRows(text, width)
+  const warning = `One submission per stage: once submitted, ${dp.id} goes to under_review and nothing can be added or changed at the ${dp.stage} stage.${cov.missing.length ? ' Missing keys cannot be sent later.' : ''}`
+  const question = step === 'discard' ? `Discard the evidence you entered? y = discard and leave · n = keep editing${onInterrupt ? ' · Ctrl-C: quit, keeping it as a draft' : ''}` : ''
+  // the review in a frame: its Covers line is its heading
+  const promptRows = step === 'preview' ? (compact ? 1 : 2) + rowsOf(warning) + 1 : step === 'value' ? 2 : step === 'discard' ? rowsOf(question) : 1
+  const escHint = step !== 'done' && step !== 'preview' && step !== 'discard'
+  // inside a frame of `height` rows: what fits, one row a line (evidence-layout.ts)
+  const plan = compact
+    ? compactPlan({height: height ?? 0, checklist: cov.checklist.length, attached: !!attached, previous: (dp.previous_evidence ?? []).length, fields: fieldEntries.length, files: files.length, notice: !!notice, prompt: promptRows, error: !!error, escHint})
+    : undefined
+  const valueRows = plan ? Math.max(1, 1 + plan.spare) : undefined
+  const show = {
+    notice: !!notice && (plan?.notice ?? true),
+    due: plan?.due ?? true,
+    advice: plan?.advice ?? true,
+    attached: !!attached && (plan?.attached ?? true),
+    previous: plan?.previous ?? true,
+    escHint: escHint && (plan?.escHint ?? true),
+  }
 
   return (
     <Box flexDirection="column">
-      {notice ? (
+      {show.notice ? (
         <Text color="cyan" wrap={wrap}>
           {notice}
         </Text>
@@ -254,12 +268,22 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
         <Text bold>Dispute {dp.id}</Text> · reason <Text bold>{dp.reason}</Text> · <Text bold>{formatMoney(dp.amount, dp.currency)}</Text> · stage{' '}
         <Text bold>{dp.stage}</Text>
       </Text>
-      <Text wrap={wrap}>
-        Respond by <Text color="yellow">{due}</Text> · payment {dp.payment}
-      </Text>
-      <Text dimColor wrap={wrap}>
-        {info?.advice}
-      </Text>
+      {show.due ? (
+        <Text wrap={wrap}>
+          Respond by <Text color="yellow">{due}</Text> · payment {dp.payment}
+        </Text>
+      ) : null}
+      {show.advice ? (
+        <Text dimColor wrap={wrap}>
+          {info?.advice}
+        </Text>
+      ) : null}
+      {plan && !plan.checklist ? null : plan?.checklistInline ? (
+        <Text wrap="truncate">
+          <Text bold>Checklist: </Text>
+          {cov.checklist.map((c, i) => `${i + 1} ${c.covered ? '[x]' : c.metBy ? '[-]' : '[ ]'} ${c.key}`).join(' · ')}
+        </Text>
+      ) : (
       <Box flexDirection="column" marginTop={gap}>
         <Text bold>Checklist for {dp.reason}:</Text>
         {cov.checklist.map((c, i) => (
@@ -269,15 +293,16 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
             <Text dimColor>{c.metBy ? `not needed: ${c.metBy} given` : c.hint}</Text>
           </Text>
         ))}
-        {attached ? (
+        {show.attached ? (
           <Text dimColor wrap={wrap}>
             {' '}
             {attached}
           </Text>
         ) : null}
       </Box>
+      )}
       {compact
-        ? (dp.previous_evidence ?? []).map((ev) => (
+        ? (show.previous ? dp.previous_evidence ?? [] : []).map((ev) => (
             <Text key={ev.stage} dimColor wrap="truncate">
               {`Argued at the ${ev.stage} stage: ${[...Object.keys(ev.fields), ...ev.files.map(() => 'a file')].join(', ') || 'nothing'} (send what still applies again)`}
             </Text>
@@ -298,18 +323,30 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
           ))}
         </Box>
       ))}
+      {plan?.fieldsInline ? (
+        <Text wrap="truncate">
+          <Text bold>Fields: </Text>
+          {fieldEntries.length ? fieldEntries.map(([k, v]) => `${k} = ${oneLine(v)}`).join(' · ') : Object.keys(fields).length ? 'only the one being edited' : 'none yet'}
+        </Text>
+      ) : null}
+      {plan?.filesInline ? (
+        <Text wrap="truncate">
+          <Text bold>Files: </Text>
+          {files.length ? files.join(' · ') : 'none yet'}
+        </Text>
+      ) : null}
       <Box flexDirection="column" marginTop={gap}>
-        <Text bold>Fields:</Text>
-        {fieldEntries.length === 0 ? <Text dimColor> {Object.keys(fields).length ? 'only the one being edited' : 'none yet'}</Text> : null}
-        {fieldEntries.map(([k, v]) => (
+        {plan?.fieldsInline ? null : <Text bold>Fields:</Text>}
+        {plan?.fieldsInline ? null : fieldEntries.length === 0 ? <Text dimColor> {Object.keys(fields).length ? 'only the one being edited' : 'none yet'}</Text> : null}
+        {(plan?.fieldsInline ? [] : fieldEntries).map(([k, v]) => (
           <Text key={k} wrap={wrap}>
             {' '}
             {k} = {compact ? oneLine(v) : indentLines(v)}
           </Text>
         ))}
-        <Text bold>Files:</Text>
-        {files.length === 0 ? <Text dimColor> none yet</Text> : null}
-        {files.map((f) => (
+        {plan?.filesInline ? null : <Text bold>Files:</Text>}
+        {plan?.filesInline ? null : files.length === 0 ? <Text dimColor> none yet</Text> : null}
+        {(plan?.filesInline ? [] : files).map((f) => (
           <Text key={f} wrap={wrap}>
             {' '}
             {f}
@@ -344,17 +381,14 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
         ) : null}
         {step === 'preview' ? (
           <Box flexDirection="column">
-            <Text bold>Preview</Text>
+            {compact ? null : <Text bold>Preview</Text>}
             <Text wrap={wrap}>
               {' '}
               Covers: {cov.checklist.filter((c) => c.covered).map((c) => c.key).join(', ') || 'none of the checklist'}
               {cov.missing.length ? ` · missing: ${cov.missing.join(', ')}` : ''}
               {cov.extra.length ? ` · also: ${alsoKeys(cov.extra)}` : ''} · {files.length} file{files.length === 1 ? '' : 's'}
             </Text>
-            <Text color="yellow">
-              One submission per stage: once submitted, {dp.id} goes to under_review and nothing can be added or changed at the {dp.stage} stage.
-              {cov.missing.length ? ' Missing keys cannot be sent later.' : ''}
-            </Text>
+            <Text color="yellow">{warning}</Text>
             <Text>
               <Text color="cyan">Submit this evidence?</Text> y = submit · e = edit · n = cancel
             </Text>
@@ -371,7 +405,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
             {error}
           </Text>
         ) : null}
-        {step !== 'done' && step !== 'preview' && step !== 'discard' ? <Text dimColor wrap={wrap}>Esc cancels{step === 'value' ? ' (here: back to the key)' : empty ? '' : ' (it asks first)'}.</Text> : null}
+        {show.escHint ? <Text dimColor wrap={wrap}>Esc cancels{step === 'value' ? ' (here: back to the key)' : empty ? '' : ' (it asks first)'}.</Text> : null}
       </Box>
     </Box>
   )

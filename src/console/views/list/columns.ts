@@ -12,12 +12,17 @@ export interface Column<T> {
   align?: 'left' | 'right'
   /** an id: cut in the middle, keeping its prefix and its end */
   id?: boolean
+  /** goes first (the rightmost first) when the columns do not fit the width */
+  optional?: boolean
   cell(row: T): string
 }
 
 /** Each column's width at `total` columns. */
 export function layoutColumns<T>(cols: readonly Column<T>[], total: number): number[] {
   const widths = cols.map((c) => Math.max(0, typeof c.width === 'function' ? c.width(total) : c.width))
+  const sum = () => widths.reduce((a, b) => a + b, 0)
+  // too narrow: the optional columns go, the rightmost first
+  for (let i = cols.length - 1; i >= 0 && sum() > total; i--) if (cols[i]!.optional) widths[i] = 0
   const grow = cols.findIndex((c) => c.grow)
   if (grow >= 0) widths[grow] = Math.max(widths[grow]!, total - widths.reduce((a, b, i) => (i === grow ? a : a + b), 0))
   return widths
