@@ -384,3 +384,30 @@ describe('gw console: a small terminal', () => {
     closeConsole()
   }, 90_000)
 })
+
+describe('gw console: what can be told apart and taken away', () => {
+  it('shows a webhook URL and a dispute id whole at 120 columns, and c copies the selected id to the clipboard (OSC 52)', async () => {
+    const url = 'https://127.0.0.1:45678/hooks'
+    const ep = await api.webhookEndpoints.create({url, enabled_events: ['dispute.closed']})
+    tmux('start-server', ';', 'set-option', '-s', 'set-clipboard', 'on')
+    openConsole({x: 120, y: 40}, ['--view', 'webhooks'])
+    const hooks = await waitForScreen(ep.id)
+    expect(hooks).toContain(url)
+    keys('3')
+    const queue = await waitForScreen(/\d+ disputes?\b/)
+    const first = (await api.disputes.list({status: 'needs_response', limit: 100})).data.map((d) => d.id)
+    expect(first.length).toBeGreaterThan(0)
+    for (const id of first) expect(queue).toContain(id)
+    // c: the selected row's id, on tmux's clipboard (set-clipboard on takes OSC 52 from the app)
+    keys('2')
+    await waitForScreen(/\d+ payments/)
+    const newest = (await api.payments.list({limit: 1})).data[0]!
+    keys('c')
+    await waitForScreen(`Copied ${newest.id}`)
+    expect(tmux('show-buffer')).toBe(newest.id)
+    keys('q')
+    await expectTerminalRestored(0)
+    closeConsole()
+    await api.webhookEndpoints.delete(ep.id)
+  }, 90_000)
+})

@@ -128,6 +128,16 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
     captureRef.current = on
     setCaptureState(on)
   }, [])
+  const {stdout} = useStdout()
+  const copy = useCallback(
+    (text: string) => {
+      // OSC 52: the terminal puts it on its clipboard (tmux with set-clipboard on, and most
+      // terminals; some ask first or refuse, which the console cannot see)
+      stdout.write(`\u001B]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`)
+      session.flash(`Copied ${text} (to the terminal's clipboard, OSC 52)`, 'ok')
+    },
+    [stdout, session],
+  )
   const formRef = useRef(false)
   const setForm = useCallback((on: boolean) => {
     formRef.current = on
@@ -139,8 +149,8 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
   const bodyHeight = Math.max(3, rows - 1 - 2 - (bannerShown ? 1 : 0) - 2)
 
   const api: FrameApi = useMemo(
-    () => ({session, theme, width: columns, height: bodyHeight, open, back, setKeys: setFooter, setCapture, setForm, quit: exit, handler, cache, ticker, painter}),
-    [session, theme, columns, bodyHeight, open, back, setCapture, setForm, exit, cache, ticker, painter],
+    () => ({session, theme, width: columns, height: bodyHeight, open, back, setKeys: setFooter, setCapture, setForm, quit: exit, copy, handler, cache, ticker, painter}),
+    [session, theme, columns, bodyHeight, open, back, setCapture, setForm, exit, copy, cache, ticker, painter],
   )
 
   // the frame's keys (the top view's handler sees each key first). The keyboard's first listener:

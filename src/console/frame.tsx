@@ -57,6 +57,8 @@ export interface FrameApi {
   setForm(on: boolean): void
   /** quits the console */
   quit(): void
+  /** copies a text to the terminal's clipboard (OSC 52, as k9s and lazygit do) and says so */
+  copy(text: string): void
   /** the top view's key handler */
   handler: {current: KeyHandler | undefined}
   /** per-view state that outlives the view (its search, its selection) while the console runs */

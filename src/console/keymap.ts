@@ -38,6 +38,7 @@ export const GLOBAL_KEYS: readonly KeyHelp[] = [
   {keys: ':', does: 'jump to a view by name (:payments, :disputes, :gw …); Tab completes'},
   {keys: '1-6', does: 'jump to Home, Payments, Disputes, Events, Webhooks, Gateway'},
   {keys: 'r', does: 'refresh this view now'},
+  {keys: 'c', does: "copy the selected (or shown) id to the terminal's clipboard (OSC 52)"},
   {keys: '?', does: 'the keys of this view'},
   {keys: 'q / Ctrl-C', does: 'quit (the terminal is left as it was found)'},
 ]
@@ -51,7 +52,7 @@ export const VIEW_KEYS: Record<string, readonly KeyHelp[]> = {
   ],
   payment: [
     {keys: 'f', does: 'refund (in full or part: type the amount, Enter for all that is left)'},
-    {keys: 'c', does: 'capture (requires_capture)'},
+    {keys: 'C', does: 'capture (requires_capture)'},
     {keys: 'x', does: 'cancel (requires_confirmation, requires_action, requires_capture)'},
     {keys: 't', does: 'the timeline (events, refunds, disputes, webhook attempts) or the details'},
     {keys: 'd', does: 'open its dispute'},

@@ -44,7 +44,8 @@ interface QueueState extends ListState {
 /** 80 columns: id, time left, amount, reason, stage; the payment where there is room. */
 function queueColumns(now: Date): Column<Dispute>[] {
   return [
-    {title: 'ID', width: 18, id: true, cell: (d) => d.id},
+    // a dispute's id whole where there is room (28 cells): an agent tells them apart and copies them
+    {title: 'ID', width: (total) => (total >= 100 ? 28 : 18), id: true, cell: (d) => d.id},
     {title: 'TIME LEFT', width: 14, cell: (d) => (d.status === 'needs_response' ? timeLeft(d, now) : d.status)},
     {title: 'AMOUNT', width: 13, align: 'right', cell: (d) => money(d.amount, d.currency)},
     {title: 'REASON', width: 8, grow: true, cell: (d) => d.reason},
@@ -78,6 +79,7 @@ export function DisputesView() {
       columns={queueColumns(now)}
       search={{label: 'Filter', placeholder: 'dp_… · pay_… · reason · status · stage', describe: (q) => (q ? `"${q}" · ${scope}` : scope), apply: () => undefined}}
       open={(d) => ({view: 'dispute', id: d.id})}
+      idOf={(d) => d.id}
       tone={tone}
       status={res.value ? `${rows.length} ${rows.length === 1 ? 'dispute' : 'disputes'}${res.value.capped ? ` (the first ${QUEUE_MAX.toLocaleString('en-US')} read)` : ''}` : ''}
       empty={st.query ? `No dispute matches "${st.query}".` : st.all ? 'No disputes.' : 'No dispute needs a response. (a: all disputes)'}
@@ -155,7 +157,7 @@ function draftNotice(d: SavedDraft, now: number): string {
 }
 
 export function DisputeView() {
-  const {session, theme, height, width, open, setCapture, setForm, quit} = useFrame()
+  const {session, theme, height, width, open, setCapture, setForm, quit, copy} = useFrame()
   const id = useRoute().id!
   const res = useResource(useCached(`dispute:${id}`, () => disputeResource(session, id)))
   const [top, setTop] = useState(0)
@@ -178,6 +180,7 @@ export function DisputeView() {
       const next = moveKey(input, key, top, Math.max(1, lines.length - page + 1), page)
       if (next !== undefined) return setTop(next), true
       if (input === 'r') return void res.refresh(), true
+      if (input === 'c') return copy(id), true
       if (!dp) return false
       if (input === 'p') return open({view: 'payment', id: dp.payment}), true
       if (input === 'e') {
@@ -200,6 +203,7 @@ export function DisputeView() {
           ['e', 'answer (evidence)'],
           ['A', 'accept'],
           ['p', 'payment'],
+          ['c', 'copy id'],
           ['r', 'reload'],
         ],
   )

@@ -75,7 +75,7 @@ function eventRowText(r: EventRow, w: readonly number[]): string {
 }
 
 export function EventsView() {
-  const {session, theme, height, width, open} = useFrame()
+  const {session, theme, height, width, open, copy} = useFrame()
   const st = useCached<EventsState>('events', () => {
     const model = new EventsModel(session)
     model.start()
@@ -129,6 +129,7 @@ export function EventsView() {
       }
       const row = rows.at(sel)
       if (key.return && row) return open({view: 'event', id: row.event.id}), true
+      if (input === 'c' && row) return copy(row.event.id), true
       if (input === 'r') return m.start(), true
       return false
     },
@@ -144,6 +145,7 @@ export function EventsView() {
           ['↑↓', 'move'],
           ['G', 'follow'],
           ['Enter', 'open'],
+          ['c', 'copy id'],
         ],
   )
 
@@ -232,7 +234,7 @@ export function lastResult(d: WebhookDelivery): string {
 }
 
 export function EventView() {
-  const {session, theme, height, width} = useFrame()
+  const {session, theme, height, width, copy} = useFrame()
   const id = useRoute().id!
   const res = useResource(useCached(`event:${id}`, () => eventResource(session, id)))
   const [top, setTop] = useState(0)
@@ -251,12 +253,14 @@ export function EventView() {
       const next = moveKey(input, key, top, Math.max(1, payload.length - page + 1), page)
       if (next !== undefined) return setTop(next), true
       if (input === 's' && d) return void resend(), true
+      if (input === 'c') return copy(id), true
       if (input === 'r') return void res.refresh(), true
       return false
     },
     [
       ['↑↓ PgUp PgDn', 'scroll'],
       ['s', 'resend'],
+      ['c', 'copy id'],
       ['r', 'reload'],
     ],
   )

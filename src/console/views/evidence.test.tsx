@@ -68,11 +68,23 @@ describe('gw console in process: the evidence form at 80×24', () => {
     c.send('\r')
     const review = await c.waitFor('Submit this evidence?')
     expect(review).toContain('Esc leave the form')
+    // the review's pane: every line of the pasted text can be read before it is sent
+    expect(review).toMatch(/What will be sent: lines 1–\d+ of 41/)
+    expect(review).toContain('shipping_address:')
+    expect(review).not.toContain('line 40 of what')
+    for (let i = 0; i < 41 && !/What will be sent: lines \d+–41 of 41/.test(c.screen()); i++) {
+      await c.press('\u001b[6~')
+      await c.settle(50)
+    }
+    await c.waitFor(/What will be sent: lines \d+–41 of 41/)
+    expect(c.screen()).toContain('line 40 of what the customer wrote')
+    await c.press('\u001b[A')
+    await c.waitFor(/What will be sent: lines \d+–40 of 41/)
     // nothing is sent: n cancels
     c.send('n')
     await c.waitFor('Canceled; no evidence was submitted.')
     expect((await t.api('GET', `/disputes/${dp.id}`)).body.status).toBe('needs_response')
-  })
+  }, 90_000)
 })
 
 describe('gw console in process: an evidence draft is never lost', () => {
@@ -127,5 +139,5 @@ describe('gw console in process: an evidence draft is never lost', () => {
     } finally {
       rmSync(config, {recursive: true, force: true})
     }
-  })
+  }, 90_000)
 })

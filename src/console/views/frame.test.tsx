@@ -66,7 +66,7 @@ describe('gw console in process: the frame', () => {
     await c.waitFor(/Captured +€/)
     c.send('\u001b')
     await c.waitFor('3 payments')
-  })
+  }, 60_000)
 })
 
 describe('gw console in process: Payments', () => {

@@ -111,6 +111,7 @@ export function PaymentsView() {
         },
       }}
       open={(p) => ({view: 'payment', id: p.id})}
+      idOf={(p) => p.id}
       tone={(p) => theme.status(p.status)}
       status={status}
       empty={`No payment matches ${describeSearch(st.search)}.`}
@@ -154,7 +155,7 @@ export function paymentLines(d: PaymentDetail): string[] {
 }
 
 export function PaymentView() {
-  const {session, theme, height, open} = useFrame()
+  const {session, theme, height, open, copy} = useFrame()
   const route = useRoute()
   const id = route.id!
   const res = useResource(useCached(`payment:${id}`, () => paymentResource(session, id)))
@@ -191,7 +192,8 @@ export function PaymentView() {
       if (input === 'r') return void res.refresh(), void timeline.refresh(), true
       if (!p) return false
       if (input === 'f') return void act('refund', () => refundPayment(session, p)), true
-      if (input === 'c') return void act('capture', () => capturePayment(session, p)), true
+      if (input === 'C') return void act('capture', () => capturePayment(session, p)), true
+      if (input === 'c') return copy(id), true
       if (input === 'x') return void act('cancel', () => cancelPayment(session, p)), true
       if (input === 'd' && dispute) return open({view: 'dispute', id: dispute.id}), true
       return false
@@ -200,9 +202,10 @@ export function PaymentView() {
       ['↑↓', 'scroll'],
       ['t', tab === 'details' ? 'timeline' : 'details'],
       ['f', 'refund'],
-      ['c', 'capture'],
+      ['C', 'capture'],
       ['x', 'cancel'],
       ...(dispute ? [['d', 'dispute'] as const] : []),
+      ['c', 'copy id'],
       ['r', 'reload'],
     ],
   )

@@ -48,13 +48,13 @@ export function healthText(w: WebhookEndpoint): string {
   return why ? `${endpointStatus(w)}: ${why}` : endpointStatus(w)
 }
 
-/** The endpoints' columns: id, health, the last delivery; the URL takes the rest. */
+/** The endpoints' columns: id, the URL (never cut to its scheme and host: it is cut in the middle), health; the last delivery where there is room. */
 function endpointColumns(now: Date): Column<EndpointHealth>[] {
   return [
-    {title: 'ID', width: (t) => (t >= 100 ? 30 : 22), id: true, cell: (h) => h.endpoint.id},
-    {title: 'HEALTH', width: (t) => (t >= 100 ? 46 : 30), cell: (h) => healthText(h.endpoint)},
-    {title: 'LAST DELIVERY', width: (t) => (t >= 100 ? 24 : 20), optional: true, cell: (h) => (h.last === null ? 'none yet' : 'error' in h.last ? 'unreadable' : `${lastResult(h.last)} ${shortTime(h.last.created_at, now)}`)},
-    {title: 'URL', width: 0, grow: true, cell: (h) => h.endpoint.url},
+    {title: 'ID', width: (t) => (t >= 100 ? 28 : 22), id: true, cell: (h) => h.endpoint.id},
+    {title: 'URL', width: 30, grow: true, id: true, cell: (h) => h.endpoint.url},
+    {title: 'HEALTH', width: (t) => (t >= 100 ? 40 : 26), cell: (h) => healthText(h.endpoint)},
+    {title: 'LAST DELIVERY', width: 22, optional: true, cell: (h) => (h.last === null ? 'none yet' : 'error' in h.last ? 'unreadable' : `${lastResult(h.last)} ${shortTime(h.last.created_at, now)}`)},
   ]
 }
 
@@ -76,6 +76,7 @@ export function WebhooksView() {
       columns={endpointColumns(session.engineNow())}
       search={{label: 'Filter', placeholder: 'wh_… · part of the URL · failing · disabled', describe: (q) => (q ? `Webhook endpoints${count} matching "${q}"` : `Webhook endpoints${count} · / to filter`), apply: () => undefined}}
       open={(h) => ({view: 'webhook', id: h.endpoint.id})}
+      idOf={(h) => h.endpoint.id}
       tone={(h) => theme.tone(h.endpoint.disabled ? 'bad' : h.endpoint.status === 'failing' ? 'warn' : 'ok')}
       status=""
       empty={st.query ? `No endpoint matches "${st.query}".` : "No webhook endpoint: gw webhooks create --url https://… --events 'payment.*'"}
@@ -105,7 +106,7 @@ export function endpointResource(session: ConsoleSession, id: string): Resource<
 const plain = painter(false)
 
 export function WebhookView() {
-  const {session, theme, height, width} = useFrame()
+  const {session, theme, height, width, copy} = useFrame()
   const id = useRoute().id!
   const res = useResource(useCached(`webhook:${id}`, () => endpointResource(session, id)))
   const [top, setTop] = useState(0)
@@ -127,12 +128,14 @@ export function WebhookView() {
       if (input === 'R') return void act('replay', () => replayEndpoint(session, d.endpoint)), true
       if (input === 'E') return void act('enable', () => setEndpointDisabled(session, d.endpoint, false)), true
       if (input === 'D') return void act('disable', () => setEndpointDisabled(session, d.endpoint, true)), true
+      if (input === 'c') return copy(id), true
       return false
     },
     [
       ['↑↓', 'scroll'],
       ['R', 'replay since'],
       [d?.endpoint.disabled ? 'E' : 'D', d?.endpoint.disabled ? 'enable' : 'disable'],
+      ['c', 'copy id'],
       ['r', 'reload'],
     ],
   )

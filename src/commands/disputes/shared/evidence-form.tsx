@@ -12,6 +12,7 @@ import {alsoKeys, attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} 
 import type {EvidenceParams} from '../../../client/params.js'
 import {applyFieldInput, escapeAction, type FormStep} from './evidence-input.js'
 import {compactPlan, wrappedRows} from './evidence-layout.js'
+import {FieldText, indentLines, oneLine, reviewLines, ReviewText} from './evidence-text.js'
 import {formatMoney} from '../../../api/money.js'
 
 type Step = FormStep
@@ -69,6 +70,8 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
   const nearMissRef = useRef('')
   const [error, setError] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<'submitted' | 'canceled' | null>(null)
+  /** the first line the review's pane shows */
+  const [reviewTop, setReviewTop, reviewTopRef] = useRefState(0)
   /** where Esc was pressed, to go back to when the user keeps the evidence */
   const [before, setBefore] = useState<Step>('key')
 
@@ -164,6 +167,12 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
       return
     }
     if (step !== 'preview') return
+    // the review's pane: every line of what will be sent can be read before it is
+    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
+      const room = reviewRoomRef.current
+      const delta = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -room : room
+      return setReviewTop(Math.max(0, Math.min(Math.max(0, reviewLines(fields).length - room), reviewTopRef.current + delta)))
+    }
     // only an answer to a preview on screen: keys that arrive before it is drawn (the tail of a
     // paste, keys typed ahead) never submit what the agent has not seen (issue 36 item 5)
     if (shownRef.current !== 'preview' || (key.read !== undefined && key.read <= shownAtRead.current)) return
@@ -240,14 +249,19 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
   const rowsOf = (text: string) => wrappedRows(text, width)
   const warning = `One submission per stage: once submitted, ${dp.id} goes to under_review and nothing can be added or changed at the ${dp.stage} stage.${cov.missing.length ? ' Missing keys cannot be sent later.' : ''}`
   const question = step === 'discard' ? `Discard the evidence you entered? y = discard and leave · n = keep editing${onInterrupt ? ' · Ctrl-C: quit, keeping it as a draft' : ''}` : ''
-  // the review in a frame: its Covers line is its heading
-  const promptRows = step === 'preview' ? (compact ? 1 : 2) + rowsOf(warning) + 1 : step === 'value' ? 2 : step === 'discard' ? rowsOf(question) : 1
+  // the review in a frame: its Covers line is its heading, and a pane of what will be sent
+  // (at least its heading and a line) takes the place of the fields' list
+  const reviewPane = compact && step === 'preview' && fieldEntries.length > 0
+  const promptRows = step === 'preview' ? (compact ? 1 : 2) + rowsOf(warning) + 1 + (reviewPane ? 2 : 0) : step === 'value' ? 2 : step === 'discard' ? rowsOf(question) : 1
   const escHint = step !== 'done' && step !== 'preview' && step !== 'discard'
   // inside a frame of `height` rows: what fits, one row a line (evidence-layout.ts)
   const plan = compact
-    ? compactPlan({height: height ?? 0, checklist: cov.checklist.length, attached: !!attached, previous: (dp.previous_evidence ?? []).length, fields: fieldEntries.length, files: files.length, notice: !!notice, prompt: promptRows, error: !!error, escHint})
+    ? compactPlan({height: height ?? 0, checklist: cov.checklist.length, attached: !!attached, previous: (dp.previous_evidence ?? []).length, fields: fieldEntries.length, hideFields: reviewPane, files: files.length, notice: !!notice, prompt: promptRows, error: !!error, escHint})
     : undefined
   const valueRows = plan ? Math.max(1, 1 + plan.spare) : undefined
+  // the lines of what will be sent the review's pane shows (its heading aside)
+  const reviewRoomRef = useRef(1)
+  reviewRoomRef.current = Math.max(1, 1 + (plan?.spare ?? 0))
   const show = {
     notice: !!notice && (plan?.notice ?? true),
     due: plan?.due ?? true,
@@ -323,7 +337,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
           ))}
         </Box>
       ))}
-      {plan?.fieldsInline ? (
+      {plan?.fieldsInline && !reviewPane ? (
         <Text wrap="truncate">
           <Text bold>Fields: </Text>
           {fieldEntries.length ? fieldEntries.map(([k, v]) => `${k} = ${oneLine(v)}`).join(' · ') : Object.keys(fields).length ? 'only the one being edited' : 'none yet'}
@@ -336,9 +350,9 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
         </Text>
       ) : null}
       <Box flexDirection="column" marginTop={gap}>
-        {plan?.fieldsInline ? null : <Text bold>Fields:</Text>}
-        {plan?.fieldsInline ? null : fieldEntries.length === 0 ? <Text dimColor> {Object.keys(fields).length ? 'only the one being edited' : 'none yet'}</Text> : null}
-        {(plan?.fieldsInline ? [] : fieldEntries).map(([k, v]) => (
+        {plan?.fieldsInline || reviewPane ? null : <Text bold>Fields:</Text>}
+        {plan?.fieldsInline || reviewPane ? null : fieldEntries.length === 0 ? <Text dimColor> {Object.keys(fields).length ? 'only the one being edited' : 'none yet'}</Text> : null}
+        {(plan?.fieldsInline || reviewPane ? [] : fieldEntries).map(([k, v]) => (
           <Text key={k} wrap={wrap}>
             {' '}
             {k} = {compact ? oneLine(v) : indentLines(v)}
@@ -388,6 +402,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
               {cov.missing.length ? ` · missing: ${cov.missing.join(', ')}` : ''}
               {cov.extra.length ? ` · also: ${alsoKeys(cov.extra)}` : ''} · {files.length} file{files.length === 1 ? '' : 's'}
             </Text>
+            {reviewPane ? <ReviewText lines={reviewLines(fields)} top={reviewTop} rows={2 + (plan?.spare ?? 0)} /> : null}
             <Text color="yellow">{warning}</Text>
             <Text>
               <Text color="cyan">Submit this evidence?</Text> y = submit · e = edit · n = cancel
@@ -420,55 +435,6 @@ function useRefState<T>(initial: T): [T, (v: T) => void, {readonly current: T}] 
     setValue(v)
   }
   return [value, set, ref]
-}
-
-/** A value's later lines, indented under its first. */
-const indentLines = (v: string) => v.replace(/\n/g, '\n    ')
-
-/** A value on one line: how many lines it has, and its first. */
-const oneLine = (v: string) => {
-  const lines = v.split('\n')
-  return lines.length > 1 ? `(${lines.length} lines) ${lines[0]}` : v
-}
-
-/**
- * The text being typed, with a block cursor after it; a multi-line one on lines of its own. With
- * `rows`, its last rows (each cut to one) under a line counting those above: the end, where
- * typing goes on, always shows.
- */
-function FieldText({text, multiline = false, rows}: {text: string; multiline?: boolean; rows?: number}) {
-  const cursor = <Text inverse> </Text>
-  if (!multiline) return (
-    <Text>
-      {text}
-      {cursor}
-    </Text>
-  )
-  if (rows !== undefined) {
-    const lines = text.split('\n')
-    const room = lines.length > rows ? Math.max(1, rows - 1) : rows
-    const above = Math.max(0, lines.length - room)
-    const shown = lines.slice(above)
-    return (
-      <Box flexDirection="column">
-        {above ? <Text dimColor>{`  ↑ ${above} line${above === 1 ? '' : 's'} above (all kept; the review shows the total)`}</Text> : null}
-        {shown.map((l, i) => (
-          <Text key={above + i} wrap="truncate">
-            {'  '}
-            {l}
-            {i === shown.length - 1 ? cursor : null}
-          </Text>
-        ))}
-      </Box>
-    )
-  }
-  return (
-    <Text>
-      {'  '}
-      {text.replace(/\n/g, '\n  ')}
-      {cursor}
-    </Text>
-  )
 }
 
 /** Renders the form and resolves with the evidence to submit, or null when canceled. */

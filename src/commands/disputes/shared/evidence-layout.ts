@@ -13,8 +13,9 @@ export interface CompactParts {
   attached: boolean
   /** stages argued before */
   previous: number
-  /** fields listed (the one being edited is not) */
+  /** fields listed (the one being edited is not); hidden: the review's pane shows them */
   fields: number
+  hideFields?: boolean
   files: number
   notice: boolean
   /** rows of the step's prompt at least (a value's: its heading and one line of text) */
@@ -48,7 +49,7 @@ export function compactPlan(p: CompactParts): CompactPlan {
     (!plan.checklist ? 0 : plan.checklistInline ? 1 : 1 + p.checklist) +
     (plan.attached ? 1 : 0) +
     (plan.previous ? p.previous : 0) +
-    (plan.fieldsInline ? 1 : 1 + Math.max(1, p.fields)) +
+    (p.hideFields ? 0 : plan.fieldsInline ? 1 : 1 + Math.max(1, p.fields)) +
     (plan.filesInline ? 1 : 1 + Math.max(1, p.files)) +
     p.prompt +
     (p.error ? 1 : 0) +

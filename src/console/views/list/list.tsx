@@ -63,6 +63,8 @@ export interface ResourceListProps<T> {
   search?: ListSearch
   /** where Enter on a row leads */
   open?(row: T): Route | undefined
+  /** a row's id: `c` copies it */
+  idOf?(row: T): string
   /** a row's colour (the selected row is in reverse video instead) */
   tone?(row: T): string | undefined
   /** the line under the rows */
@@ -77,8 +79,8 @@ export interface ResourceListProps<T> {
   keys?: {handle(input: string, key: InputKey, row: T | undefined): boolean; footer: readonly (readonly [string, string])[]}
 }
 
-export function ResourceList<T>({state: st, data, columns, search, open: lead, tone, status, empty, right, notice, keys}: ResourceListProps<T>) {
-  const {height, width, open} = useFrame()
+export function ResourceList<T>({state: st, data, columns, search, open: lead, idOf, tone, status, empty, right, notice, keys}: ResourceListProps<T>) {
+  const {height, width, open, copy} = useFrame()
   const [, rerender] = useState(0)
   const field = useTextField()
   const editing = field.editing
@@ -122,11 +124,12 @@ export function ResourceList<T>({state: st, data, columns, search, open: lead, t
       const to = key.return && rows[sel] ? lead?.(rows[sel]!) : undefined
       if (to) return open(to), true
       if (input === 'r') return data.reload(), true
+      if (input === 'c' && idOf && rows[sel]) return copy(idOf(rows[sel]!)), true
       return false
     },
     editing
       ? [['Enter', search?.label.toLowerCase() ?? 'search'], ['Esc', 'cancel'], ...(search?.hint ? [['', search.hint] as const] : [])]
-      : [...(search ? [['/', search.label.toLowerCase()] as const] : []), ['↑↓ PgUp PgDn', 'move'], ['G', 'end'], ...(lead ? [['Enter', 'open'] as const] : []), ...(keys?.footer ?? []), ['r', 'reload']],
+      : [...(search ? [['/', search.label.toLowerCase()] as const] : []), ['↑↓ PgUp PgDn', 'move'], ['G', 'end'], ...(lead ? [['Enter', 'open'] as const] : []), ...(keys?.footer ?? []), ...(idOf ? [['c', 'copy id'] as const] : []), ['r', 'reload']],
   )
 
   const lines = (): PaintedLine[] =>
