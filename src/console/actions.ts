@@ -49,17 +49,23 @@ export function refundPayment(session: ConsoleSession, p: Payment): Promise<stri
     if (p.status !== 'succeeded') throw new NotDone(`${p.id} is ${p.status}: only a succeeded payment can be refunded.`)
     const left = refundable(p)
     if (left <= 0) throw new NotDone(`Nothing is left to refund on ${p.id}.`)
-    const typed = (await session.ask(`Refund how much? ${money(left, p.currency)} refundable; Enter: all of it`, {placeholder: 'e.g. 5.00'})).trim()
-    let amount: number | undefined
-    if (typed !== '') {
+    // the amount typed: all that is left (nothing typed), or an amount in the currency, more than
+    // zero and at most what is left; a wrong one keeps the question open with why under it
+    const amountOf = (typed: string): {amount?: number; error?: string} => {
+      if (typed === '') return {}
+      let amount: number
       try {
         amount = parseDisplayAmount(typed.replace(/^[€$£¥]/, '').replace(new RegExp(`\\s*${p.currency}$`, 'i'), ''), p.currency)
       } catch (error) {
-        throw new NotDone(`Not refunded: "${typed}" is not an amount in ${p.currency} (${(error as Error).message}).`)
+        return {error: `"${typed}" is not an amount in ${p.currency} (${(error as Error).message}). Type another, or Esc.`}
       }
-      if (amount <= 0) throw new NotDone('Not refunded: the amount must be more than zero.')
-      if (amount > left) throw new NotDone(`Not refunded: ${money(amount, p.currency)} is more than the ${money(left, p.currency)} still refundable.`)
+      if (amount <= 0) return {error: 'The amount must be more than zero. Type another, or Esc.'}
+      if (amount > left) return {error: `${money(amount, p.currency)} is more than the ${money(left, p.currency)} still refundable. Type another, or Esc.`}
+      return {amount}
     }
+    const typed = (await session.ask(`Refund how much? ${money(left, p.currency)} refundable; Enter: all of it`, {placeholder: 'e.g. 5.00', check: (t) => amountOf(t).error})).trim()
+    const {amount, error} = amountOf(typed)
+    if (error) throw new NotDone(`Not refunded: ${error}`)
     const what = amount === undefined ? `all that is left (${money(left, p.currency)})` : money(amount, p.currency)
     await confirm(session, `refund ${what} of ${p.id}`)
     const refund = await send(session, 'refund', () => session.client.refunds.create({payment: p.id, ...(amount === undefined ? {} : {amount})}))
@@ -111,9 +117,10 @@ export function submitEvidence(session: ConsoleSession, dp: Dispute, ev: Evidenc
  */
 export function resendEvent(session: ConsoleSession, eventId: string, known: readonly string[] = []): Promise<string> {
   return attempt(async () => {
-    const typed = (await session.ask(`Resend ${eventId} to which endpoint? Enter: every subscribed endpoint`, {placeholder: known.length ? known.slice(0, 3).join(', ') : 'wh_…'})).trim()
+    const notAnEndpoint = (t: string) => (t !== '' && !/^wh_[0-9A-Za-z]+$/.test(t) ? `"${t}" is not a webhook endpoint id (wh_…). Type one, Enter for every subscribed endpoint, or Esc.` : undefined)
+    const typed = (await session.ask(`Resend ${eventId} to which endpoint? Enter: every subscribed endpoint`, {placeholder: known.length ? known.slice(0, 3).join(', ') : 'wh_…', check: notAnEndpoint})).trim()
     const endpoint = typed === '' ? undefined : typed
-    if (endpoint !== undefined && !/^wh_[0-9A-Za-z]+$/.test(endpoint)) throw new NotDone(`Not resent: "${endpoint}" is not a webhook endpoint id (wh_…).`)
+    if (endpoint !== undefined && notAnEndpoint(endpoint)) throw new NotDone(`Not resent: ${notAnEndpoint(endpoint)}`)
     await confirm(session, endpoint ? `send ${eventId} again to ${endpoint}` : `send ${eventId} again to every endpoint subscribed to it`)
     const list = await send(session, 'resend the event', () => session.client.events.resend(eventId, endpoint ? {endpoint} : {all: true}))
     return list.data.length ? `${list.data.length} new ${list.data.length === 1 ? 'delivery' : 'deliveries'}: ${list.data.map((d) => `${d.id} to ${d.endpoint}`).join(', ')}.` : 'No enabled endpoint is subscribed to it: nothing was sent.'
@@ -123,7 +130,16 @@ export function resendEvent(session: ConsoleSession, eventId: string, known: rea
 export function replayEndpoint(session: ConsoleSession, w: WebhookEndpoint): Promise<string> {
   return attempt(async () => {
     if (w.disabled) throw new NotDone(`${w.id} is disabled: enable it first (E), then replay.`)
-    const typed = (await session.ask(`Replay to ${w.id} what it should have received since how long ago?`, {placeholder: 'e.g. 30m, 2h, 1d'})).trim()
+    const durationError = (t: string) => {
+      if (!t) return undefined
+      try {
+        parseDuration(t, 'since')
+        return undefined
+      } catch (error) {
+        return `${(error as Error).message} Type another (30m, 2h, 1d), or Esc.`
+      }
+    }
+    const typed = (await session.ask(`Replay to ${w.id} what it should have received since how long ago?`, {placeholder: 'e.g. 30m, 2h, 1d', check: durationError})).trim()
     if (!typed) return 'Not replayed; nothing was sent.'
     let seconds: number
     try {

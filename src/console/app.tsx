@@ -7,6 +7,7 @@ import {memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternal
 import {KeyboardProvider, type Key} from '../ui/keyboard.js'
 import {Text} from '../ui/text.js'
 import {clockText, fit, footerText} from './format.js'
+import {wrappedRows} from '../commands/disputes/shared/evidence-layout.js'
 import {displayWidth} from './width.js'
 import {FrameContext, LineInput, RouteContext, TickContext, useEmitter, useFrame, useTickText, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
 import {GLOBAL_KEYS, matchView, VIEW_KEYS, VIEW_TITLES, VIEWS, type ViewName} from './keymap.js'
@@ -67,8 +68,14 @@ export interface AppProps {
 interface Prompt {
   question: string
   placeholder?: string
+  /** why an answer cannot be taken (the prompt stays open with it under the question) */
+  check?: (answer: string) => string | undefined
+  error?: string
   resolve: (answer: string) => void
 }
+
+/** Most rows the message line grows to (a question, its error, an action's outcome). */
+const MESSAGE_ROWS = 6
 
 export function App({session, theme, initial, onRoute, painter}: AppProps) {
   const {exit} = useApp()
@@ -99,7 +106,7 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
 
   // the session asks through the frame: a question on the message line, a typed answer
   useEffect(() => {
-    session.ask = (question, opts) => new Promise<string>((resolve) => setPrompt({question, placeholder: opts?.placeholder, resolve}))
+    session.ask = (question, opts) => new Promise<string>((resolve) => setPrompt({question, placeholder: opts?.placeholder, check: opts?.check, resolve}))
     session.flash = (text, tone = 'ok') => setFlash({text, tone, at: Date.now()})
   }, [session])
 
@@ -144,9 +151,12 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
   }, [])
 
   const bannerShown = session.connection.state === 'reconnecting'
+  // the message line grows to what it says (a question and its error, an outcome): nothing cut
+  const message = prompt ? [prompt.question, prompt.error].filter(Boolean).join('\n') : overlay === 'jump' ? '' : (flash?.text ?? '')
+  const messageRows = Math.min(MESSAGE_ROWS, Math.max(1, wrappedRows(message, columns)))
   // the frame takes one line less than the terminal: a frame as tall as the terminal makes Ink
   // clear the screen at every redraw (flicker)
-  const bodyHeight = Math.max(3, rows - 1 - 2 - (bannerShown ? 1 : 0) - 2)
+  const bodyHeight = Math.max(3, rows - 1 - 2 - (bannerShown ? 1 : 0) - 1 - messageRows)
 
   const api: FrameApi = useMemo(
     () => ({session, theme, width: columns, height: bodyHeight, open, back, setKeys: setFooter, setCapture, setForm, quit: exit, copy, handler, cache, ticker, painter}),
@@ -198,8 +208,12 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
 
   const answer = (value: string) => {
     const p = prompt
+    if (!p) return
+    // a wrong value keeps the question open, the error under it, the text there to correct
+    const error = p.check?.(value.trim())
+    if (error) return setPrompt({...p, error})
     setPrompt(null)
-    p?.resolve(value)
+    p.resolve(value)
   }
 
   const onJump = (value: string) => {
@@ -239,11 +253,18 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
             <Box flexDirection="column" height={bodyHeight} overflowY="hidden">
               {crash ? <Crash /> : overlay === 'help' ? <Help route={top} height={bodyHeight} /> : <Screen key={`${stack.length}:${top.view}:${top.id ?? ''}`} route={top} />}
             </Box>
-            <Box height={1}>
+            <Box height={messageRows} flexDirection="column" overflowY="hidden">
               {prompt ? (
-                <Text color={theme.tone('accent')} bold wrap="truncate">
-                  {prompt.question}
-                </Text>
+                <>
+                  <Text color={theme.tone('accent')} bold wrap="wrap">
+                    {prompt.question}
+                  </Text>
+                  {prompt.error ? (
+                    <Text color={theme.tone('bad')} wrap="wrap">
+                      {prompt.error}
+                    </Text>
+                  ) : null}
+                </>
               ) : overlay === 'jump' ? (
                 <Box>
                   <Text color={theme.tone('accent')} bold>{':'}</Text>
@@ -251,7 +272,7 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
                   {jumpError ? <Text color={theme.tone('bad')} wrap="truncate">{`  ${jumpError}`}</Text> : null}
                 </Box>
               ) : flash ? (
-                <Text color={theme.tone(flash.tone === 'ok' ? 'ok' : flash.tone === 'warn' ? 'warn' : 'bad')} wrap="truncate">
+                <Text color={theme.tone(flash.tone === 'ok' ? 'ok' : flash.tone === 'warn' ? 'warn' : 'bad')} wrap="wrap">
                   {flash.text}
                 </Text>
               ) : (

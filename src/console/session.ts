@@ -182,8 +182,11 @@ export class ConsoleSession extends Emitter {
   clock: ClockState
   /** bumped when the engine answers again after an outage: resources refetch */
   epoch = 0
-  /** asks the person something (a confirmation, a typed word); set by the app */
-  ask: (question: string, opts?: {placeholder?: string}) => Promise<string> = async () => ''
+  /**
+   * Asks the person something (a confirmation, a typed word, an amount); set by the app. `check`
+   * says why an answer cannot be taken: the question stays open with that under it.
+   */
+  ask: (question: string, opts?: {placeholder?: string; check?: (answer: string) => string | undefined}) => Promise<string> = async () => ''
   /** a short message at the foot of the screen (an action's result); set by the app */
   flash: (text: string, tone?: 'ok' | 'warn' | 'error') => void = () => {}
   private probeTimer: NodeJS.Timeout | undefined

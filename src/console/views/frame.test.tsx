@@ -128,3 +128,25 @@ describe('gw console in process: every key of a read', () => {
   })
 })
 
+
+describe('gw console in process: questions and errors whole', () => {
+  it('wraps a question onto the lines it needs; a wrong amount keeps the refund question open with why under it', async () => {
+    c = await openConsoleInProcess(t, {cols: 80, rows: 24, initial: [{view: 'home'}, {view: 'payment', id: zoePaid.id}]})
+    await c.waitFor(`${zoePaid.id}  succeeded`)
+    await c.press('f')
+    await c.waitFor('Refund how much?')
+    await c.press('abc', '\r')
+    await c.waitFor('"abc" is not an amount in EUR')
+    expect(c.screen()).toContain('Refund how much?')
+    await c.press('\u0015', '99999', '\r')
+    // wrapped onto the lines it needs: read as one text
+    await c.waitFor((screen) => screen.replace(/\s+/g, ' ').includes('is more than the €40.00 EUR still refundable. Type another, or Esc.'))
+    await c.press('\u0015', '1.25', '\r')
+    // the confirmation whole at 80 columns, however long: "Continue? [y/N]" never cut
+    const asked = await c.waitFor('Continue? [y/N]')
+    expect(asked.replace(/\s+/g, ' ')).toContain(`This will refund €1.25 EUR of ${zoePaid.id}.`)
+    await c.press('\u001b')
+    await c.waitFor(/Not done|nothing was sent|Canceled/i)
+    expect((await t.api('GET', `/refunds?payment=${zoePaid.id}`)).body.data).toEqual([])
+  }, 60_000)
+})
