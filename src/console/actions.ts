@@ -28,6 +28,12 @@ async function send<T>(session: ConsoleSession, what: string, fn: () => Promise<
   throw new NotDone(`Could not ${what}: ${r.message}`)
 }
 
+/** Before anything is asked: the key may not do it (the permission named, as the CLI names it). */
+function mayOrSay(session: ConsoleSession, what: string, permissions: readonly string[]): void {
+  const missing = permissions.filter((p) => !session.may(p))
+  if (missing.length) throw new NotDone(`Not done: this key may not ${what} (it needs ${missing.join(' and ')}).`)
+}
+
 /** Runs an action; a "no" at the question, or a refusal, becomes the message to show. */
 async function attempt(run: () => Promise<string>): Promise<string> {
   try {
@@ -39,6 +45,9 @@ async function attempt(run: () => Promise<string>): Promise<string> {
   }
 }
 
+/** The statuses a payment can be canceled in (not yet completed). */
+export const CANCELABLE: readonly string[] = ['requires_confirmation', 'requires_action', 'requires_capture']
+
 /** What is still refundable: captured, less refunded (the API says the rest when a dispute took some). */
 export function refundable(p: Pick<Payment, 'amount_captured' | 'amount_refunded'>): number {
   return Math.max(0, p.amount_captured - p.amount_refunded)
@@ -46,6 +55,7 @@ export function refundable(p: Pick<Payment, 'amount_captured' | 'amount_refunded
 
 export function refundPayment(session: ConsoleSession, p: Payment): Promise<string> {
   return attempt(async () => {
+    mayOrSay(session, 'refund', ['refunds:write'])
     if (p.status !== 'succeeded') throw new NotDone(`${p.id} is ${p.status}: only a succeeded payment can be refunded.`)
     const left = refundable(p)
     if (left <= 0) throw new NotDone(`Nothing is left to refund on ${p.id}.`)
@@ -75,6 +85,7 @@ export function refundPayment(session: ConsoleSession, p: Payment): Promise<stri
 
 export function capturePayment(session: ConsoleSession, p: Payment): Promise<string> {
   return attempt(async () => {
+    mayOrSay(session, 'capture', ['payments:write'])
     if (p.status !== 'requires_capture') throw new NotDone(`${p.id} is ${p.status}: only an authorized payment (requires_capture) can be captured.`)
     await confirm(session, `capture ${money(p.amount - p.amount_captured, p.currency)} of ${p.id}`)
     const after = await send(session, 'capture', () => session.client.payments.capture(p.id, {}))
@@ -84,7 +95,8 @@ export function capturePayment(session: ConsoleSession, p: Payment): Promise<str
 
 export function cancelPayment(session: ConsoleSession, p: Payment): Promise<string> {
   return attempt(async () => {
-    if (!['requires_confirmation', 'requires_action', 'requires_capture'].includes(p.status)) throw new NotDone(`${p.id} is ${p.status}: only a payment not yet completed can be canceled.`)
+    mayOrSay(session, 'cancel', ['payments:write'])
+    if (!CANCELABLE.includes(p.status)) throw new NotDone(`${p.id} is ${p.status}: only a payment not yet completed can be canceled.`)
     await confirm(session, `cancel ${p.id} (${money(p.amount, p.currency)}), releasing any hold`)
     const after = await send(session, 'cancel', () => session.client.payments.cancel(p.id))
     return `${after.id} is ${after.status}.`
@@ -93,6 +105,7 @@ export function cancelPayment(session: ConsoleSession, p: Payment): Promise<stri
 
 export function acceptDispute(session: ConsoleSession, dp: Dispute): Promise<string> {
   return attempt(async () => {
+    mayOrSay(session, 'accept the dispute', ['disputes:write'])
     const why = notActionableReason(dp)
     if (why) throw new NotDone(why)
     await confirm(session, `accept ${dp.id}: the debit of ${money(dp.amount, dp.currency)} stands and no evidence can be sent`)
@@ -107,7 +120,8 @@ export function submitEvidence(session: ConsoleSession, dp: Dispute, ev: Evidenc
     if (session.mode === 'live') await confirm(session, `submit this evidence for ${dp.id}`)
     const after = await send(session, 'submit evidence', () => explained(session.client, dp.id, () => session.client.disputes.submitEvidence(dp.id, ev)))
     onSent?.()
-    return `Evidence sent: ${after.id} is ${after.status}. The issuer rules later (in test mode: advance the clock or resolve it).`
+    // in test mode only the test helper rules on it (advancing the clock does not: a dispute under review waits for its ruling)
+    return `Evidence sent: ${after.id} is ${after.status}. The issuer rules later${session.mode === 'live' ? '' : ` (in test mode: gw disputes resolve ${after.id} --won, --lost or --escalate)`}.`
   })
 }
 
@@ -117,6 +131,7 @@ export function submitEvidence(session: ConsoleSession, dp: Dispute, ev: Evidenc
  */
 export function resendEvent(session: ConsoleSession, eventId: string, known: readonly string[] = []): Promise<string> {
   return attempt(async () => {
+    mayOrSay(session, 'resend the event', ['webhooks:write', 'events:read'])
     const notAnEndpoint = (t: string) => (t !== '' && !/^wh_[0-9A-Za-z]+$/.test(t) ? `"${t}" is not a webhook endpoint id (wh_…). Type one, Enter for every subscribed endpoint, or Esc.` : undefined)
     const typed = (await session.ask(`Resend ${eventId} to which endpoint? Enter: every subscribed endpoint`, {placeholder: known.length ? known.slice(0, 3).join(', ') : 'wh_…', check: notAnEndpoint})).trim()
     const endpoint = typed === '' ? undefined : typed
@@ -129,6 +144,7 @@ export function resendEvent(session: ConsoleSession, eventId: string, known: rea
 
 export function replayEndpoint(session: ConsoleSession, w: WebhookEndpoint): Promise<string> {
   return attempt(async () => {
+    mayOrSay(session, 'replay', ['webhooks:write', 'events:read'])
     if (w.disabled) throw new NotDone(`${w.id} is disabled: enable it first (E), then replay.`)
     const durationError = (t: string) => {
       if (!t) return undefined
@@ -157,6 +173,7 @@ export function replayEndpoint(session: ConsoleSession, w: WebhookEndpoint): Pro
 
 export function setEndpointDisabled(session: ConsoleSession, w: WebhookEndpoint, disabled: boolean): Promise<string> {
   return attempt(async () => {
+    mayOrSay(session, disabled ? 'disable the endpoint' : 'enable the endpoint', ['webhooks:write'])
     if (w.disabled === disabled) return `${w.id} is already ${disabled ? 'disabled' : 'enabled'}.`
     await confirm(session, `${disabled ? 'disable' : 'enable'} ${w.id} (${w.url})${disabled ? ': it gets no deliveries until enabled' : ''}`, 'nothing was changed')
     const after = await send(session, disabled ? 'disable the endpoint' : 'enable the endpoint', () => session.client.webhookEndpoints.update(w.id, {disabled}))

@@ -4,6 +4,8 @@
 // GET /v1/events?object= for what came before, and is matched on each live event), paused with a
 // count of what is held, and heard by the views at most once per batch (40 paints a second at
 // 1,000 events a second; 2 while paused or scrolled up, when only a count changes). No Ink.
+import {EVENT_TYPES} from '../../api/event-types.js'
+import {closest} from '../../suggest.js'
 import type {GwEvent} from '../../api/types.js'
 import {EventFeed, type FeedEvent, type FeedStatus} from '../../commands/events/shared/feed.js'
 import {summarize, type EventSummary} from '../../commands/events/shared/format.js'
@@ -75,6 +77,22 @@ export function parseEventFilter(text: string): EventFilter {
     else types.push(t)
   }
   return {...(types.length ? {types: [...new Set(types)].join(',')} : {}), ...(object ? {object} : {})}
+}
+
+/**
+ * What is wrong with a filter's types, as the CLI says it (`Did you mean --events …`): a type no
+ * event has, or a prefix none starts with, and the nearest known; undefined when all are known.
+ * (A filter no event can match would wait for events forever.)
+ */
+export function eventFilterProblem(f: EventFilter, known: readonly string[] = EVENT_TYPES): string | undefined {
+  for (const t of f.types?.split(',') ?? []) {
+    if (t.endsWith('.*') ? known.some((k) => k.startsWith(t.slice(0, -1))) : known.includes(t)) continue
+    const word = t.endsWith('.*') ? t.slice(0, -2) : t
+    const prefixes = [...new Set(known.map((k) => k.slice(0, k.indexOf('.'))))]
+    const near = t.endsWith('.*') ? closest(word, prefixes, 1).map((n) => `${n}.*`) : closest(word, known, 1)
+    return `No event ${t.endsWith('.*') ? 'type starts with' : 'has the type'} ${t.endsWith('.*') ? `${word}.` : t}${near[0] ? `: did you mean ${near[0]}?` : ''} (gw events list --help lists the types)`
+  }
+  return undefined
 }
 
 /** The filter in words, for the line above the list. */

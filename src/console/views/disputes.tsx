@@ -200,8 +200,8 @@ export function DisputeView() {
       ? [['Esc', 'leave the form (it asks first)']]
       : [
           ['↑↓', 'scroll'],
-          ['e', 'answer (evidence)'],
-          ['A', 'accept'],
+          // answer and accept only while it needs a response (a won dispute has nothing to accept)
+          ...(dp && !notActionableReason(dp) ? [['e', 'answer (evidence)'] as const, ['A', 'accept'] as const] : []),
           ['p', 'payment'],
           ['c', 'copy id'],
           ['r', 'reload'],

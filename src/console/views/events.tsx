@@ -18,7 +18,7 @@ import {Age, useAction, LineInput, Lines, moveKey, PaintedList, Problem, Row, Ti
 import type {PaintedLine} from '../painter.js'
 import {fit, fitId, scrollWindow} from '../format.js'
 import {headerText, layoutColumns, rowText, type Column} from './list/columns.js'
-import {describeEventFilter, EventsModel, type EventRow} from '../models/events.js'
+import {describeEventFilter, eventFilterProblem, EventsModel, parseEventFilter, type EventRow} from '../models/events.js'
 import {ageText, Resource, type ConsoleSession} from '../session.js'
 
 interface EventsState {
@@ -176,7 +176,19 @@ export function EventsView() {
           <Text bold>{'Events '}</Text>
         </Box>
         {field.editing ? (
-          <LineInput initial={m.filterText} placeholder="type prefix (payment.*) and/or object id (pay_…); empty: every event" onSubmit={(t) => (field.stop(), m.setFilter(t), (st.follow = true), rerender((n) => n + 1))} />
+          <LineInput
+            initial={m.filterText}
+            placeholder="type prefix (payment.*) and/or object id (pay_…); empty: every event"
+            onSubmit={(t) => {
+              // a type no event has would wait forever: said, with the nearest, and the field stays open
+              const problem = eventFilterProblem(parseEventFilter(t))
+              if (problem) return session.flash(problem, 'warn')
+              field.stop()
+              m.setFilter(t)
+              st.follow = true
+              rerender((n) => n + 1)
+            }}
+          />
         ) : (
           <Box justifyContent="space-between" flexGrow={1}>
             <Box flexShrink={1}>

@@ -8,13 +8,14 @@ import {painter} from '../../output/color.js'
 import {Text} from '../../ui/text.js'
 import {renderPayment} from '../../commands/payments/shared/display.js'
 import {buildTimeline, renderTimeline} from '../../commands/payments/shared/timeline.js'
+import type {Unavailable} from '../../commands/payments/shared/unavailable.js'
 import {Age, Lines, moveKey, Problem, Title, useCached, useEmitter, useFrame, useKeys, useResource, useRoute} from '../frame.js'
 import {money, shortTime} from '../format.js'
 import type {Column} from './list/columns.js'
 import {newListState, ResourceList, type ListState} from './list/list.js'
 import {PagedList} from '../models/paging.js'
 import {amountMatches, describeSearch, fallbackSearch, parseSearch, searchParams, type Search} from '../models/search.js'
-import {capturePayment, cancelPayment, refundPayment} from '../actions.js'
+import {CANCELABLE, capturePayment, cancelPayment, refundable, refundPayment} from '../actions.js'
 import {Resource, type ConsoleSession} from '../session.js'
 
 interface PaymentsState extends ListState {
@@ -154,6 +155,18 @@ export function paymentLines(d: PaymentDetail): string[] {
   return lines
 }
 
+/** What the timeline leaves out, as the CLI says it: each part and the permission that shows it. */
+export function unavailableLine(unavailable: readonly Unavailable[]): string {
+  const denied = unavailable.filter((u) => u.permission)
+  const failed = unavailable.filter((u) => !u.permission)
+  return [
+    denied.length ? `Not shown, this key may not read them: ${denied.map((u) => `${u.what} (needs ${u.permission})`).join(', ')}.` : '',
+    ...failed.map((u) => `Not shown: ${u.what} could not be read (${u.error}).`),
+  ]
+    .filter(Boolean)
+    .join(' ')
+}
+
 export function PaymentView() {
   const {session, theme, height, open, copy} = useFrame()
   const route = useRoute()
@@ -201,9 +214,10 @@ export function PaymentView() {
     [
       ['↑↓', 'scroll'],
       ['t', tab === 'details' ? 'timeline' : 'details'],
-      ['f', 'refund'],
-      ['C', 'capture'],
-      ['x', 'cancel'],
+      // only the actions its status allows (a succeeded payment cannot be captured)
+      ...(p?.status === 'succeeded' && refundable(p) > 0 ? [['f', 'refund'] as const] : []),
+      ...(p?.status === 'requires_capture' ? [['C', 'capture'] as const] : []),
+      ...(p && CANCELABLE.includes(p.status) ? [['x', 'cancel'] as const] : []),
       ...(dispute ? [['d', 'dispute'] as const] : []),
       ['c', 'copy id'],
       ['r', 'reload'],
@@ -220,6 +234,11 @@ export function PaymentView() {
       {res.permission || (res.error && !d) ? <Problem message={res.error ?? ''} permission={res.permission} /> : null}
       {tab === 'timeline' && timeline.permission ? <Problem message={timeline.error ?? ''} permission={timeline.permission} /> : null}
       {tab === 'timeline' && timeline.error && !timeline.permission ? <Text color={theme.tone('bad')}>{timeline.error}</Text> : null}
+      {tab === 'timeline' && timeline.value?.unavailable.length ? (
+        <Text color={theme.tone('warn')} wrap="truncate">
+          {unavailableLine(timeline.value.unavailable)}
+        </Text>
+      ) : null}
       <Lines lines={lines} top={top} height={page} />
     </Box>
   )
