@@ -150,7 +150,7 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
     formRef.current = on
   }, [])
 
-  const bannerShown = session.connection.state === 'reconnecting'
+  const bannerShown = session.connection.state === 'reconnecting' || session.outage !== undefined
   // the message line grows to what it says (a question and its error, an outcome): nothing cut
   const message = prompt ? [prompt.question, prompt.error].filter(Boolean).join('\n') : overlay === 'jump' ? '' : (flash?.text ?? '')
   const messageRows = Math.min(MESSAGE_ROWS, Math.max(1, wrappedRows(message, columns)))
@@ -317,7 +317,8 @@ function StatusLine({width}: {width: number}) {
   const {time, ahead} = clockText(session.engineNow(), session.clock.offsetMs)
   const mode = session.mode === 'live' ? ' LIVE ' : session.mode === 'test' ? ' TEST ' : ' ? '
   const clock = session.clock.source === 'wall' ? `wall ${time}` : `engine ${time}${session.clock.frozen ? ' (frozen)' : ''}`
-  const conn = session.connection.state === 'live' ? '● live' : '○ reconnecting'
+  // live, but not serving (its store away): said while it lasts
+  const conn = session.connection.state !== 'live' ? '○ reconnecting' : session.outage ? '◐ outage' : '● live'
   const restricted = session.key?.type === 'restricted' ? ' (restricted)' : ''
   const left = width >= 100 ? ` gw console · ${acct} · ` : ` ${acct} · `
   // the clock and the connection always fit; the key where there is room
@@ -334,7 +335,7 @@ function StatusLine({width}: {width: number}) {
         {mode}
       </Text>
       <Text>{fit(right, Math.max(0, room))}</Text>
-      <Text color={session.connection.state === 'live' ? theme.tone('ok') : theme.tone('warn')}>{conn}</Text>
+      <Text color={session.connection.state !== 'live' ? theme.tone('warn') : session.outage ? theme.tone('bad') : theme.tone('ok')}>{conn}</Text>
     </Text>
   )
 }
@@ -355,8 +356,12 @@ function Tabs({current, width}: {current: ViewName; width: number}) {
 function Banner({width}: {width: number}) {
   const {session, theme} = useFrame()
   const c = session.connection
-  useTickText(() => ageText(session.connection.lastOkAt, session.now()))
-  const text = `⟳ Reconnecting to ${session.host}: ${c.reason ?? 'no answer'} · tried ${c.attempts ?? 0}× · last answer ${ageText(c.lastOkAt, session.now())}; what you see is from then`
+  const o = session.outage
+  useTickText(() => ageText(c.state === 'reconnecting' ? c.lastOkAt : o?.since, session.now()))
+  const text =
+    c.state === 'reconnecting' || !o
+      ? `⟳ Reconnecting to ${session.host}: ${c.reason ?? 'no answer'} · tried ${c.attempts ?? 0}× · last answer ${ageText(c.lastOkAt, session.now())}; what you see is from then`
+      : `⚠ ${session.host} answers but cannot serve: ${o.reason} · since ${ageText(o.since, session.now())} · ${o.seen.length} 5xx here; what you see is from before`
   return (
     <Text inverse bold color={theme.tone('warn')} wrap="truncate">
       {fit(text, width)}

@@ -108,6 +108,9 @@ export class GatewayMonitor extends BatchedEmitter {
       const r = await client.operations('/readyz')
       session.heard()
       this.base = r.status === 200 ? {state: 'ready', at} : {state: 'not_ready', at, reason: reasonOf(r.text, r.status)}
+      // not ready (its store away): an outage the status line and this view say while it lasts
+      if (r.status === 200) session.served()
+      else session.unserved(`its /readyz: not ready (${reasonOf(r.text, r.status)})`, false)
     } catch (e) {
       this.base = {state: 'down', at, reason: errorText(e)}
       session.lost(errorText(e))

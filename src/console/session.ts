@@ -143,6 +143,19 @@ export interface ConnectionState {
   attempts?: number
 }
 
+/**
+ * The engine answers but cannot serve (its store is away: a PostgreSQL outage): a 5xx to a
+ * request of the console's, or its base URL's /readyz saying not ready. Said while it lasts
+ * (the request log cannot record those 5xx meanwhile: it is kept in the same store).
+ */
+export interface Outage {
+  /** wall ms it began */
+  since: number
+  reason: string
+  /** wall ms of each 5xx the console got since (the last minute's kept) */
+  seen: number[]
+}
+
 export interface ClockState {
   /** engine time minus wall time, ms */
   offsetMs: number
@@ -179,6 +192,8 @@ export class ConsoleSession extends Emitter {
   account: Account | null = null
   key: ApiKey | null = null
   connection: ConnectionState
+  /** the engine answers but cannot serve, while it lasts */
+  outage: Outage | undefined
   clock: ClockState
   /** bumped when the engine answers again after an outage: resources refetch */
   epoch = 0
@@ -209,6 +224,7 @@ export class ConsoleSession extends Emitter {
     this.now = opts.now ?? Date.now
     this.drafts = new DraftStore(opts.configDir, opts.profile, this.now)
     this.connection = {state: 'live', lastOkAt: this.now()}
+    this.outage = undefined
     this.clock = {offsetMs: 0, source: 'wall', readAt: this.now()}
   }
 
@@ -261,6 +277,7 @@ export class ConsoleSession extends Emitter {
     try {
       const value = await fn()
       this.heard()
+      this.served()
       return {ok: true, value}
     } catch (error) {
       if (isOffline(error)) {
@@ -268,6 +285,7 @@ export class ConsoleSession extends Emitter {
         return {ok: false, message: errorText(error), offline: true, error}
       }
       this.heard()
+      if (error instanceof ApiError && error.status >= 500) this.unserved(errorText(error))
       const permission = deniedPermission(error)
       if (permission) return {ok: false, message: `This key may not do this: it needs ${permission}.`, permission, error}
       return {ok: false, message: errorText(error), error}
@@ -285,6 +303,22 @@ export class ConsoleSession extends Emitter {
       void this.readClock()
       this.changed()
     }
+  }
+
+  /** The engine answered a request with a 5xx, or its /readyz said not ready: an outage, while it lasts. */
+  unserved(reason: string, counted = true): void {
+    const now = this.now()
+    const o = this.outage ?? {since: now, reason, seen: []}
+    const seen = counted ? [...o.seen.filter((t) => now - t < 60_000), now] : o.seen
+    this.outage = {since: o.since, reason, seen}
+    this.changed()
+  }
+
+  /** The engine served a request, or its /readyz said ready: the outage is over. */
+  served(): void {
+    if (!this.outage) return
+    this.outage = undefined
+    this.changed()
   }
 
   /** The engine could not be reached (a request or a stream failed): reconnecting until it answers. */

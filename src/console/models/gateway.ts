@@ -192,6 +192,8 @@ export interface GatewayData {
   chaos: Part<ChaosRule[]> | undefined
   /** the instance the base URL answered from, when the console knows (its requests in the log) */
   self?: string
+  /** the engine answers but cannot serve (session.ts Outage) */
+  outage?: {since: number; reason: string; seen: readonly number[]}
 }
 
 const ms = (v: number | undefined) => (v === undefined ? '-' : `${v}ms`)
@@ -204,6 +206,13 @@ const probeText = (p: Probe | undefined) => (p === undefined ? 'probing…' : p.
 /** The view's lines, in order: instances, readiness, providers, backlog, chaos. */
 export function gatewayLines(d: GatewayData): GatewayLine[] {
   const lines: GatewayLine[] = []
+  // an outage first, while it lasts: the request log is kept in the store that is away, so the
+  // instances' 5xx below cannot count what fails meanwhile; what this console got is counted here
+  if (d.outage) {
+    const seen = d.outage.seen.filter((t) => d.now - t < 60_000).length
+    lines.push({text: `Outage since ${ago(d.outage.since, d.now)}: ${d.outage.reason}`, tone: 'bad'})
+    lines.push({text: `  ${seen} 5xx to this console in the last minute; the request log (in the same store) records none until it is back`, tone: 'bad'})
+  }
   const watched = Math.round((d.now - d.since) / 1000)
   const over = watched >= 60 ? 'the last minute' : `the last ${Math.max(1, watched)}s (watching since then)`
   const base = d.base

@@ -147,8 +147,9 @@ async function sendEvidence(session: ConsoleSession, dp: Dispute, ev: EvidencePa
 
 /** Why the review cannot send now: the banner says the engine cannot be reached. */
 function offlineHold(session: ConsoleSession): string | undefined {
-  if (session.connection.state !== 'reconnecting') return undefined
-  return 'The engine cannot be reached (see the banner): nothing was sent. Your evidence is kept as a draft; press y again once the banner is gone.'
+  if (session.connection.state === 'reconnecting') return 'The engine cannot be reached (see the banner): nothing was sent. Your evidence is kept as a draft; press y again once the banner is gone.'
+  if (session.outage) return 'The engine answers but cannot serve now (see the banner): nothing was sent. Your evidence is kept as a draft; press y again once the banner is gone.'
+  return undefined
 }
 
 /** The form's notice when a draft is taken up again. */

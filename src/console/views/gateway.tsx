@@ -20,6 +20,7 @@ export function GatewayView() {
   const {session, theme, height, width} = useFrame()
   const monitor = useCached('gateway:monitor', () => new GatewayMonitor(session))
   useEmitter(monitor)
+  useEmitter(session)
   const providers = useResource(useCached('gateway:providers', () => new Resource<Provider[]>(session, async () => (await session.client.providers.list({limit: 100})).data, {refreshMs: 5000})))
   const chaos = useResource(
     useCached('gateway:chaos', () => new Resource<ChaosRule[]>(session, async () => (session.mode === 'live' ? [] : (await session.client.chaos.list()).data), {refreshMs: 5000})),
@@ -37,6 +38,7 @@ export function GatewayView() {
       backlog: monitor.backlog,
       chaos: session.mode === 'live' ? undefined : asPart(chaos),
       self: monitor.self,
+      outage: session.outage,
     })
   // its ages and rates over the last minute: a redraw when one reads differently
   useTickText(() => linesNow().map((l) => l.text).join('\n'))
