@@ -16,6 +16,8 @@ export type Search =
   | {kind: 'amount'; text: string; currency?: string}
   | {kind: 'reference'; reference: string; prefix: boolean}
   | {kind: 'name'; name: string}
+  /** any part of a customer's name or email, folded (accents, ø, æ, ß): the customers are read and matched here */
+  | {kind: 'anyName'; name: string}
   /** words that are a reference or a name: the reference first, then the name */
   | {kind: 'words'; text: string}
 
@@ -34,7 +36,8 @@ export function parseSearch(raw: string): Search {
       case 'domain':
         return {kind: 'domain', domain: v.replace(/^@/, '')}
       case 'name':
-        return {kind: 'name', name: v}
+        // one character is less than the API's name filter takes: matched here
+        return Array.from(v).length < 2 ? {kind: 'anyName', name: v} : {kind: 'name', name: v}
       case 'last4':
         return {kind: 'last4', last4: v}
       case 'amount':
@@ -91,6 +94,8 @@ export function describeSearch(s: Search): string {
       return s.prefix ? `references starting ${s.reference}` : `reference ${s.reference}`
     case 'name':
       return `customer name ${s.name}`
+    case 'anyName':
+      return `customer name or email containing "${s.name}" (accents, ø, æ and ß folded; the API matches only a name's start or its last word: the first ${ANY_NAME_CUSTOMERS.toLocaleString('en-US')} customers were read and matched here)`
     case 'words':
       return `reference or customer name "${s.text}"`
   }
@@ -118,6 +123,8 @@ export function searchParams(s: Search): Record<string, string> | undefined {
       return s.prefix ? {reference_prefix: s.reference} : {reference: s.reference}
     case 'name':
       return {customer_name: s.name}
+    case 'anyName':
+      return undefined
     case 'words':
       return {reference: s.text}
   }
@@ -129,7 +136,33 @@ export function searchParams(s: Search): Record<string, string> | undefined {
  * customer_email filter compares exactly, before issue 36, still finds the usual lower-case one).
  */
 export function fallbackSearch(s: Search): Search | undefined {
-  if (s.kind === 'words') return {kind: 'name', name: s.text}
+  // a name the API's filter does not find (a part after a hyphen, Ørsted typed orsted, one character): any part of it, here
+  if (s.kind === 'words') return Array.from(s.text).length < 2 ? {kind: 'anyName', name: s.text} : {kind: 'name', name: s.text}
+  if (s.kind === 'name') return {kind: 'anyName', name: s.name}
   if (s.kind === 'email' && !s.lowered && s.email !== s.email.toLowerCase()) return {kind: 'email', email: s.email.toLowerCase(), lowered: true}
   return undefined
 }
+
+/** Most customers read to match a name here (the API pages them 100 at a time). */
+export const ANY_NAME_CUSTOMERS = 2000
+
+/** Letters that do not come apart into a letter and its accent, as a person types them without it. */
+const FOLDED: Record<string, string> = {ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h'}
+
+/** A text as a person types it to find it: accents dropped, ø æ ß and their kin spelt out, in lower case, spaces collapsed. */
+export function foldText(text: string | null | undefined): string {
+  return (text ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[øæœßłđðþıħ]/g, (c) => FOLDED[c] ?? c)
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** A customer matches a name typed: any part of the name or the email, folded. */
+export function customerMatches(c: {name?: string | null; email?: string | null}, typed: string): boolean {
+  const want = foldText(typed)
+  return want !== '' && (foldText(c.name).includes(want) || foldText(c.email).includes(want))
+}
+

@@ -10,6 +10,7 @@ import type {EvidenceParams} from '../../client/params.js'
 import {painter} from '../../output/color.js'
 import {Text} from '../../ui/text.js'
 import {renderDispute, timeLeft, type AttachedFacts} from '../../commands/disputes/shared/display.js'
+import {disputeStatus} from '../../commands/disputes/shared/status.js'
 import {attachedFacts, notActionableReason} from '../../commands/disputes/shared/disputes.js'
 import {EvidenceForm} from '../../commands/disputes/shared/evidence-form.js'
 import {acceptDispute, submitEvidence} from '../actions.js'
@@ -46,7 +47,8 @@ function queueColumns(now: Date): Column<Dispute>[] {
   return [
     // a dispute's id whole where there is room (28 cells): an agent tells them apart and copies them
     {title: 'ID', width: (total) => (total >= 100 ? 28 : 18), id: true, cell: (d) => d.id},
-    {title: 'TIME LEFT', width: 14, cell: (d) => (d.status === 'needs_response' ? timeLeft(d, now) : d.status)},
+    // a closed dispute's status as the CLI says it: `lost (deadline missed)`
+    {title: 'TIME LEFT', width: (total) => (total >= 100 ? 24 : 14), cell: (d) => (d.status === 'needs_response' ? timeLeft(d, now) : disputeStatus(d, plain))},
     {title: 'AMOUNT', width: 13, align: 'right', cell: (d) => money(d.amount, d.currency)},
     {title: 'REASON', width: 8, grow: true, cell: (d) => d.reason},
     {title: 'STAGE', width: 16, optional: true, cell: (d) => d.stage},

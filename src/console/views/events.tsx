@@ -57,9 +57,11 @@ function chromeOf(m: EventsModel): string {
 /** The stream's columns: ↺ for a backfilled event, time, type, object, status; the amount takes the rest. */
 const EVENT_COLUMNS: readonly Column<EventRow>[] = [
   {title: '', width: 2, cell: (r) => (r.backfilled ? '↺' : '')},
+  // the date too (engine clock, UTC): after a clock jump, events of two days read in order
+  {title: 'DATE', width: 6, cell: (r) => r.event.created_at.slice(5, 10)},
   {title: 'TIME', width: 9, cell: (r) => r.summary.time},
-  {title: 'TYPE', width: (t) => (t >= 100 ? 28 : 24), cell: (r) => r.summary.type},
-  {title: 'OBJECT', width: (t) => (t >= 100 ? 30 : 22), id: true, cell: (r) => r.summary.object_id},
+  {title: 'TYPE', width: (t) => (t >= 100 ? 28 : 20), cell: (r) => r.summary.type},
+  {title: 'OBJECT', width: (t) => (t >= 100 ? 30 : 20), id: true, cell: (r) => r.summary.object_id},
   {title: 'STATUS', width: (t) => (t >= 100 ? 18 : 15), cell: (r) => r.summary.status},
   {title: 'AMOUNT', width: 0, grow: true, cell: (r) => r.summary.amount},
 ]

@@ -3,7 +3,7 @@
 // actions refund, capture and cancel, each confirmed as the CLI confirms money movements.
 import {Box} from 'ink'
 import {useEffect, useState} from 'react'
-import type {Dispute, Payment, Refund} from '../../api/types.js'
+import type {Customer, Dispute, Payment, Refund} from '../../api/types.js'
 import {painter} from '../../output/color.js'
 import {Text} from '../../ui/text.js'
 import {renderPayment} from '../../commands/payments/shared/display.js'
@@ -14,6 +14,7 @@ import {money, shortTime} from '../format.js'
 import type {Column} from './list/columns.js'
 import {newListState, ResourceList, type ListState} from './list/list.js'
 import {PagedList} from '../models/paging.js'
+import {anyNamePayments, CustomerBook} from '../models/customers.js'
 import {amountMatches, describeSearch, fallbackSearch, parseSearch, searchParams, type Search} from '../models/search.js'
 import {CANCELABLE, capturePayment, cancelPayment, refundable, refundPayment} from '../actions.js'
 import {Resource, type ConsoleSession} from '../session.js'
@@ -21,12 +22,11 @@ import {Resource, type ConsoleSession} from '../session.js'
 interface PaymentsState extends ListState {
   list: PagedList<Payment>
   search: Search
-  /** a "words" search that found no reference went on to the customer's name */
-  fellBack: boolean
 }
 
 /** What the API is asked for a search; the amount, which it cannot filter, is matched page by page. */
 export function paymentSource(session: ConsoleSession, search: Search) {
+  if (search.kind === 'anyName') return anyNamePayments(session, search.name)
   const params = searchParams(search) ?? {}
   return {
     page: (cursor: string | undefined, limit: number) => session.client.payments.list({...params, limit, ...(cursor ? {starting_after: cursor} : {})} as Parameters<typeof session.client.payments.list>[0]),
@@ -44,8 +44,8 @@ function unsupported(search: Search, error: string | undefined): string | undefi
   return undefined
 }
 
-/** 80 columns: id, status, amount, reference, created; the method where there is room. */
-export function paymentColumns(now: Date): Column<Payment>[] {
+/** 80 columns: id, status, amount, reference, created; the method and the customer (name and email) where there is room. */
+export function paymentColumns(now: Date, customers?: CustomerBook): Column<Payment>[] {
   const wide = (a: number, b: number) => (total: number) => (total >= 100 ? a : b)
   return [
     {title: 'ID', width: wide(30, 22), id: true, cell: (p) => p.id},
@@ -53,6 +53,8 @@ export function paymentColumns(now: Date): Column<Payment>[] {
     {title: 'AMOUNT', width: wide(16, 14), align: 'right', cell: (p) => money(p.amount, p.currency)},
     {title: 'METHOD', width: wide(8, 0), optional: true, cell: (p) => p.payment_method},
     {title: 'REFERENCE', width: 0, grow: true, cell: (p) => p.reference ?? ''},
+    // who the payment is from, to confirm the person (read beside the payment: it carries the id only)
+    ...(customers ? [{title: 'CUSTOMER', width: (t: number) => (t >= 140 ? 34 : t >= 110 ? 24 : 0), optional: true, cell: (p: Payment) => customers.label(p.customer) ?? '…'}] : []),
     {title: 'CREATED', width: 12, optional: true, cell: (p) => shortTime(p.created_at, now)},
   ]
 }
@@ -63,20 +65,22 @@ export function PaymentsView() {
     const search: Search = {kind: 'all'}
     const list = new PagedList<Payment>(session, paymentSource(session, search))
     void list.more()
-    return {...newListState(), list, search, fellBack: false}
+    return {...newListState(), list, search}
   })
   const list = st.list
+  const customers = useCached('customers', () => new CustomerBook(session))
   useEmitter(list)
   useEmitter(session)
+  useEmitter(customers)
   const rows = list.rows
 
-  // a "words" search that is no reference: the customer's name next; an email in mixed case
-  // that found nothing: in lower case (an engine before issue 36 compares emails exactly)
+  // a "words" search that is no reference: the customer's name next, then any part of it (read
+  // here); an email in mixed case that found nothing: in lower case (an engine before issue 36
+  // compares emails exactly)
   useEffect(() => {
-    if (list.loading || list.hasMore || rows.length > 0 || list.error || st.fellBack) return
+    if (list.loading || list.hasMore || rows.length > 0 || list.error) return
     const next = fallbackSearch(st.search)
     if (!next) return
-    st.fellBack = true
     st.search = next
     list.reset(paymentSource(session, st.search))
   })
@@ -97,7 +101,7 @@ export function PaymentsView() {
     <ResourceList
       state={st}
       data={list}
-      columns={paymentColumns(session.engineNow())}
+      columns={paymentColumns(session.engineNow(), customers)}
       search={{
         label: 'Search',
         placeholder: 'pay_… · email · @domain · name · last four · 12.50 EUR · ref:ORDER',
@@ -107,7 +111,6 @@ export function PaymentsView() {
           const search = parseSearch(query)
           if (search.kind === 'id') return {view: 'payment', id: search.id}
           st.search = search
-          st.fellBack = false
           list.reset(paymentSource(session, search))
         },
       }}
@@ -127,6 +130,8 @@ interface PaymentDetail {
   payment: Payment
   refunds: Refund[] | {permission: string}
   disputes: Dispute[] | {permission: string}
+  /** its customer's name and email (the payment carries the id only), or why not */
+  customer?: Customer | {permission: string}
 }
 
 export function paymentResource(session: ConsoleSession, id: string): Resource<PaymentDetail> {
@@ -135,9 +140,19 @@ export function paymentResource(session: ConsoleSession, id: string): Resource<P
     session,
     async () => {
       const payment = await c.payments.get(id)
-      const [refunds, disputes] = await Promise.all([session.call(async () => (await c.refunds.list({payment: id, limit: 100})).data), session.call(async () => (await c.disputes.list({payment: id, limit: 100})).data)])
-      const or = <T,>(o: Awaited<typeof refunds> | Awaited<typeof disputes>, f: () => T) => (o.ok ? f() : {permission: o.permission ?? o.message})
-      return {payment, refunds: or(refunds, () => (refunds.ok ? refunds.value : [])), disputes: or(disputes, () => (disputes.ok ? disputes.value : []))}
+      const customerId = payment.customer
+      const [refunds, disputes, customer] = await Promise.all([
+        session.call(async () => (await c.refunds.list({payment: id, limit: 100})).data),
+        session.call(async () => (await c.disputes.list({payment: id, limit: 100})).data),
+        customerId ? session.call(() => c.customers.get(customerId)) : Promise.resolve(undefined),
+      ])
+      const or = <T,>(o: {ok: boolean; permission?: string; message?: string}, f: () => T) => (o.ok ? f() : {permission: o.permission ?? o.message ?? ''})
+      return {
+        payment,
+        refunds: or(refunds, () => (refunds.ok ? refunds.value : [])),
+        disputes: or(disputes, () => (disputes.ok ? disputes.value : [])),
+        ...(customer ? {customer: or(customer, () => (customer.ok ? customer.value : ({} as Customer)))} : {}),
+      }
     },
     {refreshMs: 5000},
   )
@@ -150,6 +165,13 @@ export function paymentLines(d: PaymentDetail): string[] {
   const refunds = Array.isArray(d.refunds) ? d.refunds : undefined
   const disputes = Array.isArray(d.disputes) ? d.disputes : undefined
   const lines = renderPayment(d.payment, plain, {refunds, disputes}).split('\n')
+  // the person, beside the customer's id: an agent confirms who they are speaking to
+  const at = lines.findIndex((l) => /^\s+Customer\s/.test(l))
+  const label = at >= 0 ? /^(\s+)(Customer\s+)/.exec(lines[at]!) : null
+  if (d.customer && label) {
+    const who = 'permission' in d.customer ? `not shown: this key needs ${d.customer.permission}` : [d.customer.name, d.customer.email ? `<${d.customer.email}>` : ''].filter(Boolean).join(' ') || 'no name or email'
+    lines.splice(at + 1, 0, `${label[1]}${'Name'.padEnd(label[2]!.length)}${who}`)
+  }
   if (!Array.isArray(d.refunds)) lines.push(`  Refunds not shown: this key needs ${d.refunds.permission}`)
   if (!Array.isArray(d.disputes)) lines.push(`  Disputes not shown: this key needs ${d.disputes.permission}`)
   return lines
