@@ -31,7 +31,8 @@ const tmux = term.run
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const screen = term.screen
 const paneFlag = (name: string) => tmux('display-message', '-p', '-t', 'gw', `#{${name}}`).trim()
-const waitForScreen = term.waitForScreen
+// generous: on a machine shared by several builds a console can take long to start (nothing it shows is timed)
+const waitForScreen = (text: string | RegExp, ms = 45_000) => term.waitForScreen(text, ms)
 
 const keys = (...k: string[]) => tmux('send-keys', '-t', 'gw', ...k)
 const type = (text: string) => tmux('send-keys', '-t', 'gw', '-l', text)
@@ -123,7 +124,7 @@ afterAll(async () => {
 
 describe('gw console: the terminal, left as it was found', () => {
   it("q restores the terminal: the shell's screen, the cursor, the tty's modes", async () => {
-    openConsole({x: 80, y: 24})
+    openConsole({x: 80, y: 24}, ['--view', 'home'])
     await waitForScreen(/Disputes due \(1\)/)
     keys('q')
     await expectTerminalRestored(0)
@@ -137,7 +138,7 @@ describe('gw console: the terminal, left as it was found', () => {
     await expectTerminalRestored(0)
     closeConsole()
 
-    const opened = openConsole({x: 80, y: 24})
+    const opened = openConsole({x: 80, y: 24}, ['--view', 'home'])
     await waitForScreen('Needs attention now')
     // the console's own process: the child of the pane's shell that runs bin/run.js
     const node = opened.pid()
@@ -149,7 +150,7 @@ describe('gw console: the terminal, left as it was found', () => {
 
   it('a crash leaves the terminal as it found it too, exits 1 and says what happened', async () => {
     // a view that throws as it renders (Ink lets go, the command restores and reports)
-    openConsole({x: 80, y: 24}, [], {GW_CONSOLE_TEST_CRASH: '1'})
+    openConsole({x: 80, y: 24}, ['--view', 'home'], {GW_CONSOLE_TEST_CRASH: '1'})
     await waitForScreen('Needs attention now')
     keys('!')
     await expectTerminalRestored(1)
@@ -159,7 +160,7 @@ describe('gw console: the terminal, left as it was found', () => {
     closeConsole()
 
     // an error thrown outside React (a timer's): the process's crash handler restores, then prints it
-    openConsole({x: 80, y: 24}, [], {GW_CONSOLE_TEST_CRASH: '1'})
+    openConsole({x: 80, y: 24}, ['--view', 'home'], {GW_CONSOLE_TEST_CRASH: '1'})
     await waitForScreen('Needs attention now')
     keys('@')
     await expectTerminalRestored(1)
@@ -201,7 +202,7 @@ describe('gw console: keys as a terminal sends them', () => {
 
 describe("gw console: the support agent's journey", () => {
   it('finds the payment by an email typed in mixed case, refunds part of it, answers the dispute with a pasted text, and sees it won', async () => {
-    openConsole({x: 120, y: 40})
+    openConsole({x: 120, y: 40}, ['--view', 'home'])
     await waitForScreen('Needs attention now')
 
     // Payments: the customer said "Zoe@Lovelace-Shop.Example"
@@ -283,7 +284,8 @@ describe('gw console: an evidence draft outlives Ctrl-C', () => {
       await waitForScreen('Enter filter · Esc cancel')
       type(dp.id)
       keys('Enter')
-      await waitForScreen(/1 dispute\b/)
+      // the filter applied (the queue may hold one dispute before it is)
+      await waitForScreen(new RegExp(`Filter "${dp.id}"[\\s\\S]*1 dispute\\b`))
       keys('Enter')
       await waitForScreen('shipping_address')
       keys('e')
@@ -321,7 +323,7 @@ describe('gw console: an evidence draft outlives Ctrl-C', () => {
     keys('q')
     await expectTerminalRestored(0)
     closeConsole()
-  }, 90_000)
+  }, 180_000)
 })
 
 describe('gw console: columns by display width', () => {
@@ -345,7 +347,7 @@ describe('gw console: columns by display width', () => {
       await expectTerminalRestored(0)
       closeConsole()
     }
-  }, 90_000)
+  }, 180_000)
 })
 
 describe('gw console: a small terminal', () => {
@@ -365,11 +367,12 @@ describe('gw console: a small terminal', () => {
     await waitForScreen('Enter filter · Esc cancel')
     type(dp.id)
     keys('Enter')
-    await waitForScreen(/1 dispute\b/)
+    await waitForScreen(new RegExp(`Filter "${dp.id}`))
     keys('Enter')
     await waitForScreen('Evidence due')
     keys('e')
-    const form = await waitForScreen(/^Field key \(1-3/m)
+    // the form, and the footer it sets (a frame later)
+    const form = await waitForScreen(/^Field key \(1-3[\s\S]*Esc leave the form/m)
     const lines = form.replace(/\n$/, '').split('\n')
     expect(lines.length).toBeLessThanOrEqual(15)
     // each line whole: the title, the checklist, the prompt; nothing drawn over another
@@ -382,15 +385,16 @@ describe('gw console: a small terminal', () => {
     keys('q')
     await expectTerminalRestored(0)
     closeConsole()
-  }, 90_000)
+  }, 180_000)
 })
 
 describe('gw console: what can be told apart and taken away', () => {
   it('shows a webhook URL and a dispute id whole at 120 columns, and c copies the selected id to the clipboard (OSC 52)', async () => {
     const url = 'https://127.0.0.1:45678/hooks'
     const ep = await api.webhookEndpoints.create({url, enabled_events: ['dispute.closed']})
-    tmux('start-server', ';', 'set-option', '-s', 'set-clipboard', 'on')
     openConsole({x: 120, y: 40}, ['--view', 'webhooks'])
+    // tmux takes OSC 52 from the app into its buffers (the server is the session's: set once it runs)
+    tmux('set-option', '-s', 'set-clipboard', 'on')
     const hooks = await waitForScreen(ep.id)
     expect(hooks).toContain(url)
     keys('3')
@@ -409,5 +413,5 @@ describe('gw console: what can be told apart and taken away', () => {
     await expectTerminalRestored(0)
     closeConsole()
     await api.webhookEndpoints.delete(ep.id)
-  }, 90_000)
+  }, 180_000)
 })

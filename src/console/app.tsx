@@ -10,7 +10,7 @@ import {clockText, fit, footerText} from './format.js'
 import {wrappedRows} from '../commands/disputes/shared/evidence-layout.js'
 import {displayWidth} from './width.js'
 import {FrameContext, LineInput, RouteContext, TickContext, useEmitter, useFrame, useTickText, type FrameApi, type InputKey, type KeyHandler, type Route} from './frame.js'
-import {GLOBAL_KEYS, matchView, VIEW_KEYS, VIEW_TITLES, VIEWS, type ViewName} from './keymap.js'
+import {GLOBAL_KEYS, matchObject, matchView, VIEW_KEYS, VIEW_TITLES, VIEWS, type ViewName} from './keymap.js'
 import {ListPainter} from './painter.js'
 import {ageText, Ticker, type ConsoleSession} from './session.js'
 import type {Theme} from './theme.js'
@@ -129,6 +129,8 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
     handler.current = undefined
     captureRef.current = false
     setCaptureState(false)
+    // the view left: its filter goes (k9s); a row opened and left with Esc keeps it
+    for (const v of cache.values()) (v as {leave?: () => void} | null)?.leave?.()
     setStack(view === 'home' ? [{view: 'home'}] : [{view: 'home'}, {view}])
   }, [])
   const setCapture = useCallback((on: boolean) => {
@@ -217,9 +219,20 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
   }
 
   const onJump = (value: string) => {
-    const v = matchView(value)
+    const t = value.trim().replace(/^:/, '')
+    // :q quits, as in vi and k9s
+    if (t === 'q' || t === 'q!' || t === 'quit') return exit()
+    // an id: its view, under its tab (Esc goes back to the list)
+    const o = matchObject(t)
+    if (o) {
+      setOverlay(null)
+      jump(o.tab)
+      open({view: o.view, id: o.id})
+      return
+    }
+    const v = matchView(t)
     if (!v) {
-      setJumpError(`No view "${value}": ${VIEWS.join(', ')}.`)
+      setJumpError(`No view "${value}": ${VIEWS.join(', ')} (or an id: pay_…, dp_…, evt_…, wh_…; :q quits).`)
       return
     }
     setOverlay(null)

@@ -274,7 +274,7 @@ export function moveKey(input: string, key: InputKey, at: number, total: number,
  * lost or submitted stale. Tab completes from `suggestions`. Give it a `key` per question: a new
  * question starts empty.
  */
-export function LineInput({initial = '', placeholder, suggestions, onSubmit}: {initial?: string; placeholder?: string; suggestions?: readonly string[]; onSubmit: (text: string) => void}) {
+export function LineInput({initial = '', placeholder, suggestions, onSubmit, onChange}: {initial?: string; placeholder?: string; suggestions?: readonly string[]; onSubmit: (text: string) => void; onChange?: (text: string) => void}) {
   const [text, setText] = useState(initial)
   const ref = useRef(initial)
   useKeyInput((input, key) => {
@@ -290,6 +290,7 @@ export function LineInput({initial = '', placeholder, suggestions, onSubmit}: {i
     if (r.text !== ref.current) {
       ref.current = r.text
       setText(r.text)
+      onChange?.(r.text)
     }
     if (r.submit !== undefined) onSubmit(r.submit)
   })

@@ -34,8 +34,9 @@ export const GLOBAL_KEYS: readonly KeyHelp[] = [
   {keys: 'PgUp PgDn / g G', does: 'a page up or down / the first or last row'},
   {keys: 'Enter', does: 'open the selected row'},
   {keys: 'Esc', does: 'back (or leave a text field)'},
-  {keys: '/', does: 'search or filter this view'},
-  {keys: ':', does: 'jump to a view by name (:payments, :disputes, :gw …); Tab completes'},
+  {keys: '/', does: 'search or filter this view (a filter narrows as you type; Esc clears it before leaving; it goes when you leave the view)'},
+  {keys: 's / S', does: 'sort a list by its next column / the other way'},
+  {keys: ':', does: 'jump to a view by name or alias (:pay, :dp, :ev, :wh, :gw …), to an object by its id (:pay_…, :dp_…, :evt_…, :wh_…); :q quits; Tab completes'},
   {keys: '1-6', does: 'jump to Home, Payments, Disputes, Events, Webhooks, Gateway'},
   {keys: 'r', does: 'refresh this view now'},
   {keys: 'c', does: "copy the selected (or shown) id to the terminal's clipboard (OSC 52)"},
@@ -108,5 +109,19 @@ export function matchView(text: string): ViewName | undefined {
   if (!t) return undefined
   if (t === 'gw' || t === 'instances' || t === 'ops') return 'gateway'
   if (t === 'hooks' || t === 'wh') return 'webhooks'
+  if (t === 'dp' || t === 'dispute') return 'disputes'
+  if (t === 'pay' || t === 'payment') return 'payments'
+  if (t === 'ev' || t === 'evt' || t === 'event') return 'events'
   return VIEWS.find((v) => v === t) ?? VIEWS.find((v) => v.startsWith(t))
 }
+
+/** An object typed at `:` (`:pay_…`, `:dp_…`, `:evt_…`, `:wh_…`): the view that shows it, and its tab. */
+export function matchObject(text: string): {view: 'payment' | 'dispute' | 'event' | 'webhook'; tab: ViewName; id: string} | undefined {
+  const id = text.trim().replace(/^:/, '')
+  const m = /^(pay|dp|evt|wh)_[0-9A-Za-z]+$/.exec(id)
+  if (!m) return undefined
+  const of = {pay: ['payment', 'payments'], dp: ['dispute', 'disputes'], evt: ['event', 'events'], wh: ['webhook', 'webhooks']} as const
+  const [view, tab] = of[m[1] as keyof typeof of]
+  return {view, tab, id}
+}
+

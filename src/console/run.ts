@@ -8,6 +8,7 @@ import {GwError, UsageError} from '../errors.js'
 import {canRenderInk} from '../ui/gate.js'
 import type {ViewName} from './keymap.js'
 import {matchView} from './keymap.js'
+import {lastView, rememberView} from './remember.js'
 
 export interface ConsoleOptions {
   /** the view to open first (home, payments, disputes, events, webhooks, gateway) */
@@ -31,18 +32,23 @@ export async function openConsole(ctx: Context, opts: ConsoleOptions): Promise<v
   // of the console's CPU per key press in a profile: dev-only checks and console.createTask);
   // set before React is first loaded, below
   process.env.NODE_ENV ??= 'production'
+  const profile = ctx.settings().profile.value
+  const root = configDir(ctx.env)
+  // without --view: where this profile's console was left last time
+  view ??= lastView(root, profile)
   const client = await ctx.client()
   const key = (await ctx.apiKey()).value ?? ''
   keepOptimizing()
   const [{ConsoleSession}, {makeTheme}, {enterScreen}] = await Promise.all([import('./session.js'), import('./theme.js'), import('./screen.js')])
-  const session = new ConsoleSession({client, apiKey: key, profile: ctx.settings().profile.value, configDir: configDir(ctx.env)})
+  const session = new ConsoleSession({client, apiKey: key, profile, configDir: root})
   const theme = makeTheme(ctx.env, stdout)
   const out = stdout as NodeJS.WriteStream
   const input = stdin as NodeJS.ReadStream
   const screen = enterScreen({stdout: out, stdin: input, stderr: stderr as NodeJS.WriteStream})
   try {
-    const [{mountConsole}] = await Promise.all([import('./app.js'), session.start()])
-    const app = await mountConsole({session, theme, initial: view && view !== 'home' ? [{view: 'home'}, {view}] : undefined, stdout: out, stdin: input, stderr: stderr as NodeJS.WriteStream})
+    const [{mountConsole, tabOf}] = await Promise.all([import('./app.js'), session.start()])
+    const onRoute = (stack: {view: string}[]) => rememberView(root, profile, tabOf(stack[stack.length - 1] as Parameters<typeof tabOf>[0]))
+    const app = await mountConsole({session, theme, initial: view && view !== 'home' ? [{view: 'home'}, {view}] : undefined, onRoute, stdout: out, stdin: input, stderr: stderr as NodeJS.WriteStream})
     screen.onInterrupt = () => app.unmount()
     await app.done.catch((e: unknown) => {
       // a view threw as it rendered: Ink let go; the terminal is restored below, then this is said

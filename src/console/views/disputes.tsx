@@ -48,9 +48,9 @@ function queueColumns(now: Date): Column<Dispute>[] {
     // a dispute's id whole where there is room (28 cells): an agent tells them apart and copies them
     {title: 'ID', width: (total) => (total >= 100 ? 28 : 18), id: true, cell: (d) => d.id},
     // a closed dispute's status as the CLI says it: `lost (deadline missed)`
-    {title: 'TIME LEFT', width: (total) => (total >= 100 ? 24 : 14), cell: (d) => (d.status === 'needs_response' ? timeLeft(d, now) : disputeStatus(d, plain))},
-    {title: 'AMOUNT', width: 13, align: 'right', cell: (d) => money(d.amount, d.currency)},
-    {title: 'REASON', width: 8, grow: true, cell: (d) => d.reason},
+    {title: 'TIME LEFT', width: (total) => (total >= 100 ? 24 : 14), cell: (d) => (d.status === 'needs_response' ? timeLeft(d, now) : disputeStatus(d, plain)), sort: (d) => d.evidence_due_by ?? ''},
+    {title: 'AMOUNT', width: 13, align: 'right', cell: (d) => money(d.amount, d.currency), sort: (d) => d.amount},
+    {title: 'REASON', width: 8, grow: true, cell: (d) => d.reason, sort: (d) => d.reason},
     {title: 'STAGE', width: 16, optional: true, cell: (d) => d.stage},
     {title: 'PAYMENT', width: (total) => (total >= 110 ? Math.min(30, total - 80) : 0), optional: true, cell: (d) => d.payment},
   ]
@@ -79,7 +79,7 @@ export function DisputesView() {
       state={st}
       data={data}
       columns={queueColumns(now)}
-      search={{label: 'Filter', placeholder: 'dp_… · pay_… · reason · status · stage', describe: (q) => (q ? `"${q}" · ${scope}` : scope), apply: () => undefined}}
+      search={{label: 'Filter', placeholder: 'dp_… · pay_… · reason · status · stage', live: true, describe: (q) => (q ? `"${q}" · ${scope}` : scope), apply: () => undefined}}
       open={(d) => ({view: 'dispute', id: d.id})}
       idOf={(d) => d.id}
       tone={tone}

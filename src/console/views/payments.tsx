@@ -49,13 +49,13 @@ export function paymentColumns(now: Date, customers?: CustomerBook): Column<Paym
   const wide = (a: number, b: number) => (total: number) => (total >= 100 ? a : b)
   return [
     {title: 'ID', width: wide(30, 22), id: true, cell: (p) => p.id},
-    {title: 'STATUS', width: wide(18, 16), cell: (p) => p.status},
-    {title: 'AMOUNT', width: wide(16, 14), align: 'right', cell: (p) => money(p.amount, p.currency)},
+    {title: 'STATUS', width: wide(18, 16), cell: (p) => p.status, sort: (p) => p.status},
+    {title: 'AMOUNT', width: wide(16, 14), align: 'right', cell: (p) => money(p.amount, p.currency), sort: (p) => p.amount},
     {title: 'METHOD', width: wide(8, 0), optional: true, cell: (p) => p.payment_method},
-    {title: 'REFERENCE', width: 0, grow: true, cell: (p) => p.reference ?? ''},
+    {title: 'REFERENCE', width: 0, grow: true, cell: (p) => p.reference ?? '', sort: (p) => p.reference ?? ''},
     // who the payment is from, to confirm the person (read beside the payment: it carries the id only)
     ...(customers ? [{title: 'CUSTOMER', width: (t: number) => (t >= 140 ? 34 : t >= 110 ? 24 : 0), optional: true, cell: (p: Payment) => customers.label(p.customer) ?? '…'}] : []),
-    {title: 'CREATED', width: 12, optional: true, cell: (p) => shortTime(p.created_at, now)},
+    {title: 'CREATED', width: 12, optional: true, cell: (p) => shortTime(p.created_at, now), sort: (p) => p.created_at},
   ]
 }
 
@@ -65,7 +65,21 @@ export function PaymentsView() {
     const search: Search = {kind: 'all'}
     const list = new PagedList<Payment>(session, paymentSource(session, search))
     void list.more()
-    return {...newListState(), list, search}
+    const st: PaymentsState = {
+      ...newListState(),
+      list,
+      search,
+      // a jump to another view: the search goes (all payments again when it comes back)
+      leave() {
+        if (!st.query) return
+        st.query = ''
+        st.sel = 0
+        st.top = 0
+        st.search = {kind: 'all'}
+        st.list.reset(paymentSource(session, st.search))
+      },
+    }
+    return st
   })
   const list = st.list
   const customers = useCached('customers', () => new CustomerBook(session))

@@ -52,8 +52,8 @@ export function healthText(w: WebhookEndpoint): string {
 function endpointColumns(now: Date): Column<EndpointHealth>[] {
   return [
     {title: 'ID', width: (t) => (t >= 100 ? 28 : 22), id: true, cell: (h) => h.endpoint.id},
-    {title: 'URL', width: 30, grow: true, id: true, cell: (h) => h.endpoint.url},
-    {title: 'HEALTH', width: (t) => (t >= 100 ? 40 : 26), cell: (h) => healthText(h.endpoint)},
+    {title: 'URL', width: 30, grow: true, id: true, cell: (h) => h.endpoint.url, sort: (h) => h.endpoint.url},
+    {title: 'HEALTH', width: (t) => (t >= 100 ? 40 : 26), cell: (h) => healthText(h.endpoint), sort: (h) => healthText(h.endpoint)},
     {title: 'LAST DELIVERY', width: 22, optional: true, cell: (h) => (h.last === null ? 'none yet' : 'error' in h.last ? 'unreadable' : `${lastResult(h.last)} ${shortTime(h.last.created_at, now)}`)},
   ]
 }
@@ -74,7 +74,7 @@ export function WebhooksView() {
       state={st}
       data={data}
       columns={endpointColumns(session.engineNow())}
-      search={{label: 'Filter', placeholder: 'wh_… · part of the URL · failing · disabled', describe: (q) => (q ? `Webhook endpoints${count} matching "${q}"` : `Webhook endpoints${count} · / to filter`), apply: () => undefined}}
+      search={{label: 'Filter', placeholder: 'wh_… · part of the URL · failing · disabled', live: true, describe: (q) => (q ? `Webhook endpoints${count} matching "${q}"` : `Webhook endpoints${count} · / to filter`), apply: () => undefined}}
       open={(h) => ({view: 'webhook', id: h.endpoint.id})}
       idOf={(h) => h.endpoint.id}
       tone={(h) => theme.tone(h.endpoint.disabled ? 'bad' : h.endpoint.status === 'failing' ? 'warn' : 'ok')}

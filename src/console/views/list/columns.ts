@@ -14,6 +14,8 @@ export interface Column<T> {
   id?: boolean
   /** goes first (the rightmost first) when the columns do not fit the width */
   optional?: boolean
+  /** what the rows are sorted by on this column (s) */
+  sort?: (row: T) => string | number
   cell(row: T): string
 }
 

@@ -43,6 +43,8 @@ export interface ListSearch {
   describe(query: string): string
   /** Enter: the query is the list's now; a route (a payment's id) opens instead */
   apply(query: string): Route | void
+  /** a filter of what is loaded: applied as it is typed (a search the API does waits for Enter) */
+  live?: boolean
 }
 
 /** A list's state that outlives the view while the console runs: the query, the selection, the first row shown. */
@@ -50,10 +52,24 @@ export interface ListState {
   query: string
   sel: number
   top: number
+  /** the column rows are sorted by (its index; undefined: the list's own order), and which way */
+  sortBy?: number
+  descending?: boolean
+  /** leaving the view for another (a jump): the filter goes, as k9s does (opening a row and coming back keeps it) */
+  leave?(): void
 }
 
 export function newListState(): ListState {
-  return {query: '', sel: 0, top: 0}
+  return {
+    query: '',
+    sel: 0,
+    top: 0,
+    leave(this: ListState) {
+      this.query = ''
+      this.sel = 0
+      this.top = 0
+    },
+  }
 }
 
 export interface ResourceListProps<T> {
@@ -84,7 +100,9 @@ export function ResourceList<T>({state: st, data, columns, search, open: lead, i
   const [, rerender] = useState(0)
   const field = useTextField()
   const editing = field.editing
-  const rows = data.rows
+  // sorted by a column (s: the next one, S: the other way), the loaded rows
+  const sortCol = st.sortBy === undefined ? undefined : columns.filter((c) => c.sort)[st.sortBy]
+  const rows = sortCol ? [...data.rows].sort((a, b) => compare(sortCol.sort!(a), sortCol.sort!(b)) * (st.descending ? -1 : 1)) : data.rows
   const noticeRows = notice ? Math.ceil(displayWidth(notice.text) / Math.max(1, width)) : 0
   const listHeight = Math.max(1, height - 4 - noticeRows)
   const sel = Math.min(st.sel, Math.max(0, rows.length - 1))
@@ -101,7 +119,7 @@ export function ResourceList<T>({state: st, data, columns, search, open: lead, i
   }
 
   const apply = (query: string) => {
-    field.stop()
+    if (editing) field.stop()
     const route = search?.apply(query)
     if (route) return open(route)
     st.query = query
@@ -110,10 +128,23 @@ export function ResourceList<T>({state: st, data, columns, search, open: lead, i
     rerender((n) => n + 1)
   }
 
+  const sortable = columns.filter((c) => c.sort)
   useKeys(
     (input, key) => {
       if (search && field.keys(input, key)) return true
+      // Esc clears the filter before it leaves the view
+      if (key.escape && st.query && search) {
+        apply('')
+        return true
+      }
       if (keys?.handle(input, key, rows[sel])) return true
+      if ((input === 's' || input === 'S') && sortable.length) {
+        if (input === 'S') st.descending = !st.descending
+        else st.sortBy = st.sortBy === undefined ? 0 : st.sortBy + 1 < sortable.length ? st.sortBy + 1 : undefined
+        st.sel = 0
+        rerender((n) => n + 1)
+        return true
+      }
       if (input === 'G' || key.end) {
         void data.all?.().then(() => move(Math.max(0, data.rows.length - 1)))
         move(Math.max(0, rows.length - 1))
@@ -129,7 +160,17 @@ export function ResourceList<T>({state: st, data, columns, search, open: lead, i
     },
     editing
       ? [['Enter', search?.label.toLowerCase() ?? 'search'], ['Esc', 'cancel'], ...(search?.hint ? [['', search.hint] as const] : [])]
-      : [...(search ? [['/', search.label.toLowerCase()] as const] : []), ['↑↓ PgUp PgDn', 'move'], ['G', 'end'], ...(lead ? [['Enter', 'open'] as const] : []), ...(keys?.footer ?? []), ...(idOf ? [['c', 'copy id'] as const] : []), ['r', 'reload']],
+      : [
+          ...(search ? [['/', search.label.toLowerCase()] as const] : []),
+          ...(st.query && search ? [['Esc', `clear the ${search.label.toLowerCase()}`] as const] : []),
+          ['↑↓ PgUp PgDn', 'move'],
+          ['G', 'end'],
+          ...(lead ? [['Enter', 'open'] as const] : []),
+          ...(keys?.footer ?? []),
+          ...(idOf ? [['c', 'copy id'] as const] : []),
+          ...(sortable.length ? [['s', sortCol ? `sort: ${sortCol.title.toLowerCase()}${st.descending ? ' ↓' : ' ↑'}` : 'sort'] as const] : []),
+          ['r', 'reload'],
+        ],
   )
 
   const lines = (): PaintedLine[] =>
@@ -144,7 +185,13 @@ export function ResourceList<T>({state: st, data, columns, search, open: lead, i
           <Text bold>{`${search?.label ?? ''} `}</Text>
         </Box>
         {editing && search ? (
-          <LineInput initial={st.query} placeholder={search.placeholder} onSubmit={apply} />
+          <LineInput
+            initial={st.query}
+            placeholder={search.placeholder}
+            onSubmit={apply}
+            // a filter of what is loaded narrows the rows as it is typed
+            onChange={search.live ? (q) => ((st.query = q), (st.sel = 0), (st.top = 0), rerender((n) => n + 1)) : undefined}
+          />
         ) : (
           <Box justifyContent="space-between" flexGrow={1}>
             <Box flexShrink={1}>
@@ -173,3 +220,10 @@ export function ResourceList<T>({state: st, data, columns, search, open: lead, i
     </Box>
   )
 }
+
+/** Two sort keys in order: numbers as numbers, texts as a person reads them. */
+function compare(a: string | number, b: string | number): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b
+  return String(a).localeCompare(String(b), undefined, {numeric: true, sensitivity: 'base'})
+}
+
