@@ -16,7 +16,7 @@ ${keysHelp()}`
   ]
 
   static override flags = {
-    view: Flags.string({description: 'The view to open first: home, payments, disputes, events, webhooks or gateway (default: the one this profile's console was left on).'}),
+    view: Flags.string({description: "The view to open first: home, payments, disputes, events, webhooks or gateway (default: the one this profile's console was left on)."}),
   }
 
   async run(): Promise<void> {
