@@ -83,8 +83,27 @@ function closeConsole() {
 }
 
 let zoePaid: Payment
-let zoeDisputed: Payment
 let dispute: Dispute
+
+const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
+const pay = (amount: number, reference: string) => api.payments.create({amount, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference})
+
+/** A dispute of its own (€15.00, product not received), for a test that answers it. */
+async function aDispute(reference: string): Promise<Dispute> {
+  return api.testHelpers.createDispute({payment: (await pay(1500, reference)).id, reason: 'product_not_received'})
+}
+
+/** On Disputes: the queue filtered to one dispute by its id, and that dispute opened. */
+async function openDispute(id: string, shown: string) {
+  keys('/')
+  await waitForScreen('Enter filter · Esc cancel')
+  type(id)
+  keys('Enter')
+  // the filter applied (the queue may hold one dispute before it is)
+  await waitForScreen(new RegExp(`Filter "${id}"[\\s\\S]*1 dispute\\b`))
+  keys('Enter')
+  await waitForScreen(shown)
+}
 
 beforeAll(async () => {
   if (!existsSync(join(REPO, 'dist', 'commands', 'console.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
@@ -100,8 +119,7 @@ beforeAll(async () => {
   expect(login.code).toBe(0)
   // the customer's payments: one disputed, then a newer one the agent refunds part of (the
   // customer's email stored as the shop took it, in lower case)
-  const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
-  zoeDisputed = await api.payments.create({amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: {email: 'zoe@lovelace-shop.example', name: 'Zoë Lovelace'}, reference: 'ORDER-1'})
+  const zoeDisputed = await api.payments.create({amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: {email: 'zoe@lovelace-shop.example', name: 'Zoë Lovelace'}, reference: 'ORDER-1'})
   dispute = await api.testHelpers.createDispute({payment: zoeDisputed.id, reason: 'product_not_received'})
   zoePaid = await api.payments.create({amount: 4000, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: {email: 'zoe@lovelace-shop.example'}, reference: 'ORDER-2'})
   await api.payments.create({amount: 999, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: {email: 'someone@else.example'}, reference: 'ORDER-3'})
@@ -275,19 +293,10 @@ describe("gw console: the support agent's journey", () => {
 
 describe('gw console: an evidence draft outlives Ctrl-C', () => {
   it('Ctrl-C in the form asks as Esc does; a second one quits with the draft kept (0600, under the config dir); reopened, the form offers it', async () => {
-    const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
-    const paid = await api.payments.create({amount: 1500, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference: 'ORDER-DRAFT'})
-    const dp = await api.testHelpers.createDispute({payment: paid.id, reason: 'product_not_received'})
+    const dp = await aDispute('ORDER-DRAFT')
     const openTheForm = async () => {
       await waitForScreen('needing a response')
-      keys('/')
-      await waitForScreen('Enter filter · Esc cancel')
-      type(dp.id)
-      keys('Enter')
-      // the filter applied (the queue may hold one dispute before it is)
-      await waitForScreen(new RegExp(`Filter "${dp.id}"[\\s\\S]*1 dispute\\b`))
-      keys('Enter')
-      await waitForScreen('shipping_address')
+      await openDispute(dp.id, 'shipping_address')
       keys('e')
       await waitForScreen('Field key')
     }
@@ -328,9 +337,7 @@ describe('gw console: an evidence draft outlives Ctrl-C', () => {
 
 describe('gw console: columns by display width', () => {
   it('lines up every row with its heading whatever the reference holds: CJK, an emoji, accents, ß (at 120 and 80 columns)', async () => {
-    const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
-    for (const reference of ['注文番号-12345-🎁', 'ORDER-注文-ß-300111', 'e\u0301te\u0301-Ñúñez'])
-      await api.payments.create({amount: 700, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference})
+    for (const reference of ['注文番号-12345-🎁', 'ORDER-注文-ß-300111', 'e\u0301te\u0301-Ñúñez']) await pay(700, reference)
     for (const x of [120, 80]) {
       openConsole({x, y: 30}, ['--view', 'payments'])
       await waitForScreen('ORDER-注文')
@@ -352,9 +359,7 @@ describe('gw console: columns by display width', () => {
 
 describe('gw console: a small terminal', () => {
   it('at 60×15 keeps how to get help and quit in the footer, and draws the evidence form line by line, the prompt on its own', async () => {
-    const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
-    const paid = await api.payments.create({amount: 1500, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference: 'ORDER-60x15'})
-    const dp = await api.testHelpers.createDispute({payment: paid.id, reason: 'product_not_received'})
+    const dp = await aDispute('ORDER-60x15')
     openConsole({x: 60, y: 15}, ['--view', 'payments'])
     const list = await waitForScreen(/\d+ payments/)
     const rows = list.replace(/\n$/, '').split('\n')
@@ -363,13 +368,7 @@ describe('gw console: a small terminal', () => {
 
     keys('3')
     await waitForScreen('needing a response')
-    keys('/')
-    await waitForScreen('Enter filter · Esc cancel')
-    type(dp.id)
-    keys('Enter')
-    await waitForScreen(new RegExp(`Filter "${dp.id}`))
-    keys('Enter')
-    await waitForScreen('Evidence due')
+    await openDispute(dp.id, 'Evidence due')
     keys('e')
     // the form, and the footer it sets (a frame later)
     const form = await waitForScreen(/^Field key \(1-3[\s\S]*Esc leave the form/m)
@@ -398,10 +397,11 @@ describe('gw console: what can be told apart and taken away', () => {
     const hooks = await waitForScreen(ep.id)
     expect(hooks).toContain(url)
     keys('3')
-    const queue = await waitForScreen(/\d+ disputes?\b/)
-    const first = (await api.disputes.list({status: 'needs_response', limit: 100})).data.map((d) => d.id)
-    expect(first.length).toBeGreaterThan(0)
-    for (const id of first) expect(queue).toContain(id)
+    await waitForScreen(/\d+ disputes?\b/)
+    const open = (await api.disputes.list({status: 'needs_response', limit: 100})).data.map((d) => d.id)
+    expect(open.length).toBeGreaterThan(0)
+    // each whole (the rows are painted just after Ink's frame that counts them)
+    for (const id of open) await waitForScreen(id)
     // c: the selected row's id, on tmux's clipboard (set-clipboard on takes OSC 52 from the app)
     keys('2')
     await waitForScreen(/\d+ payments/)
