@@ -31,6 +31,20 @@ export function readsSoFar(): number {
   return reads
 }
 
+/** Keys read and not yet handed on (a read's later keys wait for the one before to be drawn). */
+let waiting = 0
+const whenDone: (() => void)[] = []
+
+/** Resolves once every key read so far has been handed on (tests that type, then look). */
+export function keysHandled(): Promise<void> {
+  return waiting === 0 ? Promise.resolve() : new Promise((resolve) => whenDone.push(resolve))
+}
+
+function handedOn(n: number): void {
+  waiting = Math.max(0, waiting - n)
+  if (waiting === 0) for (const done of whenDone.splice(0)) done()
+}
+
 export type KeyListener = (input: string, key: Key) => void
 
 interface Keyboard {
@@ -86,8 +100,10 @@ export function KeyboardProvider({onKey, children}: {onKey: KeyListener; childre
       const k = queue.shift()
       if (!k || closed) {
         settling = false
+        if (closed) handedOn(queue.length)
         return
       }
+      handedOn(1)
       settling = true
       relay.current = k
       try {
@@ -100,6 +116,7 @@ export function KeyboardProvider({onKey, children}: {onKey: KeyListener; childre
       })
     }
     const hand = (keys: (RawKey & {read: number})[]) => {
+      waiting += keys.length
       queue.push(...keys)
       if (!settling) deliver()
     }
@@ -118,6 +135,7 @@ export function KeyboardProvider({onKey, children}: {onKey: KeyListener; childre
       if (wait) clearTimeout(wait)
       closed = true
       if (next) clearImmediate(next)
+      handedOn(queue.length)
       queue.length = 0
     }
   }, [events, relay])

@@ -8,6 +8,7 @@ import {PassThrough} from 'node:stream'
 import xterm from '@xterm/headless'
 import chalk from 'chalk'
 import {GwClient} from '../../client/index.js'
+import {keysHandled} from '../../ui/keyboard.js'
 import type {TestEngine} from '../../engine/test-support/harness.js'
 import {mountConsole} from '../app.js'
 import type {Route} from '../frame.js'
@@ -122,6 +123,8 @@ export async function openConsoleInProcess(t: TestEngine, o: ConsoleOptions = {}
       for (const k of keys) {
         stdin.write(k)
         while (stdin.readableLength > 0) await sleep(1)
+        // every key of the read handed on (each after the one before was drawn)
+        await keysHandled()
         await sleep(5)
       }
     },

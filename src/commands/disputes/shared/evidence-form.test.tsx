@@ -5,6 +5,7 @@ import type {Dispute} from '../../../api/types.js'
 import {dispute as baseDispute} from '../../../api/test-support/objects.js'
 import {canOpenEvidenceForm, runEvidenceForm} from './open-form.js'
 import {applyFieldInput, escapeAction} from './evidence-input.js'
+import {keysHandled} from '../../../ui/keyboard.js'
 import {HOSTILE, RAW_CONTROL, SHOWN} from '../../../output/test-support/hostile.js'
 
 const NOW = new Date('2025-03-01T00:00:00Z')
@@ -38,12 +39,15 @@ const tick = (ms = 60) => new Promise((r) => setTimeout(r, ms))
 async function type(t: ReturnType<typeof terminal>, text: string) {
   const before = t.mark()
   t.stdin.write(text)
-  const end = Date.now() + 2000
+  const end = Date.now() + 10_000
+  // read, and every key of it handed on (each waits for the one before to be drawn)
+  while (t.stdin.readableLength > 0 && Date.now() < end) await tick(5)
+  await keysHandled()
   while (t.mark() === before && Date.now() < end) await tick(10)
   // Ink draws at most 30 frames a second: a frame it holds back comes within ~35 ms
   for (let last = -1; t.mark() !== last && Date.now() < end; ) {
     last = t.mark()
-    await tick(100)
+    await tick(60)
   }
 }
 
