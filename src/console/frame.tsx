@@ -2,7 +2,7 @@
 // body, navigation, the footer's keys, and the keyboard (one input handler, the top view's, sees
 // a key before the frame's own keys do). Plus the small widgets views share.
 import {Box, type DOMElement} from 'ink'
-import {createContext, memo, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode} from 'react'
+import {createContext, memo, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode} from 'react'
 import {useKeyInput} from '../ui/keyboard.js'
 import {useLatest} from '../ui/latest.js'
 import {Text} from '../ui/text.js'
@@ -209,7 +209,9 @@ export function PaintedList({height, lines, changes, painted}: {height: number; 
       painter.detach(region)
     }
   }, [painter, changes, latest])
-  useEffect(() => painter.paint())
+  // in the commit (a layout effect: Ink has laid the frame out by then), not a passive effect a
+  // scheduler turn later: the key after this one must not find the rows of the state before
+  useLayoutEffect(() => painter.paint())
   return <Box ref={ref} height={height} flexShrink={0} flexDirection="column" />
 }
 
