@@ -2,7 +2,9 @@
 // lives in src/commands/<topic>/shared/ (the root commands' in src/commands/shared/), which
 // oclif's command discovery skips (package.json oclif.commands.globPatterns, "!**/shared/**").
 // The manifest the build ships lists exactly the command files (test/release/build-outputs.test.ts).
-import {readFileSync} from 'node:fs'
+// `gw console` is an application, not shared command code: it lives in src/console/, and only
+// its command (src/commands/console.ts) reaches it; nothing of it sits under src/commands/.
+import {readdirSync, readFileSync} from 'node:fs'
 import {join, relative, resolve, sep} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {COMMANDS, isShared, sourceFiles} from '../base/test-support/command-files.js'
@@ -35,5 +37,17 @@ describe('command discovery', () => {
           .map((target) => `${relative(COMMANDS, f)} -> ${relative(COMMANDS, target)}`)
       })
     expect(offenders).toEqual([])
+  })
+
+  it('the console is its own folder (src/console/), imported by its one command and nothing else outside it', () => {
+    const CONSOLE = join(ROOT, 'src', 'console')
+    const everything = (dir: string): string[] =>
+      readdirSync(dir, {withFileTypes: true}).flatMap((e) => (e.isDirectory() ? everything(join(dir, e.name)) : /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : []))
+    const outside = everything(join(ROOT, 'src')).filter((f) => !f.startsWith(CONSOLE + sep))
+    const importers = outside.filter((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].some((m) => resolve(join(f, '..'), m[1]!).startsWith(CONSOLE + sep)),
+    )
+    expect(importers.map((f) => relative(ROOT, f))).toEqual(['src/commands/console.ts'])
+    expect(all.filter((f) => relative(COMMANDS, f).split(sep).includes('console') && f !== join(COMMANDS, 'console.ts'))).toEqual([])
   })
 })

@@ -100,7 +100,7 @@ describe('every human writer goes through it', () => {
   const DIRECT: Record<string, string> = {
     'output/renderer.ts': 'the writer: print, notice and verbose go through terminalSafe; --json and NDJSON are exact',
     'base/command.ts': 'the JSON error on stdout (exact); the human error through Renderer.human',
-    'commands/shared/console/screen.ts': "gw console: the terminal's own sequences (alternate screen, cursor) and a crash's stack through terminalSafe",
+    'console/screen.ts': "gw console: the terminal's own sequences (alternate screen, cursor) and a crash's stack through terminalSafe",
     'commands/shared/serve.ts': 'gw serve: the start-up information (engine-made) and engine log lines, through terminalSafe',
     'commands/events/shared/listen.ts': 'gw listen --print-secret: the secret alone, for scripts',
     'commands/settlement/download.ts': 'the CSV file itself',
