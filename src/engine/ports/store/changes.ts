@@ -77,6 +77,18 @@ export interface AccountRows {
 }
 
 /**
+ * A part of an account's rows as `exportParts` reads them: a batch of one section's rows, in the
+ * order of AccountRows (objects, events, jobs, idempotency, stats), then the settings.
+ */
+export type AccountRowsPart =
+  | {section: 'objects'; items: AccountRows['objects']}
+  | {section: 'events'; items: AccountRows['events']}
+  | {section: 'jobs'; items: AccountRows['jobs']}
+  | {section: 'idempotency'; items: AccountRows['idempotency']}
+  | {section: 'stats'; items: AccountRows['stats']}
+  | {section: 'settings'; value: AccountRows['settings']}
+
+/**
  * Rows written ahead of the unit of work that puts them in place of an account's rows (a large
  * snapshot loaded in parts, issue 33). Each `add` is a short write of its own, so other accounts'
  * commits go on between them; what is staged is seen by nobody — no read of any account, no job

@@ -3,7 +3,7 @@
 import type {FieldOf, Kind} from './kinds.js'
 import type {Filter, ListPage, ListQuery, StoredObject, Versioned} from './queries.js'
 import type {ClaimedDelivery, ClaimedJob, EventQuery, IdempotencyClaim, LoggedEvent, StatIncrement} from './records.js'
-import type {AccountRows, ChangeSet, StagedRows} from './changes.js'
+import type {AccountRows, AccountRowsPart, ChangeSet, StagedRows} from './changes.js'
 
 /** An API request-log entry kept in a shared store (the fleet's request log). */
 export interface StoredRequestLog {
@@ -123,6 +123,14 @@ export interface AccountStore extends StoreReader {
 
   /** Every row of this account but its keys and account objects (UNSNAPSHOTTED), read at one moment: a snapshot's contents. */
   exportRows(): Promise<AccountRows>
+  /**
+   * The same rows read at one moment, a part of at most `rows` rows at a time (a snapshot of a large
+   * account written out in slices): each `next()` is one short read, and that moment is held
+   * (a read transaction of its own, on a connection of its own) until the reading ends — its
+   * last part read, or `return()` (a `for await` left early) — so other reads and commits go on
+   * meanwhile and none of them is seen.
+   */
+  exportParts(rows: number): AsyncGenerator<AccountRowsPart, void, undefined>
   /** Starts writing rows that a later commit puts in place of this account's (see StagedRows). */
   stageRows(): StagedRows
 

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {
   type AccountRows,
+  type AccountRowsPart,
   type AccountStore,
   type ChangeNotice,
   type ChangeSet,
@@ -279,6 +280,12 @@ export class SqliteStore implements Store {
   /** Every row of an account but its keys and account objects, read in one read transaction (one moment). */
   exportRows(id: string): AccountRows {
     return reads.exportRows(this, id)
+  }
+
+  /** The same, a part at a time, on a connection of its own holding the moment (AccountStore.exportParts). */
+  exportParts(id: string, rows: number): AsyncGenerator<AccountRowsPart, void, undefined> {
+    if (this.closed) throw new Error('store is closed')
+    return reads.exportParts(this, id, rows)
   }
 
   // ---------------------------------------------------------------- units of work (units.ts) and commits (committer.ts)
