@@ -6,7 +6,7 @@
 import {invalid} from '../domain/errors.js'
 import type {AccountRows} from '../ports/store.js'
 import {clockStateOf} from '../core/clock.js'
-import {restoreSecrets, snapshotSecrets} from '../core/secrets.js'
+import {restoreSecrets, snapshotObject, snapshotSettings} from '../core/secrets.js'
 import {newEndpointSecret} from './webhooks.js'
 import type {Core} from '../core/core.js'
 import {isEngineSetting, RowChecker} from '../core/stored-rows.js'
@@ -37,16 +37,21 @@ export interface Snapshot {
 }
 
 
+/** Rows read from the store at a time while a snapshot is saved: a few milliseconds of reading and writing. */
+export const SAVED_ROWS = 200
+
 /**
- * The account's state as a snapshot. Without `includeSecrets` it holds no webhook signing secret
- * and no card number but the published test cards' (a snapshot goes into bug reports); with it,
- * both in the clear (core/secrets.ts snapshotSecrets).
+ * The account's state as a snapshot, its JSON text a piece at a time — byte for byte the
+ * JSON.stringify of its Snapshot — so a large account's (tens of megabytes) is written out in
+ * slices beside other tenants' requests (http/snapshot-out.ts) rather than built, then serialised,
+ * in one stretch of seconds. Its own fields first, then its rows, read at one moment a part at a
+ * time (AccountStore.exportParts). Without `includeSecrets` it holds no webhook signing secret and
+ * no card number but the published test cards' (a snapshot goes into bug reports); with it, both
+ * in the clear (core/secrets.ts snapshotObject). Leaving it early (`return()`) ends the reading.
  */
-export async function saveSnapshot(core: Core, opts: {includeSecrets?: boolean} = {}): Promise<Snapshot> {
-  const rows = snapshotSecrets(await core.store.exportRows(), core.secrets, opts.includeSecrets === true)
-  // the engine's own settings (the fleet's, kept with the platform account) are no account's state
-  for (const k of Object.keys(rows.settings)) if (isEngineSetting(k)) delete rows.settings[k]
-  return {
+export async function* snapshotJson(core: Core, opts: {includeSecrets?: boolean} = {}): AsyncGenerator<string, void, undefined> {
+  const include = opts.includeSecrets === true
+  const head: Omit<Snapshot, 'rows'> = {
     object: 'snapshot',
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
@@ -54,7 +59,34 @@ export async function saveSnapshot(core: Core, opts: {includeSecrets?: boolean} 
     livemode: core.livemode,
     created_at: new Date().toISOString(),
     engine_time: core.clock.now().toISOString(),
-    rows,
+  }
+  let text = `${JSON.stringify(head).slice(0, -1)},"rows":{`
+  /** the arrays opened so far (each section's, in order, even without rows), and whether the open one has an item */
+  let opened = 0
+  let items = false
+  const openUpTo = (section: (typeof ARRAYS)[number] | 'settings') => {
+    const until = section === 'settings' ? ARRAYS.length : ARRAYS.indexOf(section) + 1
+    for (; opened < until; opened++) {
+      text += `${opened > 0 ? '],' : ''}"${ARRAYS[opened]}":[`
+      items = false
+    }
+  }
+  for await (const part of core.store.exportParts(SAVED_ROWS)) {
+    if (part.section === 'settings') {
+      openUpTo('settings')
+      // the engine's own settings (the fleet's, kept with the platform account) are no account's state
+      const settings = snapshotSettings(part.value)
+      for (const k of Object.keys(settings)) if (isEngineSetting(k)) delete settings[k]
+      yield `${text}],"settings":${JSON.stringify(settings)}}}`
+      return
+    }
+    openUpTo(part.section)
+    for (const item of part.items) {
+      text += `${items ? ',' : ''}${JSON.stringify(part.section === 'objects' ? snapshotObject(item as AccountRows['objects'][number], core.secrets, include) : item)}`
+      items = true
+    }
+    yield text
+    text = ''
   }
 }
 

@@ -34,6 +34,7 @@ import {ApiError} from './errors.js'
 import {EventStreams} from './event-stream.js'
 import {RequestLog} from './request-log.js'
 import {snapshotSource} from './snapshot-body.js'
+import {snapshotAnswer} from './snapshot-out.js'
 import {Router, type HandlerResult, type RequestCtx} from './router.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -236,7 +237,7 @@ function providerAndClockRoutes(r: Router, snapshotMax: number): void {
       // signing secrets and card numbers: what only a secret key of the account may read
       if (includeSecrets && ctx.key.type !== 'secret')
         throw forbidden('none', `include_secrets=true puts the account's webhook signing secrets and card numbers in the snapshot: it needs a secret key of the account; this ${ctx.key.type} key (${ctx.key.redacted}) may save a snapshot without them (leave include_secrets out).`)
-      return ok(await snapshots.saveSnapshot(ctx.core, {includeSecrets}))
+      return snapshotAnswer(ctx.core, includeSecrets)
     })
     .post(
       '/test_helpers/snapshot',
