@@ -63,6 +63,8 @@ export interface StoreReader {
   sum<K extends Kind>(kind: K, q: {field: FieldOf<K>; groupBy: FieldOf<K>; filters?: Filter<K>[]}): Promise<{group: string; sum: number}[]>
   /** how many objects match the filters (one indexed count, nothing read) */
   count<K extends Kind>(kind: K, filters?: Filter<K>[]): Promise<number>
+  /** the least value of a time field (`created_at`, ...) over the objects matching the filters; undefined when none does (nothing read but an index where one leads with the account and the field) */
+  earliest<K extends Kind>(kind: K, field: FieldOf<K>, filters?: Filter<K>[]): Promise<string | undefined>
 }
 
 export interface StoreTx extends StoreReader {
@@ -111,6 +113,8 @@ export interface AccountStore extends StoreReader {
   claimJobs(now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]>
   /** Gives claimed jobs back (shutdown), due as they were. */
   releaseJobs(jobs: readonly ClaimedJob[]): Promise<void>
+  /** The earliest due time of this account's timeline jobs due at or after `from` (claimed or not), but the job `except` (one running); undefined when there is none. */
+  nextJobDue(from: string, except?: string): Promise<string | undefined>
 
   /** Deletes idempotency records that expired at `now`. */
   purgeIdempotency(now: string): Promise<number>

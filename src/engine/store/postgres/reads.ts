@@ -112,6 +112,13 @@ export async function count<K extends Kind>(on: Queryable, account: string, kind
   return Number((await rows<{n: string}>(on, `SELECT COUNT(*) AS n FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')}`, params))[0]!.n)
 }
 
+export async function earliest<K extends Kind>(on: Queryable, account: string, kind: K, field: string, filters?: Filter<K>[]): Promise<string | undefined> {
+  if (FIELDS[kind][field] !== 'time') throw new Error(`cannot take the earliest ${kind}.${field}: not a time field`)
+  const params: unknown[] = []
+  const clauses = whereOf(kind, account, filters as Filter[] | undefined, params)
+  return (await rows<{v: string | null}>(on, `SELECT MIN(${field}) AS v FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')}`, params))[0]!.v ?? undefined
+}
+
 // ---------------------------------------------------------------- events
 
 const EVENT_COLS = 'seq, id, type, created_at, json'

@@ -84,6 +84,13 @@ export function count<K extends Kind>(s: SqliteStore, account: string, kind: K, 
   return (s.stmt(`SELECT COUNT(*) AS n FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')}`).get(...params) as {n: number}).n
 }
 
+export function earliest<K extends Kind>(s: SqliteStore, account: string, kind: K, field: string, filters?: Filter<K>[]): string | undefined {
+  if (FIELDS[kind][field] !== 'time') throw new Error(`cannot take the earliest ${kind}.${field}: not a time field`)
+  const params: unknown[] = []
+  const clauses = whereOf(kind, s.no(account), filters as Filter[] | undefined, params)
+  return (s.stmt(`SELECT MIN(${field}) AS v FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')}`).get(...params) as {v: string | null}).v ?? undefined
+}
+
 export function locate<T extends StoredObject>(s: SqliteStore, kind: Kind, field: 'id' | 'secret_hash', value: string): {account: string; obj: T} | undefined {
   if (field !== 'id' && !(kind === 'api_key' && field === 'secret_hash')) throw new Error(`cannot locate ${kind} by ${field}`)
   // (staged rows are nobody's yet)

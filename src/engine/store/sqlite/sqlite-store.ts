@@ -261,6 +261,10 @@ export class SqliteStore implements Store {
     return reads.count(this, account, kind, filters)
   }
 
+  async earliest<K extends Kind>(account: string, kind: K, field: string, filters?: Filter<K>[]): Promise<string | undefined> {
+    return reads.earliest(this, account, kind, field, filters)
+  }
+
   async locate<T extends StoredObject>(kind: Kind, field: 'id' | 'secret_hash', value: string): Promise<{account: string; obj: T} | undefined> {
     return reads.locate<T>(this, kind, field, value)
   }
@@ -311,6 +315,10 @@ export class SqliteStore implements Store {
 
   async nextJobs(): Promise<{account: string; due_at: string}[]> {
     return claims.nextJobs(this)
+  }
+
+  async nextJobDue(account: string, from: string, except?: string): Promise<string | undefined> {
+    return claims.nextJobDue(this, account, from, except)
   }
 
   async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
