@@ -5,7 +5,8 @@
 // webhook signing secrets and card numbers, unless asked (issue 33: core/secrets.ts).
 import {invalid} from '../domain/errors.js'
 import type {AccountRows} from '../ports/store.js'
-import {clockStateOf} from '../core/clock.js'
+import {CLOCK_FROZEN_SETTING, CLOCK_OFFSET_SETTING, clockStateOf} from '../core/clock.js'
+import {MAX_ADVANCE_S} from '../../api/clock-steps.js'
 import {restoreSecrets, snapshotObject, snapshotSettings} from '../core/secrets.js'
 import {newEndpointSecret} from './webhooks.js'
 import type {Core} from '../core/core.js'
@@ -165,6 +166,7 @@ export async function loadSnapshot(u: Unit, source: SnapshotSource): Promise<Sna
       if (part.section === 'settings') {
         check.settings(part.value, 'rows.settings')
         settings = part.value as Record<string, string>
+        checkClockMove(settings, u.core.clock.now().getTime())
         gathered.settings = settings
         continue
       }
@@ -197,6 +199,27 @@ export async function loadSnapshot(u: Unit, source: SnapshotSource): Promise<Sna
     new_webhook_secrets: renewed,
     engine_time: new Date(clock.frozenAtMs ?? Date.now() + clock.offsetMs).toISOString(),
   }
+}
+
+/**
+ * A load moves the account's clock to the snapshot's: back any distance (a restore puts the
+ * account back as it was, its clock with it), forward at most as far as POST
+ * /v1/test_helpers/clock may set it (MAX_ADVANCE_S) — the jobs that fall due then run as after a
+ * set, and one request is a bounded stretch (docs/api.md#clock-jumps). Further is 400 naming the
+ * setting that puts the clock there.
+ */
+function checkClockMove(settings: Record<string, string>, current: number): void {
+  const state = clockStateOf(settings)
+  const to = state.frozenAtMs ?? Date.now() + state.offsetMs
+  const limit = current + MAX_ADVANCE_S * 1000
+  if (to <= limit) return
+  const key = `rows.settings.${state.frozenAtMs !== undefined ? CLOCK_FROZEN_SETTING : CLOCK_OFFSET_SETTING}`
+  const iso = (ms: number) => new Date(ms).toISOString()
+  const days = MAX_ADVANCE_S / 86_400
+  throw invalid(
+    key,
+    `${key} puts the account's clock at ${iso(to)}, more than ${days} days after its engine time now (${iso(current)}): a load moves the clock as far as POST /v1/test_helpers/clock may, at most ${days} days forward (any distance back). Move the account's clock to ${iso(to - MAX_ADVANCE_S * 1000)} or later first (gw clock set --now ${iso(to)} takes the steps), then load the snapshot.`,
+  )
 }
 
 /** Rows written to the store at once while a snapshot loads: a short write of its own, between others' commits. */
