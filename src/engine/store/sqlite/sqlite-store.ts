@@ -135,6 +135,10 @@ export class SqliteStore implements Store {
       s.number ??= this.newNumber(s.name, ops)
       return {part: {...s.part, number: s.number}, retired: retiredName(s.account)}
     },
+    replaced: (account: string) => {
+      // (a unit running a job of the old rows then fails its completion, as on PostgreSQL, whose restored job rows carry no claim)
+      for (const [k, c] of this.jobClaims) if (c.account === account) this.jobClaims.delete(k)
+    },
   }
 
   /** A number for rows that belong to no account yet (staged rows), recorded with these statements. */
