@@ -39,7 +39,7 @@ export interface Snapshot {
 
 
 /** Rows read from the store at a time while a snapshot is saved: a few milliseconds of reading and writing. */
-export const SAVED_ROWS = 200
+export const SAVED_ROWS = 100
 
 /**
  * The account's state as a snapshot, its JSON text a piece at a time — byte for byte the

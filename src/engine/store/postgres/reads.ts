@@ -156,20 +156,23 @@ export function eventsAfter(on: Queryable, account: string, afterSeq: number, li
 type EventRow = {id: string; type: string; created_at: string; json: string; object_id: string | null; payment: string | null}
 type JobRow = {id: string; kind: string; ref: string; due_at: string; data: Record<string, unknown> | null}
 
+/** The order of each section's rows: the SQLite adapter's (its reads.ts EXPORT_ORDER says why). */
+const EXPORT_ORDER: Partial<Record<Kind, string>> = {ledger_entry: 'created_at, seq', delivery: 'endpoint, seq'}
+
 /** What an account's rows are read with, section by section, in AccountRows order, and how a row becomes what the section holds. */
 function exportQueries(): {section: Exclude<AccountRowsPart['section'], 'settings'>; sql: string; row: (r: never) => unknown}[] {
   const objects = (Object.keys(KINDS) as Kind[])
     .filter((kind) => !UNSNAPSHOTTED.has(kind))
     .map((kind) => ({
       section: 'objects' as const,
-      sql: `SELECT data, internal, version FROM ${TABLE[kind]} WHERE account = $1 ORDER BY seq`,
+      sql: `SELECT data, internal, version FROM ${TABLE[kind]} WHERE account = $1 ORDER BY ${EXPORT_ORDER[kind] ?? 'seq'}`,
       row: (r: ObjRow & {version: number}) => ({kind, obj: objOf<StoredObject>(r), version: r.version}),
     }))
   return [
     ...objects,
     {section: 'events', sql: 'SELECT id, type, created_at, json, object_id, payment FROM events WHERE account = $1 ORDER BY seq', row: (e: EventRow) => ({...e})},
-    {section: 'jobs', sql: 'SELECT id, kind, ref, due_at, data FROM jobs WHERE account = $1 ORDER BY seq', row: (j: JobRow): Job => ({id: j.id, kind: j.kind, ref: j.ref, due_at: j.due_at, ...(j.data ? {data: j.data} : {})})},
-    {section: 'idempotency', sql: 'SELECT scope, key, request_hash, status, body, created_at, expires_at FROM idempotency_keys WHERE account = $1 ORDER BY created_at', row: (r: IdempotencyRecord) => r},
+    {section: 'jobs', sql: 'SELECT id, kind, ref, due_at, data FROM jobs WHERE account = $1 ORDER BY due_at, seq', row: (j: JobRow): Job => ({id: j.id, kind: j.kind, ref: j.ref, due_at: j.due_at, ...(j.data ? {data: j.data} : {})})},
+    {section: 'idempotency', sql: 'SELECT scope, key, request_hash, status, body, created_at, expires_at FROM idempotency_keys WHERE account = $1 ORDER BY expires_at, created_at, key', row: (r: IdempotencyRecord) => r},
     {section: 'stats', sql: 'SELECT provider, day, approved, total FROM provider_stats WHERE account = $1 ORDER BY provider, day', row: (r: StatIncrement) => r},
   ]
 }

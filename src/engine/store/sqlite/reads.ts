@@ -156,6 +156,15 @@ type JobRow = {id: string; kind: string; ref: string; due_at: string; data: stri
 type IdempotencyRow = Omit<IdempotencyRecord, 'body'> & {body: string | Buffer; event_json: string | Buffer | null}
 
 /**
+ * The order of each section's rows: one of an index that leads with the account, so that reading
+ * them a part at a time never sorts them all first (one stretch of the event loop as long as the
+ * account is large). Insertion order where that index has it; the ledger (never listed) by time,
+ * deliveries by endpoint (each endpoint's in insertion order), jobs by due time (ties in the order
+ * they were scheduled), idempotency records by expiry.
+ */
+const EXPORT_ORDER: Partial<Record<Kind, string>> = {ledger_entry: 'created_at, seq', delivery: 'endpoint, seq'}
+
+/**
  * What an account's rows are read with, section by section, in AccountRows order: each query of
  * the account's number and how a row becomes what the section holds. Objects: one query per kind.
  */
@@ -164,7 +173,7 @@ function exportQueries(): {section: Exclude<AccountRowsPart['section'], 'setting
     .filter((kind) => !UNSNAPSHOTTED.has(kind))
     .map((kind) => ({
       section: 'objects' as const,
-      sql: `SELECT ${SELECT[kind]}, version FROM ${TABLE[kind]} WHERE account = ? ORDER BY seq`,
+      sql: `SELECT ${SELECT[kind]}, version FROM ${TABLE[kind]} WHERE account = ? ORDER BY ${EXPORT_ORDER[kind] ?? 'seq'}`,
       row: (r: ObjectRow) => ({kind, obj: parseRow<StoredObject>(kind, r), version: r.version}),
     }))
   return [
@@ -176,12 +185,12 @@ function exportQueries(): {section: Exclude<AccountRowsPart['section'], 'setting
     },
     {
       section: 'jobs',
-      sql: 'SELECT id, kind, ref, due_at, data FROM jobs WHERE account = ? ORDER BY rowid',
+      sql: 'SELECT id, kind, ref, due_at, data FROM jobs WHERE account = ? ORDER BY due_at, rowid',
       row: (r: JobRow) => ({id: r.id, kind: r.kind, ref: r.ref, due_at: r.due_at, ...(r.data ? {data: JSON.parse(r.data) as Record<string, unknown>} : {})}),
     },
     {
       section: 'idempotency',
-      sql: 'SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.account = i.account AND e.id = i.body_event WHERE i.account = ? ORDER BY i.created_at',
+      sql: 'SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.account = i.account AND e.id = i.body_event WHERE i.account = ? ORDER BY i.expires_at, i.rowid',
       row: ({event_json, body, ...r}: IdempotencyRow) => ({...r, body: event_json !== null ? dataObjectOf(unpack(event_json)) : unpack(body)}),
     },
     {section: 'stats', sql: 'SELECT provider, day, approved, total FROM provider_stats WHERE account = ? ORDER BY provider, day', row: (r: StatIncrement) => r},
