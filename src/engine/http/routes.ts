@@ -32,6 +32,7 @@ import {reportCsv} from '../domain/settlement.js'
 import type {ListPage} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import {EventStreams} from './event-stream.js'
+import type {StreamBudget} from './sse.js'
 import {RequestLog} from './request-log.js'
 import {snapshotSource} from './snapshot-body.js'
 import {snapshotAnswer} from './snapshot-out.js'
@@ -80,11 +81,13 @@ export function routes(
     requestLog?: ConstructorParameters<typeof RequestLog>[3]
     /** the largest snapshot a load takes (gw serve --snapshot-max-bytes); default DEFAULT_SNAPSHOT_MAX_BYTES */
     snapshotMaxBytes?: number
+    /** the event streams (and request-log streams) each account may hold open (gw serve --max-event-streams), and the connections they hold */
+    streams?: StreamBudget
   } = {},
 ): {router: Router; streams: EventStreams; requestLog: RequestLog} {
   const r = new Router()
   const snapshotMax = opts.snapshotMaxBytes ?? snapshots.DEFAULT_SNAPSHOT_MAX_BYTES
-  const streams = new EventStreams(app)
+  const streams = new EventStreams(app, opts.streams)
 
   paymentRoutes(r)
   customerRoutes(r)
@@ -98,7 +101,7 @@ export function routes(
   accountRoutes(r)
 
   // the API request log (GET /request_logs, /request_logs/stream): the pipeline feeds it, each entry on its account's clock
-  const requestLog = new RequestLog((account) => (account ? app.loaded(account)?.clock : undefined) ?? app.core.clock, 1000, opts.onRequest, opts.requestLog)
+  const requestLog = new RequestLog((account) => (account ? app.loaded(account)?.clock : undefined) ?? app.core.clock, 1000, opts.onRequest, {...opts.requestLog, streams: opts.streams})
   requestLog.install(r)
   return {router: r, streams, requestLog}
 }
