@@ -51,6 +51,9 @@ export interface ConnectionLimits {
   firstRequestMs: number
 }
 
+/** Where a socket keeps its connection's record. */
+const CONN = Symbol('gw.connection')
+
 /** The connections a new one may close, in the order it closes them. */
 type Sheddable = 'handshake' | 'idleAnonymous' | 'idleKnown'
 const SHED_ORDER: readonly Sheddable[] = ['handshake', 'idleAnonymous', 'idleKnown']
@@ -105,7 +108,11 @@ export class ConnectionBudget {
    */
   accept(socket: net.Socket): boolean {
     const key = keyOf(socket)
-    if (key === undefined) return false
+    if (key === undefined) {
+      // (no peer: the connection is gone already)
+      socket.destroy()
+      return false
+    }
     const address = addressKey(socket.remoteAddress ?? 'unknown')
     // behind trusted proxies the peer is a proxy: clients are counted once a request names them
     if (this.limits.perAddress > 0 && this.limits.trustedProxies === 0) {
@@ -158,9 +165,16 @@ export class ConnectionBudget {
     this.settle(c)
   }
 
+  /** The connection of a request: found by its peer's address and port once, then kept on its socket (a request's hooks cost no string) */
   private connOf(req: IncomingMessage): Conn | undefined {
-    const key = keyOf(req.socket)
-    return key === undefined ? undefined : this.open.get(key)
+    const socket = req.socket as net.Socket & {[CONN]?: Conn}
+    let c = socket[CONN]
+    if (c === undefined) {
+      const key = keyOf(socket)
+      c = key === undefined ? undefined : this.open.get(key)
+      if (c) socket[CONN] = c
+    }
+    return c
   }
 
   /** Closes the first connection of `groups` that may be closed; false when none may. */
