@@ -3,13 +3,18 @@
 // Retry-After when it is told to, as a client should), while another account reads GET /v1/account at
 // a fixed rate from a worker thread of its own. Prints what the reads did (answered, refused, the
 // snapshot's size and each read's time) and the other tenant's latency meanwhile (p50, p99, max; from
-// each request's scheduled time, so a stall is not hidden). Asserts nothing; target: max ≤ 100 ms on
-// an idle machine.
+// each request's scheduled time, so a stall is not hidden), and the engine's event-loop stretches
+// meanwhile (bench/loop-stretch.js): the longest gap, and the most CPU its main thread spent in one
+// gap — the stretch of work itself, which a busy machine lengthens less than it lengthens the gap.
+// Asserts nothing; target: max ≤ 100 ms on an idle machine.
 //   BENCH_ONLY=snapshot BENCH_SNAPSHOT_PARTS=read npm run bench      (BENCH_SNAPSHOT_PG=1 adds PostgreSQL)
 //   BENCH_SNAPSHOT_READ_PAYMENTS=25000 BENCH_SNAPSHOT_READ_MS=20000 BENCH_SNAPSHOT_RATE=200
 import {randomBytes} from 'node:crypto'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {Agent, request} from 'undici'
-import {API_KEY, env, startEngine} from './lib.js'
+import {API_KEY, env, ROOT, startEngine} from './lib.js'
 
 const PAYMENTS = env('BENCH_SNAPSHOT_READ_PAYMENTS', 25_000)
 /** how long the two read loops run while the other tenant's latency is recorded */
@@ -122,25 +127,47 @@ async function readLoop(engine, dispatcher, key, until) {
   return out
 }
 
-/** One engine: seeds the large account, then two read loops beside the other tenant's steady reads. */
+/** One engine: seeds the large account, then two read loops beside the other tenant's steady reads; its event-loop stretches meanwhile. */
 export async function readOnce(dataDir, label, args, steadyReader, rate) {
-  const engine = await startEngine(dataDir, {label, args: [...args, '--snapshot-max-bytes', String(512 * 1024 * 1024)]})
+  const stretchDir = mkdtempSync(join(tmpdir(), 'gw-bench-stretch-'))
+  const stretchFile = join(stretchDir, 'loop-stretch.json')
+  Object.assign(process.env, {LOOP_STRETCH_FILE: stretchFile, LOOP_STRETCH_CPU: '1'})
+  const engine = await startEngine(dataDir, {label, args: [...args, '--snapshot-max-bytes', String(512 * 1024 * 1024)], flags: ['--import', join(ROOT, 'bench/loop-stretch.js')]})
+  delete process.env.LOOP_STRETCH_FILE
+  delete process.env.LOOP_STRETCH_CPU
   const dispatcher = new Agent({connect: {ca: engine.ca}, bodyTimeout: 600_000, headersTimeout: 600_000})
+  let result
   try {
     const seeded = await seed(engine, dispatcher)
     const other = (await call(engine, dispatcher, API_KEY, 'POST', '/accounts', {name: 'another tenant'})).json()
     const reader = steadyReader(engine, other.secret_key, rate)
     await sleep(1000) // the reader's connections open, warm
     reader.record(true)
+    const w0 = Date.now()
     const until = performance.now() + READ_MS
     const loops = await Promise.all([readLoop(engine, dispatcher, seeded.big.secret_key, until), readLoop(engine, dispatcher, seeded.big.secret_key, until)])
+    const window = [w0, Date.now()]
     reader.record(false)
     const during = await reader.stop()
-    return {label, ...seeded, big: undefined, loops, during}
+    result = {label, ...seeded, big: undefined, loops, during, window}
   } finally {
     await dispatcher.close()
     await engine.stop()
   }
+  result.loop = stretches(stretchFile, result.window)
+  rmSync(stretchDir, {recursive: true, force: true})
+  return result
+}
+
+/** The engine's event-loop gaps inside the reads' window: the longest (wall) and the most main-thread CPU in one. */
+function stretches(file, [from, to]) {
+  let gaps = []
+  try {
+    gaps = JSON.parse(readFileSync(file, 'utf8')).filter(([end, gap]) => end - gap >= from && end <= to)
+  } catch {
+    // no file: the engine did not stop cleanly
+  }
+  return {gapMs: Math.max(0, ...gaps.map((g) => g[1])), cpuMs: Math.max(0, ...gaps.map((g) => g[2] ?? 0)), over20: gaps.filter((g) => (g[2] ?? 0) > 20).length}
 }
 
 export function printRead(results, log, rate) {
@@ -157,5 +184,6 @@ export function printRead(results, log, rate) {
     )
     const d = r.during
     log(`(snapshot read, ${store}) another tenant's GET /v1/account at ${f0(rate)} req/s meanwhile: p50 ${f2(d.p50)} ms   p99 ${f2(d.p99)} ms   max ${f2(d.max)} ms   (target: max ≤ 100 ms on an idle machine; ${f0(d.count)} answered${d.errors ? `, ${d.errors} errors: ${d.firstError}` : ''})`)
+    log(`(snapshot read, ${store}) the engine's event loop meanwhile: longest gap ${f1(r.loop.gapMs)} ms; most CPU of its main thread in one gap ${f1(r.loop.cpuMs)} ms (${r.loop.over20} gaps over 20 ms of CPU)`)
   }
 }
