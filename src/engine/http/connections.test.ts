@@ -195,6 +195,22 @@ describe('the caps', () => {
     expect(cs.slice(1).some((c) => closed(c.socket))).toBe(false)
     expect(budget.shed).toBe(1)
   })
+
+  it("behind trusted proxies, a client at its cap whose connections are all busy gets its answer on a connection closed after it", async () => {
+    const {held} = await serve({perAddress: 1, trustedProxies: 1})
+    const busy = await keepAlive()
+    busy.socket.write('GET /hold HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n')
+    await waitFor('the held request', () => held.length === 1)
+    const next = await keepAlive()
+    let text = ''
+    next.socket.on('data', (d) => (text += d))
+    next.socket.write('GET / HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n')
+    await whenClosed(next.socket)
+    expect(text).toMatch(/^HTTP\/1\.1 200/)
+    expect(text).toMatch(/\r\nConnection: close\r\n/i)
+    expect(closed(busy.socket)).toBe(false)
+    held[0]!.end('ok')
+  })
 })
 
 describe('the default total', () => {

@@ -7,7 +7,7 @@
 // health check included, always gets through; only while every connection is busy (a request in
 // flight, an event stream) is a new one refused. Requests and streams are never cut for it.
 import {readFileSync} from 'node:fs'
-import type {IncomingMessage} from 'node:http'
+import type {IncomingMessage, ServerResponse} from 'node:http'
 import type net from 'node:net'
 import {addressKey, clientAddress} from './rate-limits.js'
 
@@ -129,8 +129,8 @@ export class ConnectionBudget {
     return true
   }
 
-  /** A request's headers arrived on a connection. */
-  requestStarted(req: IncomingMessage): void {
+  /** A request's headers arrived on a connection (`res`: its answer, which closes the connection after it when it is over its address's cap). */
+  requestStarted(req: IncomingMessage, res?: ServerResponse): void {
     const c = this.connOf(req)
     if (!c) return
     if (!c.requested) {
@@ -138,7 +138,7 @@ export class ConnectionBudget {
       clearTimeout(c.deadline)
       c.deadline = undefined
     }
-    if (this.limits.trustedProxies > 0) this.reattribute(c, clientAddress(req, this.limits.trustedProxies), req)
+    if (this.limits.trustedProxies > 0) this.reattribute(c, clientAddress(req, this.limits.trustedProxies), res)
     c.inFlight++
     this.settle(c)
   }
@@ -195,15 +195,12 @@ export class ConnectionBudget {
   }
 
   /** A proxied connection is counted by the client address its latest request names; beyond the cap the address's oldest waiting connection goes, or else this one closes after its answer. */
-  private reattribute(c: Conn, address: string, req: IncomingMessage): void {
+  private reattribute(c: Conn, address: string, res: ServerResponse | undefined): void {
     if (c.address === address || !c.counted) return
     this.leave(c)
     c.address = address
     const mine = this.byAddress.get(address)
-    if (this.limits.perAddress > 0 && mine && mine.count >= this.limits.perAddress && !this.makeRoom(mine)) {
-      const res = (req as IncomingMessage & {res?: {shouldKeepAlive: boolean}}).res
-      if (res) res.shouldKeepAlive = false
-    }
+    if (this.limits.perAddress > 0 && mine && mine.count >= this.limits.perAddress && !this.makeRoom(mine) && res) res.shouldKeepAlive = false
     this.join(c)
   }
 

@@ -71,11 +71,14 @@ export async function listen(opts: ListenOptions): Promise<ListeningServer> {
   const {httpsServer, plainServer} = createServers(opts)
   httpsServer.on('clientError', answerClientError(c, opts.newRequestId, false))
   plainServer.on('clientError', answerClientError(c, opts.newRequestId, true))
+  // (before the handlers: a handler may answer at once, and the budget may want the connection closed after that answer)
   httpsServer.on('request', trackRequests(c))
+  httpsServer.on('request', opts.handler)
   plainServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    c.budget.requestStarted(req)
+    c.budget.requestStarted(req, res)
     res.once('close', () => c.budget.requestEnded(req))
   })
+  plainServer.on('request', answerTlsRequired(opts.newRequestId))
   const front = frontServer(c, httpsServer, plainServer)
   await new Promise<void>((resolve, reject) => {
     front.once('error', reject)
@@ -100,9 +103,19 @@ function createServers(opts: ListenOptions): {httpsServer: https.Server; plainSe
     ...(opts.requestTimeoutMs !== undefined ? {requestTimeout: opts.requestTimeoutMs} : {}),
     connectionsCheckingInterval: opts.timeoutCheckIntervalMs ?? HEADERS_CHECK_MS,
   }
-  const httpsServer = https.createServer({key: opts.key, cert: opts.cert, keepAliveTimeout: 30_000, ...timeouts}, opts.handler)
-  const plainServer = http.createServer(timeouts, (req, res) => {
-    const rid = opts.newRequestId()
+  const httpsServer = https.createServer({key: opts.key, cert: opts.cert, keepAliveTimeout: 30_000, ...timeouts})
+  const plainServer = http.createServer(timeouts)
+  // Node starts timing requests (headersTimeout, requestTimeout) when a server emits 'listening'; these two
+  // never listen (the front socket hands them connections), so without this no slow request ever timed out
+  httpsServer.emit('listening')
+  plainServer.emit('listening')
+  return {httpsServer, plainServer}
+}
+
+/** The plain server's one answer: 400 tls_required, as a JSON envelope. */
+function answerTlsRequired(newRequestId: () => string) {
+  return (_req: IncomingMessage, res: ServerResponse): void => {
+    const rid = newRequestId()
     const body = TLS_REQUIRED.replace('"request_id":""', `"request_id":"${rid}"`)
     res.writeHead(400, {
       'Content-Type': 'application/json; charset=utf-8',
@@ -111,12 +124,7 @@ function createServers(opts: ListenOptions): {httpsServer: https.Server; plainSe
       Connection: 'close',
     })
     res.end(body)
-  })
-  // Node starts timing requests (headersTimeout, requestTimeout) when a server emits 'listening'; these two
-  // never listen (the front socket hands them connections), so without this no slow request ever timed out
-  httpsServer.emit('listening')
-  plainServer.emit('listening')
-  return {httpsServer, plainServer}
+  }
 }
 
 /**
@@ -204,7 +212,7 @@ function frontServer(c: Connections, httpsServer: https.Server, plainServer: htt
 function trackRequests(c: Connections) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const socket = req.socket
-    c.budget.requestStarted(req)
+    c.budget.requestStarted(req, res)
     // a connection kept alive past the drain would be cut at close, maybe as its next request is sent
     if (c.draining) res.shouldKeepAlive = false
     let list = c.inFlight.get(socket)
