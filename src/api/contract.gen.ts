@@ -531,7 +531,7 @@ export interface paths {
         };
         /**
          * Stream events (Server-Sent Events)
-         * @description New events as Server-Sent Events (`id:`, `event:` = the type, `data:` = the event JSON), a heartbeat comment every 15 s. With `Last-Event-ID` (header or query) it first replays what followed that event; an unknown one is 400 so the client backfills with GET /events instead.
+         * @description New events as Server-Sent Events (`id:`, `event:` = the type, `data:` = the event JSON), a heartbeat comment every 15 s. With `Last-Event-ID` (header or query) it first replays what followed that event; an unknown one is 400 so the client backfills with GET /events instead. An account holds at most 20 streams open on an instance (this one and GET /request_logs/stream together; gw serve --max-event-streams): 429 beyond, with Retry-After.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -995,13 +995,13 @@ export interface paths {
         };
         /**
          * Save the account's whole state as a snapshot
-         * @description Objects, events, timeline jobs, idempotency records, provider statistics and settings (the test clock among them), read at one moment; not its keys, and without signing secrets and card numbers unless include_secrets=true. Load it with POST /test_helpers/snapshot into this account or another.
+         * @description Objects, events, timeline jobs, idempotency records, provider statistics and settings (the test clock among them), read at one moment; not its keys, and without signing secrets and card numbers unless include_secrets=true. Written out as it is read (chunked). One read of the snapshot of an account at a time: another while one is written out → 429 with Retry-After. Load it with POST /test_helpers/snapshot into this account or another.
          */
         get: operations["testSaveSnapshot"];
         put?: never;
         /**
          * Replace the account's state with a snapshot
-         * @description Replaces every object, event, job, idempotency record, statistic and setting of the account (not its keys) with the snapshot's, in one transaction, and sets its clock to the snapshot's. Every row is checked as the API would check it: the first bad one → 400 naming its path (rows.objects[3].obj.amount), nothing changed. Bodies up to the engine's snapshot limit (64 MiB unless gw serve --snapshot-max-bytes says otherwise; over it → 413 naming the limit). An unknown format or version → 400 naming it.
+         * @description Replaces every object, event, job, idempotency record, statistic and setting of the account (not its keys) with the snapshot's, in one transaction, and sets its clock to the snapshot's (back any distance, forward at most 400 days after the account's engine time, as POST /test_helpers/clock may: further → 400 naming the setting). Every row is checked as the API would check it: the first bad one → 400 naming its path (rows.objects[3].obj.amount), nothing changed. Bodies up to the engine's snapshot limit (64 MiB unless gw serve --snapshot-max-bytes says otherwise; over it → 413 naming the limit). An unknown format or version → 400 naming it.
          */
         post: operations["testLoadSnapshot"];
         delete?: never;
@@ -1134,7 +1134,7 @@ export interface paths {
         };
         /**
          * Stream API requests (Server-Sent Events)
-         * @description New entries of the request log as Server-Sent Events (`id:` = the request id, `event: request_log`, `data:` = the entry JSON), a heartbeat comment every 15 s.
+         * @description New entries of the request log as Server-Sent Events (`id:` = the request id, `event: request_log`, `data:` = the entry JSON), a heartbeat comment every 15 s. Counts towards the streams an account may hold (GET /events/stream says how many): 429 beyond.
          */
         get: operations["streamRequestLogs"];
         put?: never;

@@ -191,29 +191,30 @@ function openOrNull(box: SecretBox, v: string): string | null {
 }
 
 /**
- * What a snapshot holds of secrets. Without `include`: no webhook signing secret (null: the
- * endpoint gets a new one when loaded) and card numbers masked but for the published test
- * cards (domain/secrets.ts maskCardNumber). With it: the signing secrets in the clear — the
+ * What a snapshot holds of an object's secrets. Without `include`: no webhook signing secret
+ * (null: the endpoint gets a new one when loaded) and card numbers masked but for the published
+ * test cards (domain/secrets.ts maskCardNumber). With it: the signing secrets in the clear — the
  * snapshot must load into another engine, with another secrets key — and card numbers whole.
- * Never the fleet's secrets key check (it belongs to the database, not the account).
  */
-export function snapshotSecrets(rows: AccountRows, box: SecretBox, include: boolean): AccountRows {
-  const objects = rows.objects.map((o) => {
-    if (o.kind === 'webhook_endpoint') {
-      const ep = o.obj as EndpointRecord
-      const open = (v: string | null | undefined) => (typeof v === 'string' && include ? openOrNull(box, v) : null)
-      return {...o, obj: {...ep, _x: {...ep._x, secret: open(ep._x.secret), previous_secret: open(ep._x.previous_secret)}} as StoredObject}
-    }
-    if (o.kind === 'payment' || o.kind === 'payment_method') {
-      const x = (o.obj as WithCard)._x
-      const card = x?.instrument
-      if (card && typeof card.number === 'string') return {...o, obj: {...o.obj, _x: {...x, instrument: snapshotCard(card, box, include)}} as StoredObject}
-    }
-    return o
-  })
-  const settings = {...rows.settings}
-  for (const k of SECRETS_SETTINGS) delete settings[k]
-  return {...rows, objects, settings}
+export function snapshotObject(o: AccountRows['objects'][number], box: SecretBox, include: boolean): AccountRows['objects'][number] {
+  if (o.kind === 'webhook_endpoint') {
+    const ep = o.obj as EndpointRecord
+    const open = (v: string | null | undefined) => (typeof v === 'string' && include ? openOrNull(box, v) : null)
+    return {...o, obj: {...ep, _x: {...ep._x, secret: open(ep._x.secret), previous_secret: open(ep._x.previous_secret)}} as StoredObject}
+  }
+  if (o.kind === 'payment' || o.kind === 'payment_method') {
+    const x = (o.obj as WithCard)._x
+    const card = x?.instrument
+    if (card && typeof card.number === 'string') return {...o, obj: {...o.obj, _x: {...x, instrument: snapshotCard(card, box, include)}} as StoredObject}
+  }
+  return o
+}
+
+/** The settings a snapshot holds: never the fleet's secrets key check (it belongs to the database, not the account). */
+export function snapshotSettings(settings: Readonly<Record<string, string>>): Record<string, string> {
+  const out = {...settings}
+  for (const k of SECRETS_SETTINGS) delete out[k]
+  return out
 }
 
 /**

@@ -12,6 +12,7 @@ import {collectDefaultMetrics, Counter, Gauge, Registry} from 'prom-client'
 import type {App} from '../app/index.js'
 import {PLATFORM_ACCOUNT, type Store as EngineStore, type StoreCounters} from '../ports/store.js'
 import {CounterFamily, HistogramFamily} from './metric-families.js'
+import {CONNECTION_STATES, type ConnectionState} from './connections.js'
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
 
@@ -190,6 +191,20 @@ export class Metrics {
       collect() {
         this.reset()
         this.inc(outage().dropped)
+      },
+    })
+  }
+
+  /** The API port's connections by state (http/connections.ts): gw_connections{state}. */
+  watchConnections(byState: () => Readonly<Record<ConnectionState, number>>): void {
+    new Gauge({
+      name: 'gw_connections',
+      help: "The API port's open connections by state: handshake (TLS, or no request yet; closed after 10 s), active (a request in flight), idle (kept alive between requests), stream (an event stream open).",
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const counts = byState()
+        for (const state of CONNECTION_STATES) this.set({state}, counts[state])
       },
     })
   }

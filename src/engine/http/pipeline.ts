@@ -68,6 +68,8 @@ export interface PipelineDeps {
   requestLog?: RequestLog
   /** GET /healthz, /readyz and /metrics: for load balancers and Prometheus, no key; /metrics shows more to a key (operations.ts) */
   operations?: (req: IncomingMessage, res: ServerResponse, pathname: string, requestId: string, scope?: MetricsScope) => Promise<void>
+  /** the port's connections (connections.ts): one whose request authenticated is closed last to let another in */
+  connections?: {authenticated(req: IncomingMessage): void}
 }
 
 /** One request in flight: what every step of its story reads, and the clock its answers are stamped with once its account is known. */
@@ -117,6 +119,7 @@ export function createPipeline(deps: PipelineDeps) {
         throw await authenticationFailed(f, rate, e)
       }
       knownCaller(f, auth)
+      deps.connections?.authenticated(req)
       const rl = await engineStore.takeToken(bucketOf(auth), rate, Math.max(1, rate * 2))
       if (rl.retryAfter > 0) throw rateLimited(f, auth, rate, rl.retryAfter)
       if (!match) throw new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${method} ${f.url!.pathname}).`)

@@ -32,12 +32,14 @@ import {reportCsv} from '../domain/settlement.js'
 import type {ListPage} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import {EventStreams} from './event-stream.js'
+import type {StreamBudget} from './sse.js'
 import {RequestLog} from './request-log.js'
 import {snapshotSource} from './snapshot-body.js'
 import {authorizeAlso} from './request.js'
 import {allows} from '../domain/keys.js'
 import {eventReadPermissions} from '../domain/webhooks.js'
 import {PLATFORM_ACCOUNT} from '../ports/store.js'
+import {snapshotAnswer} from './snapshot-out.js'
 import {Router, type HandlerResult, type RequestCtx} from './router.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -83,11 +85,13 @@ export function routes(
     requestLog?: ConstructorParameters<typeof RequestLog>[3]
     /** the largest snapshot a load takes (gw serve --snapshot-max-bytes); default DEFAULT_SNAPSHOT_MAX_BYTES */
     snapshotMaxBytes?: number
+    /** the event streams (and request-log streams) each account may hold open (gw serve --max-event-streams), and the connections they hold */
+    streams?: StreamBudget
   } = {},
 ): {router: Router; streams: EventStreams; requestLog: RequestLog} {
   const r = new Router()
   const snapshotMax = opts.snapshotMaxBytes ?? snapshots.DEFAULT_SNAPSHOT_MAX_BYTES
-  const streams = new EventStreams(app)
+  const streams = new EventStreams(app, opts.streams)
 
   paymentRoutes(r)
   customerRoutes(r)
@@ -101,7 +105,7 @@ export function routes(
   accountRoutes(r)
 
   // the API request log (GET /request_logs, /request_logs/stream): the pipeline feeds it, each entry on its account's clock
-  const requestLog = new RequestLog((account) => (account ? app.loaded(account)?.clock : undefined) ?? app.core.clock, 1000, opts.onRequest, opts.requestLog)
+  const requestLog = new RequestLog((account) => (account ? app.loaded(account)?.clock : undefined) ?? app.core.clock, 1000, opts.onRequest, {...opts.requestLog, streams: opts.streams})
   requestLog.install(r)
   return {router: r, streams, requestLog}
 }
@@ -253,7 +257,7 @@ function providerAndClockRoutes(r: Router, snapshotMax: number): void {
       // signing secrets and card numbers: what only a secret key of the account may read
       if (includeSecrets && ctx.key.type !== 'secret')
         throw forbidden('none', `include_secrets=true puts the account's webhook signing secrets and card numbers in the snapshot: it needs a secret key of the account; this ${ctx.key.type} key (${ctx.key.redacted}) may save a snapshot without them (leave include_secrets out).`)
-      return ok(await snapshots.saveSnapshot(ctx.core, {includeSecrets}))
+      return snapshotAnswer(ctx.core, includeSecrets)
     })
     .post(
       '/test_helpers/snapshot',

@@ -39,6 +39,10 @@ export async function releaseJobs(on: Queryable, account: string, jobs: readonly
  * Each account's earliest due job: a loose index scan over (account, due_at) — one probe per
  * account with jobs, never the whole table (PostgreSQL has no skip scan of its own).
  */
+export async function nextJobDue(on: Queryable, account: string, from: string, except = ''): Promise<string | undefined> {
+  return (await rows<{due_at: string}>(on, 'SELECT due_at FROM jobs WHERE account = $1 AND due_at >= $2 AND id <> $3 ORDER BY due_at LIMIT 1', [account, from, except]))[0]?.due_at
+}
+
 export function nextJobs(on: Queryable): Promise<{account: string; due_at: string}[]> {
   return rows(
     on,

@@ -2,6 +2,7 @@ import {randomBytes} from 'node:crypto'
 import pg from 'pg'
 import type {
   AccountRows,
+  AccountRowsPart,
   AccountStore,
   ChangeNotice,
   ChangeSet,
@@ -165,17 +166,17 @@ export class PostgresStore implements Store {
     return new PgStaged(this.staging, account)
   }
 
-  /** loads' own connections, ended at close if a load is still open */
-  private readonly stagingClients = new Set<pg.Client>()
+  /** loads' and snapshot readings' own connections, ended at close if one is still open */
+  private readonly ownClients = new Set<pg.Client>()
 
   private readonly staging: PgStagingHost = {
     connect: async () => {
       const c = await connectClient({...this.clientConfig, options: `${this.clientConfig.options} -c synchronous_commit=off`})
-      this.stagingClients.add(c)
+      this.ownClients.add(c)
       return c
     },
     release: (c) => {
-      this.stagingClients.delete(c)
+      this.ownClients.delete(c)
       void c.end().catch(() => {})
     },
     insert: (q, owner, part, n) => insertAccountRows(q, owner, {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}, ...part}, n),
@@ -315,6 +316,24 @@ export class PostgresStore implements Store {
     return this.inTx((c) => reads.exportRows(c, account), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
   }
 
+  /**
+   * The same a part at a time (AccountStore.exportParts), on a connection of its own (not the read
+   * pool's: a large account's reading holds it for seconds) in one REPEATABLE READ transaction.
+   */
+  async *exportParts(account: string, size: number): AsyncGenerator<AccountRowsPart, void, undefined> {
+    if (this.closed) throw new Error('store is closed')
+    const c = await connectClient(this.clientConfig)
+    this.ownClients.add(c)
+    try {
+      await query(c, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+      yield* reads.exportParts(c, account, size)
+      await query(c, 'COMMIT')
+    } finally {
+      this.ownClients.delete(c)
+      void c.end().catch(() => {})
+    }
+  }
+
   // ---------------------------------------------------------------- rate limit (rate-limit.ts)
 
   takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
@@ -335,7 +354,7 @@ export class PostgresStore implements Store {
     for (const c of this.checkedOut) c.release(new Error('store closed'))
     this.checkedOut.clear()
     await this.unitConnections.close()
-    for (const c of this.stagingClients) void c.end().catch(() => {})
+    for (const c of this.ownClients) void c.end().catch(() => {})
     await Promise.allSettled([this.feed.close(), this.sections.end(), this.committer.end(), this.unitPool.end(), this.readPool.end()])
   }
 }

@@ -5,7 +5,7 @@
 // (committer.ts); only when that is durable is the unit's transaction ended, which releases its
 // locks and claims.
 import type pg from 'pg'
-import type {ChangeSet, CommitOrder, Filter, IdempotencyClaim, Kind, ListQuery, StoredObject, StoreTx} from '../../ports/store.js'
+import type {ChangeSet, CommitOrder, FieldOf, Filter, IdempotencyClaim, Kind, ListQuery, StoredObject, StoreTx} from '../../ports/store.js'
 import {runUnit, type Unit} from '../units.js'
 import type {PostgresStore} from './postgres-store.js'
 import * as reads from './reads.js'
@@ -72,6 +72,9 @@ class PgUnit implements Unit {
   }
   count<K extends Kind>(kind: K, filters?: Filter<K>[]) {
     return reads.count(this.on(), this.account, kind, filters)
+  }
+  earliest<K extends Kind>(kind: K, field: FieldOf<K>, filters?: Filter<K>[]) {
+    return reads.earliest(this.on(), this.account, kind, field, filters)
   }
   async lock(key: string) {
     const c = await this.conn()
