@@ -7,6 +7,7 @@
 import fc from 'fast-check'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, type AsKey, type TestEngine} from '../test-support/harness.js'
+import {propertyRuns} from '../test-support/property-runs.js'
 import {busyTenant} from './helpers.js'
 
 let t: TestEngine
@@ -15,7 +16,7 @@ let other: AsKey & {id: string}
 let saved: any
 let otherBefore: unknown
 
-const RUNS = Number(process.env.GW_PROPERTY_RUNS ?? 40)
+const RUNS = propertyRuns(40)
 const seed = process.env.GW_PROPERTY_SEED ? Number(process.env.GW_PROPERTY_SEED) : undefined
 
 /** What an account holds, as a snapshot says (without the save's own time and the clock's reading). */
