@@ -3,7 +3,8 @@
 // chaos-rule JSON too) and loaded; random bodies sent to every endpoint that writes a setting
 // (the test clock, chaos rules, provider health). Never a 5xx (every answer is one the OpenAPI
 // document allows: the harness checks), never a crash, never a change to another account; and
-// whatever the API wrote, a snapshot of it loads. On SQLite and PostgreSQL (conformance-postgres).
+// whatever the API wrote, a snapshot of it loads. On SQLite and PostgreSQL (the pg-engine
+// project, with fewer cases: test-support/property-runs.ts).
 import fc from 'fast-check'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, type AsKey, type TestEngine} from '../test-support/harness.js'
