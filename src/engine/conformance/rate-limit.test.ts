@@ -6,11 +6,7 @@ import {cardPayment, expectError, sleep} from './helpers.js'
 
 let t: TestEngine
 beforeAll(async () => {
-  // the burst is 340 requests at once from one address: more connections than an address may
-  // hold (docs/api.md#connections: the engine refuses a new one while all are busy), a rule of its
-  // own with its own tests (tenant-connections). Here it is off so that every request reaches the
-  // rate limit, which is what this file is about.
-  t = await bootEngine({maxConnectionsPerAddress: 0})
+  t = await bootEngine()
 })
 afterAll(async () => t.stop())
 
