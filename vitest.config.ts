@@ -6,12 +6,11 @@ import {defineConfig} from 'vitest/config'
 //            on SQLite; no build, no PostgreSQL, no browser or tmux
 //   e2e      test/: the CLI end to end (in process, and one spawned smoke per surface), `gw serve`
 //            as a process, the terminal (tmux) journeys
-//   pg       PostgreSQL (projects pg-store, pg-engine): the store's own tests, and again there the
-//            engine's tests that can differ on PostgreSQL (docs/architecture.md#tests-on-postgresql)
+//   pg       PostgreSQL: the store's own tests, and the engine's tests whose store work goes beyond
+//            the store contract again on PostgreSQL (docs/architecture.md, "Tests on PostgreSQL")
 //   browser  Debian's chromium through playwright-core: hosted pages, card fields, CA trust
-//   release  (projects release, release-pack) packaging and build tools: npm pack/install, the
-//            SDK package, tsc over a generated client, the quiet build, the example shop from a
-//            copy; run last, the packing alone after the rest
+//   release  packaging and build tools: npm pack/install, the SDK package, tsc over a generated
+//            client, the quiet build, the example shop from a copy; run last
 
 /** the chromium tests (browser tier) */
 const BROWSER = ['test/card-fields.e2e.test.ts', 'test/checkout-3ds.e2e.test.ts', 'test/checkout-session.e2e.test.ts', 'test/screenshots.e2e.test.ts', 'test/ca-install.e2e.test.ts']
@@ -50,9 +49,6 @@ const ON_POSTGRES = process.env.GW_TEST_PG_ALL
     ]
 
 const PG_SETUP = 'src/engine/test-support/pg-global-setup.ts'
-
-/** the release test that packs every package with `npm run pack` (release-pack, below) */
-const PACKS = 'test/release/packages-install.test.ts'
 
 export default defineConfig({
   test: {
@@ -110,11 +106,7 @@ export default defineConfig({
       // (examples/shop runs from a copy in the release tier: test/release/packages-install.test.ts)
       // packaging and build tools (npm pack/install, the quiet build, tsc over a generated client,
       // the SDK package): slow and about the release, so they run last, after every other project
-      {extends: true, test: {name: 'release', include: ['test/release/**/*.test.ts'], exclude: [PACKS], sequence: {groupOrder: 1}}},
-      // `npm run pack` builds again in the repository (each package's prepack: rm -rf dist, tsc):
-      // the file that runs it goes alone, after the files that read dist/ and packages/*/dist
-      // (beside them it took dist/ away mid-run: their hooks failed and vitest skipped 5 tests)
-      {extends: true, test: {name: 'release-pack', include: [PACKS], sequence: {groupOrder: 2}}},
+      {extends: true, test: {name: 'release', include: ['test/release/**/*.test.ts'], sequence: {groupOrder: 1}}},
     ],
   },
 })
