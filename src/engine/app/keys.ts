@@ -8,7 +8,7 @@
 import * as crypto from 'node:crypto'
 import type {ApiKey, Query} from '../../api/types.js'
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
-import {DEFAULT_ROLL_EXPIRY_S, keyTypeOf, MAX_ROLL_EXPIRY_S, newSecret, parsePermissions, redactKey, type KeyType} from '../domain/keys.js'
+import {DEFAULT_ROLL_EXPIRY_S, keyTypeOf, MAX_ROLL_EXPIRY_S, parsePermissions, PREFIX, redactKey, type KeyType} from '../domain/keys.js'
 import {PLATFORM_ACCOUNT, type ListPage, type Store} from '../ports/store.js'
 import type {Core} from '../core/core.js'
 import type {Unit} from '../core/unit.js'
@@ -23,6 +23,16 @@ export const MAX_ACTIVE_KEYS = 100
 const oneShotHash = (crypto as unknown as {hash(algorithm: string, data: string, encoding: 'hex'): string}).hash
 /** The stored form of a key: the hex SHA-256 of the whole key (keys are ~190 random bits: no slow hash is needed). */
 export const hashKey = (key: string): string => oneShotHash('sha256', key, 'hex')
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+/** A new key: the prefix of its type and 32 random base62 characters (~190 bits). */
+function newSecret(type: KeyType): string {
+  let s = PREFIX[type]
+  // 248 = 4 x 62: bytes at or above it are dropped, so every character is equally likely
+  while (s.length < PREFIX[type].length + 32) for (const b of crypto.randomBytes(48)) if (b < 248 && s.length < PREFIX[type].length + 32) s += ALPHABET[b % 62]
+  return s
+}
 
 const wallNow = () => new Date()
 

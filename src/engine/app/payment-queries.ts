@@ -12,7 +12,7 @@ import type {Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
 import type {Unit} from '../core/unit.js'
 import type {Query} from '../../api/types.js'
-import {domainKey, emailKey, nameKey} from '../ports/search-keys.js'
+import {domainKey, emailKey, nameKey} from '../domain/search-keys.js'
 
 type PaymentRecord = pay.PaymentRecord
 

@@ -21,7 +21,7 @@ import {dayOf} from '../core/provider-state.js'
 import type {Unit} from '../core/unit.js'
 import {iso} from '../domain/time.js'
 import type {Body} from '../../api/types.js'
-import {emailKey} from '../ports/search-keys.js'
+import {emailKey} from '../domain/search-keys.js'
 
 import {assertCurrency, loadPayment, routeInput} from './payment-queries.js'
 

@@ -2,7 +2,6 @@
 // an account's whole state (a snapshot). Every query is bounded to the account.
 import {
   type AccountRows,
-  FIELDS,
   type Filter,
   type IdempotencyRecord,
   type Job,
@@ -17,6 +16,7 @@ import {
   UNSNAPSHOTTED,
   type Versioned,
 } from '../../ports/store.js'
+import {FIELDS} from '../columns.js'
 import {CURSORS, cursorMissing, type PageQuery, pageOf, seqOrder} from '../pages.js'
 import {TABLE} from './schema.js'
 import {ARRAY_TYPE, bind, impossibleId, objOf, pgText, type Queryable, rows} from './sql.js'

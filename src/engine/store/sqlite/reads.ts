@@ -4,7 +4,6 @@
 import {
   type AccountRows,
   type EventQuery,
-  FIELDS,
   type Filter,
   type IdempotencyRecord,
   type Kind,
@@ -18,6 +17,7 @@ import {
   UNSNAPSHOTTED,
   type Versioned,
 } from '../../ports/store.js'
+import {FIELDS} from '../columns.js'
 import {unpack} from './codec.js'
 import {dataObjectOf, LIMIT_PARAM, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
 import {CURSORS, cursorMissing, type PageQuery, pageOf, seqOrder} from '../pages.js'
