@@ -6,8 +6,9 @@
 // key's old secret must stop working when the person rolling it expects, whatever a test run
 // does to its account's clock.
 import * as crypto from 'node:crypto'
-import type {ApiKey, Query} from '../../api/types.js'
+import type {ApiKey} from '../../api/types.js'
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
+import {listPage, type PageQuery} from '../core/lists.js'
 import {DEFAULT_ROLL_EXPIRY_S, keyTypeOf, MAX_ROLL_EXPIRY_S, parsePermissions, PREFIX, redactKey, type KeyType} from '../domain/keys.js'
 import {PLATFORM_ACCOUNT, type ListPage, type Store} from '../ports/store.js'
 import type {Core} from '../core/core.js'
@@ -85,10 +86,8 @@ async function loadKey(u: Pick<Unit, 'get'>, id: string): Promise<{obj: KeyRecor
   return got
 }
 
-export async function listKeys(core: Core, q: Query<'listApiKeys'> & {limit: number}): Promise<ListPage<KeyRecord>> {
-  const page = await core.store.list<KeyRecord, 'api_key'>('api_key', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters: q.type ? [{field: 'type', op: 'eq', value: q.type}] : []})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such api key.`)
-  return page
+export async function listKeys(core: Core, q: PageQuery<'listApiKeys'>): Promise<ListPage<KeyRecord>> {
+  return listPage<KeyRecord, 'api_key'>(core, 'api_key', q, q.type ? [{field: 'type', op: 'eq', value: q.type}] : [], 'api key')
 }
 
 export async function retrieveKey(core: Core, id: string): Promise<KeyRecord> {
