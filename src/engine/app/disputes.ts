@@ -12,7 +12,7 @@ import type {PaymentRecord} from '../domain/payment.js'
 import type {RefundRecord} from '../domain/refund.js'
 import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
-import {entriesFor, recordEntry} from './money.js'
+import {entriesFor, recordEntry} from './ledger.js'
 import type {Unit} from '../core/unit.js'
 
 export type {DisputeRecord} from '../domain/dispute.js'

@@ -12,7 +12,7 @@ import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
 import {openDisputeOf} from './disputes.js'
 import {INTERNAL} from '../core/internal.js'
-import {entriesFor, recordEntry} from './money.js'
+import {entriesFor, recordEntry} from './ledger.js'
 import type {Unit} from '../core/unit.js'
 import type {Body} from '../../api/types.js'
 

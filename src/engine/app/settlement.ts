@@ -10,7 +10,7 @@ import type {LedgerEntry} from '../domain/ledger.js'
 import {buildReports, DAY_MS, nextRun, PAYOUT_TRANSIT_DAYS, type Payout, type SettlementReport} from '../domain/settlement.js'
 import type {Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
-import {recordEntry} from './money.js'
+import {recordEntry} from './ledger.js'
 import type {Unit} from '../core/unit.js'
 import {settingProblem} from '../core/stored-rows.js'
 

@@ -73,11 +73,6 @@ export async function agreeSecretsKey(store: Store, source: SecretsKeySource, lo
 }
 
 /** Seals every webhook signing secret still stored in the clear (written before sealing existed), in every account; how many endpoints changed. */
-/** The database's secrets settings as an account has them (the platform account's matter), to keep them through a snapshot load. */
-export async function secretsSettings(store: {getSetting(key: string): Promise<string | undefined>}): Promise<Record<string, string | undefined>> {
-  return Object.fromEntries(await Promise.all(SECRETS_SETTINGS.map(async (k) => [k, await store.getSetting(k)] as const)))
-}
-
 export async function sealStoredSecrets(store: Store, box: SecretBox): Promise<number> {
   const accounts = [PLATFORM_ACCOUNT, ...(await store.account(PLATFORM_ACCOUNT).all<StoredObject>('account')).map((a) => a.id).filter((id) => id !== PLATFORM_ACCOUNT)]
   let changed = 0

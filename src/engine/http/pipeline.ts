@@ -16,7 +16,7 @@ import type {HandlerResult, RequestCtx, Route, Router} from './router.js'
 import {invalid} from '../domain/errors.js'
 import type {Caller, KeyAuthority} from '../app/keys.js'
 import {bucketOf, FailedAuthentications, tooManyRequests} from './rate-limits.js'
-import {ENGINE_TIME_HEADER} from '../../api/engine-time.js'
+import {ENGINE_TIME_HEADER, engineTimeValue} from '../../api/engine-time.js'
 import type {Clock} from '../ports/clock.js'
 import type {Unit} from '../core/unit.js'
 import {
@@ -245,7 +245,7 @@ export function createPipeline(deps: PipelineDeps) {
 
 /** The account's engine time on the answer (once the key is known). */
 export function stamp(f: Flight): void {
-  if (f.clock && !f.res.headersSent) keepEngineTime(f.res, f.clock.now().toISOString())
+  if (f.clock && !f.res.headersSent) keepEngineTime(f.res, engineTimeValue(f.clock.now()))
 }
 
 /** 429: the account's (or its publishable key's) bucket is empty. */

@@ -140,8 +140,6 @@ export function preflight(res: ServerResponse, requestId: string): void {
   res.end()
 }
 
-export const redact = (key: string) => (key.length > 12 ? `${key.slice(0, 8)}...${key.slice(-4)}` : '***')
-
 /** How deeply arrays and objects may nest in a request body (docs/api.md). */
 export const MAX_JSON_DEPTH = 32
 
@@ -226,7 +224,8 @@ export function canonical(root: unknown): string {
 export const isClientAbort = (e: unknown, req: IncomingMessage): boolean =>
   e instanceof ClientAborted || (!req.complete && ((e as NodeJS.ErrnoException)?.code === 'ECONNRESET' || (e as Error)?.message === 'aborted'))
 
-const JSON_TYPE = 'application/json; charset=utf-8'
+/** The Content-Type of every JSON answer. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /**
  * An answer's Gw-Engine-Time, kept on the response until its head is written: a `setHeader` before
@@ -250,7 +249,7 @@ export const engineTimeOf = (res: ServerResponse): Record<string, string> | unde
 export function send(res: ServerResponse, status: number, requestId: string, body: string, headers?: Record<string, string>) {
   if (res.headersSent || res.destroyed) return
   res.writeHead(status, {
-    'Content-Type': JSON_TYPE,
+    'Content-Type': JSON_CONTENT_TYPE,
     'Content-Length': Buffer.byteLength(body),
     'Request-Id': requestId,
     ...engineTimeOf(res),
@@ -311,8 +310,6 @@ export async function rawRequestHash(method: string, path: string, raw: Buffer):
   }
   return h.digest('hex')
 }
-
-export const JSON_CONTENT_TYPE = JSON_TYPE
 
 /** An injected 500, 503 or 429: what a real gateway answers now and then (Retry-After on 503 and 429). */
 export function injectedError(fault: '500' | '503' | '429' | string, req: IncomingMessage): ApiError {

@@ -17,7 +17,7 @@ import * as events from '../app/events.js'
 import type {App} from '../app/index.js'
 import {toApi} from '../core/internal.js'
 import * as merchants from '../app/merchants.js'
-import {balance} from '../app/money.js'
+import {balance} from '../app/ledger.js'
 import * as payments from '../app/payments.js'
 import * as paymentChanges from '../app/payment-changes.js'
 import * as paymentQueries from '../app/payment-queries.js'
@@ -31,12 +31,11 @@ import {redactShownOnce} from '../domain/secrets.js'
 import {reportCsv} from '../domain/settlement.js'
 import type {ListPage} from '../ports/store.js'
 import {ApiError} from './errors.js'
+import {JSON_CONTENT_TYPE} from './request.js'
 import {EventStreams} from './event-stream.js'
 import {RequestLog} from './request-log.js'
 import {snapshotSource} from './snapshot-body.js'
 import {Router, type HandlerResult, type RequestCtx} from './router.js'
-
-const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** An object as the response: its public JSON (the pipeline serializes it, once, without `_x`). */
 const ok = (body: unknown, status = 200): HandlerResult => ({status, body})
@@ -179,10 +178,10 @@ function eventRoutes(r: Router, streams: EventStreams): void {
   r.get('/events', 'listEvents', async (ctx) => {
     const res = await events.listEvents(ctx.core, {...q(ctx), type: ctx.input.query.type, object: ctx.input.query.object, created_gte: time('created_gte', ctx.input.query.created_gte), created_lte: time('created_lte', ctx.input.query.created_lte)})
     // the exact stored bytes of each event, as delivered to webhooks
-    return {status: 200, text: {contentType: JSON_TYPE, body: `{"object":"list","url":"/v1/events","data":[${res.data.map((e) => e.json).join(',')}],"has_more":${res.has_more}}`}}
+    return {status: 200, text: {contentType: JSON_CONTENT_TYPE, body: `{"object":"list","url":"/v1/events","data":[${res.data.map((e) => e.json).join(',')}],"has_more":${res.has_more}}`}}
   })
     .get('/events/stream', 'streamEvents', (ctx) => streams.handle(ctx))
-    .get('/events/:id', 'retrieveEvent', async (ctx) => ({status: 200, text: {contentType: JSON_TYPE, body: (await events.retrieveEvent(ctx.core, ctx.params.id)).json}}))
+    .get('/events/:id', 'retrieveEvent', async (ctx) => ({status: 200, text: {contentType: JSON_CONTENT_TYPE, body: (await events.retrieveEvent(ctx.core, ctx.params.id)).json}}))
     .get('/events/:id/deliveries', 'listEventDeliveries', async (ctx) => listOf(`/v1/events/${ctx.params.id}/deliveries`, await webhooks.listEventDeliveries(ctx.core, ctx.params.id, q(ctx))))
     .post('/events/:id/resend', 'resendEvent', async (ctx, u) => {
       const ds = await webhooks.resendEvent(u, ctx.params.id, ctx.input.body)
