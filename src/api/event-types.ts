@@ -19,3 +19,6 @@ export const EVENT_TYPES: readonly string[] = [
   'checkout.session.completed',
   'checkout.session.expired',
 ]
+
+/** The most entries an endpoint's `enabled_events` may list: the OpenAPI document's WebhookEndpointCreate and WebhookEndpointUpdate are written with it. */
+export const MAX_ENABLED_EVENTS = 100

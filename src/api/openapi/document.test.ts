@@ -8,7 +8,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {METHOD_CODES as ENGINE_METHOD_CODES} from '../catalog.js'
 import {DECLINES} from '../../engine/domain/declines.js'
 import {bootEngine, type TestEngine} from '../../engine/test-support/harness.js'
-import {EVENT_TYPES} from '../event-types.js'
+import {EVENT_TYPES, MAX_ENABLED_EVENTS} from '../event-types.js'
+import {EVIDENCE_LIMITS} from '../dispute-evidence.js'
 import {PAYMENT_STATUSES} from '../types.js'
 import {OPERATION_IDS, OPERATION_PERMISSIONS, openapiDocument, permissionName} from './document.js'
 import {CARD_ERROR_CODES, METHOD_CODES, requestSchemas, responseSchemas} from './schemas.js'
@@ -79,6 +80,15 @@ describe('the OpenAPI document', () => {
     ]
     for (const [name, prefix] of prefixes) expect(s[name].properties.id.pattern, name).toBe(`^${prefix}_[0-9A-Za-z]+$`)
     expect(doc.paths['/payments/{id}'].get.parameters[0]).toMatchObject({in: 'path', name: 'id', schema: {pattern: '^pay_[0-9A-Za-z]+$'}})
+  })
+
+  it('takes its limits from the constants the code names them by (changing one changes what the validator enforces)', () => {
+    const s = doc.components.schemas
+    const evidence = s.DisputeEvidenceSubmit.properties
+    expect(evidence.fields).toMatchObject({maxProperties: EVIDENCE_LIMITS.maxFields, propertyNames: {maxLength: EVIDENCE_LIMITS.maxKeyLength}, additionalProperties: {maxLength: EVIDENCE_LIMITS.maxValueLength}})
+    expect(evidence.files).toMatchObject({maxItems: EVIDENCE_LIMITS.maxFiles, items: {maxLength: EVIDENCE_LIMITS.maxUrlLength}})
+    expect(s.WebhookEndpointCreate.properties.enabled_events.maxItems).toBe(MAX_ENABLED_EVENTS)
+    expect(s.WebhookEndpointUpdate.properties.enabled_events.maxItems).toBe(MAX_ENABLED_EVENTS)
   })
 
   it('keeps request and response schema names apart', () => {
