@@ -1,4 +1,5 @@
-import {keyMode, redactKey} from '../config/redact.js'
+import {keyMode} from '../config/redact.js'
+import {redactSecret} from '../api/keys.js'
 import {describeSource} from '../config/resolve.js'
 import {renderFields} from '../output/detail.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
@@ -56,7 +57,7 @@ export async function whoami(ctx: Context, flags: GwFlags<typeof Whoami>, args: 
       [
         ['Mode', mode === 'live' ? c.red('live') : mode],
         ['Base URL', s.baseUrl.value ? `${s.baseUrl.value} ${c.dim(`(${describeSource(s.baseUrl)})`)}` : c.yellow('not set')],
-        ['API key', `${redactKey(key.value)} ${c.dim(`(${describeSource(key)})`)}`],
+        ['API key', `${redactSecret(key.value)} ${c.dim(`(${describeSource(key)})`)}`],
         ['CA file', s.caFile.value ? `${s.caFile.value} ${c.dim(`(${describeSource(s.caFile)})`)}` : undefined],
         ['Account', account ? `${account.id}${account.name ? ` (${account.name})` : ''}` : unreachable ? c.dim(`not known: ${unreachable}`) : undefined],
         ['Key', apiKey ? `${apiKey.id}, ${apiKey.type}${apiKey.permissions ? `: ${apiKey.permissions.join(', ')}` : ''}` : undefined],
@@ -68,7 +69,7 @@ export async function whoami(ctx: Context, flags: GwFlags<typeof Whoami>, args: 
     profile: s.profile.value,
     mode,
     base_url: s.baseUrl.value ?? null,
-    api_key: redactKey(key.value),
+    api_key: redactSecret(key.value),
     key_source: describeSource(key),
     ca_file: s.caFile.value ?? null,
     account,

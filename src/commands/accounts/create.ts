@@ -4,7 +4,7 @@ import {idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {replayedWithoutSecret} from '../keys/shared/shown-once.js'
 import {parseMetadata} from '../../base/parse.js'
 import {validProfileName} from '../../config/store.js'
-import {redactKey} from '../../config/redact.js'
+import {redactSecret} from '../../api/keys.js'
 import {renderAccount} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
@@ -55,7 +55,7 @@ export async function accountsCreate(ctx: Context, flags: GwFlags<typeof Account
     const s = ctx.settings()
     const storage = await ctx.credentials.save(flags.login, account.secret_key)
     ctx.configStore.updateProfile(flags.login, {base_url: client.baseUrl, ca_file: s.caFile.value, key_storage: storage})
-    ctx.notice(`Saved profile "${flags.login}" for ${account.id} (key ${redactKey(account.secret_key)}). Use it with --profile ${flags.login} or GW_PROFILE=${flags.login}.`)
+    ctx.notice(`Saved profile "${flags.login}" for ${account.id} (key ${redactSecret(account.secret_key)}). Use it with --profile ${flags.login} or GW_PROFILE=${flags.login}.`)
   }
   return account
 }

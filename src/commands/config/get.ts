@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {redactKey} from '../../config/redact.js'
+import {redactSecret} from '../../api/keys.js'
 import {describeSource} from '../../config/resolve.js'
 import {CONFIG_KEYS, isConfigKey} from '../../config/store.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
@@ -27,7 +27,7 @@ export async function configGet(ctx: Context, flags: GwFlags<typeof ConfigGet>, 
       if (unknown) throw unknown
       throw new GwError(`No API key for profile "${s.profile.value}".`, {hint: 'Log in with `gw login` (or `gw login --local`), or set GW_API_KEY.'})
     }
-    const value = redactKey(k.value)
+    const value = redactSecret(k.value)
     ctx.print(value)
     return {key, value, source: describeSource(k), profile: s.profile.value}
   }

@@ -1,4 +1,5 @@
-import {keyMode, redactKey} from '../../config/redact.js'
+import {keyMode} from '../../config/redact.js'
+import {redactSecret} from '../../api/keys.js'
 import {describeSource} from '../../config/resolve.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 
@@ -35,7 +36,7 @@ export async function configList(ctx: Context, flags: GwFlags<typeof ConfigList>
       profile: entry(s.profile.value, describeSource(s.profile)),
       base_url: entry(s.baseUrl.value, describeSource(s.baseUrl)),
       ca_file: entry(s.caFile.value, describeSource(s.caFile)),
-      api_key: entry(key.value ? redactKey(key.value) : undefined, describeSource(key)),
+      api_key: entry(key.value ? redactSecret(key.value) : undefined, describeSource(key)),
       mode: key.value ? keyMode(key.value) : null,
     },
     profiles: {},

@@ -3,7 +3,7 @@ import type {ApiKey} from '../../api/types.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
 import {replayedWithoutSecret} from './shared/shown-once.js'
 import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
-import {redactKey} from '../../config/redact.js'
+import {redactSecret} from '../../api/keys.js'
 import {renderKey} from './shared/display.js'
 import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
@@ -53,7 +53,7 @@ export async function keysRoll(ctx: Context, flags: GwFlags<typeof KeysRoll>, ar
     if (ctx.configStore.profile(profile)) {
       const storage = await ctx.credentials.save(profile, rolled.secret)
       ctx.configStore.updateProfile(profile, {key_storage: storage})
-      ctx.notice(`Saved the new key ${redactKey(rolled.secret)} in profile "${profile}". The old key (${current.redacted}) keeps working ${until}.`)
+      ctx.notice(`Saved the new key ${redactSecret(rolled.secret)} in profile "${profile}". The old key (${current.redacted}) keeps working ${until}.`)
     } else ctx.notice(`The old key (${current.redacted}) keeps working ${until}; the new one is above (it came from the environment, so no profile was changed).`)
   } else ctx.notice(`The old key keeps working ${until}. The new key is shown this once.`)
   return rolled

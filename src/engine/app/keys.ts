@@ -9,7 +9,8 @@ import * as crypto from 'node:crypto'
 import type {ApiKey} from '../../api/types.js'
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
 import {listPage, type PageQuery} from '../core/lists.js'
-import {DEFAULT_ROLL_EXPIRY_S, keyTypeOf, MAX_ROLL_EXPIRY_S, parsePermissions, PREFIX, redactKey, type KeyType} from '../domain/keys.js'
+import {DEFAULT_ROLL_EXPIRY_S, keyTypeOf, MAX_ROLL_EXPIRY_S, parsePermissions, PREFIX, type KeyType} from '../domain/keys.js'
+import {redactSecret} from '../../api/keys.js'
 import {PLATFORM_ACCOUNT, type ListPage, type Store} from '../ports/store.js'
 import type {Core} from '../core/core.js'
 import type {Unit} from '../core/unit.js'
@@ -45,7 +46,7 @@ export function makeKey(core: Pick<Core, 'ids' | 'livemode'>, type: KeyType, opt
     object: 'api_key',
     type,
     name: opts.name ?? null,
-    redacted: redactKey(secret),
+    redacted: redactSecret(secret),
     permissions: type === 'restricted' ? (opts.permissions ?? []) : null,
     status: 'active',
     expires_at: null,
@@ -224,5 +225,5 @@ export class KeyAuthority {
 function unknownKey(key: string): DomainError {
   if (key.startsWith('sk_live_') || key.startsWith('rk_live_') || key.startsWith('pk_live_'))
     return new DomainError('authentication', 'live_mode_unavailable', "Live mode needs real provider connections, and this local engine runs test mode only (simulated providers). Use the engine's sk_test_ key.")
-  return new DomainError('authentication', 'api_key_invalid', `Invalid API key provided: ${redactKey(key)}.`)
+  return new DomainError('authentication', 'api_key_invalid', `Invalid API key provided: ${redactSecret(key)}.`)
 }

@@ -24,12 +24,6 @@ export function keyTypeOf(key: string): KeyType | undefined {
   return undefined
 }
 
-/** How a key is shown after its creation: its prefix and last four characters (`sk_test_…abcd`). */
-export const redactKey = (key: string): string => {
-  const p = keyTypeOf(key) ? key.slice(0, 8) : key.slice(0, Math.min(3, key.length))
-  return key.length > 12 ? `${p}…${key.slice(-4)}` : '***'
-}
-
 /**
  * The permissions a restricted key is given, checked and normalized: `resource:read` or
  * `resource:write`, or `*:read` / `*:write` for every resource; a write absorbs the read of its
