@@ -4,6 +4,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/comman
 
 export default class BalanceCommand extends GwCommand<typeof BalanceCommand> {
   static override summary = 'Show the balance: available and pending, per currency.'
+  static override operations = ['retrieveBalance'] as const
   static override description =
     'Captured funds are pending until the settlement run of their day (02:00 UTC the next day, engine clock), which pays them out at once: a payout takes the money off the balance. Refunds and dispute debits take effect at once; a won dispute returns its amount at once. A negative available balance is taken from the next payout.'
   static override examples = [

@@ -20,6 +20,7 @@ export interface WhoamiResult {
 
 export default class Whoami extends GwCommand<typeof Whoami> {
   static override summary = 'Show the active profile: mode, base URL and the redacted key.'
+  static override operations = ['retrieveCurrentAccount'] as const
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile live --json']
 
   async run(): Promise<WhoamiResult> {

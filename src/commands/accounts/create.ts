@@ -11,6 +11,7 @@ import {UsageError} from '../../errors.js'
 
 export default class AccountsCreate extends GwCommand<typeof AccountsCreate> {
   static override summary = 'Create an account: a gateway of its own (objects, events, webhooks, keys, test clock) sharing the engine.'
+  static override operations = ['createAccount'] as const
   static override description = `Needs a key of the engine's own account (the one \`gw login --local\` saves). Prints the account with its secret and publishable keys: they are shown this once.
 --login NAME saves a CLI profile for the new account (the base URL and CA of the profile in use, the new secret key), so \`gw --profile NAME ...\` or GW_PROFILE=NAME acts as it.`
   static override examples = [

@@ -4,6 +4,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class AccountsDelete extends GwCommand<typeof AccountsDelete> {
   static override summary = 'Delete an account and all of its data: payments, events, webhook endpoints, keys.'
+  static override operations = ['deleteAccount'] as const
   static override description = 'Its keys stop working at once. Asks for confirmation on a terminal; pass --yes to skip it (required without a terminal, e.g. at the end of a CI job).'
   static override examples = ['<%= config.bin %> <%= command.id %> acct_123', {description: 'At the end of a CI job', command: '<%= config.bin %> <%= command.id %> "$GW_ACCOUNT" --yes'}]
   static override args = {id: idArg('acct_', 'account', 'List them with: gw accounts list')}

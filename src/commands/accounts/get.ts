@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class AccountsGet extends GwCommand<typeof AccountsGet> {
   static override summary = 'Show an account.'
+  static override operations = ['retrieveAccount'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> acct_123', '<%= config.bin %> <%= command.id %> acct_123 --json']
   static override args = {id: idArg('acct_', 'account', 'List them with: gw accounts list')}
 

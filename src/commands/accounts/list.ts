@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class AccountsList extends GwCommand<typeof AccountsList> {
   static override summary = "List the engine's accounts, newest first (its own, acct_default, included)."
+  static override operations = ['listAccounts'] as const
   static override description = "Needs a key of the engine's own account."
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --all --json | jq -r .id']
   static override flags = {...listFlags}

@@ -8,6 +8,7 @@ import {UsageError} from '../../errors.js'
 
 export default class AccountsUpdate extends GwCommand<typeof AccountsUpdate> {
   static override summary = "Rename an account or add to its metadata."
+  static override operations = ['updateAccount'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> acct_123 --name "team payments"', '<%= config.bin %> <%= command.id %> acct_123 --metadata owner=alice']
   static override args = {id: idArg('acct_', 'account', 'List them with: gw accounts list')}
   static override flags = {

@@ -16,6 +16,7 @@ export interface SpecWritten {
 
 export default class ApiSpec extends GwCommand<typeof ApiSpec> {
   static override summary = "Print the API's OpenAPI 3.1 document, as the server serves it (GET /openapi.json)."
+  static override operations = ['getOpenApiDocument'] as const
   static override description = `The contract of every path, parameter, body, response and error of the API, for generators and linters (openapi-typescript, openapi-fetch, Redocly). The document is public: without an API key, gw still asks the profile's (or --base-url's) server for it.`
   static override examples = [
     '<%= config.bin %> <%= command.id %> --output openapi.json',

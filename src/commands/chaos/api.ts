@@ -5,6 +5,7 @@ import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '..
 
 export default class ChaosApi extends GwCommand<typeof ChaosApi> {
   static override summary = "Rehearse the API failing: fault a share of this account's requests (test keys)."
+  static override operations = ['createChaosApiFault'] as const
   static override description = `Matching requests (--method, --path: /payments, /payments/* for one segment, /refunds/** for any depth) are answered 500, 503 or 429 with Retry-After, slowed (--fault slow --latency 800ms), or done and committed and then left without a response (--fault response_lost): a client that retries with the same Idempotency-Key gets the original answer, one that retries without makes a second payment.
 Every fault ends: after --count faults, or --for (engine clock; 10m when neither is given). See them with gw chaos status, end them with gw chaos clear. gw logs tail marks injected faults.`
   static override examples = [

@@ -4,6 +4,7 @@ import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '..
 
 export default class ChaosClear extends GwCommand<typeof ChaosClear> {
   static override summary = 'End one fault, or every fault of this account.'
+  static override operations = ['clearChaos', 'deleteChaosRule'] as const
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> chaos_123']
   static override args = {id: Args.string({description: 'The rule to end (chaos_...); without it, every rule.'})}
 

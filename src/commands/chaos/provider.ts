@@ -5,6 +5,7 @@ import {announce, ending, parseLatency, parseRate} from './shared/rules.js'
 
 export default class ChaosProvider extends GwCommand<typeof ChaosProvider> {
   static override summary = "Rehearse a provider failing: take it down, or make a share of its calls time out, soft-decline or slow down (test keys)."
+  static override operations = ['createChaosProviderFault'] as const
   static override description = `For this account only. Routing fails over to the next provider inside the same call, as after a real failure: provider_attempts, gw payments explain and the provider's 7-day rate show it. A provider taken --down fails every call and is marked degraded (a provider.health.changed event) at the first failure, and active again when the fault ends.
 Every fault ends: after --count faults, or --for (engine clock; 10m when neither is given). One fault per command; see them with gw chaos status, end them with gw chaos clear. Provider ids: gw providers list.`
   static override examples = [

@@ -4,6 +4,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class ChaosStatus extends GwCommand<typeof ChaosStatus> {
   static override summary = 'The faults switched on for this account, with how many each injected and when it ends.'
+  static override operations = ['listChaos'] as const
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']
 
   async run(): Promise<ChaosRule[]> {

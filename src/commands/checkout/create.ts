@@ -6,6 +6,7 @@ import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '..
 
 export default class CheckoutCreate extends GwCommand<typeof CheckoutCreate> {
   static override summary = 'Create a hosted checkout session: a page where a customer pays, tries again after a decline, and returns to your shop.'
+  static override operations = ['createCheckoutSession'] as const
   static override description = `Prints the session and its page (url); --open opens it. The customer returns to --success-url with session and payment added, or to --cancel-url; without them, to a stand-in page of the gateway that shows what your shop would receive. The outcome reaches your server by webhook: checkout.session.completed, checkout.session.expired.
 Amounts are integer minor units (--amount 2000 is 20.00 EUR). --methods limits what the page offers (default: every method that takes the currency and has a customer page).`
   static override examples = [

@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class CheckoutExpire extends GwCommand<typeof CheckoutExpire> {
   static override summary = 'End an open hosted checkout session now: its page says it has expired (checkout.session.expired).'
+  static override operations = ['expireCheckoutSession'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> cs_123']
   static override args = {id: idArg('cs_', 'checkout session')}
 

@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class CheckoutGet extends GwCommand<typeof CheckoutGet> {
   static override summary = 'Show a hosted checkout session: open, complete (with its payment) or expired.'
+  static override operations = ['retrieveCheckoutSession'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> cs_123', {description: 'Its payment id, once paid', command: '<%= config.bin %> <%= command.id %> cs_123 --json | jq -r .payment'}]
   static override args = {id: idArg('cs_', 'checkout session')}
 

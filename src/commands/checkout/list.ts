@@ -8,6 +8,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class CheckoutList extends GwCommand<typeof CheckoutList> {
   static override summary = 'List hosted checkout sessions, newest first.'
+  static override operations = ['listCheckoutSessions'] as const
   static override description = 'Shows one page (20 by default). Page on with --starting-after, or fetch every page with --all.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',

@@ -9,6 +9,7 @@ import {followPayment} from '../payments/shared/show.js'
 
 export default class CheckoutPay extends GwCommand<typeof CheckoutPay> {
   static override summary = 'Pay an open checkout session with a card, one try, as the hosted card fields do (card.confirmCheckoutSession).'
+  static override operations = ['payCheckoutSession'] as const
   static override description =
     'Each try is a payment of the session. A decline (exit 4) leaves the session open for another card; a payment that succeeds completes it (checkout.session.completed). A try that needs 3-D Secure waits for the customer (--open shows the page); an earlier try still waiting is canceled.'
   static override examples = [

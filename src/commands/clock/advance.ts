@@ -7,6 +7,7 @@ import {UsageError} from '../../errors.js'
 
 export default class ClockAdvance extends GwCommand<typeof ClockAdvance> {
   static override summary = "Test helper: move the engine's clock forward."
+  static override operations = ['testAdvanceClock'] as const
   static override description = 'Time passing makes its effects happen: uncaptured authorizations expire after 7d, dispute deadlines pass, vouchers expire, webhooks retry, settlements and payouts run. It then lists what fired (events by type, payouts, webhook attempts). A number without a unit is seconds, and it says so.'
   static override examples = [
     {description: 'Let uncaptured authorizations expire', command: '<%= config.bin %> <%= command.id %> 7d'},

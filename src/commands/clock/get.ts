@@ -4,6 +4,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class ClockGet extends GwCommand<typeof ClockGet> {
   static override summary = "Test helper: show the engine's clock."
+  static override operations = ['testGetClock'] as const
   static override description = 'Authorization expiry, dispute deadlines, voucher expiry, webhook retries and settlement all follow this clock.'
   static override examples = ['<%= config.bin %> <%= command.id %>']
 

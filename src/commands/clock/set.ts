@@ -7,6 +7,7 @@ import {clockSteps, MAX_ADVANCE_S, MAX_CLOCK_STEPS} from '../../api/clock-steps.
 
 export default class ClockSet extends GwCommand<typeof ClockSet> {
   static override summary = "Test helper: freeze the engine's clock, let it tick again, or set it to a later instant."
+  static override operations = ['testSetClock'] as const
   static override description =
     'Frozen, the clock moves only when advanced (gw clock advance) or set, so a test run that starts from a fixed instant gets the same timestamps every time (golden files, snapshots). The clock never moves back: --now must be the current engine time or later; one request moves it at most 400 days, so an instant further ahead is reached in steps of 400 days (the jobs due in each run before the next).'
   static override examples = [

@@ -8,6 +8,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class CustomersCreate extends GwCommand<typeof CustomersCreate> {
   static override summary = 'Create a customer.'
+  static override operations = ['createCustomer'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> --email jane@example.com --name "Jane Doe"',
     {description: 'Keep only the id', command: '<%= config.bin %> <%= command.id %> --email jane@example.com --json | jq -r .id'},

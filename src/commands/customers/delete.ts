@@ -4,6 +4,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class CustomersDelete extends GwCommand<typeof CustomersDelete> {
   static override summary = 'Delete a customer.'
+  static override operations = ['deleteCustomer'] as const
   static override description = 'Asks for confirmation on a terminal; pass --yes to skip it (required without a terminal).'
   static override examples = ['<%= config.bin %> <%= command.id %> cus_123', '<%= config.bin %> <%= command.id %> cus_123 --yes --json']
   static override args = {id: idArg('cus_', 'customer', 'List them with: gw customers list')}

@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class CustomersGet extends GwCommand<typeof CustomersGet> {
   static override summary = 'Show one customer.'
+  static override operations = ['retrieveCustomer'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> cus_123']
   static override args = {id: idArg('cus_', 'customer')}
 

@@ -6,6 +6,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class CustomersList extends GwCommand<typeof CustomersList> {
   static override summary = 'List customers, newest first.'
+  static override operations = ['listCustomers'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     {description: 'The customers with this email', command: '<%= config.bin %> <%= command.id %> --email ada@example.com'},

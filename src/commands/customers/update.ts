@@ -9,6 +9,7 @@ import {UsageError} from '../../errors.js'
 
 export default class CustomersUpdate extends GwCommand<typeof CustomersUpdate> {
   static override summary = 'Change a customer: email, name, description or metadata.'
+  static override operations = ['updateCustomer'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> cus_123 --email jane@example.org',
     '<%= config.bin %> <%= command.id %> cus_123 --description "" --metadata tier=gold',

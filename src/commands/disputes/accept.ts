@@ -8,6 +8,7 @@ import {AbortedError} from '../../errors.js'
 
 export default class DisputesAccept extends GwCommand<typeof DisputesAccept> {
   static override summary = 'Accept a dispute: give it up, and the disputed amount goes to the cardholder.'
+  static override operations = ['acceptDispute'] as const
   static override description = `Final and irreversible: the dispute becomes accepted, the debit on your balance stands, and no evidence can be submitted afterwards. Only a dispute in needs_response can be accepted.
 On a terminal it shows the amount and the consequences and asks for confirmation; --yes skips the question. Without a terminal it refuses unless --yes is given.`
   static override examples = [

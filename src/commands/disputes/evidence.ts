@@ -13,6 +13,7 @@ import {AbortedError, UsageError} from '../../errors.js'
 
 export default class DisputesEvidence extends GwCommand<typeof DisputesEvidence> {
   static override summary = 'Submit evidence for a dispute (one submission per stage).'
+  static override operations = ['submitDisputeEvidence'] as const
   static override description = `On a terminal, without evidence flags, a form shows the dispute (reason, amount, stage, deadline) and a checklist of the recognized keys that suit its reason; enter fields as key and value, add HTTPS file URLs, check the preview, and confirm.
 Without a terminal (scripts, pipes, --json), give the evidence with --field key=value (repeatable), --file URL (repeatable) and/or --from-file evidence.json ({"fields": {...}, "files": [...]}), plus --yes. On a terminal, flags show a preview and ask before sending unless --yes.
 A dispute takes one submission per stage: afterwards it is under_review and nothing can be added. Recognized keys: product_description, customer_communication, tracking_number, shipping_address, refund_policy, service_date; any other key is forwarded as free text.`

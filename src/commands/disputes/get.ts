@@ -6,6 +6,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class DisputesGet extends GwCommand<typeof DisputesGet> {
   static override summary = 'Show one dispute, with a checklist of the evidence that suits its reason.'
+  static override operations = ['retrieveDispute'] as const
   static override description =
     'The checklist names the recognized evidence keys that suit the reason (e.g. tracking_number for product_not_received) and marks [x] those the evidence submitted at the current stage covers. The deadline shows the time left (engine clock in test mode).'
   static override examples = [

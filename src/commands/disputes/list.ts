@@ -9,6 +9,7 @@ import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '..
 
 export default class DisputesList extends GwCommand<typeof DisputesList> {
   static override summary = 'List disputes, soonest deadline first, with the time left to respond.'
+  static override operations = ['listDisputes'] as const
   static override description = `Fetches one page (20 by default; --all for every page) and shows it sorted by evidence deadline, with the time left ("2d 4h left", "overdue 3h"), or "none" once a dispute is under review or resolved. Deadlines follow the engine's clock in test mode (a notice says when it is ahead of the wall clock). A lost dispute says what lost it: "lost (deadline missed)" or "lost (ruling)".
 --status needs_response (in a table) and --sort due sort every matching dispute by deadline, not just one page (it reads every page; --limit then keeps the first N). --reason, --stage and --currency read every page too.
 --json prints the API's list envelope as it came (newest first), so cursors keep working; with --sort, --reason, --stage or --currency it prints the matching disputes as a JSON array in the order shown.`

@@ -10,6 +10,7 @@ const ONE = ['won', 'lost', 'escalate', 'outcome']
 
 export default class DisputesResolve extends GwCommand<typeof DisputesResolve> {
   static override summary = 'Test helper: the issuer or network rules on a dispute under review.'
+  static override operations = ['testResolveDispute'] as const
   static override description =
     'Stands in for the ruling (test keys only) on a dispute in under_review: --won returns the withheld amount to the balance, --lost keeps the debit, --escalate moves it to the next stage (pre_arbitration, then arbitration) in needs_response with a new deadline.'
   static override examples = [

@@ -9,6 +9,7 @@ import {UsageError} from '../../errors.js'
 
 export default class DisputesSimulate extends GwCommand<typeof DisputesSimulate> {
   static override summary = 'Test helper: the card network opens a dispute on a payment.'
+  static override operations = ['testCreateDispute'] as const
   static override description =
     'Stands in for the network (test keys only): the dispute opens in needs_response at the chargeback stage, the amount is withheld from the balance, and dispute.created fires. Only succeeded card payments (card, apple_pay, google_pay) can be disputed, once.'
   static override examples = [

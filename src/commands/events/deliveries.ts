@@ -8,6 +8,7 @@ import {DELIVERY_STATUSES} from '../../api/vocabulary.js'
 
 export default class EventsDeliveries extends GwCommand<typeof EventsDeliveries> {
   static override summary = "List an event's webhook deliveries across endpoints, newest first."
+  static override operations = ['listEventDeliveries'] as const
   static override description = 'One delivery per endpoint the event went to (and one more per resend), each with its attempts. Show one with every attempt: gw webhooks delivery whd_...'
   static override examples = [
     '<%= config.bin %> <%= command.id %> evt_123',

@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class EventsGet extends GwCommand<typeof EventsGet> {
   static override summary = 'Show one event and the object it carries.'
+  static override operations = ['retrieveEvent'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> evt_123',
     {description: 'The object the event carries, with jq', command: '<%= config.bin %> <%= command.id %> evt_123 --json | jq .data.object'},

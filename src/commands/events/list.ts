@@ -8,6 +8,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class EventsList extends GwCommand<typeof EventsList> {
   static override summary = 'List events, newest first (kept 30 days).'
+  static override operations = ['listEvents'] as const
   static override description = "Filter by type (exact, or a prefix such as 'payment.*', several separated by commas) and by creation time. Page on with --starting-after, or fetch every page with --all."
   static override examples = [
     '<%= config.bin %> <%= command.id %>',

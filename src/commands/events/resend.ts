@@ -6,6 +6,7 @@ import {UsageError} from '../../errors.js'
 
 export default class EventsResend extends GwCommand<typeof EventsResend> {
   static override summary = 'Deliver an event to webhook endpoints again.'
+  static override operations = ['resendEvent'] as const
   static override description =
     'Without --endpoint: to every enabled endpoint subscribed to its type that has not received it yet (--all: to those that did too). With --endpoint: to that endpoint, subscribed or not. Each resend is a new delivery of the same event bytes, with its own retries. To replay everything an endpoint missed, see gw webhooks replay.'
   static override examples = [

@@ -10,6 +10,7 @@ import {closest} from '../../suggest.js'
 
 export default class KeysCreate extends GwCommand<typeof KeysCreate> {
   static override summary = "Create an API key of the account: a restricted key with some permissions, or a secret or publishable key."
+  static override operations = ['createApiKey'] as const
   static override description = `Permissions are resource:read or resource:write (write includes read), comma-separated; *:read gives read on everything. Resources: ${KEY_RESOURCES.join(', ')}.
 The key is shown this once. Managing keys needs a secret key.`
   static override examples = [

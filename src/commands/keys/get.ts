@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class KeysGet extends GwCommand<typeof KeysGet> {
   static override summary = 'Show an API key (redacted).'
+  static override operations = ['retrieveApiKey'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> key_123']
   static override args = {id: idArg('key_', 'API key', 'List them with: gw keys list')}
 

@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class KeysList extends GwCommand<typeof KeysList> {
   static override summary = "List the account's API keys: redacted, with their permissions, state and last use."
+  static override operations = ['listApiKeys'] as const
   static override description = 'The key in use is marked. Managing keys needs a secret key.'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json | jq -r ".data[] | [.id, .redacted, .type] | @tsv"']
   static override flags = {...listFlags}

@@ -4,6 +4,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class KeysRevoke extends GwCommand<typeof KeysRevoke> {
   static override summary = 'Revoke an API key: it stops working at once, on every instance.'
+  static override operations = ['revokeApiKey'] as const
   static override description = 'Asks for confirmation on a terminal; pass --yes to skip it (required without a terminal).'
   static override examples = ['<%= config.bin %> <%= command.id %> key_123', '<%= config.bin %> <%= command.id %> key_123 --yes --json']
   static override args = {id: idArg('key_', 'API key', 'List them with: gw keys list')}

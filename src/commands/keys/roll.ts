@@ -10,6 +10,7 @@ import {UsageError} from '../../errors.js'
 
 export default class KeysRoll extends GwCommand<typeof KeysRoll> {
   static override summary = 'Roll an API key: a new key with the same permissions; the old one keeps working until --expires-in.'
+  static override operations = ['retrieveCurrentApiKey', 'rollApiKey'] as const
   static override description = `Without an id, rolls the key in use; the new key is then saved in the profile's credential storage. Expiry runs on the wall clock (never the test clock): redeploy what uses the old key before it stops (default 24h, 0 for at once, at most 7d).`
   static override examples = [
     '<%= config.bin %> <%= command.id %>',

@@ -7,6 +7,7 @@ import type {Painter} from '../../output/color.js'
 
 export default class LogsTail extends GwCommand<typeof LogsTail> {
   static override summary = "Stream the gateway's API request log live: method, path, status, request id, latency, idempotent replays."
+  static override operations = ['listRequestLogs', 'streamRequestLogs'] as const
   static override description = `Every API request the engine answers (except these log requests themselves) as it happens, newest last. Filter by status (404, 4xx, or a list 4xx,5xx), method and path prefix. On a terminal one line per request; in a pipe or with --json one JSON object per line (NDJSON). After a dropped connection it reconnects and fills the gap from the log. The engine keeps the last 1,000 requests of each account (GET /v1/request_logs); instances sharing a PostgreSQL store keep one log for the fleet, each entry naming the instance that answered and the key that asked.`
 
   static override examples = [

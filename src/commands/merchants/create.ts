@@ -8,6 +8,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class MerchantsCreate extends GwCommand<typeof MerchantsCreate> {
   static override summary = 'Onboard a sub-merchant; KYB review starts once it has a legal name and country.'
+  static override operations = ['createMerchant'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> --business-name "Bakery Jansen" --legal-name "Jansen B.V." --country NL --email ops@jansen.nl',
     {description: 'Keep only the id', command: '<%= config.bin %> <%= command.id %> --business-name Shop --json | jq -r .id'},

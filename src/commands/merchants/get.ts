@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class MerchantsGet extends GwCommand<typeof MerchantsGet> {
   static override summary = 'Show one sub-merchant: KYB status, capabilities and MID.'
+  static override operations = ['retrieveMerchant'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> mer_123', '<%= config.bin %> <%= command.id %> mer_123 --json | jq -r .kyb_status']
   static override args = {id: idArg('mer_', 'merchant', 'List them with: gw merchants list')}
 

@@ -8,6 +8,7 @@ import {KYB_STATUSES} from '../../api/vocabulary.js'
 
 export default class MerchantsList extends GwCommand<typeof MerchantsList> {
   static override summary = 'List sub-merchants, newest first.'
+  static override operations = ['listMerchants'] as const
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --kyb-status pending', '<%= config.bin %> <%= command.id %> --all --json']
   static override flags = {
     'kyb-status': Flags.option({description: 'Only merchants with this KYB status.', options: KYB_STATUSES})(),

@@ -11,6 +11,7 @@ const capability = (name: string) => Flags.string({description: `Turn the ${name
 
 export default class MerchantsUpdate extends GwCommand<typeof MerchantsUpdate> {
   static override summary = 'Change a sub-merchant: names, country, email, metadata or capabilities.'
+  static override operations = ['updateMerchant'] as const
   static override description = 'Adding the legal name and country starts KYB review. Capabilities can change only once KYB is complete.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> mer_123 --legal-name "Jansen B.V." --country NL',

@@ -10,6 +10,7 @@ import {UsageError} from '../../errors.js'
 
 export default class PaymentMethodsCreate extends GwCommand<typeof PaymentMethodsCreate> {
   static override summary = 'Save a card as a payment method (test mode: raw test card numbers).'
+  static override operations = ['createPaymentMethod'] as const
   static override description = 'In live mode cards are collected by hosted checkout; raw numbers are refused.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --card 4242424242424242 --customer cus_123',

@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PaymentMethodsDetach extends GwCommand<typeof PaymentMethodsDetach> {
   static override summary = 'Detach a payment method from its customer; it can no longer be charged.'
+  static override operations = ['detachPaymentMethod'] as const
   static override description = 'Asks for confirmation on a terminal (the typed word "live" with a live key); pass --yes to skip it (required without a terminal).'
   static override examples = ['<%= config.bin %> <%= command.id %> pm_123', '<%= config.bin %> <%= command.id %> pm_123 --yes --json']
   static override args = {id: idArg('pm_', 'payment method')}

@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PaymentMethodsGet extends GwCommand<typeof PaymentMethodsGet> {
   static override summary = 'Show one saved payment method.'
+  static override operations = ['retrievePaymentMethod'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> pm_123']
   static override args = {id: idArg('pm_', 'payment method')}
 

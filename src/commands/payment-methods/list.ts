@@ -6,6 +6,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PaymentMethodsList extends GwCommand<typeof PaymentMethodsList> {
   static override summary = 'List saved payment methods, newest first.'
+  static override operations = ['listPaymentMethods'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> --customer cus_123', '<%= config.bin %> <%= command.id %> --all']
   static override flags = {
     customer: Flags.string({description: 'Only payment methods of this customer (cus_...).'}),

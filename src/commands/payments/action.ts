@@ -9,6 +9,7 @@ const OUTCOMES = ['approve', 'fail', 'abandon'] as const
 
 export default class PaymentsAction extends GwCommand<typeof PaymentsAction> {
   static override summary = 'Test helper: act as the customer on a payment in requires_action.'
+  static override operations = ['testPaymentAction'] as const
   static override description = 'Stands in for the customer on the hosted page (3-D Secure challenge, bank redirect, QR scan, voucher paid). Test keys only.'
   static override examples = [
     {description: 'Pass the 3-D Secure challenge', command: '<%= config.bin %> <%= command.id %> pay_123 --approve'},

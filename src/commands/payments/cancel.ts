@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PaymentsCancel extends GwCommand<typeof PaymentsCancel> {
   static override summary = 'Cancel a payment that has not completed; any authorization hold is released.'
+  static override operations = ['cancelPayment'] as const
   static override description =
     'Works from requires_confirmation, requires_action and requires_capture. After partial captures the money captured stays the merchant\'s: the payment closes as succeeded and only the remainder is released.'
   static override examples = ['<%= config.bin %> <%= command.id %> pay_123']

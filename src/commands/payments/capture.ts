@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PaymentsCapture extends GwCommand<typeof PaymentsCapture> {
   static override summary = 'Capture an authorized payment (requires_capture), in full or in part.'
+  static override operations = ['capturePayment'] as const
   static override examples = [
     {description: 'Capture the whole authorization', command: '<%= config.bin %> <%= command.id %> pay_123'},
     {description: 'Capture 15.00 of a EUR authorization', command: '<%= config.bin %> <%= command.id %> pay_123 --amount 1500'},

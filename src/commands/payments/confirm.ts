@@ -6,6 +6,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PaymentsConfirm extends GwCommand<typeof PaymentsConfirm> {
   static override summary = 'Confirm a payment created with --no-confirm; it is routed now.'
+  static override operations = ['confirmPayment'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> pay_123',
     {description: 'Confirm with a saved card', command: '<%= config.bin %> <%= command.id %> pay_123 --payment-method-id pm_456'},

@@ -13,6 +13,7 @@ import {UsageError} from '../../errors.js'
 
 export default class PaymentsCreate extends GwCommand<typeof PaymentsCreate> {
   static override summary = 'Create a payment (and confirm it, unless --no-confirm).'
+  static override operations = ['createPayment'] as const
   static override description = `Creates and routes a payment in one call. Amounts are integer minor units (--amount 2000 is 20.00 EUR); --display-amount takes the decimal form instead.
 In test mode --card takes a test card number (4242424242424242 succeeds, 4000000000003220 asks for 3-D Secure, 4000000000000002 is declined). When the payment needs the customer (3-D Secure, a bank redirect), the command prints next_action.url; --open opens it and --wait follows the payment to a final state.`
 

@@ -4,6 +4,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PaymentsExplain extends GwCommand<typeof PaymentsExplain> {
   static override summary = 'Explain how a payment was routed: what was chosen and why, each candidate scored, each provider attempt.'
+  static override operations = ['retrievePaymentRouting'] as const
   static override description = `Shows every routing pass as the router decided it then (not recomputed with today's rules or rates): the routing rule that matched or smart routing, the providers excluded and why, each candidate's score with its parts (fee for this amount, 7-day authorization rate, currency and method fit), the tie-break, and each attempt with its outcome, decline code and class (soft: the next provider was tried; final: routing stopped) and latency.
 A payment that waited for the customer (3-D Secure, a bank redirect) has a second pass when it resumes.`
 

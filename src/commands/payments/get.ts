@@ -6,6 +6,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PaymentsGet extends GwCommand<typeof PaymentsGet> {
   static override summary = 'Show one payment, with its provider attempts, risk result, refunds and disputes.'
+  static override operations = ['retrievePayment'] as const
   static override description = 'With --json, prints the payment object as the API returned it and reads nothing else (refunds and disputes are separate objects: gw refunds list --payment, gw disputes list --payment). A key that may not read refunds or disputes is told on stderr which permission shows them. For everything in time order, including webhook deliveries: gw payments timeline.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> pay_123',

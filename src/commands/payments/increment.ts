@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PaymentsIncrement extends GwCommand<typeof PaymentsIncrement> {
   static override summary = 'Raise the authorized amount of a payment in requires_capture.'
+  static override operations = ['incrementAuthorization'] as const
   static override description = '--amount is the new total authorization in minor units, larger than the current amount (Visa and Mastercard; not American Express).'
   static override examples = [{description: 'Raise a 50.00 authorization to 65.00', command: '<%= config.bin %> <%= command.id %> pay_123 --amount 6500'}]
 

@@ -7,6 +7,7 @@ import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '..
 
 export default class PaymentsList extends GwCommand<typeof PaymentsList> {
   static override summary = 'List payments, newest first.'
+  static override operations = ['listPayments'] as const
   static override description = 'Shows one page (20 by default). Page on with --starting-after, or fetch every page with --all. Filters combine.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',

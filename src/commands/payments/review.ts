@@ -6,6 +6,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PaymentsReview extends GwCommand<typeof PaymentsReview> {
   static override summary = 'Test helper: decide a risk review (a payment held in processing).'
+  static override operations = ['testPaymentReview'] as const
   static override examples = [
     {description: 'Let the held payment through', command: '<%= config.bin %> <%= command.id %> pay_123 --approve'},
     {description: 'Block it (the payment fails with payment_blocked)', command: '<%= config.bin %> <%= command.id %> pay_123 --block'},

@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class PayoutsGet extends GwCommand<typeof PayoutsGet> {
   static override summary = 'Show one payout, with its arrival date and settlement reports.'
+  static override operations = ['retrievePayout'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> po_123']
 
   static override args = {id: idArg('po_', 'payout', 'List payouts with: gw payouts list')}

@@ -7,6 +7,7 @@ import {PAYOUT_STATUSES} from '../../api/vocabulary.js'
 
 export default class PayoutsList extends GwCommand<typeof PayoutsList> {
   static override summary = 'List payouts to the bank account, newest first.'
+  static override operations = ['listPayouts'] as const
   static override description = "One payout per currency and day, referencing that day's settlement reports; in_transit until its arrival date, then paid."
   static override examples = ['<%= config.bin %> <%= command.id %>', {description: 'EUR payouts still on their way', command: '<%= config.bin %> <%= command.id %> --currency EUR --status in_transit'}]
 

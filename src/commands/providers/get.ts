@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class ProvidersGet extends GwCommand<typeof ProvidersGet> {
   static override summary = 'Show one payment provider: methods, currencies, health, auth rate, fees and latency.'
+  static override operations = ['retrieveProvider'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> prov_atlas', '<%= config.bin %> <%= command.id %> prov_atlas --json | jq .auth_rate_7d']
   static override args = {id: idArg('prov_', 'provider', 'List them with: gw providers list')}
 

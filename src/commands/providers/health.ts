@@ -6,6 +6,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class ProvidersHealth extends GwCommand<typeof ProvidersHealth> {
   static override summary = 'Test helper: force a provider to active, degraded or disabled.'
+  static override operations = ['testSetProviderHealth'] as const
   static override description =
     'Routing skips disabled providers and tries degraded ones last. Test mode only (sk_test_ keys); the change emits provider.health.changed.'
   static override examples = [

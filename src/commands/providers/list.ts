@@ -7,6 +7,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class ProvidersList extends GwCommand<typeof ProvidersList> {
   static override summary = 'List payment providers with their health, 7-day auth rate, fees and latency.'
+  static override operations = ['listProviders'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --payment-method ideal --currency EUR',

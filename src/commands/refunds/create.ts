@@ -18,6 +18,7 @@ export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer
 
 export default class RefundsCreate extends GwCommand<typeof RefundsCreate> {
   static override summary = 'Refund a succeeded payment, in full or in part.'
+  static override operations = ['createRefund'] as const
   static override description = `The refund is created pending and goes to the provider that processed the payment; the rail answers later (refund.succeeded or refund.failed, when the amount becomes refundable again). The payment keeps its status; its amount_refunded grows.
 Without --amount the whole remaining amount is refunded. --amount is in minor units (500 = 5.00 EUR); --display-amount takes the decimal form in the payment's currency. A payment with an open chargeback cannot be refunded: the money moves through the dispute.`
 

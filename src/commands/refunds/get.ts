@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class RefundsGet extends GwCommand<typeof RefundsGet> {
   static override summary = 'Show one refund.'
+  static override operations = ['retrieveRefund'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> rf_123',
     {description: 'Only the status, with jq', command: '<%= config.bin %> <%= command.id %> rf_123 --json | jq -r .status'},

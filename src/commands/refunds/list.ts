@@ -7,6 +7,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class RefundsList extends GwCommand<typeof RefundsList> {
   static override summary = 'List refunds, newest first.'
+  static override operations = ['listRefunds'] as const
   static override description = 'Shows one page (20 by default). Page on with --starting-after, or fetch every page with --all.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',

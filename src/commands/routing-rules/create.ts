@@ -7,6 +7,7 @@ import {UsageError} from '../../errors.js'
 
 export default class RoutingRulesCreate extends GwCommand<typeof RoutingRulesCreate> {
   static override summary = 'Create a routing rule: prefer, split traffic between, or block providers for matching payments.'
+  static override operations = ['createRoutingRule'] as const
   static override description = 'Rules are evaluated by priority (lowest first); conditions left out match any payment.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --priority 10 --action prefer --provider prov_atlas --currency EUR',

@@ -4,6 +4,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class RoutingRulesDelete extends GwCommand<typeof RoutingRulesDelete> {
   static override summary = 'Delete a routing rule; payments are routed without it from now on.'
+  static override operations = ['deleteRoutingRule'] as const
   static override description = 'Asks for confirmation on a terminal; pass --yes to skip it (required without a terminal).'
   static override examples = ['<%= config.bin %> <%= command.id %> rr_123', '<%= config.bin %> <%= command.id %> rr_123 --yes --json']
   static override args = {id: idArg('rr_', 'routing rule', 'List them with: gw routing-rules list')}

@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class RoutingRulesGet extends GwCommand<typeof RoutingRulesGet> {
   static override summary = 'Show one routing rule.'
+  static override operations = ['retrieveRoutingRule'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> rr_123', '<%= config.bin %> <%= command.id %> rr_123 --json | jq .providers']
   static override args = {id: idArg('rr_', 'routing rule', 'List them with: gw routing-rules list')}
 

@@ -7,6 +7,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class RoutingRulesList extends GwCommand<typeof RoutingRulesList> {
   static override summary = 'List routing rules.'
+  static override operations = ['listRoutingRules'] as const
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --merchant mer_123', '<%= config.bin %> <%= command.id %> --all --json']
   static override flags = {
     merchant: Flags.string({description: 'Only rules of this sub-merchant (mer_...).'}),

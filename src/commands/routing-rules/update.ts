@@ -7,6 +7,7 @@ import {UsageError} from '../../errors.js'
 
 export default class RoutingRulesUpdate extends GwCommand<typeof RoutingRulesUpdate> {
   static override summary = 'Change a routing rule.'
+  static override operations = ['updateRoutingRule'] as const
   static override description = 'Any condition flag replaces all of the rule\'s conditions; --provider replaces the whole provider list.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> rr_123 --priority 5',

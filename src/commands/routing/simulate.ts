@@ -9,6 +9,7 @@ import {UsageError} from '../../errors.js'
 
 export default class RoutingSimulate extends GwCommand<typeof RoutingSimulate> {
   static override summary = 'Dry-run routing: which providers a payment like this would go to now, and why. Creates nothing.'
+  static override operations = ['simulateRouting'] as const
   static override description = `The same decision a payment would get now, with the current provider health, 7-day authorization rates and routing rules, shown as \`gw payments explain\` shows a routing pass: the rule that matches or smart routing, the providers excluded and why, each candidate's score with its parts, and the order providers would be tried in. Test a new routing rule before traffic hits it.
 A split rule draws by weight as a payment would, so repeated simulations can differ.`
 

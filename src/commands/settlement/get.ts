@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class SettlementGet extends GwCommand<typeof SettlementGet> {
   static override summary = 'Show one settlement report: totals and its lines.'
+  static override operations = ['retrieveSettlementReport'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> stl_123',
     {description: 'The totals only, with jq', command: '<%= config.bin %> <%= command.id %> stl_123 --json | jq "{gross, refunds, fees, net, adjustments, payout_amount}"'},

@@ -7,6 +7,7 @@ import {UsageError} from '../../errors.js'
 
 export default class SettlementList extends GwCommand<typeof SettlementList> {
   static override summary = 'List settlement reports (one per provider, day and currency), newest first.'
+  static override operations = ['listSettlementReports'] as const
   static override description = 'Reports for a day are built early the next day (engine clock). Each has gross, refunds, fees, net (gross + refunds + fees), adjustments (dispute debits and returns) and the payout amount.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',

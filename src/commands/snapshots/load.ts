@@ -6,6 +6,7 @@ import {UsageError} from '../../errors.js'
 
 export default class SnapshotsLoad extends GwCommand<typeof SnapshotsLoad> {
   static override summary = "Test helper: replace the account's whole state with a saved snapshot."
+  static override operations = ['testLoadSnapshot'] as const
   static override description =
     "Every object, event, job, idempotency record, statistic and setting of the account the key belongs to is replaced by the snapshot's, in one transaction, and its clock set to the snapshot's; its keys stay. Into the account it was saved from, or another (a fresh account per test run)."
   static override aliases = ['snapshot:load']

@@ -16,6 +16,7 @@ export interface SnapshotSaved {
 
 export default class SnapshotsSave extends GwCommand<typeof SnapshotsSave> {
   static override summary = "Test helper: save the account's whole state to a file."
+  static override operations = ['testSaveSnapshot'] as const
   static override description =
     `Objects, events, timeline jobs, idempotency records, provider statistics and settings (the test clock among them), read at one moment; not its keys. Load it with gw snapshots load: a test suite starts from a known world, and a bug report carries the state that shows the bug.
 Webhook signing secrets and card numbers are left out (endpoints get a new secret when loaded; card numbers are masked but for the published test cards, so saved cards behave as before) unless --include-secrets: then the file holds working signing secrets and whole card numbers, so keep it like a key. The file is written readable by you only (0600).`

@@ -11,6 +11,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class WebhooksCreate extends GwCommand<typeof WebhooksCreate> {
   static override summary = 'Create a webhook endpoint; prints its signing secret once.'
+  static override operations = ['createWebhookEndpoint'] as const
   static override description = `The endpoint receives every event type in --events (default: all, *). Each delivery is signed with the endpoint's whsec_ secret in the Service-Signature header; verify it with the package's verifySignature() or \`gw webhooks verify\`.
 In test mode the engine delivers to loopback HTTPS URLs (https://localhost:...) without checking their certificate, so a self-signed local receiver works.`
 

@@ -3,6 +3,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class WebhooksDelete extends GwCommand<typeof WebhooksDelete> {
   static override summary = 'Delete a webhook endpoint; deliveries to it stop (use update --disable to pause instead).'
+  static override operations = ['deleteWebhookEndpoint'] as const
   static override description = 'Asks for confirmation on a terminal (the typed word "live" with a live key); pass --yes to skip it (required without a terminal).'
   static override examples = ['<%= config.bin %> <%= command.id %> wh_123', '<%= config.bin %> <%= command.id %> wh_123 --yes --json']
   static override args = {id: idArg('wh_', 'webhook endpoint', 'List them with: gw webhooks list')}

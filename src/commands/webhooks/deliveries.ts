@@ -7,6 +7,7 @@ import {DELIVERY_STATUSES} from '../../api/vocabulary.js'
 
 export default class WebhooksDeliveries extends GwCommand<typeof WebhooksDeliveries> {
   static override summary = "List an endpoint's deliveries with their attempts, newest first."
+  static override operations = ['listWebhookEndpointDeliveries'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> wh_123',
     '<%= config.bin %> <%= command.id %> wh_123 --status failed_retrying',

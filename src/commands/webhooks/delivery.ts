@@ -5,6 +5,7 @@ import {deliveryAttemptColumns, renderDelivery} from './shared/display.js'
 
 export default class WebhooksDelivery extends GwCommand<typeof WebhooksDelivery> {
   static override summary = 'Show one webhook delivery with every attempt: time, HTTP status or error, latency, the start of the response.'
+  static override operations = ['retrieveWebhookDelivery'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> whd_123',
     {description: 'Find the delivery ids of an endpoint first', command: '<%= config.bin %> webhooks deliveries wh_123 --status failed_retrying'},

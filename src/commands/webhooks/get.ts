@@ -5,6 +5,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class WebhooksGet extends GwCommand<typeof WebhooksGet> {
   static override summary = 'Show a webhook endpoint (its secret is never shown again; see rotate-secret).'
+  static override operations = ['retrieveWebhookEndpoint'] as const
   static override examples = ['<%= config.bin %> <%= command.id %> wh_123']
   static override args = {id: idArg('wh_', 'webhook endpoint', 'List them with: gw webhooks list')}
 

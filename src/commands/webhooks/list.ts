@@ -6,6 +6,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class WebhooksList extends GwCommand<typeof WebhooksList> {
   static override summary = 'List webhook endpoints, newest first.'
+  static override operations = ['listWebhookEndpoints'] as const
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --disabled', '<%= config.bin %> <%= command.id %> --all --json']
   static override flags = {
     disabled: Flags.boolean({description: 'Only disabled endpoints (--no-disabled: only enabled ones).', allowNo: true}),

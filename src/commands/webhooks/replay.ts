@@ -13,6 +13,7 @@ const STATUS_WORDS: Record<string, ReplayStatus> = {failed: 'failed_retrying', f
 
 export default class WebhooksReplay extends GwCommand<typeof WebhooksReplay> {
   static override summary = 'Send an endpoint every event it missed since a time (after an outage).'
+  static override operations = ['replayWebhookEndpoint'] as const
   static override description =
     "One call for the whole backlog: the endpoint's deliveries since --since that are still retrying are attempted now, and those that gave up get a new delivery with a fresh 72-hour window — once per event. Events the endpoint has received are skipped, and so are events older than the 30-day retention."
   static override examples = [

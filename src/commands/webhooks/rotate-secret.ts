@@ -10,6 +10,7 @@ import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/com
 
 export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotateSecret> {
   static override summary = "Replace an endpoint's signing secret; prints the new one once."
+  static override operations = ['rotateWebhookEndpointSecret'] as const
   static override description =
     'The new secret signs every delivery from now on, and the previous one no longer does (one v1 in the Service-Signature header). With --expires-in the previous secret keeps signing alongside the new one for that long (two v1 values; receivers that check every v1 accept either), so a receiver you have deployed keeps verifying until you redeploy it with the new secret. A receiver that reads the header into a map keeps only the last v1 (the previous secret): rotate without an overlap for it.'
   static override examples = [

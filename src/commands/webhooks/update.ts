@@ -11,6 +11,7 @@ import {UsageError} from '../../errors.js'
 
 export default class WebhooksUpdate extends GwCommand<typeof WebhooksUpdate> {
   static override summary = 'Change a webhook endpoint: URL, event types, description, or disable/enable it.'
+  static override operations = ['updateWebhookEndpoint'] as const
   static override description = '--events replaces the whole list. Re-enabling an endpoint (or giving it a new URL) starts its delivery health afresh. A new --url redirects its deliveries: it asks for confirmation on a terminal (the typed word "live" with a live key); pass --yes to skip it (required without a terminal).'
   static override examples = [
     "<%= config.bin %> <%= command.id %> wh_123 --events 'payment.*' --events 'dispute.*'",
