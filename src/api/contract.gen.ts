@@ -217,26 +217,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/customers/{id}/payments": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List a customer's payments
-         * @description The payments of one customer, newest first (as GET /payments?customer= lists them); an unknown customer is 404.
-         */
-        get: operations["listCustomerPayments"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/payment_methods": {
         parameters: {
             query?: never;
@@ -3985,50 +3965,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listCustomerPayments: {
-        parameters: {
-            query?: {
-                /** @description Page size, 1 to 100. */
-                limit?: components["parameters"]["limit"];
-                /** @description Objects older than this id (the last id of the current page). Not with ending_before. */
-                starting_after?: components["parameters"]["starting_after"];
-                /** @description Objects newer than this id (the first id of the current page). Not with starting_after. */
-                ending_before?: components["parameters"]["ending_before"];
-            };
-            header?: {
-                /** @description Pins the version; anything but v1 is 400 version_invalid. */
-                "Service-Version"?: components["parameters"]["Service-Version"];
-            };
-            path: {
-                /** @description The customer id (`cus_...`). Any other id is 404 resource_missing. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of payments. */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "Gw-Engine-Time": components["headers"]["Gw-Engine-Time"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentList"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     listPaymentMethods: {
         parameters: {
             query?: {
@@ -7421,8 +7357,6 @@ export type ListCustomersParams = NonNullable<operations['listCustomers']['param
 export type CreateCustomerParams = NonNullable<operations['createCustomer']['requestBody']>['content']['application/json']
 /** POST /customers/{id}: the body */
 export type UpdateCustomerParams = NonNullable<operations['updateCustomer']['requestBody']>['content']['application/json']
-/** GET /customers/{id}/payments: the query */
-export type ListCustomerPaymentsParams = NonNullable<operations['listCustomerPayments']['parameters']['query']>
 /** GET /payment_methods: the query */
 export type ListPaymentMethodsParams = NonNullable<operations['listPaymentMethods']['parameters']['query']>
 /** POST /payment_methods: the body */
@@ -7535,7 +7469,6 @@ export interface OperationMethods {
   retrieveCustomer: 'get'
   updateCustomer: 'post'
   deleteCustomer: 'delete'
-  listCustomerPayments: 'get'
   listPaymentMethods: 'get'
   createPaymentMethod: 'post'
   retrievePaymentMethod: 'get'
@@ -7634,7 +7567,6 @@ export const OPERATION_PATHS = {
   retrieveCustomer: ['get', '/customers/{id}'],
   updateCustomer: ['post', '/customers/{id}'],
   deleteCustomer: ['delete', '/customers/{id}'],
-  listCustomerPayments: ['get', '/customers/{id}/payments'],
   listPaymentMethods: ['get', '/payment_methods'],
   createPaymentMethod: ['post', '/payment_methods'],
   retrievePaymentMethod: ['get', '/payment_methods/{id}'],

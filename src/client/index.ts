@@ -28,7 +28,6 @@ import type {
   ListAccountsParams,
   ListApiKeysParams,
   ListCheckoutSessionsParams,
-  ListCustomerPaymentsParams,
   ListCustomersParams,
   ListDisputesParams,
   ListEventDeliveriesParams,
@@ -155,8 +154,6 @@ export class GwClient extends HttpClient {
     get: (id: string) => this.call<Customer>('retrieveCustomer', {id}),
     update: (id: string, body: UpdateCustomerParams, o?: PostOpts) => this.call<Customer>('updateCustomer', {id, body}, o),
     delete: (id: string) => this.call<Deleted<'customer'>>('deleteCustomer', {id}),
-    payments: (id: string, params: ListCustomerPaymentsParams = {}) => this.call<ListEnvelope<Payment>>('listCustomerPayments', {id, query: params}),
-    iteratePayments: (id: string, params: ListCustomerPaymentsParams = {}, max?: number) => this.pages<Payment>('listCustomerPayments', params, max, id),
   }
 
   readonly providers = {

@@ -129,10 +129,6 @@ function customerRoutes(r: Router): void {
     .on('retrieveCustomer', async (ctx) => ok(await customers.retrieveCustomer(ctx.core, ctx.params.id)))
     .on('updateCustomer', async (ctx, u) => ok(await customers.updateCustomer(u, ctx.params.id, ctx.input.body)))
     .on('deleteCustomer', async (ctx, u) => ok(await customers.deleteCustomer(u, ctx.params.id)))
-    .on('listCustomerPayments', async (ctx) => {
-      const customer = await customers.retrieveCustomer(ctx.core, ctx.params.id)
-      return listOf(ctx, await paymentQueries.listPayments(ctx.core, {...q(ctx), customer: customer.id}))
-    })
     .on('listPaymentMethods', async (ctx) => listOf(ctx, await customers.listPaymentMethods(ctx.core, q(ctx))))
     .on('createPaymentMethod', async (ctx, u) => ok(await customers.createPaymentMethod(u, ctx.input.body), 201))
     .on('retrievePaymentMethod', async (ctx) => ok(await customers.retrievePaymentMethod(ctx.core, ctx.params.id)))
