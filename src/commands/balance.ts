@@ -1,6 +1,6 @@
 import type {Balance} from '../api/types.js'
 import {balanceColumns, balanceRows} from './shared/balance.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
+import {GwCommand, type Context} from '../base/command.js'
 
 export default class BalanceCommand extends GwCommand<typeof BalanceCommand> {
   static override summary = 'Show the balance: available and pending, per currency.'
@@ -13,11 +13,16 @@ export default class BalanceCommand extends GwCommand<typeof BalanceCommand> {
   ]
 
   async run(): Promise<Balance> {
-    return balance(this.ctx, this.flags, this.args)
+    return balance(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function balance(ctx: Context, flags: GwFlags<typeof BalanceCommand>, args: GwArgs<typeof BalanceCommand>): Promise<Balance> {
+/** What `gw balance` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface BalanceCommandOptions {
+
+}
+
+export async function balance(ctx: Context, o: BalanceCommandOptions): Promise<Balance> {
   const balance = await (await ctx.client()).balance.get()
   if (!ctx.json) {
     const rows = balanceRows(balance)

@@ -2,7 +2,7 @@ import {keyMode} from '../config/redact.js'
 import {redactSecret} from '../api/keys.js'
 import {describeSource} from '../config/resolve.js'
 import {renderFields} from '../output/detail.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
+import {GwCommand, type Context} from '../base/command.js'
 import {AuthError} from '../errors.js'
 
 export interface WhoamiResult {
@@ -24,11 +24,16 @@ export default class Whoami extends GwCommand<typeof Whoami> {
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile live --json']
 
   async run(): Promise<WhoamiResult> {
-    return whoami(this.ctx, this.flags, this.args)
+    return whoami(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function whoami(ctx: Context, flags: GwFlags<typeof Whoami>, args: GwArgs<typeof Whoami>): Promise<WhoamiResult> {
+/** What `gw whoami` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface WhoamiOptions {
+
+}
+
+export async function whoami(ctx: Context, o: WhoamiOptions): Promise<WhoamiResult> {
   const s = ctx.settings()
   const key = await ctx.apiKey()
   if (!key.value) {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {CHAOS_API_FAULTS, type ChaosApiFault, type ChaosRule} from '../../api/types.js'
 import {announce, ending, parseLatency, parseRate} from './shared/rules.js'
-import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, UsageError, type Context} from '../../base/command.js'
 
 export default class ChaosApi extends GwCommand<typeof ChaosApi> {
   static override summary = "Rehearse the API failing: fault a share of this account's requests (test keys)."
@@ -26,12 +26,23 @@ Every fault ends: after --count faults, or --for (engine clock; 10m when neither
   }
 
   async run(): Promise<ChaosRule> {
-    return chaosApi(this.ctx, this.flags, this.args)
+    return chaosApi(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function chaosApi(ctx: Context, flags: GwFlags<typeof ChaosApi>, _args: GwArgs<typeof ChaosApi>): Promise<ChaosRule> {
-  const f = flags
+/** What `gw chaos api` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ChaosApiOptions {
+  method: string
+  path: string
+  fault: string
+  rate?: string
+  count?: number
+  for?: string
+  latency?: string
+  seed?: number
+}
+
+export async function chaosApi(ctx: Context, f: ChaosApiOptions): Promise<ChaosRule> {
   const rate = f.rate !== undefined ? parseRate(f.rate, '--rate') : undefined
   if (f.latency !== undefined && f.fault !== 'slow') throw new UsageError('--latency goes with --fault slow.')
   const path = f.path.startsWith('/') ? f.path : `/${f.path}`

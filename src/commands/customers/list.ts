@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {Customer, ListEnvelope} from '../../api/types.js'
 import {listFlags, pageParams} from '../../base/flags.js'
 import {customerColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class CustomersList extends GwCommand<typeof CustomersList> {
   static override summary = 'List customers, newest first.'
@@ -18,12 +18,20 @@ export default class CustomersList extends GwCommand<typeof CustomersList> {
   }
 
   async run(): Promise<ListEnvelope<Customer> | Customer[]> {
-    return customersList(this.ctx, this.flags, this.args)
+    return customersList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function customersList(ctx: Context, flags: GwFlags<typeof CustomersList>, args: GwArgs<typeof CustomersList>): Promise<ListEnvelope<Customer> | Customer[]> {
-  const f = flags
+/** What `gw customers list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface CustomersListOptions {
+  limit?: number
+  'starting-after'?: string
+  'ending-before'?: string
+  all?: boolean
+  email?: string
+}
+
+export async function customersList(ctx: Context, f: CustomersListOptions): Promise<ListEnvelope<Customer> | Customer[]> {
   const params = {email: f.email, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({

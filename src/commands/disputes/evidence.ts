@@ -8,7 +8,7 @@ import {renderDispute, renderEvidencePreview} from './shared/display.js'
 import {canOpenEvidenceForm, runEvidenceForm} from './shared/open-form.js'
 import {withFlagNames} from '../../base/flag-errors.js'
 import {nearMisses} from '../../api/dispute-evidence.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {AbortedError, UsageError} from '../../errors.js'
 
 export default class DisputesEvidence extends GwCommand<typeof DisputesEvidence> {
@@ -36,14 +36,24 @@ A dispute takes one submission per stage: afterwards it is under_review and noth
   }
 
   async run(): Promise<Dispute> {
-    return disputesEvidence(this.ctx, this.flags, this.args)
+    return disputesEvidence(this.ctx, {...this.flags, ...this.args})
   }
 
 }
 
-export async function disputesEvidence(ctx: Context, flags: GwFlags<typeof DisputesEvidence>, args: GwArgs<typeof DisputesEvidence>): Promise<Dispute> {
-  const f = flags
-  const id = args.id
+/** What `gw disputes evidence` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface DisputesEvidenceOptions {
+  yes?: boolean
+  field?: string[]
+  file?: string[]
+  'from-file'?: string
+  'free-text'?: boolean
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function disputesEvidence(ctx: Context, f: DisputesEvidenceOptions): Promise<Dispute> {
+  const id = f.id
   const given = Boolean(f.field?.length || f.file?.length || f['from-file'] !== undefined)
   const client = await ctx.client()
   let ev: EvidenceParams

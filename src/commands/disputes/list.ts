@@ -5,7 +5,7 @@ import {listFlags, pageParams} from '../../base/flags.js'
 import type {ListDisputesParams} from '../../client/params.js'
 import {disputeColumns} from './shared/display.js'
 import {startProgress} from '../../ui/progress.js'
-import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, UsageError, type Context} from '../../base/command.js'
 
 export default class DisputesList extends GwCommand<typeof DisputesList> {
   static override summary = 'List disputes, soonest deadline first, with the time left to respond.'
@@ -32,12 +32,25 @@ export default class DisputesList extends GwCommand<typeof DisputesList> {
   }
 
   async run(): Promise<ListEnvelope<Dispute> | Dispute[]> {
-    return disputesList(this.ctx, this.flags, this.args)
+    return disputesList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function disputesList(ctx: Context, flags: GwFlags<typeof DisputesList>, args: GwArgs<typeof DisputesList>): Promise<ListEnvelope<Dispute> | Dispute[]> {
-  const f = flags
+/** What `gw disputes list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface DisputesListOptions {
+  limit?: number
+  'starting-after'?: string
+  'ending-before'?: string
+  all?: boolean
+  status?: string
+  payment?: string
+  reason?: string
+  stage?: string
+  currency?: string
+  sort?: string
+}
+
+export async function disputesList(ctx: Context, f: DisputesListOptions): Promise<ListEnvelope<Dispute> | Dispute[]> {
   const params: ListDisputesParams = {
     status: f.status as DisputeStatus | undefined,
     payment: f.payment,
@@ -88,20 +101,20 @@ export async function disputesList(ctx: Context, flags: GwFlags<typeof DisputesL
  * Every dispute that matches, read across all pages (the API filters status and payment; reason,
  * stage and currency are matched here), sorted as asked, then cut to --limit.
  */
-async function wholeList(ctx: Context, f: GwFlags<typeof DisputesList>, params: ListDisputesParams): Promise<Dispute[]> {
-  if (f['starting-after'] || f['ending-before']) throw new UsageError('--sort, --reason, --stage and --currency read every page: leave out --starting-after and --ending-before.')
+async function wholeList(ctx: Context, o: DisputesListOptions, params: ListDisputesParams): Promise<Dispute[]> {
+  if (o['starting-after'] || o['ending-before']) throw new UsageError('--sort, --reason, --stage and --currency read every page: leave out --starting-after and --ending-before.')
   const client = await ctx.client()
   const items: Dispute[] = []
   const progress = await startProgress('Fetching disputes…', {json: ctx.json})
   try {
     for await (const d of client.disputes.iterate({status: params.status, payment: params.payment, limit: 100}))
-      if ((!f.reason || d.reason === f.reason) && (!f.stage || d.stage === f.stage) && (!f.currency || d.currency === f.currency)) items.push(d)
+      if ((!o.reason || d.reason === o.reason) && (!o.stage || d.stage === o.stage) && (!o.currency || d.currency === o.currency)) items.push(d)
   } finally {
     progress.stop()
   }
   // the API's order is newest first; due puts the soonest deadline first
-  const sorted = f.sort === 'created' ? items : [...items].sort(byDeadline)
-  const shown = f.limit !== undefined ? sorted.slice(0, f.limit) : sorted
+  const sorted = o.sort === 'created' ? items : [...items].sort(byDeadline)
+  const shown = o.limit !== undefined ? sorted.slice(0, o.limit) : sorted
   if (ctx.json) return shown
   if (shown.length === 0) {
     ctx.print('No disputes.')
@@ -109,6 +122,6 @@ async function wholeList(ctx: Context, f: GwFlags<typeof DisputesList>, params: 
   }
   const now = await disputeNow(ctx, client)
   ctx.print(await ctx.table(shown, disputeColumns(now)))
-  if (shown.length < sorted.length) ctx.notice(ctx.errColor.dim(`${shown.length} of ${sorted.length} matching disputes shown (--limit ${f.limit}).`))
+  if (shown.length < sorted.length) ctx.notice(ctx.errColor.dim(`${shown.length} of ${sorted.length} matching disputes shown (--limit ${o.limit}).`))
   return shown
 }

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
 import {idArg, listFlags, pageParams} from '../../base/flags.js'
 import {deliveryColumns} from '../webhooks/shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 import {DELIVERY_STATUSES} from '../../api/vocabulary.js'
 
@@ -25,12 +25,22 @@ export default class EventsDeliveries extends GwCommand<typeof EventsDeliveries>
   }
 
   async run(): Promise<ListEnvelope<WebhookDelivery> | WebhookDelivery[]> {
-    return eventsDeliveries(this.ctx, this.flags, this.args)
+    return eventsDeliveries(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function eventsDeliveries(ctx: Context, flags: GwFlags<typeof EventsDeliveries>, args: GwArgs<typeof EventsDeliveries>): Promise<ListEnvelope<WebhookDelivery> | WebhookDelivery[]> {
-  const f = flags
+/** What `gw events deliveries` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface EventsDeliveriesOptions {
+  limit?: number
+  'starting-after'?: string
+  'ending-before'?: string
+  all?: boolean
+  status?: "pending" | "succeeded" | "failed_retrying" | "undeliverable"
+  endpoint?: string
+  id: string
+}
+
+export async function eventsDeliveries(ctx: Context, f: EventsDeliveriesOptions): Promise<ListEnvelope<WebhookDelivery> | WebhookDelivery[]> {
   const endpoint = f.endpoint?.trim()
   if (endpoint !== undefined && !endpoint.startsWith('wh_')) throw new UsageError(`--endpoint "${endpoint}" is not a webhook endpoint id; they start with wh_.`, 'List them with: gw webhooks list')
   const params = {status: f.status, endpoint, ...pageParams(f)}
@@ -39,7 +49,7 @@ export async function eventsDeliveries(ctx: Context, flags: GwFlags<typeof Event
     all: f.all,
     noun: 'deliveries',
     columns: deliveryColumns,
-    page: () => client.events.deliveries(args.id, params),
-    iterate: () => client.events.iterateDeliveries(args.id, {...params, limit: f.limit ?? 100}),
+    page: () => client.events.deliveries(f.id, params),
+    iterate: () => client.events.iterateDeliveries(f.id, {...params, limit: f.limit ?? 100}),
   })
 }

@@ -4,7 +4,7 @@ import {createdFlags, createdParams, listFlags, pageParams} from '../../base/fla
 import type {ListEventsParams} from '../../client/index.js'
 import {typeFilter} from './shared/flags.js'
 import {eventColumns} from './shared/format.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class EventsList extends GwCommand<typeof EventsList> {
   static override summary = 'List events, newest first (kept 30 days).'
@@ -26,12 +26,23 @@ export default class EventsList extends GwCommand<typeof EventsList> {
   }
 
   async run(): Promise<ListEnvelope<GwEvent> | GwEvent[]> {
-    return eventsList(this.ctx, this.flags, this.args)
+    return eventsList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function eventsList(ctx: Context, flags: GwFlags<typeof EventsList>, args: GwArgs<typeof EventsList>): Promise<ListEnvelope<GwEvent> | GwEvent[]> {
-  const f = flags
+/** What `gw events list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface EventsListOptions {
+  limit?: number
+  'starting-after'?: string
+  'ending-before'?: string
+  all?: boolean
+  'created-gte'?: string
+  'created-lte'?: string
+  events?: string[]
+  object?: string
+}
+
+export async function eventsList(ctx: Context, f: EventsListOptions): Promise<ListEnvelope<GwEvent> | GwEvent[]> {
   const params: ListEventsParams = {
     type: typeFilter(f.events),
     object: f.object?.trim() || undefined,

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {keepOptimizing} from '../../client/runtime.js'
 import {UsageError} from '../../errors.js'
 import {tailRequestLogs, type RequestLogEntry, type RequestLogFilters} from './shared/request-logs.js'
@@ -25,7 +25,7 @@ export default class LogsTail extends GwCommand<typeof LogsTail> {
   }
 
   async run(): Promise<void> {
-    return logsTail(this.ctx, this.flags, this.args)
+    return logsTail(this.ctx, {...this.flags, ...this.args})
   }
 }
 
@@ -62,8 +62,16 @@ export function requestLogLine(e: RequestLogEntry, c: Painter): string {
   return `${c.dim(e.created_at.slice(11, 19))}  ${e.method.padEnd(6)} ${status}  ${e.path.padEnd(40)} ${c.dim(e.id)}  ${String(e.latency_ms).padStart(4)}ms${replay}${chaos}${where}`
 }
 
-export async function logsTail(ctx: Context, flags: GwFlags<typeof LogsTail>, args: GwArgs<typeof LogsTail>): Promise<void> {
-  const filters = requestLogFilters(flags)
+/** What `gw logs tail` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface LogsTailOptions {
+  status?: string
+  method?: string
+  path?: string
+  last?: number
+}
+
+export async function logsTail(ctx: Context, o: LogsTailOptions): Promise<void> {
+  const filters = requestLogFilters(o)
   keepOptimizing()
   const client = await ctx.client()
   const host = new URL(client.baseUrl).host
@@ -81,7 +89,7 @@ export async function logsTail(ctx: Context, flags: GwFlags<typeof LogsTail>, ar
     await tailRequestLogs({
       client,
       filters,
-      last: flags.last,
+      last: o.last,
       signal: ac.signal,
       onEntry: (entry) => (ndjson ? ctx.out.ndjson(entry) : ctx.print(requestLogLine(entry, ctx.color))),
       onStatus: (s) => {

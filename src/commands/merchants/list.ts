@@ -3,7 +3,7 @@ import type {ListEnvelope, Merchant} from '../../api/types.js'
 import {listFlags, pageParams} from '../../base/flags.js'
 import type {ListMerchantsParams} from '../../client/params.js'
 import {merchantColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {KYB_STATUSES} from '../../api/vocabulary.js'
 
 export default class MerchantsList extends GwCommand<typeof MerchantsList> {
@@ -16,12 +16,20 @@ export default class MerchantsList extends GwCommand<typeof MerchantsList> {
   }
 
   async run(): Promise<ListEnvelope<Merchant> | Merchant[]> {
-    return merchantsList(this.ctx, this.flags, this.args)
+    return merchantsList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function merchantsList(ctx: Context, flags: GwFlags<typeof MerchantsList>, args: GwArgs<typeof MerchantsList>): Promise<ListEnvelope<Merchant> | Merchant[]> {
-  const f = flags
+/** What `gw merchants list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface MerchantsListOptions {
+  limit?: number
+  'starting-after'?: string
+  'ending-before'?: string
+  all?: boolean
+  'kyb-status'?: "active" | "pending" | "restricted" | "rejected"
+}
+
+export async function merchantsList(ctx: Context, f: MerchantsListOptions): Promise<ListEnvelope<Merchant> | Merchant[]> {
   const params: ListMerchantsParams = {...pageParams(f)}
   if (f['kyb-status']) params.kyb_status = f['kyb-status']
   const client = await ctx.client()

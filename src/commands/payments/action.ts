@@ -3,7 +3,7 @@ import type {Payment} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {showPayment} from './shared/show.js'
 import type {ActionOutcome} from '../../client/params.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 const OUTCOMES = ['approve', 'fail', 'abandon'] as const
 
@@ -26,14 +26,23 @@ export default class PaymentsAction extends GwCommand<typeof PaymentsAction> {
   }
 
   async run(): Promise<Payment> {
-    return paymentsAction(this.ctx, this.flags, this.args)
+    return paymentsAction(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function paymentsAction(ctx: Context, flags: GwFlags<typeof PaymentsAction>, args: GwArgs<typeof PaymentsAction>): Promise<Payment> {
-  const outcome: ActionOutcome = flags.approve ? 'approve' : flags.fail ? 'fail' : 'abandon'
+/** What `gw payments action` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PaymentsActionOptions {
+  approve?: boolean
+  fail?: boolean
+  abandon?: boolean
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function paymentsAction(ctx: Context, o: PaymentsActionOptions): Promise<Payment> {
+  const outcome: ActionOutcome = o.approve ? 'approve' : o.fail ? 'fail' : 'abandon'
   const client = await ctx.client()
-  const payment = await client.testHelpers.paymentAction(args.id, outcome, {idempotencyKey: flags['idempotency-key']})
+  const payment = await client.testHelpers.paymentAction(o.id, outcome, {idempotencyKey: o['idempotency-key']})
   showPayment(ctx, payment)
   return payment
 }

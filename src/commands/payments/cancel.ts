@@ -1,7 +1,7 @@
 import type {Payment} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {showPayment} from './shared/show.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class PaymentsCancel extends GwCommand<typeof PaymentsCancel> {
   static override summary = 'Cancel a payment that has not completed; any authorization hold is released.'
@@ -14,13 +14,19 @@ export default class PaymentsCancel extends GwCommand<typeof PaymentsCancel> {
   static override flags = {'idempotency-key': idempotencyKeyFlag()}
 
   async run(): Promise<Payment> {
-    return paymentsCancel(this.ctx, this.flags, this.args)
+    return paymentsCancel(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function paymentsCancel(ctx: Context, flags: GwFlags<typeof PaymentsCancel>, args: GwArgs<typeof PaymentsCancel>): Promise<Payment> {
+/** What `gw payments cancel` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PaymentsCancelOptions {
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function paymentsCancel(ctx: Context, o: PaymentsCancelOptions): Promise<Payment> {
   const client = await ctx.client()
-  const payment = await client.payments.cancel(args.id, {idempotencyKey: flags['idempotency-key']})
+  const payment = await client.payments.cancel(o.id, {idempotencyKey: o['idempotency-key']})
   showPayment(ctx, payment)
   return payment
 }

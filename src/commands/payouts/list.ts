@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {ListEnvelope, Payout} from '../../api/types.js'
 import {currencyFlag, listFlags, pageParams} from '../../base/flags.js'
 import {payoutColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {PAYOUT_STATUSES} from '../../api/vocabulary.js'
 
 export default class PayoutsList extends GwCommand<typeof PayoutsList> {
@@ -18,12 +18,21 @@ export default class PayoutsList extends GwCommand<typeof PayoutsList> {
   }
 
   async run(): Promise<ListEnvelope<Payout> | Payout[]> {
-    return payoutsList(this.ctx, this.flags, this.args)
+    return payoutsList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function payoutsList(ctx: Context, flags: GwFlags<typeof PayoutsList>, args: GwArgs<typeof PayoutsList>): Promise<ListEnvelope<Payout> | Payout[]> {
-  const f = flags
+/** What `gw payouts list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PayoutsListOptions {
+  limit?: number
+  'starting-after'?: string
+  'ending-before'?: string
+  all?: boolean
+  currency?: string
+  status?: "in_transit" | "paid"
+}
+
+export async function payoutsList(ctx: Context, f: PayoutsListOptions): Promise<ListEnvelope<Payout> | Payout[]> {
   const params = {currency: f.currency, status: f.status, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({

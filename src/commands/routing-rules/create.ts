@@ -2,7 +2,7 @@ import type {RoutingRule} from '../../api/types.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
 import {ruleBody, ruleFlags} from './shared/flags.js'
 import {renderRoutingRule} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class RoutingRulesCreate extends GwCommand<typeof RoutingRulesCreate> {
@@ -18,12 +18,26 @@ export default class RoutingRulesCreate extends GwCommand<typeof RoutingRulesCre
   static override flags = {...ruleFlags(true), 'idempotency-key': idempotencyKeyFlag()}
 
   async run(): Promise<RoutingRule> {
-    return routingRulesCreate(this.ctx, this.flags, this.args)
+    return routingRulesCreate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function routingRulesCreate(ctx: Context, flags: GwFlags<typeof RoutingRulesCreate>, args: GwArgs<typeof RoutingRulesCreate>): Promise<RoutingRule> {
-  const f = flags
+/** What `gw routing-rules create` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface RoutingRulesCreateOptions {
+  'idempotency-key'?: string
+  priority?: number
+  action?: string
+  provider?: { provider: string; weight?: number; }[]
+  merchant?: string
+  'payment-method'?: string
+  currency?: string
+  'amount-gte'?: number
+  'amount-lte'?: number
+  'card-brand'?: string
+  country?: string
+}
+
+export async function routingRulesCreate(ctx: Context, f: RoutingRulesCreateOptions): Promise<RoutingRule> {
   const {priority, action, ...rest} = ruleBody(f)
   // both flags are required here (ruleFlags(true)): oclif has already said so when one is missing
   if (priority === undefined || action === undefined) throw new UsageError('A routing rule needs --priority and --action.', 'e.g. --priority 10 --action prefer --provider prov_atlas')

@@ -3,7 +3,7 @@ import type {ListEnvelope, RoutingRule} from '../../api/types.js'
 import {listFlags, pageParams} from '../../base/flags.js'
 import type {ListRoutingRulesParams} from '../../client/params.js'
 import {routingRuleColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class RoutingRulesList extends GwCommand<typeof RoutingRulesList> {
   static override summary = 'List routing rules.'
@@ -15,12 +15,20 @@ export default class RoutingRulesList extends GwCommand<typeof RoutingRulesList>
   }
 
   async run(): Promise<ListEnvelope<RoutingRule> | RoutingRule[]> {
-    return routingRulesList(this.ctx, this.flags, this.args)
+    return routingRulesList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function routingRulesList(ctx: Context, flags: GwFlags<typeof RoutingRulesList>, args: GwArgs<typeof RoutingRulesList>): Promise<ListEnvelope<RoutingRule> | RoutingRule[]> {
-  const f = flags
+/** What `gw routing-rules list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface RoutingRulesListOptions {
+  limit?: number
+  'starting-after'?: string
+  'ending-before'?: string
+  all?: boolean
+  merchant?: string
+}
+
+export async function routingRulesList(ctx: Context, f: RoutingRulesListOptions): Promise<ListEnvelope<RoutingRule> | RoutingRule[]> {
   const params: ListRoutingRulesParams = {...pageParams(f)}
   if (f.merchant) params.merchant = f.merchant
   const client = await ctx.client()

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookEndpoint} from '../../api/types.js'
 import {listFlags, pageParams} from '../../base/flags.js'
 import {endpointColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class WebhooksList extends GwCommand<typeof WebhooksList> {
   static override summary = 'List webhook endpoints, newest first.'
@@ -14,12 +14,20 @@ export default class WebhooksList extends GwCommand<typeof WebhooksList> {
   }
 
   async run(): Promise<ListEnvelope<WebhookEndpoint> | WebhookEndpoint[]> {
-    return webhooksList(this.ctx, this.flags, this.args)
+    return webhooksList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function webhooksList(ctx: Context, flags: GwFlags<typeof WebhooksList>, args: GwArgs<typeof WebhooksList>): Promise<ListEnvelope<WebhookEndpoint> | WebhookEndpoint[]> {
-  const f = flags
+/** What `gw webhooks list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface WebhooksListOptions {
+  limit?: number
+  'starting-after'?: string
+  'ending-before'?: string
+  all?: boolean
+  disabled?: boolean
+}
+
+export async function webhooksList(ctx: Context, f: WebhooksListOptions): Promise<ListEnvelope<WebhookEndpoint> | WebhookEndpoint[]> {
   const params = {disabled: f.disabled, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({
