@@ -1,5 +1,5 @@
 import type {Account, ListEnvelope} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {accountColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
 
@@ -16,12 +16,7 @@ export default class AccountsList extends GwCommand<typeof AccountsList> {
 }
 
 /** What `gw accounts list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface AccountsListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
-}
+export interface AccountsListOptions extends PagingOptions {}
 
 export async function accountsList(ctx: Context, o: AccountsListOptions): Promise<ListEnvelope<Account> | Account[]> {
   const params = {...pageParams(o)}

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {CheckoutSession, ListEnvelope} from '../../api/types.js'
 import {CHECKOUT_SESSION_STATUSES} from '../../api/vocabulary.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import type {ListCheckoutSessionsParams} from '../../client/params.js'
 import {checkoutColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
@@ -28,11 +28,7 @@ export default class CheckoutList extends GwCommand<typeof CheckoutList> {
 }
 
 /** What `gw checkout list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface CheckoutListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface CheckoutListOptions extends PagingOptions {
   status?: "open" | "complete" | "expired"
   payment?: string
 }

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {Customer, ListEnvelope} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {customerColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
 
@@ -23,11 +23,7 @@ export default class CustomersList extends GwCommand<typeof CustomersList> {
 }
 
 /** What `gw customers list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface CustomersListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface CustomersListOptions extends PagingOptions {
   email?: string
 }
 

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import type {Dispute, DisputeStatus, ListEnvelope} from '../../api/types.js'
 import {DISPUTE_REASONS, DISPUTE_STAGES, DISPUTE_STATUSES, byDeadline, disputeNow} from './shared/disputes.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import type {ListDisputesParams} from '../../client/params.js'
 import {disputeColumns} from './shared/display.js'
 import {startProgress} from '../../ui/progress.js'
@@ -37,11 +37,7 @@ export default class DisputesList extends GwCommand<typeof DisputesList> {
 }
 
 /** What `gw disputes list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface DisputesListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface DisputesListOptions extends PagingOptions {
   status?: string
   payment?: string
   reason?: string

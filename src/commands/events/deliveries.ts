@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
-import {idArg, listFlags, pageParams} from '../../base/flags.js'
+import {idArg, listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {deliveryColumns} from '../webhooks/shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
@@ -30,11 +30,7 @@ export default class EventsDeliveries extends GwCommand<typeof EventsDeliveries>
 }
 
 /** What `gw events deliveries` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface EventsDeliveriesOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface EventsDeliveriesOptions extends PagingOptions {
   status?: "pending" | "succeeded" | "failed_retrying" | "undeliverable"
   endpoint?: string
   id: string

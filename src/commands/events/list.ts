@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {GwEvent, ListEnvelope} from '../../api/types.js'
-import {createdFlags, createdParams, listFlags, pageParams} from '../../base/flags.js'
+import {createdFlags, createdParams, listFlags, pageParams, type PagingOptions, type CreatedOptions} from '../../base/flags.js'
 import type {ListEventsParams} from '../../client/index.js'
 import {typeFilter} from './shared/flags.js'
 import {eventColumns} from './shared/format.js'
@@ -31,13 +31,7 @@ export default class EventsList extends GwCommand<typeof EventsList> {
 }
 
 /** What `gw events list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface EventsListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
-  'created-gte'?: string
-  'created-lte'?: string
+export interface EventsListOptions extends PagingOptions, CreatedOptions {
   events?: string[]
   object?: string
 }

@@ -1,5 +1,5 @@
 import type {ApiKey, ListEnvelope} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {keyColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
 
@@ -16,12 +16,7 @@ export default class KeysList extends GwCommand<typeof KeysList> {
 }
 
 /** What `gw keys list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface KeysListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
-}
+export interface KeysListOptions extends PagingOptions {}
 
 export async function keysList(ctx: Context, o: KeysListOptions): Promise<ListEnvelope<ApiKey> | ApiKey[]> {
   const params = {...pageParams(o)}

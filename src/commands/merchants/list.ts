@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Merchant} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import type {ListMerchantsParams} from '../../client/params.js'
 import {merchantColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
@@ -21,11 +21,7 @@ export default class MerchantsList extends GwCommand<typeof MerchantsList> {
 }
 
 /** What `gw merchants list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface MerchantsListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface MerchantsListOptions extends PagingOptions {
   'kyb-status'?: "active" | "pending" | "restricted" | "rejected"
 }
 

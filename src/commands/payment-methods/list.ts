@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, PaymentMethod} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {paymentMethodColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
 
@@ -19,11 +19,7 @@ export default class PaymentMethodsList extends GwCommand<typeof PaymentMethodsL
 }
 
 /** What `gw payment-methods list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface PaymentMethodsListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface PaymentMethodsListOptions extends PagingOptions {
   customer?: string
 }
 

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {PAYMENT_STATUSES, type ListEnvelope, type Payment, type PaymentStatus} from '../../api/types.js'
-import {createdFlags, createdParams, listFlags, pageParams} from '../../base/flags.js'
+import {createdFlags, createdParams, listFlags, pageParams, type PagingOptions, type CreatedOptions} from '../../base/flags.js'
 import type {ListPaymentsParams} from '../../client/params.js'
 import {paymentColumns} from './shared/display.js'
 import {GwCommand, UsageError, type Context} from '../../base/command.js'
@@ -41,13 +41,7 @@ export default class PaymentsList extends GwCommand<typeof PaymentsList> {
 }
 
 /** What `gw payments list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface PaymentsListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
-  'created-gte'?: string
-  'created-lte'?: string
+export interface PaymentsListOptions extends PagingOptions, CreatedOptions {
   status?: string
   customer?: string
   'customer-email'?: string

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Payout} from '../../api/types.js'
-import {currencyFlag, listFlags, pageParams} from '../../base/flags.js'
+import {currencyFlag, listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {payoutColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
 import {PAYOUT_STATUSES} from '../../api/vocabulary.js'
@@ -23,11 +23,7 @@ export default class PayoutsList extends GwCommand<typeof PayoutsList> {
 }
 
 /** What `gw payouts list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface PayoutsListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface PayoutsListOptions extends PagingOptions {
   currency?: string
   status?: "in_transit" | "paid"
 }

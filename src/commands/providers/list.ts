@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Provider} from '../../api/types.js'
-import {currencyFlag, listFlags, pageParams} from '../../base/flags.js'
+import {currencyFlag, listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import type {ListProvidersParams} from '../../client/params.js'
 import {providerColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
@@ -26,11 +26,7 @@ export default class ProvidersList extends GwCommand<typeof ProvidersList> {
 }
 
 /** What `gw providers list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface ProvidersListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface ProvidersListOptions extends PagingOptions {
   'payment-method'?: string
   currency?: string
 }

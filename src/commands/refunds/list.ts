@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Refund} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import type {ListRefundsParams} from '../../client/params.js'
 import {refundColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
@@ -27,11 +27,7 @@ export default class RefundsList extends GwCommand<typeof RefundsList> {
 }
 
 /** What `gw refunds list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface RefundsListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface RefundsListOptions extends PagingOptions {
   payment?: string
   status?: string
 }

@@ -1,6 +1,6 @@
 import type {RoutingRule} from '../../api/types.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
-import {ruleBody, ruleFlags} from './shared/flags.js'
+import {ruleBody, ruleFlags, type RuleOptions} from './shared/flags.js'
 import {renderRoutingRule} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
@@ -23,18 +23,8 @@ export default class RoutingRulesCreate extends GwCommand<typeof RoutingRulesCre
 }
 
 /** What `gw routing-rules create` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface RoutingRulesCreateOptions {
+export interface RoutingRulesCreateOptions extends RuleOptions {
   'idempotency-key'?: string
-  priority?: number
-  action?: string
-  provider?: { provider: string; weight?: number; }[]
-  merchant?: string
-  'payment-method'?: string
-  currency?: string
-  'amount-gte'?: number
-  'amount-lte'?: number
-  'card-brand'?: string
-  country?: string
 }
 
 export async function routingRulesCreate(ctx: Context, f: RoutingRulesCreateOptions): Promise<RoutingRule> {

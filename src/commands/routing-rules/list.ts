@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, RoutingRule} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import type {ListRoutingRulesParams} from '../../client/params.js'
 import {routingRuleColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
@@ -20,11 +20,7 @@ export default class RoutingRulesList extends GwCommand<typeof RoutingRulesList>
 }
 
 /** What `gw routing-rules list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface RoutingRulesListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface RoutingRulesListOptions extends PagingOptions {
   merchant?: string
 }
 

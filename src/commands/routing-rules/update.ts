@@ -1,6 +1,6 @@
 import type {RoutingRule} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
-import {ruleBody, ruleFlags} from './shared/flags.js'
+import {ruleBody, ruleFlags, type RuleOptions} from './shared/flags.js'
 import {renderRoutingRule} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
@@ -23,18 +23,8 @@ export default class RoutingRulesUpdate extends GwCommand<typeof RoutingRulesUpd
 }
 
 /** What `gw routing-rules update` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface RoutingRulesUpdateOptions {
+export interface RoutingRulesUpdateOptions extends RuleOptions {
   'idempotency-key'?: string
-  priority?: number
-  action?: string
-  provider?: { provider: string; weight?: number; }[]
-  merchant?: string
-  'payment-method'?: string
-  currency?: string
-  'amount-gte'?: number
-  'amount-lte'?: number
-  'card-brand'?: string
-  country?: string
   id: string
 }
 

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, SettlementReport} from '../../api/types.js'
-import {currencyFlag, listFlags, pageParams} from '../../base/flags.js'
+import {currencyFlag, listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {settlementColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
@@ -34,11 +34,7 @@ export default class SettlementList extends GwCommand<typeof SettlementList> {
 }
 
 /** What `gw settlement list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface SettlementListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface SettlementListOptions extends PagingOptions {
   provider?: string
   currency?: string
   date?: string

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
-import {idArg, listFlags, pageParams} from '../../base/flags.js'
+import {idArg, listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {deliveryColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
 import {DELIVERY_STATUSES} from '../../api/vocabulary.js'
@@ -26,11 +26,7 @@ export default class WebhooksDeliveries extends GwCommand<typeof WebhooksDeliver
 }
 
 /** What `gw webhooks deliveries` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface WebhooksDeliveriesOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface WebhooksDeliveriesOptions extends PagingOptions {
   status?: "pending" | "succeeded" | "failed_retrying" | "undeliverable"
   id: string
 }

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookEndpoint} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {endpointColumns} from './shared/display.js'
 import {GwCommand, type Context} from '../../base/command.js'
 
@@ -19,11 +19,7 @@ export default class WebhooksList extends GwCommand<typeof WebhooksList> {
 }
 
 /** What `gw webhooks list` takes: its flags and arguments by name (run() passes them as parsed). */
-export interface WebhooksListOptions {
-  limit?: number
-  'starting-after'?: string
-  'ending-before'?: string
-  all?: boolean
+export interface WebhooksListOptions extends PagingOptions {
   disabled?: boolean
 }
 
