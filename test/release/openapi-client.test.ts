@@ -8,10 +8,10 @@ import {pathToFileURL} from 'node:url'
 import {promisify} from 'node:util'
 import {fetch as undiciFetch, Request as UndiciRequest} from 'undici'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {bootEngine, type TestEngine} from '../../engine/test-support/harness.js'
-import {openapiDocument} from './document.js'
+import {bootEngine, type TestEngine} from '../../src/engine/test-support/harness.js'
+import {openapiDocument} from '../../src/api/openapi/document.js'
 
-const ROOT = resolve(import.meta.dirname, '../../..')
+const ROOT = resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
 
 const CLIENT = `import createClient from 'openapi-fetch'

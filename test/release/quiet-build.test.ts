@@ -7,7 +7,7 @@ import {join, resolve} from 'node:path'
 import {stripVTControlCharacters} from 'node:util'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 
-const REPO = resolve(import.meta.dirname, '..')
+const REPO = resolve(import.meta.dirname, '..', '..')
 let cache: string
 
 beforeAll(() => {

@@ -7,7 +7,7 @@ import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 
-const REPO = resolve(import.meta.dirname, '..')
+const REPO = resolve(import.meta.dirname, '..', '..')
 let project: string
 
 beforeAll(() => {

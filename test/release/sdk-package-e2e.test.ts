@@ -6,9 +6,9 @@ import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
-import {operationParams} from '../src/api/openapi/generate.js'
+import {operationParams} from '../../src/api/openapi/generate.js'
 
-const REPO = resolve(import.meta.dirname, '..')
+const REPO = resolve(import.meta.dirname, '..', '..')
 const SDK = join(REPO, 'packages', 'sdk')
 let project: string
 
@@ -45,7 +45,7 @@ it('installs @gw/sdk and undici, nothing else: no native module, no CLI, no engi
 })
 
 it('works against a gateway: typed client, auto-paging, typed errors, webhook verification', async () => {
-  const {startGateway} = (await import(join(REPO, 'dist', 'testing.js'))) as typeof import('../src/testing.js')
+  const {startGateway} = (await import(join(REPO, 'dist', 'testing.js'))) as typeof import('../../src/testing.js')
   const gw = await startGateway()
   try {
     const a = await gw.account({name: 'sdk package'})
