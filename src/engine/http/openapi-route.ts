@@ -1,7 +1,7 @@
 // GET /v1/openapi.json: the contract, served before authentication (docs/api.md). The document
 // is built on the first request, so engine start-up does not pay for it.
 import type {ServerResponse} from 'node:http'
-import {JSON_CONTENT_TYPE} from './request.js'
+import {JSON_CONTENT_TYPE} from './answer.js'
 
 let body: string | undefined
 

@@ -9,7 +9,7 @@ import http, {type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import type {App} from '../app/index.js'
 import {METRICS_CONTENT_TYPE, storeAnswers, type Metrics} from './metrics.js'
-import {JSON_CONTENT_TYPE} from './request.js'
+import {JSON_CONTENT_TYPE} from './answer.js'
 
 const READY_TIMEOUT_MS = 2000
 
