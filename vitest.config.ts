@@ -1,5 +1,29 @@
 import {defineConfig} from 'vitest/config'
 
+// The suite in tiers (README, "Tests"); each tier is one or more projects, `npm run test:<tier>`
+// runs it alone and `npm test` runs them all, release last.
+//   quick    the tests beside the code (src/): units, commands on buffers, the engine over HTTPS
+//            on SQLite; no build, no PostgreSQL, no browser or tmux
+//   e2e      test/: the CLI end to end (in process, and one spawned smoke per surface), `gw serve`
+//            as a process, the terminal (tmux) journeys
+//   pg       PostgreSQL: the store's own tests, and the engine's tests whose store work goes beyond
+//            the store contract again on PostgreSQL (docs/architecture.md, "Tests on PostgreSQL")
+//   browser  Debian's chromium through playwright-core: hosted pages, card fields, CA trust
+//   release  packaging and build tools: npm pack/install, the SDK package, tsc over a generated
+//            client, the quiet build, the example shop from a copy; run last
+
+/** the chromium tests (browser tier) */
+const BROWSER = ['test/card-fields.e2e.test.ts', 'test/checkout-3ds.e2e.test.ts', 'test/checkout-session.e2e.test.ts', 'test/screenshots.e2e.test.ts', 'test/ca-install.e2e.test.ts']
+
+/**
+ * The engine's tests that run a second time with every test engine on PostgreSQL (GW_TEST_STORE):
+ * those that reach PostgreSQL store code the store's contract suite and its own tests do not
+ * (measured: docs/architecture.md, "Tests on PostgreSQL"). The others run on SQLite only.
+ */
+const ON_POSTGRES = ['src/engine/conformance/**/*.test.ts', 'src/engine/app/**/*.test.ts', 'src/engine/core/**/*.test.ts']
+
+const PG_SETUP = 'src/engine/test-support/pg-global-setup.ts'
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -11,8 +35,9 @@ export default defineConfig({
     // tests that exercise the TTY views and terminal behaviour control their own terminal
     // (fake TTY streams, tmux), so they run with CI off; the gate's CI rule has its own tests.
     env: {CI: 'false', CONTINUOUS_INTEGRATION: 'false'},
-    // a throwaway PostgreSQL cluster per project for the run (the PostgreSQL store's tests)
-    globalSetup: ['src/engine/test-support/pg-global-setup.ts'],
+    // GW_TEST_CPU_LOG=FILE: each file's wall and CPU time, for npm run test:slowest
+    // GW_TEST_STORE_REACH=DIR: the store code each file ran, for node scripts/pg-reach.mjs
+    setupFiles: ['test/support/cpu-probe.ts', 'test/support/store-reach.ts'],
     // `npm run test:coverage`: line and branch coverage of src/ as the build ships it (the files
     // tsconfig.build.json leaves out are the tests' own code). Code run by spawned processes
     // (bin/run.js, gw serve, worker threads) is not measured: v8 sees this process's modules only.
@@ -24,30 +49,33 @@ export default defineConfig({
       reportsDirectory: 'coverage',
     },
     projects: [
-      {extends: true, test: {name: 'default', include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'], exclude: ['test/release/**']}},
-      // the engine's HTTPS conformance tests and its use-case tests, unchanged, with every test
-      // engine (test-support/harness.ts bootEngine) on a fresh PostgreSQL database
+      {extends: true, test: {name: 'quick', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], exclude: ['src/engine/store/postgres/**']}},
       {
         extends: true,
         test: {
-          name: 'conformance-postgres',
-          include: ['src/engine/conformance/**/*.test.ts', 'src/engine/app/**/*.test.ts', 'src/engine/core/**/*.test.ts'],
-          env: {CI: 'false', CONTINUOUS_INTEGRATION: 'false', GW_TEST_STORE: 'postgres'},
-        },
-      },
-      // examples/shop: a merchant's app and its own suite, through the package's public exports only
-      {
-        test: {
-          name: 'example-shop',
-          root: 'examples/shop',
+          name: 'e2e',
           include: ['test/**/*.test.ts'],
-          globalSetup: ['test/link-gw.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          pool: 'forks',
-          maxWorkers: 2,
+          exclude: ['test/release/**', ...BROWSER],
+          // the built CLI copied once for the run (test/support/cli-snapshot.ts); a PostgreSQL
+          // cluster for the operator's console journey (a fleet of two `gw serve`)
+          globalSetup: ['test/support/cli-snapshot-setup.ts', PG_SETUP],
         },
       },
+      // the PostgreSQL store's own tests: its contract suite, fleets, migrations, outages
+      {extends: true, test: {name: 'pg-store', include: ['src/engine/store/postgres/**/*.test.ts'], globalSetup: [PG_SETUP]}},
+      // the engine's tests again with every test engine (test-support/harness.ts bootEngine) on a
+      // fresh database of the run's cluster
+      {
+        extends: true,
+        test: {
+          name: 'pg-engine',
+          include: ON_POSTGRES,
+          env: {CI: 'false', CONTINUOUS_INTEGRATION: 'false', GW_TEST_STORE: 'postgres'},
+          globalSetup: [PG_SETUP],
+        },
+      },
+      {extends: true, test: {name: 'browser', include: BROWSER}},
+      // (examples/shop runs from a copy in the release tier: test/release/packages-install.test.ts)
       // packaging and build tools (npm pack/install, the quiet build, tsc over a generated client,
       // the SDK package): slow and about the release, so they run last, after every other project
       {extends: true, test: {name: 'release', include: ['test/release/**/*.test.ts'], sequence: {groupOrder: 1}}},

@@ -2,7 +2,7 @@
 // (dist/) mounted by Ink on a fake 120×40 terminal, its client a fake serving 10,000 payments
 // (a page of 100 answers after 30 ms, about what the engine takes) and an event stream at a steady rate. Prints, per part:
 // commits drawn by Ink (its onRender), Ink's render ms per frame (its own renderTime), and the
-// process's CPU ms per key press / per second. In-process and single-threaded, so CPU figures
+// process's CPU ms per key press (one key a read, and five in one read) / per second. In-process and single-threaded, so CPU figures
 // hold on a shared machine; a micro-bench for changes to the views, not a target.
 // `npm run build && node bench/console-render.js` (about 20 s). Knobs: RENDER_PRESSES (120),
 // RENDER_EVENTS_RATE (1000), RENDER_EVENTS_MS (5000), RENDER_IDLE_MS (5000), RENDER_PAGE_MS (30), RENDER_DIST.
@@ -12,9 +12,9 @@ import {pathToFileURL} from 'node:url'
 process.env.NODE_ENV ??= 'production'
 // RENDER_DIST=<another worktree's dist>: the same parts against another build (A/B in the same minutes)
 const DIST = process.env.RENDER_DIST ? pathToFileURL(`${process.env.RENDER_DIST}/`).href : new URL('../dist/', import.meta.url).href
-const {ConsoleSession} = await import(`${DIST}commands/shared/console/session.js`)
-const {makeTheme} = await import(`${DIST}commands/shared/console/theme.js`)
-const {mountConsole} = await import(`${DIST}commands/shared/console/app.js`)
+const {ConsoleSession} = await import(`${DIST}console/session.js`)
+const {makeTheme} = await import(`${DIST}console/theme.js`)
+const {mountConsole} = await import(`${DIST}console/app.js`)
 
 const PRESSES = Number(process.env.RENDER_PRESSES ?? 120)
 const EVENTS_RATE = Number(process.env.RENDER_EVENTS_RATE ?? 1000)
@@ -146,6 +146,18 @@ const keys = await run('payments', async (r) => {
 })
 const median = (a) => a[Math.floor(a.length / 2)]
 console.log(`keys: ${PRESSES} presses: ${f1(keys.renders / PRESSES)} frames drawn per press, Ink ${f1(keys.renderMs / Math.max(1, keys.renders))} ms per frame; CPU ${f1(keys.cpu / PRESSES)} ms per press (median ${f1(median(keys.each))}, p10 ${f1(keys.each[Math.floor(keys.each.length / 10)])}); ${Math.round(keys.bytes / PRESSES)} bytes written per press`)
+
+// keys in one read: five Downs written at once (as keys typed ahead or sent over SSH arrive), 300 ms apart
+const READS = Math.max(1, Math.round(PRESSES / 5))
+const chunked = await run('payments', async (r) => {
+  const done = window(r)
+  for (let i = 0; i < READS; i++) {
+    r.press('\u001b[B'.repeat(5))
+    await sleep(300)
+  }
+  return done()
+})
+console.log(`keys in one read: ${READS} reads of 5 Downs: ${f1(chunked.renders / READS)} frames drawn per read, Ink ${f1(chunked.renderMs / Math.max(1, chunked.renders))} ms per frame; CPU ${f1(chunked.cpu / READS)} ms per read (${f1(chunked.cpu / READS / 5)} ms per key)`)
 
 const idle = await run('payments', async (r) => {
   const done = window(r)

@@ -9,6 +9,8 @@
 //    console's CPU over the window (/proc/PID/stat) as a fraction of one core. The lag is split at
 //    the wall time the console received each event (the trace's `created:received`): the engine's
 //    part (commit, stream; on the same 2 cores) and the console's (its batch and its frame).
+//  - keys in one read: five Downs written at once (send-keys -l jjjjj), as keys typed ahead or
+//    sent over SSH arrive: ms from the write to the fifth move drawn (every key acted, in order).
 // Prints figures and targets; asserts nothing. `BENCH_ONLY=console node --expose-gc bench/run.js`.
 import {execFileSync, spawnSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -147,6 +149,51 @@ async function keysPart(t) {
   return {cpuMs, presses: times.length, p50: percentile(times, 50), p99: percentile(times, 99), max: times[times.length - 1], reachedEnd: done}
 }
 
+/** The row of the screen in reverse video below the heading (the selection), or -1. */
+const selectedRow = (s) => s.split('\n').findIndex((l, i) => i > 3 && [...l.matchAll(/\u001b\[([0-9;]*)m/g)].some((m) => m[1].split(';').includes('7')))
+
+/**
+ * Keys in one read, as a terminal sends what was typed ahead or arrived over SSH together:
+ * `send-keys -l jjjjj` (five Downs in one write) from the top of the list; ms from the write to
+ * the selection drawn five rows down (every key acted, in order), p50/p99, and per key.
+ */
+async function chunkPart(t, chunks = env('BENCH_CONSOLE_CHUNKS', 30), size = 5) {
+  const times = []
+  const pid = t.pid()
+  const cpu0 = cpuSeconds(pid)
+  let missed = 0
+  const top = async () => {
+    t.keys('g')
+    await t.until((s) => selectedRow(s) >= 0 && selectedRow(s) <= 5, 5000)
+    await sleep(100)
+  }
+  await top()
+  for (let i = 0; i < chunks; i++) {
+    let before = selectedRow(t.screen())
+    // room below for five rows inside the window (40 lines: rows 4..36); else back to the top
+    if (before + size > 33) {
+      await top()
+      before = selectedRow(t.screen())
+    }
+    const t0 = performance.now()
+    t.tmux('send-keys', '-t', 'gw', '-l', 'j'.repeat(size))
+    const end = Date.now() + 3000
+    let ok = false
+    while (Date.now() < end) {
+      if (selectedRow(t.screen()) === before + size) {
+        ok = true
+        break
+      }
+      await sleep(2)
+    }
+    if (ok) times.push(performance.now() - t0)
+    else missed++
+  }
+  const cpuMs = ((cpuSeconds(pid) - cpu0) * 1000) / Math.max(1, times.length)
+  times.sort((a, b) => a - b)
+  return {size, chunks: times.length, missed, p50: percentile(times, 50), p99: percentile(times, 99), max: times[times.length - 1], cpuMs}
+}
+
 async function eventsPerPayment(engine) {
   const agent = new Agent({connect: {ca: engine.ca}})
   const get = async (path) => (await (await request(`${engine.base_url}${path}`, {headers: {authorization: `Bearer ${API_KEY}`}, dispatcher: agent})).body.json())
@@ -243,6 +290,10 @@ export async function consoleBench() {
         out.keys = await keysPart(t)
         out.keys.load = [load0, loadavg()[0]]
         process.stderr.write(`console keys: ${JSON.stringify(out.keys)}\n`)
+        const load1 = loadavg()[0]
+        out.chunk = await chunkPart(t)
+        out.chunk.load = [load1, loadavg()[0]]
+        process.stderr.write(`console keys in one read: ${JSON.stringify(out.chunk)}\n`)
       } finally {
         await t.quit()
       }
@@ -275,6 +326,9 @@ export function printConsole(r, log = console.log) {
   log('gw console (in tmux 120×40; the engine in a child process)')
   const k = r.keys
   log(`  keys: ${f0(STORED)} payments stored, Payments scrolled to the end with PageDown/Down: ${f0(k.presses)} presses${k.reachedEnd ? '' : ' (the end was NOT reached)'}; key sent → screen changed p50 ${f1(k.p50)} ms, p99 ${f1(k.p99)} ms, max ${f1(k.max)} ms   target < 100 ms: ${met(k.p99 < 100)}; the console's CPU ${f1(k.cpuMs)} ms per press   (load ${f2(k.load[0])} → ${f2(k.load[1])})`)
+  const c = r.chunk
+  if (c)
+    log(`  keys in one read: ${c.size} per read (send-keys -l ${'j'.repeat(c.size)}), ${f0(c.chunks)} reads${c.missed ? ` (${c.missed} NOT all acted on)` : ''}; read sent → the ${c.size}th move drawn p50 ${f1(c.p50)} ms, p99 ${f1(c.p99)} ms, max ${f1(c.max)} ms, per key p99 ${f1(c.p99 / c.size)} ms   target < 100 ms a key: ${met(c.p99 / c.size < 100 && !c.missed)}; the console's CPU ${f1(c.cpuMs)} ms per read   (load ${f2(c.load[0])} → ${f2(c.load[1])})`)
   const e = r.events
   log(`  events: ${f0(e.created)} payments × ${e.perPayment} events at ${f0(EVENTS_RATE)} events/s offered; ${f0(e.events)} drawn at ${f0(e.rate)} events/s; lag (drawn − created_at) p50 ${f0(e.p50)} ms, p99 ${f0(e.p99)} ms, max ${f0(e.max)} ms   target p99 <= 200 ms: ${met(e.p99 <= 200)}`)
   if (e.split) log(`          of which created_at → received by the console (the engine's commit and stream) p50 ${f0(e.split.engine.p50)} ms, p99 ${f0(e.split.engine.p99)} ms; received → drawn (the console's batch and frame) p50 ${f0(e.split.console.p50)} ms, p99 ${f0(e.split.console.p99)} ms`)

@@ -4,8 +4,9 @@
 // percent can be seen in one run. It misses what instruction counts cannot show (cache misses,
 // waiting on the disk), so confirm a change with a timed A/B as well.
 //
-// Usage: node bench/instructions.js [ROOT] [--warm N] [--count N] [--connections N]   (BENCH_KEEP=1 keeps the files)
+// Usage: node bench/instructions.js [ROOT] [--warm N] [--count N] [--connections N] [--pg]   (BENCH_KEEP=1 keeps the files)
 //   ROOT: a built checkout (default: this one). Needs valgrind (apt-get install valgrind).
+//   --pg: the engine on PostgreSQL (`--store`, a throwaway cluster of ROOT's build, fsync off).
 // The engine runs under callgrind with counting off; WARM payments warm V8 up, then counting is
 // switched on for COUNT payments (4 connections by default: no group commit to speak of, so the writer
 // thread's figure is per single-payment transaction, higher than under the bench's load).
@@ -24,6 +25,7 @@ const flag = (name, def) => {
 const WARM = flag('--warm', 2000)
 const COUNT = flag('--count', 1000)
 const CONNECTIONS = flag('--connections', 4)
+const PG = args.includes('--pg') ? (args.splice(args.indexOf('--pg'), 1), true) : false
 const root = resolve(args[0] ?? ROOT)
 
 try {
@@ -35,11 +37,15 @@ try {
 
 const dir = mkdtempSync(join(tmpdir(), 'gw-instr-'))
 const out = join(dir, 'cg')
+const cluster = PG ? await (await import(join(root, 'dist/engine/store/postgres/cluster.js'))).startCluster() : undefined
+const store = cluster ? ['--store', await cluster.createDatabase('instr')] : []
 const child = spawn(
   'valgrind',
-  ['--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${out}.%p`, process.execPath, join(root, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', join(dir, 'data'), '--api-key', API_KEY, '--rate-limit', '0', '--json'],
+  ['--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${out}.%p`, process.execPath, join(root, 'bin/run.js'), 'serve', '--port', '0', '--data-dir', join(dir, 'data'), '--api-key', API_KEY, '--rate-limit', '0', '--json', ...store],
   {stdio: ['ignore', 'pipe', 'pipe']},
 )
+// a failed run takes its engine with it
+process.once('exit', () => child.kill('SIGKILL'))
 let stderr = ''
 child.stderr.on('data', (d) => (stderr += d))
 const info = await new Promise((res, rej) => {
@@ -52,7 +58,8 @@ const info = await new Promise((res, rej) => {
   child.once('exit', (code) => rej(new Error(`the engine exited (${code}) before it listened:\n${stderr}`)))
 })
 
-const agent = new Agent({connect: {ca: readFileSync(info.ca_file, 'utf8')}, connections: CONNECTIONS})
+// under valgrind on a busy machine a TLS handshake can take longer than undici's 10 s
+const agent = new Agent({connect: {ca: readFileSync(info.ca_file, 'utf8'), timeout: 300_000}, connections: CONNECTIONS, headersTimeout: 0, bodyTimeout: 0})
 let seq = 0
 async function payments(n) {
   let left = n
@@ -75,6 +82,7 @@ control('-d')
 await agent.close()
 child.kill('SIGTERM')
 await new Promise((r) => child.once('exit', r))
+await cluster?.stop()
 
 // one file per thread: its total instructions and thread number
 const threads = []

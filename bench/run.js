@@ -11,9 +11,11 @@ import {listenBench, printListen} from './listen.js'
 import {consoleBench, printConsole} from './console.js'
 import {measureStorage, runSoak} from './soak.js'
 import {claimRoundsBench} from './claim-rounds.js'
+import {fleetBench, printFleet} from './pg-fleet.js'
 import {reconcileBench} from './reconcile.js'
 import {accountsBench, printAccounts} from './accounts.js'
 import {printTesting, testingBench} from './testing.js'
+import {packagesBench, printPackages} from './packages.js'
 import {printSnapshot, snapshotBench} from './snapshot.js'
 import {printTenants, tenantsBenchAll} from './tenants.js'
 import {localEnginePaths} from '../dist/local-engine.js'
@@ -230,6 +232,12 @@ async function main() {
       printTesting(results.testing, log)
       log()
     }
+    // ---------------------------------------------------------------- (packages): the tarballs, installed as users do (not in the default run)
+    if (ONLY.has('packages')) {
+      results.packages = await packagesBench()
+      printPackages(results.packages, log)
+      log()
+    }
     // ---------------------------------------------------------------- (snapshot): a large snapshot loaded while another tenant works (issue 33)
     if (ONLY.has('snapshot')) {
       results.snapshot = await snapshotBench(root)
@@ -237,7 +245,13 @@ async function main() {
       log()
     }
     // ---------------------------------------------------------------- (pg)
-    if (ONLY.has('pg')) await pgPart(root, results, sink)
+    if (ONLY.has('pg')) {
+      await pgPart(root, results, sink)
+      // the fleet's fixed and per-payment costs by instance count, and the projection (bench/pg-fleet.js)
+      results.pgFleet = await fleetBench(root)
+      printFleet(results.pgFleet, log)
+      log()
+    }
   } finally {
     rmSync(root, {recursive: true, force: true})
   }

@@ -1,18 +1,23 @@
 // Loading a large snapshot (issue 33 item 4): one tenant loads a snapshot of BENCH_SNAPSHOT_CUSTOMERS
 // customers (about 330 bytes each: 49 MB for 150,000, the issue's case) while another tenant reads GET /v1/account at a fixed rate. Prints the load's time,
 // the engine's peak RSS, and the other tenant's latency during the load (p50, p99, max; from each
-// request's scheduled time, so a stall is not hidden). Asserts nothing.
+// request's scheduled time, so a stall is not hidden). Asserts nothing. Then a large account's
+// snapshot read beside another tenant (snapshot-read.js).
 //   BENCH_ONLY=snapshot npm run bench           (SQLite; BENCH_SNAPSHOT_PG=1 adds PostgreSQL)
+//   BENCH_SNAPSHOT_PARTS=load or read           (one of the two; default both)
 //   BENCH_SNAPSHOT_CUSTOMERS=150000 BENCH_SNAPSHOT_RATE=200
 import {randomBytes} from 'node:crypto'
 import {join} from 'node:path'
 import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads'
 import {Agent, request} from 'undici'
 import {API_KEY, env, makePool, peakRssMiB, percentile, startEngine} from './lib.js'
+import {printRead, readOnce} from './snapshot-read.js'
 
 const CUSTOMERS = env('BENCH_SNAPSHOT_CUSTOMERS', 150_000)
 /** the other tenant's requests per second during the load */
 const RATE = env('BENCH_SNAPSHOT_RATE', 200)
+/** which measurements: `load` (a large snapshot loaded), `read` (a large account's snapshot read, snapshot-read.js) */
+const PARTS = new Set((process.env.BENCH_SNAPSHOT_PARTS ?? 'load,read').split(','))
 
 const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a')
 const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a')
@@ -140,27 +145,37 @@ async function loadOnce(dataDir, label, args) {
 }
 
 export async function snapshotBench(root) {
-  const out = [await loadOnce(join(root, 'snapshot-sqlite'), 'snapshot-sqlite', [])]
-  if (process.env.BENCH_SNAPSHOT_PG === '1') {
-    const {startCluster} = await import('../dist/engine/store/postgres/cluster.js')
-    const cluster = await startCluster({fsync: true})
-    try {
-      out.push(await loadOnce(join(root, 'snapshot-pg'), 'snapshot-postgres', ['--store', await cluster.createDatabase('bench_snapshot')]))
-    } finally {
-      await cluster.stop()
-    }
+  const out = {load: [], read: []}
+  const stores = [['sqlite', async (run) => run([])]]
+  if (process.env.BENCH_SNAPSHOT_PG === '1')
+    stores.push([
+      'postgres',
+      async (run) => {
+        const {startCluster} = await import('../dist/engine/store/postgres/cluster.js')
+        const cluster = await startCluster({fsync: true})
+        try {
+          return await run(['--store', await cluster.createDatabase(`bench_snapshot_${Date.now()}`)])
+        } finally {
+          await cluster.stop()
+        }
+      },
+    ])
+  for (const [store, on] of stores) {
+    if (PARTS.has('load')) out.load.push(await on((args) => loadOnce(join(root, `snapshot-load-${store}`), `snapshot-${store}`, args)))
+    if (PARTS.has('read')) out.read.push(await on((args) => readOnce(join(root, `snapshot-read-${store}`), `snapshot-read-${store}`, args, steadyReader, RATE)))
   }
   return out
 }
 
 export function printSnapshot(results, log) {
-  for (const r of results) {
+  for (const r of results.load) {
     const store = r.label.replace('snapshot-', '')
     log(`(snapshot, ${store}) POST /test_helpers/snapshot of ${f0(CUSTOMERS)} customers (${f1(r.bytes / 1048576)} MiB): ${r.status}${r.status === 200 ? '' : ` ${r.answer}`} in ${f2(r.loadS)} s${r.status === 200 && !r.loaded ? ' (but the customers are not there)' : ''}`)
     log(`(snapshot, ${store}) engine peak RSS: ${f0(r.rssBefore)} MiB before the load, ${f0(r.rssPeak)} MiB after`)
     const d = r.during
     log(`(snapshot, ${store}) another tenant's GET /v1/account at ${f0(RATE)} req/s during the load: p50 ${f2(d.p50)} ms   p99 ${f2(d.p99)} ms   max ${f2(d.max)} ms   (${f0(d.count)} answered${d.errors ? `, ${d.errors} errors: ${d.firstError}` : ''})`)
   }
+  printRead(results.read, log, RATE)
 }
 
 if (!isMainThread && workerData?.reader) await readerThread(workerData.reader)

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run screenshots (its second half): pictures of `gw console` under docs/screenshots/ for the
 // README. A throwaway `gw serve` with a few payments, a dispute and a chaos rule; the console runs
-// in tmux (100×30) on the built CLI; each view's screen is captured with its colours
+// in tmux (120×32) on the built CLI; each view's screen is captured with its colours
 // (`tmux capture-pane -e -p`), turned into HTML (the SGR colours, bold, dim and reverse video the
 // console uses) and photographed in Debian's chromium through playwright-core.
 import {execFileSync, spawn} from 'node:child_process'
@@ -17,7 +17,7 @@ import {ansiPage} from './ansi-html.mjs'
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const OUT = process.env.GW_SCREENSHOTS_DIR || join(ROOT, 'docs', 'screenshots')
 const BIN = join(ROOT, 'bin', 'run.js')
-const SIZE = {x: 100, y: 30}
+const SIZE = {x: 120, y: 32}
 mkdirSync(OUT, {recursive: true})
 const home = mkdtempSync(join(tmpdir(), 'gw-console-shots-'))
 const dataDir = join(home, 'engine')
@@ -58,7 +58,7 @@ try {
     await new Promise((r) => setTimeout(r, 500))
     tmux('send-keys', '-t', 'gw', ...k)
   }
-  const page = await browser.newPage({viewport: {width: 1000, height: 600}, deviceScaleFactor: 1})
+  const page = await browser.newPage({viewport: {width: 1200, height: 640}, deviceScaleFactor: 1})
   const shoot = async (name, what) => {
     // a moment for the last redraw of what was waited for (the next second's tick)
     await new Promise((r) => setTimeout(r, 300))
@@ -73,6 +73,9 @@ try {
   await shoot('console-home', 'gw console: Home, what needs attention now')
   await keys('2')
   await waitFor('4 payments')
+  // each payment with its customer's name and email
+  await waitFor('Alan Turing <alan@bletchley.example>')
+  await shoot('console-payments', 'gw console: Payments, each with its customer')
   await keys('Enter')
   await waitFor('Refunded')
   await shoot('console-payment', 'gw console: Payments, a payment open')
@@ -81,6 +84,24 @@ try {
   await keys('Enter')
   await waitFor('[ ] shipping_address')
   await shoot('console-dispute', 'gw console: Disputes, the evidence checklist')
+  // the evidence form: a pasted letter, then the review's pane of what will be sent
+  await keys('e')
+  await waitFor('Field key')
+  await keys('3', 'Enter')
+  await waitFor('Esc cancels (here: back to the key)')
+  const letter = ['Dear issuer,', '', 'The parcel was delivered on 2 May to the address the customer gave:', '1 Main St, Springfield, IL 62701, USA.', 'The carrier confirms delivery with a signature (tracking 1Z999AA10123456784).', '', 'Attached: the proof of delivery and the order confirmation.', '', 'Lovelace Shop, support']
+  tmux('set-buffer', '-b', 'letter', letter.join('\n'))
+  tmux('paste-buffer', '-p', '-b', 'letter', '-t', 'gw')
+  await waitFor('Lovelace Shop, support')
+  await keys('Enter')
+  await waitFor('3. [x] shipping_address')
+  await keys('Enter')
+  await waitFor('File URL')
+  await keys('Enter')
+  await waitFor('Submit this evidence?')
+  await shoot('console-evidence-review', 'gw console: the evidence review, what will be sent')
+  await keys('n')
+  await waitFor('kept as a draft')
   await keys('6')
   await waitFor('Instances (1)')
   for (let i = 0; i < 20; i++) await api.payments.list({limit: 1})

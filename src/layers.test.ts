@@ -1,15 +1,15 @@
 // The engine never imports the CLI's layers (guide rule 8, issue 35 item 4): from every file under
 // src/engine/, the import graph (static, dynamic and type-only imports, re-exports), followed
 // through whatever it reaches outside the engine (src/api/, src/local-engine.ts, ...), never
-// arrives at src/output/, src/base/, src/ui/ or src/commands/. A shared module such as
-// src/api/money.ts is where both sides meet.
+// arrives at src/output/, src/base/, src/ui/, src/commands/ or src/console/ (the console, an
+// application of the CLI's). A shared module such as src/api/money.ts is where both sides meet.
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {dirname, join, relative, resolve} from 'node:path'
 import ts from 'typescript'
 import {expect, it} from 'vitest'
 
 const SRC = resolve(import.meta.dirname)
-const CLI_LAYERS = ['output', 'base', 'ui', 'commands'].map((d) => join(SRC, d) + '/')
+const CLI_LAYERS = ['output', 'base', 'ui', 'commands', 'console'].map((d) => join(SRC, d) + '/')
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, {withFileTypes: true}).flatMap((e) =>
@@ -58,7 +58,7 @@ function forbiddenChains(roots: string[], forbidden: string[]): {chains: string[
   return {chains: reached.map(chain), seen: [...via.keys()]}
 }
 
-it('nothing under src/engine/ reaches src/output/, src/base/, src/ui/ or src/commands/ through its imports', () => {
+it('nothing under src/engine/ reaches src/output/, src/base/, src/ui/, src/commands/ or src/console/ through its imports', () => {
   const roots = sourceFiles(join(SRC, 'engine'))
   expect(roots.length).toBeGreaterThan(100)
   const {chains, seen} = forbiddenChains(roots, CLI_LAYERS)
@@ -194,4 +194,33 @@ it('the ports (src/engine/ports/) hold no logic: types, interfaces, constant tab
     visit(sf)
   }
   expect(offenders).toEqual([])
+})
+
+it("src/testing.ts (the package @gw/testing) reaches, through every import, only packages that packages/testing/package.json depends on: the engine's, none of the CLI's", () => {
+  const pkg = JSON.parse(readFileSync(join(SRC, '..', 'packages', 'testing', 'package.json'), 'utf8')) as {dependencies: Record<string, string>}
+  const deps = Object.keys(pkg.dependencies)
+  const cliOnly = ['@oclif/core', '@oclif/plugin-autocomplete', 'ink', 'ink-text-input', 'react', 'cli-table3', '@napi-rs/keyring', 'chalk']
+  expect(deps.filter((d) => cliOnly.includes(d))).toEqual([])
+  const seen = new Set([join(SRC, 'testing.ts')])
+  const queue = [...seen]
+  const packages = new Map<string, string>() // package -> the first file importing it
+  while (queue.length) {
+    const file = queue.shift()!
+    for (const {fileName: spec} of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+      const dep = resolveSpecifier(file, spec)
+      if (dep && !seen.has(dep)) {
+        seen.add(dep)
+        queue.push(dep)
+      } else if (!dep && !spec.startsWith('.') && !spec.startsWith('node:')) {
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!
+        if (!packages.has(name)) packages.set(name, relative(SRC, file))
+      }
+    }
+  }
+  expect([...packages].filter(([name]) => !deps.includes(name)).map(([name, file]) => `${file} imports ${name}`)).toEqual([])
+  // of the CLI's layers, only the duration parser (src/base/parse.ts, which imports errors.ts alone)
+  expect([...seen].filter((f) => CLI_LAYERS.some((d) => f.startsWith(d)) && !f.endsWith('/base/parse.ts')).map((f) => relative(SRC, f))).toEqual([])
+  // the walk reaches the engine and its packages (a graph it could not follow would pass as empty)
+  expect(seen.size).toBeGreaterThan(150)
+  expect([...packages.keys()]).toEqual(expect.arrayContaining(['better-sqlite3', 'undici', 'ajv']))
 })

@@ -1,6 +1,6 @@
 // Throwaway dirs leave nothing behind (issue 36 item 12): the sweep of dead owners' dirs, and a
-// process ended by a signal removing its own. The signal cases run the built module in a child
-// process (a signal ends the process that receives it).
+// process ended by a signal removing its own. The signal cases run the module in a child process
+// (a signal ends the process that receives it), from its source through tsx's loader: no build.
 import {spawn, spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -8,11 +8,10 @@ import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {OWNER_FILE, processStart, sweepThrowawayDirs} from './temp-dirs.js'
 
-const BUILT = resolve(import.meta.dirname, '..', 'dist', 'temp-dirs.js')
+const SOURCE = resolve(import.meta.dirname, 'temp-dirs.ts')
 let tmp: string
 
 beforeAll(() => {
-  if (!existsSync(BUILT)) throw new Error('dist/ is missing: run `npm run build` first (`npm test` does).')
   tmp = mkdtempSync(join(tmpdir(), 'gw-temp-dirs-test-'))
 })
 afterAll(() => rmSync(tmp, {recursive: true, force: true}))
@@ -49,13 +48,13 @@ describe('sweepThrowawayDirs', () => {
 // a child that makes a throwaway dir, says where, and waits to be signalled; `handler`: its own code for SIGTERM
 async function child(handler = ''): Promise<{path: string; ended: Promise<{code: number | null; signal: NodeJS.Signals | null}>; proc: ReturnType<typeof spawn>}> {
   const code = `
-import {makeThrowawayDir} from ${JSON.stringify(BUILT)}
+import {makeThrowawayDir} from ${JSON.stringify(SOURCE)}
 const d = makeThrowawayDir('gw-testing-')
 ${handler}
 console.log(d.path)
 setInterval(() => {}, 1000)
 `
-  const proc = spawn(process.execPath, ['--input-type=module', '-e', code], {env: {...process.env, TMPDIR: tmp}, stdio: ['ignore', 'pipe', 'inherit']})
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {env: {...process.env, TMPDIR: tmp}, stdio: ['ignore', 'pipe', 'inherit']})
   const ended = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((r) => proc.once('exit', (code, signal) => r({code, signal})))
   let out = ''
   const path = await new Promise<string>((res, rej) => {

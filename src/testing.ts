@@ -9,10 +9,10 @@
 import {createServer, type Server} from 'node:https'
 import {join} from 'node:path'
 import {Agent, request, type Dispatcher} from 'undici'
-import {SIGNATURE_HEADER, verifySignature} from './api/webhook-signature.js'
+import {SIGNATURE_HEADER, SignatureVerificationError, verifySignature} from './api/webhook-signature.js'
 import {parseDuration} from './base/parse.js'
 import {clockSteps, MAX_CLOCK_STEPS} from './api/clock-steps.js'
-import type {GwEvent, TestClock} from './api/types.js'
+import type {GwEvent, Snapshot, SnapshotLoad, TestClock} from './api/types.js'
 import {makeThrowawayDir} from './temp-dirs.js'
 
 export interface StartGatewayOptions {
@@ -41,6 +41,19 @@ export interface GatewayAccount {
   clock: GatewayClock
   /** an HTTPS webhook receiver registered on this account: verifies signatures, collects events */
   receiver(opts?: {events?: string[]}): Promise<WebhookReceiver>
+  /**
+   * The account's whole state now (objects, events, jobs, the clock: GET /test_helpers/snapshot),
+   * to put back with restore() between tests.
+   */
+  snapshot(): Promise<Snapshot>
+  /**
+   * Puts a snapshot back into this account, keeping this account's receivers working: each
+   * receiver's endpoint that the snapshot holds keeps the receiver's signing secret, and a
+   * receiver made after the snapshot gets its endpoint registered again (its `endpointId` and
+   * `secret` change). A snapshot loaded with the SDK's `testHelpers.loadSnapshot()` instead gives
+   * every endpoint a new secret, which the receivers cannot know.
+   */
+  restore(snapshot: Snapshot): Promise<SnapshotLoad>
 }
 
 export interface GatewayClock {
@@ -65,7 +78,8 @@ export interface ApiResponse<T = any> {
 /** `api('POST', '/payments', {...})`: JSON in, JSON out, the key of its account; POSTs get an Idempotency-Key unless one is given. */
 export type ApiCaller = <T = any>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, headers?: Record<string, string>) => Promise<ApiResponse<T>>
 
-export interface Gateway {
+/** A gateway started by startGateway(): its URLs, CA and platform key, and isolated accounts for the tests. */
+export interface TestGateway {
   /** e.g. https://127.0.0.1:PORT/v1 */
   baseUrl: string
   checkoutUrl: string
@@ -89,10 +103,16 @@ export interface Gateway {
   stop(): Promise<void>
 }
 
+/**
+ * @deprecated renamed TestGateway: `Gateway` is the SDK's API client in `gw` (`new Gateway({...})`),
+ * a different thing; this alias goes in a later major version.
+ */
+export type Gateway = TestGateway
+
 const DEFAULT_KEY = 'sk_test_gw_testing_0123456789abcdef'
 
 /** Starts a gateway for a test suite. */
-export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gateway> {
+export async function startGateway(opts: StartGatewayOptions = {}): Promise<TestGateway> {
   // a temporary dir records its owner: one a killed test run left is swept at the next start (issue 36)
   const temp = opts.dataDir ? undefined : makeThrowawayDir('gw-testing-')
   const dataDir = opts.dataDir ?? temp!.path
@@ -131,7 +151,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
   }
   const api = caller(engine.secretKey)
   const made: string[] = []
-  const receivers: WebhookReceiver[] = []
+  const receivers: Receiver[] = []
   let stopped = false
 
   const ok = <T>(r: ApiResponse<T>, what: string): T => {
@@ -139,7 +159,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
     return r.body
   }
 
-  const gateway: Gateway = {
+  const gateway: TestGateway = {
     baseUrl: engine.baseUrl,
     checkoutUrl: engine.checkoutUrl,
     ca,
@@ -154,6 +174,7 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
       const a = ok(await api<{id: string; secret_key: string; publishable_key: string}>('POST', '/accounts', o.name ? {name: o.name} : {}), 'creating an account')
       made.push(a.id)
       const accountApi = caller(a.secret_key)
+      const mine: Receiver[] = []
       return {
         id: a.id,
         secretKey: a.secret_key,
@@ -163,7 +184,19 @@ export async function startGateway(opts: StartGatewayOptions = {}): Promise<Gate
         async receiver(r = {}) {
           const rx = await startReceiver(accountApi, dataDir, r.events ?? ['*'])
           receivers.push(rx)
+          mine.push(rx)
           return rx
+        },
+        async snapshot() {
+          return ok(await accountApi<Snapshot>('GET', '/test_helpers/snapshot'), 'saving a snapshot')
+        },
+        async restore(snapshot) {
+          const open = mine.filter((rx) => !rx.closed)
+          const loaded = ok(await accountApi<SnapshotLoad>('POST', '/test_helpers/snapshot', withReceiverSecrets(snapshot, open)), 'loading the snapshot')
+          // a receiver made after the snapshot was saved: the load deleted its endpoint, so it registers again
+          const held = new Set(endpointsIn(snapshot))
+          for (const rx of open) if (!held.has(rx.endpointId)) await rx.register()
+          return loaded
         },
       }
     },
@@ -227,20 +260,52 @@ export {parseDuration} from './base/parse.js'
 
 export interface WebhookReceiver {
   /** the endpoint's URL (HTTPS on 127.0.0.1) */
-  url: string
-  /** the webhook endpoint registered on the account */
-  endpointId: string
+  readonly url: string
+  /** the webhook endpoint registered on the account (a new one after a restore() of a snapshot saved before it) */
+  readonly endpointId: string
   /** its signing secret */
-  secret: string
+  readonly secret: string
   /** every event received with a valid signature, in arrival order (duplicates included) */
   events: GwEvent[]
   /** deliveries refused because their signature did not verify */
-  rejected: number
-  /** the next event of this type (and object id, if given) not yet returned by next(); waits up to timeoutMs (default 10 s) */
+  readonly rejected: number
+  /** why each refused delivery was refused, in arrival order: the signature check's reason (signature_mismatch, malformed_header, timestamp_out_of_tolerance) */
+  readonly rejections: readonly string[]
+  /**
+   * The next event of this type (and object id, if given) not yet returned by next(); waits up to
+   * timeoutMs (default 10 s). A timeout says what arrived, and why deliveries were refused or
+   * could not come (a signing secret the receiver does not know, its endpoint deleted or disabled).
+   */
   next(type: string, opts?: {object?: string; timeoutMs?: number}): Promise<GwEvent>
   /** what the receiver answers (default 200) */
   respondWith(status: number): void
   close(): Promise<void>
+}
+
+/** The receiver as the account that made it sees it: it can register its endpoint again. */
+interface Receiver extends WebhookReceiver {
+  readonly closed: boolean
+  /** registers a new endpoint at the receiver's URL (after a restore deleted its own) */
+  register(): Promise<void>
+}
+
+/** The ids of the webhook endpoints a snapshot holds. */
+function endpointsIn(snapshot: Snapshot): string[] {
+  return (snapshot.rows.objects as {kind?: string; obj?: {id?: string}}[]).filter((o) => o.kind === 'webhook_endpoint' && typeof o.obj?.id === 'string').map((o) => o.obj!.id!)
+}
+
+/**
+ * The snapshot with each receiver's endpoint holding the receiver's signing secret in the clear
+ * (a load seals it: docs/api.md#secrets-at-rest), so deliveries after the load verify as before: a
+ * snapshot saved without secrets holds none, and its endpoints would get new ones.
+ */
+function withReceiverSecrets(snapshot: Snapshot, receivers: readonly Receiver[]): Snapshot {
+  const secrets = new Map(receivers.map((rx) => [rx.endpointId, rx.secret]))
+  const objects = (snapshot.rows.objects as {kind?: string; obj?: {id?: string; _x?: object; previous_secret_expires_at?: string | null}}[]).map((o) => {
+    const secret = o.kind === 'webhook_endpoint' ? secrets.get(o.obj?.id ?? '') : undefined
+    return secret === undefined ? o : {...o, obj: {...o.obj, previous_secret_expires_at: null, _x: {...o.obj!._x, secret, previous_secret: null}}}
+  })
+  return {...snapshot, rows: {...snapshot.rows, objects}}
 }
 
 /** The loopback receivers' certificate, made once per data dir. */
@@ -251,14 +316,23 @@ async function receiverCertificate(dataDir: string) {
   return ensureCertificates({caCert: join(dir, 'ca.pem'), caKey: join(dir, 'ca-key.pem'), serverCert: join(dir, 'cert.pem'), serverKey: join(dir, 'key.pem')}, '127.0.0.1')
 }
 
-async function startReceiver(api: ApiCaller, dataDir: string, events: string[]): Promise<WebhookReceiver> {
+/** What a refusal reason means for a receiver, and what to do. */
+const REJECTION_HELP: Record<string, string> = {
+  signature_mismatch: "the endpoint signs with a secret this receiver does not know (a snapshot loaded with testHelpers.loadSnapshot() or POST /test_helpers/snapshot gives its endpoints new secrets, as does rotate_secret): put snapshots back with the account's restore()",
+  malformed_header: 'the Service-Signature header was missing or malformed',
+  timestamp_out_of_tolerance: "the signature's timestamp was more than 5 minutes from this machine's clock",
+}
+
+async function startReceiver(api: ApiCaller, dataDir: string, events: string[]): Promise<Receiver> {
   const tls = await receiverCertificate(dataDir)
   let status = 200
   let secret = ''
+  let endpointId = ''
+  let closed = false
   const received: GwEvent[] = []
   const taken = new Set<GwEvent>()
   const waiters = new Set<() => void>()
-  let rejected = 0
+  const rejections: string[] = []
   const server: Server = createServer({key: tls.key, cert: tls.cert}, (req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -266,8 +340,8 @@ async function startReceiver(api: ApiCaller, dataDir: string, events: string[]):
       const raw = Buffer.concat(chunks).toString('utf8')
       try {
         verifySignature({payload: raw, header: String(req.headers[SIGNATURE_HEADER.toLowerCase()] ?? ''), secret})
-      } catch {
-        rejected++
+      } catch (e) {
+        rejections.push(e instanceof SignatureVerificationError ? e.reason : 'unreadable')
         res.writeHead(400).end()
         return
       }
@@ -278,26 +352,54 @@ async function startReceiver(api: ApiCaller, dataDir: string, events: string[]):
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `https://127.0.0.1:${(server.address() as {port: number}).port}/webhooks`
-  const created = await api<{id: string; secret: string}>('POST', '/webhook_endpoints', {url, enabled_events: events})
-  if (created.status !== 201) {
-    server.close()
-    throw new Error(`registering the receiver failed: ${created.status} ${JSON.stringify(created.body)}`)
+  const register = async () => {
+    const created = await api<{id: string; secret: string}>('POST', '/webhook_endpoints', {url, enabled_events: events})
+    if (created.status !== 201) throw new Error(`registering the receiver failed: ${created.status} ${JSON.stringify(created.body)}`)
+    ;[endpointId, secret] = [created.body.id, created.body.secret]
   }
-  secret = created.body.secret
+  try {
+    await register()
+  } catch (e) {
+    server.close()
+    throw e
+  }
+  /** Why nothing (more) came, beyond what was received: refused deliveries, an endpoint gone or off. */
+  const why = async (): Promise<string> => {
+    const reasons: string[] = []
+    if (rejections.length) {
+      const counts = new Map<string, number>()
+      for (const r of rejections) counts.set(r, (counts.get(r) ?? 0) + 1)
+      reasons.push(`refused ${rejections.length} ${rejections.length === 1 ? 'delivery' : 'deliveries'}: ${[...counts].map(([r, n]) => `${r} ×${n}${REJECTION_HELP[r] ? ` (${REJECTION_HELP[r]})` : ''}`).join('; ')}`)
+    }
+    const ep = await api<{status?: string}>('GET', `/webhook_endpoints/${endpointId}`).catch(() => undefined)
+    if (ep?.status === 404) reasons.push(`its endpoint ${endpointId} no longer exists on the account (a snapshot saved before receiver() was called deletes it when loaded: put snapshots back with the account's restore(), which registers it again)`)
+    else if (ep?.status === 200 && ep.body.status && ep.body.status !== 'enabled') reasons.push(`its endpoint ${endpointId} is ${ep.body.status}`)
+    return reasons.length ? `; ${reasons.join('; ')}` : ''
+  }
   const find = (type: string, object?: string) =>
     received.find((e) => !taken.has(e) && e.type === type && (object === undefined || (e.data.object as {id?: string}).id === object))
   return {
     url,
-    endpointId: created.body.id,
-    secret,
+    get endpointId() {
+      return endpointId
+    },
+    get secret() {
+      return secret
+    },
     events: received,
     get rejected() {
-      return rejected
+      return rejections.length
     },
+    rejections,
+    get closed() {
+      return closed
+    },
+    register,
     respondWith(s) {
       status = s
     },
     next(type, o = {}) {
+      const ms = o.timeoutMs ?? 10_000
       return new Promise<GwEvent>((resolve, reject) => {
         const check = () => {
           const e = find(type, o.object)
@@ -310,12 +412,17 @@ async function startReceiver(api: ApiCaller, dataDir: string, events: string[]):
         }
         const timer = setTimeout(() => {
           waiters.delete(check)
-          reject(new Error(`no ${type}${o.object ? ` for ${o.object}` : ''} event within ${o.timeoutMs ?? 10_000} ms (received: ${received.map((e) => e.type).join(', ') || 'nothing'})`))
-        }, o.timeoutMs ?? 10_000)
+          const seen = `received: ${received.map((e) => e.type).join(', ') || 'nothing'}`
+          why().then(
+            (more) => reject(new Error(`no ${type}${o.object ? ` for ${o.object}` : ''} event within ${ms} ms (${seen})${more}`)),
+            () => reject(new Error(`no ${type}${o.object ? ` for ${o.object}` : ''} event within ${ms} ms (${seen})`)),
+          )
+        }, ms)
         if (!check()) waiters.add(check)
       })
     },
     async close() {
+      closed = true
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
     },

@@ -145,14 +145,16 @@ describe('hosted card fields (gw.js)', () => {
     expect((await a.api('GET', `/payments/${challenged.id}`)).body).toMatchObject({status: 'succeeded', payment_method_details: {card: {last4: '3220'}}})
 
     const declined = await pay('4000000000000002')
-    expect(await declined.result).toEqual({error: {type: 'card_error', code: 'card_declined', decline_code: 'card_declined', message: 'Your card was declined. Try another card.', payment: declined.id}})
+    // a single payment takes no second card: the words say what the customer can do instead
+    expect(await declined.result).toEqual({error: {type: 'card_error', code: 'card_declined', decline_code: 'card_declined', message: 'Your card was declined. To pay, go back to the shop and start the payment again.', payment: declined.id}})
+    await expect(frame.getByRole('alert').innerText()).resolves.toBe('Your card was declined. To pay, go back to the shop and start the payment again.')
     expect((await a.api('GET', `/payments/${declined.id}`)).body).toMatchObject({status: 'failed', failure_code: 'card_declined'})
     // the same payment cannot be tried again: the answer says what to do instead (issue 36)
     await frame.getByLabel('Card number').fill('4242424242424242')
     const again = (await page.evaluate((id) => (window as any).card.confirmPayment(id), declined.id)) as {error: {code: string; message: string}}
     expect(again.error.code).toBe('payment_unexpected_state')
     expect(again.error.message).toContain("card.confirmCheckoutSession('cs_…')")
-    await expect(frame.getByRole('alert').innerText()).resolves.toBe('This payment can no longer be made here.')
+    await expect(frame.getByRole('alert').innerText()).resolves.toBe('This payment can no longer be made here. To pay, go back to the shop and start the payment again.')
     await page.close()
   })
 
@@ -196,6 +198,34 @@ describe('hosted card fields (gw.js)', () => {
     const again = await tryCard('4242424242424242')
     expect(again.error).toMatchObject({type: 'invalid_request_error', code: 'checkout_session_not_open', decline_code: null})
     await page.close()
+  })
+
+  it('no Content-Security-Policy violation: the frame runs no inline handler, on mount, on Enter in a field, through 3-D Secure and its failure', async () => {
+    const page = await browser.newPage()
+    const console_: string[] = []
+    page.on('console', (m) => {
+      if (m.type() === 'error' || /Content.Security.Policy/i.test(m.text())) console_.push(`${m.type()}: ${m.text()}`)
+    })
+    page.on('pageerror', (e) => console_.push(`pageerror: ${e.message}`))
+    await page.goto(shopUrl)
+    const frame = page.frameLocator('iframe[title="Card details"]')
+    await frame.getByLabel('Card number').fill('4000000000003220')
+    await frame.locator('input[autocomplete="cc-exp"]').fill('12/34')
+    await frame.locator('input[autocomplete="cc-csc"]').fill('123')
+    // Enter in a field submits the frame's form: nothing is sent, and no handler is refused
+    await frame.getByLabel('Card number').press('Enter')
+    expect(page.frames().find((f) => f.url().startsWith(`${t.engine.checkoutUrl}/fields`))).toBeDefined()
+    for (const button of ['Complete authentication', 'Fail authentication']) {
+      const created = await a.api('POST', '/payments', {amount: 3000, currency: 'EUR', payment_method: 'card', confirm: false})
+      const result = page.evaluate((id) => (window as any).card.confirmPayment(id), created.body.id as string)
+      await page.frameLocator('iframe[title="3-D Secure"]').getByRole('button', {name: button}).click()
+      const r = (await result) as {payment: {status: string}; error?: {message: string; decline_code: string | null}}
+      expect(r.payment).toMatchObject({id: created.body.id, status: button.startsWith('Complete') ? 'succeeded' : 'failed'})
+      // a failed step on a single payment: the customer is told to start again at the shop, not to try another card here
+      if (r.error) expect(r.error).toMatchObject({decline_code: null, message: 'Your bank could not confirm it was you. To pay, go back to the shop and start the payment again.'})
+    }
+    await page.close()
+    expect(console_).toEqual([])
   })
 
   it('a publishable key: only what a browser needs, from any origin; never attaching to a customer; a secret key gets no CORS header', async () => {

@@ -1,6 +1,9 @@
 import {stripVTControlCharacters} from 'node:util'
-// End-to-end: the built CLI (`node bin/run.js`, from dist/ — `npm test` builds first) against
-// an engine running in this process on port 0, with HOME and XDG_CONFIG_HOME in a temp dir.
+// End-to-end: the CLI against an engine running in this process on port 0, with HOME and
+// XDG_CONFIG_HOME in a temp dir. The commands run in this process (src/base/test-support/cli-in-process.ts:
+// oclif's parsing, GwCommand, the exit codes; no build needed); what only a process shows — a
+// command left running (--wait) while others run, start-up and lazy loading, help and the
+// not-found hook — runs the built CLI (`node bin/run.js`, a snapshot of dist/; `npm test` builds first).
 import {spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {createServer, type Server} from 'node:https'
@@ -10,13 +13,10 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {ListEnvelope, Payment} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {localEnginePaths} from '../src/local-engine.js'
+import {runInProcess, uninstallInProcess} from '../src/base/test-support/cli-in-process.js'
 import {snapshotCli} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
-// The built CLI is copied to a temp dir first, so that a rebuild of dist/ while the tests run
-// (`npm run build` starts with rm -rf dist) cannot pull files from under them.
-let ROOT: string
-let BIN: string
 
 interface Run {
   code: number
@@ -29,19 +29,48 @@ let dataDir: string
 let home: string
 const outputs: string[] = []
 
-function gw(args: string[], opts: {env?: Record<string, string>; stdin?: string; preload?: string} = {}): Promise<Run> {
+type GwOptions = {env?: Record<string, string>; stdin?: string; preload?: string}
+
+function gwEnv(opts: GwOptions): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('GW_') && k !== 'NO_COLOR') env[k] = v
-  Object.assign(env, {
+  return Object.assign(env, {
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     GW_DATA_DIR: dataDir,
     GW_NO_KEYRING: '1',
     ...opts.env,
   })
-  const nodeArgs = opts.preload ? ['--import', opts.preload, BIN, ...args] : [BIN, ...args]
+}
+
+/** `gw ARGS` in this process */
+async function gw(args: string[], opts: GwOptions = {}): Promise<Run> {
+  const run = await runInProcess(args, {env: gwEnv(opts), stdin: opts.stdin})
+  outputs.push(run.stdout, run.stderr)
+  return run
+}
+
+// The built CLI is copied to a temp dir first, so that a rebuild of dist/ while the tests run
+// (`npm run build` starts with rm -rf dist) cannot pull files from under them.
+let built: {root: string; bin: string} | undefined
+function builtCli(): {root: string; bin: string} {
+  if (!built) {
+    if (!existsSync(join(REPO, 'dist', 'commands', 'payments', 'create.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
+      throw new Error('dist/ or oclif.manifest.json is missing: run `npm run build` first (`npm test` does).')
+    }
+    const root = snapshotCli('gw-e2e-cli-')
+    built = {root, bin: join(root, 'bin', 'run.js')}
+  }
+  return built
+}
+
+/** `node bin/run.js ARGS`: the built CLI in a process of its own */
+function gwSpawned(args: string[], opts: GwOptions = {}): Promise<Run> {
+  const {root, bin} = builtCli()
+  const env = gwEnv(opts)
+  const nodeArgs = opts.preload ? ['--import', opts.preload, bin, ...args] : [bin, ...args]
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, nodeArgs, {cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, nodeArgs, {cwd: root, env, stdio: ['pipe', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
@@ -55,31 +84,27 @@ function gw(args: string[], opts: {env?: Record<string, string>; stdin?: string;
   })
 }
 
-const gwJson = async <T = Payment>(args: string[], opts?: Parameters<typeof gw>[1]): Promise<{run: Run; body: T}> => {
-  const run = await gw([...args, '--json'], opts)
+const gwJson = async <T = Payment>(args: string[], opts?: GwOptions, via = gw): Promise<{run: Run; body: T}> => {
+  const run = await via([...args, '--json'], opts)
   return {run, body: JSON.parse(run.stdout) as T}
 }
 
 const CARD = ['--currency', 'EUR', '--method', 'card', '--card']
 
 beforeAll(async () => {
-  if (!existsSync(join(REPO, 'dist', 'commands', 'payments', 'create.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
-    throw new Error('dist/ or oclif.manifest.json is missing: run `npm run build` first (`npm test` does).')
-  }
-  ROOT = snapshotCli('gw-e2e-cli-')
-  BIN = join(ROOT, 'bin', 'run.js')
   home = mkdtempSync(join(tmpdir(), 'gw-e2e-home-'))
   dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-engine-'))
   engine = await startEngine({dataDir, port: 0, durability: 'normal', log: () => {}})
 }, 60_000)
 
 afterAll(async () => {
+  uninstallInProcess()
   await engine?.close()
   // the key was never written out whole by any command
   for (const out of outputs) expect(out).not.toContain(engine.secretKey)
   rmSync(home, {recursive: true, force: true})
   rmSync(dataDir, {recursive: true, force: true})
-  rmSync(ROOT, {recursive: true, force: true})
+  if (built) rmSync(built.root, {recursive: true, force: true})
 })
 
 describe('gw login --local', () => {
@@ -159,9 +184,11 @@ describe('payments against the engine', () => {
   })
 
   it('--wait follows a 3-D Secure payment until the customer acts', async () => {
-    const waiting = gwJson(['payments', 'create', '--amount', '3000', ...CARD, '4000000000003220', '--wait', '--timeout', '60s'])
+    // a process of its own: it keeps running while the steps below run
+    const waiting = gwJson(['payments', 'create', '--amount', '3000', ...CARD, '4000000000003220', '--wait', '--timeout', '60s'], {}, gwSpawned)
     let id: string | undefined
-    for (let i = 0; i < 50 && !id; i++) {
+    // (the process's start-up takes a while on a loaded machine: up to 30 s)
+    for (let i = 0; i < 150 && !id; i++) {
       await new Promise((r) => setTimeout(r, 200))
       const list = await gwJson<ListEnvelope<Payment>>(['payments', 'list', '--status', 'requires_action', '--limit', '5'])
       id = list.body.data.find((p) => p.amount === 3000)?.id
@@ -172,7 +199,7 @@ describe('payments against the engine', () => {
     expect(run.code).toBe(0)
     expect(body).toMatchObject({id, status: 'succeeded'})
     expect(run.stderr).toContain('requires_action →')
-  })
+  }, 60_000)
 
   it('a declined card exits 4 with the code and request_id', async () => {
     const r = await gw(['payments', 'create', '--amount', '2000', ...CARD, '4000000000000002'])
@@ -415,7 +442,7 @@ describe('startup', () => {
 
   async function traced(args: string[]): Promise<{run: Run; modules: string[]}> {
     const file = join(home, `trace-${Date.now()}-${Math.random()}.log`)
-    const run = await gw(args, {env: {GW_TRACE_FILE: file}, preload: join(ROOT, 'test', 'support', 'trace-imports.mjs')})
+    const run = await gwSpawned(args, {env: {GW_TRACE_FILE: file}, preload: join(builtCli().root, 'test', 'support', 'trace-imports.mjs')})
     const modules = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : []
     return {run, modules}
   }
@@ -442,15 +469,15 @@ describe('startup', () => {
   })
 
   it('help has examples; typos get "did you mean"', async () => {
-    const help = await gw(['payments', 'create', '--help'])
+    const help = await gwSpawned(['payments', 'create', '--help'])
     expect(help.stdout).toContain('EXAMPLES')
     // in a pipe the not-found plugin only refuses; on a terminal it offers the closest command
-    const typo = await gw(['paymnets', 'list'])
+    const typo = await gwSpawned(['paymnets', 'list'])
     expect(typo.code).toBe(127)
     // colour depends on the environment (CI=true turns it on in ansis); the words do not
     expect(stripVTControlCharacters(typo.stderr)).toContain('paymnets list is not a gw command')
     const tty = await new Promise<string>((done, fail) => {
-      const child = spawn('script', ['-qec', `"${process.execPath}" "${BIN}" paymnets list`, '/dev/null'], {
+      const child = spawn('script', ['-qec', `"${process.execPath}" "${builtCli().bin}" paymnets list`, '/dev/null'], {
         env: {...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1'},
       })
       let out = ''

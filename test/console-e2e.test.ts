@@ -1,10 +1,12 @@
 // `gw console` in a real terminal: tmux on its own socket runs the built CLI (a snapshot of bin/
 // and dist/), keys go in with send-keys and the screen comes back with capture-pane. One engine
-// in this process for the file. The frame: it fits 80×24, its keys, and q, Ctrl-C and SIGTERM
-// leave the terminal as they found it (the normal screen, the cursor, the tty's modes). The
+// in this process for the file. What only a real terminal shows: q, Ctrl-C, SIGTERM and a crash
+// leave the terminal as they found it (the normal screen, the cursor, the tty's modes); and the
 // support agent's journey: a payment found by an email typed in mixed case, part of it refunded,
 // a dispute answered with a pasted multi-line text, and the ruling seen after a clock advance.
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+// The views' own behaviour (the frame at 80×24, its keys, the lists, the evidence form, Events,
+// Webhooks) is tested in process: src/console/views/*.test.tsx.
+import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
@@ -14,6 +16,7 @@ import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {cliEnv, REPO, runCli, snapshotCli} from './support/cli-snapshot.js'
 import {openConsoleTerm, type ConsoleTerm} from './support/console-term.js'
 import {tmuxOn} from './support/tmux.js'
+import stringWidth from 'string-width'
 
 let ROOT: string
 let BIN: string
@@ -28,7 +31,8 @@ const tmux = term.run
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const screen = term.screen
 const paneFlag = (name: string) => tmux('display-message', '-p', '-t', 'gw', `#{${name}}`).trim()
-const waitForScreen = term.waitForScreen
+// generous: on a machine shared by several builds a console can take long to start (nothing it shows is timed)
+const waitForScreen = (text: string | RegExp, ms = 45_000) => term.waitForScreen(text, ms)
 
 const keys = (...k: string[]) => tmux('send-keys', '-t', 'gw', ...k)
 const type = (text: string) => tmux('send-keys', '-t', 'gw', '-l', text)
@@ -79,8 +83,27 @@ function closeConsole() {
 }
 
 let zoePaid: Payment
-let zoeDisputed: Payment
 let dispute: Dispute
+
+const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
+const pay = (amount: number, reference: string) => api.payments.create({amount, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference})
+
+/** A dispute of its own (€15.00, product not received), for a test that answers it. */
+async function aDispute(reference: string): Promise<Dispute> {
+  return api.testHelpers.createDispute({payment: (await pay(1500, reference)).id, reason: 'product_not_received'})
+}
+
+/** On Disputes: the queue filtered to one dispute by its id, and that dispute opened. */
+async function openDispute(id: string, shown: string) {
+  keys('/')
+  await waitForScreen('Enter filter · Esc cancel')
+  type(id)
+  keys('Enter')
+  // the filter applied (the queue may hold one dispute before it is)
+  await waitForScreen(new RegExp(`Filter "${id}"[\\s\\S]*1 dispute\\b`))
+  keys('Enter')
+  await waitForScreen(shown)
+}
 
 beforeAll(async () => {
   if (!existsSync(join(REPO, 'dist', 'commands', 'console.js')) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
@@ -96,8 +119,7 @@ beforeAll(async () => {
   expect(login.code).toBe(0)
   // the customer's payments: one disputed, then a newer one the agent refunds part of (the
   // customer's email stored as the shop took it, in lower case)
-  const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
-  zoeDisputed = await api.payments.create({amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: {email: 'zoe@lovelace-shop.example', name: 'Zoë Lovelace'}, reference: 'ORDER-1'})
+  const zoeDisputed = await api.payments.create({amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: {email: 'zoe@lovelace-shop.example', name: 'Zoë Lovelace'}, reference: 'ORDER-1'})
   dispute = await api.testHelpers.createDispute({payment: zoeDisputed.id, reason: 'product_not_received'})
   zoePaid = await api.payments.create({amount: 4000, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: {email: 'zoe@lovelace-shop.example'}, reference: 'ORDER-2'})
   await api.payments.create({amount: 999, currency: 'EUR', payment_method: 'card', payment_method_data: card, customer: {email: 'someone@else.example'}, reference: 'ORDER-3'})
@@ -118,47 +140,10 @@ afterAll(async () => {
   for (const dir of [home, dataDir, ROOT]) if (dir) rmSync(dir, {recursive: true, force: true})
 })
 
-describe('gw console: the frame', () => {
-  it('fits 80×24: status line, tabs, body and footer; ? shows the keys, : jumps, j/k move; q restores the terminal', async () => {
-    openConsole({x: 80, y: 24})
-    const home1 = await waitForScreen(/Disputes due \(1\)/)
-    const lines = home1.split('\n')
-    expect(lines.length).toBeLessThanOrEqual(25) // capture-pane ends with a newline
-    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80)
-    expect(lines[0]).toMatch(/ TEST .*engine \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC.*● live/)
-    expect(lines[1]).toContain('1 Home  2 Payments  3 Disputes')
-    expect(home1).toContain(dispute.id)
-    expect(home1).toMatch(/↑↓ move · Enter open .*q quit/)
-
-    keys('?')
-    await waitForScreen('Keys of home')
-    expect(screen()).toContain('quit (the terminal is left as it was found)')
-    keys('x') // any key closes the help
-    await waitForScreen('Needs attention now')
-
-    keys(':')
-    await waitForScreen('Enter go · Esc cancel')
-    type('pay')
-    keys('Enter')
-    const payments = await waitForScreen(/3 payments/)
-    expect(payments).toContain('REFERENCE')
-    // j moves the selection (reverse video) to the second row; k back
-    // (below the status line and the tabs, whose current tab is in reverse video too)
-    const inverse = (line: string) => [...line.matchAll(/\u001B\[([0-9;]*)m/g)].some((m) => m[1]!.split(';').includes('7'))
-    const selected = () => tmux('capture-pane', '-p', '-e', '-t', 'gw').split('\n').findIndex((l, i) => i > 2 && inverse(l))
-    const first = selected()
-    keys('j')
-    for (let i = 0; i < 50 && selected() === first; i++) await sleep(50)
-    expect(selected()).toBe(first + 1)
-    keys('k')
-    for (let i = 0; i < 50 && selected() !== first; i++) await sleep(50)
-    expect(selected()).toBe(first)
-    // Enter opens, Esc comes back
-    keys('Enter')
-    await waitForScreen(/Captured +€/)
-    keys('Escape')
-    await waitForScreen('3 payments')
-
+describe('gw console: the terminal, left as it was found', () => {
+  it("q restores the terminal: the shell's screen, the cursor, the tty's modes", async () => {
+    openConsole({x: 80, y: 24}, ['--view', 'home'])
+    await waitForScreen(/Disputes due \(1\)/)
     keys('q')
     await expectTerminalRestored(0)
     closeConsole()
@@ -171,7 +156,7 @@ describe('gw console: the frame', () => {
     await expectTerminalRestored(0)
     closeConsole()
 
-    const opened = openConsole({x: 80, y: 24})
+    const opened = openConsole({x: 80, y: 24}, ['--view', 'home'])
     await waitForScreen('Needs attention now')
     // the console's own process: the child of the pane's shell that runs bin/run.js
     const node = opened.pid()
@@ -183,7 +168,7 @@ describe('gw console: the frame', () => {
 
   it('a crash leaves the terminal as it found it too, exits 1 and says what happened', async () => {
     // a view that throws as it renders (Ink lets go, the command restores and reports)
-    openConsole({x: 80, y: 24}, [], {GW_CONSOLE_TEST_CRASH: '1'})
+    openConsole({x: 80, y: 24}, ['--view', 'home'], {GW_CONSOLE_TEST_CRASH: '1'})
     await waitForScreen('Needs attention now')
     keys('!')
     await expectTerminalRestored(1)
@@ -193,7 +178,7 @@ describe('gw console: the frame', () => {
     closeConsole()
 
     // an error thrown outside React (a timer's): the process's crash handler restores, then prints it
-    openConsole({x: 80, y: 24}, [], {GW_CONSOLE_TEST_CRASH: '1'})
+    openConsole({x: 80, y: 24}, ['--view', 'home'], {GW_CONSOLE_TEST_CRASH: '1'})
     await waitForScreen('Needs attention now')
     keys('@')
     await expectTerminalRestored(1)
@@ -202,9 +187,40 @@ describe('gw console: the frame', () => {
   }, 60_000)
 })
 
+describe('gw console: keys as a terminal sends them', () => {
+  it('acts on every key of one read, in order (send-keys -l jj, Down Down, 3 2), and an escape sequence split across reads is one key', async () => {
+    openConsole({x: 120, y: 40}, ['--view', 'payments'])
+    await waitForScreen(/3 payments/)
+    const inverse = (line: string) => [...line.matchAll(/\u001B\[([0-9;]*)m/g)].some((m) => m[1]!.split(';').includes('7'))
+    const selected = () => tmux('capture-pane', '-p', '-e', '-t', 'gw').split('\n').findIndex((l, i) => i > 2 && inverse(l))
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 100 && !ok(); i++) await sleep(50)
+      return ok()
+    }
+    // the rows are painted just after Ink's frame that says "3 payments"
+    expect(await until(() => selected() > 2)).toBe(true)
+    const first = selected()
+    type('jj')
+    expect(await until(() => selected() === first + 2)).toBe(true)
+    keys('Up', 'Up')
+    expect(await until(() => selected() === first)).toBe(true)
+    // ESC now, the rest of Down 15 ms later (one tmux command: the server waits between the two
+    // writes): Down, not Esc (back to Home) and then "[B"
+    tmux('send-keys', '-t', 'gw', '-H', '1b', ';', 'run-shell', 'sleep 0.015', ';', 'send-keys', '-t', 'gw', '-l', '[B')
+    expect(await until(() => selected() === first + 1)).toBe(true)
+    expect(screen()).toContain('3 payments')
+    // 3 then 1 in one read: Disputes, then Home
+    type('31')
+    await waitForScreen('Needs attention now')
+    keys('q')
+    await expectTerminalRestored(0)
+    closeConsole()
+  }, 60_000)
+})
+
 describe("gw console: the support agent's journey", () => {
   it('finds the payment by an email typed in mixed case, refunds part of it, answers the dispute with a pasted text, and sees it won', async () => {
-    openConsole({x: 120, y: 40})
+    openConsole({x: 120, y: 40}, ['--view', 'home'])
     await waitForScreen('Needs attention now')
 
     // Payments: the customer said "Zoe@Lovelace-Shop.Example"
@@ -241,7 +257,8 @@ describe("gw console: the support agent's journey", () => {
     keys('Enter')
     await openShippingAddress()
     tmux('set-buffer', '-b', 'addr', '1 Main St\nSpringfield, IL 62701\nUSA')
-    tmux('paste-buffer', '-b', 'addr', '-t', 'gw')
+    // -p: bracketed, as a terminal pastes into an app that asked for it (the console does)
+    tmux('paste-buffer', '-p', '-b', 'addr', '-t', 'gw')
     await waitForScreen('Springfield, IL 62701')
     keys('Enter')
     await waitForScreen('3. [x] shipping_address')
@@ -274,44 +291,127 @@ describe("gw console: the support agent's journey", () => {
   }, 120_000)
 })
 
-describe('gw console: the evidence form at 80×24', () => {
-  it('keeps a long pasted text inside the frame: the last lines shown under a count of those above, nothing past the footer', async () => {
-    // a dispute of its own, alone in the queue: the journey's is answered by now, or accepted here
-    // if the journey stopped half-way (one failure, not two)
-    if ((await api.disputes.get(dispute.id)).status === 'needs_response') await api.disputes.accept(dispute.id)
-    const card = {type: 'card' as const, card: {number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123'}}
-    const paid = await api.payments.create({amount: 1500, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference: 'ORDER-80x24'})
-    const dp = await api.testHelpers.createDispute({payment: paid.id, reason: 'product_not_received'})
-    openConsole({x: 80, y: 24}, ['--view', 'disputes'])
-    await openShippingAddress()
-    const text = Array.from({length: 40}, (_, i) => `line ${i + 1} of what the customer wrote about the parcel that never came`).join('\n')
-    tmux('set-buffer', '-b', 'long', text)
-    tmux('paste-buffer', '-b', 'long', '-t', 'gw')
-    const pasted = await waitForScreen('line 40 of what the customer wrote')
-    const rows = pasted.replace(/\n$/, '').split('\n')
-    expect(rows.length).toBeLessThanOrEqual(24)
-    for (const r of rows) expect(r.length).toBeLessThanOrEqual(80)
-    // the frame around it: the status line and tabs on top, the footer last
-    expect(rows[0]).toContain(' TEST ')
-    expect(rows[1]).toContain('1 Home')
-    expect(rows.filter((r) => r.trim()).at(-1)).toContain('Esc leave the form')
-    expect(pasted).toMatch(/↑ \d+ lines above/)
-    expect(pasted).toContain(`Dispute ${dp.id}`)
-    // kept, listed on one line with its count; then the review, inside the frame as well
+describe('gw console: an evidence draft outlives Ctrl-C', () => {
+  it('Ctrl-C in the form asks as Esc does; a second one quits with the draft kept (0600, under the config dir); reopened, the form offers it', async () => {
+    const dp = await aDispute('ORDER-DRAFT')
+    const openTheForm = async () => {
+      await waitForScreen('needing a response')
+      await openDispute(dp.id, 'shipping_address')
+      keys('e')
+      await waitForScreen('Field key')
+    }
+    openConsole({x: 120, y: 40}, ['--view', 'disputes'])
+    await openTheForm()
+    type('3')
     keys('Enter')
-    await waitForScreen('shipping_address = (40 lines) line 1 of what the customer wrote')
+    await waitForScreen('Esc cancels (here: back to the key)')
+    type('1 Main St')
     keys('Enter')
-    await waitForScreen('File URL')
-    keys('Enter')
-    const review = await waitForScreen('Submit this evidence?')
-    expect(review.replace(/\n$/, '').split('\n').length).toBeLessThanOrEqual(24)
-    expect(review).toContain('Esc leave the form')
-    // nothing is sent: n cancels
-    type('n')
+    await waitForScreen('3. [x] shipping_address')
+    // Ctrl-C asks, as Esc does; a second Ctrl-C quits, keeping the draft
+    keys('C-c')
+    await waitForScreen('Discard the evidence you entered?')
+    keys('C-c')
+    await expectTerminalRestored(0)
+    closeConsole()
+    // `gw login --local` saved the profile "local": its drafts are in a folder of their own
+    const file = join(home, '.config', 'gw', 'console-drafts', 'local', `${dp.id}.json`)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(readFileSync(file, 'utf8')).fields).toEqual({shipping_address: '1 Main St'})
+
+    // reopened: the form goes on from the draft; discarded (Esc, y), it is gone
+    openConsole({x: 120, y: 40}, ['--view', 'disputes'])
+    await openTheForm()
+    await waitForScreen(/Your draft, kept .*: 1 field \(shipping_address\)/)
+    expect(screen()).toContain('3. [x] shipping_address')
+    keys('Escape')
+    await waitForScreen('Discard the evidence you entered?')
+    type('y')
     await waitForScreen('Canceled; no evidence was submitted.')
-    expect((await api.disputes.get(dp.id)).status).toBe('needs_response')
+    expect(existsSync(file)).toBe(false)
     keys('q')
     await expectTerminalRestored(0)
     closeConsole()
-  }, 60_000)
+  }, 180_000)
+})
+
+describe('gw console: columns by display width', () => {
+  it('lines up every row with its heading whatever the reference holds: CJK, an emoji, accents, ß (at 120 and 80 columns)', async () => {
+    for (const reference of ['注文番号-12345-🎁', 'ORDER-注文-ß-300111', 'e\u0301te\u0301-Ñúñez']) await pay(700, reference)
+    for (const x of [120, 80]) {
+      openConsole({x, y: 30}, ['--view', 'payments'])
+      await waitForScreen('ORDER-注文')
+      const lines = screen().split('\n')
+      const head = lines.find((l) => l.includes('REFERENCE'))!
+      // the cell where CREATED starts, and where each row's time does (string-width: an
+      // independent measure, East Asian wide and emoji 2 cells, combining marks none)
+      const at = stringWidth(head.slice(0, head.indexOf('CREATED')))
+      const rows = lines.filter((l) => /\d\d:\d\d:\d\d/.test(l) && /^pay_/.test(l))
+      expect(rows.length).toBeGreaterThanOrEqual(3)
+      for (const row of rows) expect(stringWidth(row.slice(0, row.search(/\d\d:\d\d:\d\d/))), row).toBe(at)
+      for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(x)
+      keys('q')
+      await expectTerminalRestored(0)
+      closeConsole()
+    }
+  }, 180_000)
+})
+
+describe('gw console: a small terminal', () => {
+  it('at 60×15 keeps how to get help and quit in the footer, and draws the evidence form line by line, the prompt on its own', async () => {
+    const dp = await aDispute('ORDER-60x15')
+    openConsole({x: 60, y: 15}, ['--view', 'payments'])
+    const list = await waitForScreen(/\d+ payments/)
+    const rows = list.replace(/\n$/, '').split('\n')
+    expect(rows.filter((r) => r.trim()).at(-1)).toMatch(/ · \? keys · q quit *$/)
+    for (const r of rows) expect(stringWidth(r)).toBeLessThanOrEqual(60)
+
+    keys('3')
+    await waitForScreen('needing a response')
+    await openDispute(dp.id, 'Evidence due')
+    keys('e')
+    // the form, and the footer it sets (a frame later)
+    const form = await waitForScreen(/^Field key \(1-3[\s\S]*Esc leave the form/m)
+    const lines = form.replace(/\n$/, '').split('\n')
+    expect(lines.length).toBeLessThanOrEqual(15)
+    // each line whole: the title, the checklist, the prompt; nothing drawn over another
+    expect(lines.some((l) => l.startsWith(`Dispute ${dp.id}`))).toBe(true)
+    expect(lines.some((l) => l.includes('[ ] shipping_address'))).toBe(true)
+    expect(lines.filter((l) => l.includes('Esc cancels') && l.includes('or a key'))).toEqual([])
+    expect(lines.filter((l) => l.trim()).at(-1)).toContain('Esc leave the form')
+    keys('Escape')
+    await waitForScreen('Canceled; no evidence was submitted.')
+    keys('q')
+    await expectTerminalRestored(0)
+    closeConsole()
+  }, 180_000)
+})
+
+describe('gw console: what can be told apart and taken away', () => {
+  it('shows a webhook URL and a dispute id whole at 120 columns, and c copies the selected id to the clipboard (OSC 52)', async () => {
+    const url = 'https://127.0.0.1:45678/hooks'
+    const ep = await api.webhookEndpoints.create({url, enabled_events: ['dispute.closed']})
+    openConsole({x: 120, y: 40}, ['--view', 'webhooks'])
+    // tmux takes OSC 52 from the app into its buffers (the server is the session's: set once it runs)
+    tmux('set-option', '-s', 'set-clipboard', 'on')
+    const hooks = await waitForScreen(ep.id)
+    expect(hooks).toContain(url)
+    keys('3')
+    await waitForScreen(/\d+ disputes?\b/)
+    const open = (await api.disputes.list({status: 'needs_response', limit: 100})).data.map((d) => d.id)
+    expect(open.length).toBeGreaterThan(0)
+    // each whole (the rows are painted just after Ink's frame that counts them)
+    for (const id of open) await waitForScreen(id)
+    // c: the selected row's id, on tmux's clipboard (set-clipboard on takes OSC 52 from the app)
+    keys('2')
+    await waitForScreen(/\d+ payments/)
+    const newest = (await api.payments.list({limit: 1})).data[0]!
+    keys('c')
+    await waitForScreen(`Copied ${newest.id}`)
+    expect(tmux('show-buffer')).toBe(newest.id)
+    keys('q')
+    await expectTerminalRestored(0)
+    closeConsole()
+    await api.webhookEndpoints.delete(ep.id)
+  }, 180_000)
 })

@@ -1,7 +1,8 @@
-// End-to-end: refunds, disputes, balance and settlement through the built CLI (a snapshot of
-// bin/ and dist/, so a concurrent rebuild cannot pull files from under it) against an engine
-// running in this process. The evidence form runs in a real pseudo-terminal (tmux), driven by
-// send-keys and read back with capture-pane.
+// End-to-end: refunds, disputes, balance and settlement through the CLI against an engine running
+// in this process; the commands run in this process too (src/base/test-support/cli-in-process.ts). The
+// evidence form runs the built CLI (a snapshot of bin/ and dist/, so a concurrent rebuild cannot
+// pull files from under it) in a real pseudo-terminal (tmux), driven by send-keys and read back
+// with capture-pane, and so does the check of what a lookup loads.
 import {execFileSync, spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -9,6 +10,7 @@ import {join, resolve} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Balance, Dispute, ListEnvelope, Payment, Payout, Refund, SettlementReport} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
+import {runInProcess, uninstallInProcess} from '../src/base/test-support/cli-in-process.js'
 import {snapshotCli} from './support/cli-snapshot.js'
 import {tmuxOn} from './support/tmux.js'
 
@@ -33,7 +35,14 @@ function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_DATA_DIR: dataDir, GW_NO_KEYRING: '1', ...extra}
 }
 
-function gw(args: string[], opts: {env?: Record<string, string>; stdin?: string; preload?: string} = {}): Promise<Run> {
+/** `gw ARGS` in this process (src/base/test-support/cli-in-process.ts); with `preload`, the built CLI in a process of its own */
+async function gw(args: string[], opts: {env?: Record<string, string>; stdin?: string; preload?: string} = {}): Promise<Run> {
+  const run = opts.preload ? await gwSpawned(args, opts) : await runInProcess(args, {env: cliEnv(opts.env), stdin: opts.stdin})
+  outputs.push(run.stdout, run.stderr)
+  return run
+}
+
+function gwSpawned(args: string[], opts: {env?: Record<string, string>; stdin?: string; preload?: string}): Promise<Run> {
   const nodeArgs = opts.preload ? ['--import', opts.preload, BIN, ...args] : [BIN, ...args]
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, nodeArgs, {cwd: ROOT, env: cliEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe']})
@@ -42,10 +51,7 @@ function gw(args: string[], opts: {env?: Record<string, string>; stdin?: string;
     child.stdout.on('data', (d) => (stdout += d))
     child.stderr.on('data', (d) => (stderr += d))
     child.on('error', reject)
-    child.on('close', (code) => {
-      outputs.push(stdout, stderr)
-      resolvePromise({code: code ?? -1, stdout, stderr})
-    })
+    child.on('close', (code) => resolvePromise({code: code ?? -1, stdout, stderr}))
     child.stdin.end(opts.stdin ?? '')
   })
 }
@@ -120,6 +126,7 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
+  uninstallInProcess()
   try {
     tmux('kill-server')
   } catch {

@@ -1,7 +1,9 @@
-// End-to-end for events and webhooks: the built CLI (`node bin/run.js`, from dist/ — `npm test`
-// builds first) against an engine running in this process on a fixed free port (so it can be
-// restarted under a running `gw events tail`), with HOME and XDG_CONFIG_HOME in a temp dir.
-// The live view is driven in a real pseudo-terminal through tmux.
+// End-to-end for events and webhooks: the CLI against an engine running in this process on a
+// fixed free port (so it can be restarted under a running `gw events tail`), with HOME and
+// XDG_CONFIG_HOME in a temp dir. One-shot commands run in this process
+// (src/base/test-support/cli-in-process.ts); the commands left running (listen, tail) are the built CLI
+// (`node bin/run.js`, from dist/ — `npm test` builds first), and the live view is driven in a
+// real pseudo-terminal through tmux.
 import {execFileSync, spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {createServer as createHttpServer, type IncomingHttpHeaders, type Server as HttpServer} from 'node:http'
@@ -14,7 +16,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {GwEvent, ListEnvelope} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {localEnginePaths} from '../src/local-engine.js'
-import {runCli, type CliRun} from './support/cli-snapshot.js'
+import {runInProcess, uninstallInProcess} from '../src/base/test-support/cli-in-process.js'
+import type {CliRun} from './support/cli-snapshot.js'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const BIN = join(ROOT, 'bin', 'run.js')
@@ -37,7 +40,8 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   return {...out, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GW_DATA_DIR: dataDir, GW_NO_KEYRING: '1', ...extra}
 }
 
-const gw = (args: string[]): Promise<CliRun> => runCli(BIN, args, {cwd: ROOT, env: env()})
+/** `gw ARGS` in this process */
+const gw = (args: string[]): Promise<CliRun> => runInProcess(args, {env: env()})
 
 /** A long-running gw command with its output so far. */
 function gwLive(args: string[]) {
@@ -143,6 +147,7 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
+  uninstallInProcess()
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
   for (const s of servers) {
     s.closeAllConnections?.()

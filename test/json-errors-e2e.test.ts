@@ -1,5 +1,6 @@
-// `--json` errors are the API's envelope as it came and nothing else (issue 23 item 4): the
-// built CLI against an engine in this process, each error's stdout checked against the OpenAPI
+// `--json` errors are the API's envelope as it came and nothing else (issue 23 item 4): the CLI
+// (in this process: src/base/test-support/cli-in-process.ts) against an engine in this process, each
+// error's stdout checked against the OpenAPI
 // document's response for that status (its Error schema allows no other member); the exit code
 // tells the status.
 import {mkdtempSync, rmSync} from 'node:fs'
@@ -8,19 +9,16 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {assertDocumented} from '../src/engine/test-support/openapi-check.js'
-import {cliEnv, runCli, snapshotCli} from './support/cli-snapshot.js'
+import {runInProcess, uninstallInProcess} from '../src/base/test-support/cli-in-process.js'
+import {cliEnv} from './support/cli-snapshot.js'
 
-let ROOT: string
-let BIN: string
 let engine: EngineHandle
 let home: string
 let dataDir: string
 
-const gw = (args: string[]) => runCli(BIN, args, {cwd: ROOT, env: cliEnv(home, dataDir, {NO_COLOR: '1'})})
+const gw = (args: string[]) => runInProcess(args, {env: cliEnv(home, dataDir, {NO_COLOR: '1'})})
 
 beforeAll(async () => {
-  ROOT = snapshotCli('gw-e2e-json-errors-')
-  BIN = join(ROOT, 'bin', 'run.js')
   home = mkdtempSync(join(tmpdir(), 'gw-e2e-json-errors-home-'))
   dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-json-errors-engine-'))
   engine = await startEngine({dataDir, port: 0, durability: 'normal', rateLimit: 0, log: () => {}})
@@ -28,8 +26,9 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
+  uninstallInProcess()
   await engine?.close()
-  for (const d of [home, dataDir, ROOT]) if (d) rmSync(d, {recursive: true, force: true})
+  for (const d of [home, dataDir]) if (d) rmSync(d, {recursive: true, force: true})
 })
 
 // paths below /v1, as the document's operations are matched

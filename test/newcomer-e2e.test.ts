@@ -1,7 +1,9 @@
-// Issue 14 end to end: the built CLI (a snapshot of dist/) against an engine in this process,
-// with HOME in a temp dir, the way a newcomer follows the README — help, every README test card,
-// a retried payment, the request log, what a clock advance fired, fixture files, listen to
-// configured endpoints with their own secrets, a tail that starts with history.
+// Issue 14 end to end: the CLI against an engine in this process, with HOME in a temp dir, the way
+// a newcomer follows the README — help, every README test card, a retried payment, the request
+// log, what a clock advance fired, fixture files, listen to configured endpoints with their own
+// secrets, a tail that starts with history. Commands run in this process
+// (src/base/test-support/cli-in-process.ts); help and typos (they read the built manifest), a terminal's
+// prompt and the commands left running use the built CLI (a snapshot of dist/).
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
 import {existsSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {createServer, type IncomingHttpHeaders, type Server} from 'node:http'
@@ -12,6 +14,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Payment, TestClock} from '../src/api/types.js'
 import {startEngine, type EngineHandle} from '../src/engine/index.js'
 import {verifySignature} from '../src/api/webhook-signature.js'
+import {runInProcess, uninstallInProcess} from '../src/base/test-support/cli-in-process.js'
 import {cliEnv, runCli, snapshotCli, type CliRun} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
@@ -26,7 +29,10 @@ const servers: Server[] = []
 
 
 const env = (extra: Record<string, string> = {}) => cliEnv(home, dataDir, {NO_COLOR: '1', ...extra})
-const gw = (args: string[], stdin = ''): Promise<CliRun> => runCli(BIN, args, {cwd: ROOT, env: env(), stdin})
+/** `gw ARGS` in this process */
+const gw = (args: string[], stdin = ''): Promise<CliRun> => runInProcess(args, {env: env(), stdin})
+/** `node bin/run.js ARGS`: the built CLI, for help and typos */
+const gwBuilt = (args: string[], stdin = ''): Promise<CliRun> => runCli(BIN, args, {cwd: ROOT, env: env(), stdin})
 
 /** gw on a pseudo-terminal (util-linux `script`), answering prompts from `input`; gives up after `ms`. */
 function gwTty(args: string[], input: string, ms = 20_000): Promise<{out: string; code: number | null; timedOut: boolean}> {
@@ -88,6 +94,7 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
+  uninstallInProcess()
   for (const c of children) c.kill('SIGKILL')
   for (const s of servers) {
     s.closeAllConnections()
@@ -99,33 +106,33 @@ afterAll(async () => {
 
 describe('defect 1: help as oclif users expect; typos suggest the nearest', () => {
   it('gw help, gw help payments, gw payments --help, gw help payments create', async () => {
-    const root = await gw(['help'])
+    const root = await gwBuilt(['help'])
     expect(root.code).toBe(0)
     expect(root.stdout).toContain('TOPICS')
     expect(root.stdout).toContain('payments')
-    const topic = await gw(['help', 'payments'])
+    const topic = await gwBuilt(['help', 'payments'])
     expect(topic.code).toBe(0)
     expect(topic.stdout).toContain('payments create')
-    const flag = await gw(['payments', '--help'])
+    const flag = await gwBuilt(['payments', '--help'])
     expect(flag.code).toBe(0)
     expect(flag.stdout).toContain('payments create')
-    const cmd = await gw(['help', 'payments', 'create'])
+    const cmd = await gwBuilt(['help', 'payments', 'create'])
     expect(cmd.code).toBe(0)
     expect(cmd.stdout).toContain('EXAMPLES')
     expect(cmd.stdout).toContain('--currency')
   })
 
   it('typos of topics and commands suggest the nearest, in a pipe too', async () => {
-    const topicTypo = await gw(['paymnets', 'list'])
+    const topicTypo = await gwBuilt(['paymnets', 'list'])
     expect(topicTypo.code).toBe(127)
     expect(topicTypo.stderr).toContain('paymnets list is not a gw command')
     expect(topicTypo.stderr).toContain('Did you mean `gw payments list`?')
-    const verbTypo = await gw(['payments', 'lsit'])
+    const verbTypo = await gwBuilt(['payments', 'lsit'])
     expect(verbTypo.code).toBe(127)
     expect(verbTypo.stderr).toContain('Did you mean `gw payments list`?')
-    const bareTopic = await gw(['paymnets'])
+    const bareTopic = await gwBuilt(['paymnets'])
     expect(bareTopic.stderr).toContain('Did you mean `gw payments`?')
-    const helpTypo = await gw(['help', 'paymnets'])
+    const helpTypo = await gwBuilt(['help', 'paymnets'])
     expect(helpTypo.code).toBe(127)
     expect(helpTypo.stderr).toContain('Did you mean `gw help payments`?')
   })

@@ -1,9 +1,15 @@
 // Errors the API client raises. ApiError mirrors the spec's error envelope (§7, decisions.md);
 // NetworkError covers everything that never produced an HTTP response.
 import {networkErrorCode, TLS_CODES} from '../api/network-errors.js'
-import type {ApiErrorBody} from '../api/types.js'
+import type {ApiErrorBody, ErrorCode} from '../api/types.js'
 
 export type ApiErrorType = ApiErrorBody['error']['type']
+/**
+ * An error's code: one of the document's codes, or another — a code added within v1, or one the
+ * client makes for an answer without an envelope (`http_502`). Open so that code written against
+ * today's list keeps compiling and running when the gateway adds one (docs/api.md#sdk-types).
+ */
+export type ApiErrorCode = ErrorCode | (string & {})
 /** An error envelope as a client may meet it: the document's, or one built here for an answer without one (code `http_502`). */
 export type ClientErrorBody = {error: Omit<ApiErrorBody['error'], 'code'> & {code: string}}
 
@@ -11,7 +17,14 @@ export class ApiError extends Error {
   override readonly name = 'ApiError'
   readonly status: number
   readonly type: ApiErrorType
-  readonly code: string
+  readonly code: ApiErrorCode
+  /**
+   * A card error's decline code from the issuer (`insufficient_funds`, `card_declined`, ...): for
+   * a 402 card_error the API's `code` is the issuer's, repeated here as gw.js's errors carry it;
+   * null for every other error, and for a failed 3-D Secure step (`authentication_required`,
+   * which no issuer declined).
+   */
+  readonly decline_code: string | null
   readonly requestId: string | null
   readonly param: string | undefined
   readonly payment: string | undefined
@@ -32,7 +45,7 @@ export class ApiError extends Error {
   constructor(init: {
     status: number
     type: ApiErrorType
-    code: string
+    code: ApiErrorCode
     message: string
     requestId?: string | null
     param?: string
@@ -44,6 +57,7 @@ export class ApiError extends Error {
     this.status = init.status
     this.type = init.type
     this.code = init.code
+    this.decline_code = init.type === 'card_error' && init.code !== 'authentication_required' ? init.code : null
     this.requestId = init.requestId ?? null
     this.param = init.param
     this.payment = init.payment

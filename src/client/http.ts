@@ -243,13 +243,17 @@ export class HttpClient {
   /**
    * GET one of the engine's operations endpoints (/healthz, /readyz, /metrics: they take no key)
    * at the base URL's origin, or at another instance's (`https://host:port`, a fleet's member):
-   * once, no retries, within `timeoutMs`; the key is never sent. Any status is an answer; a
-   * connection that fails throws NetworkError (ECONNREFUSED: nothing listens there).
+   * once, no retries, within `timeoutMs`. The key is sent only to /metrics (the instances of one
+   * fleet share keys): without one it shows no account's series, with it the key's account's.
+   * Any status is an answer; a connection that fails throws NetworkError (ECONNREFUSED: nothing
+   * listens there).
    */
   async operations(path: '/healthz' | '/readyz' | '/metrics', opts: {origin?: string; timeoutMs?: number} = {}): Promise<{status: number; text: string}> {
     const url = `${opts.origin ?? new URL(this.baseUrl).origin}${path}`
+    const headers: Record<string, string> = {accept: '*/*', 'user-agent': this.userAgent}
+    if (path === '/metrics' && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`
     try {
-      const res = await request(url, {method: 'GET', headers: {accept: '*/*', 'user-agent': this.userAgent}, dispatcher: this.dispatcher, signal: AbortSignal.timeout(opts.timeoutMs ?? 2000)})
+      const res = await request(url, {method: 'GET', headers, dispatcher: this.dispatcher, signal: AbortSignal.timeout(opts.timeoutMs ?? 2000)})
       return {status: res.statusCode, text: await res.body.text()}
     } catch (error) {
       if ((error as Error)?.name === 'TimeoutError') throw new NetworkError(`${new URL(url).origin} did not answer ${path} within ${opts.timeoutMs ?? 2000} ms.`, 'UND_ERR_HEADERS_TIMEOUT', url, {cause: error})

@@ -61,7 +61,8 @@ export {ApiError, NetworkError} from './errors.js'
 export {HttpClient, type ClientOptions, type Query, type RequestOptions, type ApiResponse, type Method} from './http.js'
 export type * from './params.js'
 
-type PostOpts = {idempotencyKey?: string}
+/** Options of every POST: the Idempotency-Key to send (default a new one per call, reused by its retries). */
+export type PostOpts = {idempotencyKey?: string}
 
 /** What a call of an operation sends: the `{id}` of its path, its query, its body. */
 interface Call {

@@ -1,34 +1,18 @@
 // What a topic shares stays with the topic (docs/architecture.md, "The CLI"): a topic's own code
 // lives in src/commands/<topic>/shared/ (the root commands' in src/commands/shared/), which
 // oclif's command discovery skips (package.json oclif.commands.globPatterns, "!**/shared/**").
-// The manifest the build ships lists exactly the command files: none from shared/, none missing.
+// The manifest the build ships lists exactly the command files (test/release/build-outputs.test.ts).
+// `gw console` is an application, not shared command code: it lives in src/console/, and only
+// its command (src/commands/console.ts) reaches it; nothing of it sits under src/commands/.
 import {readdirSync, readFileSync} from 'node:fs'
 import {join, relative, resolve, sep} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {COMMANDS, isShared, sourceFiles} from '../base/test-support/command-files.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
-const COMMANDS = join(ROOT, 'src', 'commands')
-
-const files = (dir: string): string[] =>
-  readdirSync(dir, {withFileTypes: true}).flatMap((e) => {
-    const path = join(dir, e.name)
-    if (e.isDirectory()) return e.name === 'test-support' ? [] : files(path)
-    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path] : []
-  })
-
-const isShared = (file: string) => relative(COMMANDS, file).split(sep).includes('shared')
-/** oclif's id of a command file: topics and name joined by ":", index naming its folder. */
-const commandId = (file: string) =>
-  relative(COMMANDS, file)
-    .replace(/\.tsx?$/, '')
-    .split(sep)
-    .filter((part, i, all) => !(part === 'index' && i === all.length - 1))
-    .join(':')
 
 describe('command discovery', () => {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, unknown>}
-  const ids = Object.keys(manifest.commands).sort()
-  const all = files(COMMANDS)
+  const all = sourceFiles()
 
   it('package.json keeps shared/ folders out of the commands', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
@@ -36,10 +20,9 @@ describe('command discovery', () => {
     expect(pkg.oclif.commands.globPatterns).toContain('!**/shared/**')
   })
 
-  it('the manifest lists every command file and nothing from a shared/ folder', () => {
+  // that the built manifest lists exactly these files is a test of the build: test/release/build-outputs.test.ts
+  it('there are shared/ folders (files the manifest must not list)', () => {
     expect(all.filter(isShared).length).toBeGreaterThan(0)
-    expect(ids).toEqual(all.filter((f) => !isShared(f)).map(commandId).sort())
-    expect(ids.filter((id) => id.split(':').includes('shared'))).toEqual([])
   })
 
   it('a command file imports no sibling command: what commands share sits in shared/', () => {
@@ -54,5 +37,17 @@ describe('command discovery', () => {
           .map((target) => `${relative(COMMANDS, f)} -> ${relative(COMMANDS, target)}`)
       })
     expect(offenders).toEqual([])
+  })
+
+  it('the console is its own folder (src/console/), imported by its one command and nothing else outside it', () => {
+    const CONSOLE = join(ROOT, 'src', 'console')
+    const everything = (dir: string): string[] =>
+      readdirSync(dir, {withFileTypes: true}).flatMap((e) => (e.isDirectory() ? everything(join(dir, e.name)) : /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : []))
+    const outside = everything(join(ROOT, 'src')).filter((f) => !f.startsWith(CONSOLE + sep))
+    const importers = outside.filter((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].some((m) => resolve(join(f, '..'), m[1]!).startsWith(CONSOLE + sep)),
+    )
+    expect(importers.map((f) => relative(ROOT, f))).toEqual(['src/commands/console.ts'])
+    expect(all.filter((f) => relative(COMMANDS, f).split(sep).includes('console') && f !== join(COMMANDS, 'console.ts'))).toEqual([])
   })
 })

@@ -1,14 +1,14 @@
 // Every operation of the OpenAPI document has a gw command that performs it: each command says
-// which operations it is the command for (`static operations`, in the manifest), and running it
-// against a mock API (answering every request with a sample of the documented response) must send
-// each one's method and path. A command is run with its first example, or with the command line
-// ARGV gives where that example cannot run against a mock. Operations without a command are
-// listed in KNOWN_GAPS.
-import {readFileSync} from 'node:fs'
+// which operations it is the command for (`static operations`, kept in the manifest), and running
+// it against a mock API (answering every request with a sample of the documented response) must
+// send each one's method and path. A command is run with its first example, or with the command
+// line ARGV gives where that example cannot run against a mock. The commands are read from their
+// source files (no build needed). Operations without a command are listed in KNOWN_GAPS.
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {openapiDocument} from '../api/openapi/document.js'
 import {at, cliEnv, ROOT, type CliEnv} from '../base/test-support/cli.js'
+import {commandFiles} from '../base/test-support/command-files.js'
 import {findOperation} from '../engine/test-support/openapi-check.js'
 
 type Json = Record<string, any>
@@ -40,8 +40,10 @@ export const KNOWN_GAPS: Record<string, string> = {
 
 const doc = openapiDocument() as Json
 const operations = Object.values(doc.paths as Json).flatMap((item) => Object.values(item as Json)).filter((o) => (o as Json).operationId) as Json[]
-type Manifest = {commands: Record<string, {flags: Record<string, unknown>; examples?: (string | {command: string})[]; operations?: string[]}>}
-const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as Manifest
+/** What a command class says of itself: the operations it performs and its examples. */
+type CommandClass = {operations?: readonly string[]; examples?: (string | {command: string})[]}
+const commandClasses: Record<string, CommandClass> = {}
+for (const [id, file] of commandFiles()) commandClasses[id] = ((await import(file)) as {default: CommandClass}).default
 
 /** The words of a command line as a shell splits them (quotes kept together, not kept). */
 function words(line: string): string[] {
@@ -50,20 +52,20 @@ function words(line: string): string[] {
 
 /** The arguments of a command's first example (after `gw <command>`). */
 function firstExample(command: string): string[] {
-  const ex = manifest.commands[command]?.examples?.[0]
+  const ex = commandClasses[command]?.examples?.[0]
   const line = typeof ex === 'string' ? ex : (ex?.command ?? '')
   return words(line.replace('<%= config.bin %> <%= command.id %>', ''))
 }
 
 /** operationId → the command that performs it (its `operations`), with the command line a run against the mock takes. */
 const COMMAND_OF_OPERATION: Record<string, {command: string; argv: string[]}> = {}
-for (const [command, c] of Object.entries(manifest.commands))
+for (const [command, c] of Object.entries(commandClasses))
   for (const op of c.operations ?? []) COMMAND_OF_OPERATION[op] = {command, argv: ARGV[op] ?? firstExample(command)}
 
 describe('every operation in the OpenAPI document has a gw command', () => {
   it('the commands name every operation, and only operations, each once', () => {
     const ids = operations.map((o) => o.operationId as string)
-    const declared = Object.values(manifest.commands).flatMap((c) => c.operations ?? [])
+    const declared = Object.values(commandClasses).flatMap((c) => c.operations ?? [])
     expect(declared.filter((id, i) => declared.indexOf(id) !== i), 'operations two commands say they perform').toEqual([])
     const covered = [...declared, ...Object.keys(KNOWN_GAPS)]
     expect(ids.filter((id) => !covered.includes(id)), 'operations with neither a command nor a known gap').toEqual([])
@@ -153,8 +155,9 @@ describe.each(Object.entries(COMMAND_OF_OPERATION))('%s', (operationId, {command
         return {statusCode: Number(status), data: JSON.stringify(sample(content['application/json'].schema)), responseOptions: {headers}}
       })
       .persist()
-    const mod = (await import(`./${command.replace(/:/g, '/')}.js`)) as {default: {run(argv?: string[], opts?: unknown): Promise<unknown>}}
-    const flags = manifest.commands[command]!.flags
+    const mod = (await import(`./${command.replace(/:/g, '/')}.js`)) as {default: {run(argv?: string[], opts?: unknown): Promise<unknown>; flags?: object; baseFlags?: object}}
+    // the flags it takes, the global ones included (as the manifest lists them)
+    const flags = {...mod.default.baseFlags, ...mod.default.flags}
     const extra = ['--json', ...('yes' in flags ? ['--yes'] : [])]
     const r = await cli.run(mod.default, [...at(), ...extra, ...argv])
     expect(seen, `${command} ${argv.join(' ')}: stderr ${r.stderr}`).toContain(operationId)

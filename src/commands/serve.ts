@@ -65,10 +65,27 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     }),
     'trusted-proxies': Flags.integer({
       description:
-        'Proxies in front of this instance (a load balancer: 1) whose X-Forwarded-For entries are believed: the client address that failed authentications are limited by (5 per second, bursts of 20) is then the Nth entry from the right, not the connection\'s peer. Only with proxies that append to X-Forwarded-For: otherwise a client could name any address. [default: 0]',
+        'Proxies in front of this instance (a load balancer: 1) whose X-Forwarded-For entries are believed: the client address that failed authentications are limited by (5 per second, bursts of 20), and connections are counted by, is then the Nth entry from the right, not the connection\'s peer. Only with proxies that append to X-Forwarded-For: otherwise a client could name any address. [default: 0]',
       min: 0,
       max: 10,
       env: 'GW_TRUSTED_PROXIES',
+    }),
+    'max-connections': Flags.integer({
+      description:
+        "Connections the port holds at once at most, below this process's limit on open files (ulimit -n). At the cap a new connection is let in by closing one that waits for nothing: first one that has sent no request yet, then an idle one whose requests never authenticated, then an idle authenticated one; only while every connection is busy is a new one refused. [default: the open-files limit less a fifth of it (at least 256), at most 16384]",
+      min: 1,
+      env: 'GW_MAX_CONNECTIONS',
+    }),
+    'max-connections-per-address': Flags.integer({
+      description:
+        'Connections one client address holds at once at most (an IPv6 address counts as its /64; with --trusted-proxies, the address X-Forwarded-For names); its next one closes its oldest that waits for nothing. 0: no cap. Behind a TCP balancer every client has the balancer\'s address: raise it or set 0 there. [default: 256]',
+      min: 0,
+      env: 'GW_MAX_CONNECTIONS_PER_ADDRESS',
+    }),
+    'max-event-streams': Flags.integer({
+      description: 'Event streams (GET /v1/events/stream and /v1/request_logs/stream together) one account holds open at once on this instance; beyond, 429. [default: 20]',
+      min: 1,
+      env: 'GW_MAX_EVENT_STREAMS',
     }),
     'public-url': Flags.string({
       description: 'The address clients and customers reach this engine at (a load balancer\'s), e.g. https://gw.example.com: base_url, checkout_url and every next_action.url start with it. Default: this instance\'s own https://HOST:PORT.',

@@ -15,7 +15,7 @@ afterEach(async () => {
 
 function event(id: string, type: string, object: object): GwEvent {
   // the mock feed's objects carry only the fields the command reads
-  return {id, object: 'event', type, created_at: '2025-01-01T00:00:00.000Z', livemode: false, request_id: 'req_1', data: {object: object as GwEvent['data']['object']}}
+  return {id, object: 'event', type, created_at: '2025-01-01T00:00:00.000Z', livemode: false, request_id: 'req_1', data: {object}} as GwEvent<object> as GwEvent
 }
 
 function post(path: string, reply: (body: Record<string, unknown>) => {status?: number; data: unknown}) {

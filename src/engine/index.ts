@@ -20,6 +20,8 @@ import {FleetConfigError, FleetSettings} from './core/fleet.js'
 import {KeyAuthority, registerEngineKey} from './app/keys.js'
 import {routes} from './http/routes.js'
 import {listen, type ListeningServer} from './http/server.js'
+import {ConnectionBudget, DEFAULT_CONNECTIONS_PER_ADDRESS, defaultMaxConnections, descriptorLimit, FIRST_REQUEST_MS} from './http/connections.js'
+import {DEFAULT_STREAMS_PER_ACCOUNT, StreamBudget} from './http/sse.js'
 import type {ProviderConnection} from './ports/provider.js'
 import type {Store, StoreFactory} from './ports/store.js'
 import {createSimulatedProviders} from './providers/simulated.js'
@@ -38,8 +40,14 @@ export interface EngineOptions {
   rateLimit?: number
   /** the largest snapshot POST /v1/test_helpers/snapshot loads, in bytes (default 64 MiB; gw serve --snapshot-max-bytes) */
   snapshotMaxBytes?: number
-  /** proxies in front (a load balancer) whose X-Forwarded-For entries are believed for the client address of the failed-authentication limit; default 0: the socket's peer */
+  /** proxies in front (a load balancer) whose X-Forwarded-For entries are believed for the client address of the failed-authentication limit and of the connection cap; default 0: the socket's peer */
   trustedProxies?: number
+  /** connections the API port holds at once at most (gw serve --max-connections); default below the descriptor limit (http/connections.ts defaultMaxConnections) */
+  maxConnections?: number
+  /** connections one client address holds at once at most (gw serve --max-connections-per-address; 0: no cap); default DEFAULT_CONNECTIONS_PER_ADDRESS */
+  maxConnectionsPerAddress?: number
+  /** event streams one account holds open at once at most on this instance (gw serve --max-event-streams); default DEFAULT_STREAMS_PER_ACCOUNT */
+  maxEventStreams?: number
   /** on a shared store (PostgreSQL), change the fleet's settings to this instance's flags (rate limit, payout currency, webhook destinations) instead of refusing a disagreeing start */
   updateFleetSettings?: boolean
   /** 'full' (default): every commit is fsynced */
@@ -265,6 +273,13 @@ export async function startEngine(opts: EngineOptions): Promise<EngineHandle> {
 function checkFlags(opts: EngineOptions): ReturnType<typeof parseListen> {
   if (opts.snapshotMaxBytes !== undefined && !(Number.isSafeInteger(opts.snapshotMaxBytes) && opts.snapshotMaxBytes >= 1024))
     throw new EngineConfigError('--snapshot-max-bytes must be a whole number of bytes, 1024 or more (e.g. 268435456 for 256 MiB).')
+  const limit = descriptorLimit()
+  if (opts.maxConnections !== undefined && !(Number.isSafeInteger(opts.maxConnections) && opts.maxConnections >= 1 && (limit === undefined || opts.maxConnections < limit)))
+    throw new EngineConfigError(`--max-connections must be a whole number from 1 to below this process's limit on open files (${limit ?? 'unknown'}; ulimit -n), leaving room for the store, logs and outgoing connections; the default is ${defaultMaxConnections(limit)}.`)
+  if (opts.maxConnectionsPerAddress !== undefined && !(Number.isSafeInteger(opts.maxConnectionsPerAddress) && opts.maxConnectionsPerAddress >= 0))
+    throw new EngineConfigError(`--max-connections-per-address must be a whole number, 0 (no cap) or more; the default is ${DEFAULT_CONNECTIONS_PER_ADDRESS}.`)
+  if (opts.maxEventStreams !== undefined && !(Number.isSafeInteger(opts.maxEventStreams) && opts.maxEventStreams >= 1))
+    throw new EngineConfigError(`--max-event-streams must be a whole number, 1 or more; the default is ${DEFAULT_STREAMS_PER_ACCOUNT}.`)
   if (opts.payoutCurrency !== undefined && !/^[A-Z]{3}$/.test(opts.payoutCurrency))
     throw new EngineConfigError('--payout-currency must be an uppercase ISO 4217 code such as EUR.')
   try {
@@ -328,6 +343,8 @@ interface Serving {
   readonly requestLog: ReturnType<typeof routes>['requestLog']
   readonly operations: ReturnType<typeof createOperations>
   readonly handler: ReturnType<typeof createPipeline>
+  /** the API port's connections, their caps and states */
+  readonly connections: ConnectionBudget
 }
 
 function serving(opts: EngineOptions, app: App, store: Store, keys: KeyAuthority, fleet: FleetSettings, metricsElsewhere: boolean, log: (line: string) => void): Serving {
@@ -338,10 +355,18 @@ function serving(opts: EngineOptions, app: App, store: Store, keys: KeyAuthority
   const accessLog = opts.accessLog === undefined ? undefined : createWriteStream(opts.accessLog, {flags: 'a'})
   accessLog?.on('error', (e) => log(`access log: ${e.message}`))
   const state = {stopping: false, instance: opts.instanceName ?? hostname()}
+  const connections = new ConnectionBudget({
+    total: opts.maxConnections ?? defaultMaxConnections(),
+    perAddress: opts.maxConnectionsPerAddress ?? DEFAULT_CONNECTIONS_PER_ADDRESS,
+    trustedProxies: opts.trustedProxies ?? 0,
+    firstRequestMs: FIRST_REQUEST_MS,
+  })
+  metrics.watchConnections(() => connections.byState())
   const {router, streams, requestLog} = routes(app, {
     // one log for the fleet where instances share the store (PostgreSQL); this instance's memory otherwise
     requestLog: {instance: () => state.instance, store: store.requestLog, log, contain: (e, account) => app.contain('request_log', account, e)},
     snapshotMaxBytes: opts.snapshotMaxBytes,
+    streams: new StreamBudget(opts.maxEventStreams ?? DEFAULT_STREAMS_PER_ACCOUNT, connections),
     onRequest(e, who) {
       const operation = who.operation ?? 'none'
       metrics.request(e.method, operation, e.status, e.latency_ms / 1000)
@@ -363,8 +388,9 @@ function serving(opts: EngineOptions, app: App, store: Store, keys: KeyAuthority
     debug: opts.debug,
     requestLog,
     operations,
+    connections,
   })
-  return {state, metrics, accessLog, streams, requestLog, operations, handler}
+  return {state, metrics, accessLog, streams, requestLog, operations, handler, connections}
 }
 
 /** The API port (and --metrics-listen's, if given); nothing served (a port in use, ...) closes the store so the process can exit. */
@@ -386,6 +412,7 @@ async function listenOn(
       cert: tls.cert,
       handler: (req, res) => void handler(req, res),
       newRequestId: () => app.core.ids.next('req'),
+      connections: served.connections,
     })
     const metricsServer = !metricsAt
       ? undefined

@@ -29,6 +29,18 @@ describe('terminalSafe', () => {
     expect(terminalSafe(terminalSafe(input))).toBe(want)
   })
 
+  it.each([
+    ['paid\u202Edeifirev', 'paid<U+202E>deifirev', 'a right-to-left override'],
+    ['\u2066\u2067\u2068\u2069\u202A\u202B\u202C\u202D', '<U+2066><U+2067><U+2068><U+2069><U+202A><U+202B><U+202C><U+202D>', 'bidi isolates and embeddings'],
+    ['\u200E\u200F\u061C', '<U+200E><U+200F><U+061C>', 'direction marks'],
+    ['ORDER\u200B-1\u2060\uFEFF', 'ORDER<U+200B>-1<U+2060><U+FEFF>', 'zero-width space, word joiner, BOM'],
+    ['👨\u200D👩 क्\u200Cष', '👨\u200D👩 क्\u200Cष', 'joiners that scripts and emoji need stay'],
+  ])('%j → %j (%s: invisible format characters shown)', (input, want) => {
+    expect(terminalSafe(input)).toBe(want)
+    expect(terminalSafe(input, {colors: true})).toBe(want)
+    expect(terminalSafe(terminalSafe(input))).toBe(want)
+  })
+
   it('with colours on, the sequences gw paints with pass; every other sequence is shown', () => {
     const p = painter(true)
     const painted = `${p.red('failed')} ${p.bold(p.gray('x'))}`
@@ -88,7 +100,7 @@ describe('every human writer goes through it', () => {
   const DIRECT: Record<string, string> = {
     'output/renderer.ts': 'the writer: print, notice and verbose go through terminalSafe; --json and NDJSON are exact',
     'base/command.ts': 'the JSON error on stdout (exact); the human error through Renderer.human',
-    'commands/shared/console/screen.ts': "gw console: the terminal's own sequences (alternate screen, cursor) and a crash's stack through terminalSafe",
+    'console/screen.ts': "gw console: the terminal's own sequences (alternate screen, cursor) and a crash's stack through terminalSafe",
     'commands/shared/serve.ts': 'gw serve: the start-up information (engine-made) and engine log lines, through terminalSafe',
     'commands/events/shared/listen.ts': 'gw listen --print-secret: the secret alone, for scripts',
     'commands/settlement/download.ts': 'the CSV file itself',

@@ -9,16 +9,23 @@
 // (ESC is ^[, CR ^M, BEL ^G), DEL ^?, and a C1 control its 7-bit form ^[ plus a letter (CSI U+009B
 // is ^[[, as ESC [ would be). Tab and newline stay: multi-line views (an event's JSON, evidence
 // text, a payment's timeline) show text as it was written.
+//
+// Invisible format characters that reorder or hide what is shown are shown too, as <U+XXXX>: the
+// bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069: a name holding
+// U+202E prints the rest of a table row reversed) and the zero-width ones that join nothing
+// (U+200B, U+2060-U+2064, U+FEFF: two references that look equal are not). ZWNJ and ZWJ
+// (U+200C, U+200D) stay: scripts and emoji sequences need them (docs/api.md#what-a-key-reaches).
 import {PAINTED_SEQUENCES} from './color.js'
 
-const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g
 const PAINTED = new Set(PAINTED_SEQUENCES)
 /** a control character, or one of the colour sequences gw paints with */
-const CONTROL_OR_PAINT = /\u001B\[\d{1,2}m|[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g
+const CONTROL_OR_PAINT = /\u001B\[\d{1,2}m|[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g
 
-/** A control character in caret notation. */
+/** A control character in caret notation; an invisible format character as <U+XXXX>. */
 export function caret(c: string): string {
   const code = c.charCodeAt(0)
+  if (code > 0x9f) return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`
   if (code === 0x7f) return '^?'
   if (code >= 0x80) return `^[${String.fromCharCode(code - 0x40)}`
   return `^${String.fromCharCode(code + 0x40)}`

@@ -82,3 +82,38 @@ describe('keyboard', () => {
     expect(screen).not.toContain('FIELD[abc]')
   })
 })
+
+/** Counts keys with the count as the handler's render saw it (a stale handler counts from an older one). */
+function Counter({seen}: {seen: string[]}) {
+  const [n, setN] = useState(0)
+  const onKey = (input: string, key: {paste?: boolean; downArrow: boolean}) => {
+    seen.push(`${n}:${key.paste ? `paste(${input})` : key.downArrow ? 'down' : input}`)
+    setN(n + 1)
+  }
+  return (
+    <KeyboardProvider onKey={onKey}>
+      <Text>{`N=${n}`}</Text>
+    </KeyboardProvider>
+  )
+}
+
+describe('keyboard: every key of a read', () => {
+  it('hands on each key of one read in order, each to handlers of the render the key before left', async () => {
+    const seen: string[] = []
+    const t = terminal(() => {})
+    const app = render(<Counter seen={seen} />, {stdout: t.stdout, stdin: t.stdin, exitOnCtrlC: false, patchConsole: false})
+    unmount = () => app.unmount()
+    await tick(50)
+    t.stdin.write('jj\u001b[B3')
+    for (let i = 0; i < 50 && seen.length < 4; i++) await tick()
+    // ESC, then the rest of Down in another read: one Down
+    t.stdin.write('\u001b')
+    await tick(10)
+    t.stdin.write('[B')
+    // a paste: text, not keys
+    t.stdin.write('\u001b[200~q\r\u001b[201~')
+    for (let i = 0; i < 50 && seen.length < 6; i++) await tick()
+    expect(seen).toEqual(['0:j', '1:j', '2:down', '3:3', '4:down', '5:paste(q\r)'])
+  })
+})
+

@@ -1,13 +1,49 @@
 // One keyboard for a full-screen Ink app whose inputs come and go (a search field opened by `/`,
-// a form opened by `e`). Ink's useInput subscribes a component in a passive effect, after the
-// frame that shows it is drawn; Ink's root is synchronous (legacy), so that effect waits for the
-// scheduler's next turn, and on a busy machine a key typed after the field appeared can be read
-// first and reach no one (the field opened empty, the text was lost). Here the app subscribes to
-// Ink once, and each input joins in a layout effect: in the same commit that draws it, before
-// any later key is read. A component outside a keyboard (a standalone form) uses Ink's useInput.
-import {useInput, type Key} from 'ink'
-import {createContext, useCallback, useContext, useLayoutEffect, useState, type ReactNode} from 'react'
+// a form opened by `e`).
+//
+// Every key of a read acts, in order. Ink hands its input hooks what it read as one string
+// (`jjjjj`, `3 2`, `r q` typed ahead or sent over SSH in one packet): a handler comparing it to
+// "j" saw none of them. Here the app reads the terminal's bytes itself (Ink's stdin events,
+// before Ink's own parsing), cuts them into keys (key-reader.ts: escape sequences joined across
+// reads, a paste kept whole) and hands each key on once React has drawn the one before, so the
+// key after `/` goes to the field `/` opened, and the third `j` sees where the second one moved.
+//
+// A field joins as it is drawn. Ink's useInput subscribes a component in a passive effect, after
+// the frame that shows it, and on a busy machine a key typed after the field appeared could be
+// read first and reach no one. Here the app subscribes to Ink once, and each input joins in a
+// layout effect: in the same commit that draws it, before any later key is read.
+import {useInput, useStdin, type Key as InkKey} from 'ink'
+import {createContext, useCallback, useContext, useEffect, useLayoutEffect, useState, type ReactNode} from 'react'
+import {ESC_WAIT_MS, KeyReader, type RawKey} from './key-reader.js'
 import {useLatest} from './latest.js'
+
+/**
+ * A key as Ink parses it; whether it is a paste (text that means nothing as keys); and which
+ * read of the terminal it came in (readsSoFar() as a screen was drawn tells a key typed after it
+ * was shown from one typed ahead).
+ */
+export type Key = InkKey & {paste?: boolean; read?: number}
+
+let reads = 0
+
+/** How many reads of the terminal the keyboard has taken so far. */
+export function readsSoFar(): number {
+  return reads
+}
+
+/** Keys read and not yet handed on (a read's later keys wait for the one before to be drawn). */
+let waiting = 0
+const whenDone: (() => void)[] = []
+
+/** Resolves once every key read so far has been handed on (tests that type, then look). */
+export function keysHandled(): Promise<void> {
+  return waiting === 0 ? Promise.resolve() : new Promise((resolve) => whenDone.push(resolve))
+}
+
+function handedOn(n: number): void {
+  waiting = Math.max(0, waiting - n)
+  if (waiting === 0) for (const done of whenDone.splice(0)) done()
+}
 
 export type KeyListener = (input: string, key: Key) => void
 
@@ -36,14 +72,103 @@ function keyboardOf(own: {current: KeyListener}): Keyboard {
 const KeyboardContext = createContext<Keyboard | null>(null)
 
 /**
- * The app's one subscription to Ink's input. Every key goes to the listeners in the order they
- * joined (the provider's own `onKey` first), inside the batch Ink wraps a key in.
+ * The app's one subscription to Ink's input. The terminal's bytes are cut into keys; each goes
+ * back through Ink's input (so Ink parses it as it parses a key of its own), a key a turn once
+ * the one before is drawn, to the listeners in the order they joined (the provider's own `onKey` first).
  */
 export function KeyboardProvider({onKey, children}: {onKey: KeyListener; children: ReactNode}) {
   const own = useLatest(onKey)
   const [keyboard] = useState(() => keyboardOf(own))
-  useInput(keyboard.send)
+  const {internal_eventEmitter: events} = useStdin()
+  // the key being handed on (Ink's own reads reach the handler too, and are not keys yet)
+  const [relay] = useState(() => ({current: undefined as (RawKey & {read: number}) | undefined}))
+  useEffect(() => {
+    const reader = new KeyReader()
+    let wait: NodeJS.Timeout | undefined
+    // keys waiting for the one before to be drawn: React commits a key's updates after its
+    // handlers ran, in a microtask queued as they ran (or, from there, in a task of its scheduler,
+    // an immediate), so the next key waits for a microtask queued after it and then for an
+    // immediate queued after React's: it reaches the handlers (and fields) of the view as the key
+    // before left it
+    const queue: (RawKey & {read: number})[] = []
+    let next: NodeJS.Immediate | undefined
+    /** a key was handed on and React may not have drawn it yet */
+    let settling = false
+    let closed = false
+    const deliver = () => {
+      next = undefined
+      const k = queue.shift()
+      if (!k || closed) {
+        settling = false
+        if (closed) handedOn(queue.length)
+        return
+      }
+      handedOn(1)
+      settling = true
+      relay.current = k
+      try {
+        events.emit('input', k.raw)
+      } finally {
+        relay.current = undefined
+      }
+      queueMicrotask(() => {
+        if (!closed) next = setImmediate(deliver)
+      })
+    }
+    const hand = (keys: (RawKey & {read: number})[]) => {
+      waiting += keys.length
+      queue.push(...keys)
+      if (!settling) deliver()
+    }
+    const onRead = (data: string) => {
+      if (relay.current) return
+      if (wait) clearTimeout(wait)
+      wait = undefined
+      const read = ++reads
+      hand(reader.push(data).map((k) => ({...k, read})))
+      // ESC alone (or a sequence cut short): the rest may come in the next read
+      if (reader.pending) wait = setTimeout(() => hand(reader.flush().map((k) => ({...k, read}))), ESC_WAIT_MS)
+    }
+    events.on('input', onRead)
+    return () => {
+      events.off('input', onRead)
+      if (wait) clearTimeout(wait)
+      closed = true
+      if (next) clearImmediate(next)
+      handedOn(queue.length)
+      queue.length = 0
+    }
+  }, [events, relay])
+  useInput((input, key) => {
+    const k = relay.current
+    if (!k) return
+    keyboard.send(k.paste ? k.raw : input, k.paste ? {...NO_KEY, paste: true, read: k.read} : {...key, read: k.read})
+  })
   return <KeyboardContext.Provider value={keyboard}>{children}</KeyboardContext.Provider>
+}
+
+/** A paste's key: no key of its own. */
+const NO_KEY: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 }
 
 /**
@@ -54,6 +179,6 @@ export function useKeyInput(handler: KeyListener): void {
   const keyboard = useContext(KeyboardContext)
   const latest = useLatest(handler)
   useLayoutEffect(() => keyboard?.add(latest), [keyboard, latest])
-  const stable = useCallback((input: string, key: Key) => latest.current(input, key), [latest])
+  const stable = useCallback((input: string, key: InkKey) => latest.current(input, key), [latest])
   useInput(stable, {isActive: keyboard === null})
 }

@@ -15,7 +15,8 @@ let project: string
 beforeAll(() => {
   if (!existsSync(join(SDK, 'dist', 'index.js'))) throw new Error('packages/sdk/dist is missing: run `npm run build` first (`npm test` does).')
   project = mkdtempSync(join(tmpdir(), 'gw-sdk-project-'))
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', project], {cwd: SDK, encoding: 'utf8'})) as {filename: string}[]
+  // the build made packages/sdk/dist (prepack would build it again; test/release/packages-install.test.ts packs through it)
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', project], {cwd: SDK, encoding: 'utf8'})) as {filename: string}[]
   writeFileSync(join(project, 'package.json'), JSON.stringify({name: 'shop-server', private: true, type: 'module'}))
   execFileSync('npm', ['install', join(project, packed[0]!.filename), '--no-audit', '--no-fund', '--prefer-offline'], {cwd: project, encoding: 'utf8', stdio: 'pipe'})
 }, 120_000)

@@ -1,16 +1,28 @@
 // End-to-end tests run a snapshot of the built CLI (bin, dist, manifest, package.json and these
-// support files, with node_modules linked), so a rebuild elsewhere cannot change it mid-run.
+// support files, with node_modules linked), so a rebuild elsewhere cannot change it mid-run. The
+// run makes one (cli-snapshot-setup.ts, a globalSetup); each file gets a dir of its own whose
+// entries link to it (a file may write beside bin/ and removes its dir when it ends).
 import {spawn} from 'node:child_process'
 import {cpSync, mkdtempSync, symlinkSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
+import {inject} from 'vitest'
 
 export const REPO = resolve(import.meta.dirname, '..', '..')
 
-/** Copies the built CLI to a new temp dir named with `prefix`; returns that dir (bin/run.js inside). */
+const ENTRIES = ['bin', 'dist', 'fixtures', 'package.json', 'oclif.manifest.json', 'node_modules']
+
+/** A new temp dir named with `prefix` holding the built CLI (bin/run.js inside); returns that dir. */
 export function snapshotCli(prefix: string): string {
   const root = mkdtempSync(join(tmpdir(), prefix))
-  for (const entry of ['bin', 'dist', 'fixtures', 'package.json', 'oclif.manifest.json']) cpSync(join(REPO, entry), join(root, entry), {recursive: true})
+  const shared = inject('cliSnapshot')
+  if (shared) {
+    for (const entry of ENTRIES) symlinkSync(join(shared, entry), join(root, entry))
+    symlinkSync(join(shared, 'test'), join(root, 'test'), 'dir')
+    return root
+  }
+  // a tier without the run's copy: a copy of this file's own
+  for (const entry of ENTRIES.slice(0, -1)) cpSync(join(REPO, entry), join(root, entry), {recursive: true})
   symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir')
   cpSync(join(REPO, 'test', 'support'), join(root, 'test', 'support'), {recursive: true})
   return root

@@ -1,22 +1,26 @@
-// An end-to-end world: a snapshot of the built CLI, a user's HOME, a working dir, and an engine
-// booted in this process that the CLI is logged in to (`gw login --local`), plus `api()` for the
-// shop's side of a test (the engine's own key, straight over HTTPS).
+// An end-to-end world: a user's HOME, a working dir, and an engine booted in this process that
+// the CLI is logged in to (`gw login --local`), plus `api()` for the shop's side of a test (the
+// engine's own key, straight over HTTPS). `gw()` runs a command in this process
+// (src/base/test-support/cli-in-process.ts); `bin` is the built CLI (a snapshot, made when first asked for) for what
+// needs a process of its own.
 import {existsSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
 import {expect} from 'vitest'
 import {startEngine, type EngineHandle} from '../../src/engine/index.js'
-import {cliEnv, REPO, runCli, snapshotCli, type CliRun} from './cli-snapshot.js'
+import {runInProcess, uninstallInProcess} from '../../src/base/test-support/cli-in-process.js'
+import {cliEnv, REPO, snapshotCli, type CliRun} from './cli-snapshot.js'
 
 export interface CliWorld {
   engine: EngineHandle
-  /** the built CLI's entry (a snapshot), for tests that spawn it themselves */
-  bin: string
+  /** the built CLI's entry (a snapshot), for tests that spawn it themselves; reading it needs the build */
+  readonly bin: string
   /** the working dir the CLI runs in (files a test writes for it go here) */
   work: string
   /** the environment the CLI runs with (its HOME, the engine's data dir, the extras asked for) */
   env: Record<string, string>
+  /** `gw ARGS` in this process, in `work` */
   gw(args: string[], stdin?: string): Promise<CliRun>
   /** runs with --json, expects exit 0 and parses stdout */
   gwJson<T>(args: string[]): Promise<T>
@@ -34,20 +38,23 @@ export interface CliWorldOptions {
   login?: boolean
 }
 
-/** `builtFile`: a file under dist/ the tests need (stale builds are refused with the fix). */
+/** `builtFile`: a file under dist/ that `bin` needs (stale builds are refused with the fix). */
 export async function startCliWorld(prefix: string, builtFile: string, o: CliWorldOptions = {}): Promise<CliWorld> {
-  if (!existsSync(join(REPO, 'dist', builtFile)) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
-    throw new Error('dist/ or oclif.manifest.json is missing or stale: run `npm run build` first (`npm test` does).')
+  let root: string | undefined
+  const built = () => {
+    if (!existsSync(join(REPO, 'dist', builtFile)) || !existsSync(join(REPO, 'oclif.manifest.json'))) {
+      throw new Error('dist/ or oclif.manifest.json is missing or stale: run `npm run build` first (`npm test` does).')
+    }
+    root ??= snapshotCli(prefix)
+    return join(root, 'bin', 'run.js')
   }
-  const root = snapshotCli(prefix)
-  const bin = join(root, 'bin', 'run.js')
   const home = mkdtempSync(join(tmpdir(), `${prefix}home-`))
   const work = mkdtempSync(join(tmpdir(), `${prefix}work-`))
   const dataDir = mkdtempSync(join(tmpdir(), `${prefix}engine-`))
   const engine = await startEngine({dataDir, port: 0, durability: 'normal', log: () => {}, ...(o.rateLimit === undefined ? {} : {rateLimit: o.rateLimit})})
   const agent = new Agent({connect: {ca: engine.caCertPem}})
   const env = cliEnv(home, dataDir, o.env)
-  const gw = (args: string[], stdin?: string) => runCli(bin, args, {cwd: work, env, stdin})
+  const gw = (args: string[], stdin?: string) => runInProcess(args, {cwd: work, env, stdin})
   if (o.login !== false) {
     const login = await gw(['login', '--local'])
     expect(login.code, login.stderr).toBe(0)
@@ -55,7 +62,9 @@ export async function startCliWorld(prefix: string, builtFile: string, o: CliWor
   let n = 0
   return {
     engine,
-    bin,
+    get bin() {
+      return built()
+    },
     work,
     env,
     gw,
@@ -74,9 +83,10 @@ export async function startCliWorld(prefix: string, builtFile: string, o: CliWor
       return JSON.parse(text)
     },
     async close() {
+      uninstallInProcess()
       await agent.close()
       await engine.close()
-      for (const d of [home, work, dataDir, root]) rmSync(d, {recursive: true, force: true})
+      for (const d of [home, work, dataDir, root]) if (d) rmSync(d, {recursive: true, force: true})
     },
   }
 }

@@ -3,9 +3,9 @@
 // customer to 3-D Secure when asked, refunds, and learns every outcome from signed webhooks — the
 // return from 3-D Secure "only signals that the customer came back" (spec §1). Its webhook handler
 // verifies signatures and applies each event once, whatever the order or the number of
-// deliveries. It imports only the package's public entry, `gw`.
+// deliveries. It imports only the SDK's public entry, `@gw/sdk`.
 import {createServer, type Server} from 'node:https'
-import {ApiError, Gateway, SignatureVerificationError, verifySignature, type GwEvent, type Payment} from 'gw'
+import {ApiError, Gateway, SignatureVerificationError, verifySignature, type GwEvent, type Payment} from '@gw/sdk'
 
 export type OrderStatus = 'awaiting_payment' | 'paid' | 'payment_failed' | 'refunded' | 'authorization_expired' | 'chargeback_lost' | 'chargeback_won'
 

@@ -1,7 +1,7 @@
-// Each test file: a gateway started in-process by gw/testing (shared by the files of one worker
+// Each test file: a gateway started in-process by @gw/testing (shared by the files of one worker
 // would also do; one per file keeps this example simple), an account of its own, and the shop
 // wired to it. Imports only the package's public exports.
-import {startGateway, type Gateway, type GatewayAccount} from 'gw/testing'
+import {startGateway, type GatewayAccount, type TestGateway} from '@gw/testing'
 import {Shop} from '../src/shop.js'
 
 export const CARD = {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}
@@ -9,7 +9,7 @@ export const CARD_3DS = {...CARD, number: '4000000000003220'}
 export const CARD_DECLINED = {...CARD, number: '4000000000000002'}
 
 export interface World {
-  gateway: Gateway
+  gateway: TestGateway
   account: GatewayAccount
   shop: Shop
   stop(): Promise<void>

@@ -1,7 +1,7 @@
 // The OpenAPI document covers exactly what the engine routes, with the shared vocabulary, and the
 // engine and the package serve the same document.
 import {routes} from '../../engine/http/routes.js'
-import {existsSync, readFileSync} from 'node:fs'
+import {readFileSync} from 'node:fs'
 import {resolve} from 'node:path'
 import {request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -131,12 +131,10 @@ describe('GET /v1/openapi.json', () => {
     await r.body.text()
   })
 
+  // that the build writes this document to dist/openapi.json: test/release/build-outputs.test.ts
   it('is shipped in the package as gw/openapi.json (dist/openapi.json, built by npm run build)', () => {
     const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../package.json'), 'utf8'))
     expect(pkg.exports['./openapi.json']).toBe('./dist/openapi.json')
     expect(pkg.files).toContain('dist')
-    const built = resolve(import.meta.dirname, '../../../dist/openapi.json')
-    expect(existsSync(built), 'run npm run build').toBe(true)
-    expect(JSON.parse(readFileSync(built, 'utf8'))).toEqual(JSON.parse(JSON.stringify(doc)))
   })
 })

@@ -79,7 +79,7 @@ function operation(o: OpSpec): Schema {
 
   // every authenticated operation reaches the store (the rate limit is the first), which may be unreachable
   const statuses: ErrorStatus[] = o.public ? [400, 408, 431, 500] : [400, 401, 403, 408, 429, 431, 500, 503]
-  if (o.method !== 'get') statuses.push(413)
+  if (o.method !== 'get') statuses.push(413, 415)
   if (o.method === 'post') statuses.push(409)
   for (const s of o.errors ?? []) if (!statuses.includes(s)) statuses.push(s)
   statuses.sort((a, b) => a - b)

@@ -14,8 +14,13 @@
 // - an object with named properties and a schema for the others (payment_method_details: card
 //   details under card, bank details under any other code) gets an index signature that covers
 //   the named ones too, as TypeScript requires of an index signature.
+// And one type says more than the document: `Currency` (a pattern there, as the engine checks the
+// code against ISO 4217 at run time) is the union of ISO 4217's payment currencies, left open
+// (`| (string & {})`) so a code the standard adds later still type-checks (docs/api.md#sdk-types).
 import {readFileSync, writeFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import {resolve} from 'node:path'
+import {NON_PAYMENT_CODES} from '../money.js'
 import {openapiDocument} from './document.js'
 
 type Json = Record<string, any>
@@ -109,7 +114,15 @@ export async function contractTypes(): Promise<string> {
   const doc = asTyped(openapiDocument()) as Json
   const ast = await openapiTS(doc as never, {silent: true})
   const header = '// Generated from the OpenAPI document (src/api/openapi/) by `npm run contract` (src/api/openapi/generate.ts): do not edit.\n// contract.test.ts fails when this file is stale.\n\n'
-  return header + astToString(ast) + aliases(doc)
+  return header + withCurrencies(astToString(ast)) + aliases(doc)
+}
+
+/** The generated `Currency: string` as the union of ISO 4217's payment currencies, open to codes added later. */
+function withCurrencies(types: string): string {
+  const line = '        Currency: string;\n'
+  if (types.split(line).length !== 2) throw new Error('generate.ts: the Currency schema is no longer generated as one `Currency: string;` line; update withCurrencies()')
+  const codes = (createRequire(import.meta.url)('currency-codes') as {codes(): string[]}).codes().filter((c) => !NON_PAYMENT_CODES.has(c)).sort()
+  return types.replace(line, `        Currency: ${codes.map((c) => `"${c}"`).join(' | ')} | (string & {});\n`)
 }
 
 /** Writes `text` to `file` unless it holds it already; says which. */

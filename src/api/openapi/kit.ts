@@ -42,6 +42,35 @@ export const dateTime = (description?: string): Schema => ({type: 'string', form
 export const date = (description?: string): Schema => ({type: 'string', format: 'date', ...(description ? {description} : {})})
 export const currency: Schema = {type: 'string', pattern: '^[A-Z]{3}$', description: 'Uppercase ISO 4217 code.'}
 export const minor = (description: string, extra: Schema = {}): Schema => ({type: 'integer', description: `${description} In the currency's minor unit.`, ...extra})
+/** One decimal byte of an IPv4 address as a URL serializes it (no leading zero). */
+const BYTE = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
+/**
+ * A DNS label as a URL serializes it, starting with `first`: lowercase letters, digits and
+ * hyphens, at most 63, no hyphen at either end nor third (`xn--` labels are IDNA's, which a URL
+ * decodes and refuses when they are not valid Punycode: such hosts are left out).
+ */
+const label = (first: string) => `(${first}([a-z0-9-]?[a-z0-9])?|${first}[a-z0-9-][a-z0-9]([a-z0-9-]{0,59}[a-z0-9])?)`
+/** A port other than the scheme's default (a URL drops that one), 1 to 65535, no leading zero. */
+const PORT_ANY = '[1-9]|[1-9][0-9]{3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]'
+const PORT_HTTPS = `${PORT_ANY}|[1-9][0-9]|[1-35-9][0-9]{2}|4[0-35-9][0-9]|44[0-24-9]`
+const PORT_HTTP = `${PORT_ANY}|[1-79][0-9]|8[1-9]|[1-9][0-9]{2}`
+/** A host as a URL serializes it: a domain whose last label starts with a letter (an all-digit one is read as an IPv4 number), or a dotted-quad IPv4 address. */
+const HOST = `((${label('[a-z0-9]')}\\.)*${label('[a-z]')}|(${BYTE}\\.){3}${BYTE})`
+/**
+ * An http(s) origin exactly as a browser serializes one (MessageEvent.origin): scheme, host and a
+ * port other than the default, nothing more; every string it matches is one the engine accepts
+ * (a host in capitals, a default port, a number such as `0` that a URL reads as an IPv4 address
+ * are not the origin's serialization: 400). IPv6 and internationalized (`xn--`) hosts are left out
+ * of the pattern, though the engine takes them (`https://[::1]:8443`).
+ */
+export const origin = (description: string): Schema => ({
+  type: 'string',
+  format: 'uri',
+  pattern: `^(https://${HOST}(:(${PORT_HTTPS}))?|http://${HOST}(:(${PORT_HTTP}))?)$`,
+  maxLength: 2048,
+  examples: ['https://shop.example', 'http://localhost:3000'],
+  description,
+})
 export const country: Schema = {type: 'string', pattern: '^[A-Z]{2}$', description: 'Two-letter ISO 3166 code.'}
 export const str = (extra: Schema = {}): Schema => ({type: 'string', ...extra})
 export const bool: Schema = {type: 'boolean'}
@@ -128,7 +157,7 @@ export interface Param {
 }
 
 /** An HTTP status an operation may answer with the error envelope (errors.ts). */
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 408 | 409 | 413 | 429 | 431 | 500 | 502 | 503
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 431 | 500 | 502 | 503
 
 export interface OpSpec {
   id: string

@@ -14,7 +14,7 @@ export default class KeysCreate extends GwCommand<typeof KeysCreate> {
   static override description = `Permissions are resource:read or resource:write (write includes read), comma-separated; *:read gives read on everything. Resources: ${KEY_RESOURCES.join(', ')}.
 The key is shown this once. Managing keys needs a secret key.`
   static override examples = [
-    {description: 'A key for support staff', command: '<%= config.bin %> <%= command.id %> --name support --permissions disputes:write,payments:read,refunds:write,events:read'},
+    {description: 'A key for support staff', command: '<%= config.bin %> <%= command.id %> --name support --permissions disputes:write,payments:read,customers:read,refunds:write,events:read'},
     {description: 'A read-only key for a dashboard', command: '<%= config.bin %> <%= command.id %> --name dashboard --permissions "*:read"'},
     {description: 'Keep only the key', command: '<%= config.bin %> <%= command.id %> --name ci --permissions payments:write --json | jq -r .secret'},
   ]

@@ -26,6 +26,9 @@ export interface ServeOptions {
   'claim-lease': number
   'webhook-allow'?: string
   'trusted-proxies'?: number
+  'max-connections'?: number
+  'max-connections-per-address'?: number
+  'max-event-streams'?: number
   'public-url'?: string
   'tls-dir'?: string
   'tls-cert'?: string
@@ -74,6 +77,9 @@ async function serveIn(ctx: Context, flags: ServeOptions, ephemeral: string | un
       apiKey: flags['api-key'],
       rateLimit: flags['rate-limit'],
       trustedProxies: flags['trusted-proxies'],
+      maxConnections: flags['max-connections'],
+      maxConnectionsPerAddress: flags['max-connections-per-address'],
+      maxEventStreams: flags['max-event-streams'],
       snapshotMaxBytes: flags['snapshot-max-bytes'],
       durability: flags.durability as 'full' | 'normal',
       payoutCurrency: flags['payout-currency'],

@@ -21,10 +21,22 @@ export class SecretBox {
   private readonly opened = new Map<string, string>()
   /** Hex HMAC-SHA256 of a fixed label: equal for equal keys, and says nothing of the key. */
   readonly check: string
+  /** the key of fingerprints, derived from the secrets key (never the key itself, which seals) */
+  private readonly marks: Buffer
 
   constructor(private readonly key: Buffer) {
     if (key.length !== SECRETS_KEY_BYTES) throw new Error(`a secrets key is ${SECRETS_KEY_BYTES} bytes, not ${key.length}`)
     this.check = createHmac('sha256', key).update('gw secrets key check v1').digest('hex')
+    this.marks = createHmac('sha256', key).update('gw fingerprint key v1').digest()
+  }
+
+  /**
+   * A value's mark: equal for equal values under one key (the same card in two payments), 22
+   * base64url characters of an HMAC-SHA256. Keyed, so a copy of the database cannot try every
+   * number between a card's first six and last four digits against it.
+   */
+  fingerprint(value: string): string {
+    return createHmac('sha256', this.marks).update(value).digest().subarray(0, 16).toString('base64url')
   }
 
   /** A key of its own, kept nowhere (an engine whose data lives no longer than its process: a test's Core). */

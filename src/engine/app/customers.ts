@@ -7,6 +7,7 @@ import type {Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
 import {INTERNAL} from '../core/internal.js'
 import type {Unit} from '../core/unit.js'
+import {keptCard} from '../core/secrets.js'
 import type {Body} from '../../api/types.js'
 
 export type PaymentMethodRecord = PaymentMethod & {_x: {instrument: Instrument}}
@@ -69,7 +70,7 @@ export type CreatePaymentMethod = Body<'createPaymentMethod'>
 
 export async function createPaymentMethod(u: Unit, b: CreatePaymentMethod): Promise<PaymentMethodRecord> {
   if (u.livemode) throw invalid('card.number', 'Raw card numbers are accepted in test mode only; use hosted checkout in live mode.')
-  const inst = parseInstrument(b, u.now, '')
+  const inst = keptCard(u.core.secrets, parseInstrument(b, u.now, ''))
   if (b.customer !== undefined) await loadCustomer(u, b.customer, 'customer')
   const addr = b.billing_details?.address
   const pm: PaymentMethodRecord = {

@@ -7,6 +7,7 @@ import {cardErrorCode} from '../domain/declines.js'
 import {DomainError, badState, invalid} from '../domain/errors.js'
 import * as pay from '../domain/payment.js'
 import type {Unit} from '../core/unit.js'
+import {keptCard} from '../core/secrets.js'
 
 import {apply, authorize, candidates, proceed, routeAndRun} from './payments.js'
 import {loadPayment} from './payment-queries.js'
@@ -78,7 +79,7 @@ export async function customerAction(u: Unit, id: string, outcome: 'approve' | '
   else if (outcome === 'fail') p = apply(u, pay.customerFailed(p), now)
   else if (p._x.session.step === 'card_form') {
     if (!opts.card) throw invalid('card', 'The hosted card form needs a card.')
-    p = apply(u, pay.cardEntered(p, opts.card), now)
+    p = apply(u, pay.cardEntered(p, keptCard(u.core.secrets, opts.card)), now)
     p = (await proceed(u, p, now)).payment
   } else {
     p = apply(u, pay.customerCompleted(p, p._x.session.step === 'challenge' ? null : m), now)

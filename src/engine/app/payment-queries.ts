@@ -36,6 +36,9 @@ export async function loadPayment(u: Pick<Unit, 'get'>, id: string, param = 'id'
 /** GET /payments: the query as the document defines it, the page size defaulted. */
 export type PaymentQuery = PageQuery<'listPayments'>
 
+/** The payment filters that match customers' data (what GET /customers shows): asking them needs customers:read too (docs/api.md#what-a-key-reaches). */
+export const CUSTOMER_DATA_FILTERS = ['customer_email', 'email_domain', 'customer_name'] as const satisfies readonly (keyof PaymentQuery)[]
+
 export async function listPayments(core: Core, q: PaymentQuery): Promise<ListPage<PaymentRecord>> {
   const filters: Filter<'payment'>[] = []
   if (q.status !== undefined) {

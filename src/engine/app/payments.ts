@@ -19,6 +19,7 @@ import {onPaymentSucceeded} from './ledger.js'
 import {scheduleTestCardDispute} from './disputes.js'
 import {dayOf} from '../core/provider-state.js'
 import type {Unit} from '../core/unit.js'
+import {keptCard} from '../core/secrets.js'
 import {iso} from '../domain/time.js'
 import type {Body} from '../../api/types.js'
 import {emailKey} from '../domain/search-keys.js'
@@ -143,7 +144,7 @@ export async function createPayment(u: Unit, body: CreatePayment, internal: {che
   } else if (body.payment_method_data !== undefined) {
     if (m.code !== 'card') throw invalid('payment_method_data', `payment_method_data describes a card; it cannot pay with ${m.code}.`)
     if (u.livemode) throw invalid('payment_method_data.card.number', 'Raw card numbers are accepted in test mode only; collect cards with hosted checkout in live mode.')
-    instrument = pay.parseInstrument(body.payment_method_data, now, 'payment_method_data.')
+    instrument = keptCard(u.core.secrets, pay.parseInstrument(body.payment_method_data, now, 'payment_method_data.'))
   }
 
   let customerId: string | null = null

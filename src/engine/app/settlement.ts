@@ -7,8 +7,8 @@
 import {invalid, notFound} from '../domain/errors.js'
 import {listPage, type PageQuery} from '../core/lists.js'
 import type {LedgerEntry} from '../domain/ledger.js'
-import {buildReports, DAY_MS, nextRun, PAYOUT_TRANSIT_DAYS, type Payout, type SettlementReport} from '../domain/settlement.js'
-import type {Filter, ListPage} from '../ports/store.js'
+import {buildReports, DAY_MS, nextRun, PAYOUT_TRANSIT_DAYS, type Payout, SETTLEMENT_RUN_HOUR_UTC, type SettlementReport} from '../domain/settlement.js'
+import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
 import {recordEntry} from './ledger.js'
 import type {Unit} from '../core/unit.js'
@@ -26,8 +26,30 @@ function bookPayout(u: Unit, po: Payout, r: SettlementReport, at: Date): void {
   recordEntry(u, {type: 'payout', amount: -r.payout_amount, currency: r.currency, payment: null, source: po.id, provider: r.provider, reference: r.id, at})
 }
 
+/** The run that settles the day of `t` (the next day at SETTLEMENT_RUN_HOUR_UTC). */
+const runFor = (t: number): number => Math.floor(t / DAY_MS) * DAY_MS + DAY_MS + SETTLEMENT_RUN_HOUR_UTC * 3_600_000
+
+/**
+ * When the settlement run after the one due `at` is due: the next day's, unless the engine clock
+ * is already past it (it jumped) — then the run of the first day on which anything can have
+ * been booked: the day of the first ledger entry after the day just settled, of the first job due
+ * from `at` on (a job books at its due time), or today's (requests book from now on). Days
+ * between, with nothing to settle, cost nothing: a catch-up is as long as what happened, not as
+ * the days the clock passed (docs/api.md#clock-jumps).
+ */
+async function nextSettlementRun(core: Core, u: Unit, job: ClaimedJob, at: Date): Promise<Date> {
+  const next = at.getTime() + DAY_MS
+  const now = core.clock.now().getTime()
+  if (next > now) return new Date(next)
+  // (the run due `at` settled the day before at's: entries from at's day on are not settled yet)
+  const unsettled = new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS).toISOString()
+  const [entry, due] = await Promise.all([core.store.earliest('ledger_entry', 'created_at', [{field: 'created_at', op: 'gte', value: unsettled}]), core.store.nextJobDue(at.toISOString(), job.id)])
+  const firsts = [now, ...[entry, due, ...u.jobsAdded.map((j) => j.due_at)].filter((t): t is string => t !== undefined).map((t) => Date.parse(t))]
+  return new Date(Math.max(next, runFor(Math.min(...firsts))))
+}
+
 export function registerSettlementJobs(core: Core): void {
-  core.jobs.register('settlement.run', async (u) => {
+  core.jobs.register('settlement.run', async (u, job) => {
     const at = u.now
     const day = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()) - DAY_MS)
     const entries = await u.all<LedgerEntry, 'ledger_entry'>('ledger_entry', [
@@ -78,7 +100,7 @@ export function registerSettlementJobs(core: Core): void {
       u.emit('settlement.report.ready', r)
     }
     u.setting(UNPAID, JSON.stringify(stillUnpaid))
-    u.schedule('settlement.run', 'settlement', new Date(at.getTime() + DAY_MS))
+    u.schedule('settlement.run', 'settlement', await nextSettlementRun(core, u, job, at))
   }, {barrier: true})
   core.jobs.register('payout.arrive', async (u, job) => {
     const got = await u.get<Payout>('payout', job.ref)

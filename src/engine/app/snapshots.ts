@@ -5,8 +5,9 @@
 // webhook signing secrets and card numbers, unless asked (issue 33: core/secrets.ts).
 import {invalid} from '../domain/errors.js'
 import type {AccountRows} from '../ports/store.js'
-import {clockStateOf} from '../core/clock.js'
-import {restoreSecrets, snapshotSecrets} from '../core/secrets.js'
+import {CLOCK_FROZEN_SETTING, CLOCK_OFFSET_SETTING, clockStateOf} from '../core/clock.js'
+import {MAX_ADVANCE_S} from '../../api/clock-steps.js'
+import {restoreSecrets, snapshotObject, snapshotSettings} from '../core/secrets.js'
 import {newEndpointSecret} from './webhooks.js'
 import type {Core} from '../core/core.js'
 import {isEngineSetting, RowChecker} from '../core/stored-rows.js'
@@ -37,16 +38,21 @@ export interface Snapshot {
 }
 
 
+/** Rows read from the store at a time while a snapshot is saved: a few milliseconds of reading and writing. */
+export const SAVED_ROWS = 100
+
 /**
- * The account's state as a snapshot. Without `includeSecrets` it holds no webhook signing secret
- * and no card number but the published test cards' (a snapshot goes into bug reports); with it,
- * both in the clear (core/secrets.ts snapshotSecrets).
+ * The account's state as a snapshot, its JSON text a piece at a time — byte for byte the
+ * JSON.stringify of its Snapshot — so a large account's (tens of megabytes) is written out in
+ * slices beside other tenants' requests (http/snapshot-out.ts) rather than built, then serialised,
+ * in one stretch of seconds. Its own fields first, then its rows, read at one moment a part at a
+ * time (AccountStore.exportParts). Without `includeSecrets` it holds no webhook signing secret and
+ * no card number but the published test cards' (a snapshot goes into bug reports); with it, both
+ * in the clear (core/secrets.ts snapshotObject). Leaving it early (`return()`) ends the reading.
  */
-export async function saveSnapshot(core: Core, opts: {includeSecrets?: boolean} = {}): Promise<Snapshot> {
-  const rows = snapshotSecrets(await core.store.exportRows(), core.secrets, opts.includeSecrets === true)
-  // the engine's own settings (the fleet's, kept with the platform account) are no account's state
-  for (const k of Object.keys(rows.settings)) if (isEngineSetting(k)) delete rows.settings[k]
-  return {
+export async function* snapshotJson(core: Core, opts: {includeSecrets?: boolean} = {}): AsyncGenerator<string, void, undefined> {
+  const include = opts.includeSecrets === true
+  const head: Omit<Snapshot, 'rows'> = {
     object: 'snapshot',
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
@@ -54,7 +60,34 @@ export async function saveSnapshot(core: Core, opts: {includeSecrets?: boolean} 
     livemode: core.livemode,
     created_at: new Date().toISOString(),
     engine_time: core.clock.now().toISOString(),
-    rows,
+  }
+  let text = `${JSON.stringify(head).slice(0, -1)},"rows":{`
+  /** the arrays opened so far (each section's, in order, even without rows), and whether the open one has an item */
+  let opened = 0
+  let items = false
+  const openUpTo = (section: (typeof ARRAYS)[number] | 'settings') => {
+    const until = section === 'settings' ? ARRAYS.length : ARRAYS.indexOf(section) + 1
+    for (; opened < until; opened++) {
+      text += `${opened > 0 ? '],' : ''}"${ARRAYS[opened]}":[`
+      items = false
+    }
+  }
+  for await (const part of core.store.exportParts(SAVED_ROWS)) {
+    if (part.section === 'settings') {
+      openUpTo('settings')
+      // the engine's own settings (the fleet's, kept with the platform account) are no account's state
+      const settings = snapshotSettings(part.value)
+      for (const k of Object.keys(settings)) if (isEngineSetting(k)) delete settings[k]
+      yield `${text}],"settings":${JSON.stringify(settings)}}}`
+      return
+    }
+    openUpTo(part.section)
+    for (const item of part.items) {
+      text += `${items ? ',' : ''}${JSON.stringify(part.section === 'objects' ? snapshotObject(item as AccountRows['objects'][number], core.secrets, include) : item)}`
+      items = true
+    }
+    yield text
+    text = ''
   }
 }
 
@@ -133,6 +166,7 @@ export async function loadSnapshot(u: Unit, source: SnapshotSource): Promise<Sna
       if (part.section === 'settings') {
         check.settings(part.value, 'rows.settings')
         settings = part.value as Record<string, string>
+        checkClockMove(settings, u.core.clock.now().getTime())
         gathered.settings = settings
         continue
       }
@@ -165,6 +199,27 @@ export async function loadSnapshot(u: Unit, source: SnapshotSource): Promise<Sna
     new_webhook_secrets: renewed,
     engine_time: new Date(clock.frozenAtMs ?? Date.now() + clock.offsetMs).toISOString(),
   }
+}
+
+/**
+ * A load moves the account's clock to the snapshot's: back any distance (a restore puts the
+ * account back as it was, its clock with it), forward at most as far as POST
+ * /v1/test_helpers/clock may set it (MAX_ADVANCE_S) — the jobs that fall due then run as after a
+ * set, and one request is a bounded stretch (docs/api.md#clock-jumps). Further is 400 naming the
+ * setting that puts the clock there.
+ */
+function checkClockMove(settings: Record<string, string>, current: number): void {
+  const state = clockStateOf(settings)
+  const to = state.frozenAtMs ?? Date.now() + state.offsetMs
+  const limit = current + MAX_ADVANCE_S * 1000
+  if (to <= limit) return
+  const key = `rows.settings.${state.frozenAtMs !== undefined ? CLOCK_FROZEN_SETTING : CLOCK_OFFSET_SETTING}`
+  const iso = (ms: number) => new Date(ms).toISOString()
+  const days = MAX_ADVANCE_S / 86_400
+  throw invalid(
+    key,
+    `${key} puts the account's clock at ${iso(to)}, more than ${days} days after its engine time now (${iso(current)}): a load moves the clock as far as POST /v1/test_helpers/clock may, at most ${days} days forward (any distance back). Move the account's clock to ${iso(to - MAX_ADVANCE_S * 1000)} or later first (gw clock set --now ${iso(to)} takes the steps), then load the snapshot.`,
+  )
 }
 
 /** Rows written to the store at once while a snapshot loads: a short write of its own, between others' commits. */

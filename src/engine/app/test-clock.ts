@@ -5,6 +5,7 @@ import {invalid} from '../domain/errors.js'
 import type {Core} from '../core/core.js'
 import {housekeeping} from './events.js'
 import type {RunSummary} from '../core/jobs.js'
+import type {DeliveryRecord} from '../core/webhook-types.js'
 import type {Filter} from '../ports/store.js'
 
 import {MAX_ADVANCE_S} from '../../api/clock-steps.js'
@@ -69,7 +70,7 @@ export const ADVANCE_WAIT_MS = 30_000
 
 export async function advanceClock(core: Core, seconds: number, opts: {wait?: boolean} = {}): Promise<{clock: TestClock; ran: RunSummary; fired: Record<string, number>; pending?: number}> {
   const before = core.clock.now().toISOString()
-  // retries the stretch makes due, counted before the clock moves (the worker takes them at once after)
+  // retries the stretch makes due, read before the clock moves (the worker takes them at once after)
   const retries = await retriesDue(core, before, new Date(Date.parse(before) + seconds * 1000).toISOString())
   // a frozen clock moves by exactly the advance, and stays frozen there
   const frozenAtMs = core.clock.frozen ? await core.store.addToSetting(CLOCK_FROZEN_SETTING, seconds * 1000) : undefined
@@ -77,12 +78,28 @@ export async function advanceClock(core: Core, seconds: number, opts: {wait?: bo
   const ran = await core.jobs.runDue()
   await housekeeping(core)
   const fired = await firedBy(core, ran, before)
-  // first attempts of what the jobs fired, and retries that fell due
-  const attempts = retries + ran.deliveries
-  if (attempts) fired['webhook.delivery_attempt'] = attempts
-  if (!opts.wait) return {clock: clockView(core), ran, fired}
+  // the deliveries the stretch made due: retries that fell due in it, and the first attempts of what the jobs fired
+  const due = new Set([...retries, ...ran.deliveries])
+  if (!opts.wait) {
+    // each makes an attempt now; what those attempts lead to (catch-up retries) is not known yet
+    if (due.size) fired['webhook.delivery_attempt'] = due.size
+    return {clock: clockView(core), ran, fired}
+  }
   const pending = await attemptsEnded(core, ADVANCE_WAIT_MS)
+  // every attempt made at an engine time inside the stretch, catch-up retries included
+  const made = await attemptsMade(core, due, before, core.clock.now().toISOString())
+  if (made) fired['webhook.delivery_attempt'] = made
   return {clock: clockView(core), ran, fired, ...(pending ? {pending} : {})}
+}
+
+/** The attempts these deliveries made at engine times from `from` to `to` (each is recorded at the time it was due). */
+async function attemptsMade(core: Core, ids: ReadonlySet<string>, from: string, to: string): Promise<number> {
+  let n = 0
+  for (const id of ids) {
+    const d = (await core.store.get<DeliveryRecord>('delivery', id))?.obj
+    for (const a of d?.attempts ?? []) if (a.at >= from && a.at <= to) n++
+  }
+  return n
 }
 
 /**
@@ -100,13 +117,14 @@ async function attemptsEnded(core: Core, limitMs: number): Promise<number> {
   }
 }
 
-/** Deliveries waiting for an attempt that falls due after `from`, up to `to` (engine time). */
-async function retriesDue(core: Core, from: string, to: string): Promise<number> {
+/** The ids of the deliveries waiting for an attempt that falls due after `from`, up to `to` (engine time). */
+async function retriesDue(core: Core, from: string, to: string): Promise<string[]> {
   // next_attempt_at is set only while a delivery waits (null once it succeeded or gave up): the due index alone answers
-  return count(core, [
+  const waiting = await core.store.all<DeliveryRecord>('delivery', [
     {field: 'next_attempt_at', op: 'gte', value: from},
     {field: 'next_attempt_at', op: 'lte', value: to},
   ])
+  return waiting.map((d) => d.id)
 }
 
 function count(core: Core, filters: Filter<'delivery'>[]): Promise<number> {

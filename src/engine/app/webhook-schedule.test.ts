@@ -168,4 +168,23 @@ describe('webhook retries under a moving test clock', () => {
     const quiet = await t.api('POST', '/test_helpers/clock/advance', {seconds: 10})
     expect(quiet.body.fired ?? {}).toEqual({})
   }, 30_000)
+
+  it('an advance with wait: true counts every attempt made in the stretch, the catch-up retries its failures scheduled included', async () => {
+    const t = await boot()
+    const rx = await failingReceiver()
+    const ep = (await t.api('POST', '/webhook_endpoints', {url: rx.url, enabled_events: ['payment.succeeded']})).body
+    const {event} = await paymentDelivery(t, ep.id)
+    const first = rx.received.length
+    const now = Date.parse((await t.api('GET', '/test_helpers/clock')).body.now)
+    const r = await t.api('POST', '/test_helpers/clock/advance', {seconds: 86_400, wait: true})
+    expect(r.status).toBe(200)
+    // within a day of the first attempt: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h — six attempts, all refused by the receiver
+    const made = rx.received.length - first
+    const reached = Date.parse(r.body.now) - Date.parse(event.created_at)
+    expect(made).toBe(promisedAttempts().filter((at) => at > 0 && at <= reached).length)
+    expect(made).toBe(6)
+    // (a day may also run the day's settlement: other counts may stand beside it)
+    expect(r.body.fired['webhook.delivery_attempt']).toBe(made)
+    expect(Date.parse(r.body.now) - now).toBeGreaterThanOrEqual(86_400_000)
+  }, 30_000)
 })

@@ -48,9 +48,16 @@ async function loadEndpoint(core: Core, u: Pick<Unit, 'get'>, id: string, param 
 /** POST /webhook_endpoints/{id}: the body as the document defines it (creation's is the same with url and enabled_events required). */
 export type EndpointFields = Body<'updateWebhookEndpoint'>
 
-export async function createEndpoint(u: Unit, b: EndpointFields & {url: string; enabled_events: string[]}): Promise<WebhookEndpoint & {secret?: string}> {
+/**
+ * Called with an endpoint's events when it is created or pointed elsewhere (its URL or events
+ * changed): throws when the caller may not receive those payloads (the route checks the key).
+ */
+export type MayReceive = (enabledEvents: readonly string[]) => void
+
+export async function createEndpoint(u: Unit, b: EndpointFields & {url: string; enabled_events: string[]}, mayReceive?: MayReceive): Promise<WebhookEndpoint & {secret?: string}> {
   const url = parseUrl(b.url, u.core.destinations)
   const enabled_events = parseEvents(b.enabled_events)
+  mayReceive?.(enabled_events)
   // one endpoint created at a time per mode, so the limit holds under concurrent creates
   await u.lock(`webhook_endpoints:${u.livemode ? 'live' : 'test'}`)
   const count = (await u.all<EndpointRecord, 'webhook_endpoint'>('webhook_endpoint')).filter((e) => e.livemode === u.livemode).length
@@ -86,11 +93,13 @@ export async function retrieveEndpoint(core: Core, id: string): Promise<WebhookE
   return endpointView((await loadEndpoint(core, core.store, id)).obj)
 }
 
-export async function updateEndpoint(u: Unit, id: string, b: EndpointFields): Promise<WebhookEndpoint> {
+export async function updateEndpoint(u: Unit, id: string, b: EndpointFields, mayReceive?: MayReceive): Promise<WebhookEndpoint> {
   const url = b.url === undefined ? undefined : parseUrl(b.url, u.core.destinations)
   const events = b.enabled_events === undefined ? undefined : parseEvents(b.enabled_events)
   await u.lock(id)
   const {obj, version} = await loadEndpoint(u.core, u, id)
+  // pointed elsewhere (another receiver, other payloads): the caller must be one who may read what it will receive
+  if ((url !== undefined && url !== obj.url) || events !== undefined) mayReceive?.(events ?? obj.enabled_events)
   const ep: EndpointRecord = {...obj, _x: {...obj._x}}
   if (url !== undefined && url !== ep.url) {
     ep.url = url

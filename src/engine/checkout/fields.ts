@@ -23,7 +23,46 @@
 import {randomBytes} from 'node:crypto'
 import type {ServerResponse} from 'node:http'
 import type {RequestTarget} from '../http/request.js'
-import {cardInputs, esc, html, page, pageHeaders} from './ui.js'
+import {cardInputs, esc, FOCUS, html, page, pageHeaders} from './ui.js'
+
+/**
+ * What the frame shows the customer (and the page gets as `error.message` for card and validation
+ * errors). A decline says what the customer can do next, which depends on what the page pays: a
+ * checkout session takes another try (`declined`), a single payment does not — the shop must start
+ * a new one (`start_again`; docs/api.md#card-fields-wording).
+ */
+const WORDS = {
+  card_number_invalid: 'Your card number is incorrect. Check it for a typo.',
+  card_expiry_invalid: "Your card's expiry date is in the past or not valid.",
+  cvc_invalid: "Your card's security code is incomplete.",
+  expiry_format: 'Enter the expiry date as MM/YY, for example 12/30.',
+  other: 'This card could not be saved. Check the details and try again.',
+  // why a card was declined, by the issuer's code
+  declined: 'Your card was declined.',
+  insufficient_funds: 'Your card has insufficient funds.',
+  expired_card: 'Your card has expired.',
+  incorrect_cvc: "Your card's security code is incorrect.",
+  authentication_required: 'Your bank could not confirm it was you.',
+  // and what the customer can do then: a session takes another try; a single payment does not
+  try_again: {incorrect_cvc: 'Check it and try again.', authentication_required: 'Try again or use another card.', other: 'Try another card.'},
+  start_again: 'To pay, go back to the shop and start the payment again.',
+  // what the customer can do about the rest
+  payment_unexpected_state: 'This payment can no longer be made here. To pay, go back to the shop and start the payment again.',
+  checkout_session_not_open: 'This checkout has ended: it is already paid, or it expired.',
+  not_paid: 'The payment could not be made. Try again.',
+}
+
+/** A decline in the customer's words, with what they can do on this path (the same rule as the frame's script). */
+export function declineWords(code: string, once: boolean): string {
+  const why = code === 'insufficient_funds' || code === 'expired_card' || code === 'incorrect_cvc' || code === 'authentication_required' ? WORDS[code] : WORDS.declined
+  const next = once ? WORDS.start_again : ((WORDS.try_again as Record<string, string | undefined>)[code] ?? WORDS.try_again.other)
+  return `${why} ${next}`
+}
+
+/** Every decline's words on each path, for the frame's script. */
+const DECLINES = Object.fromEntries(
+  (['session', 'once'] as const).map((path) => [path, Object.fromEntries(['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'authentication_required', 'other'].map((code) => [code, declineWords(code, path === 'once')]))]),
+)
 
 /** The script a shop's page includes. Plain ES5-style JavaScript: it runs in any browser as is. */
 const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
@@ -60,7 +99,7 @@ const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
           })
         }
         /** 3-D Secure in a modal over the page: the challenge page of the gateway, which says the outcome when done. */
-        function challenge(payment) {
+        function challenge(payment, once) {
           return new Promise(function (resolve) {
             var overlay = document.createElement('div')
             overlay.setAttribute('role', 'dialog')
@@ -80,15 +119,17 @@ const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
               var p = e.data.payment
               if (p.status !== 'failed') return resolve({payment: {id: p.id, status: p.status}})
               var code = p.failure_code || 'authentication_required'
-              resolve({payment: {id: p.id, status: p.status}, error: {type: 'card_error', code: code, decline_code: code === 'authentication_required' ? null : code, message: 'Your bank could not confirm it was you. Try again or use another card.', payment: p.id}})
+              resolve({payment: {id: p.id, status: p.status}, error: {type: 'card_error', code: code, decline_code: code === 'authentication_required' ? null : code, message: once ? ${JSON.stringify(declineWords('authentication_required', true))} : ${JSON.stringify(declineWords('authentication_required', false))}, payment: p.id}})
             }
             window.addEventListener('message', done)
           })
         }
-        /** A payment that needs 3-D Secure goes through the modal; anything else is the answer. */
-        function stepUp(r) {
-          if (r.error || !r.payment || r.payment.status !== 'requires_action' || !r.payment.next_action_url) return r
-          return challenge(r.payment)
+        /** A payment that needs 3-D Secure goes through the modal; anything else is the answer. \`once\`: a single payment (no second try). */
+        function stepUp(once) {
+          return function (r) {
+            if (r.error || !r.payment || r.payment.status !== 'requires_action' || !r.payment.next_action_url) return r
+            return challenge(r.payment, once)
+          }
         }
         return {
           frame: frame,
@@ -102,11 +143,11 @@ const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
            * After a decline the session stays open: call it again with another card.
            */
           confirmCheckoutSession: function (sessionId) {
-            return ask({type: 'gw:pay', session: sessionId}).then(stepUp)
+            return ask({type: 'gw:pay', session: sessionId}).then(stepUp(false))
           },
           /** Pays one payment your server created (confirm: false) with this card; 3-D Secure in a modal: {payment: {id, status}} or {error}. A declined payment cannot be tried again: use confirmCheckoutSession for that. */
           confirmPayment: function (paymentId) {
-            return ask({type: 'gw:confirm', payment: paymentId}).then(stepUp)
+            return ask({type: 'gw:confirm', payment: paymentId}).then(stepUp(true))
           },
         }
       },
@@ -117,26 +158,8 @@ const SCRIPT = `/* gw.js: hosted card fields of the gw gateway (test mode). */
 `
 
 export function serveScript(res: ServerResponse, requestId: string): void {
-  res.writeHead(200, {'Content-Type': 'text/javascript; charset=utf-8', 'Content-Length': Buffer.byteLength(SCRIPT), 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*', 'Request-Id': requestId})
+  res.writeHead(200, {'Content-Type': 'text/javascript; charset=utf-8', 'Content-Length': Buffer.byteLength(SCRIPT), 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*', 'Request-Id': requestId, 'X-Content-Type-Options': 'nosniff'})
   res.end(SCRIPT)
-}
-
-/** What the frame shows the customer (and the page gets as `error.message` for card and validation errors). */
-const WORDS = {
-  card_number_invalid: 'Your card number is incorrect. Check it for a typo.',
-  card_expiry_invalid: "Your card's expiry date is in the past or not valid.",
-  cvc_invalid: "Your card's security code is incomplete.",
-  expiry_format: 'Enter the expiry date as MM/YY, for example 12/30.',
-  other: 'This card could not be saved. Check the details and try again.',
-  // declines, by the issuer's code
-  declined: 'Your card was declined. Try another card.',
-  insufficient_funds: 'Your card has insufficient funds. Try another card.',
-  expired_card: 'Your card has expired. Try another card.',
-  incorrect_cvc: "Your card's security code is incorrect. Check it and try again.",
-  // what the customer can do about the rest
-  payment_unexpected_state: 'This payment can no longer be made here.',
-  checkout_session_not_open: 'This checkout has ended: it is already paid, or it expired.',
-  not_paid: 'The payment could not be made. Try again.',
 }
 
 /** {checkout_url}/fields?key=pk_…: the card inputs, and a script that saves them (and pays with them) when the page asks. */
@@ -145,7 +168,7 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
   if (!/^pk_(test|live)_[0-9A-Za-z]+$/.test(key)) return html(res, 400, page('Card details', '<h1>Not set up</h1><p class="muted">The card field needs your publishable key: GW(\'pk_test_...\').</p>'), requestId, {frameOrigin: '*'})
   const nonce = randomBytes(16).toString('base64')
   const script = `(function () {
-  var api = ${JSON.stringify(apiBase)}, key = ${JSON.stringify(key)}, words = ${JSON.stringify(WORDS)}
+  var api = ${JSON.stringify(apiBase)}, key = ${JSON.stringify(key)}, words = ${JSON.stringify(WORDS)}, declines = ${JSON.stringify(DECLINES)}
   var alert = document.getElementById('card-error')
   function show(field, message) {
     ['number', 'exp', 'cvc'].forEach(function (f) { var i = document.getElementById(f); if (f === field) { i.setAttribute('aria-invalid', 'true'); i.setAttribute('aria-describedby', 'card-error') } else { i.removeAttribute('aria-invalid'); i.removeAttribute('aria-describedby') } })
@@ -177,33 +200,40 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
         return {paymentMethod: {id: b.id, brand: b.card.brand, last4: b.card.last4, exp_month: b.card.exp_month, exp_year: b.card.exp_year}}
       }, function () { return {error: failure('api_connection_error', 'network_error', words.other)} })
   }
+  // a decline in the customer's words (declineWords): why, and what they can do — another try on a session; on a single payment, a new payment (\`once\`)
+  function declined(code, once) {
+    var by = once ? declines.once : declines.session
+    return by[code] || by.other
+  }
   // the answer of a confirm or a session's pay: the payment, or the error as the API gave it
-  function paid(res) {
+  function paid(res, once) {
     return res.json().then(function (b) {
       if (!b.error) return {payment: {id: b.id, status: b.status, next_action_url: b.next_action && b.next_action.url}}
       var e = b.error
       // a decline: the issuer's code, in the customer's words
-      if (e.type === 'card_error') return {error: failure(e.type, e.code, words[e.code] || words.declined, {decline_code: e.code, payment: e.payment})}
+      if (e.type === 'card_error') return {error: failure(e.type, e.code, declined(e.code, once), {decline_code: e.code === 'authentication_required' ? null : e.code, payment: e.payment})}
       // anything else is for the shop's developer (the API's message says what to do); the customer reads words
       return {error: failure(e.type, e.code, e.message, e.param ? {param: e.param} : {}), words: words[e.code] || words.not_paid}
     }, offline)
   }
   // parent: the origin of the shop's page that asked (MessageEvent.origin, set by the browser): the
   // 3-D Secure step may be framed by that origin alone, and tells it the outcome
-  function pay(path, parent) {
+  function pay(path, parent, once) {
     return save().then(function (r) {
       if (r.error) return r
       var headers = {Authorization: 'Bearer ' + key, 'Content-Type': 'application/json'}
       if (/^https?:/.test(parent)) headers['Gw-Parent-Origin'] = parent
-      return fetch(api + path, {method: 'POST', headers: headers, body: JSON.stringify({payment_method_id: r.paymentMethod.id})}).then(paid, offline)
+      return fetch(api + path, {method: 'POST', headers: headers, body: JSON.stringify({payment_method_id: r.paymentMethod.id})}).then(function (res) { return paid(res, once) }, offline)
     })
   }
+  // the card form is never submitted: the shop's page asks (an Enter in a field does nothing)
+  document.getElementById('card-form').addEventListener('submit', function (e) { e.preventDefault() })
   window.addEventListener('message', function (e) {
     var d = e.data
     if (!d || (d.type !== 'gw:save' && d.type !== 'gw:confirm' && d.type !== 'gw:pay') || e.source !== window.parent) return
     var work = d.type === 'gw:save' ? save()
-      : d.type === 'gw:confirm' ? pay('/payments/' + encodeURIComponent(String(d.payment)) + '/confirm', e.origin)
-      : pay('/checkout_sessions/' + encodeURIComponent(String(d.session)) + '/pay', e.origin)
+      : d.type === 'gw:confirm' ? pay('/payments/' + encodeURIComponent(String(d.payment)) + '/confirm', e.origin, true)
+      : pay('/checkout_sessions/' + encodeURIComponent(String(d.session)) + '/pay', e.origin, false)
     work.then(function (r) {
       show(r.field, r.error && (r.words || r.error.message))
       // only ids, the status, the brand and the last four digits leave this frame, never the number
@@ -212,9 +242,9 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
     })
   })
 })()`
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Card details</title><style>body{font-family:system-ui,sans-serif;margin:0;color:#1a1f36}label{display:block;font-size:13px;margin:8px 0 4px}input{width:100%;box-sizing:border-box;padding:10px;border:1px solid #ccd;border-radius:6px;font-size:15px}.row{display:flex;gap:8px}[aria-invalid=true]{border-color:#c0123c}</style></head><body>
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Card details</title><style>body{font-family:system-ui,sans-serif;margin:0;color:#1a1f36}label{display:block;font-size:13px;margin:8px 0 4px}input{width:100%;box-sizing:border-box;padding:10px;border:1px solid #ccd;border-radius:6px;font-size:15px}.row{display:flex;gap:8px}[aria-invalid=true]{border-color:#c0123c}${FOCUS}</style></head><body>
 <p id="card-error" role="alert" style="color:#c0123c;margin:0 0 4px" hidden></p>
-<form onsubmit="return false">${cardInputs().replace(/ required/g, '')}</form>
+<form id="card-form" aria-label="Card details">${cardInputs().replace(/ required/g, '')}</form>
 <script nonce="${esc(nonce)}">${script}</script></body></html>`
   const framing = pageHeaders('*')
   res.writeHead(200, {
@@ -222,6 +252,7 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
     'Content-Length': Buffer.byteLength(body),
     'Request-Id': requestId,
     'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
     // embeddable by any shop's page; its one script is this one; it talks to the API only
     'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src ${new URL(apiBase).origin}; ${framing.csp}`,
     ...framing.headers,

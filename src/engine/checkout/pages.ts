@@ -44,7 +44,7 @@ function flowContent(p: PaymentRecord, step: string): {title: string; html: stri
     case 'bank_login':
       return {
         title: `${m.name} bank login`,
-        html: `<h1>Log in to your bank</h1><p class="muted">${esc(m.name)}: sign in and approve the transfer.</p><label>Username</label><input name="username" value="test-user" autocomplete="off">`,
+        html: `<h1>Log in to your bank</h1><p class="muted">${esc(m.name)}: sign in and approve the transfer.</p><label for="username">Username</label><input id="username" name="username" value="test-user" autocomplete="username">`,
         approve: 'Log in and approve',
         fail: 'Refuse',
       }

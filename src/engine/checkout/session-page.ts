@@ -13,7 +13,7 @@ import {createPayment} from '../app/payments.js'
 import {DomainError} from '../domain/errors.js'
 import {parseInstrument, type PaymentRecord} from '../domain/payment.js'
 import type {RequestTarget} from '../http/request.js'
-import {cardInputs, customerCardError, esc, EXPIRY_ERROR, html, page, parseExpiry, readForm, redirect, type CardError} from './ui.js'
+import {cardInputs, customerCardError, errorLine, esc, EXPIRY_ERROR, html, page, parseExpiry, readForm, redirect, type CardError} from './ui.js'
 
 /** Why the last try failed, as the customer reads it. */
 function failureWords(p: PaymentRecord): string {
@@ -41,7 +41,7 @@ function sessionPage(s: CheckoutSessionRecord, error?: CardError): string {
 ${cardInputs(error?.field ? error : undefined)}
 <div class="row"><button class="ok" type="submit">Pay ${esc(money(s.amount, s.currency))}</button></div></form>`
     : ''
-  const alert = error && !error.field ? `<p id="card-error" role="alert" style="color:#c0123c">${esc(error.message)}</p>` : ''
+  const alert = error && !error.field ? errorLine(error.message) : ''
   const methods = others.length
     ? `<p class="label">${card ? 'Or pay with' : 'Pay with'}</p><form method="post" aria-label="Other ways to pay"><div class="methods">${others
         .map((code) => `<button class="no" type="submit" name="method" value="${esc(code)}">${esc(methodInfo(code)?.name ?? code)}</button>`)

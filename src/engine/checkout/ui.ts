@@ -8,6 +8,9 @@ export const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
 
 
+/** Where the keyboard is, always visible: a dark ring with a light gap around every focused control (WCAG 2.4.7). */
+export const FOCUS = ':focus-visible{outline:3px solid #1a1f36;outline-offset:2px}[role=alert]:focus{outline:none}'
+
 const CSS = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;padding:0 16px;color:#1a1f36}
 main{max-width:420px;margin:48px auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px #0002;padding:28px}
 h1{font-size:20px;margin:0 0 4px}.amount{font-size:28px;font-weight:600;margin:12px 0}
@@ -19,10 +22,20 @@ label{display:block;font-size:13px;margin:12px 0 4px}input{width:100%;box-sizing
 .box{background:#f6f8fa;border-radius:8px;padding:12px;font-family:monospace;margin:12px 0}.test{background:#fff3cd;color:#6b4f00;font-size:12px;padding:6px 10px;border-radius:6px;display:inline-block;margin-bottom:16px}
 .nowrap{white-space:nowrap}.issuer{display:flex;justify-content:space-between;align-items:center;border-bottom:1px solid #e3e8ee;padding-bottom:12px;margin:0 0 16px;font-size:13px;color:#697386}
 .issuer b{color:#1a1f36;letter-spacing:.02em}.label{font-size:13px;color:#697386;margin:16px 0 0}.label+.amount{margin-top:2px}
-.methods{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin-top:8px}.methods button{flex:none}.back{background:none;color:#635bff;text-decoration:underline}`
+.methods{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin-top:8px}.methods button{flex:none}.back{background:none;color:#635bff;text-decoration:underline}
+${FOCUS}`
 
 export function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><style>${CSS}</style></head><body><main><span class="test">TEST MODE</span>${body}</main></body></html>`
+}
+
+/**
+ * An error shown on a page the form post brought back: a live region (role=alert) that takes the
+ * focus when the page loads, so a screen reader reads it at once and the keyboard goes on from
+ * it to the field it is about (which names it in aria-describedby).
+ */
+export function errorLine(message: string): string {
+  return `<p id="card-error" role="alert" tabindex="-1" autofocus style="color:#c0123c">${esc(message)}</p>`
 }
 
 /** Which field a card error is about, for the form to mark it. */
@@ -32,7 +45,7 @@ export type CardError = {field?: CardField; message: string}
 /** The card inputs: labels, autocomplete cc-number / cc-exp / cc-csc, numeric keyboards, the field in error marked. */
 export function cardInputs(error?: CardError): string {
   const bad = (f: CardField) => (error?.field === f ? ' aria-invalid="true" aria-describedby="card-error"' : '')
-  return `${error ? `<p id="card-error" role="alert" style="color:#c0123c">${esc(error.message)}</p>` : ''}
+  return `${error ? errorLine(error.message) : ''}
 <label for="number">Card number</label><input id="number" name="number" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required${bad('number')}>
 <div class="row" style="margin-top:0"><div style="flex:1"><label for="exp">Expiry (MM/YY)</label><input id="exp" name="exp" inputmode="numeric" autocomplete="cc-exp" placeholder="12/30" required${bad('exp')}></div>
 <div style="flex:1"><label for="cvc">CVC</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123"${bad('cvc')}></div></div>`
@@ -88,6 +101,7 @@ export function html(res: ServerResponse, status: number, body: string, requestI
     'Content-Length': Buffer.byteLength(body),
     'Request-Id': requestId,
     'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:${opts.nonce ? `; script-src 'nonce-${opts.nonce}'` : ''}; ${framing.csp}`,
     ...framing.headers,
   })
@@ -96,7 +110,7 @@ export function html(res: ServerResponse, status: number, body: string, requestI
 
 /** 303 to the next page: a redirect from a page whose URL holds a token sends no Referer either. */
 export function redirect(res: ServerResponse, location: string, requestId: string): void {
-  res.writeHead(303, {Location: location, 'Request-Id': requestId, 'Content-Length': 0, 'Referrer-Policy': 'no-referrer'})
+  res.writeHead(303, {Location: location, 'Request-Id': requestId, 'Content-Length': 0, 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff'})
   res.end()
 }
 

@@ -6,16 +6,16 @@
 // nor in a snapshot saved without include_secrets, nor in any answer to the platform account's
 // read keys. Deliveries still verify after a restart, on an instance started with a copy of the
 // secrets key, and after a snapshot is loaded elsewhere; an instance with another key is refused.
-import {copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {copyFileSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import Database from 'better-sqlite3'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {SEARCH_KEYS_COLUMNS} from '../store/sqlite/schema.js'
+import {databaseText, ownStore} from '../test-support/database-text.js'
 import {openapiDocument} from '../../api/openapi/document.js'
 import {verifySignature} from '../../api/webhook-signature.js'
 import {startEngine, type EngineOptions} from '../index.js'
-import {unpack} from '../store/sqlite/codec.js'
 import {createKeyFile} from '../adapters/secret-box.js'
 import {canonical, sha256Hex} from '../http/request.js'
 import {bootEngine, card, fleetSecretsKeyFile, type AsKey, type Res, type TestEngine} from '../test-support/harness.js'
@@ -28,53 +28,6 @@ const onPostgres = process.env.GW_TEST_STORE === 'postgres'
 const keyCopies = tempDirs('gw-key-copy-')
 /** The shape of any working key or signing secret the engine makes. */
 const WORKING = /[srp]k_(?:test|live)_[0-9A-Za-z]{32}|whsec_[A-Za-z0-9_-]{43}/g
-
-/** A store of its own, so the test can read the database it writes (PostgreSQL: its URL). */
-async function ownStore(): Promise<{opts: Partial<EngineOptions>; url?: string}> {
-  if (!onPostgres) return {opts: {}}
-  const [{freshDatabase}, {postgresStore}] = await Promise.all([import('../test-support/pg.js'), import('../store/postgres/postgres-store.js')])
-  const url = await freshDatabase('secrets')
-  return {opts: {store: postgresStore(url, {unitConnections: 4, readConnections: 2})}, url}
-}
-
-/** Every byte the database holds, as text: SQLite's files (after a checkpoint) and every value decoded; PostgreSQL's every text and JSON column. */
-async function databaseText(t: TestEngine, url: string | undefined): Promise<string> {
-  if (url) {
-    const {default: pg} = await import('pg')
-    const c = new pg.Client({connectionString: url})
-    await c.connect()
-    try {
-      const cols = (await c.query<{t: string; c: string}>("SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = 'public' AND data_type IN ('text', 'json', 'jsonb', 'character varying')")).rows
-      const out: string[] = []
-      for (const {t: table, c: col} of cols) out.push(...(await c.query<{v: string | null}>(`SELECT "${col}"::text AS v FROM "${table}"`)).rows.map((r) => r.v ?? ''))
-      return out.join('\n')
-    } finally {
-      await c.end()
-    }
-  }
-  const file = join(t.dataDir, 'gw.db')
-  const db = new Database(file)
-  const out: string[] = []
-  try {
-    db.pragma('wal_checkpoint(PASSIVE)')
-    for (const {name} of db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {name: string}[])
-      for (const row of db.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][])
-        for (const v of row) {
-          if (Buffer.isBuffer(v)) {
-            out.push(v.toString('latin1'))
-            try {
-              out.push(unpack(v))
-            } catch {
-              /* not a packed value */
-            }
-          } else out.push(String(v))
-        }
-  } finally {
-    db.close()
-  }
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) out.push(readFileSync(f).toString('latin1'))
-  return out.join('\n')
-}
 
 /** The secrets of `secrets` that `text` holds (their random part), and any other working key or signing secret in it. */
 function leaked(text: string, secrets: readonly string[]): string[] {

@@ -164,7 +164,8 @@ export class Core {
       } catch (e) {
         // rows staged for a commit that did not happen are nobody's: deleted (a retry stages its own)
         void unit?.stagedRestore?.rows.discard().catch(() => {})
-        if (e instanceof VersionConflictError && attempt < CONFLICT_RETRIES) continue
+        // (a job's own claim lost is not retried: it is gone, or another runner's now)
+        if (e instanceof VersionConflictError && e.kind !== 'job' && attempt < CONFLICT_RETRIES) continue
         this.observers.unit?.((performance.now() - started) / 1000)
         throw e
       }

@@ -10,7 +10,7 @@
 // due time, so a follow-up can never be overtaken by a job already running. A barrier job
 // (one that reads more than its own object: the settlement run reads a whole day's ledger)
 // waits until every job before it has committed.
-import type {ClaimedJob} from '../ports/store.js'
+import {type ClaimedJob, VersionConflictError} from '../ports/store.js'
 import type {Core} from './core.js'
 import type {Unit} from './unit.js'
 import {breather} from './breather.js'
@@ -34,8 +34,8 @@ const RETRY_AFTER_MS = 60_000
 export interface RunSummary {
   jobs: Record<string, number>
   events: Record<string, number>
-  /** webhook deliveries the jobs' events created (their first attempts) */
-  deliveries: number
+  /** the ids of the webhook deliveries the jobs' events created (their first attempts) */
+  deliveries: string[]
 }
 
 export class JobRunner {
@@ -81,8 +81,8 @@ export class JobRunner {
     this.queuedWait = wait
     const run = this.chain.then(async () => {
       this.queued = undefined
-      const r = await this.core.store.exclusive('timeline', () => this.drain(this.core.clock.now()), {wait: this.queuedWait})
-      return r.ran ? r.value : {jobs: {}, events: {}, deliveries: 0}
+      const r = await this.core.store.exclusive('timeline', () => this.drain(this.core.clock.now(), true), {wait: this.queuedWait})
+      return r.ran ? r.value : {jobs: {}, events: {}, deliveries: []}
     })
     this.queued = run
     this.chain = run.catch(() => {})
@@ -93,15 +93,16 @@ export class JobRunner {
   runUntil(until: Date): Promise<RunSummary> {
     const run = this.chain.then(async () => {
       const r = await this.core.store.exclusive('timeline', () => this.drain(until))
-      return r.ran ? r.value : {jobs: {}, events: {}, deliveries: 0}
+      return r.ran ? r.value : {jobs: {}, events: {}, deliveries: []}
     })
     this.chain = run.catch(() => {})
     return run
   }
 
-  private async drain(until: Date): Promise<RunSummary> {
-    const summary: RunSummary = {jobs: {}, events: {}, deliveries: 0}
-    const untilIso = until.toISOString()
+  /** `followClock`: never past the engine clock either — a snapshot loaded meanwhile may have put it back, and its jobs are due on its clock. */
+  private async drain(until: Date, followClock = false): Promise<RunSummary> {
+    const summary: RunSummary = {jobs: {}, events: {}, deliveries: []}
+    let untilIso = until.toISOString()
     const running = new Map<Promise<void>, number>()
     let previous: Promise<void> = Promise.resolve()
     /** the earliest due time, within this run, of a job scheduled by a job that ran */
@@ -110,6 +111,7 @@ export class JobRunner {
       while (cond() && running.size > 0) await Promise.race(running.keys())
     }
     while (!this.stopped) {
+      if (followClock) untilIso = new Date(Math.min(until.getTime(), this.core.clock.now().getTime())).toISOString()
       const batch = await this.core.store.claimJobs(untilIso, BATCH, this.core.claimLeaseMs ?? JOB_LEASE_MS)
       earliestAdded = Infinity
       if (batch.length === 0) {
@@ -161,7 +163,7 @@ export class JobRunner {
         u.complete(job)
         return {events: u.eventsEmitted.map((e) => e.type), added: u.jobsAdded.map((j) => j.due_at), unit: u}
       })
-      summary.deliveries += done.unit.deliveriesWritten
+      summary.deliveries.push(...done.unit.deliveriesWritten)
       summary.jobs[job.kind] = (summary.jobs[job.kind] ?? 0) + 1
       for (const t of done.events) summary.events[t] = (summary.events[t] ?? 0) + 1
       for (const a of done.added)
@@ -169,6 +171,11 @@ export class JobRunner {
       return done.added
     } catch (e) {
       order.staged()
+      if (e instanceof VersionConflictError && e.kind === 'job' && e.id === job.id) {
+        // not this runner's any more: nothing of it was committed, and nothing is to be redone here
+        this.core.log(`jobs: ${job.kind} ${job.ref} of ${this.core.account} due ${job.due_at} was not applied: the job was replaced meanwhile (a snapshot loaded into the account, or its claim ran out and another runner took it)`)
+        return []
+      }
       // contained to this account (issue 33): counted, logged once, and tried again later
       this.core.contain('timeline_job', e, `job ${job.kind} ${job.ref}`)
       // (a due time that is no time, from a store written around the API: now)

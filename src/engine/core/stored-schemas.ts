@@ -49,8 +49,10 @@ export const INSTRUMENT: Record<keyof Instrument, Schema> = {
   },
   billing_postal_code: nullable(str),
   billing_country: nullable(str),
+  sealed_number: {type: 'string', pattern: '^gwenc1:[A-Za-z0-9_-]+$'},
+  fingerprint: {type: 'string', pattern: '^[A-Za-z0-9_-]{22}$'},
 }
-export const instrument = closed(INSTRUMENT)
+export const instrument = closed(INSTRUMENT, ['sealed_number', 'fingerprint'])
 
 export const routingRecord = closed({
   at: time,

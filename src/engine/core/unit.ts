@@ -223,8 +223,8 @@ export class Unit {
     return this.addJobs
   }
 
-  /** webhook deliveries the commit wrote (its events' outbox), once committed */
-  deliveriesWritten = 0
+  /** the ids of the webhook deliveries the commit wrote (its events' outbox), once committed */
+  deliveriesWritten: string[] = []
 
   get eventsEmitted(): readonly StoredEvent[] {
     return this.events
@@ -233,7 +233,7 @@ export class Unit {
   /** The ChangeSet, outbox included; undefined when there is nothing to write. */
   async changeSet(): Promise<ChangeSet | undefined> {
     const deliveries = this.events.length ? await outboxFor(this.core, this.events, this.now) : []
-    this.deliveriesWritten = deliveries.length
+    this.deliveriesWritten = deliveries.map((d) => d.id)
     const cs: ChangeSet = {}
     const puts: Put[] = [...this.puts.values()].map((p) => ({kind: p.kind, obj: p.obj, json: INTERNAL_KINDS.has(p.kind) ? undefined : this.publicJson(p.obj), expectVersion: p.expectVersion}))
     for (const d of deliveries) puts.push({kind: 'delivery', obj: d, json: this.publicJson(d), expectVersion: undefined})

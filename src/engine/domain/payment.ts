@@ -17,8 +17,17 @@ export const MAX_AMOUNT = 99_999_999
 
 export interface Instrument {
   type: 'card'
-  /** full number in test mode only (drives the simulation); never returned */
+  /**
+   * The number the simulation reads; never returned. As stored: a published test card whole (its
+   * digits carry its behaviour), any other masked (first six, last four, a Luhn-valid middle: the
+   * same brand, length and behaviour), the whole number sealed in `sealed_number`
+   * (core/secrets.ts keptCard; docs/api.md#secrets-at-rest).
+   */
   number: string
+  /** the whole number sealed with the engine's secrets key (`gwenc1:`), when `number` is masked */
+  sealed_number?: string
+  /** the same card's mark, whatever payment or payment method holds it: a keyed HMAC of the whole number, nothing to guess the number from */
+  fingerprint?: string
   brand: string
   last4: string
   exp_month: number

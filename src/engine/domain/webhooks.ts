@@ -2,6 +2,7 @@
 // what, when the next delivery attempt is due, and how an endpoint's health evolves.
 
 import {EVENT_TYPES} from '../../api/event-types.js'
+import type {Permission} from './keys.js'
 
 /** Event types of spec §6 plus the engine's additive ones (docs/api.md). */
 export const WEBHOOK_EVENT_TYPES: readonly string[] = EVENT_TYPES
@@ -32,6 +33,37 @@ export function normaliseEnabledEvents(input: readonly string[]): {events: strin
     if (!out.includes(t)) out.push(t)
   }
   return {events: out}
+}
+
+/**
+ * What reading an event's payload needs, by the family of its type (the part before the first
+ * dot): the read permission of the object it carries — what `GET` of that object needs.
+ */
+const EVENT_OBJECT_READ: Readonly<Record<string, Permission>> = {
+  payment: 'payments:read',
+  checkout: 'payments:read',
+  refund: 'refunds:read',
+  dispute: 'disputes:read',
+  merchant: 'merchants:read',
+  settlement: 'settlement:read',
+  provider: 'routing:read',
+  webhook_endpoint: 'webhooks:read',
+}
+
+/**
+ * The permissions a key needs to subscribe an endpoint to `enabled_events` (normalised): the read
+ * permission of each subscribed type's object, or `events:read` for `*` (every payload, types
+ * added later too) and for a family without its own; in the order first needed, each once. A key
+ * with `events:read` reads every payload already (GET /events) and so may subscribe to anything
+ * (docs/api.md#what-a-key-reaches).
+ */
+export function eventReadPermissions(enabled: readonly string[]): Permission[] {
+  const out: Permission[] = []
+  for (const e of enabled) {
+    const need = e === '*' ? 'events:read' : (EVENT_OBJECT_READ[e.split('.')[0]!] ?? 'events:read')
+    if (!out.includes(need)) out.push(need)
+  }
+  return out
 }
 
 /** Whether an endpoint with these `enabled_events` receives an event of `type`. `*` includes types added later. */

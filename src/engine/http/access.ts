@@ -54,17 +54,23 @@ export function browserBody(caller: Caller, operationId: string, body: unknown):
 
 const NONE: readonly Permission[] = ['none']
 
+/** The permissions of `needs` the caller's key lacks; undefined when it holds them all (a loop, not a filter: no array per request on the hot path). */
+function lacking(caller: Pick<Caller, 'account' | 'key'>, needs: readonly Permission[]): Permission[] | undefined {
+  const {type, permissions} = caller.key
+  const platform = caller.account === PLATFORM_ACCOUNT
+  let holds = true
+  for (const need of needs) if (!allows(type, permissions, need, platform)) holds = false
+  return holds ? undefined : needs.filter((need) => !allows(type, permissions, need, platform))
+}
+
 /** 403 permission_error unless the caller's key may perform the operation: every permission it needs (docs/api.md "Keys"). */
 export function authorize(caller: Caller, operationId: string, method: string, pathname: string): void {
   const needs = (OPERATION_PERMISSIONS.get(operationId) ?? NONE) as readonly Permission[]
   const {key} = caller
   const platform = caller.account === PLATFORM_ACCOUNT
   if (key.type === 'publishable' && BROWSER_OPERATIONS.has(operationId)) return
-  // (a loop, not a filter: no array per request on the hot path)
-  let holds = true
-  for (const need of needs) if (!allows(key.type, key.permissions, need, platform)) holds = false
-  if (holds) return
-  const missing = needs.filter((need) => !allows(key.type, key.permissions, need, platform))
+  const missing = lacking(caller, needs)
+  if (!missing) return
   // error.permission names all the operation needs (one, or several joined by commas)
   const need = permissionName(needs)
   const what = `${method} ${pathname}`
@@ -80,6 +86,23 @@ export function authorize(caller: Caller, operationId: string, method: string, p
   )
 }
 
+/**
+ * 403 permission_error unless the caller's key also holds `needs`: what a request's content asks
+ * beyond its operation's own permission (`operation`) — a payment filter that reads customers, an
+ * endpoint that would receive payloads. error.permission names the missing ones; `what` says
+ * what needs them (docs/api.md#what-a-key-reaches).
+ */
+export function authorizeAlso(caller: Pick<Caller, 'account' | 'key'>, needs: readonly Permission[], what: string, operation: Permission): void {
+  const {key} = caller
+  const missing = lacking(caller, needs)
+  if (!missing) return
+  const name = permissionName(missing)
+  throw forbidden(
+    name,
+    `This ${KEY_WORD[key.type]} (${key.redacted}) lacks ${missing.join(' and ')}, which ${what} needs. It has ${key.permissions?.join(', ') || 'no permission'}; create a key that includes them (gw keys create --permissions ${operation},${name}).`,
+  )
+}
+
 /** A browser's preflight: any origin, the methods and headers the API reads; the key decides the rest. */
 export function preflight(res: ServerResponse, requestId: string): void {
   res.writeHead(204, {
@@ -88,6 +111,7 @@ export function preflight(res: ServerResponse, requestId: string): void {
     'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Service-Version, Gw-Parent-Origin',
     'Access-Control-Max-Age': '600',
     'Request-Id': requestId,
+    'X-Content-Type-Options': 'nosniff',
   })
   res.end()
 }

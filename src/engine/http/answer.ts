@@ -34,6 +34,7 @@ export function send(res: ServerResponse, status: number, requestId: string, bod
     'Content-Type': JSON_CONTENT_TYPE,
     'Content-Length': Buffer.byteLength(body),
     'Request-Id': requestId,
+    'X-Content-Type-Options': 'nosniff',
     ...engineTimeOf(res),
     ...headers,
   })

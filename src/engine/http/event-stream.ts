@@ -6,14 +6,19 @@ import {matchesType, parseTypeFilter} from '../app/events.js'
 import {invalid} from '../domain/errors.js'
 import type {LoggedEvent} from '../ports/store.js'
 import type {HandlerResult, RequestCtx} from './router.js'
-import {SseStreams} from './sse.js'
+import {SseStreams, type StreamBudget} from './sse.js'
 
 const PAGE = 500
 
 export class EventStreams {
-  private readonly streams = new SseStreams()
+  private readonly streams: SseStreams
 
-  constructor(private readonly app: App) {}
+  constructor(
+    private readonly app: App,
+    budget?: StreamBudget,
+  ) {
+    this.streams = new SseStreams(budget)
+  }
 
   async handle(ctx: RequestCtx): Promise<HandlerResult> {
     const tf = parseTypeFilter(ctx.query.get('type') ?? undefined)
@@ -41,7 +46,7 @@ export class EventStreams {
           if (matchesType(e.type, tf)) res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${e.json}\n\n`)
         }
         // (a client gone while Last-Event-ID was looked up gets no stream)
-        if (!this.streams.start(req, res, ctx.requestId, () => feed.subscribe((e) => (live ? write(e) : buffer.push(e))))) return
+        if (!this.streams.start(req, res, ctx.requestId, ctx.account, () => feed.subscribe((e) => (live ? write(e) : buffer.push(e))))) return
         void (async () => {
           // the backlog after Last-Event-ID, page by page, then what arrived meanwhile
           if (from !== null) {

@@ -10,8 +10,9 @@
 // count them once per instance: the one holding the fleet's metrics lock (FleetReporter).
 import {collectDefaultMetrics, Counter, Gauge, Registry} from 'prom-client'
 import type {App} from '../app/index.js'
-import {PLATFORM_ACCOUNT, type Store as EngineStore} from '../ports/store.js'
+import {PLATFORM_ACCOUNT, type Store as EngineStore, type StoreCounters} from '../ports/store.js'
 import {CounterFamily, HistogramFamily} from './metric-families.js'
+import {CONNECTION_STATES, type ConnectionState} from './connections.js'
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
 
@@ -38,6 +39,7 @@ export class Metrics {
   private instanceId: string
   /** whether this instance reports the fleet-wide gauges (see FleetReporter) */
   readonly fleet: FleetReporter
+  private readonly store: EngineStore
 
   constructor(app: App, opts: {instance: string}) {
     const r = this.registry
@@ -55,6 +57,7 @@ export class Metrics {
         this.set({instance_id: self.instanceId}, 1)
       },
     })
+    this.store = app.core.engineStore
     this.fleet = new FleetReporter(app.core.engineStore)
     // the gauges read from the shared store, in a registry of their own: in the text of the fleet's reporter only
     const fleetOnly = this.fleetRegistry
@@ -192,6 +195,20 @@ export class Metrics {
     })
   }
 
+  /** The API port's connections by state (http/connections.ts): gw_connections{state}. */
+  watchConnections(byState: () => Readonly<Record<ConnectionState, number>>): void {
+    new Gauge({
+      name: 'gw_connections',
+      help: "The API port's open connections by state: handshake (TLS, or no request yet; closed after 10 s), active (a request in flight), idle (kept alive between requests), stream (an event stream open).",
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const counts = byState()
+        for (const state of CONNECTION_STATES) this.set({state}, counts[state])
+      },
+    })
+  }
+
   /** One API request answered. */
   request(method: string, operation: string, status: number, seconds: number): void {
     this.requests.inc(`${method} ${operation} ${status}`, () => ({method, operation, status: String(status)}))
@@ -218,7 +235,7 @@ export class Metrics {
   async text(): Promise<string> {
     const [own, fleet] = await Promise.all([this.registry.metrics(), this.fleet.reporting ? this.fleetRegistry.metrics() : ''])
     const rest = fleet ? `${own}\n${fleet}` : own
-    return [this.requests, this.requestSeconds, this.commitSeconds, this.attempts].map((f) => f.text({})).join('\n') + '\n' + rest
+    return [this.requests, this.requestSeconds, this.commitSeconds, this.attempts].map((f) => f.text({})).join('\n') + '\n' + storeCounters(this.store) + rest
   }
 
   /** Stops taking part in the fleet's reporter election (before the store closes). */
@@ -228,6 +245,20 @@ export class Metrics {
 }
 
 const STORE_UP_TIMEOUT_MS = 2000
+
+const STORE_COUNTERS: [keyof StoreCounters, string, string][] = [
+  ['roundTrips', 'gw_store_round_trips_total', 'Requests this instance sent to the database server and waited for (a statement, or several sent as one).'],
+  ['commitGroups', 'gw_store_commit_groups_total', "Transactions this instance's committer wrote: one WAL flush each, for every change set staged while the previous one committed."],
+  ['committedChangeSets', 'gw_store_committed_change_sets_total', 'Change sets (units of work) in those transactions: divided by the groups, the mean group size.'],
+  ['notices', 'gw_store_notices_total', "Change notices received from the fleet's other instances (each a commit of theirs this instance heard of)."],
+]
+
+/** The store's counters of its work with a database server, where it has one (Store.counters). */
+function storeCounters(store: EngineStore): string {
+  const c = store.counters?.()
+  if (!c) return ''
+  return STORE_COUNTERS.map(([k, name, help]) => `# HELP ${name} ${help}\n# TYPE ${name} counter\n${name} ${c[k]}\n`).join('\n') + '\n'
+}
 
 /** Whether the store answers a read within 2 s (what /readyz asks too). */
 export async function storeAnswers(store: EngineStore): Promise<boolean> {

@@ -15,6 +15,7 @@ export async function serveOpenApi(res: ServerResponse, requestId: string): Prom
     'Content-Length': Buffer.byteLength(body),
     'Request-Id': requestId,
     'Cache-Control': 'public, max-age=300',
+    'X-Content-Type-Options': 'nosniff',
   })
   res.end(res.req.method === 'HEAD' ? undefined : body)
 }

@@ -4,7 +4,9 @@
 //                 (503 otherwise: a balancer takes the instance out until it is ready again)
 //   GET /metrics  Prometheus metrics of this instance (metrics.ts); with `gw serve --metrics-listen
 //                 HOST:PORT` (issue 33) on that address alone, over plain HTTP as exporters serve them,
-//                 and 404 on the API port: the metrics name every account and endpoint id
+//                 and 404 on the API port. On the API port a caller without a key gets the aggregate
+//                 series only: those naming an account or endpoint id need the platform account's key
+//                 (every account's) or an account's own key (its own) (docs/api.md#what-a-key-reaches)
 import http, {type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import type {App} from '../app/index.js'
@@ -21,6 +23,32 @@ export function parseListen(raw: string): {host: string; port: number} | undefin
   return {host: m[1] ?? m[2]!, port}
 }
 
+/** Which series of /metrics a caller reads: every one, those of no account (a caller without a key), or one account's and the aggregate ones. */
+export type MetricsScope = 'all' | 'aggregate' | {account: string}
+
+/** A label naming an account or an endpoint (whose id belongs to one account). */
+const ACCOUNT_LABEL = /[{,]account="([^"]*)"/
+const ENDPOINT_LABEL = /[{,]endpoint="/
+
+/** The exposition text with only the series `scope` may read (comments stay: a family may then have no series). */
+export function scopedMetrics(text: string, scope: MetricsScope): string {
+  if (scope === 'all') return text
+  const own = typeof scope === 'object' ? scope.account : undefined
+  let out = ''
+  for (const line of text.split('\n')) {
+    if (line.charCodeAt(0) !== 0x23 /* # */) {
+      const brace = line.indexOf('{')
+      if (brace >= 0) {
+        const labels = line.slice(brace, line.indexOf('}', brace) + 1)
+        const account = ACCOUNT_LABEL.exec(labels)?.[1]
+        if (account !== undefined ? account !== own : ENDPOINT_LABEL.test(labels)) continue
+      }
+    }
+    out += `${line}\n`
+  }
+  return out.slice(0, -1)
+}
+
 /**
  * What a load balancer and Prometheus ask, answered by the API port's pipeline. `metricsElsewhere`:
  * the metrics are served on their own address (serveMetrics), so /metrics is 404 here.
@@ -28,24 +56,25 @@ export function parseListen(raw: string): {host: string; port: number} | undefin
 export function createOperations(app: App, metrics: Metrics, state: {stopping: boolean}, opts: {metricsElsewhere?: boolean} = {}) {
   const send = (res: ServerResponse, status: number, requestId: string, contentType: string, body: string, head: boolean) => {
     if (res.headersSent) return
-    res.writeHead(status, {'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Request-Id': requestId, 'Cache-Control': 'no-store'})
+    res.writeHead(status, {'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Request-Id': requestId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff'})
     res.end(head ? undefined : body)
   }
   const ready = async (): Promise<string | undefined> => {
     if (state.stopping) return 'the instance is stopping'
     return (await storeAnswers(app.core.engineStore)) ? undefined : `the store does not answer a read within ${READY_TIMEOUT_MS / 1000} s`
   }
-  const scrape = async (res: ServerResponse, requestId: string, head: boolean): Promise<void> => {
+  const scrape = async (res: ServerResponse, requestId: string, head: boolean, scope: MetricsScope): Promise<void> => {
     let text: string
     try {
-      text = await metrics.text()
+      text = scopedMetrics(await metrics.text(), scope)
     } catch (e) {
       // a gauge read from the store failed (database down): say so rather than hide the instance
       return send(res, 503, requestId, 'text/plain; charset=utf-8', `# metrics unavailable: ${(e as Error).message}\n`, head)
     }
     send(res, 200, requestId, METRICS_CONTENT_TYPE, text, head)
   }
-  const operations = async function operations(req: IncomingMessage, res: ServerResponse, pathname: string, requestId: string, own = false): Promise<void> {
+  /** `scope`: which series /metrics shows (its own address: all; the API port: what the caller's key may read). */
+  const operations = async function operations(req: IncomingMessage, res: ServerResponse, pathname: string, requestId: string, scope: MetricsScope = 'aggregate', own = false): Promise<void> {
     const head = req.method === 'HEAD'
     if (req.method !== 'GET' && !head) {
       const body = JSON.stringify({error: {type: 'invalid_request_error', code: 'route_unknown', message: `${pathname} answers GET (and HEAD) only.`, doc_url: 'https://docs.gw.dev/errors#route_unknown', request_id: requestId}})
@@ -60,7 +89,7 @@ export function createOperations(app: App, metrics: Metrics, state: {stopping: b
       const body = JSON.stringify({error: {type: 'invalid_request_error', code: 'route_unknown', message: 'Metrics are not served on the API port of this instance: it serves them on its own address (gw serve --metrics-listen).', doc_url: 'https://docs.gw.dev/errors#route_unknown', request_id: requestId}})
       return send(res, 404, requestId, JSON_CONTENT_TYPE, body, false)
     }
-    return scrape(res, requestId, head)
+    return scrape(res, requestId, head, scope)
   }
   return operations
 }
@@ -73,8 +102,8 @@ export async function serveMetrics(at: {host: string; port: number}, operations:
   const server = http.createServer((req, res) => {
     const requestId = newRequestId()
     const path = (req.url ?? '/').split('?')[0]
-    if (path === '/metrics') return void operations(req, res, '/metrics', requestId, true).catch(() => res.destroy())
-    res.writeHead(404, {'Content-Type': 'text/plain; charset=utf-8', 'Request-Id': requestId})
+    if (path === '/metrics') return void operations(req, res, '/metrics', requestId, 'all', true).catch(() => res.destroy())
+    res.writeHead(404, {'Content-Type': 'text/plain; charset=utf-8', 'Request-Id': requestId, 'X-Content-Type-Options': 'nosniff'})
     res.end('Only /metrics is served here.\n')
   })
   server.keepAliveTimeout = 30_000

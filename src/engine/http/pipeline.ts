@@ -17,10 +17,13 @@ import type {HandlerResult, RequestCtx, Route, Router} from './router.js'
 import {invalid} from '../domain/errors.js'
 import type {Caller, KeyAuthority} from '../app/keys.js'
 import {bucketOf, FailedAuthentications, tooManyRequests} from './rate-limits.js'
+import type {MetricsScope} from './operations.js'
+import {allows} from '../domain/keys.js'
+import {PLATFORM_ACCOUNT} from '../ports/store.js'
 import {ENGINE_TIME_HEADER, engineTimeValue} from '../../api/engine-time.js'
 import type {Clock} from '../ports/clock.js'
 import type {Unit} from '../core/unit.js'
-import {canonical, checkInput, isClientAbort, jsonDepthExceeds, MAX_JSON_DEPTH, rawRequestHash, readBody, requestTarget, sha256Hex, tooLarge, type RequestTarget} from './request.js'
+import {canonical, checkInput, checkJsonBody, isClientAbort, jsonDepthExceeds, MAX_JSON_DEPTH, rawRequestHash, readBody, requestTarget, sha256Hex, tooLarge, type RequestTarget} from './request.js'
 import {authorize, bearer, browserBody, preflight} from './access.js'
 import {engineTimeOf, keepEngineTime, retryAdvice, send, sendError} from './answer.js'
 import {injectedError, loseResponse} from './faults.js'
@@ -43,8 +46,10 @@ export interface PipelineDeps {
   debug?: (line: string) => void
   /** the API request log behind GET /v1/request_logs (request-log.ts) */
   requestLog?: RequestLog
-  /** GET /healthz, /readyz and /metrics: for load balancers and Prometheus, no key (operations.ts) */
-  operations?: (req: IncomingMessage, res: ServerResponse, pathname: string, requestId: string) => Promise<void>
+  /** GET /healthz, /readyz and /metrics: for load balancers and Prometheus, no key; /metrics shows more to a key (operations.ts) */
+  operations?: (req: IncomingMessage, res: ServerResponse, pathname: string, requestId: string, scope?: MetricsScope) => Promise<void>
+  /** the port's connections (connections.ts): one whose request authenticated is closed last to let another in */
+  connections?: {authenticated(req: IncomingMessage): void}
 }
 
 /** One request in flight: what every step of its story reads, and the clock its answers are stamped with once its account is known. */
@@ -86,9 +91,7 @@ export function createPipeline(deps: PipelineDeps) {
       const match = deps.router.match(method, path)
       if (f.logged && match) f.logged.operation = match.route.operationId
       const rate = deps.rateLimit.rateLimit
-      // an address whose failed authentications ran out is refused before its key is looked at
-      const refused = rate > 0 ? failures.refusal(req) : undefined
-      if (refused) throw refused
+      // a key that authenticates is never refused by its address's failures (docs/api.md#one-tenant-cannot-starve-the-others)
       let auth: Caller
       try {
         auth = await deps.keys.authenticate(bearer(req.headers.authorization))
@@ -96,6 +99,7 @@ export function createPipeline(deps: PipelineDeps) {
         throw await authenticationFailed(f, rate, e)
       }
       knownCaller(f, auth)
+      deps.connections?.authenticated(req)
       const rl = await engineStore.takeToken(bucketOf(auth), rate, Math.max(1, rate * 2))
       if (rl.retryAfter > 0) throw rateLimited(f, auth, rate, rl.retryAfter)
       if (!match) throw new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${method} ${f.url!.pathname}).`)
@@ -107,7 +111,10 @@ export function createPipeline(deps: PipelineDeps) {
       if (!auth.livemode && !core.chaos.none && !path.startsWith('/chaos')) await injectChaos(f, core, method, path)
       const route = match.route
       const ctx = contextOf(f, auth, core, method, path, match.params)
-      if (method === 'POST' || method === 'DELETE') parseBody(ctx, route, await readBody(req, route.maxBody))
+      if (method === 'POST' || method === 'DELETE') {
+        checkJsonBody(req)
+        parseBody(ctx, route, await readBody(req, route.maxBody))
+      }
       browserBody(auth, route.operationId, ctx.body)
       if (!route.write) {
         checkInput(ctx, route)
@@ -164,7 +171,7 @@ export function createPipeline(deps: PipelineDeps) {
         if (!deps.checkout) throw new ApiError(404, 'invalid_request_error', 'route_unknown', 'No hosted pages here.')
         return deps.checkout(req, res, url!, requestId)
       case Aside.Operations:
-        return deps.operations!(req, res, url!.pathname, requestId)
+        return deps.operations!(req, res, url!.pathname, requestId, url!.pathname === '/metrics' ? await metricsScope(f) : undefined)
       case Aside.OpenApi:
         return serveOpenApi(res, requestId)
       case Aside.Preflight:
@@ -172,9 +179,32 @@ export function createPipeline(deps: PipelineDeps) {
     }
   }
 
-  /** A failed authentication takes from its address's budget; once that is spent, 429 instead of 401. */
+  /**
+   * Which series of /metrics the caller reads: without a key (or with a publishable key) the
+   * aggregate ones; the platform account's key every account's; another account's key its own
+   * (a restricted key needs webhooks:read: the series are its endpoints' backlog). A key that
+   * does not authenticate is answered as on the API.
+   */
+  async function metricsScope(f: Flight): Promise<MetricsScope> {
+    if (f.req.headers.authorization === undefined) return 'aggregate'
+    let auth: Caller
+    try {
+      auth = await deps.keys.authenticate(bearer(f.req.headers.authorization))
+    } catch (e) {
+      throw await authenticationFailed(f, deps.rateLimit.rateLimit, e)
+    }
+    const platform = auth.account === PLATFORM_ACCOUNT
+    if (!allows(auth.key.type, auth.key.permissions, 'webhooks:read', platform)) return 'aggregate'
+    return platform ? 'all' : {account: auth.account}
+  }
+
+  /**
+   * A failed authentication takes from its address's budget; once that is spent, 429 instead of
+   * 401 (an address already known to be refused costs no store round trip). Only failures count
+   * and only failures are refused: a right key from the same address (a NAT, a CI runner) is served.
+   */
   async function authenticationFailed(f: Flight, rate: number, e: unknown): Promise<unknown> {
-    if (rate > 0 && toApiError(e)?.status === 401) return (await failures.failed(f.req)) ?? e
+    if (rate > 0 && toApiError(e)?.status === 401) return failures.refusal(f.req) ?? (await failures.failed(f.req)) ?? e
     return e
   }
 
@@ -200,7 +230,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
     if (result.text) {
       if (res.headersSent) return
-      res.writeHead(result.status, {'Content-Type': result.text.contentType, 'Content-Length': Buffer.byteLength(result.text.body), 'Request-Id': requestId, ...engineTimeOf(res), ...result.headers})
+      res.writeHead(result.status, {'Content-Type': result.text.contentType, 'Content-Length': Buffer.byteLength(result.text.body), 'Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', ...engineTimeOf(res), ...result.headers})
       res.end(result.text.body)
       return
     }

@@ -46,7 +46,7 @@ describe('failed authentications', () => {
     }
   }
 
-  it("a burst of failures from an address is answered, then 429 with Retry-After — also before any key is looked at; other addresses are not touched", async () => {
+  it("a burst of failures from an address is answered, then 429 with Retry-After — a refused address's next failure without the store; other addresses are not touched", async () => {
     const store = bucketStore()
     const f = new FailedAuthentications(store, 0, 5, 20)
     const guesser = req('203.0.113.9')
@@ -55,7 +55,7 @@ describe('failed authentications', () => {
     expect(refused?.status).toBe(429)
     expect(Number(refused?.extra.headers?.['Retry-After'])).toBeGreaterThanOrEqual(1)
     expect(refused?.body('req_x').error.message).toMatch(/failed authentications from 203\.0\.113\.9/)
-    // the next request from it is refused here, without the store
+    // the next failure from it is refused here, without the store
     const before = store.state.taken.length
     expect(f.refusal(guesser)?.status).toBe(429)
     expect(store.state.taken.length).toBe(before)

@@ -66,10 +66,12 @@ export function addressKey(address: string): string {
 
 /**
  * Failed authentications by client address: each one takes a token from the address's bucket
- * in the store (AUTH_FAILURES_PER_S, bursts of AUTH_FAILURE_BURST); once it is empty the address
- * is refused with 429 — before its key is even looked at, so a right guess is refused too —
- * until the bucket has a token again. Which addresses are refused is also remembered here, as
- * the store said it, so requests from one cost no store round trip, and other requests nothing.
+ * in the store (AUTH_FAILURES_PER_S, bursts of AUTH_FAILURE_BURST); once it is empty the
+ * address's failures are answered 429 instead of 401 until the bucket has a token again. Only
+ * failures count and only failures are refused: a request whose key authenticates never asks
+ * (behind a NAT, one tenant's revoked key in a retry loop must not lock the others out). Which
+ * addresses are refused is also remembered here, as the store said it, so a refused address's
+ * failures cost no store round trip.
  */
 export class FailedAuthentications {
   /** refused addresses and until when (performance.now() ms), in the order they were refused */
@@ -82,7 +84,7 @@ export class FailedAuthentications {
     private readonly burst = AUTH_FAILURE_BURST,
   ) {}
 
-  /** The refusal of a request from an address whose failures ran out; undefined otherwise (a Map lookup: nothing at all while no address is refused). */
+  /** The refusal of a failed authentication from an address whose failures ran out; undefined otherwise (a Map lookup: nothing at all while no address is refused). */
   refusal(req: Pick<IncomingMessage, 'socket' | 'headers'>): ApiError | undefined {
     if (this.refused.size === 0) return undefined
     const address = clientAddress(req, this.trustedProxies)

@@ -12,7 +12,7 @@ import {invalid} from '../domain/errors.js'
 import {PLATFORM_ACCOUNT, StoreUnavailableError, type RequestLogStore} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import {listUrl, type HandlerResult, type RequestCtx, type Router} from './router.js'
-import {SseStreams} from './sse.js'
+import {SseStreams, type StreamBudget} from './sse.js'
 import {iso} from '../domain/time.js'
 
 export interface RequestLogEntry {
@@ -264,7 +264,7 @@ function fromStored(json: string, account: string | null, seq: number): Stored {
 export class RequestLog {
   private seq = 0
   private readonly backend: Backend
-  private readonly streams = new SseStreams()
+  private readonly streams: SseStreams
 
   constructor(
     /** the engine clock of an account (null: a request that failed authentication) */
@@ -272,8 +272,9 @@ export class RequestLog {
     readonly capacity = 1000,
     /** called with every request recorded (metrics, the access log): no listener of its own per request */
     private readonly onEntry?: (e: RequestLogEntry, who: Tracked) => void,
-    opts: {instance?: () => string; store?: RequestLogStore; log?: (line: string) => void; contain?: (e: unknown, account: string | null) => void; outageBuffer?: number} = {},
+    opts: {instance?: () => string; store?: RequestLogStore; log?: (line: string) => void; contain?: (e: unknown, account: string | null) => void; outageBuffer?: number; streams?: StreamBudget} = {},
   ) {
+    this.streams = new SseStreams(opts.streams)
     this.instance = opts.instance ?? (() => 'local')
     this.contain = opts.contain ?? ((e) => opts.log?.(`request log: ${(e as Error).stack ?? String(e)}`))
     this.backend = opts.store ? new StoreBackend(opts.store, capacity, opts.log ?? (() => {}), opts.outageBuffer) : new MemoryBackend(capacity)
@@ -408,7 +409,7 @@ export class RequestLog {
           if (this.visible(e, ctx, f)) res.write(`id: ${e.id}\nevent: request_log\ndata: ${JSON.stringify(view(e))}\n\n`)
         }
         // (a client gone before the stream started, while the pipeline awaited the rate limit, gets none)
-        this.streams.start(req, res, ctx.requestId, () => this.backend.subscribe(sub))
+        this.streams.start(req, res, ctx.requestId, ctx.account, () => this.backend.subscribe(sub))
       },
     }
   }

@@ -3,6 +3,7 @@
 // Idempotency-Key) and the input checked against the operation's schemas. The key is checked in
 // access.ts, answers are sent by answer.ts, chaos's faults made in faults.ts.
 import * as crypto from 'node:crypto'
+import zlib from 'node:zlib'
 import type {IncomingMessage} from 'node:http'
 import {ApiError} from './errors.js'
 import {requestValidator} from './openapi-validate.js'
@@ -138,34 +139,79 @@ export const isClientAbort = (e: unknown, req: IncomingMessage): boolean =>
 /**
  * A request's body, at most `max` bytes; undefined when it is larger (declared or sent: what was
  * sent is read and dropped, so the answer can still go out). A client gone mid-body rejects with
- * ClientAborted. The API's JSON bodies and the hosted pages' forms both come this way.
+ * ClientAborted. The API's JSON bodies and the hosted pages' forms both come this way. A body sent
+ * with `Content-Encoding: gzip` is decoded as it arrives, and `max` bounds what it decodes to (a
+ * gzip bomb stops at the limit, never held whole); any other encoding is 415 naming it.
  */
 export function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Buffer | undefined> {
+  const encoding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase()
+  if (encoding === '' || encoding === 'identity') return collect(req, req, max, Number(req.headers['content-length'] ?? 0))
+  if (encoding === 'gzip' || encoding === 'x-gzip') {
+    const gunzip = zlib.createGunzip()
+    req.pipe(gunzip)
+    return collect(req, gunzip, max, undefined)
+  }
+  return Promise.reject(
+    new ApiError(415, 'invalid_request_error', 'media_type_unsupported', `Content-Encoding ${JSON.stringify(String(req.headers['content-encoding']))} is not one the engine decodes: send the body as it is, or gzip it (Content-Encoding: gzip).`),
+  )
+}
+
+/** The bytes of `source` (the request, or what its body decodes to), at most `max`; `declared`: the request's Content-Length when the bytes are the body's own. */
+function collect(req: IncomingMessage, source: NodeJS.ReadableStream, max: number, declared: number | undefined): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0)
-    if (declared > max) return resolve(undefined)
+    if (declared !== undefined && declared > max) return resolve(undefined)
     const chunks: Buffer[] = []
     let size = 0
     // a large body of a declared length (a snapshot) is copied into place as it arrives: no copy of it all at the end
-    const into = Number.isSafeInteger(declared) && declared > MAX_BODY_BYTES ? Buffer.allocUnsafe(declared) : undefined
-    req.on('data', (c: Buffer) => {
+    const into = declared !== undefined && Number.isSafeInteger(declared) && declared > MAX_BODY_BYTES ? Buffer.allocUnsafe(declared) : undefined
+    const drop = () => {
+      source.removeAllListeners('data')
+      if (source !== req) {
+        req.unpipe(source as unknown as NodeJS.WritableStream)
+        ;(source as zlib.Gunzip).destroy()
+      }
+      req.resume()
+    }
+    source.on('data', (c: Buffer) => {
       size += c.length
       if (size > max || (into && size > into.length)) {
-        req.removeAllListeners('data')
-        req.resume()
+        drop()
         resolve(undefined)
         return
       }
       if (into) c.copy(into, size - c.length)
       else chunks.push(c)
     })
-    req.on('end', () => resolve(into ? into.subarray(0, size) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
+    source.on('end', () => resolve(into ? into.subarray(0, size) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
     req.on('error', (e) => reject(isClientAbort(e, req) ? new ClientAborted() : e))
+    if (source !== req)
+      source.on('error', (e: Error) => {
+        drop()
+        reject(new ApiError(400, 'invalid_request_error', 'parameter_invalid', `The request body is not valid gzip (${e.message}); send it as it is, without Content-Encoding, or gzip it whole.`, {param: 'body'}))
+      })
     // a connection closed mid-body ends the request without 'end'
     req.on('close', () => {
       if (!req.complete) reject(new ClientAborted())
     })
   })
+}
+
+/** Whether a request carries a body (a length over 0, or chunks). */
+const hasBody = (req: IncomingMessage): boolean => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+
+/** JSON media types: application/json (any parameters), application/<something>+json. */
+const JSON_MEDIA = /^application\/(?:[a-z0-9.!#$&^_-]+\+)?json$/
+
+/**
+ * 415 unless a body, if sent, is declared JSON or not declared at all: a text/plain or form body
+ * (what a browser may send to any origin without asking) is never read as JSON.
+ */
+export function checkJsonBody(req: IncomingMessage): void {
+  const type = req.headers['content-type']
+  if (type === undefined) return
+  const media = type.split(';')[0]!.trim().toLowerCase()
+  if (media === '' || JSON_MEDIA.test(media) || !hasBody(req)) return
+  throw new ApiError(415, 'invalid_request_error', 'media_type_unsupported', `Content-Type ${JSON.stringify(type)} is not JSON: send the body as JSON with Content-Type: application/json.`)
 }
 
 export const tooLarge = (max = MAX_BODY_BYTES, message?: (max: number) => string) =>

@@ -34,8 +34,14 @@ import type {ListPage} from '../ports/store.js'
 import {ApiError} from './errors.js'
 import {JSON_CONTENT_TYPE} from './answer.js'
 import {EventStreams} from './event-stream.js'
+import type {StreamBudget} from './sse.js'
 import {RequestLog} from './request-log.js'
 import {snapshotSource} from './snapshot-body.js'
+import {authorizeAlso} from './access.js'
+import {allows} from '../domain/keys.js'
+import {eventReadPermissions} from '../domain/webhooks.js'
+import {PLATFORM_ACCOUNT} from '../ports/store.js'
+import {snapshotAnswer} from './snapshot-out.js'
 import {listUrl, Router, type HandlerResult, type RequestCtx} from './router.js'
 
 /** An object as the response: its public JSON (the pipeline serializes it, once, without `_x`). */
@@ -76,11 +82,13 @@ export function routes(
     requestLog?: ConstructorParameters<typeof RequestLog>[3]
     /** the largest snapshot a load takes (gw serve --snapshot-max-bytes); default DEFAULT_SNAPSHOT_MAX_BYTES */
     snapshotMaxBytes?: number
+    /** the event streams (and request-log streams) each account may hold open (gw serve --max-event-streams), and the connections they hold */
+    streams?: StreamBudget
   } = {},
 ): {router: Router; streams: EventStreams; requestLog: RequestLog} {
   const r = new Router()
   const snapshotMax = opts.snapshotMaxBytes ?? snapshots.DEFAULT_SNAPSHOT_MAX_BYTES
-  const streams = new EventStreams(app)
+  const streams = new EventStreams(app, opts.streams)
 
   paymentRoutes(r)
   customerRoutes(r)
@@ -94,14 +102,19 @@ export function routes(
   accountRoutes(r)
 
   // the API request log (GET /request_logs, /request_logs/stream): the pipeline feeds it, each entry on its account's clock
-  const requestLog = new RequestLog((account) => (account ? app.loaded(account)?.clock : undefined) ?? app.core.clock, 1000, opts.onRequest, opts.requestLog)
+  const requestLog = new RequestLog((account) => (account ? app.loaded(account)?.clock : undefined) ?? app.core.clock, 1000, opts.onRequest, {...opts.requestLog, streams: opts.streams})
   requestLog.install(r)
   return {router: r, streams, requestLog}
 }
 
 /** Payments. */
 function paymentRoutes(r: Router): void {
-  r.on('listPayments', async (ctx) => listOf(ctx, await paymentQueries.listPayments(ctx.core, {...q(ctx), created_gte: time('created_gte', ctx.input.query.created_gte), created_lte: time('created_lte', ctx.input.query.created_lte)})))
+  r.on('listPayments', async (ctx) => {
+    // a filter that matches customers' data answers questions about it: it needs customers:read too
+    const by = paymentQueries.CUSTOMER_DATA_FILTERS.filter((f) => ctx.input.query[f] !== undefined)
+    if (by.length > 0) authorizeAlso(ctx, ['customers:read'], `filtering payments by ${by.join(' and ')}`, 'payments:read')
+    return listOf(ctx, await paymentQueries.listPayments(ctx.core, {...q(ctx), created_gte: time('created_gte', ctx.input.query.created_gte), created_lte: time('created_lte', ctx.input.query.created_lte)}))
+  })
     .on('createPayment', async (ctx, u) => paymentResult(await payments.createPayment(u, ctx.input.body), 201))
     .on('retrievePayment', async (ctx) => ok((await paymentQueries.loadPayment(ctx.core.store, ctx.params.id)).p))
     .on('retrievePaymentRouting', async (ctx) => ok(await paymentQueries.paymentRouting(ctx.core, ctx.params.id)))
@@ -167,6 +180,14 @@ function settlementRoutes(r: Router): void {
     .on('retrievePayout', async (ctx) => ok(await settlement.retrievePayout(ctx.core, ctx.params.id)))
 }
 
+/** An endpoint receives whole payloads: its subscriber must hold what reading them needs (events:read covers them all). */
+const mayReceive =
+  (ctx: RequestCtx): webhooks.MayReceive =>
+  (enabled) => {
+    if (allows(ctx.key.type, ctx.key.permissions, 'events:read', ctx.account === PLATFORM_ACCOUNT)) return
+    authorizeAlso(ctx, eventReadPermissions(enabled), `an endpoint receiving ${enabled.join(', ')}`, 'webhooks:write')
+  }
+
 /** Events and webhooks. */
 function eventRoutes(r: Router, streams: EventStreams): void {
   r.on('listEvents', async (ctx) => {
@@ -181,10 +202,10 @@ function eventRoutes(r: Router, streams: EventStreams): void {
       const ds = await webhooks.resendEvent(u, ctx.params.id, ctx.input.body)
       return {status: 200, body: {object: 'list', url: listUrl(ctx), data: ds.map(toApi), has_more: false}}
     })
-    .on('listWebhookEndpoints', async (ctx) => listOf(ctx, await webhooks.listEndpoints(ctx.core, q(ctx))))
-    .on('createWebhookEndpoint', async (ctx, u) => shownOnce(await webhooks.createEndpoint(u, ctx.input.body), 201))
+    .on('listWebhookEndpoints', async (ctx) => listOf(ctx, await webhooks.listEndpoints(ctx.core, {...q(ctx), disabled: ctx.input.query.disabled})))
+    .on('createWebhookEndpoint', async (ctx, u) => shownOnce(await webhooks.createEndpoint(u, ctx.input.body, mayReceive(ctx)), 201))
     .on('retrieveWebhookEndpoint', async (ctx) => ok(await webhooks.retrieveEndpoint(ctx.core, ctx.params.id)))
-    .on('updateWebhookEndpoint', async (ctx, u) => ok(await webhooks.updateEndpoint(u, ctx.params.id, ctx.input.body)))
+    .on('updateWebhookEndpoint', async (ctx, u) => ok(await webhooks.updateEndpoint(u, ctx.params.id, ctx.input.body, mayReceive(ctx))))
     .on('deleteWebhookEndpoint', async (ctx, u) => ok(await webhooks.deleteEndpoint(u, ctx.params.id)))
     .on('replayWebhookEndpoint', async (ctx, u) => ok(await replayEndpoint(u, ctx.params.id, ctx.input.body)))
     .on('rotateWebhookEndpointSecret', async (ctx, u) => shownOnce(await webhooks.rotateSecret(u, ctx.params.id, ctx.input.body)))
@@ -217,7 +238,7 @@ function providerAndClockRoutes(r: Router, snapshotMax: number): void {
       // signing secrets and card numbers: what only a secret key of the account may read
       if (includeSecrets && ctx.key.type !== 'secret')
         throw forbidden('none', `include_secrets=true puts the account's webhook signing secrets and card numbers in the snapshot: it needs a secret key of the account; this ${ctx.key.type} key (${ctx.key.redacted}) may save a snapshot without them (leave include_secrets out).`)
-      return ok(await snapshots.saveSnapshot(ctx.core, {includeSecrets}))
+      return snapshotAnswer(ctx.core, includeSecrets)
     })
     .on('testLoadSnapshot', async (ctx, u) => ok(await snapshots.loadSnapshot(u, await snapshotSource(ctx.raw))), {maxBody: snapshotMax, rawBody: true, tooLarge: snapshotTooLarge})
     .on('testAdvanceClock', async (ctx) => {

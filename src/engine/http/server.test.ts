@@ -6,7 +6,11 @@ import net from 'node:net'
 import tls from 'node:tls'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ensureCertificates, type TlsMaterial} from '../tls/certificates.js'
+import {ConnectionBudget} from './connections.js'
 import {listen, type ListeningServer} from './server.js'
+
+/** The caps out of the way; a connection's first request due within `firstRequestMs`. */
+const budget = (firstRequestMs: number) => new ConnectionBudget({total: 10_000, perAddress: 0, trustedProxies: 0, firstRequestMs})
 
 let dir: string
 let material: TlsMaterial
@@ -22,7 +26,7 @@ beforeAll(async () => {
     // answers after longer than the timeout: a request in progress is not cut
     handler: (_req, res) => void setTimeout(() => res.end('ok'), 600),
     newRequestId: () => 'req_test',
-    firstByteTimeoutMs: 300,
+    connections: budget(300),
   })
 })
 afterAll(async () => {
@@ -90,7 +94,7 @@ describe('requests not received in time (Node headersTimeout / requestTimeout)',
         req.on('end', () => res.end('ok'))
       },
       newRequestId: () => 'req_test',
-      firstByteTimeoutMs: 10_000,
+      connections: budget(10_000),
       headersTimeoutMs: 300,
       requestTimeoutMs: 600,
       timeoutCheckIntervalMs: 50,

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
-import type tls from 'node:tls'
+import {ConnectionBudget, DEFAULT_CONNECTIONS_PER_ADDRESS, defaultMaxConnections, FIRST_REQUEST_MS} from './connections.js'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 
 export interface ListeningServer {
@@ -11,6 +11,8 @@ export interface ListeningServer {
   drain(): void
   /** stop accepting, let in-flight requests finish (within `graceMs`, default 10 s), close idle keep-alive sockets */
   close(graceMs?: number): Promise<void>
+  /** the port's connections and their caps (gw_connections{state}) */
+  readonly connections: ConnectionBudget
 }
 
 const TLS_REQUIRED = JSON.stringify({
@@ -30,13 +32,18 @@ type ListenOptions = {
   cert: string
   handler: (req: IncomingMessage, res: ServerResponse) => void
   newRequestId: () => string
-  /** how long a connection may stay silent before its first byte, and a TLS one before its first request (default 60 s, as Node's headersTimeout) */
-  firstByteTimeoutMs?: number
-  /** for tests: Node's headersTimeout, requestTimeout and connectionsCheckingInterval (defaults: Node's, 60 s, 300 s and 30 s) */
+  /** the port's connections, their caps and the first request's deadline (connections.ts); default: the default caps, no proxies */
+  connections?: ConnectionBudget
+  /** Node's headersTimeout (a later request's headers, from its first byte; default HEADERS_TIMEOUT_MS), and for tests its requestTimeout and connectionsCheckingInterval (defaults 300 s and HEADERS_CHECK_MS) */
   headersTimeoutMs?: number
   requestTimeoutMs?: number
   timeoutCheckIntervalMs?: number
 }
+
+/** How long a request after a connection's first may take to send its headers (the first's are within the connection's deadline). */
+export const HEADERS_TIMEOUT_MS = 10_000
+/** How often Node looks for requests over their timeouts. */
+const HEADERS_CHECK_MS = 2_000
 
 /** What the listener keeps of its connections: for answering a client's error, draining and closing. */
 class Connections {
@@ -50,8 +57,8 @@ class Connections {
   draining = false
   drained: (() => void) | undefined
   constructor(
-    /** how long a connection may stay silent before its first byte (and a TLS one before its first request) */
-    readonly idleMs: number,
+    /** the caps, states and deadlines of the port's connections */
+    readonly budget: ConnectionBudget,
   ) {}
 }
 
@@ -60,14 +67,18 @@ class Connections {
  * from plain text; plain HTTP gets `400 tls_required` as a JSON envelope rather than a hang.
  */
 export async function listen(opts: ListenOptions): Promise<ListeningServer> {
-  const c = new Connections(opts.firstByteTimeoutMs ?? 60_000)
+  const c = new Connections(opts.connections ?? new ConnectionBudget({total: defaultMaxConnections(), perAddress: DEFAULT_CONNECTIONS_PER_ADDRESS, trustedProxies: 0, firstRequestMs: FIRST_REQUEST_MS}))
   const {httpsServer, plainServer} = createServers(opts)
-  // a TLS connection silent after its handshake: Node's headersTimeout starts only with a request's first byte
-  // (the http server's own 'timeout' listener destroys the socket; from the first request on, Node sets its timeouts)
-  httpsServer.on('secureConnection', (s: tls.TLSSocket) => s.setTimeout(c.idleMs))
   httpsServer.on('clientError', answerClientError(c, opts.newRequestId, false))
   plainServer.on('clientError', answerClientError(c, opts.newRequestId, true))
+  // (before the handlers: a handler may answer at once, and the budget may want the connection closed after that answer)
   httpsServer.on('request', trackRequests(c))
+  httpsServer.on('request', opts.handler)
+  plainServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    c.budget.requestStarted(req, res)
+    res.once('close', () => c.budget.requestEnded(req))
+  })
+  plainServer.on('request', answerTlsRequired(opts.newRequestId))
   const front = frontServer(c, httpsServer, plainServer)
   await new Promise<void>((resolve, reject) => {
     front.once('error', reject)
@@ -81,33 +92,40 @@ export async function listen(opts: ListenOptions): Promise<ListeningServer> {
       c.draining = true
     },
     close: (graceMs = 10_000) => closeGracefully(c, front, httpsServer, plainServer, graceMs),
+    connections: c.budget,
   }
 }
 
 /** The HTTPS server (the engine's handler) and the plain one that answers `400 tls_required`, neither listening on a port of its own. */
 function createServers(opts: ListenOptions): {httpsServer: https.Server; plainServer: http.Server} {
   const timeouts = {
-    ...(opts.headersTimeoutMs !== undefined ? {headersTimeout: opts.headersTimeoutMs} : {}),
+    headersTimeout: opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
     ...(opts.requestTimeoutMs !== undefined ? {requestTimeout: opts.requestTimeoutMs} : {}),
-    ...(opts.timeoutCheckIntervalMs !== undefined ? {connectionsCheckingInterval: opts.timeoutCheckIntervalMs} : {}),
+    connectionsCheckingInterval: opts.timeoutCheckIntervalMs ?? HEADERS_CHECK_MS,
   }
-  const httpsServer = https.createServer({key: opts.key, cert: opts.cert, keepAliveTimeout: 30_000, ...timeouts}, opts.handler)
-  const plainServer = http.createServer(timeouts, (req, res) => {
-    const rid = opts.newRequestId()
-    const body = TLS_REQUIRED.replace('"request_id":""', `"request_id":"${rid}"`)
-    res.writeHead(400, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-      'Request-Id': rid,
-      Connection: 'close',
-    })
-    res.end(body)
-  })
+  const httpsServer = https.createServer({key: opts.key, cert: opts.cert, keepAliveTimeout: 30_000, ...timeouts})
+  const plainServer = http.createServer(timeouts)
   // Node starts timing requests (headersTimeout, requestTimeout) when a server emits 'listening'; these two
   // never listen (the front socket hands them connections), so without this no slow request ever timed out
   httpsServer.emit('listening')
   plainServer.emit('listening')
   return {httpsServer, plainServer}
+}
+
+/** The plain server's one answer: 400 tls_required, as a JSON envelope. */
+function answerTlsRequired(newRequestId: () => string) {
+  return (_req: IncomingMessage, res: ServerResponse): void => {
+    const rid = newRequestId()
+    const body = TLS_REQUIRED.replace('"request_id":""', `"request_id":"${rid}"`)
+    res.writeHead(400, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'Request-Id': rid,
+      'X-Content-Type-Options': 'nosniff',
+      Connection: 'close',
+    })
+    res.end(body)
+  }
 }
 
 /**
@@ -132,10 +150,41 @@ function answerClientError(c: Connections, newRequestId: () => string, plain: bo
     const body = JSON.stringify({
       error: {type: 'invalid_request_error', code, message, doc_url: `https://docs.gw.dev/errors#${code}`, request_id: rid},
     })
-    socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${rid}\r\nConnection: close\r\n\r\n${body}`,
-    )
+    const answer = `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${rid}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`
+    // a head too large is refused while its client is still sending it
+    if (status === 431) {
+      socket.write(answer)
+      lingerThenEnd(socket)
+    } else socket.end(answer)
   }
+}
+
+/** How long a client still sending after its answer is read (and what it sends dropped) before the connection closes. */
+const LINGER_QUIET_MS = 100
+const LINGER_MAX_MS = 2000
+
+/**
+ * Closes a connection whose client may still be sending (a request target of 80 KB goes on
+ * arriving after its 431 is written): closing with unread bytes makes the kernel reset the
+ * connection, and a reset can drop the answer before the client reads it. So what it sends is read
+ * and dropped until it has been quiet for LINGER_QUIET_MS (at most LINGER_MAX_MS), then the
+ * connection is ended — the lingering close HTTP servers do.
+ */
+function lingerThenEnd(socket: net.Socket): void {
+  const done = () => {
+    clearTimeout(quiet)
+    clearTimeout(deadline)
+    socket.off('data', onData)
+    socket.end()
+  }
+  let quiet = setTimeout(done, LINGER_QUIET_MS)
+  const deadline = setTimeout(done, LINGER_MAX_MS)
+  const onData = () => {
+    clearTimeout(quiet)
+    quiet = setTimeout(done, LINGER_QUIET_MS)
+  }
+  socket.on('data', onData)
+  socket.resume()
 }
 
 /**
@@ -172,19 +221,18 @@ function letParsedRequestsFinish(c: Connections, socket: net.Socket): boolean {
 /** The port's own server: each connection goes to the HTTPS or the plain server by its first byte. */
 function frontServer(c: Connections, httpsServer: https.Server, plainServer: http.Server): net.Server {
   return net.createServer((socket) => {
+    socket.on('error', () => socket.destroy())
+    // counted, given its deadline (TLS done and a request's headers sent), or refused at a cap when every connection is busy
+    if (!c.budget.accept(socket)) return
     c.sockets.add(socket)
     socket.on('close', () => c.sockets.delete(socket))
-    // until it is handed to a server, whose timeouts then apply, nothing else would ever close a silent connection
-    socket.setTimeout(c.idleMs, () => socket.destroy())
     socket.once('data', (first) => {
-      socket.setTimeout(0)
       socket.pause()
       socket.unshift(first)
       const target = first[0] === 0x16 ? httpsServer : plainServer
       target.emit('connection', socket)
       process.nextTick(() => socket.resume())
     })
-    socket.on('error', () => socket.destroy())
   })
 }
 
@@ -196,7 +244,7 @@ function frontServer(c: Connections, httpsServer: https.Server, plainServer: htt
 function trackRequests(c: Connections) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const socket = req.socket
-    if (socket.timeout === c.idleMs) socket.setTimeout(0)
+    c.budget.requestStarted(req, res)
     // a connection kept alive past the drain would be cut at close, maybe as its next request is sent
     if (c.draining) res.shouldKeepAlive = false
     let list = c.inFlight.get(socket)
@@ -211,6 +259,7 @@ function trackRequests(c: Connections) {
     c.active++
     res.once('close', () => {
       done()
+      c.budget.requestEnded(req)
       c.active--
       if (c.active === 0 && c.drained) c.drained()
     })

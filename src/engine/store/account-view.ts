@@ -1,4 +1,4 @@
-import type {AccountRows, ChangeNotice, ChangeSet, CommitOrder, StagedRows, StatIncrement, StoreTx} from '../ports/store.js'
+import type {AccountRows, AccountRowsPart, ChangeNotice, ChangeSet, CommitOrder, StagedRows, StatIncrement, StoreTx} from '../ports/store.js'
 
 // What both adapters' account views share (Store.account; sqlite/account.ts, postgres/account.ts):
 // the operations they forward to their store with the account's id. Each adapter's view adds
@@ -14,6 +14,7 @@ export interface AccountHost {
   getSetting(account: string, key: string): Promise<string | undefined>
   addToSetting(account: string, key: string, delta: number): Promise<number>
   exportRows(account: string): AccountRows | Promise<AccountRows>
+  exportParts(account: string, rows: number): AsyncGenerator<AccountRowsPart, void, undefined>
   stageRows(account: string): StagedRows
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>
   onAccountChange(account: string, fn: (n: ChangeNotice) => void): () => void
@@ -48,6 +49,9 @@ export abstract class AccountView<S extends AccountHost> {
   }
   async exportRows() {
     return this.s.exportRows(this.account)
+  }
+  exportParts(rows: number) {
+    return this.s.exportParts(this.account, rows)
   }
   stageRows() {
     return this.s.stageRows(this.account)

@@ -8,8 +8,8 @@ import type {ChangeSet, CommitOrder, StoreTx} from '../ports/store.js'
 export interface Unit extends StoreTx {
   /** what the function passed to StoreTx.commit */
   readonly staged: ChangeSet | undefined
-  /** releases what the unit holds; a promise only where there is something to wait for */
-  end(): Promise<void> | undefined
+  /** releases what the unit holds (`committed`: its change set is durable); a promise only where there is something to wait for */
+  end(committed: boolean): Promise<void> | undefined
 }
 
 /**
@@ -19,16 +19,18 @@ export interface Unit extends StoreTx {
  */
 export async function runUnit<T>(committer: {enqueue(account: string, cs: ChangeSet): Promise<void>}, account: string, unit: Unit, fn: (tx: StoreTx) => Promise<T>, order: CommitOrder | undefined): Promise<T> {
   let durable: Promise<void> | undefined
+  let committed = false
   try {
     const out = await fn(unit)
     if (order) await order.after
     if (unit.staged) durable = committer.enqueue(account, unit.staged)
     order?.staged()
     await durable
+    committed = durable !== undefined
     return out
   } finally {
     if (order && !durable) order.staged()
-    const ending = unit.end()
+    const ending = unit.end(committed)
     if (ending) await ending
   }
 }

@@ -1,6 +1,6 @@
 // Payments (spec §3, §4): the payment and what it carries (method details, provider attempts,
 // risk, the customer's next step), the bodies that create and move it, and its operations.
-import {body, createdRange, en, idOf, idQ, idRef, int, MAX_AMOUNT, MAX_SAFE, metadata, minor, nullable, obj, q, ref, reqStr, required, str, useCase, bool, country, currency, dateTime, hint, livemode, type Family} from '../kit.js'
+import {body, createdRange, en, idOf, idQ, idRef, int, MAX_AMOUNT, MAX_SAFE, metadata, minor, nullable, obj, origin, q, ref, reqStr, required, str, useCase, bool, country, currency, dateTime, hint, livemode, type Family} from '../kit.js'
 import {METHOD_CODES} from '../../catalog.js'
 import {ATTEMPT_OUTCOMES, CANCELLATION_REASONS, PAYMENT_STATUSES} from '../../vocabulary.js'
 
@@ -177,7 +177,7 @@ q('card_last4', {type: 'string', pattern: '^[0-9]{4}$', examples: ['4242']}, 'On
       response: 'PaymentRouting', responseDescription: 'The routing of the payment.', errors: [404]},
     {id: 'confirmPayment', perm: 'payments:write', method: 'post', path: '/payments/{id}/confirm', tag: 'Payments', summary: 'Confirm a payment', body: 'PaymentConfirm',
       description: 'Routes a payment in `requires_confirmation`; any other state is 400 payment_unexpected_state. Also callable from a browser with a publishable key (the hosted card fields\' `confirmPayment`) with `payment_method_id` only; answers to a publishable key carry `Access-Control-Allow-Origin: *`.',
-      headers: [{name: 'Gw-Parent-Origin', schema: {type: 'string', pattern: '^https?://[^/?#]+$', examples: ['https://shop.example']}, description: 'Sent by the hosted card fields: the origin of the shop\'s page that mounted them. A customer step the payment needs (3-D Secure) may then be framed by that origin alone, and its last page tells that origin the outcome (docs/api.md, issue 33).'}],
+      headers: [{name: 'Gw-Parent-Origin', schema: origin('An http(s) origin as a browser serializes it: scheme, lowercase host, a port only when not the default.'), description: 'Sent by the hosted card fields: the origin of the shop\'s page that mounted them. A customer step the payment needs (3-D Secure) may then be framed by that origin alone, and its last page tells that origin the outcome (docs/api.md#permissions-pages-destinations-metrics-and-the-terminal). Anything but an origin is 400 parameter_invalid.'}],
       response: 'Payment', responseDescription: 'The payment, now routed.', errors: [402, 404]},
     {id: 'capturePayment', perm: 'payments:write', method: 'post', path: '/payments/{id}/capture', tag: 'Payments', summary: 'Capture a payment', body: 'PaymentCapture',
       description: 'Captures all or part of a `requires_capture` authorization; otherwise 400 payment_not_capturable. 502 provider_error when the provider does not confirm (retry with the same Idempotency-Key).',

@@ -31,7 +31,7 @@ export const family: Family = {
     {id: 'listRequestLogs', perm: 'request_logs:read', method: 'get', path: '/request_logs', tag: 'Request log', summary: "List the engine's recent API requests", list: true, query: requestLogFilters,
       description: 'The last 1,000 API requests the engine answered (in memory), newest first; requests to the request log itself are not logged.', response: 'RequestLogList', responseDescription: 'A page of requests, newest first.'},
     {id: 'streamRequestLogs', perm: 'request_logs:read', method: 'get', path: '/request_logs/stream', tag: 'Request log', summary: 'Stream API requests (Server-Sent Events)', query: requestLogFilters,
-      description: 'New entries of the request log as Server-Sent Events (`id:` = the request id, `event: request_log`, `data:` = the entry JSON), a heartbeat comment every 15 s.',
+      description: 'New entries of the request log as Server-Sent Events (`id:` = the request id, `event: request_log`, `data:` = the entry JSON), a heartbeat comment every 15 s. Counts towards the streams an account may hold (GET /events/stream says how many): 429 beyond.',
       response: {'text/event-stream': {schema: {type: 'string', description: 'An SSE stream: `id: req_...`, `event: request_log`, `data: <RequestLog JSON>`.'}}}, responseDescription: 'The request stream; stays open.'},
   ],
 }

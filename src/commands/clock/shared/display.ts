@@ -26,7 +26,7 @@ const FIRED_NOTES: Record<string, string> = {
   'merchant.updated': 'KYB reviews completed',
   'payout.created': 'payouts sent to the bank',
   'payout.paid': 'payouts arrived',
-  'webhook.delivery_attempt': 'webhook deliveries and retries attempted',
+  'webhook.delivery_attempt': 'webhook attempts (with --wait every one made, retries included; without, those due now)',
 }
 
 /** What a clock advance set off, one line per kind, or "Nothing fired." */

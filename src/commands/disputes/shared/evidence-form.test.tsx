@@ -5,6 +5,7 @@ import type {Dispute} from '../../../api/types.js'
 import {dispute as baseDispute} from '../../../api/test-support/objects.js'
 import {canOpenEvidenceForm, runEvidenceForm} from './open-form.js'
 import {applyFieldInput, escapeAction} from './evidence-input.js'
+import {keysHandled} from '../../../ui/keyboard.js'
 import {HOSTILE, RAW_CONTROL, SHOWN} from '../../../output/test-support/hostile.js'
 
 const NOW = new Date('2025-03-01T00:00:00Z')
@@ -31,15 +32,23 @@ function terminal() {
 
 const tick = (ms = 60) => new Promise((r) => setTimeout(r, ms))
 /**
- * One key (or string) at a time: waits until Ink has drawn a new frame for it, so keys never
- * reach the form in one chunk on a loaded machine (a chunk of several keys reads as pasted text).
+ * One write at a time: waits until Ink has drawn a new frame for it and then nothing more for a
+ * moment (the keys of a write reach the form one by one, each drawn before the next), so the
+ * next write finds the form as these keys left it.
  */
 async function type(t: ReturnType<typeof terminal>, text: string) {
   const before = t.mark()
   t.stdin.write(text)
-  const end = Date.now() + 2000
+  const end = Date.now() + 10_000
+  // read, and every key of it handed on (each waits for the one before to be drawn)
+  while (t.stdin.readableLength > 0 && Date.now() < end) await tick(5)
+  await keysHandled()
   while (t.mark() === before && Date.now() < end) await tick(10)
-  await tick(10)
+  // Ink draws at most 30 frames a second: a frame it holds back comes within ~35 ms
+  for (let last = -1; t.mark() !== last && Date.now() < end; ) {
+    last = t.mark()
+    await tick(60)
+  }
 }
 
 /**
@@ -61,7 +70,8 @@ let open: {t: ReturnType<typeof terminal>; result: Promise<unknown>} | undefined
 afterEach(async () => {
   // a failed test leaves its form open: cancel it
   if (open) {
-    open.t.stdin.write('\u0003')
+    // Ctrl-C asks when something was entered; a second one leaves
+    open.t.stdin.write('\u0003\u0003')
     await Promise.race([open.result.catch(() => {}), tick(1000)])
     open = undefined
   }
@@ -176,6 +186,29 @@ describe('evidence form', () => {
       await until(t, 'Canceled; nothing was submitted.', 5000)
       expect(t.screen()).toContain('Canceled; nothing was submitted.')
     }
+  })
+})
+
+describe('evidence form: Ctrl-C', () => {
+  it('asks as Esc does when something was entered (n keeps editing); a second Ctrl-C at the question leaves with nothing sent', async () => {
+    const t = terminal()
+    const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
+    open = {t, result}
+    await until(t, 'Field key')
+    await type(t, '1\r')
+    await type(t, '1Z999AA10123456784\r')
+    await until(t, '1. [x] tracking_number')
+    await type(t, '\u0003')
+    await until(t, 'Discard the evidence you entered?')
+    expect(await Promise.race([result.then(() => 'left'), tick(200).then(() => 'asking')])).toBe('asking')
+    await type(t, 'n')
+    const back = t.mark()
+    await type(t, '\u0003')
+    await until(t, 'Discard the evidence you entered?')
+    expect(t.since(back)).toContain('Discard the evidence you entered?')
+    await type(t, '\u0003')
+    expect(await result).toBeNull()
+    open = undefined
   })
 })
 

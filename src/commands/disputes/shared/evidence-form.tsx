@@ -3,7 +3,7 @@
 // file URLs, then a preview that explains the one-submission-per-stage rule and submits only
 // on "y". Imported only through ./open-form.ts (behind the render gate).
 import {Box, render, useApp} from 'ink'
-import {useKeyInput} from '../../../ui/keyboard.js'
+import {KeyboardProvider, readsSoFar, useKeyInput} from '../../../ui/keyboard.js'
 import {Text} from '../../../ui/text.js'
 import {useEffect, useLayoutEffect, useRef, useState} from 'react'
 import type {Dispute} from '../../../api/types.js'
@@ -11,6 +11,8 @@ import {EVIDENCE_BY_REASON, isHttpsUrl, nearMissKey} from '../../../api/dispute-
 import {alsoKeys, attachedLine, evidenceCoverage, timeLeft, type AttachedFacts} from './display.js'
 import type {EvidenceParams} from '../../../client/params.js'
 import {applyFieldInput, escapeAction, type FormStep} from './evidence-input.js'
+import {compactPlan, wrappedRows} from './evidence-layout.js'
+import {FieldText, indentLines, oneLine, reviewLines, ReviewText} from './evidence-text.js'
 import {formatMoney} from '../../../api/money.js'
 
 type Step = FormStep
@@ -31,24 +33,45 @@ export interface EvidenceFormProps {
    */
   height?: number
   width?: number
+  /** what was entered before (a draft kept by `gw console`): the form goes on from it */
+  initial?: EvidenceDraft
+  /** called as what is entered changes (the console keeps it as a draft) */
+  onChange?: (draft: EvidenceDraft) => void
+  /** called when the person confirms discarding what they entered */
+  onDiscard?: () => void
+  /** why "y" at the review cannot send now (the engine cannot be reached), or undefined */
+  holdSubmit?: () => string | undefined
+  /** a line above the form (a draft taken up again) */
+  notice?: string
+  /** Ctrl-C at the discard question (a second Ctrl-C): the console quits, the draft kept; default: the form is canceled */
+  onInterrupt?: () => void
+}
+
+/** What has been entered in the form: its fields, its files, and a value being typed. */
+export interface EvidenceDraft {
+  fields: Record<string, string>
+  files: string[]
+  typing?: {key: string; text: string}
 }
 
 const MAX_KEY = 100
 
-export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, width = 80}: EvidenceFormProps) {
+export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, width = 80, initial, onChange, onDiscard, holdSubmit, notice, onInterrupt}: EvidenceFormProps) {
   const {exit: exitApp} = useApp()
   const exit = onLeave ?? exitApp
   // state the input handler reads lives in refs too: key events can arrive faster than the
   // screen redraws (a handler of the last render runs), and each must see the one before
-  const [step, setStep, stepRef] = useRefState<Step>('key')
-  const [fields, setFields, fieldsRef] = useRefState<Record<string, string>>({})
-  const [files, setFiles, filesRef] = useRefState<string[]>([])
-  const [input, setText, inputRef] = useRefState('')
-  const [currentKey, setCurrentKey, currentKeyRef] = useRefState('')
+  const [step, setStep, stepRef] = useRefState<Step>(initial?.typing ? 'value' : 'key')
+  const [fields, setFields, fieldsRef] = useRefState<Record<string, string>>(initial?.fields ?? {})
+  const [files, setFiles, filesRef] = useRefState<string[]>(initial?.files ?? [])
+  const [input, setText, inputRef] = useRefState(initial?.typing?.text ?? '')
+  const [currentKey, setCurrentKey, currentKeyRef] = useRefState(initial?.typing?.key ?? '')
   /** a near-miss key typed once: typed again, it is kept */
   const nearMissRef = useRef('')
   const [error, setError] = useState<string | null>(null)
   const [outcome, setOutcome] = useState<'submitted' | 'canceled' | null>(null)
+  /** the first line the review's pane shows */
+  const [reviewTop, setReviewTop, reviewTopRef] = useRefState(0)
   /** where Esc was pressed, to go back to when the user keeps the evidence */
   const [before, setBefore] = useState<Step>('key')
 
@@ -70,11 +93,24 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
    * and an answer typed to the preview on screen was dropped).
    */
   const shownRef = useRef<Step | null>(null)
+  /** on the keyboard: the reads of the terminal taken when the step's screen was drawn (a key of one of them was typed ahead) */
+  const shownAtRead = useRef(0)
   useLayoutEffect(() => {
+    shownAtRead.current = readsSoFar()
     queueMicrotask(() => {
       if (stepRef.current === step) shownRef.current = step
     })
   }, [step, stepRef])
+
+  // what is entered, as it changes: a draft the console keeps (nothing is lost to an error, a
+  // reconnect, leaving the view, a crash or Ctrl-C)
+  const latestChange = useRef(onChange)
+  latestChange.current = onChange
+  useEffect(() => {
+    if (step === 'done') return
+    const typing = step === 'value' && input ? {key: currentKey, text: input} : undefined
+    latestChange.current?.({fields, files, ...(typing ? {typing} : {})})
+  }, [fields, files, input, step, currentKey])
 
   // leave only once the last frame ("Submitting…" / "Canceled…") is committed, so it is what
   // stays on screen even when the machine is slow to render
@@ -94,14 +130,22 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
     const files = filesRef.current
     const empty = Object.keys(fields).length === 0 && files.length === 0
     if (step === 'done') return
-    if (key.ctrl && ch === 'c') return finish(null)
+    const interrupt = key.ctrl && ch === 'c'
+    // a paste is text for a field; at a question it answers nothing
+    if (key.paste && step !== 'key' && step !== 'value' && step !== 'file') return
     if (step === 'discard') {
+      // a second Ctrl-C: leave (the console quits and keeps the draft)
+      if (interrupt) return onInterrupt ? onInterrupt() : finish(null)
       const c = ch.toLowerCase()
-      if (c === 'y') return finish(null)
+      if (c === 'y') {
+        onDiscard?.()
+        return finish(null)
+      }
       if (c === 'n' || key.escape || key.return) return go(before)
       return
     }
-    if (key.escape) {
+    // Ctrl-C asks as Esc does: nothing entered is thrown away without a yes
+    if (key.escape || interrupt) {
       // nothing entered yet: Esc just leaves; otherwise ask before throwing it away
       const act = escapeAction(step, empty)
       if (act === 'back') return go('key')
@@ -123,12 +167,20 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
       return
     }
     if (step !== 'preview') return
+    // the review's pane: every line of what will be sent can be read before it is
+    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
+      const room = reviewRoomRef.current
+      const delta = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -room : room
+      return setReviewTop(Math.max(0, Math.min(Math.max(0, reviewLines(fields).length - room), reviewTopRef.current + delta)))
+    }
     // only an answer to a preview on screen: keys that arrive before it is drawn (the tail of a
     // paste, keys typed ahead) never submit what the agent has not seen (issue 36 item 5)
-    if (shownRef.current !== 'preview') return
+    if (shownRef.current !== 'preview' || (key.read !== undefined && key.read <= shownAtRead.current)) return
     const c = ch.toLowerCase()
     if (c === 'y') {
       if (empty) return setError('Nothing to submit yet: press e and add a field or a file.')
+      const held = holdSubmit?.()
+      if (held) return setError(held)
       return finish({fields, files})
     }
     if (c === 'e') return go('key')
@@ -194,25 +246,58 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
   const wrap = compact ? ('truncate' as const) : undefined
   const gap = compact ? 0 : 1
   const fieldEntries = Object.entries(fields).filter(([k]) => !(compact && step === 'value' && k === currentKey))
-  const rowsOf = (text: string) => Math.max(1, Math.ceil(text.length / Math.max(20, width)))
-  const previewRows = step === 'preview' ? 2 + rowsOf(`One submission per stage: once submitted, ${dp.id} goes to under_review and nothing can be added or changed at the ${dp.stage} stage. Missing keys cannot be sent later.`) + 1 : 0
-  const fixedRows =
-    3 + 1 + cov.checklist.length + (attached ? 1 : 0) + (dp.previous_evidence ?? []).length + 1 + Math.max(1, fieldEntries.length) + 1 + Math.max(1, files.length) +
-    (step === 'value' ? 1 : step === 'key' || step === 'file' ? 1 : 0) + previewRows + (step === 'discard' || step === 'done' ? 1 : 0) + (error ? 1 : 0) + (step !== 'done' && step !== 'preview' && step !== 'discard' ? 1 : 0)
-  const valueRows = compact ? Math.max(2, (height ?? 0) - fixedRows) : undefined
+  const rowsOf = (text: string) => wrappedRows(text, width)
+  const warning = `One submission per stage: once submitted, ${dp.id} goes to under_review and nothing can be added or changed at the ${dp.stage} stage.${cov.missing.length ? ' Missing keys cannot be sent later.' : ''}`
+  const question = step === 'discard' ? `Discard the evidence you entered? y = discard and leave · n = keep editing${onInterrupt ? ' · Ctrl-C: quit, keeping it as a draft' : ''}` : ''
+  // the review in a frame: its Covers line is its heading, and a pane of what will be sent
+  // (at least its heading and a line) takes the place of the fields' list
+  const reviewPane = compact && step === 'preview' && fieldEntries.length > 0
+  const promptRows = step === 'preview' ? (compact ? 1 : 2) + rowsOf(warning) + 1 + (reviewPane ? 2 : 0) : step === 'value' ? 2 : step === 'discard' ? rowsOf(question) : 1
+  const escHint = step !== 'done' && step !== 'preview' && step !== 'discard'
+  // inside a frame of `height` rows: what fits, one row a line (evidence-layout.ts)
+  const plan = compact
+    ? compactPlan({height: height ?? 0, checklist: cov.checklist.length, attached: !!attached, previous: (dp.previous_evidence ?? []).length, fields: fieldEntries.length, hideFields: reviewPane, files: files.length, notice: !!notice, prompt: promptRows, error: !!error, escHint})
+    : undefined
+  const valueRows = plan ? Math.max(1, 1 + plan.spare) : undefined
+  // the lines of what will be sent the review's pane shows (its heading aside)
+  const reviewRoomRef = useRef(1)
+  reviewRoomRef.current = Math.max(1, 1 + (plan?.spare ?? 0))
+  const show = {
+    notice: !!notice && (plan?.notice ?? true),
+    due: plan?.due ?? true,
+    advice: plan?.advice ?? true,
+    attached: !!attached && (plan?.attached ?? true),
+    previous: plan?.previous ?? true,
+    escHint: escHint && (plan?.escHint ?? true),
+  }
 
   return (
     <Box flexDirection="column">
+      {show.notice ? (
+        <Text color="cyan" wrap={wrap}>
+          {notice}
+        </Text>
+      ) : null}
       <Text wrap={wrap}>
         <Text bold>Dispute {dp.id}</Text> · reason <Text bold>{dp.reason}</Text> · <Text bold>{formatMoney(dp.amount, dp.currency)}</Text> · stage{' '}
         <Text bold>{dp.stage}</Text>
       </Text>
-      <Text wrap={wrap}>
-        Respond by <Text color="yellow">{due}</Text> · payment {dp.payment}
-      </Text>
-      <Text dimColor wrap={wrap}>
-        {info?.advice}
-      </Text>
+      {show.due ? (
+        <Text wrap={wrap}>
+          Respond by <Text color="yellow">{due}</Text> · payment {dp.payment}
+        </Text>
+      ) : null}
+      {show.advice ? (
+        <Text dimColor wrap={wrap}>
+          {info?.advice}
+        </Text>
+      ) : null}
+      {plan && !plan.checklist ? null : plan?.checklistInline ? (
+        <Text wrap="truncate">
+          <Text bold>Checklist: </Text>
+          {cov.checklist.map((c, i) => `${i + 1} ${c.covered ? '[x]' : c.metBy ? '[-]' : '[ ]'} ${c.key}`).join(' · ')}
+        </Text>
+      ) : (
       <Box flexDirection="column" marginTop={gap}>
         <Text bold>Checklist for {dp.reason}:</Text>
         {cov.checklist.map((c, i) => (
@@ -222,15 +307,16 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
             <Text dimColor>{c.metBy ? `not needed: ${c.metBy} given` : c.hint}</Text>
           </Text>
         ))}
-        {attached ? (
+        {show.attached ? (
           <Text dimColor wrap={wrap}>
             {' '}
             {attached}
           </Text>
         ) : null}
       </Box>
+      )}
       {compact
-        ? (dp.previous_evidence ?? []).map((ev) => (
+        ? (show.previous ? dp.previous_evidence ?? [] : []).map((ev) => (
             <Text key={ev.stage} dimColor wrap="truncate">
               {`Argued at the ${ev.stage} stage: ${[...Object.keys(ev.fields), ...ev.files.map(() => 'a file')].join(', ') || 'nothing'} (send what still applies again)`}
             </Text>
@@ -251,18 +337,30 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
           ))}
         </Box>
       ))}
+      {plan?.fieldsInline && !reviewPane ? (
+        <Text wrap="truncate">
+          <Text bold>Fields: </Text>
+          {fieldEntries.length ? fieldEntries.map(([k, v]) => `${k} = ${oneLine(v)}`).join(' · ') : Object.keys(fields).length ? 'only the one being edited' : 'none yet'}
+        </Text>
+      ) : null}
+      {plan?.filesInline ? (
+        <Text wrap="truncate">
+          <Text bold>Files: </Text>
+          {files.length ? files.join(' · ') : 'none yet'}
+        </Text>
+      ) : null}
       <Box flexDirection="column" marginTop={gap}>
-        <Text bold>Fields:</Text>
-        {fieldEntries.length === 0 ? <Text dimColor> {Object.keys(fields).length ? 'only the one being edited' : 'none yet'}</Text> : null}
-        {fieldEntries.map(([k, v]) => (
+        {plan?.fieldsInline || reviewPane ? null : <Text bold>Fields:</Text>}
+        {plan?.fieldsInline || reviewPane ? null : fieldEntries.length === 0 ? <Text dimColor> {Object.keys(fields).length ? 'only the one being edited' : 'none yet'}</Text> : null}
+        {(plan?.fieldsInline || reviewPane ? [] : fieldEntries).map(([k, v]) => (
           <Text key={k} wrap={wrap}>
             {' '}
             {k} = {compact ? oneLine(v) : indentLines(v)}
           </Text>
         ))}
-        <Text bold>Files:</Text>
-        {files.length === 0 ? <Text dimColor> none yet</Text> : null}
-        {files.map((f) => (
+        {plan?.filesInline ? null : <Text bold>Files:</Text>}
+        {plan?.filesInline ? null : files.length === 0 ? <Text dimColor> none yet</Text> : null}
+        {(plan?.filesInline ? [] : files).map((f) => (
           <Text key={f} wrap={wrap}>
             {' '}
             {f}
@@ -297,17 +395,15 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
         ) : null}
         {step === 'preview' ? (
           <Box flexDirection="column">
-            <Text bold>Preview</Text>
+            {compact ? null : <Text bold>Preview</Text>}
             <Text wrap={wrap}>
               {' '}
               Covers: {cov.checklist.filter((c) => c.covered).map((c) => c.key).join(', ') || 'none of the checklist'}
               {cov.missing.length ? ` · missing: ${cov.missing.join(', ')}` : ''}
               {cov.extra.length ? ` · also: ${alsoKeys(cov.extra)}` : ''} · {files.length} file{files.length === 1 ? '' : 's'}
             </Text>
-            <Text color="yellow">
-              One submission per stage: once submitted, {dp.id} goes to under_review and nothing can be added or changed at the {dp.stage} stage.
-              {cov.missing.length ? ' Missing keys cannot be sent later.' : ''}
-            </Text>
+            {reviewPane ? <ReviewText lines={reviewLines(fields)} top={reviewTop} rows={2 + (plan?.spare ?? 0)} /> : null}
+            <Text color="yellow">{warning}</Text>
             <Text>
               <Text color="cyan">Submit this evidence?</Text> y = submit · e = edit · n = cancel
             </Text>
@@ -315,7 +411,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
         ) : null}
         {step === 'discard' ? (
           <Text>
-            <Text color="yellow">Discard the evidence you entered?</Text> y = discard and leave · n = keep editing
+            <Text color="yellow">Discard the evidence you entered?</Text> y = discard and leave · n = keep editing{onInterrupt ? ' · Ctrl-C: quit, keeping it as a draft' : ''}
           </Text>
         ) : null}
         {step === 'done' ? <Text>{outcome === 'submitted' ? 'Submitting evidence…' : 'Canceled; nothing was submitted.'}</Text> : null}
@@ -324,7 +420,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
             {error}
           </Text>
         ) : null}
-        {step !== 'done' && step !== 'preview' && step !== 'discard' ? <Text dimColor wrap={wrap}>Esc cancels{step === 'value' ? ' (here: back to the key)' : empty ? '' : ' (it asks first)'}.</Text> : null}
+        {show.escHint ? <Text dimColor wrap={wrap}>Esc cancels{step === 'value' ? ' (here: back to the key)' : empty ? '' : ' (it asks first)'}.</Text> : null}
       </Box>
     </Box>
   )
@@ -341,55 +437,6 @@ function useRefState<T>(initial: T): [T, (v: T) => void, {readonly current: T}] 
   return [value, set, ref]
 }
 
-/** A value's later lines, indented under its first. */
-const indentLines = (v: string) => v.replace(/\n/g, '\n    ')
-
-/** A value on one line: how many lines it has, and its first. */
-const oneLine = (v: string) => {
-  const lines = v.split('\n')
-  return lines.length > 1 ? `(${lines.length} lines) ${lines[0]}` : v
-}
-
-/**
- * The text being typed, with a block cursor after it; a multi-line one on lines of its own. With
- * `rows`, its last rows (each cut to one) under a line counting those above: the end, where
- * typing goes on, always shows.
- */
-function FieldText({text, multiline = false, rows}: {text: string; multiline?: boolean; rows?: number}) {
-  const cursor = <Text inverse> </Text>
-  if (!multiline) return (
-    <Text>
-      {text}
-      {cursor}
-    </Text>
-  )
-  if (rows !== undefined) {
-    const lines = text.split('\n')
-    const room = lines.length > rows ? Math.max(1, rows - 1) : rows
-    const above = Math.max(0, lines.length - room)
-    const shown = lines.slice(above)
-    return (
-      <Box flexDirection="column">
-        {above ? <Text dimColor>{`  ↑ ${above} line${above === 1 ? '' : 's'} above (all kept; the review shows the total)`}</Text> : null}
-        {shown.map((l, i) => (
-          <Text key={above + i} wrap="truncate">
-            {'  '}
-            {l}
-            {i === shown.length - 1 ? cursor : null}
-          </Text>
-        ))}
-      </Box>
-    )
-  }
-  return (
-    <Text>
-      {'  '}
-      {text.replace(/\n/g, '\n  ')}
-      {cursor}
-    </Text>
-  )
-}
-
 /** Renders the form and resolves with the evidence to submit, or null when canceled. */
 export async function mountEvidenceForm(opts: {
   dispute: Dispute
@@ -399,7 +446,13 @@ export async function mountEvidenceForm(opts: {
   stdin?: NodeJS.ReadStream
 }): Promise<EvidenceParams | null> {
   let result: EvidenceParams | null = null
-  const instance = render(<EvidenceForm dispute={opts.dispute} now={opts.now} facts={opts.facts} onDone={(r) => (result = r)} />, {
+  // on the keyboard: every key of a read acts in order, a paste stays text
+  const form = (
+    <KeyboardProvider onKey={() => {}}>
+      <EvidenceForm dispute={opts.dispute} now={opts.now} facts={opts.facts} onDone={(r) => (result = r)} />
+    </KeyboardProvider>
+  )
+  const instance = render(form, {
     stdout: opts.stdout ?? process.stderr,
     stdin: opts.stdin ?? process.stdin,
     patchConsole: false,

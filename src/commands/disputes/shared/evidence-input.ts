@@ -22,6 +22,8 @@ export interface FieldKey {
   downArrow?: boolean
   leftArrow?: boolean
   rightArrow?: boolean
+  /** text pasted (bracketed by the terminal, or several lines in one read): it stays text */
+  paste?: boolean
 }
 
 /**
@@ -35,6 +37,13 @@ export interface FieldKey {
  * other control characters are dropped.
  */
 export function applyFieldInput(text: string, input: string, key: FieldKey, opts: {multiline: boolean}): {text: string; submit?: string; refused?: number} {
+  // a paste stays text: every line of it in a value, never a submission; several lines where one goes are refused
+  if (key.paste) {
+    const lines = input.replace(/\r\n/g, '\n').replace(/\r/g, '\n').replace(/\n+$/, '')
+    if (!opts.multiline && lines.includes('\n')) return {text, refused: lines.split('\n').length}
+    const kept = opts.multiline ? lines.replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '') : lines.replace(/[\u0000-\u0009\u000B-\u001F\u007F]/g, '')
+    return {text: text + kept}
+  }
   // a tab in a value is kept (a pasted table keeps its columns: issue 36 item 5)
   if (key.tab && opts.multiline && input === '\t') return {text: `${text}\t`}
   if (key.escape || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return {text}

@@ -112,15 +112,15 @@ describe('tail view', () => {
     model.add({event: e, raw: JSON.stringify(e), backfilled: false})
     await eventually(() => expect(t.all()).toContain(SHOWN))
     // i inspects (and does nothing in the JSON view: pressed until the handler that knows the row has it)
-    const json = '"reference": "Ada\\u001b[2J\\u001b]0;pwned\\u0007\\rEve^[[31m"'
+    const json = '"reference": "Ada\\u001b[2J\\u001b]0;pwned\\u0007\\rEve^[[31m<U+202E>"'
     for (let i = 0; i < 50 && !t.all().includes(json); i++) {
       t.key('i')
       await tick(100)
     }
-    // the JSON escapes C0 itself; the C1 CSI it leaves is shown
+    // the JSON escapes C0 itself; the C1 CSI and the right-to-left override it leaves are shown
     expect(t.all()).toContain(json)
     const out = t.all()
-    for (const raw of ['Ada\u001b[2J', '\u001b]0;pwned', '\rEve', '\u009b']) expect(out.includes(raw), JSON.stringify(raw)).toBe(false)
+    for (const raw of ['Ada\u001b[2J', '\u001b]0;pwned', '\rEve', '\u009b', '\u202e']) expect(out.includes(raw), JSON.stringify(raw)).toBe(false)
     // q leaves the JSON, then the view (Ink binds a key handler after it draws: q until it is gone)
     let quit = false
     void done.then(() => (quit = true))

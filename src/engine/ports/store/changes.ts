@@ -64,17 +64,29 @@ export const UNSNAPSHOTTED: ReadonlySet<Kind> = new Set(['api_key', 'account'])
 
 /** An account's whole state as rows (issue 27 snapshots): what `exportRows` gives and `ChangeSet.restore` writes back. */
 export interface AccountRows {
-  /** every object with its version, each kind in insertion order (internal parts included) */
+  /** every object with its version (internal parts included), kind by kind: in insertion order, but the ledger by time and deliveries by endpoint (each endpoint's in insertion order) */
   objects: {kind: Kind; obj: StoredObject; version: number}[]
   /** the event log, oldest first */
   events: StoredEvent[]
-  /** pending timeline jobs, in the order they were scheduled */
+  /** pending timeline jobs by due time, ties in the order they were scheduled */
   jobs: Job[]
   /** idempotency records, bodies in full */
   idempotency: IdempotencyRecord[]
   stats: StatIncrement[]
   settings: Record<string, string>
 }
+
+/**
+ * A part of an account's rows as `exportParts` reads them: a batch of one section's rows, in the
+ * order of AccountRows (objects, events, jobs, idempotency, stats), then the settings.
+ */
+export type AccountRowsPart =
+  | {section: 'objects'; items: AccountRows['objects']}
+  | {section: 'events'; items: AccountRows['events']}
+  | {section: 'jobs'; items: AccountRows['jobs']}
+  | {section: 'idempotency'; items: AccountRows['idempotency']}
+  | {section: 'stats'; items: AccountRows['stats']}
+  | {section: 'settings'; value: AccountRows['settings']}
 
 /**
  * Rows written ahead of the unit of work that puts them in place of an account's rows (a large

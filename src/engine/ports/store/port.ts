@@ -3,7 +3,7 @@
 import type {FieldOf, Kind} from './kinds.js'
 import type {Filter, ListPage, ListQuery, StoredObject, Versioned} from './queries.js'
 import type {ClaimedDelivery, ClaimedJob, EventQuery, IdempotencyClaim, LoggedEvent, StatIncrement} from './records.js'
-import type {AccountRows, ChangeSet, StagedRows} from './changes.js'
+import type {AccountRows, AccountRowsPart, ChangeSet, StagedRows} from './changes.js'
 
 /** An API request-log entry kept in a shared store (the fleet's request log). */
 export interface StoredRequestLog {
@@ -63,6 +63,8 @@ export interface StoreReader {
   sum<K extends Kind>(kind: K, q: {field: FieldOf<K>; groupBy: FieldOf<K>; filters?: Filter<K>[]}): Promise<{group: string; sum: number}[]>
   /** how many objects match the filters (one indexed count, nothing read) */
   count<K extends Kind>(kind: K, filters?: Filter<K>[]): Promise<number>
+  /** the least value of a time field (`created_at`, ...) over the objects matching the filters; undefined when none does (nothing read but an index where one leads with the account and the field) */
+  earliest<K extends Kind>(kind: K, field: FieldOf<K>, filters?: Filter<K>[]): Promise<string | undefined>
 }
 
 export interface StoreTx extends StoreReader {
@@ -111,6 +113,8 @@ export interface AccountStore extends StoreReader {
   claimJobs(now: string, limit: number, leaseMs: number): Promise<ClaimedJob[]>
   /** Gives claimed jobs back (shutdown), due as they were. */
   releaseJobs(jobs: readonly ClaimedJob[]): Promise<void>
+  /** The earliest due time of this account's timeline jobs due at or after `from` (claimed or not), but the job `except` (one running); undefined when there is none. */
+  nextJobDue(from: string, except?: string): Promise<string | undefined>
 
   /** Deletes idempotency records that expired at `now`. */
   purgeIdempotency(now: string): Promise<number>
@@ -123,6 +127,14 @@ export interface AccountStore extends StoreReader {
 
   /** Every row of this account but its keys and account objects (UNSNAPSHOTTED), read at one moment: a snapshot's contents. */
   exportRows(): Promise<AccountRows>
+  /**
+   * The same rows read at one moment, a part of at most `rows` rows at a time (a snapshot of a large
+   * account written out in slices): each `next()` is one short read, and that moment is held
+   * (a read transaction of its own, on a connection of its own) until the reading ends — its
+   * last part read, or `return()` (a `for await` left early) — so other reads and commits go on
+   * meanwhile and none of them is seen.
+   */
+  exportParts(rows: number): AsyncGenerator<AccountRowsPart, void, undefined>
   /** Starts writing rows that a later commit puts in place of this account's (see StagedRows). */
   stageRows(): StagedRows
 
@@ -203,7 +215,26 @@ export interface Store {
    */
   onListenerError(fn: (e: unknown, account: string) => void): void
 
+  /**
+   * What this instance has asked of a database server so far (PostgreSQL: round trips, commit
+   * groups and the change sets in them, change notices from other instances), for the metrics
+   * (gw_store_*_total); none where the store is in process (SQLite).
+   */
+  counters?(): StoreCounters
+
   close(): Promise<void>
+}
+
+/** Counters of a store's work with its database server (Store.counters), each since the instance started. */
+export interface StoreCounters {
+  /** requests sent that waited for their answer (a statement, or several sent as one) */
+  roundTrips: number
+  /** transactions the committer wrote (each one WAL flush for its change sets) */
+  commitGroups: number
+  /** change sets in those transactions */
+  committedChangeSets: number
+  /** change notices received from other instances */
+  notices: number
 }
 
 /**

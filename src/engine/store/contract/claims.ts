@@ -28,6 +28,19 @@ export function claimsCases(bound: () => Bound): void {
       expect(await a.claimJobs(iso(T0 + 100_000), 100, 60_000)).toEqual([])
     })
 
+    it("the next job due from a moment on, claimed or not, but one (the job running); none after the last", async () => {
+      const js = [T0 + 5000, T0 + 1000, T0 + 9000].map((t, i) => ({id: nextId('job'), kind: 'k', ref: `n${i}`, due_at: iso(t)}))
+      await a.commit({addJobs: js})
+      await h.a.account('acct_other').commit({addJobs: [{id: nextId('job'), kind: 'k', ref: 'theirs', due_at: iso(T0 + 2000)}]})
+      expect(await b.nextJobDue(iso(T0))).toBe(iso(T0 + 1000))
+      expect(await b.nextJobDue(iso(T0 + 1000), js[1]!.id)).toBe(iso(T0 + 5000))
+      expect(await b.nextJobDue(iso(T0 + 1001))).toBe(iso(T0 + 5000))
+      // a claimed job is still pending
+      expect((await a.claimJobs(iso(T0 + 5000), 10, 60_000)).map((j) => j.ref)).toEqual(['n1', 'n0'])
+      expect(await b.nextJobDue(iso(T0))).toBe(iso(T0 + 1000))
+      expect(await b.nextJobDue(iso(T0 + 9001))).toBeUndefined()
+    })
+
     it('jobs due at the same moment are claimed in the order they were scheduled', async () => {
       // ids that sort the other way round than they were scheduled
       const ids = ['job_zzz', 'job_mmm', 'job_aaa', 'job_ggg']

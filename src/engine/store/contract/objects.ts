@@ -117,6 +117,12 @@ export function objectsCases(bound: () => Bound): void {
       expect(await b.count('payment', [{field: 'created_at', op: 'gte', value: iso(T0 + 1)}])).toBe(1)
       expect(await b.count('payment')).toBe(3)
       expect(await b.count('refund')).toBe(0)
+      // earliest: the least time over the same filters, nothing when none matches
+      expect(await b.earliest('payment', 'created_at')).toBe(iso(T0))
+      expect(await b.earliest('payment', 'created_at', [{field: 'reference', op: 'eq', value: 'other'}])).toBe(iso(T0 + 5000))
+      expect(await b.earliest('payment', 'created_at', [{field: 'created_at', op: 'gte', value: iso(T0 + 5001)}])).toBeUndefined()
+      expect(await b.transact((tx) => tx.earliest('payment', 'created_at', [{field: 'created_at', op: 'gte', value: iso(T0 + 1)}]))).toBe(iso(T0 + 5000))
+      await expect(b.earliest('payment', 'reference')).rejects.toThrow(/not a time field/)
 
       const ep = (disabled: boolean) => ({id: nextId('wh'), object: 'webhook_endpoint', disabled, created_at: iso(T0)})
       const eps = [ep(true), ep(false)]

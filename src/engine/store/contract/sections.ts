@@ -34,6 +34,8 @@ export function sectionsCases(bound: () => Bound): void {
       })
       await held
       expect(await b.exclusive('timeline', async () => 'no', {wait: false})).toEqual({ran: false})
+      // on the holder's own instance too, at once (not after the holder)
+      expect(await a.exclusive('timeline', async () => 'no', {wait: false})).toEqual({ran: false})
       expect(await b.exclusive('other', async () => 'yes', {wait: false})).toEqual({ran: true, value: 'yes'})
       const waiter = b.exclusive('timeline', async () => 'after')
       await sleep(20)

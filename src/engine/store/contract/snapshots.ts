@@ -85,6 +85,38 @@ export function snapshotsCases(bound: () => Bound): void {
       expect((await b.get('api_key', key.id))!.obj).toEqual(key)
     })
 
+    it('an account\'s rows read a part at a time are the rows at the moment the reading began, whatever commits meanwhile; a reading left early ends', async () => {
+      const ps = Array.from({length: 7}, (_, i) => pay({reference: `part-${i}`}))
+      const es = ps.map((p) => ({id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0), json: `{"id":"x","data":{"object":${JSON.stringify({id: p.id})}}}`, object_id: p.id, payment: p.id}))
+      await a.commit({puts: ps.map((p) => put('payment', p)), events: es, addJobs: [{id: nextId('job'), kind: 'k', ref: ps[0]!.id, due_at: iso(T0 + 5)}], stats: [{provider: 'prov_a', day: '2030-01-01', approved: 1, total: 1}], settings: {clock_offset_ms: '7'}})
+      const whole = await b.exportRows()
+      const reading = b.exportParts(3)
+      const first = await reading.next()
+      // what commits now is not part of the reading (nor is a snapshot loaded meanwhile)
+      await a.commit({puts: [put('payment', pay({reference: 'later'})), put('payment', {...ps[1]!, status: 'changed'}, 1)], settings: {clock_offset_ms: '8'}})
+      await a.commit({restore: {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}}})
+      const parts = [first.value!]
+      for await (const part of {[Symbol.asyncIterator]: () => reading}) parts.push(part)
+      expect(parts.every((p) => p.section === 'settings' || (p.items.length > 0 && p.items.length <= 3))).toBe(true)
+      const got = {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}} as Record<string, unknown>
+      for (const p of parts) if (p.section === 'settings') got.settings = p.value
+      else (got[p.section] as unknown[]).push(...p.items)
+      expect(got).toEqual(whole)
+      expect(parts.map((p) => p.section)).toEqual(['objects', 'objects', 'objects', 'events', 'events', 'events', 'jobs', 'stats', 'settings'])
+      // a reading left after its first part ends (its moment let go), and the next one reads what is there now
+      for await (const part of b.exportParts(2)) {
+        expect(part.section).toBe('settings')
+        break
+      }
+      const early = b.exportParts(2)
+      await early.next()
+      await early.return()
+      await a.commit({puts: [put('payment', pay({reference: 'now'}))]})
+      const now: string[] = []
+      for await (const p of b.exportParts(2)) if (p.section === 'objects') now.push(...p.items.map((o) => (o.obj as Pay).reference))
+      expect(now).toEqual(['now'])
+    })
+
     it('rows staged in parts are nobody\'s until a commit puts them in place of the account\'s, all at once (issue 33)', async () => {
       const o = h.a.account(OTHER)
       const mine = pay({reference: 'mine'})

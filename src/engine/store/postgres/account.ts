@@ -1,6 +1,6 @@
 // One account's view of a PostgreSQL store (Store.account): every operation bounded to the
 // account; reads go to the read pool, the rest to the store (account-view.ts).
-import type {AccountStore, ClaimedJob, EventQuery, Filter, Kind, ListQuery, StoredObject} from '../../ports/store.js'
+import type {AccountStore, ClaimedJob, EventQuery, FieldOf, Filter, Kind, ListQuery, StoredObject} from '../../ports/store.js'
 import {AccountView} from '../account-view.js'
 import * as claims from './claims.js'
 import type {PostgresStore} from './postgres-store.js'
@@ -23,6 +23,9 @@ export class PgAccount extends AccountView<PostgresStore> implements AccountStor
   count<K extends Kind>(kind: K, filters?: Filter<K>[]) {
     return reads.count(this.s.reader, this.account, kind, filters)
   }
+  earliest<K extends Kind>(kind: K, field: FieldOf<K>, filters?: Filter<K>[]) {
+    return reads.earliest(this.s.reader, this.account, kind, field, filters)
+  }
   getEvent(id: string) {
     return reads.getEvent(this.s.reader, this.account, id)
   }
@@ -37,5 +40,8 @@ export class PgAccount extends AccountView<PostgresStore> implements AccountStor
   }
   releaseJobs(jobs: readonly ClaimedJob[]) {
     return claims.releaseJobs(this.s.reader, this.account, jobs)
+  }
+  nextJobDue(from: string, except?: string) {
+    return claims.nextJobDue(this.s.reader, this.account, from, except)
   }
 }

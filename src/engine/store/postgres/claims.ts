@@ -39,6 +39,10 @@ export async function releaseJobs(on: Queryable, account: string, jobs: readonly
  * Each account's earliest due job: a loose index scan over (account, due_at) — one probe per
  * account with jobs, never the whole table (PostgreSQL has no skip scan of its own).
  */
+export async function nextJobDue(on: Queryable, account: string, from: string, except = ''): Promise<string | undefined> {
+  return (await rows<{due_at: string}>(on, 'SELECT due_at FROM jobs WHERE account = $1 AND due_at >= $2 AND id <> $3 ORDER BY due_at LIMIT 1', [account, from, except]))[0]?.due_at
+}
+
 export function nextJobs(on: Queryable): Promise<{account: string; due_at: string}[]> {
   return rows(
     on,
@@ -51,13 +55,14 @@ export function nextJobs(on: Queryable): Promise<{account: string; due_at: strin
   )
 }
 
-/** In a transaction of `c`: claims due deliveries fairly per endpoint, each on its account's clock (see Store.claimDeliveries). */
-export async function claimDeliveries(c: pg.PoolClient, nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
-  // claimers take turns, so the per-endpoint cap counts every instance's claims
-  await query(c, 'SELECT pg_advisory_xact_lock($1)', [DELIVERY_CLAIM_LOCK])
-  // every endpoint with a delivery waiting, and its earliest due: a loose index scan over the partial index
+/**
+ * Every endpoint with a delivery due on its account's clock, and its earliest due: a loose index
+ * scan over the partial index. Read before the claimers' lock (a round with nothing due is this
+ * query alone); an endpoint that falls due after it is claimed by the next round.
+ */
+export async function dueEndpoints(on: Queryable, nowOf: (account: string) => string): Promise<{account: string; endpoint: string; due: string; now: string}[]> {
   const endpoints = await rows<{account: string; endpoint: string; due: string}>(
-    c,
+    on,
     `WITH RECURSIVE t AS (
        (SELECT account, endpoint, next_attempt_at AS due FROM deliveries WHERE next_attempt_at IS NOT NULL AND account < $1 ORDER BY account, endpoint, next_attempt_at LIMIT 1)
        UNION ALL
@@ -67,8 +72,22 @@ export async function claimDeliveries(c: pg.PoolClient, nowOf: (account: string)
      ) SELECT account, endpoint, due FROM t`,
     [STAGED_ACCOUNT_MARK],
   )
-  const due = endpoints.map((e) => ({...e, now: nowOf(e.account)})).filter((e) => e.due <= e.now)
-  if (due.length === 0) return []
+  return endpoints.map((e) => ({...e, now: nowOf(e.account)})).filter((e) => e.due <= e.now)
+}
+
+/** The claimers' turn, taken by the transaction that claims (with its BEGIN: one round trip). */
+export const CLAIMERS_TURN = `BEGIN; SELECT pg_advisory_xact_lock(${DELIVERY_CLAIM_LOCK})`
+
+/**
+ * In a transaction of `c` begun with CLAIMERS_TURN (claimers take turns, so the per-endpoint cap
+ * counts every instance's claims): claims the due endpoints' deliveries fairly per endpoint (see
+ * Store.claimDeliveries).
+ */
+export async function claimDeliveries(
+  c: pg.PoolClient,
+  due: {account: string; endpoint: string; now: string}[],
+  q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare},
+): Promise<ClaimedDelivery[]> {
   const key = (account: string, endpoint: string) => `${account}\u0000${endpoint}`
   const held = new Map(
     (await rows<{account: string; endpoint: string; n: number}>(c, 'SELECT account, endpoint, count(*) AS n FROM deliveries WHERE claim_until > clock_timestamp() GROUP BY account, endpoint')).map((r) => [

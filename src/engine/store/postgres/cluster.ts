@@ -15,6 +15,8 @@ export interface ClusterOptions {
   /** fsync commits (the bench: real durability); tests run without it (a cluster that dies is thrown away) */
   fsync?: boolean
   maxConnections?: number
+  /** more postgresql.conf lines (the bench: `shared_preload_libraries = 'pg_stat_statements'`) */
+  settings?: string[]
 }
 
 export interface Cluster {
@@ -98,6 +100,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     `shared_buffers = '128MB'`,
     `log_min_messages = 'fatal'`,
     `logging_collector = off`,
+    ...(opts.settings ?? []),
   ]
   writeFileSync(join(data, 'postgresql.auto.conf'), settings.join('\n') + '\n')
   if (asRoot) execFileSync('chown', ['postgres:postgres', join(data, 'postgresql.auto.conf')])

@@ -4,11 +4,12 @@
 // makes the group roll back, and each is then committed alone, in order. Change sets that
 // replace or delete a whole account, or write in another one, are committed alone.
 import type pg from 'pg'
-import {type AccountRows, type ChangeSet, RESTORED_SETTINGS_SQL, type IdempotencyRecord, type Kind, KINDS, type Put, type StatIncrement, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {type AccountRows, type ChangeSet, type StoreCounters, RESTORED_SETTINGS_SQL, type Kind, KINDS, type Put, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {COLUMNS} from '../columns.js'
 import {CHANNEL, dueAt, type Notice, Notices, payload} from './feed.js'
 import {TABLE} from './schema.js'
-import {connectClient, isUnavailable, pgText, query, rowOf, wrap} from './sql.js'
+import {bind, connectClient, freshCounters, isUnavailable, type PgConfig, pgText, query, rowOf, wrap} from './sql.js'
+import {groupStatement, Merged} from './group-statement.js'
 import {ACCOUNT_TABLES, type PgStaged, swapStaged} from './staging.js'
 
 const MAX_BATCH = 256
@@ -32,10 +33,11 @@ export class Committer {
   private readonly asides = new Set<Promise<void>>()
 
   constructor(
-    private readonly config: pg.ClientConfig,
+    private readonly config: PgConfig,
     private readonly instanceId: string,
     /** called once a group is durable, with what it touched */
     private readonly durable: (notices: Notice[]) => void,
+    private readonly counts: StoreCounters = freshCounters(),
   ) {}
 
   enqueue(account: string, cs: ChangeSet): Promise<void> {
@@ -128,7 +130,8 @@ export class Committer {
     void c.end().catch(() => {})
   }
 
-  private async commitGroup(batch: Pending[]): Promise<void> {
+  /** `statementwise`: the group's statements one by one (apply), not as one (group-statement.ts) */
+  private async commitGroup(batch: Pending[], statementwise = false): Promise<void> {
     let c: pg.Client
     try {
       c = await this.connection()
@@ -137,15 +140,30 @@ export class Committer {
       return
     }
     const notices = new Notices()
+    const one = statementwise ? undefined : groupStatement(batch, this.instanceId, notices)
+    let open = false
     try {
-      await query(c, 'BEGIN')
       try {
-        await apply(c, batch, notices)
-        const said = payload(this.instanceId, notices.list())
-        if (said) await query(c, 'SELECT pg_notify($1, $2)', [CHANNEL, said])
-        await query(c, 'COMMIT')
+        if (one) {
+          // alone, the statement commits by itself; with updates, their version checks decide between COMMIT and ROLLBACK
+          if (one.updates) await query(c, 'BEGIN')
+          open = one.updates > 0
+          const r = (await query<{last: number | null; updated?: number}>(c, one.text, one.params)).rows[0]!
+          if (one.updates && r.updated !== one.updates) throw new Error('an update of the group found its object changed')
+          if (open) await query(c, 'COMMIT')
+          open = false
+          for (const [account, at] of one.eventSeqs) notices.of(account).eventSeq = r.last! - one.events + at
+        } else {
+          open = true
+          await query(c, 'BEGIN')
+          await apply(c, batch, notices)
+          const said = payload(this.instanceId, notices.list())
+          if (said) await query(c, 'SELECT pg_notify($1, $2)', [CHANNEL, said])
+          await query(c, 'COMMIT')
+          open = false
+        }
       } catch (e) {
-        if (!isUnavailable(e)) await c.query('ROLLBACK').catch(() => this.drop(c))
+        if (open && !isUnavailable(e)) await c.query('ROLLBACK').catch(() => this.drop(c))
         throw e
       }
     } catch (e) {
@@ -155,11 +173,13 @@ export class Committer {
         for (const p of batch) p.reject(wrap(e))
         return
       }
-      if (batch.length === 1) return batch[0]!.reject(e)
-      // one change set broke the group: each alone, in order
-      for (const p of batch) await this.commitGroup([p])
+      // a change set broke the group (or its statement): each alone, statement by statement, which names what failed
+      if (batch.length === 1 && !one) return batch[0]!.reject(e)
+      for (const p of batch) await this.commitGroup([p], true)
       return
     }
+    this.counts.commitGroups++
+    this.counts.committedChangeSets += batch.length
     for (const p of batch) p.resolve()
     this.durable(notices.list())
   }
@@ -208,9 +228,7 @@ async function apply(c: pg.Client, batch: Pending[], notices: Notices): Promise<
       await q(`INSERT INTO ${TABLE[kind]} (account, id, created_at, data, internal${cols.map((x) => `, ${x}`).join('')}, version) VALUES ${values.join(', ')}`, params)
     }
   }
-  const stats = new Map<string, StatIncrement & {account: string}>()
-  const settings = new Map<string, {account: string; key: string; value: string}>()
-  const idem = new Map<string, IdempotencyRecord & {account: string}>()
+  const merged = new Merged()
   const events: {account: string; id: string; type: string; created_at: string; json: string; object_id?: string | null; payment?: string | null}[] = []
   const rest = (account: string, cs: ChangeSet) => ({account, cs})
   const parts = batch.flatMap(({account, cs}) => [rest(account, cs), ...(cs.also ?? []).map((o) => rest(o.account, o.changes))])
@@ -252,45 +270,12 @@ async function apply(c: pg.Client, batch: Pending[], notices: Notices): Promise<
       })
       await q(`INSERT INTO jobs (account, id, kind, ref, due_at, data) VALUES ${values.join(', ')}`, params)
     }
-    if (cs.idempotency) idem.set(JSON.stringify([account, cs.idempotency.scope, cs.idempotency.key]), {...cs.idempotency, account})
-    for (const s of cs.stats ?? []) {
-      const k = `${account}\n${s.provider}\n${s.day}`
-      const prev = stats.get(k)
-      stats.set(k, prev ? {...prev, approved: prev.approved + s.approved, total: prev.total + s.total} : {...s, account})
-    }
-    for (const [k, v] of Object.entries(cs.settings ?? {})) {
-      settings.set(`${account}\n${k}`, {account, key: k, value: v})
-      if (!n.settings.includes(k)) n.settings.push(k)
-    }
+    merged.add(account, cs, n)
     for (const e of cs.events ?? []) events.push({...e, account})
   }
-  if (idem.size) {
+  for (const make of merged.statements()) {
     const params: unknown[] = []
-    const values = [...idem.values()].map((r, i) => {
-      params.push(r.account, pgText(r.scope), pgText(r.key), r.request_hash, r.status, r.body, r.created_at, r.expires_at)
-      return `(${Array.from({length: 8}, (_, k) => `$${i * 8 + k + 1}`).join(', ')})`
-    })
-    await q(
-      `INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, created_at, expires_at) VALUES ${values.join(', ')}
-       ON CONFLICT (account, scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
-      params,
-    )
-  }
-  if (stats.size) {
-    const ss = [...stats.values()]
-    await q(
-      `INSERT INTO provider_stats AS p (account, provider, day, approved, total) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[])
-       ON CONFLICT (account, provider, day) DO UPDATE SET approved = p.approved + excluded.approved, total = p.total + excluded.total`,
-      [ss.map((s) => s.account), ss.map((s) => s.provider), ss.map((s) => s.day), ss.map((s) => s.approved), ss.map((s) => s.total)],
-    )
-  }
-  if (settings.size) {
-    const ss = [...settings.values()]
-    await q('INSERT INTO settings (account, key, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (account, key) DO UPDATE SET value = excluded.value', [
-      ss.map((s) => s.account),
-      ss.map((s) => s.key),
-      ss.map((s) => s.value),
-    ])
+    await q(make(bind(params)), params)
   }
   if (events.length) await insertEvents(q, events, notices)
 }

@@ -3,9 +3,9 @@
 // transaction (delivered only if it commits). After the listening connection is lost and back,
 // every listener gets a notice for account '*' (every account) saying anything may have changed.
 import pg from 'pg'
-import type {ChangeNotice, Kind} from '../../ports/store.js'
+import type {ChangeNotice, Kind, StoreCounters} from '../../ports/store.js'
 import {KINDS} from '../../ports/store.js'
-import {type Queryable, rows} from './sql.js'
+import {type PgConfig, type Queryable, rows} from './sql.js'
 import type {Listeners} from '../listeners.js'
 
 export {Listeners} from '../listeners.js'
@@ -54,17 +54,19 @@ export class ChangeFeed {
   private closed = false
 
   constructor(
-    private readonly config: pg.ClientConfig,
+    private readonly config: PgConfig,
     private readonly instanceId: string,
     private readonly listeners: Listeners,
     private readonly readPool: Queryable,
     private readonly log: (line: string) => void,
     /** request-log entries another instance appended, up to this seq */
     private readonly onRequestLog: (seq: number) => void = () => {},
+    private readonly counts: StoreCounters = {roundTrips: 0, commitGroups: 0, committedChangeSets: 0, notices: 0},
   ) {}
 
   async start(): Promise<void> {
-    const c = new pg.Client(this.config)
+    const own = `{"o":${JSON.stringify(this.instanceId)},`
+    const c = new (this.config.Client ?? pg.Client)(this.config)
     const lost = (why: string) => {
       if (this.client !== c) return
       this.client = undefined
@@ -79,6 +81,8 @@ export class ChangeFeed {
     c.on('end', () => lost('closed'))
     c.on('notification', (m) => {
       if (m.channel !== CHANNEL || !m.payload) return
+      // this instance's own commits were announced locally at once (its payloads begin with its name: not parsed)
+      if (m.payload.startsWith(own)) return
       let p: {o?: string; n?: [string, Kind[], string[], number | null, string | null, number][]; all?: boolean; r?: number}
       try {
         p = JSON.parse(m.payload)
@@ -86,6 +90,7 @@ export class ChangeFeed {
         return
       }
       if (p.o === this.instanceId) return // this instance's own commits were announced locally at once
+      this.counts.notices++
       if (p.r !== undefined) return this.onRequestLog(p.r)
       if (p.all) return void this.resync()
       for (const [account, kinds, settings, eventSeq, dueBy, flags] of p.n ?? [])

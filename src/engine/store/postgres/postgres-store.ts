@@ -2,6 +2,7 @@ import {randomBytes} from 'node:crypto'
 import pg from 'pg'
 import type {
   AccountRows,
+  AccountRowsPart,
   AccountStore,
   ChangeNotice,
   ChangeSet,
@@ -18,6 +19,7 @@ import type {
   Store,
   StagedRows,
   StoredObject,
+  StoreCounters,
   StoreTx,
 } from '../../ports/store.js'
 import {STAGED_ACCOUNT_MARK} from '../../ports/store.js'
@@ -34,8 +36,9 @@ import {PgRequestLog} from './request-log.js'
 import {TABLE} from './schema.js'
 import {Sections} from './sections.js'
 import * as settings from './settings.js'
-import {connectClient, impossibleId, isUnavailable, objOf, query, type Queryable, rows, typeParsers, wrap} from './sql.js'
+import {connectClient, countingClient, freshCounters, impossibleId, isUnavailable, objOf, type PgConfig, query, type Queryable, rows, typeParsers, wrap} from './sql.js'
 import {PgStaged, type PgStagingHost, purgeStale} from './staging.js'
+import {UnitConnections} from './unit-connections.js'
 import * as units from './units.js'
 
 export {isUnavailable, pgText} from './sql.js'
@@ -90,7 +93,9 @@ export class PostgresStore implements Store {
   readonly requestLog: PgRequestLog
   private readonly unitPool: pg.Pool
   readonly readPool: pg.Pool
-  readonly clientConfig: pg.ClientConfig
+  readonly clientConfig: PgConfig
+  /** round trips, commit groups, notices (Store.counters) */
+  readonly counts: StoreCounters = freshCounters()
   private readonly log: (line: string) => void
   private readonly listeners = new Listeners()
   readonly committer: Committer
@@ -99,17 +104,19 @@ export class PostgresStore implements Store {
   private readonly sections: Sections
   /** per-key queues of this instance's units, in front of the database's advisory locks */
   readonly localLocks = new KeyedLock()
-  private connectTail: Promise<unknown> = Promise.resolve()
   closed = false
   /** tokens taken from rate-limit buckets by this instance (every 4096th sweeps the full ones) */
   tokensTaken = 0
+  /** how units get their connections and give them back (unit-connections.ts) */
+  readonly unitConnections: UnitConnections
   /** units' connections, checked out of the pool until the unit ends */
   readonly checkedOut = new Set<pg.PoolClient>()
 
   private constructor(opts: PostgresStoreOptions) {
     this.instanceId = opts.instanceId ?? `gw-${token()}`
     this.log = opts.log ?? (() => {})
-    const base: pg.ClientConfig = {
+    const base: PgConfig = {
+      Client: countingClient(this.counts),
       connectionString: opts.url,
       application_name: this.instanceId,
       types: typeParsers(),
@@ -120,6 +127,7 @@ export class PostgresStore implements Store {
     const serverSide = `-c timezone=UTC -c datestyle=ISO -c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`
     this.clientConfig = {...base, options: serverSide}
     this.unitPool = new pg.Pool({...this.clientConfig, max: opts.unitConnections ?? 16, idleTimeoutMillis: 30_000})
+    this.unitConnections = new UnitConnections(this.unitPool, () => this.closed)
     // outside units of work only reads and claims commit: a claim lost to a crash of the
     // database is claimed again (at least once), so they do not wait for the WAL flush
     this.readPool = new pg.Pool({...base, options: `${serverSide} -c synchronous_commit=off`, max: opts.readConnections ?? 6, idleTimeoutMillis: 30_000})
@@ -129,10 +137,10 @@ export class PostgresStore implements Store {
     // a checked-out connection that breaks fails its queries (StoreUnavailableError); its 'error' event must not end the process
     this.unitPool.on('connect', (c) => void c.on('error', () => {}))
     this.readPool.on('connect', (c) => void c.on('error', () => {}))
-    this.committer = new Committer(this.clientConfig, this.instanceId, (ns) => this.notifyLocal(ns))
+    this.committer = new Committer(this.clientConfig, this.instanceId, (ns) => this.notifyLocal(ns), this.counts)
     this.requestLog = new PgRequestLog(this.readPool, this.instanceId)
     this.sections = new Sections(this.clientConfig, () => this.closed)
-    this.feed = new ChangeFeed(this.clientConfig, this.instanceId, this.listeners, this.readPool, this.log, (seq) => this.requestLog.appended(seq))
+    this.feed = new ChangeFeed(this.clientConfig, this.instanceId, this.listeners, this.readPool, this.log, (seq) => this.requestLog.appended(seq), this.counts)
   }
 
   /** Connects, applies pending migrations (once, whoever starts first), and listens for other instances' commits. */
@@ -158,17 +166,17 @@ export class PostgresStore implements Store {
     return new PgStaged(this.staging, account)
   }
 
-  /** loads' own connections, ended at close if a load is still open */
-  private readonly stagingClients = new Set<pg.Client>()
+  /** loads' and snapshot readings' own connections, ended at close if one is still open */
+  private readonly ownClients = new Set<pg.Client>()
 
   private readonly staging: PgStagingHost = {
     connect: async () => {
       const c = await connectClient({...this.clientConfig, options: `${this.clientConfig.options} -c synchronous_commit=off`})
-      this.stagingClients.add(c)
+      this.ownClients.add(c)
       return c
     },
     release: (c) => {
-      this.stagingClients.delete(c)
+      this.ownClients.delete(c)
       void c.end().catch(() => {})
     },
     insert: (q, owner, part, n) => insertAccountRows(q, owner, {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}, ...part}, n),
@@ -236,8 +244,9 @@ export class PostgresStore implements Store {
   }
 
   claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {
+    // a round with nothing due is one query; one with deliveries due takes the claimers' turn and claims them
     if (q.limit + (q.share?.spare ?? 0) <= 0 || q.perEndpoint <= 0) return Promise.resolve([])
-    return this.inTx((c) => claims.claimDeliveries(c, nowOf, q))
+    return claims.dueEndpoints(this.readPool, nowOf).then((due) => (due.length ? this.inTx((c) => claims.claimDeliveries(c, due, q), claims.CLAIMERS_TURN) : []), (e) => Promise.reject(wrap(e)))
   }
 
   releaseDeliveries(ds: readonly ClaimedDelivery[]): Promise<void> {
@@ -254,17 +263,6 @@ export class PostgresStore implements Store {
     return units.transact(this, account, fn, order)
   }
 
-  /**
-   * A connection for a unit of work, handed out strictly in the order asked for (the pool alone
-   * may hand a newly opened connection to a later asker), so that units that take their locks
-   * in order keep that order.
-   */
-  unitConnect(): Promise<pg.PoolClient> {
-    const p = this.connectTail.then(() => this.unitPool.connect())
-    this.connectTail = p.catch(() => {})
-    return p
-  }
-
   commit(account: string, cs: ChangeSet): Promise<void> {
     if (this.closed) return Promise.reject(new Error('store is closed'))
     return this.committer.enqueue(account, cs)
@@ -273,6 +271,10 @@ export class PostgresStore implements Store {
   /** Called once a commit is durable: this instance's listeners hear of it at once. */
   notifyLocal(notices: readonly Notice[]): void {
     for (const n of notices) this.listeners.emit(n)
+  }
+
+  counters(): StoreCounters {
+    return {...this.counts}
   }
 
   onChange(fn: (n: ChangeNotice) => void): () => void {
@@ -314,6 +316,24 @@ export class PostgresStore implements Store {
     return this.inTx((c) => reads.exportRows(c, account), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
   }
 
+  /**
+   * The same a part at a time (AccountStore.exportParts), on a connection of its own (not the read
+   * pool's: a large account's reading holds it for seconds) in one REPEATABLE READ transaction.
+   */
+  async *exportParts(account: string, size: number): AsyncGenerator<AccountRowsPart, void, undefined> {
+    if (this.closed) throw new Error('store is closed')
+    const c = await connectClient(this.clientConfig)
+    this.ownClients.add(c)
+    try {
+      await query(c, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+      yield* reads.exportParts(c, account, size)
+      await query(c, 'COMMIT')
+    } finally {
+      this.ownClients.delete(c)
+      void c.end().catch(() => {})
+    }
+  }
+
   // ---------------------------------------------------------------- rate limit (rate-limit.ts)
 
   takeToken(scope: string, rate: number, capacity: number): Promise<{retryAfter: number; remaining: number}> {
@@ -333,7 +353,8 @@ export class PostgresStore implements Store {
     // a unit still open now never ends by itself (its instance is stopping): its connection goes, which ends its transaction
     for (const c of this.checkedOut) c.release(new Error('store closed'))
     this.checkedOut.clear()
-    for (const c of this.stagingClients) void c.end().catch(() => {})
+    await this.unitConnections.close()
+    for (const c of this.ownClients) void c.end().catch(() => {})
     await Promise.allSettled([this.feed.close(), this.sections.end(), this.committer.end(), this.unitPool.end(), this.readPool.end()])
   }
 }

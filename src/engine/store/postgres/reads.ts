@@ -2,6 +2,7 @@
 // an account's whole state (a snapshot). Every query is bounded to the account.
 import {
   type AccountRows,
+  type AccountRowsPart,
   type Filter,
   type IdempotencyRecord,
   type Job,
@@ -19,7 +20,7 @@ import {
 import {FIELDS} from '../columns.js'
 import {CURSORS, cursorMissing, type PageQuery, pageOf, seqOrder} from '../pages.js'
 import {TABLE} from './schema.js'
-import {ARRAY_TYPE, bind, impossibleId, objOf, pgText, type Queryable, rows} from './sql.js'
+import {ARRAY_TYPE, bind, impossibleId, objOf, pgText, query, type Queryable, rows} from './sql.js'
 
 type ObjRow = {data: Record<string, unknown>; internal: unknown}
 
@@ -111,6 +112,13 @@ export async function count<K extends Kind>(on: Queryable, account: string, kind
   return Number((await rows<{n: string}>(on, `SELECT COUNT(*) AS n FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')}`, params))[0]!.n)
 }
 
+export async function earliest<K extends Kind>(on: Queryable, account: string, kind: K, field: string, filters?: Filter<K>[]): Promise<string | undefined> {
+  if (FIELDS[kind][field] !== 'time') throw new Error(`cannot take the earliest ${kind}.${field}: not a time field`)
+  const params: unknown[] = []
+  const clauses = whereOf(kind, account, filters as Filter[] | undefined, params)
+  return (await rows<{v: string | null}>(on, `SELECT MIN(${field}) AS v FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')}`, params))[0]!.v ?? undefined
+}
+
 // ---------------------------------------------------------------- events
 
 const EVENT_COLS = 'seq, id, type, created_at, json'
@@ -145,23 +153,58 @@ export function eventsAfter(on: Queryable, account: string, afterSeq: number, li
 
 // ---------------------------------------------------------------- an account's whole state
 
+type EventRow = {id: string; type: string; created_at: string; json: string; object_id: string | null; payment: string | null}
+type JobRow = {id: string; kind: string; ref: string; due_at: string; data: Record<string, unknown> | null}
+
+/** The order of each section's rows: the SQLite adapter's (its reads.ts EXPORT_ORDER says why). */
+const EXPORT_ORDER: Partial<Record<Kind, string>> = {ledger_entry: 'created_at, seq', delivery: 'endpoint, seq'}
+
+/** What an account's rows are read with, section by section, in AccountRows order, and how a row becomes what the section holds. */
+function exportQueries(): {section: Exclude<AccountRowsPart['section'], 'settings'>; sql: string; row: (r: never) => unknown}[] {
+  const objects = (Object.keys(KINDS) as Kind[])
+    .filter((kind) => !UNSNAPSHOTTED.has(kind))
+    .map((kind) => ({
+      section: 'objects' as const,
+      sql: `SELECT data, internal, version FROM ${TABLE[kind]} WHERE account = $1 ORDER BY ${EXPORT_ORDER[kind] ?? 'seq'}`,
+      row: (r: ObjRow & {version: number}) => ({kind, obj: objOf<StoredObject>(r), version: r.version}),
+    }))
+  return [
+    ...objects,
+    {section: 'events', sql: 'SELECT id, type, created_at, json, object_id, payment FROM events WHERE account = $1 ORDER BY seq', row: (e: EventRow) => ({...e})},
+    {section: 'jobs', sql: 'SELECT id, kind, ref, due_at, data FROM jobs WHERE account = $1 ORDER BY due_at, seq', row: (j: JobRow): Job => ({id: j.id, kind: j.kind, ref: j.ref, due_at: j.due_at, ...(j.data ? {data: j.data} : {})})},
+    {section: 'idempotency', sql: 'SELECT scope, key, request_hash, status, body, created_at, expires_at FROM idempotency_keys WHERE account = $1 ORDER BY expires_at, created_at, key', row: (r: IdempotencyRecord) => r},
+    {section: 'stats', sql: 'SELECT provider, day, approved, total FROM provider_stats WHERE account = $1 ORDER BY provider, day', row: (r: StatIncrement) => r},
+  ]
+}
+const SETTINGS_SQL = 'SELECT key, value FROM settings WHERE account = $1 ORDER BY key'
+
+async function settingsOf(on: Queryable, account: string): Promise<Record<string, string>> {
+  const settings: Record<string, string> = {}
+  for (const r of await rows<{key: string; value: string}>(on, SETTINGS_SQL, [account])) settings[r.key] = r.value
+  return settings
+}
+
 /** Every row of an account but its keys and account objects; `on` is a connection in a REPEATABLE READ transaction (one moment). */
 export async function exportRows(on: Queryable, account: string): Promise<AccountRows> {
-  const objects: AccountRows['objects'] = []
-  for (const kind of Object.keys(KINDS) as Kind[]) {
-    if (UNSNAPSHOTTED.has(kind)) continue
-    for (const r of await rows<ObjRow & {version: number}>(on, `SELECT data, internal, version FROM ${TABLE[kind]} WHERE account = $1 ORDER BY seq`, [account]))
-      objects.push({kind, obj: objOf<StoredObject>(r), version: r.version})
+  const out: AccountRows = {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}}
+  for (const q of exportQueries()) for (const r of await rows(on, q.sql, [account])) (out[q.section] as unknown[]).push(q.row(r as never))
+  out.settings = await settingsOf(on, account)
+  return out
+}
+
+/**
+ * The same a part at a time (AccountStore.exportParts): `on` is a connection of the reading's own
+ * in a REPEATABLE READ transaction; each section is read through a cursor, `size` rows a fetch.
+ */
+export async function* exportParts(on: Queryable, account: string, size: number): AsyncGenerator<AccountRowsPart, void, undefined> {
+  for (const q of exportQueries()) {
+    await query(on, `DECLARE gw_export NO SCROLL CURSOR FOR ${q.sql}`, [account])
+    for (;;) {
+      const batch = await rows(on, `FETCH ${size} FROM gw_export`)
+      if (batch.length > 0) yield {section: q.section, items: batch.map((r) => q.row(r as never))} as AccountRowsPart
+      if (batch.length < size) break
+    }
+    await query(on, 'CLOSE gw_export')
   }
-  const events = (await rows<{id: string; type: string; created_at: string; json: string; object_id: string | null; payment: string | null}>(on, 'SELECT id, type, created_at, json, object_id, payment FROM events WHERE account = $1 ORDER BY seq', [account])).map(
-    (e) => ({...e}),
-  )
-  const jobs = (await rows<{id: string; kind: string; ref: string; due_at: string; data: Record<string, unknown> | null}>(on, 'SELECT id, kind, ref, due_at, data FROM jobs WHERE account = $1 ORDER BY seq', [account])).map(
-    (j): Job => ({id: j.id, kind: j.kind, ref: j.ref, due_at: j.due_at, ...(j.data ? {data: j.data} : {})}),
-  )
-  const idempotency = await rows<IdempotencyRecord>(on, 'SELECT scope, key, request_hash, status, body, created_at, expires_at FROM idempotency_keys WHERE account = $1 ORDER BY created_at', [account])
-  const stats = await rows<StatIncrement>(on, 'SELECT provider, day, approved, total FROM provider_stats WHERE account = $1 ORDER BY provider, day', [account])
-  const settings: Record<string, string> = {}
-  for (const r of await rows<{key: string; value: string}>(on, 'SELECT key, value FROM settings WHERE account = $1 ORDER BY key', [account])) settings[r.key] = r.value
-  return {objects, events, jobs, idempotency, stats, settings}
+  yield {section: 'settings', value: await settingsOf(on, account)}
 }

@@ -16,16 +16,17 @@ export class PgRequestLog implements RequestLogStore {
 
   async append(entries: readonly {account: string | null; entry: string; created_at: string}[]): Promise<void> {
     if (!entries.length) return
+    // one statement: the rows (each entry's JSON read once, for the column and its id) and the
+    // notice to the other instances, sent when it commits
     const got = await rows<{seq: number}>(
       this.pool,
-      `WITH i AS (INSERT INTO request_logs (account, id, entry, created_at)
-         SELECT a, e::json ->> 'id', e::json, c FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS t(a, e, c) RETURNING seq)
-       SELECT max(seq) AS seq FROM i`,
-      [entries.map((e) => (e.account === null ? null : pgText(e.account))), entries.map((e) => e.entry), entries.map((e) => e.created_at)],
+      `WITH t AS MATERIALIZED (SELECT a, e::json AS j, c FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS t(a, e, c)),
+       i AS (INSERT INTO request_logs (account, id, entry, created_at) SELECT a, j ->> 'id', j, c FROM t RETURNING seq),
+       m AS (SELECT max(seq) AS seq FROM i)
+       SELECT seq, pg_notify($4, $5 || seq || '}') FROM m`,
+      [entries.map((e) => (e.account === null ? null : pgText(e.account))), entries.map((e) => e.entry), entries.map((e) => e.created_at), CHANNEL, `{"o":${JSON.stringify(this.instanceId)},"r":`],
     )
-    const seq = got[0]!.seq
-    await query(this.pool, 'SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({o: this.instanceId, r: seq})])
-    this.appended(seq)
+    this.appended(got[0]!.seq)
   }
 
   /** Entries appended up to `seq` (by this instance, or another: the change feed). */

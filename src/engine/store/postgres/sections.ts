@@ -9,6 +9,8 @@ const SECTION_POLL_MS = 25
 
 export class Sections {
   private readonly locks = new KeyedLock()
+  /** this instance's holders and waiters per section: `wait: false` gives up at once while one is here too */
+  private readonly busy = new Map<string, number>()
   private client: pg.Client | undefined
   private connecting: Promise<pg.Client> | undefined
 
@@ -39,6 +41,9 @@ export class Sections {
    */
   async exclusive<T>(name: string, fn: () => Promise<T>, opts: {wait?: boolean} = {}): Promise<{ran: true; value: T} | {ran: false}> {
     const wait = opts.wait ?? true
+    const busy = this.busy.get(name) ?? 0
+    if (!wait && busy > 0) return {ran: false}
+    this.busy.set(name, busy + 1)
     const release = await this.locks.acquire(name)
     try {
       const key = `x:${pgText(name)}`
@@ -58,6 +63,9 @@ export class Sections {
       }
     } finally {
       release()
+      const left = this.busy.get(name)! - 1
+      if (left) this.busy.set(name, left)
+      else this.busy.delete(name)
     }
   }
 

@@ -1,7 +1,7 @@
 // What every part of the PostgreSQL adapter shares: how values are kept in columns, how errors
 // of an unreachable database are told apart, and the row shapes of objects.
 import pg from 'pg'
-import {type FieldType, type Kind, KINDS, type StoredObject, StoreUnavailableError} from '../../ports/store.js'
+import {type FieldType, type Kind, KINDS, type StoreCounters, type StoredObject, StoreUnavailableError} from '../../ports/store.js'
 import {columnValues, COLUMNS} from '../columns.js'
 
 export const INTERNAL = '_x'
@@ -54,13 +54,33 @@ export function wrap(e: unknown): unknown {
   return new StoreUnavailableError(`PostgreSQL is not reachable: ${(e as Error).message}`)
 }
 
+/** A connection's settings, with the client class that counts its store's round trips (countingClient). */
+export type PgConfig = pg.ClientConfig & {Client?: typeof pg.Client}
+
+/** Zeroed counters of a store (Store.counters). */
+export const freshCounters = (): StoreCounters => ({roundTrips: 0, commitGroups: 0, committedChangeSets: 0, notices: 0})
+
+/**
+ * A client class whose every query (one round trip: node-postgres sends a query and waits for its
+ * answer before the next) counts in `counters`; pools take it as their `Client`.
+ */
+export function countingClient(counters: StoreCounters): typeof pg.Client {
+  class Counting extends pg.Client {}
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown
+  Counting.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    counters.roundTrips++
+    return query.apply(this, args)
+  } as typeof pg.Client.prototype.query
+  return Counting
+}
+
 /**
  * A connection of its own (not pooled), connected: its errors never reach the process, and
  * `gone` hears when it errors or ends (its holder forgets it). A failed connect ends it and
  * throws StoreUnavailableError where the database is unreachable.
  */
-export async function connectClient(config: pg.ClientConfig, gone: (c: pg.Client) => void = () => {}): Promise<pg.Client> {
-  const c = new pg.Client(config)
+export async function connectClient(config: PgConfig, gone: (c: pg.Client) => void = () => {}): Promise<pg.Client> {
+  const c = new (config.Client ?? pg.Client)(config)
   c.on('error', () => gone(c))
   c.on('end', () => gone(c))
   try {

@@ -5,7 +5,7 @@
 // (committer.ts); only when that is durable is the unit's transaction ended, which releases its
 // locks and claims.
 import type pg from 'pg'
-import type {ChangeSet, CommitOrder, Filter, IdempotencyClaim, Kind, ListQuery, StoredObject, StoreTx} from '../../ports/store.js'
+import type {ChangeSet, CommitOrder, FieldOf, Filter, IdempotencyClaim, Kind, ListQuery, StoredObject, StoreTx} from '../../ports/store.js'
 import {runUnit, type Unit} from '../units.js'
 import type {PostgresStore} from './postgres-store.js'
 import * as reads from './reads.js'
@@ -23,15 +23,22 @@ class PgUnit implements Unit {
   private opening: Promise<pg.PoolClient> | undefined = undefined
   private readonly held: (() => void)[] = []
   private begun = false
+  /** a statement of the unit's failed: its connection is ended, not given back open (unit-connections.ts) */
+  private failed = false
+  /** the unit took a lock: its connection is not parked with it */
+  private locked = false
   constructor(
     private readonly s: PostgresStore,
     private readonly account: string,
   ) {}
-  /** 'BEGIN; ' before the first statement that needs the unit's transaction */
-  private begin() {
+  /**
+   * 'BEGIN; ' before the first statement that needs the unit's transaction, after the 'ROLLBACK; '
+   * that ends the previous unit's on a connection given back with it open (unit-connections.ts)
+   */
+  private begin(c: pg.PoolClient) {
     if (this.begun) return ''
     this.begun = true
-    return 'BEGIN; '
+    return this.s.unitConnections.takeUnended(c) ? 'ROLLBACK; BEGIN; ' : 'BEGIN; '
   }
   /** the unit's connection, opened (with BEGIN) at its first lock or claim */
   private conn() {
@@ -40,7 +47,7 @@ class PgUnit implements Unit {
   private async open() {
     let c: pg.PoolClient
     try {
-      c = await this.s.unitConnect()
+      c = await this.s.unitConnections.connect()
     } catch (e) {
       throw wrap(e)
     }
@@ -66,6 +73,9 @@ class PgUnit implements Unit {
   count<K extends Kind>(kind: K, filters?: Filter<K>[]) {
     return reads.count(this.on(), this.account, kind, filters)
   }
+  earliest<K extends Kind>(kind: K, field: FieldOf<K>, filters?: Filter<K>[]) {
+    return reads.earliest(this.on(), this.account, kind, field, filters)
+  }
   async lock(key: string) {
     const c = await this.conn()
     // ids are unique per account, and other keys (settings, provider health) are the account's own: the lock is the account's.
@@ -74,34 +84,45 @@ class PgUnit implements Unit {
     // order, never has a later job holding a key or the last connection an earlier one waits
     // for; only the head of that queue waits for the database's lock
     const k = `k:${pgText(this.account)}\n${pgText(key)}`
+    // a previous unit's locks are not kept while this one waits for its turn here
+    this.locked = true
+    if (this.s.unitConnections.takeUnended(c)) await this.send(c, 'ROLLBACK')
     this.held.push(await this.s.localLocks.acquire(k))
-    await query(c, `${this.begin()}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(k)}, 0))`)
+    await this.send(c, `${this.begin(c)}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(k)}, 0))`)
   }
   async claimIdempotency(scope: string, key: string, now: string): Promise<IdempotencyClaim> {
     const c = await this.conn()
     // one round trip: the transaction, the claim (a try-lock) and the record read after it
-    const res = await query(c, `${this.begin()}SELECT * FROM gw_claim_idempotency(${c.escapeLiteral(pgText(this.account))}, ${c.escapeLiteral(pgText(scope))}, ${c.escapeLiteral(pgText(key))})`)
+    const res = await this.send(c, `${this.begin(c)}SELECT * FROM gw_claim_idempotency(${c.escapeLiteral(pgText(this.account))}, ${c.escapeLiteral(pgText(scope))}, ${c.escapeLiteral(pgText(key))})`)
     const r = (Array.isArray(res) ? res[res.length - 1]! : res).rows[0] as {got: boolean; request_hash: string | null; status: number; body: string; created_at: string; expires_at: string}
     if (r.request_hash !== null && r.expires_at > now)
       return {state: 'recorded', record: {scope, key, request_hash: r.request_hash, status: r.status, body: r.body, created_at: r.created_at, expires_at: r.expires_at}}
     return r.got ? {state: 'claimed'} : {state: 'in_flight'}
   }
+  private async send(c: pg.PoolClient, text: string) {
+    try {
+      return await query(c, text)
+    } catch (e) {
+      this.failed = true
+      throw e
+    }
+  }
   commit(cs: ChangeSet) {
     if (this.staged) throw new Error('a unit of work commits once')
     this.staged = cs
   }
-  end() {
+  end(committed: boolean) {
     // ending the unit's transaction releases its locks and claims (it wrote nothing)
-    if (this.opening) return this.close(this.opening)
+    if (this.opening) return this.close(this.opening, committed)
     this.release()
     return undefined
   }
-  private async close(opening: Promise<pg.PoolClient>) {
+  private async close(opening: Promise<pg.PoolClient>, committed: boolean) {
     const c = await opening.catch(() => undefined)
     if (c && this.s.checkedOut.delete(c)) {
-      let broken: Error | undefined
-      await c.query('ROLLBACK').catch((e: Error) => (broken = e))
-      c.release(broken)
+      // given back open only with nothing but a claim whose record is committed (unit-connections.ts)
+      const parkable = committed && !this.locked && this.staged?.idempotency !== undefined
+      if (!(this.begun && !this.failed && this.s.unitConnections.giveBack(c, parkable))) await this.s.unitConnections.end(c)
     }
     this.release()
   }

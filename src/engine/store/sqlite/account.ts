@@ -1,6 +1,6 @@
 // One account's view of a SQLite store (Store.account): every operation bounded to the account,
 // forwarded to the store (what both adapters' views forward: account-view.ts).
-import type {AccountStore, ClaimedJob, EventQuery, Filter, Kind, ListQuery, StoredObject} from '../../ports/store.js'
+import type {AccountStore, ClaimedJob, EventQuery, FieldOf, Filter, Kind, ListQuery, StoredObject} from '../../ports/store.js'
 import {AccountView} from '../account-view.js'
 import type {SqliteStore} from './sqlite-store.js'
 
@@ -21,6 +21,9 @@ export class SqliteAccount extends AccountView<SqliteStore> implements AccountSt
   count<K extends Kind>(kind: K, filters?: Filter<K>[]) {
     return this.s.count(this.account, kind, filters)
   }
+  earliest<K extends Kind>(kind: K, field: FieldOf<K>, filters?: Filter<K>[]) {
+    return this.s.earliest(this.account, kind, field, filters)
+  }
   getEvent(id: string) {
     return this.s.getEvent(this.account, id)
   }
@@ -35,5 +38,8 @@ export class SqliteAccount extends AccountView<SqliteStore> implements AccountSt
   }
   releaseJobs(jobs: readonly ClaimedJob[]) {
     return this.s.releaseJobs(this.account, jobs)
+  }
+  nextJobDue(from: string, except?: string) {
+    return this.s.nextJobDue(this.account, from, except)
   }
 }

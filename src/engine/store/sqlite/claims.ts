@@ -49,6 +49,11 @@ export function releaseJobs(s: SqliteStore, account: string, jobs: readonly Clai
   for (const j of jobs) if (s.jobClaims.get(own(account, j.id))?.claim === j.claim) s.jobClaims.delete(own(account, j.id))
 }
 
+export function nextJobDue(s: SqliteStore, account: string, from: string, except = ''): string | undefined {
+  // the jobs_due index (account, due_at), from `from` on, to the first that is not `except`
+  return (s.stmt('SELECT due_at FROM jobs WHERE account = ? AND due_at >= ? AND id <> ? ORDER BY due_at LIMIT 1').get(s.no(account), from, except) as {due_at: string} | undefined)?.due_at
+}
+
 export function nextJobs(s: SqliteStore): {account: string; due_at: string}[] {
   // one seek per account on (account, due_at): the first entry per account is its earliest due
   const next = s.stmt('SELECT account, due_at FROM jobs WHERE account > ? ORDER BY account, due_at LIMIT 1')

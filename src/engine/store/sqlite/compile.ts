@@ -133,6 +133,8 @@ export interface CompileState {
   rowsOf(account: string): number
   /** rows staged by this store (ChangeSet.restoreStaged), numbered (the statement that records a new number pushed); the name its old number takes */
   staged(s: StagedRows, ops: Op[]): {part: StagedPart; retired: string}
+  /** the account's rows are replaced (a snapshot restored): claims on its jobs are of jobs that are gone, even where a restored job has the same id */
+  replaced(account: string): void
 }
 
 /** The in-process key of an idempotency claim (of an account's scope: its mode). */
@@ -154,6 +156,7 @@ export function compile(cs: ChangeSet, accountId: string, state: CompileState): 
     others.push(c.notice)
   }
   const notice: {account: string; kinds: Set<Kind>; settings: string[]; eventSeq: null; dueBy: string | null; restored?: boolean} = {account: accountId, kinds: new Set<Kind>(), settings: [], eventSeq: null, dueBy: null}
+  if (cs.restore || cs.restoreStaged) state.replaced(accountId)
   if (cs.restore) restore(cs.restore, account, ops, notice)
   if (cs.restoreStaged) {
     const {part, retired} = state.staged(cs.restoreStaged, ops)

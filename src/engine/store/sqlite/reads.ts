@@ -1,8 +1,10 @@
 // Reads of the SQLite adapter: one account's objects (get, list, all, sum, count) and events,
 // an object found in any account (locate), and an account's rows at one moment (exportRows, for
 // snapshots). All on the store's read connection, with statements prepared once (store.stmt).
+import Database from 'better-sqlite3'
 import {
   type AccountRows,
+  type AccountRowsPart,
   type EventQuery,
   type Filter,
   type IdempotencyRecord,
@@ -82,6 +84,13 @@ export function count<K extends Kind>(s: SqliteStore, account: string, kind: K, 
   return (s.stmt(`SELECT COUNT(*) AS n FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')}`).get(...params) as {n: number}).n
 }
 
+export function earliest<K extends Kind>(s: SqliteStore, account: string, kind: K, field: string, filters?: Filter<K>[]): string | undefined {
+  if (FIELDS[kind][field] !== 'time') throw new Error(`cannot take the earliest ${kind}.${field}: not a time field`)
+  const params: unknown[] = []
+  const clauses = whereOf(kind, s.no(account), filters as Filter[] | undefined, params)
+  return (s.stmt(`SELECT MIN(${field}) AS v FROM ${TABLE[kind]} WHERE ${clauses.join(' AND ')}`).get(...params) as {v: string | null}).v ?? undefined
+}
+
 export function locate<T extends StoredObject>(s: SqliteStore, kind: Kind, field: 'id' | 'secret_hash', value: string): {account: string; obj: T} | undefined {
   if (field !== 'id' && !(kind === 'api_key' && field === 'secret_hash')) throw new Error(`cannot locate ${kind} by ${field}`)
   // (staged rows are nobody's yet)
@@ -141,36 +150,106 @@ export function eventsAfter(s: SqliteStore, account: string, afterSeq: number, l
 
 // ---------------------------------------------------------------- an account at one moment (snapshots)
 
+type ObjectRow = Row & {version: number}
+type EventRow = StoredRow & {object_id: string | null; payment: string | null}
+type JobRow = {id: string; kind: string; ref: string; due_at: string; data: string | null}
+type IdempotencyRow = Omit<IdempotencyRecord, 'body'> & {body: string | Buffer; event_json: string | Buffer | null}
+
+/**
+ * The order of each section's rows: one of an index that leads with the account, so that reading
+ * them a part at a time never sorts them all first (one stretch of the event loop as long as the
+ * account is large). Insertion order where that index has it; the ledger (never listed) by time,
+ * deliveries by endpoint (each endpoint's in insertion order), jobs by due time (ties in the order
+ * they were scheduled), idempotency records by expiry.
+ */
+const EXPORT_ORDER: Partial<Record<Kind, string>> = {ledger_entry: 'created_at, seq', delivery: 'endpoint, seq'}
+
+/**
+ * What an account's rows are read with, section by section, in AccountRows order: each query of
+ * the account's number and how a row becomes what the section holds. Objects: one query per kind.
+ */
+function exportQueries(): {section: Exclude<AccountRowsPart['section'], 'settings'>; sql: string; row: (r: never) => unknown}[] {
+  const objects = (Object.keys(KINDS) as Kind[])
+    .filter((kind) => !UNSNAPSHOTTED.has(kind))
+    .map((kind) => ({
+      section: 'objects' as const,
+      sql: `SELECT ${SELECT[kind]}, version FROM ${TABLE[kind]} WHERE account = ? ORDER BY ${EXPORT_ORDER[kind] ?? 'seq'}`,
+      row: (r: ObjectRow) => ({kind, obj: parseRow<StoredObject>(kind, r), version: r.version}),
+    }))
+  return [
+    ...objects,
+    {
+      section: 'events',
+      sql: 'SELECT id, type, created_at, json, object_id, payment FROM events WHERE account = ? ORDER BY seq',
+      row: (r: EventRow) => ({id: r.id, type: r.type, created_at: r.created_at, json: unpack(r.json), object_id: r.object_id, payment: r.payment}),
+    },
+    {
+      section: 'jobs',
+      sql: 'SELECT id, kind, ref, due_at, data FROM jobs WHERE account = ? ORDER BY due_at, rowid',
+      row: (r: JobRow) => ({id: r.id, kind: r.kind, ref: r.ref, due_at: r.due_at, ...(r.data ? {data: JSON.parse(r.data) as Record<string, unknown>} : {})}),
+    },
+    {
+      section: 'idempotency',
+      sql: 'SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.account = i.account AND e.id = i.body_event WHERE i.account = ? ORDER BY i.expires_at, i.rowid',
+      row: ({event_json, body, ...r}: IdempotencyRow) => ({...r, body: event_json !== null ? dataObjectOf(unpack(event_json)) : unpack(body)}),
+    },
+    {section: 'stats', sql: 'SELECT provider, day, approved, total FROM provider_stats WHERE account = ? ORDER BY provider, day', row: (r: StatIncrement) => r},
+  ]
+}
+const SETTINGS_SQL = 'SELECT key, value FROM settings WHERE account = ? ORDER BY key'
+
 /** Every row of an account but its keys and account objects, read in one read transaction (one moment). */
 export function exportRows(s: SqliteStore, id: string): AccountRows {
   const account = s.no(id)
   return s.db.transaction((): AccountRows => {
-    const objects: AccountRows['objects'] = []
-    for (const kind of Object.keys(KINDS) as Kind[]) {
-      if (UNSNAPSHOTTED.has(kind)) continue
-      for (const r of s.stmt(`SELECT ${SELECT[kind]}, version FROM ${TABLE[kind]} WHERE account = ? ORDER BY seq`).all(account) as (Row & {version: number})[])
-        objects.push({kind, obj: parseRow<StoredObject>(kind, r), version: r.version})
-    }
-    const events = (s.stmt('SELECT id, type, created_at, json, object_id, payment FROM events WHERE account = ? ORDER BY seq').all(account) as (StoredRow & {object_id: string | null; payment: string | null})[]).map(
-      (r) => ({id: r.id, type: r.type, created_at: r.created_at, json: unpack(r.json), object_id: r.object_id, payment: r.payment}),
-    )
-    const jobs = (s.stmt('SELECT id, kind, ref, due_at, data FROM jobs WHERE account = ? ORDER BY rowid').all(account) as {id: string; kind: string; ref: string; due_at: string; data: string | null}[]).map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      ref: r.ref,
-      due_at: r.due_at,
-      ...(r.data ? {data: JSON.parse(r.data) as Record<string, unknown>} : {}),
-    }))
-    const idempotency = (
-      s
-        .stmt(
-          'SELECT i.scope, i.key, i.request_hash, i.status, i.body, i.created_at, i.expires_at, e.json AS event_json FROM idempotency_keys i LEFT JOIN events e ON e.account = i.account AND e.id = i.body_event WHERE i.account = ? ORDER BY i.created_at',
-        )
-        .all(account) as (Omit<IdempotencyRecord, 'body'> & {body: string | Buffer; event_json: string | Buffer | null})[]
-    ).map(({event_json, body, ...r}) => ({...r, body: event_json !== null ? dataObjectOf(unpack(event_json)) : unpack(body)}))
-    const stats = s.stmt('SELECT provider, day, approved, total FROM provider_stats WHERE account = ? ORDER BY provider, day').all(account) as StatIncrement[]
-    const settings: Record<string, string> = {}
-    for (const r of s.stmt('SELECT key, value FROM settings WHERE account = ? ORDER BY key').all(account) as {key: string; value: string}[]) settings[r.key] = r.value
-    return {objects, events, jobs, idempotency, stats, settings}
+    const rows: AccountRows = {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}}
+    for (const q of exportQueries()) for (const r of s.stmt(q.sql).all(account)) (rows[q.section] as unknown[]).push(q.row(r as never))
+    for (const r of s.stmt(SETTINGS_SQL).all(account) as {key: string; value: string}[]) rows.settings[r.key] = r.value
+    return rows
   })()
+}
+
+/**
+ * exportRows a part at a time (AccountStore.exportParts): on a read-only connection of its own,
+ * whose one read transaction holds the moment however long the reading takes (the WAL keeps it;
+ * other reads and the writer go on), each `next()` the steps of at most `size` rows. The account's
+ * number is read in that transaction, so a snapshot load swapped in meanwhile is not half seen.
+ * A database without a WAL (in memory: tests) is read at once and handed out in parts.
+ */
+export async function* exportParts(s: SqliteStore, id: string, size: number): AsyncGenerator<AccountRowsPart, void, undefined> {
+  if (!s.writer) {
+    const all = exportRows(s, id)
+    for (const section of ['objects', 'events', 'jobs', 'idempotency', 'stats'] as const)
+      for (let i = 0; i < all[section].length; i += size) yield {section, items: all[section].slice(i, i + size)} as AccountRowsPart
+    yield {section: 'settings', value: all.settings}
+    return
+  }
+  const db = new Database(s.db.name, {readonly: true, fileMustExist: true})
+  try {
+    db.pragma('busy_timeout = 5000')
+    db.prepare('BEGIN').run()
+    const account = (db.prepare('SELECT n FROM account_numbers WHERE id = ?').get(id) as {n: number} | undefined)?.n ?? 0
+    let part: {section: AccountRowsPart['section']; items: unknown[]} | undefined
+    for (const q of exportQueries()) {
+      if (part && part.section !== q.section) {
+        yield part as AccountRowsPart
+        part = undefined
+      }
+      // (leaving early returns the statement's iterator, which ends its step)
+      for (const r of db.prepare(q.sql).iterate(account)) {
+        ;(part ??= {section: q.section, items: []}).items.push(q.row(r as never))
+        if (part.items.length >= size) {
+          yield part as AccountRowsPart
+          part = undefined
+        }
+      }
+    }
+    if (part) yield part as AccountRowsPart
+    const settings: Record<string, string> = {}
+    for (const r of db.prepare(SETTINGS_SQL).all(account) as {key: string; value: string}[]) settings[r.key] = r.value
+    yield {section: 'settings', value: settings}
+  } finally {
+    if (db.inTransaction) db.prepare('COMMIT').run()
+    db.close()
+  }
 }

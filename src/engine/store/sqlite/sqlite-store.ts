@@ -3,6 +3,7 @@ import Database from 'better-sqlite3'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {
   type AccountRows,
+  type AccountRowsPart,
   type AccountStore,
   type ChangeNotice,
   type ChangeSet,
@@ -134,6 +135,10 @@ export class SqliteStore implements Store {
       s.number ??= this.newNumber(s.name, ops)
       return {part: {...s.part, number: s.number}, retired: retiredName(s.account)}
     },
+    replaced: (account: string) => {
+      // (a unit running a job of the old rows then fails its completion, as on PostgreSQL, whose restored job rows carry no claim)
+      for (const [k, c] of this.jobClaims) if (c.account === account) this.jobClaims.delete(k)
+    },
   }
 
   /** A number for rows that belong to no account yet (staged rows), recorded with these statements. */
@@ -260,6 +265,10 @@ export class SqliteStore implements Store {
     return reads.count(this, account, kind, filters)
   }
 
+  async earliest<K extends Kind>(account: string, kind: K, field: string, filters?: Filter<K>[]): Promise<string | undefined> {
+    return reads.earliest(this, account, kind, field, filters)
+  }
+
   async locate<T extends StoredObject>(kind: Kind, field: 'id' | 'secret_hash', value: string): Promise<{account: string; obj: T} | undefined> {
     return reads.locate<T>(this, kind, field, value)
   }
@@ -279,6 +288,12 @@ export class SqliteStore implements Store {
   /** Every row of an account but its keys and account objects, read in one read transaction (one moment). */
   exportRows(id: string): AccountRows {
     return reads.exportRows(this, id)
+  }
+
+  /** The same, a part at a time, on a connection of its own holding the moment (AccountStore.exportParts). */
+  exportParts(id: string, rows: number): AsyncGenerator<AccountRowsPart, void, undefined> {
+    if (this.closed) throw new Error('store is closed')
+    return reads.exportParts(this, id, rows)
   }
 
   // ---------------------------------------------------------------- units of work (units.ts) and commits (committer.ts)
@@ -304,6 +319,10 @@ export class SqliteStore implements Store {
 
   async nextJobs(): Promise<{account: string; due_at: string}[]> {
     return claims.nextJobs(this)
+  }
+
+  async nextJobDue(account: string, from: string, except?: string): Promise<string | undefined> {
+    return claims.nextJobDue(this, account, from, except)
   }
 
   async claimDeliveries(nowOf: (account: string) => string, q: {limit: number; perEndpoint: number; leaseMs: number; share?: SlotShare}): Promise<ClaimedDelivery[]> {

@@ -1,7 +1,7 @@
 // Units of work of the SQLite adapter (Store.transact): per-key locks and idempotency claims in
 // this process (one process owns the file), reads on the store's connection, and the unit's
 // change set handed to the committer (committer.ts).
-import type {CommitOrder, ChangeSet, Filter, IdempotencyClaim, IdempotencyRecord, Kind, ListQuery, StoredObject, StoreTx} from '../../ports/store.js'
+import type {CommitOrder, ChangeSet, FieldOf, Filter, IdempotencyClaim, IdempotencyRecord, Kind, ListQuery, StoredObject, StoreTx} from '../../ports/store.js'
 import {runUnit, type Unit} from '../units.js'
 import {unpack} from './codec.js'
 import {idemKey} from './compile.js'
@@ -36,6 +36,9 @@ class SqliteUnit implements Unit {
   }
   async count<K extends Kind>(kind: K, filters?: Filter<K>[]) {
     return reads.count(this.s, this.account, kind, filters)
+  }
+  async earliest<K extends Kind>(kind: K, field: FieldOf<K>, filters?: Filter<K>[]) {
+    return reads.earliest(this.s, this.account, kind, field, filters)
   }
   async lock(key: string) {
     // ids are unique across accounts; other keys (settings, provider health) are the account's own

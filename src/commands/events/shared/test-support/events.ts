@@ -2,7 +2,8 @@
 import type {GwEvent, Payment} from '../../../../api/types.js'
 
 export function ev(n: number, type = 'payment.succeeded'): GwEvent {
-  return {
+  // any type, known or not (a feed passes on types added later): the event as the wire has it
+  return <GwEvent>(<GwEvent<Payment>>{
     id: `evt_${n}`,
     object: 'event',
     type,
@@ -11,7 +12,7 @@ export function ev(n: number, type = 'payment.succeeded'): GwEvent {
     request_id: `req_${n}`,
     // a payment cut to the fields the feed's tests read
     data: {object: {id: `pay_${n}`, object: 'payment', amount: 1000 + n, currency: 'EUR', status: 'succeeded'} as Payment},
-  }
+  })
 }
 
 /** One SSE message as GET /events/stream writes it. */

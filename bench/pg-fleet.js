@@ -1,0 +1,230 @@
+// (pg-fleet) what a fleet on one PostgreSQL database costs, by instance count: each instance's
+// fixed cost (CPU while idle, and while another instance takes the load: polls, LISTEN wake-ups,
+// claim rounds, the fleet reporter) and the cost of a payment (engine and database CPU, and the
+// counts that hold on any machine: statements, round trips, transactions, WAL flushes and commit
+// group sizes). Counts come from pg_stat_statements and pg_stat_database/pg_stat_wal in the
+// throwaway cluster, and the instances' own counters (gw_store_* on /metrics). bench/README
+// projects a larger fleet's rate from these figures. `node bench/pg-fleet.js` runs it alone.
+import {join} from 'node:path'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {createRequire} from 'node:module'
+import {Agent, request} from 'undici'
+import {DURABILITY, closedLoopFleet, cpuSeconds, env, paymentRequest, ROOT, startEngine, treeCpuSeconds} from './lib.js'
+
+const pg = createRequire(join(ROOT, 'package.json'))('pg')
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/** A throwaway cluster with pg_stat_statements loaded. */
+export async function statsCluster() {
+  const {startCluster} = await import('../dist/engine/store/postgres/cluster.js')
+  return startCluster({fsync: DURABILITY === 'full', settings: [`shared_preload_libraries = 'pg_stat_statements'`]})
+}
+
+/** The database's counters now: statements by text (calls, rows), transactions, WAL. */
+async function dbCounters(client, db, dbc) {
+  const st = await client.query('SELECT s.query, s.calls::float8 AS calls, s.rows::float8 AS rows FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1', [db])
+  // (payments: the rows, read at the same moment; the cumulative statistics below lag by up to a second)
+  const x = (await client.query('SELECT xact_commit::float8 AS commits, xact_rollback::float8 AS rollbacks FROM pg_stat_database WHERE datname = $1', [db])).rows[0]
+  x.payments = (await dbc.query('SELECT count(*)::float8 AS n FROM payments')).rows[0].n
+  const w = (await client.query('SELECT wal_records::float8 AS records, wal_bytes::float8 AS bytes, wal_write::float8 AS writes, wal_sync::float8 AS syncs FROM pg_stat_wal')).rows[0]
+  const statements = new Map()
+  for (const r of st.rows) {
+    const k = shape(r.query)
+    const prev = statements.get(k) ?? {calls: 0, rows: 0}
+    statements.set(k, {calls: prev.calls + r.calls, rows: prev.rows + r.rows})
+  }
+  return {statements, ...x, wal: w}
+}
+
+/** A statement's text with its VALUES lists and parameters folded (a group's insert of 3 rows and of 7 is one shape). */
+const shape = (q) => q.replace(/\s+/g, ' ').replace(/VALUES (\([^)]*\)(, )?)+/g, 'VALUES (…)').replace(/\$\d+/g, '$').slice(0, 140)
+
+function diff(a, b) {
+  const statements = new Map()
+  for (const [k, v] of b.statements) {
+    const p = a.statements.get(k) ?? {calls: 0, rows: 0}
+    if (v.calls - p.calls > 0) statements.set(k, {calls: v.calls - p.calls, rows: v.rows - p.rows})
+  }
+  return {statements, payments: b.payments - a.payments, commits: b.commits - a.commits, rollbacks: b.rollbacks - a.rollbacks, wal: Object.fromEntries(Object.keys(b.wal).map((k) => [k, b.wal[k] - a.wal[k]]))}
+}
+
+/** An instance's gw_store_* counters from its /metrics (round trips, commit groups and the change sets in them). */
+async function storeCounters(e) {
+  const dispatcher = new Agent({connect: {ca: e.ca}})
+  try {
+    const res = await request(`${e.origin}/metrics`, {dispatcher})
+    const text = await res.body.text()
+    const out = {}
+    for (const m of text.matchAll(/^(gw_store_[a-z_]+_total)(\{[^}]*\})? ([0-9.e+-]+)$/gm)) out[m[1] + (m[2] ?? '')] = (out[m[1] + (m[2] ?? '')] ?? 0) + Number(m[3])
+    return out
+  } finally {
+    await dispatcher.close()
+  }
+}
+const sumCounters = (list) => list.reduce((a, c) => (Object.entries(c).forEach(([k, v]) => (a[k] = (a[k] ?? 0) + v)), a), {})
+const minus = (b, a) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v - (a[k] ?? 0)]))
+
+/** Counters, engine CPU (each instance) and database CPU, read together. */
+async function snapshot(client, db, dbc, es, postmaster) {
+  const [counters, store] = await Promise.all([dbCounters(client, db, dbc), Promise.all(es.map(storeCounters))])
+  return {counters, store, cpu: es.map((e) => cpuSeconds(e.child.pid)), dbCpu: treeCpuSeconds(postmaster), t: performance.now()}
+}
+function span(a, b) {
+  return {
+    seconds: (b.t - a.t) / 1000,
+    db: diff(a.counters, b.counters),
+    store: b.store.map((s, i) => minus(s, a.store[i])),
+    cpu: b.cpu.map((c, i) => c - a.cpu[i]),
+    dbCpu: b.dbCpu - a.dbCpu,
+  }
+}
+const payments = (s) => s.db.payments
+
+/**
+ * One fleet of `n` instances on a fresh database: idle, the load on the first instance only
+ * (n > 1), the load spread over all.
+ */
+export async function measureFleet({cluster, root, n, idleMs = 5000, warmupMs = 2000, durationMs = 6000, connections = 32}) {
+  const db = `fleet_${n}_${Date.now().toString(36)}`
+  const url = await cluster.createDatabase(db)
+  const postmaster = Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0])
+  const client = new pg.Client({connectionString: cluster.url})
+  await client.connect()
+  const dbc = new pg.Client({connectionString: url})
+  await dbc.connect()
+  const es = []
+  try {
+    for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `fleet-${n}-${i}`), {label: `fleet-${n}-${i}`, args: ['--store', url, '--secrets-key-file', join(root, `fleet-${n}-secrets.key`)]}))
+    const out = {n}
+    // idle: every instance's background work with no request
+    await sleep(1500)
+    let a = await snapshot(client, db, dbc, es, postmaster)
+    await sleep(idleMs)
+    out.idle = span(a, await snapshot(client, db, dbc, es, postmaster))
+    const load = async (targets) => {
+      let s0
+      const r = await closedLoopFleet({targets, connections, warmupMs, durationMs, makeRequest: paymentRequest('/v1/payments'), onMeasure: (on) => void (on ? (s0 = snapshot(client, db, dbc, es, postmaster)) : (out._end = snapshot(client, db, dbc, es, postmaster)))})
+      return {load: r, span: span(await s0, await out._end)}
+    }
+    if (n > 1) out.one = await load([es[0]])
+    out.all = await load(es)
+    delete out._end
+    return out
+  } finally {
+    for (const e of es) await e.stop()
+    await client.end()
+    await dbc.end()
+  }
+}
+
+/** Per payment: statements, round trips, transactions, WAL flushes, notices, group sizes, CPU. */
+export function perPayment(s) {
+  const p = payments(s)
+  const calls = [...s.db.statements.values()].reduce((a, v) => a + v.calls, 0)
+  const st = sumCounters(s.store)
+  return {
+    payments: p,
+    rps: p / s.seconds,
+    statements: calls / p,
+    roundTrips: st.gw_store_round_trips_total / p,
+    commits: s.db.commits / p,
+    walFlushes: s.db.wal.syncs / p,
+    groupSize: st.gw_store_committed_change_sets_total / st.gw_store_commit_groups_total,
+    groupsPerSecond: st.gw_store_commit_groups_total / s.seconds,
+    notices: st.gw_store_notices_total / p,
+    engineUs: (s.cpu.reduce((a, c) => a + c, 0) * 1e6) / p,
+    dbUs: (s.dbCpu * 1e6) / p,
+  }
+}
+
+/** The statements of a span by calls per unit (a payment, a second), most first. */
+export function topStatements(s, per, limit = 25) {
+  return [...s.db.statements].sort((x, y) => y[1].calls - x[1].calls).slice(0, limit).map(([k, v]) => `${(v.calls / per).toFixed(3).padStart(9)}  ${k}`)
+}
+
+/** CPU (ms per second) of each instance over a span. */
+const msPerSec = (s) => s.cpu.map((c) => (c * 1000) / s.seconds)
+const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length
+
+/**
+ * The fleet's model (bench/README "A fleet on PostgreSQL"): one instance, then three, on their own
+ * databases of a cluster with pg_stat_statements. Returns the figures; printFleet prints them.
+ */
+export async function fleetBench(root, {sizes = [1, 3], idleMs = env('BENCH_FLEET_IDLE_MS', 5000), durationMs = env('BENCH_FLEET_MS', 6000), warmupMs = 2000, connections = 32} = {}) {
+  const cluster = await statsCluster()
+  try {
+    await cluster.sql('CREATE EXTENSION pg_stat_statements')
+    const out = {}
+    for (const n of sizes) {
+      const m = await measureFleet({cluster, root, n, idleMs, durationMs, warmupMs, connections})
+      out[n] = {
+        idleMsPerSec: mean(msPerSec(m.idle)),
+        idleDbMsPerSec: (m.idle.dbCpu * 1000) / m.idle.seconds,
+        idleStatementsPerSec: [...m.idle.db.statements.values()].reduce((a, v) => a + v.calls, 0) / m.idle.seconds / n,
+        idleTop: topStatements(m.idle, m.idle.seconds * n, 6),
+        all: perPayment(m.all.span),
+        top: topStatements(m.all.span, payments(m.all.span), 12),
+        errors: m.all.load.errors,
+      }
+      if (m.one) {
+        // the instances without load, while the first takes it: what another instance's commits cost them
+        const s = m.one.span
+        const others = msPerSec(s).slice(1)
+        const notices = s.store.slice(1).reduce((a, c) => a + (c.gw_store_notices_total ?? 0), 0) / (n - 1)
+        out[n].besideMsPerSec = mean(others)
+        out[n].besideNoticesPerSec = notices / s.seconds
+        out[n].besideRps = payments(s) / s.seconds
+        out[n].usPerNotice = ((mean(others) - out[n].idleMsPerSec) * 1000) / (notices / s.seconds)
+      }
+    }
+    return out
+  } finally {
+    await cluster.stop()
+  }
+}
+
+/**
+ * The rate N instances on C cores could serve by this run's figures (bench/README): what a payment
+ * costs with three instances, less their fixed costs, the fixed costs of N instances, and the
+ * notices each instance handles of the others' commit groups (N-1 of them per group).
+ */
+export function project(f, {instances = 8, cores = 16} = {}) {
+  const three = f[3] ?? f[1]
+  const n3 = f[3] ? 3 : 1
+  const perPayment = (three.all.engineUs + three.all.dbUs) / 1e6 - (n3 * three.idleMsPerSec) / 1000 / three.all.rps
+  const fixed = (instances * f[1].idleMsPerSec) / 1000
+  // every instance commits about as many groups a second as here, and hears of the others'
+  const groupsPerInstance = three.all.groupsPerSecond / n3
+  const notices = (instances * (instances - 1) * groupsPerInstance * Math.max(0, three.usPerNotice ?? 0)) / 1e6
+  return {instances, cores, perPaymentUs: perPayment * 1e6, fixedCores: fixed, noticeCores: notices, rps: (cores - fixed - notices) / perPayment}
+}
+
+export function printFleet(f, log) {
+  const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a')
+  const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a')
+  const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a')
+  for (const [n, x] of Object.entries(f)) {
+    log(`(pg fleet) ${n} instance${n > 1 ? 's' : ''} idle: ${f1(x.idleMsPerSec)} ms of CPU a second per instance, database ${f1(x.idleDbMsPerSec)} ms/s, ${f1(x.idleStatementsPerSec)} statements a second per instance`)
+    if (x.besideMsPerSec !== undefined)
+      log(`(pg fleet) ${n} instances, the load (${f0(x.besideRps)} req/s) on one: each other instance ${f1(x.besideMsPerSec)} ms/s, ${f0(x.besideNoticesPerSec)} notices/s, ${f0(x.usPerNotice)} µs per notice above idle`)
+    const a = x.all
+    log(
+      `(pg fleet) ${n} instance${n > 1 ? 's' : ''} under load: ${f0(a.rps)} req/s; per payment engines ${f0(a.engineUs)} µs, database ${f0(a.dbUs)} µs; ${f2(a.statements)} statements, ${f2(a.roundTrips)} round trips, ${f2(a.commits)} commits, ${f2(a.walFlushes)} WAL flushes, ${f2(a.notices)} notices; commit groups of ${f1(a.groupSize)} (${f0(a.groupsPerSecond)}/s)${x.errors ? `; ${x.errors} errors` : ''}`,
+    )
+  }
+  if (f[3] && f[1]) log(`(pg fleet) 3 instances / 1: engines ${f2(f[3].all.engineUs / f[1].all.engineUs)}x CPU per payment (target <= 1.2), database ${f2(f[3].all.dbUs / f[1].all.dbUs)}x (target <= 1.2), round trips ${f2(f[3].all.roundTrips / f[1].all.roundTrips)}x`)
+  const p = project(f)
+  log(`(pg fleet) projection, ${p.instances} instances on ${p.cores} cores (load generator elsewhere): ${f0(p.perPaymentUs)} µs per payment, fixed ${f2(p.fixedCores)} cores, notices ${f2(p.noticeCores)} cores -> ${f0(p.rps)} req/s`)
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const root = mkdtempSync(join(tmpdir(), 'gw-pgfleet-'))
+  try {
+    const f = await fleetBench(root, {sizes: (process.env.BENCH_FLEET_SIZES ?? '1,3').split(',').map(Number)})
+    printFleet(f, (s) => process.stdout.write(s + '\n'))
+    if (process.env.BENCH_FLEET_TOP) for (const [n, x] of Object.entries(f)) for (const l of [...x.idleTop, ...x.top]) process.stdout.write(`  ${n}: ${l}\n`)
+  } finally {
+    rmSync(root, {recursive: true, force: true})
+  }
+}

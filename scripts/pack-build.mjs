@@ -1,0 +1,32 @@
+// prepack of every package: build what the package ships, then check that it is complete
+// (scripts/check-package.mjs) — `npm pack` in a fresh clone (after `npm ci`) packs a whole package
+// or fails saying what is missing, never a package without its build.
+//
+//   node scripts/pack-build.mjs gw|sdk|testing
+import {execFileSync} from 'node:child_process'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const PACKAGES = {
+  // the CLI with the engine: the whole build (it also writes packages/sdk/dist)
+  gw: {dir: '.', build: 'build'},
+  sdk: {dir: 'packages/sdk', build: 'build:sdk'},
+  testing: {dir: 'packages/testing', build: 'build:testing'},
+}
+const which = PACKAGES[process.argv[2]]
+if (!which) {
+  process.stderr.write(`usage: node scripts/pack-build.mjs ${Object.keys(PACKAGES).join('|')}\n`)
+  process.exit(2)
+}
+// `npm run pack` runs the script named prepack first, as the pre-script of "pack": nothing to do
+// then — the npm pack that scripts/pack.mjs starts for each package runs this for real
+if (process.env.npm_command === 'run' || process.env.npm_command === 'run-script') process.exit(0)
+
+const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'})
+try {
+  run('npm', ['run', '--silent', which.build])
+  run(process.execPath, [join(root, 'scripts', 'check-package.mjs'), join(root, which.dir)])
+} catch (e) {
+  process.exit(typeof e.status === 'number' && e.status !== 0 ? e.status : 1)
+}

@@ -1,0 +1,137 @@
+// What a unit of work and a commit group cost in round trips to PostgreSQL, counted by the store
+// (Store.counters): a fleet's cost per payment must not grow with the instances, which split the
+// load into smaller groups, nor with what one unit does (docs/api.md, "Several instances on
+// PostgreSQL"). And what the saved round trips must not change: a retry of a key whose unit
+// ended finds its record at once, on any instance; a key whose unit wrote no record is free at once.
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {VersionConflictError} from '../../ports/store.js'
+import {iso, pay, put, T0} from '../contract/helpers.js'
+import {freshDatabase} from '../../test-support/pg.js'
+import {PostgresStore} from './postgres-store.js'
+
+let a: PostgresStore
+let b: PostgresStore
+beforeAll(async () => {
+  const url = await freshDatabase('trips')
+  a = await PostgresStore.open({url, unitConnections: 4, readConnections: 2})
+  b = await PostgresStore.open({url, unitConnections: 4, readConnections: 2})
+  // what a store does once it is open (rows staged by a load nobody finished) is over before counting
+  await new Promise((r) => setTimeout(r, 1000))
+})
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()])
+})
+
+const trips = () => a.counters().roundTrips
+const record = (key: string) => ({scope: 'acct:test', key, request_hash: 'h', status: 201, body: '{}', created_at: iso(T0), expires_at: iso(T0 + 86_400_000)})
+const event = (i: number) => ({id: `evt_trips_${i}_${Math.random().toString(36).slice(2)}`, type: 'payment.succeeded', created_at: iso(T0), json: '{}'})
+
+describe('round trips to PostgreSQL', () => {
+  it('a commit group is one round trip however many change sets it holds (inserts, an update, events, a record, statistics)', async () => {
+    const acct = a.account('acct_trips')
+    const old = pay()
+    await acct.commit({puts: [put('payment', old)]})
+    const before = a.counters()
+    // staged in one turn: one group
+    await Promise.all(
+      Array.from({length: 8}, (_, i) =>
+        acct.commit({
+          puts: [put('payment', pay()), ...(i === 0 ? [put('payment', {...old, status: 'failed'}, 1)] : [])],
+          events: [event(i)],
+          idempotency: record(`group-${i}`),
+          stats: [{provider: 'stripe', day: '2030-01-01', approved: 1, total: 1}],
+        }),
+      ),
+    )
+    const after = a.counters()
+    expect(after.commitGroups - before.commitGroups).toBe(1)
+    expect(after.committedChangeSets - before.committedChangeSets).toBe(8)
+    // the update's version check needs BEGIN and COMMIT around the statement; without one it is the statement alone
+    expect(after.roundTrips - before.roundTrips).toBe(3)
+    expect((await acct.get('payment', old.id))!.version).toBe(2)
+    const n = trips()
+    await Promise.all(Array.from({length: 8}, (_, i) => acct.commit({puts: [put('payment', pay())], events: [event(10 + i)]})))
+    expect(trips() - n).toBe(1)
+  })
+
+  it("a group's events get consecutive seqs in the order staged, and the other instance hears of the last one", async () => {
+    const acct = a.account('acct_trips_seq')
+    const heard: (number | null)[] = []
+    const off = b.onAccountChange('acct_trips_seq', (notice) => heard.push(notice.eventSeq))
+    const es = Array.from({length: 5}, (_, i) => event(100 + i))
+    await Promise.all(es.map((e) => acct.commit({events: [e]})))
+    const got = await acct.eventsAfter(0, 10)
+    expect(got.map((e) => e.id)).toEqual(es.map((e) => e.id))
+    expect(got.map((e) => e.seq - got[0]!.seq)).toEqual([0, 1, 2, 3, 4])
+    for (let i = 0; i < 100 && !heard.includes(got[4]!.seq); i++) await new Promise((r) => setTimeout(r, 20))
+    off()
+    expect(heard).toContain(got[4]!.seq)
+  })
+
+  it('a stale update in a group: the group rolls back, the others land, the stale one gets a VersionConflictError', async () => {
+    const acct = a.account('acct_trips_conflict')
+    const p = pay()
+    await acct.commit({puts: [put('payment', p)]})
+    const fresh = pay()
+    const results = await Promise.allSettled([acct.commit({puts: [put('payment', fresh)]}), acct.commit({puts: [put('payment', {...p, status: 'x'}, 7)]})])
+    expect(results[0]!.status).toBe('fulfilled')
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(VersionConflictError)
+    expect(await acct.get('payment', fresh.id)).toBeDefined()
+    expect((await acct.get('payment', p.id))!.version).toBe(1)
+  })
+
+  it("a unit that committed its record gives its connection to the next unit, whose claim ends the first unit's transaction in the same round trip", async () => {
+    const acct = a.account('acct_trips_units')
+    const unit = (key: string) =>
+      acct.transact(async (tx) => {
+        expect(await tx.claimIdempotency('acct:test', key, iso(T0))).toEqual({state: 'claimed'})
+        tx.commit({puts: [put('payment', pay())], idempotency: record(key)})
+      })
+    await unit('warm')
+    const n = trips()
+    await unit('second')
+    // the claim (with the first unit's ROLLBACK) and the group: no round trip of its own to end a unit
+    expect(trips() - n).toBe(2)
+    // meanwhile the first unit's claim may still be held: a retry of its key, here or on the other instance, replays the record
+    await b.account('acct_trips_units').transact(async (tx) => {
+      const c = await tx.claimIdempotency('acct:test', 'second', iso(T0))
+      expect(c.state).toBe('recorded')
+    })
+    await acct.transact(async (tx) => {
+      expect((await tx.claimIdempotency('acct:test', 'second', iso(T0))).state).toBe('recorded')
+    })
+  })
+
+  it('a unit that ends without a record frees its key at once: the other instance claims it', async () => {
+    const acct = a.account('acct_trips_free')
+    await expect(
+      acct.transact(async (tx) => {
+        expect(await tx.claimIdempotency('acct:test', 'failed', iso(T0))).toEqual({state: 'claimed'})
+        throw new Error('a 5xx: not recorded')
+      }),
+    ).rejects.toThrow('a 5xx')
+    await b.account('acct_trips_free').transact(async (tx) => {
+      expect(await tx.claimIdempotency('acct:test', 'failed', iso(T0))).toEqual({state: 'claimed'})
+    })
+  })
+
+  it('a unit that took a lock frees it at once, for a unit on the other instance', async () => {
+    const acct = a.account('acct_trips_lock')
+    await acct.transact(async (tx) => {
+      await tx.claimIdempotency('acct:test', 'locked', iso(T0))
+      await tx.lock('pay_1')
+      tx.commit({puts: [put('payment', pay())], idempotency: record('locked')})
+    })
+    const t0 = Date.now()
+    await b.account('acct_trips_lock').transact(async (tx) => {
+      await tx.lock('pay_1')
+    })
+    expect(Date.now() - t0).toBeLessThan(1000)
+  })
+
+  it('a delivery claim round with nothing due is one round trip', async () => {
+    const n = trips()
+    expect(await a.claimDeliveries(() => iso(T0), {limit: 16, perEndpoint: 4, leaseMs: 60_000})).toEqual([])
+    expect(trips() - n).toBe(1)
+  })
+})

@@ -1,0 +1,266 @@
+// Every package installed as its users install it (release tier): `npm run pack` writes the three
+// tarballs, and each is installed with the README's own command into a throwaway prefix or project,
+// with a throwaway npm cache (packages come from the public registry), the repository nowhere on
+// PATH or NODE_PATH and the working directory outside it; then what the package is for is done
+// with it. One install per package, shared by its assertions:
+//   - gw, globally from its tarball: --version with the commit, serve, login, payments create, and
+//     `gw` / `gw/testing` imported from the installed package;
+//   - a shop's project (a copy of examples/shop) with @gw/testing and @gw/sdk from its vendor/
+//     folder: the engine's dependencies only, a gateway started that takes a payment, the SDK's
+//     types and calls, and the shop's own `npm test`;
+//   - gw as a project's dependency from a git URL (a git+file:// clone of this repository at HEAD):
+//     npm builds it (prepare). (A global install from git cannot build: npm installs no dev
+//     dependency in the clone then; prepare says so. The README's way from git is a clone, packed.)
+import {spawn} from 'node:child_process'
+import {copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+// @ts-expect-error plain ESM of the bench, no types
+import {diskUsage, installedPackages, mkdirs, ok, prebuilds, REPO, sh, tempDir, userEnv, VERSION} from '../../bench/install-lib.js'
+import {readmeInstall, readmeLine} from './support/install.js'
+
+const TARBALLS: {gw: string; testing: string; sdk: string} = {gw: `gw-${VERSION}.tgz`, testing: `gw-testing-${VERSION}.tgz`, sdk: `gw-sdk-${VERSION}.tgz`}
+// what the CLI needs and a test helper must not bring
+const CLI_ONLY = ['@oclif/core', '@oclif/plugin-autocomplete', 'ink', 'ink-text-input', 'react', 'cli-table3', '@napi-rs/keyring', 'chalk']
+const CARD = ['--method', 'card', '--card', '4242424242424242']
+
+const readme = readmeInstall()
+const temps: string[] = []
+const temp = (prefix: string) => {
+  const d = tempDir(prefix)
+  temps.push(d)
+  return d
+}
+let out: string // the tarballs, copied outside the repository
+let natives: Record<string, string>
+let packedFrom: string // the commit `npm run pack` built from
+
+beforeAll(async () => {
+  const pack = readmeLine(readme.section, /^npm (ci && npm )?run pack$/, 'packs every package')
+  packedFrom = ok(await sh('git rev-parse HEAD', {cwd: REPO, env: userEnv()}), 'git rev-parse').stdout.trim()
+  const r = ok(await sh(pack.replace(/^npm ci && /, ''), {cwd: REPO, env: userEnv(), timeout: 900_000}), pack)
+  out = join(temp('gw-release-'), 'out')
+  mkdirs(out)
+  for (const file of Object.values(TARBALLS)) {
+    expect(existsSync(join(REPO, 'out', file)), `npm run pack wrote out/${file}`).toBe(true)
+    copyFileSync(join(REPO, 'out', file), join(out, file))
+  }
+  // it prints the tarballs' paths (after npm's own lines about the script it runs)
+  expect(r.stdout.split('\n').filter((l: string) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(REPO, 'out', f)).sort())
+  natives = prebuilds()
+  for (const n of Object.values(natives)) temps.push(n)
+}, 900_000)
+
+afterAll(() => {
+  for (const d of temps) rmSync(d, {recursive: true, force: true})
+})
+
+/** A fresh npm cache and the native modules' prebuilt binaries, for one install. */
+const installEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => userEnv({...natives, npm_config_cache: temp('gw-npm-cache-'), ...extra})
+
+it("the README's install commands are the ones tested, with the package's version; none installs what the registry lacks", () => {
+  readmeLine(readme.section, new RegExp(`^npm install -g \\./out/${TARBALLS.gw.replaceAll('.', '\\.')}$`), 'installs the CLI from its tarball')
+  readmeLine(readme.section, /^npm install -D git\+\S+$/, 'installs gw from a git URL')
+  readmeLine(readme.section, new RegExp(`^npm install -D \\./vendor/${TARBALLS.testing.replaceAll('.', '\\.')}$`), 'installs @gw/testing from the project')
+  readmeLine(readme.section, new RegExp(`^npm install \\./vendor/${TARBALLS.sdk.replaceAll('.', '\\.')}$`), 'installs @gw/sdk from the project')
+  // anywhere in the README (the CI recipes too): a tarball of this version or a git URL, never a registry name
+  const installsAPackage = (l: string) => /^npm (install|i)(\s+-\S+)*\s+[^-&\s]/.test(l)
+  const wrong = readme.everywhere.filter((l) => installsAPackage(l) && !/^npm install( -g| -D)? (\.\/(out|vendor)\/gw(-testing|-sdk)?-[\d.]+\.tgz|git\+\S+)$/.test(l))
+  expect(wrong).toEqual([])
+  expect(readme.everywhere.filter((l) => /gw(-testing|-sdk)?-[\d.]+\.tgz/.test(l) && !l.includes(`-${VERSION}.tgz`))).toEqual([])
+})
+
+describe('gw, installed globally from its tarball', () => {
+  let prefix: string
+  let env: NodeJS.ProcessEnv
+  let work: string
+
+  beforeAll(async () => {
+    work = temp('gw-operator-')
+    prefix = join(work, 'prefix')
+    cpSync(out, join(work, 'out'), {recursive: true})
+    const cmd = readmeLine(readme.section, /^npm install -g \.\/out\/gw-[\d.]+\.tgz$/, 'installs the CLI from its tarball')
+    const install = ok(await sh(cmd, {cwd: work, env: installEnv({npm_config_prefix: prefix}), timeout: 900_000}), cmd)
+    const nm = join(prefix, 'lib', 'node_modules')
+    const usage = diskUsage(nm)
+    console.log(`gw (global): ${installedPackages(nm).length} packages, ${(usage.bytes / 1048576).toFixed(1)} MiB, installed in ${(install.ms / 1000).toFixed(1)} s`)
+    env = userEnv({PATH: `${join(prefix, 'bin')}:${userEnv().PATH}`, HOME: join(work, 'home'), XDG_CONFIG_HOME: join(work, 'config'), GW_NO_KEYRING: '1'})
+    mkdirs(join(work, 'home'))
+  }, 900_000)
+
+  it('gw --version names the version and the commit it was built from', async () => {
+    const head = packedFrom
+    const r = ok(await sh('command -v gw && gw --version', {cwd: work, env}), 'gw --version')
+    const [where, line] = r.stdout.trim().split('\n')
+    expect(where).toBe(join(prefix, 'bin', 'gw'))
+    expect(line).toMatch(new RegExp(`^gw/${VERSION.replaceAll('.', '\\.')} \\S+ node-v\\S+ \\(commit ${head.slice(0, 12)}( with local changes)?\\)$`))
+  })
+
+  it('gw serve --ephemeral --json starts an engine; gw login and gw payments create use it', async () => {
+    const serve = spawn('gw', ['serve', '--ephemeral', '--json', '--exit-with-parent'], {cwd: work, env, stdio: ['pipe', 'pipe', 'pipe']})
+    try {
+      let line = ''
+      let err = ''
+      serve.stdout.on('data', (d) => (line += d))
+      serve.stderr.on('data', (d) => (err += d))
+      const end = Date.now() + 120_000
+      while (!line.includes('\n') && serve.exitCode === null && Date.now() < end) await new Promise((r) => setTimeout(r, 100))
+      expect(line, err).toContain('\n')
+      const engine = JSON.parse(line.split('\n')[0]!) as {base_url: string; data_dir: string; secret_key: string; ca_file: string}
+      expect(engine.base_url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/v1$/)
+      ok(await sh(`gw login --local --data-dir '${engine.data_dir}'`, {cwd: work, env}), 'gw login --local')
+      const r = ok(await sh(`gw payments create --amount 2000 --currency EUR ${CARD.join(' ')} --json`, {cwd: work, env}), 'gw payments create')
+      const p = JSON.parse(r.stdout) as {id: string; status: string; amount: number}
+      expect(p).toMatchObject({status: 'succeeded', amount: 2000})
+      expect(ok(await sh(`gw payments get ${p.id} --json`, {cwd: work, env}), 'gw payments get').stdout).toContain(p.id)
+    } finally {
+      serve.kill('SIGTERM')
+      await new Promise((r) => (serve.exitCode === null ? serve.once('exit', r) : r(null)))
+    }
+  }, 300_000)
+
+  it('gw and gw/testing import from the installed package: a gateway that takes a payment through the SDK', async () => {
+    // a script beside the global node_modules resolves `gw` as a project depending on it would
+    const script = join(prefix, 'lib', 'smoke.mjs')
+    writeFileSync(script, SMOKE('gw', 'gw/testing'))
+    const r = ok(await sh(`node '${script}'`, {cwd: work, env, timeout: 120_000}), 'gw/testing smoke')
+    expect(JSON.parse(r.stdout.trim())).toEqual({payment: 'succeeded', event: 'payment.succeeded', sdk: 'succeeded'})
+  }, 180_000)
+})
+
+describe("a shop's project: @gw/testing and @gw/sdk from its vendor/ folder", () => {
+  let project: string
+  let env: NodeJS.ProcessEnv
+
+  beforeAll(async () => {
+    // the shop example, copied out of the repository as a shop's developer would start
+    project = join(temp('gw-shop-'), 'shop')
+    cpSync(join(REPO, 'examples', 'shop'), project, {recursive: true, filter: (src) => !src.includes('node_modules')})
+    mkdirs(join(project, 'vendor'))
+    copyFileSync(join(out, TARBALLS.testing), join(project, 'vendor', TARBALLS.testing))
+    copyFileSync(join(out, TARBALLS.sdk), join(project, 'vendor', TARBALLS.sdk))
+    env = installEnv()
+    // the README's commands (the example's package.json names the same files, so `npm install` alone would do)
+    for (const [what, pattern] of [['installs @gw/testing from the project', /^npm install -D \.\/vendor\/gw-testing-[\d.]+\.tgz$/], ['installs @gw/sdk from the project', /^npm install \.\/vendor\/gw-sdk-[\d.]+\.tgz$/]] as const) {
+      const cmd = readmeLine(readme.section, pattern, what)
+      const r = ok(await sh(cmd, {cwd: project, env, timeout: 900_000}), cmd)
+      console.log(`${cmd}: ${(r.ms / 1000).toFixed(1)} s`)
+    }
+    ok(await sh('npm install', {cwd: project, env, timeout: 900_000}), 'npm install (the rest of the shop: vitest)')
+  }, 1_800_000)
+
+  it("@gw/testing brings the engine's dependencies only: none of the CLI's (oclif, Ink, React, cli-table3, keychain)", () => {
+    // the installed tree under @gw/testing: its dependencies, theirs, and so on, found as node finds them
+    const closure = (name: string) => {
+      const seen = new Map<string, string>() // directory -> package name
+      const visit = (dir: string, pkgName: string) => {
+        if (seen.has(dir)) return
+        seen.set(dir, pkgName)
+        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>}
+        for (const dep of Object.keys({...pkg.dependencies, ...pkg.optionalDependencies})) {
+          // the nearest node_modules holding it, from the package's own up to the project's
+          for (let at = dir; at.startsWith(project); at = dirname(at)) {
+            const candidate = join(at, 'node_modules', dep)
+            if (existsSync(join(candidate, 'package.json'))) {
+              visit(candidate, dep)
+              break
+            }
+          }
+        }
+      }
+      visit(join(project, 'node_modules', name), name)
+      return [...new Set(seen.values())].sort()
+    }
+    const testing = closure('@gw/testing')
+    const sdk = closure('@gw/sdk')
+    expect(testing).toEqual(expect.arrayContaining(['@gw/testing', 'better-sqlite3', 'undici', 'ajv', '@peculiar/x509']))
+    expect(testing.filter((p) => CLI_ONLY.includes(p) || p.startsWith('@oclif/'))).toEqual([])
+    expect(sdk).toEqual(['@gw/sdk', 'undici'])
+    console.log(`@gw/testing: ${testing.length} packages; @gw/sdk: ${sdk.length}`)
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {dependencies: Record<string, string>; devDependencies: Record<string, string>}
+    expect(pkg.devDependencies['@gw/testing']).toBe(`file:vendor/${TARBALLS.testing}`)
+    expect(pkg.dependencies['@gw/sdk']).toBe(`file:vendor/${TARBALLS.sdk}`)
+  })
+
+  it("import {startGateway} from '@gw/testing' starts a gateway that pays; @gw/sdk's client talks to it", async () => {
+    writeFileSync(join(project, 'smoke.mjs'), SMOKE('@gw/sdk', '@gw/testing'))
+    const r = ok(await sh('node smoke.mjs', {cwd: project, env, timeout: 120_000}), '@gw/testing smoke')
+    expect(JSON.parse(r.stdout.trim())).toEqual({payment: 'succeeded', event: 'payment.succeeded', sdk: 'succeeded'})
+  }, 180_000)
+
+  it("@gw/sdk's and @gw/testing's types: a consumer compiles against the installed declarations", async () => {
+    writeFileSync(
+      join(project, 'types-check.ts'),
+      `import {ApiError, Gateway, type CreatePaymentParams, type Payment} from '@gw/sdk'
+import {startGateway, type GatewayAccount} from '@gw/testing'
+export async function pay(body: CreatePaymentParams): Promise<[Payment, GatewayAccount]> {
+  const gw = await startGateway()
+  const account: GatewayAccount = await gw.account()
+  const sdk = new Gateway({baseUrl: gw.baseUrl, apiKey: account.secretKey, ca: gw.ca})
+  const p: Payment = await sdk.payments.create(body)
+  const e: unknown = await sdk.payments.get('pay_x').catch((x) => x)
+  if (e instanceof ApiError) e.code.toUpperCase()
+  return [p, account]
+}
+// @ts-expect-error: amount is a number of minor units
+export const wrong: CreatePaymentParams = {amount: '20.00', currency: 'EUR', payment_method: 'card'}
+`,
+    )
+    writeFileSync(
+      join(project, 'tsconfig.types-check.json'),
+      JSON.stringify({compilerOptions: {target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: []}, files: ['types-check.ts']}),
+    )
+    // the compiler is the repository's (a tool, like node); what it compiles against is the project's
+    const r = await sh(`node '${join(REPO, 'node_modules', 'typescript', 'bin', 'tsc')}' -p tsconfig.types-check.json`, {cwd: project, env, timeout: 120_000})
+    expect(r.stdout + r.stderr).toBe('')
+    expect(r.status).toBe(0)
+  }, 180_000)
+
+  it("the shop's own suite passes from the copy: npm test", async () => {
+    const r = await sh('npm test', {cwd: project, env, timeout: 600_000})
+    expect(r.status, r.stdout.slice(-3000) + r.stderr.slice(-3000)).toBe(0)
+    expect(r.stdout).toMatch(/Test Files\s+3 passed/)
+  }, 660_000)
+})
+
+describe("gw as a project's dependency from a git URL", () => {
+  it('npm clones it, installs its dependencies and builds it (prepare); npx gw runs and names the commit; gw/testing works', async () => {
+    const project = temp('gw-git-')
+    writeFileSync(join(project, 'package.json'), JSON.stringify({name: 'ops-scripts', private: true, type: 'module'}))
+    const head = ok(await sh('git rev-parse HEAD', {cwd: REPO, env: userEnv()}), 'git rev-parse').stdout.trim()
+    const cmd = readmeLine(readme.section, /^npm install -D git\+\S+$/, 'installs gw from a git URL')
+    // the README's command, with this repository (a git+file:// clone of its HEAD) for the URL
+    const local = cmd.replace(/git\+\S+$/, `git+file://${REPO}#${head}`)
+    const r = ok(await sh(local, {cwd: project, env: installEnv(), timeout: 1_500_000}), local)
+    console.log(`gw from a git URL (cloned, dependencies installed, built by npm): ${(r.ms / 1000).toFixed(1)} s`)
+    const env = userEnv({HOME: project, XDG_CONFIG_HOME: join(project, 'config'), GW_NO_KEYRING: '1'})
+    const v = ok(await sh('npx gw --version', {cwd: project, env}), 'npx gw --version')
+    expect(v.stdout.trim()).toMatch(new RegExp(`^gw/${VERSION.replaceAll('.', '\\.')} .* \\(commit ${head.slice(0, 12)}\\)$`))
+    // the engine and gw/testing are there too: built, with their native modules
+    writeFileSync(join(project, 'smoke.mjs'), SMOKE('gw', 'gw/testing'))
+    const s = ok(await sh('node smoke.mjs', {cwd: project, env, timeout: 120_000}), 'gw/testing smoke')
+    expect(JSON.parse(s.stdout.trim())).toEqual({payment: 'succeeded', event: 'payment.succeeded', sdk: 'succeeded'})
+  }, 1_800_000)
+})
+
+/** A script that starts a gateway with the test helper, pays, receives the webhook, and pays again through the SDK. */
+function SMOKE(sdk: string, testing: string): string {
+  return `
+import {Gateway} from '${sdk}'
+import {startGateway} from '${testing}'
+const gw = await startGateway()
+try {
+  const a = await gw.account({name: 'smoke'})
+  const rx = await a.receiver({events: ['payment.*']})
+  const card = {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}}
+  const p = await a.api('POST', '/payments', {amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card})
+  const ev = await rx.next('payment.succeeded', {object: p.body.id})
+  const client = new Gateway({baseUrl: gw.baseUrl, apiKey: a.secretKey, ca: gw.ca})
+  const q = await client.payments.create({amount: 1500, currency: 'EUR', payment_method: 'card', payment_method_data: card})
+  await client.close()
+  console.log(JSON.stringify({payment: p.body.status, event: ev.type, sdk: q.status}))
+} finally {
+  await gw.stop()
+}
+`
+}

@@ -1,0 +1,54 @@
+// A vitest reporter (npm test, npm run test:slowest): at the end of a run, the slowest test files
+// and each project's total, so that a file or a tier that got slower is seen in every run's output.
+// A file's time is its import and collection plus its tests and hooks, as vitest measured them.
+// With GW_TEST_CPU_LOG=FILE (test/support/cpu-probe.ts writes it) each file's CPU seconds too:
+// the worker's own from its start, and its children's (spawned CLIs, tsc, npm).
+// GW_TEST_SLOWEST=N lists N files (default 10).
+import {existsSync, readFileSync} from 'node:fs'
+import {relative} from 'node:path'
+import type {Reporter, TestModule} from 'vitest/node'
+
+interface Cpu {
+  file: string
+  project: string
+  process: number
+  children: number
+}
+
+export default class SlowestReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const n = Number(process.env.GW_TEST_SLOWEST ?? 10)
+    const cpuLog = process.env.GW_TEST_CPU_LOG
+    const cpu = new Map<string, Cpu>()
+    if (cpuLog && existsSync(cpuLog)) {
+      for (const line of readFileSync(cpuLog, 'utf8').split('\n').filter(Boolean)) {
+        const c = JSON.parse(line) as Cpu
+        cpu.set(`${c.project}\0${c.file}`, c)
+      }
+    }
+    const rows = modules.map((m) => {
+      const d = m.diagnostic()
+      const project = m.project.name
+      const c = cpu.get(`${project}\0${m.moduleId}`)
+      return {project, file: relative(process.cwd(), m.moduleId), seconds: (d.collectDuration + d.setupDuration + d.duration) / 1000, tests: [...m.children.allTests()].length, cpu: c}
+    })
+    if (!rows.length) return
+    const totals = new Map<string, {files: number; seconds: number; cpu: number}>()
+    for (const r of rows) {
+      const t = totals.get(r.project) ?? {files: 0, seconds: 0, cpu: 0}
+      t.files++
+      t.seconds += r.seconds
+      t.cpu += r.cpu ? r.cpu.process : 0
+      totals.set(r.project, t)
+    }
+    const withCpu = cpu.size > 0
+    const s = (x: number) => x.toFixed(1).padStart(7)
+    const out: string[] = ['', ` Slowest ${Math.min(n, rows.length)} test files (seconds: import + tests${withCpu ? '; CPU of the worker / of its children' : ''})`]
+    for (const r of [...rows].sort((a, b) => b.seconds - a.seconds).slice(0, n))
+      out.push(`${s(r.seconds)}${withCpu ? `${s(r.cpu?.process ?? NaN)} /${s(r.cpu?.children ?? NaN)}` : ''}  ${r.project.padEnd(12)} ${r.file} (${r.tests} tests)`)
+    out.push(' Per project (sum of its files; workers run them side by side)')
+    for (const [p, t] of [...totals].sort((a, b) => b[1].seconds - a[1].seconds))
+      out.push(`${s(t.seconds)}${withCpu ? `${s(t.cpu)} CPU` : ''}  ${p.padEnd(12)} ${t.files} files`)
+    process.stdout.write(out.join('\n') + '\n')
+  }
+}
