@@ -160,7 +160,8 @@ describe('completing the step on the page', () => {
     for (const [fields, field, words] of cases) {
       const r = await t.raw('POST', p.next_action.url, form({outcome: 'approve', ...fields}))
       expect(r.status).toBe(400)
-      expect(r.text).toContain(`<p id="card-error" role="alert" style="color:#c0123c">${words.replace("'", '&#39;')}</p>`)
+      // (the error takes the focus when the page loads: a keyboard or screen-reader user lands on it)
+      expect(r.text).toContain(`<p id="card-error" role="alert" tabindex="-1" autofocus style="color:#c0123c">${words.replace("'", '&#39;')}</p>`)
       expect(r.text).toMatch(new RegExp(`<input id="${field}"[^>]*aria-invalid="true" aria-describedby="card-error"`))
       expect(r.text).not.toMatch(/card\.(number|cvc|exp_month)|Luhn/)
     }
