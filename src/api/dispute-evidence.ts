@@ -139,3 +139,6 @@ export function nearMisses(keys: Iterable<string>): [string, RecognizedKey][] {
   }
   return out
 }
+
+/** Bounds of an evidence submission (docs/api.md "Evidence body"): the OpenAPI document's DisputeEvidenceSubmit is written with them, so its request validator enforces them. */
+export const EVIDENCE_LIMITS = {maxFields: 50, maxKeyLength: 100, maxValueLength: 20_000, maxFiles: 20, maxUrlLength: 2048} as const

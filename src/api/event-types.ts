@@ -22,3 +22,6 @@ export const KNOWN_EVENT_TYPES = [
 /** A type of event the gateway emits today (more may appear within v1). */
 export type EventType = (typeof KNOWN_EVENT_TYPES)[number]
 export const EVENT_TYPES: readonly string[] = KNOWN_EVENT_TYPES
+
+/** The most entries an endpoint's `enabled_events` may list: the OpenAPI document's WebhookEndpointCreate and WebhookEndpointUpdate are written with it. */
+export const MAX_ENABLED_EVENTS = 100

@@ -5,7 +5,6 @@
 import type {
   CreatePaymentParams,
   ListPaymentsParams,
-  TestCreateDisputeParams,
   TestPaymentActionParams,
   TestPaymentReviewParams,
   TestResolveDisputeParams,
@@ -32,6 +31,5 @@ export type DisputeOutcome = TestResolveDisputeParams['outcome']
 // names the CLI used before the document was the source
 /** what the CLI sends: both members, always */
 export type EvidenceParams = Required<SubmitDisputeEvidenceParams>
-export type SimulateDisputeParams = TestCreateDisputeParams
 export type MerchantParams = UpdateMerchantParams
 export type RoutingRuleParams = UpdateRoutingRuleParams

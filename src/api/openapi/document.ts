@@ -191,3 +191,6 @@ export const OPERATION_PERMISSIONS: ReadonlyMap<string, readonly string[]> = new
 
 /** Operation ids in document order. */
 export const OPERATION_IDS: readonly string[] = OPS.map((o) => o.id)
+
+/** Each operation as its resource family writes it (method, path, x-test-helper, ...), by operationId: what the engine's router reads. */
+export const OPERATIONS: ReadonlyMap<string, OpSpec> = new Map(OPS.map((o) => [o.id, o]))

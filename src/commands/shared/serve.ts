@@ -1,16 +1,47 @@
 // `gw serve`'s work: the embedded engine started, announced and stopped; the command
 // (../serve.ts) keeps the flags. The engine is imported only here, when serve runs.
 import {fstatSync} from 'node:fs'
-import type {Context, GwFlags} from '../../base/command.js'
+import type {Context} from '../../base/command.js'
 import {parseDuration} from '../../base/parse.js'
 import {UsageError} from '../../errors.js'
 import {defaultDataDir} from '../../local-engine.js'
 import {terminalSafe} from '../../output/terminal.js'
 import {makeThrowawayDir} from '../../temp-dirs.js'
-import type Serve from '../serve.js'
 
-/** Serve's flags, as the command declares them (each goes to startEngine under its own name). */
-export type ServeOptions = GwFlags<typeof Serve>
+/** What `gw serve` takes: its flags by name, as the command declares them (each goes to startEngine under its own name). */
+export interface ServeOptions {
+  host: string
+  port: number
+  /** the engine's own key (GW_SERVE_API_KEY), not a client key */
+  'api-key'?: string
+  'data-dir'?: string
+  'rate-limit'?: number
+  'snapshot-max-bytes'?: number
+  'update-fleet-settings'?: boolean
+  durability: string
+  'payout-currency'?: string
+  store?: string
+  'secrets-key-file'?: string
+  'import-from'?: string
+  'claim-lease': number
+  'webhook-allow'?: string
+  'trusted-proxies'?: number
+  'max-connections'?: number
+  'max-connections-per-address'?: number
+  'max-event-streams'?: number
+  'public-url'?: string
+  'tls-dir'?: string
+  'tls-cert'?: string
+  'tls-key'?: string
+  'tls-ca'?: string
+  'metrics-listen'?: string
+  drain?: string
+  'access-log'?: string
+  ephemeral?: boolean
+  'exit-with-parent'?: boolean
+  demo?: boolean
+  verbose?: boolean
+}
 
 /**
  * Starts the engine with the flags, prints where it is (one JSON line with --json), makes the

@@ -3,7 +3,7 @@ import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
 import {EVIDENCE_WINDOW_S, type DisputeRecord} from '../domain/dispute.js'
 import type {LedgerEntry} from '../domain/ledger.js'
 import {TEST_CARD_DISPUTE_DELAY_S} from './disputes.js'
-import {entriesFor} from './money.js'
+import {entriesFor} from './ledger.js'
 
 let t: TestEngine
 beforeAll(async () => {

@@ -1,18 +1,18 @@
 // Dispute use cases. Only the card network opens a dispute: the test helper, or test card
 // 4000 0000 0000 0259 a minute after it succeeds. Every dispute event carries request_id null
 // (spec §6: dispute events originate from the network), including changes an API call caused.
-import type {Query} from '../../api/types.js'
 import {methodInfo} from '../../api/catalog.js'
 import * as dispute from '../domain/dispute.js'
 import {DISPUTE_STATUSES, type DisputeRecord} from '../domain/dispute.js'
 import {evidenceCoverage, renderEvidence, type DisputeReason, type EvidenceSubmission} from '../domain/dispute-evidence.js'
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
+import {listPage, type PageQuery} from '../core/lists.js'
 import {refundableOf} from '../domain/ledger.js'
 import type {PaymentRecord} from '../domain/payment.js'
 import type {RefundRecord} from '../domain/refund.js'
 import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
-import {entriesFor, recordEntry} from './money.js'
+import {entriesFor, recordEntry} from './ledger.js'
 import type {Unit} from '../core/unit.js'
 
 export type {DisputeRecord} from '../domain/dispute.js'
@@ -165,14 +165,12 @@ export async function retrieveDispute(core: Core, id: string): Promise<DisputeRe
   return (await loadDispute(core.store, id)).dp
 }
 
-export async function listDisputes(core: Core, q: Query<'listDisputes'> & {limit: number}): Promise<ListPage<DisputeRecord>> {
+export async function listDisputes(core: Core, q: PageQuery<'listDisputes'>): Promise<ListPage<DisputeRecord>> {
   const filters: Filter<'dispute'>[] = []
   if (q.status !== undefined) {
     if (!(DISPUTE_STATUSES as readonly string[]).includes(q.status)) throw invalid('status', `status must be one of ${DISPUTE_STATUSES.join(', ')}; got '${q.status}'.`)
     filters.push({field: 'status', op: 'eq', value: q.status})
   }
   if (q.payment !== undefined) filters.push({field: 'payment', op: 'eq', value: q.payment})
-  const page = await core.store.list<DisputeRecord, 'dispute'>('dispute', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such dispute '${q[page.cursor_missing]}'.`)
-  return page
+  return listPage<DisputeRecord, 'dispute'>(core, 'dispute', q, filters, 'dispute', true)
 }

@@ -1,6 +1,6 @@
 // §3 payment state machine, row by row, observed over HTTPS only.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {entriesFor} from '../app/money.js'
+import {entriesFor} from '../app/ledger.js'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 import {card, cardPayment, createPayment, customerAction, eventTypes, expectError, getPayment, RETURN_URL} from './helpers.js'
 

@@ -1,4 +1,5 @@
-import {PROVIDER_STATUSES, type Provider, type Query} from '../../api/types.js'
+import {PROVIDER_STATUSES, type Provider} from '../../api/types.js'
+import type {PageQuery} from './lists.js'
 import {fixedFeeTable, PROVIDERS, providerProfile, type ProviderProfile} from '../domain/providers.js'
 import {invalid, notFound} from '../domain/errors.js'
 import type {ProviderState as RoutingState} from '../domain/routing.js'
@@ -181,7 +182,7 @@ export async function lockedHealth(u: Unit, id: string): Promise<HealthStatus> {
  * GET /providers: the providers serving a method and a currency, a page at a time. Providers
  * are a fixed set in their catalog order, not stored objects: cursors are positions in it.
  */
-export function listProviders(core: Core, q: Query<'listProviders'> & {limit: number}): {data: Provider[]; has_more: boolean} {
+export function listProviders(core: Core, q: PageQuery<'listProviders'>): {data: Provider[]; has_more: boolean} {
   const list = PROVIDERS.filter((p) => (q.payment_method === undefined || p.methods.some((m) => m === q.payment_method)) && (q.currency === undefined || p.currencies.includes(q.currency)))
   let start = 0
   let end = list.length

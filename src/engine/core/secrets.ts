@@ -137,11 +137,6 @@ export async function sealStoredCards(store: Store, box: SecretBox): Promise<num
   return changed
 }
 
-/** The database's secrets settings as an account has them (the platform account's matter), to keep them through a snapshot load. */
-export async function secretsSettings(store: {getSetting(key: string): Promise<string | undefined>}): Promise<Record<string, string | undefined>> {
-  return Object.fromEntries(await Promise.all(SECRETS_SETTINGS.map(async (k) => [k, await store.getSetting(k)] as const)))
-}
-
 /** Every account of the store, the platform account first. */
 async function allAccounts(store: Store): Promise<string[]> {
   return [PLATFORM_ACCOUNT, ...(await store.account(PLATFORM_ACCOUNT).all<StoredObject>('account')).map((a) => a.id).filter((id) => id !== PLATFORM_ACCOUNT)]

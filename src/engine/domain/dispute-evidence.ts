@@ -219,6 +219,3 @@ export function renderEvidence(brand: string | null, ctx: EvidenceContext, ev: E
       return renderOther(ctx, ev)
   }
 }
-
-/** Bounds of an evidence submission (docs/api.md "Evidence body"). */
-export const EVIDENCE_LIMITS = {maxFields: 50, maxKeyLength: 100, maxValueLength: 20_000, maxFiles: 20, maxUrlLength: 2048}

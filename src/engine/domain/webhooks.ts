@@ -7,8 +7,6 @@ import type {Permission} from './keys.js'
 /** Event types of spec §6 plus the engine's additive ones (docs/api.md). */
 export const WEBHOOK_EVENT_TYPES: readonly string[] = EVENT_TYPES
 
-export const MAX_ENABLED_EVENTS = 100
-
 /**
  * Validates and normalises `enabled_events`: each entry is `*`, a known event type, or a
  * prefix ending in `.*` that covers at least one known type (`payment.*`, `provider.health.*`).

@@ -9,7 +9,8 @@ import {invalid} from '../domain/errors.js'
 import {ApiError, toApiError} from './errors.js'
 import type {Flight} from './pipeline.js'
 import type {RequestCtx, Route} from './router.js'
-import {checkInput, send, storedRequestId} from './request.js'
+import {checkInput} from './request.js'
+import {send, storedRequestId} from './answer.js'
 
 export const IDEMPOTENCY_KEY_MAX = 255
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000

@@ -2,7 +2,8 @@
 // operation, authenticate the key, take a rate-limit token, authorize, the account's core, chaos,
 // the body, then run the route — a read, a write in one unit of work, or an idempotent POST whose
 // record commits with its effects — and answer. Each step is a plain function of the request
-// (request.ts: what is read and checked of a request; idempotency.ts: the idempotent POST); the
+// (request.ts: what is read and checked of a request; access.ts: what its key may do; answer.ts:
+// how it is answered; faults.ts: chaos's faults; idempotency.ts: the idempotent POST); the
 // hot path allocates no closure per step and awaits only where the request must wait.
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {App} from '../app/index.js'
@@ -19,34 +20,13 @@ import {bucketOf, FailedAuthentications, tooManyRequests} from './rate-limits.js
 import type {MetricsScope} from './operations.js'
 import {allows} from '../domain/keys.js'
 import {PLATFORM_ACCOUNT} from '../ports/store.js'
-import {ENGINE_TIME_HEADER} from '../../api/engine-time.js'
+import {ENGINE_TIME_HEADER, engineTimeValue} from '../../api/engine-time.js'
 import type {Clock} from '../ports/clock.js'
 import type {Unit} from '../core/unit.js'
-import {
-  authorize,
-  bearer,
-  browserBody,
-  canonical,
-  checkInput,
-  checkJsonBody,
-  engineTimeOf,
-  injectedError,
-  isClientAbort,
-  jsonDepthExceeds,
-  keepEngineTime,
-  loseResponse,
-  MAX_JSON_DEPTH,
-  preflight,
-  rawRequestHash,
-  readBody,
-  requestTarget,
-  retryAdvice,
-  send,
-  sendError,
-  sha256Hex,
-  tooLarge,
-  type RequestTarget,
-} from './request.js'
+import {canonical, checkInput, checkJsonBody, isClientAbort, jsonDepthExceeds, MAX_JSON_DEPTH, rawRequestHash, readBody, requestTarget, sha256Hex, tooLarge, type RequestTarget} from './request.js'
+import {authorize, bearer, browserBody, preflight} from './access.js'
+import {engineTimeOf, keepEngineTime, retryAdvice, send, sendError} from './answer.js'
+import {injectedError, loseResponse} from './faults.js'
 
 export interface PipelineDeps {
   app: App
@@ -276,7 +256,7 @@ export function createPipeline(deps: PipelineDeps) {
 
 /** The account's engine time on the answer (once the key is known). */
 export function stamp(f: Flight): void {
-  if (f.clock && !f.res.headersSent) keepEngineTime(f.res, f.clock.now().toISOString())
+  if (f.clock && !f.res.headersSent) keepEngineTime(f.res, engineTimeValue(f.clock.now()))
 }
 
 /** 429: the account's (or its publishable key's) bucket is empty. */

@@ -11,7 +11,7 @@ import type {Clock} from '../ports/clock.js'
 import {invalid} from '../domain/errors.js'
 import {PLATFORM_ACCOUNT, StoreUnavailableError, type RequestLogStore} from '../ports/store.js'
 import {ApiError} from './errors.js'
-import type {HandlerResult, RequestCtx, Router} from './router.js'
+import {listUrl, type HandlerResult, type RequestCtx, type Router} from './router.js'
 import {SseStreams, type StreamBudget} from './sse.js'
 import {iso} from '../domain/time.js'
 
@@ -330,7 +330,7 @@ export class RequestLog {
   }
 
   install(router: Router): void {
-    router.get('/request_logs', 'listRequestLogs', (c) => this.list(c)).get('/request_logs/stream', 'streamRequestLogs', (c) => this.stream(c))
+    router.on('listRequestLogs', (c) => this.list(c)).on('streamRequestLogs', (c) => this.stream(c))
   }
 
   private visible(e: Stored, ctx: RequestCtx, f: Filter): boolean {
@@ -396,7 +396,7 @@ export class RequestLog {
       hasMore = list.length > page.limit
       list = list.slice(0, page.limit)
     }
-    return {status: 200, body: {object: 'list', url: '/v1/request_logs', data: list.map(view), has_more: hasMore}}
+    return {status: 200, body: {object: 'list', url: listUrl(ctx), data: list.map(view), has_more: hasMore}}
   }
 
   /** GET /request_logs/stream: Server-Sent Events of new entries (filters as the list). */

@@ -248,19 +248,5 @@ export interface CommitOrder {
   staged: () => void
 }
 
-/** Calls each listener with the notice, each failure to `failed` (Store.onListenerError). */
-export function notifyEach(listeners: Iterable<(n: ChangeNotice) => void>, n: ChangeNotice, failed: (e: unknown, account: string) => void): void {
-  for (const l of listeners) {
-    try {
-      l(n)
-    } catch (e) {
-      failed(e, n.account)
-    }
-  }
-}
-
-/** The default of Store.onListenerError. */
-export const listenerErrorToStderr = (e: unknown, account: string): void => void process.stderr.write(`change listener of ${account} failed: ${(e as Error)?.stack ?? String(e)}\n`)
-
 /** Makes the store an engine instance runs on; called once at start. */
 export type StoreFactory = () => Promise<Store>

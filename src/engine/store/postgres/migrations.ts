@@ -1,7 +1,8 @@
 // The schema migrations of the PostgreSQL adapter (schema.ts holds their SQL): applied once,
 // whoever starts first, under an advisory lock.
 import pg from 'pg'
-import {fieldValue, type Kind} from '../../ports/store.js'
+import type {Kind} from '../../ports/store.js'
+import {fieldValue} from '../columns.js'
 import {MIGRATIONS, SEARCH_KEYS_COLUMNS, SEARCH_KEYS_MIGRATION, TABLE} from './schema.js'
 import {columnValue, objOf} from './sql.js'
 

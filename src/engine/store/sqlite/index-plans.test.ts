@@ -6,7 +6,8 @@
 // row chosen that way).
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {FIELDS, type Filter, type Kind, KINDS, PLATFORM_ACCOUNT} from '../../ports/store.js'
+import {type Filter, type Kind, KINDS, PLATFORM_ACCOUNT} from '../../ports/store.js'
+import {FIELDS} from '../columns.js'
 import {tempDirs} from '../../test-support/tmp.js'
 import {SqliteStore} from './sqlite-store.js'
 

@@ -1,7 +1,9 @@
 // The schema migrations of the SQLite adapter (schema.ts holds their SQL), with the ones that
 // read stored bytes in JavaScript (which may be packed: SQL cannot read them).
 import type {Database as Db} from 'better-sqlite3'
-import {eventSubjects, fieldValue, type Kind} from '../../ports/store.js'
+import type {Kind} from '../../ports/store.js'
+import {eventSubjects} from '../../domain/events.js'
+import {fieldValue} from '../columns.js'
 import {scrubShownOnce} from '../../domain/secrets.js'
 import {pack, unpack} from './codec.js'
 import {columnValue, parseRow, type Row, SELECT} from './rows.js'

@@ -1,6 +1,7 @@
 // How objects and events are kept in SQLite rows, and the SQL of filters: shared by the store's
 // reads (sqlite-store.ts) and the compilation of change sets into statements (compile.ts).
-import {COLUMNS, FIELDS, type FieldType, type Filter, INTERNAL_KINDS, type Kind, KINDS, type LoggedEvent} from '../../ports/store.js'
+import {type FieldType, type Filter, INTERNAL_KINDS, type Kind, KINDS, type LoggedEvent} from '../../ports/store.js'
+import {COLUMNS, FIELDS} from '../columns.js'
 import {unpack} from './codec.js'
 import {TABLE} from './schema.js'
 
