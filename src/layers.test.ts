@@ -1,4 +1,4 @@
-// The engine never imports the CLI's layers (guide rule 8, issue 35 item 4): from every file under
+// The engine never imports the CLI's layers (docs/decisions.md#one-contract-and-the-layers): from every file under
 // src/engine/, the import graph (static, dynamic and type-only imports, re-exports), followed
 // through whatever it reaches outside the engine (src/api/, src/local-engine.ts, ...), never
 // arrives at src/output/, src/base/, src/ui/, src/commands/ or src/console/ (the console, an
@@ -88,7 +88,7 @@ function valueImportsOf(file: string): string[] {
   return out
 }
 
-it('no import circle with values inside src/engine/: a use case reacts to another through the core (core/reactions.ts), never by importing it back (issue 35)', () => {
+it('no import circle with values inside src/engine/: a use case reacts to another through the core (core/reactions.ts), never by importing it back', () => {
   const files = sourceFiles(join(SRC, 'engine')).filter((f) => !/\.test\.tsx?$/.test(f) && !f.includes('/test-support/'))
   const graph = new Map(files.map((f) => [f, valueImportsOf(f).filter((d) => d.startsWith(join(SRC, 'engine') + '/'))]))
   // depth first; a back edge closes a circle, named from where it starts
@@ -111,7 +111,7 @@ it('no import circle with values inside src/engine/: a use case reacts to anothe
   expect([...graph.values()].reduce((n, ds) => n + ds.length, 0)).toBeGreaterThan(200)
 })
 
-it('the core (src/engine/core/) imports no use case (src/engine/app/) for its values: use cases run on the core, never the other way (issue 35 item 3)', () => {
+it('the core (src/engine/core/) imports no use case (src/engine/app/) for its values: use cases run on the core, never the other way', () => {
   const core = join(SRC, 'engine', 'core') + '/'
   const app = join(SRC, 'engine', 'app') + '/'
   const files = sourceFiles(core).filter((f) => !/\.test\.tsx?$/.test(f))

@@ -1,4 +1,4 @@
-/** Event types the gateway emits: spec §6 plus the additive `payment.canceled` and endpoint health notices (docs/api.md). Unknown types may appear within v1. */
+/** Event types the gateway emits: the contract's (docs/api.md#event-types) plus the additive `payment.canceled` and endpoint health notices (docs/api.md). Unknown types may appear within v1. */
 export const KNOWN_EVENT_TYPES = [
   'payment.processing',
   'payment.requires_action',

@@ -1,4 +1,4 @@
-// The vocabulary of API keys (issue 24), shared by the engine and the CLI: what a restricted key
+// The vocabulary of API keys (docs/decisions.md#api-keys), shared by the engine and the CLI: what a restricted key
 // can be given, one resource each, `read` or `write` (write includes read).
 export const KEY_RESOURCES = [
   'payments',
@@ -29,7 +29,7 @@ const HIDDEN_AT_LEAST = 8
  * made it, by the engine and the CLI alike: its prefix, an ellipsis and its last four characters
  * (`sk_test_…wXyZ`, `whsec_…wXyZ`); a string too short to hide much, its prefix and the ellipsis
  * (`sk_test_…`); nothing for none. An idempotent replay of the request that made a secret answers
- * this form (the engine never stores the secret itself: docs/api.md "Secrets at rest").
+ * this form (the engine never stores the secret itself: docs/api.md#secrets-at-rest).
  */
 export function redactSecret(secret: string | null | undefined): string {
   if (!secret) return ''

@@ -1,4 +1,4 @@
-// Typed API client: one method per operation the CLI uses (spec §4, decisions.md), each calling
+// Typed API client: one method per operation the CLI uses (docs/api.md#openapi-contract), each calling
 // the operation by its operationId: its method and path are the OpenAPI document's
 // (OPERATION_PATHS in src/api/contract.gen.ts, generated from it).
 import {OPERATION_PATHS} from '../api/contract.gen.js'
@@ -94,14 +94,14 @@ export class GwClient extends HttpClient {
     return this.paginate<T>(operationPath(op, id), params as Query, {max})
   }
 
-  /** hosted checkout sessions (issue 28) */
+  /** hosted checkout sessions (docs/api.md#hosted-checkout-sessions) */
   readonly checkout = {
     create: (body: CreateCheckoutSessionParams, o?: PostOpts) => this.call<CheckoutSession>('createCheckoutSession', {body}, o),
     list: (params: ListCheckoutSessionsParams = {}) => this.call<ListEnvelope<CheckoutSession>>('listCheckoutSessions', {query: params}),
     iterate: (params: ListCheckoutSessionsParams = {}, max?: number) => this.pages<CheckoutSession>('listCheckoutSessions', params, max),
     get: (id: string) => this.call<CheckoutSession>('retrieveCheckoutSession', {id}),
     expire: (id: string, o?: PostOpts) => this.call<CheckoutSession>('expireCheckoutSession', {id, body: {}}, o),
-    /** one try at paying an open session with a saved card (issue 36): the payment it made; a decline throws a card_error and leaves the session open */
+    /** one try at paying an open session with a saved card: the payment it made; a decline throws a card_error and leaves the session open */
     pay: (id: string, body: CheckoutSessionPay, o?: PostOpts) => this.call<Payment>('payCheckoutSession', {id, body}, o),
   }
 
@@ -228,7 +228,7 @@ export class GwClient extends HttpClient {
     detach: (id: string, o?: PostOpts) => this.call<PaymentMethod>('detachPaymentMethod', {id, body: {}}, o),
   }
 
-  /** Failures on purpose (issue 29): faults this account switched on to rehearse (test keys). */
+  /** Failures on purpose (docs/decisions.md#failure-on-purpose): faults this account switched on to rehearse (test keys). */
   readonly chaos = {
     addApiFault: (body: CreateChaosApiFaultParams, o?: PostOpts) => this.call<ChaosRule>('createChaosApiFault', {body}, o),
     addProviderFault: (body: CreateChaosProviderFaultParams, o?: PostOpts) => this.call<ChaosRule>('createChaosProviderFault', {body}, o),

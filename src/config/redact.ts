@@ -10,7 +10,7 @@ export function scrub(text: string, secret: string | undefined | null): string {
 
 export type KeyMode = 'test' | 'live' | 'unknown'
 
-/** The mode of a key the CLI can use: a secret key (sk_) or a restricted one (rk_, issue 36); publishable keys are for browsers. */
+/** The mode of a key the CLI can use: a secret key (sk_) or a restricted one (rk_, as support agents use); publishable keys are for browsers. */
 export function keyMode(key: string | undefined | null): KeyMode {
   if (key?.startsWith('sk_test_') || key?.startsWith('rk_test_')) return 'test'
   if (key?.startsWith('sk_live_') || key?.startsWith('rk_live_')) return 'live'

@@ -1,4 +1,4 @@
-// Control characters from data are shown, never sent to the terminal (issue 33): the one function,
+// Control characters from data are shown, never sent to the terminal (docs/decisions.md#data-reaches-a-terminal-shown): the one function,
 // and that every human writer goes through it.
 import {readdirSync, readFileSync, statSync} from 'node:fs'
 import {join, relative, resolve} from 'node:path'

@@ -53,7 +53,7 @@ describe('the OpenAPI document', () => {
     for (const m of md.matchAll(/^\| `([a-z_:,]+)` \| ([A-Za-z, ]+) \|$/gm)) for (const id of m[2]!.split(', ')) table.set(id, m[1]!)
     const documented = new Map(OPERATION_IDS.filter((id) => OPERATION_PERMISSIONS.has(id)).map((id) => [id, permissionName(OPERATION_PERMISSIONS.get(id)!)]))
     expect(Object.fromEntries(table)).toEqual(Object.fromEntries(documented))
-    // issue 33: resending or replaying an event hands over its payload, so it needs events:read too
+    // resending or replaying an event hands over its payload, so it needs events:read too (docs/decisions.md#permissions)
     expect(doc.paths['/events/{id}/resend'].post['x-permission']).toBe('webhooks:write,events:read')
     expect(doc.paths['/webhook_endpoints/{id}/replay'].post['x-permission']).toBe('webhooks:write,events:read')
   })

@@ -1,7 +1,7 @@
 // Generates src/api/contract.gen.ts: the TypeScript types of every shape and operation of the
 // OpenAPI document, by openapi-typescript (the document is the source; nothing else writes a wire
 // type), and each operation's method and path (OPERATION_PATHS, what the client calls); and the
-// permission table of docs/api.md ("Keys"), from each operation's x-permission. `npm run contract`
+// permission table of docs/api.md#keys, from each operation's x-permission. `npm run contract`
 // writes both; contract.test.ts and document.test.ts fail when either is stale. Not part of the
 // build (tsconfig.build.json leaves it out): openapi-typescript is a dev dependency.
 //

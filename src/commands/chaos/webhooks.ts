@@ -7,7 +7,7 @@ import {announce, ending, parseRate} from './shared/rules.js'
 export default class ChaosWebhooks extends GwCommand<typeof ChaosWebhooks> {
   static override summary = 'Rehearse unruly webhooks: events delivered twice, out of order, late, or after failed attempts (test keys).'
   static override operations = ['createChaosWebhookFault'] as const
-  static override description = `Shapes the deliveries created while it is on, for every endpoint of this account or one (--endpoint). Spec §6 says ordering is not guaranteed and duplicates can occur: this makes them happen. Every delivery is still signed when sent and recorded in the delivery log (gw webhooks deliveries), marked with the rule.
+  static override description = `Shapes the deliveries created while it is on, for every endpoint of this account or one (--endpoint). Webhook deliveries are not guaranteed in order and may be duplicated: this makes that happen. Every delivery is still signed when sent and recorded in the delivery log (gw webhooks deliveries), marked with the rule.
 --fail-first N fails the first N attempts of each delivery on purpose (nothing is sent) and the retry schedule takes over (1 min, 5 min, 30 min, ...: advance the test clock to see them).
 Every fault ends: after --count deliveries, or --for (engine clock; 10m when neither is given). One fault per command; see them with gw chaos status, end them with gw chaos clear.`
   static override examples = [

@@ -111,7 +111,7 @@ async function actionable(client: GwClient, id: string): Promise<Dispute> {
 /**
  * A key one typo away from a recognized one (custmer_communication) is almost surely a mistake,
  * and a stage takes one submission: say "did you mean" and have it confirmed before anything is
- * sent (issue 26 item 4). On a terminal gw asks; without one (or with --yes) it refuses unless
+ * sent (docs/decisions.md#disputes-and-evidence). On a terminal gw asks; without one (or with --yes) it refuses unless
  * --free-text says the keys are meant as they are.
  */
 async function checkNearMisses(ctx: Context, ev: EvidenceParams, f: {yes?: boolean; 'free-text'?: boolean; 'from-file'?: string}): Promise<void> {

@@ -53,7 +53,7 @@ export async function disputesList(ctx: Context, f: DisputesListOptions): Promis
     ...pageParams(f),
   }
   const client = await ctx.client()
-  // waiting for a response, the soonest deadlines are what an agent needs: every page, by deadline (issue 36 item 6)
+  // waiting for a response, the soonest deadlines are what an agent needs: every page, by deadline
   const byDue = f.status === 'needs_response' && !ctx.json && !f.all && !f['starting-after'] && !f['ending-before']
   if (f.sort || f.reason || f.stage || f.currency || byDue) return wholeList(ctx, f, params)
   if (ctx.json) {

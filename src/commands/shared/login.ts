@@ -39,7 +39,7 @@ export interface LoginOptions {
 /**
  * Reads the key (a hidden prompt, stdin, or the local engine's data dir), checks it against the
  * API, stores it (keychain, else a 0600 file) and the profile, and says whether the profile is
- * now the default. Secret and restricted keys, test and live (issue 36: a support agent gets a
+ * now the default. Secret and restricted keys, test and live (a support agent gets a
  * restricted key); --local takes the base URL and CA from the engine's data dir and its key only
  * when none was given (--api-key, GW_API_KEY, stdin).
  */
@@ -179,7 +179,7 @@ async function checkKey(client: ReturnType<Context['makeClient']>): Promise<stri
 
 /**
  * Whether the new profile becomes the default: --default / --no-default say so; otherwise a test
- * profile does, and a live one only when the user says yes on a terminal (issue 26 item 8: a
+ * profile does, and a live one only when the user says yes on a terminal (a
  * live key never becomes what every command without --profile uses behind anyone's back).
  */
 async function shouldBecomeDefault(ctx: Context, asked: boolean | undefined, mode: 'test' | 'live', profile: string, previous: string | undefined): Promise<boolean> {

@@ -53,7 +53,7 @@ export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
   // checked before anything starts; a fleet's instance (PostgreSQL: behind a balancer) drains 5 s by default, a lone one stops at once
   const drainMs = flags.drain === undefined ? (storeUrl !== undefined && storeUrl.toLowerCase() !== 'sqlite' && !flags.ephemeral ? DEFAULT_FLEET_DRAIN_MS : 0) : parseDuration(flags.drain, '--drain') * 1000
   // an ephemeral dir records its owner, so one a killed engine left is swept at the next start; it
-  // goes on every exit path: a start that fails, a stop, any other end of the process (issue 36)
+  // goes on every exit path: a start that fails, a stop, any other end of the process
   const ephemeral = flags.ephemeral ? makeThrowawayDir('gw-ephemeral-') : undefined
   try {
     await serveIn(ctx, flags, ephemeral?.path, {storeUrl, drainMs})
