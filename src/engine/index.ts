@@ -81,7 +81,7 @@ export interface EngineOptions {
   accessLog?: string
   /** this instance's name in metrics and the access log (default: host name and port) */
   instanceName?: string
-  /** serve GET /metrics on this HOST:PORT (plain HTTP) and no longer on the API port (issue 33) */
+  /** serve GET /metrics on this HOST:PORT (plain HTTP) and no longer on the API port (docs/decisions.md#the-fleet) */
   metricsListen?: string
   /**
    * the engine's secrets key (32 bytes; raw, hex or base64), which seals webhook signing secrets

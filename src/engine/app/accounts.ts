@@ -1,4 +1,4 @@
-// Accounts (issue 24): each a complete, independent gateway sharing the engine, with its own
+// Accounts (docs/decisions.md#accounts): each a complete, independent gateway sharing the engine, with its own
 // objects, events, webhooks, keys, rate limit and test clock. The platform account (the engine's
 // own, whose key `gw login --local` saves) creates, lists and deletes them; an account object is
 // one of its objects. Creating one is a single unit of work of the platform account that also

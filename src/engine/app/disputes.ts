@@ -1,6 +1,6 @@
 // Dispute use cases. Only the card network opens a dispute: the test helper, or test card
 // 4000 0000 0000 0259 a minute after it succeeds. Every dispute event carries request_id null
-// (spec §6: dispute events originate from the network), including changes an API call caused.
+// (dispute events originate from the network: docs/api.md#event-types), including changes an API call caused.
 import {methodInfo} from '../../api/catalog.js'
 import * as dispute from '../domain/dispute.js'
 import {DISPUTE_STATUSES, type DisputeRecord} from '../domain/dispute.js'
@@ -20,7 +20,7 @@ export type {DisputeRecord} from '../domain/dispute.js'
 /** Test card 4000 0000 0000 0259: the network opens its dispute this long after the payment succeeds. */
 export const TEST_CARD_DISPUTE_DELAY_S = 60
 
-/** Card-family payments can be disputed; buy now pay later is chargeback-free (spec §4 method rule 4). */
+/** Card-family payments can be disputed; buy now pay later is chargeback-free (docs/api.md#payment-methods). */
 function disputeProblem(p: PaymentRecord): string | null {
   const m = methodInfo(p.payment_method)!
   if (m.chargebackFree) return `${m.name} payments are chargeback-free; the network cannot open a dispute on ${p.id}.`
@@ -35,7 +35,7 @@ function networkOf(p: PaymentRecord): string | null {
   return details?.brand ?? null
 }
 
-/** The open chargeback of a payment (needs_response or under_review), if any: refunds go through it (spec §2 dispute money rule 5). */
+/** The open chargeback of a payment (needs_response or under_review), if any: refunds go through it (docs/api.md#dispute-lifecycle). */
 export async function openDisputeOf(u: Pick<Unit, 'all'>, paymentId: string): Promise<DisputeRecord | undefined> {
   const open = await u.all<DisputeRecord, 'dispute'>('dispute', [
     {field: 'payment', op: 'eq', value: paymentId},

@@ -1,4 +1,4 @@
-// API keys (issue 24): create, list, roll, revoke; and authentication of a presented key, which
+// API keys (docs/decisions.md#api-keys): create, list, roll, revoke; and authentication of a presented key, which
 // the HTTP pipeline asks for every request. Keys are kept as SHA-256 hashes; a presented key is
 // hashed and looked up by its hash, whatever account holds it (one indexed read, then cached
 // until the store's change feed says a key of that account changed, on any instance).

@@ -70,7 +70,7 @@ export async function listPayments(core: Core, q: PaymentQuery): Promise<ListPag
 }
 
 /**
- * The customer filters (issue 36) as one store filter: payments whose customer matches all of them,
+ * The customer filters (docs/decisions.md#finding-payments) as one store filter: payments whose customer matches all of them,
  * read in one query through the customers' indexes (never a list of ids gathered first). A name
  * matches by a prefix of the whole name or of its last word, so it is two alternatives.
  */

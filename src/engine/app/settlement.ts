@@ -109,7 +109,7 @@ export function registerSettlementJobs(core: Core): void {
   })
 }
 
-/** The ids of the reports left unpaid, read defensively (issue 33): a value that is no list of ids counts as none, and is reported. */
+/** The ids of the reports left unpaid, read defensively (docs/decisions.md#failures-are-contained): a value that is no list of ids counts as none, and is reported. */
 function unpaidReports(core: Core, text: string | undefined): string[] {
   const problem = text === undefined ? undefined : settingProblem(UNPAID, text)
   if (problem) core.contain('setting', problem, 'unpaid settlement reports taken as none')

@@ -133,7 +133,7 @@ export const MAX_ROTATION_OVERLAP_S = 7 * 86_400
 
 /**
  * A new signing secret. Without `expires_in` (or 0) it replaces the old one at once: one v1 per
- * header, as spec §6 shows it (issue 36: a receiver that splits the header into a map keeps the
+ * header, as docs/api.md#webhook-signatures shows it (a receiver that splits the header into a map keeps the
  * last v1, so a default overlap made the one redeployed with the new secret fail for a day). With
  * `expires_in` seconds (engine clock) every delivery carries a v1 for the new secret and one for
  * the previous, so a receiver still verifying with the old secret keeps working until it is

@@ -32,7 +32,7 @@ export class ProviderState {
 
   private constructor(
     private readonly store: AccountStore,
-    /** hears of a stored health that is none (issue 33): the provider counts as active instead */
+    /** hears of a stored health that is none (docs/decisions.md#failures-are-contained): the provider counts as active instead */
     private readonly bad: (problem: string) => void,
   ) {}
 
@@ -161,7 +161,7 @@ export async function setProviderHealth(u: Unit, id: string, status: HealthStatu
   return writeHealth(u, p, status, before !== status)
 }
 
-/** The chaos rule (issue 29) that degraded a provider, so that only its end makes it active again. */
+/** The chaos rule that degraded a provider, so that only its end makes it active again. */
 export const CHAOS_HEALTH_MARK = (id: string) => `chaos_degraded:${id}`
 
 /** Writes a provider's health (under lockedHealth) and, when it changed, provider.health.changed. */

@@ -1,4 +1,4 @@
-// Secrets at rest (issue 33). API keys are kept as hashes and shown once; webhook signing secrets,
+// Secrets at rest (docs/decisions.md#secrets-at-rest). API keys are kept as hashes and shown once; webhook signing secrets,
 // which the engine must keep able to sign with, are sealed with the engine's secrets key (a file
 // outside the database: adapters/secret-box.ts); so are the card numbers customers type, of which
 // only what the behaviour needs rests readable (keptCard). Here: the fleet agreeing on that key,

@@ -1,4 +1,4 @@
-// What an account's rows may hold (issue 33): the rules a snapshot load checks rows by, kept equal
+// What an account's rows may hold (docs/decisions.md#snapshots): the rules a snapshot load checks rows by, kept equal
 // to what the engine writes.
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'

@@ -1,4 +1,4 @@
-// What an account's rows may hold (issue 33): every object, event, timeline job, idempotency
+// What an account's rows may hold (docs/decisions.md#snapshots): every object, event, timeline job, idempotency
 // record, provider statistic and setting, checked as the API would check the same thing, so
 // that a snapshot load cannot put a value in the store that the engine never writes — one that
 // stops the process, another account's work, or this account's. A problem is a 400

@@ -1,6 +1,6 @@
 // The HTTP agents webhook attempts go out through (delivery-worker.ts): one that verifies the
 // receiver's certificate against the default trusted roots, and one for test mode's loopback
-// receivers, which may have a self-signed certificate (decisions.md).
+// receivers, which may have a self-signed certificate (docs/decisions.md#webhook-endpoints).
 import type {LookupFunction} from 'node:net'
 import {createSecureContext} from 'node:tls'
 import {Agent} from 'undici'
@@ -16,7 +16,7 @@ export interface WebhookAgents {
 /**
  * Both agents connect through `lookup` (the destination policy's guarded resolver) and share one
  * TLS context: given none, each tls.connect builds its own from its options (~0.3 ms of CPU a
- * connection), and a burst of retries to many endpoints opens hundreds of connections (issue 34).
+ * connection), and a burst of retries to many endpoints opens hundreds of connections (docs/decisions.md#background-work-under-load).
  * A context holds the trusted roots and protocol settings only; the certificate and host name are
  * still checked on every connection.
  */

@@ -1,4 +1,4 @@
-// API keys (issue 24): secret keys (sk_test_: everything the account may do), restricted keys
+// API keys (docs/decisions.md#api-keys): secret keys (sk_test_: everything the account may do), restricted keys
 // (rk_test_: per-resource read or write permissions) and publishable keys (pk_test_: only what a
 // browser may call). Keys are stored as SHA-256 hashes of the whole key: a leaked database holds
 // no working key. Pure: no store, no clock, no randomness (app/keys.ts makes new keys).

@@ -31,18 +31,18 @@ export function bearer(header: string | undefined): string {
 const KEY_WORD: Record<KeyType, string> = {secret: 'secret key', restricted: 'restricted key', publishable: 'publishable key'}
 
 /**
- * What a browser may call with a publishable key (issue 28): saving a card as a payment method
+ * What a browser may call with a publishable key (docs/decisions.md#browsers-and-hosted-pages): saving a card as a payment method
  * from the hosted card fields (gw.js), never attached to a customer (that needs a secret key), and
  * confirming a payment the shop's server created with that card (the payment's id, which only the
  * server and its customer know, is the capability; its routes check the rest), or paying a
- * checkout session the server created with it (issue 36: the session's id is the capability).
+ * checkout session the server created with it (the session's id is the capability).
  */
 type BrowserBody = Record<string, unknown> | undefined
 
 const BROWSER_OPERATIONS: ReadonlyMap<string, {permission: Permission; refuses: (body: BrowserBody) => boolean; why: string}> = new Map([
   ['createPaymentMethod', {permission: 'payment_methods:write' as Permission, refuses: (b: BrowserBody) => b?.customer !== undefined, why: 'A publishable key saves a card without a customer; attach it on your server with a secret key (customer on POST /v1/payment_methods, or payment_method_id on a payment).'}],
   ['confirmPayment', {permission: 'payments:write' as Permission, refuses: (b: BrowserBody) => b?.payment_method_id === undefined || b?.return_url !== undefined, why: 'A publishable key confirms a payment with the card the hosted card fields saved: send payment_method_id (and no return_url); anything else needs a secret key.'}],
-  // issue 36: a try at paying a checkout session (its id is the capability); its body is payment_method_id alone
+  // a try at paying a checkout session (its id is the capability); its body is payment_method_id alone
   ['payCheckoutSession', {permission: 'payments:write' as Permission, refuses: () => false, why: ''}],
 ])
 

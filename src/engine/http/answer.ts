@@ -10,7 +10,7 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /**
  * An answer's Gw-Engine-Time, kept on the response until its head is written: a `setHeader` before
- * `writeHead` sends Node down its header-merging path on every answer (issue 34: about 4 % of a
+ * `writeHead` sends Node down its header-merging path on every answer (docs/decisions.md#background-work-under-load: about 4 % of a
  * payment's CPU with the stamp itself). Answers that write their head themselves (streams) set it.
  */
 const ENGINE_TIME = Symbol('Gw-Engine-Time')
@@ -46,7 +46,7 @@ export function sendError(res: ServerResponse, requestId: string, e: ApiError) {
 }
 
 /**
- * How to retry a request refused before it ran (issue 36), fitted to it: a POST with an
+ * How to retry a request refused before it ran, fitted to it: a POST with an
  * Idempotency-Key retries with the same key; a POST without one is told to send one (the same on
  * each retry), since "the same Idempotency-Key" means nothing to it and a retry of a POST without
  * a key could run it twice; GET and DELETE are safe to repeat as they are.

@@ -1,9 +1,9 @@
-// What a load balancer and Prometheus ask an instance, without a key (issue 25):
+// What a load balancer and Prometheus ask an instance, without a key (docs/decisions.md#the-fleet):
 //   GET /healthz  liveness: the process answers (200 while it runs, even with its database down)
 //   GET /readyz   readiness: the store answers a read within 2 s, and the instance is not stopping
 //                 (503 otherwise: a balancer takes the instance out until it is ready again)
 //   GET /metrics  Prometheus metrics of this instance (metrics.ts); with `gw serve --metrics-listen
-//                 HOST:PORT` (issue 33) on that address alone, over plain HTTP as exporters serve them,
+//                 HOST:PORT` on that address alone, over plain HTTP as exporters serve them,
 //                 and 404 on the API port. On the API port a caller without a key gets the aggregate
 //                 series only: those naming an account or endpoint id need the platform account's key
 //                 (every account's) or an account's own key (its own) (docs/api.md#what-a-key-reaches)

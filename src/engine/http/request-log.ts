@@ -5,7 +5,7 @@
 // two endpoints are not logged, nor hosted pages. The pipeline calls track() once per request;
 // the entry is written when the response finishes. One instance keeps it in memory (a restart
 // starts it empty); instances sharing a store (PostgreSQL) keep one log for the fleet in it, so a
-// tail through a load balancer shows what every instance answered (issue 25).
+// tail through a load balancer shows what every instance answered (docs/decisions.md#the-fleet).
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {Clock} from '../ports/clock.js'
 import {invalid} from '../domain/errors.js'
@@ -53,7 +53,7 @@ export interface Tracked {
   livemode?: boolean
   /** answered from a stored idempotent response */
   replayed?: boolean
-  /** a fault injected into it (issue 29): `chaos_... 503` */
+  /** a fault injected into it (docs/decisions.md#failure-on-purpose): `chaos_... 503` */
   chaos?: string
 }
 
@@ -281,7 +281,7 @@ export class RequestLog {
   }
 
   private readonly instance: () => string
-  /** where a failure to record a request goes (issue 33): it runs after the response, where nothing else would catch it */
+  /** where a failure to record a request goes (docs/decisions.md#failures-are-contained): it runs after the response, where nothing else would catch it */
   private readonly contain: (e: unknown, account: string | null) => void
 
   /** Called by the pipeline for every request; records it when the response is done. */

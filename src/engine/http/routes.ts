@@ -69,7 +69,7 @@ const time = (name: string, v: string | undefined) => {
 const snapshotTooLarge = (max: number) =>
   `Snapshots loaded into this engine are limited to ${+(max / 1048576).toFixed(1)} MiB (${max} bytes). Its operator can raise the limit: gw serve --snapshot-max-bytes BYTES (or GW_SNAPSHOT_MAX_BYTES).`
 
-/** A payment whose issuer declined: 402 with the issuer's code, the failed payment stored (decisions.md). */
+/** A payment whose issuer declined: 402 with the issuer's code, the failed payment stored (docs/decisions.md#declines-and-risk-blocks). */
 function paymentResult(out: payments.PaymentOutcome, status: number): HandlerResult {
   if (out.declined) return {status: 402, error: new ApiError(402, 'card_error', out.declined, out.payment.failure_message ?? out.declined, {payment: out.payment.id})}
   return ok(out.payment, status)
@@ -247,19 +247,19 @@ function providerAndClockRoutes(r: Router, snapshotMax: number): void {
     })
 }
 
-/** Hosted checkout sessions (issue 28). */
+/** Hosted checkout sessions (docs/api.md#hosted-checkout-sessions). */
 function checkoutRoutes(r: Router): void {
   r.on('listCheckoutSessions', async (ctx) => listOf(ctx, await checkout.listCheckoutSessions(ctx.core, q(ctx))))
     .on('createCheckoutSession', async (ctx, u) => ok(await checkout.createCheckoutSession(u, ctx.input.body), 201))
     .on('retrieveCheckoutSession', async (ctx) => ok(await checkout.retrieveCheckoutSession(ctx.core, ctx.params.id)))
     .on('expireCheckoutSession', async (ctx, u) => ok(await checkout.expireCheckoutSession(u, ctx.params.id)))
-    // issue 36: card fields pay a session, each try a payment of it
+    // card fields pay a session, each try a payment of it
     .on('payCheckoutSession', async (ctx, u) =>
       paymentResult(await checkout.payCheckoutSession(u, ctx.params.id, ctx.input.body, {frameOrigin: payments.parentOrigin(ctx.headers['gw-parent-origin'])}), 201),
     )
 }
 
-/** Failure on purpose (issue 29). */
+/** Failure on purpose (docs/api.md#failure-on-purpose-chaos). */
 function chaosRoutes(r: Router): void {
   r.on('createChaosApiFault', async (ctx, u) => ok(await chaos.addApiFault(u, ctx.input.body), 201))
     .on('createChaosProviderFault', async (ctx, u) => ok(await addProviderFault(u, ctx.input.body), 201))
@@ -269,7 +269,7 @@ function chaosRoutes(r: Router): void {
     .on('deleteChaosRule', async (ctx, u) => ok((await chaos.clearChaos(u, ctx.params.id))[0]))
 }
 
-/** Accounts and keys (issue 24). */
+/** Accounts and keys (docs/api.md#accounts-and-keys). */
 function accountRoutes(r: Router): void {
   r.on('retrieveCurrentAccount', async (ctx) => ok(await accounts.currentAccount(ctx.core)))
     .on('listAccounts', async (ctx) => listOf(ctx, await accounts.listAccounts(ctx.core, q(ctx))))

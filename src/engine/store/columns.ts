@@ -15,7 +15,7 @@ export const COLUMNS: Readonly<Record<Kind, readonly string[]>> = Object.fromEnt
 export const INTERNAL_FIELDS: Readonly<Partial<Record<Kind, ReadonlySet<string>>>> = {api_key: new Set(['secret_hash'])}
 
 /**
- * Filter fields computed from the object rather than read from a member of that name (issue 36):
+ * Filter fields computed from the object rather than read from a member of that name (docs/decisions.md#finding-payments):
  * the forms a support agent searches by, so each search is one indexed read. The query's value is
  * put in the same form (domain/search-keys.ts) by the use case.
  */

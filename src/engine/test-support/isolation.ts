@@ -1,4 +1,4 @@
-// The security suite of issue 24, run against any engine set-up (one SQLite engine, one on
+// The accounts' isolation suite (docs/decisions.md#accounts), run against any engine set-up (one SQLite engine, one on
 // PostgreSQL, two PostgreSQL instances): every operation of the OpenAPI document is tried
 //  - with account B's key against account A's objects: an object of A is 404 resource_missing to
 //    B (the same answer as an id that never existed: existence is not leaked), and no answer to B
@@ -73,9 +73,9 @@ async function seed(a: AsKey): Promise<{ids: Ids; fresh: (opId: string) => Promi
   expect(deliveries.data.length, 'a delivery of the endpoint').toBe(1)
   ids.whd = deliveries.data[0].id
   ids.prov = 'prov_atlas'
-  // a checkout session of A (issue 28)
+  // a checkout session of A
   ids.cs = (await ok(a.api('POST', '/checkout_sessions', {amount: 2000, currency: 'EUR', success_url: RETURN_URL, cancel_url: RETURN_URL}), 201)).id
-  // a chaos rule of A on a path nothing calls (issue 29): its id must never reach B
+  // a chaos rule of A on a path nothing calls: its id must never reach B
   ids.chaos = (await ok(a.api('POST', '/chaos/api', {path: '/isolation/unused', fault: '500', for_seconds: 3600}), 201)).id
   // objects in the states the state-changing operations need, made afresh for each call
   const makers: Record<string, () => Promise<string>> = {
@@ -355,7 +355,7 @@ export function isolationSuite(name: string, open: () => Promise<IsolationWorld>
           if (PUBLIC.has(op.id)) continue
           const call = callOf(op, {...(await fresh(op.id)), acct: acc.id})
           const r = await send(pk, w.baseUrlB, w.agentB, op.method, call)
-          // the hosted card fields pay a session with the publishable key (issue 36: its id is the capability)
+          // the hosted card fields pay a session with the publishable key (its id is the capability)
           if (op.id === 'payCheckoutSession') {
             expect(r.status, r.text).toBe(201)
             continue

@@ -12,7 +12,7 @@ export type FieldType = 'text' | 'int' | 'bool' | 'time'
 export const KINDS = {
   /** card_last4: derived (store/columns.ts DERIVED) */
   payment: {status: 'text', customer: 'text', reference: 'text', merchant: 'text', card_last4: 'text'},
-  /** email_key, email_domain, name_key, surname_key: derived (store/columns.ts DERIVED), what a support agent searches by (issue 36) */
+  /** email_key, email_domain, name_key, surname_key: derived (store/columns.ts DERIVED), what a support agent searches by (docs/decisions.md#finding-payments) */
   customer: {email: 'text', email_key: 'text', email_domain: 'text', name_key: 'text', surname_key: 'text'},
   payment_method: {customer: 'text'},
   refund: {payment: 'text', status: 'text'},
@@ -26,9 +26,9 @@ export const KINDS = {
   ledger_entry: {currency: 'text', payment: 'text', type: 'text', available_at: 'time', amount: 'int'},
   /** accounts are objects of the platform account (the engine's own, PLATFORM_ACCOUNT) */
   account: {},
-  /** hosted checkout sessions (issue 28) */
+  /** hosted checkout sessions (docs/api.md#hosted-checkout-sessions) */
   checkout_session: {status: 'text', payment: 'text'},
-  /** failures switched on to rehearse (issue 29) */
+  /** failures switched on to rehearse (docs/decisions.md#failure-on-purpose) */
   chaos_fault: {},
   /** `secret_hash` is read from the internal part (never served); looked up across accounts by Store.locate */
   api_key: {type: 'text', secret_hash: 'text'},

@@ -72,7 +72,7 @@ export class Committer {
   }
 
   /**
-   * Commits staged rows in place of an account's (a large snapshot, issue 33) on a connection of
+   * Commits staged rows in place of an account's (a large snapshot, docs/decisions.md#large-snapshots) on a connection of
    * its own: the swap writes every staged row once more, and the group commits of every other
    * account go on meanwhile instead of waiting behind it. A commit of the same account racing it
    * lands before or after it, as with any two commits.

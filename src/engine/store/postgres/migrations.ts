@@ -35,7 +35,7 @@ export async function migrate(clientConfig: pg.ClientConfig): Promise<void> {
 }
 
 /**
- * Migration 4 (issue 36): the search columns of every stored payment and customer, computed as
+ * Migration 4 (docs/decisions.md#finding-payments): the search columns of every stored payment and customer, computed as
  * every write computes them (ports/store.ts DERIVED), a page of rows at a time.
  */
 async function backfillSearchKeys(c: pg.Client): Promise<void> {

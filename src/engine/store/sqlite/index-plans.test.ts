@@ -1,4 +1,4 @@
-// Every read of one account seeks within the account's own rows (issues 33 and 34): migration 9
+// Every read of one account seeks within the account's own rows (docs/decisions.md#storage-per-payment): migration 9
 // leads some indexes with a reference (an event's deliveries, a payment's ledger entries and
 // refunds, an event's subject) rather than the account, and drops two of the deliveries'; each
 // statement an account's reads prepare is checked here with EXPLAIN QUERY PLAN — no table scan,

@@ -40,7 +40,7 @@ export function schemaVersion(db: Db): number {
 }
 
 /**
- * Migration 7 (issue 33): stored answers that show a secret once (a new key, account or
+ * Migration 7 (docs/decisions.md#secrets-at-rest): stored answers that show a secret once (a new key, account or
  * webhook endpoint, stored before the engine kept them redacted) keep it redacted; how many
  * changed. Read in JavaScript: the bodies may be packed.
  */
@@ -64,7 +64,7 @@ function scrubShownOnceSecrets(db: Db): number {
 }
 
 /**
- * Migration 8 (issue 36): the search columns of every stored payment and customer, computed as
+ * Migration 8 (docs/decisions.md#finding-payments): the search columns of every stored payment and customer, computed as
  * every write computes them (ports/store.ts DERIVED); read in JavaScript (the JSON may be packed).
  */
 function backfillSearchKeys(db: Db): void {

@@ -10,7 +10,7 @@ export const INTERNAL = '_x'
 /**
  * A row limit given as a parameter. Never a bare `LIMIT ?`: this SQLite (3.53) plans with the
  * limit's value, so every new binding of it expires the statement and the next run prepares it
- * again — 20–60 µs per call instead of 2–6 (a claim round did it once per due endpoint; issue 34).
+ * again — 20–60 µs per call instead of 2–6 (a claim round did it once per due endpoint: docs/decisions.md#background-work-under-load).
  */
 export const LIMIT_PARAM = 'LIMIT CAST(? AS INTEGER)'
 
