@@ -17,13 +17,11 @@ import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
 import type {ContainedWhere} from './containment.js'
 import {recordForEndpoint, type Outcome} from './delivery-outcomes.js'
 import {AttemptSignal, Slots} from './delivery-slots.js'
-import {webhookAgents, type WebhookAgents} from './webhook-agents.js'
+import {responseExcerpt, webhookAgents, type WebhookAgents} from './webhook-agents.js'
 import type {Core} from './core.js'
 import {isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
 
 const USER_AGENT = 'gw-webhooks/1 (+https://docs.gw.dev/webhooks)'
-const EXCERPT_CHARS = 500
-const EXCERPT_BYTES = 4096
 /** Real time after which a claim that never reported back is given to another worker (a crashed instance). */
 export const DELIVERY_LEASE_MS = 60_000
 /**
@@ -344,19 +342,7 @@ export class DeliveryWorker {
       })
       const latency_ms = latency()
       // an excerpt of the answer for the delivery log; a slow body does not undo a 2xx already received
-      let excerpt: string | null = null
-      try {
-        const chunks: Buffer[] = []
-        let size = 0
-        for await (const chunk of res.body) {
-          chunks.push(chunk as Buffer)
-          size += (chunk as Buffer).length
-          if (size >= EXCERPT_BYTES) break
-        }
-        excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').slice(0, EXCERPT_CHARS)
-      } catch {
-        res.body.destroy()
-      }
+      const excerpt = await responseExcerpt(res.body)
       return {at, status_code: res.statusCode, error: null, error_message: null, latency_ms, response_excerpt: excerpt}
     } catch (e) {
       const {error, message} = classifyNetworkError(e, DELIVERY_TIMEOUT_MS)
