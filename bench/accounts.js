@@ -1,4 +1,4 @@
-// Accounts (issue 24): how long making one takes (and its first payment), and whether many
+// Accounts (docs/decisions.md#accounts): how long making one takes (and its first payment), and whether many
 // accounts with data slow any one account's requests. Prints figures; asserts nothing.
 //   BENCH_ONLY=accounts npm run bench          (part of the default run)
 //   BENCH_ACCOUNTS=1000 BENCH_ACCOUNT_PAYMENTS=100

@@ -1,4 +1,4 @@
-// Delivery claim rounds on the SQLite store (issue 34): the CPU one round takes with no backlog
+// Delivery claim rounds on the SQLite store (docs/decisions.md#background-work-under-load): the CPU one round takes with no backlog
 // and behind a backlog of deliveries retrying later, for one account and for ten. A round runs
 // after nearly every commit under load, so its cost must not grow with the backlog (a row value
 // seek read every retrying delivery on every round, and the soak's rate halved) nor, beyond one

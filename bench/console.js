@@ -1,4 +1,4 @@
-// `gw console` keeps up (issue 37), in a real terminal: tmux on a socket of its own runs the
+// `gw console` keeps up (docs/decisions.md#the-console), in a real terminal: tmux on a socket of its own runs the
 // built CLI against `gw serve` in a child process. Two figures:
 //  - keys: 10,000 payments stored (seeded as (c) seeds them: one template payment copied in the
 //    database, not 10,000 API calls), Payments opened, then PageDown (and Down) to the last row:

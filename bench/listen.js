@@ -1,4 +1,4 @@
-// `gw listen` keeps pace (issue 14): the engine in a child process, `gw listen --json` in
+// `gw listen` keeps pace (bench/README.md#listen-gw-listen-keeps-pace): the engine in a child process, `gw listen --json` in
 // another, a local receiver in this process. Two figures:
 //  - backlog: events already in the log when listen starts (a restart after a pause) are
 //    forwarded at this rate (events/s) — how fast listen itself can go;

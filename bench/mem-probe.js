@@ -2,7 +2,7 @@
 // every MEM_PROBE_MS (60 s) each thread appends one JSON line — process.memoryUsage() (the V8 heap is
 // the thread's own), and from the main thread /proc/self/smaps_rollup (anonymous vs file-backed RSS)
 // and the RSS of glibc's arenas (the brk heap, and 64 MiB-aligned mmapped heaps of the other arenas).
-// Tells allocator growth from a leak outside the JS heap (issue 34). Writes nothing without MEM_PROBE_FILE.
+// Tells allocator growth from a leak outside the JS heap (bench/README.md#memory-under-the-soak). Writes nothing without MEM_PROBE_FILE.
 import {appendFileSync, readFileSync} from 'node:fs'
 import {isMainThread, threadId} from 'node:worker_threads'
 

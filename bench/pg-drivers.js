@@ -1,4 +1,4 @@
-// `node bench/pg-drivers.js`: picks the PostgreSQL driver by measurement (issue 12). Runs the
+// `node bench/pg-drivers.js`: picks the PostgreSQL driver by measurement (docs/decisions.md#several-instances-on-postgresql). Runs the
 // same representative unit of work with `pg` (node-postgres, its Pool) and `postgres`
 // (porsager) against a throwaway cluster (fsync on), and prints units per second and the CPU
 // time of this process per unit. Needs `npm run build` first (the cluster helper is in dist/).

@@ -186,7 +186,7 @@ async function main() {
       log()
     }
 
-    // ---------------------------------------------------------------- reconcile (issue 15)
+    // ---------------------------------------------------------------- reconcile (docs/decisions.md#routing-explained-and-reconciliation)
     if (ONLY.has('reconcile')) {
       gc()
       const r = await reconcileBench()
@@ -194,7 +194,7 @@ async function main() {
       log()
     }
 
-    // ---------------------------------------------------------------- storage (issue 11)
+    // ---------------------------------------------------------------- storage (docs/decisions.md#storage-per-payment)
     if (ONLY.has('storage')) {
       const st = await measureStorage({payments: 10_000})
       results.storage = st
@@ -202,7 +202,7 @@ async function main() {
       log()
     }
 
-    // ---------------------------------------------------------------- claim rounds (issue 34)
+    // ---------------------------------------------------------------- claim rounds (docs/decisions.md#background-work-under-load)
     if (ONLY.has('claims')) {
       gc()
       const c = (results.claims = await claimRoundsBench({backlog: CLAIM_BACKLOG}))
@@ -212,7 +212,7 @@ async function main() {
       log()
     }
 
-    // ---------------------------------------------------------------- soak (issues 11, 34) and soak10 (issue 34)
+    // ---------------------------------------------------------------- soak and soak10 (docs/decisions.md#background-work-under-load)
     if (ONLY.has('soak') || ONLY.has('soak10')) await soakPart(root, results, sink)
     // ---------------------------------------------------------------- (accounts)
     if (ONLY.has('accounts')) {
@@ -220,13 +220,13 @@ async function main() {
       printAccounts(results.accounts, log)
       log()
     }
-    // ---------------------------------------------------------------- (tenants): one tenant cannot starve the others (issue 33)
+    // ---------------------------------------------------------------- (tenants): one tenant cannot starve the others (docs/decisions.md#one-tenant-cannot-starve-the-others)
     if (ONLY.has('tenants')) {
       results.tenants = await tenantsBenchAll()
       printTenants(results.tenants, log)
       log()
     }
-    // ---------------------------------------------------------------- (testing): gw/testing and the SDK (issue 27)
+    // ---------------------------------------------------------------- (testing): gw/testing and the SDK (docs/decisions.md#test-suites)
     if (ONLY.has('testing')) {
       results.testing = await testingBench()
       printTesting(results.testing, log)
@@ -238,7 +238,7 @@ async function main() {
       printPackages(results.packages, log)
       log()
     }
-    // ---------------------------------------------------------------- (snapshot): a large snapshot loaded while another tenant works (issue 33)
+    // ---------------------------------------------------------------- (snapshot): a large snapshot loaded while another tenant works (docs/decisions.md#large-snapshots)
     if (ONLY.has('snapshot')) {
       results.snapshot = await snapshotBench(root)
       printSnapshot(results.snapshot, log)
@@ -313,7 +313,7 @@ async function main() {
  * The soak (one account) and soak10 (the same load spread over accounts, each with its own
  * endpoints and clock), each beside the closed loop of (a): the soak's creates per second over
  * the closed loop's payments per second says how much the engine still gets done while its
- * background work runs (bench/README.md, issue 34). Without (a) in this run, the closed loop is
+ * background work runs (bench/README.md#soak-and-soak10-background-work-under-load). Without (a) in this run, the closed loop is
  * measured here first, on an engine of its own.
  */
 async function soakPart(root, results, sink) {
@@ -358,7 +358,7 @@ async function soakPart(root, results, sink) {
     log(`(soak) RSS each minute: ${s.rssByMinute.map(([t, v]) => `${t / 60 === Math.floor(t / 60) ? `${t / 60}m` : `${t}s`} ${v}`).join(', ')} MiB`)
     const [from, to] = s.rssSlopeMinutes
     log(`(soak) RSS slope over the second half, minutes ${f1(from)}–${f1(to)} (the plateau) ${f1(s.rssSecondHalfSlopeMiBPerMin)} MiB/min   target < 1: ${verdict(s.rssSecondHalfSlopeMiBPerMin < 1)}`)
-    // the main arena's warm-up lasts ~150-200k payments (bench/README, issue 34): a shorter soak reads part of it as a slope
+    // the main arena's warm-up lasts ~150-200k payments (bench/README.md#memory-under-the-soak): a shorter soak reads part of it as a slope
     if (s.creates < 300_000) log(`(soak) (${f0(s.creates)} payments: the second half may still hold the allocator's warm-up; BENCH_SOAK_MS=1440000 reads the plateau itself)`)
     log(`(soak) SIGTERM with the failing endpoint's backlog due: exit ${s.exitCode} after ${f0(s.sigtermMs)} ms   target <= 10 s: ${verdict(s.exitCode === 0 && s.sigtermMs <= 10_000)}`)
     log(`(soak) data dir ${f1(s.dataDirBytes / 1048576)} MiB = ${f0(s.bytesPerPayment)} bytes per payment (two endpoints, refunds, retries included)`)

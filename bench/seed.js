@@ -7,7 +7,7 @@
 import {mkdirSync} from 'node:fs'
 import Database from 'better-sqlite3'
 import {localEnginePaths} from '../dist/local-engine.js'
-import {RandomIds} from '../dist/engine/adapters/system.js'
+import {RandomIds} from '../dist/engine/adapters/ids.js'
 import {SqliteStore} from '../dist/engine/store/sqlite/sqlite-store.js'
 import {TABLE} from '../dist/engine/store/sqlite/schema.js'
 import {pack, unpack} from '../dist/engine/store/sqlite/codec.js'

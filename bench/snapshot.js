@@ -1,5 +1,5 @@
-// Loading a large snapshot (issue 33 item 4): one tenant loads a snapshot of BENCH_SNAPSHOT_CUSTOMERS
-// customers (about 330 bytes each: 49 MB for 150,000, the issue's case) while another tenant reads GET /v1/account at a fixed rate. Prints the load's time,
+// Loading a large snapshot (docs/decisions.md#large-snapshots): one tenant loads a snapshot of BENCH_SNAPSHOT_CUSTOMERS
+// customers (about 330 bytes each: 49 MB for 150,000, the default) while another tenant reads GET /v1/account at a fixed rate. Prints the load's time,
 // the engine's peak RSS, and the other tenant's latency during the load (p50, p99, max; from each
 // request's scheduled time, so a stall is not hidden). Asserts nothing. Then a large account's
 // snapshot read beside another tenant (snapshot-read.js).

@@ -1,4 +1,4 @@
-// node bench/soak-io.js REPO_DIR MS [ACCOUNTS] (issue 34): one soak of that build (its own bench/soak.js and
+// node bench/soak-io.js REPO_DIR MS [ACCOUNTS] (docs/decisions.md#storage-per-payment): one soak of that build (its own bench/soak.js and
 // dist), with the engine's threads sampled each second from /proc: bytes written to disk per payment
 // (write_bytes: the writer thread's WAL, the checkpointer's copies into the file) and CPU µs per payment
 // of the main, writer and checkpointer threads, over the window in which payments were made; one JSON line.

@@ -1,4 +1,4 @@
-// Background work under sustained load (issue 11): `gw serve` in a child process takes payments
+// Background work under sustained load (docs/decisions.md#background-work-keeps-pace): `gw serve` in a child process takes payments
 // (and some refunds) at full rate from closed-loop clients while two webhook endpoints receive
 // every event — one answers 204, one always 500 — and the engine clock is advanced now and then.
 // Measures what users rely on: deliveries keep pace with creates, the healthy endpoint has every
@@ -295,7 +295,7 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
       rssSlopeMiBPerMin: slopePerMin(rss.filter(([t]) => t >= Math.min(60_000, loadMs / 3))),
       // the plateau is what matters: the slope over the load's second half, and RSS at each minute
       rssSecondHalfSlopeMiBPerMin: slopePerMin(rss.filter(([t]) => t >= loadMs / 2 && t <= loadMs)),
-      // the minutes that slope is read over: short soaks still hold the allocator's warm-up there (bench/README, issue 34)
+      // the minutes that slope is read over: short soaks still hold the allocator's warm-up there (bench/README.md#memory-under-the-soak)
       rssSlopeMinutes: [loadMs / 2 / 60_000, loadMs / 60_000],
       rssByMinute: rssEachMinute(rss, loadMs),
       failingHits: failing.hits(),
@@ -318,7 +318,7 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
   return out
 }
 
-/** Bytes in the data dir per payment: `payments` card payments with one webhook endpoint answering 204 (issue 11's measure). */
+/** Bytes in the data dir per payment: `payments` card payments with one webhook endpoint answering 204 (docs/decisions.md#storage-per-payment). */
 export async function measureStorage({payments = 10_000, connections = 16} = {}) {
   const root = mkdtempSync(join(tmpdir(), 'gw-storage-'))
   const dataDir = join(root, 'engine')

@@ -1,4 +1,4 @@
-// Start-up figures (issue 3): `gw --version` against a bare one-command oclif CLI, and
+// Start-up figures (docs/decisions.md#start-up): `gw --version` against a bare one-command oclif CLI, and
 // `gw payments get` against the local engine, in the same run. Prints; asserts nothing.
 import {spawnSync, spawn} from 'node:child_process'
 import {mkdtempSync, rmSync, existsSync} from 'node:fs'

@@ -2,7 +2,8 @@
 // STMT_PROBE_FROM=<the build's directory>): times every better-sqlite3 statement run on the main thread
 // (get, all, run), by SQL, and appends the 25 costliest (calls, mean and median µs, total ms) every
 // STMT_PROBE_MS (30 s). Wall time around a synchronous call: on a busy machine means carry preemption,
-// medians and call counts do not; compare builds in the same minutes (issue 34, the flush-point reads).
+// medians and call counts do not; compare builds in the same minutes
+// (bench/README.md#comparing-two-builds-on-a-shared-2-core-machine).
 import {createRequire} from 'node:module'
 import {appendFileSync} from 'node:fs'
 import {isMainThread} from 'node:worker_threads'

@@ -1,4 +1,4 @@
-// One tenant cannot starve the others (issue 33): what another account sees while one account
+// One tenant cannot starve the others (docs/decisions.md#one-tenant-cannot-starve-the-others): what another account sees while one account
 // A advances its clock 400 days over a history of payments, refunds and disputes; C has 16
 // webhook endpoints pointing at a black hole (accepts connections, never answers) with a backlog.
 // Prints figures; asserts nothing.

@@ -1,4 +1,4 @@
-// A test suite's gateway (issue 27): what `gw/testing` and the SDK cost a merchant's test run.
+// A test suite's gateway (docs/decisions.md#test-suites): what `gw/testing` and the SDK cost a merchant's test run.
 // Prints figures; asserts nothing.
 //   BENCH_ONLY=testing npm run bench        (part of the default run)
 //   BENCH_SNAPSHOT_PAYMENTS=10000
@@ -43,7 +43,7 @@ function reachableBytes(entry) {
 }
 
 /**
- * The first startGateway() of a process (issue 36 item 13): a fresh node imports gw/testing and
+ * The first startGateway() of a process (docs/decisions.md#a-throwaway-engine): a fresh node imports gw/testing and
  * starts a gateway, as a test file does; median of 5 by wall time, with the process's CPU time
  * then (user + system, all threads: less noisy on a busy machine). `tlsDir`: a certificate
  * directory made before (the README's one CA for a test run); without it, a fresh data dir makes

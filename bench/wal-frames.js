@@ -1,4 +1,4 @@
-// node bench/wal-frames.js [REPO_DIR] [MS] [ACCOUNTS] (issue 34): where a soak's WAL pages go. One soak of that
+// node bench/wal-frames.js [REPO_DIR] [MS] [ACCOUNTS] (docs/decisions.md#storage-per-payment): where a soak's WAL pages go. One soak of that
 // build (its own bench/soak.js and dist, the soak's drill); from half-way through, the engine's `-wal` file is
 // read every 2.5 s, and each frame of the WAL's current generation is mapped to the b-tree (table or index)
 // that owns its page, with `dbstat` on a read-only connection to the live database. The sample with the most

@@ -1,4 +1,4 @@
-// The engine never imports the CLI's layers (guide rule 8, issue 35 item 4): from every file under
+// The engine never imports the CLI's layers (docs/decisions.md#one-contract-and-the-layers): from every file under
 // src/engine/, the import graph (static, dynamic and type-only imports, re-exports), followed
 // through whatever it reaches outside the engine (src/api/, src/local-engine.ts, ...), never
 // arrives at src/output/, src/base/, src/ui/, src/commands/ or src/console/ (the console, an
@@ -29,16 +29,18 @@ function importsOf(file: string): string[] {
   return info.importedFiles.map((f) => resolveSpecifier(file, f.fileName)).filter((f): f is string => f !== undefined)
 }
 
-it('nothing under src/engine/ reaches src/output/, src/base/, src/ui/, src/commands/ or src/console/ through its imports', () => {
-  const roots = sourceFiles(join(SRC, 'engine'))
-  expect(roots.length).toBeGreaterThan(100)
-  // breadth first, each module once, remembering who imported it (to name the chain)
+/**
+ * Walks the import graph from `roots` (breadth first, each module once, remembering who imported
+ * it): the chains that arrive in one of the `forbidden` folders, named file by file; and every
+ * module the walk saw.
+ */
+function forbiddenChains(roots: string[], forbidden: string[]): {chains: string[]; seen: string[]} {
   const via = new Map<string, string | null>(roots.map((f) => [f, null]))
   const queue = [...roots]
   const reached: string[] = []
   while (queue.length) {
     const file = queue.shift()!
-    if (CLI_LAYERS.some((d) => file.startsWith(d))) {
+    if (forbidden.some((d) => file.startsWith(d))) {
       reached.push(file)
       continue
     }
@@ -53,9 +55,16 @@ it('nothing under src/engine/ reaches src/output/, src/base/, src/ui/, src/comma
     for (let f = via.get(file); f; f = via.get(f)) steps.unshift(f)
     return steps.map((f) => relative(SRC, f)).join(' -> ')
   }
-  expect(reached.map(chain)).toEqual([])
+  return {chains: reached.map(chain), seen: [...via.keys()]}
+}
+
+it('nothing under src/engine/ reaches src/output/, src/base/, src/ui/, src/commands/ or src/console/ through its imports', () => {
+  const roots = sourceFiles(join(SRC, 'engine'))
+  expect(roots.length).toBeGreaterThan(100)
+  const {chains, seen} = forbiddenChains(roots, CLI_LAYERS)
+  expect(chains).toEqual([])
   // the walk does leave the engine (src/api/ is shared): the test sees imports it must follow
-  expect([...via.keys()].some((f) => f.startsWith(join(SRC, 'api') + '/'))).toBe(true)
+  expect(seen.some((f) => f.startsWith(join(SRC, 'api') + '/'))).toBe(true)
 })
 
 /** The engine files a file imports for their values (an import or re-export that is not `type` only): what runs when it loads. */
@@ -79,7 +88,7 @@ function valueImportsOf(file: string): string[] {
   return out
 }
 
-it('no import circle with values inside src/engine/: a use case reacts to another through the core (core/reactions.ts), never by importing it back (issue 35)', () => {
+it('no import circle with values inside src/engine/: a use case reacts to another through the core (core/reactions.ts), never by importing it back', () => {
   const files = sourceFiles(join(SRC, 'engine')).filter((f) => !/\.test\.tsx?$/.test(f) && !f.includes('/test-support/'))
   const graph = new Map(files.map((f) => [f, valueImportsOf(f).filter((d) => d.startsWith(join(SRC, 'engine') + '/'))]))
   // depth first; a back edge closes a circle, named from where it starts
@@ -102,7 +111,7 @@ it('no import circle with values inside src/engine/: a use case reacts to anothe
   expect([...graph.values()].reduce((n, ds) => n + ds.length, 0)).toBeGreaterThan(200)
 })
 
-it('the core (src/engine/core/) imports no use case (src/engine/app/) for its values: use cases run on the core, never the other way (issue 35 item 3)', () => {
+it('the core (src/engine/core/) imports no use case (src/engine/app/) for its values: use cases run on the core, never the other way', () => {
   const core = join(SRC, 'engine', 'core') + '/'
   const app = join(SRC, 'engine', 'app') + '/'
   const files = sourceFiles(core).filter((f) => !/\.test\.tsx?$/.test(f))
@@ -111,6 +120,80 @@ it('the core (src/engine/core/) imports no use case (src/engine/app/) for its va
   expect(reaching).toEqual([])
   // the check sees the core's value imports (e.g. core.ts -> unit.ts)
   expect(files.flatMap(valueImportsOf).some((d) => d.startsWith(core))).toBe(true)
+})
+
+// ---------------------------------------------------------------- the engine's layers (docs/architecture.md, "The engine")
+
+const ENGINE = join(SRC, 'engine')
+const inEngine = (...parts: string[]) => join(ENGINE, ...parts) + '/'
+const isTest = (f: string) => /\.test\.tsx?$/.test(f)
+
+/** Every import of a file, with whether it is for types only: `{specifier, file (resolved, for relative ones), typeOnly}`. */
+function importDeclarations(file: string): {specifier: string; file: string | undefined; typeOnly: boolean}[] {
+  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const out: {specifier: string; file: string | undefined; typeOnly: boolean}[] = []
+  for (const s of sf.statements) {
+    if (!(ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) || !s.moduleSpecifier) continue
+    const specifier = (s.moduleSpecifier as ts.StringLiteral).text
+    let typeOnly = false
+    if (ts.isImportDeclaration(s)) {
+      const c = s.importClause
+      const b = c?.namedBindings
+      typeOnly = Boolean(c?.isTypeOnly) || Boolean(c && !c.name && b && ts.isNamedImports(b) && b.elements.length > 0 && b.elements.every((e) => e.isTypeOnly))
+    } else typeOnly = s.isTypeOnly
+    out.push({specifier, file: resolveSpecifier(file, specifier), typeOnly})
+  }
+  return out
+}
+
+/** Packages the domain may use: computations on values, no I/O (node:net for BlockList and isIP only: address arithmetic, no socket). */
+const PURE_PACKAGES = new Set(['card-validator', 'card-validator/dist/luhn-10.js', 'ipaddr.js', 'csv-stringify/sync', 'node:net'])
+
+it('the domain (src/engine/domain/) is pure: it imports only the domain, the contract (src/api/) and computations, ports for their types; it reads no clock and draws no randomness', () => {
+  const files = sourceFiles(inEngine('domain')).filter((f) => !isTest(f))
+  expect(files.length).toBeGreaterThan(10)
+  const offenders: string[] = []
+  for (const f of files) {
+    for (const i of importDeclarations(f)) {
+      const ok = i.file
+        ? i.file.startsWith(inEngine('domain')) || i.file.startsWith(join(SRC, 'api') + '/') || i.file === join(SRC, 'suggest.ts') || (i.typeOnly && i.file.startsWith(inEngine('ports')))
+        : PURE_PACKAGES.has(i.specifier)
+      if (!ok) offenders.push(`${relative(SRC, f)} imports ${i.specifier}`)
+    }
+    // the clock is passed in (ports/clock.ts) and randomness comes from outside (app/, adapters/)
+    const text = readFileSync(f, 'utf8')
+    for (const m of text.matchAll(/Date\.now\(|new Date\(\)|Math\.random|\bprocess\.|randomBytes|randomUUID/g)) offenders.push(`${relative(SRC, f)} uses ${m[0]}`)
+  }
+  expect(offenders).toEqual([])
+})
+
+it('nothing below the edge (domain, ports, core, app, store, adapters, providers) reaches src/engine/http/ or the hosted pages through its imports', () => {
+  const below = ['domain', 'ports', 'core', 'app', 'store', 'adapters', 'providers'].map((d) => inEngine(d))
+  const edge = [inEngine('http'), inEngine('checkout')]
+  const roots = below.flatMap((d) => sourceFiles(d)).filter((f) => !isTest(f) && !f.includes('/contract/'))
+  expect(roots.length).toBeGreaterThan(100)
+  expect(forbiddenChains(roots, edge).chains).toEqual([])
+})
+
+it('the ports (src/engine/ports/) hold no logic: types, interfaces, constant tables and the errors a port throws, no function', () => {
+  const files = sourceFiles(inEngine('ports'))
+  expect(files.length).toBeGreaterThan(5)
+  const offenders: string[] = []
+  for (const f of files) {
+    const sf = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+    const visit = (n: ts.Node): void => {
+      // an error class a port throws (VersionConflictError) is part of its contract
+      if (ts.isClassDeclaration(n) && n.heritageClauses?.some((h) => h.types.some((t) => /Error$/.test(t.expression.getText(sf))))) return
+      if (ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isMethodDeclaration(n) || ts.isClassDeclaration(n) || ts.isGetAccessor(n) || ts.isSetAccessor(n)) {
+        const {line} = sf.getLineAndCharacterOfPosition(n.getStart(sf))
+        offenders.push(`${relative(SRC, f)}:${line + 1} ${n.getText(sf).split('\n')[0]!.slice(0, 80)}`)
+        return
+      }
+      ts.forEachChild(n, visit)
+    }
+    visit(sf)
+  }
+  expect(offenders).toEqual([])
 })
 
 it("src/testing.ts (the package @gw/testing) reaches, through every import, only packages that packages/testing/package.json depends on: the engine's, none of the CLI's", () => {

@@ -1,4 +1,4 @@
-// Throwaway dirs leave nothing behind (issue 36 item 12): the sweep of dead owners' dirs, and a
+// Throwaway dirs leave nothing behind (docs/decisions.md#a-throwaway-engine): the sweep of dead owners' dirs, and a
 // process ended by a signal removing its own. The signal cases run the module in a child process
 // (a signal ends the process that receives it), from its source through tsx's loader: no build.
 import {spawn, spawnSync} from 'node:child_process'

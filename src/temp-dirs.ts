@@ -1,5 +1,5 @@
 // Temporary data dirs of throwaway engines (`gw/testing`'s startGateway, `gw serve --ephemeral`)
-// leave nothing behind (issue 36): each records its owner (pid and, on Linux, the process's start
+// leave nothing behind (docs/decisions.md#a-throwaway-engine): each records its owner (pid and, on Linux, the process's start
 // time, so a reused pid is not mistaken for it) in `owner.json`; a process that ends normally or
 // by SIGINT, SIGTERM or SIGHUP removes its dir; and whatever a killed process (SIGKILL, a Ctrl-C that never reached a handler)
 // left is swept at the next start of either, once its owner is gone. Nothing here imports engine

@@ -113,7 +113,7 @@ const DEFAULT_KEY = 'sk_test_gw_testing_0123456789abcdef'
 
 /** Starts a gateway for a test suite. */
 export async function startGateway(opts: StartGatewayOptions = {}): Promise<TestGateway> {
-  // a temporary dir records its owner: one a killed test run left is swept at the next start (issue 36)
+  // a temporary dir records its owner: one a killed test run left is swept at the next start
   const temp = opts.dataDir ? undefined : makeThrowawayDir('gw-testing-')
   const dataDir = opts.dataDir ?? temp!.path
   let engine: Awaited<ReturnType<typeof import('./engine/index.js').startEngine>>

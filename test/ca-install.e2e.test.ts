@@ -1,4 +1,4 @@
-// gw ca install / uninstall (issue 28): a normal browser refuses the local engine's pages
+// gw ca install / uninstall (docs/decisions.md#browsers-and-hosted-pages): a normal browser refuses the local engine's pages
 // (ERR_CERT_AUTHORITY_INVALID) until the CA is trusted. In a HOME of its own, Debian's chromium
 // (no --ignore-certificate-errors) opens a hosted page after `gw ca install --no-system` and
 // refuses it again after `gw ca uninstall`. Needs the build and certutil (libnss3-tools).

@@ -1,4 +1,4 @@
-// Hosted card fields in a real browser (issue 28): a shop's page on another origin includes
+// Hosted card fields in a real browser (docs/decisions.md#browsers-and-hosted-pages): a shop's page on another origin includes
 // {checkout_url}/gw.js with its publishable key, mounts the card field (an iframe of the
 // gateway), and saves the card as a payment method; the number is typed in the gateway's frame
 // and never reaches the shop's page. The shop's server then pays with the pm_ and its secret key.
@@ -28,7 +28,7 @@ ${srcs.map((src, i) => `<iframe id="f${i}" title="f${i}" src="${src.replace(/&/g
 }
 
 /**
- * A shop's order page as examples/shop writes it (issue 36): its server creates the order's
+ * A shop's order page as examples/shop writes it: its server creates the order's
  * checkout session with the order's Idempotency-Key (a reload replays the same open session), and
  * the page pays it with the card fields, one try per click.
  */
@@ -95,7 +95,7 @@ describe('hosted card fields (gw.js)', () => {
     await frame.locator('input[autocomplete="cc-csc"]').fill('123')
     await page.click('#save')
     await page.waitForFunction(() => document.getElementById('out')!.textContent !== '')
-    // an error as the API's: its type, code and field, the message in the customer's words (issue 36)
+    // an error as the API's: its type, code and field, the message in the customer's words (docs/api.md#card-fields-wording)
     expect(JSON.parse(await page.locator('#out').innerText())).toEqual({
       error: {type: 'invalid_request_error', code: 'card_number_invalid', decline_code: null, param: 'card.number', message: 'Your card number is incorrect. Check it for a typo.'},
     })
@@ -149,7 +149,7 @@ describe('hosted card fields (gw.js)', () => {
     expect(await declined.result).toEqual({error: {type: 'card_error', code: 'card_declined', decline_code: 'card_declined', message: 'Your card was declined. To pay, go back to the shop and start the payment again.', payment: declined.id}})
     await expect(frame.getByRole('alert').innerText()).resolves.toBe('Your card was declined. To pay, go back to the shop and start the payment again.')
     expect((await a.api('GET', `/payments/${declined.id}`)).body).toMatchObject({status: 'failed', failure_code: 'card_declined'})
-    // the same payment cannot be tried again: the answer says what to do instead (issue 36)
+    // the same payment cannot be tried again: the answer says what to do instead
     await frame.getByLabel('Card number').fill('4242424242424242')
     const again = (await page.evaluate((id) => (window as any).card.confirmPayment(id), declined.id)) as {error: {code: string; message: string}}
     expect(again.error.code).toBe('payment_unexpected_state')
@@ -158,7 +158,7 @@ describe('hosted card fields (gw.js)', () => {
     await page.close()
   })
 
-  it('a declined card, then another on the same order (issue 36): the page pays the order\'s checkout session, one try per card', async () => {
+  it('a declined card, then another on the same order: the page pays the order\'s checkout session, one try per card', async () => {
     const page = await browser.newPage()
     const order = `order-${Date.now()}`
     const frame = page.frameLocator('iframe[title="Card details"]')
@@ -265,7 +265,7 @@ describe('hosted card fields (gw.js)', () => {
     expect((await a.api('GET', '/payments', undefined, origin)).headers['access-control-allow-origin']).toBeUndefined()
   })
 
-  describe('who may frame the hosted pages (issue 33)', () => {
+  describe('who may frame the hosted pages', () => {
     /** Opens another site's page framing `urls`, once every frame has loaded (a refused one loads the browser's error page). */
     async function framedBy(base: string, urls: string[], opts: {ignoreFrameAncestors?: boolean} = {}) {
       const context = await browser.newContext({ignoreHTTPSErrors: true})

@@ -1,8 +1,8 @@
-// End to end in a real browser (issue 28): Debian's chromium through playwright-core pays on the
+// End to end in a real browser (docs/decisions.md#browsers-and-hosted-pages): Debian's chromium through playwright-core pays on the
 // hosted checkout as a customer would. A small shop (a server on another origin than the engine)
 // creates a session with its secret key and redirects; the customer pays with a frictionless
 // card, retries after a decline, passes and fails 3-D Secure, pays with iDEAL and Klarna; each
-// ends at the shop's page and in the state and webhook the spec promises.
+// ends at the shop's page and in the state and webhook docs/api.md#hosted-checkout-sessions promises.
 import {once} from 'node:events'
 import http from 'node:http'
 import type {AddressInfo} from 'node:net'
@@ -77,7 +77,7 @@ async function paidAtShop(page: Page): Promise<{session: string; payment: string
   const out = {session: u.searchParams.get('session')!, payment: u.searchParams.get('payment')!}
   const s = (await a.api('GET', `/checkout_sessions/${out.session}`)).body
   expect(s).toMatchObject({status: 'complete', payment: out.payment})
-  // the webhook the spec promises: the return only says the customer came back
+  // the webhook the API promises: the return only says the customer came back (docs/api.md#payment-lifecycle)
   await waitFor('checkout.session.completed', () => rx.received.some((r) => JSON.parse(r.body).type === 'checkout.session.completed' && JSON.parse(r.body).data.object.id === out.session))
   return out
 }

@@ -1,4 +1,4 @@
-// The operator's journey in `gw console` (issue 37), in a real terminal (tmux): two `gw serve
+// The operator's journey in `gw console` (docs/api.md#gw-console), in a real terminal (tmux): two `gw serve
 // --store postgres://…` instances on one database of the run's throwaway cluster (one CA for
 // both: --tls-dir), traffic to both, the console on the first one's base URL. The Gateway view
 // shows both live; one is killed with SIGKILL and is marked down, its figures said to be as

@@ -165,7 +165,7 @@ describe('a support person answers a dispute through the CLI', () => {
     const listed = await gw(['disputes', 'list', '--payment', pay.id])
     expect(listed.stdout).toContain(id)
     expect(listed.stdout).toMatch(/\dd( \d+h)? left/)
-    // the payment id whole, to act on (issue 36 item 6)
+    // the payment id whole, to act on (docs/decisions.md#disputes-and-evidence)
     expect(listed.stdout).toContain(pay.id)
 
     // the dispute, with the checklist for product_not_received
@@ -279,7 +279,7 @@ describe('a support person answers a dispute through the CLI', () => {
     await waitForScreen('Field key')
     await press('Escape')
     const canceled = await waitForScreen('EXIT=')
-    // one cancel message (issue 14, defect 10): the form's own; the command adds none
+    // one cancel message: the form's own; the command adds none (docs/decisions.md#a-newcomers-cli)
     expect(canceled.match(/Canceled; nothing was submitted\./g)).toHaveLength(1)
     expect(canceled).not.toContain('Canceled; no evidence was submitted.')
     expect(canceled).toContain('EXIT=9')

@@ -245,7 +245,8 @@ describe('webhook endpoints and gw trigger', () => {
     const t1 = Number(/t=(\d+)/.exec(String(hits[0]!.headers['service-signature']))![1])
     const t2 = Number(/t=(\d+)/.exec(String(hits[1]!.headers['service-signature']))![1])
     // signed at the wall clock of each attempt, not the engine clock (a minute ahead after the advance),
-    // so a receiver checking §6's 5-minute tolerance against its own clock accepts the retry
+    // so a receiver checking the 5-minute tolerance against its own clock accepts the retry
+    // (docs/api.md#webhook-signatures)
     expect(t2 - t1).toBeLessThan(60)
     expect(Math.abs(t2 - Date.now() / 1000)).toBeLessThan(300)
     expect(pkg.verifySignature({payload: hits[1]!.body, header: hits[1]!.headers['service-signature'], secret: ep.secret, tolerance: 0}).timestamp).toBe(t2)

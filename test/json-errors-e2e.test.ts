@@ -1,4 +1,4 @@
-// `--json` errors are the API's envelope as it came and nothing else (issue 23 item 4): the CLI
+// `--json` errors are the API's envelope as it came and nothing else (docs/decisions.md#a-newcomers-cli): the CLI
 // (in this process: src/base/test-support/cli-in-process.ts) against an engine in this process, each
 // error's stdout checked against the OpenAPI
 // document's response for that status (its Error schema allows no other member); the exit code

@@ -1,4 +1,4 @@
-// `gw listen` from a test harness (issue 27): a secret the harness chose, a start position that
+// `gw listen` from a test harness (docs/decisions.md#the-sdk): a secret the harness chose, a start position that
 // includes what happened before listen started (--from-start), and a ready line on stdout (--json).
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
 import {createServer, type Server} from 'node:http'

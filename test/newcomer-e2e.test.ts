@@ -1,4 +1,5 @@
-// Issue 14 end to end: the CLI against an engine in this process, with HOME in a temp dir, the way
+// A newcomer's CLI (docs/decisions.md#a-newcomers-cli) end to end: the CLI against an engine in
+// this process, with HOME in a temp dir, the way
 // a newcomer follows the README — help, every README test card, a retried payment, the request
 // log, what a clock advance fired, fixture files, listen to configured endpoints with their own
 // secrets, a tail that starts with history. Commands run in this process

@@ -1,4 +1,5 @@
-// End-to-end for issue 15 over the built CLI (`node bin/run.js`, from dist/ — `npm test` builds
+// End-to-end for routing explained and reconciliation (docs/decisions.md#routing-explained-and-reconciliation)
+// over the built CLI (`node bin/run.js`, from dist/ — `npm test` builds
 // first) against an engine booted in this process: `gw payments explain` shows what the router
 // did (a 4999 failover hop), `gw routing simulate` agrees with it, and `gw settlement reconcile`
 // finds every planted mismatch in a settled period, and none in a clean one.

@@ -1,4 +1,4 @@
-// npm run screenshots (issue 28) photographs every hosted page in chromium: run it into a temp dir
+// npm run screenshots (docs/decisions.md#browsers-and-hosted-pages) photographs every hosted page in chromium: run it into a temp dir
 // and check it wrote each page as a PNG of a plausible size. Needs the build (npm test builds first).
 import {execFile} from 'node:child_process'
 import {readdirSync, readFileSync} from 'node:fs'

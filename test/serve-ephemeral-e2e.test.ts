@@ -1,4 +1,4 @@
-// `gw serve --ephemeral` and `--exit-with-parent` end to end (issue 27): a throwaway engine for a
+// `gw serve --ephemeral` and `--exit-with-parent` end to end (docs/decisions.md#a-throwaway-engine): a throwaway engine for a
 // test harness or CI job, and an engine that never outlives whoever started it, even a parent
 // killed with SIGKILL.
 import {spawn, spawnSync} from 'node:child_process'
@@ -107,7 +107,7 @@ describe('gw serve --exit-with-parent', () => {
   }
 })
 
-// Nothing left behind (issue 36 item 12): an engine killed with SIGKILL leaves its dir, which the
+// Nothing left behind: an engine killed with SIGKILL leaves its dir, which the
 // next start sweeps; a start that fails under --json is one JSON line, a non-zero exit and no dir;
 // the README's CI recipe stops there instead of exporting `base_url: null`.
 describe('gw serve --ephemeral leaves nothing behind', () => {

@@ -1,4 +1,4 @@
-// Background work under sustained load (issue 11), at a reduced scale: `gw serve` in a child
+// Background work under sustained load (docs/decisions.md#background-work-keeps-pace), at a reduced scale: `gw serve` in a child
 // process takes payments and refunds from closed-loop clients for 40 s while one webhook
 // endpoint answers 204 and another always 500, and the engine clock is advanced every 8 s.
 // The 3-minute version with its figures is `BENCH_ONLY=soak npm run bench`.

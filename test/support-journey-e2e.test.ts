@@ -1,4 +1,4 @@
-// The support agent's journey (issue 36), from the built CLI against an engine in this process,
+// The support agent's journey (docs/api.md#the-support-agent), from the built CLI against an engine in this process,
 // with the README's suggested restricted key on an account clock almost 7 days ahead: log in with
 // the rk_ key from stdin, whoami, find the payment from what the customer says (an email in
 // another case, the card's last four), the disputes due within a day with the right time left,

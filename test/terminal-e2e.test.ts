@@ -1,4 +1,5 @@
-// Issue 33 item 11 end to end: a tenant's data holding terminal control sequences (a screen clear,
+// Data reaches a terminal shown, not obeyed (docs/decisions.md#data-reaches-a-terminal-shown), end
+// to end: a tenant's data holding terminal control sequences (a screen clear,
 // an OSC title, a carriage-return overwrite, C1's CSI) reaches the built CLI's tables, detail views,
 // timeline and error messages shown in caret notation, and its --json byte-exact.
 import {afterAll, beforeAll, expect, it} from 'vitest'

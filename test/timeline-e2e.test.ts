@@ -1,4 +1,4 @@
-// `gw payments timeline` (issue 26 item 1): a payment's whole story from the built CLI against an
+// `gw payments timeline` (docs/decisions.md#a-payments-whole-story): a payment's whole story from the built CLI against an
 // engine in this process — creation, provider attempts, its events and its refund's and
 // dispute's, and the webhook attempts made for them, in time order.
 import {afterAll, beforeAll, expect, it} from 'vitest'
@@ -48,7 +48,7 @@ it("tells a payment's story: creation, provider attempts, its refund's and dispu
   expect([...times].sort()).toEqual(times)
   expect(timeline[0]!.kind).toBe('created')
 
-  // the refund's creation, not only its outcome (issue 36 item 6)
+  // the refund's creation, not only its outcome
   const created = timeline.find((t) => t.what === 'refund created')
   expect(created?.object).toBe(rf.id)
   expect(timeline.indexOf(created!)).toBeLessThan(timeline.findIndex((t) => t.what === 'refund.succeeded'))
@@ -61,7 +61,7 @@ it("tells a payment's story: creation, provider attempts, its refund's and dispu
   expect(text.stdout).toMatch(new RegExp(`refund created\\s+${rf.id}`))
   expect(text.stdout).toMatch(new RegExp(`dispute\\.created\\s+${dp.id}`))
 
-  // a key that may read the payment and its events but not refunds nor webhooks: says what it left out (issue 36 item 3)
+  // a key that may read the payment and its events but not refunds nor webhooks: says what it left out
   const key = await api('POST', '/api_keys', {name: 'tl-support', permissions: ['payments:read', 'events:read']})
   const limited = await gw(['payments', 'timeline', p.id, '--json', '--api-key', key.secret])
   expect(limited.code, limited.stderr).toBe(0)

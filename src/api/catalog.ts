@@ -1,6 +1,6 @@
 // The payment method catalog, one for the CLI, the engine and the OpenAPI document: the 43
-// `payment_method` codes of spec §4 "Payment method codes", with the currencies each one is
-// bound to (spec §1 money rule 5) and how it behaves in the engine. Where the spec names
+// `payment_method` codes (docs/api.md#payment-methods), with the currencies each one is
+// bound to (a method accepts only its currencies) and how it behaves in the engine. Where the API contract names
 // currencies they are used exactly; elsewhere the set is the method's real-world market.
 
 import type {MethodCode} from './contract.gen.js'
@@ -128,7 +128,7 @@ const LIST: readonly MethodInfo[] = [
   // Vouchers: expire when unpaid; no partial refunds.
   method({code: 'multibanco', name: 'Multibanco', family: 'voucher', currencies: ['EUR'], flow: 'voucher',
     unpaidExpirySeconds: 7 * DAY,
-    // spec §4: "Multibanco confirms when paid, up to 2 days"; the simulation confirms after 1 day
+    // the contract: "Multibanco confirms when paid, up to 2 days"; the simulation confirms after 1 day
     confirmDelaySeconds: 1 * DAY}),
   method({code: 'boleto', name: 'Boleto', family: 'voucher', currencies: ['BRL'], flow: 'voucher', unpaidExpirySeconds: 3 * DAY}),
   method({code: 'oxxo', name: 'OXXO', family: 'voucher', currencies: ['MXN'], flow: 'voucher', unpaidExpirySeconds: 3 * DAY}),
@@ -140,7 +140,7 @@ const LIST: readonly MethodInfo[] = [
   method({code: 'afterpay_clearpay', name: 'Afterpay / Clearpay', family: 'bnpl', currencies: ['AUD', 'NZD', 'USD', 'CAD', 'GBP'], flow: 'bnpl_approval'}),
 
   // Direct debit: no customer step; the payment stays `processing` for clearingSeconds, then
-  // clears (spec §4 "minutes to days"). Timings follow the schemes' usual settlement cycles:
+  // clears (direct debit takes "minutes to days"). Timings follow the schemes' usual settlement cycles:
   // SEPA Core D+2 business days, Bacs 3-day cycle, ACH standard 2 days, ACSS/PAD 3 days,
   // BECS 2 days.
   method({code: 'sepa_debit', name: 'SEPA Direct Debit', family: 'direct_debit', currencies: ['EUR'], flow: 'none', clearingSeconds: 2 * DAY}),
@@ -166,7 +166,7 @@ export function methodInfo(code: string): MethodInfo | undefined {
   return METHODS.get(code)
 }
 
-/** True when the method accepts the currency (spec §1 money rule 5). */
+/** True when the method accepts the currency (docs/api.md#payment-methods). */
 export function methodAcceptsCurrency(code: string, currency: string): boolean {
   return METHODS.get(code)?.currencies.includes(currency) ?? false
 }

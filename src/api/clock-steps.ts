@@ -1,4 +1,4 @@
-// How far one request may move an account's engine clock (issue 33): an advance, or a set to a
+// How far one request may move an account's engine clock (docs/decisions.md#clock-jumps-are-bounded): an advance, or a set to a
 // later `now`, runs every job due in between before it answers, so each request is bounded.
 // Clients that set the clock further (gw clock set --now, gw/testing's clock.freeze(at)) get there
 // in steps of at most that much.

@@ -1041,7 +1041,7 @@ export interface paths {
         put?: never;
         /**
          * Switch on a provider fault to rehearse
-         * @description For this account, a provider goes down (every authorization and refund call fails with a provider error; the provider is marked `degraded`, with `provider.health.changed`, at the first failure and `active` again when the rule ends), or a share (`rate`) of its calls time out, soft-decline (`try_again_later`) or answer `latency_ms` later (really waited; past the provider's timeout the call times out). Routing fails over to the next provider inside the same call as after a real failure (§1): `provider_attempts`, the routing explanation and the 7-day authorization rate show it. Every fault ends: after `count` faults (not for down), and at the latest after `for_seconds` on the engine clock. Test keys only.
+         * @description For this account, a provider goes down (every authorization and refund call fails with a provider error; the provider is marked `degraded`, with `provider.health.changed`, at the first failure and `active` again when the rule ends), or a share (`rate`) of its calls time out, soft-decline (`try_again_later`) or answer `latency_ms` later (really waited; past the provider's timeout the call times out). Routing fails over to the next provider inside the same call as after a real failure: `provider_attempts`, the routing explanation and the 7-day authorization rate show it. Every fault ends: after `count` faults (not for down), and at the latest after `for_seconds` on the engine clock. Test keys only.
          */
         post: operations["createChaosProviderFault"];
         delete?: never;
@@ -1394,7 +1394,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description The 43 payment method codes (spec §4).
+         * @description The 43 payment method codes (docs/api.md#payment-methods).
          * @enum {string}
          */
         MethodCode: "card" | "apple_pay" | "google_pay" | "paypal" | "satispay" | "mobilepay" | "vipps" | "twint" | "cashapp" | "alipay" | "wechat_pay" | "kakao_pay" | "grabpay" | "gopay" | "usdc" | "ideal" | "bancontact" | "p24" | "trustly" | "eps" | "fpx" | "blik" | "mb_way" | "swish" | "pix" | "upi" | "paynow" | "promptpay" | "multibanco" | "boleto" | "oxxo" | "konbini" | "klarna" | "affirm" | "afterpay_clearpay" | "sepa_debit" | "bacs_debit" | "ach" | "acss_debit" | "becs_debit" | "sepa_credit" | "spei" | "mpesa";
@@ -2080,7 +2080,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /** @description An account's whole state (issue 27). */
+        /** @description An account's whole state as one document; keys and accounts are never in it. */
         Snapshot: {
             /** @constant */
             object: "snapshot";
@@ -2465,11 +2465,11 @@ export interface components {
             /** @description On 403 permission_error: the permission the request needs, e.g. payments:write; several joined by commas when it needs them all (webhooks:write,events:read), as gw keys create --permissions takes them. */
             permission?: string;
         };
-        /** @description The error envelope (spec §7). */
+        /** @description The error envelope. */
         Error: {
             error: components["schemas"]["ErrorDetail"];
         };
-        /** @description A page of Payment objects (list envelope, spec §2). */
+        /** @description A page of Payment objects (the list envelope). */
         PaymentList: {
             /** @constant */
             object: "list";
@@ -2480,7 +2480,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of Customer objects (list envelope, spec §2). */
+        /** @description A page of Customer objects (the list envelope). */
         CustomerList: {
             /** @constant */
             object: "list";
@@ -2491,7 +2491,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of PaymentMethod objects (list envelope, spec §2). */
+        /** @description A page of PaymentMethod objects (the list envelope). */
         PaymentMethodList: {
             /** @constant */
             object: "list";
@@ -2502,7 +2502,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of CheckoutSession objects (list envelope, spec §2). */
+        /** @description A page of CheckoutSession objects (the list envelope). */
         CheckoutSessionList: {
             /** @constant */
             object: "list";
@@ -2513,7 +2513,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of Refund objects (list envelope, spec §2). */
+        /** @description A page of Refund objects (the list envelope). */
         RefundList: {
             /** @constant */
             object: "list";
@@ -2524,7 +2524,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of Dispute objects (list envelope, spec §2). */
+        /** @description A page of Dispute objects (the list envelope). */
         DisputeList: {
             /** @constant */
             object: "list";
@@ -2535,7 +2535,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of Event objects (list envelope, spec §2). */
+        /** @description A page of Event objects (the list envelope). */
         EventList: {
             /** @constant */
             object: "list";
@@ -2546,7 +2546,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of WebhookEndpoint objects (list envelope, spec §2). */
+        /** @description A page of WebhookEndpoint objects (the list envelope). */
         WebhookEndpointList: {
             /** @constant */
             object: "list";
@@ -2557,7 +2557,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of WebhookDelivery objects (list envelope, spec §2). */
+        /** @description A page of WebhookDelivery objects (the list envelope). */
         WebhookDeliveryList: {
             /** @constant */
             object: "list";
@@ -2568,7 +2568,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of Provider objects (list envelope, spec §2). */
+        /** @description A page of Provider objects (the list envelope). */
         ProviderList: {
             /** @constant */
             object: "list";
@@ -2579,7 +2579,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of Merchant objects (list envelope, spec §2). */
+        /** @description A page of Merchant objects (the list envelope). */
         MerchantList: {
             /** @constant */
             object: "list";
@@ -2590,7 +2590,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of RoutingRule objects (list envelope, spec §2). */
+        /** @description A page of RoutingRule objects (the list envelope). */
         RoutingRuleList: {
             /** @constant */
             object: "list";
@@ -2601,7 +2601,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of SettlementReport objects (list envelope, spec §2). */
+        /** @description A page of SettlementReport objects (the list envelope). */
         SettlementReportList: {
             /** @constant */
             object: "list";
@@ -2612,7 +2612,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of Payout objects (list envelope, spec §2). */
+        /** @description A page of Payout objects (the list envelope). */
         PayoutList: {
             /** @constant */
             object: "list";
@@ -2623,7 +2623,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of ChaosRule objects (list envelope, spec §2). */
+        /** @description A page of ChaosRule objects (the list envelope). */
         ChaosRuleList: {
             /** @constant */
             object: "list";
@@ -2634,7 +2634,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of RequestLog objects (list envelope, spec §2). */
+        /** @description A page of RequestLog objects (the list envelope). */
         RequestLogList: {
             /** @constant */
             object: "list";
@@ -2645,7 +2645,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of Account objects (list envelope, spec §2). */
+        /** @description A page of Account objects (the list envelope). */
         AccountList: {
             /** @constant */
             object: "list";
@@ -2656,7 +2656,7 @@ export interface components {
             /** @description More results exist beyond this page in the paging direction. */
             has_more: boolean;
         };
-        /** @description A page of ApiKey objects (list envelope, spec §2). */
+        /** @description A page of ApiKey objects (the list envelope). */
         ApiKeyList: {
             /** @constant */
             object: "list";
@@ -2676,7 +2676,7 @@ export interface components {
             payment_method?: string;
             /** @description Saved payment method id (`pm_...`); an unknown id is 404 resource_missing naming this parameter. */
             payment_method_id?: string;
-            /** @description A card instrument (decisions.md "Instruments"). Raw card numbers are accepted in test mode only. */
+            /** @description A card instrument, saved or one-time (docs/decisions.md#saved-and-one-time-instruments). Raw card numbers are accepted in test mode only. */
             payment_method_data?: {
                 /** @enum {string} */
                 type: "card";
@@ -2767,7 +2767,7 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** @description A card instrument (decisions.md "Instruments"). Raw card numbers are accepted in test mode only. */
+        /** @description A card instrument, saved or one-time (docs/decisions.md#saved-and-one-time-instruments). Raw card numbers are accepted in test mode only. */
         PaymentMethodCreate: {
             /** @enum {string} */
             type: "card";
@@ -3310,7 +3310,7 @@ export interface components {
         "Idempotent-Replayed": "true";
         /** @description Whole seconds to wait, at least 1. */
         "Retry-After": number;
-        /** @description The account's engine time when the answer was made (ISO 8601, UTC, milliseconds): on every answer to a request whose key was authenticated, whatever the key may do. A test clock (`POST /test_helpers/clock/advance`) runs ahead of real time and deadlines (`evidence_due_by`) follow it: a client shows time left against this, not its own clock (docs/api.md, issue 36). */
+        /** @description The account's engine time when the answer was made (ISO 8601, UTC, milliseconds): on every answer to a request whose key was authenticated, whatever the key may do. A test clock (`POST /test_helpers/clock/advance`) runs ahead of real time and deadlines (`evidence_due_by`) follow it: a client shows time left against this, not its own clock (docs/decisions.md#the-gateways-clock). */
         "Gw-Engine-Time": string;
     };
     pathItems: never;
@@ -7613,3 +7613,101 @@ export interface OperationMethods {
   getMetrics: 'get'
   getOpenApiDocument: 'get'
 }
+
+/** The method and path of each operation (the client calls operations by their id). */
+export const OPERATION_PATHS = {
+  listPayments: ['get', '/payments'],
+  createPayment: ['post', '/payments'],
+  retrievePayment: ['get', '/payments/{id}'],
+  retrievePaymentRouting: ['get', '/payments/{id}/routing'],
+  confirmPayment: ['post', '/payments/{id}/confirm'],
+  capturePayment: ['post', '/payments/{id}/capture'],
+  incrementAuthorization: ['post', '/payments/{id}/increment_authorization'],
+  cancelPayment: ['post', '/payments/{id}/cancel'],
+  testPaymentAction: ['post', '/test_helpers/payments/{id}/action'],
+  testPaymentReview: ['post', '/test_helpers/payments/{id}/review'],
+  listCustomers: ['get', '/customers'],
+  createCustomer: ['post', '/customers'],
+  retrieveCustomer: ['get', '/customers/{id}'],
+  updateCustomer: ['post', '/customers/{id}'],
+  deleteCustomer: ['delete', '/customers/{id}'],
+  listPaymentMethods: ['get', '/payment_methods'],
+  createPaymentMethod: ['post', '/payment_methods'],
+  retrievePaymentMethod: ['get', '/payment_methods/{id}'],
+  detachPaymentMethod: ['post', '/payment_methods/{id}/detach'],
+  listCheckoutSessions: ['get', '/checkout_sessions'],
+  createCheckoutSession: ['post', '/checkout_sessions'],
+  retrieveCheckoutSession: ['get', '/checkout_sessions/{id}'],
+  expireCheckoutSession: ['post', '/checkout_sessions/{id}/expire'],
+  payCheckoutSession: ['post', '/checkout_sessions/{id}/pay'],
+  listRefunds: ['get', '/refunds'],
+  createRefund: ['post', '/refunds'],
+  retrieveRefund: ['get', '/refunds/{id}'],
+  listDisputes: ['get', '/disputes'],
+  retrieveDispute: ['get', '/disputes/{id}'],
+  submitDisputeEvidence: ['post', '/disputes/{id}/evidence'],
+  acceptDispute: ['post', '/disputes/{id}/accept'],
+  testCreateDispute: ['post', '/test_helpers/disputes'],
+  testResolveDispute: ['post', '/test_helpers/disputes/{id}/resolve'],
+  listEvents: ['get', '/events'],
+  streamEvents: ['get', '/events/stream'],
+  retrieveEvent: ['get', '/events/{id}'],
+  listEventDeliveries: ['get', '/events/{id}/deliveries'],
+  resendEvent: ['post', '/events/{id}/resend'],
+  listWebhookEndpoints: ['get', '/webhook_endpoints'],
+  createWebhookEndpoint: ['post', '/webhook_endpoints'],
+  retrieveWebhookEndpoint: ['get', '/webhook_endpoints/{id}'],
+  updateWebhookEndpoint: ['post', '/webhook_endpoints/{id}'],
+  deleteWebhookEndpoint: ['delete', '/webhook_endpoints/{id}'],
+  rotateWebhookEndpointSecret: ['post', '/webhook_endpoints/{id}/rotate_secret'],
+  replayWebhookEndpoint: ['post', '/webhook_endpoints/{id}/replay'],
+  listWebhookEndpointDeliveries: ['get', '/webhook_endpoints/{id}/deliveries'],
+  retrieveWebhookDelivery: ['get', '/webhook_deliveries/{id}'],
+  listProviders: ['get', '/providers'],
+  retrieveProvider: ['get', '/providers/{id}'],
+  simulateRouting: ['get', '/routing/simulate'],
+  testSetProviderHealth: ['post', '/test_helpers/providers/{id}/health'],
+  listMerchants: ['get', '/merchants'],
+  createMerchant: ['post', '/merchants'],
+  retrieveMerchant: ['get', '/merchants/{id}'],
+  updateMerchant: ['post', '/merchants/{id}'],
+  listRoutingRules: ['get', '/routing_rules'],
+  createRoutingRule: ['post', '/routing_rules'],
+  retrieveRoutingRule: ['get', '/routing_rules/{id}'],
+  updateRoutingRule: ['post', '/routing_rules/{id}'],
+  deleteRoutingRule: ['delete', '/routing_rules/{id}'],
+  retrieveBalance: ['get', '/balance'],
+  listSettlementReports: ['get', '/settlement_reports'],
+  retrieveSettlementReport: ['get', '/settlement_reports/{id}'],
+  listPayouts: ['get', '/payouts'],
+  retrievePayout: ['get', '/payouts/{id}'],
+  testGetClock: ['get', '/test_helpers/clock'],
+  testSetClock: ['post', '/test_helpers/clock'],
+  testAdvanceClock: ['post', '/test_helpers/clock/advance'],
+  testSaveSnapshot: ['get', '/test_helpers/snapshot'],
+  testLoadSnapshot: ['post', '/test_helpers/snapshot'],
+  createChaosApiFault: ['post', '/chaos/api'],
+  createChaosProviderFault: ['post', '/chaos/providers'],
+  createChaosWebhookFault: ['post', '/chaos/webhooks'],
+  listChaos: ['get', '/chaos'],
+  clearChaos: ['delete', '/chaos'],
+  deleteChaosRule: ['delete', '/chaos/{id}'],
+  listRequestLogs: ['get', '/request_logs'],
+  streamRequestLogs: ['get', '/request_logs/stream'],
+  retrieveCurrentAccount: ['get', '/account'],
+  listAccounts: ['get', '/accounts'],
+  createAccount: ['post', '/accounts'],
+  retrieveAccount: ['get', '/accounts/{id}'],
+  updateAccount: ['post', '/accounts/{id}'],
+  deleteAccount: ['delete', '/accounts/{id}'],
+  listApiKeys: ['get', '/api_keys'],
+  createApiKey: ['post', '/api_keys'],
+  retrieveCurrentApiKey: ['get', '/api_keys/self'],
+  retrieveApiKey: ['get', '/api_keys/{id}'],
+  rollApiKey: ['post', '/api_keys/{id}/roll'],
+  revokeApiKey: ['post', '/api_keys/{id}/revoke'],
+  getLiveness: ['get', '/healthz'],
+  getReadiness: ['get', '/readyz'],
+  getMetrics: ['get', '/metrics'],
+  getOpenApiDocument: ['get', '/openapi.json'],
+} as const

@@ -1,9 +1,9 @@
-// Dispute evidence vocabulary shared by the engine and the CLI (spec §4 Disputes rules 2 and
-// 4): the recognized keys, their meaning, and the evidence that suits each reason. Pure data:
+// Dispute evidence vocabulary shared by the engine and the CLI (docs/api.md#dispute-lifecycle):
+// the recognized keys, their meaning, and the evidence that suits each reason. Pure data:
 // the CLI imports it without loading engine code.
 import {DISPUTE_REASONS, type DisputeReason} from './vocabulary.js'
 
-/** The keys the service recognizes in `fields` (spec §4 Disputes rule 2); any other key is accepted and forwarded as free text. */
+/** The keys the service recognizes in `fields`; any other key is accepted and forwarded as free text. */
 export const RECOGNIZED_KEYS = [
   'product_description',
   'customer_communication',
@@ -17,7 +17,7 @@ export type RecognizedKey = (typeof RECOGNIZED_KEYS)[number]
 export {DISPUTE_REASONS}
 
 /**
- * The evidence that suits each reason (spec §4 Disputes rule 4), as recognized keys, plus what
+ * The evidence that suits each reason (docs/api.md#dispute-lifecycle), as recognized keys, plus what
  * the service attaches by itself from the payment (3-D Secure, AVS/CVV, refunds).
  */
 export const EVIDENCE_BY_REASON: Readonly<Record<DisputeReason, {keys: readonly RecognizedKey[]; oneOf?: readonly (readonly RecognizedKey[])[]; attached: readonly string[]; advice: string}>> = {
@@ -28,7 +28,7 @@ export const EVIDENCE_BY_REASON: Readonly<Record<DisputeReason, {keys: readonly 
   },
   product_not_received: {
     keys: ['tracking_number', 'service_date', 'shipping_address'],
-    // "tracking number with delivery confirmation, or service date" (§4 rule 4): either one
+    // "tracking number with delivery confirmation, or service date": either one
     oneOf: [['tracking_number', 'service_date']],
     attached: [],
     advice: 'A tracking number with delivery confirmation, or the date the service was provided.',
@@ -60,7 +60,7 @@ export const KEY_HINTS: Readonly<Record<RecognizedKey, string>> = {
   service_date: 'the date the service was provided',
 }
 
-/** Evidence files are HTTPS URLs the service can fetch (spec §4 Submit evidence). */
+/** Evidence files are HTTPS URLs the service can fetch (docs/api.md#dispute-lifecycle). */
 export function isHttpsUrl(text: string): boolean {
   try {
     const u = new URL(text.trim())
@@ -73,7 +73,7 @@ export function isHttpsUrl(text: string): boolean {
 const filled = (fields: Readonly<Record<string, string>> | null | undefined, k: string) => typeof fields?.[k] === 'string' && fields[k]!.trim() !== ''
 
 /**
- * The suited evidence a submission still lacks (spec §4 rule 4 read literally): a group of
+ * The suited evidence a submission still lacks (the suited-evidence rule read literally): a group of
  * alternatives counts once, as "a or b", and is met by any one of them; every other suited key
  * is listed on its own.
  */
@@ -115,8 +115,8 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * The recognized key a free-text key is a near miss of (issue 26 item 4): any key is accepted
- * (spec §4 rule 2), but `custmer_communication` is almost surely `customer_communication` mistyped,
+ * The recognized key a free-text key is a near miss of (docs/decisions.md#disputes-and-evidence):
+ * any key is accepted, but `custmer_communication` is almost surely `customer_communication` mistyped,
  * and a submission is one-shot. Case and dashes are ignored; up to two edits (one for short keys).
  */
 export function nearMissKey(key: string): RecognizedKey | undefined {
@@ -139,3 +139,6 @@ export function nearMisses(keys: Iterable<string>): [string, RecognizedKey][] {
   }
   return out
 }
+
+/** Bounds of an evidence submission (docs/api.md "Evidence body"): the OpenAPI document's DisputeEvidenceSubmit is written with them, so its request validator enforces them. */
+export const EVIDENCE_LIMITS = {maxFields: 50, maxKeyLength: 100, maxValueLength: 20_000, maxFiles: 20, maxUrlLength: 2048} as const

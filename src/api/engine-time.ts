@@ -1,4 +1,4 @@
-// The account's engine time on every authenticated answer (issue 36): a test clock runs ahead of
+// The account's engine time on every authenticated answer (docs/decisions.md#the-gateways-clock): a test clock runs ahead of
 // real time, and whatever a client shows against it (a dispute's time left, "reconnected at") must
 // use it. Any key learns it this way, whatever its permissions; the clock endpoint needs
 // test_helpers:read.

@@ -1,4 +1,4 @@
-// ISO 4217 facts both sides rely on (spec §1 "Money rules"): a currency's minor-unit exponent
+// ISO 4217 facts both sides rely on (docs/api.md#money-rules): a currency's minor-unit exponent
 // (`amount = display value x 10^exponent`: EUR/BRL 2, JPY/CLP 0, KWD 3), which codes are
 // currencies a payment can be made in, and fixed fees in hundredths scaled to a currency; and
 // amounts for people, the CLI's and the engine's hosted pages alike: 2000 EUR -> "€20.00 EUR",

@@ -33,7 +33,7 @@ type Success<R> = {[S in keyof R]: S extends 200 | 201 ? (R[S] extends {content:
 /** The JSON an operation answers with on success. */
 export type Response<O extends OperationId> = Success<operations[O]['responses']>
 
-/** A page of any list (spec §2): the document's `<Name>List` envelopes, for any item type. */
+/** A page of any list (docs/api.md#lists-and-pagination): the document's `<Name>List` envelopes, for any item type. */
 export type ListEnvelope<T> = Omit<components['schemas']['PaymentList'], 'data'> & {data: T[]}
 
 export type {EventType} from './event-types.js'
@@ -75,7 +75,7 @@ export type GwEvent<T = never> = [T] extends [never] ? {[K in EventType]: EventO
 /** The answer of a DELETE: the document's `Deleted<Name>` objects, for any object name. */
 export type Deleted<O extends string> = Omit<components['schemas']['DeletedCustomer'], 'object'> & {object: O}
 
-/** The error envelope (spec §7). */
+/** The error envelope (docs/api.md#errors). */
 export type ApiErrorBody = components['schemas']['Error']
 /** Every error code the API answers with (the document's list). */
 export type ErrorCode = ApiErrorBody['error']['code']
@@ -85,5 +85,5 @@ export type DisputeClosedBy = NonNullable<Dispute['closed_by']>
 export type WebhookEndpointStatus = WebhookEndpoint['status']
 export type ApiKeyType = components['schemas']['ApiKey']['type']
 export type CapabilityStatus = Merchant['capabilities']['card_payments']
-/** Why a provider was not a candidate (docs/api.md "Routing explanations"). */
+/** Why a provider was not a candidate (docs/api.md#routing-explained). */
 export type RoutingExclusion = NonNullable<RoutingDecision['providers'][number]['excluded']>

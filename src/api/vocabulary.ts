@@ -41,12 +41,12 @@ export type KybStatus = (typeof KYB_STATUSES)[number]
 export const CHECKOUT_SESSION_STATUSES = ['open', 'complete', 'expired'] as const
 export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number]
 
-/** An injected API fault (issue 29): an error status, a slow answer, or the response lost after the work committed. */
+/** An injected API fault (docs/decisions.md#failure-on-purpose): an error status, a slow answer, or the response lost after the work committed. */
 export const CHAOS_API_FAULTS = ['500', '503', '429', 'slow', 'response_lost'] as const
 export type ChaosApiFault = (typeof CHAOS_API_FAULTS)[number]
-/** A provider fault (issue 29): down (every call fails, health degraded), a share of calls timing out or soft-declining, added latency. */
+/** A provider fault: down (every call fails, health degraded), a share of calls timing out or soft-declining, added latency. */
 export const CHAOS_PROVIDER_FAULTS = ['down', 'timeout', 'soft_decline', 'latency'] as const
 export type ChaosProviderFault = (typeof CHAOS_PROVIDER_FAULTS)[number]
-/** A webhook fault (issue 29): deliveries duplicated, held and shuffled, delayed, or their first attempts failed. */
+/** A webhook fault: deliveries duplicated, held and shuffled, delayed, or their first attempts failed. */
 export const CHAOS_WEBHOOK_FAULTS = ['duplicate', 'shuffle', 'delay', 'fail_first'] as const
 export type ChaosWebhookFault = (typeof CHAOS_WEBHOOK_FAULTS)[number]

@@ -1,4 +1,4 @@
-// Webhook signatures for receivers (spec §6 Signature): `Service-Signature: t=<unix>,v1=<hex>`,
+// Webhook signatures for receivers (docs/api.md#webhook-signatures): `Service-Signature: t=<unix>,v1=<hex>`,
 // where v1 is the lowercase hex HMAC-SHA256 of `${t}.${raw_body}` keyed with the endpoint's whole
 // `whsec_...` secret. This module is the package's public entry for merchants' servers
 // (re-exported by src/index.ts): it depends on node:crypto only, never on oclif or the engine.
@@ -7,7 +7,7 @@ import {createHmac, timingSafeEqual} from 'node:crypto'
 /** The header each delivery carries (lower-case it for Node's `req.headers`). */
 export const SIGNATURE_HEADER = 'Service-Signature'
 
-/** Default tolerance, in seconds, between the signed timestamp and the receiver's clock (spec §8). */
+/** Default tolerance, in seconds, between the signed timestamp and the receiver's clock (docs/api.md#limits). */
 export const DEFAULT_TOLERANCE_SECONDS = 300
 
 export type Payload = string | Uint8Array
@@ -133,7 +133,7 @@ export function matchingSignature(secrets: readonly string[], payload: Payload, 
 }
 
 /**
- * Verifies a webhook delivery as spec §6 prescribes: parse the header, recompute the HMAC over
+ * Verifies a webhook delivery as docs/api.md#webhook-signatures prescribes: parse the header, recompute the HMAC over
  * the raw bytes, compare in constant time (any `v1` may match), then check that `t` is within
  * `tolerance` seconds of `now` in either direction. Returns the verified timestamp; throws a
  * SignatureVerificationError with a `reason` otherwise. Verify before parsing the body.

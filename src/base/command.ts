@@ -9,6 +9,7 @@ import {fillFlagEnv, flagsForParse, installFlagEnv, listsFromEnv} from './flag-e
 import {Context, testHooks} from './context.js'
 import type {FlagInputs} from '../config/resolve.js'
 import type {ErrorContext} from '../output/errors.js'
+import type {OperationId} from '../api/types.js'
 
 export {ExitCode, GwError, UsageError, AuthError, AbortedError} from '../errors.js'
 export {Context, testHooks} from './context.js'
@@ -35,6 +36,12 @@ const FLAG_NAMES: Record<keyof FlagInputs, string> = {profile: 'profile', apiKey
 
 export abstract class GwCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true
+  /**
+   * The operations of the API (the OpenAPI document's operationIds) this command is the gw command
+   * for, one command each; kept in the manifest. openapi-commands.test.ts runs the command against
+   * a mock of the API and checks it sends each one.
+   */
+  static operations?: readonly OperationId[]
   /** The global flags; a command may keep only some of them (`gw serve` keeps --json and --verbose). */
   static override baseFlags: Partial<typeof globalFlags> = globalFlags
 

@@ -1,7 +1,7 @@
 // One confirmation for every destructive or redirecting command (delete, revoke, detach, a webhook
 // endpoint's URL changed): asked on stderr on a terminal unless --yes; without a terminal to ask
 // on, --yes is required. On a live key the question is the typed word "live", as money movements
-// ask (issue 26 item 7), never a y that a hurried Enter-y habit answers.
+// ask (docs/decisions.md#confirmations-and-live-keys), never a y that a hurried Enter-y habit answers.
 import {AbortedError} from '../errors.js'
 
 export interface ConfirmSeam {

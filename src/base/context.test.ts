@@ -13,7 +13,7 @@ describe('command bodies as plain functions', () => {
   it('payments get: the client, settings and renderer come from the context', async () => {
     api.mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(200, payment(), json)
     const t = testContext({dispatcher: api.mock, env: api.env()})
-    const p = await paymentsGet(t.ctx, {} as never, {id: 'pay_123'})
+    const p = await paymentsGet(t.ctx, {id: 'pay_123'})
     expect(p.id).toBe('pay_123')
     expect(t.stdout()).toMatch(/^pay_123 {2}succeeded/)
     expect(t.stdout()).toMatch(/Amount\s+€20\.00 EUR/)
@@ -23,14 +23,14 @@ describe('command bodies as plain functions', () => {
   it('under --json the body prints nothing itself; the base prints the result', async () => {
     api.mock.get(BASE).intercept({path: '/v1/payments/pay_123', method: 'GET'}).reply(200, payment(), json)
     const t = testContext({dispatcher: api.mock, env: api.env(), json: true})
-    await paymentsGet(t.ctx, {} as never, {id: 'pay_123'})
+    await paymentsGet(t.ctx, {id: 'pay_123'})
     expect(t.stdout()).toBe('')
   })
 
   it('payments list fits a 60-column terminal given by the context', async () => {
     api.mock.get(BASE).intercept({path: (p) => p.startsWith('/v1/payments'), method: 'GET'}).reply(200, {object: 'list', url: '/v1/payments', data: [payment()], has_more: false}, json)
     const t = testContext({dispatcher: api.mock, env: api.env(), tty: 60})
-    await paymentsList(t.ctx, {all: false} as never, {} as never)
+    await paymentsList(t.ctx, {all: false})
     for (const line of t.stdout().trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(60)
     expect(t.stdout()).toContain('pay_123')
   })

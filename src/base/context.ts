@@ -8,7 +8,8 @@ import type {Dispatcher} from 'undici'
 import {GwClient} from '../client/index.js'
 import {wasmBaselineOnly} from '../client/runtime.js'
 import {CredentialStore} from '../config/credentials.js'
-import {keyMode, redactKey} from '../config/redact.js'
+import {keyMode} from '../config/redact.js'
+import {redactSecret} from '../api/keys.js'
 import {resolveApiKey, resolveProfile, type FlagInputs, type Resolved, type Setting} from '../config/resolve.js'
 import {configFile} from '../config/paths.js'
 import {ConfigStore} from '../config/store.js'
@@ -292,7 +293,7 @@ export class Context {
     if (keyMode(key.value) === 'live' && !this.liveNoticeShown) {
       this.liveNoticeShown = true
       const c = this.errColor
-      this.notice(`${c.bgRed(c.bold(' LIVE '))} ${c.red(`live mode: profile ${s.profile.value}, key ${redactKey(key.value)}`)}`)
+      this.notice(`${c.bgRed(c.bold(' LIVE '))} ${c.red(`live mode: profile ${s.profile.value}, key ${redactSecret(key.value)}`)}`)
     }
     this.clientInstance = this.makeClient({baseUrl, apiKey: key.value, ca})
     return this.clientInstance

@@ -97,13 +97,27 @@ export const createdFlags = {
   'created-lte': timestampFlag({description: 'Created at or before this ISO 8601 date or date-time.'}),
 }
 
+/** What createdFlags give a command's options. */
+export interface CreatedOptions {
+  'created-gte'?: string
+  'created-lte'?: string
+}
+
 /** The API's creation-time window from createdFlags. */
-export function createdParams(f: {'created-gte'?: string; 'created-lte'?: string}) {
+export function createdParams(f: CreatedOptions) {
   return {created_gte: f['created-gte'], created_lte: f['created-lte']}
 }
 
+/** What listFlags give a command's options. */
+export interface PagingOptions {
+  limit?: number
+  'starting-after'?: string
+  'ending-before'?: string
+  all?: boolean
+}
+
 /** The API's page parameters from listFlags. */
-export function pageParams(f: {limit?: number; 'starting-after'?: string; 'ending-before'?: string}) {
+export function pageParams(f: Omit<PagingOptions, 'all'>) {
   return {limit: f.limit, starting_after: f['starting-after'], ending_before: f['ending-before']}
 }
 

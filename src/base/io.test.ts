@@ -1,4 +1,4 @@
-// Opening a browser (`--open`): "Opened" only when the opener worked (issue 28): xdg-open exits
+// Opening a browser (`--open`): "Opened" only when the opener worked: xdg-open exits
 // 3 on a machine with no browser, and gw must then say to open the URL by hand.
 import {describe, expect, it} from 'vitest'
 import {openUrl} from './io.js'

@@ -15,8 +15,6 @@ export function readStdin(input: NodeJS.ReadableStream = process.stdin): Promise
   return stdinText
 }
 
-export const isInteractive = () => Boolean(process.stdin.isTTY && process.stderr.isTTY)
-
 /** Reads a line from the terminal without echoing it (for API keys). */
 export async function promptHidden(question: string, input = process.stdin, output: NodeJS.WritableStream = process.stderr): Promise<string> {
   if (!input.isTTY) throw new UsageError('Cannot prompt: stdin is not a terminal.', 'Pipe the key in with `--api-key -` instead.')

@@ -1,7 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {ApiError, NetworkError} from '../client/errors.js'
 import {closest} from '../suggest.js'
-import {ExitCode, exitCodeFor, UsageError} from './exit-codes.js'
+import {ExitCode, UsageError} from '../errors.js'
+import {exitCodeFor} from '../output/errors.js'
 import {parseDuration, parseMetadata, parseMinorUnits, parseTimestamp} from './parse.js'
 import {usage} from './test-support/usage.js'
 

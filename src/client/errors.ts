@@ -1,4 +1,4 @@
-// Errors the API client raises. ApiError mirrors the spec's error envelope (§7, decisions.md);
+// Errors the API client raises. ApiError mirrors the API's error envelope (docs/api.md#errors);
 // NetworkError covers everything that never produced an HTTP response.
 import {networkErrorCode, TLS_CODES} from '../api/network-errors.js'
 import type {ApiErrorBody, ErrorCode} from '../api/types.js'

@@ -225,7 +225,7 @@ describe('retries', () => {
     const err = (await client().payments.get('pay_1').catch((e) => e)) as NetworkError
     expect(err.isTls).toBe(true)
     expect(err.retries).toBe(0)
-    // the SDK's words (issue 36): its own `ca` option and NODE_EXTRA_CA_CERTS, never the CLI's flags
+    // the SDK's words: its own `ca` option and NODE_EXTRA_CA_CERTS, never the CLI's flags
     expect(err.message).toContain('new Gateway({baseUrl, apiKey, ca})')
     expect(err.message).toContain('NODE_EXTRA_CA_CERTS')
     expect(err.message).not.toMatch(/gw login|--ca-file/)

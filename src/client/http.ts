@@ -1,6 +1,6 @@
 // HTTP core of the API client: one keep-alive undici Agent per client, a custom CA for a
 // local engine, Idempotency-Key on every POST (reused across retries), and the retry policy
-// of spec §7/§8: 429 waits Retry-After, 5xx and connection errors back off exponentially
+// of docs/api.md#errors and docs/api.md#limits: 429 waits Retry-After, 5xx and connection errors back off exponentially
 // with jitter, a bounded number of times.
 import {randomUUID} from 'node:crypto'
 import {Writable} from 'node:stream'
@@ -122,7 +122,7 @@ export class HttpClient {
     return this.engineSeen && new Date(this.engineSeen.engineMs + (Date.now() - this.engineSeen.wallMs))
   }
 
-  /** Whether a successful answer came without Gw-Engine-Time (a server older than issue 36). */
+  /** Whether a successful answer came without Gw-Engine-Time (a server older than that header). */
   get engineTimeUnsaid(): boolean {
     return this.engineUnsaid && !this.engineSeen
   }

@@ -5,7 +5,6 @@
 import type {
   CreatePaymentParams,
   ListPaymentsParams,
-  TestCreateDisputeParams,
   TestPaymentActionParams,
   TestPaymentReviewParams,
   TestResolveDisputeParams,
@@ -17,10 +16,10 @@ import type {
 // every operation's parameters (and the schemas they use), as generated
 export type * from '../api/contract.gen.js'
 
-/** The paging every list takes (spec §2). */
+/** The paging every list takes (docs/api.md#lists-and-pagination). */
 export type ListParams = Pick<ListPaymentsParams, 'limit' | 'starting_after' | 'ending_before'>
 
-/** `payment_method_data` of POST /payments (decisions.md): a card as typed. */
+/** `payment_method_data` of POST /payments (docs/decisions.md#saved-and-one-time-instruments): a card as typed. */
 export type PaymentMethodData = NonNullable<CreatePaymentParams['payment_method_data']>
 export type CardInput = PaymentMethodData['card']
 export type BillingDetailsInput = NonNullable<PaymentMethodData['billing_details']>
@@ -32,6 +31,5 @@ export type DisputeOutcome = TestResolveDisputeParams['outcome']
 // names the CLI used before the document was the source
 /** what the CLI sends: both members, always */
 export type EvidenceParams = Required<SubmitDisputeEvidenceParams>
-export type SimulateDisputeParams = TestCreateDisputeParams
 export type MerchantParams = UpdateMerchantParams
 export type RoutingRuleParams = UpdateRoutingRuleParams

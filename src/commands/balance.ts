@@ -1,9 +1,10 @@
 import type {Balance} from '../api/types.js'
 import {balanceColumns, balanceRows} from './shared/balance.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
+import {GwCommand, type Context} from '../base/command.js'
 
 export default class BalanceCommand extends GwCommand<typeof BalanceCommand> {
   static override summary = 'Show the balance: available and pending, per currency.'
+  static override operations = ['retrieveBalance'] as const
   static override description =
     'Captured funds are pending until the settlement run of their day (02:00 UTC the next day, engine clock), which pays them out at once: a payout takes the money off the balance. Refunds and dispute debits take effect at once; a won dispute returns its amount at once. A negative available balance is taken from the next payout.'
   static override examples = [
@@ -12,11 +13,16 @@ export default class BalanceCommand extends GwCommand<typeof BalanceCommand> {
   ]
 
   async run(): Promise<Balance> {
-    return balance(this.ctx, this.flags, this.args)
+    return balance(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function balance(ctx: Context, flags: GwFlags<typeof BalanceCommand>, args: GwArgs<typeof BalanceCommand>): Promise<Balance> {
+/** What `gw balance` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface BalanceCommandOptions {
+
+}
+
+export async function balance(ctx: Context, o: BalanceCommandOptions): Promise<Balance> {
   const balance = await (await ctx.client()).balance.get()
   if (!ctx.json) {
     const rows = balanceRows(balance)

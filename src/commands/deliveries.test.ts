@@ -43,7 +43,7 @@ describe('events deliveries evt_...', () => {
         return {statusCode: 200, data: {object: 'list', url: '/v1/events/evt_1/deliveries', data: [delivery(), delivery({id: 'whd_2', endpoint: 'wh_2', status: 'succeeded'})], has_more: false}, responseOptions: json}
       })
     const t = api.context()
-    const r = await eventsDeliveries(t.ctx, {all: false, status: 'failed_retrying', endpoint: 'wh_1', limit: 5} as never, {id: 'evt_1'})
+    const r = await eventsDeliveries(t.ctx, {all: false, status: 'failed_retrying', endpoint: 'wh_1', limit: 5, id: 'evt_1'})
     expect(queries).toEqual([{status: 'failed_retrying', endpoint: 'wh_1', limit: '5'}])
     expect((r as {data: WebhookDelivery[]}).data.map((d) => d.id)).toEqual(['whd_1', 'whd_2'])
     expect(t.stdout()).toMatch(/whd_1\s+│ evt_1\s+│ payment\.succeeded\s+│ failed_retrying\s+│ 2\s+│ timeout 10000ms/)
@@ -64,10 +64,10 @@ describe('events deliveries evt_...', () => {
       })
       .times(2)
     const t = api.context({json: true})
-    const all = (await eventsDeliveries(t.ctx, {all: true} as never, {id: 'evt_1'})) as WebhookDelivery[]
+    const all = (await eventsDeliveries(t.ctx, {all: true, id: 'evt_1'})) as WebhookDelivery[]
     expect(all.map((d) => d.id)).toEqual(['whd_1', 'whd_2'])
     expect(queries).toEqual([{limit: '100'}, {limit: '100', starting_after: 'whd_1'}])
-    await expect(eventsDeliveries(t.ctx, {all: false, endpoint: 'https://x'} as never, {id: 'evt_1'})).rejects.toThrow('--endpoint "https://x" is not a webhook endpoint id')
+    await expect(eventsDeliveries(t.ctx, {all: false, endpoint: 'https://x', id: 'evt_1'})).rejects.toThrow('--endpoint "https://x" is not a webhook endpoint id')
   })
 })
 
@@ -75,7 +75,7 @@ describe('webhooks delivery whd_...', () => {
   it('shows the delivery and every attempt; says how to deliver it again', async () => {
     api.pool.intercept({path: '/v1/webhook_deliveries/whd_1', method: 'GET'}).reply(200, delivery(), json)
     const t = api.context()
-    const d = await webhooksDelivery(t.ctx, {} as never, {id: 'whd_1'})
+    const d = await webhooksDelivery(t.ctx, {id: 'whd_1'})
     expect(d.id).toBe('whd_1')
     const out = t.stdout()
     expect(out).toMatch(/^whd_1 {2}failed_retrying/)
@@ -89,7 +89,7 @@ describe('webhooks delivery whd_...', () => {
   it('--json is the object and nothing else', async () => {
     api.pool.intercept({path: '/v1/webhook_deliveries/whd_1', method: 'GET'}).reply(200, delivery({status: 'succeeded'}), json)
     const t = api.context({json: true})
-    expect(await webhooksDelivery(t.ctx, {} as never, {id: 'whd_1'})).toEqual(delivery({status: 'succeeded'}))
+    expect(await webhooksDelivery(t.ctx, {id: 'whd_1'})).toEqual(delivery({status: 'succeeded'}))
     expect(t.stdout()).toBe('')
     expect(t.stderr()).toBe('')
   })

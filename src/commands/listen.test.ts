@@ -129,7 +129,7 @@ describe('gw listen', () => {
     expect(out.stdout).toMatch(/evt_2 {2}\[500\] \d+ms attempt 2 retry 3 in 2s/)
   })
 
-  it("shows times on the gateway's clock and says so once (issue 36 item 7)", async () => {
+  it("shows times on the gateway's clock and says so once", async () => {
     const r = await receiver((hits) => {
       if (hits.length === 1) stopSoon()
     })

@@ -1,4 +1,4 @@
-// A live key never becomes the default profile without asking (issue 26 item 8).
+// A live key never becomes the default profile without asking (docs/decisions.md#confirmations-and-live-keys).
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, expect, it} from 'vitest'

@@ -1,4 +1,4 @@
-// A support agent's restricted key logs in (issue 36 item 1): `gw login` takes rk_ keys, checks them
+// A support agent's restricted key logs in (docs/decisions.md#api-keys): `gw login` takes rk_ keys, checks them
 // against GET /api_keys/self (any key may call it), and says what they may do; `--local` with a key
 // given saves that key, never the engine's.
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'

@@ -1,4 +1,4 @@
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
+import {GwCommand, type Context} from '../base/command.js'
 import {GwError} from '../errors.js'
 
 export default class Logout extends GwCommand<typeof Logout> {
@@ -7,11 +7,16 @@ export default class Logout extends GwCommand<typeof Logout> {
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile live']
 
   async run(): Promise<{profile: string; logged_out: boolean}> {
-    return logout(this.ctx, this.flags, this.args)
+    return logout(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function logout(ctx: Context, flags: GwFlags<typeof Logout>, args: GwArgs<typeof Logout>): Promise<{profile: string; logged_out: boolean}> {
+/** What `gw logout` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface LogoutOptions {
+
+}
+
+export async function logout(ctx: Context, o: LogoutOptions): Promise<{profile: string; logged_out: boolean}> {
   const profile = ctx.settings().profile.value
   const removed = await ctx.credentials.remove(profile)
   const store = ctx.configStore

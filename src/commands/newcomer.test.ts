@@ -1,4 +1,4 @@
-// Issue 14: the defects a newcomer met, each pinned by a test (in-process, undici MockAgent).
+// The defects a newcomer met (docs/decisions.md#a-newcomers-cli), each pinned by a test (in-process, undici MockAgent).
 // The built-CLI side (help, the README's cards against the engine, listen, logs tail) is in
 // test/newcomer-e2e.test.ts.
 import {stripVTControlCharacters} from 'node:util'

@@ -1,4 +1,4 @@
-// Every destructive or redirecting command confirms the same way (issue 26 item 7): y/N on a
+// Every destructive or redirecting command confirms the same way (docs/decisions.md#confirmations-and-live-keys): y/N on a
 // terminal, the typed word "live" with a live key, --yes required without a terminal; nothing is
 // sent until confirmed.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'

@@ -121,7 +121,7 @@ Stop it with Ctrl-C: in-flight requests finish, the store closes, the exit code 
     return serve(this.ctx, this.flags)
   }
 
-  /** Under --json serve's stdout is lines (scripts read the first): an error, a bad flag's too, is one line (issue 36). */
+  /** Under --json serve's stdout is lines (scripts read the first): an error, a bad flag's too, is one line. */
   override async catch(err: Error & {exitCode?: number}): Promise<void> {
     if (this.jsonEnabled()) this.ctx.out.streamed = true
     return super.catch(err)

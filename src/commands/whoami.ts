@@ -1,7 +1,8 @@
-import {keyMode, redactKey} from '../config/redact.js'
+import {keyMode} from '../config/redact.js'
+import {redactSecret} from '../api/keys.js'
 import {describeSource} from '../config/resolve.js'
 import {renderFields} from '../output/detail.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../base/command.js'
+import {GwCommand, type Context} from '../base/command.js'
 import {AuthError} from '../errors.js'
 
 export interface WhoamiResult {
@@ -19,14 +20,20 @@ export interface WhoamiResult {
 
 export default class Whoami extends GwCommand<typeof Whoami> {
   static override summary = 'Show the active profile: mode, base URL and the redacted key.'
+  static override operations = ['retrieveCurrentAccount'] as const
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile live --json']
 
   async run(): Promise<WhoamiResult> {
-    return whoami(this.ctx, this.flags, this.args)
+    return whoami(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function whoami(ctx: Context, flags: GwFlags<typeof Whoami>, args: GwArgs<typeof Whoami>): Promise<WhoamiResult> {
+/** What `gw whoami` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface WhoamiOptions {
+
+}
+
+export async function whoami(ctx: Context, o: WhoamiOptions): Promise<WhoamiResult> {
   const s = ctx.settings()
   const key = await ctx.apiKey()
   if (!key.value) {
@@ -56,7 +63,7 @@ export async function whoami(ctx: Context, flags: GwFlags<typeof Whoami>, args: 
       [
         ['Mode', mode === 'live' ? c.red('live') : mode],
         ['Base URL', s.baseUrl.value ? `${s.baseUrl.value} ${c.dim(`(${describeSource(s.baseUrl)})`)}` : c.yellow('not set')],
-        ['API key', `${redactKey(key.value)} ${c.dim(`(${describeSource(key)})`)}`],
+        ['API key', `${redactSecret(key.value)} ${c.dim(`(${describeSource(key)})`)}`],
         ['CA file', s.caFile.value ? `${s.caFile.value} ${c.dim(`(${describeSource(s.caFile)})`)}` : undefined],
         ['Account', account ? `${account.id}${account.name ? ` (${account.name})` : ''}` : unreachable ? c.dim(`not known: ${unreachable}`) : undefined],
         ['Key', apiKey ? `${apiKey.id}, ${apiKey.type}${apiKey.permissions ? `: ${apiKey.permissions.join(', ')}` : ''}` : undefined],
@@ -68,7 +75,7 @@ export async function whoami(ctx: Context, flags: GwFlags<typeof Whoami>, args: 
     profile: s.profile.value,
     mode,
     base_url: s.baseUrl.value ?? null,
-    api_key: redactKey(key.value),
+    api_key: redactSecret(key.value),
     key_source: describeSource(key),
     ca_file: s.caFile.value ?? null,
     account,

@@ -4,7 +4,8 @@ import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {CredentialStore, type Keyring} from './credentials.js'
 import {configDir} from './paths.js'
-import {keyMode, redactKey, scrub} from './redact.js'
+import {keyMode, scrub} from './redact.js'
+import {redactSecret} from '../api/keys.js'
 import {describeSource, resolveApiKey, resolveProfile} from './resolve.js'
 import {ConfigStore} from './store.js'
 
@@ -36,14 +37,17 @@ describe('paths', () => {
 })
 
 describe('redaction', () => {
-  it('shows only the first 8 and last 4 characters', () => {
+  it('shows only the prefix and the last 4 characters, as the engine does (one rule: redactSecret in src/api/keys.ts)', () => {
     const key = 'sk_test_abcdefghijklmnopqrstuvwxyz'
-    expect(redactKey(key)).toBe('sk_test_…wxyz')
-    expect(redactKey(key)).not.toContain('abcdefgh')
+    expect(redactSecret(key)).toBe('sk_test_…wxyz')
+    expect(redactSecret(key)).not.toContain('abcdefgh')
+    expect(redactSecret('sk_live_0123456789abcdef')).toBe('sk_live_…cdef')
+    // a string of no known prefix shows its last four only
+    expect(redactSecret('garbage-token-123456')).toBe('…3456')
   })
   it('never shows a short key whole', () => {
-    expect(redactKey('sk_test_ab')).not.toBe('sk_test_ab')
-    expect(redactKey('')).toBe('')
+    expect(redactSecret('sk_test_ab')).not.toBe('sk_test_ab')
+    expect(redactSecret('')).toBe('')
   })
   it('scrubs a key out of any text', () => {
     const key = 'sk_live_0123456789abcdef'

@@ -6,7 +6,7 @@
 import type {Account, ApiKey} from '../api/types.js'
 import {ApiError, NetworkError} from '../client/errors.js'
 import type {GwClient} from '../client/index.js'
-import {redactKey} from '../config/redact.js'
+import {redactSecret} from '../api/keys.js'
 import {DraftStore} from './drafts.js'
 
 export type Mode = 'test' | 'live' | 'unknown'
@@ -217,7 +217,7 @@ export class ConsoleSession extends Emitter {
     this.client = opts.client
     this.profile = opts.profile
     this.host = new URL(opts.client.baseUrl).host
-    this.keyRedacted = redactKey(opts.apiKey)
+    this.keyRedacted = redactSecret(opts.apiKey)
     this.mode = modeOfKey(opts.apiKey)
     this.probeMs = opts.probeMs ?? 1000
     this.clockMs = opts.clockMs ?? 5_000

@@ -4,7 +4,7 @@ import {hostname} from 'node:os'
 import {createSecureContext} from 'node:tls'
 import {join, resolve} from 'node:path'
 import {localEnginePaths, tlsPathsIn, type LocalEngineInfo} from '../local-engine.js'
-import {RandomIds} from './adapters/system.js'
+import {RandomIds} from './adapters/ids.js'
 import {createKeyFile, readKeyFile} from './adapters/secret-box.js'
 import {keepPrivate, privateDataDir, writePrivateFile} from './adapters/private-files.js'
 import {agreeSecretsKey, SecretsKeyError} from './core/secrets.js'
@@ -81,7 +81,7 @@ export interface EngineOptions {
   accessLog?: string
   /** this instance's name in metrics and the access log (default: host name and port) */
   instanceName?: string
-  /** serve GET /metrics on this HOST:PORT (plain HTTP) and no longer on the API port (issue 33) */
+  /** serve GET /metrics on this HOST:PORT (plain HTTP) and no longer on the API port (docs/decisions.md#the-fleet) */
   metricsListen?: string
   /**
    * the engine's secrets key (32 bytes; raw, hex or base64), which seals webhook signing secrets

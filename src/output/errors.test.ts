@@ -1,4 +1,4 @@
-// The hint on a connection failure fits the base URL (issue 36): the local engine only for a local one.
+// The hint on a connection failure fits the base URL: the local engine only for a local one.
 import {describe, expect, it} from 'vitest'
 import {NetworkError} from '../client/errors.js'
 import {painter} from './color.js'

@@ -117,7 +117,7 @@ function retryWithKey(err: ApiError | NetworkError): string | undefined {
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 
 /**
- * What to check when nothing answered (issue 36): the local engine only for a local base URL (a
+ * What to check when nothing answered (docs/decisions.md#a-newcomers-cli): the local engine only for a local base URL (a
  * loopback host, or the profile `gw login --local` made); for a remote one its host, and the
  * balancer in front of it. TLS failures have hints of their own (in the message).
  */
@@ -187,7 +187,7 @@ export function formatError(err: Error, ctx: ErrorContext): string {
 export function apiErrorHint(err: ApiError, profile?: () => string | undefined): string | undefined {
   // the key is valid but may not do this: the message names what it needs
   if (err.status === 403 || err.type === 'permission_error') return 'This key may not do that: use a key that may (gw keys create --permissions ..., with a secret key), or log in with one (gw login).'
-  // the CLI's command, not the API call the message names (issue 36 item 6)
+  // the CLI's command, not the API call the message names
   if (err.code === 'webhook_endpoint_disabled') {
     const id = /\bwh_[A-Za-z0-9]+/.exec(err.message)?.[0] ?? 'wh_...'
     return `Enable it first: gw webhooks update ${id} --enable`

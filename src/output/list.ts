@@ -6,7 +6,8 @@ import type {Renderer} from './renderer.js'
 import type {Columns} from './table.js'
 
 export interface ListOptions<I> {
-  all: boolean
+  /** every page (--all); absent or false: one page */
+  all?: boolean
   page: () => Promise<ListEnvelope<I>>
   iterate: () => AsyncIterable<I>
   columns: Columns<I>

@@ -1,4 +1,4 @@
-// Control characters from data are shown, never sent to the terminal (issue 33): the one function,
+// Control characters from data are shown, never sent to the terminal (docs/decisions.md#data-reaches-a-terminal-shown): the one function,
 // and that every human writer goes through it.
 import {readdirSync, readFileSync, statSync} from 'node:fs'
 import {join, relative, resolve} from 'node:path'
@@ -110,7 +110,8 @@ describe('every human writer goes through it', () => {
     'hooks/command-not-found.ts': "the user's own mistyped command",
     'config/credentials.ts': 'a default notice about the credential store (commands pass Context.notice)',
     'api/openapi/emit.ts': 'the build step',
-    'api/openapi/generate.ts': 'the build step that writes src/api/contract.gen.ts (npm run contract)',
+    'api/openapi/ajv.ts': "ajv's own warnings about a schema of the document (the engine's checker), passed on but for one deprecation notice",
+    'api/openapi/generate.ts': "the build step that writes src/api/contract.gen.ts and docs/api.md's permission table (npm run contract)",
   }
 
   it('no file writes to stdout or stderr but the renderer and the listed ones (a new view prints through ctx.print)', () => {

@@ -1,4 +1,4 @@
-// Data reaches a terminal shown, never acted on (issue 33). A customer name holding ESC[2J would
+// Data reaches a terminal shown, never acted on (docs/decisions.md#data-reaches-a-terminal-shown). A customer name holding ESC[2J would
 // clear the screen of whoever lists customers, an OSC sequence would retitle their terminal, a
 // carriage return would overwrite what a line said. Every human output goes through
 // `terminalSafe` — the renderer's print, notice and verbose lines, tables (cell by cell, before

@@ -8,16 +8,15 @@
 //   - a shop's project (a copy of examples/shop) with @gw/testing and @gw/sdk from its vendor/
 //     folder: the engine's dependencies only, a gateway started that takes a payment, the SDK's
 //     types and calls, and the shop's own `npm test`;
-//   - gw as a project's dependency from a git URL (a git+file:// clone of this repository at HEAD):
-//     npm builds it (prepare). (A global install from git cannot build: npm installs no dev
-//     dependency in the clone then; prepare says so. The README's way from git is a clone, packed.)
-import {spawn} from 'node:child_process'
-import {copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+// (gw from a git URL: git-install.test.ts, in parallel with this file.)
+import {execFileSync, spawn} from 'node:child_process'
+import {copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 // @ts-expect-error plain ESM of the bench, no types
 import {diskUsage, installedPackages, mkdirs, ok, prebuilds, REPO, sh, tempDir, userEnv, VERSION} from '../../bench/install-lib.js'
 import {readmeInstall, readmeLine} from './support/install.js'
+import {SMOKE} from './support/smoke.js'
 
 const TARBALLS: {gw: string; testing: string; sdk: string} = {gw: `gw-${VERSION}.tgz`, testing: `gw-testing-${VERSION}.tgz`, sdk: `gw-sdk-${VERSION}.tgz`}
 // what the CLI needs and a test helper must not bring
@@ -35,18 +34,39 @@ let out: string // the tarballs, copied outside the repository
 let natives: Record<string, string>
 let packedFrom: string // the commit `npm run pack` built from
 
+/**
+ * The checkout as a clone has it (its files, tracked and new, without what .gitignore leaves out),
+ * with the repository's node_modules and git directory: `npm run pack` rebuilds dist/, which the
+ * other tests of this tier read from the repository while this one packs.
+ */
+function checkoutCopy(): string {
+  const dir = temp('gw-pack-checkout-')
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {cwd: REPO, encoding: 'utf8'}).split('\0').filter(Boolean)
+  for (const f of files) {
+    if (!existsSync(join(REPO, f))) continue // (deleted, not yet committed)
+    mkdirSync(dirname(join(dir, f)), {recursive: true})
+    copyFileSync(join(REPO, f), join(dir, f))
+  }
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir')
+  // (git sees the copy as the checkout: the build names the commit, and local changes as such)
+  writeFileSync(join(dir, '.git'), `gitdir: ${execFileSync('git', ['rev-parse', '--absolute-git-dir'], {cwd: REPO, encoding: 'utf8'}).trim()}\n`)
+  return dir
+}
+
 beforeAll(async () => {
   const pack = readmeLine(readme.section, /^npm (ci && npm )?run pack$/, 'packs every package')
   packedFrom = ok(await sh('git rev-parse HEAD', {cwd: REPO, env: userEnv()}), 'git rev-parse').stdout.trim()
-  const r = ok(await sh(pack.replace(/^npm ci && /, ''), {cwd: REPO, env: userEnv(), timeout: 900_000}), pack)
+  const checkout = checkoutCopy()
+  // (GIT_OPTIONAL_LOCKS=0: git status in the copy never writes the repository's index)
+  const r = ok(await sh(pack.replace(/^npm ci && /, ''), {cwd: checkout, env: userEnv({GIT_OPTIONAL_LOCKS: '0'}), timeout: 900_000}), pack)
   out = join(temp('gw-release-'), 'out')
   mkdirs(out)
   for (const file of Object.values(TARBALLS)) {
-    expect(existsSync(join(REPO, 'out', file)), `npm run pack wrote out/${file}`).toBe(true)
-    copyFileSync(join(REPO, 'out', file), join(out, file))
+    expect(existsSync(join(checkout, 'out', file)), `npm run pack wrote out/${file}`).toBe(true)
+    copyFileSync(join(checkout, 'out', file), join(out, file))
   }
   // it prints the tarballs' paths (after npm's own lines about the script it runs)
-  expect(r.stdout.split('\n').filter((l: string) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(REPO, 'out', f)).sort())
+  expect(r.stdout.split('\n').filter((l: string) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(checkout, 'out', f)).sort())
   natives = prebuilds()
   for (const n of Object.values(natives)) temps.push(n)
 }, 900_000)
@@ -222,45 +242,3 @@ export const wrong: CreatePaymentParams = {amount: '20.00', currency: 'EUR', pay
     expect(r.stdout).toMatch(/Test Files\s+3 passed/)
   }, 660_000)
 })
-
-describe("gw as a project's dependency from a git URL", () => {
-  it('npm clones it, installs its dependencies and builds it (prepare); npx gw runs and names the commit; gw/testing works', async () => {
-    const project = temp('gw-git-')
-    writeFileSync(join(project, 'package.json'), JSON.stringify({name: 'ops-scripts', private: true, type: 'module'}))
-    const head = ok(await sh('git rev-parse HEAD', {cwd: REPO, env: userEnv()}), 'git rev-parse').stdout.trim()
-    const cmd = readmeLine(readme.section, /^npm install -D git\+\S+$/, 'installs gw from a git URL')
-    // the README's command, with this repository (a git+file:// clone of its HEAD) for the URL
-    const local = cmd.replace(/git\+\S+$/, `git+file://${REPO}#${head}`)
-    const r = ok(await sh(local, {cwd: project, env: installEnv(), timeout: 1_500_000}), local)
-    console.log(`gw from a git URL (cloned, dependencies installed, built by npm): ${(r.ms / 1000).toFixed(1)} s`)
-    const env = userEnv({HOME: project, XDG_CONFIG_HOME: join(project, 'config'), GW_NO_KEYRING: '1'})
-    const v = ok(await sh('npx gw --version', {cwd: project, env}), 'npx gw --version')
-    expect(v.stdout.trim()).toMatch(new RegExp(`^gw/${VERSION.replaceAll('.', '\\.')} .* \\(commit ${head.slice(0, 12)}\\)$`))
-    // the engine and gw/testing are there too: built, with their native modules
-    writeFileSync(join(project, 'smoke.mjs'), SMOKE('gw', 'gw/testing'))
-    const s = ok(await sh('node smoke.mjs', {cwd: project, env, timeout: 120_000}), 'gw/testing smoke')
-    expect(JSON.parse(s.stdout.trim())).toEqual({payment: 'succeeded', event: 'payment.succeeded', sdk: 'succeeded'})
-  }, 1_800_000)
-})
-
-/** A script that starts a gateway with the test helper, pays, receives the webhook, and pays again through the SDK. */
-function SMOKE(sdk: string, testing: string): string {
-  return `
-import {Gateway} from '${sdk}'
-import {startGateway} from '${testing}'
-const gw = await startGateway()
-try {
-  const a = await gw.account({name: 'smoke'})
-  const rx = await a.receiver({events: ['payment.*']})
-  const card = {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}}
-  const p = await a.api('POST', '/payments', {amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card})
-  const ev = await rx.next('payment.succeeded', {object: p.body.id})
-  const client = new Gateway({baseUrl: gw.baseUrl, apiKey: a.secretKey, ca: gw.ca})
-  const q = await client.payments.create({amount: 1500, currency: 'EUR', payment_method: 'card', payment_method_data: card})
-  await client.close()
-  console.log(JSON.stringify({payment: p.body.status, event: ev.type, sdk: q.status}))
-} finally {
-  await gw.stop()
-}
-`
-}

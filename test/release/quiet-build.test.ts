@@ -1,4 +1,4 @@
-// `npm start`'s build prints no tool noise on a newcomer's first screen (issue 23 item 8): the
+// `npm start`'s build prints no tool noise on a newcomer's first screen (docs/decisions.md#a-newcomers-cli): the
 // build script's oclif step does not warn that a newer oclif exists, though the cache says so.
 import {execFileSync, spawnSync} from 'node:child_process'
 import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'

@@ -1,4 +1,4 @@
-// @gw/sdk installed on its own (issue 27): a merchant who wants the client and verifySignature
+// @gw/sdk installed on its own (docs/decisions.md#the-sdk): a merchant who wants the client and verifySignature
 // gets them without the CLI, the engine or any native module. The package is packed as it would
 // be published, installed into a fresh project, and used against a running gateway.
 import {execFile, execFileSync} from 'node:child_process'

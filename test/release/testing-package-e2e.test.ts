@@ -1,4 +1,4 @@
-// `gw/testing` as a merchant's test suite uses it (issue 27): a separate project that depends on the
+// `gw/testing` as a merchant's test suite uses it (docs/decisions.md#a-throwaway-engine): a separate project that depends on the
 // package and imports only its public exports (`gw`, `gw/testing`: the package's "exports" map
 // refuses anything else), run with plain node against the built package.
 import {spawnSync} from 'node:child_process'
@@ -113,7 +113,7 @@ it('the package does not export its internals (the engine, the CLI)', () => {
   expect(r.stdout.trim()).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED')
 })
 
-// One CA for a test run (issue 27): gateways started with the same tlsDir are trusted through one
+// One CA for a test run: gateways started with the same tlsDir are trusted through one
 // ca.crt, so a test process started with NODE_EXTRA_CA_CERTS pointing at it uses plain fetch.
 const SHARED_CA = `
 import {startGateway} from 'gw/testing'
@@ -166,7 +166,7 @@ it('gateways of one test run share one CA (tlsDir); plain fetch trusts it throug
   }
 }, 60_000)
 
-// Nothing left behind (issue 36): a test run killed with SIGKILL (or a Ctrl-C that never reached a
+// Nothing left behind: a test run killed with SIGKILL (or a Ctrl-C that never reached a
 // handler) leaves its gateway's temporary dir — database, CA key, secret key; the next start of a
 // gateway sweeps it, since its owner is gone. Both runs are `node --input-type=module -e`, whose
 // flag the engine's threads once inherited (the SQLite writer died at its first write).

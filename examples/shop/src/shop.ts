@@ -1,7 +1,7 @@
 // A small shop server, as a merchant would write it against gw: it creates payments for its
 // orders (an Idempotency-Key per order, so a retried checkout never charges twice), sends the
 // customer to 3-D Secure when asked, refunds, and learns every outcome from signed webhooks — the
-// return from 3-D Secure "only signals that the customer came back" (spec §1). Its webhook handler
+// return from 3-D Secure "only signals that the customer came back" (docs/api.md#payment-lifecycle). Its webhook handler
 // verifies signatures and applies each event once, whatever the order or the number of
 // deliveries. It imports only the SDK's public entry, `@gw/sdk`.
 import {createServer, type Server} from 'node:https'

@@ -1,4 +1,4 @@
-// At-least-once delivery, in no promised order (spec §6 rule 5): an event delivered twice is
+// At-least-once delivery, in no promised order (docs/api.md#webhook-delivery): an event delivered twice is
 // applied once, and an older event arriving after a newer one never moves the order back.
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {CARD, until, world, type World} from './setup.js'

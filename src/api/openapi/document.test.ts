@@ -8,9 +8,11 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {METHOD_CODES as ENGINE_METHOD_CODES} from '../catalog.js'
 import {DECLINES} from '../../engine/domain/declines.js'
 import {bootEngine, type TestEngine} from '../../engine/test-support/harness.js'
-import {EVENT_TYPES} from '../event-types.js'
+import {EVENT_TYPES, MAX_ENABLED_EVENTS} from '../event-types.js'
+import {EVIDENCE_LIMITS} from '../dispute-evidence.js'
 import {PAYMENT_STATUSES} from '../types.js'
 import {OPERATION_IDS, OPERATION_PERMISSIONS, openapiDocument, permissionName} from './document.js'
+import {API_DOC, permissionTable, permissionTableIn} from './generate.js'
 import {CARD_ERROR_CODES, METHOD_CODES, requestSchemas, responseSchemas} from './schemas.js'
 
 type Json = Record<string, any>
@@ -33,8 +35,8 @@ describe('the OpenAPI document', () => {
   })
 
   it('documents exactly the routes the engine serves', () => {
-    // each route is named by its operationId, whose schemas check its requests
-    const engine = routes(t.engine.app).router.list().map((r) => r.replace(/:(\w+)/g, '{$1}'))
+    // each route is named by its operationId, whose method, path and schemas are the document's: every operation has one
+    const engine = routes(t.engine.app).router.list()
     const documented = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
       Object.entries(item as Json)
         .filter(([m]) => m !== 'servers')
@@ -44,13 +46,14 @@ describe('the OpenAPI document', () => {
     expect(documented.filter((r) => !/^GET \/(openapi\.json|healthz|readyz|metrics) /.test(r)).sort()).toEqual(engine.sort())
   })
 
-  it("docs/api.md's permission table is the document's x-permission, operation for operation", () => {
-    const md = readFileSync(resolve(import.meta.dirname, '../../../docs/api.md'), 'utf8')
+  it("docs/api.md's permission table is the document's x-permission, operation for operation (npm run contract writes it)", () => {
+    const md = readFileSync(API_DOC, 'utf8')
+    expect(permissionTableIn(md), 'docs/api.md\'s permission table is stale: run npm run contract').toBe(permissionTable(doc))
     const table = new Map<string, string>()
     for (const m of md.matchAll(/^\| `([a-z_:,]+)` \| ([A-Za-z, ]+) \|$/gm)) for (const id of m[2]!.split(', ')) table.set(id, m[1]!)
     const documented = new Map(OPERATION_IDS.filter((id) => OPERATION_PERMISSIONS.has(id)).map((id) => [id, permissionName(OPERATION_PERMISSIONS.get(id)!)]))
     expect(Object.fromEntries(table)).toEqual(Object.fromEntries(documented))
-    // issue 33: resending or replaying an event hands over its payload, so it needs events:read too
+    // resending or replaying an event hands over its payload, so it needs events:read too (docs/decisions.md#permissions)
     expect(doc.paths['/events/{id}/resend'].post['x-permission']).toBe('webhooks:write,events:read')
     expect(doc.paths['/webhook_endpoints/{id}/replay'].post['x-permission']).toBe('webhooks:write,events:read')
   })
@@ -79,6 +82,15 @@ describe('the OpenAPI document', () => {
     ]
     for (const [name, prefix] of prefixes) expect(s[name].properties.id.pattern, name).toBe(`^${prefix}_[0-9A-Za-z]+$`)
     expect(doc.paths['/payments/{id}'].get.parameters[0]).toMatchObject({in: 'path', name: 'id', schema: {pattern: '^pay_[0-9A-Za-z]+$'}})
+  })
+
+  it('takes its limits from the constants the code names them by (changing one changes what the validator enforces)', () => {
+    const s = doc.components.schemas
+    const evidence = s.DisputeEvidenceSubmit.properties
+    expect(evidence.fields).toMatchObject({maxProperties: EVIDENCE_LIMITS.maxFields, propertyNames: {maxLength: EVIDENCE_LIMITS.maxKeyLength}, additionalProperties: {maxLength: EVIDENCE_LIMITS.maxValueLength}})
+    expect(evidence.files).toMatchObject({maxItems: EVIDENCE_LIMITS.maxFiles, items: {maxLength: EVIDENCE_LIMITS.maxUrlLength}})
+    expect(s.WebhookEndpointCreate.properties.enabled_events.maxItems).toBe(MAX_ENABLED_EVENTS)
+    expect(s.WebhookEndpointUpdate.properties.enabled_events.maxItems).toBe(MAX_ENABLED_EVENTS)
   })
 
   it('keeps request and response schema names apart', () => {

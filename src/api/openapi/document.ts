@@ -42,7 +42,7 @@ const PREFIX_OF_PATH: Record<string, [string, string]> = {
 const OPS: readonly OpSpec[] = FAMILIES.flatMap((f) => f.operations)
 
 const TAGS: Record<string, string> = {
-  Payments: 'Payments across 43 methods, routed over several providers (spec §3, §4).',
+  Payments: 'Payments across 43 methods, routed over several providers.',
   Customers: 'Customers group payments and saved payment methods.',
   'Payment methods': 'Saved card instruments.',
   'Checkout sessions': 'Hosted checkout: a page of {checkout_url} where the customer pays, tries again after a decline, and returns to the shop.',
@@ -133,7 +133,7 @@ export function openapiDocument(): Schema {
       version: 'v1',
       summary: 'A REST payment gateway: 43 payment methods routed across several providers.',
       description:
-        'The gateway API as the embedded engine (`gw serve`) serves it: spec payment-gateway-api.md, decisions.md and docs/api.md. ' +
+        "The gateway API as the embedded engine (`gw serve`) serves it; its rules are written down in the gw repository's docs/api.md and docs/decisions.md. " +
         'JSON over TLS only; money is integer minor units everywhere; every response carries `Request-Id`, and every answer to an authenticated request the account\'s engine time (`Gw-Engine-Time`). ' +
         'POST requests take an `Idempotency-Key` (replayed for 24 h). Lists are cursor-paginated, newest first.',
       license: {name: 'MIT', identifier: 'MIT'},
@@ -170,7 +170,7 @@ export function openapiDocument(): Schema {
         'Retry-After': {description: 'Whole seconds to wait, at least 1.', schema: {type: 'integer', minimum: 1}},
         [ENGINE_TIME_HEADER]: {
           description:
-            "The account's engine time when the answer was made (ISO 8601, UTC, milliseconds): on every answer to a request whose key was authenticated, whatever the key may do. A test clock (`POST /test_helpers/clock/advance`) runs ahead of real time and deadlines (`evidence_due_by`) follow it: a client shows time left against this, not its own clock (docs/api.md, issue 36).",
+            "The account's engine time when the answer was made (ISO 8601, UTC, milliseconds): on every answer to a request whose key was authenticated, whatever the key may do. A test clock (`POST /test_helpers/clock/advance`) runs ahead of real time and deadlines (`evidence_due_by`) follow it: a client shows time left against this, not its own clock (docs/decisions.md#the-gateways-clock).",
           schema: {type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$', examples: ['2026-03-14T09:26:53.589Z']},
         },
       },
@@ -191,3 +191,6 @@ export const OPERATION_PERMISSIONS: ReadonlyMap<string, readonly string[]> = new
 
 /** Operation ids in document order. */
 export const OPERATION_IDS: readonly string[] = OPS.map((o) => o.id)
+
+/** Each operation as its resource family writes it (method, path, x-test-helper, ...), by operationId: what the engine's router reads. */
+export const OPERATIONS: ReadonlyMap<string, OpSpec> = new Map(OPS.map((o) => [o.id, o]))

@@ -1,15 +1,15 @@
-// The error envelope (spec §7) and every error an operation may answer: codes by HTTP status,
+// The error envelope (docs/api.md#errors) and every error an operation may answer: codes by HTTP status,
 // the type of each status, and the responses the document's operations refer to.
 import {obj, idOf, ref, str, type ErrorStatus, type Schema} from './kit.js'
 import {ENGINE_TIME_HEADER} from '../engine-time.js'
 
-/** Final issuer declines answered as 402 card_error (spec §7, engine/domain/declines.ts). */
+/** Final issuer declines answered as 402 card_error (docs/api.md#errors, engine/domain/declines.ts). */
 export const CARD_ERROR_CODES = [
   'card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'do_not_honor', 'lost_card', 'stolen_card', 'fraudulent',
   'invalid_account', 'authentication_required',
 ] as const
 
-/** Every error code, by HTTP status (spec §7, decisions.md, docs/api.md). */
+/** Every error code, by HTTP status (docs/api.md#errors, docs/decisions.md#wire-details). */
 export const ERROR_CODES = {
   400: [
     'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'version_invalid', 'tls_required', 'request_malformed',
@@ -66,7 +66,7 @@ export const errorSchemas = (): Record<string, Schema> => ({
     },
     {optional: ['param', 'payment', 'permission']},
   ),
-  Error: obj({error: ref('ErrorDetail')}, {description: 'The error envelope (spec §7).'}),
+  Error: obj({error: ref('ErrorDetail')}, {description: 'The error envelope.'}),
 })
 
 const header = (description: string, schema: Schema = {type: 'string'}) => ({description, schema})

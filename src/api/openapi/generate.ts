@@ -1,7 +1,9 @@
 // Generates src/api/contract.gen.ts: the TypeScript types of every shape and operation of the
 // OpenAPI document, by openapi-typescript (the document is the source; nothing else writes a wire
-// type). `npm run contract` writes the file; contract.test.ts fails when it is stale. Not part of
-// the build (tsconfig.build.json leaves it out): openapi-typescript is a dev dependency.
+// type), and each operation's method and path (OPERATION_PATHS, what the client calls); and the
+// permission table of docs/api.md#keys, from each operation's x-permission. `npm run contract`
+// writes both; contract.test.ts and document.test.ts fail when either is stale. Not part of the
+// build (tsconfig.build.json leaves it out): openapi-typescript is a dev dependency.
 //
 // Two readings of the document differ from openapi-typescript's defaults, both so that a type
 // says exactly what the request validator guarantees (the engine's use cases take these types):
@@ -72,9 +74,39 @@ function aliases(doc: Json): string {
     else lines.push(`/** ${o.method.toUpperCase()} ${o.path}: the query */`, `export type ${o.name} = NonNullable<operations['${o.id}']['parameters']['query']>`)
   }
   const methods: string[] = []
-  for (const item of Object.values(doc.paths as Json)) for (const [method, op] of Object.entries(item as Json)) if (method !== 'servers') methods.push(`  ${(op as Json).operationId}: '${method}'`)
-  lines.push('', '/** The HTTP method of each operation. */', 'export interface OperationMethods {', ...methods, '}', '')
+  const paths: string[] = []
+  for (const [path, item] of Object.entries(doc.paths as Json))
+    for (const [method, op] of Object.entries(item as Json)) {
+      if (method === 'servers') continue
+      methods.push(`  ${(op as Json).operationId}: '${method}'`)
+      paths.push(`  ${(op as Json).operationId}: ['${method}', '${path}'],`)
+    }
+  lines.push('', '/** The HTTP method of each operation. */', 'export interface OperationMethods {', ...methods, '}')
+  lines.push('', '/** The method and path of each operation (the client calls operations by their id). */', 'export const OPERATION_PATHS = {', ...paths, '} as const', '')
   return lines.join('\n')
+}
+
+export const API_DOC = resolve(import.meta.dirname, '../../../docs/api.md')
+const TABLE_HEAD = '| permission (x-permission) | operations |'
+
+/** docs/api.md's permission table ("Keys"): each permission the document's operations need (x-permission), with the operations that need it in document order. */
+export function permissionTable(doc: Json): string {
+  const byPermission = new Map<string, string[]>()
+  for (const item of Object.values(doc.paths as Json))
+    for (const [method, op] of Object.entries(item as Json)) {
+      const perm = method === 'servers' ? undefined : ((op as Json)['x-permission'] as string | undefined)
+      if (perm) byPermission.set(perm, [...(byPermission.get(perm) ?? []), (op as Json).operationId])
+    }
+  const rows = [...byPermission].sort(([a], [b]) => (a < b ? -1 : 1)).map(([perm, ids]) => `| \`${perm}\` | ${ids.join(', ')} |`)
+  return [TABLE_HEAD, '| --- | --- |', ...rows].join('\n')
+}
+
+/** The permission table as docs/api.md has it now (from its head to the line before the blank line that ends it). */
+export function permissionTableIn(md: string): string {
+  const start = md.indexOf(TABLE_HEAD)
+  if (start < 0) throw new Error(`docs/api.md has no permission table (a line "${TABLE_HEAD}")`)
+  const end = md.indexOf('\n\n', start)
+  return md.slice(start, end < 0 ? undefined : end)
 }
 
 export async function contractTypes(): Promise<string> {
@@ -93,15 +125,20 @@ function withCurrencies(types: string): string {
   return types.replace(line, `        Currency: ${codes.map((c) => `"${c}"`).join(' | ')} | (string & {});\n`)
 }
 
+/** Writes `text` to `file` unless it holds it already; says which. */
+function update(file: string, text: string): void {
+  let before = ''
+  try {
+    before = readFileSync(file, 'utf8')
+  } catch {
+    /* a new file */
+  }
+  if (before !== text) writeFileSync(file, text)
+  process.stdout.write(`${before === text ? 'unchanged' : 'wrote'} ${file}\n`)
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const text = await contractTypes()
-  const before = (() => {
-    try {
-      return readFileSync(CONTRACT_FILE, 'utf8')
-    } catch {
-      return ''
-    }
-  })()
-  if (before !== text) writeFileSync(CONTRACT_FILE, text)
-  process.stdout.write(`${before === text ? 'unchanged' : 'wrote'} ${CONTRACT_FILE}\n`)
+  update(CONTRACT_FILE, await contractTypes())
+  const md = readFileSync(API_DOC, 'utf8')
+  update(API_DOC, md.replace(permissionTableIn(md), permissionTable(openapiDocument() as Json)))
 }

@@ -100,7 +100,7 @@ export const metadata: Schema = {
 export const deleted = (prefix: string, object: string): Schema =>
   obj({id: idOf(prefix), object: {type: 'string', const: object}, deleted: {type: 'boolean', const: true}})
 
-/** The list envelope of each named object (spec §2): `<Name>List`. */
+/** The list envelope of each named object (docs/api.md#lists-and-pagination): `<Name>List`. */
 export function listSchemas(names: readonly string[]): Record<string, Schema> {
   return Object.fromEntries(
     names.map((n) => [
@@ -112,7 +112,7 @@ export function listSchemas(names: readonly string[]): Record<string, Schema> {
           data: {type: 'array', items: ref(n), description: 'The page, newest first; may be empty.'},
           has_more: {type: 'boolean', description: 'More results exist beyond this page in the paging direction.'},
         },
-        {description: `A page of ${n} objects (list envelope, spec §2).`},
+        {description: `A page of ${n} objects (the list envelope).`},
       ),
     ]),
   )
@@ -182,10 +182,10 @@ export interface OpSpec {
   /** no Authorization needed */
   public?: boolean
   /**
-   * What a key needs for this operation (docs/api.md "Keys"): `resource:read|write` (a restricted
+   * What a key needs for this operation (docs/api.md#keys): `resource:read|write` (a restricted
    * key must hold it; write includes read), `api_keys:*` (secret keys only), `accounts:*` (keys of
    * the engine's own account only), or `none` (any secret or restricted key); or several, all of
-   * which the key must hold (issue 33). Written as `x-permission` on the operation, several joined
+   * which the key must hold (docs/decisions.md#permissions). Written as `x-permission` on the operation, several joined
    * by commas (`webhooks:write,events:read`, as `gw keys create --permissions` takes them); every
    * operation but the public ones has one.
    */

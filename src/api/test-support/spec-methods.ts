@@ -1,4 +1,4 @@
-// The spec's 43 payment-method codes (§4's catalog table), written out from the spec by hand: the
+// The API contract's 43 payment-method codes (its catalog table), written out from it by hand: the
 // oracle that the catalog (api/catalog.ts) and the engine's money conformance tests are checked
 // against, so never derived from the catalog itself.
 export const SPEC_CODES = [

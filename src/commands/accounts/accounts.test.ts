@@ -142,7 +142,7 @@ describe('gw keys', () => {
   })
 })
 
-describe('a replay without the secret (issue 33: secrets are shown once)', () => {
+describe('a replay without the secret (secrets are shown once)', () => {
   const replayed = {headers: {...json.headers, 'idempotent-replayed': 'true'}}
 
   it('keys create says the key was made, its secret shown once, and how to get a working one', async () => {

@@ -1,5 +1,5 @@
 import {normalizePath, pathArg} from './shared/raw.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class ApiDelete extends GwCommand<typeof ApiDelete> {
@@ -8,12 +8,17 @@ export default class ApiDelete extends GwCommand<typeof ApiDelete> {
   static override args = {path: pathArg}
 
   async run(): Promise<unknown> {
-    return apiDelete(this.ctx, this.flags, this.args)
+    return apiDelete(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function apiDelete(ctx: Context, flags: GwFlags<typeof ApiDelete>, args: GwArgs<typeof ApiDelete>): Promise<unknown> {
-  const path = normalizePath(args.path)
+/** What `gw api delete` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ApiDeleteOptions {
+  path: string
+}
+
+export async function apiDelete(ctx: Context, o: ApiDeleteOptions): Promise<unknown> {
+  const path = normalizePath(o.path)
   if (path === '/') throw new UsageError('PATH must name an object, e.g. /customers/cus_123.')
   await ctx.confirmLive(`DELETE ${path}`)
   const res = await (await ctx.client()).request('DELETE', path)

@@ -1,6 +1,6 @@
 import {dataFlag, normalizePath, parseDataPairs, pathArg} from './shared/raw.js'
 import type {Query} from '../../client/http.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class ApiGet extends GwCommand<typeof ApiGet> {
   static override summary = 'Send a raw GET request; -d pairs become the query string.'
@@ -14,13 +14,19 @@ export default class ApiGet extends GwCommand<typeof ApiGet> {
   static override flags = {data: dataFlag}
 
   async run(): Promise<unknown> {
-    return apiGet(this.ctx, this.flags, this.args)
+    return apiGet(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function apiGet(ctx: Context, flags: GwFlags<typeof ApiGet>, args: GwArgs<typeof ApiGet>): Promise<unknown> {
-  const query = parseDataPairs(flags.data) as Query
-  const res = await (await ctx.client()).request('GET', normalizePath(args.path), {query})
+/** What `gw api get` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ApiGetOptions {
+  data?: string[]
+  path: string
+}
+
+export async function apiGet(ctx: Context, o: ApiGetOptions): Promise<unknown> {
+  const query = parseDataPairs(o.data) as Query
+  const res = await (await ctx.client()).request('GET', normalizePath(o.path), {query})
   ctx.print(typeof res.data === 'string' ? res.data : JSON.stringify(res.data, null, 2))
   return res.data
 }

@@ -3,7 +3,7 @@ import {Flags} from '@oclif/core'
 import {idempotencyKeyFlag} from '../../base/flags.js'
 import {UsageError} from '../../errors.js'
 import {dataFlag, normalizePath, parseDataPairs, pathArg} from './shared/raw.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class ApiPost extends GwCommand<typeof ApiPost> {
   static override summary = 'Send a raw POST request with a JSON body: built from -d pairs, or as it is (--input FILE, - for stdin).'
@@ -23,14 +23,22 @@ export default class ApiPost extends GwCommand<typeof ApiPost> {
   }
 
   async run(): Promise<unknown> {
-    return apiPost(this.ctx, this.flags, this.args)
+    return apiPost(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function apiPost(ctx: Context, flags: GwFlags<typeof ApiPost>, args: GwArgs<typeof ApiPost>): Promise<unknown> {
-  const body = flags.input !== undefined ? await jsonBody(ctx, flags.input) : rawObject(flags.data) ?? parseDataPairs(flags.data)
-  await ctx.confirmLive(`POST ${normalizePath(args.path)}`)
-  const res = await (await ctx.client()).request('POST', normalizePath(args.path), {body, idempotencyKey: flags['idempotency-key']})
+/** What `gw api post` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ApiPostOptions {
+  data?: string[]
+  input?: string
+  'idempotency-key'?: string
+  path: string
+}
+
+export async function apiPost(ctx: Context, o: ApiPostOptions): Promise<unknown> {
+  const body = o.input !== undefined ? await jsonBody(ctx, o.input) : rawObject(o.data) ?? parseDataPairs(o.data)
+  await ctx.confirmLive(`POST ${normalizePath(o.path)}`)
+  const res = await (await ctx.client()).request('POST', normalizePath(o.path), {body, idempotencyKey: o['idempotency-key']})
   ctx.print(typeof res.data === 'string' ? res.data : JSON.stringify(res.data, null, 2))
   return res.data
 }

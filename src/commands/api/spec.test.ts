@@ -31,7 +31,7 @@ describe('api spec', () => {
   it('prints the document the server serves', async () => {
     serve()
     const t = api.context()
-    expect(await apiSpec(t.ctx, {} as never, {})).toEqual(DOC)
+    expect(await apiSpec(t.ctx, {})).toEqual(DOC)
     expect(JSON.parse(t.stdout())).toEqual(DOC)
   })
 
@@ -39,18 +39,18 @@ describe('api spec', () => {
     serve()
     const t = api.context()
     const file = join(api.dir, 'openapi.json')
-    const r = await apiSpec(t.ctx, {output: file} as never, {})
+    const r = await apiSpec(t.ctx, {output: file})
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(DOC)
     expect(r).toMatchObject({output: file, openapi: '3.1.0', title: 'gw API', version: 'v1', operations: 3})
     expect(t.stdout()).toBe('')
     expect(t.stderr()).toContain(`Wrote ${file}: OpenAPI 3.1.0, gw API v1, 3 operations.`)
-    await expect(apiSpec(t.ctx, {output: join(api.dir, 'no', 'dir', 'x.json')} as never, {})).rejects.toThrow(/Cannot write --output .*ENOENT/)
+    await expect(apiSpec(t.ctx, {output: join(api.dir, 'no', 'dir', 'x.json')})).rejects.toThrow(/Cannot write --output .*ENOENT/)
   })
 
   it('the document is public: without an API key it is still fetched from the base URL', async () => {
     const auth = serve()
     const t = api.context({env: {GW_API_KEY: ''}})
-    expect(await apiSpec(t.ctx, {} as never, {})).toEqual(DOC)
+    expect(await apiSpec(t.ctx, {})).toEqual(DOC)
     expect(auth).toEqual([undefined])
   })
 })

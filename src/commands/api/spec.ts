@@ -1,6 +1,6 @@
 import {writeFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import type {GwClient} from '../../client/index.js'
 import {AuthError, UsageError} from '../../errors.js'
 
@@ -16,6 +16,7 @@ export interface SpecWritten {
 
 export default class ApiSpec extends GwCommand<typeof ApiSpec> {
   static override summary = "Print the API's OpenAPI 3.1 document, as the server serves it (GET /openapi.json)."
+  static override operations = ['getOpenApiDocument'] as const
   static override description = `The contract of every path, parameter, body, response and error of the API, for generators and linters (openapi-typescript, openapi-fetch, Redocly). The document is public: without an API key, gw still asks the profile's (or --base-url's) server for it.`
   static override examples = [
     '<%= config.bin %> <%= command.id %> --output openapi.json',
@@ -28,27 +29,32 @@ export default class ApiSpec extends GwCommand<typeof ApiSpec> {
   }
 
   async run(): Promise<Record<string, unknown> | SpecWritten> {
-    return apiSpec(this.ctx, this.flags, this.args)
+    return apiSpec(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function apiSpec(ctx: Context, flags: GwFlags<typeof ApiSpec>, args: GwArgs<typeof ApiSpec>): Promise<Record<string, unknown> | SpecWritten> {
+/** What `gw api spec` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ApiSpecOptions {
+  output?: string
+}
+
+export async function apiSpec(ctx: Context, o: ApiSpecOptions): Promise<Record<string, unknown> | SpecWritten> {
   const doc = await (await specClient(ctx)).openapi()
   const text = JSON.stringify(doc, null, 2) + '\n'
-  if (!flags.output) {
+  if (!o.output) {
     if (!ctx.json) ctx.io.stdout.write(text)
     return doc
   }
   try {
-    writeFileSync(flags.output, text)
+    writeFileSync(o.output, text)
   } catch (error) {
-    throw new UsageError(`Cannot write --output ${flags.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`)
+    throw new UsageError(`Cannot write --output ${o.output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`)
   }
   const info = (doc.info ?? {}) as {title?: string; version?: string}
   const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown>>
   const operations = Object.values(paths).reduce((n, item) => n + Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)).length, 0)
-  const written: SpecWritten = {output: flags.output, bytes: Buffer.byteLength(text), openapi: String(doc.openapi ?? ''), title: info.title ?? '', version: info.version ?? '', operations}
-  ctx.notice(`Wrote ${flags.output}: OpenAPI ${written.openapi}, ${written.title} ${written.version}, ${operations} operations.`)
+  const written: SpecWritten = {output: o.output, bytes: Buffer.byteLength(text), openapi: String(doc.openapi ?? ''), title: info.title ?? '', version: info.version ?? '', operations}
+  ctx.notice(`Wrote ${o.output}: OpenAPI ${written.openapi}, ${written.title} ${written.version}, ${operations} operations.`)
   return written
 }
 

@@ -1,10 +1,11 @@
 import {Flags} from '@oclif/core'
 import {CHAOS_API_FAULTS, type ChaosApiFault, type ChaosRule} from '../../api/types.js'
 import {announce, ending, parseLatency, parseRate} from './shared/rules.js'
-import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, UsageError, type Context} from '../../base/command.js'
 
 export default class ChaosApi extends GwCommand<typeof ChaosApi> {
   static override summary = "Rehearse the API failing: fault a share of this account's requests (test keys)."
+  static override operations = ['createChaosApiFault'] as const
   static override description = `Matching requests (--method, --path: /payments, /payments/* for one segment, /refunds/** for any depth) are answered 500, 503 or 429 with Retry-After, slowed (--fault slow --latency 800ms), or done and committed and then left without a response (--fault response_lost): a client that retries with the same Idempotency-Key gets the original answer, one that retries without makes a second payment.
 Every fault ends: after --count faults, or --for (engine clock; 10m when neither is given). See them with gw chaos status, end them with gw chaos clear. gw logs tail marks injected faults.`
   static override examples = [
@@ -25,12 +26,23 @@ Every fault ends: after --count faults, or --for (engine clock; 10m when neither
   }
 
   async run(): Promise<ChaosRule> {
-    return chaosApi(this.ctx, this.flags, this.args)
+    return chaosApi(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function chaosApi(ctx: Context, flags: GwFlags<typeof ChaosApi>, _args: GwArgs<typeof ChaosApi>): Promise<ChaosRule> {
-  const f = flags
+/** What `gw chaos api` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ChaosApiOptions {
+  method: string
+  path: string
+  fault: string
+  rate?: string
+  count?: number
+  for?: string
+  latency?: string
+  seed?: number
+}
+
+export async function chaosApi(ctx: Context, f: ChaosApiOptions): Promise<ChaosRule> {
   const rate = f.rate !== undefined ? parseRate(f.rate, '--rate') : undefined
   if (f.latency !== undefined && f.fault !== 'slow') throw new UsageError('--latency goes with --fault slow.')
   const path = f.path.startsWith('/') ? f.path : `/${f.path}`

@@ -1,4 +1,4 @@
-// gw chaos (issue 29): switch an API fault on with flags named as a person says them, see what is
+// gw chaos (docs/decisions.md#failure-on-purpose): switch an API fault on with flags named as a person says them, see what is
 // on, end one or all; gw logs tail marks what was injected.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {ChaosApiRule, ChaosProviderRule, ChaosRule, ChaosWebhookRule} from '../../api/types.js'

@@ -1,10 +1,11 @@
 import {Args, Flags} from '@oclif/core'
 import type {ChaosProviderFaultCreate, ChaosRule} from '../../api/types.js'
-import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, UsageError, type Context} from '../../base/command.js'
 import {announce, ending, parseLatency, parseRate} from './shared/rules.js'
 
 export default class ChaosProvider extends GwCommand<typeof ChaosProvider> {
   static override summary = "Rehearse a provider failing: take it down, or make a share of its calls time out, soft-decline or slow down (test keys)."
+  static override operations = ['createChaosProviderFault'] as const
   static override description = `For this account only. Routing fails over to the next provider inside the same call, as after a real failure: provider_attempts, gw payments explain and the provider's 7-day rate show it. A provider taken --down fails every call and is marked degraded (a provider.health.changed event) at the first failure, and active again when the fault ends.
 Every fault ends: after --count faults, or --for (engine clock; 10m when neither is given). One fault per command; see them with gw chaos status, end them with gw chaos clear. Provider ids: gw providers list.`
   static override examples = [
@@ -27,19 +28,31 @@ Every fault ends: after --count faults, or --for (engine clock; 10m when neither
   }
 
   async run(): Promise<ChaosRule> {
-    return chaosProvider(this.ctx, this.flags, this.args)
+    return chaosProvider(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function chaosProvider(ctx: Context, f: GwFlags<typeof ChaosProvider>, args: GwArgs<typeof ChaosProvider>): Promise<ChaosRule> {
-  if (!args.provider.startsWith('prov_')) throw new UsageError(`"${args.provider}" is not a provider id; they start with prov_.`, 'List them with: gw providers list')
+/** What `gw chaos provider` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ChaosProviderOptions {
+  down?: boolean
+  'timeout-rate'?: string
+  'soft-decline-rate'?: string
+  latency?: string
+  count?: number
+  for?: string
+  seed?: number
+  provider: string
+}
+
+export async function chaosProvider(ctx: Context, o: ChaosProviderOptions): Promise<ChaosRule> {
+  if (!o.provider.startsWith('prov_')) throw new UsageError(`"${o.provider}" is not a provider id; they start with prov_.`, 'List them with: gw providers list')
   let body: ChaosProviderFaultCreate
-  if (f.down) {
-    if (f.count !== undefined) throw new UsageError('--down lasts for a while, not a count: give --for (e.g. --for 10m).')
-    body = {provider: args.provider, fault: 'down'}
-  } else if (f['timeout-rate'] !== undefined) body = {provider: args.provider, fault: 'timeout', rate: parseRate(f['timeout-rate'], '--timeout-rate')}
-  else if (f['soft-decline-rate'] !== undefined) body = {provider: args.provider, fault: 'soft_decline', rate: parseRate(f['soft-decline-rate'], '--soft-decline-rate')}
-  else if (f.latency !== undefined) body = {provider: args.provider, fault: 'latency', latency_ms: parseLatency(f.latency)}
-  else throw new UsageError('Say what goes wrong: --down, --timeout-rate R, --soft-decline-rate R or --latency 800ms.', `e.g. gw chaos provider ${args.provider} --down --for 10m`)
-  return announce(ctx, await (await ctx.client()).chaos.addProviderFault({...body, ...ending(f)}))
+  if (o.down) {
+    if (o.count !== undefined) throw new UsageError('--down lasts for a while, not a count: give --for (e.g. --for 10m).')
+    body = {provider: o.provider, fault: 'down'}
+  } else if (o['timeout-rate'] !== undefined) body = {provider: o.provider, fault: 'timeout', rate: parseRate(o['timeout-rate'], '--timeout-rate')}
+  else if (o['soft-decline-rate'] !== undefined) body = {provider: o.provider, fault: 'soft_decline', rate: parseRate(o['soft-decline-rate'], '--soft-decline-rate')}
+  else if (o.latency !== undefined) body = {provider: o.provider, fault: 'latency', latency_ms: parseLatency(o.latency)}
+  else throw new UsageError('Say what goes wrong: --down, --timeout-rate R, --soft-decline-rate R or --latency 800ms.', `e.g. gw chaos provider ${o.provider} --down --for 10m`)
+  return announce(ctx, await (await ctx.client()).chaos.addProviderFault({...body, ...ending(o)}))
 }

@@ -1,12 +1,13 @@
 import {Flags} from '@oclif/core'
 import type {ChaosRule, ChaosWebhookFaultCreate} from '../../api/types.js'
 import {parseDuration} from '../../base/parse.js'
-import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, UsageError, type Context} from '../../base/command.js'
 import {announce, ending, parseRate} from './shared/rules.js'
 
 export default class ChaosWebhooks extends GwCommand<typeof ChaosWebhooks> {
   static override summary = 'Rehearse unruly webhooks: events delivered twice, out of order, late, or after failed attempts (test keys).'
-  static override description = `Shapes the deliveries created while it is on, for every endpoint of this account or one (--endpoint). Spec §6 says ordering is not guaranteed and duplicates can occur: this makes them happen. Every delivery is still signed when sent and recorded in the delivery log (gw webhooks deliveries), marked with the rule.
+  static override operations = ['createChaosWebhookFault'] as const
+  static override description = `Shapes the deliveries created while it is on, for every endpoint of this account or one (--endpoint). Webhook deliveries are not guaranteed in order and may be duplicated: this makes that happen. Every delivery is still signed when sent and recorded in the delivery log (gw webhooks deliveries), marked with the rule.
 --fail-first N fails the first N attempts of each delivery on purpose (nothing is sent) and the retry schedule takes over (1 min, 5 min, 30 min, ...: advance the test clock to see them).
 Every fault ends: after --count deliveries, or --for (engine clock; 10m when neither is given). One fault per command; see them with gw chaos status, end them with gw chaos clear.`
   static override examples = [
@@ -29,19 +30,32 @@ Every fault ends: after --count deliveries, or --for (engine clock; 10m when nei
   }
 
   async run(): Promise<ChaosRule> {
-    return chaosWebhooks(this.ctx, this.flags, this.args)
+    return chaosWebhooks(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function chaosWebhooks(ctx: Context, f: GwFlags<typeof ChaosWebhooks>, _args: GwArgs<typeof ChaosWebhooks>): Promise<ChaosRule> {
-  if (f.window !== undefined && !f.shuffle) throw new UsageError('--window goes with --shuffle.')
-  if (f.endpoint !== undefined && !f.endpoint.startsWith('wh_')) throw new UsageError(`"${f.endpoint}" is not a webhook endpoint id; they start with wh_.`, 'List them with: gw webhooks list')
+/** What `gw chaos webhooks` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ChaosWebhooksOptions {
+  'duplicate-rate'?: string
+  shuffle?: boolean
+  window?: string
+  delay?: string
+  'fail-first'?: number
+  endpoint?: string
+  count?: number
+  for?: string
+  seed?: number
+}
+
+export async function chaosWebhooks(ctx: Context, o: ChaosWebhooksOptions): Promise<ChaosRule> {
+  if (o.window !== undefined && !o.shuffle) throw new UsageError('--window goes with --shuffle.')
+  if (o.endpoint !== undefined && !o.endpoint.startsWith('wh_')) throw new UsageError(`"${o.endpoint}" is not a webhook endpoint id; they start with wh_.`, 'List them with: gw webhooks list')
   let body: ChaosWebhookFaultCreate
-  if (f['duplicate-rate'] !== undefined) body = {fault: 'duplicate', rate: parseRate(f['duplicate-rate'], '--duplicate-rate')}
-  else if (f.shuffle) body = {fault: 'shuffle', ...(f.window !== undefined ? {delay_seconds: parseDuration(f.window, '--window')} : {})}
-  else if (f.delay !== undefined) body = {fault: 'delay', delay_seconds: parseDuration(f.delay, '--delay')}
-  else if (f['fail-first'] !== undefined) body = {fault: 'fail_first', attempts: f['fail-first']}
+  if (o['duplicate-rate'] !== undefined) body = {fault: 'duplicate', rate: parseRate(o['duplicate-rate'], '--duplicate-rate')}
+  else if (o.shuffle) body = {fault: 'shuffle', ...(o.window !== undefined ? {delay_seconds: parseDuration(o.window, '--window')} : {})}
+  else if (o.delay !== undefined) body = {fault: 'delay', delay_seconds: parseDuration(o.delay, '--delay')}
+  else if (o['fail-first'] !== undefined) body = {fault: 'fail_first', attempts: o['fail-first']}
   else throw new UsageError('Say what happens to deliveries: --duplicate-rate R, --shuffle, --delay 30s or --fail-first N.', 'e.g. gw chaos webhooks --duplicate-rate 0.5')
-  if (f.endpoint !== undefined) body.endpoint = f.endpoint
-  return announce(ctx, await (await ctx.client()).chaos.addWebhookFault({...body, ...ending(f)}))
+  if (o.endpoint !== undefined) body.endpoint = o.endpoint
+  return announce(ctx, await (await ctx.client()).chaos.addWebhookFault({...body, ...ending(o)}))
 }

@@ -1,4 +1,4 @@
-// gw checkout (issue 28): create a session with flags named as a person says them, read it, end it.
+// gw checkout (docs/api.md#hosted-checkout-sessions): create a session with flags named as a person says them, read it, end it.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {CheckoutSession} from '../../api/types.js'
 import {at, cliEnv, errorBody, json, payment, type CliEnv} from '../../base/test-support/cli.js'
@@ -47,7 +47,7 @@ describe('gw checkout', () => {
     expect((await cli.run(CheckoutExpire, [...at(), 'cs_1'])).stdout).toContain('expired')
   })
 
-  it('pay (issue 36): a declined card exits 4 with the session open; another card pays it', async () => {
+  it('pay: a declined card exits 4 with the session open; another card pays it', async () => {
     const bodies: unknown[] = []
     const pm = (id: string) => ({id, object: 'payment_method', type: 'card', card: {brand: 'visa', last4: '0002', exp_month: 12, exp_year: 2034}, customer: null, livemode: false, created_at: '2026-01-01T00:00:00.000Z'})
     cli.pool.intercept({path: '/v1/payment_methods', method: 'POST'}).reply((o) => (bodies.push(JSON.parse(String(o.body))), {statusCode: 201, data: pm('pm_1'), responseOptions: json}))

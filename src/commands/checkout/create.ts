@@ -2,10 +2,11 @@ import {Flags} from '@oclif/core'
 import type {CheckoutSession, CheckoutSessionCreate} from '../../api/types.js'
 import {parseDuration} from '../../base/parse.js'
 import {renderCheckoutSession} from './shared/display.js'
-import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, UsageError, type Context} from '../../base/command.js'
 
 export default class CheckoutCreate extends GwCommand<typeof CheckoutCreate> {
   static override summary = 'Create a hosted checkout session: a page where a customer pays, tries again after a decline, and returns to your shop.'
+  static override operations = ['createCheckoutSession'] as const
   static override description = `Prints the session and its page (url); --open opens it. The customer returns to --success-url with session and payment added, or to --cancel-url; without them, to a stand-in page of the gateway that shows what your shop would receive. The outcome reaches your server by webhook: checkout.session.completed, checkout.session.expired.
 Amounts are integer minor units (--amount 2000 is 20.00 EUR). --methods limits what the page offers (default: every method that takes the currency and has a customer page).`
   static override examples = [
@@ -27,22 +28,35 @@ Amounts are integer minor units (--amount 2000 is 20.00 EUR). --methods limits w
   }
 
   async run(): Promise<CheckoutSession> {
-    return checkoutCreate(this.ctx, this.flags, this.args)
+    return checkoutCreate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function checkoutCreate(ctx: Context, f: GwFlags<typeof CheckoutCreate>, _args: GwArgs<typeof CheckoutCreate>): Promise<CheckoutSession> {
-  const currency = f.currency.trim()
-  if (!/^[A-Za-z]{3}$/.test(currency)) throw new UsageError(`--currency "${f.currency}" is not a currency code.`, 'e.g. --currency EUR')
-  const body: CheckoutSessionCreate = {amount: f.amount, currency: currency.toUpperCase()}
-  if (f.methods !== undefined) body.payment_methods = f.methods.split(',').map((m) => m.trim()).filter(Boolean)
-  if (f['success-url'] !== undefined) body.success_url = f['success-url']
-  if (f['cancel-url'] !== undefined) body.cancel_url = f['cancel-url']
-  if (f.reference !== undefined) body.reference = f.reference
-  if (f.customer !== undefined) body.customer = f.customer
-  if (f['expires-in'] !== undefined) body.expires_in = parseDuration(f['expires-in'], '--expires-in')
+/** What `gw checkout create` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface CheckoutCreateOptions {
+  amount: number
+  currency: string
+  methods?: string
+  'success-url'?: string
+  'cancel-url'?: string
+  reference?: string
+  customer?: string
+  'expires-in'?: string
+  open?: boolean
+}
+
+export async function checkoutCreate(ctx: Context, o: CheckoutCreateOptions): Promise<CheckoutSession> {
+  const currency = o.currency.trim()
+  if (!/^[A-Za-z]{3}$/.test(currency)) throw new UsageError(`--currency "${o.currency}" is not a currency code.`, 'e.g. --currency EUR')
+  const body: CheckoutSessionCreate = {amount: o.amount, currency: currency.toUpperCase()}
+  if (o.methods !== undefined) body.payment_methods = o.methods.split(',').map((m) => m.trim()).filter(Boolean)
+  if (o['success-url'] !== undefined) body.success_url = o['success-url']
+  if (o['cancel-url'] !== undefined) body.cancel_url = o['cancel-url']
+  if (o.reference !== undefined) body.reference = o.reference
+  if (o.customer !== undefined) body.customer = o.customer
+  if (o['expires-in'] !== undefined) body.expires_in = parseDuration(o['expires-in'], '--expires-in')
   const s = await (await ctx.client()).checkout.create(body)
-  if (f.open) {
+  if (o.open) {
     const {openUrl} = await import('../../base/io.js')
     ctx.notice((await openUrl(s.url)) ? `Opened ${s.url}` : `Could not open a browser; open this URL yourself: ${s.url}`)
   }

@@ -1,13 +1,14 @@
 import {Flags} from '@oclif/core'
 import type {CheckoutSession, ListEnvelope} from '../../api/types.js'
 import {CHECKOUT_SESSION_STATUSES} from '../../api/vocabulary.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import type {ListCheckoutSessionsParams} from '../../client/params.js'
 import {checkoutColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class CheckoutList extends GwCommand<typeof CheckoutList> {
   static override summary = 'List hosted checkout sessions, newest first.'
+  static override operations = ['listCheckoutSessions'] as const
   static override description = 'Shows one page (20 by default). Page on with --starting-after, or fetch every page with --all.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -22,18 +23,24 @@ export default class CheckoutList extends GwCommand<typeof CheckoutList> {
   }
 
   async run(): Promise<ListEnvelope<CheckoutSession> | CheckoutSession[]> {
-    return checkoutList(this.ctx, this.flags, this.args)
+    return checkoutList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function checkoutList(ctx: Context, f: GwFlags<typeof CheckoutList>, _args: GwArgs<typeof CheckoutList>): Promise<ListEnvelope<CheckoutSession> | CheckoutSession[]> {
-  const params: ListCheckoutSessionsParams = {status: f.status, payment: f.payment, ...pageParams(f)}
+/** What `gw checkout list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface CheckoutListOptions extends PagingOptions {
+  status?: "open" | "complete" | "expired"
+  payment?: string
+}
+
+export async function checkoutList(ctx: Context, o: CheckoutListOptions): Promise<ListEnvelope<CheckoutSession> | CheckoutSession[]> {
+  const params: ListCheckoutSessionsParams = {status: o.status, payment: o.payment, ...pageParams(o)}
   const client = await ctx.client()
   return ctx.list({
-    all: f.all,
+    all: o.all,
     noun: 'checkout sessions',
     columns: checkoutColumns,
     page: () => client.checkout.list(params),
-    iterate: () => client.checkout.iterate({...params, limit: f.limit ?? 100}),
+    iterate: () => client.checkout.iterate({...params, limit: o.limit ?? 100}),
   })
 }

@@ -2,13 +2,14 @@ import {Flags} from '@oclif/core'
 import type {Payment} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {withFlagNames} from '../../base/flag-errors.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 import {cardInput, PAYMENT_PARAMS} from '../payments/shared/input.js'
 import {followPayment} from '../payments/shared/show.js'
 
 export default class CheckoutPay extends GwCommand<typeof CheckoutPay> {
   static override summary = 'Pay an open checkout session with a card, one try, as the hosted card fields do (card.confirmCheckoutSession).'
+  static override operations = ['payCheckoutSession'] as const
   static override description =
     'Each try is a payment of the session. A decline (exit 4) leaves the session open for another card; a payment that succeeds completes it (checkout.session.completed). A try that needs 3-D Secure waits for the customer (--open shows the page); an earlier try still waiting is canceled.'
   static override examples = [
@@ -27,13 +28,23 @@ export default class CheckoutPay extends GwCommand<typeof CheckoutPay> {
   }
 
   async run(): Promise<Payment> {
-    return checkoutPay(this.ctx, this.flags, this.args)
+    return checkoutPay(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function checkoutPay(ctx: Context, flags: GwFlags<typeof CheckoutPay>, args: GwArgs<typeof CheckoutPay>): Promise<Payment> {
-  const f = flags
-  await ctx.confirmLive(`pay checkout session ${args.id}`)
+/** What `gw checkout pay` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface CheckoutPayOptions {
+  'payment-method-id'?: string
+  card?: string
+  exp?: string
+  cvc?: string
+  'idempotency-key'?: string
+  open?: boolean
+  id: string
+}
+
+export async function checkoutPay(ctx: Context, f: CheckoutPayOptions): Promise<Payment> {
+  await ctx.confirmLive(`pay checkout session ${f.id}`)
   const client = await ctx.client()
   let pm = f['payment-method-id']
   if (f.card !== undefined) {
@@ -41,8 +52,8 @@ export async function checkoutPay(ctx: Context, flags: GwFlags<typeof CheckoutPa
     const card = cardInput(f.card, f.exp, f.cvc)
     pm = (await withFlagNames(PAYMENT_PARAMS, () => client.paymentMethods.create({type: 'card', card}))).id
   }
-  const payment = await client.checkout.pay(args.id, {payment_method_id: pm!}, {idempotencyKey: f['idempotency-key']})
+  const payment = await client.checkout.pay(f.id, {payment_method_id: pm!}, {idempotencyKey: f['idempotency-key']})
   const shown = await followPayment(ctx, payment, {open: f.open})
-  if (!ctx.json && payment.status === 'succeeded') ctx.print(`Checkout session ${args.id} is complete.`)
+  if (!ctx.json && payment.status === 'succeeded') ctx.print(`Checkout session ${f.id} is complete.`)
   return shown
 }

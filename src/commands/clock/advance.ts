@@ -2,11 +2,12 @@ import {Args, Flags} from '@oclif/core'
 import type {TestClock} from '../../api/types.js'
 import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
 import {renderClock, renderFired} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class ClockAdvance extends GwCommand<typeof ClockAdvance> {
   static override summary = "Test helper: move the engine's clock forward."
+  static override operations = ['testAdvanceClock'] as const
   static override description = 'Time passing makes its effects happen: uncaptured authorizations expire after 7d, dispute deadlines pass, vouchers expire, webhooks retry, settlements and payouts run. It then lists what fired (events by type, payouts, webhook attempts). A number without a unit is seconds, and it says so.'
   static override examples = [
     {description: 'Let uncaptured authorizations expire', command: '<%= config.bin %> <%= command.id %> 7d'},
@@ -24,16 +25,22 @@ export default class ClockAdvance extends GwCommand<typeof ClockAdvance> {
   }
 
   async run(): Promise<TestClock> {
-    return clockAdvance(this.ctx, this.flags, this.args)
+    return clockAdvance(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function clockAdvance(ctx: Context, flags: GwFlags<typeof ClockAdvance>, args: GwArgs<typeof ClockAdvance>): Promise<TestClock> {
-  const bare = bareSecondsNotice(args.duration, 'DURATION')
+/** What `gw clock advance` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ClockAdvanceOptions {
+  wait?: boolean
+  duration: string
+}
+
+export async function clockAdvance(ctx: Context, o: ClockAdvanceOptions): Promise<TestClock> {
+  const bare = bareSecondsNotice(o.duration, 'DURATION')
   if (bare) ctx.notice(ctx.errColor.yellow(bare))
-  const seconds = parseDuration(args.duration, 'DURATION')
-  if (seconds <= 0) throw new UsageError(`DURATION must be more than zero, got "${args.duration}".`, 'e.g. gw clock advance 7d')
-  const clock = await (await ctx.client()).testHelpers.advanceClock(seconds, {wait: flags.wait})
+  const seconds = parseDuration(o.duration, 'DURATION')
+  if (seconds <= 0) throw new UsageError(`DURATION must be more than zero, got "${o.duration}".`, 'e.g. gw clock advance 7d')
+  const clock = await (await ctx.client()).testHelpers.advanceClock(seconds, {wait: o.wait})
   ctx.print(renderClock(clock, ctx.color))
   if (clock.fired) ctx.print('\n' + renderFired(clock.fired, ctx.color))
   if (clock.pending_attempts) ctx.notice(ctx.errColor.yellow(`${clock.pending_attempts} webhook attempt(s) still due after waiting 30 s: a receiver is slow or not answering (gw webhooks deliveries shows them).`))

@@ -1,4 +1,4 @@
-// gw clock set (issue 33): one request moves the engine clock at most 400 days, so an instant
+// gw clock set (docs/decisions.md#clock-jumps-are-bounded): one request moves the engine clock at most 400 days, so an instant
 // further ahead is reached in steps of 400 days, each sent only once the one before answered.
 import {afterEach, beforeEach, expect, it} from 'vitest'
 import type {TestClock} from '../../api/types.js'

@@ -1,8 +1,8 @@
 import {Args} from '@oclif/core'
-import {redactKey} from '../../config/redact.js'
+import {redactSecret} from '../../api/keys.js'
 import {describeSource} from '../../config/resolve.js'
 import {CONFIG_KEYS, isConfigKey} from '../../config/store.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {GwError, UsageError} from '../../errors.js'
 
 export default class ConfigGet extends GwCommand<typeof ConfigGet> {
@@ -12,12 +12,17 @@ export default class ConfigGet extends GwCommand<typeof ConfigGet> {
   static override args = {key: Args.string({description: 'Setting name (api_key shows the key redacted, as config list does).', required: true, options: [...Object.keys(CONFIG_KEYS), 'api_key']})}
 
   async run(): Promise<{key: string; value: string; source: string; profile: string}> {
-    return configGet(this.ctx, this.flags, this.args)
+    return configGet(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function configGet(ctx: Context, flags: GwFlags<typeof ConfigGet>, args: GwArgs<typeof ConfigGet>): Promise<{key: string; value: string; source: string; profile: string}> {
-  const key = args.key
+/** What `gw config get` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ConfigGetOptions {
+  key: string
+}
+
+export async function configGet(ctx: Context, o: ConfigGetOptions): Promise<{key: string; value: string; source: string; profile: string}> {
+  const key = o.key
   const s = ctx.settings()
   if (key === 'api_key') {
     // the key as `config list` shows it: redacted, never whole, with its source
@@ -27,7 +32,7 @@ export async function configGet(ctx: Context, flags: GwFlags<typeof ConfigGet>, 
       if (unknown) throw unknown
       throw new GwError(`No API key for profile "${s.profile.value}".`, {hint: 'Log in with `gw login` (or `gw login --local`), or set GW_API_KEY.'})
     }
-    const value = redactKey(k.value)
+    const value = redactSecret(k.value)
     ctx.print(value)
     return {key, value, source: describeSource(k), profile: s.profile.value}
   }

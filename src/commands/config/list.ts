@@ -1,6 +1,7 @@
-import {keyMode, redactKey} from '../../config/redact.js'
+import {keyMode} from '../../config/redact.js'
+import {redactSecret} from '../../api/keys.js'
 import {describeSource} from '../../config/resolve.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 interface Entry {
   value: string | null
@@ -19,11 +20,16 @@ export default class ConfigList extends GwCommand<typeof ConfigList> {
   static override examples = ['<%= config.bin %> <%= command.id %>', 'GW_PROFILE=live <%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']
 
   async run(): Promise<ConfigListResult> {
-    return configList(this.ctx, this.flags, this.args)
+    return configList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function configList(ctx: Context, flags: GwFlags<typeof ConfigList>, args: GwArgs<typeof ConfigList>): Promise<ConfigListResult> {
+/** What `gw config list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ConfigListOptions {
+
+}
+
+export async function configList(ctx: Context, o: ConfigListOptions): Promise<ConfigListResult> {
   const store = ctx.configStore
   const data = store.read()
   const s = ctx.settings()
@@ -35,7 +41,7 @@ export async function configList(ctx: Context, flags: GwFlags<typeof ConfigList>
       profile: entry(s.profile.value, describeSource(s.profile)),
       base_url: entry(s.baseUrl.value, describeSource(s.baseUrl)),
       ca_file: entry(s.caFile.value, describeSource(s.caFile)),
-      api_key: entry(key.value ? redactKey(key.value) : undefined, describeSource(key)),
+      api_key: entry(key.value ? redactSecret(key.value) : undefined, describeSource(key)),
       mode: key.value ? keyMode(key.value) : null,
     },
     profiles: {},

@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs'
 import {resolve} from 'node:path'
 import {Args} from '@oclif/core'
 import {CONFIG_KEYS, isConfigKey, validProfileName} from '../../config/store.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class ConfigSet extends GwCommand<typeof ConfigSet> {
@@ -21,12 +21,18 @@ export default class ConfigSet extends GwCommand<typeof ConfigSet> {
   }
 
   async run(): Promise<{key: string; value: string | null; profile: string | null}> {
-    return configSet(this.ctx, this.flags, this.args)
+    return configSet(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function configSet(ctx: Context, flags: GwFlags<typeof ConfigSet>, args: GwArgs<typeof ConfigSet>): Promise<{key: string; value: string | null; profile: string | null}> {
-  const {key, value} = args
+/** What `gw config set` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ConfigSetOptions {
+  key: string
+  value: string
+}
+
+export async function configSet(ctx: Context, o: ConfigSetOptions): Promise<{key: string; value: string | null; profile: string | null}> {
+  const {key, value} = o
   if (key === 'api_key' || key === 'api-key') {
     throw new UsageError(
       'API keys are not stored in the config file: `gw login` checks a key and keeps it in the OS keychain.',

@@ -4,10 +4,11 @@ import {idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import type {CreateCustomerParams} from '../../client/params.js'
 import {renderCustomer} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class CustomersCreate extends GwCommand<typeof CustomersCreate> {
   static override summary = 'Create a customer.'
+  static override operations = ['createCustomer'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> --email jane@example.com --name "Jane Doe"',
     {description: 'Keep only the id', command: '<%= config.bin %> <%= command.id %> --email jane@example.com --json | jq -r .id'},
@@ -22,12 +23,20 @@ export default class CustomersCreate extends GwCommand<typeof CustomersCreate> {
   }
 
   async run(): Promise<Customer> {
-    return customersCreate(this.ctx, this.flags, this.args)
+    return customersCreate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function customersCreate(ctx: Context, flags: GwFlags<typeof CustomersCreate>, args: GwArgs<typeof CustomersCreate>): Promise<Customer> {
-  const f = flags
+/** What `gw customers create` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface CustomersCreateOptions {
+  email?: string
+  name?: string
+  description?: string
+  metadata?: string[]
+  'idempotency-key'?: string
+}
+
+export async function customersCreate(ctx: Context, f: CustomersCreateOptions): Promise<Customer> {
   const body: CreateCustomerParams = {}
   if (f.email) body.email = f.email
   if (f.name) body.name = f.name

@@ -1,11 +1,12 @@
 import {Flags} from '@oclif/core'
 import type {Customer, ListEnvelope} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {customerColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class CustomersList extends GwCommand<typeof CustomersList> {
   static override summary = 'List customers, newest first.'
+  static override operations = ['listCustomers'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     {description: 'The customers with this email', command: '<%= config.bin %> <%= command.id %> --email ada@example.com'},
@@ -17,12 +18,16 @@ export default class CustomersList extends GwCommand<typeof CustomersList> {
   }
 
   async run(): Promise<ListEnvelope<Customer> | Customer[]> {
-    return customersList(this.ctx, this.flags, this.args)
+    return customersList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function customersList(ctx: Context, flags: GwFlags<typeof CustomersList>, args: GwArgs<typeof CustomersList>): Promise<ListEnvelope<Customer> | Customer[]> {
-  const f = flags
+/** What `gw customers list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface CustomersListOptions extends PagingOptions {
+  email?: string
+}
+
+export async function customersList(ctx: Context, f: CustomersListOptions): Promise<ListEnvelope<Customer> | Customer[]> {
   const params = {email: f.email, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({

@@ -4,11 +4,12 @@ import {idArg, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js'
 import {parseMetadata} from '../../base/parse.js'
 import type {UpdateCustomerParams} from '../../client/params.js'
 import {renderCustomer} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class CustomersUpdate extends GwCommand<typeof CustomersUpdate> {
   static override summary = 'Change a customer: email, name, description or metadata.'
+  static override operations = ['updateCustomer'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> cus_123 --email jane@example.org',
     '<%= config.bin %> <%= command.id %> cus_123 --description "" --metadata tier=gold',
@@ -24,12 +25,21 @@ export default class CustomersUpdate extends GwCommand<typeof CustomersUpdate> {
   }
 
   async run(): Promise<Customer> {
-    return customersUpdate(this.ctx, this.flags, this.args)
+    return customersUpdate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function customersUpdate(ctx: Context, flags: GwFlags<typeof CustomersUpdate>, args: GwArgs<typeof CustomersUpdate>): Promise<Customer> {
-  const f = flags
+/** What `gw customers update` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface CustomersUpdateOptions {
+  email?: string
+  name?: string
+  description?: string
+  metadata?: string[]
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function customersUpdate(ctx: Context, f: CustomersUpdateOptions): Promise<Customer> {
   const body: UpdateCustomerParams = {}
   if (f.email !== undefined) body.email = f.email === '' ? null : f.email
   if (f.name !== undefined) body.name = f.name === '' ? null : f.name
@@ -37,7 +47,7 @@ export async function customersUpdate(ctx: Context, flags: GwFlags<typeof Custom
   const metadata = parseMetadata(f.metadata)
   if (metadata) body.metadata = metadata
   if (Object.keys(body).length === 0) throw new UsageError('Nothing to change.', 'Pass --email, --name, --description or --metadata.')
-  const customer = await (await ctx.client()).customers.update(args.id, body, {idempotencyKey: f['idempotency-key']})
+  const customer = await (await ctx.client()).customers.update(f.id, body, {idempotencyKey: f['idempotency-key']})
   ctx.print(renderCustomer(customer, ctx.color))
   return customer
 }

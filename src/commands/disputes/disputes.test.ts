@@ -74,13 +74,13 @@ describe('disputes list', () => {
     expect(res.stdout).toContain('overdue 3h')
     expect(res.stdout).toContain('2d 4h left')
     expect(res.stdout).toContain('5d left')
-    // one STATUS column: the time left while a response is due, else the status (issue 36 item 6)
+    // one STATUS column: the time left while a response is due, else the status
     expect(res.stdout).toMatch(/dp_done\s+│?\s*won/)
     expect(res.stdout).toMatch(/dp_rev\s+│?\s*under_review/)
     expect(res.stdout).not.toContain('TIME LEFT')
   })
 
-  it('--status needs_response reads every page and shows the soonest deadlines first, --limit of them, the hint below the table (issue 36 item 6)', async () => {
+  it('--status needs_response reads every page and shows the soonest deadlines first, --limit of them, the hint below the table', async () => {
     clock()
     const pages = [env([b], true), env([a], false)]
     let n = 0

@@ -3,7 +3,7 @@ import type {Dispute} from '../../api/types.js'
 import {disputeNow, timeLeft} from './shared/disputes.js'
 import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
 import {disputeColumns, exactDuration} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class DisputesDue extends GwCommand<typeof DisputesDue> {
@@ -21,14 +21,19 @@ export default class DisputesDue extends GwCommand<typeof DisputesDue> {
   }
 
   async run(): Promise<Dispute[]> {
-    return disputesDue(this.ctx, this.flags, this.args)
+    return disputesDue(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function disputesDue(ctx: Context, flags: GwFlags<typeof DisputesDue>, args: GwArgs<typeof DisputesDue>): Promise<Dispute[]> {
-  const bare = bareSecondsNotice(flags.within, '--within')
+/** What `gw disputes due` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface DisputesDueOptions {
+  within: string
+}
+
+export async function disputesDue(ctx: Context, o: DisputesDueOptions): Promise<Dispute[]> {
+  const bare = bareSecondsNotice(o.within, '--within')
   if (bare) ctx.notice(ctx.errColor.yellow(bare))
-  const seconds = parseDuration(flags.within, '--within')
+  const seconds = parseDuration(o.within, '--within')
   if (seconds <= 0) throw new UsageError('--within must be more than zero.', 'e.g. --within 72h')
   const client = await ctx.client()
   const open: Dispute[] = []

@@ -1,4 +1,4 @@
-// Deadlines against the engine clock with a key that may not read it (issue 36 item 2): the CLI takes
+// Deadlines against the engine clock with a key that may not read it (docs/decisions.md#the-gateways-clock): the CLI takes
 // the time from the Gw-Engine-Time header of the answers it gets; where a server does not send it
 // and the key cannot read the clock, it says once on stderr what it counts from.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'

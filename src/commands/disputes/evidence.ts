@@ -8,11 +8,12 @@ import {renderDispute, renderEvidencePreview} from './shared/display.js'
 import {canOpenEvidenceForm, runEvidenceForm} from './shared/open-form.js'
 import {withFlagNames} from '../../base/flag-errors.js'
 import {nearMisses} from '../../api/dispute-evidence.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {AbortedError, UsageError} from '../../errors.js'
 
 export default class DisputesEvidence extends GwCommand<typeof DisputesEvidence> {
   static override summary = 'Submit evidence for a dispute (one submission per stage).'
+  static override operations = ['submitDisputeEvidence'] as const
   static override description = `On a terminal, without evidence flags, a form shows the dispute (reason, amount, stage, deadline) and a checklist of the recognized keys that suit its reason; enter fields as key and value, add HTTPS file URLs, check the preview, and confirm.
 Without a terminal (scripts, pipes, --json), give the evidence with --field key=value (repeatable), --file URL (repeatable) and/or --from-file evidence.json ({"fields": {...}, "files": [...]}), plus --yes. On a terminal, flags show a preview and ask before sending unless --yes.
 A dispute takes one submission per stage: afterwards it is under_review and nothing can be added. Recognized keys: product_description, customer_communication, tracking_number, shipping_address, refund_policy, service_date; any other key is forwarded as free text.`
@@ -35,14 +36,24 @@ A dispute takes one submission per stage: afterwards it is under_review and noth
   }
 
   async run(): Promise<Dispute> {
-    return disputesEvidence(this.ctx, this.flags, this.args)
+    return disputesEvidence(this.ctx, {...this.flags, ...this.args})
   }
 
 }
 
-export async function disputesEvidence(ctx: Context, flags: GwFlags<typeof DisputesEvidence>, args: GwArgs<typeof DisputesEvidence>): Promise<Dispute> {
-  const f = flags
-  const id = args.id
+/** What `gw disputes evidence` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface DisputesEvidenceOptions {
+  yes?: boolean
+  field?: string[]
+  file?: string[]
+  'from-file'?: string
+  'free-text'?: boolean
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function disputesEvidence(ctx: Context, f: DisputesEvidenceOptions): Promise<Dispute> {
+  const id = f.id
   const given = Boolean(f.field?.length || f.file?.length || f['from-file'] !== undefined)
   const client = await ctx.client()
   let ev: EvidenceParams
@@ -100,7 +111,7 @@ async function actionable(client: GwClient, id: string): Promise<Dispute> {
 /**
  * A key one typo away from a recognized one (custmer_communication) is almost surely a mistake,
  * and a stage takes one submission: say "did you mean" and have it confirmed before anything is
- * sent (issue 26 item 4). On a terminal gw asks; without one (or with --yes) it refuses unless
+ * sent (docs/decisions.md#disputes-and-evidence). On a terminal gw asks; without one (or with --yes) it refuses unless
  * --free-text says the keys are meant as they are.
  */
 async function checkNearMisses(ctx: Context, ev: EvidenceParams, f: {yes?: boolean; 'free-text'?: boolean; 'from-file'?: string}): Promise<void> {

@@ -1,4 +1,4 @@
-// The lead's view (issue 26 items 5 and 9): what lost a dispute, deadlines sorted across every page,
+// The lead's view (docs/decisions.md#disputes-and-evidence): what lost a dispute, deadlines sorted across every page,
 // filters by reason, stage and currency, the engine clock ahead of the wall clock said, and the
 // evidence argued at earlier stages shown after an escalation.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
@@ -110,7 +110,7 @@ describe('disputes get after an escalation', () => {
   })
 })
 
-describe('checklists that follow the payment (issue 26 item 6)', () => {
+describe('checklists that follow the payment', () => {
   const paymentWith = (over: Record<string, unknown>) => ({
     id: 'pay_x', object: 'payment', amount: 2000, currency: 'EUR', status: 'succeeded', payment_method: 'card',
     payment_method_details: {card: {brand: 'visa', last4: '3220', exp_month: 12, exp_year: 2030, funding: 'credit', country: 'NL', three_d_secure: {result: 'authenticated'}}},

@@ -1,4 +1,4 @@
-// Messages a support agent meets (issue 26 items 4 and 10): a near miss of a recognized evidence
+// Messages a support agent meets (docs/decisions.md#disputes-and-evidence): a near miss of a recognized evidence
 // key, --display-amount answered in display units, --outcome as the API names it, and a 400 about
 // an evidence field naming the flag it was typed with.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'

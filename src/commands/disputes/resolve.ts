@@ -4,12 +4,13 @@ import {disputeHint, disputeNow, explained, notResolvableReason} from './shared/
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderDispute} from './shared/display.js'
 import {formatMoney} from '../../api/money.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 const ONE = ['won', 'lost', 'escalate', 'outcome']
 
 export default class DisputesResolve extends GwCommand<typeof DisputesResolve> {
   static override summary = 'Test helper: the issuer or network rules on a dispute under review.'
+  static override operations = ['testResolveDispute'] as const
   static override description =
     'Stands in for the ruling (test keys only) on a dispute in under_review: --won returns the withheld amount to the balance, --lost keeps the debit, --escalate moves it to the next stage (pre_arbitration, then arbitration) in needs_response with a new deadline.'
   static override examples = [
@@ -28,15 +29,24 @@ export default class DisputesResolve extends GwCommand<typeof DisputesResolve> {
   }
 
   async run(): Promise<Dispute> {
-    return disputesResolve(this.ctx, this.flags, this.args)
+    return disputesResolve(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function disputesResolve(ctx: Context, flags: GwFlags<typeof DisputesResolve>, args: GwArgs<typeof DisputesResolve>): Promise<Dispute> {
-  const f = flags
+/** What `gw disputes resolve` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface DisputesResolveOptions {
+  won?: boolean
+  lost?: boolean
+  escalate?: boolean
+  outcome?: string
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function disputesResolve(ctx: Context, f: DisputesResolveOptions): Promise<Dispute> {
   const outcome = (f.outcome as 'won' | 'lost' | 'escalate' | undefined) ?? (f.won ? 'won' : f.lost ? 'lost' : 'escalate')
   const client = await ctx.client()
-  const dp = await explained(client, args.id, () => client.testHelpers.resolveDispute(args.id, outcome, {idempotencyKey: f['idempotency-key']}), notResolvableReason)
+  const dp = await explained(client, f.id, () => client.testHelpers.resolveDispute(f.id, outcome, {idempotencyKey: f['idempotency-key']}), notResolvableReason)
   if (!ctx.json) {
     ctx.print(renderDispute(dp, dp.status === 'needs_response' ? await disputeNow(ctx, client) : new Date(), ctx.color))
     const money = formatMoney(dp.amount, dp.currency)

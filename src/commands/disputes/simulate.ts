@@ -4,11 +4,12 @@ import {DISPUTE_REASONS} from './shared/disputes.js'
 import {amountFlag, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderDispute} from './shared/display.js'
 import {formatMoney} from '../../api/money.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class DisputesSimulate extends GwCommand<typeof DisputesSimulate> {
   static override summary = 'Test helper: the card network opens a dispute on a payment.'
+  static override operations = ['testCreateDispute'] as const
   static override description =
     'Stands in for the network (test keys only): the dispute opens in needs_response at the chargeback stage, the amount is withheld from the balance, and dispute.created fires. Only succeeded card payments (card, apple_pay, google_pay) can be disputed, once.'
   static override examples = [
@@ -24,12 +25,19 @@ export default class DisputesSimulate extends GwCommand<typeof DisputesSimulate>
   }
 
   async run(): Promise<Dispute> {
-    return disputesSimulate(this.ctx, this.flags, this.args)
+    return disputesSimulate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function disputesSimulate(ctx: Context, flags: GwFlags<typeof DisputesSimulate>, args: GwArgs<typeof DisputesSimulate>): Promise<Dispute> {
-  const f = flags
+/** What `gw disputes simulate` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface DisputesSimulateOptions {
+  payment: string
+  reason?: string
+  amount?: number
+  'idempotency-key'?: string
+}
+
+export async function disputesSimulate(ctx: Context, f: DisputesSimulateOptions): Promise<Dispute> {
   if (!f.payment.startsWith('pay_')) throw new UsageError(`--payment "${f.payment}" is not a payment id; payment ids start with pay_.`)
   const client = await ctx.client()
   const dp = await client.testHelpers.createDispute(

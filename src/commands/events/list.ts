@@ -1,13 +1,14 @@
 import {Flags} from '@oclif/core'
 import type {GwEvent, ListEnvelope} from '../../api/types.js'
-import {createdFlags, createdParams, listFlags, pageParams} from '../../base/flags.js'
+import {createdFlags, createdParams, listFlags, pageParams, type PagingOptions, type CreatedOptions} from '../../base/flags.js'
 import type {ListEventsParams} from '../../client/index.js'
 import {typeFilter} from './shared/flags.js'
 import {eventColumns} from './shared/format.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class EventsList extends GwCommand<typeof EventsList> {
   static override summary = 'List events, newest first (kept 30 days).'
+  static override operations = ['listEvents'] as const
   static override description = "Filter by type (exact, or a prefix such as 'payment.*', several separated by commas) and by creation time. Page on with --starting-after, or fetch every page with --all."
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -25,12 +26,17 @@ export default class EventsList extends GwCommand<typeof EventsList> {
   }
 
   async run(): Promise<ListEnvelope<GwEvent> | GwEvent[]> {
-    return eventsList(this.ctx, this.flags, this.args)
+    return eventsList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function eventsList(ctx: Context, flags: GwFlags<typeof EventsList>, args: GwArgs<typeof EventsList>): Promise<ListEnvelope<GwEvent> | GwEvent[]> {
-  const f = flags
+/** What `gw events list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface EventsListOptions extends PagingOptions, CreatedOptions {
+  events?: string[]
+  object?: string
+}
+
+export async function eventsList(ctx: Context, f: EventsListOptions): Promise<ListEnvelope<GwEvent> | GwEvent[]> {
   const params: ListEventsParams = {
     type: typeFilter(f.events),
     object: f.object?.trim() || undefined,

@@ -1,11 +1,12 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookDelivery} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class EventsResend extends GwCommand<typeof EventsResend> {
   static override summary = 'Deliver an event to webhook endpoints again.'
+  static override operations = ['resendEvent'] as const
   static override description =
     'Without --endpoint: to every enabled endpoint subscribed to its type that has not received it yet (--all: to those that did too). With --endpoint: to that endpoint, subscribed or not. Each resend is a new delivery of the same event bytes, with its own retries. To replay everything an endpoint missed, see gw webhooks replay.'
   static override examples = [
@@ -22,17 +23,25 @@ export default class EventsResend extends GwCommand<typeof EventsResend> {
   }
 
   async run(): Promise<ListEnvelope<WebhookDelivery>> {
-    return eventsResend(this.ctx, this.flags, this.args)
+    return eventsResend(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function eventsResend(ctx: Context, flags: GwFlags<typeof EventsResend>, args: GwArgs<typeof EventsResend>): Promise<ListEnvelope<WebhookDelivery>> {
-  const endpoint = flags.endpoint?.trim()
+/** What `gw events resend` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface EventsResendOptions {
+  endpoint?: string
+  all?: boolean
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function eventsResend(ctx: Context, o: EventsResendOptions): Promise<ListEnvelope<WebhookDelivery>> {
+  const endpoint = o.endpoint?.trim()
   if (endpoint !== undefined && !endpoint.startsWith('wh_'))
     throw new UsageError(`--endpoint "${endpoint}" is not a webhook endpoint id; they start with wh_.`, 'List them with: gw webhooks list')
-  const res = await (await ctx.client()).events.resend(args.id, endpoint ? {endpoint} : flags.all ? {all: true} : {}, {idempotencyKey: flags['idempotency-key']})
+  const res = await (await ctx.client()).events.resend(o.id, endpoint ? {endpoint} : o.all ? {all: true} : {}, {idempotencyKey: o['idempotency-key']})
   for (const d of res.data) ctx.print(`${d.id}  ${d.event_type}  → ${d.endpoint}  ${d.status}`)
-  ctx.notice(ctx.errColor.dim(`Queued ${res.data.length} ${res.data.length === 1 ? 'delivery' : 'deliveries'} of ${args.id}. Follow them with: gw webhooks deliveries ${res.data[0]?.endpoint ?? 'wh_...'}`))
-  if (!endpoint && !flags.all) ctx.notice(ctx.errColor.dim('Endpoints that already received it were skipped (--all sends to them too).'))
+  ctx.notice(ctx.errColor.dim(`Queued ${res.data.length} ${res.data.length === 1 ? 'delivery' : 'deliveries'} of ${o.id}. Follow them with: gw webhooks deliveries ${res.data[0]?.endpoint ?? 'wh_...'}`))
+  if (!endpoint && !o.all) ctx.notice(ctx.errColor.dim('Endpoints that already received it were skipped (--all sends to them too).'))
   return res
 }

@@ -5,6 +5,7 @@ import {GwCommand} from '../../base/command.js'
 
 export default class EventsTail extends GwCommand<typeof EventsTail> {
   static override summary = 'Stream events live as they happen.'
+  static override operations = ['streamEvents'] as const
   static override description = `On a terminal: a live view (time, type, object id, status, amount); ↑↓ move, Enter shows the event's JSON, space pauses, q quits. In a pipe or with --json: one event per line (NDJSON).
 After a dropped connection it reconnects with backoff, resumes from the last event seen and backfills the gap through GET /events (such events are marked: ↺ on screen, "backfilled": true in NDJSON). It says on stderr when it is disconnected and when it is back; it never stops on its own.`
 

@@ -4,12 +4,13 @@ import type {ApiKey} from '../../api/types.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
 import {replayedWithoutSecret} from './shared/shown-once.js'
 import {renderKey} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 import {closest} from '../../suggest.js'
 
 export default class KeysCreate extends GwCommand<typeof KeysCreate> {
   static override summary = "Create an API key of the account: a restricted key with some permissions, or a secret or publishable key."
+  static override operations = ['createApiKey'] as const
   static override description = `Permissions are resource:read or resource:write (write includes read), comma-separated; *:read gives read on everything. Resources: ${KEY_RESOURCES.join(', ')}.
 The key is shown this once. Managing keys needs a secret key.`
   static override examples = [
@@ -26,7 +27,7 @@ The key is shown this once. Managing keys needs a secret key.`
   }
 
   async run(): Promise<ApiKey> {
-    return keysCreate(this.ctx, this.flags, this.args)
+    return keysCreate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
@@ -50,14 +51,22 @@ export function parsePermissionsFlag(text: string): string[] {
   return out
 }
 
-export async function keysCreate(ctx: Context, flags: GwFlags<typeof KeysCreate>, args: GwArgs<typeof KeysCreate>): Promise<ApiKey> {
-  const type = (flags.type ?? 'restricted') as ApiKey['type']
-  if (type === 'restricted' && flags.permissions === undefined) throw new UsageError('A restricted key needs --permissions.', 'e.g. --permissions payments:read,refunds:write, or --type secret for a key that may do everything.')
-  if (type !== 'restricted' && flags.permissions !== undefined) throw new UsageError(`A ${type} key has no --permissions of its own.`, 'Leave out --type (a restricted key) to choose its permissions.')
+/** What `gw keys create` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface KeysCreateOptions {
+  name?: string
+  permissions?: string
+  type?: string
+  'idempotency-key'?: string
+}
+
+export async function keysCreate(ctx: Context, o: KeysCreateOptions): Promise<ApiKey> {
+  const type = (o.type ?? 'restricted') as ApiKey['type']
+  if (type === 'restricted' && o.permissions === undefined) throw new UsageError('A restricted key needs --permissions.', 'e.g. --permissions payments:read,refunds:write, or --type secret for a key that may do everything.')
+  if (type !== 'restricted' && o.permissions !== undefined) throw new UsageError(`A ${type} key has no --permissions of its own.`, 'Leave out --type (a restricted key) to choose its permissions.')
   const body: {type: ApiKey['type']; name?: string; permissions?: string[]} = {type}
-  if (flags.name) body.name = flags.name
-  if (flags.permissions !== undefined) body.permissions = parsePermissionsFlag(flags.permissions)
-  const key = await (await ctx.client()).apiKeys.create(body, {idempotencyKey: flags['idempotency-key']})
+  if (o.name) body.name = o.name
+  if (o.permissions !== undefined) body.permissions = parsePermissionsFlag(o.permissions)
+  const key = await (await ctx.client()).apiKeys.create(body, {idempotencyKey: o['idempotency-key']})
   ctx.print(renderKey(key, ctx.color))
   if (replayedWithoutSecret(ctx, key.secret, `The key ${key.id}`, `Roll it for a working one: gw keys roll ${key.id} --expires-in 0`)) return key
   if (!ctx.json) ctx.notice(ctx.errColor.dim('The key is shown this once: hand it over now (gw keys roll makes a new one if it is lost).'))

@@ -3,13 +3,14 @@ import type {ApiKey} from '../../api/types.js'
 import {idempotencyKeyFlag} from '../../base/flags.js'
 import {replayedWithoutSecret} from './shared/shown-once.js'
 import {bareSecondsNotice, parseDuration} from '../../base/parse.js'
-import {redactKey} from '../../config/redact.js'
+import {redactSecret} from '../../api/keys.js'
 import {renderKey} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class KeysRoll extends GwCommand<typeof KeysRoll> {
   static override summary = 'Roll an API key: a new key with the same permissions; the old one keeps working until --expires-in.'
+  static override operations = ['retrieveCurrentApiKey', 'rollApiKey'] as const
   static override description = `Without an id, rolls the key in use; the new key is then saved in the profile's credential storage. Expiry runs on the wall clock (never the test clock): redeploy what uses the old key before it stops (default 24h, 0 for at once, at most 7d).`
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -24,23 +25,30 @@ export default class KeysRoll extends GwCommand<typeof KeysRoll> {
   }
 
   async run(): Promise<ApiKey> {
-    return keysRoll(this.ctx, this.flags, this.args)
+    return keysRoll(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function keysRoll(ctx: Context, flags: GwFlags<typeof KeysRoll>, args: GwArgs<typeof KeysRoll>): Promise<ApiKey> {
+/** What `gw keys roll` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface KeysRollOptions {
+  'expires-in'?: string
+  'idempotency-key'?: string
+  id?: string
+}
+
+export async function keysRoll(ctx: Context, o: KeysRollOptions): Promise<ApiKey> {
   let expiresIn: number | undefined
-  if (flags['expires-in'] !== undefined) {
-    const bare = bareSecondsNotice(flags['expires-in'], '--expires-in')
+  if (o['expires-in'] !== undefined) {
+    const bare = bareSecondsNotice(o['expires-in'], '--expires-in')
     if (bare) ctx.notice(ctx.errColor.yellow(bare))
-    expiresIn = flags['expires-in'].trim() === '0' ? 0 : parseDuration(flags['expires-in'], '--expires-in')
-    if (expiresIn > 7 * 86_400) throw new UsageError(`--expires-in ${flags['expires-in']} is longer than 7 days.`, 'The old key works at most 7 days after a roll; e.g. --expires-in 24h.')
+    expiresIn = o['expires-in'].trim() === '0' ? 0 : parseDuration(o['expires-in'], '--expires-in')
+    if (expiresIn > 7 * 86_400) throw new UsageError(`--expires-in ${o['expires-in']} is longer than 7 days.`, 'The old key works at most 7 days after a roll; e.g. --expires-in 24h.')
   }
   const client = await ctx.client()
   const current = await client.apiKeys.self()
-  const id = args.id ?? current.id
-  if (args.id !== undefined && !/^key_[0-9A-Za-z]+$/.test(args.id)) throw new UsageError(`"${args.id}" is not a key id.`, 'Key ids start with key_: see gw keys list.')
-  const rolled = await client.apiKeys.roll(id, expiresIn === undefined ? {} : {expires_in: expiresIn}, {idempotencyKey: flags['idempotency-key']})
+  const id = o.id ?? current.id
+  if (o.id !== undefined && !/^key_[0-9A-Za-z]+$/.test(o.id)) throw new UsageError(`"${o.id}" is not a key id.`, 'Key ids start with key_: see gw keys list.')
+  const rolled = await client.apiKeys.roll(id, expiresIn === undefined ? {} : {expires_in: expiresIn}, {idempotencyKey: o['idempotency-key']})
   ctx.print(renderKey(rolled, ctx.color))
   if (replayedWithoutSecret(ctx, rolled.secret, `The new key ${rolled.id} (rolled from ${id})`, `Roll it in turn for a working one: gw keys roll ${rolled.id} --expires-in 0${id === current.id ? ' (with the key in use, which still works until its expiry)' : ''}`)) return rolled
   if (rolled.secret) ctx.rememberSecret(rolled.secret)
@@ -53,7 +61,7 @@ export async function keysRoll(ctx: Context, flags: GwFlags<typeof KeysRoll>, ar
     if (ctx.configStore.profile(profile)) {
       const storage = await ctx.credentials.save(profile, rolled.secret)
       ctx.configStore.updateProfile(profile, {key_storage: storage})
-      ctx.notice(`Saved the new key ${redactKey(rolled.secret)} in profile "${profile}". The old key (${current.redacted}) keeps working ${until}.`)
+      ctx.notice(`Saved the new key ${redactSecret(rolled.secret)} in profile "${profile}". The old key (${current.redacted}) keeps working ${until}.`)
     } else ctx.notice(`The old key (${current.redacted}) keeps working ${until}; the new one is above (it came from the environment, so no profile was changed).`)
   } else ctx.notice(`The old key keeps working ${until}. The new key is shown this once.`)
   return rolled

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {keepOptimizing} from '../../client/runtime.js'
 import {UsageError} from '../../errors.js'
 import {tailRequestLogs, type RequestLogEntry, type RequestLogFilters} from './shared/request-logs.js'
@@ -7,6 +7,7 @@ import type {Painter} from '../../output/color.js'
 
 export default class LogsTail extends GwCommand<typeof LogsTail> {
   static override summary = "Stream the gateway's API request log live: method, path, status, request id, latency, idempotent replays."
+  static override operations = ['listRequestLogs', 'streamRequestLogs'] as const
   static override description = `Every API request the engine answers (except these log requests themselves) as it happens, newest last. Filter by status (404, 4xx, or a list 4xx,5xx), method and path prefix. On a terminal one line per request; in a pipe or with --json one JSON object per line (NDJSON). After a dropped connection it reconnects and fills the gap from the log. The engine keeps the last 1,000 requests of each account (GET /v1/request_logs); instances sharing a PostgreSQL store keep one log for the fleet, each entry naming the instance that answered and the key that asked.`
 
   static override examples = [
@@ -24,7 +25,7 @@ export default class LogsTail extends GwCommand<typeof LogsTail> {
   }
 
   async run(): Promise<void> {
-    return logsTail(this.ctx, this.flags, this.args)
+    return logsTail(this.ctx, {...this.flags, ...this.args})
   }
 }
 
@@ -61,8 +62,16 @@ export function requestLogLine(e: RequestLogEntry, c: Painter): string {
   return `${c.dim(e.created_at.slice(11, 19))}  ${e.method.padEnd(6)} ${status}  ${e.path.padEnd(40)} ${c.dim(e.id)}  ${String(e.latency_ms).padStart(4)}ms${replay}${chaos}${where}`
 }
 
-export async function logsTail(ctx: Context, flags: GwFlags<typeof LogsTail>, args: GwArgs<typeof LogsTail>): Promise<void> {
-  const filters = requestLogFilters(flags)
+/** What `gw logs tail` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface LogsTailOptions {
+  status?: string
+  method?: string
+  path?: string
+  last?: number
+}
+
+export async function logsTail(ctx: Context, o: LogsTailOptions): Promise<void> {
+  const filters = requestLogFilters(o)
   keepOptimizing()
   const client = await ctx.client()
   const host = new URL(client.baseUrl).host
@@ -80,7 +89,7 @@ export async function logsTail(ctx: Context, flags: GwFlags<typeof LogsTail>, ar
     await tailRequestLogs({
       client,
       filters,
-      last: flags.last,
+      last: o.last,
       signal: ac.signal,
       onEntry: (entry) => (ndjson ? ctx.out.ndjson(entry) : ctx.print(requestLogLine(entry, ctx.color))),
       onStatus: (s) => {

@@ -4,10 +4,11 @@ import {countryFlag, idempotencyKeyFlag, metadataFlag} from '../../base/flags.js
 import {parseMetadata} from '../../base/parse.js'
 import type {CreateMerchantParams} from '../../client/params.js'
 import {renderMerchant} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class MerchantsCreate extends GwCommand<typeof MerchantsCreate> {
   static override summary = 'Onboard a sub-merchant; KYB review starts once it has a legal name and country.'
+  static override operations = ['createMerchant'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> --business-name "Bakery Jansen" --legal-name "Jansen B.V." --country NL --email ops@jansen.nl',
     {description: 'Keep only the id', command: '<%= config.bin %> <%= command.id %> --business-name Shop --json | jq -r .id'},
@@ -23,12 +24,21 @@ export default class MerchantsCreate extends GwCommand<typeof MerchantsCreate> {
   }
 
   async run(): Promise<Merchant> {
-    return merchantsCreate(this.ctx, this.flags, this.args)
+    return merchantsCreate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function merchantsCreate(ctx: Context, flags: GwFlags<typeof MerchantsCreate>, args: GwArgs<typeof MerchantsCreate>): Promise<Merchant> {
-  const f = flags
+/** What `gw merchants create` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface MerchantsCreateOptions {
+  'business-name': string
+  'legal-name'?: string
+  country?: string
+  email?: string
+  metadata?: string[]
+  'idempotency-key'?: string
+}
+
+export async function merchantsCreate(ctx: Context, f: MerchantsCreateOptions): Promise<Merchant> {
   const body: CreateMerchantParams = {business_name: f['business-name']}
   if (f['legal-name']) body.legal_name = f['legal-name']
   if (f.country) body.country = f.country

@@ -4,13 +4,14 @@ import {countryFlag, idArg, idempotencyKeyFlag, metadataFlag} from '../../base/f
 import {parseMetadata} from '../../base/parse.js'
 import type {MerchantParams} from '../../client/params.js'
 import {renderMerchant} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 const capability = (name: string) => Flags.string({description: `Turn the ${name} capability on or off (only once KYB is complete).`, options: ['active', 'inactive']})
 
 export default class MerchantsUpdate extends GwCommand<typeof MerchantsUpdate> {
   static override summary = 'Change a sub-merchant: names, country, email, metadata or capabilities.'
+  static override operations = ['updateMerchant'] as const
   static override description = 'Adding the legal name and country starts KYB review. Capabilities can change only once KYB is complete.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> mer_123 --legal-name "Jansen B.V." --country NL',
@@ -31,12 +32,25 @@ export default class MerchantsUpdate extends GwCommand<typeof MerchantsUpdate> {
   }
 
   async run(): Promise<Merchant> {
-    return merchantsUpdate(this.ctx, this.flags, this.args)
+    return merchantsUpdate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function merchantsUpdate(ctx: Context, flags: GwFlags<typeof MerchantsUpdate>, args: GwArgs<typeof MerchantsUpdate>): Promise<Merchant> {
-  const f = flags
+/** What `gw merchants update` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface MerchantsUpdateOptions {
+  'business-name'?: string
+  'legal-name'?: string
+  country?: string
+  email?: string
+  metadata?: string[]
+  'card-payments'?: string
+  'local-payments'?: string
+  payouts?: string
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function merchantsUpdate(ctx: Context, f: MerchantsUpdateOptions): Promise<Merchant> {
   const body: MerchantParams = {}
   if (f['business-name'] !== undefined) body.business_name = f['business-name']
   if (f['legal-name'] !== undefined) body.legal_name = f['legal-name']
@@ -51,7 +65,7 @@ export async function merchantsUpdate(ctx: Context, flags: GwFlags<typeof Mercha
   if (Object.keys(caps).length) body.capabilities = caps
   if (Object.keys(body).length === 0)
     throw new UsageError('Nothing to change.', 'Pass --business-name, --legal-name, --country, --email, --metadata, --card-payments, --local-payments or --payouts.')
-  const merchant = await (await ctx.client()).merchants.update(args.id, body, {idempotencyKey: f['idempotency-key']})
+  const merchant = await (await ctx.client()).merchants.update(f.id, body, {idempotencyKey: f['idempotency-key']})
   ctx.print(renderMerchant(merchant, ctx.color))
   return merchant
 }

@@ -5,11 +5,12 @@ import {cardInput, PAYMENT_PARAMS} from '../payments/shared/input.js'
 import {withFlagNames} from '../../base/flag-errors.js'
 import type {CreatePaymentMethodParams} from '../../client/params.js'
 import {renderPaymentMethod} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class PaymentMethodsCreate extends GwCommand<typeof PaymentMethodsCreate> {
   static override summary = 'Save a card as a payment method (test mode: raw test card numbers).'
+  static override operations = ['createPaymentMethod'] as const
   static override description = 'In live mode cards are collected by hosted checkout; raw numbers are refused.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --card 4242424242424242 --customer cus_123',
@@ -30,12 +31,25 @@ export default class PaymentMethodsCreate extends GwCommand<typeof PaymentMethod
   }
 
   async run(): Promise<PaymentMethod> {
-    return paymentMethodsCreate(this.ctx, this.flags, this.args)
+    return paymentMethodsCreate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function paymentMethodsCreate(ctx: Context, flags: GwFlags<typeof PaymentMethodsCreate>, args: GwArgs<typeof PaymentMethodsCreate>): Promise<PaymentMethod> {
-  const f = flags
+/** What `gw payment-methods create` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PaymentMethodsCreateOptions {
+  card: string
+  exp?: string
+  cvc?: string
+  customer?: string
+  'billing-name'?: string
+  'billing-email'?: string
+  'billing-line1'?: string
+  'billing-postal-code'?: string
+  'billing-country'?: string
+  'idempotency-key'?: string
+}
+
+export async function paymentMethodsCreate(ctx: Context, f: PaymentMethodsCreateOptions): Promise<PaymentMethod> {
   if (await ctx.isLive()) {
     throw new UsageError('Raw card numbers are accepted in test mode only.', 'In live mode, save cards through hosted checkout.')
   }

@@ -3,12 +3,13 @@ import type {Payment} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {showPayment} from './shared/show.js'
 import type {ActionOutcome} from '../../client/params.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 const OUTCOMES = ['approve', 'fail', 'abandon'] as const
 
 export default class PaymentsAction extends GwCommand<typeof PaymentsAction> {
   static override summary = 'Test helper: act as the customer on a payment in requires_action.'
+  static override operations = ['testPaymentAction'] as const
   static override description = 'Stands in for the customer on the hosted page (3-D Secure challenge, bank redirect, QR scan, voucher paid). Test keys only.'
   static override examples = [
     {description: 'Pass the 3-D Secure challenge', command: '<%= config.bin %> <%= command.id %> pay_123 --approve'},
@@ -25,14 +26,23 @@ export default class PaymentsAction extends GwCommand<typeof PaymentsAction> {
   }
 
   async run(): Promise<Payment> {
-    return paymentsAction(this.ctx, this.flags, this.args)
+    return paymentsAction(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function paymentsAction(ctx: Context, flags: GwFlags<typeof PaymentsAction>, args: GwArgs<typeof PaymentsAction>): Promise<Payment> {
-  const outcome: ActionOutcome = flags.approve ? 'approve' : flags.fail ? 'fail' : 'abandon'
+/** What `gw payments action` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PaymentsActionOptions {
+  approve?: boolean
+  fail?: boolean
+  abandon?: boolean
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function paymentsAction(ctx: Context, o: PaymentsActionOptions): Promise<Payment> {
+  const outcome: ActionOutcome = o.approve ? 'approve' : o.fail ? 'fail' : 'abandon'
   const client = await ctx.client()
-  const payment = await client.testHelpers.paymentAction(args.id, outcome, {idempotencyKey: flags['idempotency-key']})
+  const payment = await client.testHelpers.paymentAction(o.id, outcome, {idempotencyKey: o['idempotency-key']})
   showPayment(ctx, payment)
   return payment
 }

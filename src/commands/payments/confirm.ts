@@ -2,10 +2,11 @@ import {Flags} from '@oclif/core'
 import type {Payment} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {followPayment} from './shared/show.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class PaymentsConfirm extends GwCommand<typeof PaymentsConfirm> {
   static override summary = 'Confirm a payment created with --no-confirm; it is routed now.'
+  static override operations = ['confirmPayment'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> pay_123',
     {description: 'Confirm with a saved card', command: '<%= config.bin %> <%= command.id %> pay_123 --payment-method-id pm_456'},
@@ -21,15 +22,24 @@ export default class PaymentsConfirm extends GwCommand<typeof PaymentsConfirm> {
   }
 
   async run(): Promise<Payment> {
-    return paymentsConfirm(this.ctx, this.flags, this.args)
+    return paymentsConfirm(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function paymentsConfirm(ctx: Context, flags: GwFlags<typeof PaymentsConfirm>, args: GwArgs<typeof PaymentsConfirm>): Promise<Payment> {
-  const f = flags
-  await ctx.confirmLive(`confirm payment ${args.id}`)
+/** What `gw payments confirm` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PaymentsConfirmOptions {
+  'payment-method-id'?: string
+  'idempotency-key'?: string
+  open?: boolean
+  wait?: boolean
+  timeout?: string
+  id: string
+}
+
+export async function paymentsConfirm(ctx: Context, f: PaymentsConfirmOptions): Promise<Payment> {
+  await ctx.confirmLive(`confirm payment ${f.id}`)
   const client = await ctx.client()
   const body = f['payment-method-id'] ? {payment_method_id: f['payment-method-id']} : {}
-  const payment = await client.payments.confirm(args.id, body, {idempotencyKey: f['idempotency-key']})
+  const payment = await client.payments.confirm(f.id, body, {idempotencyKey: f['idempotency-key']})
   return followPayment(ctx, payment, {open: f.open, wait: f.wait, timeout: f.timeout})
 }

@@ -8,11 +8,12 @@ import {withFlagNames} from '../../base/flag-errors.js'
 import {followPayment, showPayment} from './shared/show.js'
 import type {CreatePaymentParams} from '../../client/params.js'
 import {formatMoney} from '../../api/money.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class PaymentsCreate extends GwCommand<typeof PaymentsCreate> {
   static override summary = 'Create a payment (and confirm it, unless --no-confirm).'
+  static override operations = ['createPayment'] as const
   static override description = `Creates and routes a payment in one call. Amounts are integer minor units (--amount 2000 is 20.00 EUR); --display-amount takes the decimal form instead.
 In test mode --card takes a test card number (4242424242424242 succeeds, 4000000000003220 asks for 3-D Secure, 4000000000000002 is declined). When the payment needs the customer (3-D Secure, a bank redirect), the command prints next_action.url; --open opens it and --wait follows the payment to a final state.`
 
@@ -51,12 +52,37 @@ In test mode --card takes a test card number (4242424242424242 succeeds, 4000000
   }
 
   async run(): Promise<Payment> {
-    return paymentsCreate(this.ctx, this.flags, this.args)
+    return paymentsCreate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function paymentsCreate(ctx: Context, flags: GwFlags<typeof PaymentsCreate>, args: GwArgs<typeof PaymentsCreate>): Promise<Payment> {
-  const f = flags
+/** What `gw payments create` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PaymentsCreateOptions {
+  amount?: number
+  'display-amount'?: string
+  currency: string
+  method: string
+  card?: string
+  exp?: string
+  cvc?: string
+  'payment-method-id'?: string
+  customer?: string
+  'customer-email'?: string
+  'customer-name'?: string
+  reference?: string
+  capture?: string
+  confirm: boolean
+  'return-url'?: string
+  description?: string
+  merchant?: string
+  metadata?: string[]
+  'idempotency-key'?: string
+  open?: boolean
+  wait?: boolean
+  timeout?: string
+}
+
+export async function paymentsCreate(ctx: Context, f: PaymentsCreateOptions): Promise<Payment> {
   const amount = amountFromFlags(f, f.currency)
   if (f['return-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['return-url'])) {
     throw new UsageError(`--return-url "${f['return-url']}" is not an absolute URL.`, 'e.g. --return-url https://shop.example/return')

@@ -1,9 +1,10 @@
 import type {Payment, PaymentRouting} from '../../api/types.js'
 import {idArg} from '../../base/args.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class PaymentsExplain extends GwCommand<typeof PaymentsExplain> {
   static override summary = 'Explain how a payment was routed: what was chosen and why, each candidate scored, each provider attempt.'
+  static override operations = ['retrievePaymentRouting'] as const
   static override description = `Shows every routing pass as the router decided it then (not recomputed with today's rules or rates): the routing rule that matched or smart routing, the providers excluded and why, each candidate's score with its parts (fee for this amount, 7-day authorization rate, currency and method fit), the tie-break, and each attempt with its outcome, decline code and class (soft: the next provider was tried; final: routing stopped) and latency.
 A payment that waited for the customer (3-D Secure, a bank redirect) has a second pass when it resumes.`
 
@@ -18,15 +19,20 @@ A payment that waited for the customer (3-D Secure, a bank redirect) has a secon
   }
 
   async run(): Promise<PaymentRouting> {
-    return paymentsExplain(this.ctx, this.flags, this.args)
+    return paymentsExplain(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function paymentsExplain(ctx: Context, flags: GwFlags<typeof PaymentsExplain>, args: GwArgs<typeof PaymentsExplain>): Promise<PaymentRouting> {
+/** What `gw payments explain` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PaymentsExplainOptions {
+  id: string
+}
+
+export async function paymentsExplain(ctx: Context, o: PaymentsExplainOptions): Promise<PaymentRouting> {
   const client = await ctx.client()
-  if (ctx.json) return client.payments.routing(args.id)
+  if (ctx.json) return client.payments.routing(o.id)
   // the payment adds its status, amount and failure to the trace
-  const [routing, payment] = await Promise.all([client.payments.routing(args.id), client.payments.get(args.id).catch(() => undefined as Payment | undefined)])
+  const [routing, payment] = await Promise.all([client.payments.routing(o.id), client.payments.get(o.id).catch(() => undefined as Payment | undefined)])
   const {renderPaymentRouting} = await import('../routing/shared/display.js')
   ctx.print(await renderPaymentRouting(routing, payment, ctx.color, {width: ctx.out.width}))
   return routing

@@ -1,4 +1,4 @@
-// Finding payments from the support desk (issue 26 item 2): --customer takes an id or an email,
+// Finding payments from the support desk (docs/decisions.md#finding-payments): --customer takes an id or an email,
 // the wrong kind of id is said so, --reference-prefix and --metadata; customers list --email.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {Payment} from '../../api/types.js'
@@ -67,7 +67,7 @@ describe('payments list: finding the customer', () => {
   })
 })
 
-describe('payments list: what the customer says (issue 36)', () => {
+describe('payments list: what the customer says', () => {
   it('--card-last4, --customer-name, --email-domain and --customer-email go to the API by their documented names', async () => {
     const seen = capture('/v1/payments')
     const r = await cli.run(PaymentsList, [...at(), '--card-last4', '4242', '--customer-name', 'zoe love', '--email-domain', '@Lovelace-Shop.example', '--customer-email', 'ZOE@Lovelace-Shop.example'])
@@ -131,7 +131,7 @@ describe('payments get: the refunds and disputes beside the payment', () => {
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toContain('re_1')
     expect(r.stdout).not.toContain('Disputes')
-    // said, with the permission that shows them (issue 36 item 3)
+    // said, with the permission that shows them
     expect(r.stderr).toContain('disputes (needs disputes:read)')
     expect(r.stderr).not.toContain('refunds:read')
   })

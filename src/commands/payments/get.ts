@@ -2,10 +2,11 @@ import type {Payment} from '../../api/types.js'
 import {idArg} from '../../base/args.js'
 import {showPayment} from './shared/show.js'
 import {noticeUnavailable, readIfAllowed, type Unavailable} from './shared/unavailable.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class PaymentsGet extends GwCommand<typeof PaymentsGet> {
   static override summary = 'Show one payment, with its provider attempts, risk result, refunds and disputes.'
+  static override operations = ['retrievePayment'] as const
   static override description = 'With --json, prints the payment object as the API returned it and reads nothing else (refunds and disputes are separate objects: gw refunds list --payment, gw disputes list --payment). A key that may not read refunds or disputes is told on stderr which permission shows them. For everything in time order, including webhook deliveries: gw payments timeline.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> pay_123',
@@ -17,13 +18,18 @@ export default class PaymentsGet extends GwCommand<typeof PaymentsGet> {
   }
 
   async run(): Promise<Payment> {
-    return paymentsGet(this.ctx, this.flags, this.args)
+    return paymentsGet(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function paymentsGet(ctx: Context, flags: GwFlags<typeof PaymentsGet>, args: GwArgs<typeof PaymentsGet>): Promise<Payment> {
+/** What `gw payments get` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PaymentsGetOptions {
+  id: string
+}
+
+export async function paymentsGet(ctx: Context, o: PaymentsGetOptions): Promise<Payment> {
   const client = await ctx.client()
-  const payment = await client.payments.get(args.id)
+  const payment = await client.payments.get(o.id)
   if (ctx.json) return payment
   // its refunds and disputes beside it; what a key may not read is said, with the permission that shows it
   const unavailable: Unavailable[] = []

@@ -1,12 +1,13 @@
 import {Flags} from '@oclif/core'
 import {PAYMENT_STATUSES, type ListEnvelope, type Payment, type PaymentStatus} from '../../api/types.js'
-import {createdFlags, createdParams, listFlags, pageParams} from '../../base/flags.js'
+import {createdFlags, createdParams, listFlags, pageParams, type PagingOptions, type CreatedOptions} from '../../base/flags.js'
 import type {ListPaymentsParams} from '../../client/params.js'
 import {paymentColumns} from './shared/display.js'
-import {GwCommand, UsageError, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, UsageError, type Context} from '../../base/command.js'
 
 export default class PaymentsList extends GwCommand<typeof PaymentsList> {
   static override summary = 'List payments, newest first.'
+  static override operations = ['listPayments'] as const
   static override description = 'Shows one page (20 by default). Page on with --starting-after, or fetch every page with --all. Filters combine.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -35,12 +36,24 @@ export default class PaymentsList extends GwCommand<typeof PaymentsList> {
   }
 
   async run(): Promise<ListEnvelope<Payment> | Payment[]> {
-    return paymentsList(this.ctx, this.flags, this.args)
+    return paymentsList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function paymentsList(ctx: Context, flags: GwFlags<typeof PaymentsList>, args: GwArgs<typeof PaymentsList>): Promise<ListEnvelope<Payment> | Payment[]> {
-  const f = flags
+/** What `gw payments list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PaymentsListOptions extends PagingOptions, CreatedOptions {
+  status?: string
+  customer?: string
+  'customer-email'?: string
+  'customer-name'?: string
+  'email-domain'?: string
+  'card-last4'?: string
+  reference?: string
+  'reference-prefix'?: string
+  metadata?: string
+}
+
+export async function paymentsList(ctx: Context, f: PaymentsListOptions): Promise<ListEnvelope<Payment> | Payment[]> {
   const params: ListPaymentsParams = {
     status: f.status as PaymentStatus | undefined,
     ...customerFilter(f.customer),

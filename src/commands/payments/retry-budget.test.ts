@@ -1,6 +1,6 @@
 // After a 503 the CLI retries for a budget (GW_RETRY_BUDGET, default 30 s) honouring Retry-After,
 // and when it gives up it shows the Idempotency-Key to retry with — on stderr, --json included,
-// stdout keeping the API's envelope as it came (issue 23 item 7).
+// stdout keeping the API's envelope as it came (docs/decisions.md#a-newcomers-cli).
 import {afterEach, beforeEach, expect, it} from 'vitest'
 import {at, cliEnv, type CliEnv} from '../../base/test-support/cli.js'
 import PaymentsCreate from './create.js'

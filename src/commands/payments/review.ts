@@ -2,10 +2,11 @@ import {Flags} from '@oclif/core'
 import type {Payment} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {showPayment} from './shared/show.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class PaymentsReview extends GwCommand<typeof PaymentsReview> {
   static override summary = 'Test helper: decide a risk review (a payment held in processing).'
+  static override operations = ['testPaymentReview'] as const
   static override examples = [
     {description: 'Let the held payment through', command: '<%= config.bin %> <%= command.id %> pay_123 --approve'},
     {description: 'Block it (the payment fails with payment_blocked)', command: '<%= config.bin %> <%= command.id %> pay_123 --block'},
@@ -19,13 +20,21 @@ export default class PaymentsReview extends GwCommand<typeof PaymentsReview> {
   }
 
   async run(): Promise<Payment> {
-    return paymentsReview(this.ctx, this.flags, this.args)
+    return paymentsReview(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function paymentsReview(ctx: Context, flags: GwFlags<typeof PaymentsReview>, args: GwArgs<typeof PaymentsReview>): Promise<Payment> {
+/** What `gw payments review` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PaymentsReviewOptions {
+  approve?: boolean
+  block?: boolean
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function paymentsReview(ctx: Context, o: PaymentsReviewOptions): Promise<Payment> {
   const client = await ctx.client()
-  const payment = await client.testHelpers.paymentReview(args.id, flags.approve ? 'approve' : 'block', {idempotencyKey: flags['idempotency-key']})
+  const payment = await client.testHelpers.paymentReview(o.id, o.approve ? 'approve' : 'block', {idempotencyKey: o['idempotency-key']})
   showPayment(ctx, payment)
   return payment
 }

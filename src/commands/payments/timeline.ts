@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {idArg} from '../../base/args.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {buildTimeline, renderTimeline, type PaymentTimeline, type TimelineEntry} from './shared/timeline.js'
 import {noticeUnavailable} from './shared/unavailable.js'
 
@@ -22,12 +22,18 @@ export default class PaymentsTimeline extends GwCommand<typeof PaymentsTimeline>
   }
 
   async run(): Promise<PaymentTimeline> {
-    return paymentsTimeline(this.ctx, this.flags, this.args)
+    return paymentsTimeline(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function paymentsTimeline(ctx: Context, flags: GwFlags<typeof PaymentsTimeline>, args: GwArgs<typeof PaymentsTimeline>): Promise<PaymentTimeline> {
-  const {payment, timeline, unavailable} = await buildTimeline(await ctx.client(), args.id, {webhooks: flags.webhooks})
+/** What `gw payments timeline` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface PaymentsTimelineOptions {
+  webhooks: boolean
+  id: string
+}
+
+export async function paymentsTimeline(ctx: Context, o: PaymentsTimelineOptions): Promise<PaymentTimeline> {
+  const {payment, timeline, unavailable} = await buildTimeline(await ctx.client(), o.id, {webhooks: o.webhooks})
   ctx.print(renderTimeline(payment, timeline, ctx.color))
   noticeUnavailable(ctx, unavailable)
   return {payment, timeline, unavailable}

@@ -2,10 +2,11 @@ import {Flags} from '@oclif/core'
 import type {Provider, ProviderStatus} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderProvider} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class ProvidersHealth extends GwCommand<typeof ProvidersHealth> {
   static override summary = 'Test helper: force a provider to active, degraded or disabled.'
+  static override operations = ['testSetProviderHealth'] as const
   static override description =
     'Routing skips disabled providers and tries degraded ones last. Test mode only (sk_test_ keys); the change emits provider.health.changed.'
   static override examples = [
@@ -20,13 +21,19 @@ export default class ProvidersHealth extends GwCommand<typeof ProvidersHealth> {
   }
 
   async run(): Promise<Provider> {
-    return providersHealth(this.ctx, this.flags, this.args)
+    return providersHealth(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function providersHealth(ctx: Context, flags: GwFlags<typeof ProvidersHealth>, args: GwArgs<typeof ProvidersHealth>): Promise<Provider> {
-  const f = flags
-  const provider = await (await ctx.client()).providers.setHealth(args.id, f.status as ProviderStatus, {idempotencyKey: f['idempotency-key']})
+/** What `gw providers health` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ProvidersHealthOptions {
+  status: string
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function providersHealth(ctx: Context, f: ProvidersHealthOptions): Promise<Provider> {
+  const provider = await (await ctx.client()).providers.setHealth(f.id, f.status as ProviderStatus, {idempotencyKey: f['idempotency-key']})
   ctx.print(renderProvider(provider, ctx.color))
   return provider
 }

@@ -1,12 +1,13 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Provider} from '../../api/types.js'
-import {currencyFlag, listFlags, pageParams} from '../../base/flags.js'
+import {currencyFlag, listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import type {ListProvidersParams} from '../../client/params.js'
 import {providerColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class ProvidersList extends GwCommand<typeof ProvidersList> {
   static override summary = 'List payment providers with their health, 7-day auth rate, fees and latency.'
+  static override operations = ['listProviders'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> --payment-method ideal --currency EUR',
@@ -20,12 +21,17 @@ export default class ProvidersList extends GwCommand<typeof ProvidersList> {
   }
 
   async run(): Promise<ListEnvelope<Provider> | Provider[]> {
-    return providersList(this.ctx, this.flags, this.args)
+    return providersList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function providersList(ctx: Context, flags: GwFlags<typeof ProvidersList>, args: GwArgs<typeof ProvidersList>): Promise<ListEnvelope<Provider> | Provider[]> {
-  const f = flags
+/** What `gw providers list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface ProvidersListOptions extends PagingOptions {
+  'payment-method'?: string
+  currency?: string
+}
+
+export async function providersList(ctx: Context, f: ProvidersListOptions): Promise<ListEnvelope<Provider> | Provider[]> {
   const params: ListProvidersParams = {...pageParams(f)}
   if (f['payment-method']) params.payment_method = f['payment-method']
   if (f.currency) params.currency = f.currency

@@ -8,7 +8,7 @@ import type {GwClient} from '../../client/index.js'
 import {refundHint, renderRefund} from './shared/display.js'
 import {formatMoney, parseDisplayAmount} from '../../api/money.js'
 import {withFlagNames, type ParamFlags} from '../../base/flag-errors.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 /** The API params of a refund and the flags that set them (a 400 naming one is a usage error). */
@@ -18,6 +18,7 @@ export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer
 
 export default class RefundsCreate extends GwCommand<typeof RefundsCreate> {
   static override summary = 'Refund a succeeded payment, in full or in part.'
+  static override operations = ['createRefund'] as const
   static override description = `The refund is created pending and goes to the provider that processed the payment; the rail answers later (refund.succeeded or refund.failed, when the amount becomes refundable again). The payment keeps its status; its amount_refunded grows.
 Without --amount the whole remaining amount is refunded. --amount is in minor units (500 = 5.00 EUR); --display-amount takes the decimal form in the payment's currency. A payment with an open chargeback cannot be refunded: the money moves through the dispute.`
 
@@ -37,12 +38,21 @@ Without --amount the whole remaining amount is refunded. --amount is in minor un
   }
 
   async run(): Promise<Refund> {
-    return refundsCreate(this.ctx, this.flags, this.args)
+    return refundsCreate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function refundsCreate(ctx: Context, flags: GwFlags<typeof RefundsCreate>, args: GwArgs<typeof RefundsCreate>): Promise<Refund> {
-  const f = flags
+/** What `gw refunds create` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface RefundsCreateOptions {
+  payment: string
+  amount?: number
+  'display-amount'?: string
+  reason?: string
+  metadata?: string[]
+  'idempotency-key'?: string
+}
+
+export async function refundsCreate(ctx: Context, f: RefundsCreateOptions): Promise<Refund> {
   if (!f.payment.startsWith('pay_')) throw new UsageError(`--payment "${f.payment}" is not a payment id; payment ids start with pay_.`)
   const metadata = parseMetadata(f.metadata)
   const client = await ctx.client()

@@ -1,12 +1,13 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, Refund} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import type {ListRefundsParams} from '../../client/params.js'
 import {refundColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class RefundsList extends GwCommand<typeof RefundsList> {
   static override summary = 'List refunds, newest first.'
+  static override operations = ['listRefunds'] as const
   static override description = 'Shows one page (20 by default). Page on with --starting-after, or fetch every page with --all.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -21,12 +22,17 @@ export default class RefundsList extends GwCommand<typeof RefundsList> {
   }
 
   async run(): Promise<ListEnvelope<Refund> | Refund[]> {
-    return refundsList(this.ctx, this.flags, this.args)
+    return refundsList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function refundsList(ctx: Context, flags: GwFlags<typeof RefundsList>, args: GwArgs<typeof RefundsList>): Promise<ListEnvelope<Refund> | Refund[]> {
-  const f = flags
+/** What `gw refunds list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface RefundsListOptions extends PagingOptions {
+  payment?: string
+  status?: string
+}
+
+export async function refundsList(ctx: Context, f: RefundsListOptions): Promise<ListEnvelope<Refund> | Refund[]> {
   const params: ListRefundsParams = {
     payment: f.payment,
     status: f.status as ListRefundsParams['status'],

@@ -1,12 +1,13 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, RoutingRule} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import type {ListRoutingRulesParams} from '../../client/params.js'
 import {routingRuleColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class RoutingRulesList extends GwCommand<typeof RoutingRulesList> {
   static override summary = 'List routing rules.'
+  static override operations = ['listRoutingRules'] as const
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --merchant mer_123', '<%= config.bin %> <%= command.id %> --all --json']
   static override flags = {
     merchant: Flags.string({description: 'Only rules of this sub-merchant (mer_...).'}),
@@ -14,12 +15,16 @@ export default class RoutingRulesList extends GwCommand<typeof RoutingRulesList>
   }
 
   async run(): Promise<ListEnvelope<RoutingRule> | RoutingRule[]> {
-    return routingRulesList(this.ctx, this.flags, this.args)
+    return routingRulesList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function routingRulesList(ctx: Context, flags: GwFlags<typeof RoutingRulesList>, args: GwArgs<typeof RoutingRulesList>): Promise<ListEnvelope<RoutingRule> | RoutingRule[]> {
-  const f = flags
+/** What `gw routing-rules list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface RoutingRulesListOptions extends PagingOptions {
+  merchant?: string
+}
+
+export async function routingRulesList(ctx: Context, f: RoutingRulesListOptions): Promise<ListEnvelope<RoutingRule> | RoutingRule[]> {
   const params: ListRoutingRulesParams = {...pageParams(f)}
   if (f.merchant) params.merchant = f.merchant
   const client = await ctx.client()

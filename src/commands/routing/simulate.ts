@@ -4,11 +4,12 @@ import {amountFromFlags} from '../../base/amount.js'
 import {amountFlag, countryFlag, currencyFlag, methodFlag} from '../../base/flags.js'
 import {withFlagNames, type ParamFlags} from '../../base/flag-errors.js'
 import type {SimulateRoutingParams} from '../../client/params.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class RoutingSimulate extends GwCommand<typeof RoutingSimulate> {
   static override summary = 'Dry-run routing: which providers a payment like this would go to now, and why. Creates nothing.'
+  static override operations = ['simulateRouting'] as const
   static override description = `The same decision a payment would get now, with the current provider health, 7-day authorization rates and routing rules, shown as \`gw payments explain\` shows a routing pass: the rule that matches or smart routing, the providers excluded and why, each candidate's score with its parts, and the order providers would be tried in. Test a new routing rule before traffic hits it.
 A split rule draws by weight as a payment would, so repeated simulations can differ.`
 
@@ -30,15 +31,25 @@ A split rule draws by weight as a payment would, so repeated simulations can dif
   }
 
   async run(): Promise<RoutingDecision> {
-    return routingSimulate(this.ctx, this.flags, this.args)
+    return routingSimulate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
 /** The flag behind each query parameter, for the API's 400s. */
 const SIMULATE_PARAMS: ParamFlags = {amount: '--amount', currency: '--currency', payment_method: '--method', card_brand: '--card-brand', country: '--country', merchant: '--merchant'}
 
-export async function routingSimulate(ctx: Context, flags: GwFlags<typeof RoutingSimulate>, args: GwArgs<typeof RoutingSimulate>): Promise<RoutingDecision> {
-  const f = flags
+/** What `gw routing simulate` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface RoutingSimulateOptions {
+  amount?: number
+  'display-amount'?: string
+  currency: string
+  method: string
+  merchant?: string
+  'card-brand'?: string
+  country?: string
+}
+
+export async function routingSimulate(ctx: Context, f: RoutingSimulateOptions): Promise<RoutingDecision> {
   const amount = amountFromFlags(f, f.currency)
   const merchant = f.merchant?.trim()
   if (merchant !== undefined && !merchant.startsWith('mer_')) throw new UsageError(`--merchant "${merchant}" is not a merchant id; they start with mer_.`, 'List them with: gw merchants list')

@@ -1,7 +1,7 @@
 import {writeFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {idArg} from '../../base/flags.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class SettlementDownload extends GwCommand<typeof SettlementDownload> {
@@ -19,16 +19,22 @@ export default class SettlementDownload extends GwCommand<typeof SettlementDownl
   }
 
   async run(): Promise<{id: string; output: string | null; bytes: number}> {
-    return settlementDownload(this.ctx, this.flags, this.args)
+    return settlementDownload(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function settlementDownload(ctx: Context, flags: GwFlags<typeof SettlementDownload>, args: GwArgs<typeof SettlementDownload>): Promise<{id: string; output: string | null; bytes: number}> {
-  const csv = await (await ctx.client()).settlementReports.csv(args.id)
-  const out = flags.output
+/** What `gw settlement download` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface SettlementDownloadOptions {
+  output?: string
+  id: string
+}
+
+export async function settlementDownload(ctx: Context, o: SettlementDownloadOptions): Promise<{id: string; output: string | null; bytes: number}> {
+  const csv = await (await ctx.client()).settlementReports.csv(o.id)
+  const out = o.output
   if (!out) {
     ctx.io.stdout.write(csv)
-    return {id: args.id, output: null, bytes: Buffer.byteLength(csv)}
+    return {id: o.id, output: null, bytes: Buffer.byteLength(csv)}
   }
   try {
     writeFileSync(out, csv)
@@ -37,5 +43,5 @@ export async function settlementDownload(ctx: Context, flags: GwFlags<typeof Set
   }
   const rows = Math.max(0, csv.trimEnd().split('\n').length - 1)
   ctx.notice(`Wrote ${out} (${rows} row${rows === 1 ? '' : 's'}).`)
-  return {id: args.id, output: out, bytes: Buffer.byteLength(csv)}
+  return {id: o.id, output: out, bytes: Buffer.byteLength(csv)}
 }

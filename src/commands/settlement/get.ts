@@ -1,10 +1,11 @@
 import type {SettlementReport} from '../../api/types.js'
 import {idArg} from '../../base/flags.js'
 import {lineColumns, renderSettlementReport} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class SettlementGet extends GwCommand<typeof SettlementGet> {
   static override summary = 'Show one settlement report: totals and its lines.'
+  static override operations = ['retrieveSettlementReport'] as const
   static override examples = [
     '<%= config.bin %> <%= command.id %> stl_123',
     {description: 'The totals only, with jq', command: '<%= config.bin %> <%= command.id %> stl_123 --json | jq "{gross, refunds, fees, net, adjustments, payout_amount}"'},
@@ -13,12 +14,17 @@ export default class SettlementGet extends GwCommand<typeof SettlementGet> {
   static override args = {id: idArg('stl_', 'settlement report', 'List reports with: gw settlement list')}
 
   async run(): Promise<SettlementReport> {
-    return settlementGet(this.ctx, this.flags, this.args)
+    return settlementGet(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function settlementGet(ctx: Context, flags: GwFlags<typeof SettlementGet>, args: GwArgs<typeof SettlementGet>): Promise<SettlementReport> {
-  const report = await (await ctx.client()).settlementReports.get(args.id)
+/** What `gw settlement get` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface SettlementGetOptions {
+  id: string
+}
+
+export async function settlementGet(ctx: Context, o: SettlementGetOptions): Promise<SettlementReport> {
+  const report = await (await ctx.client()).settlementReports.get(o.id)
   if (!ctx.json) {
     ctx.print(renderSettlementReport(report, ctx.color))
     if (report.lines.length) ctx.print('\n' + (await ctx.table(report.lines, lineColumns)))

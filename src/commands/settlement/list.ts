@@ -1,12 +1,13 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, SettlementReport} from '../../api/types.js'
-import {currencyFlag, listFlags, pageParams} from '../../base/flags.js'
+import {currencyFlag, listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {settlementColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class SettlementList extends GwCommand<typeof SettlementList> {
   static override summary = 'List settlement reports (one per provider, day and currency), newest first.'
+  static override operations = ['listSettlementReports'] as const
   static override description = 'Reports for a day are built early the next day (engine clock). Each has gross, refunds, fees, net (gross + refunds + fees), adjustments (dispute debits and returns) and the payout amount.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
@@ -28,12 +29,18 @@ export default class SettlementList extends GwCommand<typeof SettlementList> {
   }
 
   async run(): Promise<ListEnvelope<SettlementReport> | SettlementReport[]> {
-    return settlementList(this.ctx, this.flags, this.args)
+    return settlementList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function settlementList(ctx: Context, flags: GwFlags<typeof SettlementList>, args: GwArgs<typeof SettlementList>): Promise<ListEnvelope<SettlementReport> | SettlementReport[]> {
-  const f = flags
+/** What `gw settlement list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface SettlementListOptions extends PagingOptions {
+  provider?: string
+  currency?: string
+  date?: string
+}
+
+export async function settlementList(ctx: Context, f: SettlementListOptions): Promise<ListEnvelope<SettlementReport> | SettlementReport[]> {
   const params = {provider: f.provider, currency: f.currency, date: f.date, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({

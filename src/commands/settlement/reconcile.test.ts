@@ -9,7 +9,7 @@ import {at, BASE, cliEnv, mockApiPerTest, json, type CliEnv} from '../../base/te
 import {testContext} from '../../base/test-support/context.js'
 import type {ReconcileResult} from './shared/reconcile-report.js'
 import SettlementReconcile from './reconcile.js'
-import {daysOf, settlementReconcile} from './shared/run-reconcile.js'
+import {daysOf, settlementReconcile, type ReconcileOptions} from './shared/run-reconcile.js'
 
 const api = mockApiPerTest('gw-reconcile-cmd-')
 
@@ -94,9 +94,9 @@ function files(orders: (string | number)[][], bank?: (string | number)[][], head
 
 const bankOf = (payouts: Payout[]) => payouts.map((p) => [p.arrival_date, p.amount, p.currency])
 
-async function run(flags: Record<string, unknown>, opts: {json?: boolean; tty?: number} = {}) {
+async function run(flags: ReconcileOptions, opts: {json?: boolean; tty?: number} = {}) {
   const t = testContext({dispatcher: api.mock, env: api.env(), json: opts.json, tty: opts.tty})
-  const result = await settlementReconcile(t.ctx, flags as never)
+  const result = await settlementReconcile(t.ctx, flags)
   await t.ctx.close()
   return {result, exitCode: t.ctx.exitCode, stdout: t.stdout(), stderr: t.stderr()}
 }
@@ -215,7 +215,7 @@ describe('settlement reconcile (the body)', () => {
   it('usage errors name the file and the fix, and send nothing', async () => {
     const w = world()
     const seen = serve(w)
-    const err = async (flags: Record<string, unknown>) => {
+    const err = async (flags: ReconcileOptions) => {
       try {
         await run(flags)
       } catch (error) {

@@ -4,7 +4,8 @@ import {existsSync, readFileSync} from 'node:fs'
 import {isAbsolute, resolve} from 'node:path'
 import type {Context} from '../../base/context.js'
 import {ApiError, NetworkError} from '../../client/errors.js'
-import {keyMode, keyType, redactKey} from '../../config/redact.js'
+import {keyMode, keyType} from '../../config/redact.js'
+import {redactSecret} from '../../api/keys.js'
 import {ENV} from '../../config/resolve.js'
 import {validProfileName, type KeyStorage} from '../../config/store.js'
 import {AuthError, GwError, UsageError} from '../../errors.js'
@@ -38,7 +39,7 @@ export interface LoginOptions {
 /**
  * Reads the key (a hidden prompt, stdin, or the local engine's data dir), checks it against the
  * API, stores it (keychain, else a 0600 file) and the profile, and says whether the profile is
- * now the default. Secret and restricted keys, test and live (issue 36: a support agent gets a
+ * now the default. Secret and restricted keys, test and live (a support agent gets a
  * restricted key); --local takes the base URL and CA from the engine's data dir and its key only
  * when none was given (--api-key, GW_API_KEY, stdin).
  */
@@ -141,7 +142,7 @@ export async function login(ctx: Context, flags: LoginOptions): Promise<LoginRes
 
   const where = storage === 'keyring' ? 'the OS keychain' : 'the credentials file'
   const c = ctx.color
-  ctx.print(`${c.green('✓')} Logged in to ${baseUrl} as profile "${profile}" (${mode === 'live' ? c.red('live') : 'test'} mode, ${type} key ${redactKey(key)} in ${where}).`)
+  ctx.print(`${c.green('✓')} Logged in to ${baseUrl} as profile "${profile}" (${mode === 'live' ? c.red('live') : 'test'} mode, ${type} key ${redactSecret(key)} in ${where}).`)
   if (permissions) ctx.print(`  It may: ${permissions.join(', ') || 'nothing (no permission)'}. Anything else is refused (403, exit 3).`)
   const unchecked = verified ? '' : ' The key was not checked.'
   if (makeDefault || previous === profile) ctx.print(`  "${profile}" is ${previous === profile ? 'still' : 'now'} the default profile.${unchecked}`)
@@ -149,7 +150,7 @@ export async function login(ctx: Context, flags: LoginOptions): Promise<LoginRes
     ctx.print(`  "${profile}" is not the default profile${previous ? ` ("${previous}" still is)` : ''}: use it with --profile ${profile}.${unchecked}`)
     if (mode === 'live') ctx.notice(ctx.errColor.dim(`To make it the default anyway: gw config set default_profile ${profile}`))
   }
-  return {profile, base_url: baseUrl, mode, api_key: redactKey(key), key_type: type, permissions, key_storage: storage, ca_file: caFile ?? null, verified, default: makeDefault || previous === profile}
+  return {profile, base_url: baseUrl, mode, api_key: redactSecret(key), key_type: type, permissions, key_storage: storage, ca_file: caFile ?? null, verified, default: makeDefault || previous === profile}
 }
 
 /** The key given on the command line, in GW_API_KEY or on stdin (`--api-key -`); undefined when none was. */
@@ -178,7 +179,7 @@ async function checkKey(client: ReturnType<Context['makeClient']>): Promise<stri
 
 /**
  * Whether the new profile becomes the default: --default / --no-default say so; otherwise a test
- * profile does, and a live one only when the user says yes on a terminal (issue 26 item 8: a
+ * profile does, and a live one only when the user says yes on a terminal (a
  * live key never becomes what every command without --profile uses behind anyone's back).
  */
 async function shouldBecomeDefault(ctx: Context, asked: boolean | undefined, mode: 'test' | 'live', profile: string, previous: string | undefined): Promise<boolean> {

@@ -1,16 +1,47 @@
 // `gw serve`'s work: the embedded engine started, announced and stopped; the command
 // (../serve.ts) keeps the flags. The engine is imported only here, when serve runs.
 import {fstatSync} from 'node:fs'
-import type {Context, GwFlags} from '../../base/command.js'
+import type {Context} from '../../base/command.js'
 import {parseDuration} from '../../base/parse.js'
 import {UsageError} from '../../errors.js'
 import {defaultDataDir} from '../../local-engine.js'
 import {terminalSafe} from '../../output/terminal.js'
 import {makeThrowawayDir} from '../../temp-dirs.js'
-import type Serve from '../serve.js'
 
-/** Serve's flags, as the command declares them (each goes to startEngine under its own name). */
-export type ServeOptions = GwFlags<typeof Serve>
+/** What `gw serve` takes: its flags by name, as the command declares them (each goes to startEngine under its own name). */
+export interface ServeOptions {
+  host: string
+  port: number
+  /** the engine's own key (GW_SERVE_API_KEY), not a client key */
+  'api-key'?: string
+  'data-dir'?: string
+  'rate-limit'?: number
+  'snapshot-max-bytes'?: number
+  'update-fleet-settings'?: boolean
+  durability: string
+  'payout-currency'?: string
+  store?: string
+  'secrets-key-file'?: string
+  'import-from'?: string
+  'claim-lease': number
+  'webhook-allow'?: string
+  'trusted-proxies'?: number
+  'max-connections'?: number
+  'max-connections-per-address'?: number
+  'max-event-streams'?: number
+  'public-url'?: string
+  'tls-dir'?: string
+  'tls-cert'?: string
+  'tls-key'?: string
+  'tls-ca'?: string
+  'metrics-listen'?: string
+  drain?: string
+  'access-log'?: string
+  ephemeral?: boolean
+  'exit-with-parent'?: boolean
+  demo?: boolean
+  verbose?: boolean
+}
 
 /**
  * Starts the engine with the flags, prints where it is (one JSON line with --json), makes the
@@ -22,7 +53,7 @@ export async function serve(ctx: Context, flags: ServeOptions): Promise<void> {
   // checked before anything starts; a fleet's instance (PostgreSQL: behind a balancer) drains 5 s by default, a lone one stops at once
   const drainMs = flags.drain === undefined ? (storeUrl !== undefined && storeUrl.toLowerCase() !== 'sqlite' && !flags.ephemeral ? DEFAULT_FLEET_DRAIN_MS : 0) : parseDuration(flags.drain, '--drain') * 1000
   // an ephemeral dir records its owner, so one a killed engine left is swept at the next start; it
-  // goes on every exit path: a start that fails, a stop, any other end of the process (issue 36)
+  // goes on every exit path: a start that fails, a stop, any other end of the process
   const ephemeral = flags.ephemeral ? makeThrowawayDir('gw-ephemeral-') : undefined
   try {
     await serveIn(ctx, flags, ephemeral?.path, {storeUrl, drainMs})

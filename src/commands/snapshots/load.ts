@@ -1,11 +1,12 @@
 import {Args} from '@oclif/core'
 import {readFile} from 'node:fs/promises'
 import type {SnapshotLoad} from '../../api/types.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class SnapshotsLoad extends GwCommand<typeof SnapshotsLoad> {
   static override summary = "Test helper: replace the account's whole state with a saved snapshot."
+  static override operations = ['testLoadSnapshot'] as const
   static override description =
     "Every object, event, job, idempotency record, statistic and setting of the account the key belongs to is replaced by the snapshot's, in one transaction, and its clock set to the snapshot's; its keys stay. Into the account it was saved from, or another (a fresh account per test run)."
   static override aliases = ['snapshot:load']
@@ -19,22 +20,27 @@ export default class SnapshotsLoad extends GwCommand<typeof SnapshotsLoad> {
   }
 
   async run(): Promise<SnapshotLoad> {
-    return snapshotsLoad(this.ctx, this.flags, this.args)
+    return snapshotsLoad(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function snapshotsLoad(ctx: Context, _flags: GwFlags<typeof SnapshotsLoad>, args: GwArgs<typeof SnapshotsLoad>): Promise<SnapshotLoad> {
+/** What `gw snapshots load` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface SnapshotsLoadOptions {
+  file: string
+}
+
+export async function snapshotsLoad(ctx: Context, o: SnapshotsLoadOptions): Promise<SnapshotLoad> {
   let text: string
   try {
-    text = args.file === '-' ? await readStdin() : await readFile(args.file, 'utf8')
+    text = o.file === '-' ? await readStdin() : await readFile(o.file, 'utf8')
   } catch (e) {
-    throw new UsageError(`Cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`, 'Give the file gw snapshots save wrote.')
+    throw new UsageError(`Cannot read ${o.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`, 'Give the file gw snapshots save wrote.')
   }
   let snapshot: unknown
   try {
     snapshot = JSON.parse(text)
   } catch (e) {
-    throw new UsageError(`${args.file} is not JSON (${(e as Error).message}).`, 'Give the file gw snapshots save wrote.')
+    throw new UsageError(`${o.file} is not JSON (${(e as Error).message}).`, 'Give the file gw snapshots save wrote.')
   }
   const loaded = await (await ctx.client()).testHelpers.loadSnapshot(snapshot)
   ctx.print(`Loaded ${loaded.objects} objects, ${loaded.events} events and ${loaded.jobs} pending jobs (saved from ${loaded.from_account}); the clock is at ${loaded.engine_time}.`)

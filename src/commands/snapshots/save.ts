@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {chmod, writeFile} from 'node:fs/promises'
 import type {Snapshot} from '../../api/types.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export interface SnapshotSaved {
   file: string
@@ -16,6 +16,7 @@ export interface SnapshotSaved {
 
 export default class SnapshotsSave extends GwCommand<typeof SnapshotsSave> {
   static override summary = "Test helper: save the account's whole state to a file."
+  static override operations = ['testSaveSnapshot'] as const
   static override description =
     `Objects, events, timeline jobs, idempotency records, provider statistics and settings (the test clock among them), read at one moment; not its keys. Load it with gw snapshots load: a test suite starts from a known world, and a bug report carries the state that shows the bug.
 Webhook signing secrets and card numbers are left out (endpoints get a new secret when loaded; card numbers are masked but for the published test cards, so saved cards behave as before) unless --include-secrets: then the file holds working signing secrets and whole card numbers, so keep it like a key. The file is written readable by you only (0600).`
@@ -35,25 +36,31 @@ Webhook signing secrets and card numbers are left out (endpoints get a new secre
   }
 
   async run(): Promise<SnapshotSaved> {
-    return snapshotsSave(this.ctx, this.flags, this.args)
+    return snapshotsSave(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function snapshotsSave(ctx: Context, flags: GwFlags<typeof SnapshotsSave>, args: GwArgs<typeof SnapshotsSave>): Promise<SnapshotSaved> {
-  const includeSecrets = flags['include-secrets'] === true
+/** What `gw snapshots save` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface SnapshotsSaveOptions {
+  'include-secrets'?: boolean
+  file: string
+}
+
+export async function snapshotsSave(ctx: Context, o: SnapshotsSaveOptions): Promise<SnapshotSaved> {
+  const includeSecrets = o['include-secrets'] === true
   const snap: Snapshot = await (await ctx.client()).testHelpers.saveSnapshot({includeSecrets})
   const text = JSON.stringify(snap)
-  const saved = {file: args.file, account: snap.account, engine_time: snap.engine_time, objects: snap.rows.objects.length, events: snap.rows.events.length, bytes: Buffer.byteLength(text), secrets_included: includeSecrets}
-  const sensitive = () => includeSecrets && ctx.notice(ctx.errColor.yellow(`! ${args.file === '-' ? 'This snapshot' : args.file} holds working webhook signing secrets and whole card numbers: keep it like a key, and out of bug reports.`))
-  if (args.file === '-') {
+  const saved = {file: o.file, account: snap.account, engine_time: snap.engine_time, objects: snap.rows.objects.length, events: snap.rows.events.length, bytes: Buffer.byteLength(text), secrets_included: includeSecrets}
+  const sensitive = () => includeSecrets && ctx.notice(ctx.errColor.yellow(`! ${o.file === '-' ? 'This snapshot' : o.file} holds working webhook signing secrets and whole card numbers: keep it like a key, and out of bug reports.`))
+  if (o.file === '-') {
     ctx.io.stdout.write(text + '\n')
     sensitive()
     return saved
   }
   // readable by its owner only, a file that was there before included (a mode given to writeFile holds for a file it creates)
-  await writeFile(args.file, text + '\n', {mode: 0o600})
-  await chmod(args.file, 0o600)
-  ctx.print(`Saved ${snap.account} (${saved.objects} objects, ${saved.events} events, clock ${snap.engine_time}) to ${args.file}.`)
+  await writeFile(o.file, text + '\n', {mode: 0o600})
+  await chmod(o.file, 0o600)
+  ctx.print(`Saved ${snap.account} (${saved.objects} objects, ${saved.events} events, clock ${snap.engine_time}) to ${o.file}.`)
   sensitive()
   return saved
 }

@@ -16,7 +16,7 @@ afterEach(async () => {
 
 const snapshot: Snapshot = {object: 'snapshot', format: 'gw.snapshot', version: 1, account: 'acct_a', livemode: false, created_at: '2026-11-24T00:00:00.000Z', engine_time: '2026-11-24T00:00:00.000Z', rows: {objects: [], events: [], jobs: [], idempotency: [], stats: [], settings: {}}}
 
-describe('gw snapshots (issue 33)', () => {
+describe('gw snapshots', () => {
   it('save writes the file readable by its owner only, an existing one included; --include-secrets asks for them and warns', async () => {
     const paths: string[] = []
     cli.pool

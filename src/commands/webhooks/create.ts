@@ -7,10 +7,11 @@ import {enabledEvents, urlFlag, WEBHOOK_PARAMS} from './shared/flags.js'
 import {keepEndpointSecret} from './shared/secrets.js'
 import {replayedWithoutSecret} from '../keys/shared/shown-once.js'
 import {withFlagNames} from '../../base/flag-errors.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class WebhooksCreate extends GwCommand<typeof WebhooksCreate> {
   static override summary = 'Create a webhook endpoint; prints its signing secret once.'
+  static override operations = ['createWebhookEndpoint'] as const
   static override description = `The endpoint receives every event type in --events (default: all, *). Each delivery is signed with the endpoint's whsec_ secret in the Service-Signature header; verify it with the package's verifySignature() or \`gw webhooks verify\`.
 In test mode the engine delivers to loopback HTTPS URLs (https://localhost:...) without checking their certificate, so a self-signed local receiver works.`
 
@@ -29,12 +30,20 @@ In test mode the engine delivers to loopback HTTPS URLs (https://localhost:...) 
   }
 
   async run(): Promise<WebhookEndpoint> {
-    return webhooksCreate(this.ctx, this.flags, this.args)
+    return webhooksCreate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function webhooksCreate(ctx: Context, flags: GwFlags<typeof WebhooksCreate>, args: GwArgs<typeof WebhooksCreate>): Promise<WebhookEndpoint> {
-  const f = flags
+/** What `gw webhooks create` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface WebhooksCreateOptions {
+  url: string
+  events?: string[]
+  description?: string
+  metadata?: string[]
+  'idempotency-key'?: string
+}
+
+export async function webhooksCreate(ctx: Context, f: WebhooksCreateOptions): Promise<WebhookEndpoint> {
   const metadata = parseMetadata(f.metadata)
   const client = await ctx.client()
   const ep = await withFlagNames(WEBHOOK_PARAMS, () =>

@@ -1,11 +1,12 @@
 import {Flags} from '@oclif/core'
 import type {ListEnvelope, WebhookEndpoint} from '../../api/types.js'
-import {listFlags, pageParams} from '../../base/flags.js'
+import {listFlags, pageParams, type PagingOptions} from '../../base/flags.js'
 import {endpointColumns} from './shared/display.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class WebhooksList extends GwCommand<typeof WebhooksList> {
   static override summary = 'List webhook endpoints, newest first.'
+  static override operations = ['listWebhookEndpoints'] as const
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --disabled', '<%= config.bin %> <%= command.id %> --all --json']
   static override flags = {
     disabled: Flags.boolean({description: 'Only disabled endpoints (--no-disabled: only enabled ones).', allowNo: true}),
@@ -13,12 +14,16 @@ export default class WebhooksList extends GwCommand<typeof WebhooksList> {
   }
 
   async run(): Promise<ListEnvelope<WebhookEndpoint> | WebhookEndpoint[]> {
-    return webhooksList(this.ctx, this.flags, this.args)
+    return webhooksList(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function webhooksList(ctx: Context, flags: GwFlags<typeof WebhooksList>, args: GwArgs<typeof WebhooksList>): Promise<ListEnvelope<WebhookEndpoint> | WebhookEndpoint[]> {
-  const f = flags
+/** What `gw webhooks list` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface WebhooksListOptions extends PagingOptions {
+  disabled?: boolean
+}
+
+export async function webhooksList(ctx: Context, f: WebhooksListOptions): Promise<ListEnvelope<WebhookEndpoint> | WebhookEndpoint[]> {
   const params = {disabled: f.disabled, ...pageParams(f)}
   const client = await ctx.client()
   return ctx.list({

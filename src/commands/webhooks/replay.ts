@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {WebhookReplay} from '../../api/types.js'
 import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {parseDuration} from '../../base/parse.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 import type {ReplayWebhookEndpointParams} from '../../client/params.js'
 
@@ -13,6 +13,7 @@ const STATUS_WORDS: Record<string, ReplayStatus> = {failed: 'failed_retrying', f
 
 export default class WebhooksReplay extends GwCommand<typeof WebhooksReplay> {
   static override summary = 'Send an endpoint every event it missed since a time (after an outage).'
+  static override operations = ['replayWebhookEndpoint'] as const
   static override description =
     "One call for the whole backlog: the endpoint's deliveries since --since that are still retrying are attempted now, and those that gave up get a new delivery with a fresh 72-hour window — once per event. Events the endpoint has received are skipped, and so are events older than the 30-day retention."
   static override examples = [
@@ -28,23 +29,31 @@ export default class WebhooksReplay extends GwCommand<typeof WebhooksReplay> {
   }
 
   async run(): Promise<WebhookReplay> {
-    return webhooksReplay(this.ctx, this.flags, this.args)
+    return webhooksReplay(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function webhooksReplay(ctx: Context, flags: GwFlags<typeof WebhooksReplay>, args: GwArgs<typeof WebhooksReplay>): Promise<WebhookReplay> {
-  const since = flags.since.trim()
+/** What `gw webhooks replay` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface WebhooksReplayOptions {
+  since: string
+  status?: string
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function webhooksReplay(ctx: Context, o: WebhooksReplayOptions): Promise<WebhookReplay> {
+  const since = o.since.trim()
   const when = /^\d{4}-\d{2}-\d{2}/.test(since) ? (Number.isFinite(Date.parse(since)) ? {since: new Date(Date.parse(since)).toISOString()} : undefined) : {within: parseDuration(since, '--since')}
   if (!when) throw new UsageError(`--since "${since}" is neither a duration nor a date-time.`, 'e.g. --since 2d or --since 2026-11-20T00:00:00Z')
   let status: ReplayStatus[] | undefined
-  if (flags.status !== undefined) {
-    status = flags.status.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean).map((s) => {
+  if (o.status !== undefined) {
+    status = o.status.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean).map((s) => {
       const w = STATUS_WORDS[s]
       if (!w) throw new UsageError(`--status "${s}" is not a delivery status to replay.`, 'Use failed, undeliverable or pending (comma list).')
       return w
     })
   }
-  const r = await (await ctx.client()).webhookEndpoints.replay(args.id, {...when, ...(status ? {status} : {})}, {idempotencyKey: flags['idempotency-key']})
+  const r = await (await ctx.client()).webhookEndpoints.replay(o.id, {...when, ...(status ? {status} : {})}, {idempotencyKey: o['idempotency-key']})
   const skipped = [r.skipped.already_received ? `${r.skipped.already_received} already received` : '', r.skipped.event_expired ? `${r.skipped.event_expired} past retention` : ''].filter(Boolean).join(', ')
   ctx.print(
     r.queued + r.rescheduled === 0

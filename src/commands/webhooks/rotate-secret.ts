@@ -6,10 +6,11 @@ import {idArg, idempotencyKeyFlag} from '../../base/flags.js'
 import {renderSecretNotice} from './shared/display.js'
 import {keepEndpointSecret} from './shared/secrets.js'
 import {replayedWithoutSecret} from '../keys/shared/shown-once.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 
 export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotateSecret> {
   static override summary = "Replace an endpoint's signing secret; prints the new one once."
+  static override operations = ['rotateWebhookEndpointSecret'] as const
   static override description =
     'The new secret signs every delivery from now on, and the previous one no longer does (one v1 in the Service-Signature header). With --expires-in the previous secret keeps signing alongside the new one for that long (two v1 values; receivers that check every v1 accept either), so a receiver you have deployed keeps verifying until you redeploy it with the new secret. A receiver that reads the header into a map keeps only the last v1 (the previous secret): rotate without an overlap for it.'
   static override examples = [
@@ -25,17 +26,24 @@ export default class WebhooksRotateSecret extends GwCommand<typeof WebhooksRotat
   }
 
   async run(): Promise<WebhookEndpoint> {
-    return webhooksRotateSecret(this.ctx, this.flags, this.args)
+    return webhooksRotateSecret(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function webhooksRotateSecret(ctx: Context, flags: GwFlags<typeof WebhooksRotateSecret>, args: GwArgs<typeof WebhooksRotateSecret>): Promise<WebhookEndpoint> {
+/** What `gw webhooks rotate-secret` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface WebhooksRotateSecretOptions {
+  'expires-in'?: string
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function webhooksRotateSecret(ctx: Context, o: WebhooksRotateSecretOptions): Promise<WebhookEndpoint> {
   let expiresIn: number | undefined
-  if (flags['expires-in'] !== undefined) {
-    expiresIn = flags['expires-in'].trim() === '0' ? 0 : parseDuration(flags['expires-in'], '--expires-in')
-    if (expiresIn > 7 * 86_400) throw new UsageError(`--expires-in is at most 7d, got "${flags['expires-in']}".`, 'e.g. --expires-in 24h')
+  if (o['expires-in'] !== undefined) {
+    expiresIn = o['expires-in'].trim() === '0' ? 0 : parseDuration(o['expires-in'], '--expires-in')
+    if (expiresIn > 7 * 86_400) throw new UsageError(`--expires-in is at most 7d, got "${o['expires-in']}".`, 'e.g. --expires-in 24h')
   }
-  const ep = await (await ctx.client()).webhookEndpoints.rotateSecret(args.id, {idempotencyKey: flags['idempotency-key'], expiresIn})
+  const ep = await (await ctx.client()).webhookEndpoints.rotateSecret(o.id, {idempotencyKey: o['idempotency-key'], expiresIn})
   if (replayedWithoutSecret(ctx, ep.secret, `The new secret of ${ep.id}`, `Rotate it again for a working one: gw webhooks rotate-secret ${ep.id}`)) return ep
   ctx.rememberSecret(ep.secret)
   await keepEndpointSecret(ctx, ep)

@@ -6,11 +6,12 @@ import type {UpdateWebhookEndpointParams} from '../../client/index.js'
 import {renderEndpoint} from './shared/display.js'
 import {enabledEvents, urlFlag, WEBHOOK_PARAMS} from './shared/flags.js'
 import {withFlagNames} from '../../base/flag-errors.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {UsageError} from '../../errors.js'
 
 export default class WebhooksUpdate extends GwCommand<typeof WebhooksUpdate> {
   static override summary = 'Change a webhook endpoint: URL, event types, description, or disable/enable it.'
+  static override operations = ['updateWebhookEndpoint'] as const
   static override description = '--events replaces the whole list. Re-enabling an endpoint (or giving it a new URL) starts its delivery health afresh. A new --url redirects its deliveries: it asks for confirmation on a terminal (the typed word "live" with a live key); pass --yes to skip it (required without a terminal).'
   static override examples = [
     "<%= config.bin %> <%= command.id %> wh_123 --events 'payment.*' --events 'dispute.*'",
@@ -32,12 +33,23 @@ export default class WebhooksUpdate extends GwCommand<typeof WebhooksUpdate> {
   }
 
   async run(): Promise<WebhookEndpoint> {
-    return webhooksUpdate(this.ctx, this.flags, this.args)
+    return webhooksUpdate(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function webhooksUpdate(ctx: Context, flags: GwFlags<typeof WebhooksUpdate>, args: GwArgs<typeof WebhooksUpdate>): Promise<WebhookEndpoint> {
-  const f = flags
+/** What `gw webhooks update` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface WebhooksUpdateOptions {
+  url?: string
+  events?: string[]
+  description?: string
+  metadata?: string[]
+  disable?: boolean
+  enable?: boolean
+  'idempotency-key'?: string
+  id: string
+}
+
+export async function webhooksUpdate(ctx: Context, f: WebhooksUpdateOptions): Promise<WebhookEndpoint> {
   const body: UpdateWebhookEndpointParams = {}
   if (f.url !== undefined) body.url = f.url
   const events = enabledEvents(f.events)
@@ -52,10 +64,10 @@ export async function webhooksUpdate(ctx: Context, flags: GwFlags<typeof Webhook
   const client = await ctx.client()
   if (body.url !== undefined && !ctx.yes) {
     // a new URL redirects every event of the account's endpoint: confirmed like a delete
-    const current = await client.webhookEndpoints.get(args.id)
-    if (current.url !== body.url) await ctx.confirmDestructive(`send the events of ${args.id} to ${body.url} instead of ${current.url}`)
+    const current = await client.webhookEndpoints.get(f.id)
+    if (current.url !== body.url) await ctx.confirmDestructive(`send the events of ${f.id} to ${body.url} instead of ${current.url}`)
   }
-  const ep = await withFlagNames(WEBHOOK_PARAMS, () => client.webhookEndpoints.update(args.id, body, {idempotencyKey: f['idempotency-key']}))
+  const ep = await withFlagNames(WEBHOOK_PARAMS, () => client.webhookEndpoints.update(f.id, body, {idempotencyKey: f['idempotency-key']}))
   ctx.print(renderEndpoint(ep, ctx.color))
   return ep
 }

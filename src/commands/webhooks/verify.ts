@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {explainSignature, type VerifyReport} from './shared/explain.js'
-import {GwCommand, type Context, type GwArgs, type GwFlags} from '../../base/command.js'
+import {GwCommand, type Context} from '../../base/command.js'
 import {ExitCode, UsageError} from '../../errors.js'
 
 export default class WebhooksVerify extends GwCommand<typeof WebhooksVerify> {
@@ -23,12 +23,20 @@ export default class WebhooksVerify extends GwCommand<typeof WebhooksVerify> {
   }
 
   async run(): Promise<VerifyReport> {
-    return webhooksVerify(this.ctx, this.flags, this.args)
+    return webhooksVerify(this.ctx, {...this.flags, ...this.args})
   }
 }
 
-export async function webhooksVerify(ctx: Context, flags: GwFlags<typeof WebhooksVerify>, args: GwArgs<typeof WebhooksVerify>): Promise<VerifyReport> {
-  const f = flags
+/** What `gw webhooks verify` takes: its flags and arguments by name (run() passes them as parsed). */
+export interface WebhooksVerifyOptions {
+  secret: string
+  header: string
+  'payload-file': string
+  tolerance: number
+  now?: number
+}
+
+export async function webhooksVerify(ctx: Context, f: WebhooksVerifyOptions): Promise<VerifyReport> {
   let payload: Buffer
   if (f['payload-file'] === '-') payload = Buffer.from(await ctx.readStdin(), 'utf8')
   else {

@@ -88,7 +88,7 @@ describe('webhooks create', () => {
       .intercept({path: '/v1/webhook_endpoints', method: 'POST'})
       .reply(400, errorBody('invalid_request_error', 'parameter_invalid', "enabled_events[0]: unknown event type 'payment.done'.", {param: 'enabled_events[0]'}), json)
     const r = await cli.run(WebhooksCreate, [...at(), '--url', 'https://x.example/h', '--events', 'payment.done'])
-    // a value the user typed: the error names the flag and is a usage error (issue 14, defect 4)
+    // a value the user typed: the error names the flag and is a usage error (docs/api.md#cli-conventions)
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain("unknown event type 'payment.done'")
     expect(r.stderr).toContain('--events')
@@ -137,7 +137,7 @@ describe('webhooks list, get, update, delete, rotate-secret, deliveries', () => 
     expect(missing.exitCode).toBe(5)
   })
 
-  it('rotate-secret prints the new secret once with the note; without --expires-in the previous one stops at once (issue 36)', async () => {
+  it('rotate-secret prints the new secret once with the note; without --expires-in the previous one stops at once', async () => {
     const seen = capture('POST', '/v1/webhook_endpoints/wh_1/rotate_secret', {...endpoint(), secret: SECRET, previous_secret_expires_at: null})
     const r = await cli.run(WebhooksRotateSecret, [...at(), 'wh_1'])
     expect(seen).toHaveLength(1)
@@ -274,7 +274,7 @@ describe('webhooks verify', () => {
   })
 })
 
-describe('a replay without the signing secret (issue 33: secrets are shown once)', () => {
+describe('a replay without the signing secret (secrets are shown once)', () => {
   it('create and rotate-secret keep nothing, and say how to get a working secret', async () => {
     capture('POST', '/v1/webhook_endpoints', {...endpoint(), secret: 'whsec_…EF01'}, 201)
     const made = await cli.run(WebhooksCreate, [...at(), '--url', 'https://shop.example/webhooks', '--idempotency-key', 'again'])

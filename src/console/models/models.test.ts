@@ -39,7 +39,7 @@ describe('the search box', () => {
     expect(parseSearch('125').kind).toBe('words')
   })
 
-  it("maps each search onto GET /v1/payments' filters (issue 36's names)", () => {
+  it("maps each search onto GET /v1/payments' filters (the names docs/api.md gives them)", () => {
     expect(searchParams(parseSearch('a@b.example'))).toEqual({customer_email: 'a@b.example'})
     expect(searchParams(parseSearch('@b.example'))).toEqual({email_domain: 'b.example'})
     expect(searchParams(parseSearch('4242'))).toEqual({card_last4: '4242'})

@@ -103,8 +103,8 @@ export function describeSearch(s: Search): string {
 
 /**
  * The query parameters of GET /v1/payments for a search (undefined: not a list search). The
- * names of the filters issue 36 adds (card last four, customer name, email domain) are those
- * docs/api.md gives them ("Where features meet (issue 36)"): card_last4, customer_name, email_domain.
+ * names of the newer filters (card last four, customer name, email domain) are those
+ * docs/api.md#the-support-agent gives them: card_last4, customer_name, email_domain.
  */
 export function searchParams(s: Search): Record<string, string> | undefined {
   switch (s.kind) {
@@ -133,7 +133,7 @@ export function searchParams(s: Search): Record<string, string> | undefined {
 /**
  * What to search next when a search found nothing: words that are no reference may be a
  * customer's name; an email typed in mixed case is tried in lower case (an engine whose
- * customer_email filter compares exactly, before issue 36, still finds the usual lower-case one).
+ * customer_email filter compares exactly, an older one, still finds the usual lower-case one).
  */
 export function fallbackSearch(s: Search): Search | undefined {
   // a name the API's filter does not find (a part after a hyphen, Ørsted typed orsted, one character): any part of it, here

@@ -89,7 +89,7 @@ export function PaymentsView() {
   const rows = list.rows
 
   // a "words" search that is no reference: the customer's name next, then any part of it (read
-  // here); an email in mixed case that found nothing: in lower case (an engine before issue 36
+  // here); an email in mixed case that found nothing: in lower case (an older engine
   // compares emails exactly)
   useEffect(() => {
     if (list.loading || list.hasMore || rows.length > 0 || list.error) return

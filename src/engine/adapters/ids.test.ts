@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {RandomIds} from './system.js'
+import {RandomIds} from './ids.js'
 
 describe('RandomIds', () => {
   it('makes prefix_ + 24 base62 characters, unique', () => {

@@ -1,4 +1,4 @@
-// Issue 33: the engine's files are its own, whatever the umask and the data dir's mode.
+// The engine's files are its own (docs/decisions.md#private-files-and-framed-pages), whatever the umask and the data dir's mode.
 import {chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'

@@ -1,4 +1,4 @@
-// The engine's files are its own (issue 33): every file it writes in its data dir (the database
+// The engine's files are its own (docs/decisions.md#private-files-and-framed-pages): every file it writes in its data dir (the database
 // and its -wal and -shm, key files, engine.json, TLS keys, the access log) is 0600 whatever the
 // umask, and a data dir it creates is 0700. An existing data dir others may read or write is
 // left as the operator made it, with one warning naming the chmod to run.

@@ -1,4 +1,4 @@
-// The engine's secrets key (issue 33): what the engine must keep able to use but must not leave
+// The engine's secrets key (docs/decisions.md#secrets-at-rest): what the engine must keep able to use but must not leave
 // readable in its database — webhook signing secrets — is sealed with AES-256-GCM under a key
 // kept outside the database (a file: the data dir's `secrets.key`, or `--secrets-key-file` for a
 // fleet). A copy of the database alone holds no working secret. A check value (an HMAC of a

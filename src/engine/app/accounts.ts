@@ -1,10 +1,11 @@
-// Accounts (issue 24): each a complete, independent gateway sharing the engine, with its own
+// Accounts (docs/decisions.md#accounts): each a complete, independent gateway sharing the engine, with its own
 // objects, events, webhooks, keys, rate limit and test clock. The platform account (the engine's
 // own, whose key `gw login --local` saves) creates, lists and deletes them; an account object is
 // one of its objects. Creating one is a single unit of work of the platform account that also
 // writes, in the new account, its first secret and publishable keys and its settlement schedule.
-import type {Account, AccountWithKeys, Query} from '../../api/types.js'
-import {badState, invalid, notFound} from '../domain/errors.js'
+import type {Account, AccountWithKeys} from '../../api/types.js'
+import {badState, notFound} from '../domain/errors.js'
+import {listPage, type PageQuery} from '../core/lists.js'
 import {PLATFORM_ACCOUNT, type ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
 import {makeKey} from './keys.js'
@@ -47,10 +48,8 @@ async function loadAccount(u: Pick<Unit, 'get'>, id: string) {
   return got
 }
 
-export async function listAccounts(core: Core, q: Query<'listAccounts'> & {limit: number}): Promise<ListPage<Account>> {
-  const page = await core.store.list<Account, 'account'>('account', q)
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such account.`)
-  return page
+export async function listAccounts(core: Core, q: PageQuery<'listAccounts'>): Promise<ListPage<Account>> {
+  return listPage<Account, 'account'>(core, 'account', q, [], 'account')
 }
 
 export async function retrieveAccount(core: Core, id: string): Promise<Account> {

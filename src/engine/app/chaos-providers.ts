@@ -1,6 +1,6 @@
-// Provider faults (issue 29): for one account, a provider goes down, or a share of its calls
+// Provider faults (docs/decisions.md#failure-on-purpose): for one account, a provider goes down, or a share of its calls
 // time out, soft-decline or slow down. The fault is applied to what the provider answered, so
-// routing, failover (§1), provider_attempts, the routing explanation and the 7-day rate react
+// routing, failover (docs/api.md#routing-and-failover), provider_attempts, the routing explanation and the 7-day rate react
 // exactly as to a real failure. A down provider is marked degraded (provider.health.changed) at
 // the first call that finds it down, and active again when the rule ends — at its end on the
 // engine clock (a timeline job) or when it is cleared — unless somebody else changed its health

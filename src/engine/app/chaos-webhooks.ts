@@ -1,5 +1,5 @@
-// Webhook faults (issue 29): what happens to the deliveries created while a rule is active, so
-// a merchant's receiver meets what spec §6 rule 5 warns of — duplicates, events out of order,
+// Webhook faults (docs/decisions.md#failure-on-purpose): what happens to the deliveries created while a rule is active, so
+// a merchant's receiver meets what docs/api.md#webhook-delivery warns of — duplicates, events out of order,
 // late events, failed attempts retried. A duplicate is a second delivery of the same event
 // (each signed when sent, both in the delivery log); shuffle holds each delivery a random time
 // within a window, so they arrive out of order; delay holds every one; fail_first fails the

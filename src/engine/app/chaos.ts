@@ -1,4 +1,4 @@
-// The chaos operations (issue 29): add a rule to the account's, end one or all, list the active
+// The chaos operations (docs/decisions.md#failure-on-purpose): add a rule to the account's, end one or all, list the active
 // ones. What a rule is and how it is applied (the rules every request, provider call and
 // delivery runs through) is the core's: core/chaos-rules.ts.
 import type {ChaosRule} from '../../api/types.js'

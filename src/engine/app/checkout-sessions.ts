@@ -1,15 +1,16 @@
-// Hosted checkout sessions (issue 28): the shop's server creates one with its secret key and
+// Hosted checkout sessions (docs/decisions.md#browsers-and-hosted-pages): the shop's server creates one with its secret key and
 // sends the customer to its `url` on {checkout_url}; the page offers the methods, takes a card or
 // runs the method's own page, and lets the customer try again after a decline until a payment
 // succeeds (or is processing: the customer's part is done), the session expires, or the
 // customer goes back to the shop. Each try is a payment of its own, linked to the session; the
 // session records the latest and, once complete, the one that completed it. The outcome
 // reaches the shop by webhook (checkout.session.completed, checkout.session.expired), since the
-// return to success_url "only signals that the customer came back" (§1).
+// return to success_url "only signals that the customer came back" (docs/api.md#payment-lifecycle).
 import {randomBytes} from 'node:crypto'
 import {methodInfo, METHOD_CODES, type MethodCode} from '../../api/catalog.js'
-import type {CheckoutSession, CheckoutSessionCreate, Query} from '../../api/types.js'
+import type {CheckoutSession, CheckoutSessionCreate} from '../../api/types.js'
 import {badState, invalid, notFound} from '../domain/errors.js'
+import {listPage, type PageQuery} from '../core/lists.js'
 import type {PaymentRecord} from '../domain/payment.js'
 import {PROVIDERS, providerServes} from '../domain/providers.js'
 import {iso} from '../domain/time.js'
@@ -93,13 +94,11 @@ export async function retrieveCheckoutSession(core: Core, id: string): Promise<C
 }
 
 /** GET /v1/checkout_sessions: newest first, by status and by payment (the query the document defines). */
-export async function listCheckoutSessions(core: Core, q: Query<'listCheckoutSessions'> & {limit: number}): Promise<ListPage<CheckoutSessionRecord>> {
+export async function listCheckoutSessions(core: Core, q: PageQuery<'listCheckoutSessions'>): Promise<ListPage<CheckoutSessionRecord>> {
   const filters: Filter<'checkout_session'>[] = []
   if (q.status !== undefined) filters.push({field: 'status', op: 'eq', value: q.status})
   if (q.payment !== undefined) filters.push({field: 'payment', op: 'eq', value: q.payment})
-  const page = await core.store.list<CheckoutSessionRecord, 'checkout_session'>('checkout_session', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such checkout session '${q[page.cursor_missing]}'.`)
-  return page
+  return listPage<CheckoutSessionRecord, 'checkout_session'>(core, 'checkout_session', q, filters, 'checkout session', true)
 }
 
 /** POST /v1/checkout_sessions/{id}/expire: the shop ends an open session (its page then says so). */
@@ -149,7 +148,7 @@ export async function sessionPaymentChanged(u: Unit, p: PaymentRecord): Promise<
 }
 
 /**
- * POST /v1/checkout_sessions/{id}/pay (issue 36): one try at paying an open session with a saved
+ * POST /v1/checkout_sessions/{id}/pay (docs/decisions.md#browsers-and-hosted-pages): one try at paying an open session with a saved
  * card, as a try on its hosted page is — a payment of the session (its amount, currency,
  * reference, customer and metadata), recorded as its latest; a decline leaves the session open
  * for another card, a success completes it. The hosted card fields call it with the publishable

@@ -1,6 +1,7 @@
 // Customers and saved payment methods.
 import type {Customer, PaymentMethod} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
+import {listPage, type PageQuery} from '../core/lists.js'
 import {parseInstrument, type Instrument} from '../domain/payment.js'
 import type {Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
@@ -10,7 +11,6 @@ import {keptCard} from '../core/secrets.js'
 import type {Body} from '../../api/types.js'
 
 export type PaymentMethodRecord = PaymentMethod & {_x: {instrument: Instrument}}
-type Page = {limit: number; starting_after?: string; ending_before?: string}
 /** POST /customers and POST /customers/{id}: the body as the document defines it. */
 export type CustomerFields = Body<'updateCustomer'>
 
@@ -58,11 +58,9 @@ export async function deleteCustomer(u: Unit, id: string): Promise<{id: string; 
   return {id: obj.id, object: 'customer', deleted: true}
 }
 
-export async function listCustomers(core: Core, q: Page & {email?: string}): Promise<ListPage<Customer>> {
+export async function listCustomers(core: Core, q: PageQuery<'listCustomers'>): Promise<ListPage<Customer>> {
   const filters: Filter<'customer'>[] = q.email !== undefined ? [{field: 'email', op: 'eq', value: q.email}] : []
-  const page = await core.store.list<Customer, 'customer'>('customer', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such customer.`)
-  return page
+  return listPage<Customer, 'customer'>(core, 'customer', q, filters, 'customer')
 }
 
 // ---------------------------------------------------------------- payment methods
@@ -104,12 +102,10 @@ export async function retrievePaymentMethod(core: Core, id: string): Promise<Pay
   return (await loadPm(core.store, id)).obj
 }
 
-export async function listPaymentMethods(core: Core, q: Page & {customer?: string; type?: string}): Promise<ListPage<PaymentMethodRecord>> {
+export async function listPaymentMethods(core: Core, q: PageQuery<'listPaymentMethods'>): Promise<ListPage<PaymentMethodRecord>> {
   if (q.type !== undefined && q.type !== 'card') throw invalid('type', `type must be card; got '${q.type}'.`)
   const filters: Filter<'payment_method'>[] = q.customer !== undefined ? [{field: 'customer', op: 'eq', value: q.customer}] : []
-  const page = await core.store.list<PaymentMethodRecord, 'payment_method'>('payment_method', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such payment method.`)
-  return page
+  return listPage<PaymentMethodRecord, 'payment_method'>(core, 'payment_method', q, filters, 'payment method')
 }
 
 export async function detachPaymentMethod(u: Unit, id: string): Promise<PaymentMethodRecord> {

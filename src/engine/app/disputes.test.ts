@@ -3,7 +3,7 @@ import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
 import {EVIDENCE_WINDOW_S, type DisputeRecord} from '../domain/dispute.js'
 import type {LedgerEntry} from '../domain/ledger.js'
 import {TEST_CARD_DISPUTE_DELAY_S} from './disputes.js'
-import {entriesFor} from './money.js'
+import {entriesFor} from './ledger.js'
 
 let t: TestEngine
 beforeAll(async () => {
@@ -384,7 +384,7 @@ describe('evidence', () => {
   })
 })
 
-describe('dispute money rules (spec §2)', () => {
+describe('dispute money rules', () => {
   it('withheld on open (immediately, from available), returned on won', async () => {
     const p = await cardPayment(4000, 'GBP')
     const b0 = await balanceOf('GBP')
@@ -481,7 +481,7 @@ describe('GET /disputes', () => {
   })
 })
 
-describe("a dispute's story stays on it (issue 26 items 5 and 9)", () => {
+describe("a dispute's story stays on it", () => {
   it('what closed it: the deadline (lost unanswered), a ruling (won or lost), the merchant (accepted); null while open', async () => {
     const byDeadline = await openDispute((await cardPayment(3101)).id)
     expect(byDeadline.closed_by).toBeNull()
@@ -516,7 +516,7 @@ describe("a dispute's story stays on it (issue 26 items 5 and 9)", () => {
   })
 })
 
-describe('3-D Secure on the payment (issue 26 item 6)', () => {
+describe('3-D Secure on the payment', () => {
   it('a payment whose cardholder passed a 3-D Secure challenge says so in payment_method_details.card.three_d_secure', async () => {
     const c = await t.api('POST', '/payments', {amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card('4000000000003220'), return_url: 'https://shop.example/back'})
     expect(c.body.status).toBe('requires_action')
@@ -529,7 +529,7 @@ describe('3-D Secure on the payment (issue 26 item 6)', () => {
   })
 })
 
-describe('refund messages that fit the dispute (issue 26 item 10)', () => {
+describe('refund messages that fit the dispute', () => {
   it('under review: wait for the ruling (accepting or answering is impossible then); needs_response: accept or submit evidence', async () => {
     const p = await cardPayment(3201)
     const dp = await openDispute(p.id)

@@ -1,18 +1,18 @@
 // Dispute use cases. Only the card network opens a dispute: the test helper, or test card
 // 4000 0000 0000 0259 a minute after it succeeds. Every dispute event carries request_id null
-// (spec §6: dispute events originate from the network), including changes an API call caused.
-import type {Query} from '../../api/types.js'
+// (dispute events originate from the network: docs/api.md#event-types), including changes an API call caused.
 import {methodInfo} from '../../api/catalog.js'
 import * as dispute from '../domain/dispute.js'
 import {DISPUTE_STATUSES, type DisputeRecord} from '../domain/dispute.js'
 import {evidenceCoverage, renderEvidence, type DisputeReason, type EvidenceSubmission} from '../domain/dispute-evidence.js'
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
+import {listPage, type PageQuery} from '../core/lists.js'
 import {refundableOf} from '../domain/ledger.js'
 import type {PaymentRecord} from '../domain/payment.js'
 import type {RefundRecord} from '../domain/refund.js'
 import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
-import {entriesFor, recordEntry} from './money.js'
+import {entriesFor, recordEntry} from './ledger.js'
 import type {Unit} from '../core/unit.js'
 
 export type {DisputeRecord} from '../domain/dispute.js'
@@ -20,7 +20,7 @@ export type {DisputeRecord} from '../domain/dispute.js'
 /** Test card 4000 0000 0000 0259: the network opens its dispute this long after the payment succeeds. */
 export const TEST_CARD_DISPUTE_DELAY_S = 60
 
-/** Card-family payments can be disputed; buy now pay later is chargeback-free (spec §4 method rule 4). */
+/** Card-family payments can be disputed; buy now pay later is chargeback-free (docs/api.md#payment-methods). */
 function disputeProblem(p: PaymentRecord): string | null {
   const m = methodInfo(p.payment_method)!
   if (m.chargebackFree) return `${m.name} payments are chargeback-free; the network cannot open a dispute on ${p.id}.`
@@ -35,7 +35,7 @@ function networkOf(p: PaymentRecord): string | null {
   return details?.brand ?? null
 }
 
-/** The open chargeback of a payment (needs_response or under_review), if any: refunds go through it (spec §2 dispute money rule 5). */
+/** The open chargeback of a payment (needs_response or under_review), if any: refunds go through it (docs/api.md#dispute-lifecycle). */
 export async function openDisputeOf(u: Pick<Unit, 'all'>, paymentId: string): Promise<DisputeRecord | undefined> {
   const open = await u.all<DisputeRecord, 'dispute'>('dispute', [
     {field: 'payment', op: 'eq', value: paymentId},
@@ -165,14 +165,12 @@ export async function retrieveDispute(core: Core, id: string): Promise<DisputeRe
   return (await loadDispute(core.store, id)).dp
 }
 
-export async function listDisputes(core: Core, q: Query<'listDisputes'> & {limit: number}): Promise<ListPage<DisputeRecord>> {
+export async function listDisputes(core: Core, q: PageQuery<'listDisputes'>): Promise<ListPage<DisputeRecord>> {
   const filters: Filter<'dispute'>[] = []
   if (q.status !== undefined) {
     if (!(DISPUTE_STATUSES as readonly string[]).includes(q.status)) throw invalid('status', `status must be one of ${DISPUTE_STATUSES.join(', ')}; got '${q.status}'.`)
     filters.push({field: 'status', op: 'eq', value: q.status})
   }
   if (q.payment !== undefined) filters.push({field: 'payment', op: 'eq', value: q.payment})
-  const page = await core.store.list<DisputeRecord, 'dispute'>('dispute', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such dispute '${q[page.cursor_missing]}'.`)
-  return page
+  return listPage<DisputeRecord, 'dispute'>(core, 'dispute', q, filters, 'dispute', true)
 }

@@ -1,6 +1,6 @@
 // The immutable event log: list and retrieve, and the live feed behind GET /events/stream.
-import type {Query} from '../../api/types.js'
 import {invalid, notFound} from '../domain/errors.js'
+import {cursorFound, type PageQuery} from '../core/lists.js'
 import type {AccountStore, ListPage, LoggedEvent} from '../ports/store.js'
 import type {Core} from '../core/core.js'
 
@@ -34,7 +34,7 @@ export function retentionFloor(core: Core): string {
   return new Date(core.clock.now().getTime() - EVENT_RETENTION_MS).toISOString()
 }
 
-export async function listEvents(core: Core, q: Query<'listEvents'> & {limit: number}): Promise<ListPage<LoggedEvent>> {
+export async function listEvents(core: Core, q: PageQuery<'listEvents'>): Promise<ListPage<LoggedEvent>> {
   const tf = parseTypeFilter(q.type)
   const floor = retentionFloor(core)
   const story = q.object === undefined ? {} : await storyOf(core, q.object)
@@ -47,8 +47,7 @@ export async function listEvents(core: Core, q: Query<'listEvents'> & {limit: nu
     created_gte: q.created_gte && q.created_gte > floor ? q.created_gte : floor,
     created_lte: q.created_lte,
   })
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such event.`)
-  return page
+  return cursorFound(page, 'event', q)
 }
 
 /**

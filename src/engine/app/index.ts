@@ -72,7 +72,7 @@ export class App {
     return this.opts.log
   }
 
-  /** A failure contained to an account (or to no account: null), counted and logged once per place (containment.ts, issue 33). */
+  /** A failure contained to an account (or to no account: null), counted and logged once per place (containment.ts, docs/decisions.md#failures-are-contained). */
   contain(where: ContainedWhere, account: string | null, e: unknown, what?: string): void {
     this.opts.containment!.report(where, account, e, what)
   }
@@ -122,7 +122,7 @@ export class App {
 
   /**
    * Starts the background work: timeline jobs as they fall due, webhook attempts, housekeeping.
-   * Each account's part is contained to it (issue 33): whatever one account's data makes throw is
+   * Each account's part is contained to it (docs/decisions.md#failures-are-contained): whatever one account's data makes throw is
    * counted and logged once, and the others' jobs and housekeeping go on.
    */
   start(): void {

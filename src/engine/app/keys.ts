@@ -1,4 +1,4 @@
-// API keys (issue 24): create, list, roll, revoke; and authentication of a presented key, which
+// API keys (docs/decisions.md#api-keys): create, list, roll, revoke; and authentication of a presented key, which
 // the HTTP pipeline asks for every request. Keys are kept as SHA-256 hashes; a presented key is
 // hashed and looked up by its hash, whatever account holds it (one indexed read, then cached
 // until the store's change feed says a key of that account changed, on any instance).
@@ -6,9 +6,11 @@
 // key's old secret must stop working when the person rolling it expects, whatever a test run
 // does to its account's clock.
 import * as crypto from 'node:crypto'
-import type {ApiKey, Query} from '../../api/types.js'
+import type {ApiKey} from '../../api/types.js'
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
-import {DEFAULT_ROLL_EXPIRY_S, keyTypeOf, MAX_ROLL_EXPIRY_S, newSecret, parsePermissions, redactKey, type KeyType} from '../domain/keys.js'
+import {listPage, type PageQuery} from '../core/lists.js'
+import {DEFAULT_ROLL_EXPIRY_S, keyTypeOf, MAX_ROLL_EXPIRY_S, parsePermissions, PREFIX, type KeyType} from '../domain/keys.js'
+import {redactSecret} from '../../api/keys.js'
 import {PLATFORM_ACCOUNT, type ListPage, type Store} from '../ports/store.js'
 import type {Core} from '../core/core.js'
 import type {Unit} from '../core/unit.js'
@@ -24,6 +26,16 @@ const oneShotHash = (crypto as unknown as {hash(algorithm: string, data: string,
 /** The stored form of a key: the hex SHA-256 of the whole key (keys are ~190 random bits: no slow hash is needed). */
 export const hashKey = (key: string): string => oneShotHash('sha256', key, 'hex')
 
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+/** A new key: the prefix of its type and 32 random base62 characters (~190 bits). */
+function newSecret(type: KeyType): string {
+  let s = PREFIX[type]
+  // 248 = 4 x 62: bytes at or above it are dropped, so every character is equally likely
+  while (s.length < PREFIX[type].length + 32) for (const b of crypto.randomBytes(48)) if (b < 248 && s.length < PREFIX[type].length + 32) s += ALPHABET[b % 62]
+  return s
+}
+
 const wallNow = () => new Date()
 
 /** A new key object and its secret (returned once). */
@@ -34,7 +46,7 @@ export function makeKey(core: Pick<Core, 'ids' | 'livemode'>, type: KeyType, opt
     object: 'api_key',
     type,
     name: opts.name ?? null,
-    redacted: redactKey(secret),
+    redacted: redactSecret(secret),
     permissions: type === 'restricted' ? (opts.permissions ?? []) : null,
     status: 'active',
     expires_at: null,
@@ -75,10 +87,8 @@ async function loadKey(u: Pick<Unit, 'get'>, id: string): Promise<{obj: KeyRecor
   return got
 }
 
-export async function listKeys(core: Core, q: Query<'listApiKeys'> & {limit: number}): Promise<ListPage<KeyRecord>> {
-  const page = await core.store.list<KeyRecord, 'api_key'>('api_key', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters: q.type ? [{field: 'type', op: 'eq', value: q.type}] : []})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such api key.`)
-  return page
+export async function listKeys(core: Core, q: PageQuery<'listApiKeys'>): Promise<ListPage<KeyRecord>> {
+  return listPage<KeyRecord, 'api_key'>(core, 'api_key', q, q.type ? [{field: 'type', op: 'eq', value: q.type}] : [], 'api key')
 }
 
 export async function retrieveKey(core: Core, id: string): Promise<KeyRecord> {
@@ -215,5 +225,5 @@ export class KeyAuthority {
 function unknownKey(key: string): DomainError {
   if (key.startsWith('sk_live_') || key.startsWith('rk_live_') || key.startsWith('pk_live_'))
     return new DomainError('authentication', 'live_mode_unavailable', "Live mode needs real provider connections, and this local engine runs test mode only (simulated providers). Use the engine's sk_test_ key.")
-  return new DomainError('authentication', 'api_key_invalid', `Invalid API key provided: ${redactKey(key)}.`)
+  return new DomainError('authentication', 'api_key_invalid', `Invalid API key provided: ${redactSecret(key)}.`)
 }

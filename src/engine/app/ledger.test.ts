@@ -4,7 +4,7 @@ import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
 import {paymentMoney, type LedgerEntry} from '../domain/ledger.js'
 import {settlementRunOf} from '../domain/settlement.js'
 import {REFUND_DELAY_S} from '../domain/refund.js'
-import {entriesFor} from './money.js'
+import {entriesFor} from './ledger.js'
 
 // A fresh engine: the balance starts empty and every movement below is accounted for.
 let t: TestEngine

@@ -2,6 +2,7 @@
 import type {CapabilityStatus, Merchant, RoutingRule as StoredRule} from '../../api/types.js'
 import {methodInfo} from '../../api/catalog.js'
 import {invalid, notFound} from '../domain/errors.js'
+import {listPage, type PageQuery} from '../core/lists.js'
 import {PROVIDERS} from '../domain/providers.js'
 import type {RoutingRule} from '../domain/routing.js'
 import type {Filter, ListPage} from '../ports/store.js'
@@ -14,7 +15,6 @@ export type {StoredRule}
 /** KYB review of a new sub-merchant completes this long after it has its legal name and country. */
 export const KYB_REVIEW_S = 60
 
-type Page = {limit: number; starting_after?: string; ending_before?: string}
 
 /** POST /merchants and POST /merchants/{id}: the body as the document defines it. */
 export type MerchantFields = Body<'updateMerchant'>
@@ -54,11 +54,9 @@ export async function retrieveMerchant(core: Core, id: string): Promise<Merchant
   return (await loadMerchant(core.store, id)).obj
 }
 
-export async function listMerchants(core: Core, q: Page & {kyb_status?: string}): Promise<ListPage<Merchant>> {
+export async function listMerchants(core: Core, q: PageQuery<'listMerchants'>): Promise<ListPage<Merchant>> {
   const filters: Filter<'merchant'>[] = q.kyb_status !== undefined ? [{field: 'kyb_status', op: 'eq', value: q.kyb_status}] : []
-  const page = await core.store.list<Merchant, 'merchant'>('merchant', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such merchant.`)
-  return page
+  return listPage<Merchant, 'merchant'>(core, 'merchant', q, filters, 'merchant')
 }
 
 export async function updateMerchant(u: Unit, id: string, b: MerchantFields): Promise<Merchant> {
@@ -166,11 +164,9 @@ export async function retrieveRule(core: Core, id: string): Promise<StoredRule> 
   return (await loadRule(core.store, id)).obj
 }
 
-export async function listRules(core: Core, q: Page & {merchant?: string}): Promise<ListPage<StoredRule>> {
+export async function listRules(core: Core, q: PageQuery<'listRoutingRules'>): Promise<ListPage<StoredRule>> {
   const filters: Filter<'routing_rule'>[] = q.merchant !== undefined ? [{field: 'merchant', op: 'eq', value: q.merchant}] : []
-  const page = await core.store.list<StoredRule, 'routing_rule'>('routing_rule', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such routing rule.`)
-  return page
+  return listPage<StoredRule, 'routing_rule'>(core, 'routing_rule', q, filters, 'routing rule')
 }
 
 export async function updateRule(u: Unit, id: string, b: RuleFields): Promise<StoredRule> {

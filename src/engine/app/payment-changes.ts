@@ -90,7 +90,7 @@ export async function customerAction(u: Unit, id: string, outcome: 'approve' | '
     }
   }
   u.put('payment', p, loaded.version)
-  // paid through a hosted checkout session: the session learns of it (issue 28), through the core's reactions
+  // paid through a hosted checkout session: the session learns of it, through the core's reactions
   await u.core.reactions.paymentChanged(u, p)
   return p
 }

@@ -11,8 +11,9 @@ import {explainRecord, route, type RouteInput} from '../domain/routing.js'
 import type {Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
 import type {Unit} from '../core/unit.js'
+import {cursorFound, listPage, type PageQuery} from '../core/lists.js'
 import type {Query} from '../../api/types.js'
-import {domainKey, emailKey, nameKey} from '../ports/search-keys.js'
+import {domainKey, emailKey, nameKey} from '../domain/search-keys.js'
 
 type PaymentRecord = pay.PaymentRecord
 
@@ -33,7 +34,7 @@ export async function loadPayment(u: Pick<Unit, 'get'>, id: string, param = 'id'
 }
 
 /** GET /payments: the query as the document defines it, the page size defaulted. */
-export type PaymentQuery = Query<'listPayments'> & {limit: number}
+export type PaymentQuery = PageQuery<'listPayments'>
 
 /** The payment filters that match customers' data (what GET /customers shows): asking them needs customers:read too (docs/api.md#what-a-key-reaches). */
 export const CUSTOMER_DATA_FILTERS = ['customer_email', 'email_domain', 'customer_name'] as const satisfies readonly (keyof PaymentQuery)[]
@@ -64,16 +65,12 @@ export async function listPayments(core: Core, q: PaymentQuery): Promise<ListPag
   if (q.reference_prefix !== undefined) filters.push({field: 'reference', op: 'prefix', value: q.reference_prefix})
   if (q.created_gte) filters.push({field: 'created_at', op: 'gte', value: q.created_gte})
   if (q.created_lte) filters.push({field: 'created_at', op: 'lte', value: q.created_lte})
-  const page =
-    q.metadata !== undefined
-      ? await scanWhere(core, q, filters, metadataMatch(q.metadata))
-      : await core.store.list<PaymentRecord, 'payment'>('payment', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such payment '${q[page.cursor_missing]}'.`)
-  return page
+  if (q.metadata !== undefined) return cursorFound(await scanWhere(core, q, filters, metadataMatch(q.metadata)), 'payment', q, true)
+  return listPage<PaymentRecord, 'payment'>(core, 'payment', q, filters, 'payment', true)
 }
 
 /**
- * The customer filters (issue 36) as one store filter: payments whose customer matches all of them,
+ * The customer filters (docs/decisions.md#finding-payments) as one store filter: payments whose customer matches all of them,
  * read in one query through the customers' indexes (never a list of ids gathered first). A name
  * matches by a prefix of the whole name or of its last word, so it is two alternatives.
  */

@@ -15,14 +15,14 @@ import type {ProviderCardInput} from '../ports/provider.js'
 import type {ClaimedJob} from '../ports/store.js'
 import {providerChaos} from './chaos-providers.js'
 import type {Core} from '../core/core.js'
-import {onPaymentSucceeded} from './money.js'
+import {onPaymentSucceeded} from './ledger.js'
 import {scheduleTestCardDispute} from './disputes.js'
 import {dayOf} from '../core/provider-state.js'
 import type {Unit} from '../core/unit.js'
 import {keptCard} from '../core/secrets.js'
 import {iso} from '../domain/time.js'
 import type {Body} from '../../api/types.js'
-import {emailKey} from '../ports/search-keys.js'
+import {emailKey} from '../domain/search-keys.js'
 
 import {assertCurrency, loadPayment, routeInput} from './payment-queries.js'
 
@@ -72,7 +72,7 @@ export function apply(u: Unit, step: pay.Step, at: Date): PaymentRecord {
     else if ('unschedule' in e) u.unschedule(e.unschedule, p.id)
     else {
       onPaymentSucceeded(u, p, at)
-      // a test card that disputes (decisions.md): its dispute is scheduled as the payment succeeds
+      // a test card that disputes (docs/decisions.md#test-cards-beyond-the-contracts): its dispute is scheduled as the payment succeeds
       scheduleTestCardDispute(u, p, at)
     }
   }
@@ -88,7 +88,7 @@ export function apply(u: Unit, step: pay.Step, at: Date): PaymentRecord {
  */
 async function inlineCustomer(u: Unit, fields: {email?: string; name?: string}, now: Date): Promise<Customer> {
   if (fields.email !== undefined) {
-    // one email in any case, one customer (issue 36: an email is compared case-insensitively)
+    // one email in any case, one customer (an email is compared case-insensitively)
     const key = emailKey(fields.email) ?? fields.email
     await u.lock(`customer_email:${key}`)
     const known = await u.list<Customer & {created_at: string}, 'customer'>('customer', {limit: 1, filters: [{field: 'email_key', op: 'eq', value: key}]})
@@ -211,7 +211,7 @@ export async function createPayment(u: Unit, body: CreatePayment, internal: {che
 }
 
 /**
- * What a confirm of a payment that can no longer be paid says to do (issue 36): a payment is one
+ * What a confirm of a payment that can no longer be paid says to do: a payment is one
  * try; a customer who may try another card needs a checkout session, each try a payment of it.
  */
 const RETRY_WITH_A_SESSION =
@@ -281,7 +281,7 @@ export async function proceed(u: Unit, p: PaymentRecord, now: Date): Promise<Pay
       cardCountry: i?.country ?? null,
     })
     if (p.risk!.decision === 'blocked') return {payment: apply(u, pay.fail(p, 'payment_blocked', 'Risk screening blocked the payment; no provider was attempted.'), now)}
-    // the hold is in `processing` (§3); a customer step (3-D Secure, wallet sheet) comes
+    // the hold is in `processing` (docs/api.md#payment-lifecycle); a customer step (3-D Secure, wallet sheet) comes
     // first, so the payment never moves back from processing to requires_action
     if (p.risk!.decision === 'review' && !pay.needsCustomerStep(p)) return {payment: apply(u, pay.holdForReview(p), now)}
   }
@@ -318,7 +318,7 @@ async function requireAction(u: Unit, p: PaymentRecord, step: pay.SessionStep, p
   return apply(u, pay.requireAction(p, {step, provider, token, url, at: now}), now)
 }
 
-/** Tries candidates in order inside this call; a timeout or soft decline fails over, a final decline stops (§1). */
+/** Tries candidates in order inside this call; a timeout or soft decline fails over, a final decline stops (docs/api.md#routing-and-failover). */
 export async function authorize(u: Unit, p: PaymentRecord, now: Date, list: string[]): Promise<PaymentOutcome> {
   const m = methodInfo(p.payment_method)!
   const capture = p.capture_method === 'automatic' || !m.manualCapture
@@ -331,7 +331,7 @@ export async function authorize(u: Unit, p: PaymentRecord, now: Date, list: stri
     if (!conn) continue
     const i = p._x.instrument
     let res = await conn.authorize({payment_id: p.id, amount: p.amount, currency: p.currency, payment_method: p.payment_method, card: i ? cardInput(i) : undefined, route_index: idx, capture})
-    // the account's provider faults (issue 29), if any
+    // the account's provider faults (docs/decisions.md#failure-on-purpose), if any
     if (!u.core.chaos.none) res = await providerChaos(u, provId, 'authorize', res)
     last = res
     p = pay.attempted(p, {provider: provId, outcome: res.outcome, decline_code: res.decline_code, latency_ms: res.latency_ms, attempted_at: iso(now)}).payment

@@ -112,7 +112,7 @@ describe('POST /refunds: the refund object', () => {
   })
 })
 
-describe('partial refunds and the payment refund flags (spec §2)', () => {
+describe('partial refunds and the payment refund flags', () => {
   it('no refunds -> partially refunded -> fully refunded; status stays succeeded', async () => {
     const p = await cardPayment(2000)
     expect(p).toMatchObject({amount_refunded: 0, refunded: false, partially_refunded: false})
@@ -250,7 +250,7 @@ describe('refund errors', () => {
   })
 })
 
-describe('refund states on the engine clock (spec §3)', () => {
+describe('refund states on the engine clock', () => {
   it('pending -> succeeded after the card rail answers (30 min), event refund.succeeded', async () => {
     const p = await cardPayment(2000)
     const r = (await t.api('POST', '/refunds', {payment: p.id, amount: 600})).body

@@ -3,6 +3,7 @@
 import {providerChaos} from './chaos-providers.js'
 import {methodInfo} from '../../api/catalog.js'
 import {invalid, notFound} from '../domain/errors.js'
+import {listPage, type PageQuery} from '../core/lists.js'
 import {refundableOf, withRefundTotals} from '../domain/ledger.js'
 import type {PaymentRecord} from '../domain/payment.js'
 import {REFUND_DELAY_S, REFUND_STATUSES, railAnswered, refundAmount, type RefundInternal, type RefundRecord, type REFUND_REASONS} from '../domain/refund.js'
@@ -11,9 +12,9 @@ import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
 import {openDisputeOf} from './disputes.js'
 import {INTERNAL} from '../core/internal.js'
-import {entriesFor, recordEntry} from './money.js'
+import {entriesFor, recordEntry} from './ledger.js'
 import type {Unit} from '../core/unit.js'
-import type {Body, Query} from '../../api/types.js'
+import type {Body} from '../../api/types.js'
 
 export type {RefundRecord} from '../domain/refund.js'
 
@@ -107,14 +108,12 @@ export async function retrieveRefund(core: Core, id: string): Promise<RefundReco
   return got.obj
 }
 
-export async function listRefunds(core: Core, q: Query<'listRefunds'> & {limit: number}): Promise<ListPage<RefundRecord>> {
+export async function listRefunds(core: Core, q: PageQuery<'listRefunds'>): Promise<ListPage<RefundRecord>> {
   const filters: Filter<'refund'>[] = []
   if (q.payment !== undefined) filters.push({field: 'payment', op: 'eq', value: q.payment})
   if (q.status !== undefined) {
     if (!(REFUND_STATUSES as readonly string[]).includes(q.status)) throw invalid('status', `status must be one of ${REFUND_STATUSES.join(', ')}; got '${q.status}'.`)
     filters.push({field: 'status', op: 'eq', value: q.status})
   }
-  const page = await core.store.list<RefundRecord, 'refund'>('refund', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such refund '${q[page.cursor_missing]}'.`)
-  return page
+  return listPage<RefundRecord, 'refund'>(core, 'refund', q, filters, 'refund', true)
 }

@@ -11,7 +11,7 @@ afterAll(async () => t.stop())
 const DAY = 86_400
 
 /**
- * The reconciliation of issue 9, per currency, from what the API shows plus the ledger:
+ * The reconciliation of docs/decisions.md#settlement-and-payouts, per currency, from what the API shows plus the ledger:
  * sum of the non-payout entries = available + pending + paid out (in transit included),
  * where a payout pays out the payout_amount of each report it references, in that report's currency.
  */
@@ -78,7 +78,7 @@ describe('settlement reports and payouts', () => {
     await expectReconciled(t)
   })
 
-  it('a paid payout has left the balance: nothing is counted twice (issue 9)', async () => {
+  it('a paid payout has left the balance: nothing is counted twice', async () => {
     const p = await t.api('POST', '/payments', {amount: 20000, currency: 'GBP', payment_method: 'card', payment_method_data: card()})
     expect(p.body.status).toBe('succeeded')
     await expectReconciled(t)

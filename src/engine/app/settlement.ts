@@ -5,11 +5,12 @@
 // one `payout` entry per report it pays debits the report's currency by the report's
 // payout_amount, so the balance, the reports and the payouts reconcile.
 import {invalid, notFound} from '../domain/errors.js'
+import {listPage, type PageQuery} from '../core/lists.js'
 import type {LedgerEntry} from '../domain/ledger.js'
 import {buildReports, DAY_MS, nextRun, PAYOUT_TRANSIT_DAYS, type Payout, SETTLEMENT_RUN_HOUR_UTC, type SettlementReport} from '../domain/settlement.js'
 import type {ClaimedJob, Filter, ListPage} from '../ports/store.js'
 import type {Core} from '../core/core.js'
-import {recordEntry} from './money.js'
+import {recordEntry} from './ledger.js'
 import type {Unit} from '../core/unit.js'
 import {settingProblem} from '../core/stored-rows.js'
 
@@ -108,7 +109,7 @@ export function registerSettlementJobs(core: Core): void {
   })
 }
 
-/** The ids of the reports left unpaid, read defensively (issue 33): a value that is no list of ids counts as none, and is reported. */
+/** The ids of the reports left unpaid, read defensively (docs/decisions.md#failures-are-contained): a value that is no list of ids counts as none, and is reported. */
 function unpaidReports(core: Core, text: string | undefined): string[] {
   const problem = text === undefined ? undefined : settingProblem(UNPAID, text)
   if (problem) core.contain('setting', problem, 'unpaid settlement reports taken as none')
@@ -147,9 +148,7 @@ export async function ensureSettlementScheduled(core: Core): Promise<void> {
   })
 }
 
-type Page = {limit: number; starting_after?: string; ending_before?: string}
-
-export async function listReports(core: Core, q: Page & {provider?: string; currency?: string; date?: string}): Promise<ListPage<SettlementReport>> {
+export async function listReports(core: Core, q: PageQuery<'listSettlementReports'>): Promise<ListPage<SettlementReport>> {
   const filters: Filter<'settlement_report'>[] = []
   for (const f of ['provider', 'currency', 'date'] as const) {
     const v = q[f]
@@ -157,9 +156,7 @@ export async function listReports(core: Core, q: Page & {provider?: string; curr
     if (f === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw invalid('date', `date must be YYYY-MM-DD; got '${v}'.`)
     filters.push({field: f, op: 'eq', value: v})
   }
-  const page = await core.store.list<SettlementReport, 'settlement_report'>('settlement_report', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such settlement report.`)
-  return page
+  return listPage<SettlementReport, 'settlement_report'>(core, 'settlement_report', q, filters, 'settlement report')
 }
 
 export async function retrieveReport(core: Core, id: string): Promise<SettlementReport> {
@@ -168,13 +165,11 @@ export async function retrieveReport(core: Core, id: string): Promise<Settlement
   return got.obj
 }
 
-export async function listPayouts(core: Core, q: Page & {currency?: string; status?: string}): Promise<ListPage<Payout>> {
+export async function listPayouts(core: Core, q: PageQuery<'listPayouts'>): Promise<ListPage<Payout>> {
   const filters: Filter<'payout'>[] = []
   if (q.currency !== undefined) filters.push({field: 'currency', op: 'eq', value: q.currency})
   if (q.status !== undefined) filters.push({field: 'status', op: 'eq', value: q.status})
-  const page = await core.store.list<Payout, 'payout'>('payout', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such payout.`)
-  return page
+  return listPage<Payout, 'payout'>(core, 'payout', q, filters, 'payout')
 }
 
 export async function retrievePayout(core: Core, id: string): Promise<Payout> {

@@ -1,4 +1,4 @@
-// Snapshots (issue 27): an account's whole state saved and loaded back — into the same account or
+// Snapshots (docs/decisions.md#snapshots): an account's whole state saved and loaded back — into the same account or
 // another — with its clock, events, jobs and idempotency records; bad snapshots refused by name.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'

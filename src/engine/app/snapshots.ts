@@ -1,8 +1,8 @@
-// Snapshots of an account (issue 27): its whole state — objects, events, timeline jobs,
+// Snapshots of an account (docs/decisions.md#snapshots): its whole state — objects, events, timeline jobs,
 // idempotency records, provider statistics and settings (the test clock among them) — saved as
 // one JSON document and loaded back, into the same account or another, in one unit of work. Keys
 // and account objects are not part of a snapshot: loading never changes who may call. Nor are
-// webhook signing secrets and card numbers, unless asked (issue 33: core/secrets.ts).
+// webhook signing secrets and card numbers, unless asked (docs/decisions.md#secrets-at-rest: core/secrets.ts).
 import {invalid} from '../domain/errors.js'
 import type {AccountRows} from '../ports/store.js'
 import {CLOCK_FROZEN_SETTING, CLOCK_OFFSET_SETTING, clockStateOf} from '../core/clock.js'
@@ -19,7 +19,7 @@ export const SNAPSHOT_FORMAT = 'gw.snapshot'
 export const SNAPSHOT_VERSION = 1
 /**
  * A loaded snapshot may be this large (request body) unless the operator says otherwise (gw serve
- * --snapshot-max-bytes, issue 33): the body is held in memory while it loads.
+ * --snapshot-max-bytes, docs/decisions.md#large-snapshots): the body is held in memory while it loads.
  */
 export const DEFAULT_SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
 
@@ -109,7 +109,7 @@ function checkHeader(body: Record<string, unknown>): void {
 export type SnapshotPart = {section: 'objects' | 'events' | 'jobs' | 'idempotency' | 'stats'; first: number; items: unknown[]} | {section: 'settings'; value: unknown}
 
 /**
- * A snapshot as a load reads it (the HTTP layer makes one of the request body, issue 33): its own
+ * A snapshot as a load reads it (the HTTP layer makes one of the request body, docs/decisions.md#large-snapshots): its own
  * fields, then its rows — which members `rows` has, and their contents a batch at a time.
  */
 export interface SnapshotSource {

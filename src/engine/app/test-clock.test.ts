@@ -1,4 +1,4 @@
-// A frozen test clock and a clock set to a fixed instant (issue 27): timestamps that repeat.
+// A frozen test clock and a clock set to a fixed instant (docs/decisions.md#the-engine-clock): timestamps that repeat.
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
 

@@ -1,4 +1,4 @@
-// The engine clock as test helpers move it (decisions.md "Test helpers").
+// The engine clock as test helpers move it (docs/decisions.md#test-helpers).
 import type {Body} from '../../api/types.js'
 import {CLOCK_FROZEN_SETTING, CLOCK_OFFSET_SETTING, type ClockState} from '../core/clock.js'
 import {invalid} from '../domain/errors.js'
@@ -25,7 +25,7 @@ export function clockView(core: Core): TestClock {
 }
 
 /**
- * Freezes or unfreezes the clock, and/or sets it to a later instant (issue 27): a test suite that
+ * Freezes or unfreezes the clock, and/or sets it to a later instant (docs/decisions.md#the-engine-clock): a test suite that
  * starts from a fixed time and a frozen clock gets the same timestamps on every run. The clock
  * never moves back: `now` earlier than the engine clock is refused. Unfrozen, it ticks on from
  * where it stood (or from real time, if real time has passed it). Jobs that fell due run, as
@@ -38,7 +38,7 @@ export async function setClock(core: Core, b: Body<'testSetClock'>): Promise<Tes
     const t = Date.parse(b.now)
     if (!Number.isFinite(t)) throw invalid('now', `now must be a date-time such as 2030-01-01T00:00:00Z; got '${b.now}'.`)
     if (t < current) throw invalid('now', `The engine clock only moves forward: it is at ${new Date(current).toISOString()}; give that or a later time (a fresh account starts at real time).`)
-    // as an advance is: every job due in between runs before the answer, so one request moves a bounded stretch (issue 33)
+    // as an advance is: every job due in between runs before the answer, so one request moves a bounded stretch (docs/decisions.md#clock-jumps-are-bounded)
     if (t - current > MAX_ADVANCE_S * 1000)
       throw invalid(
         'now',

@@ -1,4 +1,4 @@
-// Bulk replay after an outage (issue 23 item 6): every event an endpoint missed, once each, in one call.
+// Bulk replay after an outage (docs/decisions.md#recovery-after-an-outage): every event an endpoint missed, once each, in one call.
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {bootEngine, card, type TestEngine} from '../test-support/harness.js'
 import {testReceiver, type TestReceiver} from '../test-support/tls-receiver.js'

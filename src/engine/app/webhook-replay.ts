@@ -1,4 +1,4 @@
-// Recovery after an outage (issue 23): every event an endpoint missed since a time, sent to it
+// Recovery after an outage (docs/decisions.md#recovery-after-an-outage): every event an endpoint missed since a time, sent to it
 // again in one unit of work — deliveries still retrying are made due now, deliveries that gave
 // up get a new delivery with a fresh retry window; events the endpoint has received are skipped.
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'

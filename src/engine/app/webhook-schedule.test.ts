@@ -1,4 +1,4 @@
-// Webhook retries and endpoint health under a moving test clock (issue 23 items 2, 3 and 8):
+// Webhook retries and endpoint health under a moving test clock (docs/decisions.md#deliveries):
 // what an advance makes due is attempted at once, the schedule runs on the engine clock from each
 // attempt's due time, and the endpoint's health follows engine time in the streak, whatever the
 // advance's step and however fast the machine.

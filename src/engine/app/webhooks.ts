@@ -2,6 +2,7 @@
 // resending an event. The outbox is core/webhook-outbox.ts; attempts are core/delivery-worker.ts.
 import {randomBytes} from 'node:crypto'
 import {badState, DomainError, invalid, notFound} from '../domain/errors.js'
+import {listPage, type PageQuery} from '../core/lists.js'
 import {checkEndpointUrl, normaliseEnabledEvents, RETRY_WINDOW_MS, subscribes} from '../domain/webhooks.js'
 import type {Filter, ListPage, LoggedEvent} from '../ports/store.js'
 import type {Core} from '../core/core.js'
@@ -18,7 +19,6 @@ export type {DeliveryRecord, EndpointRecord, WebhookEndpoint} from '../core/webh
 /** Endpoints per mode; bounds the fan-out of every event. */
 export const MAX_ENDPOINTS = 16
 
-type Page = {limit: number; starting_after?: string; ending_before?: string}
 
 /** A new signing secret (shown once; stored sealed with the engine's secrets key). */
 export const newEndpointSecret = () => `whsec_${randomBytes(32).toString('base64url')}`
@@ -83,10 +83,9 @@ export async function createEndpoint(u: Unit, b: EndpointFields & {url: string; 
   return endpointView(ep, secret)
 }
 
-export async function listEndpoints(core: Core, q: Page & {disabled?: boolean}): Promise<ListPage<WebhookEndpoint>> {
+export async function listEndpoints(core: Core, q: PageQuery<'listWebhookEndpoints'>): Promise<ListPage<WebhookEndpoint>> {
   const filters: Filter<'webhook_endpoint'>[] = q.disabled !== undefined ? [{field: 'disabled', op: 'eq', value: q.disabled}] : []
-  const page = await core.store.list<EndpointRecord, 'webhook_endpoint'>('webhook_endpoint', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such webhook endpoint.`)
+  const page = await listPage<EndpointRecord, 'webhook_endpoint'>(core, 'webhook_endpoint', q, filters, 'webhook endpoint')
   return {...page, data: page.data.map((e) => endpointView(e))}
 }
 
@@ -134,7 +133,7 @@ export const MAX_ROTATION_OVERLAP_S = 7 * 86_400
 
 /**
  * A new signing secret. Without `expires_in` (or 0) it replaces the old one at once: one v1 per
- * header, as spec §6 shows it (issue 36: a receiver that splits the header into a map keeps the
+ * header, as docs/api.md#webhook-signatures shows it (a receiver that splits the header into a map keeps the
  * last v1, so a default overlap made the one redeployed with the new secret fail for a day). With
  * `expires_in` seconds (engine clock) every delivery carries a v1 for the new secret and one for
  * the previous, so a receiver still verifying with the old secret keeps working until it is
@@ -155,17 +154,15 @@ export async function rotateSecret(u: Unit, id: string, b: {expires_in?: number}
 
 // ---------------------------------------------------------------- deliveries
 
-async function listDeliveries(core: Core, q: Page & {status?: string}, filters: Filter<'delivery'>[]): Promise<ListPage<DeliveryRecord>> {
+async function listDeliveries(core: Core, q: PageQuery<'listWebhookEndpointDeliveries' | 'listEventDeliveries'>, filters: Filter<'delivery'>[]): Promise<ListPage<DeliveryRecord>> {
   if (q.status !== undefined) {
     if (!(DELIVERY_STATUSES as readonly string[]).includes(q.status)) throw invalid('status', `status must be one of ${DELIVERY_STATUSES.join(', ')}; got '${q.status}'.`)
     filters.push({field: 'status', op: 'eq', value: q.status})
   }
-  const page = await core.store.list<DeliveryRecord, 'delivery'>('delivery', {limit: q.limit, starting_after: q.starting_after, ending_before: q.ending_before, filters})
-  if (page.cursor_missing) throw invalid(page.cursor_missing, `${page.cursor_missing}: no such webhook delivery.`)
-  return page
+  return listPage<DeliveryRecord, 'delivery'>(core, 'delivery', q, filters, 'webhook delivery')
 }
 
-export async function listEndpointDeliveries(core: Core, id: string, q: Page & {status?: string}): Promise<ListPage<DeliveryRecord>> {
+export async function listEndpointDeliveries(core: Core, id: string, q: PageQuery<'listWebhookEndpointDeliveries'>): Promise<ListPage<DeliveryRecord>> {
   const {obj} = await loadEndpoint(core, core.store, id)
   return listDeliveries(core, q, [{field: 'endpoint', op: 'eq', value: obj.id}])
 }
@@ -178,7 +175,7 @@ export async function loadEvent(core: Core, id: string): Promise<LoggedEvent> {
   return e
 }
 
-export async function listEventDeliveries(core: Core, id: string, q: Page & {status?: string; endpoint?: string}): Promise<ListPage<DeliveryRecord>> {
+export async function listEventDeliveries(core: Core, id: string, q: PageQuery<'listEventDeliveries'>): Promise<ListPage<DeliveryRecord>> {
   const e = await loadEvent(core, id)
   const filters: Filter<'delivery'>[] = [{field: 'event', op: 'eq', value: e.id}]
   if (q.endpoint !== undefined) filters.push({field: 'endpoint', op: 'eq', value: q.endpoint})

@@ -1,4 +1,4 @@
-// Hosted card fields (issue 28): {checkout_url}/gw.js, a script a shop's page includes to mount
+// Hosted card fields (docs/decisions.md#browsers-and-hosted-pages): {checkout_url}/gw.js, a script a shop's page includes to mount
 // a card field in an iframe from {checkout_url}, so the card number never touches the shop's page
 // or server. The iframe saves the card as a payment method (pm_) with the shop's publishable key
 // and tells the page only the id, brand and last four digits:
@@ -8,7 +8,7 @@
 //   <script>
 //     const card = GW('pk_test_…').mountCard('#card')
 //     // your server creates one checkout session per order (the order's Idempotency-Key); each try
-//     // is a payment of it, so a declined card can be followed by another (issue 36)
+//     // is a payment of it, so a declined card can be followed by another
 //     const {payment, error} = await card.confirmCheckoutSession('cs_…')   // 3-D Secure in a modal
 //     // or: the card alone, then your server pays with payment_method_id
 //     const {paymentMethod, error} = await card.save()
@@ -175,7 +175,7 @@ export function serveFields(url: RequestTarget, apiBase: string, res: ServerResp
     alert.textContent = message || ''
     alert.hidden = !message
   }
-  // an error as the API's (issue 36): its type and code, the issuer's decline_code, and a message
+  // an error as the API's: its type and code, the issuer's decline_code, and a message
   function failure(type, code, message, more) {
     var e = {type: type, code: code, decline_code: null, message: message}
     for (var k in more || {}) e[k] = more[k]

@@ -109,7 +109,7 @@ function finish(res: ServerResponse, p: PaymentRecord, requestId: string) {
     return redirect(res, u.toString(), requestId)
   }
   // shown in the card fields' modal (gw.js), the page tells the shop's page the outcome — the id
-  // and status (and a failure's code, issue 36) only, to the origin whose card fields confirmed
+  // and status (and a failure's code) only, to the origin whose card fields confirmed
   // the payment and to no other
   const to = p._x.frame_origin
   const nonce = to ? randomBytes(12).toString('base64') : undefined
@@ -131,7 +131,7 @@ function finish(res: ServerResponse, p: PaymentRecord, requestId: string) {
 export function createCheckout(app: App) {
   return async function checkout(req: IncomingMessage, res: ServerResponse, url: RequestTarget, requestId: string): Promise<void> {
     const [, , step, id] = url.pathname.split('/')
-    // hosted card fields (issue 28): the script a shop includes, and the frame it mounts
+    // hosted card fields (docs/decisions.md#browsers-and-hosted-pages): the script a shop includes, and the frame it mounts
     if (step === 'gw.js' && id === undefined) return serveScript(res, requestId)
     if (step === 'fields' && id === undefined) return serveFields(url, app.core.urls.baseUrl, res, requestId)
     const session = url.searchParams.get('session') ?? ''
@@ -152,7 +152,7 @@ export function createCheckout(app: App) {
       )
     }
     if (step === 'session') {
-      // a hosted checkout session (issue 28): its account is in its URL, like every page's
+      // a hosted checkout session: its account is in its URL, like every page's
       const named = url.searchParams.get('account') ?? ''
       const core = /^acct_[0-9A-Za-z]+$/.test(named) && id.startsWith('cs_') ? await app.account(named).catch(() => undefined) : undefined
       if (!core) return notFoundPage('This checkout link is not valid. Go back to the shop and start again.')

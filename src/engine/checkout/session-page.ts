@@ -1,4 +1,4 @@
-// The hosted checkout session's page (issue 28): the amount, a card form, and the other methods
+// The hosted checkout session's page (docs/api.md#hosted-checkout-sessions): the amount, a card form, and the other methods
 // the session offers as buttons. Paying creates a payment linked to the session; a decline or a
 // failed step brings the customer back here with the reason in their words and the form to try
 // again; a payment that succeeds (or is processing) sends them to success_url; "Back to the shop"

@@ -80,7 +80,7 @@ export async function readForm(req: IncomingMessage): Promise<URLSearchParams | 
 }
 
 /**
- * Who may frame a hosted page (issue 33): nobody (`frame-ancestors 'none'` and, for browsers that
+ * Who may frame a hosted page (docs/decisions.md#private-files-and-framed-pages): nobody (`frame-ancestors 'none'` and, for browsers that
  * know only it, `X-Frame-Options: DENY`) unless a page is meant to be framed — the card fields
  * anywhere (`*`), a payment's 3-D Secure step in the modal of the shop whose card fields confirmed
  * it (that origin, bound to the payment). Every hosted page's URL names a payment, a session or a

@@ -1,4 +1,4 @@
-// Accounts and keys (issue 24), black box over HTTPS: accounts made with the engine's own key,
+// Accounts and keys (docs/api.md#accounts-and-keys), black box over HTTPS: accounts made with the engine's own key,
 // isolated from each other (objects, clocks, idempotency keys, webhooks), and keys that are real
 // (restricted permissions, roll with an overlap, revoke at once, stored as hashes).
 import {createServer, type Server} from 'node:https'

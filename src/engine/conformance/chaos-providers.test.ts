@@ -1,5 +1,5 @@
-// Failure on purpose, the providers (issue 29): a provider down for a while, a share of its calls
-// timing out or soft-declining, added latency. Routing reacts as to a real failure (§1): the
+// Failure on purpose, the providers (docs/decisions.md#failure-on-purpose): a provider down for a while, a share of its calls
+// timing out or soft-declining, added latency. Routing reacts as to a real failure (docs/api.md#routing-and-failover): the
 // next provider is tried inside the same call, every attempt is in provider_attempts, the down
 // provider is marked degraded (provider.health.changed) and recovers when the fault ends, and its
 // 7-day rate moves. Refunds meet the same provider: down, their answer fails them.

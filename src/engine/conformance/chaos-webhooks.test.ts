@@ -1,4 +1,4 @@
-// Failure on purpose, webhooks (issue 29): what spec §6 rule 5 warns of, on demand — events
+// Failure on purpose, webhooks (docs/decisions.md#failure-on-purpose): what docs/api.md#webhook-delivery warns of, on demand — events
 // delivered twice, held and shuffled out of order, delayed, the first attempts failing — every
 // delivery still signed when sent and recorded in the delivery log, marked with its rule.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'

@@ -1,4 +1,4 @@
-// Failure on purpose, the API part (issue 29): faults an account switches on — 503/429 with
+// Failure on purpose, the API part (docs/decisions.md#failure-on-purpose): faults an account switches on — 503/429 with
 // Retry-After, 500, slow, and the response lost after the work committed — matched by method and
 // path, for a share of requests (seedable), always ending (a count, a time on the engine clock),
 // marked in the request log, and never felt by another account. The rehearsal's point: a client
@@ -48,7 +48,7 @@ describe('API faults', () => {
     await a.api('POST', '/chaos/api', {path: '/customers', fault: '500', count: 1})
     expectError(await a.api('GET', '/customers'), 500, 'api_error', 'internal_error')
     expect((await a.api('GET', '/customers')).status).toBe(200)
-    // a POST that sent no Idempotency-Key is told to send one, not to reuse the one it never sent (issue 36)
+    // a POST that sent no Idempotency-Key is told to send one, not to reuse the one it never sent
     await a.api('POST', '/chaos/api', {method: 'POST', path: '/customers', fault: '503', count: 1})
     const keyless = expectError(await a.api('POST', '/customers', {email: 'k@example.com'}, {'idempotency-key': ''}), 503, 'api_error', 'service_unavailable')
     expect(keyless.message).not.toContain('same Idempotency-Key')

@@ -1,4 +1,4 @@
-// Hosted checkout sessions (issue 28), over HTTPS as a shop and its customer's browser use them:
+// Hosted checkout sessions (docs/api.md#hosted-checkout-sessions), over HTTPS as a shop and its customer's browser use them:
 // the shop's server creates a session, the customer pays on its page (a card, 3-D Secure, a
 // bank redirect), tries again after a decline, or goes back to the shop; the session completes
 // or expires with its event; bad links and hostile input get a clear page, never another
@@ -213,7 +213,7 @@ describe('checkout sessions', () => {
   })
 })
 
-describe('paying a session with a saved card (issue 36: the hosted card fields)', () => {
+describe('paying a session with a saved card (the hosted card fields)', () => {
   const pm = async (k: AsKey, number: string) => (await k.api('POST', '/payment_methods', {type: 'card', card: {number, exp_month: 12, exp_year: 2034, cvc: '123'}})).body.id as string
 
   it('a decline leaves the session open for another card; a success completes it; then nothing more is paid', async () => {

@@ -1,4 +1,4 @@
-// decisions.md: "One clock advance runs every due job in due-time order", with event times at
+// docs/decisions.md#the-engine-clock: one clock advance runs every due job in due-time order, with event times at
 // their due times. A long advance crosses settlement runs (each schedules the next), a SEPA
 // debit clearing and a dispute deadline; the event log must stay newest first and every
 // job's effects must carry its due time.

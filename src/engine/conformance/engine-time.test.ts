@@ -1,4 +1,4 @@
-// Every answer to an authenticated request says the account's engine time (issue 36 item 2):
+// Every answer to an authenticated request says the account's engine time (docs/decisions.md#the-gateways-clock):
 // `Gw-Engine-Time`, so a key that may not read the clock (a support agent's restricted key) still
 // shows deadlines against it. The OpenAPI checker (test-support/openapi-check.ts) also requires it
 // on every success any conformance test gets.
@@ -64,7 +64,7 @@ describe('Gw-Engine-Time', () => {
   })
 
   it('is written with every kind of answer: a POST and its replay, a body kept as text (an event), a stream', async () => {
-    // (the pipeline keeps the time until the answer's head is written: issue 34)
+    // (the pipeline keeps the time until the answer's head is written)
     const at = new Date(Date.now() + 40 * DAY_MS).toISOString().slice(0, 10) + 'T10:00:00.000Z'
     expect((await a.api('POST', '/test_helpers/clock', {frozen: true, now: at})).status).toBe(200)
     try {

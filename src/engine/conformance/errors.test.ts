@@ -1,4 +1,4 @@
-// §7 errors and the wire details of decisions.md: envelope, Request-Id, auth, card errors,
+// Errors (docs/api.md#errors) and the wire details (docs/decisions.md#wire-details): envelope, Request-Id, auth, card errors,
 // validation, 404s, idempotency, versioning, body size, TLS only.
 import http from 'node:http'
 import net from 'node:net'

@@ -1,4 +1,4 @@
-// §2/§6 events and decisions.md: GET /events (filters, newest first), GET /events/{id},
+// Events (docs/api.md#event-types, docs/decisions.md#reading-events): GET /events (filters, newest first), GET /events/{id},
 // request_id, 30-day retention on the engine clock, GET /events/stream (SSE, Last-Event-ID).
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
@@ -154,7 +154,7 @@ describe('request_id', () => {
     expect(failed.request_id).toBeNull()
   })
 
-  // a test helper has the same effects as the real trigger (decisions.md): the customer, the operator, the network
+  // a test helper has the same effects as the real trigger (docs/decisions.md#test-helpers): the customer, the operator, the network
   const allEvents = async () => {
     const out: {type: string; request_id: string | null; data: {object: {id: string; payment?: string}}}[] = []
     let after: string | undefined
@@ -206,7 +206,7 @@ describe('request_id', () => {
   })
 })
 
-describe('GET /events?object=: one story (issue 26)', () => {
+describe('GET /events?object=: one story', () => {
   it("a payment's story holds its own events and its refunds' and disputes'; a refund's only its own; others stay out", async () => {
     const p = await createPayment(t, cardPayment({amount: 5000}))
     const other = await createPayment(t, cardPayment({amount: 700}))

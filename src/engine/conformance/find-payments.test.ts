@@ -1,4 +1,4 @@
-// Finding a customer's payments (issue 26 item 2): by email, by reference prefix, by metadata;
+// Finding a customer's payments (docs/decisions.md#finding-payments): by email, by reference prefix, by metadata;
 // an email where a cus_ id belongs is said so; an inline {email} reuses that email's customer.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
@@ -79,7 +79,7 @@ describe('finding payments', () => {
   })
 })
 
-describe('finding a payment from what the customer says (issue 36)', () => {
+describe('finding a payment from what the customer says', () => {
   let zoe: string[]
   beforeAll(async () => {
     const made = []

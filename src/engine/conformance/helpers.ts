@@ -41,7 +41,7 @@ export async function eventTypes(t: TestEngine, id: string): Promise<string[]> {
   return (await eventsFor(t, id)).map((e) => e.type).reverse()
 }
 
-/** Asserts the §7 error envelope and the Request-Id header. */
+/** Asserts the error envelope (docs/api.md#errors) and the Request-Id header. */
 export function expectError(r: Res, status: number, type: string, code?: string): any {
   expect(r.status, r.text).toBe(status)
   const e = r.body?.error
@@ -66,7 +66,7 @@ export async function customerAction(t: TestEngine, id: string, outcome: 'approv
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
- * A new account with a little of everything (issue 33's snapshot suites): a customer, payments
+ * A new account with a little of everything (for the snapshot suites): a customer, payments
  * (one uncaptured, one refunded in part, one disputed), a webhook endpoint and its deliveries, a
  * chaos rule, a frozen clock.
  */

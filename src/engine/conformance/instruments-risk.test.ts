@@ -1,4 +1,4 @@
-// Instruments and customers (decisions.md "Instruments", "Paths") and risk (§2 Risk object).
+// Instruments and customers (docs/decisions.md#saved-and-one-time-instruments, docs/decisions.md#resource-paths) and risk (docs/api.md#risk-screening).
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 import {card, cardPayment, createPayment, expectError, getPayment, RETURN_URL} from './helpers.js'

@@ -1,4 +1,4 @@
-// Issue 24's security suite on one engine (SQLite; on PostgreSQL in the conformance-postgres
+// The accounts' isolation suite (docs/decisions.md#accounts) on one engine (SQLite; on PostgreSQL in the conformance-postgres
 // project): every operation across accounts and with keys lacking its permission.
 import {bootEngine} from '../test-support/harness.js'
 import {isolationSuite} from '../test-support/isolation.js'

@@ -1,4 +1,4 @@
-// Property-based test of the money rules (issue 9): random sequences of operations over the
+// Property-based test of the money rules (docs/decisions.md#one-ledger): random sequences of operations over the
 // engine's HTTPS API — every method family, confirm, capture, increment, cancel, customer and
 // operator steps, refunds, disputes and clock advances — with the money invariants checked
 // after every step. One engine serves many sequences (a fresh one every RUNS_PER_ENGINE, half
@@ -79,7 +79,7 @@ type Op =
   | {op: 'replay'}
   /** stop the engine and start it on the same data dir */
   | {op: 'restart'}
-  /** a fault switched on (issue 29): a provider down or refusing, API requests failing or their answers lost; the client retries with its key */
+  /** a fault switched on (docs/decisions.md#failure-on-purpose): a provider down or refusing, API requests failing or their answers lost; the client retries with its key */
   | {op: 'chaos'; fault: ChaosOp; provider: number; path: string; count: number}
 
 /** which of the sequence's payments an operation acts on, counted from the newest: mostly the newest */
@@ -234,7 +234,7 @@ afterAll(async () => {
 let keys = 0
 
 /**
- * The careful client of issue 29: a fault injected on purpose (marked Gw-Chaos) or an answer lost
+ * The careful client (docs/decisions.md#failure-on-purpose): a fault injected on purpose (marked Gw-Chaos) or an answer lost
  * (the connection dropped) is tried again with the same Idempotency-Key, so whatever the chaos
  * rules do, each operation happens once — which the invariants then check.
  */
@@ -289,7 +289,7 @@ async function apply(w: World, op: Op, mine: string[]): Promise<string> {
     case 'replay': {
       if (!w.last) return 'replay: nothing sent yet'
       const {path, body, key, status, text, at} = w.last
-      // §4: replays are answered from the record for 24 hours (engine clock); after that the key is new
+      // replays are answered from the record for 24 hours (engine clock); after that the key is new
       if (t.engine.app.core.clock.now().getTime() - at >= 23 * 3600_000) return 'replay: the 24 h window has passed'
       const r = await careful(t, 'POST', path, body, {'idempotency-key': key})
       expect(r.status, `replay of POST ${path} ${JSON.stringify(body)}`).toBe(status)
@@ -553,7 +553,7 @@ describe('money invariants under random operation sequences (fast-check)', () =>
       fc.asyncProperty(fc.array(opArb, {minLength: 4, maxLength: 20, size: 'max'}), (ops) => runSequence(ops)),
       {numRuns: RUNS, seed: process.env.GW_PROPERTY_SEED ? Number(process.env.GW_PROPERTY_SEED) : undefined, endOnFailure: false},
     )
-    // the invariants held with chaos on (issue 29): faults were injected and retried with their keys
+    // the invariants held with chaos on: faults were injected and retried with their keys
     if (RUNS >= 100) {
       expect(injected.answers).toBeGreaterThan(0)
       expect(injected.lost).toBeGreaterThan(0)

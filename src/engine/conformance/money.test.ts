@@ -1,4 +1,4 @@
-// §1 money rules and the §4 method catalog: integer minor units, exponents, method/currency
+// Money rules (docs/api.md#money-rules) and the method catalog (docs/api.md#payment-methods): integer minor units, exponents, method/currency
 // binding for all 43 codes, card details, refund flags.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {METHODS} from '../../api/catalog.js'
@@ -12,7 +12,7 @@ beforeAll(async () => {
 })
 afterAll(async () => t.stop())
 
-/** Currencies bound by the spec's catalog table (§4) and money rule 5. */
+/** Currencies bound by the method catalog (docs/api.md#payment-methods). */
 const SPEC_BOUND: Record<string, string[]> = {
   satispay: ['EUR'], mobilepay: ['DKK', 'EUR'], vipps: ['NOK'], twint: ['CHF'], cashapp: ['USD'], kakao_pay: ['KRW'], gopay: ['IDR'],
   bancontact: ['EUR'], p24: ['PLN'], eps: ['EUR'], fpx: ['MYR'],
@@ -63,7 +63,7 @@ describe('integer minor units', () => {
   })
 })
 
-describe('method catalog (§4): all 43 codes', () => {
+describe('method catalog: all 43 codes', () => {
   it('the catalog holds exactly the spec codes', () => {
     expect([...METHODS.keys()].sort()).toEqual([...SPEC_CODES].sort())
     expect(SPEC_CODES).toHaveLength(43)
@@ -139,7 +139,7 @@ describe('payment fields', () => {
     expect(r.text).not.toContain('"_x"')
   })
 
-  it('a new payment has every §2 field, refund flags present and false', async () => {
+  it('a new payment has every documented field, refund flags present and false', async () => {
     const p = await createPayment(t, cardPayment({reference: 'ord-1', description: 'Two shirts', metadata: {order: '1'}}))
     for (const f of [
       'id', 'object', 'amount', 'amount_captured', 'amount_refunded', 'currency', 'status', 'payment_method', 'payment_method_id',

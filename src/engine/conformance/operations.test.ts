@@ -1,4 +1,4 @@
-// What a fleet's operator and load balancer use (issue 25), on one engine: liveness, readiness
+// What a fleet's operator and load balancer use (docs/decisions.md#the-fleet), on one engine: liveness, readiness
 // and Prometheus metrics without a key; the public URL the engine advertises; a certificate the
 // operator brings; the access log.
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
@@ -167,7 +167,7 @@ describe('the access log', () => {
     expect(lines.map((l) => [l.method, l.path, l.status, l.operation])).toEqual([
       ['POST', '/v1/payments', 201, 'createPayment'],
       ['GET', '/v1/payments/pay_missing', 404, 'retrievePayment'],
-      // the route's operation is known before the key is checked (issue 36): a refused request is counted under it too
+      // the route's operation is known before the key is checked: a refused request is counted under it too
       ['GET', '/v1/payments', 401, 'listPayments'],
     ])
     expect(lines[0]).toMatchObject({account: 'acct_default', idempotent_replayed: false})

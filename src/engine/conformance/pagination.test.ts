@@ -1,4 +1,4 @@
-// §4 Pagination on GET /payments and its filters.
+// Pagination (docs/api.md#lists-and-pagination) on GET /payments and its filters.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 import {cardPayment, createPayment, expectError} from './helpers.js'

@@ -1,4 +1,4 @@
-// decisions.md `gw serve`: restart on the same data dir keeps payments, events, keys,
+// `gw serve` (docs/decisions.md#the-embedded-engine): restart on the same data dir keeps payments, events, keys,
 // idempotency records, scheduled work and the test clock.
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'

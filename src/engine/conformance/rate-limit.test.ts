@@ -1,4 +1,4 @@
-// §8 rate limit (decisions.md: token bucket per account and mode, 100/s, holding 200).
+// The rate limit (docs/api.md#limits, docs/decisions.md#rate-limits: token bucket per account and mode, 100/s, holding 200).
 // Its own engine: bursting here must not disturb other suites.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type Res, type TestEngine} from '../test-support/harness.js'

@@ -1,4 +1,4 @@
-// §1 routing: failover inside one call, final declines not retried, provider health,
+// Routing (docs/api.md#routing-and-failover): failover inside one call, final declines not retried, provider health,
 // GET /providers with the 7-day auth rate computed from attempts.
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'

@@ -1,6 +1,6 @@
-// §3 payment state machine, row by row, observed over HTTPS only.
+// The payment state machine (docs/api.md#payment-lifecycle), row by row, observed over HTTPS only.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {entriesFor} from '../app/money.js'
+import {entriesFor} from '../app/ledger.js'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
 import {card, cardPayment, createPayment, customerAction, eventTypes, expectError, getPayment, RETURN_URL} from './helpers.js'
 
@@ -27,7 +27,7 @@ function expectPendingAction(p: any) {
   expect(p.provider).toBe(p.provider_attempts[0].provider)
 }
 
-/** §6 rule 6 ranks; a payment's events never go back in rank (§3: forward-only). */
+/** Status ranks (docs/api.md#webhook-delivery); a payment's events never go back in rank (forward-only). */
 const RANK: Record<string, number> = {
   requires_confirmation: 0,
   requires_action: 1,

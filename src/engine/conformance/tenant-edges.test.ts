@@ -1,4 +1,4 @@
-// Issue 33 as a tenant of a shared gateway would try it (one engine, several accounts, keys of
+// A shared gateway (docs/api.md#security) as a tenant would try it (one engine, several accounts, keys of
 // every kind; on SQLite, and on PostgreSQL in the conformance-postgres project): permissions that
 // hand over event payloads, who may frame the hosted pages, webhook destinations written in IPv6,
 // and metrics kept off the API port.

@@ -1,4 +1,4 @@
-// Issue 33, item 2, as a tenant of a shared gateway would try it (SQLite, and PostgreSQL in the
+// Secrets at rest (docs/decisions.md#secrets-at-rest), as a tenant of a shared gateway would try it (SQLite, and PostgreSQL in the
 // conformance-postgres project): secrets are shown once and never rest in the clear. After keys,
 // accounts, rolled keys and webhook endpoints are made (and rotated) with Idempotency-Keys, no
 // working key or signing secret is in the database — its files byte for byte and every stored
@@ -90,7 +90,7 @@ async function paidAndDelivered(k: AsKey, pay: Record<string, unknown> = {}): Pr
   return waitFor(`delivery of ${p.body.id}`, () => rx.received.find((d) => d.body.includes(`"id":"${p.body.id}"`)))
 }
 
-describe('secrets at rest (issue 33)', () => {
+describe('secrets at rest', () => {
   /** every working secret made in this file */
   const secrets: string[] = []
   let a: Awaited<ReturnType<TestEngine['account']>>
@@ -272,7 +272,7 @@ describe('data stored before secrets were sealed (an upgrade)', () => {
       expect(await databaseText(e, own.url)).toContain(plain.slice(6))
       // back to before this gw: no key check recorded, the scrubbing migration not applied
       await e.engine.close()
-      // (and the migrations after it undone: the search columns of issue 36)
+      // (and the migrations after it undone: the search columns)
       if (own.url) {
         const {sql} = await import('../test-support/pg.js')
         await sql(own.url, "DELETE FROM settings WHERE key IN ('fleet.secrets_key_check', 'fleet.secrets_sealed')")

@@ -1,4 +1,4 @@
-// Issue 33 item 1, as properties: saved snapshots mutated at random (wrong types, out-of-range
+// Snapshots that never half-load (docs/decisions.md#snapshots), as properties: saved snapshots mutated at random (wrong types, out-of-range
 // numbers, missing and extra fields, huge strings, bad ids, URLs and dates, inside event and
 // chaos-rule JSON too) and loaded; random bodies sent to every endpoint that writes a setting
 // (the test clock, chaos rules, provider health). Never a 5xx (every answer is one the OpenAPI

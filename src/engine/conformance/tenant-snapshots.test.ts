@@ -1,4 +1,4 @@
-// Issue 33 item 1, as a tenant of a shared engine would try it: a snapshot with a bad value is
+// Snapshots (docs/decisions.md#snapshots), as a tenant of a shared engine would try it: a snapshot with a bad value is
 // refused by name and changes nothing (it once loaded, then stopped the process), and no value in
 // the store — written around the API — stops the process or another account's work: its
 // failures are the poisoned account's own, logged once and counted in /metrics. Runs on SQLite

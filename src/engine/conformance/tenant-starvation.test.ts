@@ -1,4 +1,4 @@
-// One tenant cannot starve the others (issue 33, items 3, 5 and 6), black box over HTTPS with
+// One tenant cannot starve the others (docs/decisions.md#one-tenant-cannot-starve-the-others), black box over HTTPS with
 // several accounts on one engine: a far clock jump is refused and a long catch-up lets other
 // accounts' requests through; a publishable key and failed authentications have budgets of their
 // own; one account's receivers that never answer leave webhook slots for the others.

@@ -1,6 +1,6 @@
 // Long background work (a clock advance's catch-up: hundreds of settlement days and every job due
 // in between) hands the event loop back every few milliseconds, so other accounts' requests are
-// answered meanwhile (issue 33). On SQLite a job's reads are synchronous: without this, the job
+// answered meanwhile (docs/decisions.md#one-tenant-cannot-starve-the-others). On SQLite a job's reads are synchronous: without this, the job
 // runner starts dozens of jobs in one turn of the loop.
 import {performance} from 'node:perf_hooks'
 

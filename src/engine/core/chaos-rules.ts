@@ -1,4 +1,4 @@
-// Failure on purpose (issue 29): faults an account switches on to rehearse what a real gateway
+// Failure on purpose (docs/decisions.md#failure-on-purpose): faults an account switches on to rehearse what a real gateway
 // does to its clients now and then. The API: a 500, a 503 or 429 with Retry-After, a slow
 // answer, and the nastiest, the work done and committed but the response lost. Providers (see
 // chaos-providers.ts): one down, a share of its calls timing out or soft-declining, added
@@ -103,7 +103,7 @@ export class ChaosRules {
 }
 
 /**
- * The stored rules. Read defensively (issue 33): a rule that is not one the API would have made
+ * The stored rules. Read defensively (docs/decisions.md#failures-are-contained): a rule that is not one the API would have made
  * (a store written around it) is left out, and `bad` hears why, instead of failing every request
  * of the account.
  */

@@ -1,4 +1,4 @@
-// The engine clock's stored settings (issue 33): the rules a snapshot load checks them by, and
+// The engine clock's stored settings (docs/decisions.md#clock-jumps-are-bounded): the rules a snapshot load checks them by, and
 // the sane values a clock reading falls back to when the store holds anything else.
 import {describe, expect, it} from 'vitest'
 import {CLOCK_FROZEN_SETTING, CLOCK_OFFSET_SETTING, clockSettingProblem, clockStateOf, MAX_ENGINE_TIME_MS} from './clock.js'

@@ -6,7 +6,7 @@ export const CLOCK_OFFSET_SETTING = 'clock_offset_ms'
 export const CLOCK_FROZEN_SETTING = 'clock_frozen_at_ms'
 
 /**
- * The engine clock stays between these instants (issue 33): every timestamp it makes is an ISO
+ * The engine clock stays between these instants (docs/decisions.md#clock-jumps-are-bounded): every timestamp it makes is an ISO
  * 8601 date-time with a four-digit year, which the store compares as text. A stored setting that
  * would put it outside (or is no number at all) is refused by a snapshot load and, read back from
  * a store that holds it anyway, replaced by a sane value.
@@ -45,7 +45,7 @@ export function clockSettingProblem(key: string, value: string | undefined, real
 /**
  * The clock's state from its settings. A value that breaks the rules (a store written around the
  * API) is not taken: the offset falls back to 0 (real time), the frozen instant to a ticking
- * clock, and `bad` hears of each (issue 33: a poisoned setting costs one log line, not the account).
+ * clock, and `bad` hears of each (a poisoned setting costs one log line, not the account: docs/decisions.md#failures-are-contained).
  */
 export function clockStateOf(settings: Record<string, string | undefined>, bad?: (key: string, problem: string) => void): ClockState {
   const offset = settings[CLOCK_OFFSET_SETTING]
@@ -61,8 +61,8 @@ export function clockStateOf(settings: Record<string, string | undefined>, bad?:
 }
 
 /**
- * The engine clock: real time plus an offset that test helpers advance (decisions.md), or a
- * frozen instant (issue 27) so a test's timestamps repeat. The state lives in the store (one
+ * The engine clock: real time plus an offset that test helpers advance (docs/decisions.md#the-engine-clock), or a
+ * frozen instant so a test's timestamps repeat. The state lives in the store (one
  * clock for every instance); this is a cached reading of it, refreshed by the store's change
  * feed and set at once by a change made here. Engine time never moves back — a stale reading
  * arriving late is ignored — except when a snapshot is loaded.

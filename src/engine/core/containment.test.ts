@@ -1,4 +1,4 @@
-// Failures contained to an account (issue 33): counted every time, logged once per account and
+// Failures contained to an account (docs/decisions.md#failures-are-contained): counted every time, logged once per account and
 // place while they last (again after the repeat interval, with how many were left out).
 import {describe, expect, it} from 'vitest'
 import {Containment} from './containment.js'
@@ -43,7 +43,7 @@ describe('Containment', () => {
   })
 })
 
-describe('the store unreachable (issue 36)', () => {
+describe('the store unreachable', () => {
   it('is said once when it goes and once when it is back (asked meanwhile), whatever fails while it lasts; each failure is still counted', async () => {
     const lines: string[] = []
     const counted: string[] = []

@@ -1,4 +1,4 @@
-// Failures contained to the request or account they belong to (issue 33): no value in the store
+// Failures contained to the request or account they belong to (docs/decisions.md#failures-are-contained): no value in the store
 // can stop the process or another account's work. Code that runs for one request or one account
 // in the background (the request log's record, a timeline job, housekeeping, a webhook attempt,
 // the change feed's listeners, the clock's reading of a setting) catches what it throws and
@@ -44,7 +44,7 @@ export class Containment {
   ) {}
 
   /**
-   * The store unreachable (the database stopped, issue 36): one line when it goes, one when it is
+   * The store unreachable (the database stopped): one line when it goes, one when it is
    * back (asked every second meanwhile), instead of a line per place that fails while it lasts.
    */
   private outage(e: StoreUnavailableError): void {

@@ -1,4 +1,4 @@
-// What every use case shares: one account's engine (issue 24). Its store is bounded to the
+// What every use case shares: one account's engine (docs/decisions.md#accounts). Its store is bounded to the
 // account; it has its own engine clock, provider health and statistics, the caches the store's
 // change feed keeps current, its job runner, and the unit-of-work runner. Ids, providers and
 // URLs are the engine's, shared by every account.
@@ -28,7 +28,7 @@ export interface Observers {
   attempt?(ok: boolean): void
   /** an account's engine clock moved forward (a test clock advance): what fell due is attempted at once */
   clockMoved?(account: string): void
-  /** a failure was contained to its request or account (issue 33) */
+  /** a failure was contained to its request or account (docs/decisions.md#failures-are-contained) */
   contained?(where: ContainedWhere): void
 }
 
@@ -77,12 +77,12 @@ export class Core {
   readonly fleet: FleetSettings
   readonly claimLeaseMs: number | undefined
   readonly observers: Observers
-  /** faults this account switched on to rehearse (issue 29) */
+  /** faults this account switched on to rehearse (docs/decisions.md#failure-on-purpose) */
   readonly chaos: ChaosRules
   /** what use cases do when another's object changes, registered by them (see reactions.ts) */
   readonly reactions = new Reactions()
   private readonly containment: Containment
-  /** the engine's secrets key (issue 33): webhook signing secrets are stored sealed with it */
+  /** the engine's secrets key (docs/decisions.md#secrets-at-rest): webhook signing secrets are stored sealed with it */
   readonly secrets: SecretBox
 
   private constructor(
@@ -108,7 +108,7 @@ export class Core {
     this.chaos = new ChaosRules(this, chaosRuleProblem)
   }
 
-  /** Convert every settlement to this currency before paying out (§2 money rule 6); null: one payout per currency. The fleet's setting. */
+  /** Convert every settlement to this currency before paying out (docs/api.md#money-rules); null: one payout per currency. The fleet's setting. */
   get payoutCurrency(): string | null {
     return this.fleet.payoutCurrency
   }
@@ -131,7 +131,7 @@ export class Core {
     return new Core(opts, account, clock, await ProviderState.load(store, clock.now(), (problem) => containment.report('setting', account, problem)))
   }
 
-  /** A failure of this account's work, contained to it (issue 33): counted, and logged once per place (containment.ts). */
+  /** A failure of this account's work, contained to it (docs/decisions.md#failures-are-contained): counted, and logged once per place (containment.ts). */
   contain(where: ContainedWhere, e: unknown, what?: string): void {
     this.containment.report(where, this.account, e, what)
   }

@@ -1,6 +1,6 @@
 // The outcomes of webhook attempts as a unit of work writes them (delivery-worker.ts batches
-// them per account): each delivery's attempt and next status, and its endpoint's health (spec §6
-// rule 4), with the endpoint's event when it is flagged failing or disabled.
+// them per account): each delivery's attempt and next status, and its endpoint's health
+// (docs/api.md#webhook-delivery), with the endpoint's event when it is flagged failing or disabled.
 import {type DeliveryAttempt, type DeliveryRecord, type EndpointRecord, endpointView, isTerminal} from './webhook-types.js'
 import {looksLikePause, nextAttemptAt, nextHealth, STREAK_GAP_MS, type EndpointHealth} from '../domain/webhooks.js'
 import type {ClaimedDelivery} from '../ports/store.js'
@@ -56,7 +56,7 @@ async function dueBetween(u: Unit, endpoint: string, until: Date): Promise<boole
   return waiting.length > 0
 }
 
-/** The endpoint after an attempt's outcome (spec §6 rule 4); the same object when nothing changes. */
+/** The endpoint after an attempt's outcome (docs/api.md#webhook-delivery); the same object when nothing changes. */
 function withHealth(ep: EndpointRecord, ok: boolean, at: Date, core: Core, attemptsDueBetween = false): EndpointRecord {
   const cur: EndpointHealth = {
     status: ep.status,

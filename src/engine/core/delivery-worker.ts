@@ -17,13 +17,11 @@ import type {ClaimedDelivery, LoggedEvent} from '../ports/store.js'
 import type {ContainedWhere} from './containment.js'
 import {recordForEndpoint, type Outcome} from './delivery-outcomes.js'
 import {AttemptSignal, Slots} from './delivery-slots.js'
-import {webhookAgents, type WebhookAgents} from './webhook-agents.js'
+import {responseExcerpt, webhookAgents, type WebhookAgents} from './webhook-agents.js'
 import type {Core} from './core.js'
 import {isTerminal, type DeliveryAttempt, type DeliveryRecord, type EndpointRecord} from './webhook-types.js'
 
 const USER_AGENT = 'gw-webhooks/1 (+https://docs.gw.dev/webhooks)'
-const EXCERPT_CHARS = 500
-const EXCERPT_BYTES = 4096
 /** Real time after which a claim that never reported back is given to another worker (a crashed instance). */
 export const DELIVERY_LEASE_MS = 60_000
 /**
@@ -36,7 +34,7 @@ const RECENT_EVENTS = 128
  * Accounts' outcome units being written at once; an account waits for a turn at most
  * OUTCOME_TURN_WAIT_MS, then writes anyway. Each account's outcomes were a unit of their own as
  * soon as the previous one committed, so ten accounts made ten times the units (each an endpoint
- * read, a commit, a change notice and a claim round) for the same outcomes (issue 34); waiting
+ * read, a commit, a change notice and a claim round) for the same outcomes (docs/decisions.md#background-work-under-load); waiting
  * for a turn, an account's outcomes gather into fewer, larger units. An account whose unit hangs
  * (a lock held) delays another's by at most the wait, never holds it back.
  */
@@ -58,7 +56,7 @@ export interface DeliveryWorkerOptions {
   /**
    * claims beyond `total` for accounts below their fair share while every slot is held (default
    * total / 4): another account's delivery is attempted at once, not after a slow receiver's
-   * attempts end (issue 33; store/slot-share.ts)
+   * attempts end (docs/decisions.md#one-tenant-cannot-starve-the-others; store/slot-share.ts)
    */
   spare?: number
   /** real time after which a claim of an instance that died is taken by another (default DELIVERY_LEASE_MS) */
@@ -236,7 +234,7 @@ export class DeliveryWorker {
   private readonly nowOf = (account: string): string => {
     const core = this.app.loaded(account)
     if (core) {
-      // one account's clock that cannot be read holds back its own deliveries only (issue 33)
+      // one account's clock that cannot be read holds back its own deliveries only (docs/decisions.md#failures-are-contained)
       try {
         return core.clock.now().toISOString()
       } catch (e) {
@@ -254,7 +252,7 @@ export class DeliveryWorker {
   /**
    * An event for an attempt, read once for the attempts of one round: the endpoints' attempts of
    * an event start in the same turn, so each would miss the memory before the first read returns
-   * (issue 34: 2.4 event reads per payment for ~1.1 events); a read in flight is shared.
+   * (docs/decisions.md#background-work-under-load: 2.4 event reads per payment for ~1.1 events); a read in flight is shared.
    */
   private event(core: Core, id: string): Promise<LoggedEvent | undefined> {
     const key = own(core.account, id)
@@ -289,7 +287,7 @@ export class DeliveryWorker {
     if (ep.disabled) return this.record({claim: c, stop: 'endpoint_disabled'})
     const ev = await this.event(core, d.event)
     if (!ev) return this.record({claim: c, stop: 'event_expired'})
-    // a chaos rule's fail_first (issue 29): this attempt fails on purpose, logged, nothing sent
+    // a chaos rule's fail_first (docs/decisions.md#failure-on-purpose): this attempt fails on purpose, logged, nothing sent
     const failFirst = d._x.fail_first ?? 0
     if (d.attempts.length < failFirst) {
       const at = scheduled(d, core.clock.now()).toISOString()
@@ -313,7 +311,7 @@ export class DeliveryWorker {
 
   /**
    * One HTTP POST of the exact stored event bytes. The signature's timestamp is the wall-clock
-   * time of the attempt, since receivers check it against their own clock (spec §6); the
+   * time of the attempt, since receivers check it against their own clock (docs/api.md#webhook-signatures); the
    * attempt is recorded at the engine time it was due (scheduled()), like every other timestamp on the engine clock.
    */
   private async post(core: Core, ep: EndpointRecord, ev: LoggedEvent, abort: AttemptSignal, due: Date): Promise<DeliveryAttempt> {
@@ -344,19 +342,7 @@ export class DeliveryWorker {
       })
       const latency_ms = latency()
       // an excerpt of the answer for the delivery log; a slow body does not undo a 2xx already received
-      let excerpt: string | null = null
-      try {
-        const chunks: Buffer[] = []
-        let size = 0
-        for await (const chunk of res.body) {
-          chunks.push(chunk as Buffer)
-          size += (chunk as Buffer).length
-          if (size >= EXCERPT_BYTES) break
-        }
-        excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').slice(0, EXCERPT_CHARS)
-      } catch {
-        res.body.destroy()
-      }
+      const excerpt = await responseExcerpt(res.body)
       return {at, status_code: res.statusCode, error: null, error_message: null, latency_ms, response_excerpt: excerpt}
     } catch (e) {
       const {error, message} = classifyNetworkError(e, DELIVERY_TIMEOUT_MS)
@@ -370,7 +356,7 @@ export class DeliveryWorker {
    * Queues an outcome for its account's next batch; resolves once that batch is committed (or
    * failed). One unit of work records an account's outcomes on all its endpoints: a unit per
    * endpoint made the units (and their commits, change notices and claim rounds) multiply with
-   * the endpoints that had attempts end, not with the outcomes (issue 34: 10 accounts).
+   * the endpoints that had attempts end, not with the outcomes (docs/decisions.md#background-work-under-load: 10 accounts).
    */
   private record(o: Outcome): Promise<void> {
     const account = o.claim.account
@@ -442,7 +428,7 @@ export class DeliveryWorker {
           await this.recordOutcomes(account, new Map([[endpoint, os]])).catch((err) =>
             this.app.contain('webhook_delivery', account, err, `recording ${os.length} outcome(s) for ${endpoint}`),
           )
-      // the claims run out and the deliveries are attempted again: at least once (spec §6 rule 5)
+      // the claims run out and the deliveries are attempted again: at least once (docs/api.md#webhook-delivery)
     }
     for (const o of batch) o.done?.()
   }
@@ -457,7 +443,7 @@ export class DeliveryWorker {
     })
   }
 
-  /** Stops claiming and aborts attempts in flight; their deliveries stay due (at least once, spec §6). */
+  /** Stops claiming and aborts attempts in flight; their deliveries stay due (at least once, docs/api.md#webhook-delivery). */
   async close(): Promise<void> {
     this.closed = true
     clearInterval(this.timer)

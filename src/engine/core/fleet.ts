@@ -1,4 +1,4 @@
-// Settings every instance of a fleet must agree on (issue 25): the rate limit, the payout
+// Settings every instance of a fleet must agree on (docs/decisions.md#the-fleet): the rate limit, the payout
 // currency and the webhook destinations. They live in the store (the platform account's
 // settings), so instances on one database share them: the first instance's values win, an
 // instance started with other values is refused with what the fleet uses and how to change it

@@ -176,7 +176,7 @@ export class JobRunner {
         this.core.log(`jobs: ${job.kind} ${job.ref} of ${this.core.account} due ${job.due_at} was not applied: the job was replaced meanwhile (a snapshot loaded into the account, or its claim ran out and another runner took it)`)
         return []
       }
-      // contained to this account (issue 33): counted, logged once, and tried again later
+      // contained to this account (docs/decisions.md#failures-are-contained): counted, logged once, and tried again later
       this.core.contain('timeline_job', e, `job ${job.kind} ${job.ref}`)
       // (a due time that is no time, from a store written around the API: now)
       const now = this.core.clock.now()

@@ -1,4 +1,5 @@
-import {PROVIDER_STATUSES, type Provider, type Query} from '../../api/types.js'
+import {PROVIDER_STATUSES, type Provider} from '../../api/types.js'
+import type {PageQuery} from './lists.js'
 import {fixedFeeTable, PROVIDERS, providerProfile, type ProviderProfile} from '../domain/providers.js'
 import {invalid, notFound} from '../domain/errors.js'
 import type {ProviderState as RoutingState} from '../domain/routing.js'
@@ -31,7 +32,7 @@ export class ProviderState {
 
   private constructor(
     private readonly store: AccountStore,
-    /** hears of a stored health that is none (issue 33): the provider counts as active instead */
+    /** hears of a stored health that is none (docs/decisions.md#failures-are-contained): the provider counts as active instead */
     private readonly bad: (problem: string) => void,
   ) {}
 
@@ -160,7 +161,7 @@ export async function setProviderHealth(u: Unit, id: string, status: HealthStatu
   return writeHealth(u, p, status, before !== status)
 }
 
-/** The chaos rule (issue 29) that degraded a provider, so that only its end makes it active again. */
+/** The chaos rule that degraded a provider, so that only its end makes it active again. */
 export const CHAOS_HEALTH_MARK = (id: string) => `chaos_degraded:${id}`
 
 /** Writes a provider's health (under lockedHealth) and, when it changed, provider.health.changed. */
@@ -181,7 +182,7 @@ export async function lockedHealth(u: Unit, id: string): Promise<HealthStatus> {
  * GET /providers: the providers serving a method and a currency, a page at a time. Providers
  * are a fixed set in their catalog order, not stored objects: cursors are positions in it.
  */
-export function listProviders(core: Core, q: Query<'listProviders'> & {limit: number}): {data: Provider[]; has_more: boolean} {
+export function listProviders(core: Core, q: PageQuery<'listProviders'>): {data: Provider[]; has_more: boolean} {
   const list = PROVIDERS.filter((p) => (q.payment_method === undefined || p.methods.some((m) => m === q.payment_method)) && (q.currency === undefined || p.currencies.includes(q.currency)))
   let start = 0
   let end = list.length

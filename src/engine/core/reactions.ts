@@ -1,4 +1,4 @@
-// How a use case reacts to another's change without importing it back (issue 35): the one that
+// How a use case reacts to another's change without importing it back (docs/decisions.md#one-contract-and-the-layers): the one that
 // changes a payment announces it on its unit's core; one that cares (a checkout session learning
 // of its payment) registers when its account's core is made (app/index.ts registerJobs). The
 // reactions run in the same unit of work, so what they write commits with the change.

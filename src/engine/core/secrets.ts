@@ -1,4 +1,4 @@
-// Secrets at rest (issue 33). API keys are kept as hashes and shown once; webhook signing secrets,
+// Secrets at rest (docs/decisions.md#secrets-at-rest). API keys are kept as hashes and shown once; webhook signing secrets,
 // which the engine must keep able to sign with, are sealed with the engine's secrets key (a file
 // outside the database: adapters/secret-box.ts); so are the card numbers customers type, of which
 // only what the behaviour needs rests readable (keptCard). Here: the fleet agreeing on that key,
@@ -135,11 +135,6 @@ export async function sealStoredCards(store: Store, box: SecretBox): Promise<num
     }
   }
   return changed
-}
-
-/** The database's secrets settings as an account has them (the platform account's matter), to keep them through a snapshot load. */
-export async function secretsSettings(store: {getSetting(key: string): Promise<string | undefined>}): Promise<Record<string, string | undefined>> {
-  return Object.fromEntries(await Promise.all(SECRETS_SETTINGS.map(async (k) => [k, await store.getSetting(k)] as const)))
 }
 
 /** Every account of the store, the platform account first. */

@@ -1,10 +1,10 @@
-// What an account's rows may hold (issue 33): the rules a snapshot load checks rows by, kept equal
+// What an account's rows may hold (docs/decisions.md#snapshots): the rules a snapshot load checks rows by, kept equal
 // to what the engine writes.
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {RandomIds} from '../adapters/system.js'
+import {RandomIds} from '../adapters/ids.js'
 import {SqliteStore} from '../store/sqlite/sqlite-store.js'
 import {apiRule} from './chaos-rules.js'
 import {App} from '../app/index.js'

@@ -1,4 +1,4 @@
-// What an account's rows may hold (issue 33): every object, event, timeline job, idempotency
+// What an account's rows may hold (docs/decisions.md#snapshots): every object, event, timeline job, idempotency
 // record, provider statistic and setting, checked as the API would check the same thing, so
 // that a snapshot load cannot put a value in the store that the engine never writes — one that
 // stops the process, another account's work, or this account's. A problem is a 400
@@ -16,14 +16,15 @@
 // - Settings: each key by the rule its writer uses (the clock's by clock.ts, chaos rules rebuilt
 //   by the very functions POST /chaos/... makes them with); an unknown key is refused by name.
 import type {ErrorObject, ValidateFunction} from 'ajv/dist/2020.js'
+import {newAjv} from '../../api/openapi/ajv.js'
 import {openapiDocument} from '../../api/openapi/document.js'
 import {PROVIDER_STATUSES, type ChaosRule} from '../../api/types.js'
 import {DomainError, invalid} from '../domain/errors.js'
 import type {DestinationPolicy} from '../domain/destinations.js'
 import {providerProfile, PROVIDERS} from '../domain/providers.js'
 import {checkEndpointUrl, normaliseEnabledEvents} from '../domain/webhooks.js'
-import {newAjv} from '../http/openapi-validate.js'
-import {ENGINE_SETTING_PREFIX, eventSubjects, type Kind, KINDS, UNSNAPSHOTTED} from '../ports/store.js'
+import {eventSubjects} from '../domain/events.js'
+import {ENGINE_SETTING_PREFIX, type Kind, KINDS, UNSNAPSHOTTED} from '../ports/store.js'
 import {apiRule, providerRule, webhookRule} from './chaos-rules.js'
 import {CLOCK_FROZEN_SETTING, CLOCK_OFFSET_SETTING, clockSettingProblem} from './clock.js'
 

@@ -66,7 +66,7 @@ export class Unit {
   /**
    * This unit stands in for someone other than the API caller: a test helper doing what the
    * customer (3-D Secure, hosted page), the operator (risk review) or the network (disputes) would.
-   * Its events carry request_id null, as the real trigger's do (docs/api.md, decisions.md).
+   * Its events carry request_id null, as the real trigger's do (docs/api.md#event-types, docs/decisions.md#test-helpers).
    */
   standIn(): void {
     this.requestIdOf = null

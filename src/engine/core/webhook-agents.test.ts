@@ -47,7 +47,7 @@ describe('webhook agents', () => {
     }
   })
 
-  it('builds one TLS context for all its connections, not one per connection (issue 34)', async () => {
+  it('builds one TLS context for all its connections, not one per connection', async () => {
     const {agent, loopbackAgent} = webhookAgents(lookup)
     const contexts = vi.spyOn(tls, 'createSecureContext')
     try {

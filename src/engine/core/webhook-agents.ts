@@ -1,6 +1,7 @@
-// The HTTP agents webhook attempts go out through (delivery-worker.ts): one that verifies the
+// The HTTP side of webhook attempts (delivery-worker.ts): the agents they go out through — one that verifies the
 // receiver's certificate against the default trusted roots, and one for test mode's loopback
-// receivers, which may have a self-signed certificate (decisions.md).
+// receivers, which may have a self-signed certificate (docs/decisions.md#webhook-endpoints) — and
+// what the delivery log keeps of a receiver's answer.
 import type {LookupFunction} from 'node:net'
 import {createSecureContext} from 'node:tls'
 import {Agent} from 'undici'
@@ -16,7 +17,7 @@ export interface WebhookAgents {
 /**
  * Both agents connect through `lookup` (the destination policy's guarded resolver) and share one
  * TLS context: given none, each tls.connect builds its own from its options (~0.3 ms of CPU a
- * connection), and a burst of retries to many endpoints opens hundreds of connections (issue 34).
+ * connection), and a burst of retries to many endpoints opens hundreds of connections (docs/decisions.md#background-work-under-load).
  * A context holds the trusted roots and protocol settings only; the certificate and host name are
  * still checked on every connection.
  */
@@ -26,5 +27,25 @@ export function webhookAgents(lookup: LookupFunction): WebhookAgents {
   return {
     agent: new Agent({...opts, connect: {timeout: DELIVERY_TIMEOUT_MS, lookup, secureContext}}),
     loopbackAgent: new Agent({...opts, connect: {timeout: DELIVERY_TIMEOUT_MS, rejectUnauthorized: false, lookup, secureContext}}),
+  }
+}
+
+const EXCERPT_CHARS = 500
+const EXCERPT_BYTES = 4096
+
+/** The first characters of a receiver's answer, for the delivery log (null when its body fails: the status stands). */
+export async function responseExcerpt(body: AsyncIterable<unknown> & {destroy(): unknown}): Promise<string | null> {
+  try {
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of body) {
+      chunks.push(chunk as Buffer)
+      size += (chunk as Buffer).length
+      if (size >= EXCERPT_BYTES) break
+    }
+    return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').slice(0, EXCERPT_CHARS)
+  } catch {
+    body.destroy()
+    return null
   }
 }

@@ -37,6 +37,6 @@ export async function outboxFor(core: Core, events: readonly StoredEvent[], now:
       out.push(newDelivery(core, e, ep, now, new Date(Date.parse(e.created_at) + RETRY_WINDOW_MS)))
     }
   }
-  // the account's webhook faults (issue 29), if any: duplicates, holds, failed first attempts
+  // the account's webhook faults (docs/decisions.md#failure-on-purpose), if any: duplicates, holds, failed first attempts
   return core.chaos.none ? out : shapeDeliveries(core, out, now)
 }

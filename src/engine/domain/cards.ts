@@ -1,5 +1,5 @@
-// Card numbers: brand detection and Luhn (card-validator), test-card behaviour (spec §4
-// "Test-mode behavior" and decisions.md "Test cards beyond the spec's table"), expiry checks.
+// Card numbers: brand detection and Luhn (card-validator), test-card behaviour (docs/api.md#test-cards-and-amounts
+// and docs/decisions.md#test-cards-beyond-the-contracts), expiry checks.
 import cardValidator from 'card-validator'
 import luhn10 from 'card-validator/dist/luhn-10.js'
 
@@ -68,7 +68,7 @@ const BRAND_NAMES: Record<string, string> = {
 }
 
 const NETWORK_TOKEN_BRANDS = new Set(['visa', 'mastercard', 'amex'])
-/** decisions.md: Visa and Mastercard support incremental authorization and multiple capture. */
+/** Visa and Mastercard support incremental authorization and multiple capture. */
 const EXTENDED_AUTH_BRANDS = new Set(['visa', 'mastercard'])
 
 const MIN_LENGTH = 12

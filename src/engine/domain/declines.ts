@@ -1,5 +1,5 @@
 // Decline codes: the one table saying which declines are soft (retried on the next
-// provider inside the same API call, spec §1) and which are final (never retried), with
+// provider inside the same API call: docs/api.md#routing-and-failover) and which are final (never retried), with
 // the human message used for `failure_message`.
 import {CARD_ERROR_CODES} from '../../api/openapi/errors.js'
 import type {AttemptOutcome} from '../../api/types.js'

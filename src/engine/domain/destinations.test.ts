@@ -12,7 +12,7 @@ describe('webhook destinations', () => {
     expect(p.urlRefusal(new URL('https://example.com/hook'))).toBeUndefined()
   })
 
-  // issue 33: every IPv6 spelling of a refused IPv4 address is refused as it is, and :: as 0.0.0.0
+  // every IPv6 spelling of a refused IPv4 address is refused as it is, and :: as 0.0.0.0
   const REFUSED_V6: [string, string][] = [
     ['::', 'unspecified (as 0.0.0.0)'],
     ['0:0:0:0:0:0:0:0', 'unspecified, written out'],

@@ -1,11 +1,11 @@
-// Where the engine may send webhooks (issue 24). In a shared sandbox the engine calls URLs that
+// Where the engine may send webhooks (docs/decisions.md#webhook-destinations). In a shared sandbox the engine calls URLs that
 // users give it, so some addresses are never reachable: link-local addresses, where clouds serve
 // instance metadata and credentials (169.254.0.0/16, fe80::/10, AWS's fd00:ec2::254, Alibaba's
 // 100.100.100.200), and "this network" (0.0.0.0/8, and IPv6's unspecified ::). An operator may
 // restrict destinations further to a list of CIDRs (`gw serve --webhook-allow`); without one,
 // every other address — loopback included, for the local single-user case — is allowed.
 // An IPv6 address that stands for or carries an IPv4 one is refused when that IPv4 address is
-// (issue 33): ::ffff:169.254.169.254 and [64:ff9b::a9fe:a9fe] reach what 169.254.169.254 does.
+// as well: ::ffff:169.254.169.254 and [64:ff9b::a9fe:a9fe] reach what 169.254.169.254 does.
 import {BlockList, isIP} from 'node:net'
 import ipaddr from 'ipaddr.js'
 

@@ -24,7 +24,7 @@ const ev: EvidenceSubmission = {
   submitted_at: '2026-01-03T00:00:00.000Z',
 }
 
-describe('recognized keys and the evidence that suits each reason (spec §4 Disputes rules 2 and 4)', () => {
+describe('recognized keys and the evidence that suits each reason', () => {
   it('recognizes exactly the six documented keys', () => {
     expect([...RECOGNIZED_KEYS].sort()).toEqual(
       ['customer_communication', 'product_description', 'refund_policy', 'service_date', 'shipping_address', 'tracking_number'],
@@ -59,7 +59,7 @@ describe('decimalAmount', () => {
   })
 })
 
-describe('scheme renderings (spec §4 Disputes rule 3)', () => {
+describe('scheme renderings', () => {
   it('Visa: VROL-like named fields, dispute condition, compelling evidence', () => {
     const r = renderEvidence('visa', ctx(), ev)
     expect(r).toMatchObject({scheme: 'visa', format: 'visa_vrol', reason_code: '10.4'})

@@ -1,6 +1,6 @@
 // Dispute evidence: which submitted keys the networks recognize, which suit each dispute
-// reason (spec §4 Disputes rules 2 and 4), and how one submission is rendered in the format
-// each card scheme expects (rule 3). Pure: no clock, no store.
+// reason (docs/api.md#dispute-lifecycle), and how one submission is rendered in the format
+// each card scheme expects. Pure: no clock, no store.
 import {currencyExponent} from '../../api/money.js'
 
 import type {DisputeReason, DisputeStage} from '../../api/types.js'
@@ -206,7 +206,7 @@ function renderOther(ctx: EvidenceContext, ev: EvidenceSubmission): SchemeRender
   }
 }
 
-/** Renders one evidence submission in the format the card's scheme expects (spec §4 Disputes rule 3). */
+/** Renders one evidence submission in the format the card's scheme expects (docs/api.md#dispute-lifecycle). */
 export function renderEvidence(brand: string | null, ctx: EvidenceContext, ev: EvidenceSubmission): SchemeRendering {
   switch (brand) {
     case 'visa':
@@ -219,6 +219,3 @@ export function renderEvidence(brand: string | null, ctx: EvidenceContext, ev: E
       return renderOther(ctx, ev)
   }
 }
-
-/** Bounds of an evidence submission (docs/api.md "Evidence body"). */
-export const EVIDENCE_LIMITS = {maxFields: 50, maxKeyLength: 100, maxValueLength: 20_000, maxFiles: 20, maxUrlLength: 2048}

@@ -1,4 +1,4 @@
-// The dispute state machine (spec §3 "Dispute status and stage"), pure: stages only move
+// The dispute state machine (docs/api.md#dispute-lifecycle), pure: stages only move
 // forward (chargeback, pre_arbitration, arbitration); won, lost and accepted are terminal.
 // Effects: events, the response deadline timer, and the money withheld or returned.
 import type {Dispute} from '../../api/types.js'
@@ -66,7 +66,7 @@ export function open(a: {id: string; payment: string; amount: number; currency: 
   return {dispute, effects: [{money: 'dispute', amount: -a.amount}, {scheduleDeadline: due, stage: 'chargeback'}, {emit: 'dispute.created'}]}
 }
 
-/** Accept and evidence work only on a dispute in needs_response (spec §4 disputes rule 1); the error says why not. */
+/** Accept and evidence work only on a dispute in needs_response (docs/api.md#dispute-lifecycle); the error says why not. */
 export function assertActionable(dp: Dispute, what: 'accepted' | 'answered with evidence'): void {
   if (dp.status === 'needs_response') return
   const why = dp.status === 'under_review' ? `evidence for the ${dp.stage} stage was already submitted and is under review` : `it is ${dp.status}, which is final`
@@ -85,7 +85,7 @@ export function accept(dp0: DisputeRecord): DisputeStep {
   return {dispute: {...dp0, status: 'accepted', evidence_due_by: null, closed_by: 'merchant'}, effects: [{unscheduleDeadline: true}, {emit: 'dispute.closed'}]}
 }
 
-/** The deadline of `stage` passed with no response: lost (spec §7 other rule 2). Undefined when it no longer applies. */
+/** The deadline of `stage` passed with no response: lost, not an error (docs/api.md#dispute-lifecycle). Undefined when it no longer applies. */
 export function deadlinePassed(dp0: DisputeRecord, stage: unknown): DisputeStep | undefined {
   if (dp0.status !== 'needs_response' || dp0.stage !== stage) return undefined
   return {dispute: {...dp0, status: 'lost', evidence_due_by: null, closed_by: 'deadline'}, effects: [{emit: 'dispute.closed'}]}

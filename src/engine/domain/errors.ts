@@ -1,5 +1,5 @@
 // Errors of the application layer. They say what went wrong in the domain's words; the HTTP
-// layer (http/wire.ts) decides the status and the envelope.
+// layer (http/errors.ts) decides the status and the envelope.
 import type {ErrorCode} from '../../api/types.js'
 import {closest, distance} from '../../suggest.js'
 

@@ -1,8 +1,7 @@
-// API keys (issue 24): secret keys (sk_test_: everything the account may do), restricted keys
+// API keys (docs/decisions.md#api-keys): secret keys (sk_test_: everything the account may do), restricted keys
 // (rk_test_: per-resource read or write permissions) and publishable keys (pk_test_: only what a
 // browser may call). Keys are stored as SHA-256 hashes of the whole key: a leaked database holds
-// no working key. Pure: no store, no clock.
-import {randomBytes} from 'node:crypto'
+// no working key. Pure: no store, no clock, no randomness (app/keys.ts makes new keys).
 import {invalid} from './errors.js'
 import {KEY_RESOURCES} from '../../api/keys.js'
 
@@ -17,28 +16,12 @@ export type Permission = `${Resource}:${Level}` | 'api_keys:read' | 'api_keys:wr
 
 export const PREFIX: Record<KeyType, string> = {secret: 'sk_test_', restricted: 'rk_test_', publishable: 'pk_test_'}
 
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
-
-/** A new key: the prefix of its type and 32 random base62 characters (~190 bits). */
-export function newSecret(type: KeyType): string {
-  let s = PREFIX[type]
-  // 248 = 4 x 62: bytes at or above it are dropped, so every character is equally likely
-  while (s.length < PREFIX[type].length + 32) for (const b of randomBytes(48)) if (b < 248 && s.length < PREFIX[type].length + 32) s += ALPHABET[b % 62]
-  return s
-}
-
 /** The type a presented key claims by its prefix, if any. */
 export function keyTypeOf(key: string): KeyType | undefined {
   if (key.startsWith('sk_test_')) return 'secret'
   if (key.startsWith('rk_test_')) return 'restricted'
   if (key.startsWith('pk_test_')) return 'publishable'
   return undefined
-}
-
-/** How a key is shown after its creation: its prefix and last four characters (`sk_test_…abcd`). */
-export const redactKey = (key: string): string => {
-  const p = keyTypeOf(key) ? key.slice(0, 8) : key.slice(0, Math.min(3, key.length))
-  return key.length > 12 ? `${p}…${key.slice(-4)}` : '***'
 }
 
 /**

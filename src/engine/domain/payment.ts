@@ -1,4 +1,4 @@
-// The payment state machine (spec §3 "Payment status"), pure: a transition takes the payment
+// The payment state machine (docs/api.md#payment-lifecycle), pure: a transition takes the payment
 // as it is, what happened and the engine-clock time, and returns the payment as it becomes
 // plus the effects the application layer carries out (events to emit, timers to set or drop,
 // captured funds to book). Nothing here reads a clock, the store or a provider.
@@ -11,7 +11,7 @@ import {iso} from './time.js'
 
 /** Lifetime of a customer-action session (3-D Secure, redirect, QR, app approval, card form). */
 export const SESSION_LIFETIME_S = 3600
-/** Manual-capture authorizations are released after 7 days (§8). */
+/** Manual-capture authorizations are released after 7 days (docs/api.md#limits). */
 export const AUTH_VALIDITY_S = 7 * 86_400
 export const MAX_AMOUNT = 99_999_999
 
@@ -55,10 +55,10 @@ export interface PaymentInternal {
   auth_expires_at?: string
   /** each routing pass as decided (domain/routing.ts explainRecord explains it again) */
   routing?: RoutingRecord[]
-  /** the hosted checkout session (cs_) the customer paid through (issue 28) */
+  /** the hosted checkout session (cs_) the customer paid through */
   checkout_session?: string
   /**
-   * The origin of the shop's page whose card fields confirmed the payment (issue 33): its hosted
+   * The origin of the shop's page whose card fields confirmed the payment (docs/decisions.md#private-files-and-framed-pages): its hosted
    * pages may be framed there alone (the 3-D Secure modal), and their final page tells it the outcome.
    */
   frame_origin?: string
@@ -84,7 +84,7 @@ export interface Step {
   effects: PaymentEffect[]
 }
 
-/** Rank of each status (spec §6 rule 6): a payment only ever moves to an equal or higher rank. */
+/** Rank of each status (docs/api.md#webhook-delivery): a payment only ever moves to an equal or higher rank. */
 export const STATUS_RANK: Readonly<Record<PaymentStatus, number>> = {
   requires_confirmation: 0,
   requires_action: 1,
@@ -224,7 +224,7 @@ export function requireAction(p0: PaymentRecord, a: {step: SessionStep; provider
   }
 }
 
-/** Risk screening holds the payment for an operator (status processing, spec §3). */
+/** Risk screening holds the payment for an operator (status processing, docs/api.md#payment-lifecycle). */
 export function holdForReview(p0: PaymentRecord): Step {
   const p = copy(p0)
   moveTo(p, 'processing')
@@ -312,7 +312,7 @@ export function captured(p0: PaymentRecord, amount: number, final: boolean): Ste
   return closeCaptured(p)
 }
 
-/** The authorization closes with funds captured: the payment succeeds (spec §4 capture rule 5). */
+/** The authorization closes with funds captured: the payment succeeds (docs/api.md#payment-lifecycle). */
 function closeCaptured(p: PaymentRecord): Step {
   moveTo(p, 'succeeded')
   p.next_action = null

@@ -1,5 +1,5 @@
 // Simulated provider profiles (test mode). Providers appear in the API only as opaque
-// `prov_` ids (spec §1). Each has its own methods, currencies, regions, fees and latency, so
+// `prov_` ids (docs/api.md#routing-and-failover). Each has its own methods, currencies, regions, fees and latency, so
 // that smart routing has real choices: every catalog method in every currency it allows is
 // served by at least one provider, and cards in EUR, USD, GBP, BRL and JPY by at least two
 // (failover). providers.test.ts checks this exhaustively.

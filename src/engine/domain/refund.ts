@@ -1,4 +1,4 @@
-// Refunds (spec §2 Refund, §3 Refund states): pending until the rail answers, then succeeded,
+// Refunds (docs/api.md#refund-rules): pending until the rail answers, then succeeded,
 // or failed with the amount restored to the refundable balance. Pure rules.
 import type {Refund} from '../../api/types.js'
 import type {MethodFamily, MethodInfo} from '../../api/catalog.js'

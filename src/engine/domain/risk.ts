@@ -1,6 +1,6 @@
-// Risk screening of card-family payments (spec §2 "Risk object"). Deterministic: the same
+// Risk screening of card-family payments (docs/api.md#risk-screening). Deterministic: the same
 // input always gives the same score. A failed AVS or CVV check never declines by itself; it
-// raises the score, which may tip the decision to review or blocked (spec §2 risk rule 3).
+// raises the score, which may tip the decision to review or blocked.
 import {currencyExponent} from '../../api/money.js'
 
 export interface RiskInput {
@@ -29,7 +29,7 @@ export interface RiskAssessment {
 export const RISK_REVIEW_THRESHOLD = 65
 export const RISK_BLOCK_THRESHOLD = 85
 
-/** Test amounts (spec §4): 4991 is always held for review, 4992 always blocked. */
+/** Test amounts (docs/api.md#test-cards-and-amounts): 4991 is always held for review, 4992 always blocked. */
 export const RISK_REVIEW_TEST_AMOUNT = 4991
 export const RISK_BLOCK_TEST_AMOUNT = 4992
 

@@ -1,4 +1,4 @@
-// Smart routing (spec §1): score every eligible provider on cost, 7-day authorization
+// Smart routing (docs/api.md#routing-and-failover): score every eligible provider on cost, 7-day authorization
 // rate, currency and method; merchant routing rules override it. Pure and deterministic:
 // the only randomness (split rules) comes from the `random` argument.
 import type {MethodCode, RoutingDecision, RoutingExclusion} from '../../api/types.js'

@@ -1,4 +1,4 @@
-// What never rests in the clear (issue 33): working API keys and webhook signing secrets in
+// What never rests in the clear (docs/decisions.md#secrets-at-rest): working API keys and webhook signing secrets in
 // stored answers, and card numbers in snapshots. Pure: no store, no key material.
 import {redactSecret} from '../../api/keys.js'
 import {TEST_CARD_ISSUERS, TEST_CARDS} from './cards.js'
@@ -32,7 +32,7 @@ export function redactShownOnce<T extends object>(body: T): T {
   return out as T
 }
 
-/** The published test cards (spec §4 and decisions.md, and the documented funding and country numbers): public, and their numbers carry their behaviour. */
+/** The published test cards (docs/api.md#test-cards-and-amounts and docs/decisions.md#test-cards-beyond-the-contracts, and the documented funding and country numbers): public, and their numbers carry their behaviour. */
 export const isPublishedTestCard = (number: string): boolean => TEST_CARDS.has(number) || TEST_CARD_ISSUERS.has(number)
 
 /** Whether the digits pass the Luhn check. */

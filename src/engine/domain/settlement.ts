@@ -1,4 +1,4 @@
-// Settlement (spec §1 acquiring chain, §2 settlement report and payout, decisions.md shape),
+// Settlement (docs/api.md#the-acquiring-chain, docs/api.md#settlement-and-payouts, docs/decisions.md#settlement-and-payouts),
 // pure: one day's ledger entries become one report per provider and currency; conversions to
 // a payout currency are lines of their own.
 import {stringify} from 'csv-stringify/sync'
@@ -122,7 +122,7 @@ export function nextRun(after: Date): Date {
   return d.getTime() > after.getTime() ? d : new Date(d.getTime() + DAY_MS)
 }
 
-/** CSV of a report: one row per line, each carrying the payment reference (§2). Amounts in minor units. */
+/** CSV of a report: one row per line, each carrying the payment reference (docs/api.md#settlement-and-payouts). Amounts in minor units. */
 export function reportCsv(r: SettlementReport): string {
   return stringify(
     r.lines.map((l) => [r.id, r.date, r.provider, l.type, l.payment ?? '', l.reference ?? '', l.amount, l.currency, l.rate ?? '', l.converted_amount ?? '', l.converted_currency ?? '', l.created_at]),

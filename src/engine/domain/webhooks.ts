@@ -4,10 +4,8 @@
 import {EVENT_TYPES} from '../../api/event-types.js'
 import type {Permission} from './keys.js'
 
-/** Event types of spec §6 plus the engine's additive ones (docs/api.md). */
+/** Event types of docs/api.md#event-types plus the engine's additive ones. */
 export const WEBHOOK_EVENT_TYPES: readonly string[] = EVENT_TYPES
-
-export const MAX_ENABLED_EVENTS = 100
 
 /**
  * Validates and normalises `enabled_events`: each entry is `*`, a known event type, or a
@@ -82,7 +80,7 @@ export function subscribes(enabled: readonly string[], type: string): boolean {
 /** Delay before retry n (n = number of attempts made so far, from 1): ~1 min, 5 min, 30 min, 2 h, 6 h, 12 h, then every 12 h. */
 export const RETRY_DELAYS_S: readonly number[] = [60, 300, 1800, 7200, 21_600, 43_200]
 export const RETRY_WINDOW_MS = 72 * 3_600_000
-/** A receiver must answer with a 2xx within this time (spec §8). */
+/** A receiver must answer with a 2xx within this time (docs/api.md#limits). */
 export const DELIVERY_TIMEOUT_MS = 10_000
 
 export function retryDelayS(attemptsMade: number): number {
@@ -166,7 +164,7 @@ export function nextHealth(h: EndpointHealth, ok: boolean, at: Date, opts: {atte
 
 // ---------------------------------------------------------------- URLs
 
-/** Hosts a test-mode engine delivers to without verifying the certificate (decisions.md). */
+/** Hosts a test-mode engine delivers to without verifying the certificate (docs/decisions.md#webhook-endpoints). */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase()
   if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true

@@ -6,7 +6,7 @@ export type ErrorType = ApiErrorBody['error']['type']
 
 export const DOC_BASE = 'https://docs.gw.dev/errors'
 
-/** An error that becomes the spec's error envelope (§7). */
+/** An error that becomes the API's error envelope (docs/api.md#errors). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

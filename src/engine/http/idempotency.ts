@@ -1,4 +1,4 @@
-// An idempotent POST (§4 Idempotency, decisions.md), the pipeline's last step: the key is claimed
+// An idempotent POST (docs/api.md#idempotency, docs/decisions.md#idempotency), the pipeline's last step: the key is claimed
 // in the unit of work that runs the request, and its record (the answer, or the 4xx) commits with
 // the request's effects; a retry with the key gets the recorded answer byte for byte, a key in
 // flight or reused for another request a 409.
@@ -9,7 +9,8 @@ import {invalid} from '../domain/errors.js'
 import {ApiError, toApiError} from './errors.js'
 import type {Flight} from './pipeline.js'
 import type {RequestCtx, Route} from './router.js'
-import {checkInput, send, storedRequestId} from './request.js'
+import {checkInput} from './request.js'
+import {send, storedRequestId} from './answer.js'
 
 export const IDEMPOTENCY_KEY_MAX = 255
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
@@ -58,7 +59,7 @@ export async function idempotentUnit(ctx: RequestCtx, route: Route, u: Unit, sco
       u.discard()
       return recorded(record, hash)
     }
-    // a 4xx is recorded and replayed identically (§7 rule 3); the request's own changes are dropped
+    // a 4xx is recorded and replayed identically (a 4xx is the same on every retry: docs/api.md#errors); the request's own changes are dropped
     u.discard()
     ;[status, text, headers] = [ae.status, JSON.stringify(ae.body(requestId)), ae.extra.headers]
   }
@@ -92,7 +93,7 @@ export function answerIdempotent(f: Flight, out: Idempotent): void {
     case 'replay': {
       // the original response, byte for byte (but a secret it showed once, which the record
       // keeps redacted); a replayed error keeps the Request-Id its body names, so header and
-      // error.request_id agree (decisions.md wire details)
+      // error.request_id agree (docs/decisions.md#wire-details)
       const r = out.record
       if (f.logged) f.logged.replayed = true
       return send(res, r.status, r.status >= 400 ? (storedRequestId(r.body) ?? requestId) : requestId, r.body, {'Idempotent-Replayed': 'true'})

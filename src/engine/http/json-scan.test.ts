@@ -1,4 +1,4 @@
-// The outline of a large JSON body read in parts (issue 33): what it reads is what JSON.parse
+// The outline of a large JSON body read in parts (docs/decisions.md#large-snapshots): what it reads is what JSON.parse
 // reads, it accepts exactly the bodies JSON.parse accepts, and it refuses deep nesting by name.
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'

@@ -1,5 +1,5 @@
 // A JSON document too large to parse at once without holding the event loop (a snapshot of tens
-// of megabytes, issue 33): its outline read from the raw bytes — where each member of an object
+// of megabytes, docs/decisions.md#large-snapshots): its outline read from the raw bytes — where each member of an object
 // starts and ends, where each item of an array does — and the small parts parsed by JSON.parse
 // one batch at a time, the event loop given back between slices. Nothing recurses: a body of a
 // million `[` is refused at the depth limit, as the pipeline refuses it for ordinary bodies.

@@ -1,9 +1,9 @@
-// Prometheus metrics of one engine instance (issue 25), served at GET /metrics without a key:
+// Prometheus metrics of one engine instance (docs/decisions.md#the-fleet), served at GET /metrics without a key:
 // requests by operation and status with their latency, unit-of-work commit latency, webhook
 // attempts and the backlog per endpoint, due timeline jobs and the oldest one's lag, the process
 // (CPU, memory, event-loop lag). Gauges that need the store are read when scraped. prom-client
 // writes the exposition format; a registry per engine (tests run several in one process).
-// As Prometheus users expect (issue 36): no `instance` label (the scraper adds its own; this
+// As Prometheus users expect: no `instance` label (the scraper adds its own; this
 // instance's name is gw_instance_info's instance_id), the process under prom-client's standard
 // names (process_*, nodejs_*), gw_store_up read by the scrape itself, and the fleet-wide gauges
 // (read from the shared store) reported by one instance of the fleet only, so sum() does not
@@ -32,9 +32,9 @@ export class Metrics {
     'Time a unit of work takes from its start to its commit being durable (the store latency a write sees).',
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
   )
-  /** written on every webhook attempt (four or so per payment under the soak): a plain number too, not prom-client's label hashing (issue 34) */
+  /** written on every webhook attempt (four or so per payment under the soak): a plain number too, not prom-client's label hashing (docs/decisions.md#background-work-under-load) */
   private readonly attempts = new CounterFamily('gw_webhook_attempts_total', 'Webhook attempts made by this instance, by outcome (succeeded: a 2xx; failed: anything else).')
-  /** failures contained to their request or account (issue 33), by where they happened */
+  /** failures contained to their request or account (docs/decisions.md#failures-are-contained), by where they happened */
   readonly contained: Counter<'where'>
   private instanceId: string
   /** whether this instance reports the fleet-wide gauges (see FleetReporter) */
@@ -63,7 +63,7 @@ export class Metrics {
     const fleetOnly = this.fleetRegistry
     this.contained = new Counter({
       name: 'gw_contained_errors_total',
-      help: "Failures contained to the request or account whose data caused them (issue 33), by where: request_log, timeline_job, job_runner, housekeeping, webhook_delivery, webhook_claim, change_feed, clock, setting. Each place of an account is logged once an hour at most; this counts every one.",
+      help: "Failures contained to the request or account whose data caused them, by where: request_log, timeline_job, job_runner, housekeeping, webhook_delivery, webhook_claim, change_feed, clock, setting. Each place of an account is logged once an hour at most; this counts every one.",
       labelNames: ['where'],
       registers: [r],
     })

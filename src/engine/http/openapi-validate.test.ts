@@ -326,7 +326,7 @@ describe('validator compiled from the OpenAPI document ≡ the engine’s hand-w
   })
 })
 
-describe('an unknown field gets a did-you-mean (issue 36), as the CLI\'s flags do', () => {
+describe('an unknown field gets a did-you-mean, as the CLI\'s flags do', () => {
   const problem = (op: string, req: {body?: unknown; query?: string}) => {
     try {
       requestValidator(op)({body: req.body, query: req.query === undefined ? undefined : new URLSearchParams(req.query)})

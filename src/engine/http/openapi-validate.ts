@@ -10,14 +10,12 @@
 // - x-checked-by-use-case: assertion keywords that belong to the contract but are checked by the
 //   use case with domain context and its own message (a currency the method does not accept, an
 //   id that does not exist → 404); the HTTP validator leaves them out.
-import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
+import type {Ajv2020, ErrorObject, ValidateFunction} from 'ajv/dist/2020.js'
+import {newAjv} from '../../api/openapi/ajv.js'
 import {openapiDocument} from '../../api/openapi/document.js'
 import type {Body, OperationId, Query} from '../../api/types.js'
 import {DomainError, invalid, missing, unknownParam} from '../domain/errors.js'
 
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020, formats?: string[]) => Ajv2020
 
 type Json = Record<string, any>
 
@@ -71,17 +69,6 @@ export function httpSchema(schema: unknown, doc: Json = openapiDocument() as Jso
 }
 
 let ajv: Ajv2020 | undefined
-/** An ajv of the document's rules (formats, string lengths); `options` changes how it compiles (stored-rows.ts: the first error only, references not inlined). */
-export function newAjv(options: {allErrors?: boolean; inlineRefs?: boolean; validateSchema?: boolean; optimize?: boolean} = {}): Ajv2020 {
-  // strict: false — the document's own x- keywords (x-hint, x-messages) are annotations here;
-  // unicode: false — string lengths in UTF-16 code units, as JavaScript's .length (the engine's rule)
-  // (ajv still honours `unicode: false` and warns that it is deprecated: that one warning is dropped)
-  const logger = {log: console.log, error: console.error, warn: (...args: unknown[]) => void (/option unicode/.test(String(args[0])) || console.warn(...args))}
-  const {optimize, ...rest} = options
-  const a = new Ajv2020({strict: false, allErrors: true, unicode: false, logger, code: {source: true, esm: true, ...(optimize === false ? {optimize: false} : {})}, ...rest})
-  addFormats(a)
-  return a
-}
 
 const compiled = new Map<string, Compiled>()
 let operations: Map<string, Json> | undefined

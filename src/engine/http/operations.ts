@@ -1,9 +1,9 @@
-// What a load balancer and Prometheus ask an instance, without a key (issue 25):
+// What a load balancer and Prometheus ask an instance, without a key (docs/decisions.md#the-fleet):
 //   GET /healthz  liveness: the process answers (200 while it runs, even with its database down)
 //   GET /readyz   readiness: the store answers a read within 2 s, and the instance is not stopping
 //                 (503 otherwise: a balancer takes the instance out until it is ready again)
 //   GET /metrics  Prometheus metrics of this instance (metrics.ts); with `gw serve --metrics-listen
-//                 HOST:PORT` (issue 33) on that address alone, over plain HTTP as exporters serve them,
+//                 HOST:PORT` on that address alone, over plain HTTP as exporters serve them,
 //                 and 404 on the API port. On the API port a caller without a key gets the aggregate
 //                 series only: those naming an account or endpoint id need the platform account's key
 //                 (every account's) or an account's own key (its own) (docs/api.md#what-a-key-reaches)
@@ -11,9 +11,9 @@ import http, {type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import type {App} from '../app/index.js'
 import {METRICS_CONTENT_TYPE, storeAnswers, type Metrics} from './metrics.js'
+import {JSON_CONTENT_TYPE} from './answer.js'
 
 const READY_TIMEOUT_MS = 2000
-const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** `--metrics-listen`: HOST:PORT, [IPv6]:PORT; undefined when it is not one. */
 export function parseListen(raw: string): {host: string; port: number} | undefined {
@@ -78,16 +78,16 @@ export function createOperations(app: App, metrics: Metrics, state: {stopping: b
     const head = req.method === 'HEAD'
     if (req.method !== 'GET' && !head) {
       const body = JSON.stringify({error: {type: 'invalid_request_error', code: 'route_unknown', message: `${pathname} answers GET (and HEAD) only.`, doc_url: 'https://docs.gw.dev/errors#route_unknown', request_id: requestId}})
-      return send(res, 404, requestId, JSON_TYPE, body, false)
+      return send(res, 404, requestId, JSON_CONTENT_TYPE, body, false)
     }
-    if (pathname === '/healthz') return send(res, 200, requestId, JSON_TYPE, '{"status":"ok"}', head)
+    if (pathname === '/healthz') return send(res, 200, requestId, JSON_CONTENT_TYPE, '{"status":"ok"}', head)
     if (pathname === '/readyz') {
       const why = await ready()
-      return why === undefined ? send(res, 200, requestId, JSON_TYPE, '{"status":"ready"}', head) : send(res, 503, requestId, JSON_TYPE, JSON.stringify({status: 'not_ready', reason: why}), head)
+      return why === undefined ? send(res, 200, requestId, JSON_CONTENT_TYPE, '{"status":"ready"}', head) : send(res, 503, requestId, JSON_CONTENT_TYPE, JSON.stringify({status: 'not_ready', reason: why}), head)
     }
     if (opts.metricsElsewhere && !own) {
       const body = JSON.stringify({error: {type: 'invalid_request_error', code: 'route_unknown', message: 'Metrics are not served on the API port of this instance: it serves them on its own address (gw serve --metrics-listen).', doc_url: 'https://docs.gw.dev/errors#route_unknown', request_id: requestId}})
-      return send(res, 404, requestId, JSON_TYPE, body, false)
+      return send(res, 404, requestId, JSON_CONTENT_TYPE, body, false)
     }
     return scrape(res, requestId, head, scope)
   }

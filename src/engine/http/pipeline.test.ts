@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {createHash} from 'node:crypto'
-import {canonical, jsonDepthExceeds, MAX_JSON_DEPTH, requestTarget, sameSecret, sha256Hex} from './request.js'
+import {canonical, jsonDepthExceeds, MAX_JSON_DEPTH, requestTarget, sha256Hex} from './request.js'
+import {sameSecret} from './access.js'
 
 /** The former recursive definition, kept here as the reference the iterative one must match. */
 function reference(v: unknown): string {

@@ -1,8 +1,9 @@
-// The request pipeline of §4-§9, as one request's story (createPipeline's handle): find the
+// The request pipeline (docs/api.md#wire), as one request's story (createPipeline's handle): find the
 // operation, authenticate the key, take a rate-limit token, authorize, the account's core, chaos,
 // the body, then run the route — a read, a write in one unit of work, or an idempotent POST whose
 // record commits with its effects — and answer. Each step is a plain function of the request
-// (request.ts: what is read and checked of a request; idempotency.ts: the idempotent POST); the
+// (request.ts: what is read and checked of a request; access.ts: what its key may do; answer.ts:
+// how it is answered; faults.ts: chaos's faults; idempotency.ts: the idempotent POST); the
 // hot path allocates no closure per step and awaits only where the request must wait.
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {App} from '../app/index.js'
@@ -19,34 +20,13 @@ import {bucketOf, FailedAuthentications, tooManyRequests} from './rate-limits.js
 import type {MetricsScope} from './operations.js'
 import {allows} from '../domain/keys.js'
 import {PLATFORM_ACCOUNT} from '../ports/store.js'
-import {ENGINE_TIME_HEADER} from '../../api/engine-time.js'
+import {ENGINE_TIME_HEADER, engineTimeValue} from '../../api/engine-time.js'
 import type {Clock} from '../ports/clock.js'
 import type {Unit} from '../core/unit.js'
-import {
-  authorize,
-  bearer,
-  browserBody,
-  canonical,
-  checkInput,
-  checkJsonBody,
-  engineTimeOf,
-  injectedError,
-  isClientAbort,
-  jsonDepthExceeds,
-  keepEngineTime,
-  loseResponse,
-  MAX_JSON_DEPTH,
-  preflight,
-  rawRequestHash,
-  readBody,
-  requestTarget,
-  retryAdvice,
-  send,
-  sendError,
-  sha256Hex,
-  tooLarge,
-  type RequestTarget,
-} from './request.js'
+import {canonical, checkInput, checkJsonBody, isClientAbort, jsonDepthExceeds, MAX_JSON_DEPTH, rawRequestHash, readBody, requestTarget, sha256Hex, tooLarge, type RequestTarget} from './request.js'
+import {authorize, bearer, browserBody, preflight} from './access.js'
+import {engineTimeOf, keepEngineTime, retryAdvice, send, sendError} from './answer.js'
+import {injectedError, loseResponse} from './faults.js'
 
 export interface PipelineDeps {
   app: App
@@ -54,7 +34,7 @@ export interface PipelineDeps {
   keys: KeyAuthority
   /**
    * requests per second per account and mode (the fleet's setting, read per request: it may
-   * change); the bucket holds twice that (decisions.md); publishable keys have a bucket of the
+   * change); the bucket holds twice that (docs/decisions.md#rate-limits); publishable keys have a bucket of the
    * same size of their own. 0 turns every limit off, the failed-authentication one too.
    */
   rateLimit: {readonly rateLimit: number}
@@ -92,7 +72,7 @@ const enum Aside {
   Preflight,
 }
 
-/** The request pipeline of §4-§9: request id, version, auth, rate limit, body, idempotency, one unit of work, response. */
+/** The request pipeline: request id, version, auth, rate limit, body, idempotency, one unit of work, response. */
 export function createPipeline(deps: PipelineDeps) {
   const engine = deps.app.core
   const engineStore = engine.engineStore
@@ -127,7 +107,7 @@ export function createPipeline(deps: PipelineDeps) {
       authorize(auth, match.route.operationId, method, f.url!.pathname)
       const core = deps.app.loaded(auth.account) ?? (await deps.app.account(auth.account))
       f.clock = core.clock
-      // the account's chaos rules (issue 29): test mode only, and never on /chaos itself
+      // the account's chaos rules (docs/decisions.md#failure-on-purpose): test mode only, and never on /chaos itself
       if (!auth.livemode && !core.chaos.none && !path.startsWith('/chaos')) await injectChaos(f, core, method, path)
       const route = match.route
       const ctx = contextOf(f, auth, core, method, path, match.params)
@@ -147,7 +127,7 @@ export function createPipeline(deps: PipelineDeps) {
         stamp(f)
         return respond(f, result, () => text)
       }
-      // ---- idempotent POST (§4 Idempotency, decisions.md): the key is claimed in the unit of work
+      // ---- idempotent POST (docs/api.md#idempotency, docs/decisions.md#idempotency): the key is claimed in the unit of work
       // that runs the request, and its record is committed with the request's effects (idempotency.ts)
       const idemKey = checkedIdempotencyKey(ctx)
       const hash = ctx.raw ? await rawRequestHash(method, path, ctx.raw) : sha256Hex(`${method} ${path}\n${canonical(ctx.body ?? {})}`)
@@ -169,7 +149,7 @@ export function createPipeline(deps: PipelineDeps) {
     if (p === '/checkout' || p.startsWith('/checkout/')) return Aside.Checkout
     if (deps.operations && (p === '/healthz' || p === '/readyz' || p === '/metrics')) return Aside.Operations
     if (!(p === '/v1' || p.startsWith('/v1/'))) throw new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${req.method} ${p}). The API lives under /v1, e.g. /v1/payments.`)
-    // browsers (issue 28): any origin may call with a publishable key, which is public by design;
+    // browsers (docs/decisions.md#browsers-and-hosted-pages): any origin may call with a publishable key, which is public by design;
     // a secret key's answers carry no CORS header, so a page cannot read them (never needed there)
     if (req.method === 'OPTIONS') return Aside.Preflight
     if (req.headers.origin !== undefined && /^Bearer\s+pk_/i.test(req.headers.authorization ?? '')) {
@@ -276,7 +256,7 @@ export function createPipeline(deps: PipelineDeps) {
 
 /** The account's engine time on the answer (once the key is known). */
 export function stamp(f: Flight): void {
-  if (f.clock && !f.res.headersSent) keepEngineTime(f.res, f.clock.now().toISOString())
+  if (f.clock && !f.res.headersSent) keepEngineTime(f.res, engineTimeValue(f.clock.now()))
 }
 
 /** 429: the account's (or its publishable key's) bucket is empty. */

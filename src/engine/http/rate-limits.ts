@@ -1,4 +1,4 @@
-// The API's rate limits (issue 33), token buckets in the store (so a fleet shares them): one per
+// The API's rate limits (docs/decisions.md#rate-limits), token buckets in the store (so a fleet shares them): one per
 // account and mode for its secret and restricted keys; one per account and mode for its
 // publishable key, which is public by design (any page may send it), so browser traffic never
 // takes from the server's budget; and one per client address for failed authentications, so

@@ -52,7 +52,7 @@ describe('a client gone before its request-log stream starts', () => {
   })
 })
 
-describe('a request whose record cannot be made (issue 33)', () => {
+describe('a request whose record cannot be made', () => {
   it('is contained: the failure goes to contain() with the account, once, and nothing is thrown from the response\'s event', () => {
     const contained: {e: unknown; account: string | null}[] = []
     const log = new RequestLog(
@@ -69,7 +69,7 @@ describe('a request whose record cannot be made (issue 33)', () => {
   })
 })
 
-describe('the fleet\'s request log while the store is down (issue 36)', () => {
+describe('the fleet\'s request log while the store is down', () => {
   it('keeps the entries in memory (the newest, up to its bound, counting those dropped), says so once, and writes them in order when the store is back', async () => {
     let up = false
     let attempts = 0

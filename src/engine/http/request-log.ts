@@ -5,13 +5,13 @@
 // two endpoints are not logged, nor hosted pages. The pipeline calls track() once per request;
 // the entry is written when the response finishes. One instance keeps it in memory (a restart
 // starts it empty); instances sharing a store (PostgreSQL) keep one log for the fleet in it, so a
-// tail through a load balancer shows what every instance answered (issue 25).
+// tail through a load balancer shows what every instance answered (docs/decisions.md#the-fleet).
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {Clock} from '../ports/clock.js'
 import {invalid} from '../domain/errors.js'
 import {PLATFORM_ACCOUNT, StoreUnavailableError, type RequestLogStore} from '../ports/store.js'
 import {ApiError} from './errors.js'
-import type {HandlerResult, RequestCtx, Router} from './router.js'
+import {listUrl, type HandlerResult, type RequestCtx, type Router} from './router.js'
 import {SseStreams, type StreamBudget} from './sse.js'
 import {iso} from '../domain/time.js'
 
@@ -53,7 +53,7 @@ export interface Tracked {
   livemode?: boolean
   /** answered from a stored idempotent response */
   replayed?: boolean
-  /** a fault injected into it (issue 29): `chaos_... 503` */
+  /** a fault injected into it (docs/decisions.md#failure-on-purpose): `chaos_... 503` */
   chaos?: string
 }
 
@@ -281,7 +281,7 @@ export class RequestLog {
   }
 
   private readonly instance: () => string
-  /** where a failure to record a request goes (issue 33): it runs after the response, where nothing else would catch it */
+  /** where a failure to record a request goes (docs/decisions.md#failures-are-contained): it runs after the response, where nothing else would catch it */
   private readonly contain: (e: unknown, account: string | null) => void
 
   /** Called by the pipeline for every request; records it when the response is done. */
@@ -330,7 +330,7 @@ export class RequestLog {
   }
 
   install(router: Router): void {
-    router.get('/request_logs', 'listRequestLogs', (c) => this.list(c)).get('/request_logs/stream', 'streamRequestLogs', (c) => this.stream(c))
+    router.on('listRequestLogs', (c) => this.list(c)).on('streamRequestLogs', (c) => this.stream(c))
   }
 
   private visible(e: Stored, ctx: RequestCtx, f: Filter): boolean {
@@ -396,7 +396,7 @@ export class RequestLog {
       hasMore = list.length > page.limit
       list = list.slice(0, page.limit)
     }
-    return {status: 200, body: {object: 'list', url: '/v1/request_logs', data: list.map(view), has_more: hasMore}}
+    return {status: 200, body: {object: 'list', url: listUrl(ctx), data: list.map(view), has_more: hasMore}}
   }
 
   /** GET /request_logs/stream: Server-Sent Events of new entries (filters as the list). */

@@ -1,13 +1,19 @@
+// The routes of the API, each an operation of the OpenAPI document named by its operationId: the
+// document says its method and path, and whether it is a test helper (x-test-helper, refused to a
+// live-mode key before its handler runs); the route says what its handler does. A handler of a GET
+// reads; one of a POST or DELETE writes, in the unit of work the pipeline gives it.
 import type {IncomingHttpHeaders, IncomingMessage, ServerResponse} from 'node:http'
 import type {Core} from '../core/core.js'
 import type {KeyRecord} from '../app/keys.js'
 import type {Unit} from '../core/unit.js'
 import type {OperationId, OperationMethods, PathParams} from '../../api/types.js'
+import {OPERATIONS} from '../../api/openapi/document.js'
+import {testModeOnly} from '../domain/errors.js'
 import type {ApiError} from './errors.js'
 import type {ValidatedRequest} from './openapi-validate.js'
 
-/** The operations of one HTTP method: `r.get` takes only a GET operation's id. */
-type OperationsOf<M extends string> = {[O in OperationId]: OperationMethods[O] extends M ? O : never}[OperationId]
+/** The handler of operation O: a read for a GET operation, a write for a POST or DELETE one. */
+export type HandlerOf<O extends OperationId> = OperationMethods[O] extends 'get' ? ReadHandler<O> : WriteHandler<O>
 
 /** What the pipeline hands a route of operation O: its body and query, checked against O's schemas in the OpenAPI document. */
 export type OperationInput<O extends OperationId> = ValidatedRequest<O>
@@ -77,28 +83,34 @@ interface Entry {
   route: Route
 }
 
+const isParam = (segment: string) => segment.startsWith('{')
+
 export class Router {
   private routes = new Map<string, Entry[]>()
 
-  private add(method: string, pattern: string, route: Route): this {
-    const segments = pattern.split('/').filter(Boolean)
+  /**
+   * The route of operation `operationId` of the OpenAPI document, whose schemas check its requests:
+   * its method and path are the document's, its handler's ctx.input is typed by it
+   * (Body<'createPayment'>, Query<'listPayments'>), a GET's handler reads and a POST's or DELETE's
+   * writes; an operation the document marks as a test helper answers a live-mode key 400
+   * test_mode_only before its handler runs.
+   */
+  on<O extends OperationId>(operationId: O, handler: HandlerOf<O>, opts: BodyOptions = {}): this {
+    const op = OPERATIONS.get(operationId)
+    if (!op || op.root || op.public) throw new Error(`Router: ${operationId} is not an operation of the API that the router serves (the OpenAPI document's, authenticated, under /v1)`)
+    const method = op.method.toUpperCase()
+    const h = erase(handler as ReadHandler<O>)
+    const route = {operationId, write: method !== 'GET', handler: op.testHelper ? testHelperOnly(h) : h, ...opts} as Route
+    const segments = op.path.split('/').filter(Boolean)
     const key = `${method} ${segments.length}`
     const list = this.routes.get(key) ?? []
+    if (list.some((e) => e.route.operationId === operationId)) throw new Error(`Router: ${operationId} has a route already`)
     // literal segments win over parameters: sort routes with more literals first
     list.push({segments, route})
-    list.sort((a, b) => b.segments.filter((s) => !s.startsWith(':')).length - a.segments.filter((s) => !s.startsWith(':')).length)
+    list.sort((a, b) => b.segments.filter((s) => !isParam(s)).length - a.segments.filter((s) => !isParam(s)).length)
     this.routes.set(key, list)
     return this
   }
-
-  /**
-   * Routes are named by the operationId of the OpenAPI document, whose schemas check their
-   * requests: a handler's ctx.input is typed by its operation (Body<'createPayment'>,
-   * Query<'listPayments'>), and the id must be an operation of that method.
-   */
-  get = <O extends OperationsOf<'get'>>(p: string, operationId: O, h: ReadHandler<O>) => this.add('GET', p, {operationId, write: false, handler: erase(h)})
-  post = <O extends OperationsOf<'post'>>(p: string, operationId: O, h: WriteHandler<O>, opts: BodyOptions = {}) => this.add('POST', p, {operationId, write: true, handler: erase(h), ...opts})
-  delete = <O extends OperationsOf<'delete'>>(p: string, operationId: O, h: WriteHandler<O>) => this.add('DELETE', p, {operationId, write: true, handler: erase(h)})
 
   match(method: string, path: string): {route: Route; params: Record<string, string>} | undefined {
     const parts = path.split('/').filter(Boolean)
@@ -108,7 +120,7 @@ export class Router {
       const params: Record<string, string> = {}
       for (let i = 0; i < parts.length; i++) {
         const seg = r.segments[i]!
-        if (seg.startsWith(':')) params[seg.slice(1)] = safeDecode(parts[i]!)
+        if (isParam(seg)) params[seg.slice(1, -1)] = safeDecode(parts[i]!)
         else if (seg !== parts[i]) continue outer
       }
       return {route: r.route, params}
@@ -116,7 +128,7 @@ export class Router {
     return undefined
   }
 
-  /** every route as `METHOD /pattern operationId` (the OpenAPI coverage check) */
+  /** every route as `METHOD /path operationId`, its path as the document writes it (the OpenAPI coverage check) */
   list(): string[] {
     const out: string[] = []
     for (const [key, entries] of this.routes) for (const e of entries) out.push(`${key.split(' ')[0]} /${e.segments.join('/')} ${e.route.operationId}`)
@@ -133,6 +145,22 @@ function erase<O extends OperationId>(h: ReadHandler<O>): ReadHandler
 function erase<O extends OperationId>(h: WriteHandler<O>): WriteHandler
 function erase(h: ReadHandler<never> | WriteHandler<never>): ReadHandler | WriteHandler {
   return h as ReadHandler | WriteHandler
+}
+
+/** A test helper's handler: a live-mode key is refused before it runs (the document marks the operation x-test-helper). */
+function testHelperOnly(h: ReadHandler | WriteHandler): ReadHandler | WriteHandler {
+  return (ctx: RequestCtx, u?: Unit) => {
+    if (ctx.livemode) throw testModeOnly()
+    return (h as WriteHandler)(ctx, u!)
+  }
+}
+
+/**
+ * The path of the API a request named, below /v1 and with /v1 before it, as its route's path with
+ * the request's parameters in it (`/v1/events/evt_1/deliveries`): the `url` of a list's answer.
+ */
+export function listUrl(ctx: Pick<RequestCtx, 'path'>): string {
+  return `/v1/${ctx.path.split('/').filter(Boolean).map(safeDecode).join('/')}`
 }
 
 /** A malformed %-escape is not an id of ours: keep it raw, so the lookup 404s instead of throwing. */

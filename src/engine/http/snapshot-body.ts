@@ -1,4 +1,4 @@
-// The body of POST /v1/test_helpers/snapshot read in parts (issue 33): a snapshot may be tens of
+// The body of POST /v1/test_helpers/snapshot read in parts (docs/decisions.md#large-snapshots): a snapshot may be tens of
 // megabytes, and one JSON.parse of it (then one walk of the result) held the event loop for
 // seconds while every other tenant waited. Its own fields are parsed and checked against the
 // operation's schema in the OpenAPI document; its rows are handed to the load a batch at a time

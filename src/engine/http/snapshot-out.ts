@@ -10,7 +10,7 @@ import {breather} from '../core/breather.js'
 import type {Core} from '../core/core.js'
 import type {AccountStore} from '../ports/store.js'
 import {tooManyRequests} from './rate-limits.js'
-import {JSON_CONTENT_TYPE} from './request.js'
+import {JSON_CONTENT_TYPE} from './answer.js'
 import type {HandlerResult} from './router.js'
 
 /** The exclusive section (the store's: on every instance) a read of an account's snapshot holds. */

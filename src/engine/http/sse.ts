@@ -4,7 +4,7 @@
 // whose client takes nothing any more is ended rather than kept (docs/api.md#connections).
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {tooManyRequests} from './rate-limits.js'
-import {sendError} from './request.js'
+import {sendError} from './answer.js'
 
 const HEARTBEAT_MS = 15_000
 /** Unsent bytes a stream may have queued at a heartbeat: more, and its client has stopped reading (the stream ends). */

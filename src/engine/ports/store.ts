@@ -6,11 +6,11 @@
 // process, which owns the file) and store/postgres (several instances on one database). Both
 // must pass the contract suite in store/contract.
 //
-// Accounts (issue 24): every row the store keeps belongs to one account, and everything but a
+// Accounts (docs/decisions.md#accounts): every row the store keeps belongs to one account, and everything but a
 // few fleet-wide concerns is reached through `Store.account(id)`: an AccountStore whose every
 // read, write, job, event, setting and statistic is bounded to that account. Ids (of objects,
 // events, jobs) are unique per account: the engine makes them random, so they are unique across
-// accounts too, except where a snapshot was loaded into several accounts with its ids (issue 27).
+// accounts too, except where a snapshot was loaded into several accounts with its ids (docs/decisions.md#snapshots).
 // An id of another account is simply not found.
 //
 // Vocabulary

@@ -1,7 +1,7 @@
 // Simulated providers (test mode): the first implementation of ProviderConnection.
 // Deterministic: latency comes from a hash of (payment id, provider id, operation) and is
-// only reported, never slept; outcomes follow the test cards and test amounts of spec §4
-// and decisions.md.
+// only reported, never slept; outcomes follow the test cards and test amounts of docs/api.md#test-cards-and-amounts
+// and docs/decisions.md#test-cards-beyond-the-contracts.
 import {parseCardNumber} from '../domain/cards.js'
 import {PROVIDERS, providerServes, type ProviderProfile} from '../domain/providers.js'
 import type {

@@ -1,6 +1,19 @@
 // The change listeners of a store, the same in both adapters (each feed.ts emits to them).
 import type {ChangeNotice} from '../ports/store.js'
-import {listenerErrorToStderr, notifyEach} from '../ports/store.js'
+
+/** Calls each listener with the notice, each failure to `failed` (Store.onListenerError). */
+function notifyEach(listeners: Iterable<(n: ChangeNotice) => void>, n: ChangeNotice, failed: (e: unknown, account: string) => void): void {
+  for (const l of listeners) {
+    try {
+      l(n)
+    } catch (e) {
+      failed(e, n.account)
+    }
+  }
+}
+
+/** The default of Store.onListenerError. */
+const listenerErrorToStderr = (e: unknown, account: string): void => void process.stderr.write(`change listener of ${account} failed: ${(e as Error)?.stack ?? String(e)}\n`)
 
 /** The listeners of one store (one instance): of every account's notices, and of one account's. */
 export class Listeners {

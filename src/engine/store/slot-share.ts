@@ -1,4 +1,4 @@
-// How an instance's webhook slots are shared (issue 33): accounts first, then endpoints. Both
+// How an instance's webhook slots are shared (docs/decisions.md#one-tenant-cannot-starve-the-others): accounts first, then endpoints. Both
 // stores' claimDeliveries find each endpoint's due candidates (its per-endpoint cap already
 // applied) and let this decide which to claim.
 import type {SlotShare} from '../ports/store.js'
@@ -8,7 +8,7 @@ export type {SlotShare}
 /**
  * An endpoint's candidates, earliest due first, all of one account, read as the sharing takes
  * them: a store reads a few rows at a time instead of every due endpoint's whole window when a
- * round claims a handful across many endpoints (issue 34).
+ * round claims a handful across many endpoints (docs/decisions.md#background-work-under-load).
  */
 export interface CandidateQueue<T> {
   readonly account: string

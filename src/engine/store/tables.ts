@@ -28,7 +28,7 @@ export const SEARCH_KEYS_COLUMNS: Readonly<Record<string, readonly string[]>> = 
 
 /**
  * Indexes keyed by a reference before the account (SQLite migration 9, PostgreSQL migration 5;
- * issue 34), by table (frozen): each of these columns holds the id of an object made at about the
+ * docs/decisions.md#storage-per-payment), by table (frozen): each of these columns holds the id of an object made at about the
  * same time as the row, so the index takes every account's new entries at one end. Only ever
  * compared for equality (a range would cross accounts).
  */

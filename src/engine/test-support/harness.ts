@@ -46,6 +46,8 @@ let counter = 0
 
 /** The directories of the fleets' secrets key files, removed after the test file that made them (its tests share a fleet). */
 const keyDirs = tempDirs('gw-fleet-key-', 'file')
+/** the test client's connections to an engine at most (the engine's default cap per address is 256) */
+const CLIENT_CONNECTIONS = 128
 
 /** A secrets key file for the instances of one fleet (every instance on one database must use the same key); made by the first that starts. */
 export function fleetSecretsKeyFile(): string {
@@ -70,7 +72,9 @@ export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<Tes
   const start = (changed: Partial<EngineOptions> = {}) =>
     startEngine({dataDir, port: 0, apiKey: key, durability: 'normal', log: process.env.GW_TEST_LOG ? (l) => process.stderr.write(l + '\n') : () => {}, ...store, ...opts, ...changed})
   let engine = await start()
-  let agent = new Agent({connect: {ca: engine.caCertPem}, keepAliveTimeout: 1000})
+  // (as a well-behaved client: at most this many connections at once, below the engine's cap per
+  // address (docs/api.md#connections); a burst of more requests queues in the client instead of being refused)
+  let agent = new Agent({connect: {ca: engine.caCertPem}, keepAliveTimeout: 1000, connections: CLIENT_CONNECTIONS})
   async function apiWith(key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
     const h: Record<string, string> = {authorization: `Bearer ${key}`, ...headers}
     if (body !== undefined) h['content-type'] = 'application/json'
@@ -140,7 +144,7 @@ export async function bootEngine(opts: Partial<EngineOptions> = {}): Promise<Tes
       await agent.close()
       await engine.close()
       engine = await start(changed)
-      agent = new Agent({connect: {ca: engine.caCertPem}, keepAliveTimeout: 1000})
+      agent = new Agent({connect: {ca: engine.caCertPem}, keepAliveTimeout: 1000, connections: CLIENT_CONNECTIONS})
     },
     async stop() {
       await agent.close()

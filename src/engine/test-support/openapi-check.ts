@@ -118,7 +118,7 @@ export function checkResponse(
     const v = header(res.headers, name)
     const def = h.$ref ? doc.components.headers[String(h.$ref).split('/').pop()!] : h
     if (v === undefined) {
-      // every answer to an authenticated request says the account's engine time (issue 36): a success, at least
+      // every answer to an authenticated request says the account's engine time (docs/decisions.md#the-gateways-clock): a success, at least
       if (name === 'Request-Id' || name === 'Retry-After' || (name === 'Gw-Engine-Time' && res.status < 300)) problems.push(`${where}: header ${name} is missing`)
       continue
     }

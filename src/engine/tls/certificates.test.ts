@@ -1,4 +1,4 @@
-// One CA for a test run (issue 27): engines that share a certificate directory create the CA once,
+// One CA for a test run (docs/decisions.md#a-throwaway-engine): engines that share a certificate directory create the CA once,
 // even when they start at the same instant, and each serves a certificate that CA signed.
 import {mkdtempSync, readFileSync, rmSync, existsSync} from 'node:fs'
 import {tmpdir} from 'node:os'

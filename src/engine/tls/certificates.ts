@@ -51,7 +51,7 @@ async function importKey(x509: typeof X509, pem: string): Promise<CryptoKey> {
 
 /**
  * Writes whole or not at all (a temp file renamed over), so an engine reading the file never sees
- * half of it; 0600 like every file the engine writes (issue 33), certificates included.
+ * half of it; 0600 like every file the engine writes (docs/decisions.md#private-files-and-framed-pages), certificates included.
  */
 function writeWhole(path: string, data: string, mode = 0o600) {
   mkdirSync(dirname(path), {recursive: true, mode: 0o700})

@@ -1,4 +1,4 @@
-// Accounts that share one engine without seeing each other, and their API keys (issue 24).
+// Accounts that share one engine without seeing each other, and their API keys (docs/decisions.md#accounts).
 import {body, deleted, en, idOf, int, livemode, metadata, nullable, obj, q, str, dateTime, type Family, type Schema} from '../kit.js'
 
 const accountProps: Record<string, Schema> = {

@@ -1,4 +1,4 @@
-// Hosted checkout sessions (issue 28): a page of {checkout_url} where the customer pays, tries
+// Hosted checkout sessions (docs/api.md#hosted-checkout-sessions): a page of {checkout_url} where the customer pays, tries
 // again after a decline, and returns to the shop.
 import {body, en, idOf, idQ, idRef, int, livemode, MAX_AMOUNT, metadata, minor, nullable, obj, origin, q, ref, required, str, useCase, dateTime, type Family} from '../kit.js'
 import {METHOD_CODES} from '../../catalog.js'
@@ -44,7 +44,7 @@ export const family: Family = {
       metadata,
       expires_in: {...int(1800, 86_400, 'in seconds, 1800 to 86400'), description: 'Seconds until the session expires (engine clock); default 86400.'},
     }),
-    // issue 36: the body of payCheckoutSession
+    // the body of payCheckoutSession
     CheckoutSessionPay: body({payment_method_id: required(idRef('pm', 'Saved card (the hosted card fields save it with the publishable key)'))}),
   }),
   lists: ['CheckoutSession'],
@@ -59,7 +59,7 @@ export const family: Family = {
     {id: 'expireCheckoutSession', perm: 'payments:write', method: 'post', path: '/checkout_sessions/{id}/expire', tag: 'Checkout sessions', summary: 'Expire an open checkout session', body: 'Empty',
       description: 'Ends an open session now (`checkout.session.expired`); its page then says it has expired. A complete or expired session is 400 checkout_session_not_open.',
       response: 'CheckoutSession', responseDescription: 'The session, expired.', errors: [404]},
-    // issue 36: card fields pay a checkout session, each try a payment of it (docs/api.md "The shop's developer")
+    // card fields pay a checkout session, each try a payment of it (docs/api.md#the-shops-developer)
     {id: 'payCheckoutSession', perm: 'payments:write', method: 'post', path: '/checkout_sessions/{id}/pay', tag: 'Checkout sessions', summary: 'Pay an open checkout session with a saved card', body: 'CheckoutSessionPay', bodyRequired: true, status: 201,
       description: "One try at paying the session: a payment of it (its amount, currency, reference, customer and metadata) with the card `payment_method_id` holds, as a try on its hosted page is. The hosted card fields' `confirmCheckoutSession` calls it with the publishable key (the session id is the capability, as a payment's id is for `confirmPayment`); a secret key may too. A decline is 402 card_error with `error.payment`, and the session stays open for another card; a payment that succeeds completes the session (`checkout.session.completed`). A try that needs 3-D Secure answers `requires_action`; an earlier try still waiting for its customer step is canceled, so two tries never both succeed. A complete or expired session is 400 checkout_session_not_open.",
       headers: [{name: 'Gw-Parent-Origin', schema: origin('An http(s) origin as a browser serializes it: scheme, lowercase host, a port only when not the default.'), description: 'Sent by the hosted card fields: the origin of the shop\'s page that mounted them, bound to the payment as for confirmPayment. Anything but an origin is 400 parameter_invalid.'}],

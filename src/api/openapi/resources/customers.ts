@@ -1,4 +1,4 @@
-// Customers and their saved cards (decisions.md "Instruments").
+// Customers and their saved cards (docs/decisions.md#saved-and-one-time-instruments).
 import {body, deleted, idOf, idQ, en, livemode, metadata, nullable, obj, q, ref, str, bool, dateTime, type Family} from '../kit.js'
 import {cardDetailsProps, PAYMENT_METHOD_DATA} from './payments.js'
 

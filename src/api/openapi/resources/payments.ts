@@ -1,4 +1,4 @@
-// Payments (spec §3, §4): the payment and what it carries (method details, provider attempts,
+// Payments (docs/api.md#payment-lifecycle): the payment and what it carries (method details, provider attempts,
 // risk, the customer's next step), the bodies that create and move it, and its operations.
 import {body, createdRange, en, idOf, idQ, idRef, int, MAX_AMOUNT, MAX_SAFE, metadata, minor, nullable, obj, origin, q, ref, reqStr, required, str, useCase, bool, country, currency, dateTime, hint, livemode, type Family} from '../kit.js'
 import {METHOD_CODES} from '../../catalog.js'
@@ -43,12 +43,12 @@ export const PAYMENT_METHOD_DATA = body(
     customer: idRef('cus', 'Customer'),
     billing_details: BILLING_DETAILS,
   },
-  'A card instrument (decisions.md "Instruments"). Raw card numbers are accepted in test mode only.',
+  'A card instrument, saved or one-time (docs/decisions.md#saved-and-one-time-instruments). Raw card numbers are accepted in test mode only.',
 )
 
 export const family: Family = {
   responses: () => ({
-    MethodCode: {type: 'string', enum: [...METHOD_CODES], description: 'The 43 payment method codes (spec §4).'},
+    MethodCode: {type: 'string', enum: [...METHOD_CODES], description: 'The 43 payment method codes (docs/api.md#payment-methods).'},
     Currency: currency,
     PaymentStatus: {type: 'string', enum: [...PAYMENT_STATUSES]},
     Metadata: metadata,

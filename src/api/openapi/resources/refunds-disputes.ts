@@ -1,6 +1,7 @@
 // Refunds of succeeded payments, and disputes (chargebacks) with their evidence.
 import {body, en, idOf, idQ, int, livemode, MAX_AMOUNT, metadata, minor, nullable, obj, q, ref, reqStr, required, str, useCase, dateTime, type Family} from '../kit.js'
 import {DISPUTE_REASONS, DISPUTE_STAGES, DISPUTE_STATUSES, REFUND_REASONS, REFUND_STATUSES} from '../../vocabulary.js'
+import {EVIDENCE_LIMITS} from '../../dispute-evidence.js'
 
 export const family: Family = {
   responses: () => ({
@@ -61,21 +62,21 @@ export const family: Family = {
         fields: {
           type: 'object',
           description: 'Any keys; recognized: product_description, customer_communication, tracking_number, shipping_address, refund_policy, service_date.',
-          maxProperties: 50,
-          propertyNames: {minLength: 1, maxLength: 100},
-          additionalProperties: {type: 'string', maxLength: 20_000},
+          maxProperties: EVIDENCE_LIMITS.maxFields,
+          propertyNames: {minLength: 1, maxLength: EVIDENCE_LIMITS.maxKeyLength},
+          additionalProperties: {type: 'string', maxLength: EVIDENCE_LIMITS.maxValueLength},
           'x-messages': {
             type: '{path} must be an object of string keys to string values, e.g. {"tracking_number": "1Z999..."}.',
             maxProperties: '{path} can hold at most {limit} keys.',
-            propertyNames: 'fields keys must be 1 to 100 characters.',
+            propertyNames: `fields keys must be 1 to ${EVIDENCE_LIMITS.maxKeyLength} characters.`,
             'additionalProperties.type': '{path} must be a string.',
             'additionalProperties.maxLength': '{path} must be at most {limit} characters.',
           },
         },
         files: {
           type: 'array',
-          maxItems: 20,
-          items: {type: 'string', maxLength: 2048, format: 'uri', pattern: '^https://', 'x-messages': {'*': '{path} must be an HTTPS URL such as https://shop.example/receipt.pdf.'}},
+          maxItems: EVIDENCE_LIMITS.maxFiles,
+          items: {type: 'string', maxLength: EVIDENCE_LIMITS.maxUrlLength, format: 'uri', pattern: '^https://', 'x-messages': {'*': '{path} must be an HTTPS URL such as https://shop.example/receipt.pdf.'}},
           'x-messages': {type: '{path} must be an array of HTTPS URLs.', maxItems: '{path} can hold at most {limit} URLs.'},
         },
       }),

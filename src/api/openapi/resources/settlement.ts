@@ -1,4 +1,4 @@
-// The balance, settlement reports and payouts (decisions.md).
+// The balance, settlement reports and payouts (docs/decisions.md#settlement-and-payouts).
 import {date, en, idOf, idQ, livemode, minor, nullable, obj, q, ref, str, dateTime, type Family} from '../kit.js'
 import {PAYOUT_STATUSES} from '../../vocabulary.js'
 

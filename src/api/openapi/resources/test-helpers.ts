@@ -21,7 +21,7 @@ export const family: Family = {
           required: ['objects', 'events', 'jobs', 'idempotency', 'stats', 'settings'],
         },
       },
-      {description: "An account's whole state (issue 27)."},
+      {description: "An account's whole state as one document; keys and accounts are never in it."},
     ),
     SnapshotLoad: obj(
       {

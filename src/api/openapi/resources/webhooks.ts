@@ -1,6 +1,6 @@
 // Events (the immutable log, its stream) and webhook endpoints with their deliveries.
 import {body, createdRange, deleted, en, idOf, idQ, idRef, livemode, metadata, nullable, obj, q, ref, reqStr, required, str, useCase, bool, dateTime, type Family, type Schema} from '../kit.js'
-import {EVENT_TYPES} from '../../event-types.js'
+import {EVENT_TYPES, MAX_ENABLED_EVENTS} from '../../event-types.js'
 import {DELIVERY_STATUSES} from '../../vocabulary.js'
 
 const eventObjects = ['Payment', 'Refund', 'Dispute', 'Merchant', 'SettlementReport', 'Provider', 'WebhookEndpoint', 'CheckoutSession']
@@ -89,7 +89,7 @@ export const family: Family = {
       url: reqStr({maxLength: 2048, format: 'uri', pattern: '^https://', 'x-checked-by-use-case': ['format', 'pattern']}),
       enabled_events: required(
         useCase(
-          {type: 'array', minItems: 1, maxItems: 100, items: {type: 'string'}, description: 'Event types, prefixes ending in `.*`, or `*`; unknown types are rejected.'},
+          {type: 'array', minItems: 1, maxItems: MAX_ENABLED_EVENTS, items: {type: 'string'}, description: 'Event types, prefixes ending in `.*`, or `*`; unknown types are rejected.'},
           'minItems',
         ),
       ),
@@ -98,7 +98,7 @@ export const family: Family = {
     }),
     WebhookEndpointUpdate: body({
       url: useCase(str({maxLength: 2048, format: 'uri', pattern: '^https://'}), 'format', 'pattern'),
-      enabled_events: useCase({type: 'array', minItems: 1, maxItems: 100, items: {type: 'string'}}, 'minItems'),
+      enabled_events: useCase({type: 'array', minItems: 1, maxItems: MAX_ENABLED_EVENTS, items: {type: 'string'}}, 'minItems'),
       description: nullable(str({maxLength: 1000})),
       metadata,
       disabled: {type: 'boolean'},

@@ -1,4 +1,4 @@
-// How accounts are shown (issue 24): the list and one account's view, with its first keys
+// How accounts are shown (docs/decisions.md#accounts): the list and one account's view, with its first keys
 // right after it is created.
 import type {Account, AccountWithKeys} from '../../../api/types.js'
 import type {Painter} from '../../../output/color.js'

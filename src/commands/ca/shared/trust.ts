@@ -1,4 +1,4 @@
-// `gw ca install` / `uninstall` (issue 28): make browsers trust the local engine's CA, as mkcert
+// `gw ca install` / `uninstall` (docs/decisions.md#browsers-and-hosted-pages): make browsers trust the local engine's CA, as mkcert
 // does — the system store (Debian's /usr/local/share/ca-certificates and update-ca-certificates,
 // which curl, Node with --use-openssl-ca and most tools read) and the NSS databases browsers
 // read (Chromium's ~/.pki/nssdb, created when missing; Firefox profiles; snap Chromium), through

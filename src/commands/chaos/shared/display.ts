@@ -1,4 +1,4 @@
-// Chaos rules (issue 29) as a table and as sentences: what is faulted, how often, and when it ends.
+// Chaos rules (docs/decisions.md#failure-on-purpose) as a table and as sentences: what is faulted, how often, and when it ends.
 import type {ChaosApiRule, ChaosRule} from '../../../api/types.js'
 import type {Columns} from '../../../output/table.js'
 

@@ -1,4 +1,4 @@
-// A hosted checkout session (issue 28) as a person reads it.
+// A hosted checkout session (docs/api.md#hosted-checkout-sessions) as a person reads it.
 import {methodInfo} from '../../../api/catalog.js'
 import type {CheckoutSession} from '../../../api/types.js'
 import {paintStatus, type Painter} from '../../../output/color.js'

@@ -1,6 +1,6 @@
 // The account's engine clock, as the API says it: deadlines (gw disputes), "reconnected at" and the
 // time an event tail starts from (gw events tail) follow it, since a test clock can run ahead of
-// real time. Every answer to an authenticated request carries it (Gw-Engine-Time, issue 36), so any
+// real time. Every answer to an authenticated request carries it (Gw-Engine-Time), so any
 // key learns it, and a command that has made a request already needs no other.
 import type {Context} from '../../../base/context.js'
 import {ApiError} from '../../../client/errors.js'
@@ -13,7 +13,7 @@ const told = new WeakSet<Context>()
 /**
  * "Now" on the account's engine clock: the last answer's Gw-Engine-Time (moved on by the time
  * since); before any answer, that of one cheap request any key may make (GET /api_keys/self).
- * A server that does not send the header (older than issue 36): its test clock where the key may
+ * A server that does not send the header (an older one): its test clock where the key may
  * read it, else this computer's clock, said once on stderr for a test key (a live key has no test
  * clock: real time is its engine time).
  */

@@ -11,7 +11,7 @@ import type {Columns} from '../../../output/table.js'
 import {CLOSED_BY, disputeStatus} from './status.js'
 
 /**
- * The disputes table (issue 36 item 6): STATUS is the time left while a response is due, else the
+ * The disputes table (docs/decisions.md#disputes-and-evidence): STATUS is the time left while a response is due, else the
  * status in words (no second column saying the same); the PAYMENT id is never cut (an agent copies
  * it), the reason is cut first and the due date, stage and reason go before it on a narrow terminal.
  */

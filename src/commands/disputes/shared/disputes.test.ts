@@ -40,7 +40,7 @@ describe('evidenceCoverage', () => {
       ['shipping_address', false],
     ])
     expect(c.extra).toEqual(['refund_policy', 'gift'])
-    // tracking number *or* service date (§4 rule 4): the tracking number meets both
+    // tracking number *or* service date (docs/api.md#dispute-lifecycle): the tracking number meets both
     expect(c.missing).toEqual(['shipping_address'])
     expect(c.checklist.find((x) => x.key === 'service_date')?.metBy).toBe('tracking_number')
   })

@@ -212,7 +212,7 @@ describe('evidence form: Ctrl-C', () => {
   })
 })
 
-describe('evidence form: pastes and fast keys (issue 26 item 3)', () => {
+describe('evidence form: pastes and fast keys', () => {
   it('a multi-line paste survives whole into the preview; "1" then Enter at once picks key 1', async () => {
     const t = terminal()
     const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
@@ -254,7 +254,7 @@ async function toTheFilePrompt(t: ReturnType<typeof terminal>, value: string) {
   await until(t, 'File URL')
 }
 
-describe('evidence form: a paste at the key prompt, tabs, and the review screen (issue 36 item 5)', () => {
+describe('evidence form: a paste at the key prompt, tabs, and the review screen', () => {
   it('a multi-line paste at the key prompt is refused whole: no key, no value, nothing submitted', async () => {
     const t = terminal()
     const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
@@ -323,7 +323,7 @@ describe('evidence form: the review answers a key read after it is drawn', () =>
   })
 })
 
-describe('evidence form: a near miss of a recognized key (issue 26 item 4)', () => {
+describe('evidence form: a near miss of a recognized key', () => {
   it('says did-you-mean and keeps the key only when typed again', async () => {
     const t = terminal()
     const result = runEvidenceForm({dispute: dispute(), now: NOW, stdout: t.stdout, stdin: t.stdin})
@@ -341,7 +341,7 @@ describe('evidence form: a near miss of a recognized key (issue 26 item 4)', () 
   })
 })
 
-describe('evidence form after an escalation (issue 26 item 5)', () => {
+describe('evidence form after an escalation', () => {
   it("shows what was argued at the earlier stage beside the new stage's empty form", async () => {
     const t = terminal()
     const dp = dispute({
@@ -360,7 +360,7 @@ describe('evidence form after an escalation (issue 26 item 5)', () => {
   })
 })
 
-describe('evidence form and hostile data (issue 33)', () => {
+describe('evidence form and hostile data', () => {
   it('shows control characters in what was argued before in caret notation; none reaches the terminal', async () => {
     const t = terminal()
     let raw = ''
@@ -380,17 +380,17 @@ describe('evidence form and hostile data (issue 33)', () => {
   })
 })
 
-describe('evidence form input rules (issue 14, defect 10)', () => {
+describe('evidence form input rules', () => {
   it('a pasted "value⏎" is submitted at its line break: one Enter, not two', () => {
     const one = {multiline: false}
     expect(applyFieldInput('', '1Z999AA10123456784\r', {}, one)).toEqual({text: '1Z999AA10123456784', submit: '1Z999AA10123456784'})
     expect(applyFieldInput('', 'Emails of 3 May\n', {}, {multiline: true})).toEqual({text: 'Emails of 3 May', submit: 'Emails of 3 May'})
-    // several lines where one goes: refused whole, nothing taken (issue 36 item 5)
+    // several lines where one goes: refused whole, nothing taken
     expect(applyFieldInput('', 'first line\r\nsecond', {}, one)).toEqual({text: '', refused: 2})
     expect(applyFieldInput('still', ' typing', {}, one)).toEqual({text: 'still typing'})
   })
 
-  it('multi-line values (issue 26 item 3): a paste keeps every line; Ctrl+J starts one; Enter submits the whole', () => {
+  it('multi-line values: a paste keeps every line; Ctrl+J starts one; Enter submits the whole', () => {
     const ml = {multiline: true}
     const pasted = applyFieldInput('', '1 Main St\rSpringfield, IL 62701\rUSA', {}, ml)
     expect(pasted).toEqual({text: '1 Main St\nSpringfield, IL 62701\nUSA'})
@@ -398,7 +398,7 @@ describe('evidence form input rules (issue 14, defect 10)', () => {
     expect(applyFieldInput('', 'From: ada\r\nSubject: order\r\n', {}, ml)).toEqual({text: 'From: ada\nSubject: order'})
     expect(applyFieldInput('line 1', '\n', {}, ml)).toEqual({text: 'line 1\n'})
     expect(applyFieldInput(pasted.text, '\r', {return: true}, ml)).toEqual({text: pasted.text, submit: pasted.text})
-    // tabs are kept in a value, typed or pasted (issue 36 item 5); dropped from a key
+    // tabs are kept in a value, typed or pasted; dropped from a key
     expect(applyFieldInput('', 'date\tparcel\r3 May\t1Z999', {}, ml)).toEqual({text: 'date\tparcel\n3 May\t1Z999'})
     expect(applyFieldInput('a', '\t', {tab: true}, ml)).toEqual({text: 'a\t'})
     expect(applyFieldInput('a', 'b\tc', {}, {multiline: false})).toEqual({text: 'abc'})

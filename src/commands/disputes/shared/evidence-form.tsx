@@ -174,7 +174,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
       return setReviewTop(Math.max(0, Math.min(Math.max(0, reviewLines(fields).length - room), reviewTopRef.current + delta)))
     }
     // only an answer to a preview on screen: keys that arrive before it is drawn (the tail of a
-    // paste, keys typed ahead) never submit what the agent has not seen (issue 36 item 5)
+    // paste, keys typed ahead) never submit what the agent has not seen
     if (shownRef.current !== 'preview' || (key.read !== undefined && key.read <= shownAtRead.current)) return
     const c = ch.toLowerCase()
     if (c === 'y') {
@@ -203,7 +203,7 @@ export function EvidenceForm({dispute: dp, now, facts, onDone, onLeave, height, 
       setText('')
       return setError(`A key has no spaces ("${key.length > 40 ? `${key.slice(0, 40)}…` : key}" looks like a value): type a key (or its number), press Enter, then the value.`)
     }
-    // a near miss of a recognized key: said, and taken only when typed again (issue 26 item 4)
+    // a near miss of a recognized key: said, and taken only when typed again
     const meant = nearMissKey(key)
     if (meant && nearMissRef.current !== key) {
       nearMissRef.current = key

@@ -27,7 +27,7 @@ export interface FieldKey {
 }
 
 /**
- * One input event applied to a field's text (issue 26 item 3). The caller keeps the text in a
+ * One input event applied to a field's text (docs/decisions.md#disputes-and-evidence). The caller keeps the text in a
  * ref, so events arriving faster than the screen redraws each see the one before ("1" then Enter
  * submits "1"). Enter submits. A chunk with a line break inside is a paste: in a multi-line field
  * (a value) every line is kept, and Enter then submits; a chunk that only ends in a line break
@@ -44,7 +44,7 @@ export function applyFieldInput(text: string, input: string, key: FieldKey, opts
     const kept = opts.multiline ? lines.replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '') : lines.replace(/[\u0000-\u0009\u000B-\u001F\u007F]/g, '')
     return {text: text + kept}
   }
-  // a tab in a value is kept (a pasted table keeps its columns: issue 36 item 5)
+  // a tab in a value is kept (a pasted table keeps its columns)
   if (key.tab && opts.multiline && input === '\t') return {text: `${text}\t`}
   if (key.escape || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return {text}
   if (key.backspace || key.delete) return {text: Array.from(text).slice(0, -1).join('')}
@@ -60,7 +60,7 @@ export function applyFieldInput(text: string, input: string, key: FieldKey, opts
   const body = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk
   if (opts.multiline && body.includes('\n')) return {text: text + printable(body)}
   // several lines pasted where one line goes (a key, a URL): none of it is taken, nor submitted
-  // (issue 36 item 5: line 1 became a key and the rest was lost)
+  // (else line 1 would become a key and the rest be lost)
   if (body.includes('\n')) return {text, refused: body.split('\n').length}
   // one line, then a line break: what was typed or pasted up to it, submitted
   const line = text + printable(chunk.slice(0, br))

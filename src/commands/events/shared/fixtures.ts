@@ -178,7 +178,7 @@ export async function runFixture(file: FixtureFile, ctx: RunContext): Promise<Ma
       const r = res as {id?: unknown; object?: unknown}
       if (typeof r?.id === 'string') ctx.record({step: shown, object: String(r.object ?? ''), id: r.id, status: objectStatus(res)})
     } catch (e) {
-      // a declined card answers 402 and the payment is stored as failed (decisions.md)
+      // a declined card answers 402 and the payment is stored as failed (docs/decisions.md#declines-and-risk-blocks)
       if (e instanceof ApiError && e.status === 402 && e.payment) {
         res = await ctx.client.payments.get(e.payment)
         ctx.record({step: `${shown} (402 ${e.code})`, object: 'payment', id: e.payment, status: 'failed'})

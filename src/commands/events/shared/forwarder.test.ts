@@ -178,7 +178,7 @@ describe('Forwarder', () => {
     expect(cursors).toEqual([])
   })
 
-  it('lists and counts every held event, and sends them at once, oldest first, when the receiver is back (issue 14, defect 7)', async () => {
+  it('lists and counts every held event, and sends them at once, oldest first, when the receiver is back', async () => {
     const probe = await receiver(() => {})
     const port = probe.port
     await new Promise((r) => probe.server.close(r))

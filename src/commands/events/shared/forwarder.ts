@@ -54,7 +54,7 @@ export interface ForwarderOptions {
   /** delays between attempts, the last repeating; default 1 s, 2 s, 5 s, 10 s, 30 s */
   backoffMs?: readonly number[]
   timeoutMs?: number
-  /** deliveries in flight at once (default 32); ordering is not guaranteed anyway (§6 rule 5) */
+  /** deliveries in flight at once (default 32); ordering is not guaranteed anyway (docs/api.md#webhook-delivery) */
   concurrency?: number
   userAgent?: string
   dispatcher?: Dispatcher
@@ -125,7 +125,7 @@ interface Item {
 }
 
 /**
- * Delivers events to one target with bounded concurrency (§6: ordering is not guaranteed, so
+ * Delivers events to one target with bounded concurrency (ordering is not guaranteed, so
  * events need not wait for each other). A target that refuses connections is "down": every
  * event is held (each one reported through onHeld), one probe retries the oldest held event
  * every PROBE_MS, and the moment the target answers, everything held is sent, oldest first.

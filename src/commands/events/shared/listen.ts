@@ -63,7 +63,7 @@ export async function listen(ctx: Context, flags: ListenOptions): Promise<Listen
   // --from-start: as if the last run had seen an empty log, so everything after it is forwarded
   const saved = f['from-start'] ? {last_event_id: null} : f['from-now'] ? undefined : readCursor(profile)
   // the cursor is kept on disk at most every 200 ms (and at the end): a crash may forward the
-  // last few events twice, never lose one (event.id deduplicates, spec §6 rule 5)
+  // last few events twice, never lose one (event.id deduplicates: docs/api.md#webhook-delivery)
   let pendingCursor: string | null | undefined
   let cursorTimer: NodeJS.Timeout | undefined
   const flushCursor = () => {
@@ -84,7 +84,7 @@ export async function listen(ctx: Context, flags: ListenOptions): Promise<Listen
   let failed = 0
   if (ctx.json) ctx.out.streamed = true
 
-  // one clock, the gateway's, as gw events tail shows it (issue 36 item 7): the forward's wall
+  // one clock, the gateway's, as gw events tail shows it (docs/decisions.md#the-gateways-clock): the forward's wall
   // time moved by the engine clock's offset (every answer says it), said once when it is ahead;
   // a date line where the day changes
   let lastDay: string | undefined

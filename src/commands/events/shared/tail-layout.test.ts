@@ -3,7 +3,7 @@ import {MARK, shortId, tailColumns} from './tail-layout.js'
 
 const total = (c: ReturnType<typeof tailColumns>) => MARK + c.time + c.type + c.object + c.status + c.amount + c.reference
 
-describe('gw events tail columns (issue 23 item 10)', () => {
+describe('gw events tail columns', () => {
   it('at 160 columns: every column, a reference column among them', () => {
     const c = tailColumns(160)
     expect(c.reference).toBeGreaterThanOrEqual(24)
@@ -47,7 +47,7 @@ describe('gw events tail columns (issue 23 item 10)', () => {
   })
 })
 
-describe('the date where the day changes (issue 36 item 7)', () => {
+describe('the date where the day changes', () => {
   const days = ['2026-11-27', '2026-11-27', '2026-11-28', '2026-11-28', '2026-11-29']
   it('a date line before each row of a new day, each in place of a row: following, the oldest give way', async () => {
     const {windowWithDays} = await import('./tail-layout.js')

@@ -60,7 +60,7 @@ export function shortId(id: string, width: number): string {
 
 /**
  * The rows shown in a list of `height` lines when a date line goes before each row whose day
- * (UTC, the gateway's clock) is not the row's before it (issue 36 item 7: after a clock advance
+ * (UTC, the gateway's clock) is not the row's before it (else after a clock advance
  * 02:00, 23:59, 00:00 read as one day). Each date line takes a row's place: following the newest
  * (`keep` null), the oldest rows give way; else the rows after the selected row `keep`, then
  * those before it. `days[i]` is row i's day.

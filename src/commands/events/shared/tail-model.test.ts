@@ -1,4 +1,4 @@
-// Issue 14, defect 11: one clock, labelled; words in the right number; no doubled periods.
+// gw events tail as a newcomer reads it (docs/decisions.md#a-newcomers-cli): one clock, labelled; words in the right number; no doubled periods.
 import {describe, expect, it} from 'vitest'
 import {EventFeed, type FeedStatus} from './feed.js'
 import {TailModel} from './tail-model.js'

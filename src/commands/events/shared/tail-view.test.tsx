@@ -102,7 +102,7 @@ describe('tail view', () => {
     await done
   })
 
-  it("shows control characters in an event's data in caret notation, in its row and its JSON (issue 33)", async () => {
+  it("shows control characters in an event's data in caret notation, in its row and its JSON", async () => {
     const model = new TailModel()
     const t = terminal(200)
     const done = mountTail(model, {title: 'payment.*', stdout: t.stdout, stdin: t.stdin})

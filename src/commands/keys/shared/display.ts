@@ -1,4 +1,4 @@
-// How API keys are shown (issue 24): the list (the one in use marked), one key's view, its state.
+// How API keys are shown (docs/decisions.md#api-keys): the list (the one in use marked), one key's view, its state.
 import type {ApiKey, ApiKeyWithSecret} from '../../../api/types.js'
 import type {Painter} from '../../../output/color.js'
 import {compactTime as date, renderFields} from '../../../output/detail.js'

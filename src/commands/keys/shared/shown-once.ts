@@ -1,4 +1,4 @@
-// Secrets are shown once (issue 33): an answer replayed from its Idempotency-Key (a retry after
+// Secrets are shown once (docs/decisions.md#secrets-at-rest): an answer replayed from its Idempotency-Key (a retry after
 // a lost answer, or the same --idempotency-key given again) carries a new key's or signing
 // secret's redacted form only, since the engine keeps none. The commands that make secrets say
 // so, and how to get a working one.

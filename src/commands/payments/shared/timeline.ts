@@ -1,7 +1,7 @@
 // A payment's whole story in time order (gw payments timeline, and the console's payment view):
 // its creation, every provider attempt, its refunds' creation, every event of the payment and of
 // its refunds and disputes, and every webhook attempt made for them; what the key may not read is
-// said (issue 36), never left out silently.
+// said (docs/decisions.md#a-payments-whole-story), never left out silently.
 import type {GwEvent, Payment, WebhookDelivery} from '../../../api/types.js'
 import type {GwClient} from '../../../client/index.js'
 import {formatMoney} from '../../../api/money.js'
@@ -21,7 +21,7 @@ export interface TimelineEntry {
 export interface PaymentTimeline {
   payment: Payment
   timeline: TimelineEntry[]
-  /** what this key could not read, and the permission that shows it (issue 36): empty when nothing was left out */
+  /** what this key could not read, and the permission that shows it: empty when nothing was left out */
   unavailable: Unavailable[]
 }
 

@@ -1,4 +1,4 @@
-// What could not be read beside a payment (issue 36 item 3): said, never left out silently —
+// What could not be read beside a payment (docs/decisions.md#a-payments-whole-story): said, never left out silently —
 // which part, and the permission that shows it (or the error that stopped it).
 import {ApiError} from '../../../client/errors.js'
 import type {Context} from '../../../base/command.js'

@@ -28,7 +28,8 @@ export const ruleFlags = (required: boolean) => ({
   country: countryFlag({description: 'Condition: card or customer country, e.g. NL.'}),
 })
 
-type RuleFlagValues = {
+/** What ruleFlags give a command's options. */
+export interface RuleOptions {
   priority?: number
   action?: string
   provider?: {provider: string; weight?: number}[]
@@ -41,7 +42,7 @@ type RuleFlagValues = {
   country?: string
 }
 
-export function ruleBody(f: RuleFlagValues): RoutingRuleParams {
+export function ruleBody(f: RuleOptions): RoutingRuleParams {
   const body: RoutingRuleParams = {}
   if (f.priority !== undefined) body.priority = f.priority
   if (f.action !== undefined) body.action = f.action as RoutingRuleParams['action']

@@ -1,4 +1,4 @@
-// Reconciliation (spec §1, the last stage of the acquiring chain): "the client matches report
+// Reconciliation (docs/api.md#the-acquiring-chain, its last stage): "the client matches report
 // rows to orders and the payout to the bank credit". Settlement report lines are matched to the
 // merchant's orders by reference, amount and currency; each payout to a bank credit by amount,
 // currency and arrival date.

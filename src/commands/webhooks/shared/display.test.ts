@@ -1,4 +1,4 @@
-// A delivery a chaos rule shaped (issue 29) says so, in the list and in the detail view; a
+// A delivery a chaos rule shaped (docs/decisions.md#failure-on-purpose) says so, in the list and in the detail view; a
 // failed-on-purpose attempt shows its reason.
 import {describe, expect, it} from 'vitest'
 import type {WebhookDelivery} from '../../../api/types.js'
@@ -27,7 +27,7 @@ describe('deliveries shaped by chaos', () => {
   })
 })
 
-describe('the endpoints list on a narrow terminal (issue 36 item 6)', () => {
+describe('the endpoints list on a narrow terminal', () => {
   it('keeps WHY whole: the URL and events give way, then the created date and the events go', async () => {
     const {fitColumns, renderTable} = await import('../../../output/table.js')
     const {endpointColumns} = await import('./display.js')

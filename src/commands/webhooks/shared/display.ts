@@ -11,7 +11,7 @@ const when = date
 export const endpointColumns: Columns<WebhookEndpoint> = {
   head: ['ID', 'URL', 'EVENTS', 'STATUS', 'WHY', 'CREATED'],
   row: (w, p) => [w.id, w.url, w.enabled_events.join(', '), paintStatus(p, endpointStatus(w)), p.dim(endpointReason(w)), date(w.created_at)],
-  // WHY is what support reads the list for: the URL and events give way first, never WHY (issue 36 item 6)
+  // WHY is what support reads the list for: the URL and events give way first, never WHY
   fit: {flex: ['URL', 'EVENTS'], drop: ['CREATED', 'EVENTS']},
 }
 
@@ -58,7 +58,7 @@ export const deliveryColumns: Columns<WebhookDelivery> = {
   row: (d, p) => {
     const last = d.attempts[d.attempts.length - 1]
     const result = last ? (last.status_code !== null ? `HTTP ${last.status_code}` : (last.error ?? 'error')) + ` ${last.latency_ms}ms` : ''
-    // a delivery a chaos rule shaped (issue 29) says so beside its id
+    // a delivery a chaos rule shaped says so beside its id
     return [d.chaos ? `${d.id} ${p.yellow('[chaos]')}` : d.id, d.event, d.event_type, paintStatus(p, d.status === 'failed_retrying' ? 'failed_retrying' : d.status), String(d.attempts.length), result, date(d.next_attempt_at)]
   },
 }

@@ -1,4 +1,4 @@
-// Webhook endpoint secrets are shown once by the API (spec §2). The CLI keeps the one it is
+// Webhook endpoint secrets are shown once by the API (docs/api.md#webhooks). The CLI keeps the one it is
 // shown (create, rotate-secret) in the profile's credential storage, beside the API key, so
 // `gw listen --load-from-webhooks-api` can sign each endpoint's forwards with it.
 import type {WebhookEndpointWithSecret} from '../../../api/types.js'

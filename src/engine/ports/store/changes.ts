@@ -21,13 +21,13 @@ export interface ChangeSet {
   purgeAccount?: string
   /**
    * Replaces every row of this account — but its keys, the account objects it holds (kinds
-   * `api_key` and `account`) and the engine's settings (ENGINE_SETTING_PREFIX) — with these (a snapshot loaded: issue 27). Applied before the rest
+   * `api_key` and `account`) and the engine's settings (ENGINE_SETTING_PREFIX) — with these (a snapshot loaded: docs/decisions.md#snapshots). Applied before the rest
    * of the change set. Events get new seqs, in the order given.
    */
   restore?: AccountRows
   /**
    * Replaces every row of this account — as `restore` does — with rows written ahead through
-   * AccountStore.stageRows (a large snapshot loaded in parts, issue 33): all at once, in this
+   * AccountStore.stageRows (a large snapshot loaded in parts, docs/decisions.md#large-snapshots): all at once, in this
    * commit, however many rows were staged. Applied before the rest of the change set.
    */
   restoreStaged?: StagedRows
@@ -52,7 +52,7 @@ export class VersionConflictError extends Error {
 export class StoreUnavailableError extends Error {}
 
 /**
- * Settings of the engine as a whole (the fleet's, issue 25), kept with the platform account: a
+ * Settings of the engine as a whole (the fleet's, docs/decisions.md#the-fleet), kept with the platform account: a
  * snapshot neither holds nor replaces them (a restore keeps them).
  */
 export const ENGINE_SETTING_PREFIX = 'fleet.'
@@ -62,7 +62,7 @@ export const RESTORED_SETTINGS_SQL = `substr(key, 1, ${ENGINE_SETTING_PREFIX.len
 /** Kinds a snapshot never holds: credentials, and the accounts a platform account manages. */
 export const UNSNAPSHOTTED: ReadonlySet<Kind> = new Set(['api_key', 'account'])
 
-/** An account's whole state as rows (issue 27 snapshots): what `exportRows` gives and `ChangeSet.restore` writes back. */
+/** An account's whole state as rows (docs/decisions.md#snapshots): what `exportRows` gives and `ChangeSet.restore` writes back. */
 export interface AccountRows {
   /** every object with its version (internal parts included), kind by kind: in insertion order, but the ledger by time and deliveries by endpoint (each endpoint's in insertion order) */
   objects: {kind: Kind; obj: StoredObject; version: number}[]
@@ -90,7 +90,7 @@ export type AccountRowsPart =
 
 /**
  * Rows written ahead of the unit of work that puts them in place of an account's rows (a large
- * snapshot loaded in parts, issue 33). Each `add` is a short write of its own, so other accounts'
+ * snapshot loaded in parts, docs/decisions.md#large-snapshots). Each `add` is a short write of its own, so other accounts'
  * commits go on between them; what is staged is seen by nobody — no read of any account, no job
  * or delivery claim, no `locate` — until a unit commits `ChangeSet.restoreStaged` with it, which
  * then replaces the account's rows in that one commit (all or nothing). Staged rows a process

@@ -16,7 +16,7 @@ export interface StoredRequestLog {
 }
 
 /**
- * The request log of every instance of a fleet (issue 25): entries appended in batches, read as
+ * The request log of every instance of a fleet (docs/decisions.md#the-fleet): entries appended in batches, read as
  * the newest of an account, and followed in order. A store that several instances share
  * provides it; one instance's own log stays in its memory.
  */
@@ -209,7 +209,7 @@ export interface Store {
   /** Calls `fn` after every commit, by any instance (soon after, on other instances), once per account it touched. Returns an unsubscribe. */
   onChange(fn: (n: ChangeNotice) => void): () => void
   /**
-   * Where a change listener's failure goes (issue 33): every listener hears every notice whatever
+   * Where a change listener's failure goes (docs/decisions.md#failures-are-contained): every listener hears every notice whatever
    * another one throws, and nothing a listener throws reaches the commit that caused the notice.
    * Default: a line on stderr.
    */
@@ -247,20 +247,6 @@ export interface CommitOrder {
   after: Promise<void>
   staged: () => void
 }
-
-/** Calls each listener with the notice, each failure to `failed` (Store.onListenerError). */
-export function notifyEach(listeners: Iterable<(n: ChangeNotice) => void>, n: ChangeNotice, failed: (e: unknown, account: string) => void): void {
-  for (const l of listeners) {
-    try {
-      l(n)
-    } catch (e) {
-      failed(e, n.account)
-    }
-  }
-}
-
-/** The default of Store.onListenerError. */
-export const listenerErrorToStderr = (e: unknown, account: string): void => void process.stderr.write(`change listener of ${account} failed: ${(e as Error)?.stack ?? String(e)}\n`)
 
 /** Makes the store an engine instance runs on; called once at start. */
 export type StoreFactory = () => Promise<Store>

@@ -27,7 +27,7 @@ export type Filter<K extends Kind = Kind> =
 /**
  * `field` holds the id of an object of `kind` (of the same account) that matches one of the
  * filter sets of `any` (each set: all of its filters): a payment whose customer has this email
- * domain (issue 36). One query, each side read through its indexes, however many objects match.
+ * domain (docs/decisions.md#finding-payments). One query, each side read through its indexes, however many objects match.
  */
 export interface OfFilter<K extends Kind = Kind> {
   field: FieldOf<K>

@@ -77,7 +77,7 @@ export function feedCases(bound: () => Bound): void {
     })
   })
 
-  describe('a change listener that throws (issue 33)', () => {
+  describe('a change listener that throws', () => {
     beforeEach(() => void ({h, a, b} = bound()))
     it('the other listeners still hear every notice, the commit is not failed by it, and the failure goes to onListenerError with the account', async () => {
       const failures: {account: string; message: string}[] = []

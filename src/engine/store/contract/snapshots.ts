@@ -117,7 +117,7 @@ export function snapshotsCases(bound: () => Bound): void {
       expect(now).toEqual(['now'])
     })
 
-    it('rows staged in parts are nobody\'s until a commit puts them in place of the account\'s, all at once (issue 33)', async () => {
+    it('rows staged in parts are nobody\'s until a commit puts them in place of the account\'s, all at once', async () => {
       const o = h.a.account(OTHER)
       const mine = pay({reference: 'mine'})
       const key = {id: nextId('key'), object: 'api_key', type: 'secret', created_at: iso(T0), _x: {secret_hash: `hash-staged-${mine.id}`}}

@@ -4,7 +4,8 @@
 // makes the group roll back, and each is then committed alone, in order. Change sets that
 // replace or delete a whole account, or write in another one, are committed alone.
 import type pg from 'pg'
-import {type AccountRows, type ChangeSet, type StoreCounters, COLUMNS, RESTORED_SETTINGS_SQL, type Kind, KINDS, type Put, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {type AccountRows, type ChangeSet, type StoreCounters, RESTORED_SETTINGS_SQL, type Kind, KINDS, type Put, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {COLUMNS} from '../columns.js'
 import {CHANNEL, dueAt, type Notice, Notices, payload} from './feed.js'
 import {TABLE} from './schema.js'
 import {bind, connectClient, freshCounters, isUnavailable, type PgConfig, pgText, query, rowOf, wrap} from './sql.js'
@@ -71,7 +72,7 @@ export class Committer {
   }
 
   /**
-   * Commits staged rows in place of an account's (a large snapshot, issue 33) on a connection of
+   * Commits staged rows in place of an account's (a large snapshot, docs/decisions.md#large-snapshots) on a connection of
    * its own: the swap writes every staged row once more, and the group commits of every other
    * account go on meanwhile instead of waiting behind it. A commit of the same account racing it
    * lands before or after it, as with any two commits.

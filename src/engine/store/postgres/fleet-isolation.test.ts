@@ -1,4 +1,4 @@
-// Issue 24's security suite on two PostgreSQL instances: account A's data made through one,
+// The accounts' isolation suite (docs/decisions.md#accounts) on two PostgreSQL instances: account A's data made through one,
 // account B's requests through the other.
 import {describe, expect, it} from 'vitest'
 import {bootEngine, fleetSecretsKeyFile} from '../../test-support/harness.js'

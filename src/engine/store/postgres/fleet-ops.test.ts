@@ -1,4 +1,4 @@
-// A fleet as an operator runs it (issue 25): two instances on one PostgreSQL database behind a
+// A fleet as an operator runs it (docs/decisions.md#the-fleet): two instances on one PostgreSQL database behind a
 // TCP load balancer, a certificate the operator brought, --public-url naming the balancer. A 3-D
 // Secure payment completes through the balancer only; readiness turns false while PostgreSQL is
 // stopped and true after; `gw logs tail` through the balancer shows every request of both

@@ -1,4 +1,4 @@
-// Three engine instances on one PostgreSQL database behave as one gateway (issue 12): one
+// Three engine instances on one PostgreSQL database behave as one gateway (docs/decisions.md#several-instances-on-postgresql): one
 // idempotency key, one delivery per endpoint and event, a job run once, one clock, one live
 // event feed, one rate limit (and one budget of failed authentications per address). Black-box over HTTPS, one instance after the other.
 import {waitFor} from '../../test-support/wait.js'
@@ -188,7 +188,7 @@ describe('the rate limit of a fleet', () => {
   })
 
   it('failed authentications from one address are one budget for the fleet, not one per instance', async () => {
-    // 5 per second, bursts of 20 (issue 33): three buckets of their own would let 60 through at once
+    // 5 per second, bursts of 20 (docs/decisions.md#rate-limits): three buckets of their own would let 60 through at once
     const started = performance.now()
     const statuses: number[] = []
     // 30 of them, and on until one is refused (a slow machine refills the bucket meanwhile)

@@ -12,7 +12,8 @@
 // apply): a row written twice in the group (each part of one statement sees the rows as they
 // were before it), deletes, completed or removed jobs, and the change sets that are committed
 // alone (restores, purges, other accounts' rows).
-import {type ChangeSet, COLUMNS, type IdempotencyRecord, type Kind, type Put, type StatIncrement} from '../../ports/store.js'
+import {type ChangeSet, type IdempotencyRecord, type Kind, type Put, type StatIncrement} from '../../ports/store.js'
+import {COLUMNS} from '../columns.js'
 import {CHANNEL, dueAt, type Notice, type Notices} from './feed.js'
 import {TABLE} from './schema.js'
 import {bind, pgText, rowOf} from './sql.js'

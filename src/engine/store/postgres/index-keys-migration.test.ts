@@ -1,4 +1,4 @@
-// Migration 5 (issue 34): indexes on a reference made at about the same time lead with it, then the
+// Migration 5 (docs/decisions.md#storage-per-payment): indexes on a reference made at about the same time lead with it, then the
 // account; deliveries lose their status and account indexes. From a database as migration 4 left
 // it, with two accounts' rows: each account still finds exactly its own, and the lookups seek on
 // the reference and the account together (never another account's rows).

@@ -1,8 +1,8 @@
-// An instance killed with SIGKILL under load (issue 12): three `gw serve --store postgres://…`
+// An instance killed with SIGKILL under load (docs/decisions.md#several-instances-on-postgresql): three `gw serve --store postgres://…`
 // processes behind a client that, like a load balancer, retries a failed request with its
 // Idempotency-Key on another instance. No acknowledged payment is lost or doubled, and the
 // webhook deliveries the dead instance had claimed are made by the others once its claims'
-// lease (--claim-lease) has run out. Chaos is on meanwhile (issue 29): a share of the payment
+// lease (--claim-lease) has run out. Chaos is on meanwhile (docs/decisions.md#failure-on-purpose): a share of the payment
 // requests answered 503 or 429 or their answers lost after the commit, the first provider timing
 // out now and then, webhooks duplicated — the drill holds all the same. Needs the build (npm test
 // builds first).
@@ -96,7 +96,7 @@ describe('an instance killed with SIGKILL under load', () => {
       }
     }
 
-    // chaos on (issue 29): every instance reads the rules from the store
+    // chaos on: every instance reads the rules from the store
     const first = (await call(fleet[0]!, 'POST', '/payments', payment('chaos-probe'), 'chaos-probe')).body.provider_attempts[0].provider
     for (const [path, body] of [
       ['/chaos/api', {method: 'POST', path: '/payments', fault: '503', rate: 0.1, seed: 1, for_seconds: 3600}],

@@ -1,7 +1,8 @@
 // The schema migrations of the PostgreSQL adapter (schema.ts holds their SQL): applied once,
 // whoever starts first, under an advisory lock.
 import pg from 'pg'
-import {fieldValue, type Kind} from '../../ports/store.js'
+import type {Kind} from '../../ports/store.js'
+import {fieldValue} from '../columns.js'
 import {MIGRATIONS, SEARCH_KEYS_COLUMNS, SEARCH_KEYS_MIGRATION, TABLE} from './schema.js'
 import {columnValue, objOf} from './sql.js'
 
@@ -34,7 +35,7 @@ export async function migrate(clientConfig: pg.ClientConfig): Promise<void> {
 }
 
 /**
- * Migration 4 (issue 36): the search columns of every stored payment and customer, computed as
+ * Migration 4 (docs/decisions.md#finding-payments): the search columns of every stored payment and customer, computed as
  * every write computes them (ports/store.ts DERIVED), a page of rows at a time.
  */
 async function backfillSearchKeys(c: pg.Client): Promise<void> {

@@ -3,7 +3,6 @@
 import {
   type AccountRows,
   type AccountRowsPart,
-  FIELDS,
   type Filter,
   type IdempotencyRecord,
   type Job,
@@ -18,6 +17,7 @@ import {
   UNSNAPSHOTTED,
   type Versioned,
 } from '../../ports/store.js'
+import {FIELDS} from '../columns.js'
 import {CURSORS, cursorMissing, type PageQuery, pageOf, seqOrder} from '../pages.js'
 import {TABLE} from './schema.js'
 import {ARRAY_TYPE, bind, impossibleId, objOf, pgText, query, type Queryable, rows} from './sql.js'

@@ -1,4 +1,4 @@
-// The fleet's request log on PostgreSQL (issue 25): every instance appends its entries in
+// The fleet's request log on PostgreSQL (docs/decisions.md#the-fleet): every instance appends its entries in
 // batches to one table, so `gw logs tail` through a load balancer shows the requests of every
 // instance; others learn of an append by the change feed. Bounded by trimming each account's
 // (and failed authentications') entries to the newest few.

@@ -149,7 +149,7 @@ BEGIN
 END
 $$;
 
--- the request log of the whole fleet (issue 25): every instance's entries, bounded per account by housekeeping
+-- the request log of the whole fleet (docs/decisions.md#the-fleet): every instance's entries, bounded per account by housekeeping
 CREATE TABLE request_logs (
   seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   account text COLLATE "C",
@@ -161,7 +161,7 @@ CREATE INDEX request_logs_account ON request_logs (account, seq);`)
   return out.join('\n')
 }
 
-/** Migration 4's search columns (issue 36), the same as SQLite's migration 8; filled in from the stored objects in JavaScript (postgres-store.ts). */
+/** Migration 4's search columns (docs/decisions.md#finding-payments), the same as SQLite's migration 8; filled in from the stored objects in JavaScript (postgres-store.ts). */
 export const SEARCH_KEYS_MIGRATION = 4
 export {SEARCH_KEYS_COLUMNS}
 
@@ -260,18 +260,18 @@ CREATE UNLOGGED TABLE rate_buckets (
   at timestamptz NOT NULL,
   ok boolean NOT NULL
 );`,
-  // 2: accounts (issue 24): every row belongs to an account (what existed: the platform account
+  // 2: accounts (docs/decisions.md#accounts): every row belongs to an account (what existed: the platform account
   // acct_default's), ids are unique per account, every index leads with the account; an event's
   // object and the payment it concerns (backfilled from its JSON); idempotency scopes are the
-  // account's mode; checkout sessions and chaos faults; the fleet's request log (issue 25)
+  // account's mode; checkout sessions and chaos faults; the fleet's request log (docs/decisions.md#the-fleet)
   accountsMigration(),
-  // 3: secrets at rest (issue 33): idempotency records of answers that showed a secret once (a new
+  // 3: secrets at rest (docs/decisions.md#secrets-at-rest): idempotency records of answers that showed a secret once (a new
   // key, account or webhook endpoint, stored before the engine kept them redacted) keep it redacted
   `UPDATE idempotency_keys SET body = regexp_replace(body, '${SHOWN_ONCE_PATTERN}', '"\\1":"\\2…\\3"', 'g') WHERE body ~ '${SHOWN_ONCE_PATTERN}';`,
-  // 4: what a support agent searches payments by (issue 36): a card's last four digits, a customer's
+  // 4: what a support agent searches payments by (docs/decisions.md#finding-payments): a card's last four digits, a customer's
   // email (any case), its domain, its name and family name, each an indexed column
   searchKeysMigration(),
-  // 5: the bytes a payment writes with many accounts (issue 34), as SQLite's migration 9: indexes on
+  // 5: the bytes a payment writes with many accounts (docs/decisions.md#storage-per-payment), as SQLite's migration 9: indexes on
   // a reference to an object made at about the same time (ids sort by creation time) lead with it,
   // then the account, so every account's new entries append at one end of the index rather than
   // at one end per account, and a lookup is an equality on both — a seek to the account's own rows

@@ -1,4 +1,4 @@
-// Migration 4 (issue 36): payments and customers stored before it get their search columns from
+// Migration 4 (docs/decisions.md#finding-payments): payments and customers stored before it get their search columns from
 // their JSON, as every write computes them, so a support agent finds old payments too.
 import {rmSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'

@@ -1,7 +1,8 @@
 // What every part of the PostgreSQL adapter shares: how values are kept in columns, how errors
 // of an unreachable database are told apart, and the row shapes of objects.
 import pg from 'pg'
-import {columnValues, COLUMNS, type FieldType, type Kind, KINDS, type StoreCounters, type StoredObject, StoreUnavailableError} from '../../ports/store.js'
+import {type FieldType, type Kind, KINDS, type StoreCounters, type StoredObject, StoreUnavailableError} from '../../ports/store.js'
+import {columnValues, COLUMNS} from '../columns.js'
 
 export const INTERNAL = '_x'
 

@@ -1,4 +1,4 @@
-// Rows staged for an account on PostgreSQL (a large snapshot loaded in parts, issue 33: see
+// Rows staged for an account on PostgreSQL (a large snapshot loaded in parts, docs/decisions.md#large-snapshots: see
 // StagedRows in the port). Each part is a short transaction of its own, on a pooled connection
 // beside the committer, under an owner that is no account (`~staged~<ms>~<account>~<token>`: it
 // sorts after every account id, and every query across accounts stops before it). The commit

@@ -18,7 +18,7 @@ export class Checkpointer {
     path: string,
     // a page written by several commits in one interval is copied once: the end pages of the
     // indexes are written by nearly every commit. 300 ms against 100 halved the bytes and CPU
-    // of the checkpoints per payment (10 accounts, issue 34); the WAL is synced at each commit
+    // of the checkpoints per payment (10 accounts, docs/decisions.md#storage-per-payment); the WAL is synced at each commit
     // either way, so durability is the same. Longer, the WAL would reach the writer's automatic
     // checkpoint (10000 pages, about a second of the soak) first, and the writer thread would copy.
     private intervalMs = 300,

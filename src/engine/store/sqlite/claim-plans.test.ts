@@ -1,4 +1,4 @@
-// What a delivery claim round costs does not grow with the backlog (issue 34): each of its
+// What a delivery claim round costs does not grow with the backlog (docs/decisions.md#background-work-under-load): each of its
 // queries is a seek on a range of an index's leading columns. A row value such as
 // `(account, endpoint) > (?, ?)` read as a SEARCH too, yet SQLite seeked it on the account
 // alone and stepped through every retrying delivery of the account on every round, so the plan

@@ -1,7 +1,8 @@
 // A change set of one account as the statements the writer thread runs (writer.ts), with their
 // parameters, and what it changes for the change notice. Every row written carries the account;
 // every update and delete is bounded to it.
-import {type AccountRows, type ChangeNotice, type ChangeSet, COLUMNS, RESTORED_SETTINGS_SQL, type StagedRows, columnValues, INTERNAL_KINDS, type Kind, KINDS, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {type AccountRows, type ChangeNotice, type ChangeSet, RESTORED_SETTINGS_SQL, type StagedRows, INTERNAL_KINDS, type Kind, KINDS, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
+import {columnValues, COLUMNS} from '../columns.js'
 import {ACCOUNT_TABLES, columnValue, dataObjectOf, INTERNAL} from './rows.js'
 import {TABLE} from './schema.js'
 import type {Narrow, Op} from './writer.js'

@@ -26,7 +26,7 @@ const key = (account: string, id: string) => `${account}\u0000${id}`
  * account, gives each endpoint's earliest due; an endpoint's due rows come from the index alone.
  * Never a row value such as `(account, endpoint) > (?, ?)`: SQLite seeks it on its first column
  * and steps through every entry of the account up to the endpoint (every retrying delivery of
- * every endpoint before it), on every round (issue 34).
+ * every endpoint before it), on every round.
  */
 export const CLAIM_SQL = {
   nextInAccount:
@@ -57,7 +57,7 @@ type Seqs = (...params: unknown[]) => number[]
  * written, and come first) plus `first`, then chunks twice as large after the last row read
  * (seeks on its due time and seq, so a commit in between neither repeats nor hides a row). A
  * round that claims 16 across twenty endpoints reads about 16 rows beyond the held ones, not
- * every endpoint's whole window (issue 34).
+ * every endpoint's whole window.
  */
 export class DueQueue implements CandidateQueue<Candidate> {
   private readonly got: Candidate[] = []

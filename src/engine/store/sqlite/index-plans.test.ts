@@ -1,4 +1,4 @@
-// Every read of one account seeks within the account's own rows (issues 33 and 34): migration 9
+// Every read of one account seeks within the account's own rows (docs/decisions.md#storage-per-payment): migration 9
 // leads some indexes with a reference (an event's deliveries, a payment's ledger entries and
 // refunds, an event's subject) rather than the account, and drops two of the deliveries'; each
 // statement an account's reads prepare is checked here with EXPLAIN QUERY PLAN — no table scan,
@@ -6,7 +6,8 @@
 // row chosen that way).
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {FIELDS, type Filter, type Kind, KINDS, PLATFORM_ACCOUNT} from '../../ports/store.js'
+import {type Filter, type Kind, KINDS, PLATFORM_ACCOUNT} from '../../ports/store.js'
+import {FIELDS} from '../columns.js'
 import {tempDirs} from '../../test-support/tmp.js'
 import {SqliteStore} from './sqlite-store.js'
 

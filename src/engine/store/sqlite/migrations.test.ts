@@ -127,7 +127,7 @@ describe('migrations', () => {
     await store.close()
   })
 
-  it('migration 8 fills the search columns of stored payments and customers (issue 36): found by last four digits, email in any case, domain, name', async () => {
+  it('migration 8 fills the search columns of stored payments and customers: found by last four digits, email in any case, domain, name', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-mig-'))
     dirs.push(dir)
     const path = join(dir, 'gw.db')
@@ -157,7 +157,7 @@ describe('migrations', () => {
     await store.close()
   })
 
-  it("migration 9 re-keys the reference indexes on rows stored before it (issue 34): each account still finds exactly its own deliveries, ledger entries, refunds and events", async () => {
+  it("migration 9 re-keys the reference indexes on rows stored before it: each account still finds exactly its own deliveries, ledger entries, refunds and events", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-mig-'))
     dirs.push(dir)
     const path = join(dir, 'gw.db')
@@ -213,7 +213,7 @@ describe('migrations', () => {
   })
 })
 
-describe('secrets at rest (issue 33)', () => {
+describe('secrets at rest', () => {
   const fileText = (path: string) => ['', '-wal'].map((x) => (existsSync(path + x) ? readFileSync(path + x).toString('latin1') : '')).join('')
 
   it('migration 7 redacts the secrets shown once in stored answers, packed or not, and leaves no copy in the file', async () => {

@@ -1,7 +1,9 @@
 // The schema migrations of the SQLite adapter (schema.ts holds their SQL), with the ones that
 // read stored bytes in JavaScript (which may be packed: SQL cannot read them).
 import type {Database as Db} from 'better-sqlite3'
-import {eventSubjects, fieldValue, type Kind} from '../../ports/store.js'
+import type {Kind} from '../../ports/store.js'
+import {eventSubjects} from '../../domain/events.js'
+import {fieldValue} from '../columns.js'
 import {scrubShownOnce} from '../../domain/secrets.js'
 import {pack, unpack} from './codec.js'
 import {columnValue, parseRow, type Row, SELECT} from './rows.js'
@@ -38,7 +40,7 @@ export function schemaVersion(db: Db): number {
 }
 
 /**
- * Migration 7 (issue 33): stored answers that show a secret once (a new key, account or
+ * Migration 7 (docs/decisions.md#secrets-at-rest): stored answers that show a secret once (a new key, account or
  * webhook endpoint, stored before the engine kept them redacted) keep it redacted; how many
  * changed. Read in JavaScript: the bodies may be packed.
  */
@@ -62,7 +64,7 @@ function scrubShownOnceSecrets(db: Db): number {
 }
 
 /**
- * Migration 8 (issue 36): the search columns of every stored payment and customer, computed as
+ * Migration 8 (docs/decisions.md#finding-payments): the search columns of every stored payment and customer, computed as
  * every write computes them (ports/store.ts DERIVED); read in JavaScript (the JSON may be packed).
  */
 function backfillSearchKeys(db: Db): void {

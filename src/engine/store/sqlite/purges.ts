@@ -19,7 +19,7 @@ export function purgeIdempotency(s: SqliteStore, account: string, now: string): 
  * Deletes an account's rows of `table` matching `where`, on the writer thread and PURGE_CHUNK
  * rows per transaction: never on the event loop (a write there waits for the writer's lock and
  * for its own fsync, stopping every request meanwhile — a 400-day clock advance purged months
- * of events at once), and other units' commits go in between the chunks (issue 33).
+ * of events at once), and other units' commits go in between the chunks (docs/decisions.md#one-tenant-cannot-starve-the-others).
  */
 async function purge(s: SqliteStore, table: string, where: string, params: unknown[]): Promise<number> {
   // (counted up to one more than a chunk: reading a whole backlog would be the stretch avoided here)

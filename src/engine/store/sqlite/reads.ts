@@ -6,7 +6,6 @@ import {
   type AccountRows,
   type AccountRowsPart,
   type EventQuery,
-  FIELDS,
   type Filter,
   type IdempotencyRecord,
   type Kind,
@@ -20,6 +19,7 @@ import {
   UNSNAPSHOTTED,
   type Versioned,
 } from '../../ports/store.js'
+import {FIELDS} from '../columns.js'
 import {unpack} from './codec.js'
 import {dataObjectOf, LIMIT_PARAM, logged, parseRow, type Row, SELECT, type StoredRow, whereOf} from './rows.js'
 import {CURSORS, cursorMissing, type PageQuery, pageOf, seqOrder} from '../pages.js'

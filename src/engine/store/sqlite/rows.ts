@@ -1,6 +1,7 @@
 // How objects and events are kept in SQLite rows, and the SQL of filters: shared by the store's
 // reads (sqlite-store.ts) and the compilation of change sets into statements (compile.ts).
-import {COLUMNS, FIELDS, type FieldType, type Filter, INTERNAL_KINDS, type Kind, KINDS, type LoggedEvent} from '../../ports/store.js'
+import {type FieldType, type Filter, INTERNAL_KINDS, type Kind, KINDS, type LoggedEvent} from '../../ports/store.js'
+import {COLUMNS, FIELDS} from '../columns.js'
 import {unpack} from './codec.js'
 import {TABLE} from './schema.js'
 
@@ -9,7 +10,7 @@ export const INTERNAL = '_x'
 /**
  * A row limit given as a parameter. Never a bare `LIMIT ?`: this SQLite (3.53) plans with the
  * limit's value, so every new binding of it expires the statement and the next run prepares it
- * again — 20–60 µs per call instead of 2–6 (a claim round did it once per due endpoint; issue 34).
+ * again — 20–60 µs per call instead of 2–6 (a claim round did it once per due endpoint: docs/decisions.md#background-work-under-load).
  */
 export const LIMIT_PARAM = 'LIMIT CAST(? AS INTEGER)'
 

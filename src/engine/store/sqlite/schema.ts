@@ -29,7 +29,7 @@ const V6_UNINDEXED = new Set(['deliveries.next_attempt_at', 'ledger_entries.type
 const V6_NEW = new Set(['accounts', 'api_keys', 'checkout_sessions', 'chaos_faults'])
 
 /**
- * Migration 6 (issue 24, accounts): every row belongs to an account and every index leads with
+ * Migration 6 (accounts: docs/decisions.md#accounts): every row belongs to an account and every index leads with
  * it; ids are unique per account (a snapshot loads into any number of accounts with its ids), and
  * an event's object and payment get columns of their own (a payment's whole story). What existed
  * becomes the platform account's (acct_default, number 1). Rows carry an account's number
@@ -155,7 +155,7 @@ function searchKeysMigration(): string {
 }
 
 /**
- * Migration 9 (issue 34, storage per payment): an index whose keys grow at its end takes, in a
+ * Migration 9 (docs/decisions.md#storage-per-payment): an index whose keys grow at its end takes, in a
  * group commit, one dirty leaf page per run of equal leading keys: one per account when it leads
  * with the account. Indexes on a reference to an object made at about the same time (an event's
  * deliveries, a payment's ledger entries, refunds, disputes and checkout sessions, an event's
@@ -362,7 +362,7 @@ UPDATE ledger_entries SET available_at = json_extract(data, '$.available_at'), a
 DROP INDEX ledger_entries_currency;
 DROP INDEX ledger_entries_type;
 CREATE INDEX ledger_entries_balance ON ledger_entries(currency, available_at, amount);`,
-  // 3: the store port of issue 10: public JSON and internal state in their own columns (the
+  // 3: the store port (docs/decisions.md#one-unit-of-work): public JSON and internal state in their own columns (the
   // public bytes are served as they are), booleans as integers, the delivery queue on
   // next_attempt_at instead of one job row per delivery
   `${OBJECT_TABLES.map(
@@ -379,7 +379,7 @@ ALTER TABLE deliveries ADD COLUMN next_attempt_at TEXT;
 UPDATE deliveries SET next_attempt_at = json_extract(data, '$.next_attempt_at');
 CREATE INDEX deliveries_due ON deliveries(endpoint, next_attempt_at) WHERE next_attempt_at IS NOT NULL;
 DELETE FROM jobs WHERE kind = 'webhook.deliver';`,
-  // 4: storage per payment (issue 11): an idempotency body that is an event's data.object is kept
+  // 4: storage per payment (docs/decisions.md#storage-per-payment): an idempotency body that is an event's data.object is kept
   // as a reference to the event; internal kinds keep only what their columns do not hold; the
   // created_at index of deliveries had no reader
   `ALTER TABLE idempotency_keys ADD COLUMN body_event TEXT;
@@ -399,17 +399,17 @@ DROP TABLE events;
 ALTER TABLE events_v5 RENAME TO events;
 CREATE INDEX events_type ON events(type, seq);
 CREATE INDEX events_created ON events(created_at);`,
-  // 6: accounts (issue 24): every row belongs to an account, every index leads with it, ids are
+  // 6: accounts (docs/decisions.md#accounts): every row belongs to an account, every index leads with it, ids are
   // unique per account; an event's object and payment in columns (backfilled in JavaScript:
-  // sqlite-store.ts); checkout sessions and chaos faults (issues 28, 29)
+  // sqlite-store.ts); checkout sessions and chaos faults
   accountsMigration(),
-  // 7: secrets at rest (issue 33): idempotency records of answers that showed a secret once keep
+  // 7: secrets at rest (docs/decisions.md#secrets-at-rest): idempotency records of answers that showed a secret once keep
   // it redacted (done in JavaScript: sqlite-store.ts; bodies may be packed)
   '',
-  // 8: what a support agent searches payments by (issue 36): a card's last four digits, a customer's
+  // 8: what a support agent searches payments by (docs/decisions.md#finding-payments): a card's last four digits, a customer's
   // email (any case), its domain, its name and family name, each a column with an index (filled
   // in from the stored objects in JavaScript: sqlite-store.ts, as every later write fills them)
   searchKeysMigration(),
-  // 9: the bytes a payment writes with many accounts (issue 34): see STORAGE_MIGRATION_SQL
+  // 9: the bytes a payment writes with many accounts: see STORAGE_MIGRATION_SQL
   STORAGE_MIGRATION_SQL,
 ]

@@ -225,7 +225,7 @@ export class SqliteStore implements Store {
   /**
    * Runs synchronous reads in one read transaction: each statement outside one starts and ends
    * its own (the WAL's locks and snapshot: 10–15 µs here, more than most of these reads), and a
-   * claim round makes a few per due endpoint (issue 34). Nothing here may write.
+   * claim round makes a few per due endpoint (docs/decisions.md#background-work-under-load). Nothing here may write.
    */
   reading<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn()

@@ -1,4 +1,4 @@
-// Rows staged for an account on SQLite (a large snapshot loaded in parts, issue 33: see
+// Rows staged for an account on SQLite (a large snapshot loaded in parts, docs/decisions.md#large-snapshots: see
 // StagedRows in the port). SQLite has one writer: a snapshot written in one transaction holds
 // every other account's commits back until it is done. Staged rows are written instead in parts,
 // each a short transaction of its own between the others' group commits, under an account number

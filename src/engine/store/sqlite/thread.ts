@@ -4,7 +4,7 @@ import {Worker} from 'node:worker_threads'
  * The node options a thread is started with: undefined (the process's, inherited as node does by
  * default) unless they hold `--input-type`, which applies to string input only and makes node
  * refuse to start a thread from a file (`node --input-type=module -e "…startGateway()…"`,
- * issue 36); then the process's without it.
+ * docs/decisions.md#a-throwaway-engine); then the process's without it.
  */
 export function threadExecArgv(argv: readonly string[] = process.execArgv): string[] | undefined {
   const out: string[] = []

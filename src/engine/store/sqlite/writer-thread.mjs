@@ -1,6 +1,6 @@
 // The SQLite writer thread (writer.ts starts it): one connection that writes, off the event loop.
 // A module file of its own, not eval'd source: an eval'd worker inherits the parent's
-// --input-type (node --input-type=module -e "...") and then cannot require anything (issue 36).
+// --input-type (node --input-type=module -e "...") and then cannot require anything (docs/decisions.md#a-throwaway-engine).
 // It needs nothing but better-sqlite3 and zstd-napi, resolved from where this file lies.
 import {createRequire} from 'node:module'
 import {parentPort, receiveMessageOnPort, workerData} from 'node:worker_threads'
@@ -30,7 +30,7 @@ db.pragma('temp_store = MEMORY')
 // checkpoints: this connection's automatic one, less often; the store's checkpointer copies pages meanwhile
 db.pragma('wal_autocheckpoint = 10000')
 // what a write replaces or deletes is zeroed in its page where that costs no I/O of its own: a
-// row rewritten without a secret (issue 33: sealed at start) leaves no copy of it in the page
+// row rewritten without a secret (docs/decisions.md#secrets-at-rest: sealed at start) leaves no copy of it in the page
 db.pragma('secure_delete = FAST')
 // statements by number: an op carries its SQL the first time the number is used, and a batch's
 // new statements are prepared before any of it runs (a change set that fails part-way may hold

@@ -1,5 +1,5 @@
-// What a support agent searches payments by (issue 36 item 4), as the store keeps it: each a typed
-// column of its own, indexed, derived from the object on every write (ports/store.ts DERIVED) and
+// What a support agent searches payments by (docs/decisions.md#finding-payments), as the store keeps it: each a typed
+// column of its own, indexed, derived from the object on every write (store/columns.ts DERIVED) and
 // from the query's value the same way, so a search is an index read, never a scan.
 
 /** A card payment's last four digits (its card, kept in the internal part). */
