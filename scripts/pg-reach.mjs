@@ -4,7 +4,9 @@
 // "Tests on PostgreSQL").
 //
 //   node scripts/pg-reach.mjs run [DIR]     runs the pg-store and pg-engine projects with
-//                                           GW_TEST_STORE_REACH=DIR (test/support/store-reach.ts)
+//                                           GW_TEST_STORE_REACH=DIR (test/support/store-reach.ts),
+//                                           pg-engine over every engine test file that boots an
+//                                           engine (GW_TEST_PG_ALL), not only the chosen ones
 //   node scripts/pg-reach.mjs report [DIR]  compares: for each pg-engine file, the code of
 //                                           src/engine/store/postgres/ it ran that no pg-store
 //                                           file ran (the store's contract suite, fleets,
@@ -23,7 +25,7 @@ if (cmd === 'run') {
   const r = spawnSync('npx', ['vitest', 'run', '--project', 'pg-store', '--project', 'pg-engine', ...process.argv.slice(4)], {
     cwd: root,
     stdio: 'inherit',
-    env: {...process.env, GW_TEST_STORE_REACH: resolve(dir)},
+    env: {...process.env, GW_TEST_STORE_REACH: resolve(dir), GW_TEST_PG_ALL: '1'},
   })
   process.exit(r.status ?? 1)
 }

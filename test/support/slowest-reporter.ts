@@ -4,9 +4,23 @@
 // With GW_TEST_CPU_LOG=FILE (test/support/cpu-probe.ts writes it) each file's CPU seconds too:
 // the worker's own from its start, and its children's (spawned CLIs, tsc, npm).
 // GW_TEST_SLOWEST=N lists N files (default 10).
+// And every test vitest reports as skipped, with why: the suite has no skip or todo flags
+// (src/no-skipped-tests.test.ts), so a skipped test is one whose beforeAll or beforeEach failed
+// (vitest runs none of the hook's tests then and counts them as skipped, not failed).
 import {existsSync, readFileSync} from 'node:fs'
 import {relative} from 'node:path'
-import type {Reporter, TestModule} from 'vitest/node'
+import type {Reporter, TestCase, TestModule, TestSuite} from 'vitest/node'
+
+/** Why vitest skipped a test: the first error of its nearest suite (or file) that has one, i.e. a failed hook. */
+function skipReason(test: TestCase): string {
+  const note = test.result().note
+  if (note) return note
+  for (let at: TestSuite | TestModule = test.parent; ; at = at.parent) {
+    const [e] = at.errors()
+    if (e) return `${at.type === 'module' ? 'the file' : `suite "${at.name}"`}: ${String(e.message ?? e).split('\n')[0]}`
+    if (at.type === 'module') return test.options.mode === 'run' ? 'no hook error reported' : `marked ${test.options.mode}`
+  }
+}
 
 interface Cpu {
   file: string
@@ -33,6 +47,7 @@ export default class SlowestReporter implements Reporter {
       return {project, file: relative(process.cwd(), m.moduleId), seconds: (d.collectDuration + d.setupDuration + d.duration) / 1000, tests: [...m.children.allTests()].length, cpu: c}
     })
     if (!rows.length) return
+    const skipped = modules.flatMap((m) => [...m.children.allTests()].filter((t) => t.result().state === 'skipped'))
     const totals = new Map<string, {files: number; seconds: number; cpu: number}>()
     for (const r of rows) {
       const t = totals.get(r.project) ?? {files: 0, seconds: 0, cpu: 0}
@@ -49,6 +64,10 @@ export default class SlowestReporter implements Reporter {
     out.push(' Per project (sum of its files; workers run them side by side)')
     for (const [p, t] of [...totals].sort((a, b) => b[1].seconds - a[1].seconds))
       out.push(`${s(t.seconds)}${withCpu ? `${s(t.cpu)} CPU` : ''}  ${p.padEnd(12)} ${t.files} files`)
+    if (skipped.length) {
+      out.push(` Skipped: ${skipped.length} tests (their hook failed, above; none is skipped on purpose)`)
+      for (const t of skipped) out.push(`   ${t.project.name.padEnd(12)} ${relative(process.cwd(), t.module.moduleId)} > ${t.fullName}: ${skipReason(t)}`)
+    }
     process.stdout.write(out.join('\n') + '\n')
   }
 }

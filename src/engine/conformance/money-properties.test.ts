@@ -5,7 +5,8 @@
 // of them settling into a payout currency); the invariants are global, so they hold across
 // sequences too. Failures fast-check shrinks to are kept as plain regression tests below.
 //
-// GW_PROPERTY_SEED=<n> replays a run; GW_PROPERTY_RUNS=<n> changes how many sequences run.
+// GW_PROPERTY_SEED=<n> replays a run; GW_PROPERTY_RUNS=<n> changes how many sequences run (on
+// PostgreSQL, the pg-engine project runs a fifth of them: test-support/property-runs.ts).
 import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
 import type {Dispute, Payout, SettlementReport} from '../../api/types.js'
@@ -15,8 +16,9 @@ import type {PaymentRecord} from '../domain/payment.js'
 import type {RefundRecord} from '../domain/refund.js'
 import {settlementRunOf} from '../domain/settlement.js'
 import {bootEngine, type TestEngine} from '../test-support/harness.js'
+import {propertyRuns} from '../test-support/property-runs.js'
 
-const RUNS = Number(process.env.GW_PROPERTY_RUNS ?? 250)
+const RUNS = propertyRuns(250)
 /** GW_PROPERTY_STATS=1 prints how often each operation got each answer (to tune the generators) */
 const STATS = process.env.GW_PROPERTY_STATS ? new Map<string, number>() : undefined
 const RUNS_PER_ENGINE = 10

@@ -3,10 +3,12 @@
 // chaos-rule JSON too) and loaded; random bodies sent to every endpoint that writes a setting
 // (the test clock, chaos rules, provider health). Never a 5xx (every answer is one the OpenAPI
 // document allows: the harness checks), never a crash, never a change to another account; and
-// whatever the API wrote, a snapshot of it loads. On SQLite and PostgreSQL (conformance-postgres).
+// whatever the API wrote, a snapshot of it loads. On SQLite and PostgreSQL (the pg-engine
+// project, with fewer cases: test-support/property-runs.ts).
 import fc from 'fast-check'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, type AsKey, type TestEngine} from '../test-support/harness.js'
+import {propertyRuns} from '../test-support/property-runs.js'
 import {busyTenant} from './helpers.js'
 
 let t: TestEngine
@@ -15,7 +17,7 @@ let other: AsKey & {id: string}
 let saved: any
 let otherBefore: unknown
 
-const RUNS = Number(process.env.GW_PROPERTY_RUNS ?? 40)
+const RUNS = propertyRuns(40)
 const seed = process.env.GW_PROPERTY_SEED ? Number(process.env.GW_PROPERTY_SEED) : undefined
 
 /** What an account holds, as a snapshot says (without the save's own time and the clock's reading). */
