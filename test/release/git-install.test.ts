@@ -3,29 +3,22 @@
 // its dependencies and builds it (prepare). (A global install from git cannot build: npm installs no
 // dev dependency in the clone then; prepare says so. The README's way from git is a clone, packed.)
 // Its own file: it needs no tarball, so it runs beside packages-install.test.ts.
-import {rmSync, writeFileSync} from 'node:fs'
+import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 // @ts-expect-error plain ESM of the bench, no types
-import {ok, prebuilds, REPO, sh, tempDir, userEnv, VERSION} from '../../bench/install-lib.js'
-import {readmeInstall, readmeLine} from './support/install.js'
+import {ok, prebuilds, REPO, sh, userEnv, VERSION} from '../../bench/install-lib.js'
+import {readmeInstall, readmeLine, tempDirs} from './support/install.js'
 import {SMOKE} from './support/smoke.js'
 
 const readme = readmeInstall()
-const temps: string[] = []
-const temp = (prefix: string) => {
-  const d = tempDir(prefix)
-  temps.push(d)
-  return d
-}
-afterAll(() => {
-  for (const d of temps) rmSync(d, {recursive: true, force: true})
-})
+const {temp, keep, removeAll} = tempDirs()
+afterAll(removeAll)
 
 /** A fresh npm cache and the native modules' prebuilt binaries, for one install. */
 const installEnv = (): NodeJS.ProcessEnv => {
   const natives = prebuilds() as Record<string, string>
-  for (const n of Object.values(natives)) temps.push(n)
+  for (const n of Object.values(natives)) keep(n)
   return userEnv({...natives, npm_config_cache: temp('gw-npm-cache-')})
 }
 

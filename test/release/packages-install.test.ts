@@ -10,12 +10,12 @@
 //     types and calls, and the shop's own `npm test`;
 // (gw from a git URL: git-install.test.ts, in parallel with this file.)
 import {execFileSync, spawn} from 'node:child_process'
-import {copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 // @ts-expect-error plain ESM of the bench, no types
-import {diskUsage, installedPackages, mkdirs, ok, prebuilds, REPO, sh, tempDir, userEnv, VERSION} from '../../bench/install-lib.js'
-import {readmeInstall, readmeLine} from './support/install.js'
+import {diskUsage, installedPackages, mkdirs, ok, prebuilds, REPO, sh, userEnv, VERSION} from '../../bench/install-lib.js'
+import {readmeInstall, readmeLine, tempDirs} from './support/install.js'
 import {SMOKE} from './support/smoke.js'
 
 const TARBALLS: {gw: string; testing: string; sdk: string} = {gw: `gw-${VERSION}.tgz`, testing: `gw-testing-${VERSION}.tgz`, sdk: `gw-sdk-${VERSION}.tgz`}
@@ -24,12 +24,7 @@ const CLI_ONLY = ['@oclif/core', '@oclif/plugin-autocomplete', 'ink', 'ink-text-
 const CARD = ['--method', 'card', '--card', '4242424242424242']
 
 const readme = readmeInstall()
-const temps: string[] = []
-const temp = (prefix: string) => {
-  const d = tempDir(prefix)
-  temps.push(d)
-  return d
-}
+const {temp, keep, removeAll} = tempDirs()
 let out: string // the tarballs, copied outside the repository
 let natives: Record<string, string>
 let packedFrom: string // the commit `npm run pack` built from
@@ -68,12 +63,10 @@ beforeAll(async () => {
   // it prints the tarballs' paths (after npm's own lines about the script it runs)
   expect(r.stdout.split('\n').filter((l: string) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(checkout, 'out', f)).sort())
   natives = prebuilds()
-  for (const n of Object.values(natives)) temps.push(n)
+  for (const n of Object.values(natives)) keep(n)
 }, 900_000)
 
-afterAll(() => {
-  for (const d of temps) rmSync(d, {recursive: true, force: true})
-})
+afterAll(removeAll)
 
 /** A fresh npm cache and the native modules' prebuilt binaries, for one install. */
 const installEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => userEnv({...natives, npm_config_cache: temp('gw-npm-cache-'), ...extra})

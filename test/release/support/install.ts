@@ -1,6 +1,8 @@
 // The README's install commands, for the release tier's install tests; the installing itself is
 // bench/install-lib.js's (shared with `BENCH_ONLY=packages`).
-import {readFileSync} from 'node:fs'
+import {readFileSync, rmSync} from 'node:fs'
+// @ts-expect-error plain ESM of the bench, no types
+import {tempDir} from '../../../bench/install-lib.js'
 import {join, resolve} from 'node:path'
 
 const REPO = resolve(import.meta.dirname, '..', '..', '..')
@@ -26,3 +28,19 @@ export function readmeLine(lines: string[], pattern: RegExp, what: string): stri
   return found[0]!
 }
 
+
+/** Temporary dirs a test file makes (`temp(prefix)`), all removed by `removeAll()` (its afterAll). */
+export function tempDirs(): {temp: (prefix: string) => string; keep: (dir: string) => void; removeAll: () => void} {
+  const dirs: string[] = []
+  return {
+    temp: (prefix) => {
+      const d = tempDir(prefix) as string
+      dirs.push(d)
+      return d
+    },
+    keep: (dir) => void dirs.push(dir),
+    removeAll: () => {
+      for (const d of dirs) rmSync(d, {recursive: true, force: true})
+    },
+  }
+}
