@@ -74,7 +74,7 @@ try {
   await keys('2')
   await waitFor('4 payments')
   // each payment with its customer's name and email
-  await waitFor('Alan Turing <alan@bletchley.example>')
+  await waitFor('Alan Turing <alan@blet')
   await shoot('console-payments', 'gw console: Payments, each with its customer')
   await keys('Enter')
   await waitFor('Refunded')
