@@ -4,6 +4,7 @@
 import {readdirSync, readFileSync} from 'node:fs'
 import {join, relative, resolve} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {sourceFiles} from './base/test-support/command-files.js'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const MAX_LINES = 500
@@ -22,13 +23,6 @@ const layout = (): string => {
   expect(block, "README's Layout has its tree in a code block").not.toBeNull()
   return block![1]!
 }
-
-const sources = (dir: string): string[] =>
-  readdirSync(join(ROOT, dir), {withFileTypes: true}).flatMap((e) => {
-    const path = join(dir, e.name)
-    if (e.isDirectory()) return sources(path)
-    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path] : []
-  })
 
 describe("the README's Layout", () => {
   const text = layout()
@@ -54,9 +48,9 @@ describe("the README's Layout", () => {
 
 describe('source files', () => {
   it(`none is over ${MAX_LINES} lines (the generated contract aside)`, () => {
-    const long = sources('src')
+    const long = sourceFiles(join(ROOT, 'src'))
       .filter((f) => !f.endsWith('contract.gen.ts'))
-      .map((f) => ({f: relative(ROOT, join(ROOT, f)), lines: readFileSync(join(ROOT, f), 'utf8').split('\n').length - 1}))
+      .map((f) => ({f: relative(ROOT, f), lines: readFileSync(f, 'utf8').split('\n').length - 1}))
       .filter((x) => x.lines > MAX_LINES)
       .map((x) => `${x.f}: ${x.lines} lines`)
     expect(long).toEqual([])
