@@ -102,6 +102,23 @@ describe('round trips to PostgreSQL', () => {
     })
   })
 
+  it("the next unit may come tens of milliseconds later (an instance of a fleet gets a share of the load): its claim still ends the previous unit's transaction", async () => {
+    const acct = a.account('acct_trips_later')
+    const unit = (key: string) =>
+      acct.transact(async (tx) => {
+        expect(await tx.claimIdempotency('acct:test', key, iso(T0))).toEqual({state: 'claimed'})
+        tx.commit({puts: [put('payment', pay())], idempotency: record(key)})
+      })
+    await unit('later-warm')
+    const n = trips()
+    for (const key of ['later-1', 'later-2', 'later-3']) {
+      await new Promise((r) => setTimeout(r, 40))
+      await unit(key)
+    }
+    // each: its claim (with the previous unit's ROLLBACK) and its group
+    expect(trips() - n).toBe(6)
+  })
+
   it('a unit that ends without a record frees its key at once: the other instance claims it', async () => {
     const acct = a.account('acct_trips_free')
     await expect(
