@@ -163,7 +163,7 @@ export interface AccountStore extends StoreReader {
   /** Store.exclusive for a section of this account only (`timeline`: its job runs). */
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>
 
-  /** Calls `fn` after every commit that touched this account, by any instance (`hearing`: which of other instances'). Returns an unsubscribe. */
+  /** Calls `fn` after every commit that touched this account, by any instance (`hearing`: which of other instances'; those made after `following()` resolves). Returns an unsubscribe. */
   onChange(fn: (n: ChangeNotice) => void, hearing?: Hearing): () => void
   /** Store.following */
   following(): Promise<void>
@@ -230,7 +230,11 @@ export interface Store {
    */
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>
 
-  /** Calls `fn` after every commit, by any instance (soon after, on other instances), once per account it touched (`hearing`: which of other instances'). Returns an unsubscribe. */
+  /**
+   * Calls `fn` after every commit, by any instance (soon after, on other instances), once per
+   * account it touched (`hearing`: which of other instances'). Returns an unsubscribe. Of other
+   * instances' commits, `fn` hears those made after `following()` resolves.
+   */
   onChange(fn: (n: ChangeNotice) => void, hearing?: Hearing): () => void
   /**
    * Resolves once the listeners registered so far hear what they asked for (PostgreSQL: the

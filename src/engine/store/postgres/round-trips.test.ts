@@ -64,6 +64,7 @@ describe('round trips to PostgreSQL', () => {
     const acct = a.account('acct_trips_seq')
     const heard: (number | null)[] = []
     const off = b.onAccountChange('acct_trips_seq', (notice) => heard.push(notice.eventSeq))
+    await b.following()
     const es = Array.from({length: 5}, (_, i) => event(100 + i))
     await Promise.all(es.map((e) => acct.commit({events: [e]})))
     const got = await acct.eventsAfter(0, 10)
