@@ -178,6 +178,11 @@ export interface SessionOptions {
   probeMs?: number
   /** how often the clock is read again; default 5 s */
   clockMs?: number
+  /**
+   * how often every view's data is read again while shown, instead of each view's own interval
+   * (3 to 10 s): tests that wait for a change the engine made to reach the screen set it short
+   */
+  refreshMs?: number
   now?: () => number
 }
 
@@ -208,6 +213,8 @@ export class ConsoleSession extends Emitter {
   private clockTimer: NodeJS.Timeout | undefined
   private readonly probeMs: number
   private readonly clockMs: number
+  /** SessionOptions.refreshMs */
+  readonly refreshMs: number | undefined
   readonly now: () => number
   private closed = false
   private closers: (() => void)[] = []
@@ -221,6 +228,7 @@ export class ConsoleSession extends Emitter {
     this.mode = modeOfKey(opts.apiKey)
     this.probeMs = opts.probeMs ?? 1000
     this.clockMs = opts.clockMs ?? 5_000
+    this.refreshMs = opts.refreshMs
     this.now = opts.now ?? Date.now
     this.drafts = new DraftStore(opts.configDir, opts.profile, this.now)
     this.connection = {state: 'live', lastOkAt: this.now()}
@@ -424,9 +432,10 @@ export class Resource<T> extends Emitter {
         // the engine is back: read again
         if (this.session.epoch !== this.epoch && this.session.connection.state === 'live') void this.refresh()
       })
-      if (this.at === undefined || this.session.now() - this.at > (this.opts.refreshMs ?? 0)) void this.refresh()
-      if (this.opts.refreshMs) {
-        this.timer = setInterval(() => void this.refresh(), this.opts.refreshMs)
+      const every = this.opts.refreshMs === undefined ? undefined : (this.session.refreshMs ?? this.opts.refreshMs)
+      if (this.at === undefined || this.session.now() - this.at > (every ?? 0)) void this.refresh()
+      if (every) {
+        this.timer = setInterval(() => void this.refresh(), every)
         this.timer.unref?.()
       }
     } else if (n === 0 && this.unsub) {

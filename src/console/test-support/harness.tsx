@@ -50,6 +50,8 @@ export interface ConsoleOptions {
   /** the key the console uses (default: the engine's) */
   apiKey?: string
   env?: NodeJS.ProcessEnv
+  /** every view's data read again at this interval (SessionOptions.refreshMs); default: each view's own */
+  refreshMs?: number
   /** the config dir (evidence drafts); none: drafts live while this console runs */
   configDir?: string
 }
@@ -79,7 +81,7 @@ export async function openConsoleInProcess(t: TestEngine, o: ConsoleOptions = {}
   const stderr = Object.assign(new PassThrough(), {isTTY: true}) as unknown as NodeJS.WriteStream & PassThrough
   const apiKey = o.apiKey ?? t.key
   const client = new GwClient({baseUrl: t.engine.baseUrl, apiKey, ca: t.engine.caCertPem, maxRetries: 0})
-  const session = new ConsoleSession({client, apiKey, profile: 'default', configDir: o.configDir})
+  const session = new ConsoleSession({client, apiKey, profile: 'default', configDir: o.configDir, refreshMs: o.refreshMs})
   await session.start()
   const env = o.env ?? {TERM: 'xterm-256color', FORCE_COLOR: '1'}
   let stack: readonly Route[] = o.initial ?? [{view: 'home'}]

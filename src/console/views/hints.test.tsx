@@ -38,7 +38,8 @@ describe('gw console in process: hints that are true', () => {
 
     const other = (await t.api('POST', '/payments', {amount: 900, currency: 'EUR', payment_method: 'card', payment_method_data: card(), reference: 'HINTS-2'})).body as Payment
     const dp = (await t.api('POST', '/test_helpers/disputes', {payment: other.id, reason: 'product_not_received'})).body as Dispute
-    c = await openConsoleInProcess(t, {initial: [{view: 'home'}, {view: 'dispute', id: dp.id}]})
+    // (read again every 250 ms, not the view's 3 s: the ruling made through the API shows soon)
+    c = await openConsoleInProcess(t, {initial: [{view: 'home'}, {view: 'dispute', id: dp.id}], refreshMs: 250})
     await c.waitFor(`${dp.id}  needs_response`)
     await c.waitFor(/e answer \(evidence\) · A accept/)
     // answered in the console: the message names the test helper that rules (advancing the clock does not)

@@ -111,7 +111,8 @@ describe('gw console in process: Webhooks', () => {
     receiver.status = 503
     const ep = await endpoint(['*'])
     await pay(990, 'WH-ONE')
-    c = await openConsoleInProcess(t, {initial: [{view: 'home'}, {view: 'webhooks'}]})
+    // the endpoints read again every 250 ms (the view's own 2-3 s), so a change the clock made shows soon
+    c = await openConsoleInProcess(t, {initial: [{view: 'home'}, {view: 'webhooks'}], refreshMs: 250})
     await c.waitFor(ep.id.slice(0, 12))
     await c.waitFor(/HTTP 503 · \d+ ms/)
 

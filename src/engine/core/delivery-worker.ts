@@ -66,6 +66,11 @@ export interface DeliveryWorkerOptions {
    * new deliveries and clock advances wake it at once
    */
   pollMs?: number
+  /**
+   * how long one attempt may take in all, connect to answer (default DELIVERY_TIMEOUT_MS, the 10 s
+   * of docs/api.md#webhook-delivery); the tests set it short to see a hanging receiver time out
+   */
+  timeoutMs?: number
 }
 
 /** What the worker needs of the engine (app/index.ts App): the platform core, each account's core, containment. */
@@ -88,6 +93,8 @@ export class DeliveryWorker {
   private readonly claimBatch: number
   private readonly leaseMs: number
   private readonly pollMs: number
+  /** how long one attempt may take (DeliveryWorkerOptions.timeoutMs) */
+  readonly timeoutMs: number
   private readonly slots: Slots
   private readonly inFlight = new Map<string, {claim: ClaimedDelivery; abort: AttemptSignal}>()
   /** attempts in flight here per endpoint */
@@ -124,9 +131,10 @@ export class DeliveryWorker {
     this.claimBatch = Math.max(1, Math.min(this.perEndpoint, Math.floor(this.total / 8), Math.floor(this.claimsPerEndpoint / 4)))
     this.leaseMs = opts.leaseMs ?? DELIVERY_LEASE_MS
     this.pollMs = opts.pollMs ?? 1000
+    this.timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS
     this.slots = new Slots(this.perEndpoint)
     // resolved addresses the destination policy refuses are never connected to (link-local, cloud metadata, --webhook-allow)
-    this.agents = webhookAgents(guardedLookup(() => app.core.destinations))
+    this.agents = webhookAgents(guardedLookup(() => app.core.destinations), this.timeoutMs)
   }
 
   start(): void {
@@ -325,7 +333,8 @@ export class DeliveryWorker {
     // one signal per attempt, aborted by shutdown or by its own timer, which is cleared when the
     // attempt ends (AbortSignal.timeout would keep a timer and a signal alive for the full timeout
     // after every attempt, and AbortSignal.any adds a composite signal per attempt)
-    const timer = setTimeout(() => abort.abort(new DOMException(`no response within ${DELIVERY_TIMEOUT_MS / 1000} s`, 'TimeoutError')), DELIVERY_TIMEOUT_MS)
+    const timeoutMs = this.timeoutMs
+    const timer = setTimeout(() => abort.abort(new DOMException(`no response within ${timeoutMs / 1000} s`, 'TimeoutError')), timeoutMs)
     const started = performance.now()
     const latency = () => Math.round(performance.now() - started)
     try {
@@ -345,7 +354,7 @@ export class DeliveryWorker {
       const excerpt = await responseExcerpt(res.body)
       return {at, status_code: res.statusCode, error: null, error_message: null, latency_ms, response_excerpt: excerpt}
     } catch (e) {
-      const {error, message} = classifyNetworkError(e, DELIVERY_TIMEOUT_MS)
+      const {error, message} = classifyNetworkError(e, timeoutMs)
       return {at, status_code: null, error, error_message: message, latency_ms: latency(), response_excerpt: null}
     } finally {
       clearTimeout(timer)

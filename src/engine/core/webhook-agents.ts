@@ -19,14 +19,15 @@ export interface WebhookAgents {
  * TLS context: given none, each tls.connect builds its own from its options (~0.3 ms of CPU a
  * connection), and a burst of retries to many endpoints opens hundreds of connections (docs/decisions.md#background-work-under-load).
  * A context holds the trusted roots and protocol settings only; the certificate and host name are
- * still checked on every connection.
+ * still checked on every connection. `timeoutMs` bounds the connect, the headers and the body
+ * (the attempt's own timer bounds it all: delivery-worker.ts).
  */
-export function webhookAgents(lookup: LookupFunction): WebhookAgents {
-  const opts = {headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS, keepAliveTimeout: 4000}
+export function webhookAgents(lookup: LookupFunction, timeoutMs = DELIVERY_TIMEOUT_MS): WebhookAgents {
+  const opts = {headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4000}
   const secureContext = createSecureContext()
   return {
-    agent: new Agent({...opts, connect: {timeout: DELIVERY_TIMEOUT_MS, lookup, secureContext}}),
-    loopbackAgent: new Agent({...opts, connect: {timeout: DELIVERY_TIMEOUT_MS, rejectUnauthorized: false, lookup, secureContext}}),
+    agent: new Agent({...opts, connect: {timeout: timeoutMs, lookup, secureContext}}),
+    loopbackAgent: new Agent({...opts, connect: {timeout: timeoutMs, rejectUnauthorized: false, lookup, secureContext}}),
   }
 }
 
