@@ -175,7 +175,9 @@ export async function fleetBench(root, {sizes = [1, 3], idleMs = env('BENCH_FLEE
         out[n].besideMsPerSec = mean(others)
         out[n].besideNoticesPerSec = notices / s.seconds
         out[n].besideRps = payments(s) / s.seconds
-        out[n].usPerNotice = ((mean(others) - out[n].idleMsPerSec) * 1000) / (notices / s.seconds)
+        out[n].besideAboveIdle = mean(others) - out[n].idleMsPerSec
+        // (an instance that heard no notice has no cost per notice: what it spent above idle is its timers' noise)
+        out[n].usPerNotice = notices > 0 ? (out[n].besideAboveIdle * 1000) / (notices / s.seconds) : 0
       }
     }
     return out
@@ -207,13 +209,14 @@ export function printFleet(f, log) {
   for (const [n, x] of Object.entries(f)) {
     log(`(pg fleet) ${n} instance${n > 1 ? 's' : ''} idle: ${f1(x.idleMsPerSec)} ms of CPU a second per instance, database ${f1(x.idleDbMsPerSec)} ms/s, ${f1(x.idleStatementsPerSec)} statements a second per instance`)
     if (x.besideMsPerSec !== undefined)
-      log(`(pg fleet) ${n} instances, the load (${f0(x.besideRps)} req/s) on one: each other instance ${f1(x.besideMsPerSec)} ms/s, ${f0(x.besideNoticesPerSec)} notices/s, ${f0(x.usPerNotice)} µs per notice above idle`)
+      log(`(pg fleet) ${n} instances, the load (${f0(x.besideRps)} req/s) on one: each other instance ${f1(x.besideMsPerSec)} ms/s (${x.besideAboveIdle >= 0 ? '+' : ''}${f1(x.besideAboveIdle)} on idle), ${f0(x.besideNoticesPerSec)} notices/s, ${x.besideNoticesPerSec > 0 ? `${f0(x.usPerNotice)} µs per notice above idle` : 'no notice heard'}`)
     const a = x.all
     log(
       `(pg fleet) ${n} instance${n > 1 ? 's' : ''} under load: ${f0(a.rps)} req/s; per payment engines ${f0(a.engineUs)} µs, database ${f0(a.dbUs)} µs; ${f2(a.statements)} statements, ${f2(a.roundTrips)} round trips, ${f2(a.commits)} commits, ${f2(a.walFlushes)} WAL flushes, ${f2(a.notices)} notices; commit groups of ${f1(a.groupSize)} (${f0(a.groupsPerSecond)}/s)${x.errors ? `; ${x.errors} errors` : ''}`,
     )
   }
   if (f[3] && f[1]) log(`(pg fleet) 3 instances / 1: engines ${f2(f[3].all.engineUs / f[1].all.engineUs)}x CPU per payment (target <= 1.2), database ${f2(f[3].all.dbUs / f[1].all.dbUs)}x (target <= 1.2), round trips ${f2(f[3].all.roundTrips / f[1].all.roundTrips)}x`)
+  if (!f[1]) return
   const p = project(f)
   log(`(pg fleet) projection, ${p.instances} instances on ${p.cores} cores (load generator elsewhere): ${f0(p.perPaymentUs)} µs per payment, fixed ${f2(p.fixedCores)} cores, notices ${f2(p.noticeCores)} cores -> ${f0(p.rps)} req/s`)
 }

@@ -77,11 +77,17 @@ export async function housekeeping(core: Core): Promise<void> {
 /**
  * Events as they are committed, by any instance, in seq order without gaps: the store's change
  * feed is the wake-up, the event sequence the truth. One reader fans out to every live stream.
+ * Other instances' commits are heard only while a stream holds `follow()` (the store wakes this
+ * instance for every commit of the fleet only while someone here follows: ports/store Hearing).
  */
 export class EventFeed {
   private subscribers = new Set<(e: LoggedEvent) => void>()
   private pulling: Promise<void> | undefined
   private wanted = 0
+  /** streams that follow (from before they read `position` until they end), and the listener that hears every commit meanwhile */
+  private holds = 0
+  private followed: Promise<void> | undefined
+  private unfollow: (() => void) | undefined
 
   private constructor(
     private readonly store: AccountStore,
@@ -96,8 +102,44 @@ export class EventFeed {
       // a snapshot's events are history, not news: live streams go on from after them
       if (n.restored) return void feed.skipRestored()
       if (n.eventSeq !== null) feed.notify(n.eventSeq)
-    })
+    }, 'shared')
     return feed
+  }
+
+  /**
+   * Follows every commit of the account, by any instance, until the returned release is called:
+   * a stream takes this before it reads `position` and subscribes, and releases it when it ends.
+   * Resolves once other instances' commits are heard and `position` is the newest event.
+   */
+  async follow(): Promise<() => void> {
+    this.holds++
+    let released = false
+    const release = () => {
+      if (released) return
+      released = true
+      if (--this.holds > 0) return
+      this.unfollow?.()
+      this.unfollow = undefined
+      this.followed = undefined
+    }
+    try {
+      await (this.followed ??= this.startFollowing())
+    } catch (e) {
+      this.followed = undefined
+      release()
+      throw e
+    }
+    return release
+  }
+
+  private async startFollowing(): Promise<void> {
+    this.unfollow ??= this.store.onChange((n) => {
+      if (!n.restored && n.eventSeq !== null) this.notify(n.eventSeq)
+    }, 'all')
+    await this.store.following()
+    // what other instances committed while nobody here followed
+    const newest = (await this.store.listEvents({limit: 1})).data[0]?.seq ?? 0
+    this.notify(newest)
   }
 
   /** The seq up to which events have been handed out: a new stream replays up to here, then follows. */

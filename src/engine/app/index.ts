@@ -132,7 +132,7 @@ export class App {
       if (n.dueBy === null) return
       const core = this.ready.get(n.account)
       if (core && n.dueBy <= core.clock.now().toISOString()) runJobs(core)
-    })
+    }, 'shared')
     // each account's earliest due job, compared with that account's clock
     const poll = async () => {
       for (const {account, due_at} of await this.opts.store.nextJobs()) {

@@ -181,7 +181,7 @@ export class KeyAuthority {
       if (!(n.purged || n.kinds.has('api_key') || n.account === '*')) return
       this.generation++
       for (const [k, e] of this.cache) if (n.account === '*' || e.account === n.account) this.cache.delete(k)
-    })
+    }, 'shared')
   }
 
   close(): void {

@@ -1,8 +1,9 @@
-import type {AccountStore, Kind} from '../ports/store.js'
+import type {AccountStore, SharedKind} from '../ports/store.js'
 
 /**
  * A value loaded from the store and kept until the store's change feed says one of the kinds
  * (or settings) it derives from changed, on any instance. The next read then loads it again.
+ * It hears only the notices every instance hears ('shared'): a kind it watches is one of SHARED_KINDS.
  */
 export class StoreCache<T> {
   private value: T | undefined
@@ -12,12 +13,13 @@ export class StoreCache<T> {
   constructor(
     store: AccountStore,
     private readonly load: () => Promise<T>,
-    watch: {kinds?: readonly Kind[]; settingPrefix?: string},
+    /** kinds: only those every instance hears of (SHARED_KINDS) */
+    watch: {kinds?: readonly SharedKind[]; settingPrefix?: string},
   ) {
     store.onChange((n) => {
       const hit = watch.kinds?.some((k) => n.kinds.has(k)) || (watch.settingPrefix !== undefined && n.settings.some((s) => s.startsWith(watch.settingPrefix!)))
       if (hit) this.invalidate()
-    })
+    }, 'shared')
   }
 
   invalidate(): void {

@@ -96,7 +96,7 @@ export class EngineClock implements Clock {
         (s) => clock.fromFeed(mine, s, restored),
         () => {}, // the store is unreachable: the next notice (or the reconnect's) reads it again
       )
-    })
+    }, 'shared')
     return clock
   }
 

@@ -140,7 +140,7 @@ export class DeliveryWorker {
   start(): void {
     this.unsubscribe = this.app.core.engineStore.onChange((n) => {
       if ((n.kinds.has('delivery') || n.settings.length > 0) && this.mayClaimFor(n.account)) this.wake()
-    })
+    }, 'shared')
     // retries fall due as the clock moves on
     this.timer = setInterval(() => this.wake(), this.pollMs)
     this.timer.unref()

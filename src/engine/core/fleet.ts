@@ -90,7 +90,7 @@ export class FleetSettings {
     const s = new FleetSettings(values)
     platform.onChange((n) => {
       if (n.settings.some((k) => k.startsWith('fleet.')) || n.account === '*') void s.reload(store).catch(() => {}) // unreachable: the next notice reads again
-    })
+    }, 'shared')
     return s
   }
 

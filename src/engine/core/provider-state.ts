@@ -42,7 +42,7 @@ export class ProviderState {
     await s.loadStats(now)
     store.onChange((n) => {
       if (n.settings.some((k) => k.startsWith(STATUS_PREFIX))) void s.loadStatus().catch(() => {}) // unreachable: read again on the next notice
-    })
+    }, 'shared')
     return s
   }
 

@@ -10,8 +10,15 @@ import type {RequestCtx} from './router.js'
 /** An app with an empty store and a feed the test publishes to. */
 function fakeApp(getEvent: (id: string) => Promise<LoggedEvent | undefined> = async () => undefined) {
   const subscribers = new Set<(e: LoggedEvent) => void>()
+  /** streams that follow the feed (EventFeed.follow) and have not released it */
+  const follows = {held: 0}
   const feed = {
     position: 0,
+    async follow() {
+      follows.held++
+      let released = false
+      return () => void (!released && ((released = true), follows.held--))
+    },
     subscribe(fn: (e: LoggedEvent) => void) {
       subscribers.add(fn)
       return () => subscribers.delete(fn)
@@ -24,7 +31,7 @@ function fakeApp(getEvent: (id: string) => Promise<LoggedEvent | undefined> = as
     seq++
     for (const s of subscribers) s({id: `evt_${seq}`, type: 'payment.succeeded', created_at: new Date().toISOString(), json: '{}', seq})
   }
-  return {app: app as unknown as App, core, publish, subscribers}
+  return {app: app as unknown as App, core, publish, subscribers, follows}
 }
 
 let server: http.Server | undefined
@@ -35,7 +42,7 @@ afterEach(() => {
 
 describe('EventStreams', () => {
   it('an event published after closeAll() (shutdown, requests still finishing) is not written to the ended stream: no write-after-end error, which would stop the engine', async () => {
-    const {app, core, publish} = fakeApp()
+    const {app, core, publish, follows} = fakeApp()
     const streams = new EventStreams(app)
     const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {}, core} as unknown as RequestCtx
     const stream = await streamOnce(async (req, res) => (await streams.handle(ctx)).stream!(req, res))
@@ -44,6 +51,7 @@ describe('EventStreams', () => {
     streams.closeAll()
     publish()
     await expectEndedCleanly(stream, 'id: evt_1', 'evt_2')
+    expect(follows.held).toBe(0)
   })
 })
 
@@ -51,7 +59,7 @@ describe('a client gone before its stream starts', () => {
   it('a client that disconnects while Last-Event-ID is looked up leaves no subscription or heartbeat behind (the stream once subscribed to a response already closed, for good)', async () => {
     let found!: (e: LoggedEvent) => void
     const lookup = new Promise<LoggedEvent>((r) => (found = r))
-    const {app, core, subscribers} = fakeApp(() => lookup)
+    const {app, core, subscribers, follows} = fakeApp(() => lookup)
     const streams = new EventStreams(app)
     const ctx = {requestId: 'req_1', query: new URLSearchParams(), headers: {'last-event-id': 'evt_1'}, core} as unknown as RequestCtx
     // the request is in the handler, waiting on the lookup, when the client goes
@@ -60,5 +68,7 @@ describe('a client gone before its stream starts', () => {
       () => found({id: 'evt_1', type: 'payment.succeeded', created_at: new Date().toISOString(), json: '{}', seq: 1}),
     )
     expect(subscribers.size).toBe(0)
+    // nor a hold on the feed: the instance does not go on hearing every commit of the fleet for it
+    expect(follows.held).toBe(0)
   })
 })

@@ -32,6 +32,8 @@ export class EventStreams {
       if (!last) throw invalid('Last-Event-ID', `Last-Event-ID ${lastId} is not a known event (events are kept 30 days). Reconnect without it and backfill with GET /v1/events.`)
       from = last.seq
     }
+    // other instances' commits are heard from here on, and the feed's position is the newest event
+    const release = await feed.follow()
     return {
       status: 200,
       stream: (req: IncomingMessage, res: ServerResponse) => {
@@ -46,7 +48,14 @@ export class EventStreams {
           if (matchesType(e.type, tf)) res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${e.json}\n\n`)
         }
         // (a client gone while Last-Event-ID was looked up gets no stream)
-        if (!this.streams.start(req, res, ctx.requestId, ctx.account, () => feed.subscribe((e) => (live ? write(e) : buffer.push(e))))) return
+        const subscribe = () => {
+          const off = feed.subscribe((e) => (live ? write(e) : buffer.push(e)))
+          return () => {
+            off()
+            release()
+          }
+        }
+        if (!this.streams.start(req, res, ctx.requestId, ctx.account, subscribe)) return release()
         void (async () => {
           // the backlog after Last-Event-ID, page by page, then what arrived meanwhile
           if (from !== null) {

@@ -113,7 +113,8 @@ class StoreBackend implements Backend {
   private position = -1
   private pulling: Promise<void> | undefined
   private wanted = 0
-  private readonly unsubscribe: () => void
+  /** hearing of appends (other instances' too): only while a stream follows the log */
+  private unsubscribe: (() => void) | undefined
   private lastTrim = Date.now()
   /** the store did not take the last batch: entries wait in `pending` until it does */
   private down = false
@@ -128,9 +129,7 @@ class StoreBackend implements Backend {
     private readonly capacity: number,
     private readonly log: (line: string) => void,
     private readonly buffer = OUTAGE_BUFFER,
-  ) {
-    this.unsubscribe = store.onAppend((seq) => this.follow(seq))
-  }
+  ) {}
 
   /** entries waiting to be written (kept through an outage) */
   get buffered(): number {
@@ -209,16 +208,26 @@ class StoreBackend implements Backend {
   private ready: Promise<void> = Promise.resolve()
 
   subscribe(fn: (e: Stored) => void): () => void {
-    // a stream starts with what is appended after it subscribed
+    // a stream starts with what is appended after it subscribed: the position is read once other
+    // instances' appends are heard (the feed listens for them only while someone follows)
     if (this.subscribers.size === 0) {
       this.position = -1
-      this.ready = this.store.last().then(
-        (seq) => void (this.position < 0 && (this.position = seq)),
-        () => void (this.position = 0),
-      )
+      this.unsubscribe ??= this.store.onAppend((seq) => this.follow(seq))
+      this.ready = this.store
+        .following()
+        .then(() => this.store.last())
+        .then(
+          (seq) => void (this.position < 0 && (this.position = seq)),
+          () => void (this.position = 0),
+        )
     }
     this.subscribers.add(fn)
-    return () => this.subscribers.delete(fn)
+    return () => {
+      if (this.subscribers.delete(fn) && this.subscribers.size === 0) {
+        this.unsubscribe?.()
+        this.unsubscribe = undefined
+      }
+    }
   }
 
   /** Entries appended up to `seq`: the streams get what follows what they had. */
@@ -247,7 +256,8 @@ class StoreBackend implements Backend {
     this.closed = true
     clearTimeout(this.timer)
     this.timer = undefined
-    this.unsubscribe()
+    this.unsubscribe?.()
+    this.unsubscribe = undefined
     await this.flush()
     if (this.pending.length) this.log(`request log: ${this.pending.length} entries not written: the store did not take them before the instance stopped`)
   }

@@ -1,4 +1,4 @@
-import type {AccountRows, AccountRowsPart, ChangeNotice, ChangeSet, CommitOrder, StagedRows, StatIncrement, StoreTx} from '../ports/store.js'
+import type {AccountRows, AccountRowsPart, ChangeNotice, ChangeSet, CommitOrder, Hearing, StagedRows, StatIncrement, StoreTx} from '../ports/store.js'
 
 // What both adapters' account views share (Store.account; sqlite/account.ts, postgres/account.ts):
 // the operations they forward to their store with the account's id. Each adapter's view adds
@@ -17,7 +17,8 @@ export interface AccountHost {
   exportParts(account: string, rows: number): AsyncGenerator<AccountRowsPart, void, undefined>
   stageRows(account: string): StagedRows
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>
-  onAccountChange(account: string, fn: (n: ChangeNotice) => void): () => void
+  onAccountChange(account: string, fn: (n: ChangeNotice) => void, hearing?: Hearing): () => void
+  following(): Promise<void>
 }
 
 /** One account's view of a store: every operation bounded to the account. */
@@ -59,7 +60,10 @@ export abstract class AccountView<S extends AccountHost> {
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}) {
     return this.s.exclusive(`${this.account}:${name}`, fn, opts)
   }
-  onChange(fn: (n: ChangeNotice) => void) {
-    return this.s.onAccountChange(this.account, fn)
+  onChange(fn: (n: ChangeNotice) => void, hearing?: Hearing) {
+    return this.s.onAccountChange(this.account, fn, hearing)
+  }
+  following() {
+    return this.s.following()
   }
 }

@@ -30,8 +30,10 @@ export interface RequestLogStore {
   last(): Promise<number>
   /** keeps the newest `keep` entries of each account (and of failed authentications) */
   trim(keep: number): Promise<void>
-  /** Calls `fn` with the greatest seq after entries were appended, by any instance. */
+  /** Calls `fn` with the greatest seq after entries were appended, by any instance. Returns an unsubscribe. */
   onAppend(fn: (seq: number) => void): () => void
+  /** Resolves once the listeners of onAppend so far hear other instances' appends (Store.following). */
+  following(): Promise<void>
 }
 
 /** What a commit touched in one account, for caches and live feeds on every instance. */
@@ -52,6 +54,26 @@ export interface ChangeNotice {
   /** a timeline job was added due at this engine-clock time (the earliest), to wake the job runner; new deliveries show as kinds `delivery` */
   dueBy: string | null
 }
+
+/**
+ * The kinds whose changes an instance acts on whether or not anyone asked it to follow the
+ * account: cached (keys, endpoints, routing rules) or worked on (deliveries). A change listener
+ * that hears only `'shared'` notices hears every commit that touched one of these.
+ */
+export const SHARED_KINDS = ['api_key', 'webhook_endpoint', 'routing_rule', 'delivery'] as const satisfies readonly Kind[]
+export type SharedKind = (typeof SHARED_KINDS)[number]
+
+/**
+ * What a change listener must hear of other instances' commits (of this instance's own it may
+ * hear everything):
+ * - `'all'` (the default): every commit.
+ * - `'shared'`: the commits every instance acts on by itself: of a SHARED_KINDS kind, of
+ *   settings, with a timeline job, an account purged or restored, and account '*'. A commit
+ *   that only wrote other kinds and events (a payment, say) is left out: on PostgreSQL an
+ *   instance is not woken for it unless one of its listeners hears `'all'` (an open event
+ *   stream, say). See docs/api.md#several-instances-on-postgresql.
+ */
+export type Hearing = 'all' | 'shared'
 
 /** Reads shared by the store and a unit of work. Inside a unit of work they see what it has locked as committed. */
 export interface StoreReader {
@@ -141,8 +163,10 @@ export interface AccountStore extends StoreReader {
   /** Store.exclusive for a section of this account only (`timeline`: its job runs). */
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>
 
-  /** Calls `fn` after every commit that touched this account, by any instance. Returns an unsubscribe. */
-  onChange(fn: (n: ChangeNotice) => void): () => void
+  /** Calls `fn` after every commit that touched this account, by any instance (`hearing`: which of other instances'; those made after `following()` resolves). Returns an unsubscribe. */
+  onChange(fn: (n: ChangeNotice) => void, hearing?: Hearing): () => void
+  /** Store.following */
+  following(): Promise<void>
 }
 
 /** How a delivery claim shares this instance's webhook slots between accounts (store/slot-share.ts). */
@@ -206,8 +230,19 @@ export interface Store {
    */
   exclusive<T>(name: string, fn: () => Promise<T>, opts?: {wait?: boolean}): Promise<{ran: true; value: T} | {ran: false}>
 
-  /** Calls `fn` after every commit, by any instance (soon after, on other instances), once per account it touched. Returns an unsubscribe. */
-  onChange(fn: (n: ChangeNotice) => void): () => void
+  /**
+   * Calls `fn` after every commit, by any instance (soon after, on other instances), once per
+   * account it touched (`hearing`: which of other instances'). Returns an unsubscribe. Of other
+   * instances' commits, `fn` hears those made after `following()` resolves.
+   */
+  onChange(fn: (n: ChangeNotice) => void, hearing?: Hearing): () => void
+  /**
+   * Resolves once the listeners registered so far hear what they asked for (PostgreSQL: the
+   * change feed listens for it). A reader that starts following from a position it reads
+   * (an event stream, the request log's tail) reads that position after this, so that nothing
+   * committed after it goes unheard.
+   */
+  following(): Promise<void>
   /**
    * Where a change listener's failure goes (docs/decisions.md#failures-are-contained): every listener hears every notice whatever
    * another one throws, and nothing a listener throws reaches the commit that caused the notice.

@@ -129,6 +129,8 @@ export function accountsCases(bound: () => Bound): void {
       const own: ChangeNotice[] = []
       const offAll = h.b.onChange((n) => all.push(n))
       const offOwn = b.onChange((n) => own.push(n))
+      // (other instances' commits are heard from when following() resolves)
+      await h.b.following()
       await h.a.account(OTHER).commit({puts: [put('payment', pay())]})
       await a.commit({puts: [put('customer', {id: nextId('cus'), object: 'customer', created_at: iso(T0)})]})
       for (let i = 0; i < 200 && !(all.some((n) => n.account === OTHER) && own.length); i++) await sleep(5)
@@ -144,6 +146,7 @@ export function accountsCases(bound: () => Bound): void {
       const key = {id: nextId('key'), object: 'api_key', type: 'secret', created_at: iso(T0), _x: {secret_hash: `hash-${acct.id}`}}
       const notices: ChangeNotice[] = []
       const off = h.b.onChange((n) => notices.push(n))
+      await h.b.following()
       await a.commit({
         puts: [put('account', acct)],
         also: [{account: OTHER, changes: {puts: [put('api_key', key)], addJobs: [{id: nextId('job'), kind: 'settlement.run', ref: 'settlement', due_at: iso(T0)}], settings: {scheduled: '1'}}}],
@@ -182,6 +185,7 @@ export function accountsCases(bound: () => Bound): void {
       await a.commit({puts: [put('payment', keep)]})
       const notices: ChangeNotice[] = []
       const off = h.b.onChange((n) => notices.push(n))
+      await h.b.following()
       await a.commit({purgeAccount: OTHER})
       const v = h.b.account(OTHER)
       expect(await v.get('payment', p.id)).toBeUndefined()

@@ -64,6 +64,7 @@ export function feedCases(bound: () => Bound): void {
     it('notifies every instance after a commit is durable: kinds, settings, event seq, earliest due', async () => {
       const notices: ChangeNotice[] = []
       const off = b.onChange((n) => notices.push(n))
+      await b.following()
       const p = pay()
       const e = {id: nextId('evt'), type: 'payment.succeeded', created_at: iso(T0), json: '{}'}
       await a.commit({puts: [{kind: 'payment', obj: p}], events: [e], settings: {clock_offset_ms: '5'}, addJobs: [{id: nextId('job'), kind: 'k', ref: 'r', due_at: iso(T0 + 7)}]})

@@ -56,6 +56,7 @@ export function snapshotsCases(bound: () => Bound): void {
       await o.commit({puts: [put('payment', theirs), put('api_key', theirKey)], settings: {other: '1'}})
       const notices: ChangeNotice[] = []
       const off = h.b.account(OTHER).onChange((n) => notices.push(n))
+      await h.b.following()
       await o.commit({restore: rows})
       const r = h.b.account(OTHER)
       expect(await r.get('payment', theirs.id)).toBeUndefined()
@@ -139,6 +140,7 @@ export function snapshotsCases(bound: () => Bound): void {
       expect(await h.b.locate('payment', 'id', ps[0]!.id)).toBeUndefined()
       const notices: ChangeNotice[] = []
       const off = h.b.account(OTHER).onChange((n) => notices.push(n))
+      await h.b.following()
       await o.commit({restoreStaged: staged, settings: {after: 'x'}})
       expect((await r.list<Pay>('payment', {limit: 10})).data.map((x) => x.reference)).toEqual(['staged-4', 'staged-3', 'staged-2', 'staged-1', 'staged-0'])
       expect((await r.get('payment', ps[0]!.id))!.version).toBe(2)

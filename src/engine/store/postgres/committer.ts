@@ -6,7 +6,7 @@
 import type pg from 'pg'
 import {type AccountRows, type ChangeSet, type StoreCounters, RESTORED_SETTINGS_SQL, type Kind, KINDS, type Put, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {COLUMNS} from '../columns.js'
-import {CHANNEL, dueAt, type Notice, Notices, payload} from './feed.js'
+import {dueAt, type Notice, Notices, notify} from './feed.js'
 import {TABLE} from './schema.js'
 import {bind, connectClient, freshCounters, isUnavailable, type PgConfig, pgText, query, rowOf, wrap} from './sql.js'
 import {groupStatement, Merged} from './group-statement.js'
@@ -89,8 +89,7 @@ export class Committer {
       try {
         await query(c, 'BEGIN')
         await apply(c, [p], notices)
-        const said = payload(this.instanceId, notices.list())
-        if (said) await query(c, 'SELECT pg_notify($1, $2)', [CHANNEL, said])
+        await notify(c, this.instanceId, notices.list())
         await query(c, 'COMMIT')
       } catch (e) {
         if (!isUnavailable(e)) await c.query('ROLLBACK').catch(() => {})
@@ -157,8 +156,7 @@ export class Committer {
           open = true
           await query(c, 'BEGIN')
           await apply(c, batch, notices)
-          const said = payload(this.instanceId, notices.list())
-          if (said) await query(c, 'SELECT pg_notify($1, $2)', [CHANNEL, said])
+          await notify(c, this.instanceId, notices.list())
           await query(c, 'COMMIT')
           open = false
         }

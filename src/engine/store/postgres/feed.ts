@@ -2,15 +2,26 @@
 // this instance's listeners at once and to the other instances by `pg_notify` in the committing
 // transaction (delivered only if it commits). After the listening connection is lost and back,
 // every listener gets a notice for account '*' (every account) saying anything may have changed.
+//
+// Notices go on three channels, so that an instance is woken only by what it has a use for
+// (every notice heard costs an instance a wake-up, whatever it then does with it):
+// - CHANNEL: what every instance acts on by itself (listeners.ts isShared: settings, timeline
+//   jobs, keys, endpoints, routing rules, deliveries, purges, restores). Always listened to.
+// - FOLLOW_CHANNEL: the other commits (a payment: its objects and events). Listened to only while
+//   a listener of this instance hears 'all' (an open event stream).
+// - LOG_CHANNEL: request-log appends (request-log.ts). Listened to only while the request log
+//   is followed here (`gw logs tail`).
 import pg from 'pg'
 import type {ChangeNotice, Kind, StoreCounters} from '../../ports/store.js'
 import {KINDS} from '../../ports/store.js'
-import {type PgConfig, type Queryable, rows} from './sql.js'
-import type {Listeners} from '../listeners.js'
+import {type PgConfig, query, type Queryable, rows} from './sql.js'
+import {isShared, type Listeners} from '../listeners.js'
 
 export {Listeners} from '../listeners.js'
 
 export const CHANNEL = 'gw_change'
+export const FOLLOW_CHANNEL = 'gw_change_follow'
+export const LOG_CHANNEL = 'gw_request_log'
 
 /** A notice being built by a commit. */
 export type Notice = {account: string; kinds: Set<Kind>; settings: string[]; eventSeq: number | null; dueBy: string | null; purged?: boolean; restored?: boolean}
@@ -35,12 +46,29 @@ export class Notices {
   }
 }
 
-/** The NOTIFY payload of a commit for the other instances, or undefined when it changed nothing they watch. */
-export function payload(instanceId: string, notices: readonly Notice[]): string | undefined {
-  if (notices.length === 0) return undefined
-  const full = JSON.stringify({o: instanceId, n: notices.map((n) => [n.account, [...n.kinds], n.settings, n.eventSeq, n.dueBy, (n.purged ? 1 : 0) | (n.restored ? 2 : 0)])})
-  // NOTIFY payloads are limited to 8000 bytes: too much to say means "everything may have changed"
-  return full.length < 7900 ? full : JSON.stringify({o: instanceId, all: true})
+/** A commit's notices by channel: what every instance acts on (CHANNEL), and the rest (FOLLOW_CHANNEL). */
+export function byChannel<N extends Notice>(notices: readonly N[]): [channel: string, notices: N[]][] {
+  const shared = notices.filter(isShared)
+  const rest = notices.filter((n) => !isShared(n))
+  return [
+    [CHANNEL, shared],
+    [FOLLOW_CHANNEL, rest],
+  ].filter(([, l]) => l.length > 0) as [string, N[]][]
+}
+
+/** The NOTIFY payloads of a commit for the other instances, by channel (none when it changed nothing). */
+export function payloads(instanceId: string, notices: readonly Notice[]): [channel: string, payload: string][] {
+  return byChannel(notices).map(([channel, ns]) => {
+    const full = JSON.stringify({o: instanceId, n: ns.map((n) => [n.account, [...n.kinds], n.settings, n.eventSeq, n.dueBy, (n.purged ? 1 : 0) | (n.restored ? 2 : 0)])})
+    // NOTIFY payloads are limited to 8000 bytes: too much to say means "everything may have changed" (said to every instance)
+    return full.length < 7900 ? [channel, full] : [CHANNEL, JSON.stringify({o: instanceId, all: true})]
+  })
+}
+
+/** Sends a commit's notices, in its transaction (one statement, whatever the channels). */
+export async function notify(c: Queryable, instanceId: string, notices: readonly Notice[]): Promise<void> {
+  const said = payloads(instanceId, notices)
+  if (said.length) await query(c, `SELECT ${said.map((_, i) => `pg_notify($${2 * i + 1}, $${2 * i + 2})`).join(', ')}`, said.flat())
 }
 
 /**
@@ -52,6 +80,10 @@ export class ChangeFeed {
   private retry: NodeJS.Timeout | undefined
   private backoff = 0
   private closed = false
+  /** the channels besides CHANNEL that this instance's listeners want, and those the connection listens to */
+  private readonly wanted = new Set<string>()
+  private listened = new Set<string>()
+  private syncing: Promise<void> = Promise.resolve()
 
   constructor(
     private readonly config: PgConfig,
@@ -80,7 +112,7 @@ export class ChangeFeed {
     c.on('error', (e) => lost(e.message))
     c.on('end', () => lost('closed'))
     c.on('notification', (m) => {
-      if (m.channel !== CHANNEL || !m.payload) return
+      if ((m.channel !== CHANNEL && !this.listened.has(m.channel)) || !m.payload) return
       // this instance's own commits were announced locally at once (its payloads begin with its name: not parsed)
       if (m.payload.startsWith(own)) return
       let p: {o?: string; n?: [string, Kind[], string[], number | null, string | null, number][]; all?: boolean; r?: number}
@@ -97,8 +129,45 @@ export class ChangeFeed {
         this.listeners.emit({account, kinds: new Set(kinds), settings, eventSeq, dueBy, ...(flags & 1 ? {purged: true} : {}), ...(flags & 2 ? {restored: true} : {})})
     })
     await c.connect()
-    await c.query(`LISTEN ${CHANNEL}`)
+    const listening = new Set(this.wanted)
+    await c.query([CHANNEL, ...listening].map((ch) => `LISTEN ${ch};`).join(' '))
+    this.listened = listening
     this.client = c
+    // (what was asked for meanwhile)
+    void this.sync()
+  }
+
+  /** Listens to `channel` too, or no longer (FOLLOW_CHANNEL, LOG_CHANNEL). */
+  want(channel: string, yes: boolean): void {
+    if (yes) this.wanted.add(channel)
+    else this.wanted.delete(channel)
+    void this.sync()
+  }
+
+  /** Resolves once the connection listens to what is wanted (Store.following). */
+  following(): Promise<void> {
+    return this.sync()
+  }
+
+  private sync(): Promise<void> {
+    this.syncing = this.syncing
+      .then(async () => {
+        const c = this.client
+        // (no connection: start() listens to what is wanted when it is back, and then says anything may have changed)
+        if (!c) return
+        for (const ch of this.wanted)
+          if (!this.listened.has(ch)) {
+            await c.query(`LISTEN ${ch}`)
+            this.listened.add(ch)
+          }
+        for (const ch of [...this.listened])
+          if (!this.wanted.has(ch)) {
+            this.listened.delete(ch)
+            await c.query(`UNLISTEN ${ch}`)
+          }
+      })
+      .catch(() => {}) // the connection was lost: the same as above
+    return this.syncing
   }
 
   private reconnect(): void {

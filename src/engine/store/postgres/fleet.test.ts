@@ -212,3 +212,36 @@ describe('the rate limit of a fleet', () => {
     // (the address's failures are answered 401 again once its bucket has refilled: the other tests here are done)
   })
 })
+
+describe("an instance beside another's load", () => {
+  let ts: TestEngine[]
+  beforeAll(async () => {
+    ts = await fleet(2)
+  })
+  afterAll(async () => Promise.all(ts.map((t) => t.stop())))
+
+  /** the change notices an instance has heard of the others' commits (its /metrics) */
+  const notices = async (t: TestEngine) => Number(/^gw_store_notices_total(?:\{[^}]*\})? (\d+)$/m.exec((await t.raw('GET', `https://127.0.0.1:${t.engine.port}/metrics`)).body)?.[1] ?? NaN)
+
+  it("is not woken by the other's payments while nothing here follows them; an event stream here hears them, and once it ends they wake it no more", async () => {
+    const [busy, idle] = ts as [TestEngine, TestEngine]
+    // its account's engine is loaded here (key, clock, caches), as behind a load balancer
+    expect((await idle.api('POST', '/payments', cardPayment())).status).toBe(201)
+    const before = await notices(idle)
+    for (let i = 0; i < 4; i++) await Promise.all(Array.from({length: 5}, () => busy.api('POST', '/payments', cardPayment())))
+    await sleep(300)
+    expect(await notices(idle)).toBe(before)
+
+    const stream = await openEventStream(idle)
+    expect(stream.status).toBe(200)
+    const r = await busy.api('POST', '/payments', cardPayment())
+    await waitFor("the other's payment on the stream", () => stream.events.some((e) => e.data?.data?.object?.id === r.body.id))
+    expect(await notices(idle)).toBeGreaterThan(before)
+    await stream.close()
+    await sleep(200)
+    const after = await notices(idle)
+    for (let i = 0; i < 5; i++) await busy.api('POST', '/payments', cardPayment())
+    await sleep(300)
+    expect(await notices(idle)).toBe(after)
+  })
+})

@@ -14,7 +14,7 @@
 // alone (restores, purges, other accounts' rows).
 import {type ChangeSet, type IdempotencyRecord, type Kind, type Put, type StatIncrement} from '../../ports/store.js'
 import {COLUMNS} from '../columns.js'
-import {CHANNEL, dueAt, type Notice, type Notices} from './feed.js'
+import {byChannel, CHANNEL, dueAt, type Notice, type Notices} from './feed.js'
 import {TABLE} from './schema.js'
 import {bind, pgText, rowOf} from './sql.js'
 
@@ -114,8 +114,10 @@ export function groupStatement(batch: readonly Part[], instanceId: string, notic
   const said = notices.list()
   const select = [`${events.length ? '(SELECT last FROM s)' : 'NULL::bigint'} AS last`]
   if (updates.length) select.push(`${updates.map((_, i) => `(SELECT count(*) FROM u${i})`).join(' + ')} AS updated`)
-  const notice = payloadSql(instanceId, said, eventSeqs, events.length, p)
-  if (notice) select.push(`pg_notify(${p(CHANNEL)}, ${notice})`)
+  for (const [channel, ns] of byChannel(said)) {
+    const notice = payloadSql(instanceId, ns, eventSeqs, events.length, p)
+    select.push(`pg_notify(${p(notice.all ? CHANNEL : channel)}, ${notice.sql})`)
+  }
   let u = 0
   const named = withs.map((w, i) => (w.startsWith('UPDATE ') ? `u${u++} AS (${w})` : `w${i} AS (${w})`))
   return {text: `WITH ${counter}${named.join(', ')} SELECT ${select.join(', ')}`, params, updates: updates.length, events: events.length, eventSeqs}
@@ -134,8 +136,7 @@ function updateOf(account: string, put: Put, p: (v: unknown) => string): string 
  * The NOTIFY payload (feed.ts `payload`) as an SQL expression: the accounts' event seqs are the
  * counter's old value plus their place in the group, known in the statement only.
  */
-function payloadSql(instanceId: string, notices: readonly Notice[], eventSeqs: Map<string, number>, total: number, p: (v: unknown) => string): string | undefined {
-  if (notices.length === 0) return undefined
+function payloadSql(instanceId: string, notices: readonly Notice[], eventSeqs: Map<string, number>, total: number, p: (v: unknown) => string): {sql: string; all?: true} {
   // the JSON of feed.ts `payload` in pieces, each account's seq between two
   const texts: string[] = []
   const seqs: number[] = []
@@ -153,9 +154,10 @@ function payloadSql(instanceId: string, notices: readonly Notice[], eventSeqs: M
   })
   texts.push(text + ']}')
   // NOTIFY payloads are limited to 8000 bytes (a seq is at most 19 digits): too much to say means "everything may have changed"
-  if (texts.reduce((a, x) => a + x.length, 0) + 19 * seqs.length >= 7900) return `${p(JSON.stringify({o: instanceId, all: true}))}::text`
+  // (said to every instance, on CHANNEL)
+  if (texts.reduce((a, x) => a + x.length, 0) + 19 * seqs.length >= 7900) return {sql: `${p(JSON.stringify({o: instanceId, all: true}))}::text`, all: true}
   const first = seqs.length ? `(SELECT last FROM s) - ${p(total)}::bigint` : ''
-  return texts.map((x, i) => (i < seqs.length ? `${p(x)}::text || (${first} + ${seqs[i]})::text || ` : `${p(x)}::text`)).join('')
+  return {sql: texts.map((x, i) => (i < seqs.length ? `${p(x)}::text || (${first} + ${seqs[i]})::text || ` : `${p(x)}::text`)).join('')}
 }
 
 /**

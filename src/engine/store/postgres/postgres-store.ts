@@ -5,6 +5,7 @@ import type {
   AccountRowsPart,
   AccountStore,
   ChangeNotice,
+  Hearing,
   ChangeSet,
   ClaimedDelivery,
   ClaimedJob,
@@ -27,7 +28,7 @@ import {KeyedLock} from '../keyed-lock.js'
 import {PgAccount} from './account.js'
 import * as claims from './claims.js'
 import {Committer, insertAccountRows} from './committer.js'
-import {ChangeFeed, Listeners, type Notice} from './feed.js'
+import {ChangeFeed, FOLLOW_CHANNEL, Listeners, LOG_CHANNEL, type Notice} from './feed.js'
 import {migrate} from './migrations.js'
 import * as purges from './purges.js'
 import * as rateLimit from './rate-limit.js'
@@ -97,7 +98,7 @@ export class PostgresStore implements Store {
   /** round trips, commit groups, notices (Store.counters) */
   readonly counts: StoreCounters = freshCounters()
   private readonly log: (line: string) => void
-  private readonly listeners = new Listeners()
+  private readonly listeners = new Listeners((yes) => this.feed.want(FOLLOW_CHANNEL, yes))
   readonly committer: Committer
   private readonly feed: ChangeFeed
   private readonly views = new Map<string, PgAccount>()
@@ -138,7 +139,7 @@ export class PostgresStore implements Store {
     this.unitPool.on('connect', (c) => void c.on('error', () => {}))
     this.readPool.on('connect', (c) => void c.on('error', () => {}))
     this.committer = new Committer(this.clientConfig, this.instanceId, (ns) => this.notifyLocal(ns), this.counts)
-    this.requestLog = new PgRequestLog(this.readPool, this.instanceId)
+    this.requestLog = new PgRequestLog(this.readPool, this.instanceId, (yes) => this.feed.want(LOG_CHANNEL, yes), () => this.feed.following())
     this.sections = new Sections(this.clientConfig, () => this.closed)
     this.feed = new ChangeFeed(this.clientConfig, this.instanceId, this.listeners, this.readPool, this.log, (seq) => this.requestLog.appended(seq), this.counts)
   }
@@ -277,16 +278,20 @@ export class PostgresStore implements Store {
     return {...this.counts}
   }
 
-  onChange(fn: (n: ChangeNotice) => void): () => void {
-    return this.listeners.onChange(fn)
+  onChange(fn: (n: ChangeNotice) => void, hearing?: Hearing): () => void {
+    return this.listeners.onChange(fn, hearing)
+  }
+
+  following(): Promise<void> {
+    return this.feed.following()
   }
 
   onListenerError(fn: (e: unknown, account: string) => void): void {
     this.listeners.failed = fn
   }
 
-  onAccountChange(account: string, fn: (n: ChangeNotice) => void): () => void {
-    return this.listeners.onAccountChange(account, fn)
+  onAccountChange(account: string, fn: (n: ChangeNotice) => void, hearing?: Hearing): () => void {
+    return this.listeners.onAccountChange(account, fn, hearing)
   }
 
   // ---------------------------------------------------------------- purges (purges.ts), settings and stats (settings.ts), snapshots

@@ -1,9 +1,10 @@
 // The fleet's request log on PostgreSQL (docs/decisions.md#the-fleet): every instance appends its entries in
 // batches to one table, so `gw logs tail` through a load balancer shows the requests of every
-// instance; others learn of an append by the change feed. Bounded by trimming each account's
+// instance; others learn of an append by the change feed (LOG_CHANNEL, listened to only while
+// someone here follows the log). Bounded by trimming each account's
 // (and failed authentications') entries to the newest few.
 import type {RequestLogStore, StoredRequestLog} from '../../ports/store.js'
-import {CHANNEL} from './feed.js'
+import {LOG_CHANNEL} from './feed.js'
 import {pgText, query, type Queryable, rows} from './sql.js'
 
 export class PgRequestLog implements RequestLogStore {
@@ -12,6 +13,9 @@ export class PgRequestLog implements RequestLogStore {
   constructor(
     private readonly pool: Queryable,
     private readonly instanceId: string,
+    /** the change feed listens to other instances' appends (or no longer) */
+    private readonly want: (yes: boolean) => void = () => {},
+    private readonly feedFollowing: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   async append(entries: readonly {account: string | null; entry: string; created_at: string}[]): Promise<void> {
@@ -24,7 +28,7 @@ export class PgRequestLog implements RequestLogStore {
        i AS (INSERT INTO request_logs (account, id, entry, created_at) SELECT a, j ->> 'id', j, c FROM t RETURNING seq),
        m AS (SELECT max(seq) AS seq FROM i)
        SELECT seq, pg_notify($4, $5 || seq || '}') FROM m`,
-      [entries.map((e) => (e.account === null ? null : pgText(e.account))), entries.map((e) => e.entry), entries.map((e) => e.created_at), CHANNEL, `{"o":${JSON.stringify(this.instanceId)},"r":`],
+      [entries.map((e) => (e.account === null ? null : pgText(e.account))), entries.map((e) => e.entry), entries.map((e) => e.created_at), LOG_CHANNEL, `{"o":${JSON.stringify(this.instanceId)},"r":`],
     )
     this.appended(got[0]!.seq)
   }
@@ -35,8 +39,15 @@ export class PgRequestLog implements RequestLogStore {
   }
 
   onAppend(fn: (seq: number) => void): () => void {
+    if (this.listeners.size === 0) this.want(true)
     this.listeners.add(fn)
-    return () => this.listeners.delete(fn)
+    return () => {
+      if (this.listeners.delete(fn) && this.listeners.size === 0) this.want(false)
+    }
+  }
+
+  following(): Promise<void> {
+    return this.feedFollowing()
   }
 
   async recent(account: string, withUnauthenticated: boolean, limit: number): Promise<StoredRequestLog[]> {

@@ -25,6 +25,12 @@ afterAll(async () => {
 const trips = () => a.counters().roundTrips
 const record = (key: string) => ({scope: 'acct:test', key, request_hash: 'h', status: 201, body: '{}', created_at: iso(T0), expires_at: iso(T0 + 86_400_000)})
 const event = (i: number) => ({id: `evt_trips_${i}_${Math.random().toString(36).slice(2)}`, type: 'payment.succeeded', created_at: iso(T0), json: '{}'})
+/** a payment's unit: its key claimed, the payment and the record committed */
+const paymentUnit = (account: string, key: string) =>
+  a.account(account).transact(async (tx) => {
+    expect(await tx.claimIdempotency('acct:test', key, iso(T0))).toEqual({state: 'claimed'})
+    tx.commit({puts: [put('payment', pay())], idempotency: record(key)})
+  })
 
 describe('round trips to PostgreSQL', () => {
   it('a commit group is one round trip however many change sets it holds (inserts, an update, events, a record, statistics)', async () => {
@@ -58,6 +64,7 @@ describe('round trips to PostgreSQL', () => {
     const acct = a.account('acct_trips_seq')
     const heard: (number | null)[] = []
     const off = b.onAccountChange('acct_trips_seq', (notice) => heard.push(notice.eventSeq))
+    await b.following()
     const es = Array.from({length: 5}, (_, i) => event(100 + i))
     await Promise.all(es.map((e) => acct.commit({events: [e]})))
     const got = await acct.eventsAfter(0, 10)
@@ -82,11 +89,7 @@ describe('round trips to PostgreSQL', () => {
 
   it("a unit that committed its record gives its connection to the next unit, whose claim ends the first unit's transaction in the same round trip", async () => {
     const acct = a.account('acct_trips_units')
-    const unit = (key: string) =>
-      acct.transact(async (tx) => {
-        expect(await tx.claimIdempotency('acct:test', key, iso(T0))).toEqual({state: 'claimed'})
-        tx.commit({puts: [put('payment', pay())], idempotency: record(key)})
-      })
+    const unit = (key: string) => paymentUnit('acct_trips_units', key)
     await unit('warm')
     const n = trips()
     await unit('second')
@@ -100,6 +103,18 @@ describe('round trips to PostgreSQL', () => {
     await acct.transact(async (tx) => {
       expect((await tx.claimIdempotency('acct:test', 'second', iso(T0))).state).toBe('recorded')
     })
+  })
+
+  it("the next unit may come tens of milliseconds later (an instance of a fleet gets a share of the load): its claim still ends the previous unit's transaction", async () => {
+    const unit = (key: string) => paymentUnit('acct_trips_later', key)
+    await unit('later-warm')
+    const n = trips()
+    for (const key of ['later-1', 'later-2', 'later-3']) {
+      await new Promise((r) => setTimeout(r, 40))
+      await unit(key)
+    }
+    // each: its claim (with the previous unit's ROLLBACK) and its group
+    expect(trips() - n).toBe(6)
   })
 
   it('a unit that ends without a record frees its key at once: the other instance claims it', async () => {

@@ -1,6 +1,6 @@
 // One account's settings and provider statistics in the PostgreSQL adapter.
 import type {StatIncrement} from '../../ports/store.js'
-import {CHANNEL, emptyNotice, type Notice, payload} from './feed.js'
+import {emptyNotice, type Notice, notify} from './feed.js'
 import type {PostgresStore} from './postgres-store.js'
 import {query, rows} from './sql.js'
 
@@ -26,7 +26,7 @@ export async function addToSetting(s: PostgresStore, account: string, key: strin
         )
       )[0]!.value,
     )
-    await query(c, 'SELECT pg_notify($1, $2)', [CHANNEL, payload(s.instanceId, [n])])
+    await notify(c, s.instanceId, [n])
     return v
   })
   s.notifyLocal([n])

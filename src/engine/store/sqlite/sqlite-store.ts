@@ -6,6 +6,7 @@ import {
   type AccountRowsPart,
   type AccountStore,
   type ChangeNotice,
+  type Hearing,
   type ChangeSet,
   type ClaimedDelivery,
   type ClaimedJob,
@@ -372,12 +373,17 @@ export class SqliteStore implements Store {
 
   // ---------------------------------------------------------------- change notices (feed.ts)
 
-  onChange(fn: (n: ChangeNotice) => void): () => void {
-    return this.listeners.onChange(fn)
+  onChange(fn: (n: ChangeNotice) => void, hearing?: Hearing): () => void {
+    return this.listeners.onChange(fn, hearing)
   }
 
-  onAccountChange(account: string, fn: (n: ChangeNotice) => void): () => void {
-    return this.listeners.onAccountChange(account, fn)
+  onAccountChange(account: string, fn: (n: ChangeNotice) => void, hearing?: Hearing): () => void {
+    return this.listeners.onAccountChange(account, fn, hearing)
+  }
+
+  /** Every commit is this process's own: its listeners hear each at once. */
+  following(): Promise<void> {
+    return Promise.resolve()
   }
 
   onListenerError(fn: (e: unknown, account: string) => void): void {
