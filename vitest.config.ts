@@ -73,6 +73,8 @@ export default defineConfig({
       exclude: ['src/**/*.test.{ts,tsx}', 'src/**/test-support/**', 'src/engine/conformance/**', 'src/engine/store/contract/**', 'src/api/openapi/generate.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
+      // the figures even when a test failed (vitest's default is none then); the run still fails
+      reportOnFailure: true,
     },
     projects: [
       {
