@@ -1,6 +1,6 @@
 // Every package installed as its users install it (release tier): `npm run pack` writes the three
 // tarballs, and each is installed with the README's own command into a throwaway prefix or project,
-// with a throwaway npm cache (packages come from the public registry), the repository nowhere on
+// with the user's npm cache (packages resolved by the public registry), the repository nowhere on
 // PATH or NODE_PATH and the working directory outside it; then what the package is for is done
 // with it. One install per package, shared by its assertions:
 //   - gw, globally from its tarball: --version with the commit, serve, login, payments create, and
@@ -15,13 +15,18 @@ import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 // @ts-expect-error plain ESM of the bench, no types
 import {diskUsage, installedPackages, mkdirs, ok, prebuilds, REPO, sh, userEnv, VERSION} from '../../bench/install-lib.js'
-import {readmeInstall, readmeLine, tempDirs} from './support/install.js'
+// @ts-expect-error plain ESM of the build scripts, no types
+import {builtHere} from '../../scripts/build-info.mjs'
+import {npmCacheEnv, readmeInstall, readmeLine, tempDirs} from './support/install.js'
 import {SMOKE} from './support/smoke.js'
 
 const TARBALLS: {gw: string; testing: string; sdk: string} = {gw: `gw-${VERSION}.tgz`, testing: `gw-testing-${VERSION}.tgz`, sdk: `gw-sdk-${VERSION}.tgz`}
 // what the CLI needs and a test helper must not bring
 const CLI_ONLY = ['@oclif/core', '@oclif/plugin-autocomplete', 'ink', 'ink-text-input', 'react', 'cli-table3', '@napi-rs/keyring', 'chalk']
 const CARD = ['--method', 'card', '--card', '4242424242424242']
+// each package's build, which the pack reuses when it is a build of this commit
+const PACKAGE_DIST = {gw: 'dist', sdk: 'packages/sdk/dist', testing: 'packages/testing/dist'}
+const BUILT = [...Object.values(PACKAGE_DIST), 'oclif.manifest.json']
 
 const readme = readmeInstall()
 const {temp, keep, removeAll} = tempDirs()
@@ -31,8 +36,11 @@ let packedFrom: string // the commit `npm run pack` built from
 
 /**
  * The checkout as a clone has it (its files, tracked and new, without what .gitignore leaves out),
- * with the repository's node_modules and git directory: `npm run pack` rebuilds dist/, which the
- * other tests of this tier read from the repository while this one packs.
+ * with the repository's node_modules and git directory, and the build `npm test` made (dist/, the
+ * packages' dist/, the oclif manifest): `npm run pack` packs a build of this very commit without
+ * building it again (scripts/pack-build.mjs), and builds what is missing or older — here
+ * packages/testing/dist, which `npm run build` does not make: one package packed from no build.
+ * (gw itself from no build: git-install.test.ts, where npm's prepare builds a bare clone.)
  */
 function checkoutCopy(): string {
   const dir = temp('gw-pack-checkout-')
@@ -42,6 +50,7 @@ function checkoutCopy(): string {
     mkdirSync(dirname(join(dir, f)), {recursive: true})
     copyFileSync(join(REPO, f), join(dir, f))
   }
+  for (const built of BUILT) if (existsSync(join(REPO, built))) cpSync(join(REPO, built), join(dir, built), {recursive: true})
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir')
   // (git sees the copy as the checkout: the build names the commit, and local changes as such)
   writeFileSync(join(dir, '.git'), `gitdir: ${execFileSync('git', ['rev-parse', '--absolute-git-dir'], {cwd: REPO, encoding: 'utf8'}).trim()}\n`)
@@ -62,14 +71,18 @@ beforeAll(async () => {
   }
   // it prints the tarballs' paths (after npm's own lines about the script it runs)
   expect(r.stdout.split('\n').filter((l: string) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(checkout, 'out', f)).sort())
+  // a build of this commit is packed as it is (checked, not built again); any other is built first
+  const reused = (r.stderr as string).split('\n').flatMap((l) => /^(gw|sdk|testing): (\S+)\/ is built from this commit; checking it$/.exec(l)?.slice(1, 3) ?? [])
+  const current = Object.entries(PACKAGE_DIST).filter(([name, dist]) => builtHere(dist) && (name !== 'gw' || existsSync(join(REPO, 'oclif.manifest.json'))))
+  expect(reused).toEqual(current.flat())
   natives = prebuilds()
   for (const n of Object.values(natives)) keep(n)
 }, 900_000)
 
 afterAll(removeAll)
 
-/** A fresh npm cache and the native modules' prebuilt binaries, for one install. */
-const installEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => userEnv({...natives, npm_config_cache: temp('gw-npm-cache-'), ...extra})
+/** The user's npm cache (packages resolved by the registry) and the native modules' prebuilt binaries, for one install. */
+const installEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => userEnv({...natives, ...npmCacheEnv(), ...extra})
 
 it("the README's install commands are the ones tested, with the package's version; none installs what the registry lacks", () => {
   readmeLine(readme.section, new RegExp(`^npm install -g \\./out/${TARBALLS.gw.replaceAll('.', '\\.')}$`), 'installs the CLI from its tarball')
