@@ -15,7 +15,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** {commit, dirty} of the checkout at `dir`, or {commit: null, dirty: false} outside one. */
 export function gitState(dir = root) {
-  const git = (...args) => execFileSync('git', args, {cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']}).trim()
+  // (GIT_OPTIONAL_LOCKS=0: reading the state never writes the index, which another git may hold)
+  const git = (...args) => execFileSync('git', args, {cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: {...process.env, GIT_OPTIONAL_LOCKS: '0'}}).trim()
   try {
     const commit = git('rev-parse', 'HEAD')
     // npm rewrites the lock file on some installs; that is not a change to what is built

@@ -16,7 +16,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 // @ts-expect-error plain ESM of the bench, no types
 import {diskUsage, installedPackages, mkdirs, ok, prebuilds, REPO, sh, userEnv, VERSION} from '../../bench/install-lib.js'
 // @ts-expect-error plain ESM of the build scripts, no types
-import {builtHere} from '../../scripts/build-info.mjs'
+import {builtHere, gitState} from '../../scripts/build-info.mjs'
 import {npmCacheEnv, readmeInstall, readmeLine, tempDirs} from './support/install.js'
 import {SMOKE} from './support/smoke.js'
 
@@ -61,6 +61,9 @@ beforeAll(async () => {
   const pack = readmeLine(readme.section, /^npm (ci && npm )?run pack$/, 'packs every package')
   packedFrom = ok(await sh('git rev-parse HEAD', {cwd: REPO, env: userEnv()}), 'git rev-parse').stdout.trim()
   const checkout = checkoutCopy()
+  // the copy's builds of this commit, as the pack will find them
+  const now = gitState(checkout)
+  const current = Object.entries(PACKAGE_DIST).filter(([name, dist]) => builtHere(join(checkout, dist), now) && (name !== 'gw' || existsSync(join(checkout, 'oclif.manifest.json'))))
   // (GIT_OPTIONAL_LOCKS=0: git status in the copy never writes the repository's index)
   const r = ok(await sh(pack.replace(/^npm ci && /, ''), {cwd: checkout, env: userEnv({GIT_OPTIONAL_LOCKS: '0'}), timeout: 900_000}), pack)
   out = join(temp('gw-release-'), 'out')
@@ -73,7 +76,6 @@ beforeAll(async () => {
   expect(r.stdout.split('\n').filter((l: string) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(checkout, 'out', f)).sort())
   // a build of this commit is packed as it is (checked, not built again); any other is built first
   const reused = (r.stderr as string).split('\n').flatMap((l) => /^(gw|sdk|testing): (\S+)\/ is built from this commit; checking it$/.exec(l)?.slice(1, 3) ?? [])
-  const current = Object.entries(PACKAGE_DIST).filter(([name, dist]) => builtHere(dist) && (name !== 'gw' || existsSync(join(REPO, 'oclif.manifest.json'))))
   expect(reused).toEqual(current.flat())
   natives = prebuilds()
   for (const n of Object.values(natives)) keep(n)
