@@ -8,18 +8,18 @@ import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 // @ts-expect-error plain ESM of the bench, no types
 import {ok, prebuilds, REPO, sh, userEnv, VERSION} from '../../bench/install-lib.js'
-import {npmCacheEnv, readmeInstall, readmeLine, tempDirs} from './support/install.js'
+import {readmeInstall, readmeLine, tempDirs} from './support/install.js'
 import {SMOKE} from './support/smoke.js'
 
 const readme = readmeInstall()
 const {temp, keep, removeAll} = tempDirs()
 afterAll(removeAll)
 
-/** The user's npm cache (packages resolved by the registry) and the native modules' prebuilt binaries, for one install. */
+/** A fresh npm cache and the native modules' prebuilt binaries, for one install. */
 const installEnv = (): NodeJS.ProcessEnv => {
   const natives = prebuilds() as Record<string, string>
   for (const n of Object.values(natives)) keep(n)
-  return userEnv({...natives, ...npmCacheEnv()})
+  return userEnv({...natives, npm_config_cache: temp('gw-npm-cache-')})
 }
 
 describe("gw as a project's dependency from a git URL", () => {

@@ -1,6 +1,6 @@
 // Every package installed as its users install it (release tier): `npm run pack` writes the three
 // tarballs, and each is installed with the README's own command into a throwaway prefix or project,
-// with the user's npm cache (packages resolved by the public registry), the repository nowhere on
+// with a throwaway npm cache (packages come from the public registry), the repository nowhere on
 // PATH or NODE_PATH and the working directory outside it; then what the package is for is done
 // with it. One install per package, shared by its assertions:
 //   - gw, globally from its tarball: --version with the commit, serve, login, payments create, and
@@ -17,7 +17,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {diskUsage, installedPackages, mkdirs, ok, prebuilds, REPO, sh, userEnv, VERSION} from '../../bench/install-lib.js'
 // @ts-expect-error plain ESM of the build scripts, no types
 import {builtHere, gitState} from '../../scripts/build-info.mjs'
-import {npmCacheEnv, readmeInstall, readmeLine, tempDirs} from './support/install.js'
+import {readmeInstall, readmeLine, tempDirs} from './support/install.js'
 import {SMOKE} from './support/smoke.js'
 
 const TARBALLS: {gw: string; testing: string; sdk: string} = {gw: `gw-${VERSION}.tgz`, testing: `gw-testing-${VERSION}.tgz`, sdk: `gw-sdk-${VERSION}.tgz`}
@@ -83,8 +83,8 @@ beforeAll(async () => {
 
 afterAll(removeAll)
 
-/** The user's npm cache (packages resolved by the registry) and the native modules' prebuilt binaries, for one install. */
-const installEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => userEnv({...natives, ...npmCacheEnv(), ...extra})
+/** A fresh npm cache and the native modules' prebuilt binaries, for one install. */
+const installEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => userEnv({...natives, npm_config_cache: temp('gw-npm-cache-'), ...extra})
 
 it("the README's install commands are the ones tested, with the package's version; none installs what the registry lacks", () => {
   readmeLine(readme.section, new RegExp(`^npm install -g \\./out/${TARBALLS.gw.replaceAll('.', '\\.')}$`), 'installs the CLI from its tarball')

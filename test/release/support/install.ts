@@ -1,9 +1,8 @@
 // The README's install commands, for the release tier's install tests; the installing itself is
 // bench/install-lib.js's (shared with `BENCH_ONLY=packages`).
-import {execFileSync} from 'node:child_process'
 import {readFileSync, rmSync} from 'node:fs'
 // @ts-expect-error plain ESM of the bench, no types
-import {tempDir, userEnv} from '../../../bench/install-lib.js'
+import {tempDir} from '../../../bench/install-lib.js'
 import {join, resolve} from 'node:path'
 
 const REPO = resolve(import.meta.dirname, '..', '..', '..')
@@ -45,16 +44,3 @@ export function tempDirs(): {temp: (prefix: string) => string; keep: (dir: strin
     },
   }
 }
-
-/**
- * The npm settings of the tier's installs: the user's own npm cache (which `npm ci` filled; a
- * throwaway cache per install downloaded every tarball again, most of these files' time), with
- * every package document asked of the registry again (prefer-online): the public registry, not the
- * cache, resolves each dependency. The cache only saves downloading a tarball of the same
- * integrity twice.
- */
-export function npmCacheEnv(): Record<string, string> {
-  userCache ??= execFileSync('npm', ['config', 'get', 'cache'], {env: userEnv(), encoding: 'utf8'}).trim()
-  return {npm_config_cache: userCache, npm_config_prefer_online: 'true'}
-}
-let userCache: string | undefined
