@@ -75,7 +75,18 @@ export default defineConfig({
       reportsDirectory: 'coverage',
     },
     projects: [
-      {extends: true, test: {name: 'quick', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], exclude: ['src/engine/store/postgres/**']}},
+      {
+        extends: true,
+        test: {
+          name: 'quick',
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+          exclude: ['src/engine/store/postgres/**'],
+          // the files run one after another in each worker's process, not in a process each: the
+          // modules load once per worker (measured on 86 of its files: 155 CPU-s isolated, 71 so).
+          // A test file therefore leaves no global state behind (env, timers, servers, colours).
+          isolate: false,
+        },
+      },
       {
         extends: true,
         test: {

@@ -26,7 +26,8 @@ if (log) {
     const file = expect.getState().testPath ?? ''
     // the project's name, from vitest's worker state (not a public API: '' if it moves)
     const project = (globalThis as {__vitest_worker__?: {ctx?: {projectName?: string}}}).__vitest_worker__?.ctx?.projectName ?? ''
-    // process: the worker's CPU from its start (module loading included, one file per worker)
+    // process: the worker's CPU from its start (module loading included; in the quick project, whose
+    // files share their worker's process, the files it ran before this one too)
     appendFileSync(log, JSON.stringify({file, project, wall: (performance.now() - t0) / 1000, cpu: end.self - start.self, children: end.children - start.children, process: end.self}) + '\n')
   })
 }

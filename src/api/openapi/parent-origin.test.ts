@@ -3,6 +3,7 @@
 // origins), and the origins browsers send match it.
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
+import {propertyRuns} from '../../engine/test-support/property-runs.js'
 import {parentOrigin} from '../../engine/app/payments.js'
 import {openapiDocument} from './document.js'
 
@@ -21,7 +22,7 @@ describe('Gw-Parent-Origin in the OpenAPI document', () => {
       fc.property(fc.stringMatching(pattern), (v) => {
         expect(parentOrigin(v)).toBe(v)
       }),
-      {numRuns: 3000},
+      {numRuns: propertyRuns(3000)},
     )
   })
 

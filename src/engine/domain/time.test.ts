@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
+import {propertyRuns} from '../test-support/property-runs.js'
 import {iso} from './time.js'
 
 describe('iso', () => {
@@ -8,14 +9,14 @@ describe('iso', () => {
       fc.property(fc.date({noInvalidDate: true}), (d) => {
         expect(iso(d)).toBe(d.toISOString())
       }),
-      {numRuns: 5000},
+      {numRuns: propertyRuns(5000)},
     )
     // the range it formats itself, densely
     fc.assert(
       fc.property(fc.integer({min: 0, max: 253_402_300_799_999}), (t) => {
         expect(iso(new Date(t))).toBe(new Date(t).toISOString())
       }),
-      {numRuns: 20_000},
+      {numRuns: propertyRuns(20_000)},
     )
   })
 

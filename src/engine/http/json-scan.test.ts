@@ -2,6 +2,7 @@
 // reads, it accepts exactly the bodies JSON.parse accepts, and it refuses deep nesting by name.
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
+import {propertyRuns} from '../test-support/property-runs.js'
 import {JsonScanError, JsonScanner, type Member} from './json-scan.js'
 
 const scanner = (text: string) => new JsonScanner(Buffer.from(text, 'utf8'), {maxDepth: 32, sliceBytes: 64})
@@ -49,7 +50,7 @@ describe('JsonScanner', () => {
         const text = spaced(d, indent)
         expect(await readAll(text)).toEqual(JSON.parse(text))
       }),
-      {numRuns: 200},
+      {numRuns: propertyRuns(200)},
     )
   })
 
@@ -70,7 +71,7 @@ describe('JsonScanner', () => {
         if (isObject) expect(await readAll(bad)).toEqual(JSON.parse(bad))
         else await expect(readAll(bad)).rejects.toBeInstanceOf(JsonScanError)
       }),
-      {numRuns: 600},
+      {numRuns: propertyRuns(600)},
     )
   })
 

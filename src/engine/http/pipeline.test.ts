@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
+import {propertyRuns} from '../test-support/property-runs.js'
 import {createHash} from 'node:crypto'
 import {canonical, jsonDepthExceeds, MAX_JSON_DEPTH, requestTarget, sha256Hex} from './request.js'
 import {sameSecret} from './access.js'
@@ -28,7 +29,7 @@ describe('canonical (the idempotency hash input)', () => {
       fc.property(fc.jsonValue({maxDepth: 6}), (v) => {
         expect(canonical(v)).toBe(reference(v))
       }),
-      {numRuns: 500},
+      {numRuns: propertyRuns(500)},
     )
   })
 
@@ -39,7 +40,7 @@ describe('canonical (the idempotency hash input)', () => {
       fc.property(fc.dictionary(str, fc.oneof(str, num, fc.boolean(), fc.constant(null), fc.array(fc.oneof(str, num), {maxLength: 3}))), (v) => {
         expect(canonical(v)).toBe(reference(v))
       }),
-      {numRuns: 2000},
+      {numRuns: propertyRuns(2000)},
     )
   })
 
@@ -63,7 +64,7 @@ describe('sameSecret (API keys compared in constant time)', () => {
         expect(sameSecret(a, a)).toBe(true)
         expect(sameSecret(a, a + b)).toBe(b === '')
       }),
-      {numRuns: 2000},
+      {numRuns: propertyRuns(2000)},
     )
     const key = 'sk_test_0123456789abcdefghijklmnopqrstuv'
     expect(sameSecret(key, key.slice(0, -1))).toBe(false)
@@ -97,7 +98,7 @@ describe('jsonDepthExceeds (bound before parsing)', () => {
       fc.property(fc.jsonValue({maxDepth: 40}), fc.integer({min: 0, max: 40}), (v, limit) => {
         expect(jsonDepthExceeds(Buffer.from(JSON.stringify(v)), limit)).toBe(depthOf(v) > limit)
       }),
-      {numRuns: 300},
+      {numRuns: propertyRuns(300)},
     )
   })
 })
@@ -138,7 +139,7 @@ describe('requestTarget', () => {
         const t = `/${cs.join('')}`
         expect(ours(t)).toEqual(viaUrl(t))
       }),
-      {numRuns: 2000},
+      {numRuns: propertyRuns(2000)},
     )
   })
 })

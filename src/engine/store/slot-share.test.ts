@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import {propertyRuns} from '../test-support/property-runs.js'
 import fc from 'fast-check'
 import {shareSlots} from './slot-share.js'
 
@@ -65,7 +66,7 @@ describe('shareSlots: accounts first, then endpoints', () => {
           for (const e of eps) expect(got.filter((c) => c.endpoint === e[0]?.endpoint).map((c) => c.n)).toEqual(e.slice(0, got.filter((c) => c.endpoint === e[0]?.endpoint).length).map((c) => c.n))
         },
       ),
-      {numRuns: 300},
+      {numRuns: propertyRuns(300)},
     )
   })
 })

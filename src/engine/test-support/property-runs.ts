@@ -1,8 +1,9 @@
-// How many random cases a property test over the engine runs. Full count on SQLite; on
-// PostgreSQL (the pg-engine project sets GW_PROPERTY_SCALE) a fraction of it, since the store
-// contract suite already runs every store operation on both stores and the property's cases
-// exercise the engine's rules, which are the same code on either (docs/architecture.md,
-// "Tests on PostgreSQL"). GW_PROPERTY_RUNS=<n> sets the count outright, on either store.
+// How many random cases a property test runs. Full count in `npm test` on SQLite (what CI runs);
+// a fraction of it (GW_PROPERTY_SCALE) in `npm run test:quick`, the loop run after every edit, and
+// on PostgreSQL (the pg-engine project), since the store contract suite already runs every store
+// operation on both stores and the property's cases exercise the engine's rules, which are the
+// same code on either (docs/architecture.md, "Tests on PostgreSQL"). GW_PROPERTY_RUNS=<n> sets
+// the count outright.
 
 /** the fewest cases a scaled-down run keeps, so that a test's statistical checks still hold */
 const FLOOR = 20

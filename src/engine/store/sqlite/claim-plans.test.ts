@@ -7,6 +7,7 @@
 import {join} from 'node:path'
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
+import {propertyRuns} from '../../test-support/property-runs.js'
 import {tempDirs} from '../../test-support/tmp.js'
 import {CLAIM_SQL} from './delivery-claims.js'
 import {SqliteStore} from './sqlite-store.js'
@@ -129,7 +130,7 @@ describe('SQLite delivery claims', () => {
           for (const [k, ids] of expected) expect(claimed.get(k) ?? [], k).toEqual(ids)
           for (const k of claimed.keys()) if (k.includes(`acct_r${run}_`)) expect(expected.has(k), k).toBe(true)
         }),
-        {numRuns: 40},
+        {numRuns: propertyRuns(40)},
       )
     } finally {
       await store.close()
