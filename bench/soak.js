@@ -115,8 +115,11 @@ async function receiver(tlsDir, status) {
  *                                spread over them, each with its own two endpoints and clock
  * @param {number} o.rate         0: closed loop (as fast as the engine answers); N: N requests per second in all, each
  *                                connection sending on its schedule (builds compared on the same work: CPU per payment)
+ * @param {{creates: number, advances: number}} [o.enough]  the load ends as soon as it has made this many payments and
+ *                                clock advances (durationMs is then the most it may take): the test's soak, whose
+ *                                assertions need an amount of work, not a length of time
  */
-export async function runSoak({durationMs = 180_000, connections = 32, refundEvery = 10, advanceEveryMs = 20_000, advanceSeconds = 60, drainLimitMs = 60_000, accounts: accountCount = 1, rate = 0, onProgress = () => {}} = {}) {
+export async function runSoak({durationMs = 180_000, connections = 32, refundEvery = 10, advanceEveryMs = 20_000, advanceSeconds = 60, drainLimitMs = 60_000, accounts: accountCount = 1, rate = 0, enough, onProgress = () => {}} = {}) {
   const root = mkdtempSync(join(tmpdir(), 'gw-soak-'))
   const dataDir = join(root, 'engine')
   const engine = await startEngine(dataDir, {label: accountCount > 1 ? `engine-soak${accountCount}` : 'engine-soak'})
@@ -226,7 +229,8 @@ export async function runSoak({durationMs = 180_000, connections = 32, refundEve
     const main0 = mainThreadCpuSeconds(pid)
     const advancers = keys.map((_, a) => advancer(a))
     const workers = Array.from({length: connections}, (_, w) => worker(w))
-    await sleep(durationMs)
+    if (!enough) await sleep(durationMs)
+    else while (performance.now() - started < durationMs && (creates < enough.creates || advances.length < enough.advances)) await sleep(100)
     stop = true
     const loadMs = performance.now() - started
     const cpu = cpuSeconds(pid) - cpu0

@@ -1,18 +1,23 @@
 // prepack of every package: build what the package ships, then check that it is complete
 // (scripts/check-package.mjs) — `npm pack` in a fresh clone (after `npm ci`) packs a whole package
-// or fails saying what is missing, never a package without its build.
+// or fails saying what is missing, never a package without its build. A package whose dist/ was
+// built from the commit checked out now, with no local change then or since (its build-info.json,
+// scripts/build-info.mjs), is not built again, only checked: `npm run pack` right after
+// `npm run build` (or `npm test`) packs that build.
 //
 //   node scripts/pack-build.mjs gw|sdk|testing
 import {execFileSync} from 'node:child_process'
+import {existsSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {builtHere} from './build-info.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const PACKAGES = {
-  // the CLI with the engine: the whole build (it also writes packages/sdk/dist)
-  gw: {dir: '.', build: 'build'},
-  sdk: {dir: 'packages/sdk', build: 'build:sdk'},
-  testing: {dir: 'packages/testing', build: 'build:testing'},
+  // the CLI with the engine: the whole build (it also writes packages/sdk/dist); the oclif manifest too
+  gw: {dir: '.', dist: 'dist', build: 'build', also: ['oclif.manifest.json']},
+  sdk: {dir: 'packages/sdk', dist: 'packages/sdk/dist', build: 'build:sdk', also: []},
+  testing: {dir: 'packages/testing', dist: 'packages/testing/dist', build: 'build:testing', also: []},
 }
 const which = PACKAGES[process.argv[2]]
 if (!which) {
@@ -25,7 +30,8 @@ if (process.env.npm_command === 'run' || process.env.npm_command === 'run-script
 
 const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'})
 try {
-  run('npm', ['run', '--silent', which.build])
+  if (builtHere(which.dist) && which.also.every((f) => existsSync(join(root, f)))) process.stderr.write(`${process.argv[2]}: ${which.dist}/ is built from this commit; checking it\n`)
+  else run('npm', ['run', '--silent', which.build])
   run(process.execPath, [join(root, 'scripts', 'check-package.mjs'), join(root, which.dir)])
 } catch (e) {
   process.exit(typeof e.status === 'number' && e.status !== 0 ? e.status : 1)

@@ -5,21 +5,13 @@
 // the second finds dist/ built from this very commit with no local change, and only checks it.
 // `npm pack` and `npm publish` run prepare too, after prepack, which has built and checked.
 import {execFileSync} from 'node:child_process'
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {gitState} from './build-info.mjs'
+import {builtHere} from './build-info.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'})
-
-function builtHere() {
-  const file = join(root, 'dist', 'build-info.json')
-  if (!existsSync(file) || !existsSync(join(root, 'oclif.manifest.json'))) return false
-  const built = JSON.parse(readFileSync(file, 'utf8'))
-  const now = gitState(root)
-  return now.commit !== null && built.commit === now.commit && !built.dirty && !now.dirty
-}
 
 if (process.env.npm_command === 'pack' || process.env.npm_command === 'publish') process.exit(0)
 
@@ -39,7 +31,7 @@ function noBuildTools() {
 }
 
 try {
-  if (builtHere()) process.stderr.write('gw: dist/ is built from this commit; checking it\n')
+  if (builtHere('dist') && existsSync(join(root, 'oclif.manifest.json'))) process.stderr.write('gw: dist/ is built from this commit; checking it\n')
   else if (!existsSync(join(root, 'node_modules', '.bin', 'tsc'))) noBuildTools()
   else run('npm', ['run', '--silent', 'build'])
   run(process.execPath, [join(root, 'scripts', 'check-package.mjs'), root])

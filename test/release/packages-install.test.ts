@@ -15,6 +15,8 @@ import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 // @ts-expect-error plain ESM of the bench, no types
 import {diskUsage, installedPackages, mkdirs, ok, prebuilds, REPO, sh, userEnv, VERSION} from '../../bench/install-lib.js'
+// @ts-expect-error plain ESM of the build scripts, no types
+import {builtHere, gitState} from '../../scripts/build-info.mjs'
 import {readmeInstall, readmeLine, tempDirs} from './support/install.js'
 import {SMOKE} from './support/smoke.js'
 
@@ -22,6 +24,9 @@ const TARBALLS: {gw: string; testing: string; sdk: string} = {gw: `gw-${VERSION}
 // what the CLI needs and a test helper must not bring
 const CLI_ONLY = ['@oclif/core', '@oclif/plugin-autocomplete', 'ink', 'ink-text-input', 'react', 'cli-table3', '@napi-rs/keyring', 'chalk']
 const CARD = ['--method', 'card', '--card', '4242424242424242']
+// each package's build, which the pack reuses when it is a build of this commit
+const PACKAGE_DIST = {gw: 'dist', sdk: 'packages/sdk/dist', testing: 'packages/testing/dist'}
+const BUILT = [...Object.values(PACKAGE_DIST), 'oclif.manifest.json']
 
 const readme = readmeInstall()
 const {temp, keep, removeAll} = tempDirs()
@@ -31,8 +36,11 @@ let packedFrom: string // the commit `npm run pack` built from
 
 /**
  * The checkout as a clone has it (its files, tracked and new, without what .gitignore leaves out),
- * with the repository's node_modules and git directory: `npm run pack` rebuilds dist/, which the
- * other tests of this tier read from the repository while this one packs.
+ * with the repository's node_modules and git directory, and the build `npm test` made (dist/, the
+ * packages' dist/, the oclif manifest): `npm run pack` packs a build of this very commit without
+ * building it again (scripts/pack-build.mjs), and builds what is missing or older — here
+ * packages/testing/dist, which `npm run build` does not make: one package packed from no build.
+ * (gw itself from no build: git-install.test.ts, where npm's prepare builds a bare clone.)
  */
 function checkoutCopy(): string {
   const dir = temp('gw-pack-checkout-')
@@ -42,6 +50,7 @@ function checkoutCopy(): string {
     mkdirSync(dirname(join(dir, f)), {recursive: true})
     copyFileSync(join(REPO, f), join(dir, f))
   }
+  for (const built of BUILT) if (existsSync(join(REPO, built))) cpSync(join(REPO, built), join(dir, built), {recursive: true})
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir')
   // (git sees the copy as the checkout: the build names the commit, and local changes as such)
   writeFileSync(join(dir, '.git'), `gitdir: ${execFileSync('git', ['rev-parse', '--absolute-git-dir'], {cwd: REPO, encoding: 'utf8'}).trim()}\n`)
@@ -52,6 +61,9 @@ beforeAll(async () => {
   const pack = readmeLine(readme.section, /^npm (ci && npm )?run pack$/, 'packs every package')
   packedFrom = ok(await sh('git rev-parse HEAD', {cwd: REPO, env: userEnv()}), 'git rev-parse').stdout.trim()
   const checkout = checkoutCopy()
+  // the copy's builds of this commit, as the pack will find them
+  const now = gitState(checkout)
+  const current = Object.entries(PACKAGE_DIST).filter(([name, dist]) => builtHere(join(checkout, dist), now) && (name !== 'gw' || existsSync(join(checkout, 'oclif.manifest.json'))))
   // (GIT_OPTIONAL_LOCKS=0: git status in the copy never writes the repository's index)
   const r = ok(await sh(pack.replace(/^npm ci && /, ''), {cwd: checkout, env: userEnv({GIT_OPTIONAL_LOCKS: '0'}), timeout: 900_000}), pack)
   out = join(temp('gw-release-'), 'out')
@@ -62,6 +74,9 @@ beforeAll(async () => {
   }
   // it prints the tarballs' paths (after npm's own lines about the script it runs)
   expect(r.stdout.split('\n').filter((l: string) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(checkout, 'out', f)).sort())
+  // a build of this commit is packed as it is (checked, not built again); any other is built first
+  const reused = (r.stderr as string).split('\n').flatMap((l) => /^(gw|sdk|testing): (\S+)\/ is built from this commit; checking it$/.exec(l)?.slice(1, 3) ?? [])
+  expect(reused).toEqual(current.flat())
   natives = prebuilds()
   for (const n of Object.values(natives)) keep(n)
 }, 900_000)
