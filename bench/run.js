@@ -395,8 +395,10 @@ async function pgPart(root, results, sink) {
     log(`(pg) PostgreSQL ${(await cluster.sql('SHOW server_version')).trim()} on 127.0.0.1 (throwaway cluster, fsync ${DURABILITY === 'full' ? 'on' : 'off'}), engines as child processes`)
     const fleet = async (name, n, store) => {
       const es = []
-      // every instance on one database shares one secrets key (the first makes the file)
-      for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `${name}-${i}`), {label: `${name}-${i}`, args: store ? ['--store', store, '--secrets-key-file', join(root, `${name}-secrets.key`)] : []}))
+      // every instance on one database shares one secrets key (the first makes the file), the open
+      // loop's fleet too: a database sealed with one key refuses an instance with another
+      const keyFile = store ? join(root, `${new URL(store).pathname.slice(1)}-secrets.key`) : ''
+      for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `${name}-${i}`), {label: `${name}-${i}`, args: store ? ['--store', store, '--secrets-key-file', keyFile] : []}))
       return es
     }
     const stop = async (es) => {
