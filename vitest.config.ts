@@ -1,4 +1,5 @@
 import {defineConfig} from 'vitest/config'
+import LongestFirst from './test/support/sequencer.js'
 
 // The suite in tiers (README, "Tests"); each tier is one or more projects, `npm run test:<tier>`
 // runs it alone and `npm test` runs them all, release last.
@@ -55,8 +56,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // engine tests bind ports and spawn processes; two workers fit a 2-core machine
-    maxWorkers: 2,
+    // engine tests bind ports and spawn processes and wait on them, chromium, tmux and npm: three
+    // workers keep two cores busy
+    maxWorkers: 3,
+    // the longest files first (test/support/sequencer.ts)
+    sequence: {sequencer: LongestFirst},
     // CI sets CI=true, which makes Ink (and our render gate) skip interactive rendering. The
     // tests that exercise the TTY views and terminal behaviour control their own terminal
     // (fake TTY streams, tmux), so they run with CI off; the gate's CI rule has its own tests.
@@ -119,7 +123,7 @@ export default defineConfig({
       // (examples/shop runs from a copy in the release tier: test/release/packages-install.test.ts)
       // packaging and build tools (npm pack/install, the quiet build, tsc over a generated client,
       // the SDK package): slow and about the release, so they run last, after every other project
-      {extends: true, test: {name: 'release', include: ['test/release/**/*.test.ts'], sequence: {groupOrder: 1}}},
+      {extends: true, test: {name: 'release', include: ['test/release/**/*.test.ts']}},
     ],
   },
 })
