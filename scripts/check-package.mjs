@@ -40,6 +40,31 @@ export function packageOf(spec) {
   return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
 }
 
+/**
+ * What the compiled module or declaration file `file` (a path inside its package, with '/') names:
+ * the package's files it imports (and the module files of the threads it starts) and the packages.
+ */
+export function importsOf(file, text) {
+  const isDts = file.endsWith('.d.ts')
+  const specs = [...text.matchAll(SPECIFIERS)].map((m) => m[2])
+  if (!isDts) specs.push(...[...text.matchAll(MODULE_FILES)].map((m) => m[2]))
+  const files = []
+  const packages = []
+  for (const spec of specs) {
+    if (spec.startsWith('.')) {
+      let target = posix.join(posix.dirname(file), spec)
+      // a declaration names the module ('./x.js'); its types are in './x.d.ts'
+      if (isDts) target = target.replace(/\.js$/, '.d.ts')
+      if (posix.extname(target) === '') target += isDts ? '.d.ts' : '.js'
+      files.push(norm(target))
+    } else {
+      const name = packageOf(spec)
+      if (name) packages.push(name)
+    }
+  }
+  return {files, packages}
+}
+
 /** Every string an "exports" value names (conditions and subpaths flattened). */
 function exportTargets(value) {
   if (typeof value === 'string') return [value]
@@ -93,22 +118,9 @@ export function checkPackage(dir, files = packList(dir)) {
 
   while (queue.length) {
     const file = queue.shift()
-    const text = read(file)
-    const isDts = file.endsWith('.d.ts')
-    const specs = [...text.matchAll(SPECIFIERS)].map((m) => m[2])
-    if (!isDts) specs.push(...[...text.matchAll(MODULE_FILES)].map((m) => m[2]))
-    for (const spec of specs) {
-      if (spec.startsWith('.')) {
-        let target = posix.join(posix.dirname(file), spec)
-        // a declaration names the module ('./x.js'); its types are in './x.d.ts'
-        if (isDts) target = target.replace(/\.js$/, '.d.ts')
-        if (posix.extname(target) === '') target += isDts ? '.d.ts' : '.js'
-        reach(target, file)
-      } else {
-        const name = packageOf(spec)
-        if (name && !used.has(name)) used.set(name, file)
-      }
-    }
+    const {files, packages} = importsOf(file, read(file))
+    for (const target of files) reach(target, file)
+    for (const name of packages) if (!used.has(name)) used.set(name, file)
   }
 
   for (const [name, file] of used) {

@@ -1,8 +1,7 @@
-// The build's one copy step: worker threads that run as module files of their own (the SQLite
-// writer and checkpointer, src/engine/**/*-thread.mjs) go beside the compiled modules that start
-// them, which tsc does not do for .mjs sources. The target is dist/ (the gw package) or the dist
-// of a package built from part of src/ (`node scripts/copy-threads.mjs packages/testing/dist`):
-// there, a thread goes wherever tsc emitted the directory that starts it.
+// A build step: worker threads that run as module files of their own (the SQLite writer and
+// checkpointer, src/engine/**/*-thread.mjs) go beside the compiled modules that start them, which
+// tsc does not do for .mjs sources. The target is dist/ (`node scripts/copy-threads.mjs [dir]`: a
+// thread goes wherever tsc emitted the directory that starts it).
 import {copyFileSync, existsSync, readdirSync} from 'node:fs'
 import {dirname, join, relative, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'

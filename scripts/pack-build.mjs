@@ -14,10 +14,11 @@ import {builtHere} from './build-info.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const PACKAGES = {
-  // the CLI with the engine: the whole build (it also writes packages/sdk/dist); the oclif manifest too
+  // the CLI with the engine: the whole build (it also writes packages/*/dist); the oclif manifest too
   gw: {dir: '.', dist: 'dist', build: 'build', also: ['oclif.manifest.json']},
-  sdk: {dir: 'packages/sdk', dist: 'packages/sdk/dist', build: 'build:sdk', also: []},
-  testing: {dir: 'packages/testing', dist: 'packages/testing/dist', build: 'build:testing', also: []},
+  // the others are parts of that build (scripts/package-dist.mjs)
+  sdk: {dir: 'packages/sdk', dist: 'packages/sdk/dist', build: 'build', also: []},
+  testing: {dir: 'packages/testing', dist: 'packages/testing/dist', build: 'build', also: []},
 }
 const which = PACKAGES[process.argv[2]]
 if (!which) {

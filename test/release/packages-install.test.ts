@@ -38,9 +38,9 @@ let packedFrom: string // the commit `npm run pack` built from
  * The checkout as a clone has it (its files, tracked and new, without what .gitignore leaves out),
  * with the repository's node_modules and git directory, and the build `npm test` made (dist/, the
  * packages' dist/, the oclif manifest): `npm run pack` packs a build of this very commit without
- * building it again (scripts/pack-build.mjs), and builds what is missing or older — here
- * packages/testing/dist, which `npm run build` does not make: one package packed from no build.
- * (gw itself from no build: git-install.test.ts, where npm's prepare builds a bare clone.)
+ * building it again (scripts/pack-build.mjs), and builds what is missing or older (a commit made
+ * since `npm test`'s build). (gw from no build: git-install.test.ts, where npm's prepare builds a
+ * bare clone.)
  */
 function checkoutCopy(): string {
   const dir = temp('gw-pack-checkout-')
@@ -64,10 +64,10 @@ beforeAll(async () => {
   // the copy's builds of this commit, as the pack will find them
   const now = gitState(checkout)
   const current = Object.entries(PACKAGE_DIST).filter(([name, dist]) => builtHere(join(checkout, dist), now) && (name !== 'gw' || existsSync(join(checkout, 'oclif.manifest.json'))))
-  // gw's build makes packages/sdk/dist too: a pack that builds gw in a clean tree (a commit made
-  // since the build) then finds the SDK built from this commit
+  // gw's build makes the other packages' dist/ too (scripts/package-dist.mjs): a pack that builds gw
+  // in a clean tree (a commit made since the build) then finds them built from this commit
   const reusable = new Set(current.map(([name]) => name))
-  if (!reusable.has('gw') && now.commit !== null && !now.dirty) reusable.add('sdk')
+  if (!reusable.has('gw') && now.commit !== null && !now.dirty) ['sdk', 'testing'].forEach((p) => reusable.add(p))
   // (GIT_OPTIONAL_LOCKS=0: git status in the copy never writes the repository's index)
   const r = ok(await sh(pack.replace(/^npm ci && /, ''), {cwd: checkout, env: userEnv({GIT_OPTIONAL_LOCKS: '0'}), timeout: 900_000}), pack)
   out = join(temp('gw-release-'), 'out')
