@@ -1,8 +1,9 @@
 // The build's last step for the SDK and @gw/testing: each package's dist/ is the part of gw's dist/
-// that its entry reaches, copied. Both packages are made from src/ with gw's compiler options (their
-// tsconfig.json extends the root one and names only the entry), and tsc emits a module alike in
-// whatever program it compiles it, so compiling each package again would write these very files
-// byte for byte, for 8 and 22 s of CPU more. The walk follows each module's and declaration file's
+// that its entry reaches, copied. Both are parts of src/ with gw's compiler options, and tsc emits a
+// module alike in whatever program it compiles it: compiling each package on its own (a tsconfig
+// naming only its entry) wrote these very files byte for byte, for 8 and 22 s of CPU more, and some
+// files more than its entry reaches (modules only types import, declarations no public type
+// names), which a consumer never loads. The walk follows each module's and declaration file's
 // relative imports and the module files its threads start (scripts/check-package.mjs, importsOf),
 // which the package's prepack then checks against npm's own file list.
 //
