@@ -248,9 +248,11 @@ async function main() {
     // ---------------------------------------------------------------- (pg)
     if (ONLY.has('pg')) {
       await pgPart(root, results, sink, {duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, rate: PG_RATE, log, loadLine})
-      // the fleet's fixed and per-payment costs by instance count, and the projection (bench/pg-fleet.js)
-      results.pgFleet = await fleetBench(root)
-      printFleet(results.pgFleet, log)
+      // the fleet's fixed and per-payment costs by instance count, and the projection (bench/pg-fleet.js); BENCH_PG_FLEET=0 skips it
+      if (env('BENCH_PG_FLEET', 1)) {
+        results.pgFleet = await fleetBench(root)
+        printFleet(results.pgFleet, log)
+      }
       log()
     }
   } finally {
