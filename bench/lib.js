@@ -226,9 +226,10 @@ export function merge(windows) {
 /**
  * Open loop at a fixed rate: request i is due at start + i/rate, sent on a 1 ms timer, and
  * its latency runs from that due time (not the send time), so a stalled server or client
- * shows up in the percentiles instead of silently lowering the offered load.
+ * shows up in the percentiles instead of silently lowering the offered load. `slow`: the
+ * answers slower than `slowMs`, as [ms from the window's start to when it was due, latency].
  */
-export async function openLoop({origin, ca, rate = 1000, connections = 32, warmupMs = 2000, durationMs = 10_000, makeRequest}) {
+export async function openLoop({origin, ca, rate = 1000, connections = 32, warmupMs = 2000, durationMs = 10_000, makeRequest, slowMs = 50}) {
   const pool = makePool(origin, ca, connections)
   const lat = new Samples()
   const errors = {count: 0, first: undefined}
@@ -237,12 +238,16 @@ export async function openLoop({origin, ca, rate = 1000, connections = 32, warmu
   const warmN = Math.round((warmupMs / 1000) * rate)
   const inflight = new Set()
   let measuredErrors = 0
+  // the slow answers' due times, from the window's start (after the warm-up): when a tail happens
+  const slow = []
   const fire = (i, due) => {
     const p = once(pool, makeRequest(), errors).then((ok) => {
       inflight.delete(p)
       if (i < warmN) return
-      if (ok) lat.push(performance.now() - due)
-      else measuredErrors++
+      if (!ok) return void measuredErrors++
+      const ms = performance.now() - due
+      lat.push(ms)
+      if (ms > slowMs && slow.length < 100_000) slow.push([(i - warmN) * interval, ms])
     })
     inflight.add(p)
   }
@@ -265,7 +270,7 @@ export async function openLoop({origin, ca, rate = 1000, connections = 32, warmu
   await Promise.all(inflight)
   await pool.close()
   const s = lat.sorted()
-  return {rate, sent: total - warmN, count: s.length, samples: s, p50: percentile(s, 50), p99: percentile(s, 99), p999: percentile(s, 99.9), max: s[s.length - 1], errors: measuredErrors, firstError: errors.first}
+  return {rate, sent: total - warmN, count: s.length, samples: s, slow: slow.sort((a, b) => a[0] - b[0]), p50: percentile(s, 50), p99: percentile(s, 99), p999: percentile(s, 99.9), max: s[s.length - 1], errors: measuredErrors, firstError: errors.first}
 }
 
 /** The fields of /proc/<pid>/stat after the command name (which may hold spaces); undefined once the process is gone. */
@@ -332,4 +337,30 @@ export function cpuMeter(source) {
     },
   }
   return m
+}
+
+/** The median of numbers (the mean of the middle two when their count is even); NaN when there are none. */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b)
+  if (!s.length) return NaN
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/**
+ * The slow answers of open loops (their `slow` lists, merged) grouped into bursts: answers due
+ * less than `gapMs` apart belong to one. A stall is one burst; steady queueing is many.
+ */
+export function slowBursts(slow, gapMs = 200) {
+  const all = [...slow].sort((a, b) => a[0] - b[0])
+  const out = []
+  let b
+  for (const [t, ms] of all) {
+    if (b && t - b.end <= gapMs) {
+      b.end = t
+      b.n++
+      b.max = Math.max(b.max, ms)
+    } else out.push((b = {start: t, end: t, n: 1, max: ms}))
+  }
+  return out
 }

@@ -10,7 +10,7 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {createRequire} from 'node:module'
 import {Agent, request} from 'undici'
-import {DURABILITY, closedLoopFleet, cpuSeconds, env, paymentRequest, ROOT, startEngine, treeCpuSeconds} from './lib.js'
+import {DURABILITY, closedLoopFleet, cpuSeconds, env, median, paymentRequest, ROOT, startEngine, treeCpuSeconds} from './lib.js'
 
 const pg = createRequire(join(ROOT, 'package.json'))('pg')
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
@@ -81,11 +81,26 @@ function span(a, b) {
 }
 const payments = (s) => s.db.payments
 
-/**
- * One fleet of `n` instances on a fresh database: idle, the load on the first instance only
- * (n > 1), the load spread over all.
- */
-export async function measureFleet({cluster, root, n, idleMs = 5000, warmupMs = 2000, durationMs = 6000, connections = 32}) {
+/** Two spans of one fleet added (rounds of the same load): seconds, counts and CPU. */
+function addSpans(a, b) {
+  if (!a) return b
+  const statements = new Map(a.db.statements)
+  for (const [k, v] of b.db.statements) {
+    const p = statements.get(k) ?? {calls: 0, rows: 0}
+    statements.set(k, {calls: p.calls + v.calls, rows: p.rows + v.rows})
+  }
+  const wal = Object.fromEntries(Object.keys(b.db.wal).map((k) => [k, a.db.wal[k] + b.db.wal[k]]))
+  return {
+    seconds: a.seconds + b.seconds,
+    db: {statements, payments: a.db.payments + b.db.payments, commits: a.db.commits + b.db.commits, rollbacks: a.db.rollbacks + b.db.rollbacks, wal},
+    store: a.store.map((s, i) => sumCounters([s, b.store[i]])),
+    cpu: a.cpu.map((c, i) => c + b.cpu[i]),
+    dbCpu: a.dbCpu + b.dbCpu,
+  }
+}
+
+/** A fleet of `n` instances on a fresh database of `cluster`, and what measures it. */
+async function openFleet({cluster, root, n}) {
   const db = `fleet_${n}_${Date.now().toString(36)}`
   const url = await cluster.createDatabase(db)
   const postmaster = Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0])
@@ -94,27 +109,66 @@ export async function measureFleet({cluster, root, n, idleMs = 5000, warmupMs = 
   const dbc = new pg.Client({connectionString: url})
   await dbc.connect()
   const es = []
-  try {
-    for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `fleet-${n}-${i}`), {label: `fleet-${n}-${i}`, args: ['--store', url, '--secrets-key-file', join(root, `fleet-${n}-secrets.key`)]}))
-    const out = {n}
-    // idle: every instance's background work with no request
-    await sleep(1500)
-    let a = await snapshot(client, db, dbc, es, postmaster)
-    await sleep(idleMs)
-    out.idle = span(a, await snapshot(client, db, dbc, es, postmaster))
-    const load = async (targets) => {
-      let s0
-      const r = await closedLoopFleet({targets, connections, warmupMs, durationMs, makeRequest: paymentRequest('/v1/payments'), onMeasure: (on) => void (on ? (s0 = snapshot(client, db, dbc, es, postmaster)) : (out._end = snapshot(client, db, dbc, es, postmaster)))})
-      return {load: r, span: span(await s0, await out._end)}
-    }
-    if (n > 1) out.one = await load([es[0]])
-    out.all = await load(es)
-    delete out._end
-    return out
-  } finally {
+  const close = async () => {
     for (const e of es) await e.stop()
     await client.end()
     await dbc.end()
+  }
+  try {
+    for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `fleet-${n}-${i}`), {label: `fleet-${n}-${i}`, args: ['--store', url, '--secrets-key-file', join(root, `fleet-${n}-secrets.key`)]}))
+  } catch (e) {
+    await close()
+    throw e
+  }
+  const snap = () => snapshot(client, db, dbc, es, postmaster)
+  return {
+    n,
+    es,
+    close,
+    /** every instance's background work with no request, for `idleMs` */
+    async idle(idleMs) {
+      const a = await snap()
+      await sleep(idleMs)
+      return span(a, await snap())
+    },
+    /** the closed load of (a) on `targets` (some or all of `es`) */
+    async load(targets, {connections, warmupMs, durationMs}) {
+      let s0, s1
+      const r = await closedLoopFleet({targets, connections, warmupMs, durationMs, makeRequest: paymentRequest('/v1/payments'), onMeasure: (on) => void (on ? (s0 = snap()) : (s1 = snap()))})
+      return {load: r, span: span(await s0, await s1)}
+    },
+  }
+}
+
+/**
+ * The fleets of `sizes` (1 and 3 instances) on databases of one cluster: each one's idle, with
+ * n > 1 the load on its first instance only, then `rounds` rounds of the load spread over all its
+ * instances, the fleets in turn (the order swapped each round), so a drifting machine hits both
+ * alike and the 3/1 ratios are taken round by round. The other fleet idles meanwhile.
+ */
+export async function measureFleets({cluster, root, sizes, rounds, idleMs = 5000, warmupMs = 2000, durationMs = 4000, connections = 32}) {
+  const fleets = []
+  const out = {}
+  try {
+    for (const n of sizes) {
+      const f = await openFleet({cluster, root, n})
+      fleets.push(f)
+      await sleep(1500)
+      out[n] = {n, idle: await f.idle(idleMs), rounds: []}
+      if (n > 1) out[n].one = await f.load([f.es[0]], {connections, warmupMs, durationMs})
+    }
+    for (let r = 0; r < rounds; r++) {
+      for (const f of r % 2 ? [...fleets].reverse() : fleets) {
+        // a fleet's first window warms it twice as long (an instance's CPU per payment is still
+        // falling after 2 s of load: JIT); later ones only reopen connections
+        const w = await f.load(f.es, {connections, warmupMs: out[f.n].rounds.length ? Math.min(warmupMs, 1000) : 2 * warmupMs, durationMs})
+        out[f.n].rounds.push(w)
+      }
+    }
+    for (const n of sizes) out[n].all = {load: {errors: out[n].rounds.reduce((a, w) => a + w.load.errors, 0)}, span: out[n].rounds.reduce((a, w) => addSpans(a, w.span), undefined)}
+    return out
+  } finally {
+    for (const f of fleets) await f.close()
   }
 }
 
@@ -148,22 +202,24 @@ const msPerSec = (s) => s.cpu.map((c) => (c * 1000) / s.seconds)
 const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length
 
 /**
- * The fleet's model (bench/README "A fleet on PostgreSQL"): one instance, then three, on their own
+ * The fleet's model (bench/README "A fleet on PostgreSQL"): one instance and three, on their own
  * databases of a cluster with pg_stat_statements. Returns the figures; printFleet prints them.
  */
-export async function fleetBench(root, {sizes = [1, 3], idleMs = env('BENCH_FLEET_IDLE_MS', 5000), durationMs = env('BENCH_FLEET_MS', 6000), warmupMs = 2000, connections = 32} = {}) {
+export async function fleetBench(root, {sizes = [1, 3], rounds = Math.max(1, env('BENCH_FLEET_ROUNDS', 3)), idleMs = env('BENCH_FLEET_IDLE_MS', 5000), durationMs = env('BENCH_FLEET_MS', 4000), warmupMs = 2000, connections = 32} = {}) {
   const cluster = await statsCluster()
   try {
     await cluster.sql('CREATE EXTENSION pg_stat_statements')
     const out = {}
+    const ms = await measureFleets({cluster, root, sizes, rounds, idleMs, durationMs, warmupMs, connections})
     for (const n of sizes) {
-      const m = await measureFleet({cluster, root, n, idleMs, durationMs, warmupMs, connections})
+      const m = ms[n]
       out[n] = {
         idleMsPerSec: mean(msPerSec(m.idle)),
         idleDbMsPerSec: (m.idle.dbCpu * 1000) / m.idle.seconds,
         idleStatementsPerSec: [...m.idle.db.statements.values()].reduce((a, v) => a + v.calls, 0) / m.idle.seconds / n,
         idleTop: topStatements(m.idle, m.idle.seconds * n, 6),
         all: perPayment(m.all.span),
+        rounds: m.rounds.map((w) => perPayment(w.span)),
         top: topStatements(m.all.span, payments(m.all.span), 12),
         errors: m.all.load.errors,
       }
@@ -184,6 +240,17 @@ export async function fleetBench(root, {sizes = [1, 3], idleMs = env('BENCH_FLEE
   } finally {
     await cluster.stop()
   }
+}
+
+/** 3 instances / 1, round by round (the rounds of the two fleets alternate in the same minutes), and the medians that decide the targets. */
+export function fleetRatios(f) {
+  if (!f[3] || !f[1]) return undefined
+  const k = Math.min(f[3].rounds.length, f[1].rounds.length)
+  const by = (field) => Array.from({length: k}, (_, r) => f[3].rounds[r][field] / f[1].rounds[r][field])
+  const engines = by('engineUs')
+  const database = by('dbUs')
+  const roundTrips = by('roundTrips')
+  return {engines, database, roundTrips, median: {engines: median(engines), database: median(database), roundTrips: median(roundTrips)}}
 }
 
 /**
@@ -211,11 +278,17 @@ export function printFleet(f, log) {
     if (x.besideMsPerSec !== undefined)
       log(`(pg fleet) ${n} instances, the load (${f0(x.besideRps)} req/s) on one: each other instance ${f1(x.besideMsPerSec)} ms/s (${x.besideAboveIdle >= 0 ? '+' : ''}${f1(x.besideAboveIdle)} on idle), ${f0(x.besideNoticesPerSec)} notices/s, ${x.besideNoticesPerSec > 0 ? `${f0(x.usPerNotice)} µs per notice above idle` : 'no notice heard'}`)
     const a = x.all
+    const perRound = (k) => (x.rounds?.length > 1 ? ` (rounds ${x.rounds.map((r) => f0(r[k])).join(' / ')})` : '')
     log(
-      `(pg fleet) ${n} instance${n > 1 ? 's' : ''} under load: ${f0(a.rps)} req/s; per payment engines ${f0(a.engineUs)} µs, database ${f0(a.dbUs)} µs; ${f2(a.statements)} statements, ${f2(a.roundTrips)} round trips, ${f2(a.commits)} commits, ${f2(a.walFlushes)} WAL flushes, ${f2(a.notices)} notices; commit groups of ${f1(a.groupSize)} (${f0(a.groupsPerSecond)}/s)${x.errors ? `; ${x.errors} errors` : ''}`,
+      `(pg fleet) ${n} instance${n > 1 ? 's' : ''} under load: ${f0(a.rps)} req/s; per payment engines ${f0(a.engineUs)} µs${perRound('engineUs')}, database ${f0(a.dbUs)} µs${perRound('dbUs')}; ${f2(a.statements)} statements, ${f2(a.roundTrips)} round trips, ${f2(a.commits)} commits, ${f2(a.walFlushes)} WAL flushes, ${f2(a.notices)} notices; commit groups of ${f1(a.groupSize)} (${f0(a.groupsPerSecond)}/s)${x.errors ? `; ${x.errors} errors` : ''}`,
     )
   }
-  if (f[3] && f[1]) log(`(pg fleet) 3 instances / 1: engines ${f2(f[3].all.engineUs / f[1].all.engineUs)}x CPU per payment (target <= 1.2), database ${f2(f[3].all.dbUs / f[1].all.dbUs)}x (target <= 1.2), round trips ${f2(f[3].all.roundTrips / f[1].all.roundTrips)}x`)
+  const r = fleetRatios(f)
+  if (r) {
+    const rounds = (xs) => (xs.length > 1 ? ` (rounds ${xs.map(f2).join(' / ')})` : '')
+    const ok = (x) => (x <= 1.2 ? 'met' : 'MISSED')
+    log(`(pg fleet) 3 instances / 1, median of ${r.engines.length} rounds: engines ${f2(r.median.engines)}x CPU per payment${rounds(r.engines)} target <= 1.2: ${ok(r.median.engines)}; database ${f2(r.median.database)}x${rounds(r.database)} target <= 1.2: ${ok(r.median.database)}; round trips ${f2(r.median.roundTrips)}x`)
+  }
   if (!f[1]) return
   const p = project(f)
   log(`(pg fleet) projection, ${p.instances} instances on ${p.cores} cores (load generator elsewhere): ${f0(p.perPaymentUs)} µs per payment, fixed ${f2(p.fixedCores)} cores, notices ${f2(p.noticeCores)} cores -> ${f0(p.rps)} req/s`)

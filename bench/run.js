@@ -12,6 +12,7 @@ import {consoleBench, printConsole} from './console.js'
 import {measureStorage, runSoak} from './soak.js'
 import {claimRoundsBench} from './claim-rounds.js'
 import {fleetBench, printFleet} from './pg-fleet.js'
+import {pgPart} from './pg.js'
 import {reconcileBench} from './reconcile.js'
 import {accountsBench, printAccounts} from './accounts.js'
 import {printTesting, testingBench} from './testing.js'
@@ -246,10 +247,12 @@ async function main() {
     }
     // ---------------------------------------------------------------- (pg)
     if (ONLY.has('pg')) {
-      await pgPart(root, results, sink)
-      // the fleet's fixed and per-payment costs by instance count, and the projection (bench/pg-fleet.js)
-      results.pgFleet = await fleetBench(root)
-      printFleet(results.pgFleet, log)
+      await pgPart(root, results, sink, {duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, rate: PG_RATE, log, loadLine})
+      // the fleet's fixed and per-payment costs by instance count, and the projection (bench/pg-fleet.js); BENCH_PG_FLEET=0 skips it
+      if (env('BENCH_PG_FLEET', 1)) {
+        results.pgFleet = await fleetBench(root)
+        printFleet(results.pgFleet, log)
+      }
       log()
     }
   } finally {
@@ -301,7 +304,7 @@ async function main() {
   if (results.listen)
     log(`  gw listen: backlog ${f0(results.listen.backlog.rate)} events/s (target >= 2,000), burst lag p50 ${f0(results.listen.burst.p50)} ms / p99 ${f0(results.listen.burst.p99)} ms (target p99 <= 100 ms)`)
   if (results.pg1) {
-    log(`  postgres: ${f0(results.pg1.rps)} req/s with 1 instance, ${f0(results.pg3.rps)} req/s with 3 (${f2(results.pgScale)}x, target >= 1: ${verdict(results.pgScale >= 1)}); ${f2(results.pgRatio)}x SQLite's ${f0(results.pgSqlite.rps)} req/s in this run`)
+    log(`  postgres: ${f0(results.pg1.rps)} req/s with 1 instance, ${f0(results.pg3.rps)} req/s with 3 (median of the rounds ${f2(results.pgScale)}x, target >= 1: ${verdict(results.pgScale >= 1)}); ${f2(results.pgRatio)}x SQLite's ${f0(results.pgSqlite.rps)} req/s (target >= 0.5: ${verdict(results.pgRatio >= 0.5)}), ${f2(results.pgCpuRatio)}x its engine CPU per payment (target <= 1.3: ${verdict(results.pgCpuRatio <= 1.3)})`)
     log(`  postgres p99 at ${f0(PG_RATE)} req/s open loop: ${f2(results.pgOpen.p99)} ms with 1 instance (target <= 50 ms: ${verdict(results.pgOpen.p99 <= 50)}), ${f2(results.pgOpen3.p99)} ms with 3`)
   }
   if (startup)
@@ -378,92 +381,6 @@ async function soakPart(root, results, sink) {
     }
     log(`(soak10) RSS ${f0(s.rssStartMiB)} -> peak ${f0(s.rssPeakMiB)} MiB; SIGTERM: exit ${s.exitCode} after ${f0(s.sigtermMs)} ms`)
     log()
-  }
-}
-
-/**
- * (pg) the PostgreSQL store: the create load of (a) against 1 and 3 `gw serve --store
- * postgres://…` instances on one database of a throwaway cluster (fsync on, like the SQLite
- * engine's default durability), SQLite in the same windows for the ratio, then an open loop.
- */
-async function pgPart(root, results, sink) {
-  const {startCluster} = await import('../dist/engine/store/postgres/cluster.js')
-  const cluster = await startCluster({fsync: DURABILITY === 'full'})
-  try {
-    const db1 = await cluster.createDatabase('bench_one')
-    const db3 = await cluster.createDatabase('bench_three')
-    log(`(pg) PostgreSQL ${(await cluster.sql('SHOW server_version')).trim()} on 127.0.0.1 (throwaway cluster, fsync ${DURABILITY === 'full' ? 'on' : 'off'}), engines as child processes`)
-    const fleet = async (name, n, store) => {
-      const es = []
-      // every instance on one database shares one secrets key (the first makes the file), the open
-      // loop's fleet too: a database sealed with one key refuses an instance with another
-      const keyFile = store ? join(root, `${new URL(store).pathname.slice(1)}-secrets.key`) : ''
-      for (let i = 0; i < n; i++) es.push(await startEngine(join(root, `${name}-${i}`), {label: `${name}-${i}`, args: store ? ['--store', store, '--secrets-key-file', keyFile] : []}))
-      return es
-    }
-    const stop = async (es) => {
-      for (const e of es) {
-        const x = await e.stop()
-        if (x.code !== 0) sink.push(`${e.base_url} exited ${x.code ?? x.signal}: ${e.stderr().slice(-2000)}`)
-      }
-    }
-    const targets = [
-      {name: 'pg-sqlite', label: '(pg) sqlite, 1 instance', n: 1, store: undefined, windows: []},
-      {name: 'pg-one', label: '(pg) postgres, 1 instance', n: 1, store: db1, windows: []},
-      {name: 'pg-three', label: '(pg) postgres, 3 instances', n: 3, store: db3, windows: []},
-    ]
-    // CPU of the engine processes and of the database server (the postmaster and its backends) in the measuring windows
-    const postmaster = Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0])
-    for (const t of targets) t.cpu = {engines: 0, database: 0}
-    for (let r = 0; r < ROUNDS; r++) {
-      for (const t of targets) {
-        const es = await fleet(t.name, t.n, t.store)
-        try {
-          gc()
-          const engines = cpuMeter(() => es.reduce((a, e) => a + cpuSeconds(e.child.pid), 0))
-          const database = cpuMeter(() => treeCpuSeconds(postmaster))
-          const onMeasure = (on) => [engines, database].forEach((m) => m.onMeasure(on))
-          t.windows.push(await closedLoopFleet({targets: es, connections: CONNECTIONS, warmupMs: WARMUP, durationMs: DURATION / ROUNDS, makeRequest: paymentRequest('/v1/payments'), onMeasure}))
-          t.cpu.engines += engines.seconds
-          t.cpu.database += database.seconds
-        } finally {
-          await stop(es)
-        }
-      }
-    }
-    ;[results.pgSqlite, results.pg1, results.pg3] = targets.map((t) => merge(t.windows))
-    for (const [i, t] of targets.entries()) log(loadLine(t.label, [results.pgSqlite, results.pg1, results.pg3][i]))
-    for (const [i, t] of targets.entries()) {
-      const count = [results.pgSqlite, results.pg1, results.pg3][i].count
-      t.cpuUs = {engines: (t.cpu.engines * 1e6) / count, database: (t.cpu.database * 1e6) / count}
-      log(`(pg) CPU per request, ${t.label.slice(5).padEnd(22)} engine processes ${f0(t.cpuUs.engines)} µs${t.store ? `, PostgreSQL ${f0(t.cpuUs.database)} µs` : ''}`)
-    }
-    results.pgCpu = Object.fromEntries(targets.map((t) => [t.name, t.cpuUs]))
-    results.pgRatio = results.pg1.rps / results.pgSqlite.rps
-    results.pgScale = results.pg3.rps / results.pg1.rps
-    log(`(pg) ratio postgres 1 instance / sqlite   ${f2(results.pgRatio)}`)
-    log(`(pg) ratio 3 instances / 1 instance       ${f2(results.pgScale)}   target >= 1 (no collapse under contention): ${verdict(results.pgScale >= 1)}`)
-    for (const [key, n, db] of [
-      ['pgOpen', 1, db1],
-      ['pgOpen3', 3, db3],
-    ]) {
-      const es = await fleet(`pg-open-${n}`, n, db)
-      try {
-        gc()
-        // one open loop per instance, the rate split between them
-        const rs = await Promise.all(es.map((e) => openLoop({origin: e.origin, ca: e.ca, rate: PG_RATE / n, connections: Math.ceil(CONNECTIONS / n), warmupMs: WARMUP, durationMs: DURATION, makeRequest: paymentRequest('/v1/payments')})))
-        const all = Float64Array.from(rs.flatMap((x) => [...x.samples])).sort()
-        const pct = (p) => all[Math.min(all.length - 1, Math.max(0, Math.ceil((p / 100) * all.length) - 1))]
-        results[key] = {p50: pct(50), p99: pct(99), p999: pct(99.9), max: all[all.length - 1], count: all.length, sent: rs.reduce((a, x) => a + x.sent, 0), errors: rs.reduce((a, x) => a + x.errors, 0), firstError: rs.find((x) => x.firstError)?.firstError}
-      } finally {
-        await stop(es)
-      }
-      const o = results[key]
-      log(`(pg) open loop ${f0(PG_RATE)} req/s, ${n} instance${n > 1 ? 's' : ''}: p50 ${f2(o.p50)} ms   p99 ${f2(o.p99)} ms   p99.9 ${f2(o.p999)} ms   max ${f2(o.max)} ms   (${f0(o.count)}/${f0(o.sent)} answered)${errNote(o)}${n === 1 ? `   target p99 <= 50 ms: ${verdict(o.p99 <= 50)}` : ''}`)
-    }
-    log()
-  } finally {
-    await cluster.stop()
   }
 }
 
