@@ -2,7 +2,7 @@ import {defineConfig} from 'vitest/config'
 import LongestFirst from './test/support/sequencer.js'
 
 // The suite in tiers (README, "Tests"); each tier is one or more projects, `npm run test:<tier>`
-// runs it alone and `npm test` runs them all, release last.
+// runs it alone and `npm test` runs them all, the longest files first (test/support/sequencer.ts).
 //   quick    the tests beside the code (src/): units, commands on buffers, the engine over HTTPS
 //            on SQLite; no build, no PostgreSQL, no browser or tmux
 //   e2e      test/: the CLI end to end (in process, and one spawned smoke per surface), `gw serve`
@@ -11,7 +11,7 @@ import LongestFirst from './test/support/sequencer.js'
 //            the store contract again on PostgreSQL (docs/architecture.md, "Tests on PostgreSQL")
 //   browser  Debian's chromium through playwright-core: hosted pages, card fields, CA trust
 //   release  packaging and build tools: npm pack/install, the SDK package, tsc over a generated
-//            client, the quiet build, the example shop from a copy; run last
+//            client, the quiet build, the example shop from a copy
 
 /** the chromium tests (browser tier) */
 const BROWSER = ['test/card-fields.e2e.test.ts', 'test/checkout-3ds.e2e.test.ts', 'test/checkout-session.e2e.test.ts', 'test/screenshots.e2e.test.ts', 'test/ca-install.e2e.test.ts']
@@ -122,7 +122,7 @@ export default defineConfig({
       {extends: true, test: {name: 'browser', include: BROWSER}},
       // (examples/shop runs from a copy in the release tier: test/release/packages-install.test.ts)
       // packaging and build tools (npm pack/install, the quiet build, tsc over a generated client,
-      // the SDK package): slow and about the release, so they run last, after every other project
+      // the SDK package); its two installs start first (test/support/sequencer.ts)
       {extends: true, test: {name: 'release', include: ['test/release/**/*.test.ts']}},
     ],
   },
