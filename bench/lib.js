@@ -364,3 +364,12 @@ export function slowBursts(slow, gapMs = 200) {
   }
   return out
 }
+
+/** How the bench's lines print figures (run.js, pg.js): whole, one or two decimals; 'n/a' when there is none. */
+export const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a')
+export const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a')
+export const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a')
+export const verdict = (ok) => (ok ? 'met' : 'MISSED')
+export const gc = () => globalThis.gc?.()
+/** ` (N errors; first: …)` after a load's line, when it had errors */
+export const errNote = (r) => (r.errors ? `  (${r.errors} errors; first: ${r.firstError})` : '')

@@ -3,13 +3,8 @@
 // durability), SQLite in the same windows for the ratio, then an open loop. bench/README "pg".
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {DURABILITY, closedLoopFleet, cpuMeter, cpuSeconds, env, median, merge, openLoop, paymentRequest, slowBursts, startEngine, treeCpuSeconds} from './lib.js'
+import {DURABILITY, closedLoopFleet, cpuMeter, cpuSeconds, env, errNote, f0, f2, gc, median, merge, openLoop, paymentRequest, slowBursts, startEngine, treeCpuSeconds, verdict} from './lib.js'
 
-const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a')
-const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a')
-const verdict = (ok) => (ok ? 'met' : 'MISSED')
-const gc = () => globalThis.gc?.()
-const errNote = (r) => (r.errors ? `  (${r.errors} errors; first: ${r.firstError})` : '')
 /** each round's figure and their median: `0.50 / 0.53 / 0.49, median 0.50` */
 const byRound = (xs, fmt = f2) => `${xs.map(fmt).join(' / ')}${xs.length > 1 ? `, median ${fmt(median(xs))}` : ''}`
 

@@ -4,7 +4,7 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {cpus, loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Agent, request} from 'undici'
-import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, env, closedLoopFleet, cpuMeter, cpuSeconds, merge, openLoop, paymentRequest, peakRssMiB, startEngine, startHello, treeCpuSeconds} from './lib.js'
+import {API_KEY, DURABILITY, PAYMENT_BODY, closedLoop, env, errNote, f0, f1, f2, gc, closedLoopFleet, cpuMeter, cpuSeconds, merge, openLoop, paymentRequest, peakRssMiB, startEngine, startHello, treeCpuSeconds, verdict} from './lib.js'
 import {extractTemplate, seed} from './seed.js'
 import {printStartup, startupBench} from './startup.js'
 import {listenBench, printListen} from './listen.js'
@@ -53,13 +53,7 @@ const PG_RATE = env('BENCH_PG_RATE', 500)
 /** closed-loop windows alternate between the compared targets, so drifting machine load hits both alike */
 const ROUNDS = Math.max(1, env('BENCH_ROUNDS', 2))
 
-const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a')
-const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a')
-const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a')
-const verdict = (ok) => (ok ? 'met' : 'MISSED')
-const gc = () => globalThis.gc?.()
 const log = (s = '') => process.stdout.write(s + '\n')
-const errNote = (r) => (r.errors ? `  (${r.errors} errors; first: ${r.firstError})` : '')
 
 function loadLine(label, r) {
   const rounds = r.rounds?.length > 1 ? `; windows ${r.rounds.map(f0).join(' / ')} req/s` : ''
