@@ -9,6 +9,10 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {TestEngine} from '../src/engine/test-support/harness.js'
 import {shopSite, type ShopSite} from './support/shop-site.js'
 
+// the functions given to page.evaluate run in the page, with its globals (the type check's lib is
+// Node's, without the DOM's)
+declare const window: any, document: any, getComputedStyle: any
+
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 const WIDTHS = {phone: {width: 375, height: 740}, desktop: {width: 1280, height: 800}}
 
@@ -117,7 +121,7 @@ describe('a checkout with the keyboard alone', () => {
   /** What has the focus: its accessible name (label, text) and how its focus is drawn. */
   const focused = (page: Page) =>
     page.evaluate(() => {
-      const el = document.activeElement as HTMLElement
+      const el = document.activeElement
       const label = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : undefined
       const style = getComputedStyle(el)
       return {name: (label ?? el.getAttribute('aria-label') ?? el.textContent ?? '').trim(), role: el.getAttribute('role'), outline: `${style.outlineStyle} ${style.outlineWidth}`}

@@ -22,7 +22,7 @@ beforeAll(async () => {
   t = await bootEngine()
   home = mkdtempSync(join(tmpdir(), 'gw-ca-home-'))
   caFile = join(home, 'ca.pem')
-  writeFileSync(caFile, t.engine.caCertPem)
+  writeFileSync(caFile, t.engine.caCertPem!) // (the test engine's own CA)
   page = (await t.api('POST', '/checkout_sessions', {amount: 2000, currency: 'EUR'})).body.url
 })
 afterAll(async () => {

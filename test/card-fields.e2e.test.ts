@@ -10,6 +10,10 @@ import {launchChromium} from './support/browser.js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, type AsKey, type TestEngine} from '../src/engine/test-support/harness.js'
 
+// the functions given to page.evaluate run in the page, with its globals (the type check's lib is
+// Node's, without the DOM's)
+declare const window: any, document: any
+
 let t: TestEngine
 let a: AsKey & {id: string; publishableKey: string}
 let shop: http.Server
@@ -273,7 +277,7 @@ describe('hosted card fields (gw.js)', () => {
         // a browser that does not enforce frame-ancestors (an old one): the pages' own script must still tell no one else
         await context.route(`${t.engine.checkoutUrl}/**`, async (route) => {
           const response = await route.fetch()
-          const headers = {...response.headers(), 'content-security-policy': response.headers()['content-security-policy']!.replace(/; frame-ancestors [^;]*/, '')}
+          const headers: Record<string, string> = {...response.headers(), 'content-security-policy': response.headers()['content-security-policy']!.replace(/; frame-ancestors [^;]*/, '')}
           delete headers['x-frame-options']
           await route.fulfill({response, headers})
         })

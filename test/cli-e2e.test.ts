@@ -364,7 +364,7 @@ describe('exit codes of each error class', () => {
     const limitedDir = mkdtempSync(join(tmpdir(), 'gw-e2e-limited-'))
     const limited = await startEngine({dataDir: limitedDir, port: 0, durability: 'normal', rateLimit: 1, log: () => {}})
     try {
-      const env = {GW_BASE_URL: limited.baseUrl, GW_API_KEY: limited.secretKey, GW_CA_FILE: limited.caFile}
+      const env = {GW_BASE_URL: limited.baseUrl, GW_API_KEY: limited.secretKey, GW_CA_FILE: limited.caFile!}
       const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
       // the bucket holds 2 requests and refills 1 per second; creating 4 payments needs the
       // CLI's own 429 retries

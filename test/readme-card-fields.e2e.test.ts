@@ -7,6 +7,10 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {readmeBlock} from './support/readme.js'
 import {shopSite, type ShopSite} from './support/shop-site.js'
 
+// the functions given to page.evaluate run in the page, with its globals (the type check's lib is
+// Node's, without the DOM's)
+declare const location: any, document: any
+
 const SNIPPET = readmeBlock('Card fields on your shop', 'html')
 let site: ShopSite
 let browser: Browser

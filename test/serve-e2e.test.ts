@@ -102,6 +102,7 @@ describe('gw serve', () => {
     // the balancer's health check: a new connection each time, every 50 ms; after two 503s in a row it sends the instance no more requests
     const seen: string[] = []
     let routed = true
+    let answered = 0 // payments the clients made (201)
     let drainingSince = Infinity
     const check = () =>
       new Promise<string>((resolve) => {
@@ -126,7 +127,6 @@ describe('gw serve', () => {
     // the clients: four keep-alive connections making payments while the balancer routes them here
     const load = new Agent({connect: {ca}, connections: 4})
     const failures: string[] = []
-    let answered = 0
     const client = async (n: number) => {
       for (let i = 0; routed; i++) {
         try {

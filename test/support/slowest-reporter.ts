@@ -13,8 +13,8 @@ import type {Reporter, TestCase, TestModule, TestSuite} from 'vitest/node'
 
 /** Why vitest skipped a test: the first error of its nearest suite (or file) that has one, i.e. a failed hook. */
 function skipReason(test: TestCase): string {
-  const note = test.result().note
-  if (note) return note
+  const result = test.result()
+  if (result.state === 'skipped' && result.note) return result.note
   for (let at: TestSuite | TestModule = test.parent; ; at = at.parent) {
     const [e] = at.errors()
     if (e) return `${at.type === 'module' ? 'the file' : `suite "${at.name}"`}: ${String(e.message ?? e).split('\n')[0]}`
