@@ -22,7 +22,7 @@ if (process.env.npm_command === 'pack' || process.env.npm_command === 'publish')
  */
 function noBuildTools() {
   process.stderr.write(
-    '\ngw: cannot build here: the build tools (tsc, oclif) are not installed in this checkout.\n' +
+    '\ngw: cannot build here: the build tools (tsc, esbuild, oclif) are not installed in this checkout.\n' +
       '  npm does not install them for `npm install -g <git url>` (a global install from git).\n' +
       '  Install the CLI from a tarball instead: in a clone, `npm ci && npm run pack && npm install -g ./out/gw-<version>.tgz`,\n' +
       '  or as a project dependency from git: `npm install -D <git url>` (README.md, "Install").\n\n',

@@ -97,7 +97,7 @@ it('openapi-typescript types + openapi-fetch: the client compiles (tsc --strict)
   expect(types).toContain('createPayment')
   writeFileSync(join(dir, 'client.ts'), CLIENT)
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2))
-  const tsc = await run(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.json')], {cwd: dir, timeout: 120_000}).catch(
+  const tsc = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], {cwd: dir, timeout: 120_000}).catch(
     (e: {stdout?: string; stderr?: string; code?: number}) => ({stdout: e.stdout ?? '', stderr: `exit ${e.code}: ${e.stderr ?? ''}`}),
   )
   expect(`${tsc.stdout}${tsc.stderr}`.trim()).toBe('')
