@@ -33,6 +33,14 @@ export interface ConsoleUnderTest {
   waitFor(what: string | RegExp | ((screen: string) => boolean), ms?: number): Promise<string>
   /** waits until the screen stops changing for `quietMs` */
   settle(quietMs?: number): Promise<string>
+  /**
+   * `read()` of the screen once it stops changing: the same value `reads` times in a row (default
+   * 3), each read after the terminal took what was written and `stepMs` (default 50) after the one
+   * before; at most `maxMs` (default 5000), then the last value. Counted in reads, not in time on
+   * the clock: a read's timer is due after a frame Ink has pending (30 fps, one every 33 ms), so
+   * that frame is drawn before the next read however late an overloaded machine runs the timers.
+   */
+  settleOn<T>(read: () => T, opts?: {reads?: number; stepMs?: number; maxMs?: number}): Promise<T>
   /** what the console wrote to its stdout, raw (OSC 52, mode switches) */
   written(): string
   /** a new terminal size (a resize event, as a terminal sends one) */
@@ -153,6 +161,19 @@ export async function openConsoleInProcess(t: TestEngine, o: ConsoleOptions = {}
         } else if (Date.now() - since >= quietMs) return s
         await sleep(20)
       }
+    },
+    async settleOn(read, {reads = 3, stepMs = 50, maxMs = 5000} = {}) {
+      const end = Date.now() + maxMs
+      await flushed()
+      let last = read()
+      for (let same = 1; same < reads && Date.now() < end; ) {
+        await sleep(stepMs)
+        await flushed()
+        const now = read()
+        same = Object.is(now, last) ? same + 1 : 1
+        last = now
+      }
+      return last
     },
     written: () => raw,
     done: app.done,

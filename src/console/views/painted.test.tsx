@@ -24,9 +24,10 @@ it('draws the selection where every key of a read left it, without waiting for a
       await c.press('g')
       await c.waitFor(() => sel() === 4, 5000)
       await c.press('j'.repeat(n))
-      // what the screen shows once it is quiet (a redraw a second later would be too late)
-      await c.settle(300)
-      moved.push(sel()! - 4)
+      // where the selection stops, read frame by frame (a redraw a second later would be too late;
+      // a quiet time on the clock lost a run on overloaded cores: it passed while the process was
+      // not running, and the read came before the frame Ink had pending)
+      moved.push((await c.settleOn(sel))! - 4)
     }
     expect(moved).toEqual([1, 2, 3, 4, 5])
   } finally {
