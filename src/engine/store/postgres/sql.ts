@@ -95,9 +95,9 @@ export async function connectClient(config: PgConfig, gone: (c: pg.Client) => vo
 export type Queryable = pg.Pool | pg.PoolClient | pg.Client
 
 /** A query with the database's unavailability as StoreUnavailableError. */
-export async function query<R extends pg.QueryResultRow = any>(on: Queryable, text: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+export async function query<R extends pg.QueryResultRow = any>(on: Queryable, text: string | pg.QueryConfig, params?: unknown[]): Promise<pg.QueryResult<R>> {
   try {
-    return await on.query<R>(text, params)
+    return await (typeof text === 'string' ? on.query<R>(text, params) : on.query<R>(text))
   } catch (e) {
     throw wrap(e)
   }
@@ -123,9 +123,14 @@ export function typeParsers(): pg.CustomTypesConfig {
 /** The public JSON of an object, its internal part, and its typed column values. */
 export function rowOf(kind: Kind, obj: StoredObject, json?: string): {data: string; internal: string | null; cols: (string | number | boolean | null)[]} {
   const o = obj as unknown as Record<string, unknown>
-  const {[INTERNAL]: internal, ...pub} = o
-  // the public JSON the unit of work made once, when it has it
-  return {data: json ?? JSON.stringify(pub), internal: internal === undefined ? null : JSON.stringify(internal), cols: columnValues(kind, o, columnValue)}
+  const internal = o[INTERNAL]
+  // the public JSON the unit of work made once, when it has it (else the object without its internal part: a copy made only then)
+  return {data: json ?? publicJson(o), internal: internal === undefined ? null : JSON.stringify(internal), cols: columnValues(kind, o, columnValue)}
+}
+
+function publicJson(o: Record<string, unknown>): string {
+  const {[INTERNAL]: _internal, ...pub} = o
+  return JSON.stringify(pub)
 }
 
 export function objOf<T>(r: {data: Record<string, unknown>; internal: unknown}): T {
