@@ -13,10 +13,10 @@
 // were before it), deletes, completed or removed jobs, and the change sets that are committed
 // alone (restores, purges, other accounts' rows).
 import {type ChangeSet, type IdempotencyRecord, type Kind, type Put, type StatIncrement} from '../../ports/store.js'
-import {COLUMNS} from '../columns.js'
+import {COLUMNS, FIELDS} from '../columns.js'
 import {byChannel, CHANNEL, dueAt, type Notice, type Notices} from './feed.js'
 import {TABLE} from './schema.js'
-import {bind, pgText, rowOf} from './sql.js'
+import {ARRAY_TYPE, bind, pgText, rowOf} from './sql.js'
 
 /** the most parameters one group statement binds (the protocol's limit is 65,535) */
 const MAX_PARAMS = 30_000
@@ -73,14 +73,7 @@ export function groupStatement(batch: readonly Part[], instanceId: string, notic
       else inserts.set(put.kind, [{account, put}])
     }
   }
-  for (const [kind, puts] of inserts) {
-    const cols = COLUMNS[kind]
-    const values = puts.map(({account, put}) => {
-      const r = rowOf(kind, put.obj, put.json)
-      return `(${[account, put.obj.id, put.obj.created_at, r.data, r.internal, ...r.cols].map(p).join(', ')}, 1)`
-    })
-    withs.push(`INSERT INTO ${TABLE[kind]} (account, id, created_at, data, internal${cols.map((x) => `, ${x}`).join('')}, version) VALUES ${values.join(', ')}`)
-  }
+  for (const [kind, puts] of inserts) withs.push(insertOf(kind, puts, p))
   updates.forEach((u) => withs.push(u))
   const jobs: string[] = []
   const merged = new Merged()
@@ -106,9 +99,10 @@ export function groupStatement(batch: readonly Part[], instanceId: string, notic
   const counter = events.length ? `s AS (UPDATE event_seq SET last = last + ${p(events.length)}::bigint RETURNING last), ` : ''
   if (events.length) {
     // every event's seq: the counter's new value less the group's count, plus its place
-    const first = `(SELECT last FROM s) - ${p(events.length)}::bigint`
-    const values = events.map(({account, e}, i) => `(${first} + ${i + 1}, ${[account, e.id, e.type, e.created_at, e.json, e.object_id == null ? null : pgText(e.object_id), e.payment == null ? null : pgText(e.payment)].map(p).join(', ')})`)
-    withs.push(`INSERT INTO events (seq, account, id, type, created_at, json, object_id, payment) VALUES ${values.join(', ')}`)
+    const column = <T>(f: (x: (typeof events)[number]) => T) => p(events.map(f))
+    withs.push(
+      `INSERT INTO events (seq, account, id, type, created_at, json, object_id, payment) SELECT (SELECT last FROM s) - ${p(events.length)}::bigint + t.n, t.a, t.i, t.ty, t.c, t.j, t.o, t.p FROM unnest(${column(({account}) => account)}::text[], ${column(({e}) => e.id)}::text[], ${column(({e}) => e.type)}::text[], ${column(({e}) => e.created_at)}::timestamptz[], ${column(({e}) => e.json)}::text[], ${column(({e}) => (e.object_id == null ? null : pgText(e.object_id)))}::text[], ${column(({e}) => (e.payment == null ? null : pgText(e.payment)))}::text[]) WITH ORDINALITY AS t(a, i, ty, c, j, o, p, n)`,
+    )
   }
   if (params.length > MAX_PARAMS) return undefined
   const said = notices.list()
@@ -121,6 +115,25 @@ export function groupStatement(batch: readonly Part[], instanceId: string, notic
   let u = 0
   const named = withs.map((w, i) => (w.startsWith('UPDATE ') ? `u${u++} AS (${w})` : `w${i} AS (${w})`))
   return {text: `WITH ${counter}${named.join(', ')} SELECT ${select.join(', ')}`, params, updates: updates.length, events: events.length, eventSeqs}
+}
+
+/**
+ * New objects of one kind: a column of values per array parameter, so that the statement's text
+ * is the same however many rows the group has (the committer prepares each text once: no parse
+ * and plan per group).
+ */
+function insertOf(kind: Kind, puts: readonly {account: string; put: Put}[], p: (v: unknown) => string): string {
+  const cols = COLUMNS[kind]
+  const rows = puts.map(({account, put}) => ({account, put, r: rowOf(kind, put.obj, put.json)}))
+  const arrays = [
+    `${p(rows.map((x) => x.account))}::text[]`,
+    `${p(rows.map((x) => x.put.obj.id))}::text[]`,
+    `${p(rows.map((x) => x.put.obj.created_at))}::timestamptz[]`,
+    `${p(rows.map((x) => x.r.data))}::json[]`,
+    `${p(rows.map((x) => x.r.internal))}::json[]`,
+    ...cols.map((_, i) => `${p(rows.map((x) => x.r.cols[i]))}::${ARRAY_TYPE[FIELDS[kind][cols[i]!]!]}`),
+  ]
+  return `INSERT INTO ${TABLE[kind]} (account, id, created_at, data, internal${cols.map((x) => `, ${x}`).join('')}, version) SELECT t.*, 1 FROM unnest(${arrays.join(', ')}) AS t`
 }
 
 /** An update of one object, if its version is the one expected (RETURNING: counted by the statement). */
@@ -157,7 +170,7 @@ function payloadSql(instanceId: string, notices: readonly Notice[], eventSeqs: M
   // (said to every instance, on CHANNEL)
   if (texts.reduce((a, x) => a + x.length, 0) + 19 * seqs.length >= 7900) return {sql: `${p(JSON.stringify({o: instanceId, all: true}))}::text`, all: true}
   const first = seqs.length ? `(SELECT last FROM s) - ${p(total)}::bigint` : ''
-  return {sql: texts.map((x, i) => (i < seqs.length ? `${p(x)}::text || (${first} + ${seqs[i]})::text || ` : `${p(x)}::text`)).join('')}
+  return {sql: texts.map((x, i) => (i < seqs.length ? `${p(x)}::text || (${first} + ${p(seqs[i])}::bigint)::text || ` : `${p(x)}::text`)).join('')}
 }
 
 /**
@@ -188,9 +201,7 @@ export class Merged {
     const idem = [...this.idem.values()]
     if (idem.length)
       out.push(
-        (p) => `INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, created_at, expires_at) VALUES ${idem
-          .map((r) => `(${[r.account, pgText(r.scope), pgText(r.key), r.request_hash, r.status, r.body, r.created_at, r.expires_at].map(p).join(', ')})`)
-          .join(', ')}
+        (p) => `INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, created_at, expires_at) SELECT * FROM unnest(${p(idem.map((r) => r.account))}::text[], ${p(idem.map((r) => pgText(r.scope)))}::text[], ${p(idem.map((r) => pgText(r.key)))}::text[], ${p(idem.map((r) => r.request_hash))}::text[], ${p(idem.map((r) => r.status))}::int[], ${p(idem.map((r) => r.body))}::text[], ${p(idem.map((r) => r.created_at))}::timestamptz[], ${p(idem.map((r) => r.expires_at))}::timestamptz[])
        ON CONFLICT (account, scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
       )
     const ss = [...this.stats.values()]
