@@ -103,7 +103,7 @@ export async function query<R extends pg.QueryResultRow = any>(on: Queryable, te
   }
 }
 
-export async function rows<R extends pg.QueryResultRow = any>(on: Queryable, text: string, params?: unknown[]): Promise<R[]> {
+export async function rows<R extends pg.QueryResultRow = any>(on: Queryable, text: string | pg.QueryConfig, params?: unknown[]): Promise<R[]> {
   return (await query<R>(on, text, params)).rows
 }
 
