@@ -107,12 +107,15 @@ export async function rows<R extends pg.QueryResultRow = any>(on: Queryable, tex
   return (await query<R>(on, text, params)).rows
 }
 
+const parseTimestamptz = pg.types.getTypeParser(1184)
+/** A timestamptz as the server sends it, as the port's ISO string. */
+export const isoOf = (v: string): string => (parseTimestamptz(v) as Date).toISOString()
+
 export function typeParsers(): pg.CustomTypesConfig {
-  const ts = pg.types.getTypeParser(1184)
   return {
     getTypeParser: ((oid: number, format?: string) => {
       if (oid === 20) return (v: string) => Number(v) // int8: seqs, versions, money, counts
-      if (oid === 1184) return (v: string) => (ts(v) as Date).toISOString() // timestamptz: the port's ISO strings
+      if (oid === 1184) return isoOf // timestamptz: the port's ISO strings
       return pg.types.getTypeParser(oid, format as 'text')
     }) as pg.CustomTypesConfig['getTypeParser'],
   }
