@@ -14,6 +14,12 @@ import {ACCOUNT_TABLES, type PgStaged, swapStaged} from './staging.js'
 
 const MAX_BATCH = 256
 const MAX_ROWS_PER_INSERT = 1000
+/**
+ * Group statements' texts prepared on the committer's connection, at most: a group of a shape seen
+ * before (the same kinds of rows, however many) runs its prepared statement, without a parse and
+ * plan of its own. Texts beyond these (an unusual mix) are sent unnamed, as every text once was.
+ */
+const MAX_PREPARED = 200
 
 interface Pending {
   account: string
@@ -29,6 +35,8 @@ export class Committer {
   private queue: Pending[] = []
   private running: Promise<void> | undefined
   private client: pg.Client | undefined
+  /** the names of the group statements' texts prepared so far (MAX_PREPARED) */
+  private readonly prepared = new Map<string, string>()
   /** commits of staged rows in progress, each on a connection of its own (see aside) */
   private readonly asides = new Set<Promise<void>>()
 
@@ -129,6 +137,13 @@ export class Committer {
     void c.end().catch(() => {})
   }
 
+  /** The name a group statement's text is prepared under on the committer's connection, if it has one (MAX_PREPARED). */
+  private nameOf(text: string): string | undefined {
+    let name = this.prepared.get(text)
+    if (name === undefined && this.prepared.size < MAX_PREPARED) this.prepared.set(text, (name = `gw_group_${this.prepared.size}`))
+    return name
+  }
+
   /** `statementwise`: the group's statements one by one (apply), not as one (group-statement.ts) */
   private async commitGroup(batch: Pending[], statementwise = false): Promise<void> {
     let c: pg.Client
@@ -147,7 +162,7 @@ export class Committer {
           // alone, the statement commits by itself; with updates, their version checks decide between COMMIT and ROLLBACK
           if (one.updates) await query(c, 'BEGIN')
           open = one.updates > 0
-          const r = (await query<{last: number | null; updated?: number}>(c, one.text, one.params)).rows[0]!
+          const r = (await query<{last: number | null; updated?: number}>(c, {name: this.nameOf(one.text), text: one.text, values: one.params})).rows[0]!
           if (one.updates && r.updated !== one.updates) throw new Error('an update of the group found its object changed')
           if (open) await query(c, 'COMMIT')
           open = false

@@ -12,8 +12,8 @@
 // apply): a row written twice in the group (each part of one statement sees the rows as they
 // were before it), deletes, completed or removed jobs, and the change sets that are committed
 // alone (restores, purges, other accounts' rows).
-import {type ChangeSet, type IdempotencyRecord, type Kind, type Put, type StatIncrement} from '../../ports/store.js'
-import {COLUMNS} from '../columns.js'
+import {type ChangeSet, type FieldType, type IdempotencyRecord, type Kind, type Put, type StatIncrement} from '../../ports/store.js'
+import {COLUMNS, FIELDS} from '../columns.js'
 import {byChannel, CHANNEL, dueAt, type Notice, type Notices} from './feed.js'
 import {TABLE} from './schema.js'
 import {bind, pgText, rowOf} from './sql.js'
@@ -73,14 +73,7 @@ export function groupStatement(batch: readonly Part[], instanceId: string, notic
       else inserts.set(put.kind, [{account, put}])
     }
   }
-  for (const [kind, puts] of inserts) {
-    const cols = COLUMNS[kind]
-    const values = puts.map(({account, put}) => {
-      const r = rowOf(kind, put.obj, put.json)
-      return `(${[account, put.obj.id, put.obj.created_at, r.data, r.internal, ...r.cols].map(p).join(', ')}, 1)`
-    })
-    withs.push(`INSERT INTO ${TABLE[kind]} (account, id, created_at, data, internal${cols.map((x) => `, ${x}`).join('')}, version) VALUES ${values.join(', ')}`)
-  }
+  for (const [kind, puts] of inserts) withs.push(insertOf(kind, puts, p))
   updates.forEach((u) => withs.push(u))
   const jobs: string[] = []
   const merged = new Merged()
@@ -106,9 +99,8 @@ export function groupStatement(batch: readonly Part[], instanceId: string, notic
   const counter = events.length ? `s AS (UPDATE event_seq SET last = last + ${p(events.length)}::bigint RETURNING last), ` : ''
   if (events.length) {
     // every event's seq: the counter's new value less the group's count, plus its place
-    const first = `(SELECT last FROM s) - ${p(events.length)}::bigint`
-    const values = events.map(({account, e}, i) => `(${first} + ${i + 1}, ${[account, e.id, e.type, e.created_at, e.json, e.object_id == null ? null : pgText(e.object_id), e.payment == null ? null : pgText(e.payment)].map(p).join(', ')})`)
-    withs.push(`INSERT INTO events (seq, account, id, type, created_at, json, object_id, payment) VALUES ${values.join(', ')}`)
+    const rows = events.map(({account, e}, i) => [i + 1, account, e.id, e.type, e.created_at, e.json, e.object_id == null ? null : pgText(e.object_id), e.payment == null ? null : pgText(e.payment)])
+    withs.push(`INSERT INTO events (seq, account, id, type, created_at, json, object_id, payment) SELECT (SELECT last FROM s) - ${p(events.length)}::bigint + v.c0, v.c1, v.c2, v.c3, v.c4, v.c5, v.c6, v.c7 FROM ${valuesOf(rows, EVENT_TYPES, p)}`)
   }
   if (params.length > MAX_PARAMS) return undefined
   const said = notices.list()
@@ -121,6 +113,38 @@ export function groupStatement(batch: readonly Part[], instanceId: string, notic
   let u = 0
   const named = withs.map((w, i) => (w.startsWith('UPDATE ') ? `u${u++} AS (${w})` : `w${i} AS (${w})`))
   return {text: `WITH ${counter}${named.join(', ')} SELECT ${select.join(', ')}`, params, updates: updates.length, events: events.length, eventSeqs}
+}
+
+/** New objects of one kind, in one INSERT (valuesOf). */
+function insertOf(kind: Kind, puts: readonly {account: string; put: Put}[], p: (v: unknown) => string): string {
+  const cols = COLUMNS[kind]
+  const rows = puts.map(({account, put}) => {
+    const r = rowOf(kind, put.obj, put.json)
+    return [account, put.obj.id, put.obj.created_at, r.data, r.internal, ...r.cols]
+  })
+  return `INSERT INTO ${TABLE[kind]} (account, id, created_at, data, internal${cols.map((x) => `, ${x}`).join('')}, version) SELECT v.*, 1 FROM ${valuesOf(rows, columnTypes(kind), p)}`
+}
+
+const EVENT_TYPES = ['bigint', 'text', 'text', 'text', 'timestamptz', 'text', 'text', 'text']
+const columnTypes = (kind: Kind) => ['text', 'text', 'timestamptz', 'json', 'json', ...COLUMNS[kind].map((c) => SQL_TYPE[FIELDS[kind][c]!]!)]
+const SQL_TYPE: Record<FieldType, string> = {text: 'text', int: 'bigint', bool: 'boolean', time: 'timestamptz'}
+
+/**
+ * Rows as `(VALUES …) AS v(c0, c1, …) WHERE v.c1 IS NOT NULL`, each value a parameter cast to its
+ * column's type, padded with rows of NULLs (which the WHERE drops) to the next power of two: a
+ * statement's text then depends on its group's size only by that power, and the committer's
+ * prepared statements serve groups of every size. (Arrays per column would have kept the text
+ * fixed, but node-postgres escapes every element of an array in JavaScript: the JSON of a
+ * payment's rows cost the engine ~60 µs more than as plain parameters.)
+ */
+export function valuesOf(rows: readonly (readonly unknown[])[], types: readonly string[], p: (v: unknown) => string): string {
+  const n = rows.length <= 1 ? 1 : 2 ** Math.ceil(Math.log2(rows.length))
+  const out: string[] = []
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]
+    out.push(`(${types.map((t, k) => `${p(r ? r[k] : null)}::${t}`).join(', ')})`)
+  }
+  return `(VALUES ${out.join(', ')}) AS v(${types.map((_, k) => `c${k}`).join(', ')}) WHERE v.c1 IS NOT NULL`
 }
 
 /** An update of one object, if its version is the one expected (RETURNING: counted by the statement). */
@@ -157,7 +181,7 @@ function payloadSql(instanceId: string, notices: readonly Notice[], eventSeqs: M
   // (said to every instance, on CHANNEL)
   if (texts.reduce((a, x) => a + x.length, 0) + 19 * seqs.length >= 7900) return {sql: `${p(JSON.stringify({o: instanceId, all: true}))}::text`, all: true}
   const first = seqs.length ? `(SELECT last FROM s) - ${p(total)}::bigint` : ''
-  return {sql: texts.map((x, i) => (i < seqs.length ? `${p(x)}::text || (${first} + ${seqs[i]})::text || ` : `${p(x)}::text`)).join('')}
+  return {sql: texts.map((x, i) => (i < seqs.length ? `${p(x)}::text || (${first} + ${p(seqs[i])}::bigint)::text || ` : `${p(x)}::text`)).join('')}
 }
 
 /**
@@ -188,9 +212,11 @@ export class Merged {
     const idem = [...this.idem.values()]
     if (idem.length)
       out.push(
-        (p) => `INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, created_at, expires_at) VALUES ${idem
-          .map((r) => `(${[r.account, pgText(r.scope), pgText(r.key), r.request_hash, r.status, r.body, r.created_at, r.expires_at].map(p).join(', ')})`)
-          .join(', ')}
+        (p) => `INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, created_at, expires_at) SELECT v.* FROM ${valuesOf(
+          idem.map((r) => [r.account, pgText(r.scope), pgText(r.key), r.request_hash, r.status, r.body, r.created_at, r.expires_at]),
+          ['text', 'text', 'text', 'text', 'integer', 'text', 'timestamptz', 'timestamptz'],
+          p,
+        )}
        ON CONFLICT (account, scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
       )
     const ss = [...this.stats.values()]

@@ -95,24 +95,27 @@ export async function connectClient(config: PgConfig, gone: (c: pg.Client) => vo
 export type Queryable = pg.Pool | pg.PoolClient | pg.Client
 
 /** A query with the database's unavailability as StoreUnavailableError. */
-export async function query<R extends pg.QueryResultRow = any>(on: Queryable, text: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+export async function query<R extends pg.QueryResultRow = any>(on: Queryable, text: string | pg.QueryConfig, params?: unknown[]): Promise<pg.QueryResult<R>> {
   try {
-    return await on.query<R>(text, params)
+    return await (typeof text === 'string' ? on.query<R>(text, params) : on.query<R>(text))
   } catch (e) {
     throw wrap(e)
   }
 }
 
-export async function rows<R extends pg.QueryResultRow = any>(on: Queryable, text: string, params?: unknown[]): Promise<R[]> {
+export async function rows<R extends pg.QueryResultRow = any>(on: Queryable, text: string | pg.QueryConfig, params?: unknown[]): Promise<R[]> {
   return (await query<R>(on, text, params)).rows
 }
 
+const parseTimestamptz = pg.types.getTypeParser(1184)
+/** A timestamptz as the server sends it, as the port's ISO string. */
+export const isoOf = (v: string): string => (parseTimestamptz(v) as Date).toISOString()
+
 export function typeParsers(): pg.CustomTypesConfig {
-  const ts = pg.types.getTypeParser(1184)
   return {
     getTypeParser: ((oid: number, format?: string) => {
       if (oid === 20) return (v: string) => Number(v) // int8: seqs, versions, money, counts
-      if (oid === 1184) return (v: string) => (ts(v) as Date).toISOString() // timestamptz: the port's ISO strings
+      if (oid === 1184) return isoOf // timestamptz: the port's ISO strings
       return pg.types.getTypeParser(oid, format as 'text')
     }) as pg.CustomTypesConfig['getTypeParser'],
   }
@@ -123,9 +126,14 @@ export function typeParsers(): pg.CustomTypesConfig {
 /** The public JSON of an object, its internal part, and its typed column values. */
 export function rowOf(kind: Kind, obj: StoredObject, json?: string): {data: string; internal: string | null; cols: (string | number | boolean | null)[]} {
   const o = obj as unknown as Record<string, unknown>
-  const {[INTERNAL]: internal, ...pub} = o
-  // the public JSON the unit of work made once, when it has it
-  return {data: json ?? JSON.stringify(pub), internal: internal === undefined ? null : JSON.stringify(internal), cols: columnValues(kind, o, columnValue)}
+  const internal = o[INTERNAL]
+  // the public JSON the unit of work made once, when it has it (else the object without its internal part: a copy made only then)
+  return {data: json ?? publicJson(o), internal: internal === undefined ? null : JSON.stringify(internal), cols: columnValues(kind, o, columnValue)}
+}
+
+function publicJson(o: Record<string, unknown>): string {
+  const {[INTERNAL]: _internal, ...pub} = o
+  return JSON.stringify(pub)
 }
 
 export function objOf<T>(r: {data: Record<string, unknown>; internal: unknown}): T {

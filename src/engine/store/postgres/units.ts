@@ -9,7 +9,8 @@ import type {ChangeSet, CommitOrder, FieldOf, Filter, IdempotencyClaim, Kind, Li
 import {runUnit, type Unit} from '../units.js'
 import type {PostgresStore} from './postgres-store.js'
 import * as reads from './reads.js'
-import {pgText, query, type Queryable, wrap} from './sql.js'
+import {lastRow} from './last-row.js'
+import {isoOf, pgText, query, type Queryable, wrap} from './sql.js'
 
 export function transact<T>(s: PostgresStore, account: string, fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
   if (s.closed) return Promise.reject(new Error('store is closed'))
@@ -92,12 +93,21 @@ class PgUnit implements Unit {
   }
   async claimIdempotency(scope: string, key: string, now: string): Promise<IdempotencyClaim> {
     const c = await this.conn()
-    // one round trip: the transaction, the claim (a try-lock) and the record read after it
-    const res = await this.send(c, `${this.begin(c)}SELECT * FROM gw_claim_idempotency(${c.escapeLiteral(pgText(this.account))}, ${c.escapeLiteral(pgText(scope))}, ${c.escapeLiteral(pgText(key))})`)
-    const r = (Array.isArray(res) ? res[res.length - 1]! : res).rows[0] as {got: boolean; request_hash: string | null; status: number; body: string; created_at: string; expires_at: string}
-    if (r.request_hash !== null && r.expires_at > now)
-      return {state: 'recorded', record: {scope, key, request_hash: r.request_hash, status: r.status, body: r.body, created_at: r.created_at, expires_at: r.expires_at}}
-    return r.got ? {state: 'claimed'} : {state: 'in_flight'}
+    // one round trip: the transaction, the claim (a try-lock) and the record read after it; its one row's fields as text (last-row.ts)
+    let r: (string | null)[] | undefined
+    try {
+      r = await lastRow(c, `${this.begin(c)}SELECT got, request_hash, status, body, created_at, expires_at FROM gw_claim_idempotency(${c.escapeLiteral(pgText(this.account))}, ${c.escapeLiteral(pgText(scope))}, ${c.escapeLiteral(pgText(key))})`)
+    } catch (e) {
+      this.failed = true
+      throw wrap(e)
+    }
+    if (!r) throw new Error('the idempotency claim returned no row')
+    const [got, requestHash, status, body, createdAt, expiresAt] = r
+    if (requestHash !== null && requestHash !== undefined) {
+      const expires = isoOf(expiresAt!)
+      if (expires > now) return {state: 'recorded', record: {scope, key, request_hash: requestHash, status: Number(status), body: body!, created_at: isoOf(createdAt!), expires_at: expires}}
+    }
+    return got === 't' ? {state: 'claimed'} : {state: 'in_flight'}
   }
   private async send(c: pg.PoolClient, text: string) {
     try {
