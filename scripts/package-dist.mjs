@@ -1,13 +1,13 @@
 // The build's last step for the SDK and @gw/testing: each package's dist/ is the part of gw's dist/
-// that its entry reaches, copied. Both are parts of src/ with gw's compiler options, and tsc emits a
-// module alike in whatever program it compiles it: compiling each package on its own (a tsconfig
-// naming only its entry) wrote these very files byte for byte, for 8 and 22 s of CPU more, and some
-// files more than its entry reaches (modules only types import, declarations no public type
-// names), which a consumer never loads. The walk follows each module's and declaration file's
+// that its entry reaches, copied. Both are parts of src/ with gw's compiler options, and a module is
+// emitted alike whatever program compiles it: compiling each package on its own (a tsconfig naming
+// only its entry) wrote these very files byte for byte, for 8 and 22 s of CPU more, and some files
+// more than its entry reaches (modules only types import, declarations no public type names),
+// which a consumer never loads. The walk follows each module's and declaration file's
 // relative imports and the module files its threads start (scripts/check-package.mjs, importsOf),
 // which the package's prepack then checks against npm's own file list.
 //
-//   node scripts/package-dist.mjs sdk testing      (after tsc and copy-threads have written dist/)
+//   node scripts/package-dist.mjs sdk testing      (after scripts/emit.mjs and copy-threads have written dist/)
 import {copyFileSync, existsSync, mkdirSync, readFileSync, rmSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'

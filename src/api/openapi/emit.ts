@@ -1,5 +1,5 @@
 // Build step: writes the OpenAPI document to dist/openapi.json (the package exports it as
-// `gw/openapi.json`). Run by `npm run build` after tsc.
+// `gw/openapi.json`). Run by `npm run build` after scripts/emit.mjs.
 import {writeFileSync} from 'node:fs'
 import {resolve} from 'node:path'
 import {openapiDocument} from './document.js'
