@@ -7,6 +7,7 @@ import Database from 'better-sqlite3'
 import {describe, expect, it} from 'vitest'
 import {tempDirs} from '../../test-support/tmp.js'
 import {SqliteStore} from './sqlite-store.js'
+import {CHECKPOINTER_START_BYTES} from './checkpointer.js'
 import {PLATFORM_ACCOUNT} from '../../ports/store.js'
 
 const dir = tempDirs('gw-store-')
@@ -68,9 +69,10 @@ describe('SqliteStore writer thread', () => {
     await store.close()
   })
 
-  it('checkpoints on a thread of their own: WAL pages reach the database file', async () => {
+  it('checkpoints on a thread of their own once the WAL has grown: WAL pages reach the database file', async () => {
     const path = tmp()
-    const store = new SqliteStore({path, durability: 'full'})
+    // (a fresh database's migrations alone write more WAL than this)
+    const store = new SqliteStore({path, durability: 'full', checkpointerStartBytes: 64 * 1024})
     const before = statSync(path).size
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
     for (let w = 0; w < 5; w++) {
@@ -78,9 +80,30 @@ describe('SqliteStore writer thread', () => {
       await sleep(120)
     }
     for (let i = 0; i < 100 && statSync(path).size <= before; i++) await sleep(20)
+    expect(store.checkpointer!.started).toBe(true)
     expect(statSync(path).size).toBeGreaterThan(before)
     expect(await store.account(PLATFORM_ACCOUNT).all('customer')).toHaveLength(500)
     await store.close()
+  })
+
+  it("starts no checkpointer thread while the WAL is below SQLite's default checkpoint size (a store that writes little)", async () => {
+    const path = tmp()
+    const store = new SqliteStore({path, durability: 'full'})
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+    // commits more than the checkpointer's interval (300 ms) apart: each one looks at the WAL
+    for (let i = 0; i < 3; i++) {
+      await store.account(PLATFORM_ACCOUNT).commit({puts: [customer(i)]})
+      await sleep(320)
+    }
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(0)
+    expect(statSync(`${path}-wal`).size).toBeLessThan(CHECKPOINTER_START_BYTES)
+    expect(store.checkpointer!.started).toBe(false)
+    expect(await store.account(PLATFORM_ACCOUNT).all('customer')).toHaveLength(3)
+    // closing it waits for no thread, and the data is there when it opens again
+    await store.close()
+    const again = new SqliteStore({path, durability: 'full'})
+    expect(await again.account(PLATFORM_ACCOUNT).all('customer')).toHaveLength(3)
+    await again.close()
   })
 
   it("'normal' durability and in-memory stores write the same way", async () => {

@@ -52,6 +52,8 @@ export interface SqliteStoreOptions {
   path: string
   /** 'full' (default) fsyncs every commit; 'normal' may lose the last commits on power loss */
   durability?: 'full' | 'normal'
+  /** the WAL size at which the checkpointer's thread starts (default CHECKPOINTER_START_BYTES; tests) */
+  checkpointerStartBytes?: number
 }
 
 export {dataObjectOf}
@@ -201,8 +203,9 @@ export class SqliteStore implements Store {
     if (wal) {
       this.writer = new Writer(this.db.name, opts.durability ?? 'full')
       // checkpoints (copying WAL pages into the database file, with their fsyncs) on a thread of
-      // their own; the writer's automatic checkpoint, every 10000 pages, is the backstop
-      this.checkpointer = new Checkpointer(this.db.name)
+      // their own, started once the WAL has grown (checkpointer.ts); the writer's automatic checkpoint,
+      // every 10000 pages, is the backstop
+      this.checkpointer = new Checkpointer(this.db.name, undefined, opts.checkpointerStartBytes)
     }
     // rows a stopped process staged or replaced: nobody's, deleted in the background
     for (const [n, id] of this.idsByNumber) if (id.startsWith(STAGED_ACCOUNT_MARK)) setImmediate(() => void purges.purgeNumber(this, n).catch(() => {}))
