@@ -238,6 +238,9 @@ describe('gw console: keys as a terminal sends them; what can be told apart and 
     // c: the selected row's id, on tmux's clipboard (set-clipboard on takes OSC 52 from the app)
     keys('2')
     await waitForScreen(/\d+ payments/)
+    // the view kept the row selected above (the second): back to the first, the newest
+    keys('Up')
+    expect(await until(() => selected() === first)).toBe(true)
     const newest = (await api.payments.list({limit: 1})).data[0]!
     keys('c')
     await waitForScreen(`Copied ${newest.id}`)
