@@ -8,9 +8,10 @@
 // Webhooks) is tested in process: src/console/views/*.test.tsx.
 // What it costs: a console's start is 1.5-2 CPU-s (node, oclif, Ink), outside this process's
 // accounting (tmux runs it). Each test about a start or a stop (q, Ctrl-C, SIGTERM, a crash, a
-// draft kept across a quit) starts its own; tests about what happens inside share one (keys and
-// what can be copied; the columns at 120 and, resized, 80). Waits read the screen again only
-// when the pane has written (test/support/tmux.ts), not every 100 ms.
+// draft kept across a quit, the journey from start to q) starts its own; what happens inside
+// shares one: keys and what can be copied; the columns at 120, then resized to 80, and a small
+// terminal (resized to 60×15). Waits read the screen again only when the pane has written
+// (test/support/tmux.ts), not every 100 ms.
 import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -369,10 +370,12 @@ describe('gw console: an evidence draft outlives Ctrl-C', () => {
   }, 180_000)
 })
 
-describe('gw console: columns by display width', () => {
-  it('lines up every row with its heading whatever the reference holds: CJK, an emoji, accents, ß (at 120 and 80 columns)', async () => {
+// Columns and a small terminal: what one console draws at 120 columns, resized to 80, and to 60×15
+// (the frame is drawn again for each size, as when a user resizes the window): one start.
+describe('gw console: columns by display width; a small terminal', () => {
+  it('lines up every row with its heading whatever the reference holds: CJK, an emoji, accents, ß (at 120 and 80 columns); at 60×15 keeps how to get help and quit in the footer, and draws the evidence form line by line, the prompt on its own', async () => {
     for (const reference of ['注文番号-12345-🎁', 'ORDER-注文-ß-300111', 'e\u0301te\u0301-Ñúñez']) await pay(700, reference)
-    // one console, at 120 columns and then resized to 80 (the frame is drawn again for the new width)
+    const dp = await aDispute('ORDER-60x15')
     openConsole({x: 120, y: 30}, ['--view', 'payments'])
     for (const x of [120, 80]) {
       if (x !== 120) tmux('resize-window', '-t', 'gw', '-x', String(x), '-y', '30')
@@ -392,19 +395,18 @@ describe('gw console: columns by display width', () => {
       for (const row of rows) expect(stringWidth(row.slice(0, row.search(/\d\d:\d\d:\d\d/))), row).toBe(at)
       for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(x)
     }
-    keys('q')
-    await expectTerminalRestored(0)
-    closeConsole()
-  }, 180_000)
-})
 
-describe('gw console: a small terminal', () => {
-  it('at 60×15 keeps how to get help and quit in the footer, and draws the evidence form line by line, the prompt on its own', async () => {
-    const dp = await aDispute('ORDER-60x15')
-    openConsole({x: 60, y: 15}, ['--view', 'payments'])
-    const list = await waitForScreen(/\d+ payments/)
+    // 60×15: the frame drawn again for it (the footer last)
+    tmux('resize-window', '-t', 'gw', '-x', '60', '-y', '15')
+    const footer = / · \? keys · q quit *$/
+    let list = ''
+    await until(() => {
+      list = screen()
+      const rows = list.replace(/\n$/, '').split('\n')
+      return /\d+ payments/.test(list) && rows.length <= 15 && footer.test(rows.filter((r) => r.trim()).at(-1) ?? '')
+    }, 10_000)
     const rows = list.replace(/\n$/, '').split('\n')
-    expect(rows.filter((r) => r.trim()).at(-1)).toMatch(/ · \? keys · q quit *$/)
+    expect(rows.filter((r) => r.trim()).at(-1)).toMatch(footer)
     for (const r of rows) expect(stringWidth(r)).toBeLessThanOrEqual(60)
 
     keys('3')
