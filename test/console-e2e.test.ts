@@ -265,7 +265,8 @@ describe("gw console: the support agent's journey", () => {
     await waitForScreen('pay_… · email')
     type('Zoe@Lovelace-Shop.Example')
     keys('Enter')
-    const found = await waitForScreen(/2 payments/)
+    // the rows are painted just after Ink's frame that counts them
+    const found = await waitForScreen(/ORDER-\d[\s\S]*2 payments/)
     expect(found).toContain('ORDER-2')
     expect(found).toContain('ORDER-1')
     expect(found).not.toContain('ORDER-3')

@@ -32,10 +32,19 @@ export function tmuxOn(socket: string, opts: {target?: string; history?: number;
       return -1
     }
   }
-  /** resolves once the pane has written past `mark` (checked every 20 ms here), or after `ms` */
+  const pause = () => new Promise((r) => setTimeout(r, 20))
+  /**
+   * Resolves once the pane has written past `mark` and then nothing for 20 ms (a frame and what is
+   * painted just after it, read together; checked here every 20 ms), or after `ms`.
+   */
   const outputAfter = async (mark: number, ms: number) => {
     const end = Date.now() + ms
-    while (written() === mark && Date.now() < end) await new Promise((r) => setTimeout(r, 20))
+    while (written() === mark && Date.now() < end) await pause()
+    for (let size = written(), i = 0; i < 10 && Date.now() < end; i++) {
+      await pause()
+      if (written() === size) break
+      size = written()
+    }
   }
   async function waitFor<T>(probe: () => T | undefined | false | null, ms = 20_000): Promise<T | undefined> {
     const end = Date.now() + ms
