@@ -266,7 +266,7 @@ describe("gw console: the support agent's journey", () => {
     type('Zoe@Lovelace-Shop.Example')
     keys('Enter')
     // the rows are painted just after Ink's frame that counts them
-    const found = await waitForScreen(/ORDER-\d[\s\S]*2 payments/)
+    const found = await waitForScreen(/ORDER-\d[\s\S]*ORDER-\d[\s\S]*2 payments/)
     expect(found).toContain('ORDER-2')
     expect(found).toContain('ORDER-1')
     expect(found).not.toContain('ORDER-3')
