@@ -5,8 +5,8 @@
 // console-term.ts sets it up), a wait reads the screen again only once the pane has written
 // something since the last read, and checks for that in this process (the file's size) instead of
 // asking tmux; without it, every 100 ms. Each read is a tmux client started (about 6 ms of CPU in
-// all: the client, this process, the server), so reading only after output cut the console
-// journeys' reads several-fold (a console writes about once a second when nothing happens).
+// all: the client, this process, the server), so a wait costs a read per burst of output rather
+// than ten a second.
 import {execFileSync} from 'node:child_process'
 import {statSync} from 'node:fs'
 
