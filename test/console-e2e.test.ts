@@ -6,6 +6,12 @@
 // a dispute answered with a pasted multi-line text, and the ruling seen after a clock advance.
 // The views' own behaviour (the frame at 80×24, its keys, the lists, the evidence form, Events,
 // Webhooks) is tested in process: src/console/views/*.test.tsx.
+// What it costs: a console's start is 1.5-2 CPU-s (node, oclif, Ink), outside this process's
+// accounting (tmux runs it). Each test about a start or a stop (q, Ctrl-C, SIGTERM, a crash, a
+// draft kept across a quit, the journey from start to q) starts its own; what happens inside
+// shares one: keys and what can be copied; the columns at 120, then resized to 80, and a small
+// terminal (resized to 60×15). Waits read the screen again only when the pane has written
+// (test/support/tmux.ts), not every 100 ms.
 import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -31,8 +37,12 @@ const tmux = term.run
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const screen = term.screen
 const paneFlag = (name: string) => tmux('display-message', '-p', '-t', 'gw', `#{${name}}`).trim()
+/** the console last opened: its waits read the screen again only after the pane wrote (console-term.ts) */
+let current: ConsoleTerm | undefined
 // generous: on a machine shared by several builds a console can take long to start (nothing it shows is timed)
-const waitForScreen = (text: string | RegExp, ms = 45_000) => term.waitForScreen(text, ms)
+const waitForScreen = (text: string | RegExp, ms = 45_000) => (current ?? term).waitForScreen(text, ms)
+/** waits until `ok()` (which reads the screen) holds, at most `ms`; whether it did */
+const until = async (ok: () => boolean, ms = 5000) => (await (current ?? term).waitFor(ok, ms)) ?? false
 
 const keys = (...k: string[]) => tmux('send-keys', '-t', 'gw', ...k)
 const type = (text: string) => tmux('send-keys', '-t', 'gw', '-l', text)
@@ -42,7 +52,8 @@ const type = (text: string) => tmux('send-keys', '-t', 'gw', '-l', text)
  * before and after (stty -g), and prints EXIT=<code> when the console ends.
  */
 function openConsole(size: {x: number; y: number}, args: string[] = [], env: Record<string, string> = {}): ConsoleTerm {
-  return openConsoleTerm(SOCKET, {root: ROOT, home, dataDir, args, size, env, stty: true, banner: 'BEFORE-THE-CONSOLE'})
+  current = openConsoleTerm(SOCKET, {root: ROOT, home, dataDir, args, size, env, stty: true, banner: 'BEFORE-THE-CONSOLE'})
+  return current
 }
 
 /** After the console ended: the shell's screen back, the cursor shown, the tty's modes as before. */
@@ -187,16 +198,18 @@ describe('gw console: the terminal, left as it was found', () => {
   }, 60_000)
 })
 
-describe('gw console: keys as a terminal sends them', () => {
-  it('acts on every key of one read, in order (send-keys -l jj, Down Down, 3 2), and an escape sequence split across reads is one key', async () => {
+// Keys, and what can be told apart and taken away: both about what happens inside one console,
+// so they share its start (a console's start-up is 1.5-2 CPU-s).
+describe('gw console: keys as a terminal sends them; what can be told apart and taken away', () => {
+  it('acts on every key of one read, in order (send-keys -l jj, Down Down, 3 2), and an escape sequence split across reads is one key; shows a webhook URL and a dispute id whole at 120 columns, and c copies the selected id to the clipboard (OSC 52)', async () => {
+    const url = 'https://127.0.0.1:45678/hooks'
+    const ep = await api.webhookEndpoints.create({url, enabled_events: ['dispute.closed']})
     openConsole({x: 120, y: 40}, ['--view', 'payments'])
+    // tmux takes OSC 52 from the app into its buffers (the server is the session's: set once it runs)
+    tmux('set-option', '-s', 'set-clipboard', 'on')
     await waitForScreen(/3 payments/)
     const inverse = (line: string) => [...line.matchAll(/\u001B\[([0-9;]*)m/g)].some((m) => m[1]!.split(';').includes('7'))
     const selected = () => tmux('capture-pane', '-p', '-e', '-t', 'gw').split('\n').findIndex((l, i) => i > 2 && inverse(l))
-    const until = async (ok: () => boolean) => {
-      for (let i = 0; i < 100 && !ok(); i++) await sleep(50)
-      return ok()
-    }
     // the rows are painted just after Ink's frame that says "3 payments"
     expect(await until(() => selected() > 2)).toBe(true)
     const first = selected()
@@ -212,10 +225,32 @@ describe('gw console: keys as a terminal sends them', () => {
     // 3 then 1 in one read: Disputes, then Home
     type('31')
     await waitForScreen('Needs attention now')
+
+    // Webhooks: the URL whole
+    keys('5')
+    const hooks = await waitForScreen(ep.id)
+    expect(hooks).toContain(url)
+    keys('3')
+    await waitForScreen(/\d+ disputes?\b/)
+    const open = (await api.disputes.list({status: 'needs_response', limit: 100})).data.map((d) => d.id)
+    expect(open.length).toBeGreaterThan(0)
+    // each whole (the rows are painted just after Ink's frame that counts them)
+    for (const id of open) await waitForScreen(id)
+    // c: the selected row's id, on tmux's clipboard (set-clipboard on takes OSC 52 from the app)
+    keys('2')
+    await waitForScreen(/\d+ payments/)
+    // the view kept the row selected above (the second): back to the first, the newest
+    keys('Up')
+    expect(await until(() => selected() === first)).toBe(true)
+    const newest = (await api.payments.list({limit: 1})).data[0]!
+    keys('c')
+    await waitForScreen(`Copied ${newest.id}`)
+    expect(tmux('show-buffer')).toBe(newest.id)
     keys('q')
     await expectTerminalRestored(0)
     closeConsole()
-  }, 60_000)
+    await api.webhookEndpoints.delete(ep.id)
+  }, 120_000)
 })
 
 describe("gw console: the support agent's journey", () => {
@@ -230,7 +265,8 @@ describe("gw console: the support agent's journey", () => {
     await waitForScreen('pay_… · email')
     type('Zoe@Lovelace-Shop.Example')
     keys('Enter')
-    const found = await waitForScreen(/2 payments/)
+    // the rows are painted just after Ink's frame that counts them
+    const found = await waitForScreen(/ORDER-\d[\s\S]*ORDER-\d[\s\S]*2 payments/)
     expect(found).toContain('ORDER-2')
     expect(found).toContain('ORDER-1')
     expect(found).not.toContain('ORDER-3')
@@ -335,18 +371,22 @@ describe('gw console: an evidence draft outlives Ctrl-C', () => {
   }, 180_000)
 })
 
-describe('gw console: columns by display width', () => {
-  it('lines up every row with its heading whatever the reference holds: CJK, an emoji, accents, ß (at 120 and 80 columns)', async () => {
+// Columns and a small terminal: what one console draws at 120 columns, resized to 80, and to 60×15
+// (the frame is drawn again for each size, as when a user resizes the window): one start.
+describe('gw console: columns by display width; a small terminal', () => {
+  it('lines up every row with its heading whatever the reference holds: CJK, an emoji, accents, ß (at 120 and 80 columns); at 60×15 keeps how to get help and quit in the footer, and draws the evidence form line by line, the prompt on its own', async () => {
     for (const reference of ['注文番号-12345-🎁', 'ORDER-注文-ß-300111', 'e\u0301te\u0301-Ñúñez']) await pay(700, reference)
+    const dp = await aDispute('ORDER-60x15')
+    openConsole({x: 120, y: 30}, ['--view', 'payments'])
     for (const x of [120, 80]) {
-      openConsole({x, y: 30}, ['--view', 'payments'])
+      if (x !== 120) tmux('resize-window', '-t', 'gw', '-x', String(x), '-y', '30')
       // a whole frame: the heading and the three rows (a capture can fall in the middle of a redraw)
       const rowsOf = (lines: string[]) => lines.filter((l) => /\d\d:\d\d:\d\d/.test(l) && /^pay_/.test(l))
       let lines = (await waitForScreen('ORDER-注文')).split('\n')
-      for (const end = Date.now() + 10_000; (rowsOf(lines).length < 3 || !lines.some((l) => l.includes('REFERENCE'))) && Date.now() < end; ) {
-        await new Promise((r) => setTimeout(r, 100))
+      await until(() => {
         lines = screen().split('\n')
-      }
+        return rowsOf(lines).length >= 3 && lines.some((l) => l.includes('REFERENCE')) && lines.every((l) => stringWidth(l) <= x)
+      }, 10_000)
       const head = lines.find((l) => l.includes('REFERENCE'))!
       // the cell where CREATED starts, and where each row's time does (string-width: an
       // independent measure, East Asian wide and emoji 2 cells, combining marks none)
@@ -355,20 +395,19 @@ describe('gw console: columns by display width', () => {
       expect(rows.length, lines.join('\n')).toBeGreaterThanOrEqual(3)
       for (const row of rows) expect(stringWidth(row.slice(0, row.search(/\d\d:\d\d:\d\d/))), row).toBe(at)
       for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(x)
-      keys('q')
-      await expectTerminalRestored(0)
-      closeConsole()
     }
-  }, 180_000)
-})
 
-describe('gw console: a small terminal', () => {
-  it('at 60×15 keeps how to get help and quit in the footer, and draws the evidence form line by line, the prompt on its own', async () => {
-    const dp = await aDispute('ORDER-60x15')
-    openConsole({x: 60, y: 15}, ['--view', 'payments'])
-    const list = await waitForScreen(/\d+ payments/)
+    // 60×15: the frame drawn again for it (the footer last)
+    tmux('resize-window', '-t', 'gw', '-x', '60', '-y', '15')
+    const footer = / · \? keys · q quit *$/
+    let list = ''
+    await until(() => {
+      list = screen()
+      const rows = list.replace(/\n$/, '').split('\n')
+      return /\d+ payments/.test(list) && rows.length <= 15 && footer.test(rows.filter((r) => r.trim()).at(-1) ?? '')
+    }, 10_000)
     const rows = list.replace(/\n$/, '').split('\n')
-    expect(rows.filter((r) => r.trim()).at(-1)).toMatch(/ · \? keys · q quit *$/)
+    expect(rows.filter((r) => r.trim()).at(-1)).toMatch(footer)
     for (const r of rows) expect(stringWidth(r)).toBeLessThanOrEqual(60)
 
     keys('3')
@@ -389,34 +428,5 @@ describe('gw console: a small terminal', () => {
     keys('q')
     await expectTerminalRestored(0)
     closeConsole()
-  }, 180_000)
-})
-
-describe('gw console: what can be told apart and taken away', () => {
-  it('shows a webhook URL and a dispute id whole at 120 columns, and c copies the selected id to the clipboard (OSC 52)', async () => {
-    const url = 'https://127.0.0.1:45678/hooks'
-    const ep = await api.webhookEndpoints.create({url, enabled_events: ['dispute.closed']})
-    openConsole({x: 120, y: 40}, ['--view', 'webhooks'])
-    // tmux takes OSC 52 from the app into its buffers (the server is the session's: set once it runs)
-    tmux('set-option', '-s', 'set-clipboard', 'on')
-    const hooks = await waitForScreen(ep.id)
-    expect(hooks).toContain(url)
-    keys('3')
-    await waitForScreen(/\d+ disputes?\b/)
-    const open = (await api.disputes.list({status: 'needs_response', limit: 100})).data.map((d) => d.id)
-    expect(open.length).toBeGreaterThan(0)
-    // each whole (the rows are painted just after Ink's frame that counts them)
-    for (const id of open) await waitForScreen(id)
-    // c: the selected row's id, on tmux's clipboard (set-clipboard on takes OSC 52 from the app)
-    keys('2')
-    await waitForScreen(/\d+ payments/)
-    const newest = (await api.payments.list({limit: 1})).data[0]!
-    keys('c')
-    await waitForScreen(`Copied ${newest.id}`)
-    expect(tmux('show-buffer')).toBe(newest.id)
-    keys('q')
-    await expectTerminalRestored(0)
-    closeConsole()
-    await api.webhookEndpoints.delete(ep.id)
   }, 180_000)
 })

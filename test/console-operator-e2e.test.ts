@@ -44,25 +44,30 @@ async function serve(dir: string, port = 0): Promise<Instance> {
   return {...proc, name: `${hostname()}:${proc.port}`}
 }
 
-/** Requests to each live instance, a few a second, until stopped (a killed one's fail: ignored). */
+/**
+ * Requests to each live instance, a few a second, until stopped (a killed one's fail: ignored).
+ * One client per address, its connections kept alive (a TLS handshake per request cost both sides
+ * more than the request); a restarted instance's is connected again by the client.
+ */
 function sendTraffic(): Promise<void> {
   const ca = readFileSync(join(tls, 'ca.crt'), 'utf8')
+  const clients = new Map<string, GwClient>()
   return (async () => {
     while (!stopTraffic) {
       await Promise.all(
         fleet.map(async (i) => {
-          const c = new GwClient({baseUrl: i.baseUrl, apiKey: KEY, ca, maxRetries: 0})
+          let c = clients.get(i.baseUrl)
+          if (!c) clients.set(i.baseUrl, (c = new GwClient({baseUrl: i.baseUrl, apiKey: KEY, ca, maxRetries: 0})))
           try {
             await c.payments.list({limit: 1})
           } catch {
             // down, or restarting
-          } finally {
-            await c.close()
           }
         }),
       )
       await new Promise((r) => setTimeout(r, 150))
     }
+    for (const c of clients.values()) await c.close()
   })()
 }
 
@@ -98,7 +103,8 @@ afterAll(async () => {
 describe("gw console: the operator's journey", () => {
   it('shows both PostgreSQL instances live, one killed marked down with its figures aging, and recovers when its own instance restarts', async () => {
     // the shell saves the tty's modes before and after (stty -g) and prints EXIT=<code> at the end
-    openConsoleTerm(SOCKET, {root: ROOT, home, args: ['--view', 'gateway'], size: {x: 100, y: 30}, stty: true})
+    // (its waits read the screen again only once the pane has written: test/support/tmux.ts)
+    const term = openConsoleTerm(SOCKET, {root: ROOT, home, args: ['--view', 'gateway'], size: {x: 100, y: 30}, stty: true})
     const [a, b] = fleet as [Instance, Instance]
     const row = (i: Instance, state: string) => new RegExp(`${esc(i.name)}(?: \\*)? +${state}`)
 

@@ -1,6 +1,11 @@
-// `gw serve` end to end: the built CLI (`npm run build` first) started as a child process, its
-// JSON start-up line, a request against it, graceful SIGTERM, and start-up errors mapped to
-// the base command's exit codes.
+// `gw serve` end to end. What only a process shows runs the built CLI (`npm run build` first) as a
+// child process: the JSON start-up line, a request against it, /metrics on the API port and on
+// --metrics-listen, a fixed key, graceful SIGTERM and SIGINT, a drain under load, and help (it
+// reads the built manifest). A start-up that fails (a busy port, a live key, another secrets key)
+// is the command's work before it serves: it runs in this process (src/base/test-support/
+// cli-in-process.ts: oclif's parsing, GwCommand's exit codes and --json error line), which costs
+// an engine boot, not a Node start and a module load (about 2 CPU-s each). Each spawned `gw serve`
+// is one start-up of the product, so the tests that read what a running engine does share one.
 import {spawn, type ChildProcess} from 'node:child_process'
 import {randomBytes} from 'node:crypto'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -10,6 +15,7 @@ import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {Agent, request} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {runInProcess, uninstallInProcess} from '../src/base/test-support/cli-in-process.js'
 import {snapshotCli} from './support/cli-snapshot.js'
 
 const REPO = resolve(import.meta.dirname, '..')
@@ -28,6 +34,7 @@ beforeAll(() => {
 })
 
 afterAll(() => {
+  uninstallInProcess()
   rmSync(ROOT, {recursive: true, force: true})
   rmSync(tmp, {recursive: true, force: true})
 })
@@ -39,13 +46,18 @@ interface Exit {
   stderr: string
 }
 
-function serve(args: string[], env: Record<string, string> = {}): {child: ChildProcess; exited: Promise<Exit>; firstLine: Promise<string>} {
+/** The user's environment: none of the test's GW_ variables, HOME in the temp dir, no colour; then `env`. */
+function serveEnv(env: Record<string, string> = {}): Record<string, string> {
   const base: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('GW_')) base[k] = v
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-    env: {...base, HOME: tmp, XDG_CONFIG_HOME: join(tmp, 'config'), NO_COLOR: '1', ...env},
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  return {...base, HOME: tmp, XDG_CONFIG_HOME: join(tmp, 'config'), NO_COLOR: '1', ...env}
+}
+
+/** `gw serve ARGS` in this process, for a start-up that fails (it returns once the command has) */
+const serveInProcess = (args: string[], env: Record<string, string> = {}) => runInProcess(['serve', ...args], {env: serveEnv(env)})
+
+function serve(args: string[], env: Record<string, string> = {}): {child: ChildProcess; exited: Promise<Exit>; firstLine: Promise<string>} {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {env: serveEnv(env), stdio: ['ignore', 'pipe', 'pipe']})
   let stdout = ''
   let stderr = ''
   let lineResolve!: (line: string) => void
@@ -81,6 +93,10 @@ describe('gw serve', () => {
       const res = await request(`${info.base_url}/payments?limit=1`, {headers: {authorization: `Bearer ${info.secret_key}`}, dispatcher})
       expect(res.statusCode).toBe(200)
       expect(((await res.body.json()) as {object: string}).object).toBe('list')
+      // without --metrics-listen the API port serves /metrics, with no key
+      const metrics = await request(`${info.base_url.replace(/\/v1$/, '')}/metrics`, {dispatcher})
+      expect(metrics.statusCode).toBe(200)
+      expect(await metrics.body.text()).toContain('gw_http_requests_total')
     } finally {
       await dispatcher.close()
     }
@@ -170,9 +186,10 @@ describe('gw serve', () => {
     expect(answered).toBeGreaterThan(drainingSince)
   })
 
-  it('--metrics-listen (GW_METRICS_LISTEN) serves /metrics on its own address over plain HTTP, and the API port no longer does; without it the API port does', async () => {
-    const {child, exited, firstLine} = serve(['--port', '0', '--data-dir', join(tmp, 'engine-m'), '--json'], {GW_METRICS_LISTEN: '127.0.0.1:0'})
+  it('--metrics-listen (GW_METRICS_LISTEN) serves /metrics on its own address over plain HTTP, and the API port no longer does (without it the API port does: the first test); --api-key (GW_SERVE_API_KEY) fixes the engine key; SIGINT stops it with exit 0', async () => {
+    const {child, exited, firstLine} = serve(['--port', '0', '--data-dir', join(tmp, 'engine-m'), '--json'], {GW_METRICS_LISTEN: '127.0.0.1:0', GW_SERVE_API_KEY: 'sk_test_fixed_engine_key_1'})
     const info = JSON.parse(await firstLine) as {base_url: string; ca_file: string; secret_key: string; metrics_url: string}
+    expect(info.secret_key).toBe('sk_test_fixed_engine_key_1')
     expect(info.metrics_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
     const dispatcher = new Agent({connect: {ca: readFileSync(info.ca_file)}})
     const root = info.base_url.replace(/\/v1$/, '')
@@ -192,37 +209,15 @@ describe('gw serve', () => {
     } finally {
       await dispatcher.close()
     }
-    child.kill('SIGTERM')
-    expect((await exited).code).toBe(0)
-    // without it, as before: on the API port, no key
-    const plain = serve(['--port', '0', '--data-dir', join(tmp, 'engine-m'), '--json'])
-    const before = JSON.parse(await plain.firstLine) as {base_url: string; ca_file: string; metrics_url?: string}
-    expect(before.metrics_url).toBeUndefined()
-    const again = new Agent({connect: {ca: readFileSync(before.ca_file)}})
-    try {
-      const res = await request(`${before.base_url.replace(/\/v1$/, '')}/metrics`, {dispatcher: again})
-      expect(res.statusCode).toBe(200)
-      expect(await res.body.text()).toContain('gw_http_requests_total')
-    } finally {
-      await again.close()
-    }
-    plain.child.kill('SIGTERM')
-    expect((await plain.exited).code).toBe(0)
-  })
-
-  it('--api-key (GW_SERVE_API_KEY) fixes the engine key', async () => {
-    const {child, exited, firstLine} = serve(['--port', '0', '--data-dir', join(tmp, 'engine-b'), '--json'], {GW_SERVE_API_KEY: 'sk_test_fixed_engine_key_1'})
-    const info = JSON.parse(await firstLine) as {secret_key: string}
-    expect(info.secret_key).toBe('sk_test_fixed_engine_key_1')
     child.kill('SIGINT')
     expect((await exited).code).toBe(0)
   })
 
   it('another secrets key than the one the data dir was sealed with (GW_SECRETS_KEY_FILE) is refused with exit 2, naming the flag and the fix', async () => {
-    // engine-b started above, with the data dir's own secrets.key
+    // engine-m started above, with the data dir's own secrets.key
     const other = join(tmp, 'other-secrets.key')
     writeFileSync(other, randomBytes(32))
-    const r = await serve(['--port', '0', '--data-dir', join(tmp, 'engine-b')], {GW_SECRETS_KEY_FILE: other}).exited
+    const r = await serveInProcess(['--port', '0', '--data-dir', join(tmp, 'engine-m')], {GW_SECRETS_KEY_FILE: other})
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(`--secrets-key-file ${other} is not the secrets key this database's webhook signing secrets are sealed with`)
     expect(r.stderr).toContain('a copy of the key the first instance used')
@@ -234,13 +229,13 @@ describe('gw serve', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r))
     const port = (busy.address() as {port: number}).port
     try {
-      const human = await serve(['--port', String(port), '--data-dir', join(tmp, 'engine-c')]).exited
+      const human = await serveInProcess(['--port', String(port), '--data-dir', join(tmp, 'engine-c')])
       expect(human.code).toBe(2)
       expect(human.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use.`)
       expect(human.stderr).toContain('--port 0')
       expect(human.stderr).not.toMatch(/\n\s+at /) // no stack trace
 
-      const json = await serve(['--port', String(port), '--data-dir', join(tmp, 'engine-c'), '--json']).exited
+      const json = await serveInProcess(['--port', String(port), '--data-dir', join(tmp, 'engine-c'), '--json'])
       expect(json.code).toBe(2)
       expect(JSON.parse(json.stdout)).toMatchObject({error: {type: 'usage_error', message: `Port ${port} on 127.0.0.1 is already in use.`}})
     } finally {
@@ -249,7 +244,7 @@ describe('gw serve', () => {
   })
 
   it('a live key is refused with exit 2', async () => {
-    const r = await serve(['--port', '0', '--data-dir', join(tmp, 'engine-d'), '--api-key', 'sk_live_abcdefghijkl']).exited
+    const r = await serveInProcess(['--port', '0', '--data-dir', join(tmp, 'engine-d'), '--api-key', 'sk_live_abcdefghijkl'])
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('test mode only')
   })

@@ -1,6 +1,7 @@
 // `gw console` in a tmux pane of its own socket, for the console's e2e tests and its bench part:
 // the built CLI run by a shell with the user's HOME, keys in with send-keys, the screen back with
-// capture-pane (test/support/tmux.ts).
+// capture-pane (test/support/tmux.ts), read again only after the pane has written (pipe-pane to a
+// file in HOME: its size says when).
 import {execFileSync} from 'node:child_process'
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -39,9 +40,11 @@ export interface ConsoleRun {
  * ends and then stays (the screen can be read).
  */
 export function openConsoleTerm(socket: string, o: ConsoleRun): ConsoleTerm {
-  const term = tmuxOn(socket)
+  const stamp = `${process.pid}-${Date.now()}`
+  const output = join(o.home, `console-${stamp}.out`)
+  const term = tmuxOn(socket, {output})
   const size = o.size ?? {x: 120, y: 40}
-  const script = join(o.home, `console-${process.pid}-${Date.now()}.sh`)
+  const script = join(o.home, `console-${stamp}.sh`)
   const exports = {HOME: o.home, XDG_CONFIG_HOME: join(o.home, '.config'), GW_NO_KEYRING: '1', ...(o.dataDir ? {GW_DATA_DIR: o.dataDir} : {}), ...o.env}
   writeFileSync(
     script,
@@ -62,6 +65,8 @@ export function openConsoleTerm(socket: string, o: ConsoleRun): ConsoleTerm {
     ].join('\n'),
   )
   term.run('new-session', '-d', '-s', 'gw', '-x', String(size.x), '-y', String(size.y), `sh '${script}'`)
+  // the pane's output, copied as it comes: a wait reads the screen again when it grew
+  term.run('pipe-pane', '-t', 'gw', '-o', `cat >> '${output}'`)
   return {
     ...term,
     keys: (...k) => void term.run('send-keys', '-t', 'gw', ...k),
