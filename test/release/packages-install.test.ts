@@ -79,9 +79,13 @@ beforeAll(async () => {
   }
   // it prints the tarballs' paths (after npm's own lines about the script it runs)
   expect(r.stdout.split('\n').filter((l: string) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(checkout, 'out', f)).sort())
-  // a build of this commit is packed as it is (checked, not built again); any other is built first
+  // a build of this commit is packed as it is (checked, not built again); any other is built first,
+  // once: gw's build makes the others' dist/ too, which their prepacks then check (a tree with local
+  // changes, whose builds are never reused, is built once, not three times)
   const reused = (r.stderr as string).split('\n').flatMap((l) => /^(gw|sdk|testing): (\S+)\/ is built from this commit; checking it$/.exec(l)?.slice(1, 3) ?? [])
   expect(reused).toEqual(Object.entries(PACKAGE_DIST).filter(([name]) => reusable.has(name)).flat())
+  const builtWithGw = (r.stderr as string).split('\n').flatMap((l) => /^(sdk|testing): \S+\/ was built with gw's by this pack; checking it$/.exec(l)?.[1] ?? [])
+  expect(builtWithGw).toEqual(reusable.has('gw') ? [] : ['sdk', 'testing'].filter((p) => !reusable.has(p)))
   natives = prebuilds()
   for (const n of Object.values(natives)) keep(n)
 }, 900_000)
