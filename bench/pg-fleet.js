@@ -15,10 +15,11 @@ import {DURABILITY, closedLoopFleet, cpuSeconds, env, median, paymentRequest, RO
 const pg = createRequire(join(ROOT, 'package.json'))('pg')
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
-/** A throwaway cluster with pg_stat_statements loaded. */
+/** A throwaway cluster with pg_stat_statements loaded (and BENCH_PG_SETTINGS, `name = value` separated by `;`: e.g. commit_delay). */
 export async function statsCluster() {
   const {startCluster} = await import('../dist/engine/store/postgres/cluster.js')
-  return startCluster({fsync: DURABILITY === 'full', settings: [`shared_preload_libraries = 'pg_stat_statements'`]})
+  const extra = (process.env.BENCH_PG_SETTINGS ?? '').split(';').map((x) => x.trim()).filter(Boolean)
+  return startCluster({fsync: DURABILITY === 'full', settings: [`shared_preload_libraries = 'pg_stat_statements'`, ...extra]})
 }
 
 /** The database's counters now: statements by text (calls, rows), transactions, WAL. */
