@@ -17,6 +17,7 @@ mkdirSync(out, {recursive: true})
 const stamps = () => ['sdk', 'testing'].map((p) => statSync(join(root, 'packages', p, 'dist', 'build-info.json'), {throwIfNoEntry: false})?.mtimeMs ?? null)
 const before = stamps()
 const env = {...process.env}
+delete env.GW_PACK_BUILT_WITH_GW // (set below, for this pack's own prepacks only)
 const reports = []
 for (const dir of ['.', 'packages/sdk', 'packages/testing']) {
   const json = execFileSync('npm', ['pack', '--json', '--pack-destination', out], {cwd: join(root, dir), env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit']})
