@@ -52,8 +52,9 @@ export function ok(r, what) {
   return r
 }
 
-export function tempDir(prefix) {
-  return mkdtempSync(join(tmpdir(), prefix))
+/** A new directory named `prefix` + a random suffix, in `base` (the system's temp dir by default). */
+export function tempDir(prefix, base = tmpdir()) {
+  return mkdtempSync(join(base, prefix))
 }
 
 /**

@@ -32,6 +32,8 @@ if (process.env.npm_command === 'run' || process.env.npm_command === 'run-script
 const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'})
 try {
   if (builtHere(which.dist) && which.also.every((f) => existsSync(join(root, f)))) process.stderr.write(`${process.argv[2]}: ${which.dist}/ is built from this commit; checking it\n`)
+  // (scripts/pack.mjs: gw's prepack, a moment ago, built this package's dist/ with gw's)
+  else if (process.argv[2] !== 'gw' && process.env.GW_PACK_BUILT_WITH_GW === '1') process.stderr.write(`${process.argv[2]}: ${which.dist}/ was built with gw's by this pack; checking it\n`)
   else run('npm', ['run', '--silent', which.build])
   run(process.execPath, [join(root, 'scripts', 'check-package.mjs'), join(root, which.dir)])
 } catch (e) {

@@ -2,7 +2,9 @@
 // the README's command with a git+file:// clone of this repository at HEAD; npm clones it, installs
 // its dependencies and builds it (prepare). (A global install from git cannot build: npm installs no
 // dev dependency in the clone then; prepare says so. The README's way from git is a clone, packed.)
-// Its own file: it needs no tarball, so it runs beside packages-install.test.ts.
+// Its own file: it needs no tarball, so it runs beside packages-install.test.ts. Its npm cache is
+// empty at its start (every package from the public registry) and, like the project, in memory where
+// there is room (support/install.ts, SCRATCH): npm's clone, with its dev dependencies, is made there.
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'

@@ -1,8 +1,9 @@
 // Every package installed as its users install it (release tier): `npm run pack` writes the three
 // tarballs, and each is installed with the README's own command into a throwaway prefix or project,
-// with a throwaway npm cache (packages come from the public registry), the repository nowhere on
-// PATH or NODE_PATH and the working directory outside it; then what the package is for is done
-// with it. One install per package, shared by its assertions:
+// with a throwaway npm cache, empty when the file starts and shared by its installs (packages come
+// from the public registry; installEnv), the throwaway directories in memory where there is room
+// (support/install.ts, SCRATCH), the repository nowhere on PATH or NODE_PATH and the working
+// directory outside it; then what the package is for is done with it. One install per package, shared by its assertions:
 //   - gw, globally from its tarball: --version with the commit, serve, login, payments create, and
 //     `gw` / `gw/testing` imported from the installed package;
 //   - a shop's project (a copy of examples/shop) with @gw/testing and @gw/sdk from its vendor/
@@ -78,17 +79,28 @@ beforeAll(async () => {
   }
   // it prints the tarballs' paths (after npm's own lines about the script it runs)
   expect(r.stdout.split('\n').filter((l: string) => l.endsWith('.tgz')).sort()).toEqual(Object.values(TARBALLS).map((f) => join(checkout, 'out', f)).sort())
-  // a build of this commit is packed as it is (checked, not built again); any other is built first
+  // a build of this commit is packed as it is (checked, not built again); any other is built first,
+  // once: gw's build makes the others' dist/ too, which their prepacks then check (a tree with local
+  // changes, whose builds are never reused, is built once, not three times)
   const reused = (r.stderr as string).split('\n').flatMap((l) => /^(gw|sdk|testing): (\S+)\/ is built from this commit; checking it$/.exec(l)?.slice(1, 3) ?? [])
   expect(reused).toEqual(Object.entries(PACKAGE_DIST).filter(([name]) => reusable.has(name)).flat())
+  const builtWithGw = (r.stderr as string).split('\n').flatMap((l) => /^(sdk|testing): \S+\/ was built with gw's by this pack; checking it$/.exec(l)?.[1] ?? [])
+  expect(builtWithGw).toEqual(reusable.has('gw') ? [] : ['sdk', 'testing'].filter((p) => !reusable.has(p)))
   natives = prebuilds()
   for (const n of Object.values(natives)) keep(n)
 }, 900_000)
 
 afterAll(removeAll)
 
-/** A fresh npm cache and the native modules' prebuilt binaries, for one install. */
-const installEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => userEnv({...natives, npm_config_cache: temp('gw-npm-cache-'), ...extra})
+/**
+ * The file's npm cache, empty at its start, and the native modules' prebuilt binaries, for each
+ * install. One cache for the file's installs, as a user's machine has one: the shop's install takes
+ * from it the tarballs gw's global install fetched (the engine's dependencies), by their integrity,
+ * and still asks the registry for every package's versions (no --prefer-offline), so what it
+ * resolves is what the registry holds now; every package came from the registry during this file.
+ */
+let cache: string | undefined
+const installEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => userEnv({...natives, npm_config_cache: (cache ??= temp('gw-npm-cache-')), ...extra})
 
 it("the README's install commands are the ones tested, with the package's version; none installs what the registry lacks", () => {
   readmeLine(readme.section, new RegExp(`^npm install -g \\./out/${TARBALLS.gw.replaceAll('.', '\\.')}$`), 'installs the CLI from its tarball')
