@@ -2,9 +2,9 @@
 // right after the frame that shows the field (before React's passive effects ran) reaches it.
 import {PassThrough} from 'node:stream'
 import {render, useInput} from 'ink'
-import {useState} from 'react'
+import {useEffect, useState} from 'react'
 import {afterEach, describe, expect, it} from 'vitest'
-import {KeyboardProvider, useKeyInput} from './keyboard.js'
+import {KeyboardProvider, keysHandled, useKeyInput} from './keyboard.js'
 import {Text} from './text.js'
 
 const strip = (s: string) => s.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '')
@@ -117,3 +117,43 @@ describe('keyboard: every key of a read', () => {
   })
 })
 
+/** Work in a passive effect after every draw, longer than a slice of React's scheduler (5 ms). */
+function SlowEffects({ms}: {ms: number}) {
+  useEffect(() => {
+    const end = performance.now() + ms
+    while (performance.now() < end);
+  })
+  return null
+}
+
+function SlowCounter({seen}: {seen: string[]}) {
+  const [n, setN] = useState(0)
+  const onKey = (input: string) => {
+    seen.push(`${n}:${input}`)
+    setN(n + 1)
+  }
+  return (
+    <KeyboardProvider onKey={onKey}>
+      <Text>{`N=${n}`}</Text>
+      <SlowEffects ms={8} />
+    </KeyboardProvider>
+  )
+}
+
+describe('keyboard: keys typed ahead of a slow draw', () => {
+  // React renders a key's update in a task of its scheduler, which yields to the event loop after
+  // 5 ms of work (another task's, or the process descheduled on a busy machine): the next key must
+  // wait for the commit of the one before, not for a turn of the event loop that merely follows it
+  it('hands on each key once the view has drawn the one before, however long the draw takes', async () => {
+    const seen: string[] = []
+    const t = terminal(() => {})
+    const app = render(<SlowCounter seen={seen} />, {stdout: t.stdout, stdin: t.stdin, exitOnCtrlC: false, patchConsole: false})
+    unmount = () => app.unmount()
+    await tick(50)
+    t.stdin.write('jjjjj')
+    await keysHandled()
+    for (let i = 0; i < 50 && !t.screen().includes('N=5'); i++) await tick()
+    expect(seen).toEqual(['0:j', '1:j', '2:j', '3:j', '4:j'])
+    expect(t.screen()).toContain('N=5')
+  })
+})
