@@ -31,11 +31,14 @@ export function readsSoFar(): number {
   return reads
 }
 
-/** Keys read and not yet handed on (a read's later keys wait for the one before to be drawn). */
+/** Keys read and not yet handed on and drawn (a read's later keys wait for the one before to be drawn). */
 let waiting = 0
 const whenDone: (() => void)[] = []
 
-/** Resolves once every key read so far has been handed on (tests that type, then look). */
+/**
+ * Resolves once every key read so far has been handed on and React has committed what it changed
+ * (the painter's rows painted in that commit; tests that type, then look).
+ */
 export function keysHandled(): Promise<void> {
   return waiting === 0 ? Promise.resolve() : new Promise((resolve) => whenDone.push(resolve))
 }
@@ -82,17 +85,27 @@ export function KeyboardProvider({onKey, children}: {onKey: KeyListener; childre
   const {internal_eventEmitter: events} = useStdin()
   // the key being handed on (Ink's own reads reach the handler too, and are not keys yet)
   const [relay] = useState(() => ({current: undefined as (RawKey & {read: number}) | undefined}))
+  // the commit that draws a key: the provider renders again in the same batch as the key's own
+  // updates (a state update made right after the handlers ran, at the same priority), so its
+  // layout effect runs in the commit that draws what the key changed
+  const [drawn, setDrawn] = useState(0)
+  const [afterDraw] = useState(() => ({current: undefined as (() => void) | undefined}))
+  useLayoutEffect(() => {
+    const then = afterDraw.current
+    afterDraw.current = undefined
+    then?.()
+  }, [drawn, afterDraw])
   useEffect(() => {
     const reader = new KeyReader()
     let wait: NodeJS.Timeout | undefined
-    // keys waiting for the one before to be drawn: React commits a key's updates after its
-    // handlers ran, in a microtask queued as they ran (or, from there, in a task of its scheduler,
-    // an immediate), so the next key waits for a microtask queued after it and then for an
-    // immediate queued after React's: it reaches the handlers (and fields) of the view as the key
-    // before left it
+    // keys waiting for the one before to be drawn. React renders a key's updates in a task of
+    // its scheduler, which yields to the event loop once it has worked 5 ms (a slow passive
+    // effect, or the process descheduled on a busy machine): no turn of the event loop is sure
+    // to come after that render, so the next key waits for the commit itself (afterDraw), then
+    // for an immediate (the passive effects React queued in that commit run first)
     const queue: (RawKey & {read: number})[] = []
     let next: NodeJS.Immediate | undefined
-    /** a key was handed on and React may not have drawn it yet */
+    /** a key was handed on and React has not drawn it yet */
     let settling = false
     let closed = false
     const deliver = () => {
@@ -100,10 +113,8 @@ export function KeyboardProvider({onKey, children}: {onKey: KeyListener; childre
       const k = queue.shift()
       if (!k || closed) {
         settling = false
-        if (closed) handedOn(queue.length)
         return
       }
-      handedOn(1)
       settling = true
       relay.current = k
       try {
@@ -111,9 +122,11 @@ export function KeyboardProvider({onKey, children}: {onKey: KeyListener; childre
       } finally {
         relay.current = undefined
       }
-      queueMicrotask(() => {
+      afterDraw.current = () => {
+        handedOn(1)
         if (!closed) next = setImmediate(deliver)
-      })
+      }
+      setDrawn((n) => n + 1)
     }
     const hand = (keys: (RawKey & {read: number})[]) => {
       waiting += keys.length
@@ -135,10 +148,12 @@ export function KeyboardProvider({onKey, children}: {onKey: KeyListener; childre
       if (wait) clearTimeout(wait)
       closed = true
       if (next) clearImmediate(next)
-      handedOn(queue.length)
+      // the key being drawn (its commit will not come) and those after it
+      handedOn(queue.length + (afterDraw.current ? 1 : 0))
+      afterDraw.current = undefined
       queue.length = 0
     }
-  }, [events, relay])
+  }, [events, relay, afterDraw])
   useInput((input, key) => {
     const k = relay.current
     if (!k) return
