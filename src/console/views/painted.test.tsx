@@ -1,7 +1,10 @@
 // The painted rows follow every key at once, in process (test-support/harness.tsx): a read of
 // one to five Downs moves the selection that many rows, drawn before anything else happens (the
 // painter paints in the commit; in a passive effect the rows showed the state before the last key
-// until the next redraw, up to a second later — a key looked lost).
+// until the next redraw, up to a second later — a key looked lost). Every key of the read reaches
+// the list as the key before left it (ui/keyboard.tsx: the next key waits for the commit
+// that drew the one before; handed on a turn of the event loop later instead, on a busy machine a
+// key reached the handler of the state before and jjjj moved three rows).
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {bootEngine, card, type TestEngine} from '../../engine/test-support/harness.js'
 import {openConsoleInProcess} from '../test-support/harness.js'
