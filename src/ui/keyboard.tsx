@@ -116,17 +116,19 @@ export function KeyboardProvider({onKey, children}: {onKey: KeyListener; childre
         return
       }
       settling = true
+      // set before the key acts: a key that quits unmounts the provider as it is handled, and the
+      // cleanup then releases it (its commit will not come)
+      afterDraw.current = () => {
+        handedOn(1)
+        if (!closed) next = setImmediate(deliver)
+      }
       relay.current = k
       try {
         events.emit('input', k.raw)
       } finally {
         relay.current = undefined
       }
-      afterDraw.current = () => {
-        handedOn(1)
-        if (!closed) next = setImmediate(deliver)
-      }
-      setDrawn((n) => n + 1)
+      if (!closed) setDrawn((n) => n + 1)
     }
     const hand = (keys: (RawKey & {read: number})[]) => {
       waiting += keys.length
