@@ -84,7 +84,7 @@ describe('keyboard', () => {
 })
 
 /** Counts keys with the count as the handler's render saw it (a stale handler counts from an older one). */
-function Counter({seen}: {seen: string[]}) {
+function Counter({seen, effectsMs}: {seen: string[]; effectsMs?: number}) {
   const [n, setN] = useState(0)
   const onKey = (input: string, key: {paste?: boolean; downArrow: boolean}) => {
     seen.push(`${n}:${key.paste ? `paste(${input})` : key.downArrow ? 'down' : input}`)
@@ -93,6 +93,7 @@ function Counter({seen}: {seen: string[]}) {
   return (
     <KeyboardProvider onKey={onKey}>
       <Text>{`N=${n}`}</Text>
+      {effectsMs === undefined ? null : <SlowEffects ms={effectsMs} />}
     </KeyboardProvider>
   )
 }
@@ -126,20 +127,6 @@ function SlowEffects({ms}: {ms: number}) {
   return null
 }
 
-function SlowCounter({seen}: {seen: string[]}) {
-  const [n, setN] = useState(0)
-  const onKey = (input: string) => {
-    seen.push(`${n}:${input}`)
-    setN(n + 1)
-  }
-  return (
-    <KeyboardProvider onKey={onKey}>
-      <Text>{`N=${n}`}</Text>
-      <SlowEffects ms={8} />
-    </KeyboardProvider>
-  )
-}
-
 describe('keyboard: keys typed ahead of a slow draw', () => {
   // React renders a key's update in a task of its scheduler, which yields to the event loop after
   // 5 ms of work (another task's, or the process descheduled on a busy machine): the next key must
@@ -147,7 +134,7 @@ describe('keyboard: keys typed ahead of a slow draw', () => {
   it('hands on each key once the view has drawn the one before, however long the draw takes', async () => {
     const seen: string[] = []
     const t = terminal(() => {})
-    const app = render(<SlowCounter seen={seen} />, {stdout: t.stdout, stdin: t.stdin, exitOnCtrlC: false, patchConsole: false})
+    const app = render(<Counter seen={seen} effectsMs={8} />, {stdout: t.stdout, stdin: t.stdin, exitOnCtrlC: false, patchConsole: false})
     unmount = () => app.unmount()
     await tick(50)
     t.stdin.write('jjjjj')
