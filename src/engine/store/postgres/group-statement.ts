@@ -14,6 +14,7 @@
 // alone (restores, purges, other accounts' rows).
 import {type ChangeSet, type FieldType, type IdempotencyRecord, type Kind, type Put, type StatIncrement} from '../../ports/store.js'
 import {COLUMNS, FIELDS} from '../columns.js'
+import {bodyReference} from '../idempotency-body.js'
 import {byChannel, CHANNEL, dueAt, type Notice, type Notices} from './feed.js'
 import {TABLE} from './schema.js'
 import {bind, pgText, rowOf} from './sql.js'
@@ -189,12 +190,13 @@ function payloadSql(instanceId: string, notices: readonly Notice[], eventSeqs: M
  * way a group is committed): the last record of a key wins, statistics of a provider and day add up.
  */
 export class Merged {
-  private readonly idem = new Map<string, IdempotencyRecord & {account: string}>()
+  private readonly idem = new Map<string, IdempotencyRecord & {account: string; ref: string | null}>()
   private readonly stats = new Map<string, StatIncrement & {account: string}>()
   private readonly settings = new Map<string, {account: string; key: string; value: string}>()
 
   add(account: string, cs: ChangeSet, n: Notice): void {
-    if (cs.idempotency) this.idem.set(JSON.stringify([account, cs.idempotency.scope, cs.idempotency.key]), {...cs.idempotency, account})
+    // a body that is the data.object of an event of the change set is kept as that event's id (idempotency-body.ts)
+    if (cs.idempotency) this.idem.set(JSON.stringify([account, cs.idempotency.scope, cs.idempotency.key]), {...cs.idempotency, account, ref: bodyReference(cs)})
     for (const s of cs.stats ?? []) {
       const k = `${account}\n${s.provider}\n${s.day}`
       const prev = this.stats.get(k)
@@ -212,12 +214,12 @@ export class Merged {
     const idem = [...this.idem.values()]
     if (idem.length)
       out.push(
-        (p) => `INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, created_at, expires_at) SELECT v.* FROM ${valuesOf(
-          idem.map((r) => [r.account, pgText(r.scope), pgText(r.key), r.request_hash, r.status, r.body, r.created_at, r.expires_at]),
-          ['text', 'text', 'text', 'text', 'integer', 'text', 'timestamptz', 'timestamptz'],
+        (p) => `INSERT INTO idempotency_keys (account, scope, key, request_hash, status, body, body_event, created_at, expires_at) SELECT v.* FROM ${valuesOf(
+          idem.map((r) => [r.account, pgText(r.scope), pgText(r.key), r.request_hash, r.status, r.ref === null ? r.body : null, r.ref, r.created_at, r.expires_at]),
+          ['text', 'text', 'text', 'text', 'integer', 'text', 'text', 'timestamptz', 'timestamptz'],
           p,
         )}
-       ON CONFLICT (account, scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+       ON CONFLICT (account, scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, body_event = excluded.body_event, created_at = excluded.created_at, expires_at = excluded.expires_at`,
       )
     const ss = [...this.stats.values()]
     if (ss.length)

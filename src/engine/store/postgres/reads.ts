@@ -19,7 +19,7 @@ import {
 } from '../../ports/store.js'
 import {FIELDS} from '../columns.js'
 import {CURSORS, cursorMissing, type PageQuery, pageOf, seqOrder} from '../pages.js'
-import {TABLE} from './schema.js'
+import {IDEMPOTENCY_BODY_SQL, TABLE} from './schema.js'
 import {ARRAY_TYPE, bind, impossibleId, objOf, pgText, query, type Queryable, rows} from './sql.js'
 
 type ObjRow = {data: Record<string, unknown>; internal: unknown}
@@ -172,7 +172,12 @@ function exportQueries(): {section: Exclude<AccountRowsPart['section'], 'setting
     ...objects,
     {section: 'events', sql: 'SELECT id, type, created_at, json, object_id, payment FROM events WHERE account = $1 ORDER BY seq', row: (e: EventRow) => ({...e})},
     {section: 'jobs', sql: 'SELECT id, kind, ref, due_at, data FROM jobs WHERE account = $1 ORDER BY due_at, seq', row: (j: JobRow): Job => ({id: j.id, kind: j.kind, ref: j.ref, due_at: j.due_at, ...(j.data ? {data: j.data} : {})})},
-    {section: 'idempotency', sql: 'SELECT scope, key, request_hash, status, body, created_at, expires_at FROM idempotency_keys WHERE account = $1 ORDER BY expires_at, created_at, key', row: (r: IdempotencyRecord) => r},
+    {
+      section: 'idempotency',
+      // a body kept as a reference to its event comes back as the event's data.object (schema.ts IDEMPOTENCY_BODY_SQL)
+      sql: `SELECT i.scope, i.key, i.request_hash, i.status, ${IDEMPOTENCY_BODY_SQL('i', 'e')} AS body, i.created_at, i.expires_at FROM idempotency_keys i LEFT JOIN events e ON i.body IS NULL AND e.account = i.account AND e.id = i.body_event WHERE i.account = $1 ORDER BY i.expires_at, i.created_at, i.key`,
+      row: (r: IdempotencyRecord) => r,
+    },
     {section: 'stats', sql: 'SELECT provider, day, approved, total FROM provider_stats WHERE account = $1 ORDER BY provider, day', row: (r: StatIncrement) => r},
   ]
 }

@@ -173,6 +173,14 @@ function searchKeysMigration(): string {
 }
 
 /**
+ * An idempotency record's body (record `r`, the event `e` joined on its body_event when its body is
+ * NULL): its own, else the event's data.object; '' where the event is gone (as SQLite's read does;
+ * an event outlives the records that point at it: events are kept 30 days, records 24 hours).
+ * Migration 6's claim function reads it the same way.
+ */
+export const IDEMPOTENCY_BODY_SQL = (r: string, e: string) => `COALESCE(${r}.body, gw_data_object(${e}.json), '')`
+
+/**
  * Ordered migrations; each runs once, all pending ones in one transaction under an advisory
  * lock, so instances starting at the same moment apply them once. Append only.
  */
@@ -282,5 +290,33 @@ CREATE UNLOGGED TABLE rate_buckets (
   `${referenceKeyedIndexes()}
 DROP INDEX IF EXISTS events_subject;
 CREATE INDEX events_subject ON events ((COALESCE(payment, object_id)), account, seq);`,
+  // 6: an idempotency body that is an event's data.object is kept as a reference to the event
+  // (docs/decisions.md#storage-per-payment), as SQLite's migration 4: the body NULL, the event's id
+  // in body_event (rows written before keep their bodies). The claim function gives the body back
+  // either way, so an instance that has not restarted since still replays every record; the
+  // snapshot and export reads resolve it the same way (reads.ts). Adding a column without a
+  // default and dropping NOT NULL rewrite nothing; the CHECK is not validated against old rows
+  // (they all have a body).
+  `ALTER TABLE idempotency_keys ADD COLUMN body_event text COLLATE "C";
+ALTER TABLE idempotency_keys ALTER COLUMN body DROP NOT NULL;
+ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_keys_body CHECK (body IS NOT NULL OR body_event IS NOT NULL) NOT VALID;
+-- the bytes of an event's data.object (idempotency-body.ts dataObjectOf): from the envelope's first
+-- "data":{"object": to the JSON's last two characters (the closing braces)
+CREATE FUNCTION gw_data_object(event_json text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT left(substr(event_json, strpos(event_json, '"data":{"object":') + 17), -2) $$;
+CREATE OR REPLACE FUNCTION gw_claim_idempotency(p_account text, p_scope text, p_key text)
+RETURNS TABLE (got boolean, request_hash text, status integer, body text, created_at timestamptz, expires_at timestamptz)
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  ok boolean := pg_try_advisory_xact_lock(hashtextextended('i:' || p_account || E'\n' || p_scope || E'\n' || p_key, 0));
+BEGIN
+  RETURN QUERY SELECT ok, k.request_hash, k.status, COALESCE(k.body, gw_data_object(e.json), ''), k.created_at, k.expires_at
+    FROM idempotency_keys k LEFT JOIN events e ON k.body IS NULL AND e.account = k.account AND e.id = k.body_event
+    WHERE k.account = p_account AND k.scope = p_scope AND k.key = p_key;
+  IF NOT FOUND THEN
+    RETURN QUERY SELECT ok, NULL::text, NULL::integer, NULL::text, NULL::timestamptz, NULL::timestamptz;
+  END IF;
+END
+$$;`,
 ]
 

@@ -3,7 +3,8 @@
 // every update and delete is bounded to it.
 import {type AccountRows, type ChangeNotice, type ChangeSet, RESTORED_SETTINGS_SQL, type StagedRows, INTERNAL_KINDS, type Kind, KINDS, UNSNAPSHOTTED, VersionConflictError} from '../../ports/store.js'
 import {columnValues, COLUMNS} from '../columns.js'
-import {ACCOUNT_TABLES, columnValue, dataObjectOf, INTERNAL} from './rows.js'
+import {bodyReference} from '../idempotency-body.js'
+import {ACCOUNT_TABLES, columnValue, INTERNAL} from './rows.js'
 import {TABLE} from './schema.js'
 import type {Narrow, Op} from './writer.js'
 
@@ -205,7 +206,7 @@ export function compile(cs: ChangeSet, accountId: string, state: CompileState): 
   if (cs.idempotency) {
     const r = cs.idempotency
     // a body that is an event's data.object (a created payment) is kept as a reference to the event
-    const ref = r.body_of_event !== undefined && cs.events?.some((e) => e.id === r.body_of_event && dataObjectOf(e.json) === r.body) ? r.body_of_event : null
+    const ref = bodyReference(cs)
     const k = idemKey(accountId, r.scope, r.key)
     const op: Op = {sql: INSERT_IDEMPOTENCY, params: [ref ? '' : r.body, r.scope, r.key, r.request_hash, r.status, ref, r.created_at, r.expires_at, account], pack: ref ? undefined : PACK_DATA}
     // the claim did not look: a live record there fails the change set

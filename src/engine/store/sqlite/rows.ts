@@ -5,6 +5,8 @@ import {COLUMNS, FIELDS} from '../columns.js'
 import {unpack} from './codec.js'
 import {TABLE} from './schema.js'
 
+export {dataObjectOf} from '../idempotency-body.js'
+
 export const INTERNAL = '_x'
 
 /**
@@ -102,15 +104,6 @@ export function logged(r: StoredRow): LoggedEvent
 export function logged(r: StoredRow | undefined): LoggedEvent | undefined
 export function logged(r: StoredRow | undefined): LoggedEvent | undefined {
   return r && {seq: r.seq, id: r.id, type: r.type, created_at: r.created_at, json: unpack(r.json)}
-}
-
-const DATA_OBJECT = '"data":{"object":'
-/**
- * The bytes of an event's data.object: an event's JSON is `{"id":...,"request_id":...,"data":{"object":<object>}}`;
- * the members before `data` cannot hold that sequence unescaped, so its first occurrence is the envelope's.
- */
-export function dataObjectOf(eventJson: string): string {
-  return eventJson.slice(eventJson.indexOf(DATA_OBJECT) + DATA_OBJECT.length, -2)
 }
 
 /** Every table that holds rows of an account (what purging an account empties). */
