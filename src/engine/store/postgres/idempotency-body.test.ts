@@ -101,7 +101,7 @@ describe('PostgreSQL migration 6 on a database migration 5 left', () => {
     for (let i = 0; i < 5; i++) await sql(url, MIGRATIONS[i]!)
     await sql(url, 'INSERT INTO gw_schema_migrations SELECT v, now() FROM generate_series(1, 5) v')
     const old = hostile()
-    await sql(url, OLD_INSERT, ['acct_default', 'test', 'k-before', 'h', 201, old, iso(T0), iso(Date.now() + 86_400_000)])
+    await sql(url, OLD_INSERT, ['acct_default', 'test', 'k-before', 'h', 201, old, iso(T0), iso(T0 + 86_400_000)])
 
     const engine = await bootEngine({storeUrl: url})
     try {

@@ -296,13 +296,15 @@ CREATE INDEX events_subject ON events ((COALESCE(payment, object_id)), account, 
   // either way, so an instance that has not restarted since still replays every record; the
   // snapshot and export reads resolve it the same way (reads.ts). Adding a column without a
   // default and dropping NOT NULL rewrite nothing; the CHECK is not validated against old rows
-  // (they all have a body).
-  `ALTER TABLE idempotency_keys ADD COLUMN body_event text COLLATE "C";
+  // (they all have a body). It can run again on a database that has it (as the migration tests
+  // of 4 and 5 do).
+  `ALTER TABLE idempotency_keys ADD COLUMN IF NOT EXISTS body_event text COLLATE "C";
 ALTER TABLE idempotency_keys ALTER COLUMN body DROP NOT NULL;
+ALTER TABLE idempotency_keys DROP CONSTRAINT IF EXISTS idempotency_keys_body;
 ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_keys_body CHECK (body IS NOT NULL OR body_event IS NOT NULL) NOT VALID;
 -- the bytes of an event's data.object (idempotency-body.ts dataObjectOf): from the envelope's first
 -- "data":{"object": to the JSON's last two characters (the closing braces)
-CREATE FUNCTION gw_data_object(event_json text) RETURNS text
+CREATE OR REPLACE FUNCTION gw_data_object(event_json text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT left(substr(event_json, strpos(event_json, '"data":{"object":') + 17), -2) $$;
 CREATE OR REPLACE FUNCTION gw_claim_idempotency(p_account text, p_scope text, p_key text)
 RETURNS TABLE (got boolean, request_hash text, status integer, body text, created_at timestamptz, expires_at timestamptz)
