@@ -30,37 +30,13 @@ import {dirname, join, posix, relative} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import * as esbuild from 'esbuild'
 import ts from 'typescript'
+import {GROUPS, HOOKS, NATIVE, READS_DEFAULT} from './bundle-groups.mjs'
 import {BUNDLE_HEADER, MODULE_FILES, packageOf} from './check-package.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const SRC = join(root, 'src')
 const DIST = join(root, 'dist')
 const OUT = join(DIST, 'bundle')
-
-/** Native modules (and pg's optional native binding): loaded from node_modules where they were installed. */
-const NATIVE = ['better-sqlite3', 'zstd-napi', '@napi-rs/keyring', 'pg-native']
-/** The oclif hooks: every command's process loads them. */
-const HOOKS = ['hooks/version.ts', 'hooks/command-not-found.ts']
-
-const GROUPS = [
-  {
-    name: 'engine',
-    entries: {engine: 'engine/index.ts', 'engine-heap': 'engine/heap.ts', 'engine-certificates': 'engine/tls/certificates.ts'},
-    hosts: ['commands/serve.ts', 'testing.ts', 'index.ts'],
-    // PostgreSQL's client is loaded only for a PostgreSQL store, by a chunk of its own: it stays a
-    // package (its optional native binding is required by name)
-    external: ['pg'],
-  },
-  {
-    name: 'console',
-    entries: {'console-session': 'console/session.ts', 'console-theme': 'console/theme.ts', 'console-screen': 'console/screen.ts', 'console-app': 'console/app.tsx'},
-    hosts: ['commands/console.ts'],
-    external: [],
-    // Ink imports React's devtools only with DEV=true, and only if the user installed them (gw does
-    // not); ws, which those devtools use, tries its optional native helpers
-    optional: ['react-devtools-core', 'bufferutil', 'utf-8-validate'],
-  },
-]
 
 function fail(message) {
   process.stderr.write(`bundle: ${message}\n`)
@@ -181,7 +157,13 @@ for (const group of GROUPS) {
             if (args.kind === 'entry-point') return undefined
             if (!args.path.startsWith('.') && !args.path.startsWith('/')) {
               const pkg = packageOf(args.path)
-              return pkg === null || externalPackages.has(pkg) ? {path: args.path, external: true} : undefined
+              if (pkg === null || externalPackages.has(pkg)) return {path: args.path, external: true}
+              // a bundle's import() of a CommonJS package gives module.exports as the default only,
+              // where Node's also names its exports: the importer must read the default
+              if (args.kind === 'dynamic-import' && !READS_DEFAULT.has(args.path)) {
+                return {errors: [{text: `import('${args.path}') from a bundle: add it to READS_DEFAULT (scripts/bundle.mjs) once its importer reads the module's default when it has one`}]}
+              }
+              return undefined
             }
             if (args.importer.includes('/node_modules/') || !args.importer.startsWith(SRC)) return undefined
             const base = relative(SRC, join(dirname(args.importer), args.path)).split('\\').join('/')
