@@ -16,8 +16,8 @@
 // (startGateway's and the SDK's, which a shop's process loads too) — stay files: the bundle imports
 // them from dist/ (external). So do the packages those hosts import, and the native ones. A
 // module that finds files beside itself (import.meta) stays a file as well (thread.ts finds the
-// worker-thread files, copied beside it). What a bundle holds is removed from dist/ when nothing
-// else imports it, so the package ships one copy.
+// worker-thread files, copied beside it). What a bundle holds is left out of the package when
+// nothing else imports it (dist/.npmignore), so the package ships one copy.
 //
 // Each bundle file begins with a line that names what it imports (`// gw-bundle {"files": […],
 // "packages": […]}`), read by scripts/check-package.mjs instead of searching the text: the
@@ -208,5 +208,8 @@ for (const group of GROUPS) {
   for (const f of externalFiles) kept.add(f)
   process.stderr.write(`bundle: ${group.name}: ${inside.size - externalFiles.size} modules and ${Object.keys(result.metafile.inputs).length - (inside.size - externalFiles.size)} package files in ${result.outputFiles.length} files; ${externalFiles.size} modules stay files\n`)
 }
-// what only a bundle holds leaves dist/ (its declarations, where the public ones need it, stay)
-for (const f of removable) if (!kept.has(f) && existsSync(join(DIST, distPath(f)))) rmSync(join(DIST, distPath(f)))
+// What only a bundle holds is left out of the package (dist/.npmignore; npm reads it within "files"):
+// the package ships one copy. The files stay in dist/ for the bench, which imports engine modules
+// the bundle does not export (bench/seed.js: the SQLite store, its codec); nothing gw runs imports them.
+const ignored = [...removable].filter((f) => !kept.has(f) && existsSync(join(DIST, distPath(f)))).map((f) => `/${distPath(f)}`).sort()
+writeFileSync(join(DIST, '.npmignore'), `# written by scripts/bundle.mjs: modules the bundles in bundle/ hold, which the package does not ship\n${ignored.join('\n')}\n`)
