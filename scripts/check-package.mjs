@@ -20,6 +20,8 @@ import {fileURLToPath} from 'node:url'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const BUILTINS = new Set(builtinModules)
+/** the first line of a bundle file (scripts/bundle.mjs), followed by what it imports as JSON */
+export const BUNDLE_HEADER = '// gw-bundle '
 
 /** The files npm would pack for the package at `dir` (paths relative to it, with '/'). */
 export function packList(dir) {
@@ -31,7 +33,7 @@ export function packList(dir) {
 // createRequire(…)('…'), require.resolve('…') (a specifier has no space or comma: prose in strings is skipped)
 const SPECIFIERS = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*|\bcreateRequire\([^()]*\)\s*(?:\.resolve)?\(\s*|\brequire\.resolve\(\s*)(['"])([^'"\s,]+)\1/g
 // a module file a thread starts from ('./writer-thread.mjs'): a relative .mjs named anywhere
-const MODULE_FILES = /(['"])(\.\.?\/[^'"\s,]+\.mjs)\1/g
+export const MODULE_FILES = /(['"])(\.\.?\/[^'"\s,]+\.mjs)\1/g
 
 /** The package a bare specifier names ('@scope/name/sub' -> '@scope/name'), or null for a built-in. */
 export function packageOf(spec) {
@@ -45,6 +47,12 @@ export function packageOf(spec) {
  * the package's files it imports (and the module files of the threads it starts) and the packages.
  */
 export function importsOf(file, text) {
+  // a bundle (scripts/bundle.mjs) names what it imports on its first line: the packages inside it
+  // carry strings that only look like imports
+  if (text.startsWith(BUNDLE_HEADER)) {
+    const named = JSON.parse(text.slice(BUNDLE_HEADER.length, text.indexOf('\n')))
+    return {files: named.files.map((f) => norm(posix.join(posix.dirname(file), f))), packages: named.packages}
+  }
   const isDts = file.endsWith('.d.ts')
   const specs = [...text.matchAll(SPECIFIERS)].map((m) => m[2])
   if (!isDts) specs.push(...[...text.matchAll(MODULE_FILES)].map((m) => m[2]))

@@ -438,7 +438,7 @@ describe('exit codes of each error class', () => {
 })
 
 describe('startup', () => {
-  const heavy = /node_modules\/(ink|react|react-reconciler|cli-table3|yoga-layout)\/|\/dist\/engine\/|\/src\/engine\//
+  const heavy = /node_modules\/(ink|react|react-reconciler|cli-table3|yoga-layout)\/|\/dist\/(engine|bundle)\/|\/src\/engine\//
 
   async function traced(args: string[]): Promise<{run: Run; modules: string[]}> {
     const file = join(home, `trace-${Date.now()}-${Math.random()}.log`)

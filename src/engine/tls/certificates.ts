@@ -16,7 +16,10 @@ let loaded: Promise<typeof X509> | undefined
 function x509lib(): Promise<typeof X509> {
   loaded ??= (async () => {
     await import('reflect-metadata')
-    const x509 = await import('@peculiar/x509')
+    // a CommonJS package: its module.exports is the namespace's default, in Node and in the engine's
+    // bundle alike (a bundle's import() of CommonJS has no other export; scripts/bundle.mjs)
+    const mod = (await import('@peculiar/x509')) as typeof X509 & {default?: typeof X509}
+    const x509 = mod.default ?? mod
     x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0])
     return x509
   })()
