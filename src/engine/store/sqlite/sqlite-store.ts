@@ -36,7 +36,7 @@ import type {CompileState} from './compile.js'
 import {insertRows} from './compile.js'
 import {DeliveryClaims} from './delivery-claims.js'
 import {Listeners} from './feed.js'
-import {migrate, schemaVersion} from './migrations.js'
+import {freshImage, freshMigrated, migrate, schemaVersion} from './migrations.js'
 import * as purges from './purges.js'
 import {Buckets} from './rate-limit.js'
 import * as reads from './reads.js'
@@ -184,8 +184,11 @@ export class SqliteStore implements Store {
 
   constructor(opts: SqliteStoreOptions) {
     const file = opts.path !== '' && opts.path !== ':memory:' && !opts.path.startsWith('file:') ? opts.path : undefined
-    // the database is 0600 before SQLite opens it: SQLite makes its -wal and -shm with the database's mode
-    if (file !== undefined && !existsSync(file)) writePrivateFile(file, '')
+    // the database is 0600 before SQLite opens it: SQLite makes its -wal and -shm with the database's mode;
+    // a new one starts as the migrations made the process's first (migrations.ts, freshImage)
+    const fresh = file !== undefined && !existsSync(file)
+    const image = fresh ? freshImage() : undefined
+    if (fresh) writePrivateFile(file, image ?? '')
     if (file !== undefined) keepPrivate(file)
     this.db = new Database(opts.path)
     const wal = this.db.pragma('journal_mode = WAL', {simple: true}) === 'wal'
@@ -195,6 +198,7 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000')
     this.db.pragma('foreign_keys = ON')
     migrate(this.db)
+    if (fresh) freshMigrated(this.db, image !== undefined)
     for (const r of this.db.prepare('SELECT n, id FROM account_numbers').all() as {n: number; id: string}[]) {
       this.numbers.set(r.id, r.n)
       this.idsByNumber.set(r.n, r.id)

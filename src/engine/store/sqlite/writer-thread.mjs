@@ -8,37 +8,49 @@ import {parentPort, receiveMessageOnPort, workerData} from 'node:worker_threads'
 const require = createRequire(import.meta.url)
 const {Compressor} = require('zstd-napi')
 const Database = require('better-sqlite3')
-// codec.ts's pack (format 2), with its constants: one compression context, its dictionary loaded once
-const compressor = new Compressor()
-compressor.setParameters(workerData.codec.parameters)
-compressor.loadDictionary(workerData.codec.dictionary)
-const pack = (value) => {
-  if (typeof value !== 'string' || value.length < workerData.codec.min) return value
-  const z = compressor.compress(Buffer.from(value, 'utf8'))
-  const out = Buffer.allocUnsafe(z.length + 1)
-  out[0] = workerData.codec.version
-  z.copy(out, 1)
-  return out
+// One database at a time: this thread may serve several stores in turn (writer-pool.ts). Every
+// per-database thing lives in `open` below, made anew for each database: its connection and
+// settings, its statements, its compression context; `closeDb` answers 'closed' once all of it
+// is gone, and the thread then waits for the next `{open}` (or is ended).
+let db, pack, stmts, narrows, begin, commit, rollback, durability
+const open = ({path, durability: d, codec}) => {
+  // codec.ts's pack (format 2), with its constants: one compression context, its dictionary loaded once
+  const compressor = new Compressor()
+  compressor.setParameters(codec.parameters)
+  compressor.loadDictionary(codec.dictionary)
+  pack = (value) => {
+    if (typeof value !== 'string' || value.length < codec.min) return value
+    const z = compressor.compress(Buffer.from(value, 'utf8'))
+    const out = Buffer.allocUnsafe(z.length + 1)
+    out[0] = codec.version
+    z.copy(out, 1)
+    return out
+  }
+  durability = d
+  db = new Database(path, {fileMustExist: true})
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = ' + (durability === 'normal' ? 'NORMAL' : 'FULL'))
+  db.pragma('busy_timeout = 5000')
+  db.pragma('foreign_keys = ON')
+  // a statement journal, when a statement needs one, in memory rather than a temporary file
+  db.pragma('temp_store = MEMORY')
+  // checkpoints: this connection's automatic one, less often; the store's checkpointer copies pages meanwhile
+  db.pragma('wal_autocheckpoint = 10000')
+  // what a write replaces or deletes is zeroed in its page where that costs no I/O of its own: a
+  // row rewritten without a secret (docs/decisions.md#secrets-at-rest: sealed at start) leaves no copy of it in the page
+  db.pragma('secure_delete = FAST')
+  // statements by number: an op carries its SQL the first time the number is used, and a batch's
+  // new statements are prepared before any of it runs (a change set that fails part-way may hold
+  // the text of a statement that later ones use by number)
+  stmts = []
+  // narrowing updates by statement number (writer.ts, Narrow): the read of a row's typed columns,
+  // and an update per set of changed columns, prepared when first needed
+  narrows = []
+  begin = db.prepare('BEGIN IMMEDIATE')
+  commit = db.prepare('COMMIT')
+  rollback = db.prepare('ROLLBACK')
 }
-const db = new Database(workerData.path, {fileMustExist: true})
-db.pragma('journal_mode = WAL')
-db.pragma('synchronous = ' + (workerData.durability === 'normal' ? 'NORMAL' : 'FULL'))
-db.pragma('busy_timeout = 5000')
-db.pragma('foreign_keys = ON')
-// a statement journal, when a statement needs one, in memory rather than a temporary file
-db.pragma('temp_store = MEMORY')
-// checkpoints: this connection's automatic one, less often; the store's checkpointer copies pages meanwhile
-db.pragma('wal_autocheckpoint = 10000')
-// what a write replaces or deletes is zeroed in its page where that costs no I/O of its own: a
-// row rewritten without a secret (docs/decisions.md#secrets-at-rest: sealed at start) leaves no copy of it in the page
-db.pragma('secure_delete = FAST')
-// statements by number: an op carries its SQL the first time the number is used, and a batch's
-// new statements are prepared before any of it runs (a change set that fails part-way may hold
-// the text of a statement that later ones use by number)
-const stmts = []
-// narrowing updates by statement number (writer.ts, Narrow): the read of a row's typed columns,
-// and an update per set of changed columns, prepared when first needed
-const narrows = []
+open(workerData)
 const narrowOf = (table, columns) => ({
   columns,
   read: db.prepare(`SELECT seq, ${columns.join(', ')} FROM ${table} WHERE id = ? AND account = ? AND version = ?`).raw(),
@@ -113,9 +125,6 @@ const decode = (m) => {
   }
   return sets
 }
-const begin = db.prepare('BEGIN IMMEDIATE')
-const commit = db.prepare('COMMIT')
-const rollback = db.prepare('ROLLBACK')
 class Conflict extends Error {
   constructor(kind, id) {
     super(kind + ' ' + id + ' was changed concurrently')
@@ -170,10 +179,12 @@ const write = (batch) => {
 // for the event loop to send the next batch), and the answers go back in one message.
 const close = () => {
   db.close()
-  parentPort.close()
+  db = pack = stmts = narrows = begin = commit = rollback = durability = undefined
+  parentPort.postMessage('closed')
 }
 parentPort.on('message', (m) => {
   if (m === 'close') return close()
+  if (m.open) return open(m.open)
   const msgs = [m]
   let closing = false
   for (;;) {
@@ -200,7 +211,7 @@ parentPort.on('message', (m) => {
     // batches that need no fsync of their own (rows staged ahead of a swap, rows nobody has being
     // deleted) are written without one when nothing else joins them: the swap's fsync makes the
     // staged rows durable with it, and a crash before it leaves rows the next start deletes
-    const relaxed = workerData.durability !== 'normal' && msgs.every((x) => x.relaxed === true)
+    const relaxed = durability !== 'normal' && msgs.every((x) => x.relaxed === true)
     if (relaxed) db.pragma('synchronous = NORMAL')
     try {
       results = write(batch)

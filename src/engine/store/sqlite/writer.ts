@@ -13,7 +13,7 @@ import type {Worker} from 'node:worker_threads'
 import type {Database as Db, Statement} from 'better-sqlite3'
 import {type Kind, VersionConflictError} from '../../ports/store.js'
 import {CURRENT, DICTIONARIES, pack, PACK_MIN, ZSTD_PARAMETERS} from './codec.js'
-import {startThread} from './thread.js'
+import {giveBackWriterThread, takeWriterThread} from './writer-pool.js'
 
 /** One statement: SQL, parameters, and what its result must be. */
 export interface Op {
@@ -88,16 +88,20 @@ export class Writer {
   private readonly waiting = new Map<number, {size: number; done: (r: ChangeResult[]) => void}>()
   private failed: Error | undefined
   private closing = false
+  /** resolves close's wait for the thread's 'closed' */
+  private closedDb: (() => void) | undefined
   private readonly statements = new Map<string, number>()
   /** transactions written (each holds one or more batches) */
   transactions = 0
 
   constructor(path: string, durability: 'full' | 'normal') {
     const codec = {version: CURRENT, min: PACK_MIN, parameters: ZSTD_PARAMETERS, dictionary: new Uint8Array(DICTIONARIES[CURRENT]!)}
-    this.worker = startThread('./writer-thread.mjs', {path, durability, codec})
-    // the answer: per message, its id, its number of change sets (-2: all failed with the error
+    // a thread of the pool (writer-pool.ts) when one waits, else a new one
+    this.worker = takeWriterThread({path, durability, codec})
+    // 'closed': the thread closed its database (close below); otherwise the answer: per message, its id, its number of change sets (-2: all failed with the error
     // that follows), then per change set the event seq it wrote (-1: none) or why it failed
-    this.worker.on('message', (a: (number | ChangeError)[]) => {
+    this.worker.on('message', (a: (number | ChangeError)[] | 'closed') => {
+      if (a === 'closed') return this.closedDb?.()
       this.transactions++
       for (let i = 0; i < a.length; ) {
         const id = a[i] as number
@@ -134,7 +138,9 @@ export class Writer {
 
   /** Writes a batch of change sets (each a list of statements) in one durable transaction; `relaxed`: durable with the next durable one (staging.ts). */
   write(batch: Op[][], relaxed = false): Promise<ChangeResult[]> {
-    if (this.failed) return Promise.resolve(batch.map(() => ({ok: false, error: {name: 'Error', message: `SQLite writer: ${this.failed!.message}`}})))
+    // (after close the thread may be another store's: nothing more goes to it)
+    const refused = this.failed?.message ?? (this.closing ? 'the store is closed' : undefined)
+    if (refused !== undefined) return Promise.resolve(batch.map(() => ({ok: false, error: {name: 'Error', message: `SQLite writer: ${refused}`}})))
     const id = this.next++
     const defs: (number | string)[] = []
     // a narrowing update's statement: its number, table and typed columns (writer-thread.mjs builds its reads and updates)
@@ -146,11 +152,24 @@ export class Writer {
     })
   }
 
+  /**
+   * Closes the database (every write sent before has been answered by then) and gives the thread
+   * back to the pool, unless it failed or exited: then it is ended or gone, and never reused.
+   */
   async close(): Promise<void> {
+    if (this.closing) return
     this.closing = true
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()))
-    this.worker.postMessage('close')
-    await exited
+    if (this.failed) {
+      await this.worker.terminate()
+      return
+    }
+    const closed = await new Promise<boolean>((resolve) => {
+      this.closedDb = () => resolve(true)
+      this.worker.once('exit', () => resolve(false))
+      this.worker.postMessage('close')
+    })
+    if (closed && !this.failed) giveBackWriterThread(this.worker)
+    else await this.worker.terminate()
   }
 }
 
