@@ -5,8 +5,6 @@ import {COLUMNS, FIELDS} from '../columns.js'
 import {unpack} from './codec.js'
 import {TABLE} from './schema.js'
 
-export {dataObjectOf} from '../idempotency-body.js'
-
 export const INTERNAL = '_x'
 
 /**

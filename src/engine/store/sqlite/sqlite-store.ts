@@ -40,7 +40,7 @@ import {freshImage, freshMigrated, migrate, schemaVersion} from './migrations.js
 import * as purges from './purges.js'
 import {Buckets} from './rate-limit.js'
 import * as reads from './reads.js'
-import {dataObjectOf} from './rows.js'
+import {dataObjectOf} from '../idempotency-body.js'
 import {Sections} from './sections.js'
 import * as settings from './settings.js'
 import {retiredName, SqliteStaged, type StagingHost} from './staging.js'

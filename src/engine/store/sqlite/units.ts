@@ -6,7 +6,7 @@ import {runUnit, type Unit} from '../units.js'
 import {unpack} from './codec.js'
 import {idemKey} from './compile.js'
 import * as reads from './reads.js'
-import {dataObjectOf} from './rows.js'
+import {dataObjectOf} from '../idempotency-body.js'
 import type {SqliteStore} from './sqlite-store.js'
 
 export function transact<T>(s: SqliteStore, account: string, fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
