@@ -13,16 +13,8 @@ import LongestFirst from './test/support/sequencer.js'
 //   release  packaging and build tools: npm pack/install, the SDK package, tsc over a generated
 //            client, the quiet build, the example shop from a copy
 
-/** the chromium tests (browser tier): every file that opens a page in chromium */
-const BROWSER = [
-  'test/card-fields.e2e.test.ts',
-  'test/checkout-3ds.e2e.test.ts',
-  'test/checkout-session.e2e.test.ts',
-  'test/screenshots.e2e.test.ts',
-  'test/ca-install.e2e.test.ts',
-  'test/accessibility.e2e.test.ts',
-  'test/readme-card-fields.e2e.test.ts',
-]
+/** the chromium tests (browser tier) */
+const BROWSER = ['test/card-fields.e2e.test.ts', 'test/checkout-3ds.e2e.test.ts', 'test/checkout-session.e2e.test.ts', 'test/screenshots.e2e.test.ts', 'test/ca-install.e2e.test.ts']
 
 /**
  * The engine's tests that run a second time with every test engine on PostgreSQL (GW_TEST_STORE):
@@ -128,9 +120,7 @@ export default defineConfig({
           globalSetup: [PG_SETUP],
         },
       },
-      // one chromium for the tier's files (test/support/browser-server.ts), each test's pages in
-      // browser contexts of their own
-      {extends: true, test: {name: 'browser', include: BROWSER, globalSetup: ['test/support/browser-server.ts']}},
+      {extends: true, test: {name: 'browser', include: BROWSER}},
       // (examples/shop runs from a copy in the release tier: test/release/packages-install.test.ts)
       // packaging and build tools (npm pack/install, the quiet build, tsc over a generated client,
       // the SDK package); its two installs start first (test/support/sequencer.ts)

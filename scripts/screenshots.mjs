@@ -12,10 +12,7 @@ import {startGateway} from '../dist/testing.js'
 const OUT = process.env.GW_SCREENSHOTS_DIR || join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots')
 mkdirSync(OUT, {recursive: true})
 const gw = await startGateway()
-// GW_SCREENSHOTS_CHROMIUM=WS: a running chromium's playwright websocket (the browser tests start
-// one for their run) to photograph in, instead of starting one
-const running = process.env.GW_SCREENSHOTS_CHROMIUM
-const browser = running ? await chromium.connect(running) : await chromium.launch({executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--ignore-certificate-errors'], headless: true})
+const browser = await chromium.launch({executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--ignore-certificate-errors'], headless: true})
 try {
   const shop = await gw.account({name: 'screenshots'})
   const ok = (r, what) => {

@@ -1,6 +1,5 @@
 // npm run screenshots (docs/decisions.md#browsers-and-hosted-pages) photographs every hosted page in chromium: run it into a temp dir
-// and check it wrote each page as a PNG of a plausible size, in the browser tier's chromium (a
-// chromium of its own outside that tier). Needs the build (npm test builds first).
+// and check it wrote each page as a PNG of a plausible size. Needs the build (npm test builds first).
 import {execFile} from 'node:child_process'
 import {readdirSync, readFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
@@ -8,14 +7,13 @@ import {fileURLToPath} from 'node:url'
 import {promisify} from 'node:util'
 import {expect, it} from 'vitest'
 import {tempDirs} from '../src/engine/test-support/tmp.js'
-import {sharedChromium} from './support/browser.js'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const fresh = tempDirs('gw-shots-')
 
 it('writes a PNG of each hosted page, the checkout session first', async () => {
   const dir = {path: fresh()}
-  const {stdout} = await promisify(execFile)(process.execPath, [join(ROOT, 'scripts/screenshots.mjs')], {cwd: ROOT, env: {...process.env, GW_SCREENSHOTS_DIR: dir.path, GW_SCREENSHOTS_CHROMIUM: sharedChromium()}})
+  const {stdout} = await promisify(execFile)(process.execPath, [join(ROOT, 'scripts/screenshots.mjs')], {cwd: ROOT, env: {...process.env, GW_SCREENSHOTS_DIR: dir.path}})
   const files = readdirSync(dir.path).sort()
   expect(files).toEqual(['3ds-challenge.png', 'boleto-voucher.png', 'card-form.png', 'checkout-session.png', 'ideal-bank-login.png', 'klarna-plan.png', 'pix-qr.png'])
   for (const f of files) {
