@@ -106,7 +106,7 @@ export default defineConfig({
         },
       },
       // the PostgreSQL store's own tests: its contract suite, fleets, migrations, outages
-      {extends: true, test: {name: 'pg-store', include: ['src/engine/store/postgres/**/*.test.ts'], globalSetup: [PG_SETUP]}},
+      {extends: true, test: {name: 'pg-store', include: ['src/engine/store/postgres/**/*.test.ts'], globalSetup: [PG_SETUP], isolate: false}},
       // the engine's tests again with every test engine (test-support/harness.ts bootEngine) on a
       // fresh database of the run's cluster
       {
@@ -118,6 +118,7 @@ export default defineConfig({
           // (src/engine/test-support/property-runs.ts)
           env: {CI: 'false', CONTINUOUS_INTEGRATION: 'false', GW_TEST_STORE: 'postgres', GW_PROPERTY_SCALE: '0.2'},
           globalSetup: [PG_SETUP],
+          isolate: false,
         },
       },
       {extends: true, test: {name: 'browser', include: BROWSER}},
