@@ -9,7 +9,8 @@ import {Text} from '../ui/text.js'
 import {applyFieldInput} from '../commands/disputes/shared/evidence-input.js'
 import type {ViewName} from './keymap.js'
 import type {ListPainter, PaintedLine} from './painter.js'
-import {ageShown, type ConsoleSession, type Emitter, type Resource, type Ticker, type TickReader} from './session.js'
+import {ageShown} from './age.js'
+import {type ConsoleSession, type Emitter, type Resource, type Ticker, type TickReader} from './session.js'
 import type {Theme} from './theme.js'
 
 export interface Route {

@@ -20,7 +20,8 @@ import type {Column} from './list/columns.js'
 import {resourceData} from './list/data.js'
 import {newListState, ResourceList, type ListState} from './list/list.js'
 import {disputeQueue} from '../models/queue.js'
-import {ageText, Resource, type ConsoleSession} from '../session.js'
+import {ageText} from '../age.js'
+import {Resource, type ConsoleSession} from '../session.js'
 import {draftSummary, type EvidenceDraft, type SavedDraft} from '../drafts.js'
 
 /** Most disputes read for the queue (the API pages them 100 at a time). */

@@ -19,7 +19,8 @@ import type {PaintedLine} from '../painter.js'
 import {fit, fitId, scrollWindow} from '../format.js'
 import {headerText, layoutColumns, rowText, type Column} from './list/columns.js'
 import {describeEventFilter, eventFilterProblem, EventsModel, parseEventFilter, type EventRow} from '../models/events.js'
-import {ageText, Resource, type ConsoleSession} from '../session.js'
+import {ageText} from '../age.js'
+import {Resource, type ConsoleSession} from '../session.js'
 
 interface EventsState {
   model: EventsModel
