@@ -6,7 +6,7 @@
 // the oclif CLI (docs/decisions.md#the-build-needs-few-tools). It prints nothing.
 //
 //   node scripts/manifest.mjs [plugin dir]      (after dist/ is written; default: the repository)
-import {writeFileSync} from 'node:fs'
+import {renameSync, writeFileSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {Plugin} from '@oclif/core'
@@ -20,4 +20,7 @@ if (!plugin.valid || Object.keys(plugin.manifest.commands).length === 0) {
   process.exit(1)
 }
 const commands = Object.fromEntries(Object.entries(plugin.manifest.commands).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify({...plugin.manifest, commands}, null, 2))
+// (written whole, then renamed: whoever reads the manifest meanwhile reads the old one or the new)
+const file = join(root, 'oclif.manifest.json')
+writeFileSync(`${file}.${process.pid}`, JSON.stringify({...plugin.manifest, commands}, null, 2))
+renameSync(`${file}.${process.pid}`, file)
