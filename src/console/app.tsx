@@ -423,7 +423,10 @@ export async function mountConsole(opts: Omit<AppProps, 'painter'> & {stdout: No
     patchConsole: false,
     incrementalRendering: false,
     maxFps: 30,
-    onRender: opts.onRender,
+    onRender: () => {
+      painter.rendered()
+      opts.onRender?.()
+    },
   })
   return {unmount: () => instance.unmount(), done: instance.waitUntilExit().then(() => undefined)}
 }

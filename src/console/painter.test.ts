@@ -94,4 +94,42 @@ describe('ListPainter', () => {
     expect(toWidth('a😀b', 4)).toBe('a😀b')
     expect(toWidth('e\u0301t\u00e9', 4)).toBe('e\u0301t\u00e9 ')
   })
+  it("holds the rows from a commit until Ink has drawn its frame: a new view's rows never show under the old view's heading", async () => {
+    const t = terminal()
+    const p = new ListPainter(t.out)
+    const ink = p.hookWrites(t.out as unknown as NodeJS.WriteStream)
+    // Ink's root: its reconciler calls onRender at each commit; Ink draws then or up to 33 ms later
+    let commits = 0
+    const root = {yogaNode: {getComputedLeft: () => 0, getComputedTop: () => 0}, parentNode: undefined, onRender: () => void commits++}
+    const node = {yogaNode: {getComputedLeft: () => 0, getComputedTop: () => 1, getComputedWidth: () => 6, getComputedHeight: () => 2}, parentNode: root} as unknown as DOMElement
+    let lines: PaintedLine[] = [{text: 'old'}]
+    p.attach({node, lines: () => lines})
+    expect(moves(t.writes.splice(0).join(''))).toEqual([[2, 1, 'old   ']])
+    // a commit whose frame Ink has not drawn (the old view's heading is still on the terminal)
+    ;(root as {onRender: () => void}).onRender()
+    expect(commits).toBe(1) // Ink's own onRender still runs
+    lines = [{text: 'new'}, {text: 'rows'}]
+    p.paint()
+    p.attach({node, lines: () => lines})
+    expect(t.writes).toEqual([])
+    // Ink draws: its render, then its write; the rows follow the frame
+    p.rendered()
+    ink.write('frame')
+    expect(t.writes[0]).toBe('frame')
+    expect(moves(t.writes[1]!)).toEqual([
+      [2, 1, 'new   '],
+      [3, 1, 'rows  '],
+    ])
+    // a frame whose text did not change (Ink writes nothing): the rows are painted after its render
+    ;(root as {onRender: () => void}).onRender()
+    lines = [{text: 'newer'}]
+    p.paint()
+    expect(t.writes).toHaveLength(2)
+    p.rendered()
+    await Promise.resolve()
+    expect(moves(t.writes[2]!)).toEqual([
+      [2, 1, 'newer '],
+      [3, 1, '      '],
+    ])
+  })
 })

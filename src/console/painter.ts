@@ -12,6 +12,12 @@
 // again. Ink's own writes go through `hookWrites`, which paints just after each one (inside
 // Ink's synchronized update when the terminal has one). The cursor is saved and restored around
 // a paint, so Ink's relative cursor moves (its next erase) are unaffected.
+//
+// Rows never go out ahead of the frame they belong to. Ink draws a committed tree at most 30
+// times a second: a commit within 33 ms of the last frame waits for the next one. Painted then,
+// a new view's rows (Events) would show for that while under the old view's heading (Disputes').
+// So from each commit (Ink's root calls its onRender) until Ink has drawn it (`rendered`, from
+// render()'s onRender option), the painter holds its rows, and paints them once Ink has drawn.
 import chalk from 'chalk'
 import type {DOMElement} from 'ink'
 import {toWidth} from './width.js'
@@ -71,11 +77,16 @@ export class ListPainter {
   private at = ''
   private syncing = false
   private dirty = false
+  /** a commit Ink has not drawn yet: rows wait for its frame */
+  private framePending = false
+  /** Ink's root node, whose commits the painter watches */
+  private root: object | undefined
 
   constructor(private readonly out: {write(s: string): unknown; rows?: number; isTTY?: boolean}) {}
 
   attach(region: PaintRegion): void {
     this.region = region
+    if (region.node) this.watchCommits(region.node)
     this.shown = []
     this.paint()
   }
@@ -87,10 +98,20 @@ export class ListPainter {
     this.shown = []
   }
 
+  /**
+   * Ink drew a frame (render()'s onRender option: called as it renders, before it writes). Rows
+   * held since the commit are painted after its write, or now if the frame's text did not change.
+   */
+  rendered(): void {
+    if (!this.framePending) return
+    this.framePending = false
+    queueMicrotask(() => this.paint())
+  }
+
   /** Writes the rows that differ from what the terminal shows. */
   paint(): void {
     const r = this.region
-    if (!r?.node) return
+    if (!r?.node || this.framePending) return
     const box = boxOf(r.node)
     if (!box || box.width <= 0) return
     const where = `${box.x},${box.y},${box.width}`
@@ -144,6 +165,23 @@ export class ListPainter {
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
       },
     })
+  }
+
+  /**
+   * Ink calls its root node's onRender at each commit (its reconciler's resetAfterCommit), and
+   * draws the frame then or up to 33 ms later: from then until `rendered`, a frame is pending.
+   */
+  private watchCommits(node: DOMElement): void {
+    let top: DOMElement = node
+    while (top.parentNode) top = top.parentNode
+    const root = top as DOMElement & {onRender?: () => void}
+    if (this.root === root || typeof root.onRender !== 'function') return
+    this.root = root
+    const onCommit = root.onRender
+    root.onRender = () => {
+      this.framePending = true
+      onCommit()
+    }
   }
 
   private repaintAll(): void {
