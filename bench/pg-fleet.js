@@ -10,7 +10,7 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {createRequire} from 'node:module'
 import {Agent, request} from 'undici'
-import {DURABILITY, closedLoopFleet, cpuSeconds, env, median, paymentRequest, ROOT, startEngine, treeCpuSeconds} from './lib.js'
+import {DURABILITY, closedLoopFleet, cpuSeconds, env, median, openLoop, paymentRequest, ROOT, startEngine, treeCpuSeconds} from './lib.js'
 
 const pg = createRequire(join(ROOT, 'package.json'))('pg')
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
@@ -132,6 +132,14 @@ async function openFleet({cluster, root, n}) {
       await sleep(idleMs)
       return span(a, await snap())
     },
+    /** an open loop of `rateEach` payments a second on each of `targets`, after `warmupMs` of the same unmeasured */
+    async open(targets, {rateEach, warmupMs, durationMs}) {
+      const run = (ms) => Promise.all(targets.map((e) => openLoop({origin: e.origin, ca: e.ca, rate: rateEach, connections: 16, warmupMs: 0, durationMs: ms, makeRequest: paymentRequest('/v1/payments')})))
+      await run(warmupMs)
+      const a = await snap()
+      const rs = await run(durationMs)
+      return {p99: Math.max(...rs.map((r) => r.p99)), errors: rs.reduce((x, r) => x + r.errors, 0), span: span(a, await snap())}
+    },
     /** the closed load of (a) on `targets` (some or all of `es`) */
     async load(targets, {connections, warmupMs, durationMs}) {
       let s0, s1
@@ -147,14 +155,15 @@ async function openFleet({cluster, root, n}) {
  * instances, the fleets in turn (the order swapped each round), so a drifting machine hits both
  * alike and the 3/1 ratios are taken round by round. The other fleet idles meanwhile.
  */
-export async function measureFleets({cluster, root, sizes, rounds, idleMs = 5000, warmupMs = 2000, durationMs = 4000, connections = 32}) {
+export async function measureFleets({cluster, root, sizes, rounds, idleMs = 10_000, settleMs = 3000, warmupMs = 2000, durationMs = 4000, connections = 32, splitShare = 0.6}) {
   const fleets = []
   const out = {}
   try {
     for (const n of sizes) {
       const f = await openFleet({cluster, root, n})
       fleets.push(f)
-      await sleep(1500)
+      // idle once start-up has settled (its module loading, JIT and first collections are not the fixed cost)
+      await sleep(settleMs)
       out[n] = {n, idle: await f.idle(idleMs), rounds: []}
       if (n > 1) out[n].one = await f.load([f.es[0]], {connections, warmupMs, durationMs})
     }
@@ -167,6 +176,16 @@ export async function measureFleets({cluster, root, sizes, rounds, idleMs = 5000
       }
     }
     for (const n of sizes) out[n].all = {load: {errors: out[n].rounds.reduce((a, w) => a + w.load.errors, 0)}, span: out[n].rounds.reduce((a, w) => addSpans(a, w.span), undefined)}
+    // the same open load Q (a share of the fleet of three's closed rate) on one instance and spread
+    // over three, and a third of it on one instance: the fleet's cost per payment against one
+    // instance's at the same rate per instance tells what neighbours cost from what a smaller share of the load costs
+    const one = fleets.find((f) => f.n === 1)
+    const three = fleets.find((f) => f.n === 3)
+    if (one && three && splitShare > 0) {
+      const q = Math.max(30, Math.round((splitShare * payments(out[3].all.span)) / out[3].all.span.seconds / 3) * 3)
+      const o = {warmupMs: 1000, durationMs}
+      out.split = {rate: q, one: await one.open(one.es, {rateEach: q, ...o}), three: await three.open(three.es, {rateEach: q / 3, ...o}), oneThird: await one.open(one.es, {rateEach: q / 3, ...o})}
+    }
     return out
   } finally {
     for (const f of fleets) await f.close()
@@ -206,16 +225,22 @@ const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length
  * The fleet's model (bench/README "A fleet on PostgreSQL"): one instance and three, on their own
  * databases of a cluster with pg_stat_statements. Returns the figures; printFleet prints them.
  */
-export async function fleetBench(root, {sizes = [1, 3], rounds = Math.max(1, env('BENCH_FLEET_ROUNDS', 3)), idleMs = env('BENCH_FLEET_IDLE_MS', 5000), durationMs = env('BENCH_FLEET_MS', 4000), warmupMs = 2000, connections = 32} = {}) {
+export async function fleetBench(root, {sizes = [1, 3], rounds = Math.max(1, env('BENCH_FLEET_ROUNDS', 3)), idleMs = env('BENCH_FLEET_IDLE_MS', 10_000), settleMs = env('BENCH_FLEET_SETTLE_MS', 3000), splitShare = env('BENCH_FLEET_SPLIT', 0.6), durationMs = env('BENCH_FLEET_MS', 4000), warmupMs = 2000, connections = 32} = {}) {
   const cluster = await statsCluster()
   try {
     await cluster.sql('CREATE EXTENSION pg_stat_statements')
     const out = {}
-    const ms = await measureFleets({cluster, root, sizes, rounds, idleMs, durationMs, warmupMs, connections})
+    const ms = await measureFleets({cluster, root, sizes, rounds, idleMs, settleMs, durationMs, warmupMs, connections, splitShare})
+    if (ms.split) {
+      const x = ms.split
+      out.split = {rate: x.rate, one: {...perPayment(x.one.span), p99: x.one.p99}, three: {...perPayment(x.three.span), p99: x.three.p99}, oneThird: {...perPayment(x.oneThird.span), p99: x.oneThird.p99}}
+    }
     for (const n of sizes) {
       const m = ms[n]
       out[n] = {
         idleMsPerSec: mean(msPerSec(m.idle)),
+        idleEach: msPerSec(m.idle),
+        idleSeconds: m.idle.seconds,
         idleDbMsPerSec: (m.idle.dbCpu * 1000) / m.idle.seconds,
         idleStatementsPerSec: [...m.idle.db.statements.values()].reduce((a, v) => a + v.calls, 0) / m.idle.seconds / n,
         idleTop: topStatements(m.idle, m.idle.seconds * n, 6),
@@ -275,7 +300,8 @@ export function printFleet(f, log) {
   const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a')
   const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a')
   for (const [n, x] of Object.entries(f)) {
-    log(`(pg fleet) ${n} instance${n > 1 ? 's' : ''} idle: ${f1(x.idleMsPerSec)} ms of CPU a second per instance, database ${f1(x.idleDbMsPerSec)} ms/s, ${f1(x.idleStatementsPerSec)} statements a second per instance`)
+    if (n === 'split') continue
+    log(`(pg fleet) ${n} instance${n > 1 ? 's' : ''} idle (${f1(x.idleSeconds)} s, from ${f1(env('BENCH_FLEET_SETTLE_MS', 3000) / 1000)} s after the instances were ready): ${f1(x.idleMsPerSec)} ms of CPU a second per instance${x.idleEach.length > 1 ? ` (${x.idleEach.map(f1).join(' / ')})` : ''}, database ${f1(x.idleDbMsPerSec)} ms/s, ${f1(x.idleStatementsPerSec)} statements a second per instance`)
     if (x.besideMsPerSec !== undefined)
       log(`(pg fleet) ${n} instances, the load (${f0(x.besideRps)} req/s) on one: each other instance ${f1(x.besideMsPerSec)} ms/s (${x.besideAboveIdle >= 0 ? '+' : ''}${f1(x.besideAboveIdle)} on idle), ${f0(x.besideNoticesPerSec)} notices/s, ${x.besideNoticesPerSec > 0 ? `${f0(x.usPerNotice)} µs per notice above idle` : 'no notice heard'}`)
     const a = x.all
@@ -290,6 +316,12 @@ export function printFleet(f, log) {
     const ok = (x) => (x <= 1.2 ? 'met' : 'MISSED')
     log(`(pg fleet) 3 instances / 1, median of ${r.engines.length} rounds: engines ${f2(r.median.engines)}x CPU per payment${rounds(r.engines)} target <= 1.2: ${ok(r.median.engines)}; database ${f2(r.median.database)}x${rounds(r.database)} target <= 1.2: ${ok(r.median.database)}; round trips ${f2(r.median.roundTrips)}x`)
   }
+  if (f.split) {
+    const {rate, one, three, oneThird} = f.split
+    const line = (x) => `engines ${f0(x.engineUs)} µs, database ${f0(x.dbUs)} µs, ${f2(x.roundTrips)} round trips, groups of ${f1(x.groupSize)}, p99 ${f0(x.p99)} ms`
+    log(`(pg fleet) open loop of ${f0(rate)} req/s: 1 instance ${line(one)}; 3 instances (${f0(rate / 3)} each) ${line(three)}; 1 instance at ${f0(rate / 3)} req/s ${line(oneThird)}`)
+    log(`(pg fleet) same open load: 3 instances / 1 instance ${f2(three.engineUs / one.engineUs)}x engines, ${f2(three.dbUs / one.dbUs)}x database; 3 instances / 1 instance at a third of it (the same rate per instance: what neighbours cost) ${f2(three.engineUs / oneThird.engineUs)}x engines, ${f2(three.dbUs / oneThird.dbUs)}x database`)
+  }
   if (!f[1]) return
   const p = project(f)
   log(`(pg fleet) projection, ${p.instances} instances on ${p.cores} cores (load generator elsewhere): ${f0(p.perPaymentUs)} µs per payment, fixed ${f2(p.fixedCores)} cores, notices ${f2(p.noticeCores)} cores -> ${f0(p.rps)} req/s`)
@@ -300,7 +332,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const f = await fleetBench(root, {sizes: (process.env.BENCH_FLEET_SIZES ?? '1,3').split(',').map(Number)})
     printFleet(f, (s) => process.stdout.write(s + '\n'))
-    if (process.env.BENCH_FLEET_TOP) for (const [n, x] of Object.entries(f)) for (const l of [...x.idleTop, ...x.top]) process.stdout.write(`  ${n}: ${l}\n`)
+    if (process.env.BENCH_FLEET_TOP) for (const [n, x] of Object.entries(f)) for (const l of n === 'split' ? [] : [...x.idleTop, ...x.top]) process.stdout.write(`  ${n}: ${l}\n`)
   } finally {
     rmSync(root, {recursive: true, force: true})
   }

@@ -325,9 +325,9 @@ const Screen = memo(function Screen({route}: {route: Route}) {
 
 function StatusLine({width}: {width: number}) {
   const {session, theme} = useFrame()
-  useTickText(() => clockText(session.engineNow(), session.clock.offsetMs).time)
+  useTickText(() => clockText(session.engineNow(), session.clock.offsetMs, session.clock.frozen).time)
   const acct = session.account ? `${session.account.name ? `${session.account.name} ` : ''}${session.account.id}` : session.profile
-  const {time, ahead} = clockText(session.engineNow(), session.clock.offsetMs)
+  const {time, ahead} = clockText(session.engineNow(), session.clock.offsetMs, session.clock.frozen)
   const mode = session.mode === 'live' ? ' LIVE ' : session.mode === 'test' ? ' TEST ' : ' ? '
   const clock = session.clock.source === 'wall' ? `wall ${time}` : `engine ${time}${session.clock.frozen ? ' (frozen)' : ''}`
   // live, but not serving (its store away): said while it lasts

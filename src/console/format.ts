@@ -52,9 +52,14 @@ export function shortTime(iso: string | null | undefined, now: Date): string {
 /** Seconds as the two largest units, as the disputes commands say them: "2d 4h", "1h 30m". */
 export const span = shortDuration
 
-/** The engine clock for the status line: "2026-12-04 10:00:03 UTC", and how far ahead of the wall ("(+7d 2h)") or behind. */
-export function clockText(engine: Date, offsetMs: number): {time: string; ahead: string} {
-  const time = `${engine.toISOString().slice(0, 19).replace('T', ' ')} UTC`
+/**
+ * The engine clock for the status line, to the minute while it runs: "2026-12-04 10:00 UTC" (a
+ * console left open redraws once a minute for it, not every second:
+ * docs/decisions.md#an-idle-console), to the second while it is frozen ("10:00:03", which never
+ * redraws); and how far ahead of the wall ("(+7d 2h)") or behind.
+ */
+export function clockText(engine: Date, offsetMs: number, frozen = false): {time: string; ahead: string} {
+  const time = `${engine.toISOString().slice(0, frozen ? 19 : 16).replace('T', ' ')} UTC`
   const s = Math.round(offsetMs / 1000)
   const ahead = Math.abs(s) < 60 ? '' : s > 0 ? `(+${span(s)})` : `(-${span(-s)})`
   return {time, ahead}

@@ -9,7 +9,7 @@ import {Text} from '../ui/text.js'
 import {applyFieldInput} from '../commands/disputes/shared/evidence-input.js'
 import type {ViewName} from './keymap.js'
 import type {ListPainter, PaintedLine} from './painter.js'
-import {ageText, type ConsoleSession, type Emitter, type Resource, type Ticker, type TickReader} from './session.js'
+import {ageShown, type ConsoleSession, type Emitter, type Resource, type Ticker, type TickReader} from './session.js'
 import type {Theme} from './theme.js'
 
 export interface Route {
@@ -135,11 +135,22 @@ export function useResource<T>(r: Resource<T>): Resource<T> {
   return r
 }
 
+/** What Age reads, as it is when read (a poll that brought nothing new draws nothing, yet moves `at`). */
+export interface Aged {
+  /** wall ms of the last read */
+  readonly at?: number
+  readonly loading?: boolean
+  readonly error?: string
+  /** read again at this interval (ms) while shown: "just now" while those reads keep it fresh (ageShown) */
+  readonly every?: number
+}
+
 /** "updated 12s ago" (or why not), for data that can be stale. */
-export function Age({at, loading, error}: {at: number | undefined; loading?: boolean; error?: string}) {
+export function Age({of}: {of: Aged}) {
   const {session, theme} = useFrame()
   const offline = session.connection.state === 'reconnecting'
-  const text = useTickText(() => `${loading && at === undefined ? 'loading…' : `updated ${ageText(at, session.now())}`}${offline ? ' (engine unreachable)' : ''}`)
+  const error = of.error
+  const text = useTickText(() => `${of.loading && of.at === undefined ? 'loading…' : `updated ${ageShown(of.at, session.now(), offline ? undefined : of.every)}`}${offline ? ' (engine unreachable)' : ''}`)
   return (
     <Box flexShrink={0} marginLeft={1}>
       <Text color={offline || error ? theme.tone('warn') : undefined} dimColor={!offline && !error} wrap="truncate">

@@ -7,6 +7,7 @@ import type {Account, ApiKey} from '../api/types.js'
 import {ApiError, NetworkError} from '../client/errors.js'
 import type {GwClient} from '../client/index.js'
 import {redactSecret} from '../api/keys.js'
+import {isDeepStrictEqual} from 'node:util'
 import {DraftStore} from './drafts.js'
 
 export type Mode = 'test' | 'live' | 'unknown'
@@ -426,13 +427,18 @@ export class Resource<T> extends Emitter {
     super()
   }
 
+  /** how often it is read again while shown (ms), if it is */
+  get every(): number | undefined {
+    return this.opts.refreshMs === undefined ? undefined : (this.session.refreshMs ?? this.opts.refreshMs)
+  }
+
   protected override onSubscribers(n: number): void {
     if (n > 0 && !this.unsub) {
       this.unsub = this.session.subscribe(() => {
         // the engine is back: read again
         if (this.session.epoch !== this.epoch && this.session.connection.state === 'live') void this.refresh()
       })
-      const every = this.opts.refreshMs === undefined ? undefined : (this.session.refreshMs ?? this.opts.refreshMs)
+      const every = this.every
       if (this.at === undefined || this.session.now() - this.at > (every ?? 0)) void this.refresh()
       if (every) {
         this.timer = setInterval(() => void this.refresh(), every)
@@ -453,11 +459,14 @@ export class Resource<T> extends Emitter {
     // a refresh's start is drawn only where nothing was read yet ("loading…" instead of the age);
     // over a value already shown it changes nothing on screen, and its end redraws anyway
     if (this.at === undefined) this.changed()
+    const was = {at: this.at, error: this.error, permission: this.permission}
     this.inflight = this.session.call(this.load).then((r) => {
       this.inflight = undefined
       this.loading = false
+      let same = was.at !== undefined
       if (r.ok) {
-        this.value = r.value
+        // the same data again keeps the value the views hold (what they derived from it stays)
+        if (!isDeepStrictEqual(r.value, this.value)) [this.value, same] = [r.value, false]
         this.at = this.session.now()
         this.error = undefined
         this.permission = undefined
@@ -465,10 +474,24 @@ export class Resource<T> extends Emitter {
         this.error = r.message
         this.permission = r.permission
       }
-      this.changed()
+      // a poll that brings what is shown already draws nothing (docs/decisions.md#an-idle-console):
+      // its age still reads "just now" (ageShown), so the screen would not change
+      same &&= this.error === was.error && this.permission === was.permission && ageShown(was.at, this.at, this.every) === ageShown(this.at, this.at, this.every)
+      if (!same) this.changed()
     })
     return this.inflight
   }
+}
+
+/**
+ * The age of data a view reads again every `every` ms, as its "updated …" label says it: "just
+ * now" while the polls keep it fresh (the last one at most `every` and 2 s of a request's time
+ * ago), else its age (ageText): "12s ago" once a poll is late or failed. A label that counted the
+ * seconds between polls would redraw the console every second with nothing new.
+ */
+export function ageShown(atMs: number | undefined, nowMs: number | undefined, every: number | undefined): string {
+  if (atMs !== undefined && nowMs !== undefined && every !== undefined && nowMs - atMs < every + 2000) return 'just now'
+  return ageText(atMs, nowMs ?? 0)
 }
 
 /** "just now", "12s ago", "3m ago": how old what is shown is. */

@@ -7,7 +7,7 @@ import type {GwClient} from '../../client/index.js'
 import {NetworkError} from '../../client/errors.js'
 import {clockText, fit, fitId, scrollWindow, span} from '../format.js'
 import {keysHelp, matchView} from '../keymap.js'
-import {ConsoleSession, modeOfKey, Ticker} from '../session.js'
+import {ageShown, ConsoleSession, modeOfKey, Ticker} from '../session.js'
 import {isLightBackground, makeTheme} from '../theme.js'
 import {attentionLines} from './attention.js'
 import {PagedList} from './paging.js'
@@ -262,9 +262,20 @@ describe('text helpers', () => {
     expect(heard).toBe(1)
   })
 
+  it('a polled age says "just now" while the polls keep it fresh, its age once one is late', () => {
+    const at = 1_000_000
+    expect(ageShown(at, at + 6_900, 5000)).toBe('just now')
+    expect(ageShown(at, at + 7_000, 5000)).toBe('7s ago')
+    // data read once counts its age
+    expect(ageShown(at, at + 3_000, undefined)).toBe('3s ago')
+    expect(ageShown(undefined, at, 5000)).toBe('not read yet')
+  })
+
   it('the clock says how far the engine runs ahead', () => {
-    expect(clockText(new Date('2025-03-08T10:00:03Z'), 7 * 86_400_000 + 7_200_000)).toEqual({time: '2025-03-08 10:00:03 UTC', ahead: '(+7d 2h)'})
+    expect(clockText(new Date('2025-03-08T10:00:03Z'), 7 * 86_400_000 + 7_200_000)).toEqual({time: '2025-03-08 10:00 UTC', ahead: '(+7d 2h)'})
     expect(clockText(NOW, 20_000).ahead).toBe('')
+    // to the second while frozen (it never redraws then)
+    expect(clockText(new Date('2025-03-08T10:00:03Z'), 0, true).time).toBe('2025-03-08 10:00:03 UTC')
     expect(span(5400)).toBe('1h 30m')
     expect(span(20)).toBe('<1m')
   })

@@ -43,6 +43,8 @@ export interface ConsoleUnderTest {
   settleOn<T>(read: () => T, opts?: {reads?: number; stepMs?: number; maxMs?: number}): Promise<T>
   /** what the console wrote to its stdout, raw (OSC 52, mode switches) */
   written(): string
+  /** how many frames Ink has drawn so far (each a React commit laid out and turned into text, written or not) */
+  renders(): number
   /** a new terminal size (a resize event, as a terminal sends one) */
   resize(cols: number, rows: number): void
   /** resolves when the console quits by itself (q, Ctrl-C) */
@@ -62,6 +64,10 @@ export interface ConsoleOptions {
   refreshMs?: number
   /** the config dir (evidence drafts); none: drafts live while this console runs */
   configDir?: string
+  /** the session's wall clock (SessionOptions.now; default Date.now) */
+  now?: () => number
+  /** how often the engine clock is read again (SessionOptions.clockMs) */
+  clockMs?: number
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -89,11 +95,12 @@ export async function openConsoleInProcess(t: TestEngine, o: ConsoleOptions = {}
   const stderr = Object.assign(new PassThrough(), {isTTY: true}) as unknown as NodeJS.WriteStream & PassThrough
   const apiKey = o.apiKey ?? t.key
   const client = new GwClient({baseUrl: t.engine.baseUrl, apiKey, ca: t.engine.caCertPem, maxRetries: 0})
-  const session = new ConsoleSession({client, apiKey, profile: 'default', configDir: o.configDir, refreshMs: o.refreshMs})
+  const session = new ConsoleSession({client, apiKey, profile: 'default', configDir: o.configDir, refreshMs: o.refreshMs, now: o.now, clockMs: o.clockMs})
   await session.start()
   const env = o.env ?? {TERM: 'xterm-256color', FORCE_COLOR: '1'}
   let stack: readonly Route[] = o.initial ?? [{view: 'home'}]
-  const app = await mountConsole({session, theme: makeTheme(env, stdout), initial: o.initial, onRoute: (s) => void (stack = [...s]), stdout, stdin, stderr})
+  let renders = 0
+  const app = await mountConsole({session, theme: makeTheme(env, stdout), initial: o.initial, onRoute: (s) => void (stack = [...s]), stdout, stdin, stderr, onRender: () => void renders++})
 
   const lines = (): string[] => {
     const b = term.buffer.active
@@ -176,6 +183,7 @@ export async function openConsoleInProcess(t: TestEngine, o: ConsoleOptions = {}
       return last
     },
     written: () => raw,
+    renders: () => renders,
     done: app.done,
     resize(c, r) {
       term.resize(c, r)

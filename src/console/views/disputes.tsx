@@ -79,7 +79,7 @@ export function DisputesView() {
       state={st}
       data={data}
       columns={queueColumns(now)}
-      search={{label: 'Filter', placeholder: 'dp_… · pay_… · reason · status · stage', live: true, describe: (q) => (q ? `"${q}" · ${scope}` : scope), apply: () => undefined}}
+      search={{label: 'Filter', placeholder: 'dp_… · pay_… · reason · status · stage', live: () => rerender((n) => n + 1), describe: (q) => (q ? `"${q}" · ${scope}` : scope), apply: () => undefined}}
       open={(d) => ({view: 'dispute', id: d.id})}
       idOf={(d) => d.id}
       tone={tone}
@@ -242,7 +242,7 @@ export function DisputeView() {
 
   return (
     <Box flexDirection="column">
-      <Title right={<Age at={res.at} loading={res.loading} error={res.error} />}>{dp ? `${dp.id}  ${dp.status}  ${money(dp.amount, dp.currency)}  ${dp.reason}` : id}</Title>
+      <Title right={<Age of={res} />}>{dp ? `${dp.id}  ${dp.status}  ${money(dp.amount, dp.currency)}  ${dp.reason}` : id}</Title>
       {busy ? <Text color={theme.tone('info')}>{`${busy}…`}</Text> : null}
       {outcome ? (
         <Text bold color={theme.status(dp!.status)} wrap="truncate">

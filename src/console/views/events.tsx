@@ -283,7 +283,7 @@ export function EventView() {
   const lastWidth = Math.max(0, width - w.id - w.endpoint - w.status - w.attempts)
   return (
     <Box flexDirection="column">
-      <Title right={<Age at={res.at} loading={res.loading} error={res.error} />}>{`${id}${d ? `  ${d.event.type}` : ''}${busy ? `  · ${busy}…` : ''}`}</Title>
+      <Title right={<Age of={res} />}>{`${id}${d ? `  ${d.event.type}` : ''}${busy ? `  · ${busy}…` : ''}`}</Title>
       {res.permission || (res.error && !d) ? <Problem message={res.error ?? ''} permission={res.permission} /> : null}
       <Box flexDirection="column" height={page} overflowY="hidden">
         <Lines lines={payload} top={top} height={page} />

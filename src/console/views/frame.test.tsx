@@ -36,7 +36,7 @@ describe('gw console in process: the frame', () => {
     const home = await c.waitFor(/Disputes due \(1\)/)
     const lines = home.split('\n')
     expect(lines.length).toBe(24)
-    expect(lines[0]).toMatch(/ TEST .*engine \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC.*● live/)
+    expect(lines[0]).toMatch(/ TEST .*engine \d{4}-\d\d-\d\d \d\d:\d\d UTC.*● live/)
     expect(lines[1]).toContain('1 Home  2 Payments  3 Disputes')
     expect(home).toContain(dispute.id)
     expect(home).toMatch(/↑↓ move · Enter open .*q quit/)

@@ -68,7 +68,7 @@ export function GatewayView() {
 
   return (
     <Box flexDirection="column">
-      <Title right={<Age at={providers.at} loading={providers.loading} error={providers.error} />}>Gateway</Title>
+      <Title right={<Age of={providers} />}>Gateway</Title>
       {lines.slice(first, first + listHeight).map((l, i) => (
         <Row key={first + i} text={fit(l.text, width)} selected={false} color={l.heading ? undefined : l.tone ? theme.tone(l.tone) : undefined} dim={l.tone === 'muted'} bold={l.heading} />
       ))}

@@ -74,7 +74,7 @@ export function HomeView() {
 
   return (
     <Box flexDirection="column">
-      <Title right={<Age at={res.at} loading={res.loading} error={res.error} />}>Needs attention now</Title>
+      <Title right={<Age of={res} />}>Needs attention now</Title>
       {notice ? (
         <Text color={theme.tone('warn')} wrap="truncate">
           {notice}

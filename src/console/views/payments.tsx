@@ -263,7 +263,7 @@ export function PaymentView() {
   const shownAge = tab === 'details' ? res : timeline
   return (
     <Box flexDirection="column">
-      <Title right={<Age at={shownAge.at} loading={shownAge.loading} error={shownAge.error} />}>
+      <Title right={<Age of={shownAge} />}>
         {`${id}${p ? `  ${p.status}  ${money(p.amount, p.currency)}` : ''}  ·  ${tab === 'details' ? 'details' : 'timeline (engine clock)'}`}
       </Title>
       {busy ? <Text color={theme.tone('info')}>{`${busy}…`}</Text> : null}

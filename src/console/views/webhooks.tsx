@@ -62,6 +62,7 @@ export function WebhooksView() {
   const {session, theme} = useFrame()
   const res = useResource(useCached('webhooks', () => endpointsResource(session)))
   const st = useCached<ListState>('webhooks:list', newListState)
+  const [, rerender] = useState(0)
   // a last delivery's time shows its date once the engine's day is another
   useTickText(() => session.engineNow().toISOString().slice(0, 10))
   const data = resourceData(res, (v) => {
@@ -74,7 +75,7 @@ export function WebhooksView() {
       state={st}
       data={data}
       columns={endpointColumns(session.engineNow())}
-      search={{label: 'Filter', placeholder: 'wh_… · part of the URL · failing · disabled', live: true, describe: (q) => (q ? `Webhook endpoints${count} matching "${q}"` : `Webhook endpoints${count} · / to filter`), apply: () => undefined}}
+      search={{label: 'Filter', placeholder: 'wh_… · part of the URL · failing · disabled', live: () => rerender((n) => n + 1), describe: (q) => (q ? `Webhook endpoints${count} matching "${q}"` : `Webhook endpoints${count} · / to filter`), apply: () => undefined}}
       open={(h) => ({view: 'webhook', id: h.endpoint.id})}
       idOf={(h) => h.endpoint.id}
       tone={(h) => theme.tone(h.endpoint.disabled ? 'bad' : h.endpoint.status === 'failing' ? 'warn' : 'ok')}
@@ -144,7 +145,7 @@ export function WebhookView() {
   const lastWidth = Math.max(0, width - w.id - w.type - w.status - w.n - w.at)
   return (
     <Box flexDirection="column">
-      <Title right={<Age at={res.at} loading={res.loading} error={res.error} />}>{`${id}${d ? `  ${healthText(d.endpoint)}` : ''}${busy ? `  · ${busy}…` : ''}`}</Title>
+      <Title right={<Age of={res} />}>{`${id}${d ? `  ${healthText(d.endpoint)}` : ''}${busy ? `  · ${busy}…` : ''}`}</Title>
       {res.permission || (res.error && !d) ? <Problem message={res.error ?? ''} permission={res.permission} /> : null}
       <Lines lines={details.slice(1)} top={0} height={Math.min(details.length, 8) - 1} />
       {d ? (

@@ -10,7 +10,11 @@ export function resourceData<V, T>(res: Resource<V>, rowsOf: (value: V) => reado
     loading: res.value === undefined,
     error: res.error,
     permission: res.permission,
-    at: res.at,
+    // read when drawn (Age): a poll that brought the same rows moves it without a redraw
+    get at() {
+      return res.at
+    },
+    every: res.every,
     reload: () => void res.refresh(),
   }
 }

@@ -21,6 +21,8 @@ export interface ListData<T> {
   readonly permission?: string
   /** wall ms of the last read (the age shown) */
   readonly at?: number
+  /** the rows are read again at this interval (ms) while shown */
+  readonly every?: number
   /** the rows shown reach past what is loaded: more is on its way */
   readonly waiting?: boolean
   /** keeps rows loaded ahead of `index` (a list read page by page) */
@@ -43,8 +45,11 @@ export interface ListSearch {
   describe(query: string): string
   /** Enter: the query is the list's now; a route (a payment's id) opens instead */
   apply(query: string): Route | void
-  /** a filter of what is loaded: applied as it is typed (a search the API does waits for Enter) */
-  live?: boolean
+  /**
+   * a filter of what is loaded, applied as it is typed (a search the API does waits for Enter):
+   * draws the view again, whose rows and counts come from the query
+   */
+  live?: () => void
 }
 
 /** A list's state that outlives the view while the console runs: the query, the selection, the first row shown. */
@@ -125,6 +130,7 @@ export function ResourceList<T>({state: st, data, columns, search, open: lead, i
     st.query = query
     st.sel = 0
     st.top = 0
+    search?.live?.()
     rerender((n) => n + 1)
   }
 
@@ -190,7 +196,7 @@ export function ResourceList<T>({state: st, data, columns, search, open: lead, i
             placeholder={search.placeholder}
             onSubmit={apply}
             // a filter of what is loaded narrows the rows as it is typed
-            onChange={search.live ? (q) => ((st.query = q), (st.sel = 0), (st.top = 0), rerender((n) => n + 1)) : undefined}
+            onChange={search.live ? (q) => ((st.query = q), (st.sel = 0), (st.top = 0), search.live!(), rerender((n) => n + 1)) : undefined}
           />
         ) : (
           <Box justifyContent="space-between" flexGrow={1}>
@@ -199,7 +205,7 @@ export function ResourceList<T>({state: st, data, columns, search, open: lead, i
                 {search?.describe(st.query) ?? ''}
               </Text>
             </Box>
-            {right ?? <Age at={data.at} loading={data.loading} error={data.error} />}
+            {right ?? <Age of={data} />}
           </Box>
         )}
       </Box>
