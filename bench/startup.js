@@ -26,7 +26,8 @@ function timeRuns(label, argv, env, runs) {
 
 export async function startupBench({runs = 21} = {}) {
   if (!existsSync(join(here, 'bare-cli', 'oclif.manifest.json'))) {
-    spawnSync(process.execPath, [join(root, 'node_modules', 'oclif', 'bin', 'run.js'), 'manifest'], {cwd: join(here, 'bare-cli')})
+    // the build's own manifest step (scripts/manifest.mjs), for the bare CLI's one command
+    spawnSync(process.execPath, [join(root, 'scripts', 'manifest.mjs'), join(here, 'bare-cli')])
   }
   const home = mkdtempSync(join(tmpdir(), 'gw-startup-'))
   const dataDir = join(home, 'engine')

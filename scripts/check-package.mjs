@@ -9,8 +9,9 @@
 // require() and the module files a thread starts from — and each declaration file's, and fails on:
 //   - an entry or an imported file that is not in the list;
 //   - a package imported that package.json does not list in dependencies (an install would not
-//     bring it), or a dependency the import graph never reaches from a sub-package (installed for
-//     nothing: it must be the engine's or the SDK's, not the CLI's);
+//     bring it), or a dependency the import graph never reaches (installed for nothing: a
+//     sub-package's must be the engine's or the SDK's, not the CLI's; gw's, not one its bundles
+//     hold);
 //   - a sub-package whose version or dependency ranges differ from the repository root's.
 import {execFileSync} from 'node:child_process'
 import {readFileSync} from 'node:fs'
@@ -136,11 +137,14 @@ export function checkPackage(dir, files = packList(dir)) {
     if (!deps.has(name)) problems.push(`${file} imports ${name}, which package.json does not list in dependencies: an install would not bring it`)
   }
 
+  // (gw's too: a package its bundles hold is a devDependency, docs/decisions.md#a-package-lists-what-it-imports)
+  for (const name of Object.keys(pkg.dependencies ?? {})) {
+    if (!used.has(name)) problems.push(`dependency ${name} is never imported by what the package ships: installed for nothing`)
+  }
   if (resolve(dir) !== resolve(ROOT)) {
     const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
     if (pkg.version !== root.version) problems.push(`version ${pkg.version} differs from the gw package's ${root.version}: the packages are released together`)
     for (const [name, range] of Object.entries(pkg.dependencies ?? {})) {
-      if (!used.has(name)) problems.push(`dependency ${name} is never imported by what the package ships: installed for nothing`)
       const want = root.dependencies?.[name]
       if (want !== undefined && want !== range) problems.push(`dependency ${name}@${range} differs from the gw package's ${want}: both must run the same engine and client`)
     }

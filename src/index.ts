@@ -26,7 +26,7 @@ export type {CardFieldsError, CardPaymentResult, CardSaveResult} from './api/car
 // The contract's types, every one generated from the OpenAPI document: each schema by its name
 // (Payment, CheckoutSession, ChaosRule, Provider, RoutingDecision...), each operation's body or
 // query by its operationId (CreatePaymentParams, ListPaymentsParams...), and `components`,
-// `paths`, `operations` as openapi-typescript writes them. test/release/sdk-package-e2e.test.ts imports
+// `paths`, `operations` as openapi-typescript writes them. test/release/packages-install.test.ts imports
 // every one of them from the packed package.
 export type * from './api/contract.gen.js'
 export type {Body, ErrorCode, ListEnvelope, OperationId, PathParams, Query, Response} from './api/types.js'

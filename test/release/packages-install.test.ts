@@ -8,16 +8,19 @@
 //     `gw` / `gw/testing` imported from the installed package;
 //   - a shop's project (a copy of examples/shop) with @gw/testing and @gw/sdk from its vendor/
 //     folder: the engine's dependencies only, a gateway started that takes a payment, the SDK's
-//     types and calls, and the shop's own `npm test`;
+//     types and calls, and the shop's own `npm test`; @gw/sdk as a merchant's server uses it
+//     (docs/decisions.md#the-sdk): undici its only dependency, no native module, no CLI or engine,
+//     its client against a gateway, a type for every schema and operation of the document;
 // (gw from a git URL: git-install.test.ts, in parallel with this file.)
 import {execFileSync, spawn} from 'node:child_process'
-import {copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 // @ts-expect-error plain ESM of the bench, no types
 import {diskUsage, installedPackages, mkdirs, ok, prebuilds, REPO, sh, userEnv, VERSION} from '../../bench/install-lib.js'
 // @ts-expect-error plain ESM of the build scripts, no types
 import {builtHere, gitState} from '../../scripts/build-info.mjs'
+import {operationParams} from '../../src/api/openapi/generate.js'
 import {readmeInstall, readmeLine, tempDirs} from './support/install.js'
 import {SMOKE} from './support/smoke.js'
 
@@ -25,6 +28,45 @@ const TARBALLS: {gw: string; testing: string; sdk: string} = {gw: `gw-${VERSION}
 // what the CLI needs and a test helper must not bring
 const CLI_ONLY = ['@oclif/core', '@oclif/plugin-autocomplete', 'ink', 'ink-text-input', 'react', 'cli-table3', '@napi-rs/keyring', 'chalk']
 const CARD = ['--method', 'card', '--card', '4242424242424242']
+
+/** A merchant's server with @gw/sdk: node sdk-server.mjs BASE_URL API_KEY CA_FILE prints ok. */
+const SDK_SERVER = `
+import assert from 'node:assert/strict'
+import {readFileSync} from 'node:fs'
+import {ApiError, Gateway, signatureHeader, verifySignature} from '@gw/sdk'
+const [baseUrl, apiKey, caFile] = process.argv.slice(2)
+const gw = new Gateway({baseUrl, apiKey, ca: readFileSync(caFile, 'utf8')})
+const card = {type: 'card', card: {number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123'}}
+const p = await gw.payments.create({amount: 1200, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference: 'sdk-1'})
+assert.equal(p.status, 'succeeded')
+await gw.payments.create({amount: 1300, currency: 'EUR', payment_method: 'card', payment_method_data: card, reference: 'sdk-2'})
+const ids = []
+for await (const x of gw.payments.iterate({limit: 1})) ids.push(x.id)
+assert.equal(ids.length, 2)
+const e = await gw.payments.get('pay_missing0').catch((err) => err)
+assert.ok(e instanceof ApiError)
+assert.equal(e.code, 'resource_missing')
+const body = '{"id":"evt_1","type":"payment.succeeded"}'
+assert.equal(typeof verifySignature({payload: body, header: signatureHeader('whsec_test', body), secret: 'whsec_test'}).timestamp, 'number')
+await gw.close()
+console.log('ok')
+`
+
+/** A consumer that imports every type `names` lists from @gw/sdk, and uses the methods with them. */
+const EVERY_TYPE = (names: string[]) => `import type {${names.join(', ')}} from '@gw/sdk'
+import {Gateway} from '@gw/sdk'
+export type Every = [${names.join(', ')}]
+// the methods take and answer the same types
+export async function use(gw: Gateway, body: CreatePaymentParams, q: ListPaymentsParams): Promise<[Payment, CheckoutSession, ChaosRule[], Provider[], RoutingDecision]> {
+  const p: Payment = await gw.payments.create(body)
+  await gw.payments.list(q)
+  const s: CheckoutSession = await gw.checkout.get('cs_1')
+  const rules: ChaosRule[] = (await gw.chaos.list()).data
+  const providers: Provider[] = (await gw.providers.list()).data
+  const d: RoutingDecision = await gw.routing.simulate({amount: 100, currency: 'EUR', payment_method: 'card'})
+  return [p, s, rules, providers, d]
+}
+`
 // each package's build, which the pack reuses when it is a build of this commit
 const PACKAGE_DIST = {gw: 'dist', sdk: 'packages/sdk/dist', testing: 'packages/testing/dist'}
 const BUILT = [...Object.values(PACKAGE_DIST), 'oclif.manifest.json']
@@ -190,31 +232,35 @@ describe("a shop's project: @gw/testing and @gw/sdk from its vendor/ folder", ()
       const r = ok(await sh(cmd, {cwd: project, env, timeout: 900_000}), cmd)
       console.log(`${cmd}: ${(r.ms / 1000).toFixed(1)} s`)
     }
-    ok(await sh('npm install', {cwd: project, env, timeout: 900_000}), 'npm install (the rest of the shop: vitest)')
+    // npm installs the whole project with each: the rest of the shop (vitest) is there already, and
+    // a third run (`npm install`) would only ask the registry for every package's versions again
+    expect(existsSync(join(project, 'node_modules', 'vitest', 'package.json')), 'the README commands installed the rest of the shop (vitest)').toBe(true)
   }, 1_800_000)
 
-  it("@gw/testing brings the engine's dependencies only: none of the CLI's (oclif, Ink, React, cli-table3, keychain), none its bundle holds", () => {
-    // the installed tree under @gw/testing: its dependencies, theirs, and so on, found as node finds them
-    const closure = (name: string) => {
-      const seen = new Map<string, string>() // directory -> package name
-      const visit = (dir: string, pkgName: string) => {
-        if (seen.has(dir)) return
-        seen.set(dir, pkgName)
-        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>}
-        for (const dep of Object.keys({...pkg.dependencies, ...pkg.optionalDependencies})) {
-          // the nearest node_modules holding it, from the package's own up to the project's
-          for (let at = dir; at.startsWith(project); at = dirname(at)) {
-            const candidate = join(at, 'node_modules', dep)
-            if (existsSync(join(candidate, 'package.json'))) {
-              visit(candidate, dep)
-              break
-            }
+  /** The installed tree under `name` in the shop: its directories (dependencies, theirs, and so on, found as node finds them) -> package names. */
+  const closureDirs = (name: string) => {
+    const seen = new Map<string, string>() // directory -> package name
+    const visit = (dir: string, pkgName: string) => {
+      if (seen.has(dir)) return
+      seen.set(dir, pkgName)
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>}
+      for (const dep of Object.keys({...pkg.dependencies, ...pkg.optionalDependencies})) {
+        // the nearest node_modules holding it, from the package's own up to the project's
+        for (let at = dir; at.startsWith(project); at = dirname(at)) {
+          const candidate = join(at, 'node_modules', dep)
+          if (existsSync(join(candidate, 'package.json'))) {
+            visit(candidate, dep)
+            break
           }
         }
       }
-      visit(join(project, 'node_modules', name), name)
-      return [...new Set(seen.values())].sort()
     }
+    visit(join(project, 'node_modules', name), name)
+    return seen
+  }
+  const closure = (name: string) => [...new Set(closureDirs(name).values())].sort()
+
+  it("@gw/testing brings the engine's dependencies only: none of the CLI's (oclif, Ink, React, cli-table3, keychain), none its bundle holds", () => {
     const testing = closure('@gw/testing')
     const sdk = closure('@gw/sdk')
     expect(testing).toEqual(expect.arrayContaining(['@gw/testing', 'better-sqlite3', 'zstd-napi', 'undici', 'pg']))
@@ -228,13 +274,48 @@ describe("a shop's project: @gw/testing and @gw/sdk from its vendor/ folder", ()
     expect(pkg.dependencies['@gw/sdk']).toBe(`file:vendor/${TARBALLS.sdk}`)
   })
 
+  it('@gw/sdk brings no native module, no CLI, no engine: its files and undici\'s', () => {
+    const files = (dir: string): string[] => readdirSync(dir, {withFileTypes: true}).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
+    const all = [...closureDirs('@gw/sdk').keys()].flatMap((dir) => files(dir).filter((f) => !f.slice(dir.length).includes('/node_modules/')))
+    expect(all.filter((f) => f.endsWith('.node'))).toEqual([])
+    const sdkDist = join(project, 'node_modules', '@gw', 'sdk', 'dist')
+    const sdkFiles = files(sdkDist).filter((f) => f.endsWith('.js'))
+    // no folder of the engine, the CLI's commands, oclif or ink (api/engine-time.js, the Gw-Engine-Time header's name, is the contract's)
+    expect(sdkFiles.filter((f) => /\/(engine|commands|oclif|ink)\//.test(f.slice(sdkDist.length)))).toEqual([])
+    const bytes = all.reduce((n, f) => n + statSync(f).size, 0)
+    // printed for the record (figures live in the bench, not in assertions)
+    console.log(`@gw/sdk install: 2 packages, ${all.length} files, ${(bytes / 1048576).toFixed(1)} MiB; the SDK itself ${sdkFiles.length} JS files`)
+  })
+
+  it("@gw/sdk in a merchant's server, against a gateway: typed client, auto-paging, typed errors, webhook verification", async () => {
+    const {startGateway} = (await import(join(REPO, 'dist', 'testing.js'))) as typeof import('../../src/testing.js')
+    const gw = await startGateway()
+    try {
+      const a = await gw.account({name: 'sdk package'})
+      writeFileSync(join(project, 'sdk-server.mjs'), SDK_SERVER)
+      const caFile = join(project, 'ca.pem')
+      writeFileSync(caFile, gw.ca)
+      // asynchronously: the gateway runs in this process and must keep serving the child
+      const r = await sh(`node sdk-server.mjs '${gw.baseUrl}' '${a.secretKey}' '${caFile}'`, {cwd: project, env, timeout: 60_000})
+      expect(r.stderr).toBe('')
+      expect(r.stdout.trim()).toBe('ok')
+    } finally {
+      await gw.stop()
+    }
+  }, 90_000)
+
   it("import {startGateway} from '@gw/testing' starts a gateway that pays; @gw/sdk's client talks to it", async () => {
     writeFileSync(join(project, 'smoke.mjs'), SMOKE('@gw/sdk', '@gw/testing'))
     const r = ok(await sh('node smoke.mjs', {cwd: project, env, timeout: 120_000}), '@gw/testing smoke')
     expect(JSON.parse(r.stdout.trim())).toEqual({payment: 'succeeded', event: 'payment.succeeded', sdk: 'succeeded'})
   }, 180_000)
 
-  it("@gw/sdk's and @gw/testing's types: a consumer compiles against the installed declarations", async () => {
+  it("@gw/sdk's and @gw/testing's types: a consumer compiles against the installed declarations; @gw/sdk exports a type for every schema of the document and every operation's parameters", async () => {
+    // the import list comes from the document the package serves, so no type can be forgotten
+    const doc = JSON.parse(readFileSync(join(REPO, 'dist', 'openapi.json'), 'utf8')) as {components: {schemas: Record<string, unknown>}}
+    const names = [...Object.keys(doc.components.schemas), ...operationParams(doc).map((o) => o.name)]
+    expect(names).toEqual(expect.arrayContaining(['CheckoutSession', 'ChaosRule', 'CreatePaymentParams', 'Provider', 'RoutingDecision', 'ListPaymentsParams']))
+    writeFileSync(join(project, 'types-every.ts'), EVERY_TYPE(names))
     writeFileSync(
       join(project, 'types-check.ts'),
       `import {ApiError, Gateway, type CreatePaymentParams, type Payment} from '@gw/sdk'
@@ -254,9 +335,10 @@ export const wrong: CreatePaymentParams = {amount: '20.00', currency: 'EUR', pay
     )
     writeFileSync(
       join(project, 'tsconfig.types-check.json'),
-      JSON.stringify({compilerOptions: {target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: []}, files: ['types-check.ts']}),
+      JSON.stringify({compilerOptions: {target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: []}, files: ['types-check.ts', 'types-every.ts']}),
     )
     // the compiler is the repository's (a tool, like node); what it compiles against is the project's
+    // (one program for both files: the compiler's start and the declarations' reading, once)
     const r = await sh(`node '${join(REPO, 'node_modules', 'typescript', 'bin', 'tsc')}' -p tsconfig.types-check.json`, {cwd: project, env, timeout: 120_000})
     expect(r.stdout + r.stderr).toBe('')
     expect(r.status).toBe(0)

@@ -47,7 +47,7 @@ function asTyped(node: unknown): unknown {
 
 const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1)
 
-/** Each operation that takes parameters, and the name its body or query has in the generated file. Read from any copy of the document (sdk-package-e2e.test.ts reads the packed one). */
+/** Each operation that takes parameters, and the name its body or query has in the generated file. Read from any copy of the document (test/release/packages-install.test.ts reads the packed one). */
 export function operationParams(doc: Json): {id: string; method: string; path: string; name: string; in: 'body' | 'query'}[] {
   const out: {id: string; method: string; path: string; name: string; in: 'body' | 'query'}[] = []
   for (const [path, item] of Object.entries(doc.paths as Json)) {
