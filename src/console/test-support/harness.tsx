@@ -7,9 +7,10 @@
 import {PassThrough} from 'node:stream'
 import xterm from '@xterm/headless'
 import chalk from 'chalk'
+import {afterAll, afterEach, beforeAll} from 'vitest'
 import {GwClient} from '../../client/index.js'
 import {keysHandled} from '../../ui/keyboard.js'
-import type {TestEngine} from '../../engine/test-support/harness.js'
+import {bootEngine, type TestEngine} from '../../engine/test-support/harness.js'
 import {mountConsole} from '../app.js'
 import type {Route} from '../frame.js'
 import {ConsoleSession} from '../session.js'
@@ -199,4 +200,32 @@ export async function openConsoleInProcess(t: TestEngine, o: ConsoleOptions = {}
     },
   }
   return ut
+}
+
+/**
+ * A view test file's engine (booted before its first test, stopped after its last) and the
+ * consoles its tests open through `open`, each closed after its test.
+ */
+export function consoleFixture(): {engine(): TestEngine; open(o?: ConsoleOptions): Promise<ConsoleUnderTest>} {
+  let t: TestEngine | undefined
+  const opened: ConsoleUnderTest[] = []
+  beforeAll(async () => {
+    t = await bootEngine()
+  }, 60_000)
+  afterEach(async () => {
+    for (const c of opened.splice(0)) await c.close()
+  })
+  afterAll(async () => t?.stop())
+  const engine = () => {
+    if (!t) throw new Error('consoleFixture: the engine is booted in beforeAll; use it inside a test')
+    return t
+  }
+  return {
+    engine,
+    async open(o) {
+      const c = await openConsoleInProcess(engine(), o)
+      opened.push(c)
+      return c
+    },
+  }
 }

@@ -3,24 +3,12 @@
 // going by while no text on screen reads differently; what the engine changes is drawn, and so
 // is a clock that moved to its next minute. Counted in frames Ink draws (the harness counts
 // them), on a session clock the test moves by hand: no test here waits on time to measure it.
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import type {Payment} from '../../api/types.js'
-import {bootEngine, card, type TestEngine} from '../../engine/test-support/harness.js'
-import {openConsoleInProcess, type ConsoleUnderTest} from '../test-support/harness.js'
+import {card} from '../../engine/test-support/harness.js'
+import {consoleFixture, type ConsoleUnderTest} from '../test-support/harness.js'
 
-let t: TestEngine
-let c: ConsoleUnderTest | undefined
-
-beforeAll(async () => {
-  t = await bootEngine()
-}, 60_000)
-
-afterEach(async () => {
-  await c?.close()
-  c = undefined
-})
-
-afterAll(async () => t?.stop())
+const fx = consoleFixture()
 
 /** the session's calls to the engine from now on (each poll of a view is one) */
 function countCalls(con: ConsoleUnderTest): {n: number} {
@@ -38,7 +26,8 @@ describe('gw console left open', () => {
     // the session's clock stands still (the wall's minute does not turn under the test); the
     // engine clock is read once, at the start
     const now = Date.now()
-    c = await openConsoleInProcess(t, {now: () => now, refreshMs: 50, clockMs: 3_600_000})
+    const t = fx.engine()
+    const c = await fx.open({now: () => now, refreshMs: 50, clockMs: 3_600_000})
     await c.waitFor('Needs attention now')
     await c.waitFor(/updated just now/)
     await c.settle()
@@ -57,7 +46,7 @@ describe('gw console left open', () => {
 
   it('a second going by redraws nothing unless a text on screen reads differently: the clock shows minutes, a polled age "just now"', async () => {
     let now = Date.now()
-    c = await openConsoleInProcess(t, {now: () => now, refreshMs: 50, clockMs: 3_600_000})
+    const c = await fx.open({now: () => now, refreshMs: 50, clockMs: 3_600_000})
     await c.waitFor(/updated just now/)
     const minuteOf = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ')
     // to 10 s into the engine clock's next minute: the status line says it at the next tick
