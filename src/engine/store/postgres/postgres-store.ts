@@ -27,6 +27,7 @@ import {STAGED_ACCOUNT_MARK} from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import {PgAccount} from './account.js'
 import * as claims from './claims.js'
+import {ClaimBatch} from './claim-batch.js'
 import {Committer, insertAccountRows} from './committer.js'
 import {ChangeFeed, FOLLOW_CHANNEL, Listeners, LOG_CHANNEL, type Notice} from './feed.js'
 import {migrate} from './migrations.js'
@@ -112,6 +113,8 @@ export class PostgresStore implements Store {
   readonly unitConnections: UnitConnections
   /** units' connections, checked out of the pool until the unit ends */
   readonly checkedOut = new Set<pg.PoolClient>()
+  /** the units' idempotency claims, batched on a connection of their own (claim-batch.ts) */
+  readonly claimBatch: ClaimBatch
 
   private constructor(opts: PostgresStoreOptions) {
     this.instanceId = opts.instanceId ?? `gw-${token()}`
@@ -129,6 +132,7 @@ export class PostgresStore implements Store {
     this.clientConfig = {...base, options: serverSide}
     this.unitPool = new pg.Pool({...this.clientConfig, max: opts.unitConnections ?? 16, idleTimeoutMillis: 30_000})
     this.unitConnections = new UnitConnections(this.unitPool, () => this.closed)
+    this.claimBatch = new ClaimBatch(this.clientConfig, () => this.closed)
     // outside units of work only reads and claims commit: a claim lost to a crash of the
     // database is claimed again (at least once), so they do not wait for the WAL flush
     this.readPool = new pg.Pool({...base, options: `${serverSide} -c synchronous_commit=off`, max: opts.readConnections ?? 6, idleTimeoutMillis: 30_000})
@@ -359,6 +363,7 @@ export class PostgresStore implements Store {
     for (const c of this.checkedOut) c.release(new Error('store closed'))
     this.checkedOut.clear()
     await this.unitConnections.close()
+    await this.claimBatch.close()
     for (const c of this.ownClients) void c.end().catch(() => {})
     await Promise.allSettled([this.feed.close(), this.sections.end(), this.committer.end(), this.unitPool.end(), this.readPool.end()])
   }

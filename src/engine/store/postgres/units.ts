@@ -9,8 +9,8 @@ import type {ChangeSet, CommitOrder, FieldOf, Filter, IdempotencyClaim, Kind, Li
 import {runUnit, type Unit} from '../units.js'
 import type {PostgresStore} from './postgres-store.js'
 import * as reads from './reads.js'
-import {lastRow} from './last-row.js'
-import {isoOf, pgText, query, type Queryable, wrap} from './sql.js'
+import type {ClaimHold} from './claim-batch.js'
+import {pgText, query, type Queryable, wrap} from './sql.js'
 
 export function transact<T>(s: PostgresStore, account: string, fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
   if (s.closed) return Promise.reject(new Error('store is closed'))
@@ -23,6 +23,8 @@ class PgUnit implements Unit {
   private client: pg.PoolClient | undefined = undefined
   private opening: Promise<pg.PoolClient> | undefined = undefined
   private readonly held: (() => void)[] = []
+  /** the unit's idempotency claims (claim-batch.ts), released when it ends */
+  private readonly claims: ClaimHold[] = []
   private begun = false
   /** a statement of the unit's failed: its connection is ended, not given back open (unit-connections.ts) */
   private failed = false
@@ -92,22 +94,10 @@ class PgUnit implements Unit {
     await this.send(c, `${this.begin(c)}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(k)}, 0))`)
   }
   async claimIdempotency(scope: string, key: string, now: string): Promise<IdempotencyClaim> {
-    const c = await this.conn()
-    // one round trip: the transaction, the claim (a try-lock) and the record read after it; its one row's fields as text (last-row.ts)
-    let r: (string | null)[] | undefined
-    try {
-      r = await lastRow(c, `${this.begin(c)}SELECT got, request_hash, status, body, created_at, expires_at FROM gw_claim_idempotency(${c.escapeLiteral(pgText(this.account))}, ${c.escapeLiteral(pgText(scope))}, ${c.escapeLiteral(pgText(key))})`)
-    } catch (e) {
-      this.failed = true
-      throw wrap(e)
-    }
-    if (!r) throw new Error('the idempotency claim returned no row')
-    const [got, requestHash, status, body, createdAt, expiresAt] = r
-    if (requestHash !== null && requestHash !== undefined) {
-      const expires = isoOf(expiresAt!)
-      if (expires > now) return {state: 'recorded', record: {scope, key, request_hash: requestHash, status: Number(status), body: body!, created_at: isoOf(createdAt!), expires_at: expires}}
-    }
-    return got === 't' ? {state: 'claimed'} : {state: 'in_flight'}
+    // batched with the instance's other claims, on a connection of their own (claim-batch.ts)
+    const {claim, held} = await this.s.claimBatch.claim(this.account, scope, key, now)
+    if (held) this.claims.push(held)
+    return claim
   }
   private async send(c: pg.PoolClient, text: string) {
     try {
@@ -124,7 +114,7 @@ class PgUnit implements Unit {
   end(committed: boolean) {
     // ending the unit's transaction releases its locks and claims (it wrote nothing)
     if (this.opening) return this.close(this.opening, committed)
-    this.release()
+    this.release(committed)
     return undefined
   }
   private async close(opening: Promise<pg.PoolClient>, committed: boolean) {
@@ -134,9 +124,12 @@ class PgUnit implements Unit {
       const parkable = committed && !this.locked && this.staged?.idempotency !== undefined
       if (!(this.begun && !this.failed && this.s.unitConnections.giveBack(c, parkable))) await this.s.unitConnections.end(c)
     }
-    this.release()
+    this.release(committed)
   }
-  private release() {
+  private release(committed = false) {
+    // a claim whose record is committed may wait for the next batch to be released
+    const recorded = committed && this.staged?.idempotency !== undefined
+    for (const h of this.claims.splice(0)) this.s.claimBatch.release(h, recorded)
     const held = this.held
     for (let i = held.length - 1; i >= 0; i--) held[i]!()
   }
