@@ -49,15 +49,16 @@ export {isUnavailable, pgText} from './sql.js'
 //
 // - Every row belongs to an account and every query is bounded to one (Store.account gives a
 //   view of one account's data); ids are unique per account.
-// - A unit of work takes one pooled connection at its first lock or idempotency claim and opens
-//   a transaction on it: per-key locks are `pg_advisory_xact_lock`, the idempotency claim is
-//   `pg_try_advisory_xact_lock`, and the unit's reads after that go over the same connection
-//   (READ COMMITTED: they see what the previous holder of the lock committed). The database
-//   releases both when the transaction ends — or when the instance dies and its connection
-//   closes, so no lock or claim outlives its instance.
+// - A unit of work takes one pooled connection at its first lock and opens a transaction on it:
+//   per-key locks are `pg_advisory_xact_lock`, and the unit's reads after that go over the same
+//   connection (READ COMMITTED: they see what the previous holder of the lock committed). Its
+//   idempotency claim is a session try-lock on the instance's claims connection, batched with the
+//   others (claim-batch.ts). The database releases both when the transaction ends or the claim is
+//   unlocked — or when the instance dies and its connections close, so no lock or claim outlives
+//   its instance.
 // - Its change set is written by this instance's committer (committer.ts): group commit, in the
-//   order staged. Only when that is durable are the units' transactions ended, which releases
-//   their locks and claims.
+//   order staged. Only when that is durable are the units' transactions ended and their claims
+//   released.
 // - Event seqs are commit order across instances and accounts (the one-row counter `event_seq`).
 // - The change feed (feed.ts): `pg_notify` in the committing transaction, one notice per account.
 // - Job and delivery claims (claims.ts): rows locked with FOR UPDATE SKIP LOCKED, with a lease.
@@ -362,7 +363,6 @@ export class PostgresStore implements Store {
     // a unit still open now never ends by itself (its instance is stopping): its connection goes, which ends its transaction
     for (const c of this.checkedOut) c.release(new Error('store closed'))
     this.checkedOut.clear()
-    await this.unitConnections.close()
     await this.claimBatch.close()
     for (const c of this.ownClients) void c.end().catch(() => {})
     await Promise.allSettled([this.feed.close(), this.sections.end(), this.committer.end(), this.unitPool.end(), this.readPool.end()])

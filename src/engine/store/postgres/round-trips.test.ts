@@ -117,6 +117,36 @@ describe('round trips to PostgreSQL', () => {
     expect(trips() - n).toBe(6)
   })
 
+  it("the claims of units in flight together are one round trip, on the claims' own connection", async () => {
+    await paymentUnit('acct_trips_batch', 'batch-warm')
+    const n = trips()
+    await Promise.all(Array.from({length: 8}, (_, i) => paymentUnit('acct_trips_batch', `batch-${i}`)))
+    // one batch of claims and one group (an earlier batch's releases may ride on a third)
+    expect(trips() - n).toBeLessThanOrEqual(3)
+  })
+
+  it('two units of one instance claiming one key at once: one claims it, the other finds it in flight; then it is replayed', async () => {
+    const acct = a.account('acct_trips_same')
+    let release!: () => void
+    const hold = new Promise<void>((r) => (release = r))
+    const states: string[] = []
+    const first = acct.transact(async (tx) => {
+      states.push((await tx.claimIdempotency('acct:test', 'same', iso(T0))).state)
+      await hold
+      tx.commit({puts: [put('payment', pay())], idempotency: record('same')})
+    })
+    const second = acct.transact(async (tx) => {
+      states.push((await tx.claimIdempotency('acct:test', 'same', iso(T0))).state)
+    })
+    await second
+    release()
+    await first
+    expect(states.sort()).toEqual(['claimed', 'in_flight'])
+    await acct.transact(async (tx) => {
+      expect((await tx.claimIdempotency('acct:test', 'same', iso(T0))).state).toBe('recorded')
+    })
+  })
+
   it('a unit that ends without a record frees its key at once: the other instance claims it', async () => {
     const acct = a.account('acct_trips_free')
     await expect(

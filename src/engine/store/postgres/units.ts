@@ -1,9 +1,9 @@
 // Units of work of the PostgreSQL adapter (Store.transact): a unit takes one pooled connection
-// at its first lock or idempotency claim and opens a transaction on it; per-key locks are
-// `pg_advisory_xact_lock`, the idempotency claim `pg_try_advisory_xact_lock`, and the unit's
-// reads after that go over the same connection. Its change set is written by the committer
-// (committer.ts); only when that is durable is the unit's transaction ended, which releases its
-// locks and claims.
+// at its first lock and opens a transaction on it; per-key locks are `pg_advisory_xact_lock`,
+// and the unit's reads after that go over the same connection. Its idempotency claim is batched
+// with the instance's others on a connection of their own (claim-batch.ts). Its change set is
+// written by the committer (committer.ts); only when that is durable is the unit's transaction
+// ended and its claim released.
 import type pg from 'pg'
 import type {ChangeSet, CommitOrder, FieldOf, Filter, IdempotencyClaim, Kind, ListQuery, StoredObject, StoreTx} from '../../ports/store.js'
 import {runUnit, type Unit} from '../units.js'
@@ -28,22 +28,17 @@ class PgUnit implements Unit {
   private begun = false
   /** a statement of the unit's failed: its connection is ended, not given back open (unit-connections.ts) */
   private failed = false
-  /** the unit took a lock: its connection is not parked with it */
-  private locked = false
   constructor(
     private readonly s: PostgresStore,
     private readonly account: string,
   ) {}
-  /**
-   * 'BEGIN; ' before the first statement that needs the unit's transaction, after the 'ROLLBACK; '
-   * that ends the previous unit's on a connection given back with it open (unit-connections.ts)
-   */
-  private begin(c: pg.PoolClient) {
+  /** 'BEGIN; ' before the first statement that needs the unit's transaction */
+  private begin() {
     if (this.begun) return ''
     this.begun = true
-    return this.s.unitConnections.takeUnended(c) ? 'ROLLBACK; BEGIN; ' : 'BEGIN; '
+    return 'BEGIN; '
   }
-  /** the unit's connection, opened (with BEGIN) at its first lock or claim */
+  /** the unit's connection, opened (with BEGIN) at its first lock */
   private conn() {
     return (this.opening ??= this.open())
   }
@@ -88,10 +83,9 @@ class PgUnit implements Unit {
     // for; only the head of that queue waits for the database's lock
     const k = `k:${pgText(this.account)}\n${pgText(key)}`
     // a previous unit's locks are not kept while this one waits for its turn here
-    this.locked = true
     if (this.s.unitConnections.takeUnended(c)) await this.send(c, 'ROLLBACK')
     this.held.push(await this.s.localLocks.acquire(k))
-    await this.send(c, `${this.begin(c)}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(k)}, 0))`)
+    await this.send(c, `${this.begin()}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(k)}, 0))`)
   }
   async claimIdempotency(scope: string, key: string, now: string): Promise<IdempotencyClaim> {
     // batched with the instance's other claims, on a connection of their own (claim-batch.ts)
@@ -120,9 +114,8 @@ class PgUnit implements Unit {
   private async close(opening: Promise<pg.PoolClient>, committed: boolean) {
     const c = await opening.catch(() => undefined)
     if (c && this.s.checkedOut.delete(c)) {
-      // given back open only with nothing but a claim whose record is committed (unit-connections.ts)
-      const parkable = committed && !this.locked && this.staged?.idempotency !== undefined
-      if (!(this.begun && !this.failed && this.s.unitConnections.giveBack(c, parkable))) await this.s.unitConnections.end(c)
+      // given back open only to a unit waiting for a connection (unit-connections.ts)
+      if (!(this.begun && !this.failed && this.s.unitConnections.giveBack(c))) await this.s.unitConnections.end(c)
     }
     this.release(committed)
   }
