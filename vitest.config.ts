@@ -49,6 +49,13 @@ const ON_POSTGRES = process.env.GW_TEST_PG_ALL
       'src/engine/conformance/money-properties.test.ts',
     ]
 
+/** GW_TEST_WORKERS: how many test files run at once (default 3); anything but a whole number ≥ 1 is refused by name. */
+function testWorkers(value: string | undefined): number {
+  if (value === undefined || value === '') return 3
+  if (!/^[1-9][0-9]*$/.test(value)) throw new Error(`GW_TEST_WORKERS must be a whole number of test files to run at once (1 or more), not ${JSON.stringify(value)}`)
+  return Number(value)
+}
+
 const PG_SETUP = 'src/engine/test-support/pg-global-setup.ts'
 
 export default defineConfig({
@@ -56,10 +63,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // engine tests bind ports and spawn processes; two workers fit a 2-core machine. (Three were
-    // measured: npm test 663 s against 677 s, within noise, as the suite is bound by CPU; and the
-    // timing-sensitive terminal tests failed twice in five runs then, a frame coming after its wait.)
-    maxWorkers: 2,
+    // three test files at a time on a 2-core machine (GW_TEST_WORKERS=N for another count): many
+    // files wait (spawned CLIs and servers starting, tmux frames, npm's downloads, the PostgreSQL
+    // server's share), and with two workers the machine stayed about a third idle (npm test's
+    // counted CPU 433 s over 344.5 s idle). Measured 2026-11-30, the same helper's load beside both
+    // runs: 467 s with two workers, 379 s with three, every test passing in three runs of three.
+    maxWorkers: testWorkers(process.env.GW_TEST_WORKERS),
     // the longest files first (test/support/sequencer.ts)
     sequence: {sequencer: LongestFirst},
     // CI sets CI=true, which makes Ink (and our render gate) skip interactive rendering. The
