@@ -14,9 +14,9 @@
 //   so a retry anywhere replays it, and a claim here of that key takes the lock over. Without a
 //   record it is released at once (a batch of its own if none is due), as a ROLLBACK did.
 // - The connection lost: its locks are gone with it (as a unit's transaction's were), every claim
-//   in flight fails as unavailable, and the next batch opens a new one.
+//   in flight or not yet sent fails as unavailable, and the next batch opens a new one.
 import type pg from 'pg'
-import type {IdempotencyClaim} from '../../ports/store.js'
+import {type IdempotencyClaim, StoreUnavailableError} from '../../ports/store.js'
 import {connectClient, isoOf, isUnavailable, type PgConfig, pgText, query, wrap} from './sql.js'
 
 /** How long a released claim whose record is committed waits for a batch to ride on. */
@@ -53,6 +53,8 @@ export class ClaimBatch {
   private readonly held = new Map<string, boolean>()
   private asks: Ask[] = []
   private unlocks: string[] = []
+  /** units waiting for their unlock to be sent (release without a record) */
+  private unlocked: (() => void)[] = []
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
 
@@ -69,34 +71,41 @@ export class ClaimBatch {
     const k = pgText(key)
     const lockKey = `i:${a}\n${s}\n${k}`
     return new Promise((resolve, reject) => {
+      const ask = {given: {scope, key}, account: a, scope: s, key: k, lockKey, now, reject}
       const state = this.held.get(lockKey)
-      let lock = state === undefined
       if (state === false) {
-        // released, its unlock not sent yet: this unit takes the lock over
+        // released, its unlock not sent yet: this unit takes the lock over (and reads the record)
         this.unlocks.splice(this.unlocks.indexOf(lockKey), 1)
-        this.held.delete(lockKey)
-        lock = false
-        const generation = this.generation
         this.held.set(lockKey, true)
-        this.asks.push({given: {scope, key}, account: a, scope: s, key: k, lockKey, lock: false, now, resolve: (r) => resolve(r.claim.state === 'in_flight' ? {claim: {state: 'claimed'}, held: {lockKey, generation}} : {...r, held: {lockKey, generation}}), reject})
+        const held = {lockKey, generation: this.generation}
+        this.asks.push({...ask, lock: false, resolve: (r) => resolve({claim: r.claim.state === 'in_flight' ? {state: 'claimed'} : r.claim, held})})
       } else {
-        if (lock) this.held.set(lockKey, true)
-        this.asks.push({given: {scope, key}, account: a, scope: s, key: k, lockKey, lock, now, resolve, reject})
+        // held for another unit here: only the record is read
+        if (state === undefined) this.held.set(lockKey, true)
+        this.asks.push({...ask, lock: state === undefined, resolve})
       }
       this.schedule()
     })
   }
 
-  /** Ends a unit's claim: at once without a committed record, else with the next batch (RELEASE_MS at most). */
-  release(h: ClaimHold, recorded: boolean): void {
-    if (h.generation !== this.generation || this.held.get(h.lockKey) !== true) return
+  /**
+   * Ends a unit's claim: without a committed record at once (the promise: once the database has
+   * released it), else with the next batch (RELEASE_MS at most).
+   */
+  release(h: ClaimHold, recorded: boolean): Promise<void> | undefined {
+    if (h.generation !== this.generation || this.held.get(h.lockKey) !== true) return undefined
     this.held.set(h.lockKey, false)
     this.unlocks.push(h.lockKey)
-    if (!recorded) this.schedule()
-    else this.timer ??= setTimeout(() => {
+    if (!recorded)
+      return new Promise<void>((resolve) => {
+        this.unlocked.push(resolve)
+        this.schedule()
+      })
+    this.timer ??= setTimeout(() => {
       this.timer = undefined
       this.schedule()
     }, RELEASE_MS)
+    return undefined
   }
 
   private schedule(): void {
@@ -115,8 +124,10 @@ export class ClaimBatch {
   private async send(): Promise<void> {
     const asks = this.asks
     const unlocks = this.unlocks
+    const unlocked = this.unlocked
     this.asks = []
     this.unlocks = []
+    this.unlocked = []
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
     for (const u of unlocks) this.held.delete(u)
@@ -138,6 +149,8 @@ export class ClaimBatch {
       this.lose(generation)
       for (const x of asks) x.reject(isUnavailable(e) ? wrap(e) : e)
       return
+    } finally {
+      for (const r of unlocked) r()
     }
     const byN = new Map(got.map((r) => [r.n, r]))
     asks.forEach((x, i) => {
@@ -170,12 +183,17 @@ export class ClaimBatch {
     ))
   }
 
-  /** The connection's locks are gone (or unknown): it is ended and forgotten. */
+  /**
+   * The connection's locks are gone (or unknown): it is ended and forgotten, and the claims not
+   * sent yet fail too (some were answered from what it held: another unit's claim, a lock to take over).
+   */
   private lose(generation: number): void {
     if (generation !== this.generation) return
     this.generation++
     this.held.clear()
     this.unlocks = []
+    for (const r of this.unlocked.splice(0)) r()
+    for (const x of this.asks.splice(0)) x.reject(new StoreUnavailableError('PostgreSQL is not reachable: the claims connection was lost'))
     const c = this.client
     this.client = undefined
     void c?.end().catch(() => {})
@@ -186,6 +204,7 @@ export class ClaimBatch {
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
     for (const x of this.asks.splice(0)) x.reject(new Error('store is closed'))
+    for (const r of this.unlocked.splice(0)) r()
     await this.running?.catch(() => {})
     const c = this.client
     this.client = undefined

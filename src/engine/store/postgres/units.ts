@@ -108,8 +108,7 @@ class PgUnit implements Unit {
   end(committed: boolean) {
     // ending the unit's transaction releases its locks and claims (it wrote nothing)
     if (this.opening) return this.close(this.opening, committed)
-    this.release(committed)
-    return undefined
+    return this.release(committed)
   }
   private async close(opening: Promise<pg.PoolClient>, committed: boolean) {
     const c = await opening.catch(() => undefined)
@@ -117,13 +116,15 @@ class PgUnit implements Unit {
       // given back open only to a unit waiting for a connection (unit-connections.ts)
       if (!(this.begun && !this.failed && this.s.unitConnections.giveBack(c))) await this.s.unitConnections.end(c)
     }
-    this.release(committed)
+    await this.release(committed)
   }
-  private release(committed = false) {
-    // a claim whose record is committed may wait for the next batch to be released
-    const recorded = committed && this.staged?.idempotency !== undefined
-    for (const h of this.claims.splice(0)) this.s.claimBatch.release(h, recorded)
+  /** a promise while a claim without a record is being released (claim-batch.ts) */
+  private release(committed = false): Promise<void> | undefined {
     const held = this.held
     for (let i = held.length - 1; i >= 0; i--) held[i]!()
+    // a claim whose record is committed may wait for the next batch to be released
+    const recorded = committed && this.staged?.idempotency !== undefined
+    const unlocks = this.claims.splice(0).map((h) => this.s.claimBatch.release(h, recorded))
+    return unlocks.some((u) => u) ? Promise.all(unlocks).then(() => {}) : undefined
   }
 }
