@@ -27,6 +27,7 @@ import {STAGED_ACCOUNT_MARK} from '../../ports/store.js'
 import {KeyedLock} from '../keyed-lock.js'
 import {PgAccount} from './account.js'
 import * as claims from './claims.js'
+import {ClaimBatch} from './claim-batch.js'
 import {Committer, insertAccountRows} from './committer.js'
 import {ChangeFeed, FOLLOW_CHANNEL, Listeners, LOG_CHANNEL, type Notice} from './feed.js'
 import {migrate} from './migrations.js'
@@ -48,15 +49,16 @@ export {isUnavailable, pgText} from './sql.js'
 //
 // - Every row belongs to an account and every query is bounded to one (Store.account gives a
 //   view of one account's data); ids are unique per account.
-// - A unit of work takes one pooled connection at its first lock or idempotency claim and opens
-//   a transaction on it: per-key locks are `pg_advisory_xact_lock`, the idempotency claim is
-//   `pg_try_advisory_xact_lock`, and the unit's reads after that go over the same connection
-//   (READ COMMITTED: they see what the previous holder of the lock committed). The database
-//   releases both when the transaction ends — or when the instance dies and its connection
-//   closes, so no lock or claim outlives its instance.
+// - A unit of work takes one pooled connection at its first lock and opens a transaction on it:
+//   per-key locks are `pg_advisory_xact_lock`, and the unit's reads after that go over the same
+//   connection (READ COMMITTED: they see what the previous holder of the lock committed). Its
+//   idempotency claim is a session try-lock on the instance's claims connection, batched with the
+//   others (claim-batch.ts). The database releases both when the transaction ends or the claim is
+//   unlocked — or when the instance dies and its connections close, so no lock or claim outlives
+//   its instance.
 // - Its change set is written by this instance's committer (committer.ts): group commit, in the
-//   order staged. Only when that is durable are the units' transactions ended, which releases
-//   their locks and claims.
+//   order staged. Only when that is durable are the units' transactions ended and their claims
+//   released.
 // - Event seqs are commit order across instances and accounts (the one-row counter `event_seq`).
 // - The change feed (feed.ts): `pg_notify` in the committing transaction, one notice per account.
 // - Job and delivery claims (claims.ts): rows locked with FOR UPDATE SKIP LOCKED, with a lease.
@@ -112,6 +114,8 @@ export class PostgresStore implements Store {
   readonly unitConnections: UnitConnections
   /** units' connections, checked out of the pool until the unit ends */
   readonly checkedOut = new Set<pg.PoolClient>()
+  /** the units' idempotency claims, batched on a connection of their own (claim-batch.ts) */
+  readonly claimBatch: ClaimBatch
 
   private constructor(opts: PostgresStoreOptions) {
     this.instanceId = opts.instanceId ?? `gw-${token()}`
@@ -129,6 +133,7 @@ export class PostgresStore implements Store {
     this.clientConfig = {...base, options: serverSide}
     this.unitPool = new pg.Pool({...this.clientConfig, max: opts.unitConnections ?? 16, idleTimeoutMillis: 30_000})
     this.unitConnections = new UnitConnections(this.unitPool, () => this.closed)
+    this.claimBatch = new ClaimBatch(this.clientConfig, () => this.closed)
     // outside units of work only reads and claims commit: a claim lost to a crash of the
     // database is claimed again (at least once), so they do not wait for the WAL flush
     this.readPool = new pg.Pool({...base, options: `${serverSide} -c synchronous_commit=off`, max: opts.readConnections ?? 6, idleTimeoutMillis: 30_000})
@@ -358,7 +363,7 @@ export class PostgresStore implements Store {
     // a unit still open now never ends by itself (its instance is stopping): its connection goes, which ends its transaction
     for (const c of this.checkedOut) c.release(new Error('store closed'))
     this.checkedOut.clear()
-    await this.unitConnections.close()
+    await this.claimBatch.close()
     for (const c of this.ownClients) void c.end().catch(() => {})
     await Promise.allSettled([this.feed.close(), this.sections.end(), this.committer.end(), this.unitPool.end(), this.readPool.end()])
   }

@@ -6,13 +6,14 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {VersionConflictError} from '../../ports/store.js'
 import {iso, pay, put, T0} from '../contract/helpers.js'
-import {freshDatabase} from '../../test-support/pg.js'
+import {freshDatabase, sql} from '../../test-support/pg.js'
 import {PostgresStore} from './postgres-store.js'
 
+let url: string
 let a: PostgresStore
 let b: PostgresStore
 beforeAll(async () => {
-  const url = await freshDatabase('trips')
+  url = await freshDatabase('trips')
   a = await PostgresStore.open({url, unitConnections: 4, readConnections: 2})
   b = await PostgresStore.open({url, unitConnections: 4, readConnections: 2})
   // what a store does once it is open (rows staged by a load nobody finished) is over before counting
@@ -117,6 +118,36 @@ describe('round trips to PostgreSQL', () => {
     expect(trips() - n).toBe(6)
   })
 
+  it("the claims of units in flight together are one round trip, on the claims' own connection", async () => {
+    await paymentUnit('acct_trips_batch', 'batch-warm')
+    const n = trips()
+    await Promise.all(Array.from({length: 8}, (_, i) => paymentUnit('acct_trips_batch', `batch-${i}`)))
+    // one batch of claims and one group (an earlier batch's releases may ride on a third)
+    expect(trips() - n).toBeLessThanOrEqual(3)
+  })
+
+  it('two units of one instance claiming one key at once: one claims it, the other finds it in flight; then it is replayed', async () => {
+    const acct = a.account('acct_trips_same')
+    let release!: () => void
+    const hold = new Promise<void>((r) => (release = r))
+    const states: string[] = []
+    const first = acct.transact(async (tx) => {
+      states.push((await tx.claimIdempotency('acct:test', 'same', iso(T0))).state)
+      await hold
+      tx.commit({puts: [put('payment', pay())], idempotency: record('same')})
+    })
+    const second = acct.transact(async (tx) => {
+      states.push((await tx.claimIdempotency('acct:test', 'same', iso(T0))).state)
+    })
+    await second
+    release()
+    await first
+    expect(states.sort()).toEqual(['claimed', 'in_flight'])
+    await acct.transact(async (tx) => {
+      expect((await tx.claimIdempotency('acct:test', 'same', iso(T0))).state).toBe('recorded')
+    })
+  })
+
   it('a unit that ends without a record frees its key at once: the other instance claims it', async () => {
     const acct = a.account('acct_trips_free')
     await expect(
@@ -142,6 +173,34 @@ describe('round trips to PostgreSQL', () => {
       await tx.lock('pay_1')
     })
     expect(Date.now() - t0).toBeLessThan(1000)
+  })
+
+  it('the claims connection lost while a unit holds a key: the key is free on the other instance, and the next claim here opens a new connection', async () => {
+    let end!: () => void
+    const held = new Promise<void>((r) => (end = r))
+    let claimed!: () => void
+    const got = new Promise<void>((r) => (claimed = r))
+    const unit = a.account('acct_cb').transact(async (tx) => {
+      expect(await tx.claimIdempotency('acct:test', 'lost', iso(T0))).toEqual({state: 'claimed'})
+      claimed()
+      await held
+    })
+    await got
+    const probe = () => b.account('acct_cb').transact((tx) => tx.claimIdempotency('acct:test', 'lost', iso(T0)))
+    expect(await probe()).toEqual({state: 'in_flight'})
+    // the pids first, then the terminations (see the contract test's restart)
+    const pids = (await sql<{pid: number}>(url, "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE '%gw_claim_idempotency_batch%'", [a.instanceId])).map((r) => r.pid)
+    expect(pids).toHaveLength(1)
+    await sql(url, 'SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [pids])
+    let state = ''
+    for (let i = 0; i < 100 && state !== 'claimed'; i++) {
+      state = (await probe()).state
+      if (state !== 'claimed') await new Promise((r) => setTimeout(r, 20))
+    }
+    expect(state).toBe('claimed')
+    end()
+    await unit
+    expect(await a.account('acct_cb').transact((tx) => tx.claimIdempotency('acct:test', 'after', iso(T0)))).toEqual({state: 'claimed'})
   })
 
   it('a delivery claim round with nothing due is one round trip', async () => {

@@ -320,5 +320,27 @@ BEGIN
   END IF;
 END
 $$;`,
+  // 7: idempotency claims of an instance's units batched on one connection of its own
+  // (claim-batch.ts): session-level try-locks on the same keys as gw_claim_idempotency's (the two
+  // exclude each other), released by the next batch; each record read after its lock, as there
+  `CREATE OR REPLACE FUNCTION gw_claim_idempotency_batch(p_unlock text[], p_account text[], p_scope text[], p_key text[], p_lock boolean[])
+RETURNS TABLE (n integer, got boolean, request_hash text, status integer, body text, created_at timestamptz, expires_at timestamptz)
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  oks boolean[] := '{}';
+  u text;
+BEGIN
+  FOREACH u IN ARRAY p_unlock LOOP
+    PERFORM pg_advisory_unlock(hashtextextended(u, 0));
+  END LOOP;
+  FOR i IN 1 .. coalesce(array_length(p_key, 1), 0) LOOP
+    oks := oks || CASE WHEN p_lock[i] THEN pg_try_advisory_lock(hashtextextended('i:' || p_account[i] || E'\n' || p_scope[i] || E'\n' || p_key[i], 0)) ELSE false END;
+  END LOOP;
+  RETURN QUERY SELECT t.i::integer, oks[t.i], k.request_hash, k.status, COALESCE(k.body, gw_data_object(e.json), ''), k.created_at, k.expires_at
+    FROM unnest(p_account, p_scope, p_key) WITH ORDINALITY AS t(ta, ts, tk, i)
+    LEFT JOIN idempotency_keys k ON k.account = t.ta AND k.scope = t.ts AND k.key = t.tk
+    LEFT JOIN events e ON k.body IS NULL AND e.account = k.account AND e.id = k.body_event;
+END
+$$;`,
 ]
 

@@ -1,16 +1,16 @@
 // Units of work of the PostgreSQL adapter (Store.transact): a unit takes one pooled connection
-// at its first lock or idempotency claim and opens a transaction on it; per-key locks are
-// `pg_advisory_xact_lock`, the idempotency claim `pg_try_advisory_xact_lock`, and the unit's
-// reads after that go over the same connection. Its change set is written by the committer
-// (committer.ts); only when that is durable is the unit's transaction ended, which releases its
-// locks and claims.
+// at its first lock and opens a transaction on it; per-key locks are `pg_advisory_xact_lock`,
+// and the unit's reads after that go over the same connection. Its idempotency claim is batched
+// with the instance's others on a connection of their own (claim-batch.ts). Its change set is
+// written by the committer (committer.ts); only when that is durable is the unit's transaction
+// ended and its claim released.
 import type pg from 'pg'
 import type {ChangeSet, CommitOrder, FieldOf, Filter, IdempotencyClaim, Kind, ListQuery, StoredObject, StoreTx} from '../../ports/store.js'
 import {runUnit, type Unit} from '../units.js'
 import type {PostgresStore} from './postgres-store.js'
 import * as reads from './reads.js'
-import {lastRow} from './last-row.js'
-import {isoOf, pgText, query, type Queryable, wrap} from './sql.js'
+import type {ClaimHold} from './claim-batch.js'
+import {pgText, query, type Queryable, wrap} from './sql.js'
 
 export function transact<T>(s: PostgresStore, account: string, fn: (tx: StoreTx) => Promise<T>, order?: CommitOrder): Promise<T> {
   if (s.closed) return Promise.reject(new Error('store is closed'))
@@ -23,25 +23,22 @@ class PgUnit implements Unit {
   private client: pg.PoolClient | undefined = undefined
   private opening: Promise<pg.PoolClient> | undefined = undefined
   private readonly held: (() => void)[] = []
+  /** the unit's idempotency claims (claim-batch.ts), released when it ends */
+  private readonly claims: ClaimHold[] = []
   private begun = false
   /** a statement of the unit's failed: its connection is ended, not given back open (unit-connections.ts) */
   private failed = false
-  /** the unit took a lock: its connection is not parked with it */
-  private locked = false
   constructor(
     private readonly s: PostgresStore,
     private readonly account: string,
   ) {}
-  /**
-   * 'BEGIN; ' before the first statement that needs the unit's transaction, after the 'ROLLBACK; '
-   * that ends the previous unit's on a connection given back with it open (unit-connections.ts)
-   */
-  private begin(c: pg.PoolClient) {
+  /** 'BEGIN; ' before the first statement that needs the unit's transaction */
+  private begin() {
     if (this.begun) return ''
     this.begun = true
-    return this.s.unitConnections.takeUnended(c) ? 'ROLLBACK; BEGIN; ' : 'BEGIN; '
+    return 'BEGIN; '
   }
-  /** the unit's connection, opened (with BEGIN) at its first lock or claim */
+  /** the unit's connection, opened (with BEGIN) at its first lock */
   private conn() {
     return (this.opening ??= this.open())
   }
@@ -86,28 +83,15 @@ class PgUnit implements Unit {
     // for; only the head of that queue waits for the database's lock
     const k = `k:${pgText(this.account)}\n${pgText(key)}`
     // a previous unit's locks are not kept while this one waits for its turn here
-    this.locked = true
     if (this.s.unitConnections.takeUnended(c)) await this.send(c, 'ROLLBACK')
     this.held.push(await this.s.localLocks.acquire(k))
-    await this.send(c, `${this.begin(c)}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(k)}, 0))`)
+    await this.send(c, `${this.begin()}SELECT pg_advisory_xact_lock(hashtextextended(${c.escapeLiteral(k)}, 0))`)
   }
   async claimIdempotency(scope: string, key: string, now: string): Promise<IdempotencyClaim> {
-    const c = await this.conn()
-    // one round trip: the transaction, the claim (a try-lock) and the record read after it; its one row's fields as text (last-row.ts)
-    let r: (string | null)[] | undefined
-    try {
-      r = await lastRow(c, `${this.begin(c)}SELECT got, request_hash, status, body, created_at, expires_at FROM gw_claim_idempotency(${c.escapeLiteral(pgText(this.account))}, ${c.escapeLiteral(pgText(scope))}, ${c.escapeLiteral(pgText(key))})`)
-    } catch (e) {
-      this.failed = true
-      throw wrap(e)
-    }
-    if (!r) throw new Error('the idempotency claim returned no row')
-    const [got, requestHash, status, body, createdAt, expiresAt] = r
-    if (requestHash !== null && requestHash !== undefined) {
-      const expires = isoOf(expiresAt!)
-      if (expires > now) return {state: 'recorded', record: {scope, key, request_hash: requestHash, status: Number(status), body: body!, created_at: isoOf(createdAt!), expires_at: expires}}
-    }
-    return got === 't' ? {state: 'claimed'} : {state: 'in_flight'}
+    // batched with the instance's other claims, on a connection of their own (claim-batch.ts)
+    const {claim, held} = await this.s.claimBatch.claim(this.account, scope, key, now)
+    if (held) this.claims.push(held)
+    return claim
   }
   private async send(c: pg.PoolClient, text: string) {
     try {
@@ -124,20 +108,23 @@ class PgUnit implements Unit {
   end(committed: boolean) {
     // ending the unit's transaction releases its locks and claims (it wrote nothing)
     if (this.opening) return this.close(this.opening, committed)
-    this.release()
-    return undefined
+    return this.release(committed)
   }
   private async close(opening: Promise<pg.PoolClient>, committed: boolean) {
     const c = await opening.catch(() => undefined)
     if (c && this.s.checkedOut.delete(c)) {
-      // given back open only with nothing but a claim whose record is committed (unit-connections.ts)
-      const parkable = committed && !this.locked && this.staged?.idempotency !== undefined
-      if (!(this.begun && !this.failed && this.s.unitConnections.giveBack(c, parkable))) await this.s.unitConnections.end(c)
+      // given back open only to a unit waiting for a connection (unit-connections.ts)
+      if (!(this.begun && !this.failed && this.s.unitConnections.giveBack(c))) await this.s.unitConnections.end(c)
     }
-    this.release()
+    await this.release(committed)
   }
-  private release() {
+  /** a promise while a claim without a record is being released (claim-batch.ts) */
+  private release(committed = false): Promise<void> | undefined {
     const held = this.held
     for (let i = held.length - 1; i >= 0; i--) held[i]!()
+    // a claim whose record is committed may wait for the next batch to be released
+    const recorded = committed && this.staged?.idempotency !== undefined
+    const unlocks = this.claims.splice(0).map((h) => this.s.claimBatch.release(h, recorded))
+    return unlocks.some((u) => u) ? Promise.all(unlocks).then(() => {}) : undefined
   }
 }
