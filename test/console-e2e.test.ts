@@ -204,7 +204,10 @@ describe('gw console: keys as a terminal sends them; what can be told apart and 
   it('acts on every key of one read, in order (send-keys -l jj, Down Down, 3 2), and an escape sequence split across reads is one key; shows a webhook URL and a dispute id whole at 120 columns, and c copies the selected id to the clipboard (OSC 52)', async () => {
     const url = 'https://127.0.0.1:45678/hooks'
     const ep = await api.webhookEndpoints.create({url, enabled_events: ['dispute.closed']})
-    openConsole({x: 120, y: 40}, ['--view', 'payments'])
+    // a lone ESC waits 1 s for the rest of its key (--escape-time) here: the split Down below is
+    // sent 15 ms apart, and tmux forks a sleep between its halves, which a busy machine can stretch
+    // past the default 50 ms (then it is Esc and "[B", as it would be for a person on a slow link)
+    openConsole({x: 120, y: 40}, ['--view', 'payments', '--escape-time', '1000'])
     // tmux takes OSC 52 from the app into its buffers (the server is the session's: set once it runs)
     tmux('set-option', '-s', 'set-clipboard', 'on')
     await waitForScreen(/3 payments/)

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {GwCommand} from '../base/command.js'
 import {keysHelp} from '../console/keymap.js'
 import {openConsole} from '../console/run.js'
+import {ESC_WAIT_MS} from '../ui/key-reader.js'
 
 export default class Console extends GwCommand<typeof Console> {
   static override summary = 'A full-screen terminal view: what needs attention, payments, disputes, the live events, the webhook endpoints and the gateway.'
@@ -13,13 +14,19 @@ ${keysHelp()}`
     '<%= config.bin %> <%= command.id %>',
     {description: 'Open on the disputes queue', command: '<%= config.bin %> <%= command.id %> --view disputes'},
     {description: 'As the support profile (a restricted key)', command: '<%= config.bin %> <%= command.id %> --profile support'},
+    {description: 'Over a slow SSH link: wait longer for the rest of an arrow key', command: '<%= config.bin %> <%= command.id %> --escape-time 300'},
   ]
 
   static override flags = {
     view: Flags.string({description: "The view to open first: home, payments, disputes, events, webhooks or gateway (default: the one this profile's console was left on)."}),
+    'escape-time': Flags.integer({
+      description: `How long, in milliseconds, a lone ESC waits for the rest of a key's sequence before it is the Esc key (default ${ESC_WAIT_MS}, as vim's ttimeoutlen and tmux's escape-time). Raise it over a slow link (SSH far away) where arrow keys arrive as Esc and letters.`,
+      min: 1,
+      max: 5000,
+    }),
   }
 
   async run(): Promise<void> {
-    return openConsole(this.ctx, {view: this.flags.view})
+    return openConsole(this.ctx, {view: this.flags.view, escapeTime: this.flags['escape-time']})
   }
 }

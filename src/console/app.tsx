@@ -64,6 +64,8 @@ export interface AppProps {
   onRoute?: (stack: Route[]) => void
   /** the lists' own renderer, writing to the terminal Ink draws on (mountConsole makes it) */
   painter: ListPainter
+  /** how long a lone ESC waits for the rest of a key's sequence (`gw console --escape-time`) */
+  escapeMs?: number
 }
 
 interface Prompt {
@@ -78,7 +80,7 @@ interface Prompt {
 /** Most rows the message line grows to (a question, its error, an action's outcome). */
 const MESSAGE_ROWS = 6
 
-export function App({session, theme, initial, onRoute, painter}: AppProps) {
+export function App({session, theme, initial, onRoute, painter, escapeMs}: AppProps) {
   const {exit} = useApp()
   const {columns, rows} = useSize()
   useEmitter(session)
@@ -254,7 +256,7 @@ export function App({session, theme, initial, onRoute, painter}: AppProps) {
           : [[...footer, ...(stack.length > 1 ? [['Esc', 'back'] as const] : []), [':', 'jump']], [['?', 'keys'], ['q', 'quit']]]
 
   return (
-    <KeyboardProvider onKey={onKey}>
+    <KeyboardProvider onKey={onKey} escapeMs={escapeMs}>
       <FrameContext.Provider value={api}>
         <TickContext.Provider value={tick}>
           <Box flexDirection="column" width={columns} height={rows - 1}>
@@ -416,7 +418,7 @@ export async function mountConsole(opts: Omit<AppProps, 'painter'> & {stdout: No
   // the lists' rows are painted on the terminal after each of Ink's writes (painter.ts), which
   // needs Ink to rewrite every line of its frame at each write: incrementalRendering stays off
   const painter = new ListPainter(opts.stdout)
-  const instance = render(<App session={opts.session} theme={opts.theme} initial={opts.initial} onRoute={opts.onRoute} painter={painter} />, {
+  const instance = render(<App session={opts.session} theme={opts.theme} initial={opts.initial} onRoute={opts.onRoute} painter={painter} escapeMs={opts.escapeMs} />, {
     stdout: painter.hookWrites(opts.stdout),
     stdin: opts.stdin,
     stderr: opts.stderr,

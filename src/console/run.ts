@@ -13,6 +13,8 @@ import {lastView, rememberView} from './remember.js'
 export interface ConsoleOptions {
   /** the view to open first (home, payments, disputes, events, webhooks, gateway) */
   view?: string
+  /** milliseconds a lone ESC waits for the rest of a key's sequence (--escape-time) */
+  escapeTime?: number
 }
 
 export async function openConsole(ctx: Context, opts: ConsoleOptions): Promise<void> {
@@ -48,7 +50,7 @@ export async function openConsole(ctx: Context, opts: ConsoleOptions): Promise<v
   try {
     const [{mountConsole, tabOf}] = await Promise.all([import('./app.js'), session.start()])
     const onRoute = (stack: {view: string}[]) => rememberView(root, profile, tabOf(stack[stack.length - 1] as Parameters<typeof tabOf>[0]))
-    const app = await mountConsole({session, theme, initial: view && view !== 'home' ? [{view: 'home'}, {view}] : undefined, onRoute, stdout: out, stdin: input, stderr: stderr as NodeJS.WriteStream})
+    const app = await mountConsole({session, theme, initial: view && view !== 'home' ? [{view: 'home'}, {view}] : undefined, onRoute, escapeMs: opts.escapeTime, stdout: out, stdin: input, stderr: stderr as NodeJS.WriteStream})
     screen.onInterrupt = () => app.unmount()
     await app.done.catch((e: unknown) => {
       // a view threw as it rendered: Ink let go; the terminal is restored below, then this is said

@@ -79,7 +79,7 @@ const KeyboardContext = createContext<Keyboard | null>(null)
  * back through Ink's input (so Ink parses it as it parses a key of its own), a key a turn once
  * the one before is drawn, to the listeners in the order they joined (the provider's own `onKey` first).
  */
-export function KeyboardProvider({onKey, children}: {onKey: KeyListener; children: ReactNode}) {
+export function KeyboardProvider({onKey, children, escapeMs = ESC_WAIT_MS}: {onKey: KeyListener; children: ReactNode; /** how long a lone ESC waits for the rest of a sequence (ESC_WAIT_MS) */ escapeMs?: number}) {
   const own = useLatest(onKey)
   const [keyboard] = useState(() => keyboardOf(own))
   const {internal_eventEmitter: events} = useStdin()
@@ -142,7 +142,7 @@ export function KeyboardProvider({onKey, children}: {onKey: KeyListener; childre
       const read = ++reads
       hand(reader.push(data).map((k) => ({...k, read})))
       // ESC alone (or a sequence cut short): the rest may come in the next read
-      if (reader.pending) wait = setTimeout(() => hand(reader.flush().map((k) => ({...k, read}))), ESC_WAIT_MS)
+      if (reader.pending) wait = setTimeout(() => hand(reader.flush().map((k) => ({...k, read}))), escapeMs)
     }
     events.on('input', onRead)
     return () => {
@@ -155,7 +155,7 @@ export function KeyboardProvider({onKey, children}: {onKey: KeyListener; childre
       afterDraw.current = undefined
       queue.length = 0
     }
-  }, [events, relay, afterDraw])
+  }, [events, relay, afterDraw, escapeMs])
   useInput((input, key) => {
     const k = relay.current
     if (!k) return

@@ -69,6 +69,8 @@ export interface ConsoleOptions {
   now?: () => number
   /** how often the engine clock is read again (SessionOptions.clockMs) */
   clockMs?: number
+  /** how long a lone ESC waits for the rest of a sequence (`gw console --escape-time`) */
+  escapeMs?: number
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -101,7 +103,7 @@ export async function openConsoleInProcess(t: TestEngine, o: ConsoleOptions = {}
   const env = o.env ?? {TERM: 'xterm-256color', FORCE_COLOR: '1'}
   let stack: readonly Route[] = o.initial ?? [{view: 'home'}]
   let renders = 0
-  const app = await mountConsole({session, theme: makeTheme(env, stdout), initial: o.initial, onRoute: (s) => void (stack = [...s]), stdout, stdin, stderr, onRender: () => void renders++})
+  const app = await mountConsole({session, theme: makeTheme(env, stdout), initial: o.initial, onRoute: (s) => void (stack = [...s]), escapeMs: o.escapeMs, stdout, stdin, stderr, onRender: () => void renders++})
 
   const lines = (): string[] => {
     const b = term.buffer.active

@@ -126,6 +126,23 @@ describe('gw console in process: every key of a read', () => {
     await c.settle()
     expect(c.screen()).toContain('1 payment')
   })
+
+  it('--escape-time: a lone ESC waits that long for the rest of a key (a slow link), and is Esc after it', async () => {
+    c = await openConsoleInProcess(t, {cols: 120, rows: 40, initial: [{view: 'home'}, {view: 'payments'}], escapeMs: 400})
+    await c.waitFor('3 payments')
+    const selected = () => c!.inverseRows().find((y) => y > 2)
+    await c.waitFor(() => selected() !== undefined)
+    const first = selected()!
+    // the rest of Down 150 ms after its ESC: three times the default wait, within this one
+    c.send('\u001b')
+    await new Promise((r) => setTimeout(r, 150))
+    c.send('[B')
+    await c.waitFor(() => selected() === first + 1)
+    expect(c.stack().at(-1)?.view).toBe('payments')
+    // ESC alone: Esc once the wait is over (back to Home)
+    c.send('\u001b')
+    await c.waitFor(() => c!.stack().at(-1)?.view === 'home')
+  })
 })
 
 
