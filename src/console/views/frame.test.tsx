@@ -88,13 +88,18 @@ describe('gw console in process: Payments', () => {
 })
 
 describe('gw console in process: every key of a read', () => {
-  it('acts on each key of a read, in order; joins an escape sequence split across reads; keeps a paste into a field as text', async () => {
-    c = await openConsoleInProcess(t, {cols: 120, rows: 40, initial: [{view: 'home'}, {view: 'payments'}]})
+  /** The console on Payments, its first row selected: which row is selected now, and that first one. */
+  async function onPayments(o: {escapeMs?: number} = {}) {
+    c = await openConsoleInProcess(t, {cols: 120, rows: 40, initial: [{view: 'home'}, {view: 'payments'}], ...o})
     await c.waitFor('3 payments')
     const selected = () => c!.inverseRows().find((y) => y > 2)
     // the rows are painted just after Ink's frame that says "3 payments"
     await c.waitFor(() => selected() !== undefined)
-    const first = selected()!
+    return {selected, first: selected()!}
+  }
+
+  it('acts on each key of a read, in order; joins an escape sequence split across reads; keeps a paste into a field as text', async () => {
+    const {selected, first} = await onPayments()
     // two j in one read: two rows down; Up Up in one read: back
     c.send('jj')
     await c.waitFor(() => selected() === first + 2)
@@ -128,11 +133,7 @@ describe('gw console in process: every key of a read', () => {
   })
 
   it('--escape-time: a lone ESC waits that long for the rest of a key (a slow link), and is Esc after it', async () => {
-    c = await openConsoleInProcess(t, {cols: 120, rows: 40, initial: [{view: 'home'}, {view: 'payments'}], escapeMs: 400})
-    await c.waitFor('3 payments')
-    const selected = () => c!.inverseRows().find((y) => y > 2)
-    await c.waitFor(() => selected() !== undefined)
-    const first = selected()!
+    const {selected, first} = await onPayments({escapeMs: 400})
     // the rest of Down 150 ms after its ESC: three times the default wait, within this one
     c.send('\u001b')
     await new Promise((r) => setTimeout(r, 150))
