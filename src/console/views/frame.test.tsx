@@ -90,59 +90,59 @@ describe('gw console in process: Payments', () => {
 describe('gw console in process: every key of a read', () => {
   /** The console on Payments, its first row selected: which row is selected now, and that first one. */
   async function onPayments(o: {escapeMs?: number} = {}) {
-    c = await openConsoleInProcess(t, {cols: 120, rows: 40, initial: [{view: 'home'}, {view: 'payments'}], ...o})
-    await c.waitFor('3 payments')
-    const selected = () => c!.inverseRows().find((y) => y > 2)
+    const con = (c = await openConsoleInProcess(t, {cols: 120, rows: 40, initial: [{view: 'home'}, {view: 'payments'}], ...o}))
+    await con.waitFor('3 payments')
+    const selected = () => con.inverseRows().find((y) => y > 2)
     // the rows are painted just after Ink's frame that says "3 payments"
-    await c.waitFor(() => selected() !== undefined)
-    return {selected, first: selected()!}
+    await con.waitFor(() => selected() !== undefined)
+    return {con, selected, first: selected()!}
   }
 
   it('acts on each key of a read, in order; joins an escape sequence split across reads; keeps a paste into a field as text', async () => {
-    const {selected, first} = await onPayments()
+    const {con, selected, first} = await onPayments()
     // two j in one read: two rows down; Up Up in one read: back
-    c.send('jj')
-    await c.waitFor(() => selected() === first + 2)
-    c.send('\u001b[A\u001b[A')
-    await c.waitFor(() => selected() === first)
+    con.send('jj')
+    await con.waitFor(() => selected() === first + 2)
+    con.send('\u001b[A\u001b[A')
+    await con.waitFor(() => selected() === first)
     // ESC, then the rest of Down a moment later: one Down, not Esc (back) and "[B"
-    c.send('\u001b')
+    con.send('\u001b')
     await new Promise((r) => setTimeout(r, 10))
-    c.send('[B')
-    await c.waitFor(() => selected() === first + 1)
-    expect(c.stack().at(-1)?.view).toBe('payments')
+    con.send('[B')
+    await con.waitFor(() => selected() === first + 1)
+    expect(con.stack().at(-1)?.view).toBe('payments')
     // 3 then 2 in one read: Disputes, then Payments
-    c.send('32')
-    await c.waitFor(() => c!.stack().at(-1)?.view === 'payments' && c!.screen().includes('3 payments'))
+    con.send('32')
+    await con.waitFor(() => con.stack().at(-1)?.view === 'payments' && con.screen().includes('3 payments'))
     // `/`, a search and Enter in one read
-    c.send('/Zoe@Lovelace-Shop.Example\r')
-    await c.waitFor(/2 payments/)
+    con.send('/Zoe@Lovelace-Shop.Example\r')
+    await con.waitFor(/2 payments/)
     // a paste into the field stays text (its line break submits nothing); Enter then searches
-    c.send('/')
-    await c.waitFor('Enter search · Esc cancel')
-    c.send('\u0015\u001b[200~ORDER-3\r\u001b[201~')
-    await c.waitFor(/Search ORDER-3 /)
-    expect(c.screen()).toContain('Enter search · Esc cancel')
-    c.send('\r')
-    await c.waitFor(/1 payment\b/)
+    con.send('/')
+    await con.waitFor('Enter search · Esc cancel')
+    con.send('\u0015\u001b[200~ORDER-3\r\u001b[201~')
+    await con.waitFor(/Search ORDER-3 /)
+    expect(con.screen()).toContain('Enter search · Esc cancel')
+    con.send('\r')
+    await con.waitFor(/1 payment\b/)
     // a paste outside a field is no key: a pasted "q" does not quit
-    c.send('\u001b[200~q\u001b[201~')
-    c.send('j')
-    await c.settle()
-    expect(c.screen()).toContain('1 payment')
+    con.send('\u001b[200~q\u001b[201~')
+    con.send('j')
+    await con.settle()
+    expect(con.screen()).toContain('1 payment')
   })
 
   it('--escape-time: a lone ESC waits that long for the rest of a key (a slow link), and is Esc after it', async () => {
-    const {selected, first} = await onPayments({escapeMs: 400})
+    const {con, selected, first} = await onPayments({escapeMs: 400})
     // the rest of Down 150 ms after its ESC: three times the default wait, within this one
-    c.send('\u001b')
+    con.send('\u001b')
     await new Promise((r) => setTimeout(r, 150))
-    c.send('[B')
-    await c.waitFor(() => selected() === first + 1)
-    expect(c.stack().at(-1)?.view).toBe('payments')
+    con.send('[B')
+    await con.waitFor(() => selected() === first + 1)
+    expect(con.stack().at(-1)?.view).toBe('payments')
     // ESC alone: Esc once the wait is over (back to Home)
-    c.send('\u001b')
-    await c.waitFor(() => c!.stack().at(-1)?.view === 'home')
+    con.send('\u001b')
+    await con.waitFor(() => con.stack().at(-1)?.view === 'home')
   })
 })
 
