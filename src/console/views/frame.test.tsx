@@ -97,6 +97,12 @@ describe('gw console in process: every key of a read', () => {
     await con.waitFor(() => selected() !== undefined)
     return {con, selected, first: selected()!}
   }
+  /** Down as a slow link delivers it: ESC, then its rest `gap` ms later. */
+  async function downInTwo(con: ConsoleUnderTest, gap: number) {
+    con.send('\u001b')
+    await new Promise((r) => setTimeout(r, gap))
+    con.send('[B')
+  }
 
   it('acts on each key of a read, in order; joins an escape sequence split across reads; keeps a paste into a field as text', async () => {
     const {con, selected, first} = await onPayments()
@@ -106,9 +112,7 @@ describe('gw console in process: every key of a read', () => {
     con.send('\u001b[A\u001b[A')
     await con.waitFor(() => selected() === first)
     // ESC, then the rest of Down a moment later: one Down, not Esc (back) and "[B"
-    con.send('\u001b')
-    await new Promise((r) => setTimeout(r, 10))
-    con.send('[B')
+    await downInTwo(con, 10)
     await con.waitFor(() => selected() === first + 1)
     expect(con.stack().at(-1)?.view).toBe('payments')
     // 3 then 2 in one read: Disputes, then Payments
@@ -135,9 +139,7 @@ describe('gw console in process: every key of a read', () => {
   it('--escape-time: a lone ESC waits that long for the rest of a key (a slow link), and is Esc after it', async () => {
     const {con, selected, first} = await onPayments({escapeMs: 400})
     // the rest of Down 150 ms after its ESC: three times the default wait, within this one
-    con.send('\u001b')
-    await new Promise((r) => setTimeout(r, 150))
-    con.send('[B')
+    await downInTwo(con, 150)
     await con.waitFor(() => selected() === first + 1)
     expect(con.stack().at(-1)?.view).toBe('payments')
     // ESC alone: Esc once the wait is over (back to Home)
