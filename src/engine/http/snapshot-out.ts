@@ -42,13 +42,13 @@ export async function snapshotAnswer(core: Core, includeSecrets: boolean): Promi
   try {
     first = await pieces.next()
   } catch (e) {
-    release()
+    void release()
     throw e
   }
   return {
     status: 200,
     stream: (_req, res) => {
-      void writeOut(res, first, pieces)
+      void writeOut(res, first, pieces, release)
         .catch((e: unknown) => {
           // the answer has begun: a cut body (no last chunk) tells the client it is not whole
           core.log(`snapshot read of ${core.account} stopped after ${res.socket?.bytesWritten ?? 0} bytes: ${(e as Error).message}`)
@@ -59,8 +59,18 @@ export async function snapshotAnswer(core: Core, includeSecrets: boolean): Promi
   }
 }
 
-/** Writes the snapshot's pieces out: in writes of WRITE_CHARS, a slice of SLICE_MS at a time, waiting for the client to take them. */
-async function writeOut(res: ServerResponse, first: IteratorResult<string, void>, pieces: AsyncGenerator<string, void, undefined>): Promise<void> {
+/**
+ * Writes the snapshot's pieces out: in writes of WRITE_CHARS, a slice of SLICE_MS at a time,
+ * waiting for the client to take them. The account's read is let go (its section wholly released,
+ * on PostgreSQL a round trip) before the last chunk is sent: a client that has the whole snapshot
+ * may read it again at once, and is not told another read is in progress.
+ */
+async function writeOut(
+  res: ServerResponse,
+  first: IteratorResult<string, void>,
+  pieces: AsyncGenerator<string, void, undefined>,
+  release: () => Promise<void>,
+): Promise<void> {
   try {
     if (res.destroyed) return
     res.writeHead(200, {'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store'})
@@ -76,6 +86,8 @@ async function writeOut(res: ServerResponse, first: IteratorResult<string, void>
       const pause = breather(SLICE_MS)
       if (pause) await pause
     }
+    await pieces.return()
+    await release()
     if (!res.destroyed) res.end(text)
   } finally {
     // (a client gone, or a failure: the reading ends, and with it the store's moment)
@@ -100,22 +112,30 @@ function drained(res: ServerResponse): Promise<void> {
   })
 }
 
-/** Holds the account's exclusive section until the returned function is called; undefined (at once) while someone holds it. */
-function holdSection(store: AccountStore, name: string): Promise<(() => void) | undefined> {
+/**
+ * Holds the account's exclusive section until the returned function is called; undefined (at once)
+ * while someone holds it. The returned function resolves once the store has let the section go.
+ */
+function holdSection(store: AccountStore, name: string): Promise<(() => Promise<void>) | undefined> {
   return new Promise((resolve, reject) => {
-    let release!: () => void
-    const released = new Promise<void>((r) => (release = r))
-    store
-      .exclusive(
-        name,
-        async () => {
-          resolve(release)
-          await released
-        },
-        {wait: false},
-      )
-      .then((r) => {
-        if (!r.ran) resolve(undefined)
-      }, reject)
+    let letGo!: () => void
+    const released = new Promise<void>((r) => (letGo = r))
+    const held = store.exclusive(
+      name,
+      async () => {
+        resolve(() => {
+          letGo()
+          return held.then(
+            () => {},
+            () => {},
+          )
+        })
+        await released
+      },
+      {wait: false},
+    )
+    held.then((r) => {
+      if (!r.ran) resolve(undefined)
+    }, reject)
   })
 }
