@@ -70,8 +70,8 @@ export async function startEngine(dataDir, {label = 'engine', args = [], flags =
   return {...info, origin: u.origin, ca, tlsDir: dirname(info.ca_file), stop: c.stop, stderr: c.stderr, child: c.child}
 }
 
-export async function startHello(tlsDir) {
-  const c = spawnJsonChild([join(ROOT, 'bench/hello-server.js'), join(tlsDir, 'server.key'), join(tlsDir, 'server.crt')], {name: 'hello'})
+export async function startHello(tlsDir, {delayMs = 0} = {}) {
+  const c = spawnJsonChild([join(ROOT, 'bench/hello-server.js'), join(tlsDir, 'server.key'), join(tlsDir, 'server.crt'), ...(delayMs > 0 ? [String(delayMs)] : [])], {name: 'hello'})
   const {port} = await c.first
   return {origin: `https://127.0.0.1:${port}`, stop: c.stop, child: c.child}
 }

@@ -163,6 +163,37 @@ async function costAt(target, rates, {warmupMs, durationMs}) {
 }
 
 /**
+ * The fleets' closed loop on node's TLS hello world (no gw code): one server answering after the
+ * one-instance fleet's median latency, and three answering after the three's, so each runs at
+ * about its fleet's rate per instance; `rounds` rounds, the two in turn. CPU µs a request of each.
+ */
+async function helloFleets(engine, delays, {connections, warmupMs, durationMs, rounds}) {
+  const started = []
+  try {
+    for (const n of [1, 3]) for (let i = 0; i < n; i++) started.push({n, h: await startHello(engine.tlsDir, {delayMs: Math.max(1, Math.round(delays[n]))})})
+    const out = {1: [], 3: []}
+    for (let r = 0; r < rounds; r++) {
+      for (const n of r % 2 ? [3, 1] : [1, 3]) {
+        const hs = started.filter((x) => x.n === n).map((x) => x.h)
+        let c0 = []
+        let cpu = 0
+        const onMeasure = (on) => {
+          const now = hs.map((h) => cpuSeconds(h.child.pid))
+          if (on) c0 = now
+          else cpu = now.reduce((a, c, i) => a + c - c0[i], 0)
+        }
+        const res = await closedLoopFleet({targets: hs.map((h) => ({origin: h.origin, ca: engine.ca})), connections, warmupMs: r ? 1000 : 2 * warmupMs, durationMs, makeRequest: paymentRequest('/v1/payments'), onMeasure})
+        out[n].push({rps: res.rps, us: (cpu * 1e6) / Math.max(1, res.count)})
+      }
+    }
+    const ratios = out[3].map((x, i) => x.us / out[1][i].us)
+    return {delays, one: out[1], three: out[3], ratios, median: median(ratios)}
+  } finally {
+    for (const x of started) await x.h.stop()
+  }
+}
+
+/**
  * The platform at `rates`: node's TLS hello world (bench/hello-server.js on the engine's key, no
  * gw code) and one gw instance on SQLite (no PostgreSQL), each in an open loop at every rate.
  */
@@ -228,6 +259,8 @@ export async function measureFleets({cluster, root, sizes, rounds, idleMs = 10_0
       const rate = (n) => payments(out[n].all.span) / out[n].all.span.seconds / n
       const rates = [rate(1), rate(3), ...(out.split ? [out.split.rate, out.split.rate / 3] : [])].map((r) => Math.max(10, Math.round(r)))
       out.platform = await platformAt(root, one.es[0], rates, {warmupMs: 1000, durationMs})
+      const p50 = (n) => median(out[n].rounds.map((w) => w.load.p50))
+      out.platform.closed = await helloFleets(one.es[0], {1: p50(1), 3: p50(3)}, {connections, warmupMs, durationMs, rounds})
     }
     return out
   } finally {
@@ -372,9 +405,14 @@ export function printFleet(f, log) {
     const ratio = (xs, i, j) => xs[i].us / xs[j].us
     log(`(pg fleet) the platform at those rates, open loop: node's TLS hello world ${at(hello)} req/s; gw on SQLite, 1 instance ${at(sqlite)} req/s`)
     const split = hello.length > 3 && f.split ? `; at the open loop's third / its whole: hello world ${f2(ratio(hello, 3, 2))}x, SQLite ${f2(ratio(sqlite, 3, 2))}x, PostgreSQL 1 instance ${f2(f.split.oneThird.engineUs / f.split.one.engineUs)}x` : ''
-    log(
-      `(pg fleet) a smaller share of the load: at each of three's rate / one's, hello world ${f2(ratio(hello, 1, 0))}x CPU a request, gw on SQLite ${f2(ratio(sqlite, 1, 0))}x; the fleet's engines ${f2(r.median.engines)}x, beyond the platform's ${f2(r.median.engines / ratio(hello, 1, 0))}x${split}`,
-    )
+    log(`(pg fleet) a smaller share of the load, open loop: at each of three's rate / one's, hello world ${f2(ratio(hello, 1, 0))}x CPU a request, gw on SQLite ${f2(ratio(sqlite, 1, 0))}x${split}`)
+    const c = f.platform.closed
+    if (c) {
+      const rounds = (xs) => (xs.length > 1 ? ` (rounds ${xs.map(f2).join(' / ')})` : '')
+      log(
+        `(pg fleet) the fleets' closed loop on node's TLS hello world answering after each fleet's p50 (${f1(c.delays[1])} / ${f1(c.delays[3])} ms): 1 server ${f0(median(c.one.map((x) => x.rps)))} req/s, ${f0(median(c.one.map((x) => x.us)))} µs a request; 3 servers ${f0(median(c.three.map((x) => x.rps)))} req/s, ${f0(median(c.three.map((x) => x.us)))} µs; 3 / 1 ${f2(c.median)}x${rounds(c.ratios)}. The fleet's engines ${f2(r.median.engines)}x: ${f2(r.median.engines / c.median)}x the platform's own`,
+      )
+    }
   }
   if (!f[1]) return
   const p = project(f)
