@@ -10,7 +10,7 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {createRequire} from 'node:module'
 import {Agent, request} from 'undici'
-import {DURABILITY, closedLoopFleet, cpuSeconds, env, median, openLoop, paymentRequest, ROOT, startEngine, treeCpuSeconds} from './lib.js'
+import {DURABILITY, closedLoopFleet, cpuSeconds, env, median, openLoop, paymentRequest, ROOT, startEngine, startHello, treeCpuSeconds} from './lib.js'
 
 const pg = createRequire(join(ROOT, 'package.json'))('pg')
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
@@ -149,13 +149,48 @@ async function openFleet({cluster, root, n}) {
   }
 }
 
+/** CPU µs a request of `target` (origin, ca, child) in an open loop at each of `rates`, after `warmupMs` of each unmeasured. */
+async function costAt(target, rates, {warmupMs, durationMs}) {
+  const at = []
+  for (const rate of rates) {
+    const run = (ms) => openLoop({origin: target.origin, ca: target.ca, rate, connections: 16, warmupMs: 0, durationMs: ms, makeRequest: paymentRequest('/v1/payments')})
+    await run(warmupMs)
+    const c0 = cpuSeconds(target.child.pid)
+    const r = await run(durationMs)
+    at.push({rate, us: ((cpuSeconds(target.child.pid) - c0) * 1e6) / Math.max(1, r.count + r.errors)})
+  }
+  return at
+}
+
+/**
+ * The platform at `rates`: node's TLS hello world (bench/hello-server.js on the engine's key, no
+ * gw code) and one gw instance on SQLite (no PostgreSQL), each in an open loop at every rate.
+ */
+async function platformAt(root, engine, rates, o) {
+  const h = await startHello(engine.tlsDir)
+  let hello
+  try {
+    hello = await costAt({...h, ca: engine.ca}, rates, o)
+  } finally {
+    await h.stop()
+  }
+  const e = await startEngine(join(root, 'platform-sqlite'), {label: 'platform-sqlite'})
+  try {
+    // (its JIT warmed as the fleets' were: a closed loop's worth of payments first)
+    await costAt(e, [rates[0]], {warmupMs: 2 * o.warmupMs, durationMs: 0})
+    return {hello, sqlite: await costAt(e, rates, o)}
+  } finally {
+    await e.stop()
+  }
+}
+
 /**
  * The fleets of `sizes` (1 and 3 instances) on databases of one cluster: each one's idle, with
  * n > 1 the load on its first instance only, then `rounds` rounds of the load spread over all its
  * instances, the fleets in turn (the order swapped each round), so a drifting machine hits both
  * alike and the 3/1 ratios are taken round by round. The other fleet idles meanwhile.
  */
-export async function measureFleets({cluster, root, sizes, rounds, idleMs = 10_000, settleMs = 3000, warmupMs = 2000, durationMs = 4000, connections = 32, splitShare = 0.6}) {
+export async function measureFleets({cluster, root, sizes, rounds, idleMs = 10_000, settleMs = 3000, warmupMs = 2000, durationMs = 4000, connections = 32, splitShare = 0.6, platform = true}) {
   const fleets = []
   const out = {}
   try {
@@ -185,6 +220,14 @@ export async function measureFleets({cluster, root, sizes, rounds, idleMs = 10_0
       const q = Math.max(30, Math.round((splitShare * payments(out[3].all.span)) / out[3].all.span.seconds / 3) * 3)
       const o = {warmupMs: 1000, durationMs}
       out.split = {rate: q, one: await one.open(one.es, {rateEach: q, ...o}), three: await three.open(three.es, {rateEach: q / 3, ...o}), oneThird: await one.open(one.es, {rateEach: q / 3, ...o})}
+    }
+    // the platform at the same rates: node's TLS hello world (no gw code) at the rate one instance
+    // served and at each of three's, and at the open loop's two, so that what a smaller share of
+    // the load costs any node server on this machine is told from what it costs gw
+    if (one && three && platform) {
+      const rate = (n) => payments(out[n].all.span) / out[n].all.span.seconds / n
+      const rates = [rate(1), rate(3), ...(out.split ? [out.split.rate, out.split.rate / 3] : [])].map((r) => Math.max(10, Math.round(r)))
+      out.platform = await platformAt(root, one.es[0], rates, {warmupMs: 1000, durationMs})
     }
     return out
   } finally {
@@ -225,12 +268,13 @@ const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length
  * The fleet's model (bench/README "A fleet on PostgreSQL"): one instance and three, on their own
  * databases of a cluster with pg_stat_statements. Returns the figures; printFleet prints them.
  */
-export async function fleetBench(root, {sizes = [1, 3], rounds = Math.max(1, env('BENCH_FLEET_ROUNDS', 3)), idleMs = env('BENCH_FLEET_IDLE_MS', 10_000), settleMs = env('BENCH_FLEET_SETTLE_MS', 3000), splitShare = env('BENCH_FLEET_SPLIT', 0.6), durationMs = env('BENCH_FLEET_MS', 4000), warmupMs = 2000, connections = 32} = {}) {
+export async function fleetBench(root, {sizes = [1, 3], rounds = Math.max(1, env('BENCH_FLEET_ROUNDS', 3)), idleMs = env('BENCH_FLEET_IDLE_MS', 10_000), settleMs = env('BENCH_FLEET_SETTLE_MS', 3000), splitShare = env('BENCH_FLEET_SPLIT', 0.6), durationMs = env('BENCH_FLEET_MS', 4000), warmupMs = 2000, connections = 32, platform = env('BENCH_FLEET_PLATFORM', 1) !== 0} = {}) {
   const cluster = await statsCluster()
   try {
     await cluster.sql('CREATE EXTENSION pg_stat_statements')
     const out = {}
-    const ms = await measureFleets({cluster, root, sizes, rounds, idleMs, settleMs, durationMs, warmupMs, connections, splitShare})
+    const ms = await measureFleets({cluster, root, sizes, rounds, idleMs, settleMs, durationMs, warmupMs, connections, splitShare, platform})
+    if (ms.platform) out.platform = ms.platform
     if (ms.split) {
       const x = ms.split
       out.split = {rate: x.rate, one: {...perPayment(x.one.span), p99: x.one.p99}, three: {...perPayment(x.three.span), p99: x.three.p99}, oneThird: {...perPayment(x.oneThird.span), p99: x.oneThird.p99}}
@@ -300,7 +344,7 @@ export function printFleet(f, log) {
   const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a')
   const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a')
   for (const [n, x] of Object.entries(f)) {
-    if (n === 'split') continue
+    if (n === 'split' || n === 'platform') continue
     log(`(pg fleet) ${n} instance${n > 1 ? 's' : ''} idle (${f1(x.idleSeconds)} s, from ${f1(env('BENCH_FLEET_SETTLE_MS', 3000) / 1000)} s after the instances were ready): ${f1(x.idleMsPerSec)} ms of CPU a second per instance${x.idleEach.length > 1 ? ` (${x.idleEach.map(f1).join(' / ')})` : ''}, database ${f1(x.idleDbMsPerSec)} ms/s, ${f1(x.idleStatementsPerSec)} statements a second per instance`)
     if (x.besideMsPerSec !== undefined)
       log(`(pg fleet) ${n} instances, the load (${f0(x.besideRps)} req/s) on one: each other instance ${f1(x.besideMsPerSec)} ms/s (${x.besideAboveIdle >= 0 ? '+' : ''}${f1(x.besideAboveIdle)} on idle), ${f0(x.besideNoticesPerSec)} notices/s, ${x.besideNoticesPerSec > 0 ? `${f0(x.usPerNotice)} µs per notice above idle` : 'no notice heard'}`)
@@ -322,6 +366,16 @@ export function printFleet(f, log) {
     log(`(pg fleet) open loop of ${f0(rate)} req/s: 1 instance ${line(one)}; 3 instances (${f0(rate / 3)} each) ${line(three)}; 1 instance at ${f0(rate / 3)} req/s ${line(oneThird)}`)
     log(`(pg fleet) same open load: 3 instances / 1 instance ${f2(three.engineUs / one.engineUs)}x engines, ${f2(three.dbUs / one.dbUs)}x database; 3 instances / 1 instance at a third of it (the same rate per instance: what neighbours cost) ${f2(three.engineUs / oneThird.engineUs)}x engines, ${f2(three.dbUs / oneThird.dbUs)}x database`)
   }
+  if (f.platform && r) {
+    const {hello, sqlite} = f.platform
+    const at = (xs) => xs.map((x) => `${f0(x.us)} µs at ${f0(x.rate)}`).join(', ')
+    const ratio = (xs, i, j) => xs[i].us / xs[j].us
+    log(`(pg fleet) the platform at those rates, open loop: node's TLS hello world ${at(hello)} req/s; gw on SQLite, 1 instance ${at(sqlite)} req/s`)
+    const split = hello.length > 3 && f.split ? `; at the open loop's third / its whole: hello world ${f2(ratio(hello, 3, 2))}x, SQLite ${f2(ratio(sqlite, 3, 2))}x, PostgreSQL 1 instance ${f2(f.split.oneThird.engineUs / f.split.one.engineUs)}x` : ''
+    log(
+      `(pg fleet) a smaller share of the load: at each of three's rate / one's, hello world ${f2(ratio(hello, 1, 0))}x CPU a request, gw on SQLite ${f2(ratio(sqlite, 1, 0))}x; the fleet's engines ${f2(r.median.engines)}x, beyond the platform's ${f2(r.median.engines / ratio(hello, 1, 0))}x${split}`,
+    )
+  }
   if (!f[1]) return
   const p = project(f)
   log(`(pg fleet) projection, ${p.instances} instances on ${p.cores} cores (load generator elsewhere): ${f0(p.perPaymentUs)} µs per payment, fixed ${f2(p.fixedCores)} cores, notices ${f2(p.noticeCores)} cores -> ${f0(p.rps)} req/s`)
@@ -332,7 +386,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const f = await fleetBench(root, {sizes: (process.env.BENCH_FLEET_SIZES ?? '1,3').split(',').map(Number)})
     printFleet(f, (s) => process.stdout.write(s + '\n'))
-    if (process.env.BENCH_FLEET_TOP) for (const [n, x] of Object.entries(f)) for (const l of n === 'split' ? [] : [...x.idleTop, ...x.top]) process.stdout.write(`  ${n}: ${l}\n`)
+    if (process.env.BENCH_FLEET_TOP) for (const [n, x] of Object.entries(f)) for (const l of n === 'split' || n === 'platform' ? [] : [...x.idleTop, ...x.top]) process.stdout.write(`  ${n}: ${l}\n`)
   } finally {
     rmSync(root, {recursive: true, force: true})
   }
