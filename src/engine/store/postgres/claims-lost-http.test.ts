@@ -1,7 +1,7 @@
 // Payment requests whose idempotency claims were out in a batch, or queued behind it, when the
 // claims connection (claim-batch.ts) was lost (docs/api.md#several-instances-on-postgresql): each
 // answers 503 with Retry-After, and its retry with the same Idempotency-Key, on either instance,
-// makes exactly one payment. Held deterministically as in claims-lost.test.ts: a transaction of
+// makes exactly one payment. Held deterministically as in round-trips.test.ts: a transaction of
 // the test's locks the records' table, so the batch waits on it until its connection is ended.
 import pg from 'pg'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
