@@ -124,6 +124,7 @@ async function openFleet({cluster, root, n}) {
   const snap = () => snapshot(client, db, dbc, es, postmaster)
   return {
     n,
+    db,
     es,
     close,
     /** every instance's background work with no request, for `idleMs` */
@@ -221,7 +222,7 @@ async function platformAt(root, engine, rates, o) {
  * instances, the fleets in turn (the order swapped each round), so a drifting machine hits both
  * alike and the 3/1 ratios are taken round by round. The other fleet idles meanwhile.
  */
-export async function measureFleets({cluster, root, sizes, rounds, idleMs = 10_000, settleMs = 3000, warmupMs = 2000, durationMs = 4000, connections = 32, splitShare = 0.6, platform = true}) {
+export async function measureFleets({cluster, root, sizes, rounds, idleMs = 10_000, settleMs = 3000, warmupMs = 2000, durationMs = 4000, connections = 32, splitShare = 0.6, platform = true, vacuum = true}) {
   const fleets = []
   const out = {}
   try {
@@ -231,8 +232,14 @@ export async function measureFleets({cluster, root, sizes, rounds, idleMs = 10_0
       // idle once start-up has settled (its module loading, JIT and first collections are not the fixed cost)
       await sleep(settleMs)
       out[n] = {n, idle: await f.idle(idleMs), rounds: []}
-      if (n > 1) out[n].one = await f.load([f.es[0]], {connections, warmupMs, durationMs})
+      // the load on its first instance alone: with n > 1 what the others spend meanwhile; with one
+      // instance it gives its database the same history, so that both fleets' rounds start alike
+      const one = await f.load([f.es[0]], {connections, warmupMs, durationMs})
+      if (n > 1) out[n].one = one
     }
+    // and each database vacuumed and analyzed, as a running one is (the load's fresh rows would
+    // otherwise have autovacuum's first pass fall in the first rounds, the larger database's first)
+    if (vacuum) for (const f of fleets) await cluster.sql('VACUUM ANALYZE', f.db)
     for (let r = 0; r < rounds; r++) {
       for (const f of r % 2 ? [...fleets].reverse() : fleets) {
         // a fleet's first window warms it twice as long (an instance's CPU per payment is still
@@ -301,12 +308,12 @@ const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length
  * The fleet's model (bench/README "A fleet on PostgreSQL"): one instance and three, on their own
  * databases of a cluster with pg_stat_statements. Returns the figures; printFleet prints them.
  */
-export async function fleetBench(root, {sizes = [1, 3], rounds = Math.max(1, env('BENCH_FLEET_ROUNDS', 3)), idleMs = env('BENCH_FLEET_IDLE_MS', 10_000), settleMs = env('BENCH_FLEET_SETTLE_MS', 3000), splitShare = env('BENCH_FLEET_SPLIT', 0.6), durationMs = env('BENCH_FLEET_MS', 4000), warmupMs = 2000, connections = 32, platform = env('BENCH_FLEET_PLATFORM', 1) !== 0} = {}) {
+export async function fleetBench(root, {sizes = [1, 3], rounds = Math.max(1, env('BENCH_FLEET_ROUNDS', 3)), idleMs = env('BENCH_FLEET_IDLE_MS', 10_000), settleMs = env('BENCH_FLEET_SETTLE_MS', 3000), splitShare = env('BENCH_FLEET_SPLIT', 0.6), durationMs = env('BENCH_FLEET_MS', 4000), warmupMs = 2000, connections = 32, platform = env('BENCH_FLEET_PLATFORM', 1) !== 0, vacuum = env('BENCH_FLEET_VACUUM', 1) !== 0} = {}) {
   const cluster = await statsCluster()
   try {
     await cluster.sql('CREATE EXTENSION pg_stat_statements')
     const out = {}
-    const ms = await measureFleets({cluster, root, sizes, rounds, idleMs, settleMs, durationMs, warmupMs, connections, splitShare, platform})
+    const ms = await measureFleets({cluster, root, sizes, rounds, idleMs, settleMs, durationMs, warmupMs, connections, splitShare, platform, vacuum})
     if (ms.platform) out.platform = ms.platform
     if (ms.split) {
       const x = ms.split
