@@ -379,12 +379,14 @@ export function project(f, {instances = 8, cores = 16} = {}) {
   return {instances, cores, perPaymentUs: perPayment * 1e6, fixedCores: fixed, noticeCores: notices, rps: (cores - fixed - notices) / perPayment}
 }
 
+/** The fleets' figures of fleetBench's answer, by instance count (not its `split` and `platform` parts). */
+const fleetsOf = (f) => Object.entries(f).filter(([n]) => /^\d+$/.test(n))
+
 export function printFleet(f, log) {
   const f0 = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a')
   const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a')
   const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a')
-  for (const [n, x] of Object.entries(f)) {
-    if (n === 'split' || n === 'platform') continue
+  for (const [n, x] of fleetsOf(f)) {
     log(`(pg fleet) ${n} instance${n > 1 ? 's' : ''} idle (${f1(x.idleSeconds)} s, from ${f1(env('BENCH_FLEET_SETTLE_MS', 3000) / 1000)} s after the instances were ready): ${f1(x.idleMsPerSec)} ms of CPU a second per instance${x.idleEach.length > 1 ? ` (${x.idleEach.map(f1).join(' / ')})` : ''}, database ${f1(x.idleDbMsPerSec)} ms/s, ${f1(x.idleStatementsPerSec)} statements a second per instance`)
     if (x.besideMsPerSec !== undefined)
       log(`(pg fleet) ${n} instances, the load (${f0(x.besideRps)} req/s) on one: each other instance ${f1(x.besideMsPerSec)} ms/s (${x.besideAboveIdle >= 0 ? '+' : ''}${f1(x.besideAboveIdle)} on idle), ${f0(x.besideNoticesPerSec)} notices/s, ${x.besideNoticesPerSec > 0 ? `${f0(x.usPerNotice)} µs per notice above idle` : 'no notice heard'}`)
@@ -431,7 +433,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const f = await fleetBench(root, {sizes: (process.env.BENCH_FLEET_SIZES ?? '1,3').split(',').map(Number)})
     printFleet(f, (s) => process.stdout.write(s + '\n'))
-    if (process.env.BENCH_FLEET_TOP) for (const [n, x] of Object.entries(f)) for (const l of n === 'split' || n === 'platform' ? [] : [...x.idleTop, ...x.top]) process.stdout.write(`  ${n}: ${l}\n`)
+    if (process.env.BENCH_FLEET_TOP) for (const [n, x] of fleetsOf(f)) for (const l of [...x.idleTop, ...x.top]) process.stdout.write(`  ${n}: ${l}\n`)
   } finally {
     rmSync(root, {recursive: true, force: true})
   }

@@ -36,3 +36,13 @@ export async function sql<R extends pg.QueryResultRow = any>(url: string, text: 
     await c.end()
   }
 }
+
+/** The backends of an instance's claims connection (store/postgres/claim-batch.ts), found by its batch's query; `extra` adds conditions. */
+export async function claimsBackends(url: string, instanceId: string, extra = ''): Promise<number[]> {
+  return (await sql<{pid: number}>(url, `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE '%gw_claim_idempotency_batch%' ${extra}`, [instanceId])).map((r) => r.pid)
+}
+
+/** How many advisory locks a backend holds. */
+export async function advisoryLocks(url: string, pid: number): Promise<number> {
+  return (await sql<{n: number}>(url, "SELECT count(*)::int AS n FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND granted", [pid]))[0]!.n
+}

@@ -7,6 +7,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {iso, T0} from '../contract/helpers.js'
 import {freshDatabase, sql} from '../../test-support/pg.js'
+import {sleep} from '../../test-support/wait.js'
 import {PostgresStore} from './postgres-store.js'
 
 const ACCOUNT = 'acct_plans'
@@ -29,7 +30,6 @@ const scans = async () =>
       {seq: Number(r.seq), idx: Number(r.idx)},
     ]),
   )
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('the batch claim on tables that grew after the claims connection first ran it', () => {
   it('reads the idempotency records and events through their indexes, not by reading every row', async () => {
@@ -45,13 +45,13 @@ describe('the batch claim on tables that grew after the claims connection first 
     )
     // a backend reports its counts at the end of a transaction a second after its last report: one
     // claim after a second makes the claims connection report what came before it
-    await pause(1100)
+    await sleep(1100)
     await claim('flush-before')
-    await pause(1100)
+    await sleep(1100)
     const before = await scans()
     const keys = ['grown-7', 'grown-19999', 'fresh-1', 'fresh-2', 'grown-123', 'fresh-3']
     for (const key of keys) expect((await claim(key)).state).toBe(key.startsWith('grown') ? 'recorded' : 'claimed')
-    await pause(1100)
+    await sleep(1100)
     await claim('flush-after')
     const after = await scans()
     // every claim looked its key up (the report came), and none read a table whole

@@ -6,7 +6,7 @@
 import pg from 'pg'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {bootEngine, card, fleetSecretsKeyFile, type TestEngine} from '../../test-support/harness.js'
-import {freshDatabase, sql} from '../../test-support/pg.js'
+import {advisoryLocks, claimsBackends as claimsBackendsOf, freshDatabase, sql} from '../../test-support/pg.js'
 import {waitFor} from '../../test-support/wait.js'
 import {PostgresStore} from './postgres-store.js'
 
@@ -41,9 +41,8 @@ afterAll(async () => {
 
 const body = (reference: string) => ({amount: 2000, currency: 'EUR', payment_method: 'card', payment_method_data: card(), reference})
 /** a's claims connection, by its batch's query */
-const claimsBackends = async (extra = '') =>
-  (await sql<{pid: number}>(url, `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE '%gw_claim_idempotency_batch%' ${extra}`, [store.instanceId])).map((r) => r.pid)
-const advisoryLocks = async (pid: number) => (await sql<{n: number}>(url, "SELECT count(*)::int AS n FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND granted", [pid]))[0]!.n
+const claimsBackends = (extra = '') => claimsBackendsOf(url, store.instanceId, extra)
+const locksOf = (pid: number) => advisoryLocks(url, pid)
 const pay = (t: TestEngine, key: string) => t.api('POST', '/payments', body(key), {'idempotency-key': key})
 
 describe('the claims connection lost under payment requests', () => {
@@ -51,7 +50,7 @@ describe('the claims connection lost under payment requests', () => {
     expect((await pay(a, 'warm-claims-lost')).status).toBe(201)
     // its claim released (the unlock rides on a batch of its own within RELEASE_MS): the next batch is the request's claim
     const [idle] = await claimsBackends()
-    await waitFor("the warm-up's claim released", async () => (await advisoryLocks(idle!)) === 0)
+    await waitFor("the warm-up's claim released", async () => (await locksOf(idle!)) === 0)
     const blocker = new pg.Client({connectionString: url})
     await blocker.connect()
     try {
@@ -63,7 +62,7 @@ describe('the claims connection lost under payment requests', () => {
         return p.length ? p : undefined
       })
       expect(asked.at(-1)).toBe('claims-lost-sent')
-      expect(await advisoryLocks(pid!)).toBe(1)
+      expect(await locksOf(pid!)).toBe(1)
       // asked while the batch is out: queued for the next one
       const queued = pay(a, 'claims-lost-queued')
       await waitFor('the second claim asked', () => asked.includes('claims-lost-queued'))

@@ -8,7 +8,7 @@ import pg from 'pg'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {type IdempotencyClaim, StoreUnavailableError, VersionConflictError} from '../../ports/store.js'
 import {iso, pay, put, T0} from '../contract/helpers.js'
-import {freshDatabase, sql} from '../../test-support/pg.js'
+import {advisoryLocks, claimsBackends as claimsBackendsOf, freshDatabase, sql} from '../../test-support/pg.js'
 import {waitFor} from '../../test-support/wait.js'
 import {PostgresStore} from './postgres-store.js'
 
@@ -62,8 +62,7 @@ async function start(keys: string[]): Promise<Promise<string>[]> {
   return units
 }
 /** a's claims connection, by its batch's query */
-const claimsBackends = async (extra = '') =>
-  (await sql<{pid: number}>(url, `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE '%gw_claim_idempotency_batch%' ${extra}`, [a.instanceId])).map((r) => r.pid)
+const claimsBackends = (extra = '') => claimsBackendsOf(url, a.instanceId, extra)
 
 describe('round trips to PostgreSQL', () => {
   it('a commit group is one round trip however many change sets it holds (inserts, an update, events, a record, statistics)', async () => {
@@ -258,9 +257,8 @@ describe('round trips to PostgreSQL', () => {
         const p = await claimsBackends("AND wait_event_type = 'Lock'")
         return p.length ? p : undefined
       })
-      const locked = await sql<{n: number}>(url, "SELECT count(*)::int AS n FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND granted", [pid])
       // 'held', and the batch's two keys (claimed in one turn: one batch)
-      expect(locked[0]!.n).toBe(3)
+      expect(await advisoryLocks(url, pid!)).toBe(3)
       // asked while that batch is out: queued for the next one, not sent
       const queuedKeys = ['queued-1', 'queued-2', 'queued-3']
       const queued = await start(queuedKeys)
