@@ -59,8 +59,11 @@ export function openConsoleTerm(socket: string, o: ConsoleRun): ConsoleTerm {
       ...(o.stty ? [`stty -g > '${o.home}/stty.before'`] : []),
       ...(o.banner ? [`echo '${o.banner}'`] : []),
       `'${process.execPath}' '${join(o.root, 'bin', 'run.js')}' console ${(o.args ?? []).map((a) => `'${a}'`).join(' ')}`,
-      'echo "EXIT=$?"',
+      // the tty's modes saved before EXIT shows: once a test reads EXIT, stty.after is whole (it
+      // was written after, and a second console's run truncated it while a test could read it)
+      'code=$?',
       ...(o.stty ? [`stty -g > '${o.home}/stty.after'`] : []),
+      'echo "EXIT=$code"',
       'sleep 600',
     ].join('\n'),
   )
